@@ -1,0 +1,120 @@
+/* Model parameters: one struct for the whole model contract (README, "The model").
+ *
+ * Every field is one key with the same name in INI files, in `--set key=value` and in
+ * `boids params`. Units: lengths in world units (the seeds call them pixels), time in
+ * the preset's time unit, and `dt` time units per step; velocities in length per time
+ * unit. Steering forces are velocity changes per step. With dt = 1 everything is per
+ * step, as in seed 000. Start from boids_params_default() (the `lab` flock of seed 002)
+ * or from a preset, then set keys; a field that is 0 means 0. */
+#ifndef BOIDS_PARAMS_H
+#define BOIDS_PARAMS_H
+
+#include <stddef.h>
+
+#include "boids/error.h"
+
+typedef enum boids_boundary {
+    BOIDS_BOUNDARY_WRAP = 0, /* periodic world: leaving one edge enters the opposite one */
+    BOIDS_BOUNDARY_WALLS = 1 /* closed box: a push inward near the edges, reflection at them */
+} boids_boundary;
+
+typedef struct boids_params {
+    /* World. */
+    double width;       /* world width, length units; (0, 1e7] */
+    double height;      /* world height, length units; (0, 1e7] */
+    int boundary;       /* boids_boundary: "wrap" or "walls" */
+    double wall_margin; /* walls: distance from an edge where the inward push starts; [0, 1e7] */
+    double wall_weight; /* walls: weight of the inward steering force; [0, 1000] */
+
+    /* Flock. */
+    long count;           /* number of boids N when no state file gives it; [1, 1e9] */
+    double initial_speed; /* speed of the random initial velocities, length/time; [0, 1e7] */
+
+    /* Perception. */
+    double vision_radius;     /* neighbours are boids closer than this, length; (0, 1e7] */
+    double separation_radius; /* neighbours closer than this push away, length; [0, 1e7] */
+    double fov; /* field of view, degrees, centred on the velocity; (0, 360]; 360 sees all */
+
+    /* Motion limits. */
+    double max_speed; /* speed cap and length of every steering target, length/time; (0, 1e7] */
+    double min_speed; /* speed floor for moving boids (speed 0 stays 0), length/time; [0, max] */
+    double max_force; /* cap on each rule's steering force, length/time per step; [0, 1e7] */
+    double dt;        /* time per step: position += velocity * dt; (0, 1000] */
+
+    /* Rule weights (seed 002's sliders; its separation slider is multiplied by 1.5). */
+    double separation_weight; /* [0, 1000] */
+    double alignment_weight;  /* [0, 1000] */
+    double cohesion_weight;   /* [0, 1000] */
+
+    /* Predator: a point that boids within its radius flee from (seed 002's pointer). */
+    int predator;           /* 0 off, 1 on */
+    double predator_x;      /* position, length; any finite value */
+    double predator_y;      /* position, length; any finite value */
+    double predator_radius; /* length; [0, 1e7] */
+    double predator_weight; /* [0, 1000] */
+
+    /* Food: a point that boids within its radius steer towards. */
+    int food;           /* 0 off, 1 on */
+    double food_x;      /* position, length; any finite value */
+    double food_y;      /* position, length; any finite value */
+    double food_radius; /* length; [0, 1e7] */
+    double food_weight; /* [0, 1000] */
+} boids_params;
+
+/* The `lab` defaults of seed 002: 900 x 560 wrap, N 1500, radii 50 / 20, max speed
+ * 180 length/s, min speed 60, max force 6 (max speed / 30) per step, dt 1/60 s. */
+boids_params boids_params_default(void);
+
+typedef enum boids_key_type {
+    BOIDS_KEY_REAL,
+    BOIDS_KEY_INT,  /* stored in a long */
+    BOIDS_KEY_BOOL, /* stored in an int: 0/1, also accepts true/false/on/off/yes/no */
+    BOIDS_KEY_ENUM  /* stored in an int: index into choices */
+} boids_key_type;
+
+typedef struct boids_param_info {
+    const char *key;
+    boids_key_type type;
+    size_t offset;              /* offsetof(boids_params, field) */
+    double min, max;            /* valid range for REAL and INT keys */
+    int min_open;               /* 1: the range excludes min */
+    const char *unit;           /* "length", "length/time", "degrees", ... */
+    const char *doc;            /* one line */
+    const char *const *choices; /* ENUM: NULL-terminated names */
+} boids_param_info;
+
+/* The table of every key, in documentation order. */
+const boids_param_info *boids_param_table(size_t *count);
+const boids_param_info *boids_param_find(const char *key);
+
+/* Parses value for key and stores it in p. `where` names the origin in messages
+ * ("--set", "flock.ini:12"). Unknown key, malformed, NaN/Inf or out-of-range values
+ * give BOIDS_ERR_INPUT with a message naming where, the key and the value. */
+boids_status boids_params_set(boids_params *p, const char *key, const char *value,
+                              const char *where, boids_error *err);
+
+/* Reads an INI file (libinih) of `key = value` lines, `#` or `;` comments, no sections,
+ * and sets each key in order. Missing file, syntax error, unknown key or bad value:
+ * BOIDS_ERR_INPUT naming the file, line and key. */
+boids_status boids_params_load_ini(boids_params *p, const char *path, boids_error *err);
+
+/* Formats the value of key in p into buf (round-trippable). */
+void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,
+                         size_t size);
+
+/* Checks every range and the rules between keys (min_speed <= max_speed,
+ * max_speed * dt below half the world, ...). */
+boids_status boids_params_validate(const boids_params *p, boids_error *err);
+
+/* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos. */
+typedef struct boids_preset_info {
+    const char *name;
+    const char *summary; /* what it shows and why its values do that */
+} boids_preset_info;
+
+const boids_preset_info *boids_preset_table(size_t *count);
+
+/* Replaces p by the named preset. Unknown name: BOIDS_ERR_INPUT listing the names. */
+boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *err);
+
+#endif

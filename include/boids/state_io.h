@@ -1,0 +1,23 @@
+/* State files: CSV with the header `x,y,vx,vy` (further columns allowed and ignored),
+ * one boid per line in id order, numbers written with %.17g so that a save/load round
+ * trip is bit-exact. */
+#ifndef BOIDS_STATE_IO_H
+#define BOIDS_STATE_IO_H
+
+#include "boids/error.h"
+#include "boids/flock.h"
+
+/* Reads path into f (allocated here; N comes from the file). Missing or empty file, bad
+ * header, wrong column count, malformed or non-finite number: BOIDS_ERR_INPUT naming the
+ * file, line and column. */
+boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err);
+
+/* Writes f to path through a temporary file in the same folder renamed at the end, so a
+ * failed write never leaves a partial file. Unwritable: BOIDS_ERR_INPUT. */
+boids_status boids_state_save(const char *path, const boids_flock *f, boids_error *err);
+
+/* Checks, before a long run, that path can be written later (its folder exists and is
+ * writable) without creating it. */
+boids_status boids_state_check_writable(const char *path, boids_error *err);
+
+#endif

@@ -1,0 +1,92 @@
+#include "boids/flock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/rng.h"
+
+boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
+    memset(f, 0, sizeof *f);
+    if (n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "a flock needs at least one boid");
+    if (n > SIZE_MAX / (4 * sizeof(double)))
+        return boids_error_set(err, BOIDS_ERR_LIMIT, "%zu boids do not fit in memory", n);
+    double *block = calloc(4 * n, sizeof(double));
+    if (!block)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids (%zu MiB)", n,
+                               4 * n * sizeof(double) >> 20);
+    f->n = n;
+    f->x = block;
+    f->y = block + n;
+    f->vx = block + 2 * n;
+    f->vy = block + 3 * n;
+    return BOIDS_OK;
+}
+
+void boids_flock_free(boids_flock *f) {
+    if (f) {
+        free(f->x);
+        memset(f, 0, sizeof *f);
+    }
+}
+
+boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_error *err) {
+    boids_status s = boids_flock_alloc(dst, src->n, err);
+    if (s) return s;
+    memcpy(dst->x, src->x, 4 * src->n * sizeof(double));
+    return BOIDS_OK;
+}
+
+void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed) {
+    boids_rng r;
+    boids_rng_seed(&r, seed);
+    for (size_t i = 0; i < f->n; i++) {
+        double a = boids_rng_uniform(&r, 0, 2 * M_PI);
+        f->x[i] = boids_rng_uniform(&r, 0, p->width);
+        f->y[i] = boids_rng_uniform(&r, 0, p->height);
+        f->vx[i] = p->initial_speed * cos(a);
+        f->vy[i] = p->initial_speed * sin(a);
+    }
+}
+
+boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
+                               boids_error *err) {
+    for (size_t i = 0; i < f->n; i++) {
+        double v[4] = {f->x[i], f->y[i], f->vx[i], f->vy[i]};
+        static const char *names[4] = {"x", "y", "vx", "vy"};
+        for (int c = 0; c < 4; c++)
+            if (!isfinite(v[c]))
+                return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: boid %zu: %s is not finite",
+                                       origin, i + 2, i, names[c]);
+        if (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height)
+            return boids_error_set(
+                err, BOIDS_ERR_INPUT,
+                "%s:%zu: boid %zu at (%.17g, %.17g) is outside the %g x %g world", origin, i + 2, i,
+                v[0], v[1], p->width, p->height);
+    }
+    return BOIDS_OK;
+}
+
+double boids_order(const boids_flock *f) {
+    double ux = 0, uy = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        double v = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
+        if (v == 0) continue;
+        ux += f->vx[i] / v;
+        uy += f->vy[i] / v;
+    }
+    return f->n ? sqrt(ux * ux + uy * uy) / (double)f->n : 0.0;
+}
+
+uint64_t boids_flock_hash(const boids_flock *f) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    const double *arrays[4] = {f->x, f->y, f->vx, f->vy};
+    for (int a = 0; a < 4; a++) {
+        const unsigned char *bytes = (const unsigned char *)arrays[a];
+        for (size_t i = 0; i < f->n * sizeof(double); i++) {
+            h ^= bytes[i];
+            h *= 0x100000001b3ull;
+        }
+    }
+    return h;
+}

@@ -1,0 +1,351 @@
+#include "boids/params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const boundary_names[] = {"wrap", "walls", NULL};
+
+#define REAL(field, lo, hi, open, unit, doc)                                                       \
+    { #field, BOIDS_KEY_REAL, offsetof(boids_params, field), lo, hi, open, unit, doc, NULL }
+#define ANY_REAL(field, unit, doc) REAL(field, -HUGE_VAL, HUGE_VAL, 0, unit, doc)
+
+static const boids_param_info table[] = {
+    REAL(width, 0, 1e7, 1, "length", "world width"),
+    REAL(height, 0, 1e7, 1, "length", "world height"),
+    {"boundary", BOIDS_KEY_ENUM, offsetof(boids_params, boundary), 0, 1, 0, "",
+     "wrap (periodic world) or walls (closed box)", boundary_names},
+    REAL(wall_margin, 0, 1e7, 0, "length", "walls: distance from an edge where the push starts"),
+    REAL(wall_weight, 0, 1000, 0, "", "walls: weight of the inward steering force"),
+    {"count", BOIDS_KEY_INT, offsetof(boids_params, count), 1, 1e9, 0, "boids",
+     "number of boids N (a state file's N wins)", NULL},
+    REAL(initial_speed, 0, 1e7, 0, "length/time", "speed of the random initial velocities"),
+    REAL(vision_radius, 0, 1e7, 1, "length", "boids closer than this are neighbours"),
+    REAL(separation_radius, 0, 1e7, 0, "length", "neighbours closer than this push away"),
+    REAL(fov, 0, 360, 1, "degrees", "field of view centred on the velocity; 360 sees all"),
+    REAL(max_speed, 0, 1e7, 1, "length/time", "speed cap; length of every steering target"),
+    REAL(min_speed, 0, 1e7, 0, "length/time", "speed floor of moving boids (<= max_speed)"),
+    REAL(max_force, 0, 1e7, 0, "length/time per step", "cap on each rule's steering force"),
+    REAL(dt, 0, 1000, 1, "time/step", "time per step: position += velocity * dt"),
+    REAL(separation_weight, 0, 1000, 0, "", "weight of separation (seed 002: slider x 1.5)"),
+    REAL(alignment_weight, 0, 1000, 0, "", "weight of alignment"),
+    REAL(cohesion_weight, 0, 1000, 0, "", "weight of cohesion"),
+    {"predator", BOIDS_KEY_BOOL, offsetof(boids_params, predator), 0, 1, 0, "",
+     "predator point on (1) or off (0)", NULL},
+    ANY_REAL(predator_x, "length", "predator position x"),
+    ANY_REAL(predator_y, "length", "predator position y"),
+    REAL(predator_radius, 0, 1e7, 0, "length", "boids closer than this flee"),
+    REAL(predator_weight, 0, 1000, 0, "", "weight of the flee steering force"),
+    {"food", BOIDS_KEY_BOOL, offsetof(boids_params, food), 0, 1, 0, "",
+     "food point on (1) or off (0)", NULL},
+    ANY_REAL(food_x, "length", "food position x"),
+    ANY_REAL(food_y, "length", "food position y"),
+    REAL(food_radius, 0, 1e7, 0, "length", "boids closer than this steer to the food"),
+    REAL(food_weight, 0, 1000, 0, "", "weight of the seek steering force"),
+};
+
+const boids_param_info *boids_param_table(size_t *count) {
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+const boids_param_info *boids_param_find(const char *key) {
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].key, key) == 0) return &table[i];
+    return NULL;
+}
+
+boids_params boids_params_default(void) {
+    boids_params p = {0};
+    p.width = 900;
+    p.height = 560;
+    p.boundary = BOIDS_BOUNDARY_WRAP;
+    p.wall_margin = 50;
+    p.wall_weight = 2;
+    p.count = 1500;
+    p.initial_speed = 120; /* midway between min and max speed */
+    p.vision_radius = 50;
+    p.separation_radius = 20;
+    p.fov = 360;
+    p.max_speed = 180;
+    p.min_speed = 60;  /* max / 3 */
+    p.max_force = 6;   /* max / 30 */
+    p.dt = 1.0 / 60.0; /* the lab draws at 60 frames per second */
+    p.separation_weight = 1.5;
+    p.alignment_weight = 1;
+    p.cohesion_weight = 1;
+    p.predator_x = p.width / 2;
+    p.predator_y = p.height / 2;
+    p.predator_radius = 160;
+    p.predator_weight = 3;
+    p.food_x = p.width / 2;
+    p.food_y = p.height / 2;
+    p.food_radius = 160;
+    p.food_weight = 1;
+    return p;
+}
+
+static void *field(boids_params *p, const boids_param_info *info) {
+    return (char *)p + info->offset;
+}
+static const void *cfield(const boids_params *p, const boids_param_info *info) {
+    return (const char *)p + info->offset;
+}
+
+static boids_status range_error(const boids_param_info *info, const char *where, const char *value,
+                                boids_error *err) {
+    return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = %s is out of range: expected %s%g, %g]",
+                           where, info->key, value, info->min_open ? "(" : "[", info->min,
+                           info->max);
+}
+
+static boids_status check_range(const boids_param_info *info, double v, const char *where,
+                                const char *text, boids_error *err) {
+    if (info->min == -HUGE_VAL) return BOIDS_OK; /* any finite value */
+    if (v < info->min || (info->min_open && v == info->min) || v > info->max)
+        return range_error(info, where, text, err);
+    return BOIDS_OK;
+}
+
+boids_status boids_params_set(boids_params *p, const char *key, const char *value,
+                              const char *where, boids_error *err) {
+    const boids_param_info *info = boids_param_find(key);
+    if (!info)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: unknown key '%s' (`boids params` lists the keys)", where, key);
+    while (*value == ' ' || *value == '\t') value++;
+    if (*value == '\0')
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s has an empty value", where, key);
+    char *end;
+    switch (info->type) {
+    case BOIDS_KEY_REAL: {
+        errno = 0;
+        double v = strtod(value, &end);
+        while (*end == ' ' || *end == '\t') end++;
+        if (end == value || *end != '\0')
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not a number", where,
+                                   key, value);
+        if (!isfinite(v) || errno == ERANGE)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not a finite number",
+                                   where, key, value);
+        boids_status s = check_range(info, v, where, value, err);
+        if (s) return s;
+        *(double *)field(p, info) = v;
+        return BOIDS_OK;
+    }
+    case BOIDS_KEY_INT: {
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        while (*end == ' ' || *end == '\t') end++;
+        if (end == value || *end != '\0')
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not an integer", where,
+                                   key, value);
+        if (errno == ERANGE || (double)v < info->min || (double)v > info->max)
+            return range_error(info, where, value, err);
+        *(long *)field(p, info) = (long)v;
+        return BOIDS_OK;
+    }
+    case BOIDS_KEY_BOOL: {
+        static const char *yes[] = {"1", "true", "on", "yes"}, *no[] = {"0", "false", "off", "no"};
+        for (int i = 0; i < 4; i++) {
+            if (strcasecmp(value, yes[i]) == 0) return *(int *)field(p, info) = 1, BOIDS_OK;
+            if (strcasecmp(value, no[i]) == 0) return *(int *)field(p, info) = 0, BOIDS_OK;
+        }
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not a boolean (0 or 1)",
+                               where, key, value);
+    }
+    case BOIDS_KEY_ENUM:
+        for (int i = 0; info->choices[i]; i++)
+            if (strcmp(value, info->choices[i]) == 0) return *(int *)field(p, info) = i, BOIDS_OK;
+        {
+            char list[128] = "";
+            for (int i = 0; info->choices[i]; i++) {
+                if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+                strncat(list, info->choices[i], sizeof list - strlen(list) - 1);
+            }
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not one of: %s", where,
+                                   key, value, list);
+        }
+    }
+    return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s: unsupported key type", where, key);
+}
+
+void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,
+                         size_t size) {
+    switch (info->type) {
+    case BOIDS_KEY_REAL:
+        snprintf(buf, size, "%.17g", *(const double *)cfield(p, info));
+        break;
+    case BOIDS_KEY_INT:
+        snprintf(buf, size, "%ld", *(const long *)cfield(p, info));
+        break;
+    case BOIDS_KEY_BOOL:
+        snprintf(buf, size, "%d", *(const int *)cfield(p, info));
+        break;
+    case BOIDS_KEY_ENUM:
+        snprintf(buf, size, "%s", info->choices[*(const int *)cfield(p, info)]);
+        break;
+    }
+}
+
+boids_status boids_params_validate(const boids_params *p, boids_error *err) {
+    char text[64];
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const boids_param_info *info = &table[i];
+        boids_params_format(p, info, text, sizeof text);
+        double v;
+        switch (info->type) {
+        case BOIDS_KEY_REAL:
+            v = *(const double *)cfield(p, info);
+            break;
+        case BOIDS_KEY_INT:
+            v = (double)*(const long *)cfield(p, info);
+            break;
+        default:
+            v = (double)*(const int *)cfield(p, info);
+            break;
+        }
+        if (info->type == BOIDS_KEY_ENUM && (v < 0 || v > info->max))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s has no valid value",
+                                   info->key);
+        if (!isfinite(v))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s = %s is not finite",
+                                   info->key, text);
+        if (info->type != BOIDS_KEY_ENUM && check_range(info, v, "parameters", text, err))
+            return err ? err->status : BOIDS_ERR_INPUT;
+    }
+    if (p->min_speed > p->max_speed)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "parameters: min_speed = %g is above max_speed = %g", p->min_speed,
+                               p->max_speed);
+    if (p->separation_radius > p->vision_radius)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "parameters: separation_radius = %g is above vision_radius = %g "
+                               "(separation only acts on boids within vision)",
+                               p->separation_radius, p->vision_radius);
+    double side = p->width < p->height ? p->width : p->height;
+    if (p->max_speed * p->dt >= side / 2)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "parameters: max_speed * dt = %g must be below half the smaller "
+                               "world side (%g): one step may not cross half the world",
+                               p->max_speed * p->dt, side / 2);
+    return BOIDS_OK;
+}
+
+/* ---- presets ------------------------------------------------------------------------- */
+
+static void preset_classic(boids_params *p) {
+    /* Seed 000 exactly: everything per step (dt = 1). */
+    *p = boids_params_default();
+    p->width = p->height = 400;
+    p->count = 80;
+    p->initial_speed = 2;
+    p->vision_radius = 50;
+    p->separation_radius = 20;
+    p->max_speed = 3;
+    p->min_speed = 1.5;
+    p->max_force = 0.05;
+    p->dt = 1;
+    p->separation_weight = 1.5;
+    p->alignment_weight = 1;
+    p->cohesion_weight = 1;
+    p->wall_margin = 20;
+    p->predator_x = p->food_x = 200;
+    p->predator_y = p->food_y = 200;
+    p->predator_radius = p->food_radius = 80;
+}
+
+static void preset_lab(boids_params *p) {
+    *p = boids_params_default();
+}
+
+static void preset_flock(boids_params *p) {
+    /* Reynolds' birds do not see straight behind them: a 270 degree field of view keeps
+     * the flock cohesive but lets it split and merge around its edges. */
+    *p = boids_params_default();
+    p->fov = 270;
+}
+
+static void preset_school(boids_params *p) {
+    /* Fish schools: strong alignment, close spacing and a narrow speed band make long
+     * polarised columns that turn together. */
+    *p = boids_params_default();
+    p->alignment_weight = 2.5;
+    p->cohesion_weight = 0.8;
+    p->separation_weight = 1.5;
+    p->vision_radius = 40;
+    p->separation_radius = 12;
+    p->max_speed = 150;
+    p->min_speed = 110;
+    p->initial_speed = 130;
+    p->max_force = 8;
+    p->fov = 300;
+}
+
+static void preset_swarm(boids_params *p) {
+    /* Insect swarms: no alignment, strong cohesion: the boids seek each other but copy no
+     * heading, so they form dense buzzing clouds with order near 0. */
+    *p = boids_params_default();
+    p->alignment_weight = 0;
+    p->cohesion_weight = 2;
+    p->separation_weight = 1.5;
+    p->vision_radius = 60;
+    p->separation_radius = 10;
+    p->max_speed = 140;
+    p->min_speed = 40;
+    p->initial_speed = 90;
+    p->max_force = 12;
+}
+
+static void preset_chaos(boids_params *p) {
+    /* A gas: only separation, at high speed. No group forms and headings stay random, so
+     * the order stays at the 1/sqrt(N) level of independent headings. */
+    *p = boids_params_default();
+    p->alignment_weight = 0;
+    p->cohesion_weight = 0;
+    p->separation_weight = 3;
+    p->vision_radius = 30;
+    p->separation_radius = 25;
+    p->max_speed = 240;
+    p->min_speed = 160;
+    p->initial_speed = 200;
+    p->max_force = 20;
+}
+
+static const struct {
+    boids_preset_info info;
+    void (*apply)(boids_params *);
+} presets[] = {
+    {{"classic", "seed 000 exactly: 80 boids in a 400 x 400 periodic world, per-step units"},
+     preset_classic},
+    {{"lab", "seed 002 defaults: 1500 boids in 900 x 560, speeds per second at 60 steps/s"},
+     preset_lab},
+    {{"flock", "lab with a 270 degree field of view: one travelling flock that splits and merges"},
+     preset_flock},
+    {{"school", "strong alignment, tight spacing, narrow speed band: polarised columns"},
+     preset_school},
+    {{"swarm", "no alignment, strong cohesion: dense buzzing clouds, order near 0"}, preset_swarm},
+    {{"chaos", "separation only, fast: a gas with no groups and random headings"}, preset_chaos},
+};
+
+const boids_preset_info *boids_preset_table(size_t *count) {
+    static boids_preset_info infos[sizeof presets / sizeof presets[0]];
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) infos[i] = presets[i].info;
+    *count = sizeof presets / sizeof presets[0];
+    return infos;
+}
+
+boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *err) {
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (strcmp(name, presets[i].info.name) == 0) {
+            presets[i].apply(p);
+            return BOIDS_OK;
+        }
+    return boids_error_set(
+        err, BOIDS_ERR_INPUT,
+        "unknown preset '%s' (presets: classic, lab, flock, school, swarm, chaos)", name);
+}

@@ -1,0 +1,121 @@
+/* Core unit tests: state file round trip, parameter keys, RNG, order parameter. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boids/flock.h"
+#include "boids/params.h"
+#include "boids/rng.h"
+#include "boids/state_io.h"
+#include "check.h"
+
+static uint64_t bits(double d) {
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* Save then load is bit-exact for awkward doubles: subnormals, -0, extremes, values whose
+ * shortest form needs 17 significant digits, and random bit patterns. */
+static void test_round_trip(void) {
+    const double special[] = {
+        0.0, -0.0,    DBL_MIN,         DBL_MIN / 3,        DBL_MAX, -DBL_MAX, DBL_TRUE_MIN,
+        0.1, 1.0 / 3, 2.0 / 3 * 1e300, 399.99999999999994, 5e-324,  M_PI,     -M_E * 1e-200};
+    size_t ns = sizeof special / sizeof special[0], n = ns + 1000;
+    boids_flock f, g;
+    boids_error err;
+    CHECK(boids_flock_alloc(&f, n, &err) == BOIDS_OK, "%s", err.msg);
+    boids_rng r;
+    boids_rng_seed(&r, 42);
+    for (size_t i = 0; i < n; i++) {
+        double *cols[4] = {f.x, f.y, f.vx, f.vy};
+        for (int c = 0; c < 4; c++) {
+            if (i < ns) {
+                cols[c][i] = special[(i + (size_t)c) % ns];
+            } else {
+                double d;
+                do { /* random finite bit patterns */
+                    uint64_t u = (uint64_t)boids_rng_u32(&r) << 32 | boids_rng_u32(&r);
+                    memcpy(&d, &u, sizeof d);
+                } while (!isfinite(d));
+                cols[c][i] = d;
+            }
+        }
+    }
+    char path[] = "/tmp/boids-core-test-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    CHECK(boids_state_save(path, &f, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_state_load(path, &g, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(g.n == n, "loaded %zu boids, saved %zu", g.n, n);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < n && g.n == n; i++)
+        mismatches += (bits(f.x[i]) != bits(g.x[i])) + (bits(f.y[i]) != bits(g.y[i])) +
+                      (bits(f.vx[i]) != bits(g.vx[i])) + (bits(f.vy[i]) != bits(g.vy[i]));
+    CHECK(mismatches == 0, "%zu values changed in the round trip", mismatches);
+    CHECK(boids_flock_hash(&f) == boids_flock_hash(&g), "hash differs after round trip");
+    unlink(path);
+    boids_flock_free(&f);
+    boids_flock_free(&g);
+}
+
+/* Every key's formatted default parses back to the same value. */
+static void test_param_keys(void) {
+    size_t n;
+    const boids_param_info *t = boids_param_table(&n);
+    boids_params p = boids_params_default(), q;
+    memset(&q, 0xff, sizeof q);
+    q = boids_params_default();
+    boids_error err;
+    CHECK(boids_params_validate(&p, &err) == BOIDS_OK, "defaults invalid: %s", err.msg);
+    for (size_t i = 0; i < n; i++) {
+        char buf[64];
+        boids_params_format(&p, &t[i], buf, sizeof buf);
+        CHECK(boids_params_set(&q, t[i].key, buf, "test", &err) == BOIDS_OK, "%s", err.msg);
+    }
+    CHECK(memcmp(&p, &q, sizeof p) == 0, "formatted defaults do not parse back to the defaults");
+    size_t np;
+    const boids_preset_info *pt = boids_preset_table(&np);
+    for (size_t i = 0; i < np; i++) {
+        boids_params x;
+        CHECK(boids_preset_apply(&x, pt[i].name, &err) == BOIDS_OK, "%s", err.msg);
+        CHECK(boids_params_validate(&x, &err) == BOIDS_OK, "preset %s invalid: %s", pt[i].name,
+              err.msg);
+    }
+    boids_params x = p;
+    CHECK(boids_params_set(&x, "vision_radius", "1e999", "t", &err) == BOIDS_ERR_INPUT,
+          "overflow accepted");
+    CHECK(memcmp(&x, &p, sizeof p) == 0, "a refused value changed the parameters");
+}
+
+/* Order is 1 for a parallel flock, within [0, 1] always, and counts resting boids as 0. */
+static void test_order(void) {
+    boids_flock f;
+    boids_error err;
+    boids_flock_alloc(&f, 4, &err);
+    for (int i = 0; i < 4; i++) f.vx[i] = 1 + i, f.vy[i] = 0;
+    CHECK_NEAR(boids_order(&f), 1.0, 1e-15, "parallel boids (rounding of unit vectors)");
+    f.vx[1] = -2;
+    f.vx[3] = -4;
+    CHECK_NEAR(boids_order(&f), 0.0, 1e-15, "two pairs of opposite boids");
+    f.vx[3] = 0;
+    CHECK_NEAR(boids_order(&f), 0.25, 1e-15, "a resting boid adds nothing, still divides by N");
+    boids_flock_free(&f);
+    boids_params p = boids_params_default();
+    boids_flock_alloc(&f, 10000, &err);
+    boids_flock_randomize(&f, &p, 3);
+    double o = boids_order(&f);
+    CHECK(o >= 0 && o <= 1, "order %g outside [0, 1]", o);
+    boids_flock_free(&f);
+}
+
+int main(void) {
+    test_round_trip();
+    test_param_keys();
+    test_order();
+    return CHECK_DONE("core_test");
+}
