@@ -1,0 +1,7 @@
+#version 430 core
+in vec4 v_colour;
+out vec4 o_colour;
+
+void main() {
+    o_colour = v_colour;
+}

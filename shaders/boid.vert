@@ -1,0 +1,85 @@
+#version 430 core
+// One instanced triangle per boid, read straight from the simulation's state buffer:
+// a_state is (x, y, vx, vy) of instance gl_InstanceID, a_id its boid id. Nothing is read
+// back to the CPU to draw the flock.
+
+layout(location = 0) in vec2 a_corner; // triangle corner: x along the heading, y across
+layout(location = 1) in vec4 a_state;  // per instance
+layout(location = 2) in uint a_id;     // per instance
+
+uniform vec2 u_viewport;   // framebuffer size, pixels
+uniform vec2 u_center;     // world point at the middle of the viewport
+uniform float u_scale;     // pixels per world length unit
+uniform float u_size_px;   // boid length, pixels
+uniform int u_colour;      // 0 heading, 1 speed, 2 plain
+uniform float u_max_speed; // speed colour scale, length/time
+
+// "See what a boid sees": the followed boid and the neighbour test of the model
+// (rules_sees in src/core/rules.h, in float as on the GPU path).
+uniform int u_follow;         // 0 off, 1 on
+uniform uint u_follow_id;     // id of the followed boid
+uniform vec4 u_follow_state;  // its (x, y, vx, vy)
+uniform vec2 u_world;         // width, height
+uniform int u_wrap;           // 1: periodic world, offsets take the shortest image
+uniform float u_vision2;      // vision radius squared
+uniform int u_full_fov;       // 1: fov >= 360, no angle test
+uniform float u_cos_half_fov; // cos(fov / 2)
+
+out vec4 v_colour;
+
+vec3 hsv(float h, float s, float v) {
+    vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
+    return v * mix(vec3(1.0), k, s);
+}
+
+float wrap_d(float d, float side) {
+    if (d > 0.5 * side) return d - side;
+    if (d < -0.5 * side) return d + side;
+    return d;
+}
+
+bool sees(vec2 d, vec2 v) {
+    float d2 = dot(d, d);
+    if (!(d2 < u_vision2)) return false;
+    if (u_full_fov != 0) return true;
+    float vv = dot(v, v);
+    if (vv == 0.0 || d2 == 0.0) return true;
+    return dot(v, d) >= u_cos_half_fov * sqrt(vv * d2);
+}
+
+void main() {
+    vec2 p = a_state.xy;
+    vec2 v = a_state.zw;
+    float speed = length(v);
+    vec2 h = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
+    vec2 corner = a_corner;
+
+    vec3 c;
+    if (u_colour == 0)
+        c = hsv(atan(v.y, v.x) / 6.2831853 + 0.5, 0.55, 1.0);
+    else if (u_colour == 1)
+        c = mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), clamp(speed / u_max_speed, 0.0, 1.0));
+    else
+        c = vec3(0.88, 0.9, 0.95);
+    float alpha = 1.0;
+    if (u_follow != 0) {
+        if (a_id == u_follow_id) {
+            c = vec3(1.0, 0.25, 0.2);
+            corner *= 2.0;
+        } else {
+            vec2 d = p - u_follow_state.xy;
+            if (u_wrap != 0) d = vec2(wrap_d(d.x, u_world.x), wrap_d(d.y, u_world.y));
+            if (sees(d, u_follow_state.zw)) {
+                c = vec3(0.3, 0.6, 1.0); // seed 000: the neighbours it counts are blue
+                corner *= 1.4;
+            } else {
+                c *= 0.45;
+            }
+        }
+    }
+
+    vec2 local = (corner.x * h + corner.y * vec2(-h.y, h.x)) * u_size_px;
+    vec2 px = (p - u_center) * u_scale + 0.5 * u_viewport + local;
+    gl_Position = vec4(2.0 * px.x / u_viewport.x - 1.0, 1.0 - 2.0 * px.y / u_viewport.y, 0.0, 1.0);
+    v_colour = vec4(c, alpha);
+}

@@ -1,0 +1,67 @@
+// The uniform grid: cells of at least the vision radius, row-major, tiling the world
+// exactly (P.ncx x P.ncy cells of width / ncx by height / ncy).
+
+layout(std430, binding = B_COUNTS) buffer Counts { uint counts[]; };
+layout(std430, binding = B_STARTS) buffer Starts { uint starts[]; };
+
+// Cell of a position. Positions are in [0, width] x [0, height]: x == width (reachable
+// after a wrap, as in the seed) belongs to the last cell; the clamp also keeps a rounding
+// of x * inv_cell_w up to ncx in the grid. The cell width exceeds the vision radius by a
+// margin far above float rounding (src/gpu/pipeline.c), so a boid placed one cell off by
+// rounding still finds every neighbour in its 3x3 block.
+ivec2 grid_cell(vec2 p) {
+    int cx = clamp(int(p.x * P.inv_cell_w), 0, int(P.ncx) - 1);
+    int cy = clamp(int(p.y * P.inv_cell_h), 0, int(P.ncy) - 1);
+    return ivec2(cx, cy);
+}
+
+uint grid_index(vec2 p) {
+    ivec2 c = grid_cell(p);
+    return uint(c.y) * P.ncx + uint(c.x);
+}
+
+// The index ranges [r.x, r.y) of the sorted state that hold the 3x3 cells around c, each
+// cell once even when the grid has fewer than 3 columns or rows. Within a row of cells the
+// neighbour columns are contiguous in memory, so a row is one range, or two where it
+// crosses the wrap seam. Returns the number of ranges (at most 6).
+uint grid_ranges(ivec2 c, out uvec2 r[6]) {
+    int ncx = int(P.ncx), ncy = int(P.ncy);
+    ivec2 seg[2];
+    int nseg = 1;
+    if (ncx <= 3) {
+        seg[0] = ivec2(0, ncx - 1);
+    } else if (P.wrap == 0u) {
+        seg[0] = ivec2(max(c.x - 1, 0), min(c.x + 1, ncx - 1));
+    } else if (c.x == 0) {
+        seg[0] = ivec2(0, 1);
+        seg[1] = ivec2(ncx - 1, ncx - 1);
+        nseg = 2;
+    } else if (c.x == ncx - 1) {
+        seg[0] = ivec2(ncx - 2, ncx - 1);
+        seg[1] = ivec2(0, 0);
+        nseg = 2;
+    } else {
+        seg[0] = ivec2(c.x - 1, c.x + 1);
+    }
+    int rows[3];
+    int nrow = 0;
+    if (ncy <= 3) {
+        for (int y = 0; y < ncy; y++) rows[nrow++] = y;
+    } else if (P.wrap == 0u) {
+        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, ncy - 1); y++) rows[nrow++] = y;
+    } else {
+        rows[0] = (c.y + ncy - 1) % ncy;
+        rows[1] = c.y;
+        rows[2] = (c.y + 1) % ncy;
+        nrow = 3;
+    }
+    uint k = 0u;
+    for (int i = 0; i < nrow; i++) {
+        for (int s = 0; s < nseg; s++) {
+            uint a = uint(rows[i] * ncx + seg[s].x);
+            uint b = uint(rows[i] * ncx + seg[s].y);
+            r[k++] = uvec2(starts[a], starts[b] + counts[b]);
+        }
+    }
+    return k;
+}

@@ -1,0 +1,38 @@
+// Debug stage for verification: the neighbour count and the order-independent set hash
+// (sum of boids_neighbour_set_hash(id) mod 2^64) of each boid, found by the same grid search
+// and the same tests as steer.comp, stored by id.
+layout(local_size_x = WG) in;
+
+layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
+layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
+layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
+layout(std430, binding = B_NBR_HASH) writeonly buffer NbrHash { uvec2 nbr_hash[]; };
+layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= P.n) return;
+    vec4 s = src[i];
+    uint n = 0u;
+    uvec2 h = uvec2(0u);
+    uvec2 r[6];
+    uint nr = grid_ranges(grid_cell(s.xy), r);
+    for (uint q = 0u; q < nr; q++) {
+        for (uint j = r[q].x; j < r[q].y; j++) {
+            if (j == i) continue;
+            vec4 o = src[j];
+            vec2 d = rules_offset(s.x, s.y, o.x, o.y);
+            precise float d2 = d.x * d.x + d.y * d.y;
+            if (rules_sees(d.x, d.y, d2, s.z, s.w)) {
+                uvec2 add = id_hash[src_id[j]];
+                uint carry;
+                h.x = uaddCarry(h.x, add.x, carry);
+                h.y = h.y + add.y + carry;
+                n++;
+            }
+        }
+    }
+    uint id = src_id[i];
+    nbr_count[id] = n;
+    nbr_hash[id] = h;
+}

@@ -1,0 +1,155 @@
+// The model's rules in GLSL: src/core/rules.h line for line, same operations in the same
+// order (see the function of the same name there). P is the uniform block of the prelude,
+// holding rules_k computed in float by rules_k_init. Scalar expressions are written out
+// (no length(), dot()) and results are `precise` so that no multiply-add is fused, as the C
+// side is built with -ffp-contract=off.
+
+struct Acc {
+    uint n;         // neighbours seen
+    float mvx, mvy; // sum of neighbour velocities (alignment target)
+    float cx, cy;   // sum of offsets to neighbours (cohesion target)
+    float sx, sy;   // sum of -d / |d|^2 over close neighbours (separation target)
+    bool separated; // at least one neighbour with 0 < |d|^2 < separation_radius^2
+};
+
+float rules_wrap(float d, float side, float halfside) {
+    if (d > halfside) return d - side;
+    if (d < -halfside) return d + side;
+    return d;
+}
+
+// Offset from (x, y) to (x2, y2) under the boundary.
+vec2 rules_offset(float x, float y, float x2, float y2) {
+    precise float dx = x2 - x;
+    precise float dy = y2 - y;
+    if (P.wrap != 0u) {
+        dx = rules_wrap(dx, P.width, P.half_w);
+        dy = rules_wrap(dy, P.height, P.half_h);
+    }
+    return vec2(dx, dy);
+}
+
+bool rules_sees(float dx, float dy, float d2, float vx, float vy) {
+    if (!(d2 < P.vision2)) return false;
+    if (P.full_fov != 0u) return true;
+    precise float dt = vx * dx + vy * dy;
+    precise float vv = vx * vx + vy * vy;
+    if (vv == 0.0 || d2 == 0.0) return true;
+    precise float lim = P.cos_half_fov * sqrt(vv * d2);
+    return dt >= lim;
+}
+
+Acc rules_acc_init() {
+    return Acc(0u, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false);
+}
+
+void rules_acc_add(inout Acc a, float dx, float dy, float d2, float vx2, float vy2) {
+    a.n += 1u;
+    a.mvx += vx2;
+    a.mvy += vy2;
+    a.cx += dx;
+    a.cy += dy;
+    if (0.0 < d2 && d2 < P.sep2) {
+        precise float qx = dx / d2;
+        precise float qy = dy / d2;
+        a.sx -= qx;
+        a.sy -= qy;
+        a.separated = true;
+    }
+}
+
+vec2 rules_steer(float dx, float dy, float vx, float vy) {
+    precise float m = sqrt(dx * dx + dy * dy);
+    if (m == 0.0) return vec2(0.0);
+    precise float gx = dx / m * P.max_speed - vx;
+    precise float gy = dy / m * P.max_speed - vy;
+    precise float n = sqrt(gx * gx + gy * gy);
+    if (n > P.max_force) {
+        gx = gx / n * P.max_force;
+        gy = gy / n * P.max_force;
+    }
+    return vec2(gx, gy);
+}
+
+vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
+    precise float ax = 0.0, ay = 0.0;
+    vec2 f;
+    if (a.separated) {
+        f = rules_steer(a.sx, a.sy, vx, vy);
+        ax += P.w_sep * f.x;
+        ay += P.w_sep * f.y;
+    }
+    if (a.n != 0u) {
+        f = rules_steer(a.mvx, a.mvy, vx, vy);
+        ax += P.w_align * f.x;
+        ay += P.w_align * f.y;
+        f = rules_steer(a.cx, a.cy, vx, vy);
+        ax += P.w_coh * f.x;
+        ay += P.w_coh * f.y;
+    }
+    if (P.predator != 0u) { // flee: steer along the offset from the predator to the boid
+        vec2 d = rules_offset(P.pred_x, P.pred_y, x, y);
+        if (d.x * d.x + d.y * d.y < P.pred_r2) {
+            f = rules_steer(d.x, d.y, vx, vy);
+            ax += P.w_pred * f.x;
+            ay += P.w_pred * f.y;
+        }
+    }
+    if (P.food != 0u) { // seek: steer along the offset from the boid to the food
+        vec2 d = rules_offset(x, y, P.food_x, P.food_y);
+        if (d.x * d.x + d.y * d.y < P.food_r2) {
+            f = rules_steer(d.x, d.y, vx, vy);
+            ax += P.w_food * f.x;
+            ay += P.w_food * f.y;
+        }
+    }
+    if (P.wrap == 0u) { // walls: steer inward within the margin of each edge
+        float tx = 0.0, ty = 0.0;
+        if (x < P.wall_margin) tx += 1.0;
+        if (x > P.width - P.wall_margin) tx -= 1.0;
+        if (y < P.wall_margin) ty += 1.0;
+        if (y > P.height - P.wall_margin) ty -= 1.0;
+        if (tx != 0.0 || ty != 0.0) {
+            f = rules_steer(tx, ty, vx, vy);
+            ax += P.w_wall * f.x;
+            ay += P.w_wall * f.y;
+        }
+    }
+    return vec2(ax, ay);
+}
+
+// Returns the new (x, y, vx, vy).
+vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
+    precise float nvx = vx + ax, nvy = vy + ay;
+    precise float v = sqrt(nvx * nvx + nvy * nvy);
+    if (v > P.max_speed) {
+        nvx = nvx / v * P.max_speed;
+        nvy = nvy / v * P.max_speed;
+    } else if (0.0 < v && v < P.min_speed) {
+        nvx = nvx / v * P.min_speed;
+        nvy = nvy / v * P.min_speed;
+    }
+    precise float nx = x + nvx * P.dt, ny = y + nvy * P.dt;
+    if (P.wrap != 0u) {
+        if (nx < 0.0) nx += P.width;
+        else if (nx >= P.width) nx -= P.width;
+        if (ny < 0.0) ny += P.height;
+        else if (ny >= P.height) ny -= P.height;
+    } else {
+        if (nx < 0.0) {
+            nx = -nx;
+            nvx = -nvx;
+        } else if (nx > P.width) {
+            nx = P.width - (nx - P.width);
+            nvx = -nvx;
+        }
+        if (ny < 0.0) {
+            ny = -ny;
+            nvy = -nvy;
+        } else if (ny > P.height) {
+            ny = P.height - (ny - P.height);
+            nvy = -nvy;
+        }
+    }
+    return vec4(nx, ny, nvx, nvy);
+}

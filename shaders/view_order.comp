@@ -1,0 +1,31 @@
+#version 430 core
+// Order (polarization) for the HUD without reading the flock back: a fixed number of work
+// groups each sum v / |v| over a strided share of the boids; the host adds the few
+// partial sums in double and divides by N. Zero velocities contribute nothing, as in
+// boids_order().
+layout(local_size_x = 256) in;
+
+layout(std430, binding = 0) readonly buffer State { vec4 state[]; };
+layout(std430, binding = 1) writeonly buffer Partial { vec2 partial[]; };
+
+uniform uint u_n;
+
+shared vec2 acc[256];
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint stride = gl_NumWorkGroups.x * 256u;
+    vec2 sum = vec2(0.0);
+    for (uint i = gl_GlobalInvocationID.x; i < u_n; i += stride) {
+        vec2 v = state[i].zw;
+        float m = length(v);
+        if (m > 0.0) sum += v / m;
+    }
+    acc[lid] = sum;
+    barrier();
+    for (uint s = 128u; s > 0u; s >>= 1) {
+        if (lid < s) acc[lid] += acc[lid + s];
+        barrier();
+    }
+    if (lid == 0u) partial[gl_WorkGroupID.x] = acc[0];
+}

@@ -1,0 +1,82 @@
+# GPU backend: OpenGL 4.3 compute shaders in a headless EGL context (included from the top level).
+#
+# Generated at build time into the build tree, never committed:
+#   glad/            GL 4.3 core + EGL 1.5 loader (/usr/bin/glad, Debian python3-glad)
+#   gpu/prelude.glsl the text prepended to every shader at load time (#version, #defines, the
+#                    uniform block), printed by the same C code that builds it at run time
+#   gpu/check/*.comp prelude + shared GLSL + shader, validated with glslangValidator so that a
+#                    shader error fails the build
+#   gpu/shaders.c    every shader source embedded as a C string
+
+find_program(BOIDS_GLAD glad PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT BOIDS_GLAD)
+  find_program(BOIDS_GLAD glad REQUIRED)
+endif()
+find_program(BOIDS_GLSLANG glslangValidator REQUIRED)
+
+set(BOIDS_GLAD_DIR ${CMAKE_BINARY_DIR}/glad)
+set(BOIDS_GLAD_EXTENSIONS
+  GL_KHR_debug,EGL_EXT_platform_base,EGL_MESA_platform_surfaceless,EGL_EXT_platform_device,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_KHR_surfaceless_context)
+add_custom_command(
+  OUTPUT ${BOIDS_GLAD_DIR}/src/gl.c ${BOIDS_GLAD_DIR}/src/egl.c
+         ${BOIDS_GLAD_DIR}/include/glad/gl.h ${BOIDS_GLAD_DIR}/include/glad/egl.h
+  COMMAND ${BOIDS_GLAD} --quiet --reproducible --api gl:core=4.3,egl=1.5
+          --extensions ${BOIDS_GLAD_EXTENSIONS} --out-path ${BOIDS_GLAD_DIR} c --loader
+  COMMENT "Generating the glad GL 4.3 / EGL 1.5 loader"
+  VERBATIM)
+add_library(boids_glad STATIC ${BOIDS_GLAD_DIR}/src/gl.c ${BOIDS_GLAD_DIR}/src/egl.c)
+target_include_directories(boids_glad SYSTEM PUBLIC ${BOIDS_GLAD_DIR}/include)
+target_link_libraries(boids_glad PUBLIC ${CMAKE_DL_LIBS})
+# Generated code: not ours to keep warning-clean under -pedantic.
+target_compile_options(boids_glad PRIVATE -w)
+
+# ---- shaders: prelude, build-time validation, embedding ---------------------------------------
+set(BOIDS_SHADER_DIR ${CMAKE_SOURCE_DIR}/shaders)
+# Shared GLSL prepended (in this order, after the prelude) to every compute shader.
+set(BOIDS_SHADER_COMMON ${BOIDS_SHADER_DIR}/rules.glsl ${BOIDS_SHADER_DIR}/grid.glsl)
+set(BOIDS_SHADER_PROGRAMS count scan scan_add scatter sort steer neighbours)
+set(BOIDS_GPU_GEN ${CMAKE_BINARY_DIR}/gpu)
+
+add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
+target_include_directories(boids_gpu_prelude PRIVATE src/gpu)
+add_custom_command(
+  OUTPUT ${BOIDS_GPU_GEN}/prelude.glsl
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}/check
+  COMMAND boids_gpu_prelude ${BOIDS_GPU_GEN}/prelude.glsl
+  DEPENDS boids_gpu_prelude
+  COMMENT "Generating the shader prelude"
+  VERBATIM)
+
+set(BOIDS_SHADER_STAMPS)
+set(BOIDS_SHADER_FILES ${BOIDS_SHADER_COMMON})
+foreach(prog IN LISTS BOIDS_SHADER_PROGRAMS)
+  set(src ${BOIDS_SHADER_DIR}/${prog}.comp)
+  set(chk ${BOIDS_GPU_GEN}/check/${prog}.comp)
+  list(APPEND BOIDS_SHADER_FILES ${src})
+  add_custom_command(
+    OUTPUT ${BOIDS_GPU_GEN}/check/${prog}.stamp
+    COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${src} > ${chk}
+    COMMAND ${BOIDS_GLSLANG} --quiet ${chk}
+    COMMAND ${CMAKE_COMMAND} -E touch ${BOIDS_GPU_GEN}/check/${prog}.stamp
+    DEPENDS ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${src}
+    COMMENT "Validating shaders/${prog}.comp with glslangValidator"
+    VERBATIM)
+  list(APPEND BOIDS_SHADER_STAMPS ${BOIDS_GPU_GEN}/check/${prog}.stamp)
+endforeach()
+
+add_custom_command(
+  OUTPUT ${BOIDS_GPU_GEN}/shaders.c
+  COMMAND ${CMAKE_COMMAND} -DOUT=${BOIDS_GPU_GEN}/shaders.c "-DFILES=${BOIDS_SHADER_FILES}"
+          -P ${CMAKE_SOURCE_DIR}/src/gpu/embed.cmake
+  DEPENDS ${BOIDS_SHADER_FILES} ${BOIDS_SHADER_STAMPS} ${CMAKE_SOURCE_DIR}/src/gpu/embed.cmake
+  COMMENT "Embedding shaders"
+  VERBATIM)
+
+add_library(boids_gpu STATIC
+  src/gpu/gl.c
+  src/gpu/prelude.c
+  src/gpu/pipeline.c
+  ${BOIDS_GPU_GEN}/shaders.c
+)
+target_include_directories(boids_gpu PUBLIC include PRIVATE src/gpu src/core)
+target_link_libraries(boids_gpu PUBLIC boids_core boids_glad)

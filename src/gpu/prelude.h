@@ -1,0 +1,108 @@
+/* What the C side and the shaders must agree on, defined once here.
+ *
+ * The uniform block is an X-macro list: the C struct below and the GLSL block in the prelude
+ * (prepended to every shader at load time, and printed at build time for glslangValidator)
+ * are both generated from it, so no layout is kept in sync by hand. std140 lays scalars out
+ * at 4-byte alignment without padding, exactly like a C struct of 4-byte fields; the
+ * _Static_asserts below and a run-time comparison with the offsets GL reports (gpu checks)
+ * hold that. */
+#ifndef BOIDS_GPU_PRELUDE_H
+#define BOIDS_GPU_PRELUDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Compute work group sizes. */
+enum {
+    BOIDS_GPU_WG = 128,       /* boids per work group (count, scatter, sort, steer) */
+    BOIDS_GPU_SCAN_WG = 256,  /* threads per scan work group */
+    BOIDS_GPU_SCAN_ITEMS = 4, /* cells per scan thread */
+    BOIDS_GPU_SCAN_BLOCK = BOIDS_GPU_SCAN_WG * BOIDS_GPU_SCAN_ITEMS /* cells per scan group */
+};
+
+/* Shader storage binding points, all below 8, the GL 4.3 minimum of
+ * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS. Stages reuse points for different roles. */
+enum {
+    BOIDS_GPU_B_SRC_STATE = 0, /* vec4 (x, y, vx, vy) per boid, read */
+    BOIDS_GPU_B_SRC_ID = 1,    /* uint id per boid, read */
+    BOIDS_GPU_B_DST_STATE = 2, /* written */
+    BOIDS_GPU_B_DST_ID = 3,    /* written */
+    BOIDS_GPU_B_COUNTS = 4,    /* uint boids per cell */
+    BOIDS_GPU_B_STARTS = 5,    /* uint first index of each cell in the sorted state */
+    BOIDS_GPU_B_CELLRANK = 6,  /* uvec2 (cell, rank in cell) per boid */
+    BOIDS_GPU_B_SCAN_IN = 0,   /* scan: input level */
+    BOIDS_GPU_B_SCAN_OUT = 2,  /* scan: exclusive prefix sums of the level */
+    BOIDS_GPU_B_SCAN_SUMS = 3, /* scan: one total per block (the next level's input) */
+    BOIDS_GPU_B_NBR_COUNT = 2, /* neighbours: uint count per id */
+    BOIDS_GPU_B_NBR_HASH = 3,  /* neighbours: uvec2 (lo, hi) 64-bit set hash per id */
+    BOIDS_GPU_B_ID_HASH = 6,   /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
+    BOIDS_GPU_UBO_PARAMS = 0   /* uniform block binding */
+};
+
+/* Uniform block fields: (GLSL type, C type, name). Float values are the rules_k of rules.h
+ * computed in float by rules_k_init, so the shader compares in exactly the float constants
+ * the float CPU path uses. */
+#define BOIDS_GPU_PARAMS_FIELDS(X)                                                                 \
+    X(float, float, width)                                                                         \
+    X(float, float, height)                                                                        \
+    X(float, float, half_w)                                                                        \
+    X(float, float, half_h)                                                                        \
+    X(float, float, vision2)                                                                       \
+    X(float, float, sep2)                                                                          \
+    X(float, float, cos_half_fov)                                                                  \
+    X(uint, uint32_t, full_fov)                                                                    \
+    X(float, float, max_speed)                                                                     \
+    X(float, float, min_speed)                                                                     \
+    X(float, float, max_force)                                                                     \
+    X(float, float, dt)                                                                            \
+    X(float, float, w_sep)                                                                         \
+    X(float, float, w_align)                                                                       \
+    X(float, float, w_coh)                                                                         \
+    X(uint, uint32_t, wrap)                                                                        \
+    X(float, float, wall_margin)                                                                   \
+    X(float, float, w_wall)                                                                        \
+    X(uint, uint32_t, predator)                                                                    \
+    X(uint, uint32_t, food)                                                                        \
+    X(float, float, pred_x)                                                                        \
+    X(float, float, pred_y)                                                                        \
+    X(float, float, pred_r2)                                                                       \
+    X(float, float, w_pred)                                                                        \
+    X(float, float, food_x)                                                                        \
+    X(float, float, food_y)                                                                        \
+    X(float, float, food_r2)                                                                       \
+    X(float, float, w_food)                                                                        \
+    X(uint, uint32_t, n)                                                                           \
+    X(uint, uint32_t, ncx)                                                                         \
+    X(uint, uint32_t, ncy)                                                                         \
+    X(uint, uint32_t, ncells)                                                                      \
+    X(float, float, inv_cell_w)                                                                    \
+    X(float, float, inv_cell_h)
+
+typedef struct boids_gpu_params {
+#define BOIDS_GPU_FIELD_C(glsl, ctype, name) ctype name;
+    BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_C)
+#undef BOIDS_GPU_FIELD_C
+} boids_gpu_params;
+
+#define BOIDS_GPU_FIELD_ONE(glsl, ctype, name) +1
+enum { BOIDS_GPU_PARAMS_NFIELDS = 0 BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_ONE) };
+#undef BOIDS_GPU_FIELD_ONE
+
+/* Every field is a 4-byte scalar with no padding: the std140 layout. */
+_Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
+_Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
+_Static_assert(offsetof(boids_gpu_params, inv_cell_h) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
+               "last field at the end");
+
+/* Names and C offsets of the fields, for the run-time check against GL's offsets. */
+typedef struct boids_gpu_field {
+    const char *name;
+    size_t offset;
+} boids_gpu_field;
+extern const boids_gpu_field boids_gpu_params_fields[BOIDS_GPU_PARAMS_NFIELDS];
+
+/* Writes the shader prelude (#version, #defines, uniform block) into buf; returns its
+ * length (like snprintf: a result >= size means it was cut). */
+size_t boids_gpu_prelude(char *buf, size_t size);
+
+#endif
