@@ -1,5 +1,7 @@
+#include <stdio.h>
 #include <string.h>
 
+#include "boids/gpu.h"
 #include "cli.h"
 
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
@@ -7,6 +9,16 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
     (void)p;
     if (strcmp(o->backend, "cpu-ref") == 0) return boids_cpu_ref_create(f, err);
     if (strcmp(o->backend, "cpu") == 0) return boids_cpu_create(f, o->threads, err);
+    if (strcmp(o->backend, "gpu") == 0) {
+        boids_gl *gl = boids_gl_create(0, err);
+        if (!gl) return NULL;
+        if (o->verbose)
+            fprintf(stderr, "boids: GL renderer: %s; version %s; EGL platform %s\n",
+                    boids_gl_renderer(gl), boids_gl_version(gl), boids_gl_platform(gl));
+        boids_gpu_options opt = boids_gpu_options_default();
+        if (o->deterministic >= 0) opt.deterministic = o->deterministic;
+        return boids_gpu_create(gl, f, &opt, err);
+    }
     boids_error_set(err, BOIDS_ERR_INPUT, "--backend: unknown backend '%s'", o->backend);
     return NULL;
 }
