@@ -1,0 +1,18 @@
+/* Internal hooks of the grid CPU path (`cpu`), for its tests and the benchmark. Not part of
+ * the public API. */
+#ifndef BOIDS_CPU_GRID_H
+#define BOIDS_CPU_GRID_H
+
+#include "boids/backend.h"
+
+/* The neighbour kernel a `cpu` backend uses: "avx2" (8 boids of a cell per SIMD pass) when
+ * the processor has it, "scalar" (rules.h called per neighbour) otherwise. NULL if b is not
+ * a `cpu` backend. */
+const char *boids_cpu_kernel_name(const boids_backend *b);
+
+/* on != 0 forces the scalar kernel, which calls rules_offset / rules_sees / rules_acc_add
+ * per neighbour in the same order as the SIMD kernel: the tests check that both give
+ * bit-identical states. Returns 0, or -1 if b is not a `cpu` backend. */
+int boids_cpu_force_scalar(boids_backend *b, int on);
+
+#endif

@@ -1,0 +1,470 @@
+/* The grid CPU path (`cpu`) against brute force in float, over scenarios that stress the
+ * grid: random lab flocks, walls, narrow fields of view, predator and food, a dense
+ * cluster in one cell (with most cells empty), boids exactly on the world's edges and on
+ * the wrap seam, worlds narrower than 3 cells, a tiny radius in a huge world (bounded cell
+ * count), N = 1 and N = 2.
+ *
+ * Properties:
+ *  - neighbour counts and set hashes equal brute force exactly: both apply rules_sees in
+ *    float to the same float positions, so they can only differ if the grid never visits
+ *    a pair, which must not happen (no band around the radius is needed);
+ *  - one step equals a brute-force float step (every pair in index order, rules.h) up to
+ *    the summation order of the neighbour sums, with a per-boid bound derived from it;
+ *  - the SIMD kernel and the scalar kernel (rules.h per neighbour) give the same bits;
+ *  - 1, 2, 3 and 4 threads give the same bits;
+ *  - upload / download keep ids, whatever N. */
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/backend.h"
+#include "check.h"
+#include "cpu_grid.h"
+
+#define RULES_REAL     float
+#define RULES_FN(name) name##_f
+#include "rules.h"
+
+typedef struct scenario {
+    const char *name;
+    boids_params p;
+    boids_flock f;
+} scenario;
+
+/* The lab preset scaled to n boids at the same density (the world grows, same aspect). */
+static boids_params lab(size_t n) {
+    boids_params p = boids_params_default();
+    double s = sqrt((double)n / 1500.0);
+    p.width = 900 * s;
+    p.height = 560 * s;
+    p.count = (long)n;
+    return p;
+}
+
+static void alloc_random(scenario *s, size_t n, uint64_t seed) {
+    boids_error err;
+    if (boids_flock_alloc(&s->f, n, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    boids_flock_randomize(&s->f, &s->p, seed);
+}
+
+/* ---- brute force in float ------------------------------------------------------------ */
+
+typedef struct brute {
+    size_t n;
+    float *x, *y, *vx, *vy;
+    uint32_t *count;
+    uint64_t *hash;
+    double *tol_v; /* per-boid bound on |velocity difference| from summation order */
+} brute;
+
+/* Condition of a sum: sum of |terms| over |sum| (per axis, added); infinite if the sum is 0
+ * while its terms are not. */
+static double condition(double abs_x, double abs_y, float sx, float sy) {
+    double m = hypot(sx, sy);
+    if (abs_x + abs_y == 0) return 0;
+    return m > 0 ? (abs_x + abs_y) / m : INFINITY;
+}
+
+/* One float step with every pair visited in index order: cpu-ref's loop with R = float.
+ * Also the neighbour counts and set hashes, and for each boid the bound on how far a
+ * different summation order can move its new velocity: reordering a sum of n terms
+ * changes it by at most (n - 1) eps * sum|terms|, which turns the direction of a steering
+ * target by at most that over |sum| (its condition), and moves the capped steering force
+ * by at most max_speed times the angle (a projection onto a ball does not amplify); the
+ * weights add these up and the speed clamp at most triples them. 16 ulps of max_speed
+ * cover the rounding of the final operations. */
+static void brute_step(const scenario *s, brute *b) {
+    const boids_flock *f = &s->f;
+    size_t n = f->n;
+    rules_k_f k;
+    rules_k_init_f(&k, &s->p);
+    float *x = malloc(4 * n * sizeof(float));
+    b->n = n;
+    b->x = malloc(4 * n * sizeof(float));
+    b->y = b->x + n;
+    b->vx = b->x + 2 * n;
+    b->vy = b->x + 3 * n;
+    b->count = malloc(n * sizeof(uint32_t));
+    b->hash = malloc(n * sizeof(uint64_t));
+    b->tol_v = malloc(n * sizeof(double));
+    float *y = x + n, *vx = x + 2 * n, *vy = x + 3 * n;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (float)f->x[i];
+        y[i] = (float)f->y[i];
+        vx[i] = (float)f->vx[i];
+        vy[i] = (float)f->vy[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        rules_acc_f a;
+        rules_acc_init_f(&a);
+        double abs_align[2] = {0, 0}, abs_coh[2] = {0, 0}, abs_sep[2] = {0, 0};
+        long nsep = 0;
+        uint64_t h = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (j == i) continue;
+            float dx, dy;
+            rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
+            float d2 = dx * dx + dy * dy;
+            if (!rules_sees_f(&k, dx, dy, d2, vx[i], vy[i])) continue;
+            rules_acc_add_f(&k, &a, dx, dy, d2, vx[j], vy[j]);
+            h += boids_neighbour_set_hash((uint32_t)j);
+            abs_align[0] += fabs(vx[j]);
+            abs_align[1] += fabs(vy[j]);
+            abs_coh[0] += fabs(dx);
+            abs_coh[1] += fabs(dy);
+            if (0 < d2 && d2 < k.sep2) {
+                abs_sep[0] += fabs(dx / d2);
+                abs_sep[1] += fabs(dy / d2);
+                nsep++;
+            }
+        }
+        b->count[i] = (uint32_t)a.n;
+        b->hash[i] = h;
+        double e = FLT_EPSILON;
+        double turn = 0;
+        if (a.n > 1) {
+            double c_al = condition(abs_align[0], abs_align[1], a.mvx, a.mvy);
+            double c_co = condition(abs_coh[0], abs_coh[1], a.cx, a.cy);
+            turn += (double)(a.n - 1) * e * (k.w_align * c_al + k.w_coh * c_co);
+        }
+        if (nsep > 1)
+            turn +=
+                (double)(nsep - 1) * e * k.w_sep * condition(abs_sep[0], abs_sep[1], a.sx, a.sy);
+        b->tol_v[i] = 3 * k.max_speed * turn + 16 * e * k.max_speed;
+        float ax, ay, nx = x[i], ny = y[i], nvx = vx[i], nvy = vy[i];
+        rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax, &ay);
+        rules_integrate_f(&k, ax, ay, &nx, &ny, &nvx, &nvy);
+        b->x[i] = nx;
+        b->y[i] = ny;
+        b->vx[i] = nvx;
+        b->vy[i] = nvy;
+    }
+    free(x);
+}
+
+static void brute_free(brute *b) {
+    free(b->x);
+    free(b->count);
+    free(b->hash);
+    free(b->tol_v);
+}
+
+/* ---- checks ------------------------------------------------------------------------- */
+
+static boids_backend *make(const boids_flock *f, int threads) {
+    boids_error err;
+    boids_backend *b = boids_cpu_create(f, threads, &err);
+    if (!b) {
+        fprintf(stderr, "boids_cpu_create: %s\n", err.msg);
+        exit(1);
+    }
+    return b;
+}
+
+/* Periodic distance along one axis (a boid that wrapped in one path and not in the other is
+ * still a tiny distance away). */
+static double axis_gap(double a, double b, double side, int wrap) {
+    double d = fabs(a - b);
+    return wrap && d > side / 2 ? side - d : d;
+}
+
+static void check_scenario(const scenario *s) {
+    const size_t n = s->f.n;
+    boids_error err;
+    brute bf;
+    brute_step(s, &bf);
+
+    boids_backend *b = make(&s->f, 2);
+    uint32_t *count = malloc(n * sizeof *count);
+    uint64_t *hash = malloc(n * sizeof *hash);
+    CHECK(b->ops->neighbours != NULL, "%s: neighbours op present", s->name);
+    CHECK(b->ops->neighbours(b, &s->p, count, hash, &err) == BOIDS_OK, "%s: %s", s->name, err.msg);
+    size_t bad_count = 0, bad_hash = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        bad_count += count[i] != bf.count[i];
+        bad_hash += hash[i] != bf.hash[i];
+        total += bf.count[i];
+    }
+    CHECK(bad_count == 0 && bad_hash == 0,
+          "%s: %zu counts and %zu set hashes differ from brute force (of %zu boids)", s->name,
+          bad_count, bad_hash, n);
+
+    CHECK(boids_backend_step(b, &s->p, 1, &err) == BOIDS_OK, "%s: %s", s->name, err.msg);
+    boids_flock out;
+    boids_flock_alloc(&out, n, &err);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s: %s", s->name, err.msg);
+    const int wrap = s->p.boundary == BOIDS_BOUNDARY_WRAP;
+    double worst = 0; /* largest error / bound */
+    size_t worst_i = 0;
+    for (size_t i = 0; i < n; i++) {
+        double dv = hypot(out.vx[i] - bf.vx[i], out.vy[i] - bf.vy[i]);
+        /* Position: the velocity difference times dt, plus an ulp of the world for the
+         * final rounding of the position. */
+        double dp = hypot(axis_gap(out.x[i], bf.x[i], s->p.width, wrap),
+                          axis_gap(out.y[i], bf.y[i], s->p.height, wrap));
+        double tol_p = bf.tol_v[i] * s->p.dt + 2 * FLT_EPSILON * fmax(s->p.width, s->p.height);
+        double r = fmax(dv / bf.tol_v[i], dp / tol_p);
+        if (r > worst) {
+            worst = r;
+            worst_i = i;
+        }
+    }
+    CHECK(worst <= 1, "%s: boid %zu differs from the brute-force float step by %.3g x its bound",
+          s->name, worst_i, worst);
+    printf("%-22s n=%-6zu mean neighbours %7.2f  step error <= %.3f of bound (%s kernel)\n",
+           s->name, n, (double)total / (double)n, worst, boids_cpu_kernel_name(b));
+    boids_flock_free(&out);
+    free(count);
+    free(hash);
+    boids_backend_destroy(b);
+    brute_free(&bf);
+}
+
+/* Hash of the state after `steps` steps with `threads` threads and the given kernel. */
+static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
+    boids_error err;
+    boids_backend *b = make(&s->f, threads);
+    boids_cpu_force_scalar(b, scalar);
+    boids_flock out;
+    boids_flock_alloc(&out, s->f.n, &err);
+    CHECK(boids_backend_step(b, &s->p, steps, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s", err.msg);
+    uint64_t h = boids_flock_hash(&out);
+    boids_flock_free(&out);
+    boids_backend_destroy(b);
+    return h;
+}
+
+static void check_same_bits(const scenario *s, unsigned steps) {
+    uint64_t ref = run_hash(s, 1, 0, steps);
+    for (int t = 2; t <= 4; t++) {
+        uint64_t h = run_hash(s, t, 0, steps);
+        CHECK(h == ref, "%s: %d threads give %016" PRIx64 ", 1 thread %016" PRIx64, s->name, t, h,
+              ref);
+    }
+    uint64_t hs = run_hash(s, 2, 1, steps);
+    CHECK(hs == ref, "%s: scalar kernel gives %016" PRIx64 ", SIMD kernel %016" PRIx64, s->name, hs,
+          ref);
+}
+
+/* Upload any N, download in id order: values are the float roundings of the input. */
+static void check_upload_download(void) {
+    boids_error err;
+    scenario s = {"upload", lab(300), {0}};
+    alloc_random(&s, 300, 5);
+    boids_backend *b = make(&s.f, 0);
+    CHECK(b->n == 300, "n after create: %zu", b->n);
+    CHECK(boids_backend_step(b, &s.p, 3, &err) == BOIDS_OK, "%s", err.msg);
+
+    scenario t = {"upload2", lab(4000), {0}};
+    alloc_random(&t, 4000, 6);
+    CHECK(boids_backend_upload(b, &t.f, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(b->n == 4000, "n after upload: %zu", b->n);
+    boids_flock out;
+    boids_flock_alloc(&out, 4000, &err);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s", err.msg);
+    size_t bad = 0;
+    for (size_t i = 0; i < 4000; i++)
+        bad += out.x[i] != (double)(float)t.f.x[i] || out.y[i] != (double)(float)t.f.y[i] ||
+               out.vx[i] != (double)(float)t.f.vx[i] || out.vy[i] != (double)(float)t.f.vy[i];
+    CHECK(bad == 0, "%zu boids changed in an upload/download round trip", bad);
+
+    /* Free flight (no rules, no limits in reach): after a step that reorders the slots,
+     * boid i must still be boid i, moved by its own velocity. */
+    boids_params p = t.p;
+    p.separation_weight = p.alignment_weight = p.cohesion_weight = 0;
+    p.min_speed = 0;
+    p.max_speed = 1000;
+    CHECK(boids_backend_step(b, &p, 1, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s", err.msg);
+    size_t moved_wrong = 0;
+    for (size_t i = 0; i < 4000; i++) {
+        float x = (float)t.f.x[i] + (float)t.f.vx[i] * (float)p.dt;
+        float y = (float)t.f.y[i] + (float)t.f.vy[i] * (float)p.dt;
+        if (x < 0)
+            x += (float)p.width;
+        else if (x >= (float)p.width)
+            x -= (float)p.width;
+        if (y < 0)
+            y += (float)p.height;
+        else if (y >= (float)p.height)
+            y -= (float)p.height;
+        moved_wrong += out.x[i] != x || out.y[i] != y;
+    }
+    CHECK(moved_wrong == 0, "%zu boids are not where their own velocity took them", moved_wrong);
+
+    boids_flock wrong;
+    boids_flock_alloc(&wrong, 10, &err);
+    CHECK(boids_backend_download(b, &wrong, &err) == BOIDS_ERR_INPUT,
+          "download into a flock of the wrong size is refused");
+    boids_flock empty = {0};
+    CHECK(boids_backend_upload(b, &empty, &err) == BOIDS_ERR_INPUT, "upload of 0 boids refused");
+    CHECK(b->n == 4000, "a refused upload keeps the state");
+    boids_params bad_p = p;
+    bad_p.vision_radius = 0;
+    CHECK(boids_backend_step(b, &bad_p, 1, &err) == BOIDS_ERR_INPUT,
+          "a zero vision radius is refused, not divided by");
+
+    boids_flock_free(&wrong);
+    boids_flock_free(&out);
+    boids_flock_free(&s.f);
+    boids_flock_free(&t.f);
+    boids_backend_destroy(b);
+}
+
+/* ---- scenarios ----------------------------------------------------------------------- */
+
+static void put(boids_flock *f, size_t i, double x, double y, double vx, double vy) {
+    f->x[i] = x;
+    f->y[i] = y;
+    f->vx[i] = vx;
+    f->vy[i] = vy;
+}
+
+int main(void) {
+    enum { NS = 14 };
+    scenario sc[NS];
+    int ns = 0;
+    scenario *s;
+
+    s = &sc[ns++];
+    *s = (scenario){"lab_random", lab(3000), {0}};
+    alloc_random(s, 3000, 1);
+
+    s = &sc[ns++];
+    *s = (scenario){"walls_fov270", lab(2000), {0}};
+    s->p.boundary = BOIDS_BOUNDARY_WALLS;
+    s->p.fov = 270;
+    alloc_random(s, 2000, 2);
+
+    s = &sc[ns++];
+    *s = (scenario){"fov90", lab(2000), {0}};
+    s->p.fov = 90;
+    alloc_random(s, 2000, 3);
+
+    s = &sc[ns++];
+    *s = (scenario){"predator_food", lab(2000), {0}};
+    s->p.predator = 1;
+    s->p.predator_x = s->p.width / 3;
+    s->p.predator_y = s->p.height / 2;
+    s->p.predator_radius = 160;
+    s->p.predator_weight = 2;
+    s->p.food = 1;
+    s->p.food_x = 2 * s->p.width / 3;
+    s->p.food_y = s->p.height / 2;
+    s->p.food_radius = 200;
+    s->p.food_weight = 1;
+    alloc_random(s, 2000, 4);
+
+    /* 400 boids in a 6 x 6 square (one cell) and 100 across the wrap corner, in a world
+     * where most cells are empty. */
+    s = &sc[ns++];
+    *s = (scenario){"dense_cluster", lab(3000), {0}};
+    alloc_random(s, 500, 5);
+    for (size_t i = 0; i < 500; i++) {
+        double u = fmod(s->f.x[i], 6.0), v = fmod(s->f.y[i], 6.0);
+        if (i < 400)
+            put(&s->f, i, 300 + u, 200 + v, s->f.vx[i], s->f.vy[i]);
+        else
+            put(&s->f, i, u < 3 ? u : s->p.width - u, v < 3 ? v : s->p.height - v, s->f.vx[i],
+                s->f.vy[i]);
+    }
+    /* Two boids at the same point: neighbours, but no separation between them. */
+    put(&s->f, 1, s->f.x[0], s->f.y[0], s->f.vx[1], s->f.vy[1]);
+
+    /* Boids exactly on the edges and corners (x = 0, x = W, y = 0, y = H) among others. */
+    s = &sc[ns++];
+    *s = (scenario){"edges_wrap", lab(1500), {0}};
+    alloc_random(s, 1500, 6);
+    for (size_t i = 0; i < 200; i++) {
+        double t = s->f.x[i] / s->p.width;
+        switch (i % 5) {
+        case 0:
+            put(&s->f, i, 0, t * s->p.height, s->f.vx[i], s->f.vy[i]);
+            break;
+        case 1:
+            put(&s->f, i, s->p.width, t * s->p.height, s->f.vx[i], s->f.vy[i]);
+            break;
+        case 2:
+            put(&s->f, i, t * s->p.width, 0, s->f.vx[i], s->f.vy[i]);
+            break;
+        case 3:
+            put(&s->f, i, t * s->p.width, s->p.height, s->f.vx[i], s->f.vy[i]);
+            break;
+        default:
+            put(&s->f, i, s->p.width, s->p.height, s->f.vx[i], s->f.vy[i]);
+            break;
+        }
+    }
+    s = &sc[ns++];
+    *s = (scenario){"edges_walls", sc[ns - 2].p, {0}};
+    s->p.boundary = BOIDS_BOUNDARY_WALLS;
+    boids_flock_copy(&s->f, &sc[ns - 2].f, NULL);
+
+    /* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a
+     * step stays well inside the world. */
+    const double widths[3] = {40, 110, 170};
+    const char *names[3] = {"world_1_cell", "world_2_cells", "world_3_cells"};
+    for (int w = 0; w < 3; w++) {
+        s = &sc[ns++];
+        *s = (scenario){names[w], lab(100), {0}};
+        s->p.width = widths[w];
+        s->p.height = widths[2 - w] + 20;
+        s->p.max_speed = s->p.initial_speed = 60;
+        s->p.min_speed = 20;
+        s->p.max_force = 2;
+        alloc_random(s, 60, 7 + (uint64_t)w);
+    }
+
+    /* Tiny radius in a huge world: the cell count is bounded, cells are much wider than R. */
+    s = &sc[ns++];
+    *s = (scenario){"huge_world_tiny_r", lab(1500), {0}};
+    s->p.width = s->p.height = 1e5;
+    s->p.vision_radius = 0.5;
+    s->p.separation_radius = 0.2;
+    s->p.max_speed = s->p.initial_speed = 3;
+    s->p.min_speed = 1;
+    s->p.max_force = 0.1;
+    s->p.dt = 1;
+    alloc_random(s, 1500, 10);
+    for (size_t i = 0; i < 300; i++) /* a cluster so that some boids do see each other */
+        put(&s->f, i, 5e4 + fmod(s->f.x[i], 2.0), 5e4 + fmod(s->f.y[i], 2.0), s->f.vx[i],
+            s->f.vy[i]);
+
+    s = &sc[ns++];
+    *s = (scenario){"n1", lab(1500), {0}};
+    alloc_random(s, 1, 11);
+
+    /* Two boids that see each other only across the wrap seam (both corners). */
+    s = &sc[ns++];
+    *s = (scenario){"n2_across_seam", lab(1500), {0}};
+    alloc_random(s, 2, 12);
+    put(&s->f, 0, 1, 2, 100, 0);
+    put(&s->f, 1, s->p.width - 3, s->p.height - 4, -100, 10);
+
+    for (int i = 0; i < ns; i++) check_scenario(&sc[i]);
+    CHECK(sc[ns - 1].f.n == 2, "scenario count");
+
+    for (int i = 0; i < ns; i++) check_same_bits(&sc[i], 10);
+    /* Enough boids for the threads to share the work (small flocks run on one thread). */
+    scenario big = {"lab_5000", lab(5000), {0}};
+    alloc_random(&big, 5000, 13);
+    check_same_bits(&big, 20);
+    scenario bigw = {"walls_fov_5000", lab(5000), {0}};
+    bigw.p.boundary = BOIDS_BOUNDARY_WALLS;
+    bigw.p.fov = 240;
+    alloc_random(&bigw, 5000, 14);
+    check_same_bits(&bigw, 20);
+
+    check_upload_download();
+
+    for (int i = 0; i < ns; i++) boids_flock_free(&sc[i].f);
+    boids_flock_free(&big.f);
+    boids_flock_free(&bigw.f);
+    return CHECK_DONE("cpu_grid_test");
+}
