@@ -1,0 +1,192 @@
+/* boids-bench: measuring one point (one backend at one N).
+ *
+ * Every repetition starts from the same initial state (upload, then one untimed step that
+ * absorbs first-touch costs after the upload), then times K steps, fenced with glFinish on
+ * the GPU. Restarting keeps every backend and repetition on the same stretch of the flock's
+ * life: left running, boids gather into flocks, neighbour counts grow and a later
+ * repetition would measure a different workload. K is chosen from a calibration step so
+ * that one repetition lasts about --rep-ms, and capped by --max-steps for the same reason. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if BOIDS_BENCH_GPU
+#include <glad/gl.h>
+
+#include "boids/gpu.h"
+#endif
+
+#include "bench.h"
+
+static double clock_s(clockid_t id) {
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static boids_backend *make(bench_backend kind, const boids_flock *f, int threads, int timing,
+                           boids_error *err) {
+    switch (kind) {
+    case BENCH_CPU_REF:
+        return boids_cpu_ref_create(f, err);
+    case BENCH_CPU_1T:
+        return boids_cpu_create(f, 1, err);
+    case BENCH_CPU_ALL:
+        return boids_cpu_create(f, threads, err);
+    case BENCH_GPU:
+    case BENCH_GPU_DET: {
+#if BOIDS_BENCH_GPU
+        boids_gpu_options opt = boids_gpu_options_default();
+        opt.deterministic = kind == BENCH_GPU_DET;
+        opt.timing = timing;
+        return boids_gpu_create(NULL, f, &opt, err);
+#else
+        (void)timing;
+        boids_error_set(err, BOIDS_ERR_RUNTIME, "built without the GPU backend");
+        return NULL;
+#endif
+    }
+    case BENCH_BACKENDS:
+        break;
+    }
+    boids_error_set(err, BOIDS_ERR_INPUT, "unknown backend");
+    return NULL;
+}
+
+/* Waits until the backend's work is done: the CPU paths return when it is. */
+static void finish(bench_backend kind) {
+#if BOIDS_BENCH_GPU
+    if (bench_backend_is_gpu(kind)) glFinish();
+#else
+    (void)kind;
+#endif
+}
+
+typedef struct rep {
+    double wall_s, cpu_s;
+    double stage_ms[BENCH_STAGES]; /* per step, with timer queries on */
+} rep;
+
+static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_params *p,
+                            const boids_flock *init, unsigned steps, int timing, rep *r,
+                            boids_error *err) {
+    boids_status s;
+    if ((s = boids_backend_upload(b, init, err))) return s;
+    if ((s = boids_backend_step(b, p, 1, err))) return s;
+    finish(kind);
+#if BOIDS_BENCH_GPU
+    if (timing) boids_gpu_timings_reset(b);
+#else
+    (void)timing;
+#endif
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
+    if ((s = boids_backend_step(b, p, steps, err))) return s;
+    finish(kind);
+    double t1 = clock_s(CLOCK_MONOTONIC), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    r->wall_s = t1 - t0;
+    r->cpu_s = c1 - c0;
+    memset(r->stage_ms, 0, sizeof r->stage_ms);
+#if BOIDS_BENCH_GPU
+    if (timing) {
+        boids_gpu_timing t = boids_gpu_timings(b);
+        for (int i = 0; i < BENCH_STAGES && i < BOIDS_GPU_STAGES; i++)
+            r->stage_ms[i] = t.steps ? t.ms[i] / (double)t.steps : 0.0;
+    }
+#endif
+    return BOIDS_OK;
+}
+
+/* Runs warm-up and timed repetitions of `steps` steps; fills wall (ms per step) and the
+ * stage medians when timing. */
+static boids_status run_reps(boids_backend *b, bench_backend kind, const boids_params *p,
+                             const boids_flock *init, unsigned steps, unsigned warmup,
+                             unsigned reps, int timing, double *wall_ms, double *cpu_util,
+                             double stage_ms[BENCH_STAGES], boids_error *err) {
+    rep r;
+    boids_status s;
+    for (unsigned i = 0; i < warmup; i++)
+        if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
+    double stage[BENCH_STAGES][BENCH_MAX_REPS];
+    double wall_sum = 0.0, cpu_sum = 0.0;
+    for (unsigned i = 0; i < reps; i++) {
+        if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
+        wall_ms[i] = 1e3 * r.wall_s / steps;
+        wall_sum += r.wall_s;
+        cpu_sum += r.cpu_s;
+        for (int k = 0; k < BENCH_STAGES; k++) stage[k][i] = r.stage_ms[k];
+    }
+    if (cpu_util) *cpu_util = wall_sum > 0.0 ? cpu_sum / wall_sum : NAN;
+    if (stage_ms)
+        for (int k = 0; k < BENCH_STAGES; k++) stage_ms[k] = bench_stats_of(stage[k], reps).median;
+    return BOIDS_OK;
+}
+
+void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p,
+                   const boids_flock *init) {
+    boids_error err;
+    boids_error_clear(&err);
+    int threads = c->threads;
+#ifdef _OPENMP
+    if (threads <= 0) threads = omp_get_max_threads();
+#else
+    threads = 1;
+#endif
+    pt->threads = pt->backend == BENCH_CPU_1T    ? 1
+                  : pt->backend == BENCH_CPU_ALL ? threads
+                  : pt->backend == BENCH_CPU_REF ? 1
+                                                 : 0;
+    boids_backend *b = make(pt->backend, init, threads, 0, &err);
+    boids_status s = b ? BOIDS_OK : err.status;
+    double t1 = 0.0;
+    if (!s) {
+        /* Calibration: one step to settle, one timed. */
+        rep r;
+        if (!(s = run_rep(b, pt->backend, p, init, 1, 0, &r, &err))) t1 = r.wall_s;
+    }
+    if (!s) {
+        double k = ceil(c->rep_ms * 1e-3 / (t1 > 0.0 ? t1 : 1e-9));
+        pt->steps_per_rep = (unsigned)(k < 1.0 ? 1.0 : k > c->max_steps ? c->max_steps : k);
+        pt->warmup = c->warmup;
+        pt->reps = c->reps;
+        /* A slow point (cpu-ref at large N) gets fewer repetitions rather than blowing the
+         * budget: at least 3, so that a median and a spread still exist. */
+        double per_rep = t1 * (pt->steps_per_rep + 1);
+        while (pt->reps > 3 && per_rep * (pt->reps + pt->warmup) > c->budget_s) pt->reps--;
+        while (pt->warmup > 1 && per_rep * (pt->reps + pt->warmup) > c->budget_s) pt->warmup--;
+        double wall[BENCH_MAX_REPS];
+        s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, pt->warmup, pt->reps, 0, wall,
+                     &pt->cpu_util, NULL, &err);
+        if (!s) pt->ms = bench_stats_of(wall, pt->reps);
+    }
+#if BOIDS_BENCH_GPU
+    if (!s && bench_backend_is_gpu(pt->backend)) {
+        boids_gpu_grid(b, &pt->ncx, &pt->ncy);
+        /* Stage times come from a second instance with timer queries on: they wait for
+         * their results after each step, which would inflate the wall time above. */
+        boids_backend_destroy(b);
+        b = make(pt->backend, init, threads, 1, &err);
+        if (!b) s = err.status;
+        double wall[BENCH_MAX_REPS], stage[BENCH_STAGES];
+        if (!s)
+            s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
+                         stage, &err);
+        if (!s) {
+            pt->have_stages = 1;
+            memcpy(pt->stage_ms, stage, sizeof stage);
+            pt->timed_wall_ms = bench_stats_of(wall, pt->reps).median;
+        }
+    }
+#endif
+    boids_backend_destroy(b);
+    if (s) {
+        pt->state = BENCH_FAILED;
+        snprintf(pt->reason, sizeof pt->reason, "%s", err.msg);
+    } else {
+        pt->state = BENCH_OK;
+    }
+}

@@ -1,0 +1,532 @@
+/* boids-bench: the table on stdout, CSV, JSON (cJSON) and the gnuplot plots. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "bench.h"
+
+/* ---- a growing text buffer ----------------------------------------------------------- */
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+sb_printf(sbuf *b, const char *fmt, ...) {
+    if (b->oom) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->s && (size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + (size_t)n + 1) cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+static boids_status sb_write(sbuf *b, const char *path, boids_error *err) {
+    boids_status s = b->oom
+                         ? boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing %s", path)
+                         : bench_write_file(path, b->s ? b->s : "", b->len, err);
+    free(b->s);
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static const char *state_name(bench_state s) {
+    return s == BENCH_OK ? "ok" : s == BENCH_SKIPPED ? "skipped" : "failed";
+}
+
+/* "1k", "10M": the sizes as a reader types them. */
+static void fmt_n(char *buf, size_t size, size_t n) {
+    if (n >= 1000000 && n % 1000000 == 0)
+        snprintf(buf, size, "%zuM", n / 1000000);
+    else if (n >= 1000 && n % 1000 == 0)
+        snprintf(buf, size, "%zuk", n / 1000);
+    else
+        snprintf(buf, size, "%zu", n);
+}
+
+/* A number in a fixed-width column, "-" when it does not apply. */
+static void fmt_num(char *buf, size_t size, double v, const char *fmt) {
+    if (isnan(v) || isinf(v))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, fmt, v);
+}
+
+/* The stage that takes the largest share of a GPU point. */
+static int dominant_stage(const bench_point *p) {
+    int best = 0;
+    for (int k = 1; k < BENCH_STAGES; k++)
+        if (p->stage_ms[k] > p->stage_ms[best]) best = k;
+    return best;
+}
+
+static double stage_sum(const bench_point *p) {
+    double s = 0.0;
+    for (int k = 0; k < BENCH_STAGES; k++) s += p->stage_ms[k];
+    return s;
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+void bench_print_table(const bench_config *c, const bench_machine *m, const bench_point *pts,
+                       size_t npts) {
+    printf("boids-bench: %s preset, %s, seed %llu, %u timed reps of up to %u steps (+%u warm-up)\n",
+           c->preset ? c->preset : "lab",
+           c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->reps,
+           c->max_steps, c->warmup);
+    printf("CPU: %s, %d threads; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
+           m->gl_renderer[0] ? m->gl_renderer : "none",
+           m->gl_version[0] ? m->gl_version : m->gpu_note);
+    printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
+    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %7s\n", "backend", "thr", "N",
+           "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref",
+           "exp", "util", "GB/s");
+    for (int b = 0; b < BENCH_BACKENDS; b++) {
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->state != BENCH_OK) continue;
+            char n[24], nb[16], q[40], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16], ut[16],
+                bw[16];
+            fmt_n(n, sizeof n, p->n);
+            fmt_num(nb, sizeof nb, p->nbrs, "%.1f");
+            snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
+            fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
+            fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
+            fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
+            fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
+            fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
+            fmt_num(ex, sizeof ex, p->exponent, "%.2f");
+            fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
+            fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
+            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %7s\n",
+                   bench_backend_name(p->backend), p->threads, n, nb, p->ms.median, q, ns, tp, s0,
+                   s1, s2, ex, ut, bw);
+        }
+    }
+    int any_stage = 0;
+    for (size_t i = 0; i < npts; i++) any_stage |= pts[i].state == BENCH_OK && pts[i].have_stages;
+    if (any_stage) {
+        printf("\nGPU stages, ms per step (median, GL_TIME_ELAPSED; 'timed' is the wall time with "
+               "the queries on):\n");
+        printf("%-8s %6s", "backend", "N");
+        for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
+        printf(" %9s %9s %9s  %s\n", "sum", "timed", "wall", "dominant");
+        for (int b = BENCH_GPU; b <= BENCH_GPU_DET; b++) {
+            for (size_t i = 0; i < npts; i++) {
+                const bench_point *p = &pts[i];
+                if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
+                char n[24];
+                fmt_n(n, sizeof n, p->n);
+                printf("%-8s %6s", bench_backend_name(p->backend), n);
+                for (int k = 0; k < BENCH_STAGES; k++) printf(" %9.4f", p->stage_ms[k]);
+                double sum = stage_sum(p);
+                int d = dominant_stage(p);
+                printf(" %9.4f %9.4f %9.4f  %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
+                       bench_stage_names[d], sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
+            }
+        }
+    }
+    int any_skip = 0;
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *p = &pts[i];
+        if (p->state == BENCH_OK) continue;
+        if (!any_skip) printf("\nNot measured:\n");
+        any_skip = 1;
+        char n[24];
+        fmt_n(n, sizeof n, p->n);
+        printf("  %-8s N=%-6s %s: %s\n", bench_backend_name(p->backend), n, state_name(p->state),
+               p->reason);
+    }
+    printf("\nns/b-st: nanoseconds per boid-step; Mb-st/s: million boid-steps per second; x: "
+           "speedup (other's time / this one's) at the same N;\nexp: d log t / d log N from the "
+           "previous N; util: CPU cores kept busy; GB/s: byte model (bench/README.md) / time.\n");
+    fflush(stdout);
+}
+
+/* ---- CSV ----------------------------------------------------------------------------- */
+
+static void csv_num(sbuf *b, double v) {
+    if (isnan(v) || isinf(v))
+        sb_printf(b, ",");
+    else
+        sb_printf(b, ",%.6g", v);
+}
+
+static void csv_text(sbuf *b, const char *s) {
+    sb_printf(b, ",\"");
+    for (; *s; s++) sb_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+    sb_printf(b, "\"");
+}
+
+boids_status bench_write_csv(const char *path, const bench_point *pts, size_t npts,
+                             boids_error *err) {
+    sbuf b = {0};
+    sb_printf(&b, "backend,state,n,threads,width,height,ncx,ncy,neighbours,steps_per_rep,reps,"
+                  "warmup,ms_median,ms_q1,ms_q3,ms_min,ms_max,cpu_util,ns_per_boid_step,"
+                  "boid_steps_per_s,speedup_vs_cpu_1t,speedup_vs_cpu_all,speedup_vs_cpu_ref,"
+                  "scaling_exponent,bytes_per_step,gbytes_per_s");
+    for (int k = 0; k < BENCH_STAGES; k++) sb_printf(&b, ",gpu_%s_ms", bench_stage_names[k]);
+    sb_printf(&b, ",gpu_stage_sum_ms,gpu_timed_wall_ms,reason\n");
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *p = &pts[i];
+        int ok = p->state == BENCH_OK;
+        sb_printf(&b, "%s,%s,%zu,%d,%.17g,%.17g", bench_backend_name(p->backend),
+                  state_name(p->state), p->n, p->threads, p->width, p->height);
+        if (ok)
+            sb_printf(&b, ",%u,%u", p->ncx, p->ncy);
+        else
+            sb_printf(&b, ",,");
+        csv_num(&b, p->nbrs >= 0 ? p->nbrs : NAN);
+        if (ok)
+            sb_printf(&b, ",%u,%u,%u", p->steps_per_rep, p->reps, p->warmup);
+        else
+            sb_printf(&b, ",,,");
+        double na = NAN;
+        csv_num(&b, ok ? p->ms.median : na);
+        csv_num(&b, ok ? p->ms.q1 : na);
+        csv_num(&b, ok ? p->ms.q3 : na);
+        csv_num(&b, ok ? p->ms.min : na);
+        csv_num(&b, ok ? p->ms.max : na);
+        csv_num(&b, ok ? p->cpu_util : na);
+        csv_num(&b, ok ? p->ns_per_boid_step : na);
+        csv_num(&b, ok ? p->boid_steps_per_s : na);
+        for (int k = 0; k < 3; k++) csv_num(&b, ok ? p->speedup[k] : na);
+        csv_num(&b, ok ? p->exponent : na);
+        csv_num(&b, ok ? p->bytes_per_step : na);
+        csv_num(&b, ok ? p->gbytes_per_s : na);
+        int st = ok && p->have_stages;
+        for (int k = 0; k < BENCH_STAGES; k++) csv_num(&b, st ? p->stage_ms[k] : na);
+        csv_num(&b, st ? stage_sum(p) : na);
+        csv_num(&b, st ? p->timed_wall_ms : na);
+        csv_text(&b, p->reason);
+        sb_printf(&b, "\n");
+    }
+    return sb_write(&b, path, err);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------- */
+
+static void json_num(cJSON *o, const char *key, double v) {
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddNumberToObject(o, key, v);
+}
+
+static cJSON *json_machine(const bench_machine *m) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "cpu_model", m->cpu_model);
+    cJSON_AddNumberToObject(o, "cpu_threads", m->cpu_threads);
+    cJSON_AddNumberToObject(o, "online_cpus", m->online_cpus);
+    cJSON_AddStringToObject(o, "cpu_kernel", m->cpu_kernel);
+    json_num(o, "mem_total_gib", m->mem_total_gib);
+    cJSON_AddStringToObject(o, "os", m->os);
+    cJSON_AddStringToObject(o, "compiler", m->compiler);
+    cJSON_AddStringToObject(o, "gl_renderer", m->gl_renderer);
+    cJSON_AddStringToObject(o, "gl_version", m->gl_version);
+    cJSON_AddStringToObject(o, "gl_platform", m->gl_platform);
+    cJSON_AddStringToObject(o, "gpu_note", m->gpu_note);
+    cJSON_AddNumberToObject(o, "gpu_max_n", (double)m->gpu_max_n);
+    cJSON_AddStringToObject(o, "gpu_max_n_limit", m->gpu_max_why);
+    cJSON_AddItemToObject(o, "load_start", cJSON_CreateDoubleArray(m->load_start, 3));
+    cJSON_AddItemToObject(o, "load_end", cJSON_CreateDoubleArray(m->load_end, 3));
+    cJSON_AddStringToObject(o, "started_utc", m->started);
+    return o;
+}
+
+static cJSON *json_config(const bench_config *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "preset", c->preset ? c->preset : "lab");
+    cJSON_AddStringToObject(o, "world", c->fixed_world ? "fixed" : "fixed-density");
+    cJSON_AddNumberToObject(o, "density", c->density);
+    cJSON_AddNumberToObject(o, "base_width", c->base.width);
+    cJSON_AddNumberToObject(o, "base_height", c->base.height);
+    cJSON_AddNumberToObject(o, "vision_radius", c->base.vision_radius);
+    cJSON_AddNumberToObject(o, "seed", (double)c->seed);
+    cJSON *sizes = cJSON_AddArrayToObject(o, "sizes");
+    for (int i = 0; i < c->nsizes; i++)
+        cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)c->sizes[i]));
+    cJSON *bk = cJSON_AddArrayToObject(o, "backends");
+    for (int b = 0; b < BENCH_BACKENDS; b++)
+        if (c->enabled[b])
+            cJSON_AddItemToArray(bk, cJSON_CreateString(bench_backend_name((bench_backend)b)));
+    cJSON_AddNumberToObject(o, "reps", c->reps);
+    cJSON_AddNumberToObject(o, "warmup", c->warmup);
+    cJSON_AddNumberToObject(o, "max_steps", c->max_steps);
+    cJSON_AddNumberToObject(o, "rep_ms", c->rep_ms);
+    cJSON_AddNumberToObject(o, "budget_s", c->budget_s);
+    cJSON_AddBoolToObject(o, "quick", c->quick);
+    return o;
+}
+
+static cJSON *json_point(const bench_point *p) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "backend", bench_backend_name(p->backend));
+    cJSON_AddStringToObject(o, "state", state_name(p->state));
+    cJSON_AddNumberToObject(o, "n", (double)p->n);
+    cJSON_AddNumberToObject(o, "threads", p->threads);
+    cJSON_AddNumberToObject(o, "width", p->width);
+    cJSON_AddNumberToObject(o, "height", p->height);
+    json_num(o, "neighbours", p->nbrs >= 0 ? p->nbrs : NAN);
+    if (p->state != BENCH_OK) {
+        cJSON_AddStringToObject(o, "reason", p->reason);
+        return o;
+    }
+    cJSON_AddNumberToObject(o, "ncx", p->ncx);
+    cJSON_AddNumberToObject(o, "ncy", p->ncy);
+    cJSON_AddNumberToObject(o, "steps_per_rep", p->steps_per_rep);
+    cJSON_AddNumberToObject(o, "reps", p->reps);
+    cJSON_AddNumberToObject(o, "warmup", p->warmup);
+    cJSON *ms = cJSON_AddObjectToObject(o, "ms_per_step");
+    json_num(ms, "median", p->ms.median);
+    json_num(ms, "q1", p->ms.q1);
+    json_num(ms, "q3", p->ms.q3);
+    json_num(ms, "min", p->ms.min);
+    json_num(ms, "max", p->ms.max);
+    json_num(o, "cpu_util", p->cpu_util);
+    json_num(o, "ns_per_boid_step", p->ns_per_boid_step);
+    json_num(o, "boid_steps_per_s", p->boid_steps_per_s);
+    cJSON *sp = cJSON_AddObjectToObject(o, "speedup_vs");
+    json_num(sp, "cpu-1t", p->speedup[0]);
+    json_num(sp, "cpu-all", p->speedup[1]);
+    json_num(sp, "cpu-ref", p->speedup[2]);
+    json_num(o, "scaling_exponent", p->exponent);
+    json_num(o, "bytes_per_step", p->bytes_per_step);
+    json_num(o, "gbytes_per_s", p->gbytes_per_s);
+    if (p->have_stages) {
+        cJSON *st = cJSON_AddObjectToObject(o, "gpu_stage_ms");
+        for (int k = 0; k < BENCH_STAGES; k++) json_num(st, bench_stage_names[k], p->stage_ms[k]);
+        json_num(o, "gpu_stage_sum_ms", stage_sum(p));
+        json_num(o, "gpu_timed_wall_ms", p->timed_wall_ms);
+        cJSON_AddStringToObject(o, "gpu_dominant_stage", bench_stage_names[dominant_stage(p)]);
+    }
+    return o;
+}
+
+boids_status bench_write_json(const char *path, const bench_config *c, const bench_machine *m,
+                              const bench_point *pts, size_t npts, const char *plot_note,
+                              boids_error *err) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "tool", "boids-bench");
+    cJSON_AddNumberToObject(root, "format", 1);
+    cJSON_AddItemToObject(root, "machine", json_machine(m));
+    cJSON_AddItemToObject(root, "config", json_config(c));
+    cJSON_AddStringToObject(root, "byte_model",
+                            "minimum DRAM traffic per step, see bench/README.md: gpu 112 B/boid "
+                            "+ 28 B/cell; gpu-det 152 B/boid + 36 B/cell; cpu 88 B/boid + "
+                            "(16 x threads + 8) B/cell; cpu-ref 64 B/boid");
+    cJSON *stages = cJSON_AddArrayToObject(root, "gpu_stages");
+    for (int k = 0; k < BENCH_STAGES; k++)
+        cJSON_AddItemToArray(stages, cJSON_CreateString(bench_stage_names[k]));
+    cJSON *res = cJSON_AddArrayToObject(root, "results");
+    for (size_t i = 0; i < npts; i++) cJSON_AddItemToArray(res, json_point(&pts[i]));
+    cJSON_AddStringToObject(root, "plot", plot_note ? plot_note : "");
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing %s", path);
+    size_t len = strlen(text);
+    char *withnl = realloc(text, len + 2);
+    if (!withnl) {
+        free(text);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing %s", path);
+    }
+    withnl[len] = '\n';
+    withnl[len + 1] = '\0';
+    boids_status s = bench_write_file(path, withnl, len + 1, err);
+    free(withnl);
+    return s;
+}
+
+/* ---- gnuplot ------------------------------------------------------------------------- */
+
+/* 1 if an executable named prog is on PATH. */
+static int on_path(const char *prog) {
+    const char *path = getenv("PATH");
+    if (!path) return 0;
+    char dir[4096];
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        if (len > 0 && len < sizeof dir - strlen(prog) - 2) {
+            memcpy(dir, path, len);
+            snprintf(dir + len, sizeof dir - len, "/%s", prog);
+            if (access(dir, X_OK) == 0) return 1;
+        }
+        path += len;
+        if (*path == ':') path++;
+    }
+    return 0;
+}
+
+/* gnuplot strings in single quotes: a quote is doubled. */
+static void gp_quoted(sbuf *b, const char *s) {
+    sb_printf(b, "'");
+    for (; *s; s++) sb_printf(b, *s == '\'' ? "''" : "%c", *s);
+    sb_printf(b, "'");
+}
+
+static int count_ok(const bench_point *pts, size_t npts, int backend, int stages) {
+    int n = 0;
+    for (size_t i = 0; i < npts; i++)
+        n += (int)pts[i].backend == backend && pts[i].state == BENCH_OK &&
+             (!stages || pts[i].have_stages);
+    return n;
+}
+
+static void gp_header(sbuf *b, const bench_machine *m, const char *file, const char *what) {
+    sb_printf(b,
+              "\nset terminal svg size 960,600 dynamic enhanced font 'sans,12' "
+              "background '#ffffff'\nset output '%s'\n",
+              file);
+    sb_printf(b, "set title ");
+    char title[768];
+    snprintf(title, sizeof title, "%s - %s / %s", what,
+             m->gl_renderer[0] ? m->gl_renderer : "no GPU", m->cpu_model);
+    gp_quoted(b, title);
+    sb_printf(b, " noenhanced\n");
+}
+
+boids_status bench_plot(const char *dir, const bench_config *c, const bench_machine *m,
+                        const bench_point *pts, size_t npts, char *note, size_t note_size,
+                        boids_error *err) {
+    (void)c;
+    sbuf b = {0};
+    sb_printf(&b, "# boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)\n");
+    /* One data block per backend: N, median, min, max, ns per boid-step, stages. */
+    for (int k = 0; k < BENCH_BACKENDS; k++) {
+        if (!count_ok(pts, npts, k, 0)) continue;
+        sb_printf(&b, "$b%d << EOD\n", k);
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != k || p->state != BENCH_OK) continue;
+            sb_printf(&b, "%zu %.6g %.6g %.6g %.6g", p->n, p->ms.median, p->ms.min, p->ms.max,
+                      p->ns_per_boid_step);
+            for (int s = 0; s < BENCH_STAGES; s++)
+                sb_printf(&b, " %.6g", p->have_stages ? p->stage_ms[s] : 0.0);
+            sb_printf(&b, "\n");
+        }
+        sb_printf(&b, "EOD\n");
+    }
+    int nplots = 0;
+    for (int k = 0; k < BENCH_BACKENDS; k++) nplots += count_ok(pts, npts, k, 0) > 0;
+    if (!nplots) {
+        free(b.s);
+        snprintf(note, note_size, "no plot: no point was measured");
+        return BOIDS_OK;
+    }
+    /* Time per step, log-log, every backend; bars span min..max. */
+    gp_header(&b, m, "bench_time.svg", "boids-bench: time per step");
+    sb_printf(&b, "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+                  "set xlabel 'boids N'\nset ylabel 'ms per step (median; bars min..max)'\n"
+                  "plot");
+    const char *sep = " ";
+    for (int k = 0; k < BENCH_BACKENDS; k++) {
+        if (!count_ok(pts, npts, k, 0)) continue;
+        sb_printf(&b, "%s$b%d using 1:2:3:4 with yerrorlines lw 2 title '%s'", sep, k,
+                  bench_backend_name((bench_backend)k));
+        sep = ", \\\n    ";
+    }
+    /* Cost per boid-step: flat means linear scaling. */
+    gp_header(&b, m, "bench_cost.svg", "boids-bench: cost per boid-step");
+    sb_printf(&b, "\nset logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+                  "set xlabel 'boids N'\nset ylabel 'ns per boid-step (median)'\nplot");
+    sep = " ";
+    for (int k = 0; k < BENCH_BACKENDS; k++) {
+        if (!count_ok(pts, npts, k, 0)) continue;
+        sb_printf(&b, "%s$b%d using 1:5 with linespoints lw 2 title '%s'", sep, k,
+                  bench_backend_name((bench_backend)k));
+        sep = ", \\\n    ";
+    }
+    sb_printf(&b, "\n");
+    const char *made = "bench_time.svg, bench_cost.svg";
+    int gpu_panels =
+        (count_ok(pts, npts, BENCH_GPU, 1) > 0) + (count_ok(pts, npts, BENCH_GPU_DET, 1) > 0);
+    if (gpu_panels) {
+        /* GPU stage breakdown, one panel per GPU mode: stacked bars per N. */
+        gp_header(&b, m, "bench_stages.svg", "boids-bench: GPU time per stage");
+        sb_printf(&b, "unset title\nset multiplot layout 1,%d title ", gpu_panels);
+        char title[768];
+        snprintf(title, sizeof title, "GPU time per stage (GL\\_TIME\\_ELAPSED) - %s",
+                 m->gl_renderer[0] ? m->gl_renderer : "no GPU");
+        gp_quoted(&b, title);
+        sb_printf(&b, "\nset style data histograms\nset style histogram rowstacked\n"
+                      "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset grid y\n"
+                      "set key outside bottom center horizontal\nset ylabel 'ms per step'\n"
+                      "set xlabel 'boids N'\n");
+        for (int k = BENCH_GPU; k <= BENCH_GPU_DET; k++) {
+            if (!count_ok(pts, npts, k, 1)) continue;
+            sb_printf(&b, "set title '%s'\nplot", bench_backend_name((bench_backend)k));
+            for (int s = 0; s < BENCH_STAGES; s++)
+                sb_printf(&b, "%s$b%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k,
+                          6 + s, bench_stage_names[s]);
+            sb_printf(&b, "\n");
+        }
+        sb_printf(&b, "unset multiplot\n");
+        made = "bench_time.svg, bench_cost.svg, bench_stages.svg";
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench.gp", dir);
+    boids_status s = sb_write(&b, path, err);
+    if (s) return s;
+    if (!on_path("gnuplot")) {
+        snprintf(note, note_size,
+                 "no plot: gnuplot is not on PATH (install gnuplot-nox, then run "
+                 "`gnuplot bench.gp` in %s)",
+                 dir);
+        fprintf(stderr, "boids-bench: %s\n", note);
+        return BOIDS_OK;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "fork for gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(dir) != 0) _exit(126);
+        execlp("gnuplot", "gnuplot", "bench.gp", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "waiting for gnuplot: %s",
+                                   strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(note, note_size, "gnuplot failed on %s (status %d)", path, status);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s", note);
+    }
+    snprintf(note, note_size, "%s (gnuplot, from bench.gp)", made);
+    return BOIDS_OK;
+}

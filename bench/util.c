@@ -1,0 +1,172 @@
+/* boids-bench: names, statistics, the byte model, machine information, file writing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bench.h"
+
+const char *const bench_stage_names[BENCH_STAGES] = {"clear",   "count", "scan",
+                                                     "scatter", "sort",  "steer"};
+
+static const char *const backend_names[BENCH_BACKENDS] = {"cpu-ref", "cpu-1t", "cpu-all", "gpu",
+                                                          "gpu-det"};
+
+const char *bench_backend_name(bench_backend b) {
+    return backend_names[b];
+}
+
+int bench_backend_is_gpu(bench_backend b) {
+    return b == BENCH_GPU || b == BENCH_GPU_DET;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile q of sorted v by linear interpolation between the closest ranks (the
+ * "type 7" definition of R and NumPy), so that quartiles of few repetitions still move
+ * smoothly with the data. */
+static double quantile(const double *v, size_t n, double q) {
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)pos;
+    if (i + 1 >= n) return v[n - 1];
+    double f = pos - (double)i;
+    return v[i] + f * (v[i + 1] - v[i]);
+}
+
+bench_stats bench_stats_of(double *v, size_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    bench_stats s;
+    s.min = v[0];
+    s.max = v[n - 1];
+    s.median = quantile(v, n, 0.5);
+    s.q1 = quantile(v, n, 0.25);
+    s.q3 = quantile(v, n, 0.75);
+    return s;
+}
+
+/* Byte model: the DRAM traffic one step must cause at least, assuming that what a stage
+ * reads several times (a boid's neighbours, the cell starts of a row) stays in cache and
+ * that every array is streamed once per stage that touches it. Per boid and per cell:
+ *
+ *   gpu  count   read state vec4 16, write (cell, rank) 8           atomics 8 per cell
+ *        clear / scan                                                4 + 8 per cell
+ *        scatter read (cell, rank) 8, state 16, id 4; write 16 + 4   starts 4 per cell
+ *        steer   read state 16, id 4; write state 16, id 4           starts 4 per cell
+ *        = 112 B per boid + 28 B per cell
+ *   gpu-det adds the sort: read state 16, id 4, write 16 + 4 = 40 B per boid, 8 per cell
+ *   cpu  cells: read x, y 8, write cell 4; scatter: read cell 4, state 20, write 20;
+ *        steer: read 16, write 16 (ids swap, no copy) = 88 B per boid, plus per cell the
+ *        per-thread histograms (clear, count, scan: 16 B per thread) and starts 8
+ *   cpu-ref  read and write the double state once: 64 B per boid; its O(N^2) pair loop
+ *        reads from cache, so its "bandwidth" only shows how far it is from memory-bound. */
+double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads) {
+    const double N = (double)n, C = (double)ncells;
+    switch (b) {
+    case BENCH_CPU_REF:
+        return 64.0 * N;
+    case BENCH_CPU_1T:
+    case BENCH_CPU_ALL:
+        return 88.0 * N + (16.0 * (threads > 0 ? threads : 1) + 8.0) * C;
+    case BENCH_GPU:
+        return 112.0 * N + 28.0 * C;
+    case BENCH_GPU_DET:
+        return 152.0 * N + 36.0 * C;
+    case BENCH_BACKENDS:
+        break;
+    }
+    return 0.0;
+}
+
+static void trim(char *s) {
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
+}
+
+/* The value of the first line of f starting with key, after the colon. */
+static int proc_field(const char *path, const char *key, char *out, size_t size) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[512];
+    size_t klen = strlen(key);
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) != 0) continue;
+        const char *colon = strchr(line, ':');
+        if (!colon) continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t') colon++;
+        snprintf(out, size, "%s", colon);
+        trim(out);
+        found = 1;
+        break;
+    }
+    fclose(f);
+    return found;
+}
+
+void bench_loadavg(double load[3]) {
+    load[0] = load[1] = load[2] = -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) return;
+    if (fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+        load[0] = load[1] = load[2] = -1.0;
+    fclose(f);
+}
+
+double bench_mem_available(void) {
+    char v[128];
+    if (!proc_field("/proc/meminfo", "MemAvailable", v, sizeof v)) return 0.0;
+    return strtod(v, NULL) * 1024.0; /* kB */
+}
+
+void bench_machine_fill(bench_machine *m) {
+    memset(m, 0, sizeof *m);
+    if (!proc_field("/proc/cpuinfo", "model name", m->cpu_model, sizeof m->cpu_model))
+        snprintf(m->cpu_model, sizeof m->cpu_model, "unknown (no model name in /proc/cpuinfo)");
+#ifdef _OPENMP
+    m->cpu_threads = omp_get_max_threads();
+#else
+    m->cpu_threads = 1;
+#endif
+    m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    char v[128];
+    if (proc_field("/proc/meminfo", "MemTotal", v, sizeof v))
+        m->mem_total_gib = strtod(v, NULL) / (1024.0 * 1024.0);
+    struct utsname u;
+    if (uname(&u) == 0) snprintf(m->os, sizeof m->os, "%s %s %s", u.sysname, u.release, u.machine);
+#if defined(__clang__)
+    snprintf(m->compiler, sizeof m->compiler, "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+    snprintf(m->compiler, sizeof m->compiler, "gcc %s", __VERSION__);
+#endif
+    bench_loadavg(m->load_start);
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(m->started, sizeof m->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+boids_status bench_write_file(const char *path, const char *text, size_t len, boids_error *err) {
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: path too long", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: %s", tmp, strerror(errno));
+    int bad = fwrite(text, 1, len, f) != len;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "writing %s failed: %s", path, strerror(e));
+    }
+    return BOIDS_OK;
+}
