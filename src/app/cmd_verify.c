@@ -1,0 +1,617 @@
+/* `boids verify`: checks that the grid backends (cpu, gpu) compute the model of cpu-ref.
+ *
+ * 1. One step from the same state, per scenario: per-boid position and velocity error
+ *    against cpu-ref (double), judged against a tolerance calibrated on the same input: a
+ *    float brute-force step (verify_float.c) against cpu-ref, in both neighbour orders.
+ *    Boids with a decision within float precision of its threshold are left out, and
+ *    counted: too many of them and the check says nothing, so that fails too.
+ * 2. Neighbour counts and sets of each grid backend against cpu-ref's brute force, with
+ *    only the pairs in the float band allowed to differ.
+ * 3. The order parameter over many steps and seeds: each backend's mean curve against
+ *    cpu-ref's, within the seed-to-seed spread. */
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/backend.h"
+#include "boids/gpu.h"
+#include "boids/rng.h"
+#include "commands.h"
+#include "verify.h"
+
+enum { MAX_BACKENDS = 4, MAX_SETS = 64 };
+
+/* Tolerance = CALIB_FACTOR x the float brute force's error, with the floors below. The
+ * factor covers what the grid paths do differently from the float brute force within
+ * float precision: another neighbour summation order (the brute force is measured in two
+ * orders, but a grid visits in a third) and, on a GPU, GLSL's sqrt and division, which
+ * may be a few ulp off where C rounds correctly. */
+#define CALIB_FACTOR 10.0
+/* Floors: errors of a few float spacings are the rounding of the state itself. */
+#define FLOOR_ULPS 4.0
+/* Most boids must be in the strict comparison; otherwise it would prove little. */
+#define MAX_BAND_FRACTION 0.01
+/* Order curves: a difference of means is accepted within this many standard errors of the
+ * difference. With 6 samples x 2 backends, 4 standard errors keep the chance of a false
+ * failure of the whole check below 1e-3 (normal approximation). */
+#define ORDER_SE 4.0
+
+typedef struct verify_opts {
+    const char *preset;
+    const char *sets[MAX_SETS];
+    int nsets;
+    long count;
+    unsigned long long seed;
+    const char *backends[MAX_BACKENDS];
+    int nbackends;
+    int steps, every, seeds;
+    const char *curve_preset;
+    long curve_count;
+    const char *scenarios;
+    int deterministic;
+    int verbose;
+} verify_opts;
+
+typedef struct ctx {
+    const verify_opts *o;
+    boids_gl *gl;
+    boids_backend *gpu; /* kept across scenarios: shaders compile once */
+    int failures;
+} ctx;
+
+static const char *const all_scenarios = "random,dense,empty,edges,walls,fov,predator-food,n1,n2";
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: boids verify [options]\n"
+            "Compares the grid backends with the exact reference cpu-ref; exit 0 pass, 1 fail,\n"
+            "2 bad usage.\n"
+            "  --preset NAME        parameters of the one-step checks (default lab)\n"
+            "  --set KEY=VALUE      override a parameter (repeatable; see `boids params`)\n"
+            "  -n, --count N        boids in the one-step scenarios (default 2000)\n"
+            "  --seed S             random state seed (default 1)\n"
+            "  --backends LIST      backends to check against cpu-ref (default cpu,gpu)\n"
+            "  --scenarios LIST     one-step scenarios (default all: %s)\n"
+            "  --steps K            order curves: steps (default 300)\n"
+            "  --every E            order curves: sample every E steps (default 60)\n"
+            "  --seeds M            order curves: seeds (default 12; 0 skips the curves)\n"
+            "  --curve-preset NAME  order curves: preset (default classic, with --set)\n"
+            "  --curve-count N      order curves: boids (default: the preset's count)\n"
+            "  --deterministic      gpu: order each cell by id (bit-reproducible)\n"
+            "  -v, --verbose        print the GL renderer and per-check details\n"
+            "  -h, --help           this help\n",
+            all_scenarios);
+}
+
+static int parse_long(const char *s, long min, long max, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max) return 0;
+    *out = v;
+    return 1;
+}
+
+static int has_item(const char *list, const char *item) {
+    size_t len = strlen(item);
+    for (const char *p = list; *p;) {
+        const char *q = strchr(p, ',');
+        size_t l = q ? (size_t)(q - p) : strlen(p);
+        if (l == len && strncmp(p, item, len) == 0) return 1;
+        if (!q) break;
+        p = q + 1;
+    }
+    return 0;
+}
+
+/* Parameters: preset, then every --set. */
+static boids_status make_params(const verify_opts *o, const char *preset, boids_params *p,
+                                boids_error *err) {
+    *p = boids_params_default();
+    boids_status st = boids_preset_apply(p, preset, err);
+    for (int i = 0; st == BOIDS_OK && i < o->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(o->sets[i], '=');
+        if (!eq || (size_t)(eq - o->sets[i]) >= sizeof key)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "--set %s: expected KEY=VALUE",
+                                   o->sets[i]);
+        memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
+        key[eq - o->sets[i]] = '\0';
+        st = boids_params_set(p, key, eq + 1, "--set", err);
+    }
+    return st;
+}
+
+/* ---- scenarios ------------------------------------------------------------------------------ */
+
+/* Builds the params and state of a named scenario from the base parameters. */
+static boids_status make_scenario(const char *name, const boids_params *base, size_t n,
+                                  uint64_t seed, boids_params *p, boids_flock *f,
+                                  boids_error *err) {
+    *p = *base;
+    double w = p->width, h = p->height, r = p->vision_radius;
+    size_t extra = 0;
+    if (!strcmp(name, "dense")) extra = 300;
+    if (!strcmp(name, "edges") || !strcmp(name, "walls")) extra = 16;
+    if (!strcmp(name, "n1")) n = 1, extra = 0;
+    if (!strcmp(name, "n2")) n = 2, extra = 0;
+    if (!strcmp(name, "walls")) p->boundary = BOIDS_BOUNDARY_WALLS;
+    if (!strcmp(name, "fov")) p->fov = 120;
+    if (!strcmp(name, "predator-food")) {
+        p->predator = 1;
+        p->predator_x = 0.3 * w;
+        p->predator_y = 0.5 * h;
+        p->predator_radius = 160;
+        p->predator_weight = 2;
+        p->food = 1;
+        p->food_x = 0.7 * w;
+        p->food_y = 0.5 * h;
+        p->food_radius = 150;
+        p->food_weight = 1;
+    }
+    boids_status st = boids_params_validate(p, err);
+    if (st == BOIDS_OK) st = boids_flock_alloc(f, n + extra, err);
+    if (st != BOIDS_OK) return st;
+    boids_flock_randomize(f, p, seed);
+    boids_rng rng;
+    boids_rng_seed(&rng, seed + 1000003);
+    if (!strcmp(name, "dense")) {
+        /* 300 boids in a square of 0.9 cell inside one grid cell (cells as in the GPU
+         * grid: the vision radius and a 2^-10 margin). */
+        double cw = w / floor(w / (r * (1.0 + 1.0 / 1024.0)));
+        double ch = h / floor(h / (r * (1.0 + 1.0 / 1024.0)));
+        for (size_t i = n; i < n + extra; i++) {
+            f->x[i] = cw * boids_rng_uniform(&rng, 1.05, 1.95);
+            f->y[i] = ch * boids_rng_uniform(&rng, 1.05, 1.95);
+        }
+    } else if (!strcmp(name, "empty")) {
+        for (size_t i = 0; i < f->n; i++) f->x[i] *= 0.25; /* 3/4 of the cells empty */
+    } else if (extra == 16) {
+        /* On the edges, the corners and close to them across the wrap seams. */
+        const double xs[4] = {0, w, w - r / 3, r / 3}, ys[4] = {0, h, h - r / 3, r / 3};
+        for (size_t k = 0; k < 16; k++) {
+            f->x[n + k] = xs[k % 4];
+            f->y[n + k] = ys[k / 4];
+        }
+    } else if (!strcmp(name, "n2")) {
+        f->x[0] = 0.5 * w;
+        f->y[0] = 0.5 * h;
+        f->x[1] = 0.5 * w + 0.5 * r;
+        f->y[1] = 0.5 * h + 0.25 * r;
+    }
+    return boids_flock_check(f, p, name, err);
+}
+
+/* ---- backends ------------------------------------------------------------------------------- */
+
+static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f,
+                                  boids_error *err) {
+    if (!strcmp(name, "cpu-ref")) return boids_cpu_ref_create(f, err);
+    if (!strcmp(name, "cpu")) return boids_cpu_create(f, 0, err);
+    if (c->gpu) return boids_backend_upload(c->gpu, f, err) == BOIDS_OK ? c->gpu : NULL;
+    boids_gpu_options opt = boids_gpu_options_default();
+    opt.deterministic = c->o->deterministic;
+    opt.check = 1;
+    opt.log = boids_gl_debug_log(c->gl);
+    return c->gpu = boids_gpu_create(NULL, f, &opt, err);
+}
+
+static void backend_put(ctx *c, boids_backend *b) {
+    if (b != c->gpu) boids_backend_destroy(b);
+}
+
+/* ---- one-step comparison ------------------------------------------------------------------ */
+
+typedef struct errs {
+    double pos_max, pos_med, vel_max, vel_med;
+} errs;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+    if (n == 0) return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Errors of a against ref over the boids outside the band; positions compared on the
+ * torus in wrap mode (a boid on the seam may be at 0 on one side and W on the other). */
+static errs compare(const boids_params *p, const boids_flock *a, const boids_flock *ref,
+                    const verify_amb *amb, double *scratch) {
+    errs e = {0, 0, 0, 0};
+    int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
+    size_t m = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (amb[i].boid) continue;
+        double dx = fabs(a->x[i] - ref->x[i]), dy = fabs(a->y[i] - ref->y[i]);
+        if (wrap && dx > p->width / 2) dx = p->width - dx;
+        if (wrap && dy > p->height / 2) dy = p->height - dy;
+        double ep = hypot(dx, dy), ev = hypot(a->vx[i] - ref->vx[i], a->vy[i] - ref->vy[i]);
+        if (!(ep <= e.pos_max)) e.pos_max = ep; /* NaN propagates as a failure */
+        if (!(ev <= e.vel_max)) e.vel_max = ev;
+        scratch[m++] = ep;
+    }
+    e.pos_med = median(scratch, m);
+    m = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (amb[i].boid) continue;
+        scratch[m++] = hypot(a->vx[i] - ref->vx[i], a->vy[i] - ref->vy[i]);
+    }
+    e.vel_med = median(scratch, m);
+    return e;
+}
+
+static int run_scenario(ctx *c, const char *name, const boids_params *base, boids_error *err) {
+    const verify_opts *o = c->o;
+    boids_params p;
+    boids_flock f = {0}, ref = {0}, fl = {0}, out = {0};
+    boids_status st = make_scenario(name, base, (size_t)o->count, o->seed, &p, &f, err);
+    if (st != BOIDS_OK) return -1;
+    size_t n = f.n;
+    uint32_t *rc = malloc(n * sizeof *rc), *bc = malloc(n * sizeof *bc);
+    uint64_t *rh = malloc(n * sizeof *rh), *bh = malloc(n * sizeof *bh);
+    verify_amb *amb = malloc(n * sizeof *amb);
+    double *scratch = malloc(n * sizeof *scratch);
+    boids_backend *r = NULL;
+    int result = -1;
+    if (!rc || !bc || !rh || !bh || !amb || !scratch) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (boids_flock_alloc(&ref, n, err) || boids_flock_alloc(&fl, n, err) ||
+        boids_flock_alloc(&out, n, err))
+        goto done;
+    if (!(r = boids_cpu_ref_create(&f, err))) goto done;
+    if (r->ops->neighbours(r, &p, rc, rh, err) || boids_backend_step(r, &p, 1, err) ||
+        boids_backend_download(r, &ref, err))
+        goto done;
+    verify_band(&p, &f, amb);
+    size_t banded = 0, overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        banded += amb[i].boid;
+        overflow += amb[i].overflow;
+    }
+    /* Calibration: the float brute force in both neighbour orders. */
+    errs cal = {0, 0, 0, 0};
+    for (int rev = 0; rev < 2; rev++) {
+        verify_float_step(&p, &f, rev, &fl);
+        errs e = compare(&p, &fl, &ref, amb, scratch);
+        cal.pos_max = fmax(cal.pos_max, e.pos_max);
+        cal.pos_med = fmax(cal.pos_med, e.pos_med);
+        cal.vel_max = fmax(cal.vel_max, e.vel_max);
+        cal.vel_med = fmax(cal.vel_med, e.vel_med);
+    }
+    double pos_floor = FLOOR_ULPS * verify_eps_pos(&p);
+    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p.max_speed, p.initial_speed);
+    errs tol = {
+        fmax(CALIB_FACTOR * cal.pos_max, pos_floor), fmax(CALIB_FACTOR * cal.pos_med, pos_floor),
+        fmax(CALIB_FACTOR * cal.vel_max, vel_floor), fmax(CALIB_FACTOR * cal.vel_med, vel_floor)};
+    double band_frac = (double)banded / (double)n;
+    /* Below 100 boids a single banded boid is more than 1%: allow one. */
+    int band_ok = band_frac <= MAX_BAND_FRACTION || banded <= 1;
+    if (o->verbose)
+        printf("  %-13s calibration (float brute force vs cpu-ref): pos max %.3g med %.3g, "
+               "vel max %.3g med %.3g\n",
+               name, cal.pos_max, cal.pos_med, cal.vel_max, cal.vel_med);
+    result = 0;
+    for (int b = 0; b < o->nbackends; b++) {
+        boids_backend *be = backend_get(c, o->backends[b], &f, err);
+        if (!be) {
+            result = -1;
+            goto done;
+        }
+        size_t mism = 0;
+        int nbr_checked = be->ops->neighbours != NULL;
+        if (nbr_checked) {
+            if (be->ops->neighbours(be, &p, bc, bh, err)) {
+                backend_put(c, be);
+                result = -1;
+                goto done;
+            }
+            for (size_t i = 0; i < n; i++)
+                if (!amb[i].overflow &&
+                    !verify_neighbours_match(&amb[i], rc[i], rh[i], bc[i], bh[i]))
+                    mism++;
+        }
+        st = boids_backend_step(be, &p, 1, err);
+        if (st == BOIDS_OK) st = boids_backend_download(be, &out, err);
+        backend_put(c, be);
+        if (st != BOIDS_OK) {
+            result = -1;
+            goto done;
+        }
+        errs e = compare(&p, &out, &ref, amb, scratch);
+        int pass = e.pos_max <= tol.pos_max && e.pos_med <= tol.pos_med &&
+                   e.vel_max <= tol.vel_max && e.vel_med <= tol.vel_med && band_ok && mism == 0;
+        printf("%-13s %6zu %-5s %9.2e %9.2e %9.2e | %9.2e %9.2e %9.2e | %5.2f%% %5zu %6s  %s\n",
+               name, n, o->backends[b], e.pos_max, e.pos_med, tol.pos_max, e.vel_max, e.vel_med,
+               tol.vel_max, 100.0 * band_frac, overflow, nbr_checked ? "" : "n/a",
+               pass ? "pass" : "FAIL");
+        if (mism) printf("  %zu boids with a neighbour set unlike brute force\n", mism);
+        if (!band_ok) printf("  too many boids in the float band (limit 1%%)\n");
+        if (!pass) c->failures++;
+    }
+done:
+    boids_backend_destroy(r);
+    boids_flock_free(&f);
+    boids_flock_free(&ref);
+    boids_flock_free(&fl);
+    boids_flock_free(&out);
+    free(rc);
+    free(bc);
+    free(rh);
+    free(bh);
+    free(amb);
+    free(scratch);
+    return result;
+}
+
+/* ---- order curves ---------------------------------------------------------------------------- */
+
+static int run_curves(ctx *c, boids_error *err) {
+    const verify_opts *o = c->o;
+    boids_params p;
+    if (make_params(o, o->curve_preset, &p, err)) return -1;
+    if (o->curve_count > 0) p.count = o->curve_count;
+    int nsamp = o->steps / o->every + 1, nb = o->nbackends + 1, m = o->seeds;
+    double *ord = calloc((size_t)nb * nsamp * m, sizeof *ord);
+    boids_flock f = {0}, out = {0};
+    if (!ord) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory"), -1;
+    int result = -1;
+    if (boids_flock_alloc(&f, (size_t)p.count, err) || boids_flock_alloc(&out, f.n, err)) goto done;
+    for (int b = 0; b < nb; b++) {
+        const char *name = b == 0 ? "cpu-ref" : o->backends[b - 1];
+        for (int s = 0; s < m; s++) {
+            boids_flock_randomize(&f, &p, o->seed + (uint64_t)s);
+            boids_backend *be = backend_get(c, name, &f, err);
+            if (!be) goto done;
+            for (int k = 0; k < nsamp; k++) {
+                if (k && boids_backend_step(be, &p, (unsigned)o->every, err)) {
+                    backend_put(c, be);
+                    goto done;
+                }
+                if (boids_backend_download(be, &out, err)) {
+                    backend_put(c, be);
+                    goto done;
+                }
+                ord[((size_t)b * nsamp + k) * m + s] = boids_order(&out);
+            }
+            backend_put(c, be);
+        }
+    }
+    printf("\norder curves: preset %s, N %zu, %d seeds from %llu; mean (standard error) over "
+           "seeds; pass: |mean - cpu-ref's| <= %.0f standard errors of the difference\n",
+           o->curve_preset, f.n, m, o->seed, ORDER_SE);
+    printf("%6s %16s", "step", "cpu-ref");
+    for (int b = 1; b < nb; b++) printf(" %16s %6s", o->backends[b - 1], "diff/se");
+    printf("\n");
+    result = 0;
+    for (int k = 0; k < nsamp; k++) {
+        double mean[MAX_BACKENDS + 1], var[MAX_BACKENDS + 1];
+        for (int b = 0; b < nb; b++) {
+            const double *v = &ord[((size_t)b * nsamp + k) * m];
+            double s = 0, ss = 0;
+            for (int i = 0; i < m; i++) s += v[i];
+            mean[b] = s / m;
+            for (int i = 0; i < m; i++) ss += (v[i] - mean[b]) * (v[i] - mean[b]);
+            var[b] = ss / (m - 1) / m; /* squared standard error of the mean */
+        }
+        printf("%6d %8.4f (%.4f)", k * o->every, mean[0], sqrt(var[0]));
+        for (int b = 1; b < nb; b++) {
+            double d = fabs(mean[b] - mean[0]), se = sqrt(var[b] + var[0]);
+            /* Identical curves (step 0: the same initial state) pass whatever the spread. */
+            int pass = d == 0 || d <= ORDER_SE * se;
+            printf(" %8.4f (%.4f) %6.2f%s", mean[b], sqrt(var[b]), se > 0 ? d / se : 0.0,
+                   pass ? "" : " FAIL");
+            if (!pass) c->failures++;
+        }
+        printf("\n");
+    }
+done:
+    free(ord);
+    boids_flock_free(&f);
+    boids_flock_free(&out);
+    return result;
+}
+
+/* ---- main -------------------------------------------------------------------------------------
+ */
+
+int boids_cmd_verify(int argc, char **argv) {
+    verify_opts o = {.preset = "lab",
+                     .count = 2000,
+                     .seed = 1,
+                     .steps = 300,
+                     .every = 60,
+                     .seeds = 12,
+                     .curve_preset = "classic",
+                     .scenarios = all_scenarios};
+    enum {
+        O_PRESET = 256,
+        O_SET,
+        O_SEED,
+        O_BACKENDS,
+        O_STEPS,
+        O_EVERY,
+        O_SEEDS,
+        O_CPRESET,
+        O_CCOUNT,
+        O_SCEN,
+        O_DET
+    };
+    static const struct option longs[] = {{"preset", required_argument, 0, O_PRESET},
+                                          {"set", required_argument, 0, O_SET},
+                                          {"count", required_argument, 0, 'n'},
+                                          {"seed", required_argument, 0, O_SEED},
+                                          {"backends", required_argument, 0, O_BACKENDS},
+                                          {"steps", required_argument, 0, O_STEPS},
+                                          {"every", required_argument, 0, O_EVERY},
+                                          {"seeds", required_argument, 0, O_SEEDS},
+                                          {"curve-preset", required_argument, 0, O_CPRESET},
+                                          {"curve-count", required_argument, 0, O_CCOUNT},
+                                          {"scenarios", required_argument, 0, O_SCEN},
+                                          {"deterministic", no_argument, 0, O_DET},
+                                          {"verbose", no_argument, 0, 'v'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    char backends_buf[256] = "cpu,gpu";
+    long v;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":n:vh", longs, NULL)) != -1) {
+        switch (opt) {
+        case O_PRESET:
+            o.preset = optarg;
+            break;
+        case O_SET:
+            if (o.nsets == MAX_SETS) {
+                fprintf(stderr, "boids verify: more than %d --set\n", MAX_SETS);
+                return 2;
+            }
+            o.sets[o.nsets++] = optarg;
+            break;
+        case 'n':
+            if (!parse_long(optarg, 1, 100000000, &o.count)) goto bad_value;
+            break;
+        case O_SEED:
+            if (!parse_long(optarg, 0, 2000000000, &v)) goto bad_value;
+            o.seed = (unsigned long long)v;
+            break;
+        case O_BACKENDS:
+            if (strlen(optarg) >= sizeof backends_buf) goto bad_value;
+            strcpy(backends_buf, optarg);
+            break;
+        case O_STEPS:
+            if (!parse_long(optarg, 0, 1000000, &v)) goto bad_value;
+            o.steps = (int)v;
+            break;
+        case O_EVERY:
+            if (!parse_long(optarg, 1, 1000000, &v)) goto bad_value;
+            o.every = (int)v;
+            break;
+        case O_SEEDS:
+            if (!parse_long(optarg, 0, 10000, &v) || v == 1) goto bad_value;
+            o.seeds = (int)v;
+            break;
+        case O_CPRESET:
+            o.curve_preset = optarg;
+            break;
+        case O_CCOUNT:
+            if (!parse_long(optarg, 1, 100000000, &o.curve_count)) goto bad_value;
+            break;
+        case O_SCEN:
+            o.scenarios = optarg;
+            break;
+        case O_DET:
+            o.deterministic = 1;
+            break;
+        case 'v':
+            o.verbose = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case ':':
+            fprintf(stderr, "boids verify: %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "boids verify: unknown option %s (see --help)\n", argv[optind - 1]);
+            return 2;
+        bad_value:
+            fprintf(stderr, "boids verify: %s: bad value '%s' (see --help)\n", argv[optind - 1],
+                    optarg);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "boids verify: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    int need_gpu = 0;
+    for (char *tok = strtok(backends_buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "cpu") && strcmp(tok, "gpu")) {
+            fprintf(stderr, "boids verify: --backends: unknown backend '%s' (cpu, gpu)\n", tok);
+            return 2;
+        }
+        if (o.nbackends == MAX_BACKENDS) return 2;
+        o.backends[o.nbackends++] = tok;
+        need_gpu |= !strcmp(tok, "gpu");
+    }
+    for (const char *p = o.scenarios; *p;) {
+        const char *q = strchr(p, ',');
+        char item[64];
+        size_t l = q ? (size_t)(q - p) : strlen(p);
+        snprintf(item, sizeof item, "%.*s", (int)l, p);
+        if (!has_item(all_scenarios, item)) {
+            fprintf(stderr, "boids verify: --scenarios: unknown scenario '%s' (%s)\n", item,
+                    all_scenarios);
+            return 2;
+        }
+        if (!q) break;
+        p = q + 1;
+    }
+    if (o.seeds && o.every > o.steps) {
+        fprintf(stderr, "boids verify: --every %d is more than --steps %d\n", o.every, o.steps);
+        return 2;
+    }
+
+    boids_error err;
+    boids_error_clear(&err);
+    boids_params base;
+    if (make_params(&o, o.preset, &base, &err) || boids_params_validate(&base, &err)) {
+        fprintf(stderr, "boids verify: %s\n", err.msg);
+        return 2;
+    }
+    ctx c = {&o, NULL, NULL, 0};
+    if (need_gpu) {
+        /* Debug context: any GL error or high-severity message fails the run. */
+        c.gl = boids_gl_create(1, &err);
+        if (!c.gl) {
+            fprintf(stderr, "boids verify: %s\n", err.msg);
+            return 1;
+        }
+        if (o.verbose)
+            fprintf(stderr, "GL: %s, %s (EGL %s platform)\n", boids_gl_renderer(c.gl),
+                    boids_gl_version(c.gl), boids_gl_platform(c.gl));
+    }
+    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o.preset, o.seed,
+           o.deterministic ? ", gpu deterministic" : "");
+    printf("tolerance: %.0fx the error of a float brute-force step against cpu-ref on the same "
+           "input (both neighbour orders), at least %.0f float spacings of the world size "
+           "(positions) or of max_speed (velocities); boids with a decision within float "
+           "precision of its threshold (band) are left out, at most 1%%; nbr-over: boids with "
+           "too many band pairs to check their neighbour set\n",
+           CALIB_FACTOR, FLOOR_ULPS);
+    printf("%-13s %6s %-5s %9s %9s %9s | %9s %9s %9s | %6s %5s %6s  %s\n", "scenario", "N", "back",
+           "pos max", "pos med", "pos tol", "vel max", "vel med", "vel tol", "band", "nbr-over", "",
+           "result");
+    int rc = 0;
+    char scen[256];
+    snprintf(scen, sizeof scen, "%s", o.scenarios);
+    for (char *tok = strtok(scen, ","); tok && rc == 0; tok = strtok(NULL, ","))
+        if (run_scenario(&c, tok, &base, &err) < 0) rc = 1;
+    if (rc == 0 && o.seeds > 0 && run_curves(&c, &err) < 0) rc = 1;
+    if (rc) fprintf(stderr, "boids verify: %s\n", err.msg);
+    if (c.gl && boids_gl_debug_log(c.gl)->errors) {
+        fprintf(stderr, "boids verify: %lu GL debug errors, last: %s\n",
+                boids_gl_debug_log(c.gl)->errors, boids_gl_debug_log(c.gl)->last_error);
+        rc = 1;
+    }
+    boids_backend_destroy(c.gpu);
+    boids_gl_destroy(c.gl);
+    if (rc == 0 && c.failures) {
+        printf("\n%d check(s) FAILED\n", c.failures);
+        rc = 1;
+    } else if (rc == 0) {
+        printf("\nall checks passed\n");
+    }
+    return rc;
+}

@@ -1,0 +1,41 @@
+/* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance) and
+ * the float-precision band around every threshold of the model. */
+#ifndef BOIDS_APP_VERIFY_H
+#define BOIDS_APP_VERIFY_H
+
+#include <stdint.h>
+
+#include "boids/flock.h"
+#include "boids/params.h"
+
+enum { VERIFY_MAX_AMB = 8 };
+
+/* What a float path may legitimately decide differently from double for one boid. */
+typedef struct verify_amb {
+    unsigned char boid;     /* some decision of this boid's step (a pair at a radius or at the edge
+                               of the field of view, the predator or food radius, a wall margin)
+                               is within float precision of its threshold */
+    unsigned char overflow; /* more than VERIFY_MAX_AMB ambiguous pairs */
+    unsigned char namb;     /* ambiguous neighbour pairs listed below */
+    unsigned char in[VERIFY_MAX_AMB]; /* 1: the pair is a neighbour in double */
+    uint64_t hash[VERIFY_MAX_AMB];    /* boids_neighbour_set_hash of the other boid */
+} verify_amb;
+
+/* One step of the model in float by brute force (rules.h with float, positions and velocities
+ * rounded to float first as the GPU does), neighbours visited in index order, or in reverse
+ * order with reverse != 0. out has in->n boids. */
+void verify_float_step(const boids_params *p, const boids_flock *in, int reverse, boids_flock *out);
+
+/* Fills amb[i] for every boid of f (O(N^2), in double). The band of a threshold is twice a
+ * bound on the float error of the compared quantity, see verify_float.c. */
+void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb);
+
+/* Is (count, hash) the double neighbour set (ref_count, ref_hash) with some subset of the
+ * boid's ambiguous pairs flipped? 1 yes, 0 no. */
+int verify_neighbours_match(const verify_amb *a, uint32_t ref_count, uint64_t ref_hash,
+                            uint32_t count, uint64_t hash);
+
+/* Upper bound on the spacing of floats at the world's largest coordinate. */
+double verify_eps_pos(const boids_params *p);
+
+#endif
