@@ -67,4 +67,24 @@ static inline uint64_t boids_neighbour_set_hash(uint32_t id) {
     return z ^ (z >> 31);
 }
 
+/* The Vicsek noise variate of agent `id` at step `step` (steps since the state was
+ * uploaded) for noise_seed: a uniform value in [0, 1) with 24 bits, a pure function of its
+ * inputs so that every backend (and the GPU, in the same 32-bit integer arithmetic) draws
+ * the same noise. */
+static inline uint32_t boids_mix32(uint32_t h) {
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    h *= 0x846ca68bu;
+    h ^= h >> 16;
+    return h;
+}
+static inline double boids_noise_u(uint64_t noise_seed, uint32_t step, uint32_t id) {
+    uint32_t h = boids_mix32(id);
+    h = boids_mix32(h ^ step);
+    h = boids_mix32(h ^ (uint32_t)(noise_seed >> 32));
+    h = boids_mix32(h ^ (uint32_t)noise_seed);
+    return (double)(h >> 8) * (1.0 / 16777216.0);
+}
+
 #endif

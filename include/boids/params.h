@@ -14,11 +14,25 @@
 #include "boids/error.h"
 
 typedef enum boids_boundary {
-    BOIDS_BOUNDARY_WRAP = 0, /* periodic world: leaving one edge enters the opposite one */
-    BOIDS_BOUNDARY_WALLS = 1 /* closed box: a push inward near the edges, reflection at them */
+    BOIDS_BOUNDARY_WRAP = 0,  /* periodic world: leaving one edge enters the opposite one */
+    BOIDS_BOUNDARY_WALLS = 1, /* closed box: a push inward near the edges, reflection at them */
+    BOIDS_BOUNDARY_OPEN = 2   /* unbounded plane: width and height only place the start */
 } boids_boundary;
 
+typedef enum boids_model {
+    BOIDS_MODEL_REYNOLDS = 0, /* separation, alignment, cohesion (seeds 000 and 002) */
+    BOIDS_MODEL_VICSEK = 1    /* constant speed, circular-mean heading plus noise (seed 003) */
+} boids_model;
+
+typedef enum boids_neighbours {
+    BOIDS_NEIGHBOURS_METRIC = 0,     /* every boid within vision_radius (and the fov) */
+    BOIDS_NEIGHBOURS_TOPOLOGICAL = 1 /* the k nearest (ties by id), after Ballerini 2008 */
+} boids_neighbours;
+
 typedef struct boids_params {
+    /* Model. */
+    int model; /* boids_model: "reynolds" or "vicsek" */
+
     /* World. */
     double width;       /* world width, length units; (0, 1e7] */
     double height;      /* world height, length units; (0, 1e7] */
@@ -33,7 +47,10 @@ typedef struct boids_params {
     /* Perception. */
     double vision_radius;     /* neighbours are boids closer than this, length; (0, 1e7] */
     double separation_radius; /* neighbours closer than this push away, length; [0, 1e7] */
-    double fov; /* field of view, degrees, centred on the velocity; (0, 360]; 360 sees all */
+    double fov;      /* field of view, degrees, centred on the velocity; (0, 360]; 360 sees all */
+    int neighbours;  /* boids_neighbours: "metric" or "topological" */
+    long k;          /* topological: number of nearest neighbours; [1, 1000] */
+    int k_in_vision; /* topological: 1 also requires the k to be within vision_radius */
 
     /* Motion limits. */
     double max_speed; /* speed cap and length of every steering target, length/time; (0, 1e7] */
@@ -45,6 +62,13 @@ typedef struct boids_params {
     double separation_weight; /* [0, 1000] */
     double alignment_weight;  /* [0, 1000] */
     double cohesion_weight;   /* [0, 1000] */
+
+    /* Vicsek model (seed 003). Neighbours: within vision_radius (distance <= R, itself
+     * included) or itself and the k nearest; no field of view. */
+    double speed;    /* constant speed v0, length/time; (0, 1e7] */
+    double noise;    /* eta: heading noise uniform in [-eta/2, eta/2], radians; [0, 2 pi] */
+    long noise_seed; /* noise stream: a hash of (noise_seed, step, id); the run's --seed by
+                      * default; [0, 2^53] */
 
     /* Predator: a point that boids within its radius flee from (seed 002's pointer). */
     int predator;           /* 0 off, 1 on */

@@ -9,7 +9,7 @@
 
 const char app_common_help[] =
     "Parameters (applied in this order):\n"
-    "  --preset NAME      classic, lab (default), flock, school, swarm, chaos\n"
+    "  --preset NAME      classic, lab (default), flock, school, swarm, chaos, vicsek\n"
     "  --config FILE      INI file of key = value lines\n"
     "  -n, --count N      number of boids\n"
     "  --set KEY=VALUE    set one parameter (repeatable, applied last); `boids params` lists them\n"
@@ -111,6 +111,8 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
     *p = boids_params_default();
     boids_status s;
     if (o->preset && (s = boids_preset_apply(p, o->preset, err))) return s;
+    /* The Vicsek noise follows the run's seed unless a file or --set names its own. */
+    p->noise_seed = (long)(o->seed % 9007199254740993ull);
     if (o->config && (s = boids_params_load_ini(p, o->config, err))) return s;
     if (o->count) p->count = o->count;
     for (int i = 0; i < o->nsets; i++) {

@@ -58,7 +58,8 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
             if (!isfinite(v[c]))
                 return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: boid %zu: %s is not finite",
                                        origin, i + 2, i, names[c]);
-        if (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height)
+        if (p->boundary != BOIDS_BOUNDARY_OPEN &&
+            (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height))
             return boids_error_set(
                 err, BOIDS_ERR_INPUT,
                 "%s:%zu: boid %zu at (%.17g, %.17g) is outside the %g x %g world", origin, i + 2, i,

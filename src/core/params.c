@@ -8,17 +8,21 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const boundary_names[] = {"wrap", "walls", NULL};
+static const char *const boundary_names[] = {"wrap", "walls", "open", NULL};
+static const char *const model_names[] = {"reynolds", "vicsek", NULL};
+static const char *const neighbour_names[] = {"metric", "topological", NULL};
 
 #define REAL(field, lo, hi, open, unit, doc)                                                       \
     { #field, BOIDS_KEY_REAL, offsetof(boids_params, field), lo, hi, open, unit, doc, NULL }
 #define ANY_REAL(field, unit, doc) REAL(field, -HUGE_VAL, HUGE_VAL, 0, unit, doc)
 
 static const boids_param_info table[] = {
+    {"model", BOIDS_KEY_ENUM, offsetof(boids_params, model), 0, 1, 0, "",
+     "reynolds (three rules) or vicsek (heading alignment with noise)", model_names},
     REAL(width, 0, 1e7, 1, "length", "world width"),
     REAL(height, 0, 1e7, 1, "length", "world height"),
-    {"boundary", BOIDS_KEY_ENUM, offsetof(boids_params, boundary), 0, 1, 0, "",
-     "wrap (periodic world) or walls (closed box)", boundary_names},
+    {"boundary", BOIDS_KEY_ENUM, offsetof(boids_params, boundary), 0, 2, 0, "",
+     "wrap (periodic), walls (closed box) or open (unbounded plane)", boundary_names},
     REAL(wall_margin, 0, 1e7, 0, "length", "walls: distance from an edge where the push starts"),
     REAL(wall_weight, 0, 1000, 0, "", "walls: weight of the inward steering force"),
     {"count", BOIDS_KEY_INT, offsetof(boids_params, count), 1, 1e9, 0, "boids",
@@ -27,6 +31,12 @@ static const boids_param_info table[] = {
     REAL(vision_radius, 0, 1e7, 1, "length", "boids closer than this are neighbours"),
     REAL(separation_radius, 0, 1e7, 0, "length", "neighbours closer than this push away"),
     REAL(fov, 0, 360, 1, "degrees", "field of view centred on the velocity; 360 sees all"),
+    {"neighbours", BOIDS_KEY_ENUM, offsetof(boids_params, neighbours), 0, 1, 0, "",
+     "metric (within vision_radius) or topological (k nearest)", neighbour_names},
+    {"k", BOIDS_KEY_INT, offsetof(boids_params, k), 1, 1000, 0, "boids",
+     "topological: number of nearest neighbours", NULL},
+    {"k_in_vision", BOIDS_KEY_BOOL, offsetof(boids_params, k_in_vision), 0, 1, 0, "",
+     "topological: 1 = the k nearest must also be within vision_radius", NULL},
     REAL(max_speed, 0, 1e7, 1, "length/time", "speed cap; length of every steering target"),
     REAL(min_speed, 0, 1e7, 0, "length/time", "speed floor of moving boids (<= max_speed)"),
     REAL(max_force, 0, 1e7, 0, "length/time per step", "cap on each rule's steering force"),
@@ -34,6 +44,10 @@ static const boids_param_info table[] = {
     REAL(separation_weight, 0, 1000, 0, "", "weight of separation (seed 002: slider x 1.5)"),
     REAL(alignment_weight, 0, 1000, 0, "", "weight of alignment"),
     REAL(cohesion_weight, 0, 1000, 0, "", "weight of cohesion"),
+    REAL(speed, 0, 1e7, 1, "length/time", "vicsek: constant speed v0"),
+    REAL(noise, 0, 2 * M_PI, 0, "radians", "vicsek: eta, heading noise uniform in [-eta/2, eta/2]"),
+    {"noise_seed", BOIDS_KEY_INT, offsetof(boids_params, noise_seed), 0, 9007199254740992.0, 0, "",
+     "vicsek: seed of the noise stream (default: the run's --seed)", NULL},
     {"predator", BOIDS_KEY_BOOL, offsetof(boids_params, predator), 0, 1, 0, "",
      "predator point on (1) or off (0)", NULL},
     ANY_REAL(predator_x, "length", "predator position x"),
@@ -86,6 +100,11 @@ boids_params boids_params_default(void) {
     p.food_y = p.height / 2;
     p.food_radius = 160;
     p.food_weight = 1;
+    p.model = BOIDS_MODEL_REYNOLDS;
+    p.neighbours = BOIDS_NEIGHBOURS_METRIC;
+    p.k = 7; /* Ballerini et al. 2008: six to seven */
+    p.speed = 120;
+    p.noise = 0;
     return p;
 }
 
@@ -228,11 +247,13 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
                                "(separation only acts on boids within vision)",
                                p->separation_radius, p->vision_radius);
     double side = p->width < p->height ? p->width : p->height;
-    if (p->max_speed * p->dt >= side / 2)
+    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    if (p->boundary != BOIDS_BOUNDARY_OPEN && step >= side / 2)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "parameters: max_speed * dt = %g must be below half the smaller "
+                               "parameters: %s * dt = %g must be below half the smaller "
                                "world side (%g): one step may not cross half the world",
-                               p->max_speed * p->dt, side / 2);
+                               p->model == BOIDS_MODEL_VICSEK ? "speed" : "max_speed", step,
+                               side / 2);
     return BOIDS_OK;
 }
 
@@ -316,6 +337,22 @@ static void preset_chaos(boids_params *p) {
     p->max_force = 20;
 }
 
+static void preset_vicsek(boids_params *p) {
+    /* Vicsek et al. 1995: density 4 in a periodic square, v0 = 0.03, R = 1, dt = 1. */
+    *p = boids_params_default();
+    p->model = BOIDS_MODEL_VICSEK;
+    p->count = 400;
+    p->width = p->height = 10; /* sqrt(400 / 4) */
+    p->vision_radius = 1;
+    p->separation_radius = 0;
+    p->speed = 0.03;
+    p->initial_speed = 0.03;
+    p->noise = 2;
+    p->dt = 1;
+    p->max_speed = 0.03;
+    p->min_speed = 0;
+}
+
 static const struct {
     boids_preset_info info;
     void (*apply)(boids_params *);
@@ -330,6 +367,7 @@ static const struct {
      preset_school},
     {{"swarm", "no alignment, strong cohesion: dense buzzing clouds, order near 0"}, preset_swarm},
     {{"chaos", "separation only, fast: a gas with no groups and random headings"}, preset_chaos},
+    {{"vicsek", "Vicsek 1995: 400 agents at density 4, v0 0.03, R 1, noise eta 2"}, preset_vicsek},
 };
 
 const boids_preset_info *boids_preset_table(size_t *count) {
@@ -347,5 +385,5 @@ boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *
         }
     return boids_error_set(
         err, BOIDS_ERR_INPUT,
-        "unknown preset '%s' (presets: classic, lab, flock, school, swarm, chaos)", name);
+        "unknown preset '%s' (presets: classic, lab, flock, school, swarm, chaos, vicsek)", name);
 }

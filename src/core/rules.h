@@ -35,7 +35,7 @@ typedef struct RULES_FN(rules_k) {
     R cos_half_fov;
     R max_speed, min_speed, max_force, dt;
     R w_sep, w_align, w_coh;
-    int wrap;
+    int wrap, walls; /* boundary: wrap, walls, or neither (open plane) */
     R wall_margin, w_wall;
     int predator;
     R pred_x, pred_y, pred_r2, w_pred;
@@ -60,6 +60,7 @@ static inline void RULES_FN(rules_k_init)(RULES_FN(rules_k) * k, const boids_par
     k->w_align = (R)p->alignment_weight;
     k->w_coh = (R)p->cohesion_weight;
     k->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
+    k->walls = p->boundary == BOIDS_BOUNDARY_WALLS;
     k->wall_margin = (R)p->wall_margin;
     k->w_wall = (R)p->wall_weight;
     k->predator = p->predator != 0;
@@ -92,16 +93,21 @@ static inline void RULES_FN(rules_offset)(const RULES_FN(rules_k) * k, R x, R y,
     }
 }
 
-/* Is a boid at offset (dx, dy), |d|^2 = d2, a neighbour of a boid with velocity (vx, vy)?
- * Inside the vision radius and within fov/2 of the velocity; a boid that does not move,
- * or a neighbour at the same point, sees all around. */
-static inline int RULES_FN(rules_sees)(const RULES_FN(rules_k) * k, R dx, R dy, R d2, R vx, R vy) {
-    if (!(d2 < k->vision2)) return 0;
+/* Is a boid at offset (dx, dy), |d|^2 = d2, within fov/2 of the velocity (vx, vy)? A boid
+ * that does not move, or a neighbour at the same point, sees all around. */
+static inline int RULES_FN(rules_in_fov)(const RULES_FN(rules_k) * k, R dx, R dy, R d2, R vx,
+                                         R vy) {
     if (k->full_fov) return 1;
     R dot = vx * dx + vy * dy;
     R vv = vx * vx + vy * vy;
     if (vv == 0 || d2 == 0) return 1;
     return dot >= k->cos_half_fov * (R)sqrt(vv * d2);
+}
+
+/* Is a boid at offset (dx, dy), |d|^2 = d2, a (metric) neighbour of a boid with velocity
+ * (vx, vy)? Inside the vision radius and within the field of view. */
+static inline int RULES_FN(rules_sees)(const RULES_FN(rules_k) * k, R dx, R dy, R d2, R vx, R vy) {
+    return d2 < k->vision2 && RULES_FN(rules_in_fov)(k, dx, dy, d2, vx, vy);
 }
 
 static inline void RULES_FN(rules_acc_init)(RULES_FN(rules_acc) * a) {
@@ -182,7 +188,7 @@ static inline void RULES_FN(rules_accel)(const RULES_FN(rules_k) * k, const RULE
             ay += k->w_food * fy;
         }
     }
-    if (!k->wrap) { /* walls: steer inward within the margin of each edge */
+    if (k->walls) { /* steer inward within the margin of each edge */
         R tx = 0, ty = 0;
         if (x < k->wall_margin) tx += 1;
         if (x > k->width - k->wall_margin) tx -= 1;
@@ -200,7 +206,7 @@ static inline void RULES_FN(rules_accel)(const RULES_FN(rules_k) * k, const RULE
 
 /* Applies the acceleration, clamps the speed to [min_speed, max_speed] (0 stays 0), moves
  * by v * dt and applies the boundary: wrap once (max_speed * dt is validated to be below
- * the world size) or reflect off the walls. */
+ * the world size), reflect off the walls, or nothing on the open plane. */
 static inline void RULES_FN(rules_integrate)(const RULES_FN(rules_k) * k, R ax, R ay, R *x, R *y,
                                              R *vx, R *vy) {
     R nvx = *vx + ax, nvy = *vy + ay;
@@ -222,7 +228,7 @@ static inline void RULES_FN(rules_integrate)(const RULES_FN(rules_k) * k, R ax, 
             ny += k->height;
         else if (ny >= k->height)
             ny -= k->height;
-    } else {
+    } else if (k->walls) {
         if (nx < 0) {
             nx = -nx;
             nvx = -nvx;
@@ -242,6 +248,60 @@ static inline void RULES_FN(rules_integrate)(const RULES_FN(rules_k) * k, R ax, 
     *y = ny;
     *vx = nvx;
     *vy = nvy;
+}
+
+/* ---- Vicsek model (seed 003) ----------------------------------------------------------
+ * New heading = circular mean of the headings of every agent within R (distance <= R,
+ * itself included) or of itself and its k nearest, plus noise uniform in [-eta/2, eta/2];
+ * positions advance with the old velocity; the new heading gives the next velocity at the
+ * constant speed v0. A vector sum shorter than n * RULES_VICSEK_TOL (n unit vectors summed,
+ * each carrying a rounding error of about one unit in the last place) has no defined
+ * direction and keeps the previous heading. */
+#define RULES_VICSEK_TOL (sizeof(R) == sizeof(float) ? (R)1e-5 : (R)1e-12)
+
+/* Adds agent j's heading (its unit velocity) to the sum; a resting agent adds nothing. */
+static inline void RULES_FN(vicsek_add)(R vx, R vy, R *sx, R *sy) {
+    R v = (R)sqrt(vx * vx + vy * vy);
+    if (v > 0) {
+        *sx += vx / v;
+        *sy += vy / v;
+    }
+}
+
+/* Moves the agent with its old velocity and gives it the new heading's velocity. n is the
+ * number of headings summed (itself included), u the noise variate in [0, 1). */
+static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, R sx, R sy, long n, R u,
+                                           R noise, R speed, R *x, R *y, R *vx, R *vy) {
+    R heading;
+    if ((R)sqrt(sx * sx + sy * sy) <= (R)n * RULES_VICSEK_TOL)
+        heading = (R)atan2(*vy, *vx); /* zero sum: keep the previous heading */
+    else
+        heading = (R)atan2(sy, sx);
+    heading += noise * (u - (R)0.5);
+    R nx = *x + *vx * k->dt, ny = *y + *vy * k->dt;
+    if (k->wrap) {
+        if (nx < 0)
+            nx += k->width;
+        else if (nx >= k->width)
+            nx -= k->width;
+        if (ny < 0)
+            ny += k->height;
+        else if (ny >= k->height)
+            ny -= k->height;
+    } else if (k->walls) { /* reflect; the new heading is mirrored with the velocity */
+        if (nx < 0)
+            nx = -nx, heading = (R)M_PI - heading;
+        else if (nx > k->width)
+            nx = k->width - (nx - k->width), heading = (R)M_PI - heading;
+        if (ny < 0)
+            ny = -ny, heading = -heading;
+        else if (ny > k->height)
+            ny = k->height - (ny - k->height), heading = -heading;
+    }
+    *x = nx;
+    *y = ny;
+    *vx = speed * (R)cos(heading);
+    *vy = speed * (R)sin(heading);
 }
 
 #undef R
