@@ -18,10 +18,18 @@ static int check_failures = 0;
         }                                                                                          \
     } while (0)
 
-/* |a - b| <= tol, with the reason for tol stated at the call. */
+/* |a - b| <= tol, with the reason for tol stated in the message arguments. */
 #define CHECK_NEAR(a, b, tol, ...)                                                                 \
-    CHECK(fabs((double)(a) - (double)(b)) <= (tol), "%.17g vs %.17g (tol %.3g): " __VA_ARGS__,     \
-          (double)(a), (double)(b), (double)(tol))
+    do {                                                                                           \
+        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                             \
+        if (!(fabs(a_ - b_) <= t_)) {                                                              \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: FAIL %s ~ %s: %.17g vs %.17g (tol %.3g): ", __FILE__,          \
+                    __LINE__, #a, #b, a_, b_, t_);                                                 \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
 
 #define CHECK_DONE(name)                                                                           \
     (check_failures ? (fprintf(stderr, "%s: %d check(s) failed\n", name, check_failures), 1)       \
