@@ -62,6 +62,8 @@ typedef struct bench_point {
     int have_stages;
     double stage_ms[BENCH_STAGES];
     double timed_wall_ms;
+    const char *stage_source; /* "gl-timer" or "cpu-fenced" (see stage_timer.c) */
+    double gl_stage_sum_ms;   /* what the GL queries said, kept when they were not used */
 
     /* Derived after the sweep (NAN where it does not apply). */
     double ns_per_boid_step, boid_steps_per_s;
@@ -97,6 +99,14 @@ void bench_loadavg(double load[3]);
 /* Bytes of host memory available now (MemAvailable), 0 if unknown. */
 double bench_mem_available(void);
 
+/* Where GPU stage times come from: GL_TIME_ELAPSED queries, CPU-fenced timing of each
+ * stage (stage_timer.c), or the queries unless their sum is implausibly small against the
+ * wall time of the same steps (under 5%, as on llvmpipe). */
+enum { BENCH_TIMER_AUTO, BENCH_TIMER_GL, BENCH_TIMER_FENCED };
+
+/* on != 0: GL_TIME_ELAPSED queries on the current context report CPU-fenced stage times. */
+void bench_fenced_stage_timer(int on);
+
 /* What the sweep was asked to do. */
 typedef struct bench_config {
     const char *preset; /* for the record; NULL means lab */
@@ -111,8 +121,10 @@ typedef struct bench_config {
     unsigned reps, warmup, max_steps;
     double rep_ms, budget_s;
     int quick;
+    int stage_timer; /* BENCH_TIMER_* */
     const char *out;
     int plot;
+    int plot_png; /* 1: PNG (pngcairo), 0: SVG */
 } bench_config;
 
 enum { BENCH_MAX_REPS = 100 };

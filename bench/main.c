@@ -43,12 +43,16 @@ static const char usage[] =
     "  --max-steps K        at most K steps per repetition (default 30): each repetition\n"
     "                       restarts from the initial state, so this bounds how far the\n"
     "                       flock evolves while being timed\n"
+    "  --stage-timer HOW    GPU stage times from: gl (GL_TIME_ELAPSED queries), fenced\n"
+    "                       (glFinish around each stage, CPU clock), auto (gl unless its\n"
+    "                       stages sum to under 5% of the wall time, as on llvmpipe; default)\n"
     "  --budget S           skip a point whose estimated time exceeds S seconds (default 120)\n"
     "  --quick              seconds-long harness check: 500 and 2000 boids, 3 reps, 1 warm-up,\n"
     "                       short repetitions (explicit flags still win)\n"
     "Output:\n"
     "  --out DIR            folder for the files (created; default .)\n"
     "  --no-plot            do not write bench.gp or run gnuplot\n"
+    "  --plot-format F      svg (default) or png\n"
     "Parameters (as in `boids sim`):\n"
     "  --preset NAME        classic, lab (default), flock, school, swarm, chaos\n"
     "  --config FILE        INI file of key = value lines\n"
@@ -70,7 +74,9 @@ enum {
     OPT_QUICK,
     OPT_OUT,
     OPT_NO_PLOT,
-    OPT_BENCH_THREADS
+    OPT_BENCH_THREADS,
+    OPT_STAGE_TIMER,
+    OPT_PLOT_FORMAT
 };
 
 static int fail(const boids_error *err) {
@@ -291,8 +297,10 @@ int main(int argc, char **argv) {
         {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
         {"budget", required_argument, NULL, OPT_BUDGET},
         {"quick", no_argument, NULL, OPT_QUICK},
+        {"stage-timer", required_argument, NULL, OPT_STAGE_TIMER},
         {"out", required_argument, NULL, OPT_OUT},
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
+        {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     app_opts o;
@@ -347,8 +355,26 @@ int main(int argc, char **argv) {
         case OPT_QUICK:
             c.quick = 1;
             break;
+        case OPT_STAGE_TIMER:
+            if (!strcmp(optarg, "auto"))
+                c.stage_timer = BENCH_TIMER_AUTO;
+            else if (!strcmp(optarg, "gl"))
+                c.stage_timer = BENCH_TIMER_GL;
+            else if (!strcmp(optarg, "fenced"))
+                c.stage_timer = BENCH_TIMER_FENCED;
+            else
+                s = boids_error_set(&err, BOIDS_ERR_INPUT,
+                                    "--stage-timer: '%s' is not one of auto, gl, fenced", optarg);
+            break;
         case OPT_OUT:
             c.out = optarg;
+            break;
+        case OPT_PLOT_FORMAT:
+            if (!strcmp(optarg, "svg") || !strcmp(optarg, "png"))
+                c.plot_png = !strcmp(optarg, "png");
+            else
+                s = boids_error_set(&err, BOIDS_ERR_INPUT, "--plot-format: '%s' is not svg or png",
+                                    optarg);
             break;
         case OPT_NO_PLOT:
             c.plot = 0;
@@ -392,7 +418,7 @@ int main(int argc, char **argv) {
             snprintf(m.gl_platform, sizeof m.gl_platform, "%s", boids_gl_platform(gl));
             m.gpu_max_n = boids_gpu_max_count(m.gpu_max_why, sizeof m.gpu_max_why);
         } else {
-            snprintf(m.gpu_note, sizeof m.gpu_note, "no GL 4.3 context: %s", err.msg);
+            snprintf(m.gpu_note, sizeof m.gpu_note, "no GL 4.3 context: %.300s", err.msg);
         }
     }
 #else

@@ -171,12 +171,26 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         boids_backend_destroy(b);
         b = make(pt->backend, init, threads, 1, &err);
         if (!b) s = err.status;
-        double wall[BENCH_MAX_REPS], stage[BENCH_STAGES];
+        double wall[BENCH_MAX_REPS] = {0}, stage[BENCH_STAGES] = {0};
+        int fenced = c->stage_timer == BENCH_TIMER_FENCED;
+        bench_fenced_stage_timer(fenced);
         if (!s)
             s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
                          stage, &err);
+        double sum = 0.0;
+        for (int k = 0; k < BENCH_STAGES; k++) sum += stage[k];
+        pt->gl_stage_sum_ms = fenced ? NAN : sum;
+        if (!s && !fenced && c->stage_timer == BENCH_TIMER_AUTO &&
+            sum < 0.05 * bench_stats_of(wall, pt->reps).median) {
+            fenced = 1;
+            bench_fenced_stage_timer(1);
+            s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
+                         stage, &err);
+        }
+        bench_fenced_stage_timer(0);
         if (!s) {
             pt->have_stages = 1;
+            pt->stage_source = fenced ? "cpu-fenced" : "gl-timer";
             memcpy(pt->stage_ms, stage, sizeof stage);
             pt->timed_wall_ms = bench_stats_of(wall, pt->reps).median;
         }

@@ -140,11 +140,12 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
     int any_stage = 0;
     for (size_t i = 0; i < npts; i++) any_stage |= pts[i].state == BENCH_OK && pts[i].have_stages;
     if (any_stage) {
-        printf("\nGPU stages, ms per step (median, GL_TIME_ELAPSED; 'timed' is the wall time with "
-               "the queries on):\n");
+        printf("\nGPU stages, ms per step (median; source gl-timer: GL_TIME_ELAPSED, cpu-fenced: "
+               "glFinish around each stage,\nCPU clock, used when the driver's queries are "
+               "implausible; 'timed': wall time with the stage timing on):\n");
         printf("%-8s %6s", "backend", "N");
         for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
-        printf(" %9s %9s %9s  %s\n", "sum", "timed", "wall", "dominant");
+        printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
         for (int b = BENCH_GPU; b <= BENCH_GPU_DET; b++) {
             for (size_t i = 0; i < npts; i++) {
                 const bench_point *p = &pts[i];
@@ -155,8 +156,9 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
                 for (int k = 0; k < BENCH_STAGES; k++) printf(" %9.4f", p->stage_ms[k]);
                 double sum = stage_sum(p);
                 int d = dominant_stage(p);
-                printf(" %9.4f %9.4f %9.4f  %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
-                       bench_stage_names[d], sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
+                printf(" %9.4f %9.4f %9.4f  %-10s %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
+                       p->stage_source, bench_stage_names[d],
+                       sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
             }
         }
     }
@@ -200,7 +202,8 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
                   "boid_steps_per_s,speedup_vs_cpu_1t,speedup_vs_cpu_all,speedup_vs_cpu_ref,"
                   "scaling_exponent,bytes_per_step,gbytes_per_s");
     for (int k = 0; k < BENCH_STAGES; k++) sb_printf(&b, ",gpu_%s_ms", bench_stage_names[k]);
-    sb_printf(&b, ",gpu_stage_sum_ms,gpu_timed_wall_ms,reason\n");
+    sb_printf(&b,
+              ",gpu_stage_sum_ms,gpu_timed_wall_ms,gpu_stage_source,gpu_gl_query_sum_ms,reason\n");
     for (size_t i = 0; i < npts; i++) {
         const bench_point *p = &pts[i];
         int ok = p->state == BENCH_OK;
@@ -232,6 +235,8 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
         for (int k = 0; k < BENCH_STAGES; k++) csv_num(&b, st ? p->stage_ms[k] : na);
         csv_num(&b, st ? stage_sum(p) : na);
         csv_num(&b, st ? p->timed_wall_ms : na);
+        sb_printf(&b, ",%s", st ? p->stage_source : "");
+        csv_num(&b, st ? p->gl_stage_sum_ms : na);
         csv_text(&b, p->reason);
         sb_printf(&b, "\n");
     }
@@ -290,6 +295,10 @@ static cJSON *json_config(const bench_config *c) {
     cJSON_AddNumberToObject(o, "rep_ms", c->rep_ms);
     cJSON_AddNumberToObject(o, "budget_s", c->budget_s);
     cJSON_AddBoolToObject(o, "quick", c->quick);
+    cJSON_AddStringToObject(o, "stage_timer",
+                            c->stage_timer == BENCH_TIMER_GL       ? "gl"
+                            : c->stage_timer == BENCH_TIMER_FENCED ? "fenced"
+                                                                   : "auto");
     return o;
 }
 
@@ -333,6 +342,8 @@ static cJSON *json_point(const bench_point *p) {
         json_num(o, "gpu_stage_sum_ms", stage_sum(p));
         json_num(o, "gpu_timed_wall_ms", p->timed_wall_ms);
         cJSON_AddStringToObject(o, "gpu_dominant_stage", bench_stage_names[dominant_stage(p)]);
+        cJSON_AddStringToObject(o, "gpu_stage_source", p->stage_source);
+        json_num(o, "gpu_gl_query_sum_ms", p->gl_stage_sum_ms);
     }
     return o;
 }
@@ -406,11 +417,15 @@ static int count_ok(const bench_point *pts, size_t npts, int backend, int stages
     return n;
 }
 
-static void gp_header(sbuf *b, const bench_machine *m, const char *file, const char *what) {
-    sb_printf(b,
-              "\nset terminal svg size 960,600 dynamic enhanced font 'sans,12' "
-              "background '#ffffff'\nset output '%s'\n",
-              file);
+static void gp_header(sbuf *b, const bench_config *c, const bench_machine *m, const char *file,
+                      const char *what) {
+    if (c->plot_png)
+        sb_printf(b, "\nset terminal pngcairo size 1200,750 enhanced font 'sans,11' "
+                     "background '#ffffff'\n");
+    else
+        sb_printf(b, "\nset terminal svg size 960,600 dynamic enhanced font 'sans,12' "
+                     "background '#ffffff'\n");
+    sb_printf(b, "set output '%s.%s'\n", file, c->plot_png ? "png" : "svg");
     sb_printf(b, "set title ");
     char title[768];
     snprintf(title, sizeof title, "%s - %s / %s", what,
@@ -422,7 +437,6 @@ static void gp_header(sbuf *b, const bench_machine *m, const char *file, const c
 boids_status bench_plot(const char *dir, const bench_config *c, const bench_machine *m,
                         const bench_point *pts, size_t npts, char *note, size_t note_size,
                         boids_error *err) {
-    (void)c;
     sbuf b = {0};
     sb_printf(&b, "# boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)\n");
     /* One data block per backend: N, median, min, max, ns per boid-step, stages. */
@@ -448,7 +462,7 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
         return BOIDS_OK;
     }
     /* Time per step, log-log, every backend; bars span min..max. */
-    gp_header(&b, m, "bench_time.svg", "boids-bench: time per step");
+    gp_header(&b, c, m, "bench_time", "boids-bench: time per step");
     sb_printf(&b, "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
                   "set xlabel 'boids N'\nset ylabel 'ms per step (median; bars min..max)'\n"
                   "plot");
@@ -460,7 +474,7 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
         sep = ", \\\n    ";
     }
     /* Cost per boid-step: flat means linear scaling. */
-    gp_header(&b, m, "bench_cost.svg", "boids-bench: cost per boid-step");
+    gp_header(&b, c, m, "bench_cost", "boids-bench: cost per boid-step");
     sb_printf(&b, "\nset logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
                   "set xlabel 'boids N'\nset ylabel 'ns per boid-step (median)'\nplot");
     sep = " ";
@@ -471,15 +485,24 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
         sep = ", \\\n    ";
     }
     sb_printf(&b, "\n");
-    const char *made = "bench_time.svg, bench_cost.svg";
+    char made[128];
+    const char *ext = c->plot_png ? "png" : "svg";
+    snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s", ext, ext);
     int gpu_panels =
         (count_ok(pts, npts, BENCH_GPU, 1) > 0) + (count_ok(pts, npts, BENCH_GPU_DET, 1) > 0);
     if (gpu_panels) {
         /* GPU stage breakdown, one panel per GPU mode: stacked bars per N. */
-        gp_header(&b, m, "bench_stages.svg", "boids-bench: GPU time per stage");
-        sb_printf(&b, "unset title\nset multiplot layout 1,%d title ", gpu_panels);
+        gp_header(&b, c, m, "bench_stages", "boids-bench: GPU time per stage");
+        sb_printf(
+            &b, "unset title\nunset logscale\nset format x '%%g'\nset multiplot layout 1,%d title ",
+            gpu_panels);
         char title[768];
-        snprintf(title, sizeof title, "GPU time per stage (GL\\_TIME\\_ELAPSED) - %s",
+        const char *source = "";
+        for (size_t i = 0; i < npts && !source[0]; i++)
+            if (pts[i].state == BENCH_OK && pts[i].have_stages) source = pts[i].stage_source;
+        snprintf(title, sizeof title, "GPU time per stage (%s) - %s",
+                 strcmp(source, "gl-timer") ? "CPU clock, glFinish around each stage"
+                                            : "GL time-elapsed queries",
                  m->gl_renderer[0] ? m->gl_renderer : "no GPU");
         gp_quoted(&b, title);
         sb_printf(&b, "\nset style data histograms\nset style histogram rowstacked\n"
@@ -495,7 +518,7 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
             sb_printf(&b, "\n");
         }
         sb_printf(&b, "unset multiplot\n");
-        made = "bench_time.svg, bench_cost.svg, bench_stages.svg";
+        snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s, bench_stages.%s", ext, ext, ext);
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.gp", dir);
