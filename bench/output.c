@@ -111,6 +111,7 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
     printf("CPU: %s, %d threads; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
            m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
+    if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
     printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
     printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %7s\n", "backend", "thr", "N",
            "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref",

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds boids on an (offline) NVIDIA machine, runs `boids verify` on the GPU and the benchmark
+# sweep to 10M boids, and leaves CSV, JSON, plots and a log in one folder.
+#
+#   bench/run-on-gpu.sh [OUT_DIR]          (default: $OUT, else ./bench-gpu-out)
+#   bench/run-on-gpu.sh --prepare          (on a build machine: see "Prebuilt fallback")
+#
+# It installs nothing: the device machine has no network. It checks what the build needs
+# (cmake, a C compiler, pkg-config, inih, libcjson, glad, glslangValidator; gnuplot only for
+# the plot) and builds in a fresh folder. If something is missing it says what, and falls back
+# to a prebuilt tree carried along in build-gpu/ (made here with --prepare, which also copies
+# the shared libraries the device may lack into build-gpu/lib).
+#
+# Environment: BENCH_SIZES (default 1k,10k,100k,1M,10M), BENCH_BUDGET (seconds per point,
+# default 60), VERIFY_TIMEOUT (default 240), BENCH_TIMEOUT (default 420).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${1:-}" = "--prepare" ]; then
+    # Build machine side: a Release tree plus the non-glibc shared libraries it links.
+    set -e
+    cmake -S "$here" -B "$here/build-gpu" -DCMAKE_BUILD_TYPE=Release -DBOIDS_BUILD_TESTS=OFF
+    cmake --build "$here/build-gpu" -j"$(nproc)" --target boids boids-bench
+    mkdir -p "$here/build-gpu/lib"
+    for bin in "$here/build-gpu/boids" "$here/build-gpu/bench/boids-bench"; do
+        ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'cjson|inih|INIReader|gomp' |
+            xargs -r -I{} cp -L {} "$here/build-gpu/lib/"
+    done
+    ls -l "$here/build-gpu/lib"
+    echo "carry build-gpu to the device and run bench/run-on-gpu.sh there"
+    exit 0
+fi
+
+out=${1:-${OUT:-$PWD/bench-gpu-out}}
+mkdir -p "$out" || { echo "run-on-gpu: cannot create $out" >&2; exit 1; }
+out=$(cd "$out" && pwd)
+exec > >(tee -a "$out/run-on-gpu.log") 2>&1
+
+sizes=${BENCH_SIZES:-1k,10k,100k,1M,10M}
+budget=${BENCH_BUDGET:-60}
+
+echo "== machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+uname -a
+echo "cpus: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
+grep -E 'MemTotal|MemAvailable' /proc/meminfo
+uptime
+if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+        --format=csv || true
+else
+    echo "nvidia-smi: not found"
+fi
+
+echo "== EGL and NVIDIA libraries"
+ls /usr/lib/x86_64-linux-gnu 2>/dev/null | grep -i -E 'egl|nvidia' || echo "(none in /usr/lib/x86_64-linux-gnu)"
+ldconfig -p 2>/dev/null | grep -i -E 'libEGL|nvidia-egl|libEGL_nvidia' || true
+ls /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d 2>/dev/null || true
+if ! ldconfig -p 2>/dev/null | grep -q 'libEGL.so.1' && ! ls /usr/lib/x86_64-linux-gnu/libEGL.so.1 >/dev/null 2>&1; then
+    echo "WARNING: no libEGL.so.1: the headless GL context (EGL) cannot be created; gpu points will be skipped"
+fi
+
+echo "== prerequisites"
+missing=""
+for tool in cmake cc pkg-config python3 glad glslangValidator; do
+    command -v "$tool" >/dev/null || missing="$missing $tool"
+done
+for pc in inih libcjson; do
+    pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc(pkg-config)"
+done
+command -v gnuplot >/dev/null || echo "gnuplot: not found (CSV and JSON still written, plus bench.gp to plot elsewhere)"
+
+bin=""
+if [ -z "$missing" ]; then
+    build=$(mktemp -d "${TMPDIR:-/tmp}/boids-gpu-build.XXXXXX")
+    echo "== build in $build"
+    if cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBOIDS_BUILD_TESTS=OFF >"$out/cmake.log" 2>&1 &&
+        cmake --build "$build" -j"$(nproc)" --target boids boids-bench >>"$out/cmake.log" 2>&1; then
+        bin=$build
+    else
+        echo "build failed (last lines of $out/cmake.log):"
+        tail -20 "$out/cmake.log"
+    fi
+else
+    echo "cannot build here, missing:$missing"
+fi
+if [ -z "$bin" ] && [ -x "$here/build-gpu/bench/boids-bench" ]; then
+    echo "using the prebuilt tree $here/build-gpu (made with --prepare)"
+    bin=$here/build-gpu
+    export LD_LIBRARY_PATH="$here/build-gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    ldd "$bin/bench/boids-bench" | grep 'not found' && echo "WARNING: libraries above are missing"
+fi
+if [ -z "$bin" ]; then
+    echo "run-on-gpu: no build and no prebuilt build-gpu/: nothing to run" >&2
+    exit 1
+fi
+
+rc=0
+echo "== boids verify (gpu and gpu --deterministic against cpu-ref)"
+timeout "${VERIFY_TIMEOUT:-240}" "$bin/boids" verify --backends cpu,gpu -v || { echo "verify: exit $?"; rc=1; }
+timeout "${VERIFY_TIMEOUT:-240}" "$bin/boids" verify --backends gpu --deterministic --seeds 0 || { echo "verify --deterministic: exit $?"; rc=1; }
+
+echo "== boids-bench --sizes $sizes --budget $budget"
+timeout "${BENCH_TIMEOUT:-420}" "$bin/bench/boids-bench" --sizes "$sizes" --budget "$budget" \
+    --out "$out" | tee "$out/bench-table.txt"
+st=${PIPESTATUS[0]}
+[ "$st" -eq 0 ] || { echo "boids-bench: exit $st"; rc=1; }
+# A PNG copy of the plots for viewers without SVG support.
+if [ -f "$out/bench.gp" ] && command -v gnuplot >/dev/null; then
+    (cd "$out" && sed -e "s/^set terminal svg .*/set terminal pngcairo size 1200,750 font 'sans,11' background '#ffffff'/" \
+        -e "s/\.svg'/.png'/" bench.gp >bench-png.gp && gnuplot bench-png.gp) || true
+fi
+ls -l "$out"
+exit $rc
