@@ -67,8 +67,8 @@ typedef struct boids_gpu_options {
      * block layout GL reports with the C struct at creation; a GL error is BOIDS_ERR_RUNTIME
      * naming the stage. Costs a pipeline flush per stage: for tests and verification. */
     int check;
-    /* 1: time each stage with GL_TIME_ELAPSED queries (boids_gpu_timings); waits for the
-     * results after each step, so leave it off except to measure. */
+    /* 1: time each stage with GL_TIME_ELAPSED queries and with glFinish() around it
+     * (boids_gpu_timings); serialises the pipeline, so leave it off except to measure. */
     int timing;
     const boids_gl_debug *log; /* NULL or the debug log checked with `check` */
 } boids_gpu_options;
@@ -120,8 +120,11 @@ typedef enum boids_gpu_stage {
 } boids_gpu_stage;
 
 typedef struct boids_gpu_timing {
-    double ms[BOIDS_GPU_STAGES]; /* milliseconds of GPU time per stage */
-    unsigned long steps;         /* steps measured */
+    double ms[BOIDS_GPU_STAGES];      /* milliseconds of GPU time per stage (GL_TIME_ELAPSED; a
+                                         driver may report 0, as Mesa llvmpipe does for compute) */
+    double wall_ms[BOIDS_GPU_STAGES]; /* milliseconds between glFinish() before and after the
+                                         stage: what the stage costs end to end */
+    unsigned long steps;              /* steps measured */
 } boids_gpu_timing;
 
 const char *boids_gpu_stage_name(boids_gpu_stage stage);

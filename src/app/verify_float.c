@@ -23,6 +23,7 @@ void verify_float_step(const boids_params *p, const boids_flock *in, int reverse
         vx[i] = (float)in->vx[i];
         vy[i] = (float)in->vy[i];
     }
+#pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < n; i++) {
         rules_acc_f a;
         rules_acc_init_f(&a);
@@ -52,13 +53,17 @@ double verify_eps_pos(const boids_params *p) {
     return FLT_EPSILON * l;
 }
 
-/* Float error bounds, with e = verify_eps_pos (at least the float spacing of any
- * coordinate): each offset component is off by at most 1.5 e (two rounded inputs and the
- * rounded difference), so |d|^2 near r^2 is off by at most 2 (|dx| + |dy|) 1.5 e
- * <= 3 sqrt(2) r e, plus a few roundings of r^2 itself (3 r^2 FLT_EPSILON). The band is
- * twice that. */
-static double band_d2(double r, double e) {
-    return 2.0 * (3.0 * sqrt(2.0) * r * e + 3.0 * r * r * FLT_EPSILON);
+/* Float error bound of |d|^2 for one pair. An input coordinate c is rounded to float by at
+ * most FLT_EPSILON |c| / 2, the difference by FLT_EPSILON |d| / 2, a wrap (+-W) by
+ * FLT_EPSILON W / 2; so an offset component is off by at most ex (ey), and |d|^2 by
+ * 2 |dx| ex + 2 |dy| ey + ex^2 + ey^2, plus the roundings of the squares and the sum and of
+ * the threshold r^2 itself (3 FLT_EPSILON r^2). The band is twice this bound. */
+static double band_pair(double r, double ax, double bx, double dx, double ay, double by, double dy,
+                        double wx, double wy) {
+    double ex = 0.5 * FLT_EPSILON * (fabs(ax) + fabs(bx) + fabs(dx) + wx);
+    double ey = 0.5 * FLT_EPSILON * (fabs(ay) + fabs(by) + fabs(dy) + wy);
+    return 2.0 *
+           (2 * fabs(dx) * ex + 2 * fabs(dy) * ey + ex * ex + ey * ey + 3.0 * FLT_EPSILON * r * r);
 }
 
 static void add_amb(verify_amb *a, int in, uint32_t j) {
@@ -83,9 +88,10 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
     double e = verify_eps_pos(p);
     int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
     double rv = p->vision_radius, rs = p->separation_radius;
-    double v2 = rv * rv, s2 = rs * rs, bv = band_d2(rv, e), bs = band_d2(rs, e);
+    double v2 = rv * rv, s2 = rs * rs;
     int full = p->fov >= 360.0;
     double cosh = cos(p->fov * 0.5 * (M_PI / 180.0));
+#pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < f->n; i++) {
         verify_amb *a = &amb[i];
         a->boid = a->overflow = a->namb = 0;
@@ -95,6 +101,10 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
             double rdx = f->x[j] - f->x[i], rdy = f->y[j] - f->y[i];
             double dx = wrap_d(rdx, p->width, wrap), dy = wrap_d(rdy, p->height, wrap);
             double d2 = dx * dx + dy * dy;
+            /* Cheap reject: no band is wider than a tenth of the vision radius squared. */
+            if (d2 > 1.1 * v2) continue;
+            double wx = dx != rdx ? p->width : 0, wy = dy != rdy ? p->height : 0;
+            double bv = band_pair(rv, f->x[i], f->x[j], dx, f->y[i], f->y[j], dy, wx, wy);
             if (d2 > v2 + bv) continue;
             int amb_pair = fabs(d2 - v2) <= bv;
             /* The shortest image flips when an offset is near half the world. */
@@ -104,12 +114,15 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
             if (!full && sp > 0 && d2 > 0) {
                 double d = sqrt(d2);
                 /* dot and the limit: relative float errors of a few FLT_EPSILON on |v||d|,
-                 * plus the offset error 1.5 e per component times |v|. */
-                double bf = 2.0 * (8.0 * FLT_EPSILON * sp * d + 3.0 * sqrt(2.0) * e * sp);
+                 * plus |v| times the offset error (ex + ey, as in band_pair). */
+                double ex = 0.5 * FLT_EPSILON * (fabs(f->x[i]) + fabs(f->x[j]) + fabs(dx) + wx);
+                double ey = 0.5 * FLT_EPSILON * (fabs(f->y[i]) + fabs(f->y[j]) + fabs(dy) + wy);
+                double bf = 2.0 * (8.0 * FLT_EPSILON * sp * d + (ex + ey) * sp);
                 if (fabs(vx * dx + vy * dy - cosh * sp * d) <= bf) amb_pair = 1;
             }
             int in_double = d2 < v2 && (full || sp == 0 || d2 == 0 ||
                                         vx * dx + vy * dy >= cosh * sqrt(sp * sp * d2));
+            double bs = band_pair(rs, f->x[i], f->x[j], dx, f->y[i], f->y[j], dy, wx, wy);
             if (amb_pair) {
                 add_amb(a, in_double, (uint32_t)j);
             } else if (in_double && fabs(d2 - s2) <= bs) {
@@ -121,14 +134,16 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
             double dx = wrap_d(x - p->predator_x, p->width, wrap),
                    dy = wrap_d(y - p->predator_y, p->height, wrap);
             if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
-                band_d2(p->predator_radius, e))
+                band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
+                          wrap ? p->width : 0, wrap ? p->height : 0))
                 a->boid = 1;
         }
         if (p->food) {
             double dx = wrap_d(p->food_x - x, p->width, wrap),
                    dy = wrap_d(p->food_y - y, p->height, wrap);
             if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
-                band_d2(p->food_radius, e))
+                band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
+                          wrap ? p->height : 0))
                 a->boid = 1;
         }
         if (!wrap) {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "boids/gpu.h"
 #include "prelude.h"
@@ -65,6 +66,7 @@ typedef struct gpu_backend {
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
+    double stage_t0; /* now_ms() at the start of the stage being timed */
 } gpu_backend;
 
 static const boids_backend_ops gpu_ops;
@@ -386,13 +388,26 @@ static GLuint groups(size_t n, size_t per) {
     return (GLuint)((n + per - 1) / per);
 }
 
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 static void stage_begin(gpu_backend *g, boids_gpu_stage s) {
-    if (g->opt.timing) glBeginQuery(GL_TIME_ELAPSED, g->queries[s]);
+    if (!g->opt.timing) return;
+    glFinish();
+    g->stage_t0 = now_ms();
+    glBeginQuery(GL_TIME_ELAPSED, g->queries[s]);
 }
 
 static boids_status stage_end(gpu_backend *g, boids_gpu_stage s, boids_error *err) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (g->opt.timing) glEndQuery(GL_TIME_ELAPSED);
+    if (g->opt.timing) {
+        glEndQuery(GL_TIME_ELAPSED);
+        glFinish();
+        g->timing.wall_ms[s] += now_ms() - g->stage_t0;
+    }
     return check(g, boids_gpu_stage_name(s), err);
 }
 
