@@ -100,8 +100,10 @@ void bench_loadavg(double load[3]);
 double bench_mem_available(void);
 
 /* Where GPU stage times come from: GL_TIME_ELAPSED queries, CPU-fenced timing of each
- * stage (stage_timer.c), or the queries unless their sum is implausibly small against the
- * wall time of the same steps (under 5%, as on llvmpipe). */
+ * stage (stage_timer.c), or the queries unless their sum is implausible: under 2 us per step
+ * for six dispatches and under 5% of the wall time of the same steps (llvmpipe reports a few
+ * ns). The absolute floor keeps a real GPU at small N, where launch overhead dominates the
+ * wall time, on its own queries. */
 enum { BENCH_TIMER_AUTO, BENCH_TIMER_GL, BENCH_TIMER_FENCED };
 
 /* on != 0: GL_TIME_ELAPSED queries on the current context report CPU-fenced stage times. */

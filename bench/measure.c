@@ -181,7 +181,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         for (int k = 0; k < BENCH_STAGES; k++) sum += stage[k];
         pt->gl_stage_sum_ms = fenced ? NAN : sum;
         if (!s && !fenced && c->stage_timer == BENCH_TIMER_AUTO &&
-            sum < 0.05 * bench_stats_of(wall, pt->reps).median) {
+            sum < 0.05 * bench_stats_of(wall, pt->reps).median && sum < 0.002) {
             fenced = 1;
             bench_fenced_stage_timer(1);
             s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
