@@ -56,13 +56,30 @@ typedef struct state {
     uint32_t *id;
 } state;
 
-/* Grid geometry for one set of parameters. */
+/* Grid geometry for one set of parameters (and, on the open plane, one step's flock). */
 typedef struct geom {
     uint32_t ncx, ncy;
     size_t ncells;
     float sx, sy; /* cells per length unit */
+    float ox, oy; /* corner of cell (0, 0): 0 in a bounded world, the flock's bounding box on
+                   * the open plane (x - 0 is exact, so bounded worlds sort as before) */
     int wrap;
+    /* Boids whose cells are r + 1 or more apart along an axis (periodically under wrap) are
+     * at a float distance d2 > (r * reach)^2: the cell width less the rounding margin. The
+     * topological ring search stops on it. */
+    double reach;
 } geom;
+
+/* Bounding box of the finite positions (open plane). */
+typedef struct bbox {
+    double x0, y0, x1, y1, amax; /* amax: largest |coordinate|, for the rounding margin */
+} bbox;
+
+/* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
+typedef struct cand {
+    float d2;
+    uint32_t id, slot;
+} cand;
 
 typedef struct cpu_grid {
     boids_backend base;
@@ -76,6 +93,10 @@ typedef struct cpu_grid {
     uint32_t *hist;    /* per-thread cell counts, then write offsets */
     size_t hist_cap;   /* entries allocated in hist */
     uint32_t *block;   /* per-thread totals of the prefix sum */
+    float *ux, *uy;    /* Vicsek: unit heading of each snapshot slot (vicsek_add's terms) */
+    cand *cand;        /* topological: per-thread selection buffers of k entries */
+    size_t cand_cap;   /* entries allocated in cand */
+    uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
 } cpu_grid;
 
 typedef struct range {
@@ -127,23 +148,65 @@ static int state_alloc(state *s, size_t n) {
 
 /* ---- grid geometry ---------------------------------------------------------------- */
 
-static boids_status geom_init(geom *g, const boids_params *p, size_t n, boids_error *err) {
+/* Cells at most this many: a tiny radius in a huge world (or a scattered flock on the open
+ * plane) would need more cells than boids; larger cells bound memory and the per-step
+ * clearing cost, and stay correct because a cell only has to be at least R wide. */
+static double max_cells(size_t n) {
+    return fmin(4.0 * (double)n + 4096, (double)(1u << 30));
+}
+
+/* reach: see geom. A cell is 1/s wide (the float s is what positions are multiplied by);
+ * an axis of one cell (possibly narrower than R) separates no cells, so it does not count. */
+static double geom_reach(const geom *g, double margin) {
+    double w = INFINITY;
+    if (g->ncx > 1) w = fmin(w, 1.0 / (double)g->sx);
+    if (g->ncy > 1) w = fmin(w, 1.0 / (double)g->sy);
+    return isinf(w) ? 0 : fmax(0, w - margin);
+}
+
+/* bb: the flock's bounding box, used (and required) only on the open plane. */
+static boids_status geom_init(geom *g, const boids_params *p, size_t n, const bbox *bb,
+                              boids_error *err) {
     if (!(p->width > 0 && p->width <= 1e30) || !(p->height > 0 && p->height <= 1e30) ||
         !(p->vision_radius > 0 && p->vision_radius <= 1e30))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "cpu: world %g x %g and vision radius %g must be positive and "
                                "finite",
                                p->width, p->height, p->vision_radius);
-    /* A pair the float test accepts is less than R apart up to float rounding of the
-     * positions and of the cell index (a few ulps of the world size). Cells a margin wider
-     * than R keep every such pair in adjacent cells, so the 3x3 block never misses one. */
+    const double maxc = max_cells(n);
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+        /* Cells over the bounding box, origin at its corner. The rounding of x - x0 and of
+         * the cell index is a few ulps of the box and of the coordinates: the margin. */
+        double ex = bb->x1 - bb->x0, ey = bb->y1 - bb->y0;
+        double ext = fmax(fmax(ex, ey), bb->amax);
+        double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
+        double rc = p->vision_radius + margin, nx, ny;
+        float s;
+        for (;;) {
+            s = (float)(1.0 / rc);
+            if ((double)s * rc > 1) s = nextafterf(s, 0); /* cells no narrower than rc */
+            nx = floor(ex * (double)s) + 1;
+            ny = floor(ey * (double)s) + 1;
+            if (nx * ny <= maxc) break;
+            rc *= fmax(1.25, sqrt(nx * ny / maxc));
+        }
+        g->ncx = (uint32_t)nx;
+        g->ncy = (uint32_t)ny;
+        g->ncells = (size_t)g->ncx * g->ncy;
+        g->sx = g->sy = s;
+        g->ox = (float)bb->x0; /* exact: the box corners are float positions */
+        g->oy = (float)bb->y0;
+        g->wrap = 0;
+        g->reach = geom_reach(g, margin);
+        return BOIDS_OK;
+    }
+    /* A pair the float test accepts is within R up to float rounding of the positions and
+     * of the cell index (a few ulps of the world size). Cells a margin wider than R keep
+     * every such pair in adjacent cells, so the 3x3 block never misses one. */
     double ext = fmax(p->width, p->height);
-    double rc = p->vision_radius + fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
+    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
+    double rc = p->vision_radius + margin;
     double nx = fmax(1, floor(p->width / rc)), ny = fmax(1, floor(p->height / rc));
-    /* A tiny radius in a huge world would need more cells than boids: bound the count (and
-     * so memory and the per-step clearing cost) by using larger cells, which stays correct
-     * because a cell only has to be at least R wide. */
-    double maxc = fmin(4.0 * (double)n + 4096, (double)(1u << 30));
     if (nx * ny > maxc) {
         double f = sqrt(nx * ny / maxc);
         nx = fmax(1, floor(nx / f));
@@ -162,7 +225,11 @@ static boids_status geom_init(geom *g, const boids_params *p, size_t n, boids_er
      * positions in [0, W]. */
     g->sx = (float)(nx / p->width);
     g->sy = (float)(ny / p->height);
+    g->ox = g->oy = 0;
     g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
+    /* Under wrap, a float s rounded up makes cells narrower than W / ncx by an ulp; the
+     * margin (>= R / 1024) absorbs that. */
+    g->reach = geom_reach(g, margin);
     return BOIDS_OK;
 }
 
@@ -270,8 +337,8 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
         for (size_t i = i0; i < i1; i++) {
-            uint32_t cell =
-                cell_coord(cur.y[i], g->sy, g->ncy) * g->ncx + cell_coord(cur.x[i], g->sx, g->ncx);
+            uint32_t cell = cell_coord(cur.y[i] - g->oy, g->sy, g->ncy) * g->ncx +
+                            cell_coord(cur.x[i] - g->ox, g->sx, g->ncx);
             cell_of[i] = cell;
             h[cell]++;
         }
@@ -431,6 +498,63 @@ __attribute__((target("avx2"))) static void accumulate_avx2(const state *s, cons
     }
 }
 
+/* Vicsek heading sums of the boids in slots [i0, i0 + lanes): like accumulate_avx2, each
+ * lane adds the unit headings of its candidates one after the other in candidate order,
+ * exactly as accumulate_vicsek_scalar does: accepted when d2 <= R^2 (the seed's "no mayor
+ * que R") or when the candidate is the boid itself (always included, whatever its
+ * position). */
+__attribute__((target("avx2"))) static void
+vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k, const range *r,
+            int nr, int wrap_x, int wrap_y, uint32_t i0, uint32_t lanes, float osx[LANES],
+            float osy[LANES], int32_t ocnt[LANES]) {
+    float lx[LANES], ly[LANES];
+    int32_t self[LANES];
+    for (uint32_t l = 0; l < LANES; l++) {
+        uint32_t i = i0 + (l < lanes ? l : 0);
+        lx[l] = s->x[i];
+        ly[l] = s->y[i];
+        self[l] = (int32_t)i;
+    }
+    const __m256 xi = _mm256_loadu_ps(lx), yi = _mm256_loadu_ps(ly);
+    const __m256i selfv = _mm256_loadu_si256((const __m256i *)(const void *)self);
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 W = _mm256_set1_ps(k->width), H = _mm256_set1_ps(k->height);
+    const __m256 hw = _mm256_set1_ps(k->half_w), nhw = _mm256_set1_ps(-k->half_w);
+    const __m256 hh = _mm256_set1_ps(k->half_h), nhh = _mm256_set1_ps(-k->half_h);
+    const __m256 v2 = _mm256_set1_ps(k->vision2);
+    __m256 sx = zero, sy = zero;
+    __m256i cnt = _mm256_setzero_si256();
+    for (int q = 0; q < nr; q++)
+        for (uint32_t j = r[q].b; j < r[q].e; j++) {
+            __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
+            __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
+            if (wrap_x) {
+                const __m256 dx0 = dx;
+                dx = _mm256_blendv_ps(dx0, _mm256_sub_ps(dx0, W),
+                                      _mm256_cmp_ps(dx0, hw, _CMP_GT_OQ));
+                dx = _mm256_blendv_ps(dx, _mm256_add_ps(dx0, W),
+                                      _mm256_cmp_ps(dx0, nhw, _CMP_LT_OQ));
+            }
+            if (wrap_y) {
+                const __m256 dy0 = dy;
+                dy = _mm256_blendv_ps(dy0, _mm256_sub_ps(dy0, H),
+                                      _mm256_cmp_ps(dy0, hh, _CMP_GT_OQ));
+                dy = _mm256_blendv_ps(dy, _mm256_add_ps(dy0, H),
+                                      _mm256_cmp_ps(dy0, nhh, _CMP_LT_OQ));
+            }
+            const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            const __m256 is_self =
+                _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
+            const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LE_OQ));
+            sx = _mm256_blendv_ps(sx, _mm256_add_ps(sx, _mm256_set1_ps(ux[j])), m);
+            sy = _mm256_blendv_ps(sy, _mm256_add_ps(sy, _mm256_set1_ps(uy[j])), m);
+            cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
+        }
+    _mm256_storeu_ps(osx, sx);
+    _mm256_storeu_ps(osy, sy);
+    _mm256_storeu_si256((__m256i *)(void *)ocnt, cnt);
+}
+
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
@@ -449,8 +573,9 @@ static size_t cell_chunk(size_t ncells, int threads) {
     return c < 16 ? 16 : c;
 }
 
-/* Steers every boid of the snapshot and writes the new state into cur, slot for slot. */
-static void steer_all(cpu_grid *c, const geom *g, const rules_k_f *k) {
+/* Reynolds, metric neighbours: steers every boid of the snapshot and writes the new state
+ * into cur, slot for slot. */
+static void steer_reynolds(cpu_grid *c, const geom *g, const rules_k_f *k) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const uint32_t *const start = c->start;
@@ -491,20 +616,339 @@ static void steer_all(cpu_grid *c, const geom *g, const rules_k_f *k) {
     (void)simd;
 }
 
+/* Unit heading of every snapshot slot, computed once per step as vicsek_add computes it
+ * (a resting boid adds nothing: 0, which leaves a sum unchanged since sums start at +0). */
+static void unit_headings(cpu_grid *c, int threads) {
+    const state snap = c->snap;
+    float *const ux = c->ux, *const uy = c->uy;
+    const long n = (long)c->base.n;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (long i = 0; i < n; i++) {
+        float vx = snap.vx[i], vy = snap.vy[i], v = (float)sqrt(vx * vx + vy * vy);
+        ux[i] = v > 0 ? vx / v : 0;
+        uy[i] = v > 0 ? vy / v : 0;
+    }
+}
+
+/* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included. */
+static void vicsek_scalar(const state *s, const float *ux, const float *uy, const rules_k_f *k,
+                          const range *r, int nr, uint32_t i, float *osx, float *osy,
+                          int32_t *ocnt) {
+    float sx = 0, sy = 0;
+    int32_t n = 0;
+    for (int q = 0; q < nr; q++)
+        for (uint32_t j = r[q].b; j < r[q].e; j++) {
+            if (j != i) {
+                float dx, dy;
+                rules_offset_f(k, s->x[i], s->y[i], s->x[j], s->y[j], &dx, &dy);
+                if (!(dx * dx + dy * dy <= k->vision2)) continue;
+            }
+            sx += ux[j];
+            sy += uy[j];
+            n++;
+        }
+    *osx = sx;
+    *osy = sy;
+    *ocnt = n;
+}
+
+/* The Vicsek move of slot i from its heading sum: old velocity for the position, new
+ * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it. */
+static void vicsek_move(const state *snap, const state *out, const rules_k_f *k,
+                        const boids_params *p, uint32_t t, uint32_t i, float sx, float sy, long n) {
+    float x = snap->x[i], y = snap->y[i], vx = snap->vx[i], vy = snap->vy[i];
+    float u = (float)boids_noise_u((uint64_t)p->noise_seed, t, snap->id[i]); /* 24 bits: exact */
+    vicsek_update_f(k, sx, sy, n, u, (float)p->noise, (float)p->speed, &x, &y, &vx, &vy);
+    out->x[i] = x;
+    out->y[i] = y;
+    out->vx[i] = vx;
+    out->vy[i] = vy;
+}
+
+/* Vicsek, metric neighbours (the 3x3 block holds every pair with float d2 <= R^2). */
+static void steer_vicsek(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+    const size_t nc = g->ncells;
+    const state snap = c->snap, out = c->cur;
+    const float *const ux = c->ux, *const uy = c->uy;
+    const uint32_t *const start = c->start;
+    const uint32_t t = c->t;
+    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int simd = HAVE_AVX2_KERNEL && c->have_avx2 && !c->force_scalar;
+    const long chunk = (long)cell_chunk(nc, threads);
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
+    for (size_t cell = 0; cell < nc; cell++) {
+        const uint32_t b0 = start[cell], b1 = start[cell + 1];
+        if (b0 == b1) continue;
+        range r[6];
+        const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
+        const int nr = cell_ranges(g, start, cx, cy, r);
+        const int wrap_x = needs_wrap(g->wrap, cx, g->ncx),
+                  wrap_y = needs_wrap(g->wrap, cy, g->ncy);
+        for (uint32_t i0 = b0; i0 < b1; i0 += LANES) {
+            const uint32_t lanes = b1 - i0 < LANES ? b1 - i0 : LANES;
+            float sx[LANES], sy[LANES];
+            int32_t cnt[LANES];
+#if HAVE_AVX2_KERNEL
+            if (simd)
+                vicsek_avx2(&snap, ux, uy, k, r, nr, wrap_x, wrap_y, i0, lanes, sx, sy, cnt);
+            else
+#endif
+                for (uint32_t l = 0; l < lanes; l++)
+                    vicsek_scalar(&snap, ux, uy, k, r, nr, i0 + l, &sx[l], &sy[l], &cnt[l]);
+            for (uint32_t l = 0; l < lanes; l++)
+                vicsek_move(&snap, &out, k, p, t, i0 + l, sx[l], sy[l], cnt[l]);
+        }
+    }
+    (void)simd;
+}
+
+/* ---- topological neighbours ----------------------------------------------------------- */
+
+/* The offsets along one axis (of n cells, from cell c) that name distinct cells: under wrap
+ * each cell once, by its shortest periodic offset; otherwise those inside the grid. */
+static void axis_span(int wrap, uint32_t c, uint32_t n, long *lo, long *hi) {
+    if (wrap) {
+        *lo = -(long)((n - 1) / 2);
+        *hi = (long)(n / 2);
+    } else {
+        *lo = -(long)c;
+        *hi = (long)(n - 1 - c);
+    }
+}
+
+static inline uint32_t axis_cell(int wrap, uint32_t c, uint32_t n, long d) {
+    long v = (long)c + d;
+    if (wrap) v = (v % (long)n + (long)n) % (long)n;
+    return (uint32_t)v;
+}
+
+/* Is (d2, id) before the candidate b in the selection order (distance, then id)? */
+static inline int cand_before(float d2, uint32_t id, const cand *b) {
+    return d2 < b->d2 || (d2 == b->d2 && id < b->id);
+}
+
+typedef struct topo_q {
+    const state *s;
+    const rules_k_f *k;
+    uint32_t kmax; /* k */
+    int vicsek;    /* no fov; radius test d2 <= R^2 */
+    int in_vision; /* k_in_vision */
+    uint32_t i;    /* the boid's slot */
+    cand *best;    /* kmax entries, ordered by (d2, id) */
+    uint32_t m;    /* entries in best */
+} topo_q;
+
+/* Offers every boid of a snapshot range to the selection. Everything the loop reads is
+ * held in locals: the stores into best would otherwise make the compiler reload it all
+ * (they may alias) for every candidate. */
+static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
+    const float *const xs = q->s->x, *const ys = q->s->y;
+    const uint32_t *const ids = q->s->id;
+    const rules_k_f *const k = q->k;
+    const uint32_t self = q->i, kmax = q->kmax;
+    const float x = xs[self], y = ys[self], vx = q->s->vx[self], vy = q->s->vy[self];
+    const float vision2 = k->vision2;
+    const int vicsek = q->vicsek, in_vision = q->in_vision;
+    cand *const best = q->best;
+    uint32_t m = q->m;
+    /* The current k-th: a candidate must come before it once the selection is full. */
+    float wd2 = m == kmax ? best[m - 1].d2 : INFINITY;
+    uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
+    for (uint32_t j = b; j < e; j++) {
+        if (j == self) continue;
+        float dx, dy;
+        rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
+        const float d2 = dx * dx + dy * dy;
+        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
+        if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
+        if (!vicsek && !rules_in_fov_f(k, dx, dy, d2, vx, vy)) continue;
+        const uint32_t id = ids[j];
+        uint32_t pos = m < kmax ? m++ : m - 1;
+        for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
+        best[pos] = (cand){d2, id, j};
+        if (m == kmax) {
+            wd2 = best[m - 1].d2;
+            wid = best[m - 1].id;
+        }
+    }
+    q->m = m;
+}
+
+/* Selects the k nearest candidates of the boid in slot i (cell cx, cy) into q->best by
+ * searching rings of cells outward: ring r holds the cells r apart (Chebyshev, periodic
+ * under wrap). After rings 0..r every unvisited boid is at d2 > (r * reach)^2 (geom), so
+ * once k are held and the k-th is below that, no unvisited boid can come before it, not
+ * even by a tie on the id: the selection is exactly the first k in (d2, id) order over all
+ * candidates. With k_in_vision only the 3x3 block can hold candidates. */
+static void topo_select(topo_q *q, const geom *g, const uint32_t *start, uint32_t cx, uint32_t cy) {
+    long xlo, xhi, ylo, yhi;
+    axis_span(g->wrap, cx, g->ncx, &xlo, &xhi);
+    axis_span(g->wrap, cy, g->ncy, &ylo, &yhi);
+    long rmax = -xlo;
+    if (xhi > rmax) rmax = xhi;
+    if (-ylo > rmax) rmax = -ylo;
+    if (yhi > rmax) rmax = yhi;
+    if (q->in_vision && rmax > 1) rmax = 1;
+    q->m = 0;
+    for (long r = 0; r <= rmax; r++) {
+        const long y0 = ylo > -r ? ylo : -r, y1 = yhi < r ? yhi : r;
+        const long x0 = xlo > -r ? xlo : -r, x1 = xhi < r ? xhi : r;
+        for (long dy = y0; dy <= y1; dy++) {
+            const size_t row = (size_t)axis_cell(g->wrap, cy, g->ncy, dy) * g->ncx;
+            if (dy == -r || dy == r) { /* a full row of the ring */
+                for (long dx = x0; dx <= x1; dx++) {
+                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, dx);
+                    topo_scan(q, start[cell], start[cell + 1]);
+                }
+            } else { /* its two sides */
+                if (-r >= xlo) {
+                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, -r);
+                    topo_scan(q, start[cell], start[cell + 1]);
+                }
+                if (r <= xhi) {
+                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, r);
+                    topo_scan(q, start[cell], start[cell + 1]);
+                }
+            }
+        }
+        if (q->m == q->kmax && r >= 1) {
+            const double bound = (double)r * g->reach;
+            if ((double)q->best[q->m - 1].d2 < bound * bound) break;
+        }
+    }
+}
+
+/* Topological neighbours, either model: select, then sum over the selection in its
+ * (d2, id) order, which does not depend on the threads. */
+static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+    const size_t nc = g->ncells;
+    const state snap = c->snap, out = c->cur;
+    const float *const ux = c->ux, *const uy = c->uy;
+    const uint32_t *const start = c->start;
+    const uint32_t t = c->t, kmax = (uint32_t)p->k;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const long chunk = (long)cell_chunk(nc, threads);
+    cand *const buf = c->cand;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        topo_q q = {
+            &snap, k, kmax, vicsek, p->k_in_vision != 0, 0, buf + (size_t)thread_num() * kmax, 0};
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t cell = 0; cell < nc; cell++) {
+            const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
+            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
+                q.i = i;
+                topo_select(&q, g, start, cx, cy);
+                if (vicsek) {
+                    float sx = ux[i], sy = uy[i]; /* itself, then the k */
+                    for (uint32_t a = 0; a < q.m; a++) {
+                        sx += ux[q.best[a].slot];
+                        sy += uy[q.best[a].slot];
+                    }
+                    vicsek_move(&snap, &out, k, p, t, i, sx, sy, (long)q.m + 1);
+                    continue;
+                }
+                rules_acc_f acc;
+                rules_acc_init_f(&acc);
+                const float x = snap.x[i], y = snap.y[i], vx = snap.vx[i], vy = snap.vy[i];
+                for (uint32_t a = 0; a < q.m; a++) {
+                    const uint32_t j = q.best[a].slot;
+                    float dx, dy;
+                    rules_offset_f(k, x, y, snap.x[j], snap.y[j], &dx, &dy);
+                    rules_acc_add_f(k, &acc, dx, dy, dx * dx + dy * dy, snap.vx[j], snap.vy[j]);
+                }
+                float nx = x, ny = y, nvx = vx, nvy = vy, ax, ay;
+                rules_accel_f(k, &acc, x, y, vx, vy, &ax, &ay);
+                rules_integrate_f(k, ax, ay, &nx, &ny, &nvx, &nvy);
+                out.x[i] = nx;
+                out.y[i] = ny;
+                out.vx[i] = nvx;
+                out.vy[i] = nvy;
+            }
+        }
+    }
+}
+
+/* ---- step ------------------------------------------------------------------------- */
+
+/* Bounding box of the finite positions of cur (min and max are exact: any thread count
+ * gives the same box). No finite position: a box at the origin. */
+static bbox flock_bbox(const cpu_grid *c, int threads) {
+    const state s = c->cur;
+    const long n = (long)c->base.n;
+    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, am = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)                    \
+    reduction(min                                                                                  \
+              : x0, y0) reduction(max                                                              \
+                                  : x1, y1, am)
+    for (long i = 0; i < n; i++) {
+        const float x = s.x[i], y = s.y[i];
+        if (isfinite(x)) {
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            am = fabsf(x) > am ? fabsf(x) : am;
+        }
+        if (isfinite(y)) {
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+            am = fabsf(y) > am ? fabsf(y) : am;
+        }
+    }
+    bbox b = {x0, y0, x1, y1, am};
+    if (!(x0 <= x1)) b.x0 = b.x1 = 0;
+    if (!(y0 <= y1)) b.y0 = b.y1 = 0;
+    return b;
+}
+
+/* Grid geometry for the current state (the open plane's follows the flock) and room for
+ * it; also the topological selection buffers. */
+static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *build_threads,
+                            boids_error *err) {
+    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    bbox bb = {0, 0, 0, 0, 0};
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) bb = flock_bbox(c, threads);
+    boids_status st = geom_init(g, p, c->base.n, &bb, err);
+    if (st) return st;
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        if (p->k < 1 || p->k > 1000)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: k = %ld is outside [1, 1000]", p->k);
+        size_t need = (size_t)c->threads * (size_t)p->k;
+        if (need > c->cand_cap) {
+            cand *b = realloc(c->cand, need * sizeof *b);
+            if (!b)
+                return boids_error_set(err, BOIDS_ERR_NOMEM,
+                                       "cpu: out of memory for the k = %ld selection", p->k);
+            c->cand = b;
+            c->cand_cap = need;
+        }
+    }
+    return grid_reserve(c, g, build_threads, err);
+}
+
 static boids_status step(boids_backend *b, const boids_params *p, unsigned steps,
                          boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
+    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
     geom g;
-    boids_status st = geom_init(&g, p, c->base.n, err);
-    if (st) return st;
     int build_threads;
-    st = grid_reserve(c, &g, &build_threads, err);
+    boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
     rules_k_f k;
     rules_k_init_f(&k, p);
-    for (unsigned s = 0; s < steps; s++) {
+    for (unsigned s = 0; s < steps; s++, c->t++) {
+        if (open && s > 0 && (st = prepare(c, p, &g, &build_threads, err))) return st;
         grid_build(c, &g, build_threads);
-        steer_all(c, &g, &k);
+        if (vicsek) unit_headings(c, threads);
+        if (topo)
+            steer_topo(c, &g, &k, p);
+        else if (vicsek)
+            steer_vicsek(c, &g, &k, p);
+        else
+            steer_reynolds(c, &g, &k);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
         c->cur.id = c->snap.id;
@@ -519,39 +963,62 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                                uint64_t *set_hash, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     geom g;
-    boids_status st = geom_init(&g, p, c->base.n, err);
-    if (st) return st;
     int build_threads;
-    st = grid_reserve(c, &g, &build_threads, err);
+    boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
     rules_k_f k;
     rules_k_init_f(&k, p);
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
     const uint32_t *const start = c->start;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const uint32_t kmax = topo ? (uint32_t)p->k : 0;
+    cand *const buf = c->cand;
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
     const long chunk = (long)cell_chunk(g.ncells, threads);
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t cell = 0; cell < g.ncells; cell++) {
-        const uint32_t b0 = start[cell], b1 = start[cell + 1];
-        if (b0 == b1) continue;
-        range r[6];
-        const int nr =
-            cell_ranges(&g, start, (uint32_t)(cell % g.ncx), (uint32_t)(cell / g.ncx), r);
-        for (uint32_t i = b0; i < b1; i++) {
-            uint32_t n = 0;
-            uint64_t h = 0;
-            for (int q = 0; q < nr; q++)
-                for (uint32_t j = r[q].b; j < r[q].e; j++) {
-                    if (j == i) continue;
-                    float dx, dy;
-                    rules_offset_f(&k, s.x[i], s.y[i], s.x[j], s.y[j], &dx, &dy);
-                    if (!rules_sees_f(&k, dx, dy, dx * dx + dy * dy, s.vx[i], s.vy[i])) continue;
-                    n++;
-                    h += boids_neighbour_set_hash(s.id[j]);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        topo_q q = {&s,
+                    &k,
+                    kmax,
+                    vicsek,
+                    p->k_in_vision != 0,
+                    0,
+                    topo ? buf + (size_t)thread_num() * kmax : NULL,
+                    0};
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t cell = 0; cell < g.ncells; cell++) {
+            const uint32_t b0 = start[cell], b1 = start[cell + 1];
+            if (b0 == b1) continue;
+            const uint32_t cx = (uint32_t)(cell % g.ncx), cy = (uint32_t)(cell / g.ncx);
+            range r[6];
+            const int nr = cell_ranges(&g, start, cx, cy, r);
+            for (uint32_t i = b0; i < b1; i++) {
+                uint32_t n = 0;
+                uint64_t h = 0;
+                if (topo) {
+                    q.i = i;
+                    topo_select(&q, &g, start, cx, cy);
+                    for (uint32_t a = 0; a < q.m; a++) h += boids_neighbour_set_hash(q.best[a].id);
+                    n = q.m;
+                } else {
+                    for (int w = 0; w < nr; w++)
+                        for (uint32_t j = r[w].b; j < r[w].e; j++) {
+                            if (j == i) continue;
+                            float dx, dy;
+                            rules_offset_f(&k, s.x[i], s.y[i], s.x[j], s.y[j], &dx, &dy);
+                            const float d2 = dx * dx + dy * dy;
+                            if (vicsek ? !(d2 <= k.vision2)
+                                       : !rules_sees_f(&k, dx, dy, d2, s.vx[i], s.vy[i]))
+                                continue;
+                            n++;
+                            h += boids_neighbour_set_hash(s.id[j]);
+                        }
                 }
-            count[s.id[i]] = n;
-            set_hash[s.id[i]] = h;
+                count[s.id[i]] = n;
+                set_hash[s.id[i]] = h;
+            }
         }
     }
     return BOIDS_OK;
@@ -579,19 +1046,21 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     if (n == 0)
         return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: a flock needs at least one boid");
     /* Ids and cell starts are 32-bit: they halve the memory traffic of the sort. */
-    if (n >= UINT32_MAX || n > SIZE_MAX / (5 * sizeof(float) * 2 + sizeof(uint32_t)))
+    if (n >= UINT32_MAX || n > SIZE_MAX / (2 * 5 * sizeof(float) + 3 * sizeof(uint32_t)))
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "cpu: %zu boids is beyond this path's limit of %u", n,
                                (unsigned)(UINT32_MAX - 1));
     state cur, snap;
     uint32_t *cell_of = malloc(n * sizeof *cell_of);
+    float *unit = malloc(2 * n * sizeof *unit);
     int ok_cur = state_alloc(&cur, n), ok_snap = state_alloc(&snap, n);
-    if (!cell_of || !ok_cur || !ok_snap) {
+    if (!cell_of || !unit || !ok_cur || !ok_snap) {
         free(cell_of);
+        free(unit);
         if (ok_cur) state_free(&cur);
         if (ok_snap) state_free(&snap);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids (%zu MiB)",
-                               n, n * (2 * 5 * sizeof(float) + sizeof(uint32_t)) >> 20);
+                               n, n * (2 * 5 * sizeof(float) + 3 * sizeof(uint32_t)) >> 20);
     }
     for (size_t i = 0; i < n; i++) {
         cur.x[i] = (float)in->x[i];
@@ -603,10 +1072,14 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     state_free(&c->cur);
     state_free(&c->snap);
     free(c->cell_of);
+    free(c->ux);
     c->cur = cur;
     c->snap = snap;
     c->cell_of = cell_of;
+    c->ux = unit;
+    c->uy = unit + n;
     c->base.n = n;
+    c->t = 0; /* the noise stream restarts with the state, as in cpu-ref */
     return BOIDS_OK;
 }
 
@@ -615,6 +1088,8 @@ static void destroy(boids_backend *b) {
     state_free(&c->cur);
     state_free(&c->snap);
     free(c->cell_of);
+    free(c->ux);
+    free(c->cand);
     free(c->start);
     free(c->hist);
     free(c->block);
