@@ -4,14 +4,15 @@
 layout(std430, binding = B_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, binding = B_STARTS) buffer Starts { uint starts[]; };
 
-// Cell of a position. Positions are in [0, width] x [0, height]: x == width (reachable
-// after a wrap, as in the seed) belongs to the last cell; the clamp also keeps a rounding
-// of x * inv_cell_w up to ncx in the grid. The cell width exceeds the vision radius by a
+// Cell of a position. x == width (reachable after a wrap, as in the seed) belongs to the
+// last cell. On the open plane boids leave the world: the clamp (done in float, before the
+// conversion, which is undefined out of int range) puts them in the edge cells, which keeps
+// any two boids closer than a cell at most one cell apart, so the 3x3 search stays exact. The cell width exceeds the vision radius by a
 // margin far above float rounding (src/gpu/pipeline.c), so a boid placed one cell off by
 // rounding still finds every neighbour in its 3x3 block.
 ivec2 grid_cell(vec2 p) {
-    int cx = clamp(int(p.x * P.inv_cell_w), 0, int(P.ncx) - 1);
-    int cy = clamp(int(p.y * P.inv_cell_h), 0, int(P.ncy) - 1);
+    int cx = int(clamp(p.x * P.inv_cell_w, 0.0, float(P.ncx - 1u)));
+    int cy = int(clamp(p.y * P.inv_cell_h, 0.0, float(P.ncy - 1u)));
     return ivec2(cx, cy);
 }
 
@@ -30,7 +31,7 @@ uint grid_ranges(ivec2 c, out uvec2 r[6]) {
     int nseg = 1;
     if (ncx <= 3) {
         seg[0] = ivec2(0, ncx - 1);
-    } else if (P.wrap == 0u) {
+    } else if (P.wrap == 0u) { // walls, open plane
         seg[0] = ivec2(max(c.x - 1, 0), min(c.x + 1, ncx - 1));
     } else if (c.x == 0) {
         seg[0] = ivec2(0, 1);

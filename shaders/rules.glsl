@@ -103,7 +103,7 @@ vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
             ay += P.w_food * f.y;
         }
     }
-    if (P.wrap == 0u) { // walls: steer inward within the margin of each edge
+    if (P.walls != 0u) { // steer inward within the margin of each edge
         float tx = 0.0, ty = 0.0;
         if (x < P.wall_margin) tx += 1.0;
         if (x > P.width - P.wall_margin) tx -= 1.0;
@@ -135,7 +135,7 @@ vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
         else if (nx >= P.width) nx -= P.width;
         if (ny < 0.0) ny += P.height;
         else if (ny >= P.height) ny -= P.height;
-    } else {
+    } else if (P.walls != 0u) {
         if (nx < 0.0) {
             nx = -nx;
             nvx = -nvx;

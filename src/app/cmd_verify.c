@@ -570,6 +570,12 @@ int boids_cmd_verify(int argc, char **argv) {
         fprintf(stderr, "boids verify: %s\n", err.msg);
         return 2;
     }
+    /* The calibration (verify_float.c) and the band are those of the Reynolds rules with
+     * metric neighbours. */
+    if (base.model != BOIDS_MODEL_REYNOLDS || base.neighbours != BOIDS_NEIGHBOURS_METRIC) {
+        fprintf(stderr, "boids verify: checks model = reynolds with neighbours = metric only\n");
+        return 2;
+    }
     ctx c = {&o, NULL, NULL, 0};
     if (need_gpu) {
         /* Debug context: any GL error or high-severity message fails the run. */

@@ -146,7 +146,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
                           wrap ? p->height : 0))
                 a->boid = 1;
         }
-        if (!wrap) {
+        if (p->boundary == BOIDS_BOUNDARY_WALLS) {
             double m = p->wall_margin;
             if (fabs(x - m) <= 2 * e || fabs(x - (p->width - m)) <= 2 * e || fabs(y - m) <= 2 * e ||
                 fabs(y - (p->height - m)) <= 2 * e)

@@ -324,6 +324,12 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     if (!(p->width > 0) || !(p->height > 0) || !(p->vision_radius > 0))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU backend: width, height and vision_radius must be positive");
+    /* Refused by name rather than simulated as something else. */
+    if (p->model != BOIDS_MODEL_REYNOLDS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: model = vicsek not implemented");
+    if (p->neighbours != BOIDS_NEIGHBOURS_METRIC)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU backend: neighbours = topological not implemented");
     rules_k_f k;
     rules_k_init_f(&k, p);
     unsigned ncx, ncy;
@@ -349,6 +355,7 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .w_align = k.w_align,
         .w_coh = k.w_coh,
         .wrap = (uint32_t)k.wrap,
+        .walls = (uint32_t)k.walls,
         .wall_margin = k.wall_margin,
         .w_wall = k.w_wall,
         .predator = (uint32_t)k.predator,
@@ -669,7 +676,7 @@ static const boids_backend_ops gpu_ops = {
 };
 
 boids_gpu_options boids_gpu_options_default(void) {
-    boids_gpu_options o = {0, 0, 0, NULL};
+    boids_gpu_options o = {1, 0, 0, NULL};
     return o;
 }
 

@@ -59,6 +59,7 @@ enum {
     X(float, float, w_align)                                                                       \
     X(float, float, w_coh)                                                                         \
     X(uint, uint32_t, wrap)                                                                        \
+    X(uint, uint32_t, walls)                                                                       \
     X(float, float, wall_margin)                                                                   \
     X(float, float, w_wall)                                                                        \
     X(uint, uint32_t, predator)                                                                    \
