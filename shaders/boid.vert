@@ -1,11 +1,19 @@
 #version 430 core
-// One instanced triangle per boid, read straight from the simulation's state buffer:
-// a_state is (x, y, vx, vy) of instance gl_InstanceID, a_id its boid id. Nothing is read
-// back to the CPU to draw the flock.
+// One triangle per boid, read straight from the simulation's state buffer; nothing is
+// read back to the CPU to draw the flock. Two ways to fetch, the same picture:
+//   u_pull = 0: instanced, a_state / a_id are per-instance attributes on the buffers;
+//   u_pull = 1: vertex pulling, 3 vertices a boid, texelFetch through buffer textures on
+//               the same buffers. Software rasterisers (llvmpipe) pay per instance, so
+//               this is several times faster there; render.c picks it when the buffer
+//               texture can hold N.
 
 layout(location = 0) in vec2 a_corner; // triangle corner: x along the heading, y across
 layout(location = 1) in vec4 a_state;  // per instance
 layout(location = 2) in uint a_id;     // per instance
+
+uniform int u_pull;
+uniform samplerBuffer u_states; // RGBA32F view of the state buffer
+uniform usamplerBuffer u_ids;   // R32UI view of the id buffer
 
 uniform vec2 u_viewport;   // framebuffer size, pixels
 uniform vec2 u_center;     // world point at the middle of the viewport
@@ -48,11 +56,20 @@ bool sees(vec2 d, vec2 v) {
 }
 
 void main() {
-    vec2 p = a_state.xy;
-    vec2 v = a_state.zw;
+    vec4 st = a_state;
+    uint id = a_id;
+    vec2 corner = a_corner;
+    if (u_pull != 0) {
+        int boid = gl_VertexID / 3;
+        st = texelFetch(u_states, boid);
+        id = texelFetch(u_ids, boid).r;
+        const vec2 corners[3] = vec2[3](vec2(0.6, 0.0), vec2(-0.4, 0.32), vec2(-0.4, -0.32));
+        corner = corners[gl_VertexID - 3 * boid];
+    }
+    vec2 p = st.xy;
+    vec2 v = st.zw;
     float speed = length(v);
     vec2 h = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
-    vec2 corner = a_corner;
 
     vec3 c;
     if (u_colour == 0)
@@ -63,7 +80,7 @@ void main() {
         c = vec3(0.88, 0.9, 0.95);
     float alpha = 1.0;
     if (u_follow != 0) {
-        if (a_id == u_follow_id) {
+        if (id == u_follow_id) {
             c = vec3(1.0, 0.25, 0.2);
             corner *= 2.0;
         } else {

@@ -1,5 +1,6 @@
 /* boids: the program. Dispatches subcommands; only this layer picks exit codes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,6 +11,8 @@ static const char usage[] =
     "Huge flocks with OpenGL 4.3 compute shaders, and an exact CPU reference beside them.\n"
     "\n"
     "Commands:\n"
+    "  view       open a window on the flock (the default when a display is present)\n"
+    "  render     draw frames offscreen (no display): PNG sequence or raw RGBA for ffmpeg\n"
     "  sim        run headless; CSV metrics on stdout, optional final state\n"
     "  verify     compare the gpu and cpu backends with the exact reference\n"
     "  params     list every parameter key with its value, unit and range\n"
@@ -76,9 +79,22 @@ int boids_cmd_params(int argc, char **argv) {
     return 0;
 }
 
+/* A display GLFW could open a window on: an X server or a Wayland compositor. */
+static int have_display(void) {
+    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (w && *w);
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fputs(usage, stderr);
+    if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "-h") && strcmp(argv[1], "--help") &&
+                     strcmp(argv[1], "--version"))) {
+        /* No command: the window, with any options meant for it. */
+        if (have_display()) return boids_cmd_view(argc, argv);
+        fputs("boids: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+              "  boids render   draws frames offscreen to PNG files or to ffmpeg\n"
+              "  boids sim      runs the simulation headless with metrics on stdout\n"
+              "  boids --help   lists every command\n",
+              stderr);
         return 2;
     }
     const char *cmd = argv[1];
@@ -90,6 +106,8 @@ int main(int argc, char **argv) {
         printf("boids 0.1.0\n");
         return 0;
     }
+    if (!strcmp(cmd, "view")) return boids_cmd_view(argc - 1, argv + 1);
+    if (!strcmp(cmd, "render")) return boids_cmd_render(argc - 1, argv + 1);
     if (!strcmp(cmd, "sim")) return boids_cmd_sim(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return boids_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return boids_cmd_params(argc - 1, argv + 1);

@@ -1,0 +1,398 @@
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+/* stb_easy_font is a single header whose functions are all static: including it here is
+ * its whole use. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb/stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+const char *const render_colour_names[RENDER_COLOURS + 1] = {"heading", "speed", "plain", NULL};
+
+/* The overlay batch has a fixed capacity so that a frame never allocates: a viewer left
+ * running for days keeps the memory it had after its first frame. Shapes past the capacity
+ * are dropped (the panel and HUD use a small fraction of it). */
+enum { UI_MAX_VERTS = 3 * 65536 };
+
+typedef struct ui_vert {
+    float x, y;
+    uint32_t rgba; /* bytes R, G, B, A in memory order */
+} ui_vert;
+
+struct render_ctx {
+    unsigned boid_prog, ui_prog;
+    unsigned boid_vao, corner_vbo;
+    unsigned pull_vao, tex_states, tex_ids; /* vertex pulling through buffer textures */
+    int max_texels;                         /* GL_MAX_TEXTURE_BUFFER_SIZE */
+    int force_instanced;                    /* BOIDS_DRAW=instanced (comparisons) */
+    unsigned ui_vao, ui_vbo;
+    ui_vert *verts;
+    size_t nverts;
+    float vw, vh;
+    /* Uniform locations. */
+    int b_viewport, b_center, b_scale, b_size, b_colour, b_max_speed, b_follow, b_follow_id,
+        b_follow_state, b_world, b_wrap, b_vision2, b_full_fov, b_cos_half_fov, b_pull;
+    int u_viewport;
+};
+
+static const char *shader_source(const char *name) {
+    for (const render_shader *s = boids_view_shaders; s->name; s++)
+        if (!strcmp(s->name, name)) return s->source;
+    return NULL;
+}
+
+static unsigned stage_of(const char *name) {
+    const char *dot = strrchr(name, '.');
+    if (dot && !strcmp(dot, ".vert")) return GL_VERTEX_SHADER;
+    if (dot && !strcmp(dot, ".frag")) return GL_FRAGMENT_SHADER;
+    return GL_COMPUTE_SHADER;
+}
+
+unsigned render_program(const char *const *names, int count, boids_error *err) {
+    unsigned prog = glCreateProgram();
+    char log[512];
+    for (int i = 0; i < count; i++) {
+        const char *src = shader_source(names[i]);
+        if (!src) {
+            glDeleteProgram(prog);
+            boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s is not embedded", names[i]);
+            return 0;
+        }
+        unsigned sh = glCreateShader(stage_of(names[i]));
+        glShaderSource(sh, 1, &src, NULL);
+        glCompileShader(sh);
+        int ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            glGetShaderInfoLog(sh, sizeof log, NULL, log);
+            glDeleteShader(sh);
+            glDeleteProgram(prog);
+            boids_error_set(err, BOIDS_ERR_RUNTIME, "compiling shaders/%s: %s", names[i], log);
+            return 0;
+        }
+        glAttachShader(prog, sh);
+        glDeleteShader(sh); /* freed with the program */
+    }
+    glLinkProgram(prog);
+    int ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        glDeleteProgram(prog);
+        boids_error_set(err, BOIDS_ERR_RUNTIME, "linking shaders/%s: %s", names[0], log);
+        return 0;
+    }
+    return prog;
+}
+
+render_camera render_camera_fit(double width, double height, int fb_w, int fb_h, double margin) {
+    render_camera c;
+    double aw = fb_w - 2 * margin, ah = fb_h - 2 * margin;
+    if (aw < 1) aw = 1;
+    if (ah < 1) ah = 1;
+    c.cx = width / 2;
+    c.cy = height / 2;
+    c.scale = fmin(aw / width, ah / height);
+    c.fb_w = fb_w;
+    c.fb_h = fb_h;
+    return c;
+}
+
+void render_world_to_px(const render_camera *c, double x, double y, double *px, double *py) {
+    *px = (x - c->cx) * c->scale + 0.5 * c->fb_w;
+    *py = (y - c->cy) * c->scale + 0.5 * c->fb_h;
+}
+
+void render_px_to_world(const render_camera *c, double px, double py, double *x, double *y) {
+    *x = (px - 0.5 * c->fb_w) / c->scale + c->cx;
+    *y = (py - 0.5 * c->fb_h) / c->scale + c->cy;
+}
+
+render_ctx *render_create(boids_error *err) {
+    render_ctx *r = calloc(1, sizeof *r);
+    if (!r) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
+        return NULL;
+    }
+    r->verts = malloc(UI_MAX_VERTS * sizeof *r->verts);
+    if (!r->verts) {
+        free(r);
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
+        return NULL;
+    }
+    static const char *const boid_names[] = {"boid.vert", "boid.frag"};
+    static const char *const ui_names[] = {"ui.vert", "ui.frag"};
+    if (!(r->boid_prog = render_program(boid_names, 2, err)) ||
+        !(r->ui_prog = render_program(ui_names, 2, err))) {
+        render_destroy(r);
+        return NULL;
+    }
+    unsigned p = r->boid_prog;
+    r->b_viewport = glGetUniformLocation(p, "u_viewport");
+    r->b_center = glGetUniformLocation(p, "u_center");
+    r->b_scale = glGetUniformLocation(p, "u_scale");
+    r->b_size = glGetUniformLocation(p, "u_size_px");
+    r->b_colour = glGetUniformLocation(p, "u_colour");
+    r->b_max_speed = glGetUniformLocation(p, "u_max_speed");
+    r->b_follow = glGetUniformLocation(p, "u_follow");
+    r->b_follow_id = glGetUniformLocation(p, "u_follow_id");
+    r->b_follow_state = glGetUniformLocation(p, "u_follow_state");
+    r->b_world = glGetUniformLocation(p, "u_world");
+    r->b_wrap = glGetUniformLocation(p, "u_wrap");
+    r->b_vision2 = glGetUniformLocation(p, "u_vision2");
+    r->b_full_fov = glGetUniformLocation(p, "u_full_fov");
+    r->b_cos_half_fov = glGetUniformLocation(p, "u_cos_half_fov");
+    r->b_pull = glGetUniformLocation(p, "u_pull");
+    glUseProgram(p);
+    glUniform1i(glGetUniformLocation(p, "u_states"), 0);
+    glUniform1i(glGetUniformLocation(p, "u_ids"), 1);
+    glUseProgram(0);
+    r->u_viewport = glGetUniformLocation(r->ui_prog, "u_viewport");
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r->max_texels);
+    const char *draw = getenv("BOIDS_DRAW");
+    r->force_instanced = draw && !strcmp(draw, "instanced");
+    glGenVertexArrays(1, &r->pull_vao);
+    glGenTextures(1, &r->tex_states);
+    glGenTextures(1, &r->tex_ids);
+
+    /* A dart pointing along +x, one unit long, centred on the boid's position. */
+    static const float corners[] = {0.6f, 0.0f, -0.4f, 0.32f, -0.4f, -0.32f};
+    glGenVertexArrays(1, &r->boid_vao);
+    glGenBuffers(1, &r->corner_vbo);
+    glBindVertexArray(r->boid_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->corner_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+    /* Separate attribute format and buffer bindings (GL 4.3) so that the state buffers,
+     * whose names change with every step, are rebound per draw without redefining
+     * formats. */
+    glVertexAttribFormat(0, 2, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribBinding(0, 0);
+    glBindVertexBuffer(0, r->corner_vbo, 0, 2 * sizeof(float));
+    glEnableVertexAttribArray(0);
+    glVertexAttribFormat(1, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribBinding(1, 1);
+    glVertexBindingDivisor(1, 1);
+    glEnableVertexAttribArray(1);
+    glVertexAttribIFormat(2, 1, GL_UNSIGNED_INT, 0);
+    glVertexAttribBinding(2, 2);
+    glVertexBindingDivisor(2, 1);
+    glEnableVertexAttribArray(2);
+
+    glGenVertexArrays(1, &r->ui_vao);
+    glGenBuffers(1, &r->ui_vbo);
+    glBindVertexArray(r->ui_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->ui_vbo);
+    glBufferData(GL_ARRAY_BUFFER, UI_MAX_VERTS * sizeof(ui_vert), NULL, GL_STREAM_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(ui_vert), (void *)0);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ui_vert),
+                          (void *)offsetof(ui_vert, rgba));
+    glEnableVertexAttribArray(1);
+    glBindVertexArray(0);
+    return r;
+}
+
+void render_destroy(render_ctx *r) {
+    if (!r) return;
+    if (r->boid_prog) glDeleteProgram(r->boid_prog);
+    if (r->ui_prog) glDeleteProgram(r->ui_prog);
+    if (r->boid_vao) glDeleteVertexArrays(1, &r->boid_vao);
+    if (r->pull_vao) glDeleteVertexArrays(1, &r->pull_vao);
+    if (r->tex_states) glDeleteTextures(1, &r->tex_states);
+    if (r->tex_ids) glDeleteTextures(1, &r->tex_ids);
+    if (r->ui_vao) glDeleteVertexArrays(1, &r->ui_vao);
+    if (r->corner_vbo) glDeleteBuffers(1, &r->corner_vbo);
+    if (r->ui_vbo) glDeleteBuffers(1, &r->ui_vbo);
+    free(r->verts);
+    free(r);
+}
+
+void render_begin(render_ctx *r, const render_camera *cam) {
+    r->vw = (float)cam->fb_w;
+    r->vh = (float)cam->fb_h;
+    r->nverts = 0;
+    glViewport(0, 0, cam->fb_w, cam->fb_h);
+    glClearColor(0.043f, 0.055f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_params *p,
+                       const render_flock *f) {
+    if (f->n == 0) return;
+    glUseProgram(r->boid_prog);
+    glUniform2f(r->b_viewport, (float)cam->fb_w, (float)cam->fb_h);
+    glUniform2f(r->b_center, (float)cam->cx, (float)cam->cy);
+    glUniform1f(r->b_scale, (float)cam->scale);
+    glUniform1f(r->b_size, (float)f->size_px);
+    glUniform1i(r->b_colour, (int)f->colour);
+    glUniform1f(r->b_max_speed, (float)p->max_speed);
+    glUniform1i(r->b_follow, f->follow);
+    glUniform1ui(r->b_follow_id, f->follow_id);
+    glUniform4fv(r->b_follow_state, 1, f->follow_state);
+    glUniform2f(r->b_world, (float)p->width, (float)p->height);
+    glUniform1i(r->b_wrap, p->boundary == BOIDS_BOUNDARY_WRAP);
+    glUniform1f(r->b_vision2, (float)p->vision_radius * (float)p->vision_radius);
+    glUniform1i(r->b_full_fov, p->fov >= 360.0);
+    glUniform1f(r->b_cos_half_fov, (float)cos(p->fov * 0.5 * (M_PI / 180.0)));
+    /* Vertex pulling draws 3 N vertices: it needs N texels and 3 N below INT_MAX. */
+    int pull = f->n <= (size_t)r->max_texels && f->n < 700000000u && !r->force_instanced;
+    glUniform1i(r->b_pull, pull);
+    if (pull) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_BUFFER, r->tex_states);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, f->state_buf);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_BUFFER, r->tex_ids);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, f->id_buf);
+        glActiveTexture(GL_TEXTURE0);
+        glBindVertexArray(r->pull_vao);
+        glDrawArrays(GL_TRIANGLES, 0, (int)(3 * f->n));
+    } else {
+        glBindVertexArray(r->boid_vao);
+        glBindVertexBuffer(1, f->state_buf, 0, 4 * sizeof(float));
+        glBindVertexBuffer(2, f->id_buf, 0, sizeof(uint32_t));
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (int)f->n);
+    }
+    glBindVertexArray(0);
+}
+
+static uint32_t pack(uint32_t rgba) {
+    /* 0xRRGGBBAA to bytes R, G, B, A in memory, whatever the host byte order. */
+    uint32_t out;
+    unsigned char b[4] = {(unsigned char)(rgba >> 24), (unsigned char)(rgba >> 16),
+                          (unsigned char)(rgba >> 8), (unsigned char)rgba};
+    memcpy(&out, b, 4);
+    return out;
+}
+
+static void tri(render_ctx *r, float x0, float y0, float x1, float y1, float x2, float y2,
+                uint32_t c) {
+    if (r->nverts + 3 > UI_MAX_VERTS) return;
+    ui_vert *v = r->verts + r->nverts;
+    v[0] = (ui_vert){x0, y0, c};
+    v[1] = (ui_vert){x1, y1, c};
+    v[2] = (ui_vert){x2, y2, c};
+    r->nverts += 3;
+}
+
+static void quad(render_ctx *r, float x0, float y0, float x1, float y1, float x2, float y2,
+                 float x3, float y3, uint32_t c) {
+    tri(r, x0, y0, x1, y1, x2, y2, c);
+    tri(r, x0, y0, x2, y2, x3, y3, c);
+}
+
+void render_rect(render_ctx *r, float x, float y, float w, float h, uint32_t rgba) {
+    quad(r, x, y, x + w, y, x + w, y + h, x, y + h, pack(rgba));
+}
+
+void render_line(render_ctx *r, float x0, float y0, float x1, float y1, float width,
+                 uint32_t rgba) {
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (len == 0) return;
+    float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
+    quad(r, x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny, pack(rgba));
+}
+
+void render_circle(render_ctx *r, float cx, float cy, float radius, float width, float dash,
+                   uint32_t rgba) {
+    int segs = (int)(radius * 0.5f);
+    if (segs < 24) segs = 24;
+    if (segs > 512) segs = 512;
+    /* With dashes, segments come in on/off pairs of about `dash` pixels each. */
+    int step_on = 1;
+    if (dash > 0) {
+        int pairs = (int)(2 * (float)M_PI * radius / (2 * dash));
+        if (pairs < 6) pairs = 6;
+        segs = 2 * pairs;
+        step_on = 2;
+    }
+    for (int i = 0; i < segs; i += step_on) {
+        float a0 = 2 * (float)M_PI * (float)i / (float)segs;
+        float a1 = 2 * (float)M_PI * (float)(i + 1) / (float)segs;
+        render_line(r, cx + radius * cosf(a0), cy + radius * sinf(a0), cx + radius * cosf(a1),
+                    cy + radius * sinf(a1), width, rgba);
+    }
+}
+
+void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, float a1,
+                  uint32_t rgba) {
+    int segs = (int)(fabsf(a1 - a0) * 24) + 1;
+    uint32_t c = pack(rgba);
+    for (int i = 0; i < segs; i++) {
+        float b0 = a0 + (a1 - a0) * (float)i / (float)segs;
+        float b1 = a0 + (a1 - a0) * (float)(i + 1) / (float)segs;
+        tri(r, cx, cy, cx + radius * cosf(b0), cy + radius * sinf(b0), cx + radius * cosf(b1),
+            cy + radius * sinf(b1), c);
+    }
+}
+
+float render_text_width(const char *text, float scale) {
+    return (float)stb_easy_font_width((char *)text) * scale;
+}
+
+float render_text(render_ctx *r, float x, float y, float scale, const char *text, uint32_t rgba) {
+    /* stb_easy_font emits quads of 4 vertices of 16 bytes (x, y, z, colour); 270 bytes a
+     * character is its documented worst case. */
+    static char buf[270 * 256];
+    unsigned char col[4] = {0, 0, 0, 0};
+    int quads = stb_easy_font_print(0, 0, (char *)text, col, buf, sizeof buf);
+    uint32_t c = pack(rgba);
+    for (int q = 0; q < quads; q++) {
+        float v[4][2];
+        for (int k = 0; k < 4; k++) {
+            memcpy(v[k], buf + (size_t)(q * 4 + k) * 16, 2 * sizeof(float));
+            v[k][0] = x + v[k][0] * scale;
+            v[k][1] = y + v[k][1] * scale;
+        }
+        quad(r, v[0][0], v[0][1], v[1][0], v[1][1], v[2][0], v[2][1], v[3][0], v[3][1], c);
+    }
+    return render_text_width(text, scale);
+}
+
+void render_flush(render_ctx *r) {
+    if (r->nverts == 0) return;
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(r->ui_prog);
+    glUniform2f(r->u_viewport, r->vw, r->vh);
+    glBindVertexArray(r->ui_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->ui_vbo);
+    /* Orphan the storage so the driver need not wait for the previous frame's draw. */
+    glBufferData(GL_ARRAY_BUFFER, UI_MAX_VERTS * sizeof(ui_vert), NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(r->nverts * sizeof(ui_vert)), r->verts);
+    glDrawArrays(GL_TRIANGLES, 0, (int)r->nverts);
+    glBindVertexArray(0);
+    glDisable(GL_BLEND);
+    r->nverts = 0;
+}
+
+void render_read_pixels(int w, int h, unsigned char *pixels) {
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    /* GL's rows go bottom to top; images go top to bottom. */
+    size_t row = (size_t)w * 4;
+    unsigned char tmp[4 * 4096];
+    for (int y = 0; y < h / 2; y++) {
+        unsigned char *a = pixels + (size_t)y * row, *b = pixels + (size_t)(h - 1 - y) * row;
+        for (size_t off = 0; off < row; off += sizeof tmp) {
+            size_t len = row - off < sizeof tmp ? row - off : sizeof tmp;
+            memcpy(tmp, a + off, len);
+            memcpy(a + off, b + off, len);
+            memcpy(b + off, tmp, len);
+        }
+    }
+    /* The framebuffer's alpha is whatever blending left; images are opaque. */
+    for (size_t i = 3; i < row * (size_t)h; i += 4) pixels[i] = 255;
+}

@@ -1,0 +1,345 @@
+#include "render_scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "boids/gpu.h"
+#include "render.h"
+
+enum {
+    ORDER_GROUPS = 64, /* work groups of the order reduction: 64 partial sums to read */
+    TIMER_SLOTS = 8    /* frames of timestamp queries in flight */
+};
+
+struct scene {
+    boids_params p;
+    boids_backend *b;
+    int gpu;
+    uint64_t steps;
+    /* cpu backends: the flock downloaded after each step and our own GL buffers. */
+    boids_flock host;
+    float *upload;
+    unsigned own_state, own_ids;
+    size_t own_cap;
+    /* order reduction */
+    unsigned order_prog, order_buf;
+    int order_n;
+    GLsync order_fence;
+    size_t order_count; /* N when the pending reduction was started */
+    /* follow passes */
+    unsigned follow_prog, follow_buf;
+    int f_n, f_pass, f_point, f_id, f_world, f_wrap, f_vision2, f_full_fov, f_cos_half_fov;
+    /* timestamp queries: [slot][0] before the steps, [slot][1] after */
+    int timing;
+    unsigned queries[TIMER_SLOTS][2];
+    int query_used[TIMER_SLOTS];
+    int slot;
+    double gpu_ms;
+};
+
+boids_params *scene_params(scene *s) {
+    return &s->p;
+}
+
+uint64_t scene_steps(const scene *s) {
+    return s->steps;
+}
+
+const char *scene_backend_name(const scene *s) {
+    return s->b->ops->name;
+}
+
+double scene_gpu_ms(const scene *s) {
+    return s->gpu_ms;
+}
+
+/* cpu backends: mirror the host flock into our buffers as float vec4 + ids 0..n-1. */
+static boids_status mirror(scene *s, boids_error *err) {
+    size_t n = s->host.n;
+    if (n > s->own_cap) {
+        float *u = realloc(s->upload, n * 4 * sizeof *u);
+        if (!u) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
+        s->upload = u;
+        uint32_t *ids = malloc(n * sizeof *ids);
+        if (!ids) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
+        for (size_t i = 0; i < n; i++) ids[i] = (uint32_t)i;
+        glBindBuffer(GL_ARRAY_BUFFER, s->own_state);
+        glBufferData(GL_ARRAY_BUFFER, (long)(n * 4 * sizeof(float)), NULL, GL_STREAM_DRAW);
+        glBindBuffer(GL_ARRAY_BUFFER, s->own_ids);
+        glBufferData(GL_ARRAY_BUFFER, (long)(n * sizeof(uint32_t)), ids, GL_STATIC_DRAW);
+        free(ids);
+        s->own_cap = n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        s->upload[4 * i + 0] = (float)s->host.x[i];
+        s->upload[4 * i + 1] = (float)s->host.y[i];
+        s->upload[4 * i + 2] = (float)s->host.vx[i];
+        s->upload[4 * i + 3] = (float)s->host.vy[i];
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, s->own_state);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(n * 4 * sizeof(float)), s->upload);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return BOIDS_OK;
+}
+
+scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err) {
+    scene *s = calloc(1, sizeof *s);
+    if (!s) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->p = *p;
+    s->timing = cfg->timing;
+    s->gpu_ms = -1;
+    static const char *const order_names[] = {"view_order.comp"};
+    static const char *const follow_names[] = {"view_follow.comp"};
+    if (!(s->order_prog = render_program(order_names, 1, err)) ||
+        !(s->follow_prog = render_program(follow_names, 1, err)))
+        goto fail;
+    s->order_n = glGetUniformLocation(s->order_prog, "u_n");
+    unsigned fp = s->follow_prog;
+    s->f_n = glGetUniformLocation(fp, "u_n");
+    s->f_pass = glGetUniformLocation(fp, "u_pass");
+    s->f_point = glGetUniformLocation(fp, "u_point");
+    s->f_id = glGetUniformLocation(fp, "u_id");
+    s->f_world = glGetUniformLocation(fp, "u_world");
+    s->f_wrap = glGetUniformLocation(fp, "u_wrap");
+    s->f_vision2 = glGetUniformLocation(fp, "u_vision2");
+    s->f_full_fov = glGetUniformLocation(fp, "u_full_fov");
+    s->f_cos_half_fov = glGetUniformLocation(fp, "u_cos_half_fov");
+    glGenBuffers(1, &s->order_buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->order_buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, ORDER_GROUPS * 2 * sizeof(float), NULL, GL_DYNAMIC_READ);
+    glGenBuffers(1, &s->follow_buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->follow_buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, 32, NULL, GL_DYNAMIC_READ);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (s->timing) glGenQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
+
+    boids_params q = s->p;
+    if (app_initial_flock(cfg->opts, &q, &s->host, err)) goto fail;
+    s->p.count = q.count;
+    if (!strcmp(cfg->opts->backend, "gpu")) {
+        boids_gpu_options o = boids_gpu_options_default();
+        o.deterministic = cfg->deterministic;
+        s->b = boids_gpu_create(NULL, &s->host, &o, err);
+        s->gpu = 1;
+    } else {
+        s->b = app_backend_create(cfg->opts, &s->p, &s->host, err);
+        glGenBuffers(1, &s->own_state);
+        glGenBuffers(1, &s->own_ids);
+    }
+    if (!s->b) goto fail;
+    if (s->gpu) {
+        boids_flock_free(&s->host); /* the GPU holds it now */
+    } else if (mirror(s, err)) {
+        goto fail;
+    }
+    return s;
+fail:
+    scene_destroy(s);
+    return NULL;
+}
+
+void scene_destroy(scene *s) {
+    if (!s) return;
+    boids_backend_destroy(s->b);
+    boids_flock_free(&s->host);
+    free(s->upload);
+    if (s->order_fence) glDeleteSync(s->order_fence);
+    if (s->own_state) glDeleteBuffers(1, &s->own_state);
+    if (s->own_ids) glDeleteBuffers(1, &s->own_ids);
+    if (s->order_buf) glDeleteBuffers(1, &s->order_buf);
+    if (s->follow_buf) glDeleteBuffers(1, &s->follow_buf);
+    if (s->order_prog) glDeleteProgram(s->order_prog);
+    if (s->follow_prog) glDeleteProgram(s->follow_prog);
+    if (s->timing) glDeleteQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
+    free(s);
+}
+
+boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids_error *err) {
+    boids_flock f;
+    boids_status st = boids_flock_alloc(&f, (size_t)p->count, err);
+    if (st) return st;
+    boids_flock_randomize(&f, p, seed);
+    st = boids_backend_upload(s->b, &f, err);
+    if (!st) {
+        s->p = *p;
+        s->steps = 0;
+        if (!s->gpu) {
+            boids_flock_free(&s->host);
+            s->host = f;
+            return mirror(s, err);
+        }
+    }
+    boids_flock_free(&f);
+    return st;
+}
+
+static void read_timers(scene *s) {
+    /* Results of frames a few slots back are normally ready; a slot still busy is skipped
+     * rather than waited for. */
+    int k = s->slot;
+    if (!s->query_used[k]) return;
+    GLuint ready = 0;
+    glGetQueryObjectuiv(s->queries[k][1], GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (ready) {
+        GLuint64 t0 = 0, t1 = 0;
+        glGetQueryObjectui64v(s->queries[k][0], GL_QUERY_RESULT, &t0);
+        glGetQueryObjectui64v(s->queries[k][1], GL_QUERY_RESULT, &t1);
+        double ms = (double)(t1 - t0) * 1e-6;
+        s->gpu_ms = s->gpu_ms < 0 ? ms : 0.9 * s->gpu_ms + 0.1 * ms;
+    }
+    s->query_used[k] = 0;
+}
+
+boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
+    if (steps == 0) return BOIDS_OK;
+    if (s->timing) {
+        read_timers(s);
+        glQueryCounter(s->queries[s->slot][0], GL_TIMESTAMP);
+    }
+    boids_status st = boids_backend_step(s->b, &s->p, steps, err);
+    if (s->timing) {
+        glQueryCounter(s->queries[s->slot][1], GL_TIMESTAMP);
+        s->query_used[s->slot] = 1;
+        s->slot = (s->slot + 1) % TIMER_SLOTS;
+    }
+    if (st) return st;
+    s->steps += steps;
+    if (!s->gpu) {
+        if ((st = boids_backend_download(s->b, &s->host, err))) return st;
+        return mirror(s, err);
+    }
+    /* Our passes and the draw read what the compute pipeline wrote. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+    return BOIDS_OK;
+}
+
+void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
+    if (s->gpu) {
+        *state = boids_gpu_state_buffer(s->b);
+        *ids = boids_gpu_id_buffer(s->b);
+    } else {
+        *state = s->own_state;
+        *ids = s->own_ids;
+    }
+    *n = s->b->n;
+}
+
+void scene_order_request(scene *s) {
+    if (s->order_fence) return; /* the previous one is still running */
+    unsigned state, ids;
+    size_t n;
+    scene_buffers(s, &state, &ids, &n);
+    glUseProgram(s->order_prog);
+    glUniform1ui(s->order_n, (unsigned)n);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, state);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->order_buf);
+    glDispatchCompute(ORDER_GROUPS, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    s->order_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    s->order_count = n;
+}
+
+int scene_order_poll(scene *s, int wait, double *order) {
+    if (!s->order_fence) return 0;
+    GLenum r =
+        glClientWaitSync(s->order_fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? 10000000000ull : 0);
+    if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) return 0;
+    glDeleteSync(s->order_fence);
+    s->order_fence = NULL;
+    float part[ORDER_GROUPS * 2];
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->order_buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof part, part);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    double ux = 0, uy = 0;
+    for (int i = 0; i < ORDER_GROUPS; i++) {
+        ux += part[2 * i];
+        uy += part[2 * i + 1];
+    }
+    *order = s->order_count ? sqrt(ux * ux + uy * uy) / (double)s->order_count : 0;
+    return 1;
+}
+
+/* Runs one pass of view_follow.comp over the flock. */
+static void follow_pass(scene *s, unsigned pass) {
+    glUniform1ui(s->f_pass, pass);
+    glDispatchCompute((unsigned)((s->b->n + 255) / 256), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+static void follow_setup(scene *s, const uint32_t init[4]) {
+    unsigned state, ids;
+    size_t n;
+    scene_buffers(s, &state, &ids, &n);
+    const boids_params *p = &s->p;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->follow_buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4 * sizeof(uint32_t), init);
+    glUseProgram(s->follow_prog);
+    glUniform1ui(s->f_n, (unsigned)n);
+    glUniform2f(s->f_world, (float)p->width, (float)p->height);
+    glUniform1i(s->f_wrap, p->boundary == BOIDS_BOUNDARY_WRAP);
+    glUniform1f(s->f_vision2, (float)p->vision_radius * (float)p->vision_radius);
+    glUniform1i(s->f_full_fov, p->fov >= 360.0);
+    glUniform1f(s->f_cos_half_fov, (float)cos(p->fov * 0.5 * (M_PI / 180.0)));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, state);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->follow_buf);
+}
+
+uint32_t scene_nearest(scene *s, double x, double y) {
+    static const uint32_t init[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
+    follow_setup(s, init);
+    glUniform2f(s->f_point, (float)x, (float)y);
+    follow_pass(s, 0);
+    follow_pass(s, 1);
+    uint32_t out[4];
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return out[1] == 0xFFFFFFFFu ? 0 : out[1];
+}
+
+int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours) {
+    static const uint32_t init[4] = {0, 0, 0, 0};
+    follow_setup(s, init);
+    glUniform1ui(s->f_id, id);
+    follow_pass(s, 2);
+    follow_pass(s, 3);
+    unsigned char out[32];
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    uint32_t head[4];
+    memcpy(head, out, sizeof head);
+    memcpy(state, out + 16, 4 * sizeof(float));
+    *neighbours = head[3];
+    return head[2] != 0;
+}
+
+boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {
+    boids_flock f;
+    boids_status st = boids_flock_alloc(&f, s->b->n, err);
+    if (st) return st;
+    if ((st = boids_backend_download(s->b, &f, err))) {
+        boids_flock_free(&f);
+        return st;
+    }
+    int wrap = s->p.boundary == BOIDS_BOUNDARY_WRAP;
+    double sum = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        double dx = f.x[i] - x, dy = f.y[i] - y;
+        if (wrap) {
+            if (dx > s->p.width / 2) dx -= s->p.width;
+            if (dx < -s->p.width / 2) dx += s->p.width;
+            if (dy > s->p.height / 2) dy -= s->p.height;
+            if (dy < -s->p.height / 2) dy += s->p.height;
+        }
+        sum += sqrt(dx * dx + dy * dy);
+    }
+    *mean = sum / (double)f.n;
+    boids_flock_free(&f);
+    return BOIDS_OK;
+}

@@ -1,0 +1,69 @@
+/* The simulation as the viewer and `boids render` see it: parameters, a backend, and the
+ * GPU buffers to draw from, plus small GPU passes (order, "see what a boid sees") that
+ * read only a few bytes back.
+ *
+ * With the gpu backend the flock is drawn straight from its state buffer. The cpu
+ * backends (for comparison, or where the compute pipeline is unavailable) are downloaded
+ * after each step and uploaded into buffers of the scene's own. */
+#ifndef BOIDS_APP_RENDER_SCENE_H
+#define BOIDS_APP_RENDER_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boids/backend.h"
+#include "boids/flock.h"
+#include "boids/params.h"
+#include "cli.h"
+
+typedef struct scene scene;
+
+typedef struct scene_config {
+    const app_opts *opts; /* backend, threads, deterministic, load, seed */
+    int deterministic;    /* gpu: 1 reproducible run to run (render), 0 fast (viewer) */
+    int timing;           /* 1: GPU timestamp queries around each frame's steps */
+} scene_config;
+
+/* Makes the scene on the current GL context (loaded), with the initial state of the
+ * options (--load or random from --seed) for parameters p. */
+scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err);
+void scene_destroy(scene *s);
+
+/* Current parameters (the viewer edits them live; N changes go through scene_restart). */
+boids_params *scene_params(scene *s);
+
+/* Replaces the flock by a random one of p->count boids drawn with seed (any N). */
+boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids_error *err);
+
+/* Advances `steps` steps with the current parameters. */
+boids_status scene_step(scene *s, unsigned steps, boids_error *err);
+
+/* Steps done since creation or the latest restart. */
+uint64_t scene_steps(const scene *s);
+
+/* Buffers to draw from: N vec4 state and N uint ids, valid until the next step/restart. */
+void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n);
+
+const char *scene_backend_name(const scene *s);
+
+/* Order on the GPU: scene_order_request() starts a reduction; scene_order_poll() returns 1
+ * and the value once the GPU has finished (without waiting), else 0. wait != 0 blocks. */
+void scene_order_request(scene *s);
+int scene_order_poll(scene *s, int wait, double *order);
+
+/* The id of the boid nearest to world point (x, y) (shortest image in wrap mode). */
+uint32_t scene_nearest(scene *s, double x, double y);
+
+/* State of boid `id` and the number of neighbours it counts under the current
+ * parameters; returns 0 if there is no such id. Reads back 32 bytes. */
+int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours);
+
+/* GPU time of the steps of recent frames, milliseconds per frame (timestamp queries,
+ * read a few frames late so nothing waits); negative until the first result. */
+double scene_gpu_ms(const scene *s);
+
+/* Mean distance from (x, y) to the boids (shortest image in wrap mode): reads the whole
+ * flock back, for tests and --stats only. */
+boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err);
+
+#endif

@@ -1,0 +1,43 @@
+# The viewer (`boids view`) and offscreen rendering (`boids render`): included from the top
+# level after the `boids` target. GLFW is the only window library and only the viewer
+# uses it; the shaders under shaders/ are validated with glslangValidator at build time
+# (a shader error fails the build) and embedded as the table boids_view_shaders.
+
+pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
+
+set(BOIDS_VIEW_SHADERS boid.vert boid.frag ui.vert ui.frag view_order.comp view_follow.comp)
+set(BOIDS_VIEW_GEN ${CMAKE_BINARY_DIR}/view)
+set(BOIDS_VIEW_SHADER_FILES)
+set(BOIDS_VIEW_STAMPS)
+foreach(s IN LISTS BOIDS_VIEW_SHADERS)
+  set(src ${CMAKE_SOURCE_DIR}/shaders/${s})
+  list(APPEND BOIDS_VIEW_SHADER_FILES ${src})
+  add_custom_command(
+    OUTPUT ${BOIDS_VIEW_GEN}/check/${s}.stamp
+    COMMAND ${BOIDS_GLSLANG} --quiet ${src}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_VIEW_GEN}/check
+    COMMAND ${CMAKE_COMMAND} -E touch ${BOIDS_VIEW_GEN}/check/${s}.stamp
+    DEPENDS ${src}
+    COMMENT "Validating shaders/${s} with glslangValidator"
+    VERBATIM)
+  list(APPEND BOIDS_VIEW_STAMPS ${BOIDS_VIEW_GEN}/check/${s}.stamp)
+endforeach()
+add_custom_command(
+  OUTPUT ${BOIDS_VIEW_GEN}/view_shaders.c
+  COMMAND ${CMAKE_COMMAND} -DOUT=${BOIDS_VIEW_GEN}/view_shaders.c "-DFILES=${BOIDS_VIEW_SHADER_FILES}"
+          -P ${CMAKE_SOURCE_DIR}/src/app/view_embed.cmake
+  DEPENDS ${BOIDS_VIEW_SHADER_FILES} ${BOIDS_VIEW_STAMPS} ${CMAKE_SOURCE_DIR}/src/app/view_embed.cmake
+  COMMENT "Embedding the viewer's shaders"
+  VERBATIM)
+
+target_sources(boids PRIVATE
+  src/app/cmd_view.c
+  src/app/cmd_render.c
+  src/app/view.c
+  src/app/view_ui.c
+  src/app/render.c
+  src/app/render_scene.c
+  src/app/render_image.c
+  ${BOIDS_VIEW_GEN}/view_shaders.c
+)
+target_link_libraries(boids PRIVATE PkgConfig::GLFW)

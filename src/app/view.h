@@ -1,0 +1,56 @@
+/* The interactive viewer: a GLFW window (GL 4.3 core) drawing the flock straight from the
+ * GPU state buffer, with a control panel, keyboard shortcuts, pointer as predator or food,
+ * "see what a boid sees", a HUD and screenshots. `boids view` parses the flags
+ * (cmd_view.c) and calls view_run(). */
+#ifndef BOIDS_APP_VIEW_H
+#define BOIDS_APP_VIEW_H
+
+#include "boids/error.h"
+#include "boids/params.h"
+#include "cli.h"
+#include "render.h"
+
+typedef enum view_pointer {
+    VIEW_POINTER_OFF = 0,
+    VIEW_POINTER_PREDATOR, /* press and hold: boids within predator_radius flee */
+    VIEW_POINTER_FOOD,     /* press and hold: boids within food_radius come */
+    VIEW_POINTER_HOVER,    /* seed 000: a predator wherever the pointer hovers */
+    VIEW_POINTERS
+} view_pointer;
+extern const char *const view_pointer_names[VIEW_POINTERS + 1]; /* NULL-terminated */
+
+typedef struct view_opts {
+    app_opts app;      /* shared options (backend defaults to gpu) */
+    boids_params base; /* the preset's parameters before --config/--set/-n */
+    int scale_world;   /* 1: the world grows with N to keep the preset's density */
+    int fullscreen;    /* borderless full screen on the monitor */
+    int monitor;       /* index into the connected monitors; -1 the primary */
+    int hide_cursor;
+    int hud, panel; /* shown at start */
+    int vsync;
+    int msaa;             /* samples per pixel; -1: 4, or 0 on software renderers */
+    int win_w, win_h;     /* window size, screen coordinates */
+    long steps_per_frame; /* > 0: fixed steps per frame; 0: real time at `rate` */
+    long rate;            /* steps per second in real-time mode */
+    render_colour colour;
+    view_pointer pointer;
+    double boid_px;       /* boid length in pixels */
+    const char *shot_dir; /* where the screenshot key writes */
+    /* Scripting (tests, unattended checks). */
+    long frames;              /* > 0: quit after this many frames */
+    const char *shot_at_exit; /* PNG written after the last frame */
+    int press;                /* hold the pointer pressed at (press_x, press_y), world units */
+    double press_x, press_y;
+    int stats; /* print a CSV line of measurements at exit */
+} view_opts;
+
+/* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT
+ * with a message naming `boids render` and `boids sim`; no GL 4.3 context or a failed
+ * step: BOIDS_ERR_RUNTIME. */
+boids_status view_run(const view_opts *o, const boids_params *p, boids_error *err);
+
+/* Scales the world of p to keep the density of base when p->count exceeds base.count
+ * (seed 000's canvas holds more boids when the screen is larger). */
+void view_fit_world(boids_params *p, const boids_params *base);
+
+#endif

@@ -1,0 +1,12 @@
+# Viewer and offscreen rendering tests (included from tests/CMakeLists.txt). The window
+# tests run under Xvfb (xvfb-run, Debian xvfb) and are skipped without it.
+foreach(t view_starts_draws_boids_and_closes_cleanly
+          predator_pushes_boids_away_food_draws_them_in
+          render_writes_pngs_with_boids
+          render_same_seed_same_frames_and_raw_rgba
+          no_display_says_so_exit_2)
+  add_test(NAME ${t}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view_test.py
+                   $<TARGET_FILE:boids> ${t})
+  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

@@ -1,0 +1,141 @@
+"""Tests of `boids view` (under Xvfb) and `boids render` (EGL, no display).
+
+Usage: view_test.py BOIDS TEST. Each TEST asserts one property, named in its function's
+name; the sizes are small (a few hundred boids, tens of frames) because these run on
+llvmpipe with two cores. Exit 77 means skipped (no xvfb-run)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import png  # noqa: E402
+
+BOIDS = os.path.abspath(sys.argv[1])
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
+
+
+def run(args, env=None, xvfb=False, timeout=240):
+    cmd = (XVFB if xvfb else []) + [BOIDS] + args
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    return r
+
+
+def check(cond, what, r=None):
+    if not cond:
+        print("FAILED:", what)
+        if r is not None:
+            print("stdout:", r.stdout[-2000:])
+            print("stderr:", r.stderr[-2000:])
+        sys.exit(1)
+
+
+def need_xvfb():
+    if not shutil.which("xvfb-run"):
+        print("skipped: xvfb-run not found (Debian package xvfb)")
+        sys.exit(77)
+
+
+def stats(r):
+    lines = r.stdout.strip().splitlines()
+    keys, vals = lines[-2].split(","), lines[-1].split(",")
+    return dict(zip(keys, (float(v) for v in vals)))
+
+
+def test_view_starts_draws_boids_and_closes_cleanly(tmp):
+    need_xvfb()
+    n = 400
+    shot = os.path.join(tmp, "view.png")
+    r = run(["-n", str(n), "--size", "640x400", "--frames", "20", "--steps-per-frame", "1",
+             "--no-hud", "--no-panel", "--screenshot", shot, "--stats"], xvfb=True)
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    s = stats(r)
+    check(s["frames"] == 20 and s["steps"] == 20 and s["n"] == n, f"stats {s}", r)
+    w, h, ch, rows = png.read(shot)
+    check((w, h) == (640, 400), f"screenshot size {w}x{h}")
+    # A boid is a dart of about 9 x 6 pixels (about 20 pixels and its antialiased edge);
+    # overlaps lower the count, so accept 2 to 80 pixels a boid.
+    lit = png.count_not_background(w, h, ch, rows)
+    check(2 * n <= lit <= 80 * n, f"{lit} non-background pixels for {n} boids")
+    # With the HUD and the panel, through the `boids` default command, still clean.
+    r = run(["-n", "200", "--size", "800x600", "--frames", "5"], xvfb=True)
+    check(r.returncode == 0, f"default command with HUD and panel: exit {r.returncode}", r)
+    print(f"ok: {lit} lit pixels for {n} boids; clean exit with HUD and panel")
+
+
+def mean_distance(pointer, tmp):
+    # lab world 900 x 560; the pointer held at its centre for 60 frames of 2 steps.
+    r = run(["view", "-n", "600", "--seed", "3", "--size", "640x400", "--frames", "60",
+             "--steps-per-frame", "2", "--no-panel", "--no-hud", "--press", "450,280",
+             "--pointer", pointer, "--stats"], xvfb=True)
+    check(r.returncode == 0, f"--pointer {pointer}: exit {r.returncode}", r)
+    return stats(r)["mean_distance"]
+
+
+def test_predator_pushes_boids_away_food_draws_them_in(tmp):
+    need_xvfb()
+    off = mean_distance("off", tmp)
+    pred = mean_distance("predator", tmp)
+    food = mean_distance("food", tmp)
+    print(f"mean distance to the pointer: off {off:.1f}, predator {pred:.1f}, food {food:.1f}")
+    # Uniform boids in 900 x 560 average about 250 from the centre; the predator empties a
+    # disc of radius 160 around it, which raises the mean by tens of units, and food
+    # gathers the boids within 160 towards it. 10 units is far above the run-to-run
+    # spread of a fixed seed.
+    check(pred > off + 10, "predator did not push the boids away")
+    check(food < off - 10, "food did not draw the boids in")
+
+
+def test_render_writes_pngs_with_boids(tmp):
+    n = 300
+    pat = os.path.join(tmp, "f-%03d.png")
+    r = run(["render", "-n", str(n), "--size", "320x200", "--frames", "3", "-o", pat])
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    for i in range(3):
+        w, h, ch, rows = png.read(pat % i)
+        check((w, h) == (320, 200), f"frame {i}: size {w}x{h}")
+        lit = png.count_not_background(w, h, ch, rows)
+        check(n <= lit <= 80 * n, f"frame {i}: {lit} non-background pixels for {n} boids")
+    check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "temporary files left")
+    print("ok: 3 frames with boids")
+
+
+def test_render_same_seed_same_frames_and_raw_rgba(tmp):
+    a, b = os.path.join(tmp, "a-%d.png"), os.path.join(tmp, "b-%d.png")
+    args = ["render", "-n", "500", "--seed", "11", "--size", "200x120", "--frames", "2",
+            "--steps-per-frame", "5"]
+    for pat in (a, b):
+        r = run(args + ["-o", pat])
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+    for i in range(2):
+        with open(a % i, "rb") as fa, open(b % i, "rb") as fb:
+            check(fa.read() == fb.read(), f"frame {i} differs between two runs of one seed")
+    r = subprocess.run([BOIDS] + args + ["-o", "-"], capture_output=True, timeout=240)
+    check(r.returncode == 0, f"raw: exit {r.returncode}: {r.stderr[-500:]}")
+    check(len(r.stdout) == 2 * 200 * 120 * 4, f"raw: {len(r.stdout)} bytes")
+    # The raw frame is the PNG's pixels.
+    w, h, ch, rows = png.read(a % 1)
+    check(r.stdout[200 * 120 * 4:] == b"".join(rows), "raw frame 1 differs from the PNG")
+    r = run(["render", "-o", "frame.png"])
+    check(r.returncode == 2 and "%d" in r.stderr, "pattern without %d not refused", r)
+    print("ok: identical frames for one seed; raw RGBA matches the PNGs")
+
+
+def test_no_display_says_so_exit_2(tmp):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    for args in ([], ["view", "-n", "10"]):
+        r = run(args, env=env)
+        check(r.returncode == 2, f"boids {' '.join(args)}: exit {r.returncode}", r)
+        check("boids render" in r.stderr and "boids sim" in r.stderr,
+              "message does not point to boids render and boids sim", r)
+    print("ok: exit 2 naming boids render and boids sim")
+
+
+if __name__ == "__main__":
+    name = sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="boids-view-")
+    try:
+        globals()["test_" + name](tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
