@@ -14,6 +14,7 @@ static const char usage[] =
     "  view       open a window on the flock (the default when a display is present)\n"
     "  render     draw frames offscreen (no display): PNG sequence or raw RGBA for ffmpeg\n"
     "  sim        run headless; CSV metrics on stdout, optional final state\n"
+    "  sweep      observables against a parameter and N, with errors over seeds; CSV, plot\n"
     "  verify     compare the gpu and cpu backends with the exact reference\n"
     "  params     list every parameter key with its value, unit and range\n"
     "  presets    list the presets\n"
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "view")) return boids_cmd_view(argc - 1, argv + 1);
     if (!strcmp(cmd, "render")) return boids_cmd_render(argc - 1, argv + 1);
     if (!strcmp(cmd, "sim")) return boids_cmd_sim(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep")) return boids_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return boids_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return boids_cmd_params(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cmd_presets();
