@@ -20,7 +20,8 @@ uniform vec2 u_center;     // world point at the middle of the viewport
 uniform float u_scale;     // pixels per world length unit
 uniform float u_size_px;   // boid length, pixels
 uniform int u_colour;      // 0 heading, 1 speed, 2 plain
-uniform float u_max_speed; // speed colour scale, length/time
+uniform float u_min_speed; // speed colour scale: min_speed to max_speed, length/time
+uniform float u_max_speed;
 
 // "See what a boid sees": the followed boid and the neighbour test of the model
 // (rules_sees in src/core/rules.h, in float as on the GPU path).
@@ -75,7 +76,7 @@ void main() {
     if (u_colour == 0)
         c = hsv(atan(v.y, v.x) / 6.2831853 + 0.5, 0.55, 1.0);
     else if (u_colour == 1)
-        c = mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), clamp(speed / u_max_speed, 0.0, 1.0));
+        c = mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), clamp((speed - u_min_speed) / max(u_max_speed - u_min_speed, 1e-6), 0.0, 1.0));
     else
         c = vec3(0.88, 0.9, 0.95);
     float alpha = 1.0;

@@ -36,6 +36,9 @@ static const char usage[] =
     "  --frames K         quit after K frames\n"
     "  --screenshot FILE  write a PNG of the last frame\n"
     "  --press X,Y        hold the left button at world point (X,Y) from the first frame\n"
+    "  --keys SCRIPT      scripted input: FRAME:TEXT items separated by commas; TEXT is typed\n"
+    "                     before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
+    "                     {click:X,Y} clicks at pixel (X,Y). E.g. --keys '30:f,60:{f2}2'\n"
     "  --stats            at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
     "                     mean_distance (to the --press point, else the world's centre)\n"
     "  -h, --help         this text\n"
@@ -60,7 +63,8 @@ enum {
     OPT_FRAMES,
     OPT_SHOT,
     OPT_PRESS,
-    OPT_STATS
+    OPT_STATS,
+    OPT_KEYS
 };
 
 static int parse_size(const char *flag, const char *s, int *w, int *h, boids_error *err) {
@@ -138,6 +142,7 @@ int boids_cmd_view(int argc, char **argv) {
         {"screenshot", required_argument, NULL, OPT_SHOT},
         {"press", required_argument, NULL, OPT_PRESS},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"keys", required_argument, NULL, OPT_KEYS},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     view_opts o;
@@ -241,6 +246,9 @@ int boids_cmd_view(int argc, char **argv) {
         }
         case OPT_STATS:
             o.stats = 1;
+            break;
+        case OPT_KEYS:
+            o.keys = optarg;
             break;
         case 'h':
             fputs(usage, stdout), fputs(app_common_help, stdout);

@@ -42,8 +42,8 @@ struct render_ctx {
     size_t nverts;
     float vw, vh;
     /* Uniform locations. */
-    int b_viewport, b_center, b_scale, b_size, b_colour, b_max_speed, b_follow, b_follow_id,
-        b_follow_state, b_world, b_wrap, b_vision2, b_full_fov, b_cos_half_fov, b_pull;
+    int b_viewport, b_center, b_scale, b_size, b_colour, b_min_speed, b_max_speed, b_follow,
+        b_follow_id, b_follow_state, b_world, b_wrap, b_vision2, b_full_fov, b_cos_half_fov, b_pull;
     int u_viewport;
 };
 
@@ -145,6 +145,7 @@ render_ctx *render_create(boids_error *err) {
     r->b_scale = glGetUniformLocation(p, "u_scale");
     r->b_size = glGetUniformLocation(p, "u_size_px");
     r->b_colour = glGetUniformLocation(p, "u_colour");
+    r->b_min_speed = glGetUniformLocation(p, "u_min_speed");
     r->b_max_speed = glGetUniformLocation(p, "u_max_speed");
     r->b_follow = glGetUniformLocation(p, "u_follow");
     r->b_follow_id = glGetUniformLocation(p, "u_follow_id");
@@ -237,6 +238,7 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
     glUniform1f(r->b_scale, (float)cam->scale);
     glUniform1f(r->b_size, (float)f->size_px);
     glUniform1i(r->b_colour, (int)f->colour);
+    glUniform1f(r->b_min_speed, (float)p->min_speed);
     glUniform1f(r->b_max_speed, (float)p->max_speed);
     glUniform1i(r->b_follow, f->follow);
     glUniform1ui(r->b_follow_id, f->follow_id);

@@ -22,31 +22,34 @@ static const char *const preset_names[] = {"flock", "school", "swarm", "chaos", 
 enum { NPRESETS = 6, HISTORY = 160, MAX_STEPS_PER_FRAME = 4, N_MAX = 4000000 };
 
 /* The shortcut table: shown by `?` and copied into the README. */
-static const char *const help_lines[] = {
-    "?            this help (Esc closes it)",
-    "Space        pause / run          .   one step (paused)",
-    "+ / -        simulation speed x2 / /2 (steps per second)",
-    "q / a        separation weight +/- 0.1",
-    "w / s        alignment weight +/- 0.1",
-    "e / d        cohesion weight +/- 0.1",
-    "t / g        vision radius +/- 5",
-    "y / h        separation radius +/- 2",
-    "u / j        field of view +/- 10 degrees",
-    "i / k        number of boids x2 / /2 (restarts)",
-    "b            edges: wrap / walls",
-    "1 / 2 / 3    restart, random boids, without separation / alignment / cohesion",
-    "4            restart, random boids, all three rules",
-    "r            restart, random boids, current settings",
-    "0            reset: starting parameters and seed",
-    "F1 ... F6    presets flock, school, swarm, chaos, lab, classic",
-    "m            pointer: off / predator / food / hover (left button: press and hold)",
-    "f            follow the boid nearest the pointer (see what it sees) / stop",
-    "z            camera locks on the followed boid",
-    "wheel, right drag   zoom, pan        v   fit the world in the window",
-    "c            colour: heading / speed / plain",
-    "o            HUD on / off        Tab   control panel on / off",
-    "p or F12     screenshot (PNG)",
-    "Esc          quit",
+static const char *const help_keys[][2] = {
+    {"?", "this help (Esc closes it)"},
+    {"Space", "pause / run"},
+    {".", "one step (when paused)"},
+    {"+ / -", "simulation speed x2 / /2 (steps per second)"},
+    {"q / a", "separation weight +/- 0.1"},
+    {"w / s", "alignment weight +/- 0.1"},
+    {"e / d", "cohesion weight +/- 0.1"},
+    {"t / g", "vision radius +/- 5"},
+    {"y / h", "separation radius +/- 2"},
+    {"u / j", "field of view +/- 10 degrees"},
+    {"i / k", "number of boids x2 / /2 (restarts)"},
+    {"b", "edges: wrap / walls"},
+    {"1 / 2 / 3", "restart, random boids, without separation / alignment / cohesion"},
+    {"4", "restart, random boids, all three rules"},
+    {"r", "restart, random boids, current settings"},
+    {"0", "reset: starting parameters and seed"},
+    {"F1 ... F6", "presets flock, school, swarm, chaos, lab, classic"},
+    {"m", "pointer: off / predator / food / hover (left button: press and hold)"},
+    {"f", "follow the boid nearest the pointer (see what it sees) / stop"},
+    {"z", "camera locks on the followed boid"},
+    {"wheel / right drag", "zoom / pan"},
+    {"v", "fit the world in the window"},
+    {"c", "colour: heading / speed / plain"},
+    {"o", "HUD on / off"},
+    {"Tab", "control panel on / off"},
+    {"p or F12", "screenshot (PNG)"},
+    {"Esc", "quit"},
 };
 
 typedef struct view {
@@ -79,6 +82,7 @@ typedef struct view {
     float follow_state[4];
     unsigned follow_count;
     int want_follow_toggle, want_shot, want_fit;
+    int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
     double frame_ms, steps_per_s;
@@ -567,15 +571,19 @@ static void hud(view *v) {
 static void help(view *v) {
     render_ctx *r = v->r;
     float ts = v->u.ts, lh = 10 * ts;
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    float w = 0;
-    for (int i = 0; i < n; i++) w = fmaxf(w, render_text_width(help_lines[i], ts));
+    int n = (int)(sizeof help_keys / sizeof help_keys[0]);
+    float kw = 0, w = 0;
+    for (int i = 0; i < n; i++) kw = fmaxf(kw, render_text_width(help_keys[i][0], ts));
+    kw += 8 * ts;
+    for (int i = 0; i < n; i++) w = fmaxf(w, kw + render_text_width(help_keys[i][1], ts));
     float h = lh * (float)(n + 2);
     float x = ((float)v->fb_w - w) / 2, y = ((float)v->fb_h - h) / 2;
     render_rect(r, x - 8 * ts, y - 8 * ts, w + 16 * ts, h + 16 * ts, 0x0b0e17f0);
     render_text(r, x, y, ts, "KEYS", 0xffd166ff);
-    for (int i = 0; i < n; i++)
-        render_text(r, x, y + lh * (float)(i + 2), ts, help_lines[i], 0xdde3efff);
+    for (int i = 0; i < n; i++) {
+        render_text(r, x, y + lh * (float)(i + 2), ts, help_keys[i][0], 0xffd166ff);
+        render_text(r, x + kw, y + lh * (float)(i + 2), ts, help_keys[i][1], 0xdde3efff);
+    }
 }
 
 /* The followed boid's vision circle, dashed separation circle and field-of-view wedge. */
@@ -774,6 +782,67 @@ static int software_renderer(void) {
     return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader"));
 }
 
+/* Scripted input (--keys): items "FRAME:TEXT" separated by commas. Before frame FRAME, each
+ * character of TEXT goes through the same handler as a typed character; {space}, {tab},
+ * {esc} and {f1}..{f12} press those keys; {click:X,Y} moves the pointer to framebuffer
+ * pixel (X, Y) and clicks the left button there. Returns 0 on a malformed script. */
+static int script_step(view *v, long frame_no) {
+    const char *spec = v->o->keys;
+    while (spec && *spec) {
+        char *end;
+        long f = strtol(spec, &end, 10);
+        if (end == spec || *end != ':') return 0;
+        const char *t = end + 1;
+        const char *stop = t;
+        while (*stop && !(*stop == ',' && stop[1] >= '0' && stop[1] <= '9')) {
+            if (*stop == '{') {
+                const char *close = strchr(stop, '}');
+                if (!close) return 0;
+                stop = close;
+            }
+            stop++;
+        }
+        if (f == frame_no) {
+            while (t < stop) {
+                if (*t != '{') {
+                    on_char(v->win, (unsigned char)*t++);
+                    continue;
+                }
+                const char *close = strchr(t, '}');
+                char tok[64];
+                size_t len = (size_t)(close - t - 1);
+                if (len >= sizeof tok) return 0;
+                memcpy(tok, t + 1, len);
+                tok[len] = '\0';
+                t = close + 1;
+                int fk;
+                double cx, cy;
+                if (!strcmp(tok, "space"))
+                    on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
+                else if (!strcmp(tok, "tab"))
+                    on_key(v->win, GLFW_KEY_TAB, 0, GLFW_PRESS, 0);
+                else if (!strcmp(tok, "esc"))
+                    on_key(v->win, GLFW_KEY_ESCAPE, 0, GLFW_PRESS, 0);
+                else if (sscanf(tok, "f%d", &fk) == 1 && fk >= 1 && fk <= 12)
+                    on_key(v->win, GLFW_KEY_F1 + fk - 1, 0, GLFW_PRESS, 0);
+                else if (sscanf(tok, "click:%lf,%lf", &cx, &cy) == 2) {
+                    double sx = (double)v->win_w / v->fb_w, sy = (double)v->win_h / v->fb_h;
+                    on_cursor(v->win, cx * sx, cy * sy);
+                    /* The panel decides whether the press is its own from where the pointer
+                     * is, which it learns when it is drawn: hold the press over this frame
+                     * and release on the next. */
+                    v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+                    on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+                    v->release_next = 1;
+                } else
+                    return 0;
+            }
+        }
+        spec = *stop ? stop + 1 : stop;
+    }
+    return 1;
+}
+
 static void on_glfw_error(int code, const char *msg) {
     (void)code;
     static char last[256];
@@ -918,6 +987,14 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
             double sx = (double)v->win_w / v->fb_w, sy = (double)v->win_h / v->fb_h;
             on_cursor(v->win, px * sx, py * sy);
             if (!v->left_down) on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        }
+        if (v->release_next) {
+            v->release_next = 0;
+            on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+        }
+        if (o->keys && !script_step(v, frames)) {
+            st = boids_error_set(err, BOIDS_ERR_INPUT, "--keys '%s': malformed", o->keys);
+            goto out;
         }
         if (!frame(v, frames)) {
             *err = v->err;

@@ -41,7 +41,8 @@ typedef struct view_opts {
     const char *shot_at_exit; /* PNG written after the last frame */
     int press;                /* hold the pointer pressed at (press_x, press_y), world units */
     double press_x, press_y;
-    int stats; /* print a CSV line of measurements at exit */
+    const char *keys; /* scripted keys and clicks (--keys, see its help) */
+    int stats;        /* print a CSV line of measurements at exit */
 } view_opts;
 
 /* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT
