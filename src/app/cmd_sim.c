@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
@@ -11,17 +12,31 @@
 static const char usage[] =
     "usage: boids sim [OPTIONS]\n"
     "Runs the simulation without a window. Prints CSV metrics on stdout: a header line, then\n"
-    "`step,order` every --every steps (step 0 included).\n"
+    "one line every --every steps (step 0 included) with the columns\n"
+    "  step,order,milling,nn_distance,neighbours,clusters,largest_cluster\n"
+    "(see README, Observables). --order-only prints step,order alone, for huge flocks.\n"
     "\n"
     "  --steps K          number of steps (default 1000)\n"
     "  --every K          metrics every K steps (default: step 0 and the last step only)\n"
     "  --save FILE        write the final state (x,y,vx,vy in id order, %.17g)\n"
+    "  --order-only       metrics: the order parameter only\n"
     "  -h, --help         this text\n";
 
-enum { OPT_STEPS = OPT_FIRST_FREE, OPT_EVERY, OPT_SAVE };
+enum { OPT_STEPS = OPT_FIRST_FREE, OPT_EVERY, OPT_SAVE, OPT_ORDER_ONLY };
 
-static void print_metrics(unsigned long step, const boids_flock *f) {
-    printf("%lu,%.17g\n", step, boids_order(f));
+static boids_status print_metrics(unsigned long step, const boids_flock *f, const boids_params *p,
+                                  int order_only, boids_error *err) {
+    if (order_only) {
+        printf("%lu,%.17g\n", step, boids_order(f));
+        return BOIDS_OK;
+    }
+    boids_metrics m;
+    char line[512];
+    boids_status s = boids_metrics_compute(f, p, &m, err);
+    if (s) return s;
+    boids_metrics_format(&m, line, sizeof line);
+    printf("%lu,%s\n", step, line);
+    return BOIDS_OK;
 }
 
 int boids_cmd_sim(int argc, char **argv) {
@@ -29,12 +44,14 @@ int boids_cmd_sim(int argc, char **argv) {
                                              {"steps", required_argument, NULL, OPT_STEPS},
                                              {"every", required_argument, NULL, OPT_EVERY},
                                              {"save", required_argument, NULL, OPT_SAVE},
+                                             {"order-only", no_argument, NULL, OPT_ORDER_ONLY},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     app_opts o;
     app_opts_init(&o);
     long steps = 1000, every = 0;
     const char *save = NULL;
+    int order_only = 0;
     boids_error err;
     boids_error_clear(&err);
     int c;
@@ -87,18 +104,17 @@ int boids_cmd_sim(int argc, char **argv) {
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    printf("step,order\n");
-    print_metrics(0, &f);
+    printf("step,%s\n", order_only ? "order" : boids_metrics_columns);
     long done = 0;
-    boids_status s = BOIDS_OK;
-    while (done < steps) {
+    boids_status s = print_metrics(0, &f, &p, order_only, &err);
+    while (!s && done < steps) {
         long next = every ? (done / every + 1) * every : steps;
         if (next > steps) next = steps;
         if ((s = boids_backend_step(b, &p, (unsigned)(next - done), &err))) break;
         done = next;
         if (every ? done % every == 0 : done == steps) {
             if ((s = boids_backend_download(b, &f, &err))) break;
-            print_metrics((unsigned long)done, &f);
+            if ((s = print_metrics((unsigned long)done, &f, &p, order_only, &err))) break;
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
