@@ -32,7 +32,7 @@ static const char usage[] =
     "  --steps-per-frame S  simulation steps between frames (default 1)\n"
     "  --warmup K         steps before the first frame (default 0)\n"
     "  --colour C         heading (default), speed or plain\n"
-    "  --boid-size PX     boid length in pixels (default 9 per 800 pixels of height)\n"
+    "  --boid-size L      boid length in world length units (default 7), at least 3 pixels\n"
     "  --hud              print N, step and order on the frames\n"
     "  -h, --help         this text\n"
     "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
@@ -134,7 +134,7 @@ int boids_cmd_render(int argc, char **argv) {
     o.backend = "gpu";
     const char *out = "frame-%05d.png";
     long w = 1280, h = 720, frames = 300, spf = 1, warmup = 0;
-    double boid_px = 0;
+    double boid_len = 7;
     int colour = RENDER_HEADING, show_hud = 0;
     boids_error err;
     boids_error_clear(&err);
@@ -192,10 +192,10 @@ int boids_cmd_render(int argc, char **argv) {
         }
         case OPT_BOID_SIZE: {
             char *end;
-            boid_px = strtod(optarg, &end);
-            if (end == optarg || *end || !(boid_px >= 1 && boid_px <= 200)) {
+            boid_len = strtod(optarg, &end);
+            if (end == optarg || *end || !(boid_len > 0 && boid_len <= 1e6)) {
                 boids_error_set(&err, BOIDS_ERR_INPUT,
-                                "--boid-size: '%s' is not a number in [1, 200]", optarg);
+                                "--boid-size: '%s' is not a number in (0, 1e6]", optarg);
                 return app_fail(&err);
             }
             break;
@@ -227,7 +227,6 @@ int boids_cmd_render(int argc, char **argv) {
                         "--output -: stdout is a terminal; pipe the raw frames into ffmpeg");
         return app_fail(&err);
     }
-    if (boid_px == 0) boid_px = 9 * (h > 800 ? (double)h / 800 : 1);
 
     boids_params p, base = boids_params_default();
     if (app_params(&o, &p, &err)) return app_fail(&err);
@@ -267,7 +266,8 @@ int boids_cmd_render(int argc, char **argv) {
         render_flock fl = {0};
         scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
         fl.colour = (render_colour)colour;
-        fl.size_px = boid_px;
+        fl.length = boid_len;
+        fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
         render_draw_flock(r, &cam, scene_params(sc), &fl);
         if (show_hud) {
             double ord = 0;

@@ -30,7 +30,7 @@ static const char usage[] =
     "  --steps-per-frame K  exactly K steps each frame instead of real time\n"
     "  --colour C         heading (default), speed or plain\n"
     "  --pointer M        predator (default), food, hover or off\n"
-    "  --boid-size PX     boid length in pixels (default 9)\n"
+    "  --boid-size L      boid length in world length units (default 7), at least 3 pixels\n"
     "  --screenshot-dir D where the screenshot key (p, F12) writes (default .)\n"
     "Scripting (tests, unattended checks):\n"
     "  --frames K         quit after K frames\n"
@@ -159,7 +159,7 @@ int boids_cmd_view(int argc, char **argv) {
     o.rate = 60;
     o.colour = RENDER_HEADING;
     o.pointer = VIEW_POINTER_PREDATOR;
-    o.boid_px = 9;
+    o.boid_len = 7;
     boids_error err;
     boids_error_clear(&err);
     int c, choice;
@@ -215,7 +215,8 @@ int boids_cmd_view(int argc, char **argv) {
             o.pointer = (view_pointer)choice;
             break;
         case OPT_BOID_SIZE:
-            if (parse_real("--boid-size", optarg, 1, 200, &o.boid_px, &err)) return app_fail(&err);
+            if (parse_real("--boid-size", optarg, 0.01, 1e6, &o.boid_len, &err))
+                return app_fail(&err);
             break;
         case OPT_SHOT_DIR:
             o.shot_dir = optarg;

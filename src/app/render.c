@@ -236,7 +236,7 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
     glUniform2f(r->b_viewport, (float)cam->fb_w, (float)cam->fb_h);
     glUniform2f(r->b_center, (float)cam->cx, (float)cam->cy);
     glUniform1f(r->b_scale, (float)cam->scale);
-    glUniform1f(r->b_size, (float)f->size_px);
+    glUniform1f(r->b_size, (float)fmax(f->length * cam->scale, f->min_px));
     glUniform1i(r->b_colour, (int)f->colour);
     glUniform1f(r->b_min_speed, (float)p->min_speed);
     glUniform1f(r->b_max_speed, (float)p->max_speed);

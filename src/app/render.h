@@ -50,7 +50,8 @@ typedef struct render_flock {
     unsigned state_buf, id_buf; /* GL buffer names */
     size_t n;
     render_colour colour;
-    double size_px; /* boid length in pixels */
+    double length; /* boid length, world length units (drawn to scale, like the radii) */
+    double min_px; /* ...but at least this many pixels long, so a zoomed-out flock shows */
     /* Following one boid: its id and state; its neighbours (by the model's test with p)
      * are highlighted. */
     int follow;

@@ -85,6 +85,7 @@ typedef struct view {
     int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
+    uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
     double frame_ms, steps_per_s;
     uint64_t rate_t0, rate_steps0;
     /* HUD */
@@ -652,6 +653,11 @@ static unsigned steps_due(view *v, uint64_t now) {
         return 0;
     }
     if (v->steps_per_frame > 0) return (unsigned)v->steps_per_frame;
+    if (now < v->rest_until) {
+        v->anchor_ns = now;
+        v->anchor_steps = 0;
+        return 0;
+    }
     uint64_t hour = (uint64_t)v->rate * 3600u;
     if (v->anchor_steps >= hour) {
         v->anchor_steps -= hour;
@@ -704,6 +710,13 @@ static int frame(view *v, long frame_no) {
 
     unsigned k = steps_due(v, t0);
     if (scene_step(v->sc, k, &v->err)) return 0;
+    if (k > 0) {
+        /* When a frame's steps take longer than 40 ms (a huge flock on a software
+         * rasteriser), the following frames draw without stepping for as long, so that at
+         * most half the time goes to the simulation and the window still answers. */
+        double ms = fmax((double)(now_ns() - t0) * 1e-6, scene_gpu_ms(v->sc));
+        if (ms > 40) v->rest_until = now_ns() + (uint64_t)(ms * 1e6);
+    }
 
     if (v->want_follow_toggle) {
         v->want_follow_toggle = 0;
@@ -740,7 +753,8 @@ static int frame(view *v, long frame_no) {
     render_flock f = {0};
     scene_buffers(v->sc, &f.state_buf, &f.id_buf, &f.n);
     f.colour = v->colour;
-    f.size_px = v->o->boid_px * u->ts / 2;
+    f.length = v->o->boid_len;
+    f.min_px = 1.5 * u->ts;
     f.follow = v->follow && v->follow_found;
     f.follow_id = v->follow_id;
     memcpy(f.follow_state, v->follow_state, sizeof f.follow_state);
