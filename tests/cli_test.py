@@ -135,7 +135,8 @@ check("unknown command exits 2 naming it", p.returncode == 2 and "frobnicate" in
 out = os.path.join(d, "state.csv")
 p = run(BOIDS, "sim", "--load", st_good, "--steps", "5", "--every", "2", "--save", out, check_rc=0)
 rows = p.stdout.splitlines()
-check("metrics header and steps 0,2,4", rows[0] == "step,order" and [r.split(",")[0] for r in rows[1:]] == ["0", "2", "4"], p.stdout)
+check("metrics header and steps 0,2,4",
+      rows[0] == "step,order,milling,nn_distance,neighbours,clusters,largest_cluster" and [r.split(",")[0] for r in rows[1:]] == ["0", "2", "4"], p.stdout)
 p = run(BOIDS, "sim", "--load", out, "--steps", "1", check_rc=0)
 check("a saved state loads back", p.returncode == 0)
 finish()
