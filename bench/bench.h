@@ -89,6 +89,7 @@ typedef struct bench_machine {
     size_t gpu_max_n;   /* 0 without a GPU */
     char gpu_max_why[256];
     char cpu_kernel[32]; /* the `cpu` backend's neighbour kernel: avx2 or scalar */
+    char omp_env[256];   /* OMP_* / GOMP_SPINCOUNT settings in the environment, "" if none */
     double load_start[3], load_end[3];
     char started[64]; /* UTC, ISO 8601 */
 } bench_machine;

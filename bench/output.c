@@ -108,8 +108,8 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
            c->preset ? c->preset : "lab",
            c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->reps,
            c->max_steps, c->warmup);
-    printf("CPU: %s, %d threads; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
-           m->gl_renderer[0] ? m->gl_renderer : "none",
+    printf("CPU: %s, %d threads%s%s; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
+           m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
     if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
     printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
@@ -259,6 +259,7 @@ static cJSON *json_machine(const bench_machine *m) {
     cJSON_AddNumberToObject(o, "cpu_threads", m->cpu_threads);
     cJSON_AddNumberToObject(o, "online_cpus", m->online_cpus);
     cJSON_AddStringToObject(o, "cpu_kernel", m->cpu_kernel);
+    cJSON_AddStringToObject(o, "omp_env", m->omp_env);
     json_num(o, "mem_total_gib", m->mem_total_gib);
     cJSON_AddStringToObject(o, "os", m->os);
     cJSON_AddStringToObject(o, "compiler", m->compiler);

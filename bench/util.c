@@ -149,6 +149,17 @@ void bench_machine_fill(bench_machine *m) {
 #elif defined(__GNUC__)
     snprintf(m->compiler, sizeof m->compiler, "gcc %s", __VERSION__);
 #endif
+    /* OpenMP's waiting policy decides how threads behave on a shared machine (spinning
+     * threads descheduled at a barrier stall the others), so it belongs to the record. */
+    static const char *const omp_vars[] = {"OMP_NUM_THREADS", "OMP_WAIT_POLICY", "OMP_PROC_BIND",
+                                           "OMP_PLACES", "GOMP_SPINCOUNT"};
+    for (size_t i = 0; i < sizeof omp_vars / sizeof omp_vars[0]; i++) {
+        const char *v = getenv(omp_vars[i]);
+        size_t len = strlen(m->omp_env);
+        if (v && len < sizeof m->omp_env)
+            snprintf(m->omp_env + len, sizeof m->omp_env - len, "%s%s=%.60s", len ? " " : "",
+                     omp_vars[i], v);
+    }
     bench_loadavg(m->load_start);
     time_t now = time(NULL);
     struct tm tm;
