@@ -204,6 +204,33 @@ static inline void RULES_FN(rules_accel)(const RULES_FN(rules_k) * k, const RULE
     *ay_out = ay;
 }
 
+/* Applies the boundary to a moved position: wrap once into [0, L) (a step is validated to
+ * be under half the world), reflect off the walls (setting *flip_x / *flip_y so the caller
+ * mirrors its velocity), or nothing on the open plane. */
+static inline void RULES_FN(rules_boundary)(const RULES_FN(rules_k) * k, R *x, R *y, int *flip_x,
+                                            int *flip_y) {
+    *flip_x = *flip_y = 0;
+    if (k->wrap) {
+        if (*x < 0)
+            *x += k->width;
+        else if (*x >= k->width)
+            *x -= k->width;
+        if (*y < 0)
+            *y += k->height;
+        else if (*y >= k->height)
+            *y -= k->height;
+    } else if (k->walls) {
+        if (*x < 0)
+            *x = -*x, *flip_x = 1;
+        else if (*x > k->width)
+            *x = k->width - (*x - k->width), *flip_x = 1;
+        if (*y < 0)
+            *y = -*y, *flip_y = 1;
+        else if (*y > k->height)
+            *y = k->height - (*y - k->height), *flip_y = 1;
+    }
+}
+
 /* Applies the acceleration, clamps the speed to [min_speed, max_speed] (0 stays 0), moves
  * by v * dt and applies the boundary: wrap once (max_speed * dt is validated to be below
  * the world size), reflect off the walls, or nothing on the open plane. */
@@ -219,31 +246,10 @@ static inline void RULES_FN(rules_integrate)(const RULES_FN(rules_k) * k, R ax, 
         nvy = nvy / v * k->min_speed;
     }
     R nx = *x + nvx * k->dt, ny = *y + nvy * k->dt;
-    if (k->wrap) {
-        if (nx < 0)
-            nx += k->width;
-        else if (nx >= k->width)
-            nx -= k->width;
-        if (ny < 0)
-            ny += k->height;
-        else if (ny >= k->height)
-            ny -= k->height;
-    } else if (k->walls) {
-        if (nx < 0) {
-            nx = -nx;
-            nvx = -nvx;
-        } else if (nx > k->width) {
-            nx = k->width - (nx - k->width);
-            nvx = -nvx;
-        }
-        if (ny < 0) {
-            ny = -ny;
-            nvy = -nvy;
-        } else if (ny > k->height) {
-            ny = k->height - (ny - k->height);
-            nvy = -nvy;
-        }
-    }
+    int flip_x, flip_y;
+    RULES_FN(rules_boundary)(k, &nx, &ny, &flip_x, &flip_y);
+    if (flip_x) nvx = -nvx;
+    if (flip_y) nvy = -nvy;
     *x = nx;
     *y = ny;
     *vx = nvx;
@@ -279,25 +285,10 @@ static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, R sx, R 
         heading = (R)atan2(sy, sx);
     heading += noise * (u - (R)0.5);
     R nx = *x + *vx * k->dt, ny = *y + *vy * k->dt;
-    if (k->wrap) {
-        if (nx < 0)
-            nx += k->width;
-        else if (nx >= k->width)
-            nx -= k->width;
-        if (ny < 0)
-            ny += k->height;
-        else if (ny >= k->height)
-            ny -= k->height;
-    } else if (k->walls) { /* reflect; the new heading is mirrored with the velocity */
-        if (nx < 0)
-            nx = -nx, heading = (R)M_PI - heading;
-        else if (nx > k->width)
-            nx = k->width - (nx - k->width), heading = (R)M_PI - heading;
-        if (ny < 0)
-            ny = -ny, heading = -heading;
-        else if (ny > k->height)
-            ny = k->height - (ny - k->height), heading = -heading;
-    }
+    int flip_x, flip_y;
+    RULES_FN(rules_boundary)(k, &nx, &ny, &flip_x, &flip_y);
+    if (flip_x) heading = (R)M_PI - heading; /* the heading mirrors with the velocity */
+    if (flip_y) heading = -heading;
     *x = nx;
     *y = ny;
     *vx = speed * (R)cos(heading);
