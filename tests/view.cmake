@@ -2,6 +2,7 @@
 # tests run under Xvfb (xvfb-run, Debian xvfb) and are skipped without it.
 foreach(t view_starts_draws_boids_and_closes_cleanly
           predator_pushes_boids_away_food_draws_them_in
+          keys_and_panel_change_the_live_settings
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba
           no_display_says_so_exit_2)

@@ -10,6 +10,7 @@
 #include <glad/gl.h>
 
 #include "boids/gpu.h"
+#include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
 #include "render.h"
@@ -221,7 +222,8 @@ int boids_cmd_render(int argc, char **argv) {
         return 2;
     }
     int raw = !strcmp(out, "-");
-    if (!raw && check_pattern(out, &err)) return app_fail(&err);
+    if (!raw && (check_pattern(out, &err) || boids_state_check_writable(out, &err)))
+        return app_fail(&err);
     if (raw && isatty(STDOUT_FILENO)) {
         boids_error_set(&err, BOIDS_ERR_INPUT,
                         "--output -: stdout is a terminal; pipe the raw frames into ffmpeg");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
 #include "view.h"
@@ -40,7 +41,8 @@ static const char usage[] =
     "                     before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
     "                     {click:X,Y} clicks at pixel (X,Y). E.g. --keys '30:f,60:{f2}2'\n"
     "  --stats            at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
-    "                     mean_distance (to the --press point, else the world's centre)\n"
+    "                     mean_distance (to the --press point, else the world's centre),\n"
+    "                     then the live settings (weights, radii, fov, boundary, ...)\n"
     "  -h, --help         this text\n"
     "The backend defaults to gpu here (--backend cpu or cpu-ref upload each step instead);\n"
     "the gpu backend runs --fast unless --deterministic is given.\n";
@@ -270,6 +272,12 @@ int boids_cmd_view(int argc, char **argv) {
     }
     if (o.panel < 0) o.panel = !o.fullscreen;
 
+    if (o.shot_at_exit && boids_state_check_writable(o.shot_at_exit, &err)) return app_fail(&err);
+    if (o.shot_dir) {
+        char probe[4096];
+        snprintf(probe, sizeof probe, "%s/boids.png", o.shot_dir);
+        if (boids_state_check_writable(probe, &err)) return app_fail(&err);
+    }
     boids_params p;
     if (app_params(&o.app, &p, &err)) return app_fail(&err);
     if (preset_base(&o.app, &o.base, &err)) return app_fail(&err);

@@ -1025,10 +1025,16 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         double qx = o->press ? o->press_x : scene_params(v->sc)->width / 2;
         double qy = o->press ? o->press_y : scene_params(v->sc)->height / 2;
         if ((st = scene_mean_distance(v->sc, qx, qy, &dist, err))) goto out;
-        printf("frames,seconds,fps,steps,n,order,point_x,point_y,mean_distance\n");
-        printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f\n", frames, sec,
-               sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
-               scene_params(v->sc)->count, ord, qx, qy, dist);
+        const boids_params *p = scene_params(v->sc);
+        printf("frames,seconds,fps,steps,n,order,point_x,point_y,mean_distance,"
+               "separation_weight,alignment_weight,cohesion_weight,vision_radius,"
+               "separation_radius,fov,boundary,width,height,paused,pointer,colour,following\n");
+        printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d\n",
+               frames, sec, sec > 0 ? (double)frames / sec : 0,
+               (unsigned long long)scene_steps(v->sc), p->count, ord, qx, qy, dist,
+               p->separation_weight, p->alignment_weight, p->cohesion_weight, p->vision_radius,
+               p->separation_radius, p->fov, p->boundary, p->width, p->height, v->paused,
+               (int)v->pointer, (int)v->colour, v->follow);
         fflush(stdout);
     }
 out:

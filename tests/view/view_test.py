@@ -87,6 +87,34 @@ def test_predator_pushes_boids_away_food_draws_them_in(tmp):
     check(food < off - 10, "food did not draw the boids in")
 
 
+def test_keys_and_panel_change_the_live_settings(tmp):
+    need_xvfb()
+    # --keys types through the window's own handlers. In a 640x400 window the panel is
+    # 300 pixels wide at x 340 and its "walls" button is centred at (562, 343): the layout
+    # of view.c's panel() at text scale 2 (update these numbers with the layout).
+    r = run(["view", "--size", "640x400", "--frames", "10", "--steps-per-frame", "1",
+             "--keys", "1:{f1},2:qq,3:{click:562,343},5:2,6:cm,7:i,8:{space}", "--stats"],
+            xvfb=True)
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    s = stats(r)
+    want = {"fov": 270,                 # F1: preset flock, applied live
+            "separation_weight": 1.7,   # q twice
+            "boundary": 1,              # the panel's walls button
+            "alignment_weight": 0,      # 2: restart without alignment
+            "cohesion_weight": 1,
+            "colour": 1,                # c: heading -> speed
+            "pointer": 2,               # m: predator -> food
+            "n": 3000,                  # i: N x 2, restarted
+            "paused": 1}                # Space
+    for k, v in want.items():
+        check(abs(s[k] - v) < 1e-9, f"{k} = {s[k]}, expected {v}", r)
+    # The world grew with N to keep the lab density (900 x 560 holds 1500).
+    check(abs(s["width"] * s["height"] / 3000 - 900 * 560 / 1500) < 1, "density kept", r)
+    r = run(["view", "--frames", "2", "--keys", "1:{oops}"], xvfb=True)
+    check(r.returncode == 2 and "--keys" in r.stderr, "malformed --keys not refused", r)
+    print("ok: keys, the panel and presets change the live settings")
+
+
 def test_render_writes_pngs_with_boids(tmp):
     n = 300
     pat = os.path.join(tmp, "f-%03d.png")
