@@ -87,7 +87,7 @@ def test_predator_pushes_boids_away_food_draws_them_in(tmp):
     check(food < off - 10, "food did not draw the boids in")
 
 
-def test_keys_and_panel_change_the_live_settings(tmp):
+def test_view_keys_and_panel_change_the_live_settings(tmp):
     need_xvfb()
     # --keys types through the window's own handlers. In a 640x400 window the panel is
     # 300 pixels wide at x 340 and its "walls" button is centred at (562, 343): the layout
