@@ -356,7 +356,7 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     fprintf(g, "set output '%s'\n", tmp);
     fprintf(g,
             "set xlabel '%s'\nset ylabel '%s'\nset key top right\nset grid\n"
-            "set offsets graph 0.02, graph 0.02, 0, 0\n",
+            "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
             s->key->key, name);
     fprintf(g,
             "set title \"%s against %s: mean over %ld seeds, bars: standard error over seeds\"\n",
