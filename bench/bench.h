@@ -53,6 +53,7 @@ typedef struct bench_point {
     unsigned reps, warmup;  /* timed and untimed repetitions */
     bench_stats ms;         /* wall milliseconds per step over the repetitions */
     double cpu_util;        /* process CPU time / wall time while timing: cores kept busy */
+    double load1;           /* 1-minute load average when the point started */
     double nbrs;            /* mean neighbours per boid in the initial state (-1: unknown) */
     unsigned ncx, ncy;      /* grid cells of the step (model for the CPU paths) */
 

@@ -518,6 +518,9 @@ int main(int argc, char **argv) {
             }
             fprintf(stderr, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend), n);
             fflush(stderr);
+            double load[3];
+            bench_loadavg(load);
+            pt->load1 = load[0];
             pt->state = BENCH_OK;
             pt->reason[0] = '\0';
             bench_measure(&c, pt, &p, &init);

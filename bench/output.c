@@ -113,9 +113,9 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
            m->gl_version[0] ? m->gl_version : m->gpu_note);
     if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
     printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
-    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %7s\n", "backend", "thr", "N",
+    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %7s\n", "backend", "thr", "N",
            "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref",
-           "exp", "util", "GB/s");
+           "exp", "util", "load", "GB/s");
     for (int b = 0; b < BENCH_BACKENDS; b++) {
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
@@ -133,9 +133,9 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
             fmt_num(ex, sizeof ex, p->exponent, "%.2f");
             fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
             fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
-            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %7s\n",
+            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5.2f %7s\n",
                    bench_backend_name(p->backend), p->threads, n, nb, p->ms.median, q, ns, tp, s0,
-                   s1, s2, ex, ut, bw);
+                   s1, s2, ex, ut, p->load1, bw);
         }
     }
     int any_stage = 0;
@@ -176,7 +176,8 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
     }
     printf("\nns/b-st: nanoseconds per boid-step; Mb-st/s: million boid-steps per second; x: "
            "speedup (other's time / this one's) at the same N;\nexp: d log t / d log N from the "
-           "previous N; util: CPU cores kept busy; GB/s: byte model (bench/README.md) / time.\n");
+           "previous N; util: CPU cores kept busy; load: 1-min load average at the\npoint's start; "
+           "GB/s: byte model (bench/README.md) / time.\n");
     fflush(stdout);
 }
 
@@ -199,7 +200,7 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
                              boids_error *err) {
     sbuf b = {0};
     sb_printf(&b, "backend,state,n,threads,width,height,ncx,ncy,neighbours,steps_per_rep,reps,"
-                  "warmup,ms_median,ms_q1,ms_q3,ms_min,ms_max,cpu_util,ns_per_boid_step,"
+                  "warmup,ms_median,ms_q1,ms_q3,ms_min,ms_max,cpu_util,load1,ns_per_boid_step,"
                   "boid_steps_per_s,speedup_vs_cpu_1t,speedup_vs_cpu_all,speedup_vs_cpu_ref,"
                   "scaling_exponent,bytes_per_step,gbytes_per_s");
     for (int k = 0; k < BENCH_STAGES; k++) sb_printf(&b, ",gpu_%s_ms", bench_stage_names[k]);
@@ -226,6 +227,7 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
         csv_num(&b, ok ? p->ms.min : na);
         csv_num(&b, ok ? p->ms.max : na);
         csv_num(&b, ok ? p->cpu_util : na);
+        csv_num(&b, ok ? p->load1 : na);
         csv_num(&b, ok ? p->ns_per_boid_step : na);
         csv_num(&b, ok ? p->boid_steps_per_s : na);
         for (int k = 0; k < 3; k++) csv_num(&b, ok ? p->speedup[k] : na);
@@ -329,6 +331,7 @@ static cJSON *json_point(const bench_point *p) {
     json_num(ms, "min", p->ms.min);
     json_num(ms, "max", p->ms.max);
     json_num(o, "cpu_util", p->cpu_util);
+    json_num(o, "load1", p->load1);
     json_num(o, "ns_per_boid_step", p->ns_per_boid_step);
     json_num(o, "boid_steps_per_s", p->boid_steps_per_s);
     cJSON *sp = cJSON_AddObjectToObject(o, "speedup_vs");
