@@ -23,7 +23,8 @@ void main() {
             vec4 o = src[j];
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
-            if (rules_sees(d.x, d.y, d2, s.z, s.w)) {
+            // Vicsek: within R (d2 <= R^2), no fov; Reynolds: rules_sees.
+            if (P.vicsek != 0u ? d2 <= P.vision2 : rules_sees(d.x, d.y, d2, s.z, s.w)) {
                 uvec2 add = id_hash[src_id[j]];
                 uint carry;
                 h.x = uaddCarry(h.x, add.x, carry);

@@ -29,14 +29,18 @@ vec2 rules_offset(float x, float y, float x2, float y2) {
     return vec2(dx, dy);
 }
 
-bool rules_sees(float dx, float dy, float d2, float vx, float vy) {
-    if (!(d2 < P.vision2)) return false;
+bool rules_in_fov(float dx, float dy, float d2, float vx, float vy) {
     if (P.full_fov != 0u) return true;
     precise float dt = vx * dx + vy * dy;
     precise float vv = vx * vx + vy * vy;
     if (vv == 0.0 || d2 == 0.0) return true;
     precise float lim = P.cos_half_fov * sqrt(vv * d2);
     return dt >= lim;
+}
+
+bool rules_sees(float dx, float dy, float d2, float vx, float vy) {
+    if (!(d2 < P.vision2)) return false;
+    return rules_in_fov(dx, dy, d2, vx, vy);
 }
 
 Acc rules_acc_init() {
@@ -151,5 +155,88 @@ vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
             nvy = -nvy;
         }
     }
+    return vec4(nx, ny, nvx, nvy);
+}
+
+// ---- Vicsek model (seed 003): rules.h's vicsek_add and vicsek_update ------------------------
+
+const float VICSEK_TOL = 1e-5;                   // RULES_VICSEK_TOL in float
+const float PI_F = 3.14159265358979323846264338; // (float)M_PI
+
+// vicsek_add's term: the unit heading of a velocity; a resting agent adds nothing (+0 leaves
+// a sum that starts at +0 unchanged).
+vec2 vicsek_unit(float vx, float vy) {
+    precise float v = sqrt(vx * vx + vy * vy);
+    if (!(v > 0.0)) return vec2(0.0);
+    precise float ux = vx / v;
+    precise float uy = vy / v;
+    return vec2(ux, uy);
+}
+
+// C's atan2: GLSL leaves atan(0, 0) undefined, and a resting agent with a zero sum reaches it.
+float atan2_c(float y, float x) {
+    if (x == 0.0 && y == 0.0) {
+        float a = (floatBitsToUint(x) >> 31) != 0u ? PI_F : 0.0;
+        return (floatBitsToUint(y) >> 31) != 0u ? -a : a;
+    }
+    return atan(y, x);
+}
+
+// boids_mix32 and boids_noise_u of include/boids/backend.h in the same 32-bit arithmetic:
+// the 24-bit variate is exact in float, so every backend draws the same noise.
+uint noise_mix32(uint h) {
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    h *= 0x846ca68bu;
+    h ^= h >> 16;
+    return h;
+}
+
+float noise_u(uint step, uint id) {
+    uint h = noise_mix32(id);
+    h = noise_mix32(h ^ step);
+    h = noise_mix32(h ^ P.noise_seed_hi);
+    h = noise_mix32(h ^ P.noise_seed_lo);
+    return float(h >> 8) * (1.0 / 16777216.0);
+}
+
+// vicsek_update: the move with the old velocity, then the new heading's velocity. n is the
+// number of headings summed (itself included), u the noise variate. Returns (x, y, vx, vy).
+vec4 vicsek_update(float sx, float sy, uint n, float u, float x, float y, float vx, float vy) {
+    precise float m = sqrt(sx * sx + sy * sy);
+    precise float lim = float(n) * VICSEK_TOL;
+    precise float heading;
+    if (m <= lim)
+        heading = atan2_c(vy, vx); // zero sum: keep the previous heading
+    else
+        heading = atan2_c(sy, sx);
+    precise float du = u - 0.5;
+    precise float dh = P.noise * du;
+    heading += dh;
+    precise float nx = x + vx * P.dt, ny = y + vy * P.dt;
+    if (P.wrap != 0u) {
+        if (nx < 0.0) nx += P.width;
+        else if (nx >= P.width) nx -= P.width;
+        if (ny < 0.0) ny += P.height;
+        else if (ny >= P.height) ny -= P.height;
+    } else if (P.walls != 0u) { // reflect; the new heading is mirrored with the velocity
+        if (nx < 0.0) {
+            nx = -nx;
+            heading = PI_F - heading;
+        } else if (nx > P.width) {
+            nx = P.width - (nx - P.width);
+            heading = PI_F - heading;
+        }
+        if (ny < 0.0) {
+            ny = -ny;
+            heading = -heading;
+        } else if (ny > P.height) {
+            ny = P.height - (ny - P.height);
+            heading = -heading;
+        }
+    }
+    precise float nvx = P.speed * cos(heading);
+    precise float nvy = P.speed * sin(heading);
     return vec4(nx, ny, nvx, nvy);
 }

@@ -1,6 +1,7 @@
-// Stage 5, steer + integrate: each boid gathers its neighbours from the 3x3 cells around
-// it in the cell-ordered state, applies the rules (rules.glsl) and writes its new state to
-// the other buffer of the ping-pong pair at the same index.
+// Stage 5, steer + integrate (metric neighbours): each boid gathers its neighbours from the
+// 3x3 cells around it in the cell-ordered state, applies the rules (rules.glsl: Reynolds, or
+// Vicsek with P.vicsek) and writes its new state to the other buffer of the ping-pong pair
+// at the same index.
 layout(local_size_x = WG) in;
 
 layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
@@ -12,9 +13,30 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= P.n) return;
     vec4 s = src[i];
-    Acc a = rules_acc_init();
     uvec2 r[6];
     uint nr = grid_ranges(grid_cell(s.xy), r);
+    if (P.vicsek != 0u) { // headings within R (d2 <= R^2), itself included, no fov
+        precise float sx = 0.0, sy = 0.0;
+        uint cnt = 0u;
+        for (uint q = 0u; q < nr; q++) {
+            for (uint j = r[q].x; j < r[q].y; j++) {
+                vec4 o = src[j];
+                if (j != i) {
+                    vec2 d = rules_offset(s.x, s.y, o.x, o.y);
+                    precise float d2 = d.x * d.x + d.y * d.y;
+                    if (!(d2 <= P.vision2)) continue;
+                }
+                vec2 u = vicsek_unit(o.z, o.w);
+                sx += u.x;
+                sy += u.y;
+                cnt++;
+            }
+        }
+        dst[i] = vicsek_update(sx, sy, cnt, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
+        dst_id[i] = src_id[i];
+        return;
+    }
+    Acc a = rules_acc_init();
     for (uint q = 0u; q < nr; q++) {
         for (uint j = r[q].x; j < r[q].y; j++) {
             if (j == i) continue;

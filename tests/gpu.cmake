@@ -12,17 +12,39 @@ add_executable(gpu_verify_test gpu/verify_test.c ${PROJECT_SOURCE_DIR}/src/app/c
 target_include_directories(gpu_verify_test PRIVATE ${PROJECT_SOURCE_DIR}/src/app)
 target_link_libraries(gpu_verify_test PRIVATE boids_gpu)
 
-set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order)
+# Seed 003 on the GPU: the three agents, topological ties and rings, the noise stream,
+# deterministic Vicsek.
+add_executable(gpu_lab_test gpu/gpu_lab_test.c)
+target_link_libraries(gpu_lab_test PRIVATE boids_gpu)
+add_test(NAME gpu_vicsek_seed003_topological_ties_noise_deterministic COMMAND gpu_lab_test)
+
+set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order
+    gpu_vicsek_seed003_topological_ties_noise_deterministic)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
+# Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
+# N = 7, topological k = 7 and k = 20 exceed N - 1 and take every candidate.
 add_test(NAME gpu_verify_matches_cpu_ref_n1
-         COMMAND gpu_verify_test -n 1 --scenarios random,walls,fov,predator-food --seeds 0)
+         COMMAND gpu_verify_test -n 1 --scenarios
+                 random,walls,fov,predator-food,vicsek,vicsek-open,vicsek-topological,topological
+                 --seeds 0)
 add_test(NAME gpu_verify_matches_cpu_ref_n2
-         COMMAND gpu_verify_test -n 2 --scenarios random,edges,walls,fov,predator-food --seeds 0)
+         COMMAND gpu_verify_test -n 2 --scenarios
+                 random,edges,walls,fov,predator-food,vicsek,vicsek-walls,vicsek-topological,topological,topological-vision
+                 --seeds 0)
 add_test(NAME gpu_verify_matches_cpu_ref_n7 COMMAND gpu_verify_test -n 7 --seeds 0)
 # N = 1000: all scenarios and the order curves (classic, 12 seeds, 300 steps).
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_and_order_curves COMMAND gpu_verify_test -n 1000)
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_deterministic
-         COMMAND gpu_verify_test -n 1000 --deterministic --scenarios random,dense,edges --seeds 0)
+         COMMAND gpu_verify_test -n 1000 --deterministic
+                 --scenarios random,dense,edges,vicsek,vicsek-topological,topological --seeds 0)
+# Every scenario run as the Vicsek model with topological neighbours (the dense cluster, the
+# seams and corners, walls), and the Vicsek order curves (noise 2) against cpu-ref's. N 2000:
+# the 16 edge boids of `edges` tie exactly across the seams (0 and W are one point), which
+# bands them all; below ~1600 boids they alone would exceed the 1% band limit.
+add_test(NAME gpu_verify_vicsek_topological_all_scenarios_n2000
+         COMMAND gpu_verify_test -n 2000 --set model=vicsek --set neighbours=topological --seeds 0)
+add_test(NAME gpu_verify_vicsek_order_curves
+         COMMAND gpu_verify_test -n 300 --scenarios random --set model=vicsek --set noise=2)
 # N = 20000 at the lab density (1500 boids in 900 x 560, the world scaled by sqrt(20000/1500)),
 # one random scenario: cpu-ref and the calibration are O(N^2).
 add_test(NAME gpu_verify_matches_cpu_ref_n20000
@@ -30,5 +52,6 @@ add_test(NAME gpu_verify_matches_cpu_ref_n20000
                  --seeds 0)
 list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu_ref_n2
      gpu_verify_matches_cpu_ref_n7 gpu_verify_matches_cpu_ref_n1000_and_order_curves
-     gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000)
+     gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000
+     gpu_verify_vicsek_topological_all_scenarios_n2000 gpu_verify_vicsek_order_curves)
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -106,6 +106,11 @@ unsigned boids_gpu_id_buffer(const boids_backend *b);
  * correct, slower) instead of failing. */
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy);
 
+/* Topological neighbours: the largest k the GPU supports (the shaders keep each boid's
+ * selection in a per-invocation list of this many entries, which compiles on llvmpipe and
+ * NVIDIA alike); a step or neighbours() with a larger k fails with BOIDS_ERR_LIMIT. */
+enum { BOIDS_GPU_MAX_K = 128 };
+
 /* Bounds the cell arrays to 4 Mi cells (32 MiB) whatever the radius. */
 enum { BOIDS_GPU_MAX_CELLS = 1 << 22 };
 

@@ -23,7 +23,9 @@ typedef struct verify_amb {
 
 /* One step of the model in float by brute force (rules.h with float, positions and velocities
  * rounded to float first as the GPU does), neighbours visited in index order, or in reverse
- * order with reverse != 0. out has in->n boids. */
+ * order with reverse != 0. Either model, either neighbour rule (topological: the first k by
+ * float distance, then id); Vicsek noise at step 0 of its stream, as after an upload. out has
+ * in->n boids. */
 void verify_float_step(const boids_params *p, const boids_flock *in, int reverse, boids_flock *out);
 
 /* Fills amb[i] for every boid of f (O(N^2), in double). The band of a threshold is twice a

@@ -1,6 +1,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "boids/backend.h"
 #include "verify.h"
@@ -9,13 +10,63 @@
 #define RULES_FN(name) name##_f
 #include "../core/rules.h" /* the model, in float */
 
+/* Is j a candidate neighbour of i in float (before any topological selection)? Reynolds:
+ * d2 < R^2 (metric, or topological with k_in_vision) and the fov; Vicsek: d2 <= R^2 (idem),
+ * no fov. */
+static int candidate_f(const boids_params *p, const rules_k_f *k, float dx, float dy, float d2,
+                       float vx, float vy) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
+    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
+    return vicsek || rules_in_fov_f(k, dx, dy, d2, vx, vy);
+}
+
+/* The neighbours of i in float by brute force, into nb (ascending index), returning their
+ * number; topological: the first k by (float d2, id), as cpu-ref selects in double. sel_d2
+ * is scratch of k entries. */
+static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x, const float *y,
+                       const float *vx, const float *vy, size_t n, size_t i, size_t *nb,
+                       float *sel_d2) {
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const size_t kmax = topo ? (size_t)p->k : n;
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (j == i) continue;
+        float dx, dy;
+        rules_offset_f(k, x[i], y[i], x[j], y[j], &dx, &dy);
+        float d2 = dx * dx + dy * dy;
+        if (!candidate_f(p, k, dx, dy, d2, vx[i], vy[i])) continue;
+        if (!topo) {
+            nb[m++] = j;
+            continue;
+        }
+        if (m == kmax && !(d2 < sel_d2[m - 1])) continue; /* j ascends: ties keep the lower id */
+        size_t pos = m < kmax ? m++ : m - 1;
+        for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
+            sel_d2[pos] = sel_d2[pos - 1];
+            nb[pos] = nb[pos - 1];
+        }
+        sel_d2[pos] = d2;
+        nb[pos] = j;
+    }
+    if (topo) /* back to index order */
+        for (size_t a = 1; a < m; a++) {
+            size_t v = nb[a], b = a;
+            for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
+            nb[b] = v;
+        }
+    return m;
+}
+
 void verify_float_step(const boids_params *p, const boids_flock *in, int reverse,
                        boids_flock *out) {
     rules_k_f k;
     rules_k_init_f(&k, p);
     size_t n = in->n;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     float *s = malloc(6 * n * sizeof(float));
-    if (!s) abort();
+    long *cnt = malloc(n * sizeof(long));
+    if (!s || !cnt) abort();
     float *x = s, *y = s + n, *vx = s + 2 * n, *vy = s + 3 * n, *ax = s + 4 * n, *ay = s + 5 * n;
     for (size_t i = 0; i < n; i++) {
         x[i] = (float)in->x[i];
@@ -23,29 +74,59 @@ void verify_float_step(const boids_params *p, const boids_flock *in, int reverse
         vx[i] = (float)in->vx[i];
         vy[i] = (float)in->vy[i];
     }
-#pragma omp parallel for schedule(dynamic, 64)
-    for (size_t i = 0; i < n; i++) {
-        rules_acc_f a;
-        rules_acc_init_f(&a);
-        for (size_t q = 0; q < n; q++) {
-            size_t j = reverse ? n - 1 - q : q;
-            if (j == i) continue;
-            float dx, dy;
-            rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
-            float d2 = dx * dx + dy * dy;
-            if (rules_sees_f(&k, dx, dy, d2, vx[i], vy[i]))
-                rules_acc_add_f(&k, &a, dx, dy, d2, vx[j], vy[j]);
+#pragma omp parallel
+    {
+        size_t *nb = malloc((n + 1) * sizeof *nb);
+        float *sel = malloc((n + 1) * sizeof *sel);
+        if (!nb || !sel) abort();
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++) {
+            size_t m = gather_f(p, &k, x, y, vx, vy, n, i, nb, sel);
+            if (vicsek) {
+                /* Itself included at its index; then the sum in index order or reversed. */
+                size_t q = 0;
+                while (q < m && nb[q] < i) q++;
+                memmove(nb + q + 1, nb + q, (m - q) * sizeof *nb);
+                nb[q] = i;
+                float sx = 0, sy = 0;
+                for (size_t a = 0; a <= m; a++) {
+                    size_t j = nb[reverse ? m - a : a];
+                    vicsek_add_f(vx[j], vy[j], &sx, &sy);
+                }
+                ax[i] = sx; /* the heading sums, until the update below */
+                ay[i] = sy;
+                cnt[i] = (long)m + 1;
+                continue;
+            }
+            rules_acc_f a;
+            rules_acc_init_f(&a);
+            for (size_t q = 0; q < m; q++) {
+                size_t j = nb[reverse ? m - 1 - q : q];
+                float dx, dy;
+                rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
+                rules_acc_add_f(&k, &a, dx, dy, dx * dx + dy * dy, vx[j], vy[j]);
+            }
+            rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax[i], &ay[i]);
         }
-        rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax[i], &ay[i]);
+        free(nb);
+        free(sel);
     }
     for (size_t i = 0; i < n; i++) {
-        rules_integrate_f(&k, ax[i], ay[i], &x[i], &y[i], &vx[i], &vy[i]);
+        if (vicsek) {
+            /* Step 0 of the noise stream: every backend is fresh from an upload. */
+            float u = (float)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
+            vicsek_update_f(&k, ax[i], ay[i], cnt[i], u, (float)p->noise, (float)p->speed, &x[i],
+                            &y[i], &vx[i], &vy[i]);
+        } else {
+            rules_integrate_f(&k, ax[i], ay[i], &x[i], &y[i], &vx[i], &vy[i]);
+        }
         out->x[i] = x[i];
         out->y[i] = y[i];
         out->vx[i] = vx[i];
         out->vy[i] = vy[i];
     }
     free(s);
+    free(cnt);
 }
 
 double verify_eps_pos(const boids_params *p) {
@@ -84,7 +165,201 @@ static double wrap_d(double d, double side, int wrap) {
     return d;
 }
 
+/* The decisions of a Reynolds step that do not involve pairs: a boid within float precision
+ * of the predator or food radius or of a wall margin. */
+static void band_external(const boids_params *p, const boids_flock *f, size_t i, verify_amb *a) {
+    double e = verify_eps_pos(p);
+    int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
+    double x = f->x[i], y = f->y[i];
+    if (p->predator) {
+        double dx = wrap_d(x - p->predator_x, p->width, wrap),
+               dy = wrap_d(y - p->predator_y, p->height, wrap);
+        if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
+            band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
+                      wrap ? p->width : 0, wrap ? p->height : 0))
+            a->boid = 1;
+    }
+    if (p->food) {
+        double dx = wrap_d(p->food_x - x, p->width, wrap),
+               dy = wrap_d(p->food_y - y, p->height, wrap);
+        if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
+            band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
+                      wrap ? p->height : 0))
+            a->boid = 1;
+    }
+    if (p->boundary == BOIDS_BOUNDARY_WALLS) {
+        double m = p->wall_margin;
+        if (fabs(x - m) <= 2 * e || fabs(x - (p->width - m)) <= 2 * e || fabs(y - m) <= 2 * e ||
+            fabs(y - (p->height - m)) <= 2 * e)
+            a->boid = 1;
+    }
+}
+
+/* ---- Vicsek and topological neighbours ------------------------------------------------------ */
+
+typedef struct pair_d {
+    double dx, dy, d2, wx, wy; /* offset (shortest image), |d|^2, wrap added per axis (0 or L) */
+    int cand;                  /* a candidate in double (radius and fov as the model has them) */
+    int amb;                   /* its candidacy is within float precision of flipping */
+} pair_d;
+
+static void pair_eval(const boids_params *p, const boids_flock *f, size_t i, size_t j, pair_d *q) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
+    const int wrap = p->boundary == BOIDS_BOUNDARY_WRAP, full = p->fov >= 360.0;
+    const double rv = p->vision_radius, v2 = rv * rv, e = verify_eps_pos(p);
+    double rdx = f->x[j] - f->x[i], rdy = f->y[j] - f->y[i];
+    q->dx = wrap_d(rdx, p->width, wrap);
+    q->dy = wrap_d(rdy, p->height, wrap);
+    q->d2 = q->dx * q->dx + q->dy * q->dy;
+    q->wx = q->dx != rdx ? p->width : 0;
+    q->wy = q->dy != rdy ? p->height : 0;
+    q->cand = 1;
+    q->amb = 0;
+    if (radius) {
+        q->cand = vicsek ? q->d2 <= v2 : q->d2 < v2;
+        if (fabs(q->d2 - v2) <=
+            band_pair(rv, f->x[i], f->x[j], q->dx, f->y[i], f->y[j], q->dy, q->wx, q->wy))
+            q->amb = 1;
+    }
+    if (vicsek) return; /* no fov; the image does not change d2 */
+    /* The shortest image flips when an offset is near half the world: the fov decision and
+     * the cohesion offset flip with it. */
+    if (wrap &&
+        (fabs(fabs(rdx) - p->width / 2) <= 4 * e || fabs(fabs(rdy) - p->height / 2) <= 4 * e))
+        q->amb = 1;
+    double vx = f->vx[i], vy = f->vy[i], sp = sqrt(vx * vx + vy * vy);
+    if (full || sp == 0 || q->d2 == 0) return;
+    double d = sqrt(q->d2), c = cos(p->fov * 0.5 * (M_PI / 180.0));
+    double ex = 0.5 * FLT_EPSILON * (fabs(f->x[i]) + fabs(f->x[j]) + fabs(q->dx) + q->wx);
+    double ey = 0.5 * FLT_EPSILON * (fabs(f->y[i]) + fabs(f->y[j]) + fabs(q->dy) + q->wy);
+    double bf = 2.0 * (8.0 * FLT_EPSILON * sp * d + (ex + ey) * sp);
+    double dot = vx * q->dx + vy * q->dy;
+    if (fabs(dot - c * sp * d) <= bf) q->amb = 1;
+    q->cand = q->cand && dot >= c * sqrt(sp * sp * q->d2);
+}
+
+typedef struct dj {
+    double d2;
+    size_t j;
+} dj;
+
+/* (d2, j) strictly before b in the selection order (distance, then id). */
+static int dj_before(double d2, size_t j, const dj *b) {
+    return d2 < b->d2 || (d2 == b->d2 && j < b->j);
+}
+
+/* Band of a distance tie with the k-th: the pair's own float error bound at the k-th's
+ * distance (band_pair, which also counts the rounding of that distance). */
+static double tie_band(const boids_flock *f, size_t i, size_t j, const pair_d *q, double dk) {
+    return band_pair(sqrt(dk), f->x[i], f->x[j], q->dx, f->y[i], f->y[j], q->dy, q->wx, q->wy);
+}
+
+/* The band of the Vicsek model (either neighbour rule) and of topological neighbours (either
+ * model), per boid:
+ *   - pairs whose candidacy may flip in float (radius, fov, image) and, when candidates
+ *     outnumber k, could thereby change the selection beyond themselves: the boid is left
+ *     out, set unchecked (overflow); otherwise each such pair is an ambiguous pair;
+ *   - topological: when the (k+1)-th candidate's distance ties the k-th's within float
+ *     precision (both pairs' error bounds), every candidate within that band of the k-th is
+ *     an ambiguous pair (float may pick another of them, ties by id aside);
+ *   - Vicsek: a heading sum within float precision of the zero-sum tolerance (float n 1e-5
+ *     against cpu-ref's n 1e-12: the two paths keep the old heading in different ranges),
+ *     and a moved position within float precision of a wall (the heading is mirrored);
+ *   - Reynolds topological: a selected neighbour at the separation radius, and the
+ *     predator, food and wall margins. */
+static void band_lab(const boids_params *p, const boids_flock *f, verify_amb *amb) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const size_t kk = topo ? (size_t)p->k : 0, n = f->n;
+    const double s2 = p->separation_radius * p->separation_radius, e = verify_eps_pos(p);
+#pragma omp parallel
+    {
+        dj *sel = malloc((kk + 1) * sizeof *sel);
+        if (!sel) abort();
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++) {
+            verify_amb *a = &amb[i];
+            a->boid = a->overflow = a->namb = 0;
+            /* Pass 1: candidates, the k + 1 first in (d2, j) order, candidacy flips. */
+            size_t m = 0, ncand = 0, namb_out = 0;
+            pair_d q;
+            for (size_t j = 0; j < n; j++) {
+                if (j == i) continue;
+                pair_eval(p, f, i, j, &q);
+                if (q.amb && !q.cand) namb_out++;
+                if (!q.cand) continue;
+                ncand++;
+                if (!topo) continue;
+                if (m == kk + 1 && !dj_before(q.d2, j, &sel[m - 1])) continue;
+                size_t pos = m < kk + 1 ? m++ : m - 1;
+                for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
+                sel[pos] = (dj){q.d2, j};
+            }
+            const int strict = topo && m > kk; /* more candidates than k: a real selection */
+            const int crowded = topo && ncand + namb_out > kk;
+            const dj kth = strict ? sel[kk - 1] : (dj){INFINITY, (size_t)-1};
+            int tie = 0;
+            double bk = 0;
+            if (strict) {
+                pair_d qk, qn;
+                pair_eval(p, f, i, kth.j, &qk);
+                pair_eval(p, f, i, sel[kk].j, &qn);
+                bk = tie_band(f, i, kth.j, &qk, kth.d2);
+                tie = fabs(qn.d2 - kth.d2) <= bk + tie_band(f, i, sel[kk].j, &qn, kth.d2);
+            }
+            /* Pass 2: the decisions. */
+            double sx = 0, sy = 0;
+            long cnt = 1;
+            double sp = hypot(f->vx[i], f->vy[i]);
+            if (sp > 0) sx = f->vx[i] / sp, sy = f->vy[i] / sp;
+            for (size_t j = 0; j < n; j++) {
+                if (j == i) continue;
+                pair_eval(p, f, i, j, &q);
+                const int in = q.cand && (!strict || !dj_before(kth.d2, kth.j, &(dj){q.d2, j}));
+                if (in && vicsek) {
+                    double vj = hypot(f->vx[j], f->vy[j]);
+                    if (vj > 0) sx += f->vx[j] / vj, sy += f->vy[j] / vj;
+                    cnt++;
+                }
+                if (q.amb) {
+                    if (!crowded) {
+                        add_amb(a, in, (uint32_t)j);
+                    } else if (q.d2 <= kth.d2 + bk || in) {
+                        a->boid = a->overflow = 1;
+                    }
+                } else if (tie && q.cand &&
+                           fabs(q.d2 - kth.d2) <= bk + tie_band(f, i, j, &q, kth.d2)) {
+                    add_amb(a, in, (uint32_t)j);
+                }
+                if (in && !vicsek &&
+                    fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx,
+                                                 f->y[i], f->y[j], q.dy, q.wx, q.wy))
+                    a->boid = 1; /* a neighbour at the separation radius */
+            }
+            if (!vicsek) {
+                band_external(p, f, i, a);
+                continue;
+            }
+            /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of
+             * a sum of n unit vectors (a few FLT_EPSILON each) on top. */
+            if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
+            if (p->boundary == BOIDS_BOUNDARY_WALLS) {
+                double nx = f->x[i] + f->vx[i] * p->dt, ny = f->y[i] + f->vy[i] * p->dt;
+                if (fabs(nx) <= 2 * e || fabs(nx - p->width) <= 2 * e || fabs(ny) <= 2 * e ||
+                    fabs(ny - p->height) <= 2 * e)
+                    a->boid = 1;
+            }
+        }
+        free(sel);
+    }
+}
+
 void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
+    if (p->model == BOIDS_MODEL_VICSEK || p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        band_lab(p, f, amb);
+        return;
+    }
     double e = verify_eps_pos(p);
     int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
     double rv = p->vision_radius, rs = p->separation_radius;
@@ -129,29 +404,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
                 a->boid = 1; /* a sure neighbour at the separation radius */
             }
         }
-        double x = f->x[i], y = f->y[i];
-        if (p->predator) {
-            double dx = wrap_d(x - p->predator_x, p->width, wrap),
-                   dy = wrap_d(y - p->predator_y, p->height, wrap);
-            if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
-                band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
-                          wrap ? p->width : 0, wrap ? p->height : 0))
-                a->boid = 1;
-        }
-        if (p->food) {
-            double dx = wrap_d(p->food_x - x, p->width, wrap),
-                   dy = wrap_d(p->food_y - y, p->height, wrap);
-            if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
-                band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
-                          wrap ? p->height : 0))
-                a->boid = 1;
-        }
-        if (p->boundary == BOIDS_BOUNDARY_WALLS) {
-            double m = p->wall_margin;
-            if (fabs(x - m) <= 2 * e || fabs(x - (p->width - m)) <= 2 * e || fabs(y - m) <= 2 * e ||
-                fabs(y - (p->height - m)) <= 2 * e)
-                a->boid = 1;
-        }
+        band_external(p, f, i, a);
     }
 }
 

@@ -34,7 +34,11 @@ target_compile_options(boids_glad PRIVATE -w)
 set(BOIDS_SHADER_DIR ${CMAKE_SOURCE_DIR}/shaders)
 # Shared GLSL prepended (in this order, after the prelude) to every compute shader.
 set(BOIDS_SHADER_COMMON ${BOIDS_SHADER_DIR}/rules.glsl ${BOIDS_SHADER_DIR}/grid.glsl)
-set(BOIDS_SHADER_PROGRAMS count scan scan_add scatter sort steer neighbours)
+set(BOIDS_SHADER_PROGRAMS count scan scan_add scatter sort steer neighbours steer_topo
+    neighbours_topo)
+# Programs that also get the topological selection (after the common files; as in
+# src/gpu/pipeline.c).
+set(BOIDS_SHADER_SELECT steer_topo neighbours_topo)
 set(BOIDS_GPU_GEN ${CMAKE_BINARY_DIR}/gpu)
 
 add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
@@ -48,17 +52,21 @@ add_custom_command(
   VERBATIM)
 
 set(BOIDS_SHADER_STAMPS)
-set(BOIDS_SHADER_FILES ${BOIDS_SHADER_COMMON})
+set(BOIDS_SHADER_FILES ${BOIDS_SHADER_COMMON} ${BOIDS_SHADER_DIR}/select.glsl)
 foreach(prog IN LISTS BOIDS_SHADER_PROGRAMS)
   set(src ${BOIDS_SHADER_DIR}/${prog}.comp)
   set(chk ${BOIDS_GPU_GEN}/check/${prog}.comp)
+  set(extra)
+  if(prog IN_LIST BOIDS_SHADER_SELECT)
+    set(extra ${BOIDS_SHADER_DIR}/select.glsl)
+  endif()
   list(APPEND BOIDS_SHADER_FILES ${src})
   add_custom_command(
     OUTPUT ${BOIDS_GPU_GEN}/check/${prog}.stamp
-    COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${src} > ${chk}
+    COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${extra} ${src} > ${chk}
     COMMAND ${BOIDS_GLSLANG} --quiet ${chk}
     COMMAND ${CMAKE_COMMAND} -E touch ${BOIDS_GPU_GEN}/check/${prog}.stamp
-    DEPENDS ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${src}
+    DEPENDS ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${extra} ${src}
     COMMENT "Validating shaders/${prog}.comp with glslangValidator"
     VERBATIM)
   list(APPEND BOIDS_SHADER_STAMPS ${BOIDS_GPU_GEN}/check/${prog}.stamp)

@@ -13,6 +13,7 @@
  * cell order for the next step's reads. */
 #include <glad/gl.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,13 +30,29 @@
 #define RULES_FN(name) name##_f
 #include "rules.h"
 
-enum { P_COUNT, P_SCAN, P_SCAN_ADD, P_SCATTER, P_SORT, P_STEER, P_NEIGHBOURS, NPROG };
-static const char *const prog_files[NPROG] = {"count.comp",     "scan.comp", "scan_add.comp",
-                                              "scatter.comp",   "sort.comp", "steer.comp",
-                                              "neighbours.comp"};
-/* Shared GLSL prepended to every program, after the prelude (as in src/gpu/gpu.cmake). */
+enum {
+    P_COUNT,
+    P_SCAN,
+    P_SCAN_ADD,
+    P_SCATTER,
+    P_SORT,
+    P_STEER,
+    P_NEIGHBOURS,
+    P_STEER_TOPO,
+    P_NEIGHBOURS_TOPO,
+    NPROG
+};
+static const char *const prog_files[NPROG] = {
+    "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",        "sort.comp",
+    "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp"};
+/* Shared GLSL prepended to every program, after the prelude (as in src/gpu/gpu.cmake), and
+ * the topological selection, which only the topological programs get (its per-invocation
+ * list would otherwise sit in every program). */
 static const char *const common_files[] = {"rules.glsl", "grid.glsl"};
 enum { NCOMMON = sizeof common_files / sizeof common_files[0] };
+static const char *const select_file = "select.glsl";
+
+_Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
 
@@ -63,6 +80,8 @@ typedef struct gpu_backend {
     size_t lvl_n[MAX_LEVELS];
     GLintptr lvl_out[MAX_LEVELS], lvl_sums[MAX_LEVELS];
     GLsizeiptr scan_bytes;
+
+    uint32_t t; /* steps since upload: the Vicsek noise stream's step index */
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -119,22 +138,25 @@ static const char *shader_source(const char *name) {
     return NULL;
 }
 
-static boids_status build_program(const char *file, GLuint *out, boids_error *err) {
+static boids_status build_program(const char *file, int with_select, GLuint *out,
+                                  boids_error *err) {
     size_t plen = boids_gpu_prelude(NULL, 0);
     char *prelude = malloc(plen + 1);
     if (!prelude) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_gpu_prelude(prelude, plen + 1);
-    const char *src[NCOMMON + 2];
-    src[0] = prelude;
-    for (int i = 0; i < NCOMMON; i++) src[1 + i] = shader_source(common_files[i]);
-    src[NCOMMON + 1] = shader_source(file);
-    for (int i = 1; i < NCOMMON + 2; i++)
+    const char *src[NCOMMON + 3];
+    int nsrc = 0;
+    src[nsrc++] = prelude;
+    for (int i = 0; i < NCOMMON; i++) src[nsrc++] = shader_source(common_files[i]);
+    if (with_select) src[nsrc++] = shader_source(select_file);
+    src[nsrc++] = shader_source(file);
+    for (int i = 1; i < nsrc; i++)
         if (!src[i]) {
             free(prelude);
             return boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s not embedded", file);
         }
     GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(sh, NCOMMON + 2, src, NULL);
+    glShaderSource(sh, nsrc, src, NULL);
     glCompileShader(sh);
     free(prelude);
     GLint ok = 0;
@@ -320,16 +342,33 @@ static void grid_dims(const boids_params *p, size_t max_cells, unsigned *ncx, un
     }
 }
 
+/* The topological ring search's bound (shaders/select.glsl): boids whose cells are r + 1 or
+ * more apart along an axis are more than r cell widths apart, less the rounding of the
+ * cell index (x * inv_cell_w in float: a few ulps of the world size, as the cpu backend's
+ * margin) and of the float d2 (relative 2^-22 or so). An axis of one cell separates no
+ * cells and does not count. Returned squared and shrunk by 2^-20 so that the float product
+ * r^2 * reach2 in the shader never rounds above the true bound. */
+static float ring_reach2(const boids_params *p, unsigned ncx, unsigned ncy) {
+    double w = INFINITY;
+    if (ncx > 1) w = fmin(w, p->width / ncx);
+    if (ncy > 1) w = fmin(w, p->height / ncy);
+    if (isinf(w)) return 0;
+    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * fmax(p->width, p->height));
+    double reach = fmax(0, w - margin);
+    return (float)(reach * reach * (1 - 1.0 / 1048576));
+}
+
 static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
     if (!(p->width > 0) || !(p->height > 0) || !(p->vision_radius > 0))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU backend: width, height and vision_radius must be positive");
-    /* Refused by name rather than simulated as something else. */
-    if (p->model != BOIDS_MODEL_REYNOLDS)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: model = vicsek not implemented");
-    if (p->neighbours != BOIDS_NEIGHBOURS_METRIC)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU backend: neighbours = topological not implemented");
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    if (topo && (p->k < 1 || p->k > BOIDS_GPU_MAX_K))
+        return boids_error_set(err, p->k < 1 ? BOIDS_ERR_INPUT : BOIDS_ERR_LIMIT,
+                               "GPU backend: k = %ld nearest neighbours; the GPU's limit is k <= "
+                               "%d (BOIDS_GPU_MAX_K: the shaders keep the selection in a "
+                               "per-invocation list of that size); use --backend cpu for larger k",
+                               p->k, (int)BOIDS_GPU_MAX_K);
     rules_k_f k;
     rules_k_init_f(&k, p);
     unsigned ncx, ncy;
@@ -374,6 +413,16 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .ncells = (uint32_t)(ncx * ncy),
         .inv_cell_w = (float)((double)ncx / p->width),
         .inv_cell_h = (float)((double)ncy / p->height),
+        .vicsek = p->model == BOIDS_MODEL_VICSEK,
+        .topo = (uint32_t)topo,
+        .k = topo ? (uint32_t)p->k : 0,
+        .k_in_vision = p->k_in_vision != 0,
+        .speed = (float)p->speed,
+        .noise = (float)p->noise,
+        .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
+        .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
+        .step = g->t,
+        .reach2 = ring_reach2(p, ncx, ncy),
     };
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
@@ -513,14 +562,21 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
     gpu_backend *g = as_gpu(b);
     boids_status st = set_params(g, p, err);
     if (st != BOIDS_OK) return st;
-    for (unsigned s = 0; s < steps; s++) {
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    for (unsigned s = 0; s < steps; s++, g->t++) {
+        if (s > 0) { /* the noise's step index; set_params wrote the first */
+            glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
+            glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)offsetof(boids_gpu_params, step),
+                            sizeof g->t, &g->t);
+            glBindBuffer(GL_UNIFORM_BUFFER, 0);
+        }
         if ((st = sort_by_cell(g, err))) return st;
         stage_begin(g, BOIDS_GPU_STAGE_STEER);
         ssbo(BOIDS_GPU_B_SRC_STATE, g->state[1]);
         ssbo(BOIDS_GPU_B_SRC_ID, g->ids[1]);
         ssbo(BOIDS_GPU_B_DST_STATE, g->state[0]);
         ssbo(BOIDS_GPU_B_DST_ID, g->ids[0]);
-        dispatch(g->prog[P_STEER], groups(b->n, BOIDS_GPU_WG));
+        dispatch(g->prog[topo ? P_STEER_TOPO : P_STEER], groups(b->n, BOIDS_GPU_WG));
         if ((st = stage_end(g, BOIDS_GPU_STAGE_STEER, err))) return st;
         collect_timing(g);
     }
@@ -594,6 +650,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     free(s);
     free(id);
     b->n = n;
+    g->t = 0;
     return check(g, "upload", err);
 }
 
@@ -636,7 +693,9 @@ static boids_status gpu_neighbours(boids_backend *b, const boids_params *p, uint
     ssbo(BOIDS_GPU_B_NBR_COUNT, g->nbr_count);
     ssbo(BOIDS_GPU_B_NBR_HASH, g->nbr_hash);
     ssbo(BOIDS_GPU_B_ID_HASH, g->id_hash);
-    dispatch(g->prog[P_NEIGHBOURS], groups(n, BOIDS_GPU_WG));
+    dispatch(
+        g->prog[p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? P_NEIGHBOURS_TOPO : P_NEIGHBOURS],
+        groups(n, BOIDS_GPU_WG));
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if ((st = check(g, "neighbours", err))) return st;
     uint32_t *h = malloc(8 * n);
@@ -709,7 +768,9 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
     for (int i = 0; i < NPROG; i++)
-        if ((st = build_program(prog_files[i], &g->prog[i], err))) goto fail;
+        if ((st = build_program(prog_files[i], i == P_STEER_TOPO || i == P_NEIGHBOURS_TOPO,
+                                &g->prog[i], err)))
+            goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
     glGenBuffers(1, &g->ubo);

@@ -31,6 +31,7 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_NBR_HASH", BOIDS_GPU_B_NBR_HASH},
         {"B_ID_HASH", BOIDS_GPU_B_ID_HASH},
         {"UBO_PARAMS", BOIDS_GPU_UBO_PARAMS},
+        {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
     };
     size_t len = 0;
 #define PUT(...)                                                                                   \

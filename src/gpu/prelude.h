@@ -20,6 +20,10 @@ enum {
     BOIDS_GPU_SCAN_BLOCK = BOIDS_GPU_SCAN_WG * BOIDS_GPU_SCAN_ITEMS /* cells per scan group */
 };
 
+/* Topological neighbours: the largest k the shaders hold (shaders/select.glsl keeps the k
+ * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
+enum { BOIDS_GPU_MAX_K_SHADER = 128 };
+
 /* Shader storage binding points, all below 8, the GL 4.3 minimum of
  * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS. Stages reuse points for different roles. */
 enum {
@@ -77,7 +81,17 @@ enum {
     X(uint, uint32_t, ncy)                                                                         \
     X(uint, uint32_t, ncells)                                                                      \
     X(float, float, inv_cell_w)                                                                    \
-    X(float, float, inv_cell_h)
+    X(float, float, inv_cell_h)                                                                    \
+    X(uint, uint32_t, vicsek)                                                                      \
+    X(uint, uint32_t, topo)                                                                        \
+    X(uint, uint32_t, k)                                                                           \
+    X(uint, uint32_t, k_in_vision)                                                                 \
+    X(float, float, speed)                                                                         \
+    X(float, float, noise)                                                                         \
+    X(uint, uint32_t, noise_seed_lo)                                                               \
+    X(uint, uint32_t, noise_seed_hi)                                                               \
+    X(uint, uint32_t, step)                                                                        \
+    X(float, float, reach2)
 
 typedef struct boids_gpu_params {
 #define BOIDS_GPU_FIELD_C(glsl, ctype, name) ctype name;
@@ -92,7 +106,7 @@ enum { BOIDS_GPU_PARAMS_NFIELDS = 0 BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_ONE)
 /* Every field is a 4-byte scalar with no padding: the std140 layout. */
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
 _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
-_Static_assert(offsetof(boids_gpu_params, inv_cell_h) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
+_Static_assert(offsetof(boids_gpu_params, reach2) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
 
 /* Names and C offsets of the fields, for the run-time check against GL's offsets. */

@@ -1,0 +1,23 @@
+// Debug stage for verification with topological neighbours: the count and set hash of each
+// boid's selection (select.glsl), as neighbours.comp does for metric neighbours.
+layout(local_size_x = WG) in;
+
+layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
+layout(std430, binding = B_NBR_HASH) writeonly buffer NbrHash { uvec2 nbr_hash[]; };
+layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= P.n) return;
+    topo_select(i, src[i]);
+    uvec2 h = uvec2(0u);
+    for (uint a = 0u; a < best_m; a++) {
+        uvec2 add = id_hash[src_id[best_slot[a]]];
+        uint carry;
+        h.x = uaddCarry(h.x, add.x, carry);
+        h.y = h.y + add.y + carry;
+    }
+    uint id = src_id[i];
+    nbr_count[id] = best_m;
+    nbr_hash[id] = h;
+}

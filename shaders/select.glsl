@@ -1,0 +1,106 @@
+// Topological neighbours (prepended to steer_topo.comp and neighbours_topo.comp, after the
+// grid): the k nearest candidates of a boid by (float d2, original id), the selection of
+// src/core/cpu_grid.c's topo_select. Candidates: Reynolds, boids in the field of view;
+// Vicsek, any boid; with k_in_vision also within the vision radius (Reynolds d2 < R^2,
+// Vicsek d2 <= R^2). The search visits rings of cells outward (ring r: the cells r apart,
+// Chebyshev, periodic under wrap) and stops once k are held and the k-th is closer than any
+// unvisited boid can be; otherwise it visits the whole grid (k > N - 1 takes every
+// candidate).
+
+layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
+layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
+
+// The selection, in (d2, id) order: a bounded per-invocation list of MAX_K entries (the C
+// side refuses k > MAX_K with BOIDS_ERR_LIMIT before dispatching).
+float best_d2[MAX_K];
+uint best_slot[MAX_K];
+uint best_m = 0u;
+
+// Is (d2, id) before the held entry pos in the selection order?
+bool cand_before(float d2, uint id, uint pos) {
+    float bd = best_d2[pos];
+    return d2 < bd || (d2 == bd && id < src_id[best_slot[pos]]);
+}
+
+// Offers the boids of sorted slots [b, e) to the selection of the boid in slot i (state s).
+void topo_scan(uint i, vec4 s, uint b, uint e) {
+    for (uint j = b; j < e; j++) {
+        if (j == i) continue;
+        vec4 o = src[j];
+        vec2 d = rules_offset(s.x, s.y, o.x, o.y);
+        precise float d2 = d.x * d.x + d.y * d.y;
+        uint id = src_id[j];
+        if (best_m == P.k && !cand_before(d2, id, best_m - 1u)) continue;
+        if (P.k_in_vision != 0u && !(P.vicsek != 0u ? d2 <= P.vision2 : d2 < P.vision2)) continue;
+        if (P.vicsek == 0u && !rules_in_fov(d.x, d.y, d2, s.z, s.w)) continue;
+        uint pos = best_m;
+        if (best_m < P.k)
+            best_m++;
+        else
+            pos = best_m - 1u;
+        for (; pos > 0u && cand_before(d2, id, pos - 1u); pos--) {
+            best_d2[pos] = best_d2[pos - 1u];
+            best_slot[pos] = best_slot[pos - 1u];
+        }
+        best_d2[pos] = d2;
+        best_slot[pos] = j;
+    }
+}
+
+void topo_scan_cell(uint i, vec4 s, int cell) {
+    uint b = starts[cell];
+    topo_scan(i, s, b, b + counts[cell]);
+}
+
+// The cell offsets along one axis (n cells, from cell c) that name distinct cells: under
+// wrap each cell once by its shortest periodic offset, otherwise those inside the grid.
+ivec2 axis_span(bool wrap, int c, int n) {
+    return wrap ? ivec2(-((n - 1) / 2), n / 2) : ivec2(-c, n - 1 - c);
+}
+
+// |d| < n here, so one period fixes it (GLSL leaves % of a negative operand undefined).
+int axis_cell(bool wrap, int c, int n, int d) {
+    int v = c + d;
+    if (wrap) {
+        if (v < 0)
+            v += n;
+        else if (v >= n)
+            v -= n;
+    }
+    return v;
+}
+
+// Fills best_* for the boid in slot i. Stopping rule: boids whose cells are r + 1 or more
+// apart along an axis are at a float d2 above r^2 * reach2 (the cell width less a rounding
+// margin, squared and rounded down: src/gpu/pipeline.c), and the clamp of the open plane
+// into the edge cells only brings cells closer. So after rings 0..r, a k-th strictly below
+// that bound cannot be displaced or tied by any unvisited boid: the selection is exactly
+// the first k in (d2, id) order over all candidates. With k_in_vision every candidate is
+// in the 3x3 block (cells are at least R wide).
+void topo_select(uint i, vec4 s) {
+    ivec2 c = grid_cell(s.xy);
+    bool wrap = P.wrap != 0u;
+    int ncx = int(P.ncx), ncy = int(P.ncy);
+    ivec2 sx = axis_span(wrap, c.x, ncx), sy = axis_span(wrap, c.y, ncy);
+    int rmax = max(max(-sx.x, sx.y), max(-sy.x, sy.y));
+    if (P.k_in_vision != 0u) rmax = min(rmax, 1);
+    best_m = 0u;
+    for (int r = 0; r <= rmax; r++) {
+        int y0 = max(sy.x, -r), y1 = min(sy.y, r);
+        int x0 = max(sx.x, -r), x1 = min(sx.y, r);
+        for (int dy = y0; dy <= y1; dy++) {
+            int row = axis_cell(wrap, c.y, ncy, dy) * ncx;
+            if (dy == -r || dy == r) { // a full row of the ring
+                for (int dx = x0; dx <= x1; dx++)
+                    topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, dx));
+            } else { // its two sides
+                if (-r >= sx.x) topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, -r));
+                if (r <= sx.y) topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, r));
+            }
+        }
+        if (best_m == P.k && r >= 1) {
+            precise float bound = float(r * r) * P.reach2;
+            if (best_d2[best_m - 1u] < bound) break;
+        }
+    }
+}
