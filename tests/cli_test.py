@@ -137,6 +137,8 @@ p = run(BOIDS, "sim", "--load", st_good, "--steps", "5", "--every", "2", "--save
 rows = p.stdout.splitlines()
 check("metrics header and steps 0,2,4",
       rows[0] == "step,order,milling,nn_distance,neighbours,clusters,largest_cluster" and [r.split(",")[0] for r in rows[1:]] == ["0", "2", "4"], p.stdout)
-p = run(BOIDS, "sim", "--load", out, "--steps", "1", check_rc=0)
+p = run(BOIDS, "sim", "--load", out, "--steps", "2", "--every", "1", "--order-only", check_rc=0)
+check("--order-only: the step and order columns alone",
+      p.stdout.splitlines()[0] == "step,order" and len(p.stdout.splitlines()) == 4, p.stdout)
 check("a saved state loads back", p.returncode == 0)
 finish()

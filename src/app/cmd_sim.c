@@ -73,6 +73,9 @@ int boids_cmd_sim(int argc, char **argv) {
         case OPT_SAVE:
             save = optarg;
             break;
+        case OPT_ORDER_ONLY:
+            order_only = 1;
+            break;
         case 'h':
             fputs(usage, stdout), fputs(app_common_help, stdout);
             return 0;
