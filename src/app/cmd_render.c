@@ -240,7 +240,7 @@ int boids_cmd_render(int argc, char **argv) {
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (raw) signal(SIGPIPE, SIG_IGN);
 
-    boids_gl *gl = boids_gl_create(0, &err);
+    boids_gl *gl = boids_gl_create(o.verbose >= 2, &err);
     if (!gl) return app_fail(&err);
     boids_status st = BOIDS_OK;
     render_ctx *r = NULL;
@@ -309,6 +309,11 @@ int boids_cmd_render(int argc, char **argv) {
         }
     }
     if (o.verbose && !raw) fprintf(stderr, "boids render: wrote %ld frames (%s)\n", frames, out);
+    if (o.verbose >= 2) {
+        const boids_gl_debug *d = boids_gl_debug_log(gl);
+        fprintf(stderr, "boids render: GL debug: %lu errors, %lu messages%s%s\n", d->errors,
+                d->messages, d->errors ? "; last error: " : "", d->last_error);
+    }
     goto out;
 fail:
     st = err.status ? err.status : BOIDS_ERR_RUNTIME;

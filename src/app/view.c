@@ -98,6 +98,8 @@ typedef struct view {
     const char *renderer;
     boids_error err;
     int failed;
+    boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
+    double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
 } view;
 
 static uint64_t now_ns(void) {
@@ -539,7 +541,9 @@ static void hud(view *v) {
              v->frame_ms > 0 ? 1000 / v->frame_ms : 0);
     render_text(r, x, y, ts, line, 0xdde3efff), y += lh;
     double g = scene_gpu_ms(v->sc);
-    if (g >= 0)
+    if (strcmp(scene_backend_name(v->sc), "gpu") != 0)
+        snprintf(line, sizeof line, "CPU step %.2f ms/frame", v->step_ms);
+    else if (g >= 0)
         snprintf(line, sizeof line, "GPU compute %.2f ms/frame", g);
     else
         snprintf(line, sizeof line, "GPU compute -");
@@ -714,7 +718,9 @@ static int frame(view *v, long frame_no) {
         /* When a frame's steps take longer than 40 ms (a huge flock on a software
          * rasteriser), the following frames draw without stepping for as long, so that at
          * most half the time goes to the simulation and the window still answers. */
-        double ms = fmax((double)(now_ns() - t0) * 1e-6, scene_gpu_ms(v->sc));
+        double wall = (double)(now_ns() - t0) * 1e-6;
+        v->step_ms = v->step_ms > 0 ? 0.9 * v->step_ms + 0.1 * wall : wall;
+        double ms = fmax(wall, scene_gpu_ms(v->sc));
         if (ms > 40) v->rest_until = now_ns() + (uint64_t)(ms * 1e6);
     }
 
@@ -749,6 +755,12 @@ static int frame(view *v, long frame_no) {
         scene_order_request(v->sc);
     }
 
+    if (v->fb_w <= 0 || v->fb_h <= 0) {
+        /* Minimised: nothing to draw and no swap to pace the loop; the flock goes on. */
+        struct timespec ts = {0, 16000000};
+        nanosleep(&ts, NULL);
+        return 1;
+    }
     render_begin(v->r, &c);
     render_flock f = {0};
     scene_buffers(v->sc, &f.state_buf, &f.id_buf, &f.n);
@@ -899,6 +911,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SAMPLES, o->msaa < 0 ? 4 : o->msaa);
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, o->app.verbose >= 2);
     int ww = o->win_w, wh = o->win_h;
     GLFWmonitor *full = NULL;
     if (o->fullscreen && mon) {
@@ -943,6 +956,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
     glfwSwapInterval(o->vsync ? 1 : 0);
     if (o->hide_cursor) glfwSetInputMode(v->win, GLFW_CURSOR, GLFW_CURSOR_HIDDEN);
 
+    if (o->app.verbose >= 2 && (st = boids_gl_debug_enable(&v->glog, err))) goto out;
     v->o = o;
     v->renderer = (const char *)glGetString(GL_RENDERER);
     if (!v->renderer) v->renderer = "?";
@@ -1038,6 +1052,9 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         fflush(stdout);
     }
 out:
+    if (o->app.verbose >= 2)
+        fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
+                v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);
     scene_destroy(v->sc);
     render_destroy(v->r);
     if (v->win) glfwDestroyWindow(v->win);

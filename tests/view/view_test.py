@@ -59,8 +59,12 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     lit = png.count_not_background(w, h, ch, rows)
     check(2 * n <= lit <= 80 * n, f"{lit} non-background pixels for {n} boids")
     # With the HUD and the panel, through the `boids` default command, still clean.
-    r = run(["-n", "200", "--size", "800x600", "--frames", "5"], xvfb=True)
+    # -vv makes a debug context and counts KHR_debug errors: following a boid, the help
+    # and a panel click exercise every drawing path.
+    r = run(["-n", "200", "--size", "800x600", "--frames", "8", "-vv",
+             "--keys", "2:f,3:?,4:{click:700,120}"], xvfb=True)
     check(r.returncode == 0, f"default command with HUD and panel: exit {r.returncode}", r)
+    check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
     print(f"ok: {lit} lit pixels for {n} boids; clean exit with HUD and panel")
 
 
@@ -118,8 +122,10 @@ def test_view_keys_and_panel_change_the_live_settings(tmp):
 def test_render_writes_pngs_with_boids(tmp):
     n = 300
     pat = os.path.join(tmp, "f-%03d.png")
-    r = run(["render", "-n", str(n), "--size", "320x200", "--frames", "3", "-o", pat])
+    r = run(["render", "-n", str(n), "--size", "320x200", "--frames", "3", "--hud", "-vv",
+             "-o", pat])
     check(r.returncode == 0, f"exit code {r.returncode}", r)
+    check("GL debug: 0 errors" in r.stderr, "GL errors offscreen", r)
     for i in range(3):
         w, h, ch, rows = png.read(pat % i)
         check((w, h) == (320, 200), f"frame {i}: size {w}x{h}")
