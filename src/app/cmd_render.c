@@ -33,7 +33,8 @@ static const char usage[] =
     "  --steps-per-frame S  simulation steps between frames (default 1)\n"
     "  --warmup K         steps before the first frame (default 0)\n"
     "  --colour C         heading (default), speed or plain\n"
-    "  --boid-size L      boid length in world length units (default 7), at least 3 pixels\n"
+    "  --boid-size L      boid length in world length units (default 0.14 vision radii, 7 in\n"
+    "                     lab), drawn at least 3 pixels long\n"
     "  --hud              print N, step and order on the frames\n"
     "  -h, --help         this text\n"
     "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
@@ -135,7 +136,7 @@ int boids_cmd_render(int argc, char **argv) {
     o.backend = "gpu";
     const char *out = "frame-%05d.png";
     long w = 1280, h = 720, frames = 300, spf = 1, warmup = 0;
-    double boid_len = 7;
+    double boid_len = 0;
     int colour = RENDER_HEADING, show_hud = 0;
     boids_error err;
     boids_error_clear(&err);
@@ -268,7 +269,7 @@ int boids_cmd_render(int argc, char **argv) {
         render_flock fl = {0};
         scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
         fl.colour = (render_colour)colour;
-        fl.length = boid_len;
+        fl.length = boid_len > 0 ? boid_len : render_default_length(&p);
         fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
         render_draw_flock(r, &cam, scene_params(sc), &fl);
         if (show_hud) {

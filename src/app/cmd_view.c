@@ -31,7 +31,8 @@ static const char usage[] =
     "  --steps-per-frame K  exactly K steps each frame instead of real time\n"
     "  --colour C         heading (default), speed or plain\n"
     "  --pointer M        predator (default), food, hover or off\n"
-    "  --boid-size L      boid length in world length units (default 7), at least 3 pixels\n"
+    "  --boid-size L      boid length in world length units (default 0.14 vision radii of\n"
+    "                     the preset, 7 in lab), drawn at least 3 pixels long\n"
     "  --screenshot-dir D where the screenshot key (p, F12) writes (default .)\n"
     "Scripting (tests, unattended checks):\n"
     "  --frames K         quit after K frames\n"
@@ -161,7 +162,7 @@ int boids_cmd_view(int argc, char **argv) {
     o.rate = 60;
     o.colour = RENDER_HEADING;
     o.pointer = VIEW_POINTER_PREDATOR;
-    o.boid_len = 7;
+    o.boid_len = 0;
     boids_error err;
     boids_error_clear(&err);
     int c, choice;

@@ -97,6 +97,10 @@ unsigned render_program(const char *const *names, int count, boids_error *err) {
     return prog;
 }
 
+double render_default_length(const boids_params *p) {
+    return 0.14 * p->vision_radius;
+}
+
 render_camera render_camera_fit(double width, double height, int fb_w, int fb_h, double margin) {
     render_camera c;
     double aw = fb_w - 2 * margin, ah = fb_h - 2 * margin;

@@ -45,6 +45,10 @@ render_camera render_camera_fit(double width, double height, int fb_w, int fb_h,
 void render_world_to_px(const render_camera *c, double x, double y, double *px, double *py);
 void render_px_to_world(const render_camera *c, double px, double py, double *x, double *y);
 
+/* The default boid length for parameters p: 0.14 vision radii (7 in the seeds' worlds,
+ * where R is 50), so that a model in other units (Vicsek's R = 1) looks the same. */
+double render_default_length(const boids_params *p);
+
 /* What to draw of the flock. */
 typedef struct render_flock {
     unsigned state_buf, id_buf; /* GL buffer names */

@@ -100,6 +100,7 @@ typedef struct view {
     int failed;
     boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
     double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
+    double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
 } view;
 
 static uint64_t now_ns(void) {
@@ -224,6 +225,7 @@ static void apply_preset(view *v, int k) {
     view_fit_world(&np, &base);
     v->base = base;
     v->scale_world = 1;
+    if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);
     const boids_params *cur = scene_params(v->sc);
     if (np.width == cur->width && np.height == cur->height) {
         set_params(v, &np);
@@ -332,6 +334,7 @@ static void on_char(GLFWwindow *w, unsigned int c) {
         v->restarts = 0;
         restart(v, v->start, v->seed);
         v->base = v->o->base;
+        v->boid_len = v->o->boid_len > 0 ? v->o->boid_len : render_default_length(&v->start);
         v->scale_world = v->o->scale_world;
         save_weights(v);
         break;
@@ -765,7 +768,7 @@ static int frame(view *v, long frame_no) {
     render_flock f = {0};
     scene_buffers(v->sc, &f.state_buf, &f.id_buf, &f.n);
     f.colour = v->colour;
-    f.length = v->o->boid_len;
+    f.length = v->boid_len;
     f.min_px = 1.5 * u->ts;
     f.follow = v->follow && v->follow_found;
     f.follow_id = v->follow_id;
@@ -975,6 +978,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
     v->seed = o->app.seed;
     v->base = o->base;
     v->scale_world = o->scale_world;
+    v->boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
     save_weights(v);
     v->hud = o->hud;
     v->panel = o->panel;

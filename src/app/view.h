@@ -34,7 +34,7 @@ typedef struct view_opts {
     long rate;            /* steps per second in real-time mode */
     render_colour colour;
     view_pointer pointer;
-    double boid_len;      /* boid length, world length units (at least 3 pixels drawn) */
+    double boid_len;      /* boid length, world units (at least 3 pixels drawn); 0 auto */
     const char *shot_dir; /* where the screenshot key writes */
     /* Scripting (tests, unattended checks). */
     long frames;              /* > 0: quit after this many frames */
