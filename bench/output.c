@@ -534,7 +534,6 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
                  "no plot: gnuplot is not on PATH (install gnuplot-nox, then run "
                  "`gnuplot bench.gp` in %s)",
                  dir);
-        fprintf(stderr, "boids-bench: %s\n", note);
         return BOIDS_OK;
     }
     fflush(NULL);
