@@ -149,6 +149,22 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
     return s;
 }
 
+int app_option_error(const char *cmd, int opt, char **argv) {
+    const char *name = argv[optind - 1];
+    if (opt == ':')
+        fprintf(stderr, "boids %s: %s needs a value (see boids %s --help)\n", cmd, name, cmd);
+    else
+        fprintf(stderr, "boids %s: unknown option '%s' (see boids %s --help)\n", cmd, name, cmd);
+    return 2;
+}
+
+int app_no_operands(const char *cmd, int argc, char **argv) {
+    if (optind >= argc) return 0;
+    fprintf(stderr, "boids %s: unexpected argument '%s' (see boids %s --help)\n", cmd, argv[optind],
+            cmd);
+    return 2;
+}
+
 int app_fail(const boids_error *err) {
     fprintf(stderr, "boids: %s\n", err->msg);
     return boids_status_exit_code(err->status);

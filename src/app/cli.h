@@ -80,6 +80,13 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);
 
+/* For a getopt_long loop of command `cmd` that returned ':' (missing value) or an unknown
+ * option: prints one message naming the option and returns the exit code 2. */
+int app_option_error(const char *cmd, int opt, char **argv);
+
+/* After the options: 0 if none are left, else one message naming the first and 2. */
+int app_no_operands(const char *cmd, int argc, char **argv);
+
 /* Prints "boids: message" for a failed status and returns its exit code. */
 int app_fail(const boids_error *err);
 

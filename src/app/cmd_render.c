@@ -209,19 +209,11 @@ int boids_cmd_render(int argc, char **argv) {
             fputs(usage, stdout), fputs(app_common_help, stdout);
             return 0;
         case ':':
-            fprintf(stderr, "boids render: %s needs a value (see boids render --help)\n",
-                    argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "boids render: unknown option '%s' (see boids render --help)\n",
-                    argv[optind - 1]);
-            return 2;
+            return app_option_error("render", c, argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "boids render: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
+    if (app_no_operands("render", argc, argv)) return 2;
     int raw = !strcmp(out, "-");
     if (!raw && (check_pattern(out, &err) || boids_state_check_writable(out, &err)))
         return app_fail(&err);

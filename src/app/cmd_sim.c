@@ -80,19 +80,11 @@ int boids_cmd_sim(int argc, char **argv) {
             fputs(usage, stdout), fputs(app_common_help, stdout);
             return 0;
         case ':':
-            fprintf(stderr, "boids sim: %s needs a value (see boids sim --help)\n",
-                    argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "boids sim: unknown option '%s' (see boids sim --help)\n",
-                    argv[optind - 1]);
-            return 2;
+            return app_option_error("sim", c, argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "boids sim: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
+    if (app_no_operands("sim", argc, argv)) return 2;
 
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);

@@ -385,11 +385,6 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     return BOIDS_OK;
 }
 
-static int usage_error(const char *msg, const char *arg) {
-    fprintf(stderr, "boids sweep: %s '%s' (see boids sweep --help)\n", msg, arg);
-    return 2;
-}
-
 int boids_cmd_sweep(int argc, char **argv) {
     static const struct option longopts[] = {
         APP_COMMON_LONGOPTS,
@@ -469,16 +464,15 @@ int boids_cmd_sweep(int argc, char **argv) {
             fputs(usage, stdout), fputs(app_common_help, stdout);
             return 0;
         case ':':
-            return usage_error("option needs a value:", argv[optind - 1]);
         default:
-            return usage_error("unknown option", argv[optind - 1]);
+            return app_option_error("sweep", c, argv);
         }
         if (st) {
             sweep_free(&s);
             return app_fail(&err);
         }
     }
-    if (optind < argc) return usage_error("unexpected argument", argv[optind]);
+    if (app_no_operands("sweep", argc, argv)) return 2;
 
     boids_status st = BOIDS_OK;
     if (!key)

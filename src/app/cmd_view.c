@@ -258,19 +258,11 @@ int boids_cmd_view(int argc, char **argv) {
             fputs(usage, stdout), fputs(app_common_help, stdout);
             return 0;
         case ':':
-            fprintf(stderr, "boids view: %s needs a value (see boids view --help)\n",
-                    argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "boids view: unknown option '%s' (see boids view --help)\n",
-                    argv[optind - 1]);
-            return 2;
+            return app_option_error("view", c, argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "boids view: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
+    if (app_no_operands("view", argc, argv)) return 2;
     if (o.panel < 0) o.panel = !o.fullscreen;
 
     if (o.shot_at_exit && boids_state_check_writable(o.shot_at_exit, &err)) return app_fail(&err);

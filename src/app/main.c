@@ -49,8 +49,7 @@ int boids_cmd_params(int argc, char **argv) {
                    "after the given preset, file and pairs, its unit, range and meaning.\n");
             return 0;
         }
-        fprintf(stderr, "boids params: unknown option or missing value '%s'\n", argv[optind - 1]);
-        return 2;
+        return app_option_error("params", c, argv);
     }
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
