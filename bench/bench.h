@@ -123,6 +123,7 @@ typedef struct bench_config {
     int enabled[BENCH_BACKENDS];
     int threads; /* of cpu-all */
     unsigned reps, warmup, max_steps;
+    unsigned long age; /* steps the initial state is advanced (cpu path) before timing */
     double rep_ms, budget_s;
     int quick;
     int stage_timer; /* BENCH_TIMER_* */

@@ -36,6 +36,8 @@ static const char usage[] =
     "  --fixed-world        keep the preset's world for every N (default: keep its density,\n"
     "                       boids per area, and grow the world with N at the same aspect)\n"
     "  --threads T          threads of cpu-all (default: all, OpenMP's default)\n"
+    "  --age K              advance the random initial state K steps (cpu path) before timing,\n"
+    "                       to time formed flocks: more neighbours per boid (default 0)\n"
     "Timing:\n"
     "  --reps R             timed repetitions per point (default 7; 3..100)\n"
     "  --warmup W           untimed repetitions before them (default 2)\n"
@@ -77,7 +79,8 @@ enum {
     OPT_NO_PLOT,
     OPT_BENCH_THREADS,
     OPT_STAGE_TIMER,
-    OPT_PLOT_FORMAT
+    OPT_PLOT_FORMAT,
+    OPT_AGE
 };
 
 static int fail(const boids_error *err) {
@@ -252,6 +255,20 @@ static double mean_neighbours(const boids_params *p, const boids_flock *f, int t
     return mean;
 }
 
+/* Advances f by steps steps on the cpu path: every backend then starts from the same formed
+ * flock. */
+static boids_status age_flock(const boids_params *p, boids_flock *f, int threads,
+                              unsigned long steps, boids_error *err) {
+    boids_backend *b = boids_cpu_create(f, threads, err);
+    if (!b) return err->status;
+    boids_status s = BOIDS_OK;
+    for (unsigned long done = 0; !s && done < steps; done += 1000)
+        s = boids_backend_step(b, p, (unsigned)(steps - done < 1000 ? steps - done : 1000), err);
+    if (!s) s = boids_backend_download(b, f, err);
+    boids_backend_destroy(b);
+    return s;
+}
+
 /* Fills the derived columns once every point is known. */
 static void derive(const bench_config *c, bench_point *pts, size_t npts) {
     static const bench_backend against[3] = {BENCH_CPU_1T, BENCH_CPU_ALL, BENCH_CPU_REF};
@@ -298,6 +315,7 @@ int main(int argc, char **argv) {
         {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
         {"budget", required_argument, NULL, OPT_BUDGET},
         {"quick", no_argument, NULL, OPT_QUICK},
+        {"age", required_argument, NULL, OPT_AGE},
         {"stage-timer", required_argument, NULL, OPT_STAGE_TIMER},
         {"out", required_argument, NULL, OPT_OUT},
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
@@ -352,6 +370,10 @@ int main(int argc, char **argv) {
             break;
         case OPT_BUDGET:
             s = parse_double("--budget", optarg, 0.0, 1e7, &budget, &err);
+            break;
+        case OPT_AGE:
+            if (!(s = app_parse_long("--age", optarg, 0, 10000000L, &v, &err)))
+                c.age = (unsigned long)v;
             break;
         case OPT_QUICK:
             c.quick = 1;
@@ -445,6 +467,7 @@ int main(int argc, char **argv) {
         boids_flock init = {0};
         if (!ps) ps = boids_flock_alloc(&init, n, &perr);
         if (!ps) boids_flock_randomize(&init, &p, c.seed);
+        if (!ps && c.age) ps = age_flock(&p, &init, c.threads, c.age, &perr);
         double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c.threads);
         unsigned ncx, ncy;
         model_grid(&p, &ncx, &ncy);

@@ -104,10 +104,11 @@ static double stage_sum(const bench_point *p) {
 
 void bench_print_table(const bench_config *c, const bench_machine *m, const bench_point *pts,
                        size_t npts) {
-    printf("boids-bench: %s preset, %s, seed %llu, %u timed reps of up to %u steps (+%u warm-up)\n",
+    printf("boids-bench: %s preset, %s, seed %llu, aged %lu steps, %u timed reps of up to %u steps "
+           "(+%u warm-up)\n",
            c->preset ? c->preset : "lab",
-           c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->reps,
-           c->max_steps, c->warmup);
+           c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->age,
+           c->reps, c->max_steps, c->warmup);
     printf("CPU: %s, %d threads%s%s; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
            m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
@@ -293,6 +294,7 @@ static cJSON *json_config(const bench_config *c) {
     for (int b = 0; b < BENCH_BACKENDS; b++)
         if (c->enabled[b])
             cJSON_AddItemToArray(bk, cJSON_CreateString(bench_backend_name((bench_backend)b)));
+    cJSON_AddNumberToObject(o, "age_steps", (double)c->age);
     cJSON_AddNumberToObject(o, "reps", c->reps);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
     cJSON_AddNumberToObject(o, "max_steps", c->max_steps);
