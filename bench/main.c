@@ -299,6 +299,18 @@ static void derive(const bench_config *c, bench_point *pts, size_t npts) {
     (void)c;
 }
 
+/* bench.csv and bench.json in the output folder. */
+static boids_status write_data(const bench_config *c, const bench_machine *m,
+                               const bench_point *pts, size_t npts, const char *note,
+                               boids_error *err) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench.csv", c->out);
+    boids_status s = bench_write_csv(path, pts, npts, err);
+    snprintf(path, sizeof path, "%s/bench.json", c->out);
+    if (!s) s = bench_write_json(path, c, m, pts, npts, note, err);
+    return s;
+}
+
 int main(int argc, char **argv) {
     static const struct option longopts[] = {
         {"preset", required_argument, NULL, OPT_PRESET},
@@ -555,6 +567,12 @@ int main(int argc, char **argv) {
                 snprintf(stopped[b], sizeof stopped[b], "N=%zu failed before: %.900s", n,
                          pt->reason);
             }
+            /* The files so far, after every point: a sweep killed by a time limit (a lent
+             * GPU machine) still leaves what it measured. */
+            bench_loadavg(m.load_end);
+            derive(&c, pts, npts);
+            if (write_data(&c, &m, pts, npts, "plot pending: sweep not finished", &err))
+                fprintf(stderr, "boids-bench: %s\n", err.msg);
         }
         boids_flock_free(&init);
     }
