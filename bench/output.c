@@ -321,6 +321,7 @@ static cJSON *json_point(const bench_point *p) {
         cJSON_AddStringToObject(o, "reason", p->reason);
         return o;
     }
+    if (p->reason[0]) cJSON_AddStringToObject(o, "note", p->reason);
     cJSON_AddNumberToObject(o, "ncx", p->ncx);
     cJSON_AddNumberToObject(o, "ncy", p->ncy);
     cJSON_AddNumberToObject(o, "steps_per_rep", p->steps_per_rep);
