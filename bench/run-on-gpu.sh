@@ -9,10 +9,10 @@
 # (cmake, a C compiler, pkg-config, inih, libcjson, glad, glslangValidator; gnuplot only for
 # the plot) and builds in a fresh folder. If something is missing it says what, and falls back
 # to a prebuilt tree carried along in build-gpu/ (made here with --prepare, which also copies
-# the shared libraries the device may lack into build-gpu/lib).
+# the non-glibc shared libraries, e.g. cJSON, inih, OpenMP, GLFW, into build-gpu/lib).
 #
 # Environment: BENCH_SIZES (default 1k,10k,100k,1M,10M), BENCH_BUDGET (seconds per point,
-# default 60), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 330). With the build, the
+# default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 330). With the build, the
 # worst case stays within one 10-minute command; a normal run takes 2-4 minutes.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +24,9 @@ if [ "${1:-}" = "--prepare" ]; then
     cmake --build "$here/build-gpu" -j"$(nproc)" --target boids boids-bench
     mkdir -p "$here/build-gpu/lib"
     for bin in "$here/build-gpu/boids" "$here/build-gpu/bench/boids-bench"; do
-        ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'cjson|inih|INIReader|gomp' |
+        # Everything but glibc itself and the GL/EGL stack, which must be the device's own.
+        ldd "$bin" | awk '/=> \// {print $3}' |
+            grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so|libGL|libEGL|libOpenGL|nvidia' |
             xargs -r -I{} cp -L {} "$here/build-gpu/lib/"
     done
     ls -l "$here/build-gpu/lib"
@@ -71,7 +73,9 @@ done
 command -v gnuplot >/dev/null || echo "gnuplot: not found (CSV and JSON still written, plus bench.gp to plot elsewhere)"
 
 bin=""
-if [ -z "$missing" ]; then
+if [ "${BOIDS_PREBUILT:-0}" = 1 ]; then
+    echo "BOIDS_PREBUILT=1: not building, using build-gpu/"
+elif [ -z "$missing" ]; then
     build=$(mktemp -d "${TMPDIR:-/tmp}/boids-gpu-build.XXXXXX")
     echo "== build in $build"
     if cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBOIDS_BUILD_TESTS=OFF >"$out/cmake.log" 2>&1 &&
