@@ -108,9 +108,6 @@ double bench_mem_available(void);
  * wall time, on its own queries. */
 enum { BENCH_TIMER_AUTO, BENCH_TIMER_GL, BENCH_TIMER_FENCED };
 
-/* on != 0: GL_TIME_ELAPSED queries on the current context report CPU-fenced stage times. */
-void bench_fenced_stage_timer(int on);
-
 /* What the sweep was asked to do. */
 typedef struct bench_config {
     const char *preset; /* for the record; NULL means lab */

@@ -69,7 +69,8 @@ static void finish(bench_backend kind) {
 
 typedef struct rep {
     double wall_s, cpu_s;
-    double stage_ms[BENCH_STAGES]; /* per step, with timer queries on */
+    double stage_ms[BENCH_STAGES];      /* per step, GL_TIME_ELAPSED (timing on) */
+    double stage_wall_ms[BENCH_STAGES]; /* per step, glFinish fences on the CPU clock */
 } rep;
 
 static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_params *p,
@@ -91,38 +92,48 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
     r->wall_s = t1 - t0;
     r->cpu_s = c1 - c0;
     memset(r->stage_ms, 0, sizeof r->stage_ms);
+    memset(r->stage_wall_ms, 0, sizeof r->stage_wall_ms);
 #if BOIDS_BENCH_GPU
     if (timing) {
         boids_gpu_timing t = boids_gpu_timings(b);
-        for (int i = 0; i < BENCH_STAGES && i < BOIDS_GPU_STAGES; i++)
+        for (int i = 0; i < BENCH_STAGES && i < BOIDS_GPU_STAGES; i++) {
             r->stage_ms[i] = t.steps ? t.ms[i] / (double)t.steps : 0.0;
+            r->stage_wall_ms[i] = t.steps ? t.wall_ms[i] / (double)t.steps : 0.0;
+        }
     }
 #endif
     return BOIDS_OK;
 }
 
-/* Runs warm-up and timed repetitions of `steps` steps; fills wall (ms per step) and the
- * stage medians when timing. */
+/* Runs warm-up and timed repetitions of `steps` steps; fills wall (ms per step) and, when
+ * timing, the medians of the stage times by GL queries and by glFinish fences. */
 static boids_status run_reps(boids_backend *b, bench_backend kind, const boids_params *p,
                              const boids_flock *init, unsigned steps, unsigned warmup,
                              unsigned reps, int timing, double *wall_ms, double *cpu_util,
-                             double stage_ms[BENCH_STAGES], boids_error *err) {
+                             double stage_ms[BENCH_STAGES], double stage_wall_ms[BENCH_STAGES],
+                             boids_error *err) {
     rep r;
     boids_status s;
     for (unsigned i = 0; i < warmup; i++)
         if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
-    double stage[BENCH_STAGES][BENCH_MAX_REPS];
+    double stage[BENCH_STAGES][BENCH_MAX_REPS], fenced[BENCH_STAGES][BENCH_MAX_REPS];
     double wall_sum = 0.0, cpu_sum = 0.0;
     for (unsigned i = 0; i < reps; i++) {
         if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
         wall_ms[i] = 1e3 * r.wall_s / steps;
         wall_sum += r.wall_s;
         cpu_sum += r.cpu_s;
-        for (int k = 0; k < BENCH_STAGES; k++) stage[k][i] = r.stage_ms[k];
+        for (int k = 0; k < BENCH_STAGES; k++) {
+            stage[k][i] = r.stage_ms[k];
+            fenced[k][i] = r.stage_wall_ms[k];
+        }
     }
     if (cpu_util) *cpu_util = wall_sum > 0.0 ? cpu_sum / wall_sum : NAN;
     if (stage_ms)
-        for (int k = 0; k < BENCH_STAGES; k++) stage_ms[k] = bench_stats_of(stage[k], reps).median;
+        for (int k = 0; k < BENCH_STAGES; k++) {
+            stage_ms[k] = bench_stats_of(stage[k], reps).median;
+            stage_wall_ms[k] = bench_stats_of(fenced[k], reps).median;
+        }
     return BOIDS_OK;
 }
 
@@ -160,7 +171,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         while (pt->warmup > 1 && per_rep * (pt->reps + pt->warmup) > c->budget_s) pt->warmup--;
         double wall[BENCH_MAX_REPS];
         s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, pt->warmup, pt->reps, 0, wall,
-                     &pt->cpu_util, NULL, &err);
+                     &pt->cpu_util, NULL, NULL, &err);
         if (!s) pt->ms = bench_stats_of(wall, pt->reps);
     }
 #if BOIDS_BENCH_GPU
@@ -171,36 +182,21 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         boids_backend_destroy(b);
         b = make(pt->backend, init, threads, 1, &err);
         if (!b) s = err.status;
-        double wall[BENCH_MAX_REPS] = {0}, stage[BENCH_STAGES] = {0};
-        int fenced = c->stage_timer == BENCH_TIMER_FENCED;
-        bench_fenced_stage_timer(fenced);
+        /* The backend times each stage both ways in the same run: GL_TIME_ELAPSED queries
+         * and glFinish fences around the stage on the CPU clock. The fences are the fallback
+         * where the queries are implausible, as on llvmpipe, which answers them with ~1 ns. */
+        double wall[BENCH_MAX_REPS] = {0}, stage[BENCH_STAGES] = {0},
+               stage_wall[BENCH_STAGES] = {0};
         if (!s)
             s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
-                         stage, &err);
+                         stage, stage_wall, &err);
         double sum = 0.0;
         for (int k = 0; k < BENCH_STAGES; k++) sum += stage[k];
-        pt->gl_stage_sum_ms = fenced ? NAN : sum;
-        if (!s && !fenced && c->stage_timer == BENCH_TIMER_AUTO &&
-            sum < 0.05 * bench_stats_of(wall, pt->reps).median && sum < 0.002) {
-            fenced = 1;
-            bench_fenced_stage_timer(1);
-            s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
-                         stage, &err);
-        }
-        bench_fenced_stage_timer(0);
-        if (!s && fenced) {
-            /* The fallback works through glad's pointers; if the backend stopped calling
-             * through them, the fenced times would read zero as well: say so, not zeros. */
-            double fsum = 0.0;
-            for (int k = 0; k < BENCH_STAGES; k++) fsum += stage[k];
-            if (fsum < 0.002) {
-                fenced = -1;
-                snprintf(pt->reason, sizeof pt->reason,
-                         "GPU stage times unavailable: GL time-elapsed queries and the fenced "
-                         "fallback both read %.3g ms per step",
-                         fsum);
-            }
-        }
+        pt->gl_stage_sum_ms = sum;
+        int fenced = c->stage_timer == BENCH_TIMER_FENCED ||
+                     (c->stage_timer == BENCH_TIMER_AUTO &&
+                      sum < 0.05 * bench_stats_of(wall, pt->reps).median && sum < 0.002);
+        if (fenced) memcpy(stage, stage_wall, sizeof stage);
         if (!s && fenced >= 0) {
             pt->have_stages = 1;
             pt->stage_source = fenced ? "cpu-fenced" : "gl-timer";
