@@ -111,6 +111,12 @@ void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy);
  * NVIDIA alike); a step or neighbours() with a larger k fails with BOIDS_ERR_LIMIT. */
 enum { BOIDS_GPU_MAX_K = 128 };
 
+/* Checks that the GPU pipeline can run parameters p (k within BOIDS_GPU_MAX_K, a positive
+ * world and radius) without a context, so that a program can refuse them before it writes
+ * any output; every step checks them again. BOIDS_ERR_LIMIT / BOIDS_ERR_INPUT naming the
+ * limit. */
+boids_status boids_gpu_check_params(const boids_params *p, boids_error *err);
+
 /* Bounds the cell arrays to 4 Mi cells (32 MiB) whatever the radius. */
 enum { BOIDS_GPU_MAX_CELLS = 1 << 22 };
 

@@ -6,10 +6,10 @@
 
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err) {
-    (void)p; /* every backend implements every model, neighbour rule and boundary */
     if (strcmp(o->backend, "cpu-ref") == 0) return boids_cpu_ref_create(f, err);
     if (strcmp(o->backend, "cpu") == 0) return boids_cpu_create(f, o->threads, err);
     if (strcmp(o->backend, "gpu") == 0) {
+        if (boids_gpu_check_params(p, err)) return NULL;
         boids_gl *gl = boids_gl_create(0, err);
         if (!gl) return NULL;
         if (o->verbose)

@@ -13,8 +13,10 @@ boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
         return boids_error_set(err, BOIDS_ERR_LIMIT, "%zu boids do not fit in memory", n);
     double *block = calloc(4 * n, sizeof(double));
     if (!block)
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids (%zu MiB)", n,
-                               4 * n * sizeof(double) >> 20);
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "%zu boids need %zu MiB of memory for their state, which this "
+                               "machine could not allocate",
+                               n, 4 * n * sizeof(double) >> 20);
     f->n = n;
     f->x = block;
     f->y = block + n;

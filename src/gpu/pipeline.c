@@ -358,7 +358,7 @@ static float ring_reach2(const boids_params *p, unsigned ncx, unsigned ncy) {
     return (float)(reach * reach * (1 - 1.0 / 1048576));
 }
 
-static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
+boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     if (!(p->width > 0) || !(p->height > 0) || !(p->vision_radius > 0))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU backend: width, height and vision_radius must be positive");
@@ -369,11 +369,18 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
                                "%d (BOIDS_GPU_MAX_K: the shaders keep the selection in a "
                                "per-invocation list of that size); use --backend cpu for larger k",
                                p->k, (int)BOIDS_GPU_MAX_K);
+    return BOIDS_OK;
+}
+
+static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
+    boids_status st = boids_gpu_check_params(p, err);
+    if (st != BOIDS_OK) return st;
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     rules_k_f k;
     rules_k_init_f(&k, p);
     unsigned ncx, ncy;
     grid_dims(p, g->max_cells, &ncx, &ncy);
-    boids_status st = ensure_cells(g, (size_t)ncx * ncy, err);
+    st = ensure_cells(g, (size_t)ncx * ncy, err);
     if (st != BOIDS_OK) return st;
     g->ncx = ncx;
     g->ncy = ncy;
