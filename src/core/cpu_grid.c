@@ -400,6 +400,13 @@ static void accumulate_scalar(const state *s, const rules_k_f *k, const range *r
         }
 }
 
+/* rules_wrap on 8 lanes, branch-free: d - side where d > half, d + side where d < -half. */
+__attribute__((target("avx2"))) static inline __m256 wrap8(__m256 d, __m256 side, __m256 half,
+                                                           __m256 neg_half) {
+    __m256 r = _mm256_blendv_ps(d, _mm256_sub_ps(d, side), _mm256_cmp_ps(d, half, _CMP_GT_OQ));
+    return _mm256_blendv_ps(r, _mm256_add_ps(d, side), _mm256_cmp_ps(d, neg_half, _CMP_LT_OQ));
+}
+
 #if HAVE_AVX2_KERNEL
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
  * spare lanes repeat the first boid and are ignored). Operation for operation the same as
@@ -439,20 +446,8 @@ __attribute__((target("avx2"))) static void accumulate_avx2(const state *s, cons
         for (uint32_t j = r[q].b; j < r[q].e; j++) {
             __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
             __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) {
-                const __m256 dx0 = dx;
-                dx = _mm256_blendv_ps(dx0, _mm256_sub_ps(dx0, W),
-                                      _mm256_cmp_ps(dx0, hw, _CMP_GT_OQ));
-                dx = _mm256_blendv_ps(dx, _mm256_add_ps(dx0, W),
-                                      _mm256_cmp_ps(dx0, nhw, _CMP_LT_OQ));
-            }
-            if (wrap_y) {
-                const __m256 dy0 = dy;
-                dy = _mm256_blendv_ps(dy0, _mm256_sub_ps(dy0, H),
-                                      _mm256_cmp_ps(dy0, hh, _CMP_GT_OQ));
-                dy = _mm256_blendv_ps(dy, _mm256_add_ps(dy0, H),
-                                      _mm256_cmp_ps(dy0, nhh, _CMP_LT_OQ));
-            }
+            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
+            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
             const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
             const __m256 is_self =
                 _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
@@ -528,20 +523,8 @@ vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k
         for (uint32_t j = r[q].b; j < r[q].e; j++) {
             __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
             __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) {
-                const __m256 dx0 = dx;
-                dx = _mm256_blendv_ps(dx0, _mm256_sub_ps(dx0, W),
-                                      _mm256_cmp_ps(dx0, hw, _CMP_GT_OQ));
-                dx = _mm256_blendv_ps(dx, _mm256_add_ps(dx0, W),
-                                      _mm256_cmp_ps(dx0, nhw, _CMP_LT_OQ));
-            }
-            if (wrap_y) {
-                const __m256 dy0 = dy;
-                dy = _mm256_blendv_ps(dy0, _mm256_sub_ps(dy0, H),
-                                      _mm256_cmp_ps(dy0, hh, _CMP_GT_OQ));
-                dy = _mm256_blendv_ps(dy, _mm256_add_ps(dy0, H),
-                                      _mm256_cmp_ps(dy0, nhh, _CMP_LT_OQ));
-            }
+            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
+            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
             const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
             const __m256 is_self =
                 _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
