@@ -10,13 +10,22 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
     if (strcmp(o->backend, "cpu") == 0) return boids_cpu_create(f, o->threads, err);
     if (strcmp(o->backend, "gpu") == 0) {
         if (boids_gpu_check_params(p, err)) return NULL;
-        boids_gl *gl = boids_gl_create(0, err);
+#ifdef NDEBUG
+        const int debug = o->verbose > 1; /* -vv */
+#else
+        const int debug = 1; /* debug builds: KHR_debug output on, any GL error fails the run */
+#endif
+        boids_gl *gl = boids_gl_create(debug, err);
         if (!gl) return NULL;
         if (o->verbose)
             fprintf(stderr, "boids: GL renderer: %s; version %s; EGL platform %s\n",
                     boids_gl_renderer(gl), boids_gl_version(gl), boids_gl_platform(gl));
         boids_gpu_options opt = boids_gpu_options_default();
         if (o->deterministic >= 0) opt.deterministic = o->deterministic;
+        if (debug) {
+            opt.check = 1;
+            opt.log = boids_gl_debug_log(gl);
+        }
         return boids_gpu_create(gl, f, &opt, err);
     }
     boids_error_set(err, BOIDS_ERR_INPUT, "--backend: unknown backend '%s'", o->backend);

@@ -21,7 +21,8 @@ const char app_common_help[] =
     "  --threads T        cpu: number of threads (default: all)\n"
     "  --deterministic    gpu: bit-reproducible order within cells (default)\n"
     "  --fast             gpu: skip the per-cell sort (not reproducible run to run)\n"
-    "  -v, --verbose      diagnostics on stderr (renderer, timings)\n";
+    "  -v, --verbose      diagnostics on stderr (renderer, timings); -vv: gpu with a GL debug\n"
+    "                     context, any GL error or high-severity message fails the run\n";
 
 void app_opts_init(app_opts *o) {
     memset(o, 0, sizeof *o);
