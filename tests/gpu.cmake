@@ -8,7 +8,8 @@ add_test(NAME gpu_deterministic_limits_bounded_grid_id_order COMMAND gpu_test)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c ${PROJECT_SOURCE_DIR}/src/app/cmd_verify.c
-                               ${PROJECT_SOURCE_DIR}/src/app/verify_float.c)
+                               ${PROJECT_SOURCE_DIR}/src/app/verify_float.c
+                               ${PROJECT_SOURCE_DIR}/src/app/cli.c)
 target_include_directories(gpu_verify_test PRIVATE ${PROJECT_SOURCE_DIR}/src/app)
 target_link_libraries(gpu_verify_test PRIVATE boids_gpu)
 

@@ -22,10 +22,11 @@
 #include "boids/backend.h"
 #include "boids/gpu.h"
 #include "boids/rng.h"
+#include "cli.h"
 #include "commands.h"
 #include "verify.h"
 
-enum { MAX_BACKENDS = 4, MAX_SETS = 64 };
+enum { MAX_BACKENDS = 4 };
 
 /* Tolerance = CALIB_FACTOR x the float brute force's error, with the floors below. The
  * factor covers what the grid paths do differently from the float brute force within
@@ -43,11 +44,7 @@ enum { MAX_BACKENDS = 4, MAX_SETS = 64 };
 #define ORDER_SE 4.0
 
 typedef struct verify_opts {
-    const char *preset;
-    const char *sets[MAX_SETS];
-    int nsets;
-    long count;
-    unsigned long long seed;
+    app_opts common; /* --preset, --config, --set, -n, --seed, as in every command */
     const char *backends[MAX_BACKENDS];
     int nbackends;
     int steps, every, seeds;
@@ -75,6 +72,7 @@ static void usage(FILE *out) {
             "Compares the grid backends with the exact reference cpu-ref; exit 0 pass, 1 fail,\n"
             "2 bad usage.\n"
             "  --preset NAME        parameters of the one-step checks (default lab)\n"
+            "  --config FILE        INI file of key = value lines (before the --set pairs)\n"
             "  --set KEY=VALUE      override a parameter (repeatable; see `boids params`)\n"
             "  -n, --count N        boids in the one-step scenarios (default 2000)\n"
             "  --seed S             random state seed (default 1)\n"
@@ -92,12 +90,8 @@ static void usage(FILE *out) {
 }
 
 static int parse_long(const char *s, long min, long max, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max) return 0;
-    *out = v;
-    return 1;
+    boids_error ignored;
+    return app_parse_long("", s, min, max, out, &ignored) == BOIDS_OK;
 }
 
 static int has_item(const char *list, const char *item) {
@@ -112,22 +106,14 @@ static int has_item(const char *list, const char *item) {
     return 0;
 }
 
-/* Parameters: preset, then every --set. */
+/* Parameters as every command makes them (preset, config, --set, validated), with the
+ * given preset: the one-step checks and the order curves use different ones. */
 static boids_status make_params(const verify_opts *o, const char *preset, boids_params *p,
                                 boids_error *err) {
-    *p = boids_params_default();
-    boids_status st = boids_preset_apply(p, preset, err);
-    for (int i = 0; st == BOIDS_OK && i < o->nsets; i++) {
-        char key[128];
-        const char *eq = strchr(o->sets[i], '=');
-        if (!eq || (size_t)(eq - o->sets[i]) >= sizeof key)
-            return boids_error_set(err, BOIDS_ERR_INPUT, "--set %s: expected KEY=VALUE",
-                                   o->sets[i]);
-        memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
-        key[eq - o->sets[i]] = '\0';
-        st = boids_params_set(p, key, eq + 1, "--set", err);
-    }
-    return st;
+    app_opts a = o->common;
+    a.preset = preset;
+    a.count = 0; /* N is chosen per check, not taken into the parameters */
+    return app_params(&a, p, err);
 }
 
 /* ---- scenarios ------------------------------------------------------------------------------ */
@@ -293,7 +279,8 @@ static int run_scenario(ctx *c, const char *name, const boids_params *base, boid
     const verify_opts *o = c->o;
     boids_params p;
     boids_flock f = {0}, ref = {0}, fl = {0}, out = {0};
-    boids_status st = make_scenario(name, base, (size_t)o->count, o->seed, &p, &f, err);
+    boids_status st =
+        make_scenario(name, base, (size_t)o->common.count, o->common.seed, &p, &f, err);
     if (st != BOIDS_OK) return -1;
     size_t n = f.n;
     uint32_t *rc = malloc(n * sizeof *rc), *bc = malloc(n * sizeof *bc);
@@ -414,7 +401,7 @@ static int run_curves(ctx *c, boids_error *err) {
     for (int b = 0; b < nb; b++) {
         const char *name = b == 0 ? "cpu-ref" : o->backends[b - 1];
         for (int s = 0; s < m; s++) {
-            boids_flock_randomize(&f, &p, o->seed + (uint64_t)s);
+            boids_flock_randomize(&f, &p, o->common.seed + (uint64_t)s);
             boids_backend *be = backend_get(c, name, &f, err);
             if (!be) goto done;
             for (int k = 0; k < nsamp; k++) {
@@ -433,7 +420,7 @@ static int run_curves(ctx *c, boids_error *err) {
     }
     printf("\norder curves: preset %s, N %zu, %d seeds from %llu; mean (standard error) over "
            "seeds; pass: |mean - cpu-ref's| <= %.0f standard errors of the difference\n",
-           o->curve_preset, f.n, m, o->seed, ORDER_SE);
+           o->curve_preset, f.n, m, (unsigned long long)o->common.seed, ORDER_SE);
     printf("%6s %16s", "step", "cpu-ref");
     for (int b = 1; b < nb; b++) printf(" %16s %6s", o->backends[b - 1], "diff/se");
     printf("\n");
@@ -470,19 +457,17 @@ done:
  */
 
 int boids_cmd_verify(int argc, char **argv) {
-    verify_opts o = {.preset = "lab",
-                     .count = 2000,
-                     .seed = 1,
-                     .steps = 300,
+    verify_opts o = {.steps = 300,
                      .every = 60,
                      .seeds = 12,
                      .curve_preset = "classic",
                      .scenarios = all_scenarios};
+    app_opts_init(&o.common);
+    o.common.preset = "lab";
+    o.common.count = 2000;
+    o.common.seed = 1;
     enum {
-        O_PRESET = 256,
-        O_SET,
-        O_SEED,
-        O_BACKENDS,
+        O_BACKENDS = OPT_FIRST_FREE,
         O_STEPS,
         O_EVERY,
         O_SEEDS,
@@ -491,10 +476,11 @@ int boids_cmd_verify(int argc, char **argv) {
         O_SCEN,
         O_DET
     };
-    static const struct option longs[] = {{"preset", required_argument, 0, O_PRESET},
-                                          {"set", required_argument, 0, O_SET},
+    static const struct option longs[] = {{"preset", required_argument, 0, OPT_PRESET},
+                                          {"config", required_argument, 0, OPT_CONFIG},
+                                          {"set", required_argument, 0, OPT_SET},
                                           {"count", required_argument, 0, 'n'},
-                                          {"seed", required_argument, 0, O_SEED},
+                                          {"seed", required_argument, 0, OPT_SEED},
                                           {"backends", required_argument, 0, O_BACKENDS},
                                           {"steps", required_argument, 0, O_STEPS},
                                           {"every", required_argument, 0, O_EVERY},
@@ -513,23 +499,15 @@ int boids_cmd_verify(int argc, char **argv) {
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":n:vh", longs, NULL)) != -1) {
         switch (opt) {
-        case O_PRESET:
-            o.preset = optarg;
-            break;
-        case O_SET:
-            if (o.nsets == MAX_SETS) {
-                fprintf(stderr, "boids verify: more than %d --set\n", MAX_SETS);
-                return 2;
-            }
-            o.sets[o.nsets++] = optarg;
-            break;
+        case OPT_PRESET:
+        case OPT_CONFIG:
+        case OPT_SET:
         case 'n':
-            if (!parse_long(optarg, 1, 100000000, &o.count)) goto bad_value;
+        case OPT_SEED: {
+            boids_error err;
+            if (app_opts_parse(&o.common, opt, optarg, &err) < 0) return app_fail(&err);
             break;
-        case O_SEED:
-            if (!parse_long(optarg, 0, 2000000000, &v)) goto bad_value;
-            o.seed = (unsigned long long)v;
-            break;
+        }
         case O_BACKENDS:
             if (strlen(optarg) >= sizeof backends_buf) goto bad_value;
             strcpy(backends_buf, optarg);
@@ -611,7 +589,7 @@ int boids_cmd_verify(int argc, char **argv) {
     boids_error err;
     boids_error_clear(&err);
     boids_params base;
-    if (make_params(&o, o.preset, &base, &err) || boids_params_validate(&base, &err)) {
+    if (make_params(&o, o.common.preset, &base, &err)) {
         fprintf(stderr, "boids verify: %s\n", err.msg);
         return 2;
     }
@@ -627,8 +605,8 @@ int boids_cmd_verify(int argc, char **argv) {
             fprintf(stderr, "GL: %s, %s (EGL %s platform)\n", boids_gl_renderer(c.gl),
                     boids_gl_version(c.gl), boids_gl_platform(c.gl));
     }
-    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o.preset, o.seed,
-           o.deterministic ? ", gpu deterministic" : "");
+    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o.common.preset,
+           (unsigned long long)o.common.seed, o.deterministic ? ", gpu deterministic" : "");
     printf("tolerance: %.0fx the error of a float brute-force step against cpu-ref on the same "
            "input (both neighbour orders), at least %.0f float spacings of the world size "
            "(positions) or of max_speed (velocities); vicsek rows: vel = heading error in "
