@@ -14,21 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check.h"
-#include "boids/gpu.h"
+#include "gpu_fixture.h"
 
 #define POS_TOL (4 * FLT_EPSILON)
 #define ANG_TOL (16 * FLT_EPSILON * M_PI)
-
-static boids_gl *gl;
-
-static boids_gpu_options checked(int deterministic) {
-    boids_gpu_options o = boids_gpu_options_default();
-    o.deterministic = deterministic;
-    o.check = 1;
-    o.log = boids_gl_debug_log(gl);
-    return o;
-}
 
 static double deg(double a) {
     return a * M_PI / 180.0;
@@ -213,22 +202,6 @@ static void test_noise_stream(void) {
     boids_flock_free(&r);
 }
 
-static uint64_t run_hash(const boids_params *p, const boids_flock *init, unsigned steps) {
-    boids_error err;
-    boids_gpu_options o = checked(1);
-    boids_backend *b = boids_gpu_create(NULL, init, &o, &err);
-    CHECK(b != NULL, "create: %s", err.msg);
-    if (!b) return 0;
-    boids_flock out;
-    boids_flock_alloc(&out, init->n, &err);
-    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "step: %s", err.msg);
-    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
-    uint64_t h = boids_flock_hash(&out);
-    boids_flock_free(&out);
-    boids_backend_destroy(b);
-    return h;
-}
-
 /* Deterministic mode stays bit-reproducible with the Vicsek model, metric and topological:
  * a flock with a dense corner (many boids per cell, where the atomic ranks vary), fresh
  * backends, three runs each. */
@@ -248,7 +221,8 @@ static void test_vicsek_deterministic(void) {
     for (int topo = 0; topo < 2; topo++) {
         p.neighbours = topo;
         p.k = 7;
-        uint64_t h1 = run_hash(&p, &f, 20), h2 = run_hash(&p, &f, 20), h3 = run_hash(&p, &f, 20);
+        uint64_t h1 = run_hash(&p, &f, 1, 20), h2 = run_hash(&p, &f, 1, 20),
+                 h3 = run_hash(&p, &f, 1, 20);
         CHECK(h1 == h2 && h2 == h3,
               "vicsek %s deterministic hashes differ: %016llx %016llx %016llx",
               topo ? "topological" : "metric", (unsigned long long)h1, (unsigned long long)h2,

@@ -5,36 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check.h"
-#include "boids/gpu.h"
-
-static boids_gl *gl;
-
-static boids_gpu_options checked(int deterministic) {
-    boids_gpu_options o = boids_gpu_options_default();
-    o.deterministic = deterministic;
-    o.check = 1;
-    o.log = boids_gl_debug_log(gl);
-    return o;
-}
-
-/* Runs K steps of the lab flock from seed and returns the hash of the state (id order). */
-static uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
-                         unsigned steps) {
-    boids_error err;
-    boids_gpu_options o = checked(deterministic);
-    boids_backend *b = boids_gpu_create(NULL, init, &o, &err);
-    CHECK(b != NULL, "create: %s", err.msg);
-    if (!b) return 0;
-    boids_flock out;
-    boids_flock_alloc(&out, init->n, &err);
-    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "step: %s", err.msg);
-    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
-    uint64_t h = boids_flock_hash(&out);
-    boids_flock_free(&out);
-    boids_backend_destroy(b);
-    return h;
-}
+#include "gpu_fixture.h"
 
 /* Deterministic mode: the same initial state gives the same bits after K steps, in fresh
  * backends, for a flock whose cells hold many boids (where the atomic ranks vary). */

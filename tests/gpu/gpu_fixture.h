@@ -1,0 +1,39 @@
+/* Shared by the GPU test programs: the debug context and the two helpers every one of them
+ * needs. Each program includes this once. */
+#ifndef BOIDS_TEST_GPU_FIXTURE_H
+#define BOIDS_TEST_GPU_FIXTURE_H
+
+#include "../check.h"
+#include "boids/gpu.h"
+
+/* The debug context of the test program (made in main). */
+static boids_gl *gl;
+
+/* Options with per-stage error checks against the context's debug log. */
+static boids_gpu_options checked(int deterministic) {
+    boids_gpu_options o = boids_gpu_options_default();
+    o.deterministic = deterministic;
+    o.check = 1;
+    o.log = boids_gl_debug_log(gl);
+    return o;
+}
+
+/* Runs `steps` steps from init in a fresh backend; returns the hash of the state (id order). */
+static uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
+                         unsigned steps) {
+    boids_error err;
+    boids_gpu_options o = checked(deterministic);
+    boids_backend *b = boids_gpu_create(NULL, init, &o, &err);
+    CHECK(b != NULL, "create: %s", err.msg);
+    if (!b) return 0;
+    boids_flock out;
+    boids_flock_alloc(&out, init->n, &err);
+    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "step: %s", err.msg);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
+    uint64_t h = boids_flock_hash(&out);
+    boids_flock_free(&out);
+    boids_backend_destroy(b);
+    return h;
+}
+
+#endif
