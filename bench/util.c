@@ -11,6 +11,7 @@
 #include <omp.h>
 #endif
 
+#include "boids/atomic_file.h"
 #include "bench.h"
 
 const char *const bench_stage_names[BENCH_STAGES] = {"clear",   "count", "scan",
@@ -167,17 +168,9 @@ void bench_machine_fill(bench_machine *m) {
 }
 
 boids_status bench_write_file(const char *path, const char *text, size_t len, boids_error *err) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: path too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: %s", tmp, strerror(errno));
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "writing %s failed: %s", path, strerror(e));
-    }
-    return BOIDS_OK;
+    boids_atomic_file a;
+    boids_status s = boids_atomic_open(&a, path, err);
+    if (s) return s;
+    fwrite(text, 1, len, a.f);
+    return boids_atomic_commit(&a, err);
 }

@@ -4,8 +4,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
+#include "boids/atomic_file.h"
 #include "boids/flock.h"
 #include "boids/params.h"
 #include "boids/rng.h"
@@ -113,7 +115,55 @@ static void test_order(void) {
     boids_flock_free(&f);
 }
 
+/* Number of entries in a folder besides . and .. */
+static int entries(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return n;
+}
+
+static void slurp(const char *path, char *buf, size_t size) {
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* An output file is complete or absent: commit replaces the target whole, abort leaves it as
+ * it was, and neither leaves a temporary file; a missing folder is bad input. */
+static void test_atomic_file(void) {
+    char dir[] = "/tmp/boids-atomic-XXXXXX", path[64], buf[64];
+    boids_error err;
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    boids_atomic_file a;
+    CHECK(boids_atomic_open(&a, path, &err) == BOIDS_OK, "%s", err.msg);
+    fputs("first", a.f);
+    CHECK(access(path, F_OK) != 0, "the target exists before the commit");
+    CHECK(boids_atomic_commit(&a, &err) == BOIDS_OK, "%s", err.msg);
+    slurp(path, buf, sizeof buf);
+    CHECK(strcmp(buf, "first") == 0, "committed content '%s'", buf);
+    CHECK(boids_atomic_open(&a, path, &err) == BOIDS_OK, "%s", err.msg);
+    fputs("second, abandoned", a.f);
+    boids_atomic_abort(&a);
+    slurp(path, buf, sizeof buf);
+    CHECK(strcmp(buf, "first") == 0, "abort changed the target: '%s'", buf);
+    CHECK(entries(dir) == 1, "%d entries: a temporary file was left", entries(dir));
+    char missing[96];
+    snprintf(missing, sizeof missing, "%s/no-such-folder/out.txt", dir);
+    CHECK(boids_atomic_open(&a, missing, &err) == BOIDS_ERR_INPUT && strstr(err.msg, missing),
+          "missing folder: %s", err.msg);
+    CHECK(boids_atomic_check_writable(path, &err) == BOIDS_OK && entries(dir) == 1,
+          "check_writable left something behind");
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void) {
+    test_atomic_file();
     test_round_trip();
     test_param_keys();
     test_order();

@@ -12,12 +12,8 @@
  * file, line and column. */
 boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err);
 
-/* Writes f to path through a temporary file in the same folder renamed at the end, so a
- * failed write never leaves a partial file. Unwritable: BOIDS_ERR_INPUT. */
+/* Writes f to path complete or not at all (boids_atomic_file). Unwritable path:
+ * BOIDS_ERR_INPUT. */
 boids_status boids_state_save(const char *path, const boids_flock *f, boids_error *err);
-
-/* Checks, before a long run, that path can be written later (its folder exists and is
- * writable) without creating it. */
-boids_status boids_state_check_writable(const char *path, boids_error *err);
 
 #endif

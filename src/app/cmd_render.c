@@ -9,6 +9,7 @@
 
 #include <glad/gl.h>
 
+#include "boids/atomic_file.h"
 #include "boids/gpu.h"
 #include "boids/state_io.h"
 #include "cli.h"
@@ -215,7 +216,7 @@ int boids_cmd_render(int argc, char **argv) {
     }
     if (app_no_operands("render", argc, argv)) return 2;
     int raw = !strcmp(out, "-");
-    if (!raw && (check_pattern(out, &err) || boids_state_check_writable(out, &err)))
+    if (!raw && (check_pattern(out, &err) || boids_atomic_check_writable(out, &err)))
         return app_fail(&err);
     if (raw && isatty(STDOUT_FILENO)) {
         boids_error_set(&err, BOIDS_ERR_INPUT,

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "boids/atomic_file.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "cli.h"
@@ -88,7 +89,7 @@ int boids_cmd_sim(int argc, char **argv) {
 
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
-    if (save && boids_state_check_writable(save, &err)) return app_fail(&err);
+    if (save && boids_atomic_check_writable(save, &err)) return app_fail(&err);
     boids_flock f;
     if (app_initial_flock(&o, &p, &f, &err)) return app_fail(&err);
     boids_backend *b = app_backend_create(&o, &p, &f, &err);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boids/atomic_file.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "cli.h"
@@ -240,14 +241,6 @@ static boids_status run_one(const app_opts *o, const boids_params *p, const swee
     return BOIDS_OK;
 }
 
-/* mkstemp creates files readable by their owner only; give the result the mode an
- * ordinary fopen would (0666 less the umask). */
-static void plain_mode(int fd) {
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-}
-
 static void write_csv(FILE *out, const sweep *s, const app_opts *o, const point *pts) {
     fprintf(out, "# boids sweep: %s over %zu values, %zu N, %ld seeds from %llu; backend %s\n",
             s->key->key, s->nvalues, s->ncounts, s->seeds, (unsigned long long)o->seed, o->backend);
@@ -272,36 +265,14 @@ static void write_csv(FILE *out, const sweep *s, const app_opts *o, const point 
         }
 }
 
-/* Writes the CSV to path through a temporary file in the same folder and rename(), so that
- * the file is either complete or absent. */
+/* Writes the CSV to path complete or not at all (boids_atomic_file). */
 static boids_status save_csv(const char *path, const sweep *s, const app_opts *o, const point *pts,
                              boids_error *err) {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd >= 0) plain_mode(fd);
-    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!out) {
-        boids_status st =
-            boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path, strerror(errno));
-        if (fd >= 0) close(fd), unlink(tmp);
-        free(tmp);
-        return st;
-    }
-    write_csv(out, s, o, pts);
-    int bad = ferror(out);
-    bad |= fclose(out) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        boids_status st = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", path,
-                                          strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return st;
-    }
-    free(tmp);
-    return BOIDS_OK;
+    boids_atomic_file a;
+    boids_status st = boids_atomic_open(&a, path, err);
+    if (st) return st;
+    write_csv(a.f, s, o, pts);
+    return boids_atomic_commit(&a, err);
 }
 
 /* The figure: gnuplot reads a data file of one block per N (x, mean, se) and draws error
@@ -327,33 +298,24 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
         fputs("\n\n", d);
     }
     fclose(d);
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) {
+    boids_atomic_file out; /* gnuplot writes the temporary file by name */
+    boids_status st = boids_atomic_open(&out, path, err);
+    if (st) {
         unlink(data);
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        return st;
     }
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-    int tfd = mkstemp(tmp);
-    if (tfd < 0) {
-        free(tmp);
-        unlink(data);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path,
-                               strerror(errno));
-    }
-    plain_mode(tfd);
-    close(tfd);
+    fclose(out.f);
+    out.f = NULL;
     FILE *g = popen("gnuplot", "w");
     if (!g) {
-        unlink(tmp);
-        free(tmp);
+        boids_atomic_abort(&out);
         unlink(data);
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "plot: cannot run gnuplot");
     }
     const char *name = boids_metrics_names[y];
     fprintf(g, "set terminal %s size 900,600 %s\n", svg ? "svg" : "pngcairo",
             svg ? "dynamic" : "font 'sans,11'");
-    fprintf(g, "set output '%s'\n", tmp);
+    fprintf(g, "set output '%s'\n", out.tmp);
     fprintf(g,
             "set xlabel '%s'\nset ylabel '%s'\nset key top right\nset grid\n"
             "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
@@ -375,14 +337,12 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     fputc('\n', g);
     int rc = pclose(g);
     unlink(data);
-    if (rc != 0 || rename(tmp, path) != 0) {
-        unlink(tmp);
-        free(tmp);
+    if (rc != 0) {
+        boids_atomic_abort(&out);
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "plot: gnuplot failed (status %d) for %s",
                                WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, path);
     }
-    free(tmp);
-    return BOIDS_OK;
+    return boids_atomic_commit(&out, err);
 }
 
 int boids_cmd_sweep(int argc, char **argv) {
@@ -519,9 +479,9 @@ int boids_cmd_sweep(int argc, char **argv) {
             st = boids_error_set(&err, BOIDS_ERR_INPUT,
                                  "--plot: key '%s' is not numeric, nothing to put on an axis", key);
         else
-            st = boids_state_check_writable(s.plot, &err);
+            st = boids_atomic_check_writable(s.plot, &err);
     }
-    if (!st && s.out) st = boids_state_check_writable(s.out, &err);
+    if (!st && s.out) st = boids_atomic_check_writable(s.out, &err);
     if (!st) {
         if (s.burn_in < 0) s.burn_in = s.steps / 2;
         if (s.burn_in > s.steps)

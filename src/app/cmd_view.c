@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/atomic_file.h"
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
@@ -265,11 +266,11 @@ int boids_cmd_view(int argc, char **argv) {
     if (app_no_operands("view", argc, argv)) return 2;
     if (o.panel < 0) o.panel = !o.fullscreen;
 
-    if (o.shot_at_exit && boids_state_check_writable(o.shot_at_exit, &err)) return app_fail(&err);
+    if (o.shot_at_exit && boids_atomic_check_writable(o.shot_at_exit, &err)) return app_fail(&err);
     if (o.shot_dir) {
         char probe[4096];
         snprintf(probe, sizeof probe, "%s/boids.png", o.shot_dir);
-        if (boids_state_check_writable(probe, &err)) return app_fail(&err);
+        if (boids_atomic_check_writable(probe, &err)) return app_fail(&err);
     }
     boids_params p;
     if (app_params(&o.app, &p, &err)) return app_fail(&err);

@@ -1,8 +1,7 @@
 /* PNG output through stb_image_write (Debian libstb-dev). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "boids/atomic_file.h"
 #include "render.h"
 
 #if defined(__GNUC__)
@@ -18,22 +17,18 @@
 #pragma GCC diagnostic pop
 #endif
 
+static void write_to_file(void *context, void *data, int size) {
+    fwrite(data, 1, (size_t)size, context);
+}
+
 boids_status render_write_png(const char *path, int w, int h, const unsigned char *pixels,
                               boids_error *err) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: path too long", path);
-    errno = 0;
-    if (!stbi_write_png(tmp, w, h, 4, pixels, w * 4)) {
-        int e = errno;
-        remove(tmp);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write the PNG%s%s", path,
-                               e ? ": " : "", e ? strerror(e) : "");
+    boids_atomic_file a;
+    boids_status s = boids_atomic_open(&a, path, err);
+    if (s) return s;
+    if (!stbi_write_png_to_func(write_to_file, a.f, w, h, 4, pixels, w * 4)) {
+        boids_atomic_abort(&a);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot encode the PNG", path);
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: %s", path, strerror(e));
-    }
-    return BOIDS_OK;
+    return boids_atomic_commit(&a, err);
 }

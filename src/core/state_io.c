@@ -1,12 +1,12 @@
 #include "boids/state_io.h"
 
+#include "boids/atomic_file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Splits a CSV line in place at commas; returns the number of fields (at most max). */
 static int split(char *line, char **fields, int max) {
@@ -137,64 +137,11 @@ done:
 }
 
 boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        boids_status s =
-            boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
-        return s;
-    }
-    /* mkstemp creates the file 0600; give it the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path,
-                               strerror(errno));
-    }
-    int ok = fputs("x,y,vx,vy\n", f) >= 0;
-    for (size_t i = 0; ok && i < fl->n; i++)
-        ok = fprintf(f, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]) > 0;
-    int saved_errno = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        saved_errno = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        unlink(tmp);
-        free(tmp);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed: %s", path,
-                               strerror(saved_errno));
-    }
-    free(tmp);
-    return BOIDS_OK;
-}
-
-boids_status boids_state_check_writable(const char *path, boids_error *err) {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    boids_status s = BOIDS_OK;
-    if (fd < 0)
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
-    else {
-        close(fd);
-        unlink(tmp);
-    }
-    free(tmp);
-    return s;
+    boids_atomic_file a;
+    boids_status s = boids_atomic_open(&a, path, err);
+    if (s) return s;
+    fputs("x,y,vx,vy\n", a.f);
+    for (size_t i = 0; i < fl->n; i++)
+        fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
+    return boids_atomic_commit(&a, err);
 }
