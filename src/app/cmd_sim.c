@@ -21,8 +21,8 @@ static const char usage[] =
     "  --every K          metrics every K steps (default: step 0 and the last step only)\n"
     "  --save FILE        write the final state (x,y,vx,vy in id order, %.17g)\n"
     "  --order-only       metrics: the order parameter only\n"
-    "-n changes N only: the world keeps its size (set width and height to keep a density).\n"
-    "  -h, --help         this text\n";
+    "  -h, --help         this text\n"
+    "-n changes N only: the world keeps its size (set width and height to keep a density).\n";
 
 enum { OPT_STEPS = OPT_FIRST_FREE, OPT_EVERY, OPT_SAVE, OPT_ORDER_ONLY };
 
