@@ -49,6 +49,9 @@ cases = [
     ("fov above 360", ["--set", "fov=361"], ["fov", "361"]),
     ("min speed above max", ["--preset", "classic", "--set", "min_speed=5"], ["min_speed", "max_speed"]),
     ("bad boundary", ["--set", "boundary=torus"], ["boundary", "torus", "wrap"]),
+    ("bad --model", ["--model", "boids3d"], ["--model", "boids3d", "reynolds"]),
+    ("bad --neighbours", ["--neighbours", "voronoi"], ["--neighbours", "voronoi", "topological"]),
+    ("k out of range", ["-k", "0"], ["-k", "k = 0"]),
     ("bad boolean", ["--set", "predator=maybe"], ["predator", "maybe"]),
     ("--set without =", ["--set", "vision_radius"], ["--set", "KEY=VALUE"]),
     ("step longer than half the world", ["--preset", "classic", "--set", "max_speed=250"],
@@ -127,6 +130,12 @@ check("classic preset: 400 x 400, radii 50/20, speeds 3/1.5, force 0.05, dt 1",
       (vals["width"], vals["height"], vals["vision_radius"], vals["separation_radius"],
        vals["max_speed"], vals["min_speed"], vals["max_force"], vals["dt"], vals["count"]) ==
       ("400", "400", "50", "20", "3", "1.5", "0.050000000000000003", "1", "80"), str(vals))
+
+# The shorthands set the same keys as --set.
+a = run(BOIDS, "params", "--model", "vicsek", "--neighbours", "topological", "-k", "5", check_rc=0)
+b = run(BOIDS, "params", "--set", "model=vicsek", "--set", "neighbours=topological", "--set", "k=5",
+        check_rc=0)
+check("--model, --neighbours and -k equal the --set pairs", a.stdout == b.stdout)
 
 # Help and exit codes of the program itself.
 check("boids --help exits 0", run(BOIDS, "--help").returncode == 0)

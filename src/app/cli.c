@@ -12,6 +12,9 @@ const char app_common_help[] =
     "  --preset NAME      classic, lab (default), flock, school, swarm, chaos, vicsek\n"
     "  --config FILE      INI file of key = value lines\n"
     "  -n, --count N      number of boids\n"
+    "  --model M          reynolds or vicsek (same as --set model=M)\n"
+    "  --neighbours R     metric or topological (same as --set neighbours=R)\n"
+    "  -k K               topological: nearest neighbours (same as --set k=K; default 7)\n"
     "  --set KEY=VALUE    set one parameter (repeatable, applied last); `boids params` lists them\n"
     "Initial state:\n"
     "  --seed S           random initial state as Python's random.Random(S) (default 0)\n"
@@ -101,6 +104,15 @@ int app_opts_parse(app_opts *o, int opt, const char *arg, boids_error *err) {
     case OPT_LOAD:
         o->load = arg;
         return 1;
+    case OPT_MODEL:
+        o->model = arg;
+        return 1;
+    case OPT_NEIGHBOURS:
+        o->neighbours = arg;
+        return 1;
+    case 'k':
+        o->k = arg;
+        return 1;
     case 'v':
         o->verbose++;
         return 1;
@@ -116,6 +128,11 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
     p->noise_seed = (long)(o->seed % 9007199254740993ull);
     if (o->config && (s = boids_params_load_ini(p, o->config, err))) return s;
     if (o->count) p->count = o->count;
+    if (o->model && (s = boids_params_set(p, "model", o->model, "--model", err))) return s;
+    if (o->neighbours &&
+        (s = boids_params_set(p, "neighbours", o->neighbours, "--neighbours", err)))
+        return s;
+    if (o->k && (s = boids_params_set(p, "k", o->k, "-k", err))) return s;
     for (int i = 0; i < o->nsets; i++) {
         char key[128];
         const char *eq = strchr(o->sets[i], '=');

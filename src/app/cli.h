@@ -25,6 +25,7 @@ typedef struct app_opts {
     int deterministic; /* gpu backend: -1 = its default */
     int verbose;
     const char *load;
+    const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
 } app_opts;
 
 /* Long-option ids of the shared options (short ones use their letter). */
@@ -38,22 +39,33 @@ enum {
     OPT_DETERMINISTIC,
     OPT_NONDETERMINISTIC,
     OPT_LOAD,
+    OPT_MODEL,
+    OPT_NEIGHBOURS,
     OPT_FIRST_FREE
 };
 
 /* getopt_long entries for the shared options, terminated so they can be appended. */
+/* clang-format off */
 #define APP_COMMON_LONGOPTS                                                                        \
     {"preset", required_argument, NULL, OPT_PRESET},                                               \
-        {"config", required_argument, NULL, OPT_CONFIG},                                           \
-        {"set", required_argument, NULL, OPT_SET}, {"count", required_argument, NULL, 'n'},        \
-        {"seed", required_argument, NULL, OPT_SEED},                                               \
-        {"backend", required_argument, NULL, OPT_BACKEND},                                         \
-        {"threads", required_argument, NULL, OPT_THREADS},                                         \
-        {"deterministic", no_argument, NULL, OPT_DETERMINISTIC},                                   \
-        {"fast", no_argument, NULL, OPT_NONDETERMINISTIC},                                         \
-        {"load", required_argument, NULL, OPT_LOAD}, {                                             \
-        "verbose", no_argument, NULL, 'v'                                                          \
-    }
+    {"config", required_argument, NULL, OPT_CONFIG},                                               \
+    {"set", required_argument, NULL, OPT_SET},                                                     \
+    {"count", required_argument, NULL, 'n'},                                                       \
+    {"seed", required_argument, NULL, OPT_SEED},                                                   \
+    {"backend", required_argument, NULL, OPT_BACKEND},                                             \
+    {"threads", required_argument, NULL, OPT_THREADS},                                             \
+    {"deterministic", no_argument, NULL, OPT_DETERMINISTIC},                                       \
+    {"fast", no_argument, NULL, OPT_NONDETERMINISTIC},                                             \
+    {"load", required_argument, NULL, OPT_LOAD},                                                   \
+    {"verbose", no_argument, NULL, 'v'},                                                           \
+    {"model", required_argument, NULL, OPT_MODEL},                                                 \
+    {"neighbours", required_argument, NULL, OPT_NEIGHBOURS},                                       \
+    {"neighbors", required_argument, NULL, OPT_NEIGHBOURS},                                        \
+    {"k", required_argument, NULL, 'k'}
+/* clang-format on */
+
+/* The short options of the shared ones, for getopt_long's option string. */
+#define APP_COMMON_SHORTOPTS "n:k:v"
 
 /* Help text of the shared options. */
 extern const char app_common_help[];

@@ -144,7 +144,7 @@ int boids_cmd_render(int argc, char **argv) {
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:vho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "ho:", longopts, NULL)) != -1) {
         int r = app_opts_parse(&o, c, optarg, &err);
         if (r < 0) return app_fail(&err);
         if (r) continue;

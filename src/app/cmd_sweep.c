@@ -376,7 +376,7 @@ int boids_cmd_sweep(int argc, char **argv) {
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "h", longopts, NULL)) != -1) {
         int r = app_opts_parse(&o, c, optarg, &err);
         if (r < 0) return app_fail(&err);
         if (r) continue;

@@ -170,7 +170,7 @@ int boids_cmd_view(int argc, char **argv) {
     long lv;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "h", longopts, NULL)) != -1) {
         int r = app_opts_parse(&o.app, c, optarg, &err);
         if (r < 0) return app_fail(&err);
         if (r) continue;
