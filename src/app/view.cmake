@@ -25,8 +25,9 @@ endforeach()
 add_custom_command(
   OUTPUT ${BOIDS_VIEW_GEN}/view_shaders.c
   COMMAND ${CMAKE_COMMAND} -DOUT=${BOIDS_VIEW_GEN}/view_shaders.c "-DFILES=${BOIDS_VIEW_SHADER_FILES}"
-          -P ${CMAKE_SOURCE_DIR}/src/app/view_embed.cmake
-  DEPENDS ${BOIDS_VIEW_SHADER_FILES} ${BOIDS_VIEW_STAMPS} ${CMAKE_SOURCE_DIR}/src/app/view_embed.cmake
+          -DHEADER=render.h -DTYPE=render_shader -DTABLE=boids_view_shaders
+          -P ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
+  DEPENDS ${BOIDS_VIEW_SHADER_FILES} ${BOIDS_VIEW_STAMPS} ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
   COMMENT "Embedding the viewer's shaders"
   VERBATIM)
 

@@ -75,8 +75,9 @@ endforeach()
 add_custom_command(
   OUTPUT ${BOIDS_GPU_GEN}/shaders.c
   COMMAND ${CMAKE_COMMAND} -DOUT=${BOIDS_GPU_GEN}/shaders.c "-DFILES=${BOIDS_SHADER_FILES}"
-          -P ${CMAKE_SOURCE_DIR}/src/gpu/embed.cmake
-  DEPENDS ${BOIDS_SHADER_FILES} ${BOIDS_SHADER_STAMPS} ${CMAKE_SOURCE_DIR}/src/gpu/embed.cmake
+          -DHEADER=shaders.h -DTYPE=boids_gpu_shader -DTABLE=boids_gpu_shaders
+          -P ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
+  DEPENDS ${BOIDS_SHADER_FILES} ${BOIDS_SHADER_STAMPS} ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
   COMMENT "Embedding shaders"
   VERBATIM)
 
