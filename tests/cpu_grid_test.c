@@ -21,17 +21,12 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "cpu_fixture.h"
 #include "cpu_grid.h"
 
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
 #include "rules.h"
-
-typedef struct scenario {
-    const char *name;
-    boids_params p;
-    boids_flock f;
-} scenario;
 
 /* The lab preset scaled to n boids at the same density (the world grows, same aspect). */
 static boids_params lab(size_t n) {
@@ -156,16 +151,6 @@ static void brute_free(brute *b) {
 
 /* ---- checks ------------------------------------------------------------------------- */
 
-static boids_backend *make(const boids_flock *f, int threads) {
-    boids_error err;
-    boids_backend *b = boids_cpu_create(f, threads, &err);
-    if (!b) {
-        fprintf(stderr, "boids_cpu_create: %s\n", err.msg);
-        exit(1);
-    }
-    return b;
-}
-
 /* Periodic distance along one axis (a boid that wrapped in one path and not in the other is
  * still a tiny distance away). */
 static double axis_gap(double a, double b, double side, int wrap) {
@@ -179,7 +164,7 @@ static void check_scenario(const scenario *s) {
     brute bf;
     brute_step(s, &bf);
 
-    boids_backend *b = make(&s->f, 2);
+    boids_backend *b = make_cpu(&s->f, 2);
     uint32_t *count = malloc(n * sizeof *count);
     uint64_t *hash = malloc(n * sizeof *hash);
     CHECK(b->ops->neighbours != NULL, "%s: neighbours op present", s->name);
@@ -226,38 +211,12 @@ static void check_scenario(const scenario *s) {
 }
 
 /* Hash of the state after `steps` steps with `threads` threads and the given kernel. */
-static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
-    boids_error err;
-    boids_backend *b = make(&s->f, threads);
-    boids_cpu_force_scalar(b, scalar);
-    boids_flock out;
-    boids_flock_alloc(&out, s->f.n, &err);
-    CHECK(boids_backend_step(b, &s->p, steps, &err) == BOIDS_OK, "%s", err.msg);
-    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s", err.msg);
-    uint64_t h = boids_flock_hash(&out);
-    boids_flock_free(&out);
-    boids_backend_destroy(b);
-    return h;
-}
-
-static void check_same_bits(const scenario *s, unsigned steps) {
-    uint64_t ref = run_hash(s, 1, 0, steps);
-    for (int t = 2; t <= 4; t++) {
-        uint64_t h = run_hash(s, t, 0, steps);
-        CHECK(h == ref, "%s: %d threads give %016" PRIx64 ", 1 thread %016" PRIx64, s->name, t, h,
-              ref);
-    }
-    uint64_t hs = run_hash(s, 2, 1, steps);
-    CHECK(hs == ref, "%s: scalar kernel gives %016" PRIx64 ", SIMD kernel %016" PRIx64, s->name, hs,
-          ref);
-}
-
 /* Upload any N, download in id order: values are the float roundings of the input. */
 static void check_upload_download(void) {
     boids_error err;
     scenario s = {"upload", lab(300), {0}};
     alloc_random(&s, 300, 5);
-    boids_backend *b = make(&s.f, 0);
+    boids_backend *b = make_cpu(&s.f, 0);
     CHECK(b->n == 300, "n after create: %zu", b->n);
     CHECK(boids_backend_step(b, &s.p, 3, &err) == BOIDS_OK, "%s", err.msg);
 

@@ -19,6 +19,7 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "cpu_fixture.h"
 #include "cpu_grid.h"
 
 #define RULES_REAL     float
@@ -29,17 +30,6 @@
 #define RULES_REAL     double
 #define RULES_FN(name) name##_d
 #include "rules.h"
-
-typedef struct scenario {
-    const char *name;
-    boids_params p;
-    boids_flock f;
-} scenario;
-
-static void die(const char *what, const boids_error *err) {
-    fprintf(stderr, "%s: %s\n", what, err->msg);
-    exit(1);
-}
 
 /* The lab preset scaled to n boids at the same density. */
 static boids_params lab(size_t n) {
@@ -77,13 +67,6 @@ static void lattice_flock(scenario *s, int nx, int ny, double a, double x0, doub
             s->f.vx[q] = (float)(s->p.initial_speed * cos(ang));
             s->f.vy[q] = (float)(s->p.initial_speed * sin(ang));
         }
-}
-
-static boids_backend *make_cpu(const boids_flock *f, int threads) {
-    boids_error err;
-    boids_backend *b = boids_cpu_create(f, threads, &err);
-    if (!b) die("boids_cpu_create", &err);
-    return b;
 }
 
 /* ---- brute-force neighbour selection -------------------------------------------------- */
@@ -180,34 +163,6 @@ static void check_sets(const scenario *s) {
     boids_backend_destroy(b);
 }
 
-/* ---- same bits for any thread count -------------------------------------------------- */
-
-static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
-    boids_error err;
-    boids_backend *b = make_cpu(&s->f, threads);
-    boids_cpu_force_scalar(b, scalar);
-    boids_flock out;
-    if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
-    if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
-    if (boids_backend_download(b, &out, &err)) die(s->name, &err);
-    uint64_t h = boids_flock_hash(&out);
-    boids_flock_free(&out);
-    boids_backend_destroy(b);
-    return h;
-}
-
-static void check_same_bits(const scenario *s, unsigned steps) {
-    uint64_t ref = run_hash(s, 1, 0, steps);
-    for (int t = 2; t <= 4; t++) {
-        uint64_t h = run_hash(s, t, 0, steps);
-        CHECK(h == ref, "%s: %d threads give %016" PRIx64 ", 1 thread %016" PRIx64, s->name, t, h,
-              ref);
-    }
-    uint64_t hs = run_hash(s, 2, 1, steps);
-    CHECK(hs == ref, "%s: scalar kernel gives %016" PRIx64 ", SIMD %016" PRIx64, s->name, hs, ref);
-    printf("%-28s n=%-6zu same bits for 1-4 threads and both kernels over %u steps\n", s->name,
-           s->f.n, steps);
-}
 
 /* ---- one step against cpu-ref -------------------------------------------------------- */
 

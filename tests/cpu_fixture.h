@@ -1,0 +1,63 @@
+/* Shared by the cpu backend's test programs: a named scenario, creating a backend, and the
+ * check that the result has the same bits for any thread count and either kernel. Each
+ * program includes this once, after check.h. */
+#ifndef BOIDS_TEST_CPU_FIXTURE_H
+#define BOIDS_TEST_CPU_FIXTURE_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "boids/backend.h"
+#include "check.h"
+#include "cpu_grid.h"
+
+typedef struct scenario {
+    const char *name;
+    boids_params p;
+    boids_flock f;
+} scenario;
+
+static void die(const char *what, const boids_error *err) {
+    fprintf(stderr, "%s: %s\n", what, err->msg);
+    exit(1);
+}
+
+static boids_backend *make_cpu(const boids_flock *f, int threads) {
+    boids_error err;
+    boids_backend *b = boids_cpu_create(f, threads, &err);
+    if (!b) die("boids_cpu_create", &err);
+    return b;
+}
+
+/* Hash of the state after `steps` steps on `threads` threads (scalar != 0: scalar kernel). */
+static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
+    boids_error err;
+    boids_backend *b = make_cpu(&s->f, threads);
+    boids_cpu_force_scalar(b, scalar);
+    boids_flock out;
+    if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
+    if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
+    if (boids_backend_download(b, &out, &err)) die(s->name, &err);
+    uint64_t h = boids_flock_hash(&out);
+    boids_flock_free(&out);
+    boids_backend_destroy(b);
+    return h;
+}
+
+/* The same bits for 1 to 4 threads and for the scalar and SIMD kernels. */
+static void check_same_bits(const scenario *s, unsigned steps) {
+    uint64_t ref = run_hash(s, 1, 0, steps);
+    for (int t = 2; t <= 4; t++) {
+        uint64_t h = run_hash(s, t, 0, steps);
+        CHECK(h == ref, "%s: %d threads give %016" PRIx64 ", 1 thread %016" PRIx64, s->name, t, h,
+              ref);
+    }
+    uint64_t hs = run_hash(s, 2, 1, steps);
+    CHECK(hs == ref, "%s: scalar kernel gives %016" PRIx64 ", SIMD kernel %016" PRIx64, s->name, hs,
+          ref);
+    printf("%-28s n=%-6zu same bits for 1-4 threads and both kernels over %u steps\n", s->name,
+           s->f.n, steps);
+}
+
+#endif
