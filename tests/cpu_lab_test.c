@@ -163,7 +163,6 @@ static void check_sets(const scenario *s) {
     boids_backend_destroy(b);
 }
 
-
 /* ---- one step against cpu-ref -------------------------------------------------------- */
 
 static double axis_gap(double a, double b, double side, int wrap) {
