@@ -56,3 +56,4 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000
      gpu_verify_vicsek_topological_all_scenarios_n2000 gpu_verify_vicsek_order_curves)
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+boids_gl_tests(${BOIDS_GPU_TESTS})
