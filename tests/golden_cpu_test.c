@@ -1,7 +1,8 @@
 /* The pinned golden state hashes of tests/golden.h on the CPU backends: cpu-ref, and cpu at
  * 1 and at 2 threads against one constant (the cpu backend promises the same bits for every
- * thread count; check_same_bits adds 3 and 4 threads and the scalar kernel). A mismatch prints the hash got; BOIDS_GOLDEN_PRINT=1 prints the tables to
- * paste when a change of results is intended (see tests/golden.h). */
+ * thread count; check_same_bits adds 3 and 4 threads and the scalar kernel). A mismatch
+ * prints the hash got; BOIDS_GOLDEN_PRINT=1 prints the tables to paste when a change of
+ * results is intended (see tests/golden.h). */
 #include "boids/backend.h"
 #include "check.h"
 #include "cpu_fixture.h"
