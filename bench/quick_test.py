@@ -13,6 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from harness import gpu_required  # noqa: E402
+
 BENCH = sys.argv[1]
 BACKENDS = ["cpu-ref", "cpu-1t", "cpu-all", "gpu", "gpu-det"]
 STAGES = ["clear", "count", "scan", "scatter", "sort", "steer"]
@@ -76,8 +79,12 @@ for b in BACKENDS:
                 st = r.get("gpu_stage_ms", {})
                 check(f"{b} N={r['n']}: every stage timed", all(s in st for s in STAGES), str(st))
         else:
-            # A point not measured must say why (e.g. no GL context on this machine).
+            # A point not measured must say why (e.g. no GL context on this machine); with
+            # BOIDS_REQUIRE_GPU set, the GPU points must be measured, not skipped.
             check(f"{b} N={r['n']}: {r.get('state')} with a reason", bool(r.get("reason")), str(r))
+            if b.startswith("gpu"):
+                check(f"{b} N={r['n']}: measured, as BOIDS_REQUIRE_GPU is set", not gpu_required(),
+                      str(r.get("reason")))
 
 for args, what in [(["--sizes", "ten"], "bad --sizes"), (["--backends", "tpu"], "bad --backends"),
                    (["--reps", "1"], "--reps out of range"), (["--bogus"], "unknown flag"),

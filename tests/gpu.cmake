@@ -19,8 +19,13 @@ add_executable(gpu_lab_test gpu/gpu_lab_test.c)
 target_link_libraries(gpu_lab_test PRIVATE boids_gpu)
 add_test(NAME gpu_vicsek_seed003_topological_ties_noise_deterministic COMMAND gpu_lab_test)
 
+# Pinned golden state hashes of deterministic mode, compared on llvmpipe only (tests/golden.h).
+add_executable(golden_gpu_test gpu/golden_gpu_test.c)
+target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
+add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
+
 set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order
-    gpu_vicsek_seed003_topological_ties_noise_deterministic)
+    gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
 # N = 7, topological k = 7 and k = 20 exceed N - 1 and take every candidate.
@@ -56,3 +61,4 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000
      gpu_verify_vicsek_topological_all_scenarios_n2000 gpu_verify_vicsek_order_curves)
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+boids_gl_tests(${BOIDS_GPU_TESTS})

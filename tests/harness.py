@@ -27,6 +27,23 @@ def read_state(path):
     return [[float(v) for v in line.split(",")[:4]] for line in lines[1:]]
 
 
+def gpu_required():
+    """True when BOIDS_REQUIRE_GPU is set (to anything but "" or "0"): CI sets it on its
+    llvmpipe machines, where a missing GL context or display is a broken setup to report,
+    not a reason to skip (tests/require_gpu.h is the C side)."""
+    return os.environ.get("BOIDS_REQUIRE_GPU", "") not in ("", "0")
+
+
+def skip(reason):
+    """Ends the test as skipped (exit 77, ctest's SKIP_RETURN_CODE here), or as failed when
+    gpu_required()."""
+    if gpu_required():
+        print(f"FAIL: {reason}; BOIDS_REQUIRE_GPU is set, so this fails instead of skipping")
+        sys.exit(1)
+    print(f"SKIP: {reason}; set BOIDS_REQUIRE_GPU=1 to make this a failure")
+    sys.exit(77)
+
+
 def tmpdir():
     return tempfile.mkdtemp(prefix="boids-test-")
 

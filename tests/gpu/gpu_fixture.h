@@ -4,6 +4,7 @@
 #define BOIDS_TEST_GPU_FIXTURE_H
 
 #include "../check.h"
+#include "../require_gpu.h"
 #include "boids/gpu.h"
 
 /* The debug context of the test program (made in main). */

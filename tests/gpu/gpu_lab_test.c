@@ -1,6 +1,7 @@
 /* Seed 003 on the GPU: the Vicsek model and topological neighbours of shaders/steer.comp,
  * steer_topo.comp and select.glsl against the seed's worked example and cpu-ref. Debug
- * context, per-stage error checks; exit 77 (skip) only when no GL 4.3 context exists.
+ * context, per-stage error checks; exit 77 (skip) only when no GL 4.3 context exists
+ * (a failure with BOIDS_REQUIRE_GPU set).
  *
  * Tolerances. Positions: the state is float on the GPU, so a coordinate of magnitude <= 2
  * (the example's) is rounded by at most 2^-23 (FLT_EPSILON at 2, halved); the step adds
@@ -235,8 +236,7 @@ int main(void) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) {
-        printf("SKIP: no OpenGL 4.3 context: %s\n", err.msg);
-        return 77;
+        return no_gpu_exit("gpu_lab_test", err.msg);
     }
     printf("GL: %s, %s\n", boids_gl_renderer(gl), boids_gl_version(gl));
     test_three_agents();

@@ -1,7 +1,7 @@
 /* GPU backend tests that `boids verify` does not cover: deterministic mode, device limits,
  * the bounded grid, the context. Every test runs on a debug context with per-stage error
  * checks; any GL error or high-severity debug message fails it. Exit 77 (skip) only when no
- * GL 4.3 context can be made at all. */
+ * GL 4.3 context can be made at all, and then a failure with BOIDS_REQUIRE_GPU set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,8 +158,7 @@ int main(void) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) {
-        printf("SKIP: no OpenGL 4.3 context: %s\n", err.msg);
-        return 77;
+        return no_gpu_exit("gpu_test", err.msg);
     }
     printf("GL: %s, %s (EGL %s)\n", boids_gl_renderer(gl), boids_gl_version(gl),
            boids_gl_platform(gl));

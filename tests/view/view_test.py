@@ -2,14 +2,17 @@
 
 Usage: view_test.py BOIDS TEST. Each TEST asserts one property, named in its function's
 name; the sizes are small (a few hundred boids, tens of frames) because these run on
-llvmpipe with two cores. Exit 77 means skipped (no xvfb-run)."""
+llvmpipe with two cores. Exit 77 means skipped (no xvfb-run), a failure instead with
+BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]
+import harness  # noqa: E402
 import png  # noqa: E402
 
 BOIDS = os.path.abspath(sys.argv[1])
@@ -33,8 +36,7 @@ def check(cond, what, r=None):
 
 def need_xvfb():
     if not shutil.which("xvfb-run"):
-        print("skipped: xvfb-run not found (Debian package xvfb)")
-        sys.exit(77)
+        harness.skip("xvfb-run not found (Debian package xvfb)")
 
 
 def stats(r):

@@ -1,0 +1,135 @@
+/* Pinned golden state hashes: fixed scenarios run for a fixed number of steps, the whole
+ * final state hashed and compared with a constant. Any change of results on these paths
+ * (a reordered sum, a rule edit, a new rounding) then fails a test and has to be pinned
+ * again on purpose, with the reason in its commit.
+ *
+ * The hash is boids_flock_hash: FNV-1a 64 over the raw bytes of x, then y, vx, vy, each in
+ * id order as doubles (a float backend's values widened exactly). The bytes are those of a
+ * little-endian IEEE 754 machine (x86-64, aarch64), where these constants hold.
+ *
+ * Where each table is checked:
+ *  - golden_cpu_ref: tests/golden_cpu_test.c (cpu-ref, double, the seed-exact path);
+ *  - golden_cpu: the same program, at 1 and at 2 threads (the cpu backend promises the same
+ *    bits for every thread count), built at the default level and at -O0;
+ *  - golden_gpu_llvmpipe: tests/gpu/golden_gpu_test.c, deterministic mode, only when the GL
+ *    renderer is Mesa llvmpipe: the constants are a property of llvmpipe's float arithmetic
+ *    and of its shader compiler; another device prints its hashes as not pinned.
+ *
+ * Re-pinning: run the test programs with BOIDS_GOLDEN_PRINT=1 (for example
+ *   BOIDS_GOLDEN_PRINT=1 build/tests/golden_cpu_test
+ *   BOIDS_GOLDEN_PRINT=1 build/tests/golden_gpu_test)
+ * and paste the tables they print over the ones below, saying in the commit why the
+ * results changed. */
+#ifndef BOIDS_TEST_GOLDEN_H
+#define BOIDS_TEST_GOLDEN_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/flock.h"
+#include "boids/params.h"
+
+typedef struct golden_scenario {
+    const char *name;
+    const char *preset;
+    const char *set[8][2]; /* key, value: applied after the preset, in order */
+    unsigned steps;
+    uint64_t seed; /* of boids_flock_randomize */
+} golden_scenario;
+
+enum { GOLDEN_COUNT = 5 };
+
+/* A few hundred boids and some tens of steps: long enough for neighbours to interact and
+ * for a changed rounding to spread through the state, short enough for cpu-ref (O(N^2))
+ * and llvmpipe to run in a second or two. The lab worlds hold 400 boids at the lab
+ * preset's density (1500 in 900 x 560). */
+static const golden_scenario golden_scenarios[GOLDEN_COUNT] = {
+    {"lab", "lab", {{"count", "400"}, {"width", "465"}, {"height", "289"}}, 40, 1},
+    {"lab-fov270-walls",
+     "lab",
+     {{"count", "400"}, {"width", "465"}, {"height", "289"}, {"fov", "270"}, {"boundary", "walls"}},
+     40,
+     2},
+    {"lab-topological",
+     "lab",
+     {{"count", "400"},
+      {"width", "465"},
+      {"height", "289"},
+      {"neighbours", "topological"},
+      {"k", "7"}},
+     40,
+     3},
+    {"vicsek-noise", "vicsek", {{"noise", "2"}, {"noise_seed", "17"}}, 40, 4},
+    {"vicsek-topological-open",
+     "vicsek",
+     {{"noise", "0.5"},
+      {"noise_seed", "23"},
+      {"neighbours", "topological"},
+      {"k", "7"},
+      {"boundary", "open"}},
+     40,
+     5},
+};
+
+/* golden_cpu and golden_gpu_llvmpipe agree for lab-topological, and only there: both backends
+ * apply the rules over the k nearest in (d2, id) order (shaders/steer_topo.comp), so the same
+ * float operations run in the same order, while metric neighbours are summed in each
+ * backend's own cell order. */
+/* clang-format off */
+static const uint64_t golden_cpu_ref[GOLDEN_COUNT] = {
+    0x7eea21f9ac889916ull, /* lab */
+    0xd44d8aa7c21c77f0ull, /* lab-fov270-walls */
+    0xec5c03b8d976f084ull, /* lab-topological */
+    0xf072444a3fb626b8ull, /* vicsek-noise */
+    0x5db3e3445dd38fc3ull, /* vicsek-topological-open */
+};
+static const uint64_t golden_cpu[GOLDEN_COUNT] = {
+    0x91beacedca1f314dull, /* lab */
+    0x88be225b2c5cb90aull, /* lab-fov270-walls */
+    0x918b7da7aa4dbbfaull, /* lab-topological */
+    0xfb106d95255d2029ull, /* vicsek-noise */
+    0x4e017da0da6ca36cull, /* vicsek-topological-open */
+};
+static const uint64_t golden_gpu_llvmpipe[GOLDEN_COUNT] = {
+    0xf069b87bf882c547ull, /* lab */
+    0x400ca6a32bb4d841ull, /* lab-fov270-walls */
+    0x918b7da7aa4dbbfaull, /* lab-topological */
+    0x799f85f72554da5eull, /* vicsek-noise */
+    0x152b4c6fe987ce42ull, /* vicsek-topological-open */
+};
+/* clang-format on */
+
+/* The parameters and initial flock of scenario g; exits on an error (a broken scenario
+ * table, not a test result). */
+static void golden_setup(const golden_scenario *g, boids_params *p, boids_flock *f) {
+    boids_error err;
+    int bad = boids_preset_apply(p, g->preset, &err) != BOIDS_OK;
+    for (int i = 0; !bad && i < 8 && g->set[i][0]; i++)
+        bad = boids_params_set(p, g->set[i][0], g->set[i][1], g->name, &err) != BOIDS_OK;
+    bad = bad || boids_params_validate(p, &err) != BOIDS_OK ||
+          boids_flock_alloc(f, (size_t)p->count, &err) != BOIDS_OK;
+    if (bad) {
+        fprintf(stderr, "golden scenario %s: %s\n", g->name, err.msg);
+        exit(1);
+    }
+    boids_flock_randomize(f, p, g->seed);
+}
+
+static int golden_print_wanted(void) {
+    const char *v = getenv("BOIDS_GOLDEN_PRINT");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* With BOIDS_GOLDEN_PRINT set: the table `name` of the hashes got, ready to paste here. */
+static void golden_print_table(const char *name, const uint64_t got[GOLDEN_COUNT]) {
+    if (!golden_print_wanted()) return;
+    printf("static const uint64_t %s[GOLDEN_COUNT] = {\n", name);
+    for (int i = 0; i < GOLDEN_COUNT; i++)
+        printf("    0x%016" PRIx64 "ull, /* %s */\n", got[i], golden_scenarios[i].name);
+    printf("};\n");
+}
+
+#endif
