@@ -214,7 +214,8 @@ static void scale_params(const bench_config *c, size_t n, boids_params *p) {
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
- * radius as fit, as DESIGN.md prescribes (used only by the byte model). */
+ * radius as fit, so that the 3 x 3 cells around a boid hold all its neighbours (used only
+ * by the byte model). */
 static void model_grid(const boids_params *p, unsigned *ncx, unsigned *ncy) {
     double cx = floor(p->width / p->vision_radius), cy = floor(p->height / p->vision_radius);
     *ncx = cx < 1 ? 1 : cx > 65535 ? 65535 : (unsigned)cx;

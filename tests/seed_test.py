@@ -1,81 +1,82 @@
 #!/usr/bin/env python3
 """Seed 000 reproduced bit for bit by `boids sim --backend cpu-ref`.
 
+The reference is data only: states and orders that seed 000's program computed, stored under
+tests/data/ (tests/data/README.md says how each file was made). Every double is compared
+through float.hex(), so one differing bit, or a zero of the other sign, fails the test.
+
 usage: seed_test.py BOIDS_BINARY
 """
 import os
-import re
 import sys
 
-from harness import check, finish, read_state, run, tmpdir
+from harness import check, finish, run, tmpdir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOIDS = sys.argv[1]
-SEED_PROGRAM = os.path.join(HERE, "seed000.py")
 DATA = os.path.join(HERE, "data")
-PY = sys.executable
 
 
-def printed_table():
-    """The orders the seed document prints, by section (two decimals)."""
-    sections, cur = [], None
-    for line in open(os.path.join(DATA, "seed000_table.txt"), encoding="utf-8"):
-        m = re.search(r"orden (\d\.\d\d)", line)
-        if m:
-            cur.append(m.group(1))
-        elif line.strip():
-            cur = []
-            sections.append(cur)
-    return sections
+def exact_rows(path, header):
+    """The rows of a CSV file whose first columns are `header`, as tuples of float.hex() text:
+    two files give equal rows iff every double is equal."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    assert lines[0].split(",")[:len(header)] == header, f"{path}: header {lines[0]}"
+    return [tuple(float(v).hex() for v in line.split(",")[:len(header)]) for line in lines[1:]]
 
 
-def sim_orders(*extra):
+STATE = ["x", "y", "vx", "vy"]
+
+
+def same_state(path, data_name):
+    return exact_rows(path, STATE) == exact_rows(os.path.join(DATA, data_name), STATE)
+
+
+# The order every 60 steps for seed 7 and 80 boids, with and without alignment, as seed
+# 000's orden() computed it (the document prints these orders to two decimals).
+orders = exact_rows(os.path.join(DATA, "seed000_orders.csv"),
+                    ["separation", "alignment", "cohesion", "step", "order"])
+for name, extra, weights in [("three rules", [], (1.5, 1.0, 1.0)),
+                             ("without alignment", ["--set", "alignment_weight=0"], (1.5, 0.0, 1.0))]:
+    wanted = [(r[3], r[4]) for r in orders if r[:3] == tuple(w.hex() for w in weights)]
     p = run(BOIDS, "sim", "--preset", "classic", "--seed", "7", "--steps", "300", "--every", "60",
             *extra, check_rc=0)
     rows = p.stdout.strip().splitlines()
     assert rows[0].startswith("step,order"), rows[0]
-    return [(int(r.split(",")[0]), float(r.split(",")[1])) for r in rows[1:]]
-
-
-table = printed_table()
-for name, extra, expected in [("three rules", [], table[0]),
-                              ("without alignment", ["--set", "alignment_weight=0"], table[1])]:
-    got = sim_orders(*extra)
-    check(f"order series, {name}: steps 0..300 by 60", [s for s, _ in got] == list(range(0, 301, 60)))
-    check(f"order series, {name}: rounds to the seed's printed table {' '.join(expected)}",
-          [f"{o:.2f}" for _, o in got] == expected, f"got {[f'{o:.2f}' for _, o in got]}")
+    got = [tuple(float(v).hex() for v in r.split(",")[:2]) for r in rows[1:]]
+    check(f"order series, {name}: steps 0..300 by 60",
+          [float.fromhex(s) for s, _ in got] == list(range(0, 301, 60)))
+    check(f"order series, {name}: every order equals seed 000's orden() to the last bit",
+          len(wanted) == 6 and got == wanted, f"got {got}, data {wanted}")
 
 d = tmpdir()
-# The committed reference: the seed program's own final state for seed 7, 80 boids, 300 steps.
 out = os.path.join(d, "final.csv")
 run(BOIDS, "sim", "--preset", "classic", "--seed", "7", "--steps", "300", "--save", out, check_rc=0)
 check("seed 7 final state equals the seed program's (tests/data), every double identical",
-      read_state(out) == read_state(os.path.join(DATA, "seed000_seed7_final300.csv")))
+      same_state(out, "seed000_seed7_final300.csv"))
 
-# The random initial state equals Python's random.Random(seed) through nueva().
-for seed, count in [(7, 80), (0, 5), (2**40 + 3, 33), (2**64 - 1, 4)]:
-    ini_py, ini_c = os.path.join(d, f"py{seed}.csv"), os.path.join(d, f"c{seed}.csv")
-    run(PY, SEED_PROGRAM, "--seed", seed, "--count", count, "--steps", 0, "--initial", ini_py, check_rc=0)
-    run(BOIDS, "sim", "--preset", "classic", "--seed", seed, "-n", count, "--steps", 0, "--save", ini_c,
+# The random initial state equals the one Python's random.Random(seed) gives in nueva().
+for seed, count, data_name in [(7, 80, "seed000_seed7_initial.csv"), (0, 5, "seed000_init_s0_n5.csv"),
+                               (2**40 + 3, 33, f"seed000_init_s{2**40 + 3}_n33.csv"),
+                               (2**64 - 1, 4, f"seed000_init_s{2**64 - 1}_n4.csv")]:
+    ini = os.path.join(d, f"c{seed}.csv")
+    run(BOIDS, "sim", "--preset", "classic", "--seed", seed, "-n", count, "--steps", 0, "--save", ini,
         check_rc=0)
     check(f"initial state of seed {seed} ({count} boids) equals random.Random({seed}) in nueva()",
-          read_state(ini_py) == read_state(ini_c))
+          same_state(ini, data_name))
 
-# States the seed program produced, for other seeds, sizes and weights, loaded and stepped.
+# States the seed program wrote after 25 steps of its own (so the loaded state is one it
+# produced mid-flight, not only a fresh random one), loaded and stepped further by cpu-ref.
 for seed, count, steps, weights in [(1, 10, 60, (1.5, 1.0, 1.0)), (123456789, 150, 40, (1.5, 1.0, 1.0)),
                                     (3, 2, 100, (1.5, 1.0, 1.0)), (9, 120, 50, (1.5, 0.0, 1.0)),
                                     (11, 60, 80, (0.0, 2.0, 3.0))]:
-    ini, fin_py, fin_c = (os.path.join(d, f"{k}-{seed}.csv") for k in ("ini", "finpy", "finc"))
-    # Step the seed program from a state it wrote after some steps of its own, so the loaded
-    # state is one the program produced mid-flight, not only a fresh random one.
-    run(PY, SEED_PROGRAM, "--seed", seed, "--count", count, "--steps", 25, "--weights", *weights,
-        "--final", ini, check_rc=0)
-    run(PY, SEED_PROGRAM, "--load", ini, "--steps", steps, "--weights", *weights, "--final", fin_py,
-        check_rc=0)
-    run(BOIDS, "sim", "--preset", "classic", "--load", ini, "--steps", steps,
+    fin = os.path.join(d, f"fin-{seed}.csv")
+    run(BOIDS, "sim", "--preset", "classic", "--load",
+        os.path.join(DATA, f"seed000_s{seed}_n{count}_step25.csv"), "--steps", steps,
         "--set", f"separation_weight={weights[0]}", "--set", f"alignment_weight={weights[1]}",
-        "--set", f"cohesion_weight={weights[2]}", "--save", fin_c, check_rc=0)
+        "--set", f"cohesion_weight={weights[2]}", "--save", fin, check_rc=0)
     check(f"seed program state (seed {seed}, {count} boids, weights {weights}) stepped {steps} "
-          f"times by cpu-ref equals the seed program to the last digit",
-          read_state(fin_py) == read_state(fin_c))
+          f"times by cpu-ref equals the seed program to the last bit",
+          same_state(fin, f"seed000_s{seed}_n{count}_step{25 + steps}.csv"))
 finish()

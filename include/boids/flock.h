@@ -1,8 +1,9 @@
 /* Flock state: N boids as structure-of-arrays in double precision, indexed by id.
  *
  * This is the exchange format between backends, state files and metrics. Backends keep
- * their own working copies (float, reordered by grid cell) and always read back in id
- * order, so boid i here is boid i everywhere. */
+ * their own working copies (cpu-ref in double and id order, the grid paths in float,
+ * reordered by cell) and always read back in id order, so boid i here is boid i
+ * everywhere. */
 #ifndef BOIDS_FLOCK_H
 #define BOIDS_FLOCK_H
 
@@ -18,7 +19,8 @@ typedef struct boids_flock {
     double *vx, *vy; /* velocity, length per time unit */
 } boids_flock;
 
-/* Allocates n boids, all zero. n = 0 or too large: BOIDS_ERR_INPUT/NOMEM. */
+/* Allocates n boids, all zero. n = 0: BOIDS_ERR_INPUT; more than memory holds:
+ * BOIDS_ERR_LIMIT naming the size. */
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err);
 void boids_flock_free(boids_flock *f);
 boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_error *err);
@@ -38,8 +40,8 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
  * contribute nothing. Operation order follows seed 000's orden(). */
 double boids_order(const boids_flock *f);
 
-/* FNV-1a over the bit patterns of every coordinate, in id order: equal hashes mean
- * (with overwhelming probability) bit-identical states. */
+/* FNV-1a over the bytes of every coordinate, array by array (x, y, vx, vy), each in id
+ * order: equal hashes mean (with overwhelming probability) bit-identical states. */
 uint64_t boids_flock_hash(const boids_flock *f);
 
 #endif

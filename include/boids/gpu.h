@@ -33,7 +33,8 @@ typedef struct boids_gl_debug {
  * surfaceless platform, each falling back to the other; the environment variable
  * BOIDS_EGL_PLATFORM=device|surfaceless forces one. debug != 0: a debug context with
  * KHR_debug output recorded in boids_gl_debug_log(). Returns NULL with BOIDS_ERR_RUNTIME
- * and a message naming what failed when no GL 4.3 context can be made. */
+ * and a message naming what failed on each platform tried when no GL 4.3 context can be
+ * made, BOIDS_ERR_INPUT when BOIDS_EGL_PLATFORM holds another value. */
 boids_gl *boids_gl_create(int debug, boids_error *err);
 void boids_gl_destroy(boids_gl *gl);
 
@@ -73,8 +74,8 @@ typedef struct boids_gpu_options {
     const boids_gl_debug *log; /* NULL or the debug log checked with `check` */
 } boids_gpu_options;
 
-/* deterministic 1 (it costs 3-6% on llvmpipe, see the README), check 0, timing 0, log
- * NULL. */
+/* deterministic 1 (its cost on llvmpipe is measured in the README), check 0, timing 0,
+ * log NULL. */
 boids_gpu_options boids_gpu_options_default(void);
 
 /* Creates the GPU backend on gl (ownership passes to the backend, which destroys it, also
@@ -96,7 +97,8 @@ int boids_backend_is_gpu(const boids_backend *b);
 
 /* For drawing without read-back: the GL name of the buffer holding the current state as
  * N vec4 (x, y, vx, vy) in cell order (not id order), and of the N uint ids alongside. The
- * names change when upload() changes N; valid until the next step/upload/destroy. */
+ * names stay the same until destroy (a larger N reallocates the storage under them); their
+ * content is the state after the latest step or upload. */
 unsigned boids_gpu_state_buffer(const boids_backend *b);
 unsigned boids_gpu_id_buffer(const boids_backend *b);
 
@@ -107,8 +109,9 @@ unsigned boids_gpu_id_buffer(const boids_backend *b);
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy);
 
 /* Topological neighbours: the largest k the GPU supports (the shaders keep each boid's
- * selection in a per-invocation list of this many entries, which compiles on llvmpipe and
- * NVIDIA alike); a step or neighbours() with a larger k fails with BOIDS_ERR_LIMIT. */
+ * selection in a per-invocation list of this many entries, a size llvmpipe compiles and
+ * runs; no NVIDIA compiler has seen it yet); a step or neighbours() with a larger k fails
+ * with BOIDS_ERR_LIMIT. */
 enum { BOIDS_GPU_MAX_K = 128 };
 
 /* Checks that the GPU pipeline can run parameters p (k within BOIDS_GPU_MAX_K, a positive

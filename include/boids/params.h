@@ -1,4 +1,5 @@
-/* Model parameters: one struct for the whole model contract (README, "The model").
+/* Model parameters: one struct for the whole model contract (README, "The model and its
+ * units").
  *
  * Every field is one key with the same name in INI files, in `--set key=value` and in
  * `boids params`. Units: lengths in world units (the seeds call them pixels), time in
@@ -36,7 +37,7 @@ typedef struct boids_params {
     /* World. */
     double width;       /* world width, length units; (0, 1e7] */
     double height;      /* world height, length units; (0, 1e7] */
-    int boundary;       /* boids_boundary: "wrap" or "walls" */
+    int boundary;       /* boids_boundary: "wrap", "walls" or "open" */
     double wall_margin; /* walls: distance from an edge where the inward push starts; [0, 1e7] */
     double wall_weight; /* walls: weight of the inward steering force; [0, 1000] */
 
@@ -126,11 +127,14 @@ boids_status boids_params_load_ini(boids_params *p, const char *path, boids_erro
 void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,
                          size_t size);
 
-/* Checks every range and the rules between keys (min_speed <= max_speed,
- * max_speed * dt below half the world, ...). */
+/* Checks every range and the rules between keys: min_speed <= max_speed,
+ * separation_radius <= vision_radius, and one step (max_speed * dt, or speed * dt for
+ * Vicsek) below half the smaller world side unless the boundary is open. BOIDS_ERR_INPUT
+ * naming the key. */
 boids_status boids_params_validate(const boids_params *p, boids_error *err);
 
-/* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos. */
+/* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos,
+ * vicsek (seed 003). */
 typedef struct boids_preset_info {
     const char *name;
     const char *summary; /* what it shows and why its values do that */

@@ -2,9 +2,10 @@
  *
  * Everything here works on the GL 4.3 context current on the calling thread, loaded with
  * boids_gl_load() or made by boids_gl_create(). The flock is drawn straight from a state
- * buffer (N vec4 x, y, vx, vy, plus N uint ids) as instanced triangles; the overlay (panel,
- * HUD text, circles) is batched as 2D triangles in pixel coordinates and drawn by
- * render_flush(). */
+ * buffer (N vec4 x, y, vx, vy, plus N uint ids), one triangle a boid, by vertex pulling
+ * through buffer textures (instanced when N is beyond the buffer-texture limit, or when
+ * BOIDS_DRAW=instanced asks); the overlay (panel, HUD text, circles) is batched as 2D
+ * triangles in pixel coordinates and drawn by render_flush(). */
 #ifndef BOIDS_APP_RENDER_H
 #define BOIDS_APP_RENDER_H
 
@@ -14,7 +15,7 @@
 #include "boids/error.h"
 #include "boids/params.h"
 
-/* The viewer's shader sources, embedded at build time (src/app/view_embed.cmake). */
+/* The viewer's shader sources, embedded at build time (src/embed_shaders.cmake). */
 typedef struct render_shader {
     const char *name;   /* file name under shaders/ */
     const char *source; /* NUL-terminated content */

@@ -2,7 +2,7 @@
  *
  * Include this file after defining RULES_REAL (double or float) and RULES_FN(name) (a
  * suffix scheme for the function names). cpu-ref includes it with double, the grid CPU
- * path with float; shaders/steer.comp is the same code in GLSL. The operation order
+ * path with float; shaders/rules.glsl is the same code in GLSL. The operation order
  * follows seed 000 exactly (see paso() and dirigir() there), which is what makes cpu-ref
  * reproduce the seed program bit for bit: change nothing here without running the seed
  * tests. The core is built with -ffp-contract=off so no multiply-add is fused. */
@@ -233,7 +233,7 @@ static inline void RULES_FN(rules_boundary)(const RULES_FN(rules_k) * k, R *x, R
 
 /* Applies the acceleration, clamps the speed to [min_speed, max_speed] (0 stays 0), moves
  * by v * dt and applies the boundary: wrap once (max_speed * dt is validated to be below
- * the world size), reflect off the walls, or nothing on the open plane. */
+ * half the smaller world side), reflect off the walls, or nothing on the open plane. */
 static inline void RULES_FN(rules_integrate)(const RULES_FN(rules_k) * k, R ax, R ay, R *x, R *y,
                                              R *vx, R *vy) {
     R nvx = *vx + ax, nvy = *vy + ay;

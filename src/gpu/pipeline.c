@@ -1,4 +1,4 @@
-/* The GPU step (DESIGN.md "GPU step"): counting-sort grid and the rules in compute shaders.
+/* The GPU step: a counting-sort grid rebuilt every step and the rules in compute shaders.
  *
  * Buffers (N boids, C cells):
  *   state[0], ids[0]  the current state, vec4 (x, y, vx, vy) + uint id, in the cell order of

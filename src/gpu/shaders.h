@@ -1,4 +1,4 @@
-/* Shader sources embedded at build time (src/gpu/embed.cmake writes the table). */
+/* Shader sources embedded at build time (src/embed_shaders.cmake writes the table). */
 #ifndef BOIDS_GPU_SHADERS_H
 #define BOIDS_GPU_SHADERS_H
 
