@@ -1,4 +1,3 @@
-#version 430 core
 in vec4 v_colour;
 out vec4 o_colour;
 

@@ -1,4 +1,3 @@
-#version 430 core
 // One triangle per boid, read straight from the simulation's state buffer; nothing is
 // read back to the CPU to draw the flock. Two ways to fetch, the same picture:
 //   u_pull = 0: instanced, a_state / a_id are per-instance attributes on the buffers;
@@ -23,16 +22,12 @@ uniform int u_colour;      // 0 heading, 1 speed, 2 plain
 uniform float u_min_speed; // speed colour scale: min_speed to max_speed, length/time
 uniform float u_max_speed;
 
-// "See what a boid sees": the followed boid and the neighbour test of the model
-// (rules_sees in src/core/rules.h, in float as on the GPU path).
-uniform int u_follow;         // 0 off, 1 on
-uniform uint u_follow_id;     // id of the followed boid
-uniform vec4 u_follow_state;  // its (x, y, vx, vy)
-uniform vec2 u_world;         // width, height
-uniform int u_wrap;           // 1: periodic world, offsets take the shortest image
-uniform float u_vision2;      // vision radius squared
-uniform int u_full_fov;       // 1: fov >= 360, no angle test
-uniform float u_cos_half_fov; // cos(fov / 2)
+// "See what a boid sees": the followed boid, and the marks of the follow pass
+// (view_follow.comp: the step's own neighbour rule) on the boids it counts.
+uniform int u_follow;      // 0 off, 1 on
+uniform uint u_follow_id;  // id of the followed boid
+layout(location = 3) in uint a_seen; // per instance: 1 for a boid it counts
+uniform usamplerBuffer u_seen;       // R32UI view of the marks (vertex pulling)
 
 out vec4 v_colour;
 
@@ -41,29 +36,16 @@ vec3 hsv(float h, float s, float v) {
     return v * mix(vec3(1.0), k, s);
 }
 
-float wrap_d(float d, float side) {
-    if (d > 0.5 * side) return d - side;
-    if (d < -0.5 * side) return d + side;
-    return d;
-}
-
-bool sees(vec2 d, vec2 v) {
-    float d2 = dot(d, d);
-    if (!(d2 < u_vision2)) return false;
-    if (u_full_fov != 0) return true;
-    float vv = dot(v, v);
-    if (vv == 0.0 || d2 == 0.0) return true;
-    return dot(v, d) >= u_cos_half_fov * sqrt(vv * d2);
-}
-
 void main() {
     vec4 st = a_state;
     uint id = a_id;
+    uint seen = a_seen;
     vec2 corner = a_corner;
     if (u_pull != 0) {
         int boid = gl_VertexID / 3;
         st = texelFetch(u_states, boid);
         id = texelFetch(u_ids, boid).r;
+        seen = texelFetch(u_seen, boid).r;
         const vec2 corners[3] = vec2[3](vec2(0.6, 0.0), vec2(-0.4, 0.32), vec2(-0.4, -0.32));
         corner = corners[gl_VertexID - 3 * boid];
     }
@@ -85,9 +67,7 @@ void main() {
             c = vec3(1.0, 0.25, 0.2);
             corner *= 2.0;
         } else {
-            vec2 d = p - u_follow_state.xy;
-            if (u_wrap != 0) d = vec2(wrap_d(d.x, u_world.x), wrap_d(d.y, u_world.y));
-            if (sees(d, u_follow_state.zw)) {
+            if (seen != 0u) {
                 c = vec3(0.3, 0.6, 1.0); // seed 000: the neighbours it counts are blue
                 corner *= 1.4;
             } else {

@@ -1,6 +1,7 @@
 // Debug stage for verification: the neighbour count and the order-independent set hash
 // (sum of boids_neighbour_set_hash(id) mod 2^64) of each boid, found by the same grid search
-// and the same tests as steer.comp, stored by id.
+// and the same rule (rules_neighbour) as steer.comp, stored by id; itself is left out, as
+// the CPU backends leave it out.
 layout(local_size_x = WG) in;
 
 layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
@@ -23,8 +24,7 @@ void main() {
             vec4 o = src[j];
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
-            // Vicsek: within R (d2 <= R^2), no fov; Reynolds: rules_sees.
-            if (P.vicsek != 0u ? d2 <= P.vision2 : rules_sees(d.x, d.y, d2, s.z, s.w)) {
+            if (rules_neighbour(false, d.x, d.y, d2, s.z, s.w)) {
                 uvec2 add = id_hash[src_id[j]];
                 uint carry;
                 h.x = uaddCarry(h.x, add.x, carry);

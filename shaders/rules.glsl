@@ -38,9 +38,20 @@ bool rules_in_fov(float dx, float dy, float d2, float vx, float vy) {
     return dt >= lim;
 }
 
-bool rules_sees(float dx, float dy, float d2, float vx, float vy) {
-    if (!(d2 < P.vision2)) return false;
-    return rules_in_fov(dx, dy, d2, vx, vy);
+// The neighbour rule, decided here once for every shader that needs it (steer, neighbours,
+// the topological selection, the viewer's follow pass): does boid j, at offset (dx, dy) from
+// boid i with |d|^2 = d2 (self: j is i), count for boid i, which moves with (vx, vy)?
+//   Reynolds: j != i, d2 < R^2, within the field of view (rules_sees in rules.h);
+//   Vicsek:   d2 <= R^2, itself included, no field of view.
+// With topological neighbours these are the candidates, of which select.glsl keeps the k
+// nearest (never itself: Vicsek adds it besides the k), and the radius applies only with
+// k_in_vision. src/app/verify_float.c's candidate_f is the same rule in C.
+bool rules_neighbour(bool self, float dx, float dy, float d2, float vx, float vy) {
+    bool vicsek = P.vicsek != 0u;
+    if (self) return vicsek;
+    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= P.vision2 : d2 < P.vision2))
+        return false;
+    return vicsek || rules_in_fov(dx, dy, d2, vx, vy);
 }
 
 Acc rules_acc_init() {
@@ -122,6 +133,38 @@ vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
     return vec2(ax, ay);
 }
 
+// Applies the boundary to a moved position: wrap once into [0, L), reflect off the walls
+// (the flags tell the caller which velocity component to mirror), or nothing on the open
+// plane.
+bvec2 rules_boundary(inout float x, inout float y) {
+    precise float nx = x, ny = y;
+    bvec2 flip = bvec2(false);
+    if (P.wrap != 0u) {
+        if (nx < 0.0) nx += P.width;
+        else if (nx >= P.width) nx -= P.width;
+        if (ny < 0.0) ny += P.height;
+        else if (ny >= P.height) ny -= P.height;
+    } else if (P.walls != 0u) {
+        if (nx < 0.0) {
+            nx = -nx;
+            flip.x = true;
+        } else if (nx > P.width) {
+            nx = P.width - (nx - P.width);
+            flip.x = true;
+        }
+        if (ny < 0.0) {
+            ny = -ny;
+            flip.y = true;
+        } else if (ny > P.height) {
+            ny = P.height - (ny - P.height);
+            flip.y = true;
+        }
+    }
+    x = nx;
+    y = ny;
+    return flip;
+}
+
 // Returns the new (x, y, vx, vy).
 vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
     precise float nvx = vx + ax, nvy = vy + ay;
@@ -134,27 +177,9 @@ vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
         nvy = nvy / v * P.min_speed;
     }
     precise float nx = x + nvx * P.dt, ny = y + nvy * P.dt;
-    if (P.wrap != 0u) {
-        if (nx < 0.0) nx += P.width;
-        else if (nx >= P.width) nx -= P.width;
-        if (ny < 0.0) ny += P.height;
-        else if (ny >= P.height) ny -= P.height;
-    } else if (P.walls != 0u) {
-        if (nx < 0.0) {
-            nx = -nx;
-            nvx = -nvx;
-        } else if (nx > P.width) {
-            nx = P.width - (nx - P.width);
-            nvx = -nvx;
-        }
-        if (ny < 0.0) {
-            ny = -ny;
-            nvy = -nvy;
-        } else if (ny > P.height) {
-            ny = P.height - (ny - P.height);
-            nvy = -nvy;
-        }
-    }
+    bvec2 flip = rules_boundary(nx, ny);
+    if (flip.x) nvx = -nvx;
+    if (flip.y) nvy = -nvy;
     return vec4(nx, ny, nvx, nvy);
 }
 
@@ -215,27 +240,9 @@ vec4 vicsek_update(float sx, float sy, uint n, float u, float x, float y, float 
     precise float dh = P.noise * du;
     heading += dh;
     precise float nx = x + vx * P.dt, ny = y + vy * P.dt;
-    if (P.wrap != 0u) {
-        if (nx < 0.0) nx += P.width;
-        else if (nx >= P.width) nx -= P.width;
-        if (ny < 0.0) ny += P.height;
-        else if (ny >= P.height) ny -= P.height;
-    } else if (P.walls != 0u) { // reflect; the new heading is mirrored with the velocity
-        if (nx < 0.0) {
-            nx = -nx;
-            heading = PI_F - heading;
-        } else if (nx > P.width) {
-            nx = P.width - (nx - P.width);
-            heading = PI_F - heading;
-        }
-        if (ny < 0.0) {
-            ny = -ny;
-            heading = -heading;
-        } else if (ny > P.height) {
-            ny = P.height - (ny - P.height);
-            heading = -heading;
-        }
-    }
+    bvec2 flip = rules_boundary(nx, ny);
+    if (flip.x) heading = PI_F - heading; // the heading mirrors with the velocity
+    if (flip.y) heading = -heading;
     precise float nvx = P.speed * cos(heading);
     precise float nvy = P.speed * sin(heading);
     return vec4(nx, ny, nvx, nvy);

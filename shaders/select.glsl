@@ -1,8 +1,8 @@
 // Topological neighbours (prepended to steer_topo.comp and neighbours_topo.comp, after the
 // grid): the k nearest candidates of a boid by (float d2, original id), the selection of
-// src/core/cpu_grid.c's topo_select. Candidates: Reynolds, boids in the field of view;
-// Vicsek, any boid; with k_in_vision also within the vision radius (Reynolds d2 < R^2,
-// Vicsek d2 <= R^2). The search visits rings of cells outward (ring r: the cells r apart,
+// src/core/cpu_grid.c's topo_select, among the candidates that rules.glsl's rules_neighbour
+// accepts (Reynolds: in the field of view; Vicsek: any boid; with k_in_vision also within
+// the vision radius). The search visits rings of cells outward (ring r: the cells r apart,
 // Chebyshev, periodic under wrap) and stops once k are held and the k-th is closer than any
 // unvisited boid can be; otherwise it visits the whole grid (k > N - 1 takes every
 // candidate).
@@ -31,8 +31,7 @@ void topo_scan(uint i, vec4 s, uint b, uint e) {
         precise float d2 = d.x * d.x + d.y * d.y;
         uint id = src_id[j];
         if (best_m == P.k && !cand_before(d2, id, best_m - 1u)) continue;
-        if (P.k_in_vision != 0u && !(P.vicsek != 0u ? d2 <= P.vision2 : d2 < P.vision2)) continue;
-        if (P.vicsek == 0u && !rules_in_fov(d.x, d.y, d2, s.z, s.w)) continue;
+        if (!rules_neighbour(false, d.x, d.y, d2, s.z, s.w)) continue;
         uint pos = best_m;
         if (best_m < P.k)
             best_m++;

@@ -15,17 +15,15 @@ void main() {
     vec4 s = src[i];
     uvec2 r[6];
     uint nr = grid_ranges(grid_cell(s.xy), r);
-    if (P.vicsek != 0u) { // headings within R (d2 <= R^2), itself included, no fov
+    if (P.vicsek != 0u) { // the headings of its neighbours (rules_neighbour), itself included
         precise float sx = 0.0, sy = 0.0;
         uint cnt = 0u;
         for (uint q = 0u; q < nr; q++) {
             for (uint j = r[q].x; j < r[q].y; j++) {
                 vec4 o = src[j];
-                if (j != i) {
-                    vec2 d = rules_offset(s.x, s.y, o.x, o.y);
-                    precise float d2 = d.x * d.x + d.y * d.y;
-                    if (!(d2 <= P.vision2)) continue;
-                }
+                vec2 d = rules_offset(s.x, s.y, o.x, o.y);
+                precise float d2 = d.x * d.x + d.y * d.y;
+                if (!rules_neighbour(j == i, d.x, d.y, d2, s.z, s.w)) continue;
                 vec2 u = vicsek_unit(o.z, o.w);
                 sx += u.x;
                 sy += u.y;
@@ -43,7 +41,8 @@ void main() {
             vec4 o = src[j];
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
-            if (rules_sees(d.x, d.y, d2, s.z, s.w)) rules_acc_add(a, d.x, d.y, d2, o.z, o.w);
+            if (rules_neighbour(false, d.x, d.y, d2, s.z, s.w))
+                rules_acc_add(a, d.x, d.y, d2, o.z, o.w);
         }
     }
     vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);

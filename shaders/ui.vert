@@ -1,4 +1,3 @@
-#version 430 core
 // 2D overlay (panel, HUD text, circles of the followed boid): triangles in pixel
 // coordinates with the origin at the top left, one colour per vertex.
 layout(location = 0) in vec2 a_pos;

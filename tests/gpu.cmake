@@ -62,3 +62,27 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
      gpu_verify_vicsek_topological_all_scenarios_n2000 gpu_verify_vicsek_order_curves)
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 boids_gl_tests(${BOIDS_GPU_TESTS})
+
+# The viewer's follow pass (src/app/follow.c) marks exactly the step's neighbours, on an EGL
+# context (no window).
+if(TARGET boids_view_gpu)
+  add_executable(gpu_follow_test gpu/follow_test.c)
+  target_link_libraries(gpu_follow_test PRIVATE boids_view_gpu)
+  add_test(NAME gpu_follow_pass_marks_the_steps_neighbours COMMAND gpu_follow_test)
+  set_tests_properties(gpu_follow_pass_marks_the_steps_neighbours PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endif()
+
+# shaders/rules.glsl function by function against rules.h in float, on edge cases.
+add_executable(gpu_rules_glsl_test gpu/rules_glsl_test.c)
+target_include_directories(gpu_rules_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
+                                                       ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_rules_glsl_test PRIVATE boids_gpu)
+add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases
+         COMMAND gpu_rules_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp)
+set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
+if(TARGET gpu_follow_test)
+  boids_gl_tests(gpu_follow_pass_marks_the_steps_neighbours)
+endif()
+boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)

@@ -34,52 +34,25 @@ typedef struct ui_vert {
 struct render_ctx {
     unsigned boid_prog, ui_prog;
     unsigned boid_vao, corner_vbo;
-    unsigned pull_vao, tex_states, tex_ids; /* vertex pulling through buffer textures */
-    int max_texels;                         /* GL_MAX_TEXTURE_BUFFER_SIZE */
-    int force_instanced;                    /* BOIDS_DRAW=instanced (comparisons) */
+    unsigned pull_vao, tex_states, tex_ids, tex_seen; /* vertex pulling: buffer textures */
+    int max_texels;                                   /* GL_MAX_TEXTURE_BUFFER_SIZE */
+    int force_instanced;                              /* BOIDS_DRAW=instanced (comparisons) */
     unsigned ui_vao, ui_vbo;
     ui_vert *verts;
     size_t nverts;
     float vw, vh;
     /* Uniform locations. */
     int b_viewport, b_center, b_scale, b_size, b_colour, b_min_speed, b_max_speed, b_follow,
-        b_follow_id, b_follow_state, b_world, b_wrap, b_vision2, b_full_fov, b_cos_half_fov, b_pull;
+        b_follow_id, b_pull;
     int u_viewport;
 };
 
-static const char *shader_source(const char *name) {
-    for (const render_shader *s = boids_view_shaders; s->name; s++)
-        if (!strcmp(s->name, name)) return s->source;
-    return NULL;
-}
-
-static unsigned stage_of(const char *name) {
-    const char *dot = strrchr(name, '.');
-    if (dot && !strcmp(dot, ".vert")) return GL_VERTEX_SHADER;
-    if (dot && !strcmp(dot, ".frag")) return GL_FRAGMENT_SHADER;
-    return GL_COMPUTE_SHADER;
-}
-
 unsigned render_program(const char *const *names, int count, boids_error *err) {
     unsigned prog = glCreateProgram();
-    char log[512];
     for (int i = 0; i < count; i++) {
-        const char *src = shader_source(names[i]);
-        if (!src) {
+        unsigned sh;
+        if (boids_gpu_compile(boids_view_shaders, names[i], &sh, err)) {
             glDeleteProgram(prog);
-            boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s is not embedded", names[i]);
-            return 0;
-        }
-        unsigned sh = glCreateShader(stage_of(names[i]));
-        glShaderSource(sh, 1, &src, NULL);
-        glCompileShader(sh);
-        int ok = 0;
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-        if (!ok) {
-            glGetShaderInfoLog(sh, sizeof log, NULL, log);
-            glDeleteShader(sh);
-            glDeleteProgram(prog);
-            boids_error_set(err, BOIDS_ERR_RUNTIME, "compiling shaders/%s: %s", names[i], log);
             return 0;
         }
         glAttachShader(prog, sh);
@@ -89,6 +62,7 @@ unsigned render_program(const char *const *names, int count, boids_error *err) {
     int ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
+        char log[512];
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
         glDeleteProgram(prog);
         boids_error_set(err, BOIDS_ERR_RUNTIME, "linking shaders/%s: %s", names[0], log);
@@ -153,16 +127,11 @@ render_ctx *render_create(boids_error *err) {
     r->b_max_speed = glGetUniformLocation(p, "u_max_speed");
     r->b_follow = glGetUniformLocation(p, "u_follow");
     r->b_follow_id = glGetUniformLocation(p, "u_follow_id");
-    r->b_follow_state = glGetUniformLocation(p, "u_follow_state");
-    r->b_world = glGetUniformLocation(p, "u_world");
-    r->b_wrap = glGetUniformLocation(p, "u_wrap");
-    r->b_vision2 = glGetUniformLocation(p, "u_vision2");
-    r->b_full_fov = glGetUniformLocation(p, "u_full_fov");
-    r->b_cos_half_fov = glGetUniformLocation(p, "u_cos_half_fov");
     r->b_pull = glGetUniformLocation(p, "u_pull");
     glUseProgram(p);
     glUniform1i(glGetUniformLocation(p, "u_states"), 0);
     glUniform1i(glGetUniformLocation(p, "u_ids"), 1);
+    glUniform1i(glGetUniformLocation(p, "u_seen"), 2);
     glUseProgram(0);
     r->u_viewport = glGetUniformLocation(r->ui_prog, "u_viewport");
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r->max_texels);
@@ -171,6 +140,7 @@ render_ctx *render_create(boids_error *err) {
     glGenVertexArrays(1, &r->pull_vao);
     glGenTextures(1, &r->tex_states);
     glGenTextures(1, &r->tex_ids);
+    glGenTextures(1, &r->tex_seen);
 
     /* A dart pointing along +x, one unit long, centred on the boid's position. */
     static const float corners[] = {0.6f, 0.0f, -0.4f, 0.32f, -0.4f, -0.32f};
@@ -194,6 +164,10 @@ render_ctx *render_create(boids_error *err) {
     glVertexAttribBinding(2, 2);
     glVertexBindingDivisor(2, 1);
     glEnableVertexAttribArray(2);
+    glVertexAttribIFormat(3, 1, GL_UNSIGNED_INT, 0);
+    glVertexAttribBinding(3, 3);
+    glVertexBindingDivisor(3, 1);
+    glEnableVertexAttribArray(3);
 
     glGenVertexArrays(1, &r->ui_vao);
     glGenBuffers(1, &r->ui_vbo);
@@ -217,6 +191,7 @@ void render_destroy(render_ctx *r) {
     if (r->pull_vao) glDeleteVertexArrays(1, &r->pull_vao);
     if (r->tex_states) glDeleteTextures(1, &r->tex_states);
     if (r->tex_ids) glDeleteTextures(1, &r->tex_ids);
+    if (r->tex_seen) glDeleteTextures(1, &r->tex_seen);
     if (r->ui_vao) glDeleteVertexArrays(1, &r->ui_vao);
     if (r->corner_vbo) glDeleteBuffers(1, &r->corner_vbo);
     if (r->ui_vbo) glDeleteBuffers(1, &r->ui_vbo);
@@ -246,12 +221,9 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
     glUniform1f(r->b_max_speed, (float)p->max_speed);
     glUniform1i(r->b_follow, f->follow);
     glUniform1ui(r->b_follow_id, f->follow_id);
-    glUniform4fv(r->b_follow_state, 1, f->follow_state);
-    glUniform2f(r->b_world, (float)p->width, (float)p->height);
-    glUniform1i(r->b_wrap, p->boundary == BOIDS_BOUNDARY_WRAP);
-    glUniform1f(r->b_vision2, (float)p->vision_radius * (float)p->vision_radius);
-    glUniform1i(r->b_full_fov, p->fov >= 360.0);
-    glUniform1f(r->b_cos_half_fov, (float)cos(p->fov * 0.5 * (M_PI / 180.0)));
+    /* Not following, the marks are not read; the id buffer (as many uints) stands in for
+     * them so that every enabled attribute has a buffer. */
+    unsigned seen = f->follow ? f->seen_buf : f->id_buf;
     /* Vertex pulling draws 3 N vertices: it needs N texels and 3 N below INT_MAX. */
     int pull = f->n <= (size_t)r->max_texels && f->n < 700000000u && !r->force_instanced;
     glUniform1i(r->b_pull, pull);
@@ -262,6 +234,9 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
         glActiveTexture(GL_TEXTURE1);
         glBindTexture(GL_TEXTURE_BUFFER, r->tex_ids);
         glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, f->id_buf);
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_BUFFER, r->tex_seen);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, seen);
         glActiveTexture(GL_TEXTURE0);
         glBindVertexArray(r->pull_vao);
         glDrawArrays(GL_TRIANGLES, 0, (int)(3 * f->n));
@@ -269,6 +244,7 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
         glBindVertexArray(r->boid_vao);
         glBindVertexBuffer(1, f->state_buf, 0, 4 * sizeof(float));
         glBindVertexBuffer(2, f->id_buf, 0, sizeof(uint32_t));
+        glBindVertexBuffer(3, seen, 0, sizeof(uint32_t));
         glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (int)f->n);
     }
     glBindVertexArray(0);

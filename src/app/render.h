@@ -14,15 +14,13 @@
 
 #include "boids/error.h"
 #include "boids/params.h"
+#include "shaders.h"
 
-/* The viewer's shader sources, embedded at build time (src/embed_shaders.cmake). */
-typedef struct render_shader {
-    const char *name;   /* file name under shaders/ */
-    const char *source; /* NUL-terminated content */
-} render_shader;
-extern const render_shader boids_view_shaders[]; /* ends with {NULL, NULL} */
+/* The viewer's shader units (BOIDS_VIEW_UNITS of src/shaders.cmake), embedded at build time;
+ * each is composed with the compute step's prelude. */
+extern const boids_gpu_shader boids_view_shaders[]; /* ends with {NULL, NULL} */
 
-/* Compiles and links the named shaders into a program; 0 with err set on failure. */
+/* Compiles and links the named units into a program; 0 with err set on failure. */
 unsigned render_program(const char *const *names, int count, boids_error *err);
 
 typedef enum render_colour {
@@ -57,11 +55,11 @@ typedef struct render_flock {
     render_colour colour;
     double length; /* boid length, world length units (drawn to scale, like the radii) */
     double min_px; /* ...but at least this many pixels long, so a zoomed-out flock shows */
-    /* Following one boid: its id and state; its neighbours (by the model's test with p)
-     * are highlighted. */
+    /* Following one boid: its id, and the follow pass's marks (follow.h: one uint per boid
+     * of state_buf, 1 for the boids it counts), which are highlighted. */
     int follow;
     uint32_t follow_id;
-    float follow_state[4];
+    unsigned seen_buf;
 } render_flock;
 
 typedef struct render_ctx render_ctx;

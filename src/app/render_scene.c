@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include "boids/gpu.h"
+#include "follow.h"
 #include "render.h"
 
 enum {
@@ -29,9 +30,7 @@ struct scene {
     int order_n;
     GLsync order_fence;
     size_t order_count; /* N when the pending reduction was started */
-    /* follow passes */
-    unsigned follow_prog, follow_buf;
-    int f_n, f_pass, f_point, f_id, f_world, f_wrap, f_vision2, f_full_fov, f_cos_half_fov;
+    follow_pass *follow;
     /* timestamp queries: [slot][0] before the steps, [slot][1] after */
     int timing;
     unsigned queries[TIMER_SLOTS][2];
@@ -95,27 +94,12 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     s->timing = cfg->timing;
     s->gpu_ms = -1;
     static const char *const order_names[] = {"view_order.comp"};
-    static const char *const follow_names[] = {"view_follow.comp"};
-    if (!(s->order_prog = render_program(order_names, 1, err)) ||
-        !(s->follow_prog = render_program(follow_names, 1, err)))
+    if (!(s->order_prog = render_program(order_names, 1, err)) || !(s->follow = follow_create(err)))
         goto fail;
     s->order_n = glGetUniformLocation(s->order_prog, "u_n");
-    unsigned fp = s->follow_prog;
-    s->f_n = glGetUniformLocation(fp, "u_n");
-    s->f_pass = glGetUniformLocation(fp, "u_pass");
-    s->f_point = glGetUniformLocation(fp, "u_point");
-    s->f_id = glGetUniformLocation(fp, "u_id");
-    s->f_world = glGetUniformLocation(fp, "u_world");
-    s->f_wrap = glGetUniformLocation(fp, "u_wrap");
-    s->f_vision2 = glGetUniformLocation(fp, "u_vision2");
-    s->f_full_fov = glGetUniformLocation(fp, "u_full_fov");
-    s->f_cos_half_fov = glGetUniformLocation(fp, "u_cos_half_fov");
     glGenBuffers(1, &s->order_buf);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->order_buf);
     glBufferData(GL_SHADER_STORAGE_BUFFER, ORDER_GROUPS * 2 * sizeof(float), NULL, GL_DYNAMIC_READ);
-    glGenBuffers(1, &s->follow_buf);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->follow_buf);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, 32, NULL, GL_DYNAMIC_READ);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     if (s->timing) glGenQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
 
@@ -153,9 +137,8 @@ void scene_destroy(scene *s) {
     if (s->own_state) glDeleteBuffers(1, &s->own_state);
     if (s->own_ids) glDeleteBuffers(1, &s->own_ids);
     if (s->order_buf) glDeleteBuffers(1, &s->order_buf);
-    if (s->follow_buf) glDeleteBuffers(1, &s->follow_buf);
     if (s->order_prog) glDeleteProgram(s->order_prog);
-    if (s->follow_prog) glDeleteProgram(s->follow_prog);
+    follow_destroy(s->follow);
     if (s->timing) glDeleteQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
     free(s);
 }
@@ -265,58 +248,25 @@ int scene_order_poll(scene *s, int wait, double *order) {
     return 1;
 }
 
-/* Runs one pass of view_follow.comp over the flock. */
-static void follow_pass(scene *s, unsigned pass) {
-    glUniform1ui(s->f_pass, pass);
-    glDispatchCompute((unsigned)((s->b->n + 255) / 256), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-}
-
-static void follow_setup(scene *s, const uint32_t init[4]) {
+uint32_t scene_nearest(scene *s, double x, double y) {
     unsigned state, ids;
     size_t n;
     scene_buffers(s, &state, &ids, &n);
-    const boids_params *p = &s->p;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->follow_buf);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4 * sizeof(uint32_t), init);
-    glUseProgram(s->follow_prog);
-    glUniform1ui(s->f_n, (unsigned)n);
-    glUniform2f(s->f_world, (float)p->width, (float)p->height);
-    glUniform1i(s->f_wrap, p->boundary == BOIDS_BOUNDARY_WRAP);
-    glUniform1f(s->f_vision2, (float)p->vision_radius * (float)p->vision_radius);
-    glUniform1i(s->f_full_fov, p->fov >= 360.0);
-    glUniform1f(s->f_cos_half_fov, (float)cos(p->fov * 0.5 * (M_PI / 180.0)));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, state);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->follow_buf);
-}
-
-uint32_t scene_nearest(scene *s, double x, double y) {
-    static const uint32_t init[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
-    follow_setup(s, init);
-    glUniform2f(s->f_point, (float)x, (float)y);
-    follow_pass(s, 0);
-    follow_pass(s, 1);
-    uint32_t out[4];
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    return out[1] == 0xFFFFFFFFu ? 0 : out[1];
+    return follow_nearest(s->follow, state, ids, n, &s->p, x, y);
 }
 
 int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours) {
-    static const uint32_t init[4] = {0, 0, 0, 0};
-    follow_setup(s, init);
-    glUniform1ui(s->f_id, id);
-    follow_pass(s, 2);
-    follow_pass(s, 3);
-    unsigned char out[32];
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    uint32_t head[4];
-    memcpy(head, out, sizeof head);
-    memcpy(state, out + 16, 4 * sizeof(float));
-    *neighbours = head[3];
-    return head[2] != 0;
+    unsigned st, ids;
+    size_t n;
+    scene_buffers(s, &st, &ids, &n);
+    int found = 0;
+    boids_error err;
+    if (follow_run(s->follow, st, ids, n, &s->p, id, &found, state, neighbours, &err)) return 0;
+    return found;
+}
+
+unsigned scene_follow_marks(const scene *s) {
+    return follow_seen_buffer(s->follow);
 }
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {

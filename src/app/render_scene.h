@@ -54,9 +54,14 @@ int scene_order_poll(scene *s, int wait, double *order);
 /* The id of the boid nearest to world point (x, y) (shortest image in wrap mode). */
 uint32_t scene_nearest(scene *s, double x, double y);
 
-/* State of boid `id` and the number of neighbours it counts under the current
- * parameters; returns 0 if there is no such id. Reads back 32 bytes. */
+/* State of boid `id` and the number of neighbours it counts under the current parameters
+ * (the step's rule: follow.h), marked in scene_follow_marks(); returns 0 if there is no
+ * such id (or no memory for the marks). Reads back 48 bytes. */
 int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours);
+
+/* The marks of the latest scene_follow: a buffer of one uint per boid of scene_buffers()'
+ * state, 1 for the boids the followed one counts. */
+unsigned scene_follow_marks(const scene *s);
 
 /* GPU time of the steps of recent frames, milliseconds per frame (timestamp queries,
  * read a few frames late so nothing waits); negative until the first result. */

@@ -230,7 +230,7 @@ static void pair_eval(const boids_params *p, const boids_flock *f, size_t i, siz
         q->amb = 1;
     double vx = f->vx[i], vy = f->vy[i], sp = sqrt(vx * vx + vy * vy);
     if (full || sp == 0 || q->d2 == 0) return;
-    double d = sqrt(q->d2), c = cos(p->fov * 0.5 * (M_PI / 180.0));
+    double d = sqrt(q->d2), c = rules_cos_half_fov(p->fov);
     double ex = 0.5 * FLT_EPSILON * (fabs(f->x[i]) + fabs(f->x[j]) + fabs(q->dx) + q->wx);
     double ey = 0.5 * FLT_EPSILON * (fabs(f->y[i]) + fabs(f->y[j]) + fabs(q->dy) + q->wy);
     double bf = 2.0 * (8.0 * FLT_EPSILON * sp * d + (ex + ey) * sp);
@@ -365,7 +365,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
     double rv = p->vision_radius, rs = p->separation_radius;
     double v2 = rv * rv, s2 = rs * rs;
     int full = p->fov >= 360.0;
-    double cosh = cos(p->fov * 0.5 * (M_PI / 180.0));
+    double cosh = rules_cos_half_fov(p->fov);
 #pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < f->n; i++) {
         verify_amb *a = &amb[i];

@@ -594,17 +594,22 @@ static void help(view *v) {
     }
 }
 
-/* The followed boid's vision circle, dashed separation circle and field-of-view wedge. */
+/* The followed boid's vision circle, dashed separation circle and field-of-view wedge, as
+ * the model uses them: Vicsek has no field of view and no separation; topological
+ * neighbours reach past the vision radius unless k_in_vision (the wedge then shows the
+ * direction only, drawn to the radius). */
 static void follow_overlay(view *v, const render_camera *c) {
     const boids_params *p = scene_params(v->sc);
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
     double px, py;
     render_world_to_px(c, v->follow_state[0], v->follow_state[1], &px, &py);
     float R = (float)(p->vision_radius * c->scale), Rs = (float)(p->separation_radius * c->scale);
     float head = atan2f(v->follow_state[3], v->follow_state[2]);
-    float half = (float)(p->fov * M_PI / 360.0);
+    float half = vicsek ? (float)M_PI : (float)(p->fov * M_PI / 360.0);
     render_wedge(v->r, (float)px, (float)py, R, head - half, head + half, 0x5b8def30);
-    render_circle(v->r, (float)px, (float)py, R, 1.5f, 0, 0x8fb4ffd0);
-    render_circle(v->r, (float)px, (float)py, Rs, 1.5f, 5, 0xffd166d0);
+    if (radius) render_circle(v->r, (float)px, (float)py, R, 1.5f, 0, 0x8fb4ffd0);
+    if (!vicsek) render_circle(v->r, (float)px, (float)py, Rs, 1.5f, 5, 0xffd166d0);
 }
 
 static void pointer_overlay(view *v, const render_camera *c, int active) {
@@ -772,7 +777,7 @@ static int frame(view *v, long frame_no) {
     f.min_px = 1.5 * u->ts;
     f.follow = v->follow && v->follow_found;
     f.follow_id = v->follow_id;
-    memcpy(f.follow_state, v->follow_state, sizeof f.follow_state);
+    f.seen_buf = scene_follow_marks(v->sc);
     render_draw_flock(v->r, &c, p, &f);
     if (f.follow) follow_overlay(v, &c);
     if (v->pointer != VIEW_POINTER_OFF && hover) pointer_overlay(v, &c, pred || food);

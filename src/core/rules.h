@@ -15,6 +15,28 @@
 
 #include "boids/params.h"
 
+#ifndef RULES_H_SHARED
+#define RULES_H_SHARED
+/* cos(fov / 2) for a field of view fov in degrees: the one place every backend (and the GPU
+ * uniform block) takes it from. The fov test is dot(v, d) >= cos(fov / 2) |v| |d|, which
+ * README's "angle at most fov / 2" makes inclusive; cos(M_PI / 2) is 6e-17, not 0, and would
+ * hide a neighbour at exactly 90 degrees with fov 180. The cosine of a rational number of
+ * degrees is rational only at multiples of 60 or 90 degrees (Niven's theorem), where it is
+ * 0, +-1/2 or +-1: those values are returned exact, after an exact reduction of the half
+ * angle to [0, 180] (fmod, and 360 - h for h in (180, 360), are exact in binary floating
+ * point). Any other angle gives libm's cosine of it in radians, as before. */
+static inline double rules_cos_half_fov(double fov) {
+    double h = fmod(fabs(fov * 0.5), 360.0);
+    if (h > 180) h = 360 - h;
+    if (h == 0) return 1;
+    if (h == 60) return 0.5;
+    if (h == 90) return 0;
+    if (h == 120) return -0.5;
+    if (h == 180) return -1;
+    return cos(h * (M_PI / 180.0));
+}
+#endif
+
 #define R RULES_REAL
 
 /* Sums over the neighbours of one boid. */
@@ -51,7 +73,7 @@ static inline void RULES_FN(rules_k_init)(RULES_FN(rules_k) * k, const boids_par
     k->vision2 = (R)p->vision_radius * (R)p->vision_radius;
     k->sep2 = (R)p->separation_radius * (R)p->separation_radius;
     k->full_fov = p->fov >= 360.0;
-    k->cos_half_fov = (R)cos(p->fov * 0.5 * (M_PI / 180.0));
+    k->cos_half_fov = (R)rules_cos_half_fov(p->fov);
     k->max_speed = (R)p->max_speed;
     k->min_speed = (R)p->min_speed;
     k->max_force = (R)p->max_force;

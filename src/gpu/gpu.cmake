@@ -4,9 +4,10 @@
 #   glad/            GL 4.3 core + EGL 1.5 loader (/usr/bin/glad, Debian python3-glad)
 #   gpu/prelude.glsl the text prepended to every shader at load time (#version, #defines, the
 #                    uniform block), printed by the same C code that builds it at run time
-#   gpu/check/*.comp prelude + shared GLSL + shader, validated with glslangValidator so that a
-#                    shader error fails the build
-#   gpu/shaders.c    every shader source embedded as a C string
+#   gpu/check/*.comp each compute unit of src/shaders.cmake as GL compiles it (prelude + shared
+#                    GLSL + shader), validated with glslangValidator so that a shader error
+#                    fails the build
+#   gpu/shaders.c    the units' sources embedded as C strings, with the table of their order
 
 find_program(BOIDS_GLAD glad PATHS /usr/bin NO_DEFAULT_PATH)
 if(NOT BOIDS_GLAD)
@@ -31,59 +32,26 @@ target_link_libraries(boids_glad PUBLIC ${CMAKE_DL_LIBS})
 target_compile_options(boids_glad PRIVATE -w)
 
 # ---- shaders: prelude, build-time validation, embedding ---------------------------------------
-set(BOIDS_SHADER_DIR ${CMAKE_SOURCE_DIR}/shaders)
-# Shared GLSL prepended (in this order, after the prelude) to every compute shader.
-set(BOIDS_SHADER_COMMON ${BOIDS_SHADER_DIR}/rules.glsl ${BOIDS_SHADER_DIR}/grid.glsl)
-set(BOIDS_SHADER_PROGRAMS count scan scan_add scatter sort steer neighbours steer_topo
-    neighbours_topo)
-# Programs that also get the topological selection (after the common files; as in
-# src/gpu/pipeline.c).
-set(BOIDS_SHADER_SELECT steer_topo neighbours_topo)
 set(BOIDS_GPU_GEN ${CMAKE_BINARY_DIR}/gpu)
 
 add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
-target_include_directories(boids_gpu_prelude PRIVATE src/gpu)
+target_include_directories(boids_gpu_prelude PRIVATE include src/gpu)
 add_custom_command(
   OUTPUT ${BOIDS_GPU_GEN}/prelude.glsl
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}/check
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}
   COMMAND boids_gpu_prelude ${BOIDS_GPU_GEN}/prelude.glsl
   DEPENDS boids_gpu_prelude
   COMMENT "Generating the shader prelude"
   VERBATIM)
 
-set(BOIDS_SHADER_STAMPS)
-set(BOIDS_SHADER_FILES ${BOIDS_SHADER_COMMON} ${BOIDS_SHADER_DIR}/select.glsl)
-foreach(prog IN LISTS BOIDS_SHADER_PROGRAMS)
-  set(src ${BOIDS_SHADER_DIR}/${prog}.comp)
-  set(chk ${BOIDS_GPU_GEN}/check/${prog}.comp)
-  set(extra)
-  if(prog IN_LIST BOIDS_SHADER_SELECT)
-    set(extra ${BOIDS_SHADER_DIR}/select.glsl)
-  endif()
-  list(APPEND BOIDS_SHADER_FILES ${src})
-  add_custom_command(
-    OUTPUT ${BOIDS_GPU_GEN}/check/${prog}.stamp
-    COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${extra} ${src} > ${chk}
-    COMMAND ${BOIDS_GLSLANG} --quiet ${chk}
-    COMMAND ${CMAKE_COMMAND} -E touch ${BOIDS_GPU_GEN}/check/${prog}.stamp
-    DEPENDS ${BOIDS_GPU_GEN}/prelude.glsl ${BOIDS_SHADER_COMMON} ${extra} ${src}
-    COMMENT "Validating shaders/${prog}.comp with glslangValidator"
-    VERBATIM)
-  list(APPEND BOIDS_SHADER_STAMPS ${BOIDS_GPU_GEN}/check/${prog}.stamp)
-endforeach()
-
-add_custom_command(
-  OUTPUT ${BOIDS_GPU_GEN}/shaders.c
-  COMMAND ${CMAKE_COMMAND} -DOUT=${BOIDS_GPU_GEN}/shaders.c "-DFILES=${BOIDS_SHADER_FILES}"
-          -DHEADER=shaders.h -DTYPE=boids_gpu_shader -DTABLE=boids_gpu_shaders
-          -P ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
-  DEPENDS ${BOIDS_SHADER_FILES} ${BOIDS_SHADER_STAMPS} ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
-  COMMENT "Embedding shaders"
-  VERBATIM)
+# Which files make each shader, the viewer's included: src/shaders.cmake, the one list.
+include(${CMAKE_SOURCE_DIR}/src/shaders.cmake)
+boids_shader_table(BOIDS_GPU_UNITS ${BOIDS_GPU_GEN} ${BOIDS_GPU_GEN}/shaders.c boids_gpu_shaders)
 
 add_library(boids_gpu STATIC
   src/gpu/gl.c
   src/gpu/prelude.c
+  src/gpu/compose.c
   src/gpu/pipeline.c
   ${BOIDS_GPU_GEN}/shaders.c
 )

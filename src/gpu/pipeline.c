@@ -42,16 +42,10 @@ enum {
     P_NEIGHBOURS_TOPO,
     NPROG
 };
+/* The shader unit of each program; which files compose it is src/shaders.cmake's. */
 static const char *const prog_files[NPROG] = {
     "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",        "sort.comp",
     "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp"};
-/* Shared GLSL prepended to every program, after the prelude (as in src/gpu/gpu.cmake), and
- * the topological selection, which only the topological programs get (its per-invocation
- * list would otherwise sit in every program). */
-static const char *const common_files[] = {"rules.glsl", "grid.glsl"};
-enum { NCOMMON = sizeof common_files / sizeof common_files[0] };
-static const char *const select_file = "select.glsl";
-
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
@@ -132,42 +126,12 @@ static boids_status check(gpu_backend *g, const char *what, boids_error *err) {
 
 /* ---- programs ---------------------------------------------------------------------------- */
 
-static const char *shader_source(const char *name) {
-    for (const boids_gpu_shader *s = boids_gpu_shaders; s->name; s++)
-        if (strcmp(s->name, name) == 0) return s->source;
-    return NULL;
-}
-
-static boids_status build_program(const char *file, int with_select, GLuint *out,
-                                  boids_error *err) {
-    size_t plen = boids_gpu_prelude(NULL, 0);
-    char *prelude = malloc(plen + 1);
-    if (!prelude) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    boids_gpu_prelude(prelude, plen + 1);
-    const char *src[NCOMMON + 3];
-    int nsrc = 0;
-    src[nsrc++] = prelude;
-    for (int i = 0; i < NCOMMON; i++) src[nsrc++] = shader_source(common_files[i]);
-    if (with_select) src[nsrc++] = shader_source(select_file);
-    src[nsrc++] = shader_source(file);
-    for (int i = 1; i < nsrc; i++)
-        if (!src[i]) {
-            free(prelude);
-            return boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s not embedded", file);
-        }
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(sh, nsrc, src, NULL);
-    glCompileShader(sh);
-    free(prelude);
+static boids_status build_program(const char *file, GLuint *out, boids_error *err) {
+    GLuint sh;
+    boids_status st = boids_gpu_compile(boids_gpu_shaders, file, &sh, err);
+    if (st != BOIDS_OK) return st;
     GLint ok = 0;
     char log[1024] = "";
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        glDeleteShader(sh);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "shaders/%s does not compile: %s", file,
-                               log);
-    }
     GLuint prog = glCreateProgram();
     glAttachShader(prog, sh);
     glLinkProgram(prog);
@@ -372,19 +336,11 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     return BOIDS_OK;
 }
 
-static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
-    boids_status st = boids_gpu_check_params(p, err);
-    if (st != BOIDS_OK) return st;
+void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     rules_k_f k;
     rules_k_init_f(&k, p);
-    unsigned ncx, ncy;
-    grid_dims(p, g->max_cells, &ncx, &ncy);
-    st = ensure_cells(g, (size_t)ncx * ncy, err);
-    if (st != BOIDS_OK) return st;
-    g->ncx = ncx;
-    g->ncy = ncy;
-    boids_gpu_params u = {
+    *u = (boids_gpu_params){
         .width = k.width,
         .height = k.height,
         .half_w = k.half_w,
@@ -414,12 +370,6 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .food_y = k.food_y,
         .food_r2 = k.food_r2,
         .w_food = k.w_food,
-        .n = (uint32_t)g->base.n,
-        .ncx = ncx,
-        .ncy = ncy,
-        .ncells = (uint32_t)(ncx * ncy),
-        .inv_cell_w = (float)((double)ncx / p->width),
-        .inv_cell_h = (float)((double)ncy / p->height),
         .vicsek = p->model == BOIDS_MODEL_VICSEK,
         .topo = (uint32_t)topo,
         .k = topo ? (uint32_t)p->k : 0,
@@ -428,9 +378,28 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .noise = (float)p->noise,
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
-        .step = g->t,
-        .reach2 = ring_reach2(p, ncx, ncy),
     };
+}
+
+static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
+    boids_status st = boids_gpu_check_params(p, err);
+    if (st != BOIDS_OK) return st;
+    unsigned ncx, ncy;
+    grid_dims(p, g->max_cells, &ncx, &ncy);
+    st = ensure_cells(g, (size_t)ncx * ncy, err);
+    if (st != BOIDS_OK) return st;
+    g->ncx = ncx;
+    g->ncy = ncy;
+    boids_gpu_params u;
+    boids_gpu_params_init(&u, p);
+    u.n = (uint32_t)g->base.n;
+    u.ncx = ncx;
+    u.ncy = ncy;
+    u.ncells = (uint32_t)(ncx * ncy);
+    u.inv_cell_w = (float)((double)ncx / p->width);
+    u.inv_cell_h = (float)((double)ncy / p->height);
+    u.step = g->t;
+    u.reach2 = ring_reach2(p, ncx, ncy);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
@@ -778,9 +747,7 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
     for (int i = 0; i < NPROG; i++)
-        if ((st = build_program(prog_files[i], i == P_STEER_TOPO || i == P_NEIGHBOURS_TOPO,
-                                &g->prog[i], err)))
-            goto fail;
+        if ((st = build_program(prog_files[i], &g->prog[i], err))) goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
     glGenBuffers(1, &g->ubo);

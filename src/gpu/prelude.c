@@ -30,6 +30,8 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_NBR_COUNT", BOIDS_GPU_B_NBR_COUNT},
         {"B_NBR_HASH", BOIDS_GPU_B_NBR_HASH},
         {"B_ID_HASH", BOIDS_GPU_B_ID_HASH},
+        {"B_FOLLOW", BOIDS_GPU_B_FOLLOW},
+        {"B_SEEN", BOIDS_GPU_B_SEEN},
         {"UBO_PARAMS", BOIDS_GPU_UBO_PARAMS},
         {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
     };

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boids/params.h"
+
 /* Compute work group sizes. */
 enum {
     BOIDS_GPU_WG = 128,       /* boids per work group (count, scatter, sort, steer) */
@@ -40,6 +42,8 @@ enum {
     BOIDS_GPU_B_NBR_COUNT = 2, /* neighbours: uint count per id */
     BOIDS_GPU_B_NBR_HASH = 3,  /* neighbours: uvec2 (lo, hi) 64-bit set hash per id */
     BOIDS_GPU_B_ID_HASH = 6,   /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
+    BOIDS_GPU_B_FOLLOW = 2,    /* viewer's follow pass: its result */
+    BOIDS_GPU_B_SEEN = 3,      /* viewer's follow pass: uint per slot, 1 for a neighbour */
     BOIDS_GPU_UBO_PARAMS = 0   /* uniform block binding */
 };
 
@@ -108,6 +112,11 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
 _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
 _Static_assert(offsetof(boids_gpu_params, reach2) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
+
+/* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
+ * rules_k_init computes them in float, the model, the topological selection and the noise.
+ * The grid's fields, n and step are left 0 for the caller. (src/gpu/pipeline.c) */
+void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
 
 /* Names and C offsets of the fields, for the run-time check against GL's offsets. */
 typedef struct boids_gpu_field {

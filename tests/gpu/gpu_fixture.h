@@ -20,8 +20,8 @@ static boids_gpu_options checked(int deterministic) {
 }
 
 /* Runs `steps` steps from init in a fresh backend; returns the hash of the state (id order). */
-static uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
-                         unsigned steps) {
+static inline uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
+                                unsigned steps) {
     boids_error err;
     boids_gpu_options o = checked(deterministic);
     boids_backend *b = boids_gpu_create(NULL, init, &o, &err);

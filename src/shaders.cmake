@@ -1,0 +1,69 @@
+# The shader compile units, defined once (included from src/gpu/gpu.cmake). A unit is the
+# prelude printed by src/gpu/prelude.c (#version, #defines, the uniform block P) followed by
+# the files listed here, in order; the last holds main(), names the unit and gives its stage
+# by its extension. From this one list boids_shader_table() below
+#   - composes each unit exactly as the run time does and validates it with glslangValidator,
+#     so a shader error fails the build;
+#   - embeds the files and, per unit, the list of its sources, from which src/gpu/compose.c
+#     composes the unit at run time (pipeline.c for the step, render.c for the viewer).
+
+# boids_unit(LIST MAIN [SHARED...]): appends unit MAIN, preceded by the shared files, to LIST.
+macro(boids_unit list main)
+  set(boids_unit_files ${ARGN} ${main})
+  string(REPLACE ";" "," boids_unit_files "${boids_unit_files}")
+  list(APPEND ${list} "${boids_unit_files}")
+endmacro()
+
+# The compute step (src/gpu/pipeline.c): every program gets the rules and the grid. The
+# topological selection (select.glsl) goes only to the programs that select: its
+# per-invocation list would otherwise sit in every program.
+set(BOIDS_GPU_UNITS)
+foreach(u count scan scan_add scatter sort steer neighbours)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl)
+endforeach()
+boids_unit(BOIDS_GPU_UNITS steer_topo.comp rules.glsl grid.glsl select.glsl)
+boids_unit(BOIDS_GPU_UNITS neighbours_topo.comp rules.glsl grid.glsl select.glsl)
+
+# The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
+# step's own rule and selection.
+set(BOIDS_VIEW_UNITS)
+foreach(u boid.vert boid.frag ui.vert ui.frag view_order.comp)
+  boids_unit(BOIDS_VIEW_UNITS ${u})
+endforeach()
+boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl select.glsl)
+
+# boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
+# under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h).
+function(boids_shader_table units gen out table)
+  set(dir ${CMAKE_SOURCE_DIR}/shaders)
+  set(files)
+  set(stamps)
+  foreach(u IN LISTS ${units})
+    string(REPLACE "," ";" parts "${u}")
+    list(GET parts -1 name)
+    set(srcs)
+    foreach(f IN LISTS parts)
+      list(APPEND srcs ${dir}/${f})
+    endforeach()
+    list(APPEND files ${srcs})
+    add_custom_command(
+      OUTPUT ${gen}/check/${name}.stamp
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}/check
+      COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude.glsl ${srcs} > ${gen}/check/${name}
+      COMMAND ${BOIDS_GLSLANG} --quiet ${gen}/check/${name}
+      COMMAND ${CMAKE_COMMAND} -E touch ${gen}/check/${name}.stamp
+      DEPENDS ${BOIDS_GPU_GEN}/prelude.glsl ${srcs}
+      COMMENT "Validating shaders/${name} with glslangValidator"
+      VERBATIM)
+    list(APPEND stamps ${gen}/check/${name}.stamp)
+  endforeach()
+  list(REMOVE_DUPLICATES files)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DDIR=${dir} "-DUNITS=${${units}}" -DTABLE=${table}
+            -P ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
+    DEPENDS ${files} ${stamps} ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
+            ${CMAKE_SOURCE_DIR}/src/shaders.cmake
+    COMMENT "Embedding the shaders of ${table}"
+    VERBATIM)
+endfunction()

@@ -1,0 +1,328 @@
+/* shaders/rules.glsl against src/core/rules.h in float, function by function, on edge cases:
+ * the radius boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov
+ * boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors and zero targets, a
+ * resting boid, the seams d = +-L/2, the separation radius exactly, the wall margins, the
+ * three boundaries. tests/gpu/rules_test.comp runs each case, composed after the prelude and
+ * rules.glsl as the pipeline composes its programs, with the uniform block filled by
+ * boids_gpu_params_init as the pipeline fills it.
+ *
+ * Tolerance: decisions (neighbour, fov, flips, counts) must be equal. Values may differ by
+ * 16 ULP of the case's scale (the largest of |expected|, the inputs and max_speed): GLSL 4.30
+ * (section 4.7.1) allows division 2.5 ULP and sqrt, inherited from inversesqrt, about 3 ULP,
+ * where C rounds both correctly; the longest chain here (rules_accel: three steers, each a
+ * sqrt, a division, a multiply, a subtraction, then a sqrt and a division for the cap) holds
+ * at most 5 such operations per term, errors relative to intermediates no larger than the
+ * scale. llvmpipe rounds sqrt and division correctly and shows 0 ULP.
+ * Exit 77 (skip) when no GL 4.3 context can be made at all. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "gpu_fixture.h"
+#include "prelude.h"
+
+#define RULES_REAL     float
+#define RULES_FN(name) name##_f
+#include "rules.h"
+
+enum { MAXC = 64, ULP_TOL = 16 };
+enum {
+    OP_OFFSET,
+    OP_FOV,
+    OP_NEIGHBOUR,
+    OP_STEER,
+    OP_INTEGRATE,
+    OP_BOUNDARY,
+    OP_ACC_ADD,
+    OP_ACCEL,
+    OP_UNIT
+};
+
+typedef struct tcase {
+    unsigned op;
+    float in[16];
+} tcase;
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static GLuint build(const char *rules_path, const char *test_path) {
+    size_t plen = boids_gpu_prelude(NULL, 0);
+    char *prelude = malloc(plen + 1);
+    boids_gpu_prelude(prelude, plen + 1);
+    char *rules = slurp(rules_path), *test = slurp(test_path);
+    CHECK(rules && test, "cannot read %s or %s", rules_path, test_path);
+    GLuint prog = 0;
+    if (rules && test) {
+        const char *src[3] = {prelude, rules, test};
+        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+        glShaderSource(sh, 3, src, NULL);
+        glCompileShader(sh);
+        GLint ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        char log[2048] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        CHECK(ok, "rules_test.comp does not compile: %s", log);
+        prog = glCreateProgram();
+        glAttachShader(prog, sh);
+        glLinkProgram(prog);
+        glDeleteShader(sh);
+    }
+    free(prelude);
+    free(rules);
+    free(test);
+    return prog;
+}
+
+/* rules.h's answer for one case, in the shader's output layout. */
+static void expect(const rules_k_f *k, const boids_params *p, const tcase *c, float out[8]) {
+    const float *x = c->in;
+    memset(out, 0, 8 * sizeof *out);
+    switch (c->op) {
+    case OP_OFFSET:
+        rules_offset_f(k, x[0], x[1], x[2], x[3], &out[0], &out[1]);
+        break;
+    case OP_FOV:
+        out[0] = (float)rules_in_fov_f(k, x[0], x[1], x[2], x[3], x[4]);
+        break;
+    case OP_NEIGHBOUR: { /* the rule as README states it, from rules.h's pieces */
+        const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+        const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
+        int r;
+        if (x[5] != 0)
+            r = vicsek;
+        else if (radius && !(vicsek ? x[2] <= k->vision2 : x[2] < k->vision2))
+            r = 0;
+        else
+            r = vicsek || rules_in_fov_f(k, x[0], x[1], x[2], x[3], x[4]);
+        out[0] = (float)r;
+        break;
+    }
+    case OP_STEER:
+        rules_steer_f(k, x[0], x[1], x[2], x[3], &out[0], &out[1]);
+        break;
+    case OP_INTEGRATE:
+        out[0] = x[2], out[1] = x[3], out[2] = x[4], out[3] = x[5];
+        rules_integrate_f(k, x[0], x[1], &out[0], &out[1], &out[2], &out[3]);
+        break;
+    case OP_BOUNDARY: {
+        int fx, fy;
+        out[0] = x[0], out[1] = x[1];
+        rules_boundary_f(k, &out[0], &out[1], &fx, &fy);
+        out[2] = (float)fx, out[3] = (float)fy;
+        break;
+    }
+    case OP_ACC_ADD: {
+        rules_acc_f a;
+        rules_acc_init_f(&a);
+        rules_acc_add_f(k, &a, x[0], x[1], x[2], x[3], x[4]);
+        float v[8] = {(float)a.n, a.mvx, a.mvy, a.cx, a.cy, a.sx, a.sy, (float)a.separated};
+        memcpy(out, v, sizeof v);
+        break;
+    }
+    case OP_ACCEL: {
+        rules_acc_f a = {(long)x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] != 0};
+        rules_accel_f(k, &a, x[8], x[9], x[10], x[11], &out[0], &out[1]);
+        break;
+    }
+    case OP_UNIT:
+        vicsek_add_f(x[0], x[1], &out[0], &out[1]);
+        break;
+    }
+}
+
+static double ulp(double v) {
+    float f = fabsf((float)v);
+    return (double)(nextafterf(f, INFINITY) - f);
+}
+
+/* Decisions are exact; values within ULP_TOL ULP of the case's scale. */
+static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
+                    float max_speed) {
+    static const unsigned decision[] = {0, 0xF, 0xF, 0, 0, 0xC, 0x81, 0, 0};
+    double scale = max_speed;
+    for (int j = 0; j < 16; j++) scale = fmax(scale, fabs(c->in[j]));
+    for (int j = 0; j < 8; j++) {
+        if (decision[c->op] >> j & 1) {
+            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %g, rules.h %g", set, i,
+                  c->op, j, got[j], want[j]);
+        } else {
+            double tol = ULP_TOL * ulp(fmax(scale, fabs(want[j])));
+            CHECK(fabs((double)want[j] - got[j]) <= tol,
+                  "%s case %d (op %u) output %d: GLSL %.9g, rules.h %.9g (tol %d ULP of the scale: "
+                  "GLSL division and sqrt precision)",
+                  set, i, c->op, j, got[j], want[j], ULP_TOL);
+        }
+    }
+}
+
+static int ncases;
+static tcase cases[MAXC];
+
+static void add(unsigned op, int n, const float *v) {
+    tcase *c = &cases[ncases++];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    memcpy(c->in, v, (size_t)n * sizeof *v);
+}
+
+/* A case with the offset's float d2 put after (dx, dy), as the shaders compute it. */
+static void add_d(unsigned op, float dx, float dy, float vx, float vy, float self) {
+    float d2 = dx * dx + dy * dy;
+    add(op, 6, (float[]){dx, dy, d2, vx, vy, self});
+}
+
+static void make_cases(void) {
+    const float E = 1.0f / 64;
+    /* offsets: the seams d = +-L/2 (L = 400) stay, beyond them wrap */
+    add(OP_OFFSET, 4, (float[]){0, 0, 200, -200});
+    add(OP_OFFSET, 4, (float[]){200, 200, 0, 400});
+    add(OP_OFFSET, 4, (float[]){0, 0, 201, -201});
+    add(OP_OFFSET, 4, (float[]){10, 390, 390, 10});
+    /* fov: exactly 90 degrees both sides, 1/64 behind, 45 degrees, 60 degrees less a bit,
+     * a resting boid, the same point */
+    add_d(OP_FOV, 0, 10, 2, 0, 0);
+    add_d(OP_FOV, 0, -10, 2, 0, 0);
+    add_d(OP_FOV, -E, 10, 2, 0, 0);
+    add_d(OP_FOV, 1, 1, 1, 0, 0);
+    add_d(OP_FOV, 5, 554 * E, 2, 0, 0);
+    add_d(OP_FOV, 5, 555 * E, 2, 0, 0);
+    add_d(OP_FOV, 3, 4, 0, 0, 0);
+    add_d(OP_FOV, 0, 0, 2, 0, 0);
+    /* neighbour: d2 == R^2 exactly (R = 50) ahead and behind, itself, beyond R, inside */
+    add_d(OP_NEIGHBOUR, 30, 40, 1, 0, 0);
+    add_d(OP_NEIGHBOUR, -30, -40, 1, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 0, 1, 0, 1);
+    add_d(OP_NEIGHBOUR, 60, 80, 1, 0, 0);
+    add_d(OP_NEIGHBOUR, 30, 39, 1, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 40, 1, 0, 0);
+    /* steer: zero target, plain, nearly along v, reversed (capped) */
+    add(OP_STEER, 4, (float[]){0, 0, 1, 1});
+    add(OP_STEER, 4, (float[]){3, 4, 1, 0});
+    add(OP_STEER, 4, (float[]){1e-3f, 0, 2.9f, 0.1f});
+    add(OP_STEER, 4, (float[]){-5, 0, 3, 0});
+    /* integrate (ax, ay, x, y, vx, vy): resting, crossing the seam, over max, under min,
+     * into the corners (walls reflect, wrap wraps) */
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 10, 10, 0, 0});
+    add(OP_INTEGRATE, 6, (float[]){0.05f, 0.01f, 399.9f, 0.05f, 2.5f, -1});
+    add(OP_INTEGRATE, 6, (float[]){1, 1, 200, 200, 3, 0});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 200, 200, 1, 0});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 1, 1, -2, -2});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 399, 399, 2, 2});
+    /* boundary: just outside each edge, on the edges, far corner */
+    add(OP_BOUNDARY, 2, (float[]){-0.5f, 400});
+    add(OP_BOUNDARY, 2, (float[]){400, -0.5f});
+    add(OP_BOUNDARY, 2, (float[]){-3, 403});
+    add(OP_BOUNDARY, 2, (float[]){403, 200});
+    add(OP_BOUNDARY, 2, (float[]){0, 0});
+    add(OP_BOUNDARY, 2, (float[]){399.99997f, 0});
+    /* acc_add: at the same point (no separation), at the separation radius exactly (20),
+     * inside it */
+    add_d(OP_ACC_ADD, 0, 0, 1, 2, 0);
+    add_d(OP_ACC_ADD, 12, 16, 1, 1, 0);
+    add_d(OP_ACC_ADD, 3, 4, 1, 1, 0);
+    /* accel (acc n, mvx, mvy, cx, cy, sx, sy, separated; x, y, vx, vy): full sums, then on
+     * the wall margin exactly (50) and inside it, in a corner, a resting boid alone */
+    add(OP_ACCEL, 12, (float[]){3, 3, 1, 10, -5, 0.1f, -0.2f, 1, 200, 200, 2, 0});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 50, 350, 2, 0});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 49.9f, 350.1f, 2, 0});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 10, 390, 0, 1.5f});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 200, 200, 0, 0});
+    add(OP_ACCEL, 12, (float[]){1, 2, 0, 3, 4, 0, 0, 0, 110, 95, 1, 1});
+    /* vicsek_add's unit heading: zero, plain, so small that |v|^2 underflows to 0 */
+    add(OP_UNIT, 2, (float[]){0, 0});
+    add(OP_UNIT, 2, (float[]){3, 4});
+    add(OP_UNIT, 2, (float[]){1e-30f, 0});
+}
+
+static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint bufs[3],
+                    GLuint ubo) {
+    boids_gpu_params u;
+    boids_gpu_params_init(&u, p);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof u, &u, GL_STATIC_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo);
+    unsigned ops[MAXC];
+    float in[MAXC * 16], out[MAXC * 8];
+    for (int i = 0; i < ncases; i++) {
+        ops[i] = cases[i].op;
+        memcpy(in + 16 * i, cases[i].in, sizeof cases[i].in);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[0]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)sizeof ops, ops, GL_STATIC_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[1]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)sizeof in, in, GL_STATIC_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)sizeof out, NULL, GL_DYNAMIC_READ);
+    for (GLuint b = 0; b < 3; b++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, bufs[b]);
+    glUseProgram(prog);
+    glUniform1ui(glGetUniformLocation(prog, "u_cases"), (GLuint)ncases);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    rules_k_f k;
+    rules_k_init_f(&k, p);
+    for (int i = 0; i < ncases; i++) {
+        float want[8];
+        expect(&k, p, &cases[i], want);
+        compare(set, i, &cases[i], want, out + 8 * i, k.max_speed);
+    }
+    printf("%-28s %d cases\n", set, ncases);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s shaders/rules.glsl tests/gpu/rules_test.comp\n", argv[0]);
+        return 2;
+    }
+    boids_error err;
+    gl = boids_gl_create(1, &err);
+    if (!gl) return no_gpu_exit("rules_glsl_test", err.msg);
+    make_cases();
+    GLuint prog = build(argv[1], argv[2]), bufs[3], ubo;
+    glGenBuffers(3, bufs);
+    glGenBuffers(1, &ubo);
+    boids_params p;
+    boids_preset_apply(&p, "classic", &err); /* 400 x 400 wrap, R 50, R_sep 20, per step */
+    p.fov = 180;
+    if (prog) run_set("reynolds wrap fov 180", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_WALLS;
+    p.fov = 120;
+    p.predator = 1, p.predator_x = 100, p.predator_y = 100;
+    p.food = 1, p.food_x = 150, p.food_y = 80;
+    if (prog) run_set("reynolds walls fov 120", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    if (prog) run_set("reynolds open topological", &p, prog, bufs, ubo);
+    p.model = BOIDS_MODEL_VICSEK;
+    if (prog) run_set("vicsek open topological", &p, prog, bufs, ubo);
+    p.neighbours = BOIDS_NEIGHBOURS_METRIC;
+    p.boundary = BOIDS_BOUNDARY_WRAP;
+    if (prog) run_set("vicsek wrap metric", &p, prog, bufs, ubo);
+    glDeleteBuffers(3, bufs);
+    glDeleteBuffers(1, &ubo);
+    glDeleteProgram(prog);
+    const boids_gl_debug *log = boids_gl_debug_log(gl);
+    CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);
+    boids_gl_destroy(gl);
+    return CHECK_DONE("rules_glsl_test");
+}
