@@ -31,14 +31,28 @@ add_custom_command(
   COMMENT "Embedding the viewer's shaders"
   VERBATIM)
 
-target_sources(boids PRIVATE
-  src/app/cmd_view.c
-  src/app/cmd_render.c
+# The viewer and the drawing code as a library of the program, so that a test program can
+# print the viewer's key table (tests/view.cmake). It calls back into the program's backend
+# set-up (src/app/backends.c, cli.c), which a program linking it compiles in.
+add_library(boids_viewer STATIC
   src/app/view.c
+  src/app/view_window.c
+  src/app/view_keys.c
+  src/app/view_input.c
+  src/app/view_sim.c
+  src/app/view_panel.c
+  src/app/view_hud.c
   src/app/view_ui.c
   src/app/render.c
   src/app/render_scene.c
   src/app/render_image.c
   ${BOIDS_VIEW_GEN}/view_shaders.c
 )
-target_link_libraries(boids PRIVATE PkgConfig::GLFW)
+target_include_directories(boids_viewer PUBLIC ${CMAKE_SOURCE_DIR}/src/app)
+target_link_libraries(boids_viewer PUBLIC boids_core boids_gpu PkgConfig::GLFW)
+
+target_sources(boids PRIVATE
+  src/app/cmd_view.c
+  src/app/cmd_render.c
+)
+target_link_libraries(boids PRIVATE boids_viewer)
