@@ -14,7 +14,7 @@
 #include "boids/error.h"
 #include "boids/params.h"
 
-/* The viewer's shader sources, embedded at build time (src/app/view_embed.cmake). */
+/* The viewer's shader sources, embedded at build time (src/app/view.cmake). */
 typedef struct render_shader {
     const char *name;   /* file name under shaders/ */
     const char *source; /* NUL-terminated content */
