@@ -19,3 +19,12 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
     boids_gl_tests(${t})
   endif()
 endforeach()
+
+# The key table of docs/viewer.md is the viewer's own (src/app/view_keys.c), printed by a
+# small program linked with the viewer; the program set-up it calls back into comes along.
+add_executable(view_keys_markdown view/keys_markdown.c ${PROJECT_SOURCE_DIR}/src/app/cli.c
+                                  ${PROJECT_SOURCE_DIR}/src/app/backends.c)
+target_link_libraries(view_keys_markdown PRIVATE boids_viewer)
+add_test(NAME docs_viewer_key_table_is_the_viewers
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/keys_doc_test.py
+                 $<TARGET_FILE:view_keys_markdown> ${PROJECT_SOURCE_DIR}/docs/viewer.md)

@@ -98,25 +98,8 @@ void render_px_to_world(const render_camera *c, double px, double py, double *x,
     *y = (py - 0.5 * c->fb_h) / c->scale + c->cy;
 }
 
-render_ctx *render_create(boids_error *err) {
-    render_ctx *r = calloc(1, sizeof *r);
-    if (!r) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
-        return NULL;
-    }
-    r->verts = malloc(UI_MAX_VERTS * sizeof *r->verts);
-    if (!r->verts) {
-        free(r);
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
-        return NULL;
-    }
-    static const char *const boid_names[] = {"boid.vert", "boid.frag"};
-    static const char *const ui_names[] = {"ui.vert", "ui.frag"};
-    if (!(r->boid_prog = render_program(boid_names, 2, err)) ||
-        !(r->ui_prog = render_program(ui_names, 2, err))) {
-        render_destroy(r);
-        return NULL;
-    }
+/* Uniform locations of the boid program, and its three buffer textures' units. */
+static void boid_uniforms(render_ctx *r) {
     unsigned p = r->boid_prog;
     r->b_viewport = glGetUniformLocation(p, "u_viewport");
     r->b_center = glGetUniformLocation(p, "u_center");
@@ -133,15 +116,11 @@ render_ctx *render_create(boids_error *err) {
     glUniform1i(glGetUniformLocation(p, "u_ids"), 1);
     glUniform1i(glGetUniformLocation(p, "u_seen"), 2);
     glUseProgram(0);
-    r->u_viewport = glGetUniformLocation(r->ui_prog, "u_viewport");
-    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r->max_texels);
-    const char *draw = getenv("BOIDS_DRAW");
-    r->force_instanced = draw && !strcmp(draw, "instanced");
-    glGenVertexArrays(1, &r->pull_vao);
-    glGenTextures(1, &r->tex_states);
-    glGenTextures(1, &r->tex_ids);
-    glGenTextures(1, &r->tex_seen);
+}
 
+/* The instanced path's vertex array: the dart's corners per vertex, state, id and the
+ * follow marks per instance. */
+static void instanced_vao(render_ctx *r) {
     /* A dart pointing along +x, one unit long, centred on the boid's position. */
     static const float corners[] = {0.6f, 0.0f, -0.4f, 0.32f, -0.4f, -0.32f};
     glGenVertexArrays(1, &r->boid_vao);
@@ -168,7 +147,10 @@ render_ctx *render_create(boids_error *err) {
     glVertexAttribBinding(3, 3);
     glVertexBindingDivisor(3, 1);
     glEnableVertexAttribArray(3);
+}
 
+/* The overlay's vertex array over its fixed-size stream buffer. */
+static void overlay_vao(render_ctx *r) {
     glGenVertexArrays(1, &r->ui_vao);
     glGenBuffers(1, &r->ui_vbo);
     glBindVertexArray(r->ui_vao);
@@ -180,6 +162,38 @@ render_ctx *render_create(boids_error *err) {
                           (void *)offsetof(ui_vert, rgba));
     glEnableVertexAttribArray(1);
     glBindVertexArray(0);
+}
+
+render_ctx *render_create(boids_error *err) {
+    render_ctx *r = calloc(1, sizeof *r);
+    if (!r) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
+        return NULL;
+    }
+    r->verts = malloc(UI_MAX_VERTS * sizeof *r->verts);
+    if (!r->verts) {
+        free(r);
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
+        return NULL;
+    }
+    static const char *const boid_names[] = {"boid.vert", "boid.frag"};
+    static const char *const ui_names[] = {"ui.vert", "ui.frag"};
+    if (!(r->boid_prog = render_program(boid_names, 2, err)) ||
+        !(r->ui_prog = render_program(ui_names, 2, err))) {
+        render_destroy(r);
+        return NULL;
+    }
+    boid_uniforms(r);
+    r->u_viewport = glGetUniformLocation(r->ui_prog, "u_viewport");
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r->max_texels);
+    const char *draw = getenv("BOIDS_DRAW");
+    r->force_instanced = draw && !strcmp(draw, "instanced");
+    glGenVertexArrays(1, &r->pull_vao);
+    glGenTextures(1, &r->tex_states);
+    glGenTextures(1, &r->tex_ids);
+    glGenTextures(1, &r->tex_seen);
+    instanced_vao(r);
+    overlay_vao(r);
     return r;
 }
 

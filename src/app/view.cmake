@@ -18,12 +18,26 @@ add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c src/app/follo
 target_include_directories(boids_view_gpu PUBLIC src/app src/gpu)
 target_link_libraries(boids_view_gpu PUBLIC boids_gpu)
 
-target_sources(boids PRIVATE
-  src/app/cmd_view.c
-  src/app/cmd_render.c
+# The viewer and the drawing code as a library of the program, so that a test program can
+# print the viewer's key table (tests/view.cmake). It calls back into the program's backend
+# set-up (src/app/backends.c, cli.c), which a program linking it compiles in.
+add_library(boids_viewer STATIC
   src/app/view.c
+  src/app/view_window.c
+  src/app/view_keys.c
+  src/app/view_input.c
+  src/app/view_sim.c
+  src/app/view_panel.c
+  src/app/view_hud.c
   src/app/view_ui.c
   src/app/render_scene.c
   src/app/render_image.c
 )
-target_link_libraries(boids PRIVATE boids_view_gpu PkgConfig::GLFW)
+target_include_directories(boids_viewer PUBLIC ${CMAKE_SOURCE_DIR}/src/app)
+target_link_libraries(boids_viewer PUBLIC boids_core boids_view_gpu PkgConfig::GLFW)
+
+target_sources(boids PRIVATE
+  src/app/cmd_view.c
+  src/app/cmd_render.c
+)
+target_link_libraries(boids PRIVATE boids_viewer)

@@ -5,6 +5,8 @@
 #ifndef BOIDS_APP_VIEW_H
 #define BOIDS_APP_VIEW_H
 
+#include <stdio.h>
+
 #include "boids/error.h"
 #include "boids/params.h"
 #include "cli.h"
@@ -53,5 +55,9 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
 /* Scales the world of p to keep the density of base when p->count exceeds base.count
  * (seed 000's canvas holds more boids when the screen is larger). */
 void view_fit_world(boids_params *p, const boids_params *base);
+
+/* Writes the viewer's key table as a Markdown table (docs/viewer.md holds it; a test checks
+ * that they agree). */
+void view_keys_markdown(FILE *out);
 
 #endif

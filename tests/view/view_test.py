@@ -97,7 +97,7 @@ def test_view_keys_and_panel_change_the_live_settings(tmp):
     need_xvfb()
     # --keys types through the window's own handlers. In a 640x400 window the panel is
     # 300 pixels wide at x 340 and its "walls" button is centred at (562, 343): the layout
-    # of view.c's panel() at text scale 2 (update these numbers with the layout).
+    # of view_panel.c at text scale 2 (update these numbers with the layout).
     r = run(["view", "--size", "640x400", "--frames", "10", "--steps-per-frame", "1",
              "--keys", "1:{f1},2:qq,3:{click:562,343},5:2,6:cm,7:i,8:{space}", "--stats"],
             xvfb=True)

@@ -1,0 +1,110 @@
+/* What the viewer tells: the HUD (order and its history, N, rates, the settings), the
+ * status line of the latest change, and the pointer's circle. */
+#include <stdio.h>
+#include <string.h>
+
+#include "view_internal.h"
+
+#define TEXT 0xdde3efffu
+#define DIM  0x8a93a6ffu
+
+void view_say(view *v, const char *fmt, const char *arg) {
+    snprintf(v->status, sizeof v->status, fmt, arg);
+    v->status_until = view_now_ns() + 3000000000u;
+    fprintf(stderr, "boids: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+}
+
+void view_order_update(view *v, uint64_t now) {
+    /* Read when the GPU has it, never waiting for it. */
+    double ord;
+    if (scene_order_poll(v->sc, 0, &ord)) {
+        v->order = ord;
+        v->history[v->hist_pos] = (float)ord;
+        v->hist_pos = (v->hist_pos + 1) % VIEW_HISTORY;
+        if (v->hist_len < VIEW_HISTORY) v->hist_len++;
+    }
+    if (now - v->order_t > 100000000u) {
+        v->order_t = now;
+        scene_order_request(v->sc);
+    }
+}
+
+/* The order history right of its value at (x, y): one bar per sample, newest on the right. */
+static void order_plot(view *v, float x, float y, float w) {
+    float ts = v->u.ts, gx = x + 62 * ts, gw = w - 62 * ts, gh = 8 * ts;
+    render_rect(v->r, gx, y - ts, gw, gh, 0x222a3dff);
+    for (int i = 0; i < v->hist_len; i++) {
+        int idx = (v->hist_pos - v->hist_len + i + VIEW_HISTORY) % VIEW_HISTORY;
+        float bw = gw / VIEW_HISTORY, hh = gh * v->history[idx];
+        render_rect(v->r, gx + (float)(VIEW_HISTORY - v->hist_len + i) * bw, y - ts + gh - hh, bw,
+                    hh, 0x5b8defff);
+    }
+}
+
+/* The step's cost: CPU wall time, or the GPU's timestamp queries. */
+static void step_cost(view *v, char *line, size_t size) {
+    double g = scene_gpu_ms(v->sc);
+    if (strcmp(scene_backend_name(v->sc), "gpu") != 0)
+        snprintf(line, size, "CPU step %.2f ms/frame", v->step_ms);
+    else if (g >= 0)
+        snprintf(line, size, "GPU compute %.2f ms/frame", g);
+    else
+        snprintf(line, size, "GPU compute -");
+}
+
+void view_hud_draw(view *v) {
+    render_ctx *r = v->r;
+    float ts = v->u.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
+    const boids_params *p = scene_params(v->sc);
+    char line[256];
+    float w = 150 * ts;
+    render_rect(r, 2 * ts, 2 * ts, w + 8 * ts, 132 * ts, 0x0b0e17b0);
+    snprintf(line, sizeof line, "order %.3f", v->order);
+    render_text(r, x, y, ts, line, 0xffffffff);
+    order_plot(v, x, y, w);
+    y += lh;
+    snprintf(line, sizeof line, "N %ld   step %llu", p->count,
+             (unsigned long long)scene_steps(v->sc));
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    snprintf(line, sizeof line, "steps/s %.1f%s", v->steps_per_s, v->paused ? "  (paused)" : "");
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->frame_ms,
+             v->frame_ms > 0 ? 1000 / v->frame_ms : 0);
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    step_cost(v, line, sizeof line);
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    snprintf(line, sizeof line, "%.40s", v->renderer);
+    render_text(r, x, y, ts, line, DIM), y += lh;
+    snprintf(line, sizeof line, "%s, %s", scene_backend_name(v->sc),
+             p->boundary == BOIDS_BOUNDARY_WRAP ? "wrap" : "walls");
+    render_text(r, x, y, ts, line, DIM), y += lh;
+    snprintf(line, sizeof line, "sep %.2f ali %.2f coh %.2f", p->separation_weight,
+             p->alignment_weight, p->cohesion_weight);
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    snprintf(line, sizeof line, "R %.0f  Rsep %.0f  fov %.0f", p->vision_radius,
+             p->separation_radius, p->fov);
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->pointer]);
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    if (v->follow && v->follow_found)
+        snprintf(line, sizeof line, "boid %u sees %u", v->follow_id, v->follow_count);
+    else
+        snprintf(line, sizeof line, "? for help");
+    render_text(r, x, y, ts, line, TEXT), y += lh;
+    if (view_now_ns() < v->status_until) {
+        render_rect(r, 2 * ts, y, render_text_width(v->status, ts) + 8 * ts, lh + 2 * ts,
+                    0x0b0e17d0);
+        render_text(r, x, y + ts, ts, v->status, 0xffd166ff);
+    }
+}
+
+void view_pointer_draw(view *v, const render_camera *c, int active) {
+    const boids_params *p = scene_params(v->sc);
+    int food = v->pointer == VIEW_POINTER_FOOD;
+    double rad = food ? p->food_radius : p->predator_radius;
+    uint32_t col = food ? 0x6bd66bc0 : active ? 0xff5a4ad0 : 0xff5a4a60;
+    render_circle(v->r, (float)v->mx, (float)v->my, (float)(rad * c->scale), 1.5f, active ? 0 : 6,
+                  col);
+}

@@ -1,0 +1,195 @@
+/* Mouse and window events, the camera they move, and scripted input: --press and --keys
+ * go through the same handlers as a person's hands. (Keys: view_keys.c.) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+/* glad provides the GL declarations; GLFW must not include its own. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "view_internal.h"
+
+render_camera view_camera(const view *v) {
+    const boids_params *p = scene_params(v->sc);
+    render_camera c = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4);
+    c.scale *= v->zoom;
+    c.cx = v->cx;
+    c.cy = v->cy;
+    return c;
+}
+
+void view_camera_fit(view *v) {
+    const boids_params *p = scene_params(v->sc);
+    v->zoom = 1;
+    v->cx = p->width / 2;
+    v->cy = p->height / 2;
+    v->lock = 0;
+}
+
+static void on_cursor(GLFWwindow *w, double x, double y) {
+    view *v = glfwGetWindowUserPointer(w);
+    double sx = v->win_w ? (double)v->fb_w / v->win_w : 1,
+           sy = v->win_h ? (double)v->fb_h / v->win_h : 1;
+    double nx = x * sx, ny = y * sy;
+    if (v->right_down) {
+        render_camera c = view_camera(v);
+        v->cx -= (nx - v->mx) / c.scale;
+        v->cy -= (ny - v->my) / c.scale;
+        v->lock = 0;
+    }
+    v->mx = nx;
+    v->my = ny;
+    v->in_window = 1;
+}
+
+static void on_enter(GLFWwindow *w, int entered) {
+    view *v = glfwGetWindowUserPointer(w);
+    v->in_window = entered;
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods) {
+    (void)mods;
+    view *v = glfwGetWindowUserPointer(w);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        if (action == GLFW_PRESS) {
+            v->left_down = 1;
+            v->left_pressed = 1;
+            v->press_on_panel = v->panel && v->u.over_panel;
+        } else {
+            v->left_down = 0;
+            v->left_released = 1;
+        }
+    } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
+        v->right_down = action == GLFW_PRESS;
+    }
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy) {
+    (void)dx;
+    view *v = glfwGetWindowUserPointer(w);
+    /* Zoom about the cursor: the world point under it stays under it. */
+    render_camera c = view_camera(v);
+    double wx, wy;
+    render_px_to_world(&c, v->mx, v->my, &wx, &wy);
+    double k = pow(1.15, dy);
+    v->zoom = fmin(200, fmax(0.2, v->zoom * k));
+    render_camera c2 = view_camera(v);
+    double wx2, wy2;
+    render_px_to_world(&c2, v->mx, v->my, &wx2, &wy2);
+    v->cx += wx - wx2;
+    v->cy += wy - wy2;
+}
+
+static void on_size(GLFWwindow *w, int width, int height) {
+    view *v = glfwGetWindowUserPointer(w);
+    v->win_w = width;
+    v->win_h = height;
+    glfwGetFramebufferSize(w, &v->fb_w, &v->fb_h);
+}
+
+void view_callbacks_install(view *v) {
+    glfwSetWindowUserPointer(v->win, v);
+    glfwSetCharCallback(v->win, view_on_char);
+    glfwSetKeyCallback(v->win, view_on_key);
+    glfwSetCursorPosCallback(v->win, on_cursor);
+    glfwSetCursorEnterCallback(v->win, on_enter);
+    glfwSetMouseButtonCallback(v->win, on_button);
+    glfwSetScrollCallback(v->win, on_scroll);
+    glfwSetWindowSizeCallback(v->win, on_size);
+    glfwSetFramebufferSizeCallback(v->win, on_size);
+}
+
+/* ---- scripted input ------------------------------------------------------------------- */
+
+/* Moves the cursor to framebuffer pixel (px, py), as the window system would report it. */
+static void script_move(view *v, double px, double py) {
+    double sx = (double)v->win_w / v->fb_w, sy = (double)v->win_h / v->fb_h;
+    on_cursor(v->win, px * sx, py * sy);
+}
+
+void view_script_pointer(view *v) {
+    const view_opts *o = v->o;
+    if (o->press) {
+        render_camera c = view_camera(v);
+        double px, py;
+        render_world_to_px(&c, o->press_x, o->press_y, &px, &py);
+        script_move(v, px, py);
+        if (!v->left_down) on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    }
+    if (v->release_next) {
+        v->release_next = 0;
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    }
+}
+
+/* One {TOKEN} of a script: a key without a character, or a click. 0 if unknown. */
+static int script_token(view *v, const char *tok) {
+    int fk;
+    double cx, cy;
+    if (!strcmp(tok, "space"))
+        view_on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
+    else if (!strcmp(tok, "tab"))
+        view_on_key(v->win, GLFW_KEY_TAB, 0, GLFW_PRESS, 0);
+    else if (!strcmp(tok, "esc"))
+        view_on_key(v->win, GLFW_KEY_ESCAPE, 0, GLFW_PRESS, 0);
+    else if (sscanf(tok, "f%d", &fk) == 1 && fk >= 1 && fk <= 12)
+        view_on_key(v->win, GLFW_KEY_F1 + fk - 1, 0, GLFW_PRESS, 0);
+    else if (sscanf(tok, "click:%lf,%lf", &cx, &cy) == 2) {
+        script_move(v, cx, cy);
+        /* The panel decides whether the press is its own from where the pointer is, which
+         * it learns when it is drawn: hold the press over this frame and release on the
+         * next. */
+        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        v->release_next = 1;
+    } else
+        return 0;
+    return 1;
+}
+
+/* Types TEXT, t up to stop: characters through the character handler, {TOKEN}s through
+ * script_token. 0 on a malformed token. */
+static int script_type(view *v, const char *t, const char *stop) {
+    while (t < stop) {
+        if (*t != '{') {
+            view_on_char(v->win, (unsigned char)*t++);
+            continue;
+        }
+        const char *close = strchr(t, '}');
+        char tok[64];
+        size_t len = (size_t)(close - t - 1);
+        if (len >= sizeof tok) return 0;
+        memcpy(tok, t + 1, len);
+        tok[len] = '\0';
+        t = close + 1;
+        if (!script_token(v, tok)) return 0;
+    }
+    return 1;
+}
+
+/* The script: items "FRAME:TEXT" separated by commas; an item's TEXT ends at a comma
+ * followed by a digit (outside braces), so TEXT may type commas. */
+int view_script_keys(view *v, long frame_no) {
+    const char *spec = v->o->keys;
+    while (spec && *spec) {
+        char *end;
+        long f = strtol(spec, &end, 10);
+        if (end == spec || *end != ':') return 0;
+        const char *t = end + 1;
+        const char *stop = t;
+        while (*stop && !(*stop == ',' && stop[1] >= '0' && stop[1] <= '9')) {
+            if (*stop == '{') {
+                const char *close = strchr(stop, '}');
+                if (!close) return 0;
+                stop = close;
+            }
+            stop++;
+        }
+        if (f == frame_no && !script_type(v, t, stop)) return 0;
+        spec = *stop ? stop + 1 : stop;
+    }
+    return 1;
+}

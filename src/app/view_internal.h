@@ -1,0 +1,131 @@
+/* The viewer's state and what its files share. view.h is the viewer seen from the program;
+ * this header is for src/app/view*.c only. One file per concern:
+ *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats
+ *   view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
+ *   view_keys.c    the key table: keyboard dispatch, the `?` overlay, the docs' table
+ *   view_input.c   mouse and window events, the camera, scripted input (--keys, --press)
+ *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
+ *   view_panel.c   the control panel on the right
+ *   view_hud.c     the HUD, the order history, the status line, the pointer's circle */
+#ifndef BOIDS_APP_VIEW_INTERNAL_H
+#define BOIDS_APP_VIEW_INTERNAL_H
+
+#include <stdint.h>
+
+#include "boids/gpu.h"
+#include "render_scene.h"
+#include "view.h"
+#include "view_ui.h"
+
+/* GLFW's own declaration (C11 allows repeating a typedef), so that files which never call
+ * GLFW need not include it. */
+typedef struct GLFWwindow GLFWwindow;
+
+enum {
+    VIEW_PRESETS = 6,     /* F1 ... F6 and the panel's preset buttons */
+    VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
+    VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
+};
+
+typedef struct view {
+    const view_opts *o;
+    GLFWwindow *win;
+    render_ctx *r;
+    scene *sc;
+    boids_params start; /* for reset */
+    boids_params base;  /* the current preset's own parameters (density for N changes) */
+    int scale_world;    /* the world follows N (unless --config/--set gave its size) */
+    uint64_t seed, restarts;
+    double weights[3]; /* the weights the one-rule-removed restarts go back to */
+    int win_w, win_h, fb_w, fb_h;
+    /* camera */
+    double zoom, cx, cy;
+    int lock;
+    /* input */
+    double mx, my; /* cursor, framebuffer pixels */
+    int in_window, left_down, right_down, left_pressed, left_released;
+    int press_on_panel;
+    view_pointer pointer;
+    ui u;
+    /* state */
+    int paused, single, hud, panel, help;
+    long rate, steps_per_frame;
+    render_colour colour;
+    int follow, follow_found;
+    uint32_t follow_id;
+    float follow_state[4];
+    unsigned follow_count;
+    int want_follow_toggle, want_shot;
+    int release_next; /* scripted click: release the button before the next frame */
+    /* timing, integer nanoseconds so that days of running accumulate no float error */
+    uint64_t anchor_ns, anchor_steps;
+    uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
+    double frame_ms, steps_per_s;
+    uint64_t rate_t0, rate_steps0;
+    /* HUD */
+    double order;
+    float history[VIEW_HISTORY];
+    int hist_len, hist_pos;
+    uint64_t order_t;
+    char status[160];
+    uint64_t status_until;
+    const char *renderer;
+    boids_error err;
+    boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
+    double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
+    double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
+} view;
+
+/* view.c */
+uint64_t view_now_ns(void);
+
+/* view_window.c: opens the window of the options on v->win, its context current and GL
+ * loaded; v->win stays NULL if none could be made. */
+boids_status view_window_open(view *v, const view_opts *o, boids_error *err);
+
+/* view_keys.c: GLFW's character and key callbacks, and the `?` overlay. */
+void view_on_char(GLFWwindow *w, unsigned int c);
+void view_on_key(GLFWwindow *w, int key, int scancode, int action, int mods);
+void view_help_draw(view *v);
+
+/* view_input.c */
+void view_callbacks_install(view *v);
+render_camera view_camera(const view *v);
+void view_camera_fit(view *v); /* the whole world in the window, unlocked */
+/* Scripted input before a frame: --press holds the button at a world point; a scripted
+ * click from the previous frame is released. */
+void view_script_pointer(view *v);
+/* Types the --keys items of frame frame_no; 0 on a malformed script. */
+int view_script_keys(view *v, long frame_no);
+
+/* view_sim.c: every change goes through boids_params_validate; a refused one keeps the old
+ * state and says why on the status line. */
+extern const char *const view_preset_names[VIEW_PRESETS];
+int view_set_params(view *v, const boids_params *np); /* 1 if applied */
+void view_save_weights(view *v);
+void view_restart_random(view *v, boids_params np);
+void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all three */
+void view_reset(view *v);                  /* starting parameters and seed */
+void view_set_count(view *v, long n);
+void view_apply_preset(view *v, int k);
+/* Adds delta to the parameter at byte offset `field` of boids_params, within [lo, hi]. */
+void view_nudge(view *v, size_t field, double delta, double lo, double hi);
+void view_toggle_boundary(view *v);
+void view_set_rate(view *v, long rate);
+/* Takes the steps due in the frame that started at t0; on failure v->err says why. */
+boids_status view_step(view *v, uint64_t t0);
+
+/* view_panel.c */
+void view_panel_draw(view *v);
+
+/* view_hud.c */
+/* A status line for 3 seconds (and on stderr): fmt with one %s. */
+void view_say(view *v, const char *fmt, const char *arg);
+void view_hud_draw(view *v);
+/* Reads the order when the GPU has it and asks for the next at 10 Hz; now: the frame's start. */
+void view_order_update(view *v, uint64_t now);
+/* The pointer's radius of action around the cursor; active: it acts now. */
+void view_pointer_draw(view *v, const render_camera *c, int active);
+
+#endif

@@ -1,0 +1,266 @@
+/* The viewer's keys: one table says which key does what and how to describe it. The GLFW
+ * callbacks dispatch through it, the `?` overlay lists it, and docs/viewer.md holds it as
+ * Markdown (view_keys_markdown; a test checks that the two agree). */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <glad/gl.h>
+/* glad provides the GL declarations; GLFW must not include its own. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "view_internal.h"
+
+/* ---- actions: what a key does; arg comes from its line in the table --------------------- */
+
+static void toggle_help(view *v, int arg) {
+    (void)arg;
+    v->help = !v->help;
+}
+
+static void toggle_pause(view *v, int arg) {
+    (void)arg;
+    v->paused = !v->paused;
+}
+
+static void single_step(view *v, int arg) {
+    (void)arg;
+    v->single = 1;
+}
+
+/* For the keys that come in pairs, arg is the direction: +1 or -1. */
+static void speed(view *v, int dir) {
+    view_set_rate(v, dir > 0 ? v->rate * 2 : v->rate / 2);
+}
+
+static void separation_weight(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, separation_weight), 0.1 * dir, 0, 10);
+}
+
+static void alignment_weight(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, alignment_weight), 0.1 * dir, 0, 10);
+}
+
+static void cohesion_weight(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, cohesion_weight), 0.1 * dir, 0, 10);
+}
+
+static void vision_radius(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, vision_radius), 5 * dir, 1, 1000);
+}
+
+static void separation_radius(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, separation_radius), 2 * dir, 0, 1000);
+}
+
+static void field_of_view(view *v, int dir) {
+    view_nudge(v, offsetof(boids_params, fov), 10 * dir, 10, 360);
+}
+
+static void count(view *v, int dir) {
+    long n = scene_params(v->sc)->count;
+    view_set_count(v, dir > 0 ? n * 2 : n / 2);
+}
+
+static void boundary(view *v, int arg) {
+    (void)arg;
+    view_toggle_boundary(v);
+}
+
+static void restart_without(view *v, int rule) {
+    view_restart_without(v, rule);
+}
+
+static void restart(view *v, int arg) {
+    (void)arg;
+    view_restart_random(v, *scene_params(v->sc));
+}
+
+static void reset(view *v, int arg) {
+    (void)arg;
+    view_reset(v);
+}
+
+static void preset(view *v, int k) {
+    view_apply_preset(v, k);
+}
+
+static void next_pointer(view *v, int arg) {
+    (void)arg;
+    v->pointer = (view_pointer)((v->pointer + 1) % VIEW_POINTERS);
+}
+
+static void follow(view *v, int arg) {
+    (void)arg;
+    v->want_follow_toggle = 1;
+}
+
+static void lock_camera(view *v, int arg) {
+    (void)arg;
+    v->lock = v->follow && !v->lock;
+}
+
+static void fit(view *v, int arg) {
+    (void)arg;
+    view_camera_fit(v);
+}
+
+static void next_colour(view *v, int arg) {
+    (void)arg;
+    v->colour = (render_colour)((v->colour + 1) % RENDER_COLOURS);
+}
+
+static void toggle_hud(view *v, int arg) {
+    (void)arg;
+    v->hud = !v->hud;
+}
+
+static void toggle_panel(view *v, int arg) {
+    (void)arg;
+    v->panel = !v->panel;
+}
+
+static void screenshot(view *v, int arg) {
+    (void)arg;
+    v->want_shot = 1;
+}
+
+static void escape(view *v, int arg) {
+    (void)arg;
+    if (v->help)
+        v->help = 0;
+    else
+        glfwSetWindowShouldClose(v->win, 1);
+}
+
+/* ---- the table ------------------------------------------------------------------------- */
+
+/* One key and its action. A key is a typed character `ch` (the character callback, so it
+ * follows the keyboard layout) or, for keys that type none, a GLFW key code `key`. `keys`
+ * and `help` begin a line of the help; the entries after it without them are more keys of
+ * that line. `keys` is Markdown, as the docs show it; the overlay drops the backticks. */
+typedef struct view_key {
+    unsigned ch;
+    int key;
+    void (*act)(view *v, int arg);
+    int arg;
+    const char *keys, *help;
+} view_key;
+
+static const view_key keys[] = {
+    {'?', 0, toggle_help, 0, "`?`", "this help (Esc closes it)"},
+    {0, GLFW_KEY_SPACE, toggle_pause, 0, "Space", "pause / run"},
+    {'.', 0, single_step, 0, "`.`", "one step (when paused)"},
+    {'+', 0, speed, 1, "`+` / `-`", "simulation speed x2 / /2 (steps per second)"},
+    {'=', 0, speed, 1, NULL, NULL}, /* + without Shift on US layouts */
+    {'-', 0, speed, -1, NULL, NULL},
+    {'q', 0, separation_weight, 1, "`q` / `a`", "separation weight +/- 0.1"},
+    {'a', 0, separation_weight, -1, NULL, NULL},
+    {'w', 0, alignment_weight, 1, "`w` / `s`", "alignment weight +/- 0.1"},
+    {'s', 0, alignment_weight, -1, NULL, NULL},
+    {'e', 0, cohesion_weight, 1, "`e` / `d`", "cohesion weight +/- 0.1"},
+    {'d', 0, cohesion_weight, -1, NULL, NULL},
+    {'t', 0, vision_radius, 1, "`t` / `g`", "vision radius +/- 5"},
+    {'g', 0, vision_radius, -1, NULL, NULL},
+    {'y', 0, separation_radius, 1, "`y` / `h`", "separation radius +/- 2"},
+    {'h', 0, separation_radius, -1, NULL, NULL},
+    {'u', 0, field_of_view, 1, "`u` / `j`", "field of view +/- 10 degrees"},
+    {'j', 0, field_of_view, -1, NULL, NULL},
+    {'i', 0, count, 1, "`i` / `k`", "number of boids x2 / /2 (restarts)"},
+    {'k', 0, count, -1, NULL, NULL},
+    {'b', 0, boundary, 0, "`b`", "edges: wrap / walls"},
+    {'1', 0, restart_without, 0, "`1` / `2` / `3`",
+     "restart, random boids, without separation / alignment / cohesion"},
+    {'2', 0, restart_without, 1, NULL, NULL},
+    {'3', 0, restart_without, 2, NULL, NULL},
+    {'4', 0, restart_without, -1, "`4`", "restart, random boids, all three rules"},
+    {'r', 0, restart, 0, "`r`", "restart, random boids, current settings"},
+    {'0', 0, reset, 0, "`0`", "reset: starting parameters and seed"},
+    {0, GLFW_KEY_F1, preset, 0, "F1 ... F6", "presets flock, school, swarm, chaos, lab, classic"},
+    {0, GLFW_KEY_F2, preset, 1, NULL, NULL},
+    {0, GLFW_KEY_F3, preset, 2, NULL, NULL},
+    {0, GLFW_KEY_F4, preset, 3, NULL, NULL},
+    {0, GLFW_KEY_F5, preset, 4, NULL, NULL},
+    {0, GLFW_KEY_F6, preset, 5, NULL, NULL},
+    {'m', 0, next_pointer, 0, "`m`",
+     "pointer: off / predator / food / hover (left button: press and hold)"},
+    {'f', 0, follow, 0, "`f`", "follow the boid nearest the pointer (see what it sees) / stop"},
+    {'z', 0, lock_camera, 0, "`z`", "camera locks on the followed boid"},
+    /* The mouse, handled in view_input.c: listed for the help only. */
+    {0, 0, NULL, 0, "wheel / right drag", "zoom / pan"},
+    {'v', 0, fit, 0, "`v`", "fit the world in the window"},
+    {'c', 0, next_colour, 0, "`c`", "colour: heading / speed / plain"},
+    {'o', 0, toggle_hud, 0, "`o`", "HUD on / off"},
+    {0, GLFW_KEY_TAB, toggle_panel, 0, "Tab", "control panel on / off"},
+    {'p', 0, screenshot, 0, "`p` or F12",
+     "screenshot (PNG, `--screenshot-dir`, default the current folder)"},
+    {0, GLFW_KEY_F12, screenshot, 0, NULL, NULL},
+    {0, GLFW_KEY_ESCAPE, escape, 0, "Esc", "quit"},
+};
+enum { NKEYS = sizeof keys / sizeof keys[0] };
+
+/* ---- dispatch -------------------------------------------------------------------------- */
+
+void view_on_char(GLFWwindow *w, unsigned int c) {
+    view *v = glfwGetWindowUserPointer(w);
+    for (int i = 0; i < NKEYS; i++)
+        if (keys[i].ch == c && keys[i].act) {
+            keys[i].act(v, keys[i].arg);
+            return;
+        }
+}
+
+void view_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+    (void)scancode;
+    (void)mods;
+    view *v = glfwGetWindowUserPointer(w);
+    if (action != GLFW_PRESS) return;
+    for (int i = 0; i < NKEYS; i++)
+        if (keys[i].key == key && keys[i].act) {
+            keys[i].act(v, keys[i].arg);
+            return;
+        }
+}
+
+/* ---- describing the keys --------------------------------------------------------------- */
+
+/* Markdown text without its backticks, into out (cut to its size). */
+static const char *plain(const char *md, char *out, size_t size) {
+    size_t n = 0;
+    for (; *md && n + 1 < size; md++)
+        if (*md != '`') out[n++] = *md;
+    out[n] = '\0';
+    return out;
+}
+
+void view_help_draw(view *v) {
+    render_ctx *r = v->r;
+    float ts = v->u.ts, lh = 10 * ts;
+    char key[64], help[128];
+    int n = 0;
+    float kw = 0, hw = 0;
+    for (int i = 0; i < NKEYS; i++) {
+        if (!keys[i].keys) continue;
+        n++;
+        kw = fmaxf(kw, render_text_width(plain(keys[i].keys, key, sizeof key), ts));
+        hw = fmaxf(hw, render_text_width(plain(keys[i].help, help, sizeof help), ts));
+    }
+    kw += 8 * ts;
+    float w = kw + hw, h = lh * (float)(n + 2);
+    float x = ((float)v->fb_w - w) / 2, y = ((float)v->fb_h - h) / 2;
+    render_rect(r, x - 8 * ts, y - 8 * ts, w + 16 * ts, h + 16 * ts, 0x0b0e17f0);
+    render_text(r, x, y, ts, "KEYS", 0xffd166ff);
+    for (int i = 0, line = 2; i < NKEYS; i++) {
+        if (!keys[i].keys) continue;
+        float ly = y + lh * (float)line++;
+        render_text(r, x, ly, ts, plain(keys[i].keys, key, sizeof key), 0xffd166ff);
+        render_text(r, x + kw, ly, ts, plain(keys[i].help, help, sizeof help), 0xdde3efff);
+    }
+}
+
+void view_keys_markdown(FILE *out) {
+    fputs("| key | action |\n| --- | --- |\n", out);
+    for (int i = 0; i < NKEYS; i++)
+        if (keys[i].keys) fprintf(out, "| %s | %s |\n", keys[i].keys, keys[i].help);
+}

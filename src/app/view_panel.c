@@ -1,0 +1,86 @@
+/* The control panel on the right: the keys' actions as sliders and buttons (view_ui.h),
+ * laid out top to bottom in sections. tests/view/view_test.py clicks one of its buttons by
+ * pixel position: update it with the layout. */
+#include <math.h>
+
+#include "view_internal.h"
+
+#define HEADING 0x8a93a6ffu
+
+static void presets(view *v, ui *u) {
+    ui_label(u, "PRESETS", HEADING);
+    int k = ui_buttons(u, 100, view_preset_names, 3, -1);
+    if (k >= 0) view_apply_preset(v, k);
+    k = ui_buttons(u, 101, view_preset_names + 3, 3, -1);
+    if (k >= 0) view_apply_preset(v, k + 3);
+}
+
+static void rules(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    int changed = 0;
+    ui_label(u, "RULES", HEADING);
+    changed |= ui_slider(u, 1, "separation", &np.separation_weight, 0, 5, "%.2f", 0) != 0;
+    changed |= ui_slider(u, 2, "alignment", &np.alignment_weight, 0, 5, "%.2f", 0) != 0;
+    changed |= ui_slider(u, 3, "cohesion", &np.cohesion_weight, 0, 5, "%.2f", 0) != 0;
+    changed |= ui_slider(u, 4, "vision radius", &np.vision_radius, 1, 300, "%.0f", 0) != 0;
+    changed |= ui_slider(u, 5, "separation radius", &np.separation_radius, 0, 150, "%.0f", 0) != 0;
+    changed |= ui_slider(u, 6, "field of view", &np.fov, 10, 360, "%.0f deg", 0) != 0;
+    if (changed && view_set_params(v, &np)) view_save_weights(v);
+    static const char *const edges[] = {"wrap", "walls"};
+    int k = ui_buttons(u, 102, edges, 2, np.boundary);
+    if (k >= 0 && k != np.boundary) view_toggle_boundary(v);
+}
+
+static void flock(view *v, ui *u) {
+    ui_label(u, "FLOCK", HEADING);
+    /* The slider shows N, but restarts the flock only when let go. */
+    static double count_slider = -1;
+    if (u->active != 7) count_slider = (double)scene_params(v->sc)->count;
+    int r = ui_slider(u, 7, "boids (on release)", &count_slider, 10, VIEW_N_MAX, "%.0f", 1);
+    if (r == 2) view_set_count(v, lround(count_slider));
+    double rate = (double)v->rate;
+    if (ui_slider(u, 8, "steps per second", &rate, 1, 960, "%.0f", 1))
+        view_set_rate(v, lround(rate));
+    static const char *const restarts[] = {"no sep.", "no align.", "no coh."};
+    int k = ui_buttons(u, 103, restarts, 3, -1);
+    if (k >= 0) view_restart_without(v, k);
+    static const char *const resets[] = {"all rules", "random", "reset"};
+    k = ui_buttons(u, 104, resets, 3, -1);
+    if (k == 0) view_restart_without(v, -1);
+    if (k == 1) view_restart_random(v, *scene_params(v->sc));
+    if (k == 2) view_reset(v);
+    static const char *const runs[] = {"pause", "step", "follow"};
+    int sel = v->paused ? 0 : v->follow ? 2 : -1;
+    k = ui_buttons(u, 105, runs, 3, sel);
+    if (k == 0) v->paused = !v->paused;
+    if (k == 1) v->single = 1;
+    if (k == 2) v->want_follow_toggle = 1;
+}
+
+static void display(view *v, ui *u) {
+    ui_label(u, "POINTER", HEADING);
+    int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
+    if (k >= 0) v->pointer = (view_pointer)k;
+    k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->pointer - 2);
+    if (k >= 0) v->pointer = (view_pointer)(k + 2);
+    ui_label(u, "COLOUR", HEADING);
+    k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->colour);
+    if (k >= 0) v->colour = (render_colour)k;
+    static const char *const views[] = {"HUD", "fit", "help"};
+    k = ui_buttons(u, 108, views, 3, v->hud ? 0 : -1);
+    if (k == 0) v->hud = !v->hud;
+    if (k == 1) view_camera_fit(v);
+    if (k == 2) v->help = !v->help;
+}
+
+void view_panel_draw(view *v) {
+    ui *u = &v->u;
+    float pw = 150 * u->ts;
+    ui_begin(u, (float)v->fb_w - pw, 0, pw);
+    presets(v, u);
+    rules(v, u);
+    flock(v, u);
+    display(v, u);
+    ui_label(u, "Tab: hide panel   ?: keys", HEADING);
+    ui_end(u);
+}

@@ -1,0 +1,182 @@
+/* Changing the simulation from the viewer (keys and panel alike) and its pace: how many
+ * steps each frame takes. */
+#include <math.h>
+#include <string.h>
+
+#include "view_internal.h"
+
+const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school", "swarm",
+                                                     "chaos", "lab",    "classic"};
+
+int view_set_params(view *v, const boids_params *np) {
+    boids_error e;
+    if (boids_params_validate(np, &e)) {
+        view_say(v, "%s", e.msg);
+        return 0;
+    }
+    *scene_params(v->sc) = *np;
+    return 1;
+}
+
+static void restart(view *v, boids_params np, uint64_t seed) {
+    boids_error e;
+    if (boids_params_validate(&np, &e)) {
+        view_say(v, "%s", e.msg);
+        return;
+    }
+    if (scene_restart(v->sc, &np, seed, &e)) {
+        view_say(v, "%s", e.msg);
+        return;
+    }
+    v->follow = 0;
+    v->hist_len = 0;
+    v->anchor_ns = view_now_ns();
+    v->anchor_steps = 0;
+    view_camera_fit(v);
+}
+
+void view_restart_random(view *v, boids_params np) {
+    v->restarts++;
+    restart(v, np, v->seed + v->restarts);
+}
+
+void view_save_weights(view *v) {
+    const boids_params *p = scene_params(v->sc);
+    v->weights[0] = p->separation_weight;
+    v->weights[1] = p->alignment_weight;
+    v->weights[2] = p->cohesion_weight;
+}
+
+/* Seed 000's buttons: random boids with the three rules, or with rule k (0..2) removed. */
+void view_restart_without(view *v, int k) {
+    boids_params np = *scene_params(v->sc);
+    np.separation_weight = k == 0 ? 0 : v->weights[0];
+    np.alignment_weight = k == 1 ? 0 : v->weights[1];
+    np.cohesion_weight = k == 2 ? 0 : v->weights[2];
+    view_restart_random(v, np);
+    static const char *const names[] = {"separation", "alignment", "cohesion"};
+    if (k >= 0 && k < 3) view_say(v, "restarted without %s", names[k]);
+}
+
+void view_reset(view *v) {
+    v->restarts = 0;
+    restart(v, v->start, v->seed);
+    v->base = v->o->base;
+    v->boid_len = v->o->boid_len > 0 ? v->o->boid_len : render_default_length(&v->start);
+    v->scale_world = v->o->scale_world;
+    view_save_weights(v);
+}
+
+void view_set_count(view *v, long n) {
+    if (n < 1) n = 1;
+    long max = VIEW_N_MAX;
+    if (!strcmp(v->o->app.backend, "gpu")) {
+        size_t gmax = boids_gpu_max_count(NULL, 0);
+        if (gmax && gmax < (size_t)max) max = (long)gmax;
+    }
+    if (n > max) n = max;
+    boids_params np = *scene_params(v->sc);
+    np.count = n;
+    if (v->scale_world) {
+        np.width = v->base.width;
+        np.height = v->base.height;
+        view_fit_world(&np, &v->base);
+    }
+    view_restart_random(v, np);
+}
+
+void view_apply_preset(view *v, int k) {
+    boids_params np;
+    boids_error e;
+    if (boids_preset_apply(&np, view_preset_names[k], &e)) {
+        view_say(v, "%s", e.msg);
+        return;
+    }
+    /* Keep N; the world keeps the preset's density. */
+    boids_params base = np;
+    np.count = scene_params(v->sc)->count;
+    view_fit_world(&np, &base);
+    v->base = base;
+    v->scale_world = 1;
+    if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);
+    const boids_params *cur = scene_params(v->sc);
+    if (np.width == cur->width && np.height == cur->height) {
+        view_set_params(v, &np);
+    } else {
+        view_restart_random(v, np);
+    }
+    view_save_weights(v);
+    view_say(v, "preset %s", view_preset_names[k]);
+}
+
+void view_nudge(view *v, size_t field, double delta, double lo, double hi) {
+    boids_params np = *scene_params(v->sc);
+    double *f = (double *)((char *)&np + field);
+    *f = fmin(hi, fmax(lo, *f + delta));
+    if (view_set_params(v, &np)) view_save_weights(v);
+}
+
+void view_toggle_boundary(view *v) {
+    boids_params np = *scene_params(v->sc);
+    np.boundary = np.boundary == BOIDS_BOUNDARY_WRAP ? BOIDS_BOUNDARY_WALLS : BOIDS_BOUNDARY_WRAP;
+    view_set_params(v, &np);
+}
+
+void view_set_rate(view *v, long rate) {
+    v->rate = rate < 1 ? 1 : rate > 7680 ? 7680 : rate;
+    v->anchor_ns = view_now_ns();
+    v->anchor_steps = 0;
+}
+
+/* Steps due this frame: a fixed count per frame, or real time at `rate` steps per second
+ * counted in integer nanoseconds from an anchor (re-anchored each hour of steps, exactly,
+ * so nothing drifts however long it runs). Falling behind drops the backlog rather than
+ * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when frames
+ * are already slow. */
+static unsigned steps_due(view *v, uint64_t now) {
+    if (v->paused) {
+        v->anchor_ns = now;
+        v->anchor_steps = 0;
+        if (v->single) {
+            v->single = 0;
+            return 1;
+        }
+        return 0;
+    }
+    if (v->steps_per_frame > 0) return (unsigned)v->steps_per_frame;
+    if (now < v->rest_until) {
+        v->anchor_ns = now;
+        v->anchor_steps = 0;
+        return 0;
+    }
+    uint64_t hour = (uint64_t)v->rate * 3600u;
+    if (v->anchor_steps >= hour) {
+        v->anchor_steps -= hour;
+        v->anchor_ns += 3600000000000ull;
+    }
+    uint64_t due = (now - v->anchor_ns) / 1000u * (uint64_t)v->rate / 1000000u;
+    unsigned cap = v->frame_ms > 50 ? 1 : VIEW_MAX_STEPS;
+    if (due <= v->anchor_steps) return 0;
+    uint64_t k = due - v->anchor_steps;
+    if (k > cap) {
+        v->anchor_ns = now;
+        v->anchor_steps = 0;
+        return cap;
+    }
+    v->anchor_steps += k;
+    return (unsigned)k;
+}
+
+boids_status view_step(view *v, uint64_t t0) {
+    unsigned k = steps_due(v, t0);
+    boids_status st = scene_step(v->sc, k, &v->err);
+    if (st || k == 0) return st;
+    /* When a frame's steps take longer than 40 ms (a huge flock on a software rasteriser),
+     * the following frames draw without stepping for as long, so that at most half the
+     * time goes to the simulation and the window still answers. */
+    double wall = (double)(view_now_ns() - t0) * 1e-6;
+    v->step_ms = v->step_ms > 0 ? 0.9 * v->step_ms + 0.1 * wall : wall;
+    double ms = fmax(wall, scene_gpu_ms(v->sc));
+    if (ms > 40) v->rest_until = view_now_ns() + (uint64_t)(ms * 1e6);
+    return BOIDS_OK;
+}
