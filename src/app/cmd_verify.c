@@ -87,17 +87,17 @@ static boids_status make_params(const verify_opts *o, const char *preset, boids_
 
 /* ---- scenarios ------------------------------------------------------------------------------ */
 
-/* Builds the params and state of a named scenario from the base parameters. */
-static boids_status make_scenario(const char *name, const boids_params *base, size_t n,
-                                  uint64_t seed, boids_params *p, boids_flock *f,
-                                  boids_error *err) {
+/* The parameters of a named scenario from the base ones, and its N (n, changed for n1 and
+ * n2); returns the boids it places by hand on top (dense: a cluster, edges: the seams). */
+static size_t scenario_params(const char *name, const boids_params *base, uint64_t seed,
+                              boids_params *p, size_t *n) {
     *p = *base;
-    double w = p->width, h = p->height, r = p->vision_radius;
+    double w = p->width, h = p->height;
     size_t extra = 0;
     if (!strcmp(name, "dense")) extra = 300;
     if (!strcmp(name, "edges") || !strcmp(name, "walls")) extra = 16;
-    if (!strcmp(name, "n1")) n = 1, extra = 0;
-    if (!strcmp(name, "n2")) n = 2, extra = 0;
+    if (!strcmp(name, "n1")) *n = 1, extra = 0;
+    if (!strcmp(name, "n2")) *n = 2, extra = 0;
     if (!strcmp(name, "walls")) p->boundary = BOIDS_BOUNDARY_WALLS;
     if (!strcmp(name, "fov")) p->fov = 120;
     /* Seed 003: the Vicsek model (noise on, so that the GLSL noise stream is compared too)
@@ -133,6 +133,15 @@ static boids_status make_scenario(const char *name, const boids_params *base, si
         p->food_radius = 150;
         p->food_weight = 1;
     }
+    return extra;
+}
+
+/* Builds the params and state of a named scenario from the base parameters. */
+static boids_status make_scenario(const char *name, const boids_params *base, size_t n,
+                                  uint64_t seed, boids_params *p, boids_flock *f,
+                                  boids_error *err) {
+    size_t extra = scenario_params(name, base, seed, p, &n);
+    double w = base->width, h = base->height, r = base->vision_radius; /* before the scenario */
     boids_status st = boids_params_validate(p, err);
     if (st == BOIDS_OK) st = boids_flock_alloc(f, n + extra, err);
     if (st != BOIDS_OK) return st;
@@ -244,113 +253,143 @@ static errs compare(const boids_params *p, const boids_flock *a, const boids_flo
     return e;
 }
 
-static int run_scenario(ctx *c, const char *name, const boids_params *base, boids_error *err) {
-    const verify_opts *o = c->o;
+/* One scenario's reference: the state before the step, cpu-ref's step and neighbour sets
+ * from it, the float band and the tolerance; and the buffers the backends fill. */
+typedef struct scen {
+    const char *name;
     boids_params p;
-    boids_flock f = {0}, ref = {0}, fl = {0}, out = {0};
-    boids_status st =
-        make_scenario(name, base, (size_t)o->common.count, o->common.seed, &p, &f, err);
-    if (st != BOIDS_OK) return -1;
-    size_t n = f.n;
-    uint32_t *rc = malloc(n * sizeof *rc), *bc = malloc(n * sizeof *bc);
-    uint64_t *rh = malloc(n * sizeof *rh), *bh = malloc(n * sizeof *bh);
-    verify_amb *amb = malloc(n * sizeof *amb);
-    double *scratch = malloc(n * sizeof *scratch);
-    boids_backend *r = NULL;
-    int result = -1;
-    if (!rc || !bc || !rh || !bh || !amb || !scratch) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    if (boids_flock_alloc(&ref, n, err) || boids_flock_alloc(&fl, n, err) ||
-        boids_flock_alloc(&out, n, err))
-        goto done;
-    if (!(r = boids_cpu_ref_create(&f, err))) goto done;
-    if (r->ops->neighbours(r, &p, rc, rh, err) || boids_backend_step(r, &p, 1, err) ||
-        boids_backend_download(r, &ref, err))
-        goto done;
-    verify_band(&p, &f, amb);
-    size_t banded = 0, overflow = 0;
-    for (size_t i = 0; i < n; i++) {
-        banded += amb[i].boid;
-        overflow += amb[i].overflow;
-    }
-    /* Calibration: the float brute force in both neighbour orders. */
+    boids_flock f, ref, fl, out; /* before, cpu-ref after, float brute force, a backend */
+    uint32_t *rc, *bc;           /* neighbour counts: cpu-ref's, a backend's */
+    uint64_t *rh, *bh;           /* neighbour set hashes: idem */
+    verify_amb *amb;
+    double *scratch;
+    size_t banded, overflow;
+    int band_ok;
+    errs tol;
+} scen;
+
+static void scen_free(scen *s) {
+    boids_flock_free(&s->f);
+    boids_flock_free(&s->ref);
+    boids_flock_free(&s->fl);
+    boids_flock_free(&s->out);
+    free(s->rc);
+    free(s->bc);
+    free(s->rh);
+    free(s->bh);
+    free(s->amb);
+    free(s->scratch);
+}
+
+/* The tolerance: CALIB_FACTOR x the error of the float brute force in both neighbour
+ * orders, with the floors. */
+static void calibrate(scen *s, int verbose) {
+    const boids_params *p = &s->p;
     errs cal = {0, 0, 0, 0};
     for (int rev = 0; rev < 2; rev++) {
-        verify_float_step(&p, &f, rev, &fl);
-        errs e = compare(&p, &fl, &ref, amb, scratch);
+        verify_float_step(p, &s->f, rev, &s->fl);
+        errs e = compare(p, &s->fl, &s->ref, s->amb, s->scratch);
         cal.pos_max = fmax(cal.pos_max, e.pos_max);
         cal.pos_med = fmax(cal.pos_med, e.pos_med);
         cal.vel_max = fmax(cal.vel_max, e.vel_max);
         cal.vel_med = fmax(cal.vel_med, e.vel_med);
     }
-    double pos_floor = FLOOR_ULPS * verify_eps_pos(&p);
-    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p.max_speed, p.initial_speed);
+    double pos_floor = FLOOR_ULPS * verify_eps_pos(p);
+    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p->max_speed, p->initial_speed);
     /* Vicsek headings: GLSL's atan, cos and sin are not correctly rounded (NVIDIA's hardware
      * sine is off by up to ~2^-21.4, llvmpipe's polynomials by a few ulps), where the float
      * brute force calls correctly rounded libm: a floor of 16 FLT_EPSILON pi (~6e-6 rad). */
-    if (p.model == BOIDS_MODEL_VICSEK) vel_floor = 16 * FLT_EPSILON * M_PI;
-    errs tol = {
+    if (p->model == BOIDS_MODEL_VICSEK) vel_floor = 16 * FLT_EPSILON * M_PI;
+    s->tol = (errs){
         fmax(CALIB_FACTOR * cal.pos_max, pos_floor), fmax(CALIB_FACTOR * cal.pos_med, pos_floor),
         fmax(CALIB_FACTOR * cal.vel_max, vel_floor), fmax(CALIB_FACTOR * cal.vel_med, vel_floor)};
-    double band_frac = (double)banded / (double)n;
-    /* Below 100 boids a single banded boid is more than 1%: allow one. */
-    int band_ok = band_frac <= MAX_BAND_FRACTION || banded <= 1;
-    if (o->common.verbose)
+    if (verbose)
         printf("  %-13s calibration (float brute force vs cpu-ref): pos max %.3g med %.3g, "
                "vel max %.3g med %.3g\n",
-               name, cal.pos_max, cal.pos_med, cal.vel_max, cal.vel_med);
-    result = 0;
-    for (int b = 0; b < o->nbackends; b++) {
-        boids_backend *be = backend_get(c, o->backends[b], &f, err);
-        if (!be) {
-            result = -1;
-            goto done;
-        }
-        size_t mism = 0;
-        int nbr_checked = be->ops->neighbours != NULL;
-        if (nbr_checked) {
-            if (be->ops->neighbours(be, &p, bc, bh, err)) {
-                backend_put(c, be);
-                result = -1;
-                goto done;
-            }
-            for (size_t i = 0; i < n; i++)
-                if (!amb[i].overflow &&
-                    !verify_neighbours_match(&amb[i], rc[i], rh[i], bc[i], bh[i]))
-                    mism++;
-        }
-        st = boids_backend_step(be, &p, 1, err);
-        if (st == BOIDS_OK) st = boids_backend_download(be, &out, err);
-        backend_put(c, be);
-        if (st != BOIDS_OK) {
-            result = -1;
-            goto done;
-        }
-        errs e = compare(&p, &out, &ref, amb, scratch);
-        int pass = e.pos_max <= tol.pos_max && e.pos_med <= tol.pos_med &&
-                   e.vel_max <= tol.vel_max && e.vel_med <= tol.vel_med && band_ok && mism == 0;
-        printf("%-13s %6zu %-5s %9.2e %9.2e %9.2e | %9.2e %9.2e %9.2e | %5.2f%% %5zu %6s  %s\n",
-               name, n, o->backends[b], e.pos_max, e.pos_med, tol.pos_max, e.vel_max, e.vel_med,
-               tol.vel_max, 100.0 * band_frac, overflow, nbr_checked ? "" : "n/a",
-               pass ? "pass" : "FAIL");
-        if (mism) printf("  %zu boids with a neighbour set unlike brute force\n", mism);
-        if (!band_ok) printf("  too many boids in the float band (limit 1%%)\n");
-        if (!pass) c->failures++;
-    }
-done:
+               s->name, cal.pos_max, cal.pos_med, cal.vel_max, cal.vel_med);
+}
+
+/* The scenario, cpu-ref's step and neighbours, the band and the tolerance. */
+static boids_status scen_make(const verify_opts *o, const char *name, const boids_params *base,
+                              scen *s, boids_error *err) {
+    s->name = name;
+    boids_status st =
+        make_scenario(name, base, (size_t)o->common.count, o->common.seed, &s->p, &s->f, err);
+    if (st) return st;
+    size_t n = s->f.n;
+    s->rc = malloc(n * sizeof *s->rc), s->bc = malloc(n * sizeof *s->bc);
+    s->rh = malloc(n * sizeof *s->rh), s->bh = malloc(n * sizeof *s->bh);
+    s->amb = malloc(n * sizeof *s->amb);
+    s->scratch = malloc(n * sizeof *s->scratch);
+    if (!s->rc || !s->bc || !s->rh || !s->bh || !s->amb || !s->scratch)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    if ((st = boids_flock_alloc(&s->ref, n, err)) || (st = boids_flock_alloc(&s->fl, n, err)) ||
+        (st = boids_flock_alloc(&s->out, n, err)))
+        return st;
+    boids_backend *r = boids_cpu_ref_create(&s->f, err);
+    if (!r) return err->status;
+    if (!(st = r->ops->neighbours(r, &s->p, s->rc, s->rh, err)) &&
+        !(st = boids_backend_step(r, &s->p, 1, err)))
+        st = boids_backend_download(r, &s->ref, err);
     boids_backend_destroy(r);
-    boids_flock_free(&f);
-    boids_flock_free(&ref);
-    boids_flock_free(&fl);
-    boids_flock_free(&out);
-    free(rc);
-    free(bc);
-    free(rh);
-    free(bh);
-    free(amb);
-    free(scratch);
+    if (st) return st;
+    verify_band(&s->p, &s->f, s->amb);
+    for (size_t i = 0; i < n; i++) {
+        s->banded += s->amb[i].boid;
+        s->overflow += s->amb[i].overflow;
+    }
+    /* Below 100 boids a single banded boid is more than 1%: allow one. */
+    s->band_ok = (double)s->banded / (double)n <= MAX_BAND_FRACTION || s->banded <= 1;
+    calibrate(s, o->common.verbose);
+    return BOIDS_OK;
+}
+
+/* Boids whose neighbour set from backend be is not cpu-ref's up to flips of their band
+ * pairs (boids with too many band pairs are not checked). */
+static boids_status neighbour_mismatches(scen *s, boids_backend *be, size_t *mism,
+                                         boids_error *err) {
+    *mism = 0;
+    boids_status st = be->ops->neighbours(be, &s->p, s->bc, s->bh, err);
+    if (st) return st;
+    for (size_t i = 0; i < s->f.n; i++)
+        if (!s->amb[i].overflow &&
+            !verify_neighbours_match(&s->amb[i], s->rc[i], s->rh[i], s->bc[i], s->bh[i]))
+            (*mism)++;
+    return BOIDS_OK;
+}
+
+/* One backend's step against the reference: prints its row; -1 when it could not run. */
+static int check_backend(ctx *c, scen *s, const char *backend, boids_error *err) {
+    const boids_params *p = &s->p;
+    size_t n = s->f.n, mism = 0;
+    boids_backend *be = backend_get(c, backend, &s->f, err);
+    if (!be) return -1;
+    int nbr_checked = be->ops->neighbours != NULL;
+    boids_status st = nbr_checked ? neighbour_mismatches(s, be, &mism, err) : BOIDS_OK;
+    if (!st) st = boids_backend_step(be, p, 1, err);
+    if (!st) st = boids_backend_download(be, &s->out, err);
+    backend_put(c, be);
+    if (st) return -1;
+    errs e = compare(p, &s->out, &s->ref, s->amb, s->scratch);
+    const errs *tol = &s->tol;
+    int pass = e.pos_max <= tol->pos_max && e.pos_med <= tol->pos_med &&
+               e.vel_max <= tol->vel_max && e.vel_med <= tol->vel_med && s->band_ok && mism == 0;
+    printf("%-13s %6zu %-5s %9.2e %9.2e %9.2e | %9.2e %9.2e %9.2e | %5.2f%% %5zu %6s  %s\n",
+           s->name, n, backend, e.pos_max, e.pos_med, tol->pos_max, e.vel_max, e.vel_med,
+           tol->vel_max, 100.0 * ((double)s->banded / (double)n), s->overflow,
+           nbr_checked ? "" : "n/a", pass ? "pass" : "FAIL");
+    if (mism) printf("  %zu boids with a neighbour set unlike brute force\n", mism);
+    if (!s->band_ok) printf("  too many boids in the float band (limit 1%%)\n");
+    if (!pass) c->failures++;
+    return 0;
+}
+
+static int run_scenario(ctx *c, const char *name, const boids_params *base, boids_error *err) {
+    scen s = {0};
+    int result = scen_make(c->o, name, base, &s, err) ? -1 : 0;
+    for (int b = 0; result == 0 && b < c->o->nbackends; b++)
+        result = check_backend(c, &s, c->o->backends[b], err);
+    scen_free(&s);
     return result;
 }
 
