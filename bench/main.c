@@ -530,8 +530,7 @@ int main(int argc, char **argv) {
          .help = "svg (default) or png"},
     };
     app_opts o;
-    app_opts_init(&o, &bench_command);
-    int rc = app_parse(&bench_command, own, sizeof own / sizeof own[0], &o, argc, argv);
+    int rc = app_parse(&bench_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
     if (configure(&c, &a, &o, &err) || make_dir(c.out, &err)) return fail(&err);

@@ -28,45 +28,41 @@ enum {
 /* The shared options: the one table getopt_long, the handler and the help are made from. */
 typedef struct shared_option {
     unsigned group;
-    int id;
-    const char *name, *alias; /* long names ("k": -k only) */
-    int has_arg;
-    const char *left; /* the help's left column */
+    int id;                   /* a letter: the short option */
+    const char *name, *alias; /* long names ("k": -k alone in the help) */
+    const char *meta;         /* the value in the help; NULL: the option takes none */
     const char *help;
 } shared_option;
 
 static const shared_option shared[] = {
-    {APP_PARAMS, OPT_PRESET, "preset", NULL, 1, "--preset NAME",
+    {APP_PARAMS, OPT_PRESET, "preset", NULL, "NAME",
      "classic, lab, flock, school, swarm, chaos, vicsek"},
-    {APP_PARAMS, OPT_CONFIG, "config", NULL, 1, "--config FILE", "INI file of key = value lines"},
-    {APP_PARAMS, 'n', "count", NULL, 1, "-n, --count N", "number of boids"},
-    {APP_PARAMS, OPT_MODEL, "model", NULL, 1, "--model M",
-     "reynolds or vicsek (same as --set model=M)"},
-    {APP_PARAMS, OPT_NEIGHBOURS, "neighbours", "neighbors", 1, "--neighbours R",
+    {APP_PARAMS, OPT_CONFIG, "config", NULL, "FILE", "INI file of key = value lines"},
+    {APP_PARAMS, 'n', "count", NULL, "N", "number of boids"},
+    {APP_PARAMS, OPT_MODEL, "model", NULL, "M", "reynolds or vicsek (same as --set model=M)"},
+    {APP_PARAMS, OPT_NEIGHBOURS, "neighbours", "neighbors", "R",
      "metric or topological (same as --set neighbours=R)"},
-    {APP_PARAMS, 'k', "k", NULL, 1, "-k K",
+    {APP_PARAMS, 'k', "k", NULL, "K",
      "topological: nearest neighbours (same as --set k=K; default 7)"},
-    {APP_PARAMS, OPT_SET, "set", NULL, 1, "--set KEY=VALUE",
+    {APP_PARAMS, OPT_SET, "set", NULL, "KEY=VALUE",
      "set one parameter (repeatable, applied last); `boids params` lists them"},
-    {APP_PARAMS, OPT_SEED, "seed", NULL, 1, "--seed S",
+    {APP_PARAMS, OPT_SEED, "seed", NULL, "S",
      "random initial state as Python's random.Random(S), and the\nVicsek noise stream"},
-    {APP_LOAD, OPT_LOAD, "load", NULL, 1, "--load FILE",
-     "state CSV (x,y,vx,vy); N comes from the file"},
-    {APP_BACKEND, OPT_BACKEND, "backend", NULL, 1, "--backend NAME",
+    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE", "state CSV (x,y,vx,vy); N comes from the file"},
+    {APP_BACKEND, OPT_BACKEND, "backend", NULL, "NAME",
      "cpu-ref (exact, O(N^2)), cpu (grid, OpenMP) or gpu (OpenGL\ncompute)"},
-    {APP_THREADS, OPT_THREADS, "threads", NULL, 1, "--threads T",
-     "cpu: number of threads (default: all)"},
-    {APP_GPU_MODE, OPT_DETERMINISTIC, "deterministic", NULL, 0, "--deterministic",
+    {APP_THREADS, OPT_THREADS, "threads", NULL, "T", "cpu: number of threads (default: all)"},
+    {APP_GPU_MODE, OPT_DETERMINISTIC, "deterministic", NULL, NULL,
      "gpu: sort each cell by id, bit-reproducible run to run on one device"},
-    {APP_GPU_MODE, OPT_FAST, "fast", NULL, 0, "--fast",
+    {APP_GPU_MODE, OPT_FAST, "fast", NULL, NULL,
      "gpu: skip the per-cell sort (faster; not reproducible run to run)"},
-    {APP_VERBOSE, 'v', "verbose", NULL, 0, "-v, --verbose",
+    {APP_VERBOSE, 'v', "verbose", NULL, NULL,
      "diagnostics on stderr (renderer, timings); -vv: gpu with a GL debug\n"
      "context, any GL error or high-severity message fails the run"},
 };
 enum { NSHARED = sizeof shared / sizeof shared[0] };
 
-void app_opts_init(app_opts *o, const app_command *cmd) {
+static void opts_init(app_opts *o, const app_command *cmd) {
     memset(o, 0, sizeof *o);
     o->preset = cmd->preset;
     o->count = cmd->count;
@@ -260,8 +256,8 @@ static struct option *make_longopts(const app_command *cmd, const app_option *ow
     for (size_t i = 0; i < NSHARED; i++) {
         if (!(cmd->shared & shared[i].group)) continue;
         const shared_option *s = &shared[i];
-        add_longopt(lo, &nl, shortopts, s->name, s->has_arg, s->id);
-        if (s->alias) add_longopt(lo, &nl, shortopts, s->alias, s->has_arg, s->id);
+        add_longopt(lo, &nl, shortopts, s->name, s->meta != NULL, s->id);
+        if (s->alias) add_longopt(lo, &nl, shortopts, s->alias, s->meta != NULL, s->id);
     }
     for (size_t i = 0; i < n; i++) {
         if (own[i].kind == APP_SECTION) continue;
@@ -300,8 +296,8 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
         return 1;
     }
     boids_error err;
-    boids_error_clear(&err);
     int c, rc = APP_RUN;
+    opts_init(o, cmd);
     optind = 1;
     opterr = 0;
     while (rc == APP_RUN && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
@@ -339,6 +335,20 @@ static void help_line(FILE *out, const char *left, const char *help, const char 
         if (*c == '\n') fprintf(out, "%21s", "");
     }
     fprintf(out, "%s\n", dflt);
+}
+
+/* An option as the help shows it: "-o, --output PAT", "--steps K", "-k K". */
+static const char *left_column(char *buf, size_t size, int letter, const char *name,
+                               const char *meta) {
+    int len = 0;
+    if (letter && strlen(name) == 1)
+        len = snprintf(buf, size, "-%c", letter);
+    else if (letter)
+        len = snprintf(buf, size, "-%c, --%s", letter, name);
+    else
+        len = snprintf(buf, size, "--%s", name);
+    if (meta) snprintf(buf + len, size - (size_t)len, " %s", meta);
+    return buf;
 }
 
 static const char *group_heading(unsigned group, int deterministic, char *buf, size_t size) {
@@ -379,10 +389,8 @@ void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n
             continue;
         }
         char left[64];
-        int len = op->letter ? snprintf(left, sizeof left, "-%c, ", op->letter) : 0;
-        snprintf(left + len, sizeof left - (size_t)len, "--%s%s%s", op->name, op->meta ? " " : "",
-                 op->meta ? op->meta : "");
-        help_line(out, left, op->help, "");
+        help_line(out, left_column(left, sizeof left, op->letter, op->name, op->meta), op->help,
+                  "");
     }
     help_line(out, "-h, --help", "this text", "");
     if (cmd->notes) fputs(cmd->notes, out);
@@ -397,7 +405,9 @@ void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n
             fprintf(out, "%s\n", group_heading(heading, cmd->deterministic, hbuf, sizeof hbuf));
         last = heading;
         shared_default(cmd, s->id, dflt, sizeof dflt);
-        help_line(out, s->left, s->help, dflt);
+        char left[64];
+        left_column(left, sizeof left, s->id < 128 ? s->id : 0, s->name, s->meta);
+        help_line(out, left, s->help, dflt);
     }
 }
 

@@ -38,7 +38,8 @@ enum {
     APP_BACKEND = 4,  /* --backend */
     APP_THREADS = 8,  /* --threads */
     APP_LOAD = 16,    /* --load */
-    APP_VERBOSE = 32  /* -v, --verbose */
+    APP_VERBOSE = 32, /* -v, --verbose */
+    APP_ALL = 63      /* every group: the commands that run a flock (sim, sweep, view, render) */
 };
 
 /* A command: its name, help text around the option lists, the shared groups it takes and
@@ -88,12 +89,13 @@ typedef struct app_option {
 /* Returned by app_parse when the command should go on. */
 enum { APP_RUN = -1 };
 
-/* Sets o to the command's defaults. */
-void app_opts_init(app_opts *o, const app_command *cmd);
+/* The number of entries of an option table. */
+#define APP_COUNT(table) (sizeof(table) / sizeof(table)[0])
 
-/* Parses argv (argv[0] is the command's name) against the shared groups of cmd and its own
- * table (n entries). Returns APP_RUN to go on, 0 after --help, or 2 after one message
- * naming the option and its value (missing value, unknown option, bad value, an operand). */
+/* Sets o to the command's defaults, then parses argv (argv[0] is the command's name) against the
+ * shared groups of cmd and its own table (n entries). Returns APP_RUN to go on, 0 after --help, or
+ * 2 after one message naming the option and its value (missing value, unknown option, bad value, an
+ * operand). */
 int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts *o, int argc,
               char **argv);
 

@@ -27,7 +27,7 @@ static const app_command render_command = {
         "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
         "`boids view`. On the gpu backend a given seed gives the same frames on one device\n"
         "unless --fast is given.\n",
-    .shared = APP_PARAMS | APP_GPU_MODE | APP_LOAD | APP_BACKEND | APP_THREADS | APP_VERBOSE,
+    .shared = APP_ALL,
     .backend = "gpu",
     .deterministic = 1};
 
@@ -238,8 +238,7 @@ int boids_cmd_render(int argc, char **argv) {
         {APP_FLAG, "hud", 0, NULL, &j.hud, 1, .help = "print N, step and order on the frames"},
     };
     app_opts o;
-    app_opts_init(&o, &render_command);
-    int rc = app_parse(&render_command, own, sizeof own / sizeof own[0], &o, argc, argv);
+    int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
     boids_error_clear(&err);

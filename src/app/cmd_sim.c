@@ -21,7 +21,7 @@ static const app_command sim_command = {
         "\n",
     .notes = "-n changes N only: the world keeps its size (set width and height to keep a "
              "density).\n",
-    .shared = APP_PARAMS | APP_GPU_MODE | APP_LOAD | APP_BACKEND | APP_THREADS | APP_VERBOSE,
+    .shared = APP_ALL,
     .backend = "cpu-ref",
     .deterministic = 1};
 
@@ -55,11 +55,9 @@ int boids_cmd_sim(int argc, char **argv) {
          .help = "metrics: the order parameter only"},
     };
     app_opts o;
-    app_opts_init(&o, &sim_command);
-    int rc = app_parse(&sim_command, own, sizeof own / sizeof own[0], &o, argc, argv);
+    int rc = app_parse(&sim_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
     if (save && boids_atomic_check_writable(save, &err)) return app_fail(&err);

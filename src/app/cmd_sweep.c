@@ -34,7 +34,7 @@ static const app_command sweep_command = {
         "the Vicsek noise stream.\n"
         "\n",
     .notes = "Progress goes to stderr. --load is refused: each seed draws its own state.\n\n",
-    .shared = APP_PARAMS | APP_GPU_MODE | APP_LOAD | APP_BACKEND | APP_THREADS | APP_VERBOSE,
+    .shared = APP_ALL,
     .backend = "cpu-ref",
     .deterministic = 1};
 
@@ -507,11 +507,9 @@ int boids_cmd_sweep(int argc, char **argv) {
          .help = "the observable to plot (default order)"},
     };
     app_opts o;
-    app_opts_init(&o, &sweep_command);
-    int rc = app_parse(&sweep_command, own, sizeof own / sizeof own[0], &o, argc, argv);
+    int rc = app_parse(&sweep_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
     boids_status st = sweep_lists(&s, &o, &a, &err);
     if (!st) st = sweep_outputs(&s, &a, &err);
     if (!st) st = sweep_precheck(&s, &o, &err);

@@ -600,11 +600,9 @@ int boids_cmd_verify(int argc, char **argv) {
         {APP_LONG, "curve-count", 0, "N", &o.curve_count, 1, 100000000,
          .help = "order curves: boids (default: the preset's count)"},
     };
-    app_opts_init(&o.common, &verify_command);
-    int rc = app_parse(&verify_command, own, sizeof own / sizeof own[0], &o.common, argc, argv);
+    int rc = app_parse(&verify_command, own, APP_COUNT(own), &o.common, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
     char buf[256];
     int need_gpu = 0;
     boids_params base;

@@ -21,7 +21,7 @@ static const app_command view_command = {
         "(unless --config or --set give width/height).\n"
         "\n",
     .notes = "The cpu and cpu-ref backends upload each step to the GPU to draw it.\n",
-    .shared = APP_PARAMS | APP_GPU_MODE | APP_LOAD | APP_BACKEND | APP_THREADS | APP_VERBOSE,
+    .shared = APP_ALL,
     .backend = "gpu",
     .deterministic = 0};
 
@@ -126,8 +126,7 @@ int boids_cmd_view(int argc, char **argv) {
                  "mean_distance (to the --press point, else the world's centre),\n"
                  "then the live settings (weights, radii, fov, boundary, ...)"},
     };
-    app_opts_init(&o.app, &view_command);
-    int rc = app_parse(&view_command, own, sizeof own / sizeof own[0], &o.app, argc, argv);
+    int rc = app_parse(&view_command, own, APP_COUNT(own), &o.app, argc, argv);
     if (rc != APP_RUN) return rc;
     o.win_w = size[0];
     o.win_h = size[1];

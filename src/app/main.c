@@ -38,11 +38,9 @@ static const app_command params_command = {
 
 int boids_cmd_params(int argc, char **argv) {
     app_opts o;
-    app_opts_init(&o, &params_command);
     int rc = app_parse(&params_command, NULL, 0, &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
     size_t n;
