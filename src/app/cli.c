@@ -329,10 +329,16 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
 /* One line of help: the left column, then the text (continuation lines aligned under it),
  * then the default where the command states one. */
 static void help_line(FILE *out, const char *left, const char *help, const char *dflt) {
-    fprintf(out, strlen(left) <= 18 ? "  %-18s " : "  %s  ", left);
+    int col = fprintf(out, strlen(left) <= 18 ? "  %-18s " : "  %s  ", left);
     for (const char *c = help; *c; c++) {
         fputc(*c, out);
-        if (*c == '\n') fprintf(out, "%21s", "");
+        /* A list too long for one line (verify's scenarios) breaks after a comma. */
+        if (*c == '\n' || (*c == ',' && col > 78)) {
+            if (*c == ',') fputc('\n', out);
+            col = fprintf(out, "%21s", "");
+        } else {
+            col++;
+        }
     }
     fprintf(out, "%s\n", dflt);
 }
