@@ -24,75 +24,23 @@
 #include "cli.h"
 #include "cpu_grid.h"
 
-static const char usage[] =
-    "usage: boids-bench [OPTIONS]\n"
-    "Times every backend over a sweep of flock sizes; prints a table, writes bench.csv,\n"
-    "bench.json, bench.gp and SVG plots (when gnuplot is on PATH) into --out.\n"
-    "\n"
-    "Sweep:\n"
-    "  -N, --sizes LIST     boid counts, comma separated, k/M/G suffixes allowed\n"
-    "                       (default 1k,10k,100k,1M)\n"
-    "  --backends LIST      any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det (default: all)\n"
-    "  --fixed-world        keep the preset's world for every N (default: keep its density,\n"
-    "                       boids per area, and grow the world with N at the same aspect)\n"
-    "  --threads T          threads of cpu-all (default: all, OpenMP's default)\n"
-    "  --age K              advance the random initial state K steps (cpu path) before timing,\n"
-    "                       to time formed flocks: more neighbours per boid (default 0)\n"
-    "Timing:\n"
-    "  --reps R             timed repetitions per point (default 7; 3..100)\n"
-    "  --warmup W           untimed repetitions before them (default 2)\n"
-    "  --rep-ms MS          target length of one repetition (default 200)\n"
-    "  --max-steps K        at most K steps per repetition (default 30): each repetition\n"
-    "                       restarts from the initial state, so this bounds how far the\n"
-    "                       flock evolves while being timed\n"
-    "  --stage-timer HOW    GPU stage times from: gl (GL_TIME_ELAPSED queries), fenced\n"
-    "                       (glFinish around each stage, CPU clock), auto (gl unless its\n"
-    "                       stages sum to under 2 us and 5% of the wall time, as on llvmpipe;\n"
-    "                       default)\n"
-    "  --budget S           skip a point whose estimated time exceeds S seconds (default 120)\n"
-    "  --quick              seconds-long harness check: 500 and 2000 boids, 3 reps, 1 warm-up,\n"
-    "                       short repetitions (explicit flags still win)\n"
-    "Output:\n"
-    "  --out DIR            folder for the files (created; default .)\n"
-    "  --no-plot            do not write bench.gp or run gnuplot\n"
-    "  --plot-format F      svg (default) or png\n"
-    "Parameters (as in `boids sim`):\n"
-    "  --preset NAME        classic, lab (default), flock, school, swarm, chaos\n"
-    "  --config FILE        INI file of key = value lines\n"
-    "  --set KEY=VALUE      set one parameter (repeatable); `boids params` lists them\n"
-    "  --seed S             random initial state (default 0)\n"
-    "  -h, --help           this text\n"
-    "Exit status: 0 done (skipped points are not failures), 1 a run or a write failed,\n"
-    "2 bad usage.\n";
-
-enum {
-    OPT_SIZES = OPT_FIRST_FREE,
-    OPT_BACKENDS,
-    OPT_FIXED_WORLD,
-    OPT_REPS,
-    OPT_WARMUP,
-    OPT_REP_MS,
-    OPT_MAX_STEPS,
-    OPT_BUDGET,
-    OPT_QUICK,
-    OPT_OUT,
-    OPT_NO_PLOT,
-    OPT_BENCH_THREADS,
-    OPT_STAGE_TIMER,
-    OPT_PLOT_FORMAT,
-    OPT_AGE
-};
+static const app_command bench_command = {
+    .prog = "boids-bench",
+    .synopsis =
+        "usage: boids-bench [OPTIONS]\n"
+        "Times every backend over a sweep of flock sizes; prints a table, writes bench.csv,\n"
+        "bench.json, bench.gp and SVG plots (when gnuplot is on PATH) into --out.\n"
+        "\n",
+    .notes = "-n N times the one size N (as --sizes N). --deterministic or --fast times only the\n"
+             "gpu-det or only the gpu backend. --threads sets the threads of cpu-all.\n"
+             "Exit status: 0 done (skipped points are not failures), 1 a run or a write failed,\n"
+             "2 bad usage.\n",
+    .shared = APP_PARAMS | APP_GPU_MODE | APP_THREADS,
+    .deterministic = -1};
 
 static int fail(const boids_error *err) {
     fprintf(stderr, "boids-bench: %s\n", err->msg);
     return boids_status_exit_code(err->status);
-}
-
-static int usage_error(const char *fmt, const char *arg) {
-    fprintf(stderr, "boids-bench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see boids-bench --help)\n");
-    return 2;
 }
 
 /* "1k,10k,2.5M": positive counts up to 1e9, sorted and without repeats. */
@@ -163,18 +111,6 @@ static boids_status parse_backends(const char *text, bench_config *c, boids_erro
     for (int b = 0; b < BENCH_BACKENDS; b++)
         if (c->enabled[b]) return BOIDS_OK;
     return boids_error_set(err, BOIDS_ERR_INPUT, "--backends: empty list");
-}
-
-static boids_status parse_double(const char *flag, const char *text, double lo, double hi,
-                                 double *out, boids_error *err) {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not a number in [%g, %g]", flag,
-                               text, lo, hi);
-    *out = v;
-    return BOIDS_OK;
 }
 
 /* mkdir -p. */
@@ -312,297 +248,306 @@ static boids_status write_data(const bench_config *c, const bench_machine *m,
     return s;
 }
 
-int main(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"preset", required_argument, NULL, OPT_PRESET},
-        {"config", required_argument, NULL, OPT_CONFIG},
-        {"set", required_argument, NULL, OPT_SET},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"sizes", required_argument, NULL, 'N'},
-        {"backends", required_argument, NULL, OPT_BACKENDS},
-        {"fixed-world", no_argument, NULL, OPT_FIXED_WORLD},
-        {"threads", required_argument, NULL, OPT_BENCH_THREADS},
-        {"reps", required_argument, NULL, OPT_REPS},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"rep-ms", required_argument, NULL, OPT_REP_MS},
-        {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
-        {"budget", required_argument, NULL, OPT_BUDGET},
-        {"quick", no_argument, NULL, OPT_QUICK},
-        {"age", required_argument, NULL, OPT_AGE},
-        {"stage-timer", required_argument, NULL, OPT_STAGE_TIMER},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"no-plot", no_argument, NULL, OPT_NO_PLOT},
-        {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    app_opts o;
-    app_opts_init(&o);
-    bench_config c;
-    memset(&c, 0, sizeof c);
-    c.out = ".";
-    c.plot = 1;
-    for (int b = 0; b < BENCH_BACKENDS; b++) c.enabled[b] = 1;
-    /* Explicit values, -1 / NAN until given, so that --quick can fill in the rest. */
-    long reps = -1, warmup = -1, max_steps = -1;
-    double rep_ms = NAN, budget = NAN;
-    const char *sizes = NULL;
+/* The options as given: -1 or NAN where not, so that --quick can fill in the rest. */
+typedef struct bench_args {
+    const char *sizes, *backends;
+    long reps, warmup, max_steps, age;
+    double rep_ms, budget;
+} bench_args;
+
+/* The backends: --backends (default all), less the GPU mode that --deterministic or --fast
+ * leaves out. */
+static boids_status configure_backends(bench_config *c, const bench_args *a, const app_opts *o,
+                                       boids_error *err) {
+    boids_status s =
+        parse_backends(a->backends ? a->backends : "cpu-ref,cpu-1t,cpu-all,gpu,gpu-det", c, err);
+    if (s || o->deterministic < 0) return s;
+    bench_backend off = o->deterministic ? BENCH_GPU : BENCH_GPU_DET;
+    if (a->backends && c->enabled[off])
+        return boids_error_set(
+            err, BOIDS_ERR_INPUT, "--%s: --backends names %s, which times the other GPU mode",
+            o->deterministic ? "deterministic" : "fast", bench_backend_name(off));
+    c->enabled[off] = 0;
+    return BOIDS_OK;
+}
+
+/* The sweep from the options: sizes, backends, timing (with --quick's defaults) and the
+ * parameters before scaling to N. */
+static boids_status configure(bench_config *c, const bench_args *a, const app_opts *o,
+                              boids_error *err) {
+    char one[32];
+    const char *sizes = a->sizes;
+    if (o->count && sizes)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "give -n or --sizes, not both");
+    if (o->count) snprintf(one, sizeof one, "%ld", o->count), sizes = one;
+    boids_status s = configure_backends(c, a, o, err);
+    if (!s) s = parse_sizes(sizes ? sizes : c->quick ? "500,2000" : "1k,10k,100k,1M", c, err);
+    if (s) return s;
+    c->reps = (unsigned)(a->reps > 0 ? a->reps : c->quick ? 3 : 7);
+    c->warmup = (unsigned)(a->warmup >= 0 ? a->warmup : c->quick ? 1 : 2);
+    c->max_steps = (unsigned)(a->max_steps > 0 ? a->max_steps : c->quick ? 5 : 30);
+    c->rep_ms = !isnan(a->rep_ms) ? a->rep_ms : c->quick ? 5.0 : 200.0;
+    c->budget_s = !isnan(a->budget) ? a->budget : c->quick ? 2.0 : 120.0;
+    c->age = (unsigned long)a->age;
+    c->threads = o->threads;
+    c->preset = o->preset;
+    c->seed = o->seed;
+    app_opts base = *o;
+    base.count = 0; /* the sizes are N; the parameters' count gives the density */
+    if ((s = app_params(&base, &c->base, err))) return s;
+    c->density = (double)c->base.count / (c->base.width * c->base.height);
+    return BOIDS_OK;
+}
+
+/* One context for the whole sweep, current on this thread: every GPU instance is made on it
+ * (boids_gpu_create with gl NULL), and its limits are known before sizing. Returns it as
+ * an opaque pointer (NULL without one; m->gpu_note says why). */
+static void *gpu_open(const bench_config *c, bench_machine *m) {
+#if BOIDS_BENCH_GPU
     boids_error err;
-    boids_error_clear(&err);
-    int ch;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":N:h", longopts, NULL)) != -1) {
-        int r = app_opts_parse(&o, ch, optarg, &err);
-        if (r < 0) return fail(&err);
-        if (r) continue;
-        long v;
-        boids_status s = BOIDS_OK;
-        switch (ch) {
-        case 'N':
-            sizes = optarg;
-            break;
-        case OPT_BACKENDS:
-            s = parse_backends(optarg, &c, &err);
-            break;
-        case OPT_FIXED_WORLD:
-            c.fixed_world = 1;
-            break;
-        case OPT_BENCH_THREADS:
-            if (!(s = app_parse_long("--threads", optarg, 1, 4096, &v, &err))) c.threads = (int)v;
-            break;
-        case OPT_REPS:
-            s = app_parse_long("--reps", optarg, 3, BENCH_MAX_REPS, &reps, &err);
-            break;
-        case OPT_WARMUP:
-            s = app_parse_long("--warmup", optarg, 0, 100, &warmup, &err);
-            break;
-        case OPT_MAX_STEPS:
-            s = app_parse_long("--max-steps", optarg, 1, 100000, &max_steps, &err);
-            break;
-        case OPT_REP_MS:
-            s = parse_double("--rep-ms", optarg, 0.0, 1e6, &rep_ms, &err);
-            break;
-        case OPT_BUDGET:
-            s = parse_double("--budget", optarg, 0.0, 1e7, &budget, &err);
-            break;
-        case OPT_AGE:
-            if (!(s = app_parse_long("--age", optarg, 0, 10000000L, &v, &err)))
-                c.age = (unsigned long)v;
-            break;
-        case OPT_QUICK:
-            c.quick = 1;
-            break;
-        case OPT_STAGE_TIMER:
-            if (!strcmp(optarg, "auto"))
-                c.stage_timer = BENCH_TIMER_AUTO;
-            else if (!strcmp(optarg, "gl"))
-                c.stage_timer = BENCH_TIMER_GL;
-            else if (!strcmp(optarg, "fenced"))
-                c.stage_timer = BENCH_TIMER_FENCED;
-            else
-                s = boids_error_set(&err, BOIDS_ERR_INPUT,
-                                    "--stage-timer: '%s' is not one of auto, gl, fenced", optarg);
-            break;
-        case OPT_OUT:
-            c.out = optarg;
-            break;
-        case OPT_PLOT_FORMAT:
-            if (!strcmp(optarg, "svg") || !strcmp(optarg, "png"))
-                c.plot_png = !strcmp(optarg, "png");
-            else
-                s = boids_error_set(&err, BOIDS_ERR_INPUT, "--plot-format: '%s' is not svg or png",
-                                    optarg);
-            break;
-        case OPT_NO_PLOT:
-            c.plot = 0;
-            break;
-        case 'h':
-            fputs(usage, stdout);
-            return 0;
-        case ':':
-            return usage_error("%s needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-        if (s) return fail(&err);
+    if (!c->enabled[BENCH_GPU] && !c->enabled[BENCH_GPU_DET]) return NULL;
+    boids_gl *gl = boids_gl_create(0, &err);
+    if (!gl) {
+        snprintf(m->gpu_note, sizeof m->gpu_note, "no GL 4.3 context: %.300s", err.msg);
+        return NULL;
     }
-    if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    snprintf(m->gl_renderer, sizeof m->gl_renderer, "%s", boids_gl_renderer(gl));
+    snprintf(m->gl_version, sizeof m->gl_version, "%s", boids_gl_version(gl));
+    snprintf(m->gl_platform, sizeof m->gl_platform, "%s", boids_gl_platform(gl));
+    m->gpu_max_n = boids_gpu_max_count(m->gpu_max_why, sizeof m->gpu_max_why);
+    return gl;
+#else
+    (void)c;
+    snprintf(m->gpu_note, sizeof m->gpu_note, "built without the GPU backend");
+    return NULL;
+#endif
+}
 
-    if (parse_sizes(sizes ? sizes : c.quick ? "500,2000" : "1k,10k,100k,1M", &c, &err))
-        return fail(&err);
-    c.reps = (unsigned)(reps > 0 ? reps : c.quick ? 3 : 7);
-    c.warmup = (unsigned)(warmup >= 0 ? warmup : c.quick ? 1 : 2);
-    c.max_steps = (unsigned)(max_steps > 0 ? max_steps : c.quick ? 5 : 30);
-    c.rep_ms = !isnan(rep_ms) ? rep_ms : c.quick ? 5.0 : 200.0;
-    c.budget_s = !isnan(budget) ? budget : c.quick ? 2.0 : 120.0;
-    c.preset = o.preset;
-    c.seed = o.seed;
-    if (app_params(&o, &c.base, &err)) return fail(&err);
-    c.density = (double)c.base.count / (c.base.width * c.base.height);
-    if (make_dir(c.out, &err)) return fail(&err);
+static void gpu_close(void *gl) {
+#if BOIDS_BENCH_GPU
+    boids_gl_destroy(gl);
+#else
+    (void)gl;
+#endif
+}
 
+/* The sweep in progress. */
+typedef struct bench_run {
+    const bench_config *c;
+    bench_machine *m;
+    bench_point *pts;
+    size_t npts;
+    /* Why each backend stopped, once it has: larger N are skipped for the same reason. */
+    char stopped[BENCH_BACKENDS][1024];
+    int all_threads;
+} bench_run;
+
+/* A point that cannot finish within --budget, by an estimate from this backend's previous
+ * point: O(N^2) for the reference, at least linear for the others. A point costs warm-up +
+ * reps + calibration repetitions of at least one step (plus one settling step each).
+ * Returns 1 with the reason in stop. */
+static int over_budget(const bench_run *r, const bench_point *pt, char *stop, size_t size) {
+    const bench_point *prev = NULL;
+    for (size_t j = r->npts - 1; j-- > 0;)
+        if (r->pts[j].backend == pt->backend && r->pts[j].state == BENCH_OK) {
+            prev = &r->pts[j];
+            break;
+        }
+    if (!prev) return 0;
+    double e = pt->backend == BENCH_CPU_REF                     ? 2.0
+               : !isnan(prev->exponent) && prev->exponent > 1.0 ? prev->exponent
+                                                                : 1.0;
+    double step_s = prev->ms.median * 1e-3 * pow((double)pt->n / (double)prev->n, e);
+    double min_s = step_s * 2.0 * (3 + 1 + 1);
+    if (min_s <= r->c->budget_s) return 0;
+    snprintf(stop, size,
+             "from N=%zu: estimated %.3g s per step (N^%.2g from %.3g ms at "
+             "N=%zu), at least %.0f s for the point > --budget %g s",
+             pt->n, step_s, e, prev->ms.median, prev->n, min_s, r->c->budget_s);
+    return 1;
+}
+
+/* Whether point pt (backend and N set) is skipped before running, with the reason in
+ * pt->reason; a reason that holds for larger N too stops the backend. */
+static int skip_point(bench_run *r, bench_point *pt) {
+    char *stop = r->stopped[pt->backend];
+    size_t n = pt->n, size = sizeof r->stopped[0];
+    if (!stop[0] && bench_backend_is_gpu(pt->backend)) {
+        if (r->m->gpu_note[0]) {
+            snprintf(pt->reason, sizeof pt->reason, "%s", r->m->gpu_note);
+            return 1;
+        }
+        if (n > r->m->gpu_max_n)
+            snprintf(stop, size, "the GPU holds at most %zu boids (limit: %s)", r->m->gpu_max_n,
+                     r->m->gpu_max_why);
+    }
+    double need = host_bytes(pt->backend, n), avail = bench_mem_available();
+    if (!stop[0] && avail > 0.0 && need > 0.8 * avail)
+        snprintf(stop, size, "from N=%zu: needs about %.1f GiB of host memory, %.1f GiB available",
+                 n, need / 1073741824.0, avail / 1073741824.0);
+    if (!stop[0]) over_budget(r, pt, stop, size);
+    if (!stop[0]) return 0;
+    memcpy(pt->reason, stop, sizeof pt->reason);
+    return 1;
+}
+
+/* Times pt, then writes the files so far: a sweep killed by a time limit (a lent GPU
+ * machine) still leaves what it measured. */
+static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
+                          const boids_flock *init) {
+    fprintf(stderr, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend), pt->n);
+    fflush(stderr);
+    double load[3];
+    bench_loadavg(load);
+    pt->load1 = load[0];
+    pt->state = BENCH_OK;
+    pt->reason[0] = '\0';
+    bench_measure(r->c, pt, p, init);
+    if (pt->state == BENCH_OK) {
+        fprintf(stderr, " %.4g ms/step (%u reps of %u steps)\n", pt->ms.median, pt->reps,
+                pt->steps_per_rep);
+    } else {
+        fprintf(stderr, " failed: %s\n", pt->reason);
+        snprintf(r->stopped[pt->backend], sizeof r->stopped[0], "N=%zu failed before: %.900s",
+                 pt->n, pt->reason);
+    }
+    boids_error err;
+    bench_loadavg(r->m->load_end);
+    derive(r->c, r->pts, r->npts);
+    if (write_data(r->c, r->m, r->pts, r->npts, "plot pending: sweep not finished", &err))
+        fprintf(stderr, "boids-bench: %s\n", err.msg);
+}
+
+/* Every enabled backend at N = n, from one initial state. */
+static void run_size(bench_run *r, size_t n) {
+    const bench_config *c = r->c;
+    boids_params p;
+    scale_params(c, n, &p);
+    boids_error perr;
+    boids_status ps = boids_params_validate(&p, &perr);
+    boids_flock init = {0};
+    if (!ps) ps = boids_flock_alloc(&init, n, &perr);
+    if (!ps) boids_flock_randomize(&init, &p, c->seed);
+    if (!ps && c->age) ps = age_flock(&p, &init, c->threads, c->age, &perr);
+    double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c->threads);
+    unsigned ncx, ncy;
+    model_grid(&p, &ncx, &ncy);
+    for (int b = 0; b < BENCH_BACKENDS; b++) {
+        if (!c->enabled[b]) continue;
+        bench_point *pt = &r->pts[r->npts++];
+        *pt = (bench_point){.backend = (bench_backend)b,
+                            .n = n,
+                            .width = p.width,
+                            .height = p.height,
+                            .nbrs = nbrs,
+                            .ncx = ncx,
+                            .ncy = ncy,
+                            .state = BENCH_SKIPPED};
+        pt->threads = b == BENCH_CPU_ALL                  ? r->all_threads
+                      : bench_backend_is_gpu(pt->backend) ? 0
+                                                          : 1;
+        if (ps)
+            snprintf(pt->reason, sizeof pt->reason, "N=%zu does not fit the parameters: %.500s", n,
+                     perr.msg);
+        else if (!skip_point(r, pt))
+            measure_point(r, pt, &p, &init);
+    }
+    boids_flock_free(&init);
+}
+
+/* The neighbour kernel of the cpu path, for the record. */
+static void record_kernel(bench_machine *m) {
+    boids_error err;
+    boids_flock one;
+    if (boids_flock_alloc(&one, 1, &err)) return;
+    boids_backend *b = boids_cpu_create(&one, 1, &err);
+    const char *k = b ? boids_cpu_kernel_name(b) : NULL;
+    snprintf(m->cpu_kernel, sizeof m->cpu_kernel, "%s", k ? k : "unknown");
+    boids_backend_destroy(b);
+    boids_flock_free(&one);
+}
+
+/* The table on stdout and the files: bench.csv, the plot, bench.json. */
+static int finish(const bench_config *c, bench_machine *m, bench_point *pts, size_t npts) {
+    boids_error err;
+    bench_loadavg(m->load_end);
+    derive(c, pts, npts);
+    bench_print_table(c, m, pts, npts);
+    char path[4096], note[512] = "plot not requested (--no-plot)";
+    int rc = 0;
+    snprintf(path, sizeof path, "%s/bench.csv", c->out);
+    if (bench_write_csv(path, pts, npts, &err)) rc = fail(&err);
+    if (c->plot && bench_plot(c->out, c, m, pts, npts, note, sizeof note, &err)) rc = fail(&err);
+    snprintf(path, sizeof path, "%s/bench.json", c->out);
+    if (bench_write_json(path, c, m, pts, npts, note, &err)) rc = fail(&err);
+    if (!rc) fprintf(stderr, "boids-bench: wrote %s/bench.csv, bench.json; %s\n", c->out, note);
+    return rc;
+}
+
+static const char *const stage_timers[] = {"auto", "gl", "fenced", NULL}; /* BENCH_TIMER_* */
+static const char *const plot_formats[] = {"svg", "png", NULL};           /* plot_png 0, 1 */
+
+int main(int argc, char **argv) {
+    bench_config c = {.out = ".", .plot = 1};
+    bench_args a = {.reps = -1, .warmup = -1, .max_steps = -1, .rep_ms = NAN, .budget = NAN};
+    const app_option own[] = {
+        {APP_SECTION, .name = "Sweep:"},
+        {APP_TEXT, "sizes", 'N', "LIST", &a.sizes,
+         .help = "boid counts, comma separated, k/M/G suffixes allowed\n"
+                 "(default 1k,10k,100k,1M)"},
+        {APP_TEXT, "backends", 0, "LIST", &a.backends,
+         .help = "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det (default: all)"},
+        {APP_FLAG, "fixed-world", 0, NULL, &c.fixed_world, 1,
+         .help = "keep the preset's world for every N (default: keep its density,\n"
+                 "boids per area, and grow the world with N at the same aspect)"},
+        {APP_LONG, "age", 0, "K", &a.age, 0, 10000000L,
+         .help = "advance the random initial state K steps (cpu path) before timing,\n"
+                 "to time formed flocks: more neighbours per boid (default 0)"},
+        {APP_SECTION, .name = "Timing:"},
+        {APP_LONG, "reps", 0, "R", &a.reps, 3, BENCH_MAX_REPS,
+         .help = "timed repetitions per point (default 7; 3..100)"},
+        {APP_LONG, "warmup", 0, "W", &a.warmup, 0, 100,
+         .help = "untimed repetitions before them (default 2)"},
+        {APP_REAL, "rep-ms", 0, "MS", &a.rep_ms, 0.0, 1e6,
+         .help = "target length of one repetition (default 200)"},
+        {APP_LONG, "max-steps", 0, "K", &a.max_steps, 1, 100000,
+         .help = "at most K steps per repetition (default 30): each repetition\n"
+                 "restarts from the initial state, so this bounds how far the\n"
+                 "flock evolves while being timed"},
+        {APP_CHOICE, "stage-timer", 0, "HOW", &c.stage_timer, .choices = stage_timers,
+         .help = "GPU stage times from: gl (GL_TIME_ELAPSED queries), fenced\n"
+                 "(glFinish around each stage, CPU clock), auto (gl unless its\n"
+                 "stages sum to under 2 us and 5% of the wall time, as on llvmpipe;\n"
+                 "default)"},
+        {APP_REAL, "budget", 0, "S", &a.budget, 0.0, 1e7,
+         .help = "skip a point whose estimated time exceeds S seconds (default 120)"},
+        {APP_FLAG, "quick", 0, NULL, &c.quick, 1,
+         .help = "seconds-long harness check: 500 and 2000 boids, 3 reps, 1 warm-up,\n"
+                 "short repetitions (explicit flags still win)"},
+        {APP_SECTION, .name = "Output:"},
+        {APP_TEXT, "out", 0, "DIR", &c.out, .help = "folder for the files (created; default .)"},
+        {APP_FLAG, "no-plot", 0, NULL, &c.plot, 0, .help = "do not write bench.gp or run gnuplot"},
+        {APP_CHOICE, "plot-format", 0, "F", &c.plot_png, .choices = plot_formats,
+         .help = "svg (default) or png"},
+    };
+    app_opts o;
+    int rc = app_parse(&bench_command, own, APP_COUNT(own), &o, argc, argv);
+    if (rc != APP_RUN) return rc;
+    boids_error err;
+    if (configure(&c, &a, &o, &err) || make_dir(c.out, &err)) return fail(&err);
     bench_machine m;
     bench_machine_fill(&m);
-#if BOIDS_BENCH_GPU
-    /* One context for the whole sweep, current on this thread: every GPU instance is made
-     * on it (boids_gpu_create with gl NULL), and its limits are known before sizing. */
-    boids_gl *gl = NULL;
-    if (c.enabled[BENCH_GPU] || c.enabled[BENCH_GPU_DET]) {
-        gl = boids_gl_create(0, &err);
-        if (gl) {
-            snprintf(m.gl_renderer, sizeof m.gl_renderer, "%s", boids_gl_renderer(gl));
-            snprintf(m.gl_version, sizeof m.gl_version, "%s", boids_gl_version(gl));
-            snprintf(m.gl_platform, sizeof m.gl_platform, "%s", boids_gl_platform(gl));
-            m.gpu_max_n = boids_gpu_max_count(m.gpu_max_why, sizeof m.gpu_max_why);
-        } else {
-            snprintf(m.gpu_note, sizeof m.gpu_note, "no GL 4.3 context: %.300s", err.msg);
-        }
-    }
-#else
-    snprintf(m.gpu_note, sizeof m.gpu_note, "built without the GPU backend");
-#endif
-
-    size_t cap = (size_t)c.nsizes * BENCH_BACKENDS, npts = 0;
-    bench_point *pts = calloc(cap, sizeof *pts);
-    if (!pts) {
+    void *gl = gpu_open(&c, &m);
+    bench_run r = {&c, &m,    calloc((size_t)c.nsizes * BENCH_BACKENDS, sizeof *r.pts),
+                   0,  {{0}}, c.threads > 0 ? c.threads : m.cpu_threads};
+    if (!r.pts) {
         boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
         return fail(&err);
     }
-    /* Why each backend stopped, once it has: larger N are skipped for the same reason. */
-    char stopped[BENCH_BACKENDS][1024] = {{0}};
-    int all_threads = c.threads > 0 ? c.threads : m.cpu_threads;
-
-    for (int si = 0; si < c.nsizes; si++) {
-        size_t n = c.sizes[si];
-        boids_params p;
-        scale_params(&c, n, &p);
-        boids_error perr;
-        boids_status ps = boids_params_validate(&p, &perr);
-        boids_flock init = {0};
-        if (!ps) ps = boids_flock_alloc(&init, n, &perr);
-        if (!ps) boids_flock_randomize(&init, &p, c.seed);
-        if (!ps && c.age) ps = age_flock(&p, &init, c.threads, c.age, &perr);
-        double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c.threads);
-        unsigned ncx, ncy;
-        model_grid(&p, &ncx, &ncy);
-        for (int b = 0; b < BENCH_BACKENDS; b++) {
-            if (!c.enabled[b]) continue;
-            bench_point *pt = &pts[npts++];
-            pt->backend = (bench_backend)b;
-            pt->n = n;
-            pt->width = p.width;
-            pt->height = p.height;
-            pt->nbrs = nbrs;
-            pt->ncx = ncx;
-            pt->ncy = ncy;
-            pt->state = BENCH_SKIPPED;
-            pt->threads = b == BENCH_CPU_ALL                  ? all_threads
-                          : bench_backend_is_gpu(pt->backend) ? 0
-                                                              : 1;
-            if (ps) {
-                snprintf(pt->reason, sizeof pt->reason, "N=%zu does not fit the parameters: %.500s",
-                         n, perr.msg);
-                continue;
-            }
-            if (stopped[b][0]) {
-                memcpy(pt->reason, stopped[b], sizeof pt->reason);
-                continue;
-            }
-            if (bench_backend_is_gpu(pt->backend)) {
-                if (m.gpu_note[0]) {
-                    snprintf(pt->reason, sizeof pt->reason, "%s", m.gpu_note);
-                    continue;
-                }
-                if (n > m.gpu_max_n) {
-                    snprintf(stopped[b], sizeof stopped[b],
-                             "the GPU holds at most %zu boids (limit: %s)", m.gpu_max_n,
-                             m.gpu_max_why);
-                    memcpy(pt->reason, stopped[b], sizeof pt->reason);
-                    continue;
-                }
-            }
-            double need = host_bytes(pt->backend, n), avail = bench_mem_available();
-            if (avail > 0.0 && need > 0.8 * avail) {
-                snprintf(stopped[b], sizeof stopped[b],
-                         "from N=%zu: needs about %.1f GiB of host memory, %.1f GiB available", n,
-                         need / 1073741824.0, avail / 1073741824.0);
-                memcpy(pt->reason, stopped[b], sizeof pt->reason);
-                continue;
-            }
-            /* Time estimate from this backend's previous point: O(N^2) for the reference,
-             * at least linear for the others. A point costs warm-up + reps + calibration
-             * repetitions of at least one step (plus one settling step each). */
-            const bench_point *prev = NULL;
-            for (size_t j = npts - 1; j-- > 0;)
-                if (pts[j].backend == pt->backend && pts[j].state == BENCH_OK) {
-                    prev = &pts[j];
-                    break;
-                }
-            if (prev) {
-                double e = pt->backend == BENCH_CPU_REF                     ? 2.0
-                           : !isnan(prev->exponent) && prev->exponent > 1.0 ? prev->exponent
-                                                                            : 1.0;
-                double step_s = prev->ms.median * 1e-3 * pow((double)n / (double)prev->n, e);
-                double min_s = step_s * 2.0 * (3 + 1 + 1);
-                if (min_s > c.budget_s) {
-                    snprintf(stopped[b], sizeof stopped[b],
-                             "from N=%zu: estimated %.3g s per step (N^%.2g from %.3g ms at "
-                             "N=%zu), at least %.0f s for the point > --budget %g s",
-                             n, step_s, e, prev->ms.median, prev->n, min_s, c.budget_s);
-                    memcpy(pt->reason, stopped[b], sizeof pt->reason);
-                    continue;
-                }
-            }
-            fprintf(stderr, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend), n);
-            fflush(stderr);
-            double load[3];
-            bench_loadavg(load);
-            pt->load1 = load[0];
-            pt->state = BENCH_OK;
-            pt->reason[0] = '\0';
-            bench_measure(&c, pt, &p, &init);
-            if (pt->state == BENCH_OK) {
-                fprintf(stderr, " %.4g ms/step (%u reps of %u steps)\n", pt->ms.median, pt->reps,
-                        pt->steps_per_rep);
-            } else {
-                fprintf(stderr, " failed: %s\n", pt->reason);
-                snprintf(stopped[b], sizeof stopped[b], "N=%zu failed before: %.900s", n,
-                         pt->reason);
-            }
-            /* The files so far, after every point: a sweep killed by a time limit (a lent
-             * GPU machine) still leaves what it measured. */
-            bench_loadavg(m.load_end);
-            derive(&c, pts, npts);
-            if (write_data(&c, &m, pts, npts, "plot pending: sweep not finished", &err))
-                fprintf(stderr, "boids-bench: %s\n", err.msg);
-        }
-        boids_flock_free(&init);
-    }
-    {
-        /* The neighbour kernel of the cpu path, for the record. */
-        boids_flock one;
-        if (!boids_flock_alloc(&one, 1, &err)) {
-            boids_backend *b = boids_cpu_create(&one, 1, &err);
-            const char *k = b ? boids_cpu_kernel_name(b) : NULL;
-            snprintf(m.cpu_kernel, sizeof m.cpu_kernel, "%s", k ? k : "unknown");
-            boids_backend_destroy(b);
-            boids_flock_free(&one);
-        }
-    }
-#if BOIDS_BENCH_GPU
-    boids_gl_destroy(gl);
-#endif
-    bench_loadavg(m.load_end);
-    derive(&c, pts, npts);
-    bench_print_table(&c, &m, pts, npts);
-
-    char path[4096], note[512] = "plot not requested (--no-plot)";
-    int rc = 0;
-    snprintf(path, sizeof path, "%s/bench.csv", c.out);
-    if (bench_write_csv(path, pts, npts, &err)) rc = fail(&err);
-    if (c.plot && bench_plot(c.out, &c, &m, pts, npts, note, sizeof note, &err)) rc = fail(&err);
-    snprintf(path, sizeof path, "%s/bench.json", c.out);
-    if (bench_write_json(path, &c, &m, pts, npts, note, &err)) rc = fail(&err);
-    if (!rc) fprintf(stderr, "boids-bench: wrote %s/bench.csv, bench.json; %s\n", c.out, note);
-    free(pts);
+    for (int si = 0; si < c.nsizes; si++) run_size(&r, c.sizes[si]);
+    record_kernel(&m);
+    gpu_close(gl);
+    rc = finish(&c, &m, r.pts, r.npts);
+    free(r.pts);
     return rc;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bad input of every kind: one message naming what and where, exit code 2, no output file.
 
-usage: cli_test.py BOIDS_BINARY
+usage: cli_test.py BOIDS_BINARY BENCH_BINARY
 """
 import os
 import sys
@@ -9,6 +9,7 @@ import sys
 from harness import check, finish, run, tmpdir
 
 BOIDS = sys.argv[1]
+BENCH = sys.argv[2]
 d = tmpdir()
 
 
@@ -153,4 +154,67 @@ p = run(BOIDS, "sim", "--load", out, "--steps", "2", "--every", "1", "--order-on
 check("--order-only: the step and order columns alone",
       p.stdout.splitlines()[0] == "step,order" and len(p.stdout.splitlines()) == 4, p.stdout)
 check("a saved state loads back", p.returncode == 0)
+
+# The shared options: every command that takes model parameters accepts each of them (one
+# option table, one handler), and its --help lists them (one help block).
+shared_cfg = write("shared.ini", "noise = 0.5\n")
+shared = ["--preset", "lab", "--config", shared_cfg, "--set", "speed=40", "-n", "60", "--seed", "3",
+          "--model", "vicsek", "-k", "5", "--neighbours", "topological"]
+frames = os.path.join(d, "frames")
+os.mkdir(frames)
+no_display = dict(os.environ, DISPLAY="", WAYLAND_DISPLAY="")
+tiny = {
+    "sim": [BOIDS, "sim", "--steps", "2"],
+    "sweep": [BOIDS, "sweep", "--key", "noise", "--values", "0.5,1", "--steps", "4", "--seeds", "2",
+              "--sample-every", "2"],
+    "verify": [BOIDS, "verify", "--backends", "cpu", "--scenarios", "random", "--seeds", "0"],
+    "render": [BOIDS, "render", "--frames", "1", "--size", "32x32", "-o",
+               os.path.join(frames, "f-%d.png")],
+    "view": [BOIDS, "view"],
+    "boids-bench": [BENCH, "--quick", "--backends", "cpu-1t", "--reps", "3", "--out",
+                    os.path.join(d, "bench"), "--no-plot"],
+}
+for name, cmd in tiny.items():
+    for mode in ("--fast", "--deterministic"):
+        p = run(*cmd, *shared, mode, env=no_display)
+        if name == "view":
+            # No display here: the options were taken when the refusal is the missing window.
+            ok = p.returncode == 2 and "no display" in p.stderr and "option" not in p.stderr
+        elif name == "render" and p.returncode == 1 and "GL" in p.stderr:
+            print(f"skip {name} {mode}: no GL context ({p.stderr.strip()[:120]})")
+            continue
+        else:
+            ok = p.returncode == 0
+        check(f"{name} takes every shared option with {mode}", ok,
+              f"exit {p.returncode}, stderr {p.stderr[-300:]!r}")
+    h = run(*tiny[name][:2 if name != "boids-bench" else 1], "--help")
+    listed = ["--preset NAME", "--config FILE", "--set KEY=VALUE", "-n, --count N", "--seed S",
+              "--model M", "--neighbours R", "-k K", "--deterministic", "--fast",
+              "GPU mode (default here: "]
+    check(f"{name} --help lists every shared option", h.returncode == 0 and
+          all(w in h.stdout for w in listed), [w for w in listed if w not in h.stdout])
+
+# One place states each command's GPU mode, and --help says it.
+for name, mode in (("sim", "--deterministic"), ("sweep", "--deterministic"), ("render", "--deterministic"),
+                   ("view", "--fast"), ("verify", "--fast")):
+    h = run(BOIDS, name, "--help")
+    check(f"{name} --help: the GPU mode by default is {mode}", f"GPU mode (default here: {mode})" in h.stdout
+          and h.stdout.count("(default here:") == 1, h.stdout[-600:])
+h = run(BENCH, "--help")
+check("boids-bench --help: both GPU modes by default", "GPU mode (default here: both" in h.stdout)
+
+# Where a shared option conflicts with a command's own: one message naming both, exit 2.
+for args, words in ((["--fast", "--backends", "gpu-det"], ["--fast", "gpu-det"]),
+                    (["-n", "100", "--sizes", "1k"], ["-n", "--sizes"])):
+    p = run(BENCH, "--quick", "--no-plot", "--out", os.path.join(d, "bench"), *args)
+    check(f"boids-bench {' '.join(args)}: exit 2 naming {words}",
+          p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and all(w in p.stderr for w in words),
+          p.stderr)
+for name in ("verify", "render", "view", "sweep"):
+    p = run(BOIDS, name, "--count", "zero", env=no_display)
+    check(f"{name} --count zero: exit 2 naming the flag and value",
+          p.returncode == 2 and "--count" in p.stderr and "zero" in p.stderr, p.stderr)
+p = run(BENCH, "--model", "boids3d", "--out", os.path.join(d, "bench"))
+check("boids-bench --model boids3d: exit 2 naming it",
+      p.returncode == 2 and "--model" in p.stderr and "boids3d" in p.stderr, p.stderr)
 finish()

@@ -7,11 +7,8 @@ target_link_libraries(gpu_test PRIVATE boids_gpu)
 add_test(NAME gpu_deterministic_limits_bounded_grid_id_order COMMAND gpu_test)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
-add_executable(gpu_verify_test gpu/verify_test.c ${PROJECT_SOURCE_DIR}/src/app/cmd_verify.c
-                               ${PROJECT_SOURCE_DIR}/src/app/verify_float.c
-                               ${PROJECT_SOURCE_DIR}/src/app/cli.c)
-target_include_directories(gpu_verify_test PRIVATE ${PROJECT_SOURCE_DIR}/src/app)
-target_link_libraries(gpu_verify_test PRIVATE boids_gpu)
+add_executable(gpu_verify_test gpu/verify_test.c)
+target_link_libraries(gpu_verify_test PRIVATE boids_verify)
 
 # Seed 003 on the GPU: the three agents, topological ties and rings, the noise stream,
 # deterministic Vicsek.

@@ -1,36 +1,74 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boids/state_io.h"
 
-const char app_common_help[] =
-    "Parameters (applied in this order):\n"
-    "  --preset NAME      classic, lab (default), flock, school, swarm, chaos, vicsek\n"
-    "  --config FILE      INI file of key = value lines\n"
-    "  -n, --count N      number of boids\n"
-    "  --model M          reynolds or vicsek (same as --set model=M)\n"
-    "  --neighbours R     metric or topological (same as --set neighbours=R)\n"
-    "  -k K               topological: nearest neighbours (same as --set k=K; default 7)\n"
-    "  --set KEY=VALUE    set one parameter (repeatable, applied last); `boids params` lists them\n"
-    "Initial state:\n"
-    "  --seed S           random initial state as Python's random.Random(S) (default 0)\n"
-    "  --load FILE        state CSV (x,y,vx,vy); N comes from the file\n"
-    "Backend:\n"
-    "  --backend NAME     cpu-ref (exact, O(N^2)), cpu (grid, OpenMP), gpu (OpenGL compute)\n"
-    "  --threads T        cpu: number of threads (default: all)\n"
-    "  --deterministic    gpu: bit-reproducible order within cells (default)\n"
-    "  --fast             gpu: skip the per-cell sort (not reproducible run to run)\n"
-    "  -v, --verbose      diagnostics on stderr (renderer, timings); -vv: gpu with a GL debug\n"
-    "                     context, any GL error or high-severity message fails the run\n";
+/* Ids of the shared options in getopt_long (short ones use their letter); a command's own
+ * options get OPT_OWN + their index in its table. */
+enum {
+    OPT_PRESET = 1000,
+    OPT_CONFIG,
+    OPT_SET,
+    OPT_SEED,
+    OPT_BACKEND,
+    OPT_THREADS,
+    OPT_DETERMINISTIC,
+    OPT_FAST,
+    OPT_LOAD,
+    OPT_MODEL,
+    OPT_NEIGHBOURS,
+    OPT_HELP,
+    OPT_OWN = 2000
+};
 
-void app_opts_init(app_opts *o) {
+/* The shared options: the one table getopt_long, the handler and the help are made from. */
+typedef struct shared_option {
+    unsigned group;
+    int id;                   /* a letter: the short option */
+    const char *name, *alias; /* long names ("k": -k alone in the help) */
+    const char *meta;         /* the value in the help; NULL: the option takes none */
+    const char *help;
+} shared_option;
+
+static const shared_option shared[] = {
+    {APP_PARAMS, OPT_PRESET, "preset", NULL, "NAME",
+     "classic, lab, flock, school, swarm, chaos, vicsek"},
+    {APP_PARAMS, OPT_CONFIG, "config", NULL, "FILE", "INI file of key = value lines"},
+    {APP_PARAMS, 'n', "count", NULL, "N", "number of boids"},
+    {APP_PARAMS, OPT_MODEL, "model", NULL, "M", "reynolds or vicsek (same as --set model=M)"},
+    {APP_PARAMS, OPT_NEIGHBOURS, "neighbours", "neighbors", "R",
+     "metric or topological (same as --set neighbours=R)"},
+    {APP_PARAMS, 'k', "k", NULL, "K",
+     "topological: nearest neighbours (same as --set k=K; default 7)"},
+    {APP_PARAMS, OPT_SET, "set", NULL, "KEY=VALUE",
+     "set one parameter (repeatable, applied last); `boids params` lists them"},
+    {APP_PARAMS, OPT_SEED, "seed", NULL, "S",
+     "random initial state as Python's random.Random(S), and the\nVicsek noise stream"},
+    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE", "state CSV (x,y,vx,vy); N comes from the file"},
+    {APP_BACKEND, OPT_BACKEND, "backend", NULL, "NAME",
+     "cpu-ref (exact, O(N^2)), cpu (grid, OpenMP) or gpu (OpenGL\ncompute)"},
+    {APP_THREADS, OPT_THREADS, "threads", NULL, "T", "cpu: number of threads (default: all)"},
+    {APP_GPU_MODE, OPT_DETERMINISTIC, "deterministic", NULL, NULL,
+     "gpu: sort each cell by id, bit-reproducible run to run on one device"},
+    {APP_GPU_MODE, OPT_FAST, "fast", NULL, NULL,
+     "gpu: skip the per-cell sort (faster; not reproducible run to run)"},
+    {APP_VERBOSE, 'v', "verbose", NULL, NULL,
+     "diagnostics on stderr (renderer, timings); -vv: gpu with a GL debug\n"
+     "context, any GL error or high-severity message fails the run"},
+};
+enum { NSHARED = sizeof shared / sizeof shared[0] };
+
+static void opts_init(app_opts *o, const app_command *cmd) {
     memset(o, 0, sizeof *o);
-    o->backend = "cpu-ref";
-    o->deterministic = -1;
+    o->preset = cmd->preset;
+    o->count = cmd->count;
+    o->seed = cmd->seed;
+    o->backend = cmd->backend ? cmd->backend : "cpu-ref";
+    o->deterministic = cmd->deterministic;
 }
 
 boids_status app_parse_long(const char *flag, const char *text, long lo, long hi, long *out,
@@ -47,77 +85,336 @@ boids_status app_parse_long(const char *flag, const char *text, long lo, long hi
     return BOIDS_OK;
 }
 
-int app_opts_parse(app_opts *o, int opt, const char *arg, boids_error *err) {
+boids_status app_parse_real(const char *flag, const char *text, double lo, double hi, double *out,
+                            boids_error *err) {
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not a number in [%g, %g]", flag,
+                               text, lo, hi);
+    *out = v;
+    return BOIDS_OK;
+}
+
+boids_status app_parse_size(const char *flag, const char *text, void *dst, boids_error *err) {
+    int *wh = dst;
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10), b = 0;
+    int ok = end != text && (*end == 'x' || *end == 'X');
+    if (ok) {
+        const char *s2 = end + 1;
+        b = strtol(s2, &end, 10);
+        ok = end != s2 && !*end && !errno && a >= 16 && b >= 16 && a <= 16384 && b <= 16384;
+    }
+    if (!ok)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not WIDTHxHEIGHT in [16, 16384]",
+                               flag, text);
+    wh[0] = (int)a;
+    wh[1] = (int)b;
+    return BOIDS_OK;
+}
+
+static boids_status parse_seed(const char *text, uint64_t *seed, boids_error *err) {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || text[0] == '-' || errno == ERANGE)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--seed: '%s' is not an integer in [0, 18446744073709551615]", text);
+    *seed = s;
+    return BOIDS_OK;
+}
+
+static boids_status parse_set(app_opts *o, const char *arg, boids_error *err) {
+    if (o->nsets == APP_MAX_SETS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--set: more than %d pairs", APP_MAX_SETS);
+    if (!strchr(arg, '='))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--set %s: expected KEY=VALUE", arg);
+    o->sets[o->nsets++] = arg;
+    return BOIDS_OK;
+}
+
+/* The handler of the shared options. */
+static boids_status shared_parse(app_opts *o, int id, const char *arg, boids_error *err) {
     long v;
-    switch (opt) {
+    switch (id) {
     case OPT_PRESET:
         o->preset = arg;
-        return 1;
+        break;
     case OPT_CONFIG:
         o->config = arg;
-        return 1;
+        break;
     case OPT_SET:
-        if (o->nsets == APP_MAX_SETS) {
-            boids_error_set(err, BOIDS_ERR_INPUT, "--set: more than %d pairs", APP_MAX_SETS);
-            return -1;
-        }
-        if (!strchr(arg, '=')) {
-            boids_error_set(err, BOIDS_ERR_INPUT, "--set %s: expected KEY=VALUE", arg);
-            return -1;
-        }
-        o->sets[o->nsets++] = arg;
-        return 1;
+        return parse_set(o, arg, err);
     case 'n':
-        if (app_parse_long("--count", arg, 1, 1000000000L, &v, err)) return -1;
+        if (app_parse_long("--count", arg, 1, 1000000000L, &v, err)) return err->status;
         o->count = v;
-        return 1;
-    case OPT_SEED: {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(arg, &end, 10);
-        if (end == arg || *end != '\0' || arg[0] == '-' || errno == ERANGE) {
-            boids_error_set(err, BOIDS_ERR_INPUT,
-                            "--seed: '%s' is not an integer in [0, 18446744073709551615]", arg);
-            return -1;
-        }
-        o->seed = s;
-        return 1;
-    }
+        break;
+    case OPT_SEED:
+        return parse_seed(arg, &o->seed, err);
     case OPT_BACKEND:
-        if (strcmp(arg, "cpu-ref") && strcmp(arg, "cpu") && strcmp(arg, "gpu")) {
-            boids_error_set(err, BOIDS_ERR_INPUT,
-                            "--backend: unknown backend '%s' (cpu-ref, cpu, gpu)", arg);
-            return -1;
-        }
+        if (strcmp(arg, "cpu-ref") && strcmp(arg, "cpu") && strcmp(arg, "gpu"))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--backend: unknown backend '%s' (cpu-ref, cpu, gpu)", arg);
         o->backend = arg;
-        return 1;
+        break;
     case OPT_THREADS:
-        if (app_parse_long("--threads", arg, 1, 4096, &v, err)) return -1;
+        if (app_parse_long("--threads", arg, 1, 4096, &v, err)) return err->status;
         o->threads = (int)v;
-        return 1;
+        break;
     case OPT_DETERMINISTIC:
         o->deterministic = 1;
-        return 1;
-    case OPT_NONDETERMINISTIC:
+        break;
+    case OPT_FAST:
         o->deterministic = 0;
-        return 1;
+        break;
     case OPT_LOAD:
         o->load = arg;
-        return 1;
+        break;
     case OPT_MODEL:
         o->model = arg;
-        return 1;
+        break;
     case OPT_NEIGHBOURS:
         o->neighbours = arg;
-        return 1;
+        break;
     case 'k':
         o->k = arg;
-        return 1;
+        break;
     case 'v':
         o->verbose++;
+        break;
+    }
+    return BOIDS_OK;
+}
+
+static boids_status own_parse(const app_option *op, const char *arg, boids_error *err) {
+    char flag[80];
+    snprintf(flag, sizeof flag, "--%s", op->name);
+    long v;
+    double d;
+    switch (op->kind) {
+    case APP_FLAG:
+        *(int *)op->dst = (int)op->lo;
+        break;
+    case APP_TEXT:
+        *(const char **)op->dst = arg;
+        break;
+    case APP_LONG:
+    case APP_INT:
+        if (app_parse_long(flag, arg, (long)op->lo, (long)op->hi, &v, err)) return err->status;
+        if (op->kind == APP_LONG)
+            *(long *)op->dst = v;
+        else
+            *(int *)op->dst = (int)v;
+        break;
+    case APP_REAL:
+        if (app_parse_real(flag, arg, op->lo, op->hi, &d, err)) return err->status;
+        if (op->open && d == op->lo)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not a number in (%g, %g]",
+                                   flag, arg, op->lo, op->hi);
+        *(double *)op->dst = d;
+        break;
+    case APP_CHOICE: {
+        char list[256] = "";
+        for (int i = 0; op->choices[i]; i++) {
+            if (!strcmp(arg, op->choices[i])) return *(int *)op->dst = i, BOIDS_OK;
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     op->choices[i]);
+        }
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: unknown value '%s' (%s)", flag, arg,
+                               list);
+    }
+    case APP_CUSTOM:
+        return op->parse(flag, arg, op->dst, err);
+    case APP_SECTION:
+        break;
+    }
+    return BOIDS_OK;
+}
+
+/* Appends one getopt_long entry and, for a letter, its short-option characters. */
+static void add_longopt(struct option *lo, size_t *nl, char *so, const char *name, int has_arg,
+                        int id) {
+    lo[(*nl)++] = (struct option){name, has_arg ? required_argument : no_argument, NULL, id};
+    if (id < 128 && !strchr(so, id)) {
+        size_t l = strlen(so);
+        so[l] = (char)id;
+        if (has_arg) so[++l] = ':';
+        so[l + 1] = '\0';
+    }
+}
+
+/* The getopt_long tables of a command: the shared groups it takes, then its own options. */
+static struct option *make_longopts(const app_command *cmd, const app_option *own, size_t n,
+                                    char *shortopts) {
+    struct option *lo = calloc(2 * (NSHARED + n) + 2, sizeof *lo);
+    if (!lo) return NULL;
+    size_t nl = 0;
+    strcpy(shortopts, ":h");
+    for (size_t i = 0; i < NSHARED; i++) {
+        if (!(cmd->shared & shared[i].group)) continue;
+        const shared_option *s = &shared[i];
+        add_longopt(lo, &nl, shortopts, s->name, s->meta != NULL, s->id);
+        if (s->alias) add_longopt(lo, &nl, shortopts, s->alias, s->meta != NULL, s->id);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (own[i].kind == APP_SECTION) continue;
+        int has_arg = own[i].kind != APP_FLAG,
+            id = own[i].letter ? own[i].letter : OPT_OWN + (int)i;
+        add_longopt(lo, &nl, shortopts, own[i].name, has_arg, id);
+        if (own[i].alias) add_longopt(lo, &nl, shortopts, own[i].alias, has_arg, id);
+    }
+    lo[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+    return lo;
+}
+
+/* The command's own option that getopt_long returned as id, or NULL. */
+static const app_option *own_find(const app_option *own, size_t n, int id) {
+    for (size_t i = 0; i < n; i++)
+        if (own[i].kind != APP_SECTION && (own[i].letter ? own[i].letter : OPT_OWN + (int)i) == id)
+            return &own[i];
+    return NULL;
+}
+
+/* One message for a bad option: prefixed "boids" for the subcommands (as app_fail), the
+ * program's name otherwise. */
+static int bad_value(const app_command *cmd, const boids_error *err) {
+    const char *space = strchr(cmd->prog, ' ');
+    int len = space ? (int)(space - cmd->prog) : (int)strlen(cmd->prog);
+    fprintf(stderr, "%.*s: %s\n", len, cmd->prog, err->msg);
+    return 2;
+}
+
+int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts *o, int argc,
+              char **argv) {
+    char shortopts[128]; /* ":h" and at most two characters per option letter */
+    struct option *lo = make_longopts(cmd, own, n, shortopts);
+    if (!lo) {
+        fprintf(stderr, "%s: out of memory\n", cmd->prog);
         return 1;
     }
-    return 0;
+    boids_error err;
+    int c, rc = APP_RUN;
+    opts_init(o, cmd);
+    optind = 1;
+    opterr = 0;
+    while (rc == APP_RUN && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+        const app_option *op = own_find(own, n, c);
+        if (c == 'h') {
+            app_help(stdout, cmd, own, n);
+            rc = 0;
+        } else if (c == ':') {
+            fprintf(stderr, "%s: %s needs a value (see %s --help)\n", cmd->prog, argv[optind - 1],
+                    cmd->prog);
+            rc = 2;
+        } else if (c == '?') {
+            fprintf(stderr, "%s: unknown option '%s' (see %s --help)\n", cmd->prog,
+                    argv[optind - 1], cmd->prog);
+            rc = 2;
+        } else if (op ? own_parse(op, optarg, &err) : shared_parse(o, c, optarg, &err)) {
+            rc = bad_value(cmd, &err);
+        }
+    }
+    free(lo);
+    if (rc == APP_RUN && optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see %s --help)\n", cmd->prog, argv[optind],
+                cmd->prog);
+        rc = 2;
+    }
+    return rc;
+}
+
+/* One line of help: the left column, then the text (continuation lines aligned under it),
+ * then the default where the command states one. */
+static void help_line(FILE *out, const char *left, const char *help, const char *dflt) {
+    int col = fprintf(out, strlen(left) <= 18 ? "  %-18s " : "  %s  ", left);
+    for (const char *c = help; *c; c++) {
+        fputc(*c, out);
+        /* A list too long for one line (verify's scenarios) breaks after a comma. */
+        if (*c == '\n' || (*c == ',' && col > 78)) {
+            if (*c == ',') fputc('\n', out);
+            col = fprintf(out, "%21s", "");
+        } else {
+            col++;
+        }
+    }
+    fprintf(out, "%s\n", dflt);
+}
+
+/* An option as the help shows it: "-o, --output PAT", "--steps K", "-k K". */
+static const char *left_column(char *buf, size_t size, int letter, const char *name,
+                               const char *meta) {
+    int len = 0;
+    if (letter && strlen(name) == 1)
+        len = snprintf(buf, size, "-%c", letter);
+    else if (letter)
+        len = snprintf(buf, size, "-%c, --%s", letter, name);
+    else
+        len = snprintf(buf, size, "--%s", name);
+    if (meta) snprintf(buf + len, size - (size_t)len, " %s", meta);
+    return buf;
+}
+
+static const char *group_heading(unsigned group, int deterministic, char *buf, size_t size) {
+    switch (group) {
+    case APP_PARAMS:
+        return "Parameters (applied in this order):";
+    case APP_LOAD:
+        return "Initial state:";
+    case APP_GPU_MODE:
+        snprintf(buf, size, "GPU mode (default here: %s):",
+                 deterministic > 0    ? "--deterministic"
+                 : deterministic == 0 ? "--fast"
+                                      : "both, as the gpu-det and gpu backends");
+        return buf;
+    case APP_VERBOSE:
+        return "Diagnostics:";
+    default:
+        return "Backend:";
+    }
+}
+
+/* The default a command states for a shared option, as " (default ...)", or "". */
+static void shared_default(const app_command *cmd, int id, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (id == OPT_PRESET) snprintf(buf, size, " (default %s)", cmd->preset ? cmd->preset : "lab");
+    if (id == 'n' && cmd->count) snprintf(buf, size, " (default %ld)", cmd->count);
+    if (id == 'n' && !cmd->count) snprintf(buf, size, " (default: the preset's)");
+    if (id == OPT_SEED) snprintf(buf, size, " (default %llu)", (unsigned long long)cmd->seed);
+    if (id == OPT_BACKEND) snprintf(buf, size, " (default %s)", cmd->backend);
+}
+
+void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n) {
+    fputs(cmd->synopsis, out);
+    for (size_t i = 0; i < n; i++) {
+        const app_option *op = &own[i];
+        if (op->kind == APP_SECTION) {
+            fprintf(out, "%s\n", op->name);
+            continue;
+        }
+        char left[64];
+        help_line(out, left_column(left, sizeof left, op->letter, op->name, op->meta), op->help,
+                  "");
+    }
+    help_line(out, "-h, --help", "this text", "");
+    if (cmd->notes) fputs(cmd->notes, out);
+    fputc('\n', out);
+    unsigned last = 0;
+    for (size_t i = 0; i < NSHARED; i++) {
+        const shared_option *s = &shared[i];
+        if (!(cmd->shared & s->group)) continue;
+        char hbuf[96], dflt[64];
+        unsigned heading = s->group == APP_THREADS ? APP_BACKEND : s->group; /* one heading */
+        if (heading != last)
+            fprintf(out, "%s\n", group_heading(heading, cmd->deterministic, hbuf, sizeof hbuf));
+        last = heading;
+        shared_default(cmd, s->id, dflt, sizeof dflt);
+        char left[64];
+        left_column(left, sizeof left, s->id < 128 ? s->id : 0, s->name, s->meta);
+        help_line(out, left, s->help, dflt);
+    }
 }
 
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
@@ -165,22 +462,6 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
     }
     if (s) boids_flock_free(f);
     return s;
-}
-
-int app_option_error(const char *cmd, int opt, char **argv) {
-    const char *name = argv[optind - 1];
-    if (opt == ':')
-        fprintf(stderr, "boids %s: %s needs a value (see boids %s --help)\n", cmd, name, cmd);
-    else
-        fprintf(stderr, "boids %s: unknown option '%s' (see boids %s --help)\n", cmd, name, cmd);
-    return 2;
-}
-
-int app_no_operands(const char *cmd, int argc, char **argv) {
-    if (optind >= argc) return 0;
-    fprintf(stderr, "boids %s: unexpected argument '%s' (see boids %s --help)\n", cmd, argv[optind],
-            cmd);
-    return 2;
 }
 
 int app_fail(const boids_error *err) {

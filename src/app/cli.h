@@ -1,10 +1,12 @@
-/* Options shared by the subcommands: where parameters, the initial state and the backend
- * come from. */
+/* The command-line layer of `boids` and `boids-bench` (the library boids_cli): one table of
+ * the options every command shares (parameters, GPU mode, backend, initial state,
+ * verbosity), one handler and one help block for them, and a declarative table for each
+ * command's own options, so that a command's body is its option table plus calls. */
 #ifndef BOIDS_APP_CLI_H
 #define BOIDS_APP_CLI_H
 
-#include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "boids/backend.h"
 #include "boids/error.h"
@@ -22,63 +24,95 @@ typedef struct app_opts {
     uint64_t seed;
     const char *backend;
     int threads;       /* cpu backend: 0 = all */
-    int deterministic; /* gpu backend: -1 = its default */
+    int deterministic; /* gpu backend: 1 per-cell id order, 0 fast; -1 both (boids-bench) */
     int verbose;
     const char *load;
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
 } app_opts;
 
-/* Long-option ids of the shared options (short ones use their letter). */
+/* The groups of shared options a command takes. Every command that takes model parameters
+ * takes APP_PARAMS and APP_GPU_MODE. */
 enum {
-    OPT_PRESET = 1000,
-    OPT_CONFIG,
-    OPT_SET,
-    OPT_SEED,
-    OPT_BACKEND,
-    OPT_THREADS,
-    OPT_DETERMINISTIC,
-    OPT_NONDETERMINISTIC,
-    OPT_LOAD,
-    OPT_MODEL,
-    OPT_NEIGHBOURS,
-    OPT_FIRST_FREE
+    APP_PARAMS = 1,   /* --preset --config --set -n --seed --model --neighbours -k */
+    APP_GPU_MODE = 2, /* --deterministic --fast */
+    APP_BACKEND = 4,  /* --backend */
+    APP_THREADS = 8,  /* --threads */
+    APP_LOAD = 16,    /* --load */
+    APP_VERBOSE = 32, /* -v, --verbose */
+    APP_ALL = 63      /* every group: the commands that run a flock (sim, sweep, view, render) */
 };
 
-/* getopt_long entries for the shared options, terminated so they can be appended. */
-/* clang-format off */
-#define APP_COMMON_LONGOPTS                                                                        \
-    {"preset", required_argument, NULL, OPT_PRESET},                                               \
-    {"config", required_argument, NULL, OPT_CONFIG},                                               \
-    {"set", required_argument, NULL, OPT_SET},                                                     \
-    {"count", required_argument, NULL, 'n'},                                                       \
-    {"seed", required_argument, NULL, OPT_SEED},                                                   \
-    {"backend", required_argument, NULL, OPT_BACKEND},                                             \
-    {"threads", required_argument, NULL, OPT_THREADS},                                             \
-    {"deterministic", no_argument, NULL, OPT_DETERMINISTIC},                                       \
-    {"fast", no_argument, NULL, OPT_NONDETERMINISTIC},                                             \
-    {"load", required_argument, NULL, OPT_LOAD},                                                   \
-    {"verbose", no_argument, NULL, 'v'},                                                           \
-    {"model", required_argument, NULL, OPT_MODEL},                                                 \
-    {"neighbours", required_argument, NULL, OPT_NEIGHBOURS},                                       \
-    {"neighbors", required_argument, NULL, OPT_NEIGHBOURS},                                        \
-    {"k", required_argument, NULL, 'k'}
-/* clang-format on */
+/* A command: its name, help text around the option lists, the shared groups it takes and
+ * its defaults. The defaults are stated here once: they initialise app_opts and --help
+ * prints them. */
+typedef struct app_command {
+    const char *prog;     /* as messages name it: "boids sim", "boids-bench" */
+    const char *synopsis; /* usage line and description, before the options */
+    const char *notes;    /* after the command's own options; NULL: none */
+    unsigned shared;      /* APP_* groups */
+    const char *preset;   /* NULL: the default parameters (lab) */
+    long count;           /* 0: the preset's */
+    uint64_t seed;
+    const char *backend; /* NULL for commands without APP_BACKEND */
+    int deterministic;   /* the GPU mode: 1, 0, or -1 both (the benchmark times both) */
+} app_command;
 
-/* The short options of the shared ones, for getopt_long's option string. */
-#define APP_COMMON_SHORTOPTS "n:k:v"
+/* What an option of a command's own table does with its value. */
+typedef enum app_kind {
+    APP_SECTION, /* no option: a heading of the help ("Window:") */
+    APP_FLAG,    /* no value: stores (int)lo into an int */
+    APP_TEXT,    /* the value as given, into a const char * */
+    APP_LONG,    /* an integer in [lo, hi], into a long */
+    APP_INT,     /* an integer in [lo, hi], into an int */
+    APP_REAL,    /* a finite number in [lo, hi] (lo excluded with open), into a double */
+    APP_CHOICE,  /* one of choices, its index into an int */
+    APP_CUSTOM   /* parse(flag, value, dst, err) */
+} app_kind;
 
-/* Help text of the shared options. */
-extern const char app_common_help[];
+typedef boids_status (*app_parse_fn)(const char *flag, const char *text, void *dst,
+                                     boids_error *err);
 
-void app_opts_init(app_opts *o);
+typedef struct app_option {
+    app_kind kind;
+    const char *name; /* long name without "--"; SECTION: the heading */
+    int letter;       /* short option letter, 0 if none */
+    const char *meta; /* the value in the help ("K", "WxH"); NULL for a flag */
+    void *dst;
+    double lo, hi;
+    const char *const *choices; /* CHOICE: NULL-terminated */
+    app_parse_fn parse;         /* CUSTOM */
+    const char *help;           /* '\n' starts a continuation line */
+    const char *alias;          /* another long name, not in the help ("color") */
+    int open;                   /* REAL: lo excluded */
+} app_option;
 
-/* Handles one shared option; returns 1 if it was one, 0 if not, and -1 with err set if its
- * argument is bad. */
-int app_opts_parse(app_opts *o, int opt, const char *arg, boids_error *err);
+/* Returned by app_parse when the command should go on. */
+enum { APP_RUN = -1 };
+
+/* The number of entries of an option table. */
+#define APP_COUNT(table) (sizeof(table) / sizeof(table)[0])
+
+/* Sets o to the command's defaults, then parses argv (argv[0] is the command's name) against the
+ * shared groups of cmd and its own table (n entries). Returns APP_RUN to go on, 0 after --help, or
+ * 2 after one message naming the option and its value (missing value, unknown option, bad value, an
+ * operand). */
+int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts *o, int argc,
+              char **argv);
+
+/* The --help text: synopsis, the command's own options, notes, then the shared options of
+ * its groups with its defaults. */
+void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n);
 
 /* Parses an integer flag value in [lo, hi]; names the flag in the message. */
 boids_status app_parse_long(const char *flag, const char *text, long lo, long hi, long *out,
                             boids_error *err);
+
+/* Parses a finite number in [lo, hi]; names the flag in the message. */
+boids_status app_parse_real(const char *flag, const char *text, double lo, double hi, double *out,
+                            boids_error *err);
+
+/* Parses WIDTHxHEIGHT, each in [16, 16384], into int[2]; an app_parse_fn. */
+boids_status app_parse_size(const char *flag, const char *text, void *dst, boids_error *err);
 
 /* Parameters from the defaults, then --preset, --config, -n and the --set pairs, validated. */
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err);
@@ -91,13 +125,6 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
 /* The backend named by --backend (cpu-ref, cpu, gpu) holding f. */
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);
-
-/* For a getopt_long loop of command `cmd` that returned ':' (missing value) or an unknown
- * option: prints one message naming the option and returns the exit code 2. */
-int app_option_error(const char *cmd, int opt, char **argv);
-
-/* After the options: 0 if none are left, else one message naming the first and 2. */
-int app_no_operands(const char *cmd, int argc, char **argv);
 
 /* Prints "boids: message" for a failed status and returns its exit code. */
 int app_fail(const boids_error *err);

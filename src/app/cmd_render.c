@@ -18,39 +18,18 @@
 #include "render_scene.h"
 #include "view.h"
 
-static const char usage[] =
-    "usage: boids render [OPTIONS]\n"
-    "Draws frames of the flock offscreen (EGL, no display needed). The gpu backend runs in its\n"
-    "deterministic mode, so a given seed gives the same frames on one device.\n"
-    "\n"
-    "  -o, --output PAT   PNG file name with one printf integer conversion for the frame\n"
-    "                     number (default frame-%05d.png); '-' writes raw RGBA frames\n"
-    "                     (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
-    "                       boids render -o - | ffmpeg -f rawvideo -pixel_format rgba \\\n"
-    "                         -video_size 1280x720 -framerate 60 -i - -c:v libx264 \\\n"
-    "                         -pix_fmt yuv420p flock.mp4\n"
-    "  --size WxH         frame size in pixels (default 1280x720)\n"
-    "  --frames K         number of frames (default 300)\n"
-    "  --steps-per-frame S  simulation steps between frames (default 1)\n"
-    "  --warmup K         steps before the first frame (default 0)\n"
-    "  --colour C         heading (default), speed or plain\n"
-    "  --boid-size L      boid length in world length units (default 0.14 vision radii, 7 in\n"
-    "                     lab), drawn at least 3 pixels long\n"
-    "  --hud              print N, step and order on the frames\n"
-    "  -h, --help         this text\n"
-    "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
-    "`boids view`. The backend defaults to gpu (--fast: not reproducible run to run).\n";
-
-enum {
-    OPT_OUT = OPT_FIRST_FREE,
-    OPT_SIZE,
-    OPT_FRAMES,
-    OPT_SPF,
-    OPT_WARMUP,
-    OPT_COLOUR,
-    OPT_BOID_SIZE,
-    OPT_HUD
-};
+static const app_command render_command = {
+    .prog = "boids render",
+    .synopsis = "usage: boids render [OPTIONS]\n"
+                "Draws frames of the flock offscreen (EGL, no display needed).\n"
+                "\n",
+    .notes =
+        "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
+        "`boids view`. On the gpu backend a given seed gives the same frames on one device\n"
+        "unless --fast is given.\n",
+    .shared = APP_ALL,
+    .backend = "gpu",
+    .deterministic = 1};
 
 /* A PNG pattern needs exactly one integer conversion (%d, %05d, ...); %% is a percent. */
 static boids_status check_pattern(const char *pat, boids_error *err) {
@@ -119,203 +98,166 @@ static boids_status target_create(target *t, int w, int h, boids_error *err) {
     return BOIDS_OK;
 }
 
-int boids_cmd_render(int argc, char **argv) {
-    static const struct option longopts[] = {APP_COMMON_LONGOPTS,
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"size", required_argument, NULL, OPT_SIZE},
-                                             {"frames", required_argument, NULL, OPT_FRAMES},
-                                             {"steps-per-frame", required_argument, NULL, OPT_SPF},
-                                             {"warmup", required_argument, NULL, OPT_WARMUP},
-                                             {"colour", required_argument, NULL, OPT_COLOUR},
-                                             {"color", required_argument, NULL, OPT_COLOUR},
-                                             {"boid-size", required_argument, NULL, OPT_BOID_SIZE},
-                                             {"hud", no_argument, NULL, OPT_HUD},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
-    app_opts o;
-    app_opts_init(&o);
-    o.backend = "gpu";
-    const char *out = "frame-%05d.png";
-    long w = 1280, h = 720, frames = 300, spf = 1, warmup = 0;
-    double boid_len = 0;
-    int colour = RENDER_HEADING, show_hud = 0;
-    boids_error err;
-    boids_error_clear(&err);
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "ho:", longopts, NULL)) != -1) {
-        int r = app_opts_parse(&o, c, optarg, &err);
-        if (r < 0) return app_fail(&err);
-        if (r) continue;
-        switch (c) {
-        case 'o':
-            out = optarg;
-            break;
-        case OPT_SIZE: {
-            char *end;
-            errno = 0;
-            w = strtol(optarg, &end, 10);
-            int ok = end != optarg && (*end == 'x' || *end == 'X');
-            if (ok) {
-                const char *s2 = end + 1;
-                h = strtol(s2, &end, 10);
-                ok = end != s2 && !*end && !errno && w >= 16 && h >= 16 && w <= 16384 && h <= 16384;
-            }
-            if (!ok) {
-                boids_error_set(&err, BOIDS_ERR_INPUT,
-                                "--size: '%s' is not WIDTHxHEIGHT in [16, 16384]", optarg);
-                return app_fail(&err);
-            }
-            break;
-        }
-        case OPT_FRAMES:
-            if (app_parse_long("--frames", optarg, 1, 100000000L, &frames, &err))
-                return app_fail(&err);
-            break;
-        case OPT_SPF:
-            if (app_parse_long("--steps-per-frame", optarg, 0, 100000L, &spf, &err))
-                return app_fail(&err);
-            break;
-        case OPT_WARMUP:
-            if (app_parse_long("--warmup", optarg, 0, 2000000000L, &warmup, &err))
-                return app_fail(&err);
-            break;
-        case OPT_COLOUR: {
-            int found = -1;
-            for (int i = 0; render_colour_names[i]; i++)
-                if (!strcmp(optarg, render_colour_names[i])) found = i;
-            if (found < 0) {
-                boids_error_set(&err, BOIDS_ERR_INPUT,
-                                "--colour: unknown value '%s' (heading, speed, plain)", optarg);
-                return app_fail(&err);
-            }
-            colour = found;
-            break;
-        }
-        case OPT_BOID_SIZE: {
-            char *end;
-            boid_len = strtod(optarg, &end);
-            if (end == optarg || *end || !(boid_len > 0 && boid_len <= 1e6)) {
-                boids_error_set(&err, BOIDS_ERR_INPUT,
-                                "--boid-size: '%s' is not a number in (0, 1e6]", optarg);
-                return app_fail(&err);
-            }
-            break;
-        }
-        case OPT_HUD:
-            show_hud = 1;
-            break;
-        case 'h':
-            fputs(usage, stdout), fputs(app_common_help, stdout);
-            return 0;
-        case ':':
-        default:
-            return app_option_error("render", c, argv);
-        }
-    }
-    if (app_no_operands("render", argc, argv)) return 2;
-    int raw = !strcmp(out, "-");
-    if (!raw && (check_pattern(out, &err) || boids_atomic_check_writable(out, &err)))
-        return app_fail(&err);
-    if (raw && isatty(STDOUT_FILENO)) {
-        boids_error_set(&err, BOIDS_ERR_INPUT,
-                        "--output -: stdout is a terminal; pipe the raw frames into ffmpeg");
-        return app_fail(&err);
-    }
+/* What to draw and where to. */
+typedef struct render_job {
+    const char *out;
+    int raw;     /* --output -: raw RGBA on stdout */
+    int size[2]; /* frame width and height, pixels */
+    long frames, spf, warmup;
+    double boid_len;
+    int colour, hud;
+} render_job;
 
-    boids_params p, base = boids_params_default();
-    if (app_params(&o, &p, &err)) return app_fail(&err);
-    if (o.preset && boids_preset_apply(&base, o.preset, &err)) return app_fail(&err);
-    if (!o.load && p.width == base.width && p.height == base.height) {
-        view_fit_world(&p, &base);
-        if (boids_params_validate(&p, &err)) return app_fail(&err);
+/* A PNG pattern that can be written, or raw frames into a pipe, before any frame is drawn. */
+static boids_status check_output(render_job *j, boids_error *err) {
+    j->raw = !strcmp(j->out, "-");
+    if (!j->raw) {
+        if (check_pattern(j->out, err)) return err->status;
+        return boids_atomic_check_writable(j->out, err);
     }
-    /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
-    if (raw) signal(SIGPIPE, SIG_IGN);
+    if (isatty(STDOUT_FILENO))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--output -: stdout is a terminal; pipe the raw frames into ffmpeg");
+    return BOIDS_OK;
+}
 
-    boids_gl *gl = boids_gl_create(o.verbose >= 2, &err);
-    if (!gl) return app_fail(&err);
+/* Draws the scene's current state into the multisampled target, with the HUD line if asked. */
+static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, scene *sc,
+                       const render_camera *cam, const target *t) {
+    const int h = j->size[1];
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
+    render_begin(r, cam);
+    render_flock fl = {0};
+    scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
+    fl.colour = (render_colour)j->colour;
+    fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(p);
+    fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
+    render_draw_flock(r, cam, scene_params(sc), &fl);
+    if (!j->hud) return;
+    double ord = 0;
+    scene_order_request(sc);
+    scene_order_poll(sc, 1, &ord);
+    char line[128];
+    snprintf(line, sizeof line, "N %ld   step %llu   order %.3f", p->count,
+             (unsigned long long)scene_steps(sc), ord);
+    float ts = h >= 1400 ? 4 : h >= 700 ? 2 : 1;
+    render_rect(r, 0, 0, render_text_width(line, ts) + 12 * ts, 12 * ts, 0x0b0e17c0);
+    render_text(r, 6 * ts, 3 * ts, ts, line, 0xdde3efff);
+    render_flush(r);
+}
+
+/* Resolves the target, reads it into px and writes frame f: PNG, or raw RGBA to stdout. */
+static boids_status write_frame(const render_job *j, const target *t, unsigned char *px, long f,
+                                boids_error *err) {
+    const int w = j->size[0], h = j->size[1];
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo_ms);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t->fbo);
+    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo);
+    render_read_pixels(w, h, px);
+    if (j->raw) {
+        size_t n = (size_t)w * (size_t)h;
+        if (fwrite(px, 4, n, stdout) != n || fflush(stdout))
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "writing frame %ld to stdout: %s", f,
+                                   strerror(errno));
+        return BOIDS_OK;
+    }
+    char path[4096];
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    snprintf(path, sizeof path, j->out, (int)f);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    return render_write_png(path, w, h, px, err);
+}
+
+/* The frames on the current GL context: warm-up steps, then one frame every spf steps. */
+static boids_status render_frames(const render_job *j, const app_opts *o, const boids_params *p,
+                                  boids_gl *gl, boids_error *err) {
+    const int w = j->size[0], h = j->size[1];
     boids_status st = BOIDS_OK;
     render_ctx *r = NULL;
     scene *sc = NULL;
     target t = {0};
     unsigned char *px = malloc((size_t)w * (size_t)h * 4);
-    if (!px) {
-        st = boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory for a %ldx%ld frame", w, h);
-        goto out;
-    }
-    if (!(r = render_create(&err))) goto fail;
-    scene_config cfg = {&o, o.deterministic != 0, 0};
-    if (!(sc = scene_create(&cfg, &p, &err))) goto fail;
-    if ((st = target_create(&t, (int)w, (int)h, &err))) goto out;
-    if (o.verbose)
+    scene_config cfg = {o, o->deterministic != 0, 0};
+    if (!px)
+        st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for a %dx%d frame", w, h);
+    else if (!(r = render_create(err)) || !(sc = scene_create(&cfg, p, err)))
+        st = err->status ? err->status : BOIDS_ERR_RUNTIME;
+    else
+        st = target_create(&t, w, h, err);
+    if (!st && o->verbose)
         fprintf(stderr, "boids render: %s (%s), backend %s, %ld boids in %g x %g\n",
-                boids_gl_renderer(gl), boids_gl_platform(gl), scene_backend_name(sc), p.count,
-                p.width, p.height);
-    if ((st = scene_step(sc, (unsigned)warmup, &err))) goto out;
-    render_camera cam = render_camera_fit(p.width, p.height, (int)w, (int)h, 0);
-    for (long f = 0; f < frames; f++) {
-        if (f > 0 && (st = scene_step(sc, (unsigned)spf, &err))) goto out;
-        glBindFramebuffer(GL_FRAMEBUFFER, t.fbo_ms);
-        render_begin(r, &cam);
-        render_flock fl = {0};
-        scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
-        fl.colour = (render_colour)colour;
-        fl.length = boid_len > 0 ? boid_len : render_default_length(&p);
-        fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
-        render_draw_flock(r, &cam, scene_params(sc), &fl);
-        if (show_hud) {
-            double ord = 0;
-            scene_order_request(sc);
-            scene_order_poll(sc, 1, &ord);
-            char line[128];
-            snprintf(line, sizeof line, "N %ld   step %llu   order %.3f", p.count,
-                     (unsigned long long)scene_steps(sc), ord);
-            float ts = h >= 1400 ? 4 : h >= 700 ? 2 : 1;
-            render_rect(r, 0, 0, render_text_width(line, ts) + 12 * ts, 12 * ts, 0x0b0e17c0);
-            render_text(r, 6 * ts, 3 * ts, ts, line, 0xdde3efff);
-            render_flush(r);
-        }
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo_ms);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t.fbo);
-        glBlitFramebuffer(0, 0, (int)w, (int)h, 0, 0, (int)w, (int)h, GL_COLOR_BUFFER_BIT,
-                          GL_NEAREST);
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo);
-        render_read_pixels((int)w, (int)h, px);
-        if (raw) {
-            if (fwrite(px, 4, (size_t)(w * h), stdout) != (size_t)(w * h) || fflush(stdout)) {
-                st = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing frame %ld to stdout: %s", f,
-                                     strerror(errno));
-                goto out;
-            }
-        } else {
-            char path[4096];
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-            snprintf(path, sizeof path, out, (int)f);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-            if ((st = render_write_png(path, (int)w, (int)h, px, &err))) goto out;
-        }
+                boids_gl_renderer(gl), boids_gl_platform(gl), scene_backend_name(sc), p->count,
+                p->width, p->height);
+    if (!st) st = scene_step(sc, (unsigned)j->warmup, err);
+    render_camera cam = render_camera_fit(p->width, p->height, w, h, 0);
+    for (long f = 0; !st && f < j->frames; f++) {
+        if (f > 0 && (st = scene_step(sc, (unsigned)j->spf, err))) break;
+        draw_frame(j, p, r, sc, &cam, &t);
+        st = write_frame(j, &t, px, f, err);
     }
-    if (o.verbose && !raw) fprintf(stderr, "boids render: wrote %ld frames (%s)\n", frames, out);
-    if (o.verbose >= 2) {
+    target_destroy(&t);
+    scene_destroy(sc);
+    render_destroy(r);
+    free(px);
+    return st;
+}
+
+int boids_cmd_render(int argc, char **argv) {
+    render_job j = {.out = "frame-%05d.png",
+                    .size = {1280, 720},
+                    .frames = 300,
+                    .spf = 1,
+                    .colour = RENDER_HEADING};
+    const app_option own[] = {
+        {APP_TEXT, "output", 'o', "PAT", &j.out,
+         .help = "PNG file name with one printf integer conversion for the frame\n"
+                 "number (default frame-%05d.png); '-' writes raw RGBA frames\n"
+                 "(rows top to bottom) to stdout, e.g. for ffmpeg:\n"
+                 "  boids render -o - | ffmpeg -f rawvideo -pixel_format rgba \\\n"
+                 "    -video_size 1280x720 -framerate 60 -i - -c:v libx264 \\\n"
+                 "    -pix_fmt yuv420p flock.mp4"},
+        {APP_CUSTOM, "size", 0, "WxH", j.size, .parse = app_parse_size,
+         .help = "frame size in pixels (default 1280x720)"},
+        {APP_LONG, "frames", 0, "K", &j.frames, 1, 100000000L,
+         .help = "number of frames (default 300)"},
+        {APP_LONG, "steps-per-frame", 0, "S", &j.spf, 0, 100000L,
+         .help = "simulation steps between frames (default 1)"},
+        {APP_LONG, "warmup", 0, "K", &j.warmup, 0, 2000000000L,
+         .help = "steps before the first frame (default 0)"},
+        {APP_CHOICE, "colour", 0, "C", &j.colour, .choices = render_colour_names, .alias = "color",
+         .help = "heading (default), speed or plain"},
+        {APP_REAL, "boid-size", 0, "L", &j.boid_len, 0, 1e6, .open = 1,
+         .help = "boid length in world length units (default 0.14 vision radii, 7 in\n"
+                 "lab), drawn at least 3 pixels long"},
+        {APP_FLAG, "hud", 0, NULL, &j.hud, 1, .help = "print N, step and order on the frames"},
+    };
+    app_opts o;
+    int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
+    if (rc != APP_RUN) return rc;
+    boids_error err;
+    boids_error_clear(&err);
+    boids_params p, base;
+    int scaled;
+    if (check_output(&j, &err) || app_drawn_params(&o, &p, &base, &scaled, &err))
+        return app_fail(&err);
+    /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
+    if (j.raw) signal(SIGPIPE, SIG_IGN);
+    boids_gl *gl = boids_gl_create(o.verbose >= 2, &err);
+    if (!gl) return app_fail(&err);
+    boids_status st = render_frames(&j, &o, &p, gl, &err);
+    if (!st && o.verbose && !j.raw)
+        fprintf(stderr, "boids render: wrote %ld frames (%s)\n", j.frames, j.out);
+    if (!st && o.verbose >= 2) {
         const boids_gl_debug *d = boids_gl_debug_log(gl);
         fprintf(stderr, "boids render: GL debug: %lu errors, %lu messages%s%s\n", d->errors,
                 d->messages, d->errors ? "; last error: " : "", d->last_error);
     }
-    goto out;
-fail:
-    st = err.status ? err.status : BOIDS_ERR_RUNTIME;
-out:
-    target_destroy(&t);
-    scene_destroy(sc);
-    render_destroy(r);
     boids_gl_destroy(gl);
-    free(px);
     return st ? app_fail(&err) : 0;
 }

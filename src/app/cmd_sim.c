@@ -10,21 +10,20 @@
 #include "cli.h"
 #include "commands.h"
 
-static const char usage[] =
-    "usage: boids sim [OPTIONS]\n"
-    "Runs the simulation without a window. Prints CSV metrics on stdout: a header line, then\n"
-    "one line every --every steps (step 0 included) with the columns\n"
-    "  step,order,milling,nn_distance,neighbours,clusters,largest_cluster\n"
-    "(see README, Observables). --order-only prints step,order alone, for huge flocks.\n"
-    "\n"
-    "  --steps K          number of steps (default 1000)\n"
-    "  --every K          metrics every K steps (default: step 0 and the last step only)\n"
-    "  --save FILE        write the final state (x,y,vx,vy in id order, %.17g)\n"
-    "  --order-only       metrics: the order parameter only\n"
-    "  -h, --help         this text\n"
-    "-n changes N only: the world keeps its size (set width and height to keep a density).\n";
-
-enum { OPT_STEPS = OPT_FIRST_FREE, OPT_EVERY, OPT_SAVE, OPT_ORDER_ONLY };
+static const app_command sim_command = {
+    .prog = "boids sim",
+    .synopsis =
+        "usage: boids sim [OPTIONS]\n"
+        "Runs the simulation without a window. Prints CSV metrics on stdout: a header line, then\n"
+        "one line every --every steps (step 0 included) with the columns\n"
+        "  step,order,milling,nn_distance,neighbours,clusters,largest_cluster\n"
+        "(see README, Observables). --order-only prints step,order alone, for huge flocks.\n"
+        "\n",
+    .notes = "-n changes N only: the world keeps its size (set width and height to keep a "
+             "density).\n",
+    .shared = APP_ALL,
+    .backend = "cpu-ref",
+    .deterministic = 1};
 
 static boids_status print_metrics(unsigned long step, const boids_flock *f, const boids_params *p,
                                   int order_only, boids_error *err) {
@@ -42,52 +41,23 @@ static boids_status print_metrics(unsigned long step, const boids_flock *f, cons
 }
 
 int boids_cmd_sim(int argc, char **argv) {
-    static const struct option longopts[] = {APP_COMMON_LONGOPTS,
-                                             {"steps", required_argument, NULL, OPT_STEPS},
-                                             {"every", required_argument, NULL, OPT_EVERY},
-                                             {"save", required_argument, NULL, OPT_SAVE},
-                                             {"order-only", no_argument, NULL, OPT_ORDER_ONLY},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
-    app_opts o;
-    app_opts_init(&o);
     long steps = 1000, every = 0;
     const char *save = NULL;
     int order_only = 0;
+    const app_option own[] = {
+        {APP_LONG, "steps", 0, "K", &steps, 0, 2000000000L,
+         .help = "number of steps (default 1000)"},
+        {APP_LONG, "every", 0, "K", &every, 1, 2000000000L,
+         .help = "metrics every K steps (default: step 0 and the last step only)"},
+        {APP_TEXT, "save", 0, "FILE", &save,
+         .help = "write the final state (x,y,vx,vy in id order, %.17g)"},
+        {APP_FLAG, "order-only", 0, NULL, &order_only, 1,
+         .help = "metrics: the order parameter only"},
+    };
+    app_opts o;
+    int rc = app_parse(&sim_command, own, APP_COUNT(own), &o, argc, argv);
+    if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "h", longopts, NULL)) != -1) {
-        int r = app_opts_parse(&o, c, optarg, &err);
-        if (r < 0) return app_fail(&err);
-        if (r) continue;
-        switch (c) {
-        case OPT_STEPS:
-            if (app_parse_long("--steps", optarg, 0, 2000000000L, &steps, &err))
-                return app_fail(&err);
-            break;
-        case OPT_EVERY:
-            if (app_parse_long("--every", optarg, 1, 2000000000L, &every, &err))
-                return app_fail(&err);
-            break;
-        case OPT_SAVE:
-            save = optarg;
-            break;
-        case OPT_ORDER_ONLY:
-            order_only = 1;
-            break;
-        case 'h':
-            fputs(usage, stdout), fputs(app_common_help, stdout);
-            return 0;
-        case ':':
-        default:
-            return app_option_error("sim", c, argv);
-        }
-    }
-    if (app_no_operands("sim", argc, argv)) return 2;
-
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
     if (save && boids_atomic_check_writable(save, &err)) return app_fail(&err);

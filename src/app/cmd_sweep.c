@@ -1,6 +1,7 @@
 /* boids sweep: observables against one parameter (and N), averaged after a burn-in, with
  * standard errors over seeds; CSV out and an optional gnuplot figure. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,52 +17,26 @@
 #include "cli.h"
 #include "commands.h"
 
-static const char usage[] =
-    "usage: boids sweep --key KEY (--values V1,V2,... | --range A:B:STEP) [OPTIONS]\n"
-    "Runs the simulation for every value of one parameter KEY (any key of `boids params`),\n"
-    "every N of --counts and --seeds seeds each, and prints for each point the observables\n"
-    "(order, milling, nn_distance, neighbours, clusters, largest_cluster) as CSV.\n"
-    "\n"
-    "Statistics: each run gives one number per observable, its average over the samples\n"
-    "taken at steps B, B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps). The\n"
-    "CSV holds the mean of those run averages over the seeds and its standard error\n"
-    "sd / sqrt(seeds): it captures seed-to-seed variation only, not the autocorrelation of\n"
-    "samples within a run (which a run average does not need, and a per-sample SE would\n"
-    "understate). Seeds are --seed, --seed + 1, ...; each seed sets the initial state and\n"
-    "the Vicsek noise stream.\n"
-    "\n"
-    "  --key KEY          the parameter to sweep (not count: use --counts)\n"
-    "  --values LIST      comma-separated values (any value the key accepts)\n"
-    "  --range A:B:STEP   A, A + STEP, ... up to B (numeric keys)\n"
-    "  --counts LIST      comma-separated N values (default: -n or the parameters' count)\n"
-    "  --density D        world side sqrt(N / D) for each N (square, N / D area): keeps the\n"
-    "                     density fixed across N\n"
-    "  --seeds S          runs per point (default 3)\n"
-    "  --steps K          steps per run (default 1000)\n"
-    "  --burn-in B        steps before the first sample (default K / 2)\n"
-    "  --sample-every E   steps between samples (default 10)\n"
-    "  --out FILE         write the CSV to FILE (atomically) instead of stdout\n"
-    "  --plot FILE        draw an observable against KEY, one curve per N, with error bars\n"
-    "                     (.png or .svg; needs gnuplot)\n"
-    "  --plot-y NAME      the observable to plot (default order)\n"
-    "  -h, --help         this text\n"
-    "Progress goes to stderr.\n"
-    "\n";
-
-enum {
-    OPT_KEY = OPT_FIRST_FREE,
-    OPT_VALUES,
-    OPT_RANGE,
-    OPT_COUNTS,
-    OPT_DENSITY,
-    OPT_SEEDS,
-    OPT_STEPS,
-    OPT_BURN_IN,
-    OPT_SAMPLE_EVERY,
-    OPT_OUT,
-    OPT_PLOT,
-    OPT_PLOT_Y
-};
+static const app_command sweep_command = {
+    .prog = "boids sweep",
+    .synopsis =
+        "usage: boids sweep --key KEY (--values V1,V2,... | --range A:B:STEP) [OPTIONS]\n"
+        "Runs the simulation for every value of one parameter KEY (any key of `boids params`),\n"
+        "every N of --counts and --seeds seeds each, and prints for each point the observables\n"
+        "(order, milling, nn_distance, neighbours, clusters, largest_cluster) as CSV.\n"
+        "\n"
+        "Statistics: each run gives one number per observable, its average over the samples\n"
+        "taken at steps B, B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps). The\n"
+        "CSV holds the mean of those run averages over the seeds and its standard error\n"
+        "sd / sqrt(seeds): it captures seed-to-seed variation only, not the autocorrelation of\n"
+        "samples within a run (which a run average does not need, and a per-sample SE would\n"
+        "understate). Seeds are --seed, --seed + 1, ...; each seed sets the initial state and\n"
+        "the Vicsek noise stream.\n"
+        "\n",
+    .notes = "Progress goes to stderr. --load is refused: each seed draws its own state.\n\n",
+    .shared = APP_ALL,
+    .backend = "cpu-ref",
+    .deterministic = 1};
 
 enum { MAX_POINTS = 10000 };
 
@@ -345,220 +320,200 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     return boids_atomic_commit(&out, err);
 }
 
-int boids_cmd_sweep(int argc, char **argv) {
-    static const struct option longopts[] = {
-        APP_COMMON_LONGOPTS,
-        {"key", required_argument, NULL, OPT_KEY},
-        {"values", required_argument, NULL, OPT_VALUES},
-        {"range", required_argument, NULL, OPT_RANGE},
-        {"counts", required_argument, NULL, OPT_COUNTS},
-        {"density", required_argument, NULL, OPT_DENSITY},
-        {"seeds", required_argument, NULL, OPT_SEEDS},
-        {"steps", required_argument, NULL, OPT_STEPS},
-        {"burn-in", required_argument, NULL, OPT_BURN_IN},
-        {"sample-every", required_argument, NULL, OPT_SAMPLE_EVERY},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"plot-y", required_argument, NULL, OPT_PLOT_Y},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    app_opts o;
-    app_opts_init(&o);
-    sweep s;
-    memset(&s, 0, sizeof s);
-    s.seeds = 3;
-    s.steps = 1000;
-    s.burn_in = -1;
-    s.every = 10;
-    const char *values = NULL, *range = NULL, *counts = NULL, *key = NULL, *plot_y = "order";
-    boids_error err;
-    boids_error_clear(&err);
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "h", longopts, NULL)) != -1) {
-        int r = app_opts_parse(&o, c, optarg, &err);
-        if (r < 0) return app_fail(&err);
-        if (r) continue;
-        boids_status st = BOIDS_OK;
-        switch (c) {
-        case OPT_KEY:
-            key = optarg;
-            break;
-        case OPT_VALUES:
-            values = optarg;
-            break;
-        case OPT_RANGE:
-            range = optarg;
-            break;
-        case OPT_COUNTS:
-            counts = optarg;
-            break;
-        case OPT_DENSITY:
-            if (!(st = parse_double("--density", optarg, &s.density, &err)) && !(s.density > 0))
-                st =
-                    boids_error_set(&err, BOIDS_ERR_INPUT, "--density: %s is not positive", optarg);
-            break;
-        case OPT_SEEDS:
-            st = app_parse_long("--seeds", optarg, 1, 100000, &s.seeds, &err);
-            break;
-        case OPT_STEPS:
-            st = app_parse_long("--steps", optarg, 0, 2000000000L, &s.steps, &err);
-            break;
-        case OPT_BURN_IN:
-            st = app_parse_long("--burn-in", optarg, 0, 2000000000L, &s.burn_in, &err);
-            break;
-        case OPT_SAMPLE_EVERY:
-            st = app_parse_long("--sample-every", optarg, 1, 2000000000L, &s.every, &err);
-            break;
-        case OPT_OUT:
-            s.out = optarg;
-            break;
-        case OPT_PLOT:
-            s.plot = optarg;
-            break;
-        case OPT_PLOT_Y:
-            plot_y = optarg;
-            break;
-        case 'h':
-            fputs(usage, stdout), fputs(app_common_help, stdout);
-            return 0;
-        case ':':
-        default:
-            return app_option_error("sweep", c, argv);
-        }
-        if (st) {
-            sweep_free(&s);
-            return app_fail(&err);
-        }
-    }
-    if (app_no_operands("sweep", argc, argv)) return 2;
+/* The options as given, before they are checked against each other. */
+typedef struct sweep_args {
+    const char *key, *values, *range, *counts, *plot_y;
+} sweep_args;
 
-    boids_status st = BOIDS_OK;
-    if (!key)
-        st = boids_error_set(&err, BOIDS_ERR_INPUT, "sweep: --key KEY is required");
-    else if (!(s.key = boids_param_find(key)))
-        st = boids_error_set(&err, BOIDS_ERR_INPUT,
-                             "--key: unknown key '%s' (`boids params` lists them)", key);
-    else if (!strcmp(key, "count"))
-        st = boids_error_set(&err, BOIDS_ERR_INPUT, "--key count: use --counts N1,N2,...");
-    else if (s.density > 0 && (!strcmp(key, "width") || !strcmp(key, "height")))
-        st = boids_error_set(&err, BOIDS_ERR_INPUT, "--key %s: the world side is set by --density",
-                             key);
-    else if (!values == !range)
-        st = boids_error_set(&err, BOIDS_ERR_INPUT, "sweep: give one of --values or --range");
-    else if (o.load)
-        st = boids_error_set(&err, BOIDS_ERR_INPUT,
-                             "sweep: --load is not supported (each seed draws its own state)");
-    else if (counts && o.count)
-        st = boids_error_set(&err, BOIDS_ERR_INPUT, "sweep: give -n or --counts, not both");
-    if (!st && values) st = parse_values(&s, values, &err);
-    if (!st && range) {
-        if (s.key->type != BOIDS_KEY_REAL && s.key->type != BOIDS_KEY_INT)
-            st = boids_error_set(&err, BOIDS_ERR_INPUT, "--range: key '%s' is not numeric", key);
+/* The swept key and the options that exclude each other. */
+static boids_status check_key(sweep *s, const app_opts *o, const sweep_args *a, boids_error *err) {
+    const char *key = a->key;
+    if (!key) return boids_error_set(err, BOIDS_ERR_INPUT, "sweep: --key KEY is required");
+    if (!(s->key = boids_param_find(key)))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--key: unknown key '%s' (`boids params` lists them)", key);
+    if (!strcmp(key, "count"))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--key count: use --counts N1,N2,...");
+    if (s->density > 0 && (!strcmp(key, "width") || !strcmp(key, "height")))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--key %s: the world side is set by --density",
+                               key);
+    if (!a->values == !a->range)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "sweep: give one of --values or --range");
+    if (o->load)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "sweep: --load is not supported (each seed draws its own state)");
+    if (a->counts && o->count)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "sweep: give -n or --counts, not both");
+    return BOIDS_OK;
+}
+
+/* The key's values (--values or --range) and the counts. */
+static boids_status sweep_lists(sweep *s, const app_opts *o, const sweep_args *a,
+                                boids_error *err) {
+    boids_status st = check_key(s, o, a, err);
+    if (!st && a->values) st = parse_values(s, a->values, err);
+    if (!st && a->range) {
+        if (s->key->type != BOIDS_KEY_REAL && s->key->type != BOIDS_KEY_INT)
+            st = boids_error_set(err, BOIDS_ERR_INPUT, "--range: key '%s' is not numeric", a->key);
         else
-            st = parse_range(&s, range, &err);
+            st = parse_range(s, a->range, err);
     }
-    if (!st && counts) st = parse_counts(&s, counts, &err);
-    if (!st) {
-        s.plot_y = -1;
-        for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
-            if (!strcmp(plot_y, boids_metrics_names[k])) s.plot_y = k;
-        if (s.plot_y < 0)
-            st = boids_error_set(&err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s)",
-                                 plot_y, boids_metrics_columns);
-    }
-    if (!st && s.plot) {
-        const char *ext = strrchr(s.plot, '.');
+    if (!st && a->counts) st = parse_counts(s, a->counts, err);
+    return st;
+}
+
+/* The observable to plot, the output files (writable before any run) and the burn-in. */
+static boids_status sweep_outputs(sweep *s, const sweep_args *a, boids_error *err) {
+    s->plot_y = -1;
+    for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
+        if (!strcmp(a->plot_y, boids_metrics_names[k])) s->plot_y = k;
+    if (s->plot_y < 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s)",
+                               a->plot_y, boids_metrics_columns);
+    if (s->plot) {
+        const char *ext = strrchr(s->plot, '.');
         if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
-            st = boids_error_set(&err, BOIDS_ERR_INPUT,
-                                 "--plot %s: the name must end in .png "
-                                 "or .svg",
-                                 s.plot);
-        else if (s.key->type != BOIDS_KEY_REAL && s.key->type != BOIDS_KEY_INT)
-            st = boids_error_set(&err, BOIDS_ERR_INPUT,
-                                 "--plot: key '%s' is not numeric, nothing to put on an axis", key);
-        else
-            st = boids_atomic_check_writable(s.plot, &err);
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--plot %s: the name must end in .png or .svg", s->plot);
+        if (s->key->type != BOIDS_KEY_REAL && s->key->type != BOIDS_KEY_INT)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--plot: key '%s' is not numeric, nothing to put on an axis",
+                                   s->key->key);
+        if (boids_atomic_check_writable(s->plot, err)) return err->status;
     }
-    if (!st && s.out) st = boids_atomic_check_writable(s.out, &err);
-    if (!st) {
-        if (s.burn_in < 0) s.burn_in = s.steps / 2;
-        if (s.burn_in > s.steps)
-            st = boids_error_set(&err, BOIDS_ERR_INPUT,
-                                 "--burn-in %ld is beyond --steps %ld: no sample left", s.burn_in,
-                                 s.steps);
-    }
-    if (!st && !s.ncounts) { /* one N: -n, else the parameters' count */
-        boids_params p;
-        if (!(st = app_params(&o, &p, &err))) st = parse_counts(&s, "1", &err);
-        if (!st) s.counts[0] = p.count;
-    }
-    /* Every point's parameters are checked before the first run: a bad value stops the
-     * sweep at once rather than after hours. */
-    for (size_t ci = 0; !st && ci < s.ncounts; ci++)
-        for (size_t vi = 0; !st && vi < s.nvalues; vi++) {
-            boids_params p;
-            st = run_params(&o, &s, s.counts[ci], s.values[vi], o.seed, &p, &err);
-        }
-    size_t npts = s.ncounts * s.nvalues;
-    point *pts = st ? NULL : calloc(npts, sizeof *pts);
-    double *avg = st ? NULL : malloc((size_t)s.seeds * BOIDS_METRICS_COUNT * sizeof *avg);
-    if (!st && (!pts || !avg)) st = boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
-    if (st) {
-        free(pts);
-        free(avg);
-        sweep_free(&s);
-        return app_fail(&err);
-    }
+    if (s->out && boids_atomic_check_writable(s->out, err)) return err->status;
+    if (s->burn_in < 0) s->burn_in = s->steps / 2;
+    if (s->burn_in > s->steps)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--burn-in %ld is beyond --steps %ld: no sample left", s->burn_in,
+                               s->steps);
+    return BOIDS_OK;
+}
 
-    long total = (long)npts * s.seeds, run = 0;
-    double t0 = now();
-    for (size_t ci = 0; !st && ci < s.ncounts; ci++)
-        for (size_t vi = 0; !st && vi < s.nvalues; vi++) {
-            point *q = &pts[ci * s.nvalues + vi];
-            for (long k = 0; !st && k < s.seeds; k++) {
-                uint64_t seed = o.seed + (uint64_t)k;
-                boids_params p;
-                st = run_params(&o, &s, s.counts[ci], s.values[vi], seed, &p, &err);
-                double *a = &avg[k * BOIDS_METRICS_COUNT];
-                if (!st) st = run_one(&o, &p, &s, seed, a, &q->samples, &err);
-                q->width = p.width;
-                q->height = p.height;
-                run++;
-                if (!st)
-                    fprintf(stderr,
-                            "boids sweep: [%ld/%ld] N %ld, %s %s, seed %llu: order %.4f "
-                            "(%.1f s)\n",
-                            run, total, s.counts[ci], key, s.values[vi], (unsigned long long)seed,
-                            a[0], now() - t0);
-            }
-            if (st) break;
-            /* Mean and standard error over seeds: SE = sd / sqrt(S), sd with S - 1. */
-            for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
-                double sum = 0, ss = 0;
-                for (long k = 0; k < s.seeds; k++) sum += avg[k * BOIDS_METRICS_COUNT + m];
-                double mean = sum / (double)s.seeds;
-                for (long k = 0; k < s.seeds; k++) {
-                    double d = avg[k * BOIDS_METRICS_COUNT + m] - mean;
-                    ss += d * d;
-                }
-                q->mean[m] = mean;
-                q->se[m] = s.seeds > 1 ? sqrt(ss / (double)(s.seeds - 1) / (double)s.seeds) : NAN;
-            }
-        }
-    if (!st) {
-        if (s.out)
-            st = save_csv(s.out, &s, &o, pts, &err);
-        else {
-            write_csv(stdout, &s, &o, pts);
-            if (fflush(stdout) != 0)
-                st = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
-        }
+/* One N when --counts is not given (-n, else the parameters' count); then every point's
+ * parameters are checked before the first run: a bad value stops the sweep at once rather
+ * than after hours. */
+static boids_status sweep_precheck(sweep *s, const app_opts *o, boids_error *err) {
+    boids_status st = BOIDS_OK;
+    if (!s->ncounts) {
+        boids_params p;
+        if (!(st = app_params(o, &p, err))) st = parse_counts(s, "1", err);
+        if (!st) s->counts[0] = p.count;
     }
-    if (!st && s.plot) st = plot(s.plot, &s, pts, &err);
+    for (size_t ci = 0; !st && ci < s->ncounts; ci++)
+        for (size_t vi = 0; !st && vi < s->nvalues; vi++) {
+            boids_params p;
+            st = run_params(o, s, s->counts[ci], s->values[vi], o->seed, &p, err);
+        }
+    return st;
+}
+
+/* Mean and standard error over seeds of each observable's run average (avg: seeds rows of
+ * BOIDS_METRICS_COUNT): SE = sd / sqrt(S), sd with S - 1. */
+static void point_stats(point *q, const double *avg, long seeds) {
+    for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
+        double sum = 0, ss = 0;
+        for (long k = 0; k < seeds; k++) sum += avg[k * BOIDS_METRICS_COUNT + m];
+        double mean = sum / (double)seeds;
+        for (long k = 0; k < seeds; k++) {
+            double d = avg[k * BOIDS_METRICS_COUNT + m] - mean;
+            ss += d * d;
+        }
+        q->mean[m] = mean;
+        q->se[m] = seeds > 1 ? sqrt(ss / (double)(seeds - 1) / (double)seeds) : NAN;
+    }
+}
+
+/* How far the sweep is, for the progress lines on stderr. */
+typedef struct progress {
+    long run, total;
+    double t0;
+} progress;
+
+/* Every seed of point (ci, vi) into q; avg is scratch of seeds x BOIDS_METRICS_COUNT. */
+static boids_status sweep_point(const app_opts *o, const sweep *s, size_t ci, size_t vi,
+                                double *avg, point *q, progress *pr, boids_error *err) {
+    boids_status st = BOIDS_OK;
+    for (long k = 0; !st && k < s->seeds; k++) {
+        uint64_t seed = o->seed + (uint64_t)k;
+        boids_params p;
+        st = run_params(o, s, s->counts[ci], s->values[vi], seed, &p, err);
+        double *a = &avg[k * BOIDS_METRICS_COUNT];
+        if (!st) st = run_one(o, &p, s, seed, a, &q->samples, err);
+        q->width = p.width;
+        q->height = p.height;
+        pr->run++;
+        if (!st)
+            fprintf(stderr, "boids sweep: [%ld/%ld] N %ld, %s %s, seed %llu: order %.4f (%.1f s)\n",
+                    pr->run, pr->total, s->counts[ci], s->key->key, s->values[vi],
+                    (unsigned long long)seed, a[0], now() - pr->t0);
+    }
+    if (!st) point_stats(q, avg, s->seeds);
+    return st;
+}
+
+/* Runs every point, then writes the CSV (--out or stdout) and the plot. */
+static boids_status sweep_run(const sweep *s, const app_opts *o, boids_error *err) {
+    size_t npts = s->ncounts * s->nvalues;
+    point *pts = calloc(npts, sizeof *pts);
+    double *avg = malloc((size_t)s->seeds * BOIDS_METRICS_COUNT * sizeof *avg);
+    boids_status st = BOIDS_OK;
+    if (!pts || !avg) st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    progress pr = {0, (long)npts * s->seeds, now()};
+    for (size_t ci = 0; !st && ci < s->ncounts; ci++)
+        for (size_t vi = 0; !st && vi < s->nvalues; vi++)
+            st = sweep_point(o, s, ci, vi, avg, &pts[ci * s->nvalues + vi], &pr, err);
+    if (!st && s->out) {
+        st = save_csv(s->out, s, o, pts, err);
+    } else if (!st) {
+        write_csv(stdout, s, o, pts);
+        if (fflush(stdout) != 0)
+            st = boids_error_set(err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
+    }
+    if (!st && s->plot) st = plot(s->plot, s, pts, err);
     free(pts);
     free(avg);
+    return st;
+}
+
+int boids_cmd_sweep(int argc, char **argv) {
+    sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
+    sweep_args a = {.plot_y = "order"};
+    const app_option own[] = {
+        {APP_TEXT, "key", 0, "KEY", &a.key,
+         .help = "the parameter to sweep (not count: use --counts)"},
+        {APP_TEXT, "values", 0, "LIST", &a.values,
+         .help = "comma-separated values (any value the key accepts)"},
+        {APP_TEXT, "range", 0, "A:B:STEP", &a.range,
+         .help = "A, A + STEP, ... up to B (numeric keys)"},
+        {APP_TEXT, "counts", 0, "LIST", &a.counts,
+         .help = "comma-separated N values (default: -n or the parameters' count)"},
+        {APP_REAL, "density", 0, "D", &s.density, 0, DBL_MAX, .open = 1,
+         .help = "world side sqrt(N / D) for each N (square, N / D area): keeps the\n"
+                 "density fixed across N"},
+        {APP_LONG, "seeds", 0, "S", &s.seeds, 1, 100000, .help = "runs per point (default 3)"},
+        {APP_LONG, "steps", 0, "K", &s.steps, 0, 2000000000L,
+         .help = "steps per run (default 1000)"},
+        {APP_LONG, "burn-in", 0, "B", &s.burn_in, 0, 2000000000L,
+         .help = "steps before the first sample (default K / 2)"},
+        {APP_LONG, "sample-every", 0, "E", &s.every, 1, 2000000000L,
+         .help = "steps between samples (default 10)"},
+        {APP_TEXT, "out", 0, "FILE", &s.out,
+         .help = "write the CSV to FILE (atomically) instead of stdout"},
+        {APP_TEXT, "plot", 0, "FILE", &s.plot,
+         .help = "draw an observable against KEY, one curve per N, with error bars\n"
+                 "(.png or .svg; needs gnuplot)"},
+        {APP_TEXT, "plot-y", 0, "NAME", &a.plot_y,
+         .help = "the observable to plot (default order)"},
+    };
+    app_opts o;
+    int rc = app_parse(&sweep_command, own, APP_COUNT(own), &o, argc, argv);
+    if (rc != APP_RUN) return rc;
+    boids_error err;
+    boids_status st = sweep_lists(&s, &o, &a, &err);
+    if (!st) st = sweep_outputs(&s, &a, &err);
+    if (!st) st = sweep_precheck(&s, &o, &err);
+    if (!st) st = sweep_run(&s, &o, &err);
     sweep_free(&s);
     return st ? app_fail(&err) : 0;
 }

@@ -13,7 +13,6 @@
  *    cpu-ref's, within the seed-to-seed spread. */
 #include <errno.h>
 #include <float.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,15 +43,13 @@ enum { MAX_BACKENDS = 4 };
 #define ORDER_SE 4.0
 
 typedef struct verify_opts {
-    app_opts common; /* --preset, --config, --set, -n, --seed, as in every command */
+    app_opts common; /* the parameter and GPU options, as in every command */
     const char *backends[MAX_BACKENDS];
     int nbackends;
     int steps, every, seeds;
     const char *curve_preset;
     long curve_count;
     const char *scenarios;
-    int deterministic;
-    int verbose;
 } verify_opts;
 
 typedef struct ctx {
@@ -62,37 +59,9 @@ typedef struct ctx {
     int failures;
 } ctx;
 
-static const char *const all_scenarios =
-    "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"
-    "vicsek-topological,topological,topological-vision,topological-sparse";
-
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: boids verify [options]\n"
-            "Compares the grid backends with the exact reference cpu-ref; exit 0 pass, 1 fail,\n"
-            "2 bad usage.\n"
-            "  --preset NAME        parameters of the one-step checks (default lab)\n"
-            "  --config FILE        INI file of key = value lines (before the --set pairs)\n"
-            "  --set KEY=VALUE      override a parameter (repeatable; see `boids params`)\n"
-            "  -n, --count N        boids in the one-step scenarios (default 2000)\n"
-            "  --seed S             random state seed (default 1)\n"
-            "  --backends LIST      backends to check against cpu-ref (default cpu,gpu)\n"
-            "  --scenarios LIST     one-step scenarios (default all: %s)\n"
-            "  --steps K            order curves: steps (default 300)\n"
-            "  --every E            order curves: sample every E steps (default 60)\n"
-            "  --seeds M            order curves: seeds (default 12; 0 skips the curves)\n"
-            "  --curve-preset NAME  order curves: preset (default classic, with --set)\n"
-            "  --curve-count N      order curves: boids (default: the preset's count)\n"
-            "  --deterministic      gpu: order each cell by id (bit-reproducible)\n"
-            "  -v, --verbose        print the GL renderer and per-check details\n"
-            "  -h, --help           this help\n",
-            all_scenarios);
-}
-
-static int parse_long(const char *s, long min, long max, long *out) {
-    boids_error ignored;
-    return app_parse_long("", s, min, max, out, &ignored) == BOIDS_OK;
-}
+#define ALL_SCENARIOS                                                                              \
+    "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"      \
+    "vicsek-topological,topological,topological-vision,topological-sparse"
 
 static int has_item(const char *list, const char *item) {
     size_t len = strlen(item);
@@ -118,17 +87,17 @@ static boids_status make_params(const verify_opts *o, const char *preset, boids_
 
 /* ---- scenarios ------------------------------------------------------------------------------ */
 
-/* Builds the params and state of a named scenario from the base parameters. */
-static boids_status make_scenario(const char *name, const boids_params *base, size_t n,
-                                  uint64_t seed, boids_params *p, boids_flock *f,
-                                  boids_error *err) {
+/* The parameters of a named scenario from the base ones, and its N (n, changed for n1 and
+ * n2); returns the boids it places by hand on top (dense: a cluster, edges: the seams). */
+static size_t scenario_params(const char *name, const boids_params *base, uint64_t seed,
+                              boids_params *p, size_t *n) {
     *p = *base;
-    double w = p->width, h = p->height, r = p->vision_radius;
+    double w = p->width, h = p->height;
     size_t extra = 0;
     if (!strcmp(name, "dense")) extra = 300;
     if (!strcmp(name, "edges") || !strcmp(name, "walls")) extra = 16;
-    if (!strcmp(name, "n1")) n = 1, extra = 0;
-    if (!strcmp(name, "n2")) n = 2, extra = 0;
+    if (!strcmp(name, "n1")) *n = 1, extra = 0;
+    if (!strcmp(name, "n2")) *n = 2, extra = 0;
     if (!strcmp(name, "walls")) p->boundary = BOIDS_BOUNDARY_WALLS;
     if (!strcmp(name, "fov")) p->fov = 120;
     /* Seed 003: the Vicsek model (noise on, so that the GLSL noise stream is compared too)
@@ -164,6 +133,15 @@ static boids_status make_scenario(const char *name, const boids_params *base, si
         p->food_radius = 150;
         p->food_weight = 1;
     }
+    return extra;
+}
+
+/* Builds the params and state of a named scenario from the base parameters. */
+static boids_status make_scenario(const char *name, const boids_params *base, size_t n,
+                                  uint64_t seed, boids_params *p, boids_flock *f,
+                                  boids_error *err) {
+    size_t extra = scenario_params(name, base, seed, p, &n);
+    double w = base->width, h = base->height, r = base->vision_radius; /* before the scenario */
     boids_status st = boids_params_validate(p, err);
     if (st == BOIDS_OK) st = boids_flock_alloc(f, n + extra, err);
     if (st != BOIDS_OK) return st;
@@ -212,7 +190,7 @@ static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f
     if (!strcmp(name, "cpu")) return boids_cpu_create(f, 0, err);
     if (c->gpu) return boids_backend_upload(c->gpu, f, err) == BOIDS_OK ? c->gpu : NULL;
     boids_gpu_options opt = boids_gpu_options_default();
-    opt.deterministic = c->o->deterministic;
+    opt.deterministic = c->o->common.deterministic;
     opt.check = 1;
     opt.log = boids_gl_debug_log(c->gl);
     return c->gpu = boids_gpu_create(NULL, f, &opt, err);
@@ -275,113 +253,143 @@ static errs compare(const boids_params *p, const boids_flock *a, const boids_flo
     return e;
 }
 
-static int run_scenario(ctx *c, const char *name, const boids_params *base, boids_error *err) {
-    const verify_opts *o = c->o;
+/* One scenario's reference: the state before the step, cpu-ref's step and neighbour sets
+ * from it, the float band and the tolerance; and the buffers the backends fill. */
+typedef struct scen {
+    const char *name;
     boids_params p;
-    boids_flock f = {0}, ref = {0}, fl = {0}, out = {0};
-    boids_status st =
-        make_scenario(name, base, (size_t)o->common.count, o->common.seed, &p, &f, err);
-    if (st != BOIDS_OK) return -1;
-    size_t n = f.n;
-    uint32_t *rc = malloc(n * sizeof *rc), *bc = malloc(n * sizeof *bc);
-    uint64_t *rh = malloc(n * sizeof *rh), *bh = malloc(n * sizeof *bh);
-    verify_amb *amb = malloc(n * sizeof *amb);
-    double *scratch = malloc(n * sizeof *scratch);
-    boids_backend *r = NULL;
-    int result = -1;
-    if (!rc || !bc || !rh || !bh || !amb || !scratch) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    if (boids_flock_alloc(&ref, n, err) || boids_flock_alloc(&fl, n, err) ||
-        boids_flock_alloc(&out, n, err))
-        goto done;
-    if (!(r = boids_cpu_ref_create(&f, err))) goto done;
-    if (r->ops->neighbours(r, &p, rc, rh, err) || boids_backend_step(r, &p, 1, err) ||
-        boids_backend_download(r, &ref, err))
-        goto done;
-    verify_band(&p, &f, amb);
-    size_t banded = 0, overflow = 0;
-    for (size_t i = 0; i < n; i++) {
-        banded += amb[i].boid;
-        overflow += amb[i].overflow;
-    }
-    /* Calibration: the float brute force in both neighbour orders. */
+    boids_flock f, ref, fl, out; /* before, cpu-ref after, float brute force, a backend */
+    uint32_t *rc, *bc;           /* neighbour counts: cpu-ref's, a backend's */
+    uint64_t *rh, *bh;           /* neighbour set hashes: idem */
+    verify_amb *amb;
+    double *scratch;
+    size_t banded, overflow;
+    int band_ok;
+    errs tol;
+} scen;
+
+static void scen_free(scen *s) {
+    boids_flock_free(&s->f);
+    boids_flock_free(&s->ref);
+    boids_flock_free(&s->fl);
+    boids_flock_free(&s->out);
+    free(s->rc);
+    free(s->bc);
+    free(s->rh);
+    free(s->bh);
+    free(s->amb);
+    free(s->scratch);
+}
+
+/* The tolerance: CALIB_FACTOR x the error of the float brute force in both neighbour
+ * orders, with the floors. */
+static void calibrate(scen *s, int verbose) {
+    const boids_params *p = &s->p;
     errs cal = {0, 0, 0, 0};
     for (int rev = 0; rev < 2; rev++) {
-        verify_float_step(&p, &f, rev, &fl);
-        errs e = compare(&p, &fl, &ref, amb, scratch);
+        verify_float_step(p, &s->f, rev, &s->fl);
+        errs e = compare(p, &s->fl, &s->ref, s->amb, s->scratch);
         cal.pos_max = fmax(cal.pos_max, e.pos_max);
         cal.pos_med = fmax(cal.pos_med, e.pos_med);
         cal.vel_max = fmax(cal.vel_max, e.vel_max);
         cal.vel_med = fmax(cal.vel_med, e.vel_med);
     }
-    double pos_floor = FLOOR_ULPS * verify_eps_pos(&p);
-    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p.max_speed, p.initial_speed);
+    double pos_floor = FLOOR_ULPS * verify_eps_pos(p);
+    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p->max_speed, p->initial_speed);
     /* Vicsek headings: GLSL's atan, cos and sin are not correctly rounded (NVIDIA's hardware
      * sine is off by up to ~2^-21.4, llvmpipe's polynomials by a few ulps), where the float
      * brute force calls correctly rounded libm: a floor of 16 FLT_EPSILON pi (~6e-6 rad). */
-    if (p.model == BOIDS_MODEL_VICSEK) vel_floor = 16 * FLT_EPSILON * M_PI;
-    errs tol = {
+    if (p->model == BOIDS_MODEL_VICSEK) vel_floor = 16 * FLT_EPSILON * M_PI;
+    s->tol = (errs){
         fmax(CALIB_FACTOR * cal.pos_max, pos_floor), fmax(CALIB_FACTOR * cal.pos_med, pos_floor),
         fmax(CALIB_FACTOR * cal.vel_max, vel_floor), fmax(CALIB_FACTOR * cal.vel_med, vel_floor)};
-    double band_frac = (double)banded / (double)n;
-    /* Below 100 boids a single banded boid is more than 1%: allow one. */
-    int band_ok = band_frac <= MAX_BAND_FRACTION || banded <= 1;
-    if (o->verbose)
+    if (verbose)
         printf("  %-13s calibration (float brute force vs cpu-ref): pos max %.3g med %.3g, "
                "vel max %.3g med %.3g\n",
-               name, cal.pos_max, cal.pos_med, cal.vel_max, cal.vel_med);
-    result = 0;
-    for (int b = 0; b < o->nbackends; b++) {
-        boids_backend *be = backend_get(c, o->backends[b], &f, err);
-        if (!be) {
-            result = -1;
-            goto done;
-        }
-        size_t mism = 0;
-        int nbr_checked = be->ops->neighbours != NULL;
-        if (nbr_checked) {
-            if (be->ops->neighbours(be, &p, bc, bh, err)) {
-                backend_put(c, be);
-                result = -1;
-                goto done;
-            }
-            for (size_t i = 0; i < n; i++)
-                if (!amb[i].overflow &&
-                    !verify_neighbours_match(&amb[i], rc[i], rh[i], bc[i], bh[i]))
-                    mism++;
-        }
-        st = boids_backend_step(be, &p, 1, err);
-        if (st == BOIDS_OK) st = boids_backend_download(be, &out, err);
-        backend_put(c, be);
-        if (st != BOIDS_OK) {
-            result = -1;
-            goto done;
-        }
-        errs e = compare(&p, &out, &ref, amb, scratch);
-        int pass = e.pos_max <= tol.pos_max && e.pos_med <= tol.pos_med &&
-                   e.vel_max <= tol.vel_max && e.vel_med <= tol.vel_med && band_ok && mism == 0;
-        printf("%-13s %6zu %-5s %9.2e %9.2e %9.2e | %9.2e %9.2e %9.2e | %5.2f%% %5zu %6s  %s\n",
-               name, n, o->backends[b], e.pos_max, e.pos_med, tol.pos_max, e.vel_max, e.vel_med,
-               tol.vel_max, 100.0 * band_frac, overflow, nbr_checked ? "" : "n/a",
-               pass ? "pass" : "FAIL");
-        if (mism) printf("  %zu boids with a neighbour set unlike brute force\n", mism);
-        if (!band_ok) printf("  too many boids in the float band (limit 1%%)\n");
-        if (!pass) c->failures++;
-    }
-done:
+               s->name, cal.pos_max, cal.pos_med, cal.vel_max, cal.vel_med);
+}
+
+/* The scenario, cpu-ref's step and neighbours, the band and the tolerance. */
+static boids_status scen_make(const verify_opts *o, const char *name, const boids_params *base,
+                              scen *s, boids_error *err) {
+    s->name = name;
+    boids_status st =
+        make_scenario(name, base, (size_t)o->common.count, o->common.seed, &s->p, &s->f, err);
+    if (st) return st;
+    size_t n = s->f.n;
+    s->rc = malloc(n * sizeof *s->rc), s->bc = malloc(n * sizeof *s->bc);
+    s->rh = malloc(n * sizeof *s->rh), s->bh = malloc(n * sizeof *s->bh);
+    s->amb = malloc(n * sizeof *s->amb);
+    s->scratch = malloc(n * sizeof *s->scratch);
+    if (!s->rc || !s->bc || !s->rh || !s->bh || !s->amb || !s->scratch)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    if ((st = boids_flock_alloc(&s->ref, n, err)) || (st = boids_flock_alloc(&s->fl, n, err)) ||
+        (st = boids_flock_alloc(&s->out, n, err)))
+        return st;
+    boids_backend *r = boids_cpu_ref_create(&s->f, err);
+    if (!r) return err->status;
+    if (!(st = r->ops->neighbours(r, &s->p, s->rc, s->rh, err)) &&
+        !(st = boids_backend_step(r, &s->p, 1, err)))
+        st = boids_backend_download(r, &s->ref, err);
     boids_backend_destroy(r);
-    boids_flock_free(&f);
-    boids_flock_free(&ref);
-    boids_flock_free(&fl);
-    boids_flock_free(&out);
-    free(rc);
-    free(bc);
-    free(rh);
-    free(bh);
-    free(amb);
-    free(scratch);
+    if (st) return st;
+    verify_band(&s->p, &s->f, s->amb);
+    for (size_t i = 0; i < n; i++) {
+        s->banded += s->amb[i].boid;
+        s->overflow += s->amb[i].overflow;
+    }
+    /* Below 100 boids a single banded boid is more than 1%: allow one. */
+    s->band_ok = (double)s->banded / (double)n <= MAX_BAND_FRACTION || s->banded <= 1;
+    calibrate(s, o->common.verbose);
+    return BOIDS_OK;
+}
+
+/* Boids whose neighbour set from backend be is not cpu-ref's up to flips of their band
+ * pairs (boids with too many band pairs are not checked). */
+static boids_status neighbour_mismatches(scen *s, boids_backend *be, size_t *mism,
+                                         boids_error *err) {
+    *mism = 0;
+    boids_status st = be->ops->neighbours(be, &s->p, s->bc, s->bh, err);
+    if (st) return st;
+    for (size_t i = 0; i < s->f.n; i++)
+        if (!s->amb[i].overflow &&
+            !verify_neighbours_match(&s->amb[i], s->rc[i], s->rh[i], s->bc[i], s->bh[i]))
+            (*mism)++;
+    return BOIDS_OK;
+}
+
+/* One backend's step against the reference: prints its row; -1 when it could not run. */
+static int check_backend(ctx *c, scen *s, const char *backend, boids_error *err) {
+    const boids_params *p = &s->p;
+    size_t n = s->f.n, mism = 0;
+    boids_backend *be = backend_get(c, backend, &s->f, err);
+    if (!be) return -1;
+    int nbr_checked = be->ops->neighbours != NULL;
+    boids_status st = nbr_checked ? neighbour_mismatches(s, be, &mism, err) : BOIDS_OK;
+    if (!st) st = boids_backend_step(be, p, 1, err);
+    if (!st) st = boids_backend_download(be, &s->out, err);
+    backend_put(c, be);
+    if (st) return -1;
+    errs e = compare(p, &s->out, &s->ref, s->amb, s->scratch);
+    const errs *tol = &s->tol;
+    int pass = e.pos_max <= tol->pos_max && e.pos_med <= tol->pos_med &&
+               e.vel_max <= tol->vel_max && e.vel_med <= tol->vel_med && s->band_ok && mism == 0;
+    printf("%-13s %6zu %-5s %9.2e %9.2e %9.2e | %9.2e %9.2e %9.2e | %5.2f%% %5zu %6s  %s\n",
+           s->name, n, backend, e.pos_max, e.pos_med, tol->pos_max, e.vel_max, e.vel_med,
+           tol->vel_max, 100.0 * ((double)s->banded / (double)n), s->overflow,
+           nbr_checked ? "" : "n/a", pass ? "pass" : "FAIL");
+    if (mism) printf("  %zu boids with a neighbour set unlike brute force\n", mism);
+    if (!s->band_ok) printf("  too many boids in the float band (limit 1%%)\n");
+    if (!pass) c->failures++;
+    return 0;
+}
+
+static int run_scenario(ctx *c, const char *name, const boids_params *base, boids_error *err) {
+    scen s = {0};
+    int result = scen_make(c->o, name, base, &s, err) ? -1 : 0;
+    for (int b = 0; result == 0 && b < c->o->nbackends; b++)
+        result = check_backend(c, &s, c->o->backends[b], err);
+    scen_free(&s);
     return result;
 }
 
@@ -456,157 +464,51 @@ done:
 /* ---- main -------------------------------------------------------------------------------------
  */
 
-int boids_cmd_verify(int argc, char **argv) {
-    verify_opts o = {.steps = 300,
-                     .every = 60,
-                     .seeds = 12,
-                     .curve_preset = "classic",
-                     .scenarios = all_scenarios};
-    app_opts_init(&o.common);
-    o.common.preset = "lab";
-    o.common.count = 2000;
-    o.common.seed = 1;
-    enum {
-        O_BACKENDS = OPT_FIRST_FREE,
-        O_STEPS,
-        O_EVERY,
-        O_SEEDS,
-        O_CPRESET,
-        O_CCOUNT,
-        O_SCEN,
-        O_DET
-    };
-    static const struct option longs[] = {{"preset", required_argument, 0, OPT_PRESET},
-                                          {"config", required_argument, 0, OPT_CONFIG},
-                                          {"set", required_argument, 0, OPT_SET},
-                                          {"count", required_argument, 0, 'n'},
-                                          {"seed", required_argument, 0, OPT_SEED},
-                                          {"backends", required_argument, 0, O_BACKENDS},
-                                          {"steps", required_argument, 0, O_STEPS},
-                                          {"every", required_argument, 0, O_EVERY},
-                                          {"seeds", required_argument, 0, O_SEEDS},
-                                          {"curve-preset", required_argument, 0, O_CPRESET},
-                                          {"curve-count", required_argument, 0, O_CCOUNT},
-                                          {"scenarios", required_argument, 0, O_SCEN},
-                                          {"deterministic", no_argument, 0, O_DET},
-                                          {"verbose", no_argument, 0, 'v'},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    char backends_buf[256] = "cpu,gpu";
-    long v;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":n:vh", longs, NULL)) != -1) {
-        switch (opt) {
-        case OPT_PRESET:
-        case OPT_CONFIG:
-        case OPT_SET:
-        case 'n':
-        case OPT_SEED: {
-            boids_error err;
-            if (app_opts_parse(&o.common, opt, optarg, &err) < 0) return app_fail(&err);
-            break;
-        }
-        case O_BACKENDS:
-            if (strlen(optarg) >= sizeof backends_buf) goto bad_value;
-            strcpy(backends_buf, optarg);
-            break;
-        case O_STEPS:
-            if (!parse_long(optarg, 0, 1000000, &v)) goto bad_value;
-            o.steps = (int)v;
-            break;
-        case O_EVERY:
-            if (!parse_long(optarg, 1, 1000000, &v)) goto bad_value;
-            o.every = (int)v;
-            break;
-        case O_SEEDS:
-            if (!parse_long(optarg, 0, 10000, &v) || v == 1) goto bad_value;
-            o.seeds = (int)v;
-            break;
-        case O_CPRESET:
-            o.curve_preset = optarg;
-            break;
-        case O_CCOUNT:
-            if (!parse_long(optarg, 1, 100000000, &o.curve_count)) goto bad_value;
-            break;
-        case O_SCEN:
-            o.scenarios = optarg;
-            break;
-        case O_DET:
-            o.deterministic = 1;
-            break;
-        case 'v':
-            o.verbose = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        case ':':
-            fprintf(stderr, "boids verify: %s needs a value\n", argv[optind - 1]);
-            return 2;
-        default:
-            fprintf(stderr, "boids verify: unknown option %s (see --help)\n", argv[optind - 1]);
-            return 2;
-        bad_value:
-            fprintf(stderr, "boids verify: %s: bad value '%s' (see --help)\n", argv[optind - 1],
-                    optarg);
-            return 2;
-        }
+/* --backends into o->backends (pointing into buf) and whether the gpu is among them. */
+static boids_status parse_backends(verify_opts *o, const char *list, char *buf, size_t size,
+                                   int *need_gpu, boids_error *err) {
+    if (strlen(list) >= size)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--backends: '%s' is too long", list);
+    strcpy(buf, list);
+    *need_gpu = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "cpu") && strcmp(tok, "gpu"))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--backends: unknown backend '%s' (cpu, gpu)", tok);
+        if (o->nbackends == MAX_BACKENDS)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "--backends: more than %d", MAX_BACKENDS);
+        o->backends[o->nbackends++] = tok;
+        *need_gpu |= !strcmp(tok, "gpu");
     }
-    if (optind < argc) {
-        fprintf(stderr, "boids verify: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
-    int need_gpu = 0;
-    for (char *tok = strtok(backends_buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (strcmp(tok, "cpu") && strcmp(tok, "gpu")) {
-            fprintf(stderr, "boids verify: --backends: unknown backend '%s' (cpu, gpu)\n", tok);
-            return 2;
-        }
-        if (o.nbackends == MAX_BACKENDS) return 2;
-        o.backends[o.nbackends++] = tok;
-        need_gpu |= !strcmp(tok, "gpu");
-    }
-    for (const char *p = o.scenarios; *p;) {
+    return BOIDS_OK;
+}
+
+/* Every name of --scenarios is a scenario; the order curves have a sample after step 0. */
+static boids_status check_lists(const verify_opts *o, boids_error *err) {
+    for (const char *p = o->scenarios; *p;) {
         const char *q = strchr(p, ',');
         char item[64];
         size_t l = q ? (size_t)(q - p) : strlen(p);
         snprintf(item, sizeof item, "%.*s", (int)l, p);
-        if (!has_item(all_scenarios, item)) {
-            fprintf(stderr, "boids verify: --scenarios: unknown scenario '%s' (%s)\n", item,
-                    all_scenarios);
-            return 2;
-        }
+        if (!has_item(ALL_SCENARIOS, item))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "--scenarios: unknown scenario '%s' (%s)",
+                                   item, ALL_SCENARIOS);
         if (!q) break;
         p = q + 1;
     }
-    if (o.seeds && o.every > o.steps) {
-        fprintf(stderr, "boids verify: --every %d is more than --steps %d\n", o.every, o.steps);
-        return 2;
-    }
+    if (o->seeds == 1)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--seeds 1: a standard error needs 2 seeds or more (0 skips)");
+    if (o->seeds && o->every > o->steps)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--every %d is more than --steps %d", o->every,
+                               o->steps);
+    return BOIDS_OK;
+}
 
-    boids_error err;
-    boids_error_clear(&err);
-    boids_params base;
-    if (make_params(&o, o.common.preset, &base, &err)) {
-        fprintf(stderr, "boids verify: %s\n", err.msg);
-        return 2;
-    }
-    ctx c = {&o, NULL, NULL, 0};
-    if (need_gpu) {
-        /* Debug context: any GL error or high-severity message fails the run. */
-        c.gl = boids_gl_create(1, &err);
-        if (!c.gl) {
-            fprintf(stderr, "boids verify: %s\n", err.msg);
-            return 1;
-        }
-        if (o.verbose)
-            fprintf(stderr, "GL: %s, %s (EGL %s platform)\n", boids_gl_renderer(c.gl),
-                    boids_gl_version(c.gl), boids_gl_platform(c.gl));
-    }
-    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o.common.preset,
-           (unsigned long long)o.common.seed, o.deterministic ? ", gpu deterministic" : "");
+static void print_header(const verify_opts *o) {
+    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o->common.preset,
+           (unsigned long long)o->common.seed,
+           o->common.deterministic ? ", gpu deterministic" : "");
     printf("tolerance: %.0fx the error of a float brute-force step against cpu-ref on the same "
            "input (both neighbour orders), at least %.0f float spacings of the world size "
            "(positions) or of max_speed (velocities); vicsek rows: vel = heading error in "
@@ -618,12 +520,31 @@ int boids_cmd_verify(int argc, char **argv) {
     printf("%-13s %6s %-5s %9s %9s %9s | %9s %9s %9s | %6s %5s %6s  %s\n", "scenario", "N", "back",
            "pos max", "pos med", "pos tol", "vel max", "vel med", "vel tol", "band", "nbr-over", "",
            "result");
+}
+
+/* The checks, on a GL context when the gpu is among the backends; returns the exit code. */
+static int verify_run(const verify_opts *o, const boids_params *base, int need_gpu) {
+    boids_error err;
+    boids_error_clear(&err);
+    ctx c = {o, NULL, NULL, 0};
+    if (need_gpu) {
+        /* Debug context: any GL error or high-severity message fails the run. */
+        c.gl = boids_gl_create(1, &err);
+        if (!c.gl) {
+            fprintf(stderr, "boids verify: %s\n", err.msg);
+            return 1;
+        }
+        if (o->common.verbose)
+            fprintf(stderr, "GL: %s, %s (EGL %s platform)\n", boids_gl_renderer(c.gl),
+                    boids_gl_version(c.gl), boids_gl_platform(c.gl));
+    }
+    print_header(o);
     int rc = 0;
     char scen[256];
-    snprintf(scen, sizeof scen, "%s", o.scenarios);
+    snprintf(scen, sizeof scen, "%s", o->scenarios);
     for (char *tok = strtok(scen, ","); tok && rc == 0; tok = strtok(NULL, ","))
-        if (run_scenario(&c, tok, &base, &err) < 0) rc = 1;
-    if (rc == 0 && o.seeds > 0 && run_curves(&c, &err) < 0) rc = 1;
+        if (run_scenario(&c, tok, base, &err) < 0) rc = 1;
+    if (rc == 0 && o->seeds > 0 && run_curves(&c, &err) < 0) rc = 1;
     if (rc) fprintf(stderr, "boids verify: %s\n", err.msg);
     if (c.gl && boids_gl_debug_log(c.gl)->errors) {
         fprintf(stderr, "boids verify: %lu GL debug errors, last: %s\n",
@@ -639,4 +560,56 @@ int boids_cmd_verify(int argc, char **argv) {
         printf("\nall checks passed\n");
     }
     return rc;
+}
+
+static const app_command verify_command = {
+    .prog = "boids verify",
+    .synopsis =
+        "usage: boids verify [OPTIONS]\n"
+        "Compares the grid backends with the exact reference cpu-ref; exit 0 pass, 1 fail,\n"
+        "2 bad usage.\n"
+        "\n",
+    .notes = "The parameter options below (with -n) make the one-step scenarios; the order curves\n"
+             "take --curve-preset and --curve-count instead of --preset and -n, and the rest.\n",
+    .shared = APP_PARAMS | APP_GPU_MODE | APP_VERBOSE,
+    .preset = "lab",
+    .count = 2000,
+    .seed = 1,
+    .deterministic = 0};
+
+int boids_cmd_verify(int argc, char **argv) {
+    verify_opts o = {.steps = 300,
+                     .every = 60,
+                     .seeds = 12,
+                     .curve_preset = "classic",
+                     .scenarios = ALL_SCENARIOS};
+    const char *backends = "cpu,gpu";
+    const app_option own[] = {
+        {APP_TEXT, "backends", 0, "LIST", &backends,
+         .help = "backends to check against cpu-ref (default cpu,gpu)"},
+        {APP_TEXT, "scenarios", 0, "LIST", &o.scenarios,
+         .help = "one-step scenarios (default all: " ALL_SCENARIOS ")"},
+        {APP_INT, "steps", 0, "K", &o.steps, 0, 1000000,
+         .help = "order curves: steps (default 300)"},
+        {APP_INT, "every", 0, "E", &o.every, 1, 1000000,
+         .help = "order curves: sample every E steps (default 60)"},
+        {APP_INT, "seeds", 0, "M", &o.seeds, 0, 10000,
+         .help = "order curves: seeds (default 12; 0 skips the curves)"},
+        {APP_TEXT, "curve-preset", 0, "NAME", &o.curve_preset,
+         .help = "order curves: preset (default classic, with --config and --set)"},
+        {APP_LONG, "curve-count", 0, "N", &o.curve_count, 1, 100000000,
+         .help = "order curves: boids (default: the preset's count)"},
+    };
+    int rc = app_parse(&verify_command, own, APP_COUNT(own), &o.common, argc, argv);
+    if (rc != APP_RUN) return rc;
+    boids_error err;
+    char buf[256];
+    int need_gpu = 0;
+    boids_params base;
+    if (parse_backends(&o, backends, buf, sizeof buf, &need_gpu, &err) || check_lists(&o, &err) ||
+        make_params(&o, o.common.preset, &base, &err)) {
+        fprintf(stderr, "boids verify: %s\n", err.msg);
+        return 2;
+    }
+    return verify_run(&o, &base, need_gpu);
 }

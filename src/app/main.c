@@ -29,28 +29,18 @@ static int cmd_presets(void) {
     return 0;
 }
 
+static const app_command params_command = {
+    .prog = "boids params",
+    .synopsis = "usage: boids params [--preset NAME] [--config FILE] [--set KEY=VALUE]...\n"
+                "Lists every key (the same names in INI files and --set) with its value\n"
+                "after the given preset, file and pairs, its unit, range and meaning.\n",
+    .shared = APP_PARAMS};
+
 int boids_cmd_params(int argc, char **argv) {
-    static const struct option longopts[] = {
-        APP_COMMON_LONGOPTS, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     app_opts o;
-    app_opts_init(&o);
+    int rc = app_parse(&params_command, NULL, 0, &o, argc, argv);
+    if (rc != APP_RUN) return rc;
     boids_error err;
-    boids_error_clear(&err);
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" APP_COMMON_SHORTOPTS "h", longopts, NULL)) != -1) {
-        int r = app_opts_parse(&o, c, optarg, &err);
-        if (r < 0) return app_fail(&err);
-        if (r) continue;
-        if (c == 'h') {
-            printf("usage: boids params [--preset NAME] [--config FILE] [--set KEY=VALUE]...\n"
-                   "Lists every key (the same names in INI files and --set) with its value\n"
-                   "after the given preset, file and pairs, its unit, range and meaning.\n");
-            return 0;
-        }
-        return app_option_error("params", c, argv);
-    }
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
     size_t n;

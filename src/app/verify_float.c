@@ -255,6 +255,97 @@ static double tie_band(const boids_flock *f, size_t i, size_t j, const pair_d *q
     return band_pair(sqrt(dk), f->x[i], f->x[j], q->dx, f->y[i], f->y[j], q->dy, q->wx, q->wy);
 }
 
+/* Pass 1 of the band of boid i (see band_lab): the topological selection's k-th candidate
+ * in (d2, j) order and whether the (k+1)-th ties it within float precision. */
+typedef struct selection {
+    int strict;  /* more candidates than k: a real selection */
+    int crowded; /* candidates and pairs that may become one outnumber k */
+    dj kth;      /* the k-th candidate (strict only) */
+    int tie;     /* the (k+1)-th is within float precision of the k-th's distance */
+    double bk;   /* the band of the k-th's distance */
+} selection;
+
+static selection band_select(const boids_params *p, const boids_flock *f, size_t i, dj *sel) {
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const size_t kk = topo ? (size_t)p->k : 0, n = f->n;
+    size_t m = 0, ncand = 0, namb_out = 0;
+    pair_d q;
+    for (size_t j = 0; j < n; j++) {
+        if (j == i) continue;
+        pair_eval(p, f, i, j, &q);
+        if (q.amb && !q.cand) namb_out++;
+        if (!q.cand) continue;
+        ncand++;
+        if (!topo) continue;
+        if (m == kk + 1 && !dj_before(q.d2, j, &sel[m - 1])) continue;
+        size_t pos = m < kk + 1 ? m++ : m - 1;
+        for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
+        sel[pos] = (dj){q.d2, j};
+    }
+    selection s = {topo && m > kk, topo && ncand + namb_out > kk, {INFINITY, (size_t)-1}, 0, 0};
+    if (s.strict) {
+        pair_d qk, qn;
+        s.kth = sel[kk - 1];
+        pair_eval(p, f, i, s.kth.j, &qk);
+        pair_eval(p, f, i, sel[kk].j, &qn);
+        s.bk = tie_band(f, i, s.kth.j, &qk, s.kth.d2);
+        s.tie = fabs(qn.d2 - s.kth.d2) <= s.bk + tie_band(f, i, sel[kk].j, &qn, s.kth.d2);
+    }
+    return s;
+}
+
+/* Pass 2 of the band of boid i (see band_lab): the decisions. sel is scratch of k + 1. */
+static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i, dj *sel,
+                          verify_amb *a) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const double s2 = p->separation_radius * p->separation_radius, e = verify_eps_pos(p);
+    a->boid = a->overflow = a->namb = 0;
+    const selection sl = band_select(p, f, i, sel);
+    const dj kth = sl.kth;
+    double sx = 0, sy = 0;
+    long cnt = 1;
+    double sp = hypot(f->vx[i], f->vy[i]);
+    if (sp > 0) sx = f->vx[i] / sp, sy = f->vy[i] / sp;
+    for (size_t j = 0; j < f->n; j++) {
+        if (j == i) continue;
+        pair_d q;
+        pair_eval(p, f, i, j, &q);
+        const int in = q.cand && (!sl.strict || !dj_before(kth.d2, kth.j, &(dj){q.d2, j}));
+        if (in && vicsek) {
+            double vj = hypot(f->vx[j], f->vy[j]);
+            if (vj > 0) sx += f->vx[j] / vj, sy += f->vy[j] / vj;
+            cnt++;
+        }
+        if (q.amb) {
+            if (!sl.crowded) {
+                add_amb(a, in, (uint32_t)j);
+            } else if (q.d2 <= kth.d2 + sl.bk || in) {
+                a->boid = a->overflow = 1;
+            }
+        } else if (sl.tie && q.cand &&
+                   fabs(q.d2 - kth.d2) <= sl.bk + tie_band(f, i, j, &q, kth.d2)) {
+            add_amb(a, in, (uint32_t)j);
+        }
+        if (in && !vicsek &&
+            fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx, f->y[i],
+                                         f->y[j], q.dy, q.wx, q.wy))
+            a->boid = 1; /* a neighbour at the separation radius */
+    }
+    if (!vicsek) {
+        band_external(p, f, i, a);
+        return;
+    }
+    /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of a sum
+     * of n unit vectors (a few FLT_EPSILON each) on top. */
+    if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
+    if (p->boundary == BOIDS_BOUNDARY_WALLS) {
+        double nx = f->x[i] + f->vx[i] * p->dt, ny = f->y[i] + f->vy[i] * p->dt;
+        if (fabs(nx) <= 2 * e || fabs(nx - p->width) <= 2 * e || fabs(ny) <= 2 * e ||
+            fabs(ny - p->height) <= 2 * e)
+            a->boid = 1;
+    }
+}
+
 /* The band of the Vicsek model (either neighbour rule) and of topological neighbours (either
  * model), per boid:
  *   - pairs whose candidacy may flip in float (radius, fov, image) and, when candidates
@@ -269,88 +360,13 @@ static double tie_band(const boids_flock *f, size_t i, size_t j, const pair_d *q
  *   - Reynolds topological: a selected neighbour at the separation radius, and the
  *     predator, food and wall margins. */
 static void band_lab(const boids_params *p, const boids_flock *f, verify_amb *amb) {
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const size_t kk = topo ? (size_t)p->k : 0, n = f->n;
-    const double s2 = p->separation_radius * p->separation_radius, e = verify_eps_pos(p);
+    const size_t kk = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? (size_t)p->k : 0;
 #pragma omp parallel
     {
         dj *sel = malloc((kk + 1) * sizeof *sel);
         if (!sel) abort();
 #pragma omp for schedule(dynamic, 64)
-        for (size_t i = 0; i < n; i++) {
-            verify_amb *a = &amb[i];
-            a->boid = a->overflow = a->namb = 0;
-            /* Pass 1: candidates, the k + 1 first in (d2, j) order, candidacy flips. */
-            size_t m = 0, ncand = 0, namb_out = 0;
-            pair_d q;
-            for (size_t j = 0; j < n; j++) {
-                if (j == i) continue;
-                pair_eval(p, f, i, j, &q);
-                if (q.amb && !q.cand) namb_out++;
-                if (!q.cand) continue;
-                ncand++;
-                if (!topo) continue;
-                if (m == kk + 1 && !dj_before(q.d2, j, &sel[m - 1])) continue;
-                size_t pos = m < kk + 1 ? m++ : m - 1;
-                for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
-                sel[pos] = (dj){q.d2, j};
-            }
-            const int strict = topo && m > kk; /* more candidates than k: a real selection */
-            const int crowded = topo && ncand + namb_out > kk;
-            const dj kth = strict ? sel[kk - 1] : (dj){INFINITY, (size_t)-1};
-            int tie = 0;
-            double bk = 0;
-            if (strict) {
-                pair_d qk, qn;
-                pair_eval(p, f, i, kth.j, &qk);
-                pair_eval(p, f, i, sel[kk].j, &qn);
-                bk = tie_band(f, i, kth.j, &qk, kth.d2);
-                tie = fabs(qn.d2 - kth.d2) <= bk + tie_band(f, i, sel[kk].j, &qn, kth.d2);
-            }
-            /* Pass 2: the decisions. */
-            double sx = 0, sy = 0;
-            long cnt = 1;
-            double sp = hypot(f->vx[i], f->vy[i]);
-            if (sp > 0) sx = f->vx[i] / sp, sy = f->vy[i] / sp;
-            for (size_t j = 0; j < n; j++) {
-                if (j == i) continue;
-                pair_eval(p, f, i, j, &q);
-                const int in = q.cand && (!strict || !dj_before(kth.d2, kth.j, &(dj){q.d2, j}));
-                if (in && vicsek) {
-                    double vj = hypot(f->vx[j], f->vy[j]);
-                    if (vj > 0) sx += f->vx[j] / vj, sy += f->vy[j] / vj;
-                    cnt++;
-                }
-                if (q.amb) {
-                    if (!crowded) {
-                        add_amb(a, in, (uint32_t)j);
-                    } else if (q.d2 <= kth.d2 + bk || in) {
-                        a->boid = a->overflow = 1;
-                    }
-                } else if (tie && q.cand &&
-                           fabs(q.d2 - kth.d2) <= bk + tie_band(f, i, j, &q, kth.d2)) {
-                    add_amb(a, in, (uint32_t)j);
-                }
-                if (in && !vicsek &&
-                    fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx,
-                                                 f->y[i], f->y[j], q.dy, q.wx, q.wy))
-                    a->boid = 1; /* a neighbour at the separation radius */
-            }
-            if (!vicsek) {
-                band_external(p, f, i, a);
-                continue;
-            }
-            /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of
-             * a sum of n unit vectors (a few FLT_EPSILON each) on top. */
-            if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
-            if (p->boundary == BOIDS_BOUNDARY_WALLS) {
-                double nx = f->x[i] + f->vx[i] * p->dt, ny = f->y[i] + f->vy[i] * p->dt;
-                if (fabs(nx) <= 2 * e || fabs(nx - p->width) <= 2 * e || fabs(ny) <= 2 * e ||
-                    fabs(ny - p->height) <= 2 * e)
-                    a->boid = 1;
-            }
-        }
+        for (size_t i = 0; i < f->n; i++) band_lab_boid(p, f, i, sel, &amb[i]);
         free(sel);
     }
 }
