@@ -19,8 +19,7 @@ target_include_directories(boids_view_gpu PUBLIC src/app src/gpu)
 target_link_libraries(boids_view_gpu PUBLIC boids_gpu)
 
 # The viewer and the drawing code as a library of the program, so that a test program can
-# print the viewer's key table (tests/view.cmake). It calls back into the program's backend
-# set-up (src/app/backends.c, cli.c), which a program linking it compiles in.
+# print the viewer's key table (tests/view.cmake). Its backend set-up is boids_cli's.
 add_library(boids_viewer STATIC
   src/app/view.c
   src/app/view_window.c
@@ -34,7 +33,7 @@ add_library(boids_viewer STATIC
   src/app/render_image.c
 )
 target_include_directories(boids_viewer PUBLIC ${CMAKE_SOURCE_DIR}/src/app)
-target_link_libraries(boids_viewer PUBLIC boids_core boids_view_gpu PkgConfig::GLFW)
+target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW)
 
 target_sources(boids PRIVATE
   src/app/cmd_view.c
