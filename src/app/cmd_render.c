@@ -267,14 +267,14 @@ int boids_cmd_render(int argc, char **argv) {
                     .colour = RENDER_HEADING};
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
-         .help = "PNG file name with one printf integer conversion for the frame\n"
-                 "number (default frame-%05d.png); '-' writes raw RGBA frames\n"
-                 "(rows top to bottom) to stdout, e.g. for ffmpeg:\n"
+         .help = "PNG file name with one integer conversion, %d to %09d, for\n"
+                 "the frame number (default frame-%05d.png); '-' writes raw RGBA\n"
+                 "frames (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
                  "  boids render -o - | ffmpeg -f rawvideo -pixel_format rgba \\\n"
                  "    -video_size 1280x720 -framerate 60 -i - -c:v libx264 \\\n"
                  "    -pix_fmt yuv420p flock.mp4"},
         {APP_CUSTOM, "size", 0, "WxH", j.size, .parse = app_parse_size,
-         .help = "frame size in pixels (default 1280x720)"},
+         .help = "frame size in pixels, at most 8192x8192 in area (default 1280x720)"},
         {APP_LONG, "frames", 0, "K", &j.frames, 1, 100000000L,
          .help = "number of frames (default 300)"},
         {APP_LONG, "steps-per-frame", 0, "S", &j.spf, 0, 100000L,
