@@ -82,19 +82,22 @@ static boids_status target_create(target *t, int w, int h, boids_error *err) {
     glGenFramebuffers(1, &t->fbo_ms);
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->rb_ms);
-    int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glGenRenderbuffers(1, &t->rb);
     glBindRenderbuffer(GL_RENDERBUFFER, t->rb);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
     glGenFramebuffers(1, &t->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->rb);
-    ok = ok && glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    if (!ok) {
+    if (status == GL_FRAMEBUFFER_COMPLETE) status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        /* An incomplete framebuffer need not raise a GL error: its status says why. */
+        GLenum e = glGetError();
         target_destroy(t);
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "cannot make a %dx%d offscreen framebuffer (GL error 0x%x)", w, h,
-                               glGetError());
+                               "cannot make a %dx%d offscreen framebuffer (status 0x%x, GL error "
+                               "0x%x)",
+                               w, h, status, e);
     }
     return BOIDS_OK;
 }
