@@ -280,7 +280,10 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
     if (o->count && sizes)
         return boids_error_set(err, BOIDS_ERR_INPUT, "give -n or --sizes, not both");
     if (o->count) snprintf(one, sizeof one, "%ld", o->count), sizes = one;
-    boids_status s = configure_backends(c, a, o, err);
+    boids_status s = BOIDS_OK;
+    if (a->sizes) s = app_check_list("--sizes", a->sizes, err);
+    if (!s && a->backends) s = app_check_list("--backends", a->backends, err);
+    if (!s) s = configure_backends(c, a, o, err);
     if (!s) s = parse_sizes(sizes ? sizes : c->quick ? "500,2000" : "1k,10k,100k,1M", c, err);
     if (s) return s;
     c->reps = (unsigned)(a->reps > 0 ? a->reps : c->quick ? 3 : 7);

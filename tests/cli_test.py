@@ -96,6 +96,113 @@ for name, args, words in cases:
     check(f"{name}: no output file", not os.path.exists(out))
     check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
 
+# Hostile command lines, every command: exit 2 before any work, one line naming the flag
+# (or operand) and the value, nothing on stdout, and nothing left in the folder it ran in,
+# where every output of these commands would go (render's frames, boids-bench's files,
+# temporary files).
+no_display = dict(os.environ, DISPLAY="", WAYLAND_DISPLAY="")
+long_name = "a" * 5000 + "%d.png"
+hostile = [
+    # (command line after the program, words the message must contain)
+    (["verify", "--seeds", "-1"], ["--seeds", "-1"]),
+    (["verify", "--backends", "", "--seeds", "0"], ["--backends", "''", "empty"]),
+    (["verify", "--backends", "cpu,", "--seeds", "0"], ["--backends", "cpu,", "empty item"]),
+    (["verify", "--backends", ",cpu", "--seeds", "0"], ["--backends", ",cpu", "empty item"]),
+    (["verify", "--backends", "cpu,cpu", "--seeds", "0"], ["--backends", "'cpu'", "twice"]),
+    (["verify", "--scenarios", "", "--seeds", "0"], ["--scenarios", "''", "empty"]),
+    (["verify", "--scenarios", "n1,,n2", "--seeds", "0"], ["--scenarios", "n1,,n2", "empty item"]),
+    (["verify", "--scenarios", "n1,n1", "--seeds", "0"], ["--scenarios", "'n1'", "twice"]),
+    (["verify", "--curve-count", "0"], ["--curve-count", "0"]),
+    (["verify", "--every", "6e"], ["--every", "6e"]),
+    (["params", "foo"], ["unexpected argument", "foo"]),
+    (["presets", "foo"], ["unexpected argument", "foo"]),
+    (["help", "foo"], ["unexpected argument", "foo"]),
+    (["--version", "foo"], ["unexpected argument", "foo"]),
+    (["sim", "--steps", "1", "foo"], ["unexpected argument", "foo"]),
+    (["sweep", "--key", "noise", "--values", "1", "foo"], ["unexpected argument", "foo"]),
+    (["verify", "--seeds", "0", "foo"], ["unexpected argument", "foo"]),
+    (["render", "--frames", "1", "foo"], ["unexpected argument", "foo"]),
+    (["view", "foo"], ["unexpected argument", "foo"]),
+    (["render", "--size", "16384x16384", "--frames", "1"], ["--size", "16384x16384", "8192x8192"]),
+    (["render", "--size", "99999999999999999999x16"], ["--size", "99999999999999999999x16"]),
+    (["render", "--size", "32x32x"], ["--size", "32x32x"]),
+    (["render", "--size", " 32x32"], ["--size", " 32x32"]),
+    (["render", "-o", "%99999d.png"], ["--output", "%99999d", "%09d"]),
+    (["render", "-o", "%10d.png"], ["--output", "%10d", "%09d"]),
+    (["render", "-o", "%-5d.png"], ["--output", "%-5d.png", "%d-style"]),
+    (["render", "-o", "%s.png"], ["--output", "%s.png", "%d-style"]),
+    (["render", "-o", "%d-%d.png"], ["--output", "%d-%d.png", "exactly one"]),
+    (["render", "-o", "100%%.png"], ["--output", "100%%.png", "exactly one"]),
+    (["render", "-o", ""], ["--output", "''", "empty"]),
+    (["render", "-o", long_name], ["--output", "longer than"]),
+    (["render", "--frames", "0"], ["--frames", "0"]),
+    (["render", "--frames", "1.5"], ["--frames", "1.5"]),
+    (["render", "--boid-size", "1q"], ["--boid-size", "1q"]),
+    (["render", "--size", "32x32", "--size", "64x64"], ["--size", "32x32", "64x64", "twice"]),
+    (["sim", "--save", ""], ["--save", "''", "empty"]),
+    (["sim", "--load", ""], ["--load", "''", "empty"]),
+    (["sim", "--config", ""], ["--config", "''", "empty"]),
+    (["sim", "--preset", ""], ["--preset", "''", "empty"]),
+    (["sim", "--set", ""], ["--set", "''", "empty"]),
+    (["sim", "--backend", ""], ["--backend", "''", "empty"]),
+    (["sim", "-n", "-5"], ["--count", "-5"]),
+    (["sim", "-n", "10x"], ["--count", "10x"]),
+    (["sim", "-n", " 5"], ["--count", " 5"]),
+    (["sim", "-n", "99999999999999999999"], ["--count", "99999999999999999999"]),
+    (["sim", "--steps", "99999999999999999999"], ["--steps", "99999999999999999999"]),
+    (["sim", "--steps", "3x"], ["--steps", "3x"]),
+    (["sim", "--seed", " -1"], ["--seed", " -1"]),
+    (["sim", "--seed", "18446744073709551616"], ["--seed", "18446744073709551616"]),
+    (["sim", "--seed", "5x"], ["--seed", "5x"]),
+    (["sim", "--threads", "0"], ["--threads", "0"]),
+    (["sim", "--threads", "2x"], ["--threads", "2x"]),
+    (["sim", "--steps", "3", "--steps", "4"], ["--steps", "'3'", "'4'", "twice"]),
+    (["sim", "-n", "5", "--count", "6"], ["--count", "'5'", "'6'", "twice"]),
+    (["sim", "--preset", "classic", "--preset", "lab"], ["--preset", "classic", "lab", "twice"]),
+    (["sim", "--neighbours", "metric", "--neighbors", "topological"],
+     ["--neighbours", "metric", "topological", "twice"]),
+    (["sim", "--fast", "--deterministic"], ["--deterministic", "conflicts", "--fast"]),
+    (["sim", "--save", "a.csv", "--save", "b.csv"], ["--save", "a.csv", "b.csv", "twice"]),
+    (["sim", "--order-only", "--order-only"], ["--order-only", "twice"]),
+    (["sweep", "--key", "noise", "--values", ""], ["--values", "''", "empty"]),
+    (["sweep", "--key", "noise", "--values", "1", "--counts", ""], ["--counts", "''", "empty"]),
+    (["sweep", "--key", "noise", "--values", "1", "--out", ""], ["--out", "''", "empty"]),
+    (["sweep", "--key", "noise", "--values", "1", "--plot", ""], ["--plot", "''", "empty"]),
+    (["sweep", "--key", "", "--values", "1"], ["--key", "''", "empty"]),
+    (["sweep", "--key", "noise", "--values", "1", "--seeds", "-3"], ["--seeds", "-3"]),
+    (["sweep", "--key", "noise", "--values", "1", "--out", "a.csv", "--out", "b.csv"],
+     ["--out", "a.csv", "b.csv", "twice"]),
+    (["sweep", "--key", "noise", "--values", "1", "--density", "1e999"], ["--density", "1e999"]),
+    (["view", "--screenshot", ""], ["--screenshot", "''", "empty"]),
+    (["view", "--msaa", "2", "--msaa", "4"], ["--msaa", "'2'", "'4'", "twice"]),
+]
+bench_hostile = [
+    (["--out", ""], ["--out", "''", "empty"]),
+    (["--sizes", ""], ["--sizes", "''", "empty"]),
+    (["--sizes", "1k,,2k"], ["--sizes", "1k,,2k", "empty item"]),
+    (["--sizes", "1e999"], ["--sizes", "1e999"]),
+    (["--backends", ""], ["--backends", "''", "empty"]),
+    (["--backends", "cpu-1t,"], ["--backends", "cpu-1t,", "empty item"]),
+    (["--backends", "cpu-1t,cpu-1t"], ["--backends", "'cpu-1t'", "twice"]),
+    (["--reps", "0"], ["--reps", "0"]),
+    (["--reps", "5", "--reps", "7"], ["--reps", "'5'", "'7'", "twice"]),
+    (["--quick", "foo"], ["unexpected argument", "foo"]),
+]
+cases_run = [([BOIDS, *args], args, words) for args, words in hostile]
+cases_run += [([BENCH, *args], ["boids-bench", *args], words) for args, words in bench_hostile]
+for argv, args, words in cases_run:
+    name = " ".join(repr(a) if a == "" or " " in a else a for a in args)[:100]
+    cwd = tmpdir()
+    p = run(*argv, cwd=cwd, env=no_display, timeout=120)
+    msg = p.stderr.strip()
+    check(f"{name}: exit code 2", p.returncode == 2, f"exit {p.returncode}, stderr {msg[:300]!r}")
+    check(f"{name}: one line naming {words}", len(msg.splitlines()) == 1 and all(w in msg for w in words),
+          repr(msg[:400]))
+    check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
+    check(f"{name}: no output or temporary file left", os.listdir(cwd) == [], os.listdir(cwd))
+    if not os.listdir(cwd):
+        os.rmdir(cwd)
+
 # Unwritable output: refused before the run, nothing created.
 bad_out = os.path.join(d, "no-such-folder", "out.csv")
 p = run(BOIDS, "sim", "--steps", "3", "--save", bad_out)
@@ -162,7 +269,6 @@ shared = ["--preset", "lab", "--config", shared_cfg, "--set", "speed=40", "-n", 
           "--model", "vicsek", "-k", "5", "--neighbours", "topological"]
 frames = os.path.join(d, "frames")
 os.mkdir(frames)
-no_display = dict(os.environ, DISPLAY="", WAYLAND_DISPLAY="")
 tiny = {
     "sim": [BOIDS, "sim", "--steps", "2"],
     "sweep": [BOIDS, "sweep", "--key", "noise", "--values", "0.5,1", "--steps", "4", "--seeds", "2",

@@ -71,12 +71,18 @@ static void opts_init(app_opts *o, const app_command *cmd) {
     o->deterministic = cmd->deterministic;
 }
 
+/* strtol and strtod skip leading white space, and strtoull then negates " -1" into a huge
+ * seed: a number starts with a sign or a digit, as the trailing text is checked too. */
+static int starts_number(const char *text) {
+    return text[0] == '-' || text[0] == '+' || text[0] == '.' || (text[0] >= '0' && text[0] <= '9');
+}
+
 boids_status app_parse_long(const char *flag, const char *text, long lo, long hi, long *out,
                             boids_error *err) {
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (end == text || *end != '\0')
+    if (!starts_number(text) || end == text || *end != '\0')
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not an integer", flag, text);
     if (errno == ERANGE || v < lo || v > hi)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is out of range [%ld, %ld]", flag,
@@ -90,7 +96,8 @@ boids_status app_parse_real(const char *flag, const char *text, double lo, doubl
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi))
+    if (!starts_number(text) || end == text || *end != '\0' || errno == ERANGE ||
+        !(v >= lo && v <= hi))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not a number in [%g, %g]", flag,
                                text, lo, hi);
     *out = v;
@@ -102,11 +109,12 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
     char *end;
     errno = 0;
     long a = strtol(text, &end, 10), b = 0;
-    int ok = end != text && (*end == 'x' || *end == 'X');
+    int ok = starts_number(text) && end != text && (*end == 'x' || *end == 'X');
     if (ok) {
         const char *s2 = end + 1;
         b = strtol(s2, &end, 10);
-        ok = end != s2 && !*end && !errno && a >= 16 && b >= 16 && a <= 16384 && b <= 16384;
+        ok = starts_number(s2) && end != s2 && !*end && !errno && a >= 16 && b >= 16 &&
+             a <= 16384 && b <= 16384;
     }
     if (!ok)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not WIDTHxHEIGHT in [16, 16384]",
@@ -116,11 +124,25 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
     return BOIDS_OK;
 }
 
+boids_status app_check_list(const char *flag, const char *list, boids_error *err) {
+    for (const char *a = list;;) {
+        size_t len = strcspn(a, ",");
+        if (len == 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: an empty item in '%s'", flag, list);
+        for (const char *b = list; b < a; b += strcspn(b, ",") + 1)
+            if (strcspn(b, ",") == len && !strncmp(a, b, len))
+                return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%.*s' named twice in '%s'", flag,
+                                       (int)len, a, list);
+        if (!a[len]) return BOIDS_OK;
+        a += len + 1;
+    }
+}
+
 static boids_status parse_seed(const char *text, uint64_t *seed, boids_error *err) {
     char *end;
     errno = 0;
     unsigned long long s = strtoull(text, &end, 10);
-    if (end == text || *end != '\0' || text[0] == '-' || errno == ERANGE)
+    if (!starts_number(text) || end == text || *end != '\0' || text[0] == '-' || errno == ERANGE)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--seed: '%s' is not an integer in [0, 18446744073709551615]", text);
     *seed = s;
@@ -278,6 +300,64 @@ static const app_option *own_find(const app_option *own, size_t n, int id) {
     return NULL;
 }
 
+/* An option as given, to refuse a second value for what it sets. */
+typedef struct given {
+    int setting;            /* a shared option: its id, --fast that of --deterministic; own: 0 */
+    const void *dst;        /* an own option: its destination (two options writing one are one) */
+    const char *name, *arg; /* long name ("steps") and value ("3"); arg NULL for a flag */
+} given;
+
+/* "--name 'value'", "--name", or "-k" for a one-letter name. */
+static const char *flag_text(char *buf, size_t size, const char *name, const char *arg) {
+    snprintf(buf, size, "%s%s%s%s%s", name[1] ? "--" : "-", name, arg ? " '" : "", arg ? arg : "",
+             arg ? "'" : "");
+    return buf;
+}
+
+/* Refuses an option that sets what an earlier one set: a second value where one is meant,
+ * or --fast after --deterministic. --set and -v repeat by design. Records g otherwise. */
+static boids_status note_given(given *seen, size_t *nseen, const given *g, boids_error *err) {
+    if (g->setting == OPT_SET || g->setting == 'v') return BOIDS_OK;
+    for (size_t i = 0; i < *nseen; i++) {
+        const given *e = &seen[i];
+        if (e->setting != g->setting || e->dst != g->dst) continue;
+        char now[160], before[160];
+        flag_text(now, sizeof now, g->name, g->arg);
+        flag_text(before, sizeof before, e->name, e->arg);
+        if (strcmp(e->name, g->name))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: conflicts with %s given before", now,
+                                   before);
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: given twice (first %s); give it once",
+                               now, before);
+    }
+    seen[(*nseen)++] = *g;
+    return BOIDS_OK;
+}
+
+/* The long name of a shared option. */
+static const char *shared_name(int id) {
+    for (size_t i = 0; i < NSHARED; i++)
+        if (shared[i].id == id) return shared[i].name;
+    return "?";
+}
+
+/* The option getopt_long returned as c (with optarg): a value that is not empty, parsed into
+ * o or the command's own destination, and not a second one for its setting. */
+static boids_status take_option(const app_option *own, size_t n, app_opts *o, int c, given *seen,
+                                size_t *nseen, boids_error *err) {
+    const app_option *op = own_find(own, n, c);
+    given g = {op              ? 0
+               : c == OPT_FAST ? OPT_DETERMINISTIC
+                               : c,
+               op ? op->dst : NULL, op ? op->name : shared_name(c), optarg};
+    char flag[160];
+    if (optarg && !*optarg)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: an empty value",
+                               flag_text(flag, sizeof flag, g.name, optarg));
+    boids_status s = op ? own_parse(op, optarg, err) : shared_parse(o, c, optarg, err);
+    return s ? s : note_given(seen, nseen, &g, err);
+}
+
 /* One message for a bad option: prefixed "boids" for the subcommands (as app_fail), the
  * program's name otherwise. */
 static int bad_value(const app_command *cmd, const boids_error *err) {
@@ -291,7 +371,11 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
               char **argv) {
     char shortopts[128]; /* ":h" and at most two characters per option letter */
     struct option *lo = make_longopts(cmd, own, n, shortopts);
-    if (!lo) {
+    given *seen = calloc(NSHARED + n + 1, sizeof *seen); /* each setting at most once */
+    size_t nseen = 0;
+    if (!lo || !seen) {
+        free(lo);
+        free(seen);
         fprintf(stderr, "%s: out of memory\n", cmd->prog);
         return 1;
     }
@@ -301,7 +385,6 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
     optind = 1;
     opterr = 0;
     while (rc == APP_RUN && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-        const app_option *op = own_find(own, n, c);
         if (c == 'h') {
             app_help(stdout, cmd, own, n);
             rc = 0;
@@ -313,11 +396,12 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
             fprintf(stderr, "%s: unknown option '%s' (see %s --help)\n", cmd->prog,
                     argv[optind - 1], cmd->prog);
             rc = 2;
-        } else if (op ? own_parse(op, optarg, &err) : shared_parse(o, c, optarg, &err)) {
+        } else if (take_option(own, n, o, c, seen, &nseen, &err)) {
             rc = bad_value(cmd, &err);
         }
     }
     free(lo);
+    free(seen);
     if (rc == APP_RUN && optind < argc) {
         fprintf(stderr, "%s: unexpected argument '%s' (see %s --help)\n", cmd->prog, argv[optind],
                 cmd->prog);

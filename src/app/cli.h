@@ -114,6 +114,10 @@ boids_status app_parse_real(const char *flag, const char *text, double lo, doubl
 /* Parses WIDTHxHEIGHT, each in [16, 16384], into int[2]; an app_parse_fn. */
 boids_status app_parse_size(const char *flag, const char *text, void *dst, boids_error *err);
 
+/* Checks a comma-separated list of a flag: at least one item, none empty (no leading,
+ * trailing or doubled comma), none named twice. */
+boids_status app_check_list(const char *flag, const char *list, boids_error *err);
+
 /* Parameters from the defaults, then --preset, --config, -n and the --set pairs, validated. */
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err);
 

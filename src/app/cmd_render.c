@@ -31,7 +31,9 @@ static const app_command render_command = {
     .backend = "gpu",
     .deterministic = 1};
 
-/* A PNG pattern needs exactly one integer conversion (%d, %05d, ...); %% is a percent. */
+/* A PNG pattern needs exactly one integer conversion (%d, %05d, ...); %% is a percent. Its
+ * width is at most one digit (%09d): --frames is below 10^9, and a wider one only pads the
+ * name with spaces or zeros up to a length no file system takes. */
 static boids_status check_pattern(const char *pat, boids_error *err) {
     int conv = 0;
     for (const char *s = pat; *s; s++) {
@@ -44,13 +46,17 @@ static boids_status check_pattern(const char *pat, boids_error *err) {
         while (*t >= '0' && *t <= '9') t++;
         if (*t != 'd')
             return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "--output %s: only %%d-style conversions are allowed", pat);
+                                   "--output '%s': only %%d-style conversions are allowed", pat);
+        if (t - s > 3 || (t - s == 3 && s[1] != '0'))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--output '%s': '%.*s' is wider than %%09d", pat,
+                                   (int)(t - s + 1), s);
         conv++;
         s = t;
     }
     if (conv != 1)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "--output %s: needs exactly one %%d for the frame number (e.g. "
+                               "--output '%s': needs exactly one %%d for the frame number (e.g. "
                                "frame-%%05d.png), or '-' for raw RGBA on stdout",
                                pat);
     return BOIDS_OK;
@@ -70,31 +76,54 @@ static void target_destroy(target *t) {
 /* A 4x multisampled colour buffer to draw into and a plain one to resolve and read. */
 static boids_status target_create(target *t, int w, int h, boids_error *err) {
     memset(t, 0, sizeof *t);
-    int max_rb = 0;
-    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
-    if (w > max_rb || h > max_rb)
-        return boids_error_set(err, BOIDS_ERR_LIMIT, "--size %dx%d: this GL allows at most %d", w,
-                               h, max_rb);
     glGenRenderbuffers(1, &t->rb_ms);
     glBindRenderbuffer(GL_RENDERBUFFER, t->rb_ms);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, w, h);
     glGenFramebuffers(1, &t->fbo_ms);
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->rb_ms);
-    int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glGenRenderbuffers(1, &t->rb);
     glBindRenderbuffer(GL_RENDERBUFFER, t->rb);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
     glGenFramebuffers(1, &t->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->rb);
-    ok = ok && glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    if (!ok) {
+    if (status == GL_FRAMEBUFFER_COMPLETE) status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        /* An incomplete framebuffer need not raise a GL error: its status says why. */
+        GLenum e = glGetError();
         target_destroy(t);
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "cannot make a %dx%d offscreen framebuffer (GL error 0x%x)", w, h,
-                               glGetError());
+                               "cannot make a %dx%d offscreen framebuffer (status 0x%x, GL error "
+                               "0x%x)",
+                               w, h, status, e);
     }
+    return BOIDS_OK;
+}
+
+/* The frame within what the current GL context can draw, asked before anything is allocated:
+ * past GL_MAX_RENDERBUFFER_SIZE the target cannot be made, past GL_MAX_VIEWPORT_DIMS GL
+ * clamps the viewport and would draw part of the frame, and the target takes 4 samples. */
+static boids_status check_gl_limits(int w, int h, boids_error *err) {
+    int rb = 0, vp[2] = {0, 0}, samples = 0;
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &rb);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
+    glGetIntegerv(GL_MAX_SAMPLES, &samples);
+    if (w > rb || h > rb)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "--size %dx%d: this GL allows at most %d pixels a side "
+                               "(GL_MAX_RENDERBUFFER_SIZE)",
+                               w, h, rb);
+    if (w > vp[0] || h > vp[1])
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "--size %dx%d: this GL draws at most %dx%d (GL_MAX_VIEWPORT_DIMS)",
+                               w, h, vp[0], vp[1]);
+    if (samples < 4)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "this GL has %d samples a pixel at most (GL_MAX_SAMPLES); frames "
+                               "are drawn with 4",
+                               samples);
     return BOIDS_OK;
 }
 
@@ -108,12 +137,43 @@ typedef struct render_job {
     int colour, hud;
 } render_job;
 
-/* A PNG pattern that can be written, or raw frames into a pipe, before any frame is drawn. */
+/* The file name of frame f from the checked pattern; 0 if it does not fit in size. */
+static int frame_path(const render_job *j, long f, char *path, size_t size) {
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    int len = snprintf(path, size, j->out, (int)f);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    return len >= 0 && (size_t)len < size;
+}
+
+/* At most 2^26 pixels a frame (8192x8192): its read-back buffer is then 256 MiB of host
+ * memory and its 4x multisampled target 1 GiB of GPU memory; a larger frame is refused
+ * before either is allocated rather than failing half way. */
+enum { RENDER_MAX_PIXELS = 1 << 26 };
+
+/* A frame size within RENDER_MAX_PIXELS, and a PNG pattern that can be written or raw frames
+ * into a pipe, before any frame is drawn. The last frame has the longest name: that one is
+ * tried. */
 static boids_status check_output(render_job *j, boids_error *err) {
+    long pixels = (long)j->size[0] * j->size[1];
+    if (pixels > RENDER_MAX_PIXELS)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "--size %dx%d: %ld pixels, more than the %d (8192x8192) a frame "
+                               "may have: the read-back buffer alone would take %ld MiB",
+                               j->size[0], j->size[1], pixels, RENDER_MAX_PIXELS, pixels * 4 >> 20);
     j->raw = !strcmp(j->out, "-");
     if (!j->raw) {
+        char path[4096];
         if (check_pattern(j->out, err)) return err->status;
-        return boids_atomic_check_writable(j->out, err);
+        if (!frame_path(j, j->frames - 1, path, sizeof path))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--output: the file names are longer than %zu bytes",
+                                   sizeof path - 1);
+        return boids_atomic_check_writable(path, err);
     }
     if (isatty(STDOUT_FILENO))
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -162,15 +222,8 @@ static boids_status write_frame(const render_job *j, const target *t, unsigned c
                                    strerror(errno));
         return BOIDS_OK;
     }
-    char path[4096];
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    snprintf(path, sizeof path, j->out, (int)f);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+    char path[4096]; /* check_output made sure every name fits */
+    frame_path(j, f, path, sizeof path);
     return render_write_png(path, w, h, px, err);
 }
 
@@ -182,6 +235,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     render_ctx *r = NULL;
     scene *sc = NULL;
     target t = {0};
+    if (check_gl_limits(w, h, err)) return err->status;
     unsigned char *px = malloc((size_t)w * (size_t)h * 4);
     scene_config cfg = {o, o->deterministic != 0, 0};
     if (!px)
@@ -216,14 +270,14 @@ int boids_cmd_render(int argc, char **argv) {
                     .colour = RENDER_HEADING};
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
-         .help = "PNG file name with one printf integer conversion for the frame\n"
-                 "number (default frame-%05d.png); '-' writes raw RGBA frames\n"
-                 "(rows top to bottom) to stdout, e.g. for ffmpeg:\n"
+         .help = "PNG file name with one integer conversion, %d to %09d, for\n"
+                 "the frame number (default frame-%05d.png); '-' writes raw RGBA\n"
+                 "frames (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
                  "  boids render -o - | ffmpeg -f rawvideo -pixel_format rgba \\\n"
                  "    -video_size 1280x720 -framerate 60 -i - -c:v libx264 \\\n"
                  "    -pix_fmt yuv420p flock.mp4"},
         {APP_CUSTOM, "size", 0, "WxH", j.size, .parse = app_parse_size,
-         .help = "frame size in pixels (default 1280x720)"},
+         .help = "frame size in pixels, at most 8192x8192 in area (default 1280x720)"},
         {APP_LONG, "frames", 0, "K", &j.frames, 1, 100000000L,
          .help = "number of frames (default 300)"},
         {APP_LONG, "steps-per-frame", 0, "S", &j.spf, 0, 100000L,

@@ -606,7 +606,9 @@ int boids_cmd_verify(int argc, char **argv) {
     char buf[256];
     int need_gpu = 0;
     boids_params base;
-    if (parse_backends(&o, backends, buf, sizeof buf, &need_gpu, &err) || check_lists(&o, &err) ||
+    if (app_check_list("--backends", backends, &err) ||
+        app_check_list("--scenarios", o.scenarios, &err) ||
+        parse_backends(&o, backends, buf, sizeof buf, &need_gpu, &err) || check_lists(&o, &err) ||
         make_params(&o, o.common.preset, &base, &err)) {
         fprintf(stderr, "boids verify: %s\n", err.msg);
         return 2;

@@ -22,7 +22,15 @@ static const char usage[] =
     "`boids COMMAND --help` describes each command. Exit codes: 0 ok, 1 the run failed,\n"
     "2 bad usage or input.\n";
 
-static int cmd_presets(void) {
+static const app_command presets_command = {
+    .prog = "boids presets",
+    .synopsis = "usage: boids presets\n"
+                "Lists the presets (--preset NAME) with what each one sets.\n"};
+
+static int cmd_presets(int argc, char **argv) {
+    app_opts o;
+    int rc = app_parse(&presets_command, NULL, 0, &o, argc, argv);
+    if (rc != APP_RUN) return rc;
     size_t n;
     const boids_preset_info *t = boids_preset_table(&n);
     for (size_t i = 0; i < n; i++) printf("%-8s %s\n", t[i].name, t[i].summary);
@@ -88,6 +96,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *cmd = argv[1];
+    int top = !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help") ||
+              !strcmp(cmd, "--version");
+    if (top && argc > 2) {
+        fprintf(stderr, "boids: unexpected argument '%s' after %s\n", argv[2], cmd);
+        return 2;
+    }
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         fputs(usage, stdout);
         return 0;
@@ -102,7 +116,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "sweep")) return boids_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return boids_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return boids_cmd_params(argc - 1, argv + 1);
-    if (!strcmp(cmd, "presets")) return cmd_presets();
+    if (!strcmp(cmd, "presets")) return cmd_presets(argc - 1, argv + 1);
     fprintf(stderr, "boids: unknown command '%s' (see boids --help)\n", cmd);
     return 2;
 }
