@@ -244,8 +244,8 @@ static double mean_neighbours(const boids_params *p, const boids_flock *f, int t
     double mean = -1.0;
     uint32_t *count = malloc(f->n * sizeof *count);
     uint64_t *hash = malloc(f->n * sizeof *hash);
-    if (count && hash && b->ops->neighbours &&
-        b->ops->neighbours(b, p, count, hash, &err) == BOIDS_OK) {
+    if (count && hash && boids_backend_has_neighbours(b) &&
+        boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK) {
         double sum = 0.0;
         for (size_t i = 0; i < f->n; i++) sum += count[i];
         mean = sum / (double)f->n;

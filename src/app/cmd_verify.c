@@ -297,7 +297,7 @@ static int run_scenario(ctx *c, const char *name, const boids_params *base, boid
         boids_flock_alloc(&out, n, err))
         goto done;
     if (!(r = boids_cpu_ref_create(&f, err))) goto done;
-    if (r->ops->neighbours(r, &p, rc, rh, err) || boids_backend_step(r, &p, 1, err) ||
+    if (boids_backend_neighbours(r, &p, rc, rh, err) || boids_backend_step(r, &p, 1, err) ||
         boids_backend_download(r, &ref, err))
         goto done;
     verify_band(&p, &f, amb);
@@ -340,9 +340,9 @@ static int run_scenario(ctx *c, const char *name, const boids_params *base, boid
             goto done;
         }
         size_t mism = 0;
-        int nbr_checked = be->ops->neighbours != NULL;
+        int nbr_checked = boids_backend_has_neighbours(be);
         if (nbr_checked) {
-            if (be->ops->neighbours(be, &p, bc, bh, err)) {
+            if (boids_backend_neighbours(be, &p, bc, bh, err)) {
                 backend_put(c, be);
                 result = -1;
                 goto done;

@@ -49,7 +49,7 @@ uint64_t scene_steps(const scene *s) {
 }
 
 const char *scene_backend_name(const scene *s) {
-    return s->b->ops->name;
+    return boids_backend_name(s->b);
 }
 
 double scene_gpu_ms(const scene *s) {
@@ -227,7 +227,7 @@ void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
         *state = s->own_state;
         *ids = s->own_ids;
     }
-    *n = s->b->n;
+    *n = boids_backend_n(s->b);
 }
 
 void scene_order_request(scene *s) {
@@ -268,7 +268,7 @@ int scene_order_poll(scene *s, int wait, double *order) {
 /* Runs one pass of view_follow.comp over the flock. */
 static void follow_pass(scene *s, unsigned pass) {
     glUniform1ui(s->f_pass, pass);
-    glDispatchCompute((unsigned)((s->b->n + 255) / 256), 1, 1);
+    glDispatchCompute((unsigned)((boids_backend_n(s->b) + 255) / 256), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
@@ -321,7 +321,7 @@ int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours) {
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {
     boids_flock f;
-    boids_status st = boids_flock_alloc(&f, s->b->n, err);
+    boids_status st = boids_flock_alloc(&f, boids_backend_n(s->b), err);
     if (st) return st;
     if ((st = boids_backend_download(s->b, &f, err))) {
         boids_flock_free(&f);

@@ -83,6 +83,7 @@ add_custom_command(
 
 add_library(boids_gpu STATIC
   src/gpu/gl.c
+  src/gpu/gpu_api.c
   src/gpu/prelude.c
   src/gpu/pipeline.c
   ${BOIDS_GPU_GEN}/shaders.c
