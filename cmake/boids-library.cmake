@@ -53,7 +53,25 @@ if(TARGET boids_gpu)
   target_link_libraries(boids_gpu_shared PUBLIC boids_core_shared PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(boids_gpu_shared PROPERTIES
     OUTPUT_NAME boids_gpu EXPORT_NAME gpu VERSION ${PROJECT_VERSION} SOVERSION ${BOIDS_SOVERSION})
-  add_library(boids_gpu_static STATIC $<TARGET_OBJECTS:boids_gpu_objects>)
+  # Hidden visibility keeps symbols out of a shared library's table, but a static archive
+  # still offers glad's globals (glad_glGetIntegerv, gladLoadGL, ...) to the host's link,
+  # where its own glad defines them again. So the archive holds one relocatable object
+  # whose hidden symbols are made local: only the boids_ API is left to link against.
+  set(BOIDS_GPU_RELOCATABLE ${PROJECT_BINARY_DIR}/lib/boids_gpu_static.o)
+  if(CMAKE_OBJCOPY AND CMAKE_LINKER AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    add_custom_command(
+      OUTPUT ${BOIDS_GPU_RELOCATABLE}
+      COMMAND ${CMAKE_LINKER} -r -o ${BOIDS_GPU_RELOCATABLE}.all $<TARGET_OBJECTS:boids_gpu_objects>
+      COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${BOIDS_GPU_RELOCATABLE}.all
+              ${BOIDS_GPU_RELOCATABLE}
+      DEPENDS $<TARGET_OBJECTS:boids_gpu_objects>
+      COMMENT "Making the GL loader local to libboids_gpu.a"
+      COMMAND_EXPAND_LISTS VERBATIM)
+    add_library(boids_gpu_static STATIC ${BOIDS_GPU_RELOCATABLE})
+    set_target_properties(boids_gpu_static PROPERTIES LINKER_LANGUAGE C)
+  else()
+    add_library(boids_gpu_static STATIC $<TARGET_OBJECTS:boids_gpu_objects>)
+  endif()
   target_link_libraries(boids_gpu_static PUBLIC boids_core ${CMAKE_DL_LIBS})
   # Its own folder: the in-tree boids_gpu (without the loader) is libboids_gpu.a as well.
   set_target_properties(boids_gpu_static PROPERTIES OUTPUT_NAME boids_gpu EXPORT_NAME gpu_static

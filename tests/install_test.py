@@ -3,7 +3,9 @@
     has a versioned SONAME file beside it;
   - examples/consumer, a separate CMake project, finds it with find_package(boids 0.2),
     builds and runs;
-  - examples/minimal.c builds with `cc $(pkg-config --cflags --libs boids)` and runs.
+  - examples/minimal.c builds with `cc $(pkg-config --cflags --libs boids)` and runs;
+  - a host that defines glad's names itself (its own loader) links with libboids_gpu, the
+    shared and the static one, without "multiple definition" errors.
 
 Usage: install_test.py CMAKE BUILD_DIR SOURCE_DIR CC"""
 import glob
@@ -14,6 +16,23 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import check, run  # noqa: E402
+
+
+# A host program with its own GL loader under glad's own names (a function and a pointer):
+# before the loader was private, linking it with libboids_gpu failed with "multiple
+# definition" errors (and the static archive still offers them unless they are made local).
+HOST_WITH_OWN_GLAD = r"""
+#include <stdio.h>
+#include <boids/boids.h>
+void *glad_glGetIntegerv;
+int gladLoadGL(void *load) { return load != NULL; }
+int main(void) {
+    boids_gpu_options o = boids_gpu_options_default();
+    printf("own loader %d, boids %s, deterministic %d\n", gladLoadGL(NULL), boids_version(),
+           o.deterministic);
+    return 0;
+}
+"""
 
 
 def exported(lib):
@@ -64,6 +83,22 @@ def main():
     p = run(exe, env=env)
     check("pkg-config consumer (examples/minimal.c) runs",
           p.returncode == 0 and "300,0.97" in p.stdout, p.stdout + p.stderr)
+    host = os.path.join(tmp, "host.c")
+    with open(host, "w") as f:
+        f.write(HOST_WITH_OWN_GLAD)
+    include = os.path.join(prefix, "include")
+    deps = ["-lm", "-linih", "-fopenmp", "-ldl"]
+    for kind, libs in (("shared", ["-L" + libdir, "-lboids_gpu", "-lboids_core"]),
+                       ("static", [os.path.join(libdir, "libboids_gpu.a"),
+                                   os.path.join(libdir, "libboids_core.a")])):
+        exe = os.path.join(tmp, f"host_{kind}")
+        p = run(cc, "-std=c11", host, "-I" + include, "-o", exe, *libs, *deps)
+        check(f"a host with its own glad links libboids_gpu ({kind})", p.returncode == 0,
+              p.stderr[-1500:])
+        if p.returncode == 0:
+            p = run(exe, env=env)
+            check(f"that host runs ({kind})", p.returncode == 0 and "own loader" in p.stdout,
+                  p.stdout + p.stderr)
     shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 
