@@ -28,6 +28,20 @@ typedef struct row {
     int (*run)(fixture *x, boids_error *err);
 } row;
 
+static const char *expect_name(int expect) {
+    switch (expect) {
+    case BOIDS_ERR_INPUT:
+        return "BOIDS_ERR_INPUT";
+    case BOIDS_ERR_LIMIT:
+        return "BOIDS_ERR_LIMIT";
+    case BOIDS_ERR_RUNTIME:
+        return "BOIDS_ERR_RUNTIME";
+    case NEUTRAL:
+        return "neutral value";
+    }
+    return "?";
+}
+
 static int asserts_fired;
 static void count_assert(const char *condition, const char *file, int line) {
     (void)condition, (void)file, (void)line;
@@ -366,8 +380,7 @@ int main(void) {
         boids_error err = {BOIDS_OK, ""};
         int fired = asserts_fired;
         int got = r->run(&x, &err);
-        const char *want = r->expect == NEUTRAL ? "neutral value" : "error status";
-        printf("%-58s %-40s %s\n", r->entry, r->misuse, want);
+        printf("%-58s %-40s %s\n", r->entry, r->misuse, expect_name(r->expect));
         CHECK(got == r->expect, "%s with %s: got %d, expected %d (%s)", r->entry, r->misuse, got,
               r->expect, err.msg);
         if (r->expect != NEUTRAL)
