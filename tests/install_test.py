@@ -7,7 +7,9 @@
   - a host that defines glad's names itself (its own loader) links with libboids_gpu, the
     shared and the static one, without "multiple definition" errors.
 
-Usage: install_test.py CMAKE BUILD_DIR SOURCE_DIR CC"""
+Usage: install_test.py CMAKE BUILD_DIR SOURCE_DIR CC [SANITIZE_FLAGS]
+(the flags of a -DBOIDS_SANITIZE=ON build: its libraries need the sanitizer runtime in every
+program that links them, so the consumers are built with the same flags)."""
 import glob
 import os
 import shutil
@@ -42,6 +44,7 @@ def exported(lib):
 
 def main():
     cmake, build, source, cc = sys.argv[1:5]
+    san = sys.argv[5].split() if len(sys.argv) > 5 and sys.argv[5] else []
     tmp = harness.tmpdir()
     prefix = os.path.join(tmp, "prefix")
     run(cmake, "--install", build, "--prefix", prefix, check_rc=0)
@@ -66,7 +69,8 @@ def main():
     env = dict(os.environ, LD_LIBRARY_PATH=libdir)
     consumer = os.path.join(tmp, "consumer")
     run(cmake, "-S", os.path.join(source, "examples", "consumer"), "-B", consumer,
-        f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_C_COMPILER={cc}", check_rc=0)
+        f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_C_COMPILER={cc}",
+        f"-DCMAKE_C_FLAGS={' '.join(san)}", check_rc=0)
     run(cmake, "--build", consumer, check_rc=0)
     p = run(os.path.join(consumer, "consumer"), env=env)
     check("find_package consumer runs", p.returncode == 0 and "boids 0.2" in p.stdout,
@@ -78,7 +82,7 @@ def main():
     pc_env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
     flags = run("pkg-config", "--cflags", "--libs", "boids", env=pc_env, check_rc=0).stdout.split()
     exe = os.path.join(tmp, "minimal")
-    run(cc, "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror",
+    run(cc, *san, "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror",
         os.path.join(source, "examples", "minimal.c"), "-o", exe, *flags, check_rc=0)
     p = run(exe, env=env)
     check("pkg-config consumer (examples/minimal.c) runs",
@@ -92,7 +96,7 @@ def main():
                        ("static", [os.path.join(libdir, "libboids_gpu.a"),
                                    os.path.join(libdir, "libboids_core.a")])):
         exe = os.path.join(tmp, f"host_{kind}")
-        p = run(cc, "-std=c11", host, "-I" + include, "-o", exe, *libs, *deps)
+        p = run(cc, *san, "-std=c11", host, "-I" + include, "-o", exe, *libs, *deps)
         check(f"a host with its own glad links libboids_gpu ({kind})", p.returncode == 0,
               p.stderr[-1500:])
         if p.returncode == 0:

@@ -2,7 +2,7 @@
 only the libraries come along and that the parent's build type is left alone; its program
 then builds against boids::core and runs.
 
-Usage: subproject_test.py CMAKE SOURCE_DIR CC"""
+Usage: subproject_test.py CMAKE SOURCE_DIR CC BUILD_GPU (ON or OFF, as in this build)"""
 import os
 import shutil
 import sys
@@ -13,10 +13,10 @@ from harness import check, run  # noqa: E402
 
 
 def main():
-    cmake, source, cc = sys.argv[1:4]
+    cmake, source, cc, gpu = sys.argv[1:5]
     build = os.path.join(harness.tmpdir(), "parent")
     p = run(cmake, "-S", os.path.join(source, "tests", "subproject"), "-B", build,
-            f"-DBOIDS_SOURCE_DIR={source}", f"-DCMAKE_C_COMPILER={cc}")
+            f"-DBOIDS_SOURCE_DIR={source}", f"-DCMAKE_C_COMPILER={cc}", f"-DBOIDS_BUILD_GPU={gpu}")
     check("parent configures (libraries only, its build type kept)", p.returncode == 0,
           p.stdout[-1500:] + p.stderr[-1500:])
     if p.returncode == 0:
