@@ -64,10 +64,12 @@ if(TARGET boids_gpu)
       COMMAND ${CMAKE_LINKER} -r -o ${BOIDS_GPU_RELOCATABLE}.all $<TARGET_OBJECTS:boids_gpu_objects>
       COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${BOIDS_GPU_RELOCATABLE}.all
               ${BOIDS_GPU_RELOCATABLE}
-      DEPENDS $<TARGET_OBJECTS:boids_gpu_objects>
+      DEPENDS boids_gpu_objects $<TARGET_OBJECTS:boids_gpu_objects>
       COMMENT "Making the GL loader local to libboids_gpu.a"
       COMMAND_EXPAND_LISTS VERBATIM)
     add_library(boids_gpu_static STATIC ${BOIDS_GPU_RELOCATABLE})
+    # The objects must exist before the custom command runs (Makefile generators).
+    add_dependencies(boids_gpu_static boids_gpu_objects)
     set_target_properties(boids_gpu_static PROPERTIES LINKER_LANGUAGE C)
   else()
     add_library(boids_gpu_static STATIC $<TARGET_OBJECTS:boids_gpu_objects>)
