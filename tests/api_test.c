@@ -8,6 +8,7 @@
  * misuses that must be caught before one is touched. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <boids/boids.h>
@@ -150,6 +151,32 @@ static int metrics_get_null(fixture *x, boids_error *e) {
     (void)x, (void)e;
     return boids_metrics_get(NULL, 0) != boids_metrics_get(NULL, 0) ? NEUTRAL : 0;
 }
+static int metrics_format_null(fixture *x, boids_error *e) {
+    char buf[8];
+    (void)x, (void)e;
+    return boids_metrics_format(NULL, buf, sizeof buf) < 0 ? NEUTRAL : 0;
+}
+static int metrics_centre_null(fixture *x, boids_error *e) {
+    double cx = 1, cy = 1;
+    (void)e;
+    boids_metrics_centre(NULL, &x->p, &cx, &cy);
+    boids_metrics_centre(&x->f, &x->p, NULL, NULL);
+    return cx == 0 && cy == 0 ? NEUTRAL : 0;
+}
+static int params_format_null(fixture *x, boids_error *e) {
+    char buf[8] = "x";
+    (void)x, (void)e;
+    boids_params_format(NULL, boids_param_find("count"), buf, sizeof buf);
+    return buf[0] == '\0' ? NEUTRAL : 0;
+}
+static int error_set_null(fixture *x, boids_error *e) {
+    (void)x, (void)e;
+    boids_error_clear(NULL);
+    return boids_error_set(NULL, BOIDS_ERR_LIMIT, "no error to fill") == BOIDS_ERR_LIMIT &&
+                   boids_status_exit_code((boids_status)99) == 1
+               ? NEUTRAL
+               : 0;
+}
 
 /* ---- backends ------------------------------------------------------------------------------ */
 static int ref_create_null(fixture *x, boids_error *e) {
@@ -233,6 +260,18 @@ static int gpu_create_empty(fixture *x, boids_error *e) {
 static int gpu_create_no_gl(fixture *x, boids_error *e) {
     return boids_gpu_create(NULL, &x->f, NULL, e) ? 0 : e->status;
 }
+static int gl_create_bad_platform(fixture *x, boids_error *e) {
+    (void)x;
+    setenv("BOIDS_EGL_PLATFORM", "nonsense", 1);
+    boids_gl *gl = boids_gl_create(0, e);
+    unsetenv("BOIDS_EGL_PLATFORM");
+    boids_gl_destroy(gl);
+    return gl ? 0 : e->status;
+}
+static int gpu_stage_name_bad(fixture *x, boids_error *e) {
+    (void)x, (void)e;
+    return strcmp(boids_gpu_stage_name((boids_gpu_stage)99), "?") == 0 ? NEUTRAL : 0;
+}
 static int gpu_check_null(fixture *x, boids_error *e) {
     (void)x;
     return boids_gpu_check_params(NULL, e);
@@ -311,6 +350,11 @@ static const row rows[] = {
     R("boids_metrics_compute", "NULL output", BOIDS_ERR_INPUT, metrics_null_out),
     R("boids_metrics_compute", "empty flock", BOIDS_ERR_INPUT, metrics_empty),
     R("boids_metrics_get", "NULL metrics (NaN)", NEUTRAL, metrics_get_null),
+    R("boids_metrics_format", "NULL metrics (-1)", NEUTRAL, metrics_format_null),
+    R("boids_metrics_centre", "NULL flock or outputs", NEUTRAL, metrics_centre_null),
+    R("boids_params_format", "NULL parameters (empty text)", NEUTRAL, params_format_null),
+    R("boids_error_set/clear/status_exit_code", "NULL error, unknown status", NEUTRAL,
+      error_set_null),
     R("boids_cpu_ref_create", "NULL flock", BOIDS_ERR_INPUT, ref_create_null),
     R("boids_cpu_ref_create", "empty flock", BOIDS_ERR_INPUT, ref_create_empty),
     R("boids_cpu_create", "NULL flock", BOIDS_ERR_INPUT, cpu_create_null),
@@ -336,6 +380,8 @@ static const row rows[] = {
     R("boids_gpu_create", "NULL flock", BOIDS_ERR_INPUT, gpu_create_null),
     R("boids_gpu_create", "empty flock", BOIDS_ERR_INPUT, gpu_create_empty),
     R("boids_gpu_create", "no GL context loaded", BOIDS_ERR_RUNTIME, gpu_create_no_gl),
+    R("boids_gl_create", "BOIDS_EGL_PLATFORM=nonsense", BOIDS_ERR_INPUT, gl_create_bad_platform),
+    R("boids_gpu_stage_name", "stage 99 (\"?\")", NEUTRAL, gpu_stage_name_bad),
     R("boids_gpu_check_params", "NULL parameters", BOIDS_ERR_INPUT, gpu_check_null),
     R("boids_gpu_check_params", "k = BOIDS_GPU_MAX_K + 1", BOIDS_ERR_LIMIT, gpu_check_k),
     R("boids_gpu_max_count", "no GL context loaded (0, with why)", NEUTRAL, gpu_max_count_no_gl),
