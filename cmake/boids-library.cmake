@@ -2,10 +2,12 @@
 # targets). The program, the benchmark and the tests link the static boids_core and
 # boids_gpu, which may use internal headers; what is installed and exported is:
 #
-#   boids::core         libboids_core.so (SONAME libboids_core.so.MAJOR)
+#   boids::core         libboids_core.so (SONAME libboids_core.so.0.2 while the major
+#                       version is 0, then .so.MAJOR)
 #   boids::core_static  libboids_core.a (the in-tree boids_core)
 #   boids::gpu          libboids_gpu.so, the GL loader (glad) inside it and hidden
-#   boids::gpu_static   libboids_gpu.a, the same objects
+#   boids::gpu_static   libboids_gpu.a, the same objects as one whose hidden symbols
+#                       are local (the loader cannot clash with a host's in a static link)
 #
 # Every library is compiled with hidden visibility: only the declarations of include/boids/
 # are exported (boids/api.h), so a host application with its own GL loader links cleanly.
@@ -13,7 +15,13 @@
 # add_subdirectory or FetchContent.
 include(GNUInstallDirs)
 
-set(BOIDS_SOVERSION ${PROJECT_VERSION_MAJOR})
+# 0.x promises no compatibility between minor versions (the package's version file says
+# SameMinorVersion too), so until 1.0 the minor version is part of the SONAME.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(BOIDS_SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+else()
+  set(BOIDS_SOVERSION ${PROJECT_VERSION_MAJOR})
+endif()
 target_include_directories(boids_core PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(boids_core PROPERTIES EXPORT_NAME core_static)
 

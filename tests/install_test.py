@@ -58,7 +58,10 @@ def main():
     for lib in ("boids_core", "boids_gpu"):
         check(f"lib{lib}.a installed", os.path.isfile(os.path.join(libdir, f"lib{lib}.a")))
         so = os.path.join(libdir, f"lib{lib}.so")
-        check(f"lib{lib}.so.0 (SONAME) installed", os.path.exists(so + ".0"))
+        soname = run("objdump", "-p", so, check_rc=0).stdout
+        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.2 (0.x: the minor version breaks)",
+              f"SONAME               lib{lib}.so.0.2\n" in soname and os.path.exists(so + ".0.2"),
+              soname[:300])
         syms = exported(so)
         # AddressSanitizer adds an ODR indicator (__odr_asan.NAME) for each exported global
         # of an instrumented build: the sanitizer's, not the library's.
