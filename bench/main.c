@@ -16,9 +16,7 @@
 #include <omp.h>
 #endif
 
-#if BOIDS_BENCH_GPU
 #include "boids/gpu.h"
-#endif
 
 #include "bench.h"
 #include "cli.h"
@@ -180,8 +178,8 @@ static double mean_neighbours(const boids_params *p, const boids_flock *f, int t
     double mean = -1.0;
     uint32_t *count = malloc(f->n * sizeof *count);
     uint64_t *hash = malloc(f->n * sizeof *hash);
-    if (count && hash && b->ops->neighbours &&
-        b->ops->neighbours(b, p, count, hash, &err) == BOIDS_OK) {
+    if (count && hash && boids_backend_has_neighbours(b) &&
+        boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK) {
         double sum = 0.0;
         for (size_t i = 0; i < f->n; i++) sum += count[i];
         mean = sum / (double)f->n;
@@ -306,7 +304,6 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
  * (boids_gpu_create with gl NULL), and its limits are known before sizing. Returns it as
  * an opaque pointer (NULL without one; m->gpu_note says why). */
 static void *gpu_open(const bench_config *c, bench_machine *m) {
-#if BOIDS_BENCH_GPU
     boids_error err;
     if (!c->enabled[BENCH_GPU] && !c->enabled[BENCH_GPU_DET]) return NULL;
     boids_gl *gl = boids_gl_create(0, &err);
@@ -319,19 +316,10 @@ static void *gpu_open(const bench_config *c, bench_machine *m) {
     snprintf(m->gl_platform, sizeof m->gl_platform, "%s", boids_gl_platform(gl));
     m->gpu_max_n = boids_gpu_max_count(m->gpu_max_why, sizeof m->gpu_max_why);
     return gl;
-#else
-    (void)c;
-    snprintf(m->gpu_note, sizeof m->gpu_note, "built without the GPU backend");
-    return NULL;
-#endif
 }
 
 static void gpu_close(void *gl) {
-#if BOIDS_BENCH_GPU
     boids_gl_destroy(gl);
-#else
-    (void)gl;
-#endif
 }
 
 /* The sweep in progress. */

@@ -15,11 +15,9 @@
 #include <omp.h>
 #endif
 
-#if BOIDS_BENCH_GPU
 #include <glad/gl.h>
 
 #include "boids/gpu.h"
-#endif
 
 #include "bench.h"
 
@@ -40,16 +38,10 @@ static boids_backend *make(bench_backend kind, const boids_flock *f, int threads
         return boids_cpu_create(f, threads, err);
     case BENCH_GPU:
     case BENCH_GPU_DET: {
-#if BOIDS_BENCH_GPU
         boids_gpu_options opt = boids_gpu_options_default();
         opt.deterministic = kind == BENCH_GPU_DET;
         opt.timing = timing;
         return boids_gpu_create(NULL, f, &opt, err);
-#else
-        (void)timing;
-        boids_error_set(err, BOIDS_ERR_RUNTIME, "built without the GPU backend");
-        return NULL;
-#endif
     }
     case BENCH_BACKENDS:
         break;
@@ -60,11 +52,7 @@ static boids_backend *make(bench_backend kind, const boids_flock *f, int threads
 
 /* Waits until the backend's work is done: the CPU paths return when it is. */
 static void finish(bench_backend kind) {
-#if BOIDS_BENCH_GPU
     if (bench_backend_is_gpu(kind)) glFinish();
-#else
-    (void)kind;
-#endif
 }
 
 typedef struct rep {
@@ -80,11 +68,7 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
     if ((s = boids_backend_upload(b, init, err))) return s;
     if ((s = boids_backend_step(b, p, 1, err))) return s;
     finish(kind);
-#if BOIDS_BENCH_GPU
     if (timing) boids_gpu_timings_reset(b);
-#else
-    (void)timing;
-#endif
     double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
     if ((s = boids_backend_step(b, p, steps, err))) return s;
     finish(kind);
@@ -93,7 +77,6 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
     r->cpu_s = c1 - c0;
     memset(r->stage_ms, 0, sizeof r->stage_ms);
     memset(r->stage_wall_ms, 0, sizeof r->stage_wall_ms);
-#if BOIDS_BENCH_GPU
     if (timing) {
         boids_gpu_timing t = boids_gpu_timings(b);
         for (int i = 0; i < BENCH_STAGES && i < BOIDS_GPU_STAGES; i++) {
@@ -101,7 +84,6 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
             r->stage_wall_ms[i] = t.steps ? t.wall_ms[i] / (double)t.steps : 0.0;
         }
     }
-#endif
     return BOIDS_OK;
 }
 
@@ -174,7 +156,6 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
                      &pt->cpu_util, NULL, NULL, &err);
         if (!s) pt->ms = bench_stats_of(wall, pt->reps);
     }
-#if BOIDS_BENCH_GPU
     if (!s && bench_backend_is_gpu(pt->backend)) {
         boids_gpu_grid(b, &pt->ncx, &pt->ncy);
         /* Stage times come from a second instance with timer queries on: they wait for
@@ -204,7 +185,6 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
             pt->timed_wall_ms = bench_stats_of(wall, pt->reps).median;
         }
     }
-#endif
     boids_backend_destroy(b);
     if (s) {
         pt->state = BENCH_FAILED;

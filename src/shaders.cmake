@@ -35,7 +35,7 @@ boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl select.glsl)
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
 # under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h).
 function(boids_shader_table units gen out table)
-  set(dir ${CMAKE_SOURCE_DIR}/shaders)
+  set(dir ${PROJECT_SOURCE_DIR}/shaders)
   set(files)
   set(stamps)
   foreach(u IN LISTS ${units})
@@ -61,9 +61,9 @@ function(boids_shader_table units gen out table)
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DDIR=${dir} "-DUNITS=${${units}}" -DTABLE=${table}
-            -P ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
-    DEPENDS ${files} ${stamps} ${CMAKE_SOURCE_DIR}/src/embed_shaders.cmake
-            ${CMAKE_SOURCE_DIR}/src/shaders.cmake
+            -P ${PROJECT_SOURCE_DIR}/src/embed_shaders.cmake
+    DEPENDS ${files} ${stamps} ${PROJECT_SOURCE_DIR}/src/embed_shaders.cmake
+            ${PROJECT_SOURCE_DIR}/src/shaders.cmake
     COMMENT "Embedding the shaders of ${table}"
     VERBATIM)
 endfunction()

@@ -167,8 +167,9 @@ static void check_scenario(const scenario *s) {
     boids_backend *b = make_cpu(&s->f, 2);
     uint32_t *count = malloc(n * sizeof *count);
     uint64_t *hash = malloc(n * sizeof *hash);
-    CHECK(b->ops->neighbours != NULL, "%s: neighbours op present", s->name);
-    CHECK(b->ops->neighbours(b, &s->p, count, hash, &err) == BOIDS_OK, "%s: %s", s->name, err.msg);
+    CHECK(boids_backend_has_neighbours(b), "%s: neighbours op present", s->name);
+    CHECK(boids_backend_neighbours(b, &s->p, count, hash, &err) == BOIDS_OK, "%s: %s", s->name,
+          err.msg);
     size_t bad_count = 0, bad_hash = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
         bad_count += count[i] != bf.count[i];
@@ -217,13 +218,13 @@ static void check_upload_download(void) {
     scenario s = {"upload", lab(300), {0}};
     alloc_random(&s, 300, 5);
     boids_backend *b = make_cpu(&s.f, 0);
-    CHECK(b->n == 300, "n after create: %zu", b->n);
+    CHECK(boids_backend_n(b) == 300, "n after create: %zu", boids_backend_n(b));
     CHECK(boids_backend_step(b, &s.p, 3, &err) == BOIDS_OK, "%s", err.msg);
 
     scenario t = {"upload2", lab(4000), {0}};
     alloc_random(&t, 4000, 6);
     CHECK(boids_backend_upload(b, &t.f, &err) == BOIDS_OK, "%s", err.msg);
-    CHECK(b->n == 4000, "n after upload: %zu", b->n);
+    CHECK(boids_backend_n(b) == 4000, "n after upload: %zu", boids_backend_n(b));
     boids_flock out;
     boids_flock_alloc(&out, 4000, &err);
     CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "%s", err.msg);
@@ -263,7 +264,7 @@ static void check_upload_download(void) {
           "download into a flock of the wrong size is refused");
     boids_flock empty = {0};
     CHECK(boids_backend_upload(b, &empty, &err) == BOIDS_ERR_INPUT, "upload of 0 boids refused");
-    CHECK(b->n == 4000, "a refused upload keeps the state");
+    CHECK(boids_backend_n(b) == 4000, "a refused upload keeps the state");
     boids_params bad_p = p;
     bad_p.vision_radius = 0;
     CHECK(boids_backend_step(b, &bad_p, 1, &err) == BOIDS_ERR_INPUT,

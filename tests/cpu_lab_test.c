@@ -142,7 +142,7 @@ static void check_sets(const scenario *s) {
     uint64_t *hash = malloc(n * sizeof *hash);
     pick *buf = malloc(n * sizeof *buf);
     size_t *ids = malloc(n * sizeof *ids);
-    if (b->ops->neighbours(b, &s->p, count, hash, &err)) die(s->name, &err);
+    if (boids_backend_neighbours(b, &s->p, count, hash, &err)) die(s->name, &err);
     size_t bad = 0, first_bad = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
         size_t m = brute_select(s, 0, i, buf, ids);
@@ -366,6 +366,7 @@ int main(void) {
         s.p.model = BOIDS_MODEL_VICSEK;
         s.p.width = s.p.height = 400;
         s.p.vision_radius = 8;
+        s.p.separation_radius = 0; /* unused by Vicsek; a valid set keeps it within vision */
         lattice_flock(&s, 50, 50, 8, 0, 0); /* fills the periodic world exactly */
         check_sets(&s);
         check_same_bits(&s, 2);

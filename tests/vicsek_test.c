@@ -112,7 +112,7 @@ static void test_topological_ties(void) {
     boids_backend *b = boids_cpu_ref_create(&f, &err);
     uint32_t count[3];
     uint64_t hash[3];
-    CHECK(b->ops->neighbours(b, &p, count, hash, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_backend_neighbours(b, &p, count, hash, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(count[1] == 1 && hash[1] == boids_neighbour_set_hash(0),
           "middle agent's single neighbour is id 0 (tie broken by id)");
     boids_backend_destroy(b);

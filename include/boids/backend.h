@@ -5,58 +5,75 @@
  *   gpu      OpenGL 4.3 compute shaders (src/gpu, boids/gpu.h)
  *
  * A backend owns its working state. Parameters are passed on every step so that a viewer
- * can change them live; a change of N goes through upload(). */
+ * can change them live; a change of N goes through upload().
+ *
+ * Ownership: a create function copies the initial flock (the caller keeps and frees its
+ * own); boids_backend_destroy releases the backend. Every function checks its arguments and
+ * returns BOIDS_ERR_INPUT with a message for NULL handles, NULL pointers and invalid
+ * parameters; it never runs a step on invalid input.
+ *
+ * Threads: a backend is used by one thread at a time (the cpu backend parallelises inside
+ * a step with OpenMP; the gpu backend must be called on the thread where its GL context is
+ * current). Different backends may be used from different threads at once. */
 #ifndef BOIDS_BACKEND_H
 #define BOIDS_BACKEND_H
 
 #include <stdint.h>
 
+#include "boids/api.h"
 #include "boids/error.h"
 #include "boids/flock.h"
 #include "boids/params.h"
 
+BOIDS_BEGIN_DECLS
+
+/* An opaque handle: make one with boids_cpu_ref_create, boids_cpu_create or
+ * boids_gpu_create, release it with boids_backend_destroy. */
 typedef struct boids_backend boids_backend;
 
-typedef struct boids_backend_ops {
-    const char *name;
-    void (*destroy)(boids_backend *b);
-    /* Advances the state by `steps` steps with parameters p. */
-    boids_status (*step)(boids_backend *b, const boids_params *p, unsigned steps, boids_error *err);
-    /* Copies the state into out (allocated by the caller with out->n == b->n), id order. */
-    boids_status (*download)(boids_backend *b, boids_flock *out, boids_error *err);
-    /* Replaces the state (any N). */
-    boids_status (*upload)(boids_backend *b, const boids_flock *in, boids_error *err);
-    /* Optional (NULL if absent): for the current state and p, the number of neighbours of
-     * each boid (count[i], id order) and an order-independent hash of its neighbour id set
-     * (boids_neighbour_set_hash summed over neighbours), as the step would see them. */
-    boids_status (*neighbours)(boids_backend *b, const boids_params *p, uint32_t *count,
-                               uint64_t *set_hash, boids_error *err);
-} boids_backend_ops;
-
-struct boids_backend {
-    const boids_backend_ops *ops;
-    size_t n;
-};
-
+/* Creates the exact reference backend with a copy of initial (n > 0, every array set).
+ * NULL initial or arrays, n = 0: BOIDS_ERR_INPUT; no memory: BOIDS_ERR_NOMEM. Returns NULL
+ * on failure. */
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err);
-/* threads <= 0: all available (OpenMP default). */
+/* The same for the grid backend; threads <= 0: all available (OpenMP default). */
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err);
 
-static inline boids_status boids_backend_step(boids_backend *b, const boids_params *p,
-                                              unsigned steps, boids_error *err) {
-    return b->ops->step(b, p, steps, err);
-}
-static inline boids_status boids_backend_download(boids_backend *b, boids_flock *out,
-                                                  boids_error *err) {
-    return b->ops->download(b, out, err);
-}
-static inline boids_status boids_backend_upload(boids_backend *b, const boids_flock *in,
-                                                boids_error *err) {
-    return b->ops->upload(b, in, err);
-}
-static inline void boids_backend_destroy(boids_backend *b) {
-    if (b) b->ops->destroy(b);
-}
+/* Advances the state by `steps` steps with parameters p. p is checked with
+ * boids_params_validate first (every range, and one step below half the world): an invalid
+ * p, a NULL b or p give BOIDS_ERR_INPUT and the state is left as it was. steps = 0 checks
+ * and does nothing. */
+boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigned steps,
+                                boids_error *err);
+
+/* Copies the state into out, in id order. out must be allocated by the caller
+ * (boids_flock_alloc) with out->n equal to boids_backend_n(b): another N, a NULL b or out
+ * or a NULL array give BOIDS_ERR_INPUT naming both sizes. */
+boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_error *err);
+
+/* Replaces the state by a copy of in (any N > 0; the backend reallocates). NULL b or in,
+ * n = 0 or a NULL array: BOIDS_ERR_INPUT; a refused upload keeps the previous state. */
+boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids_error *err);
+
+/* For the current state and parameters p (checked as in step): the number of neighbours
+ * of each boid (count[i], id order, n entries) and an order-independent hash of its
+ * neighbour id set (boids_neighbour_set_hash summed over the neighbours), as the next step
+ * would see them. NULL arguments: BOIDS_ERR_INPUT; a backend without this query
+ * (boids_backend_has_neighbours() == 0): BOIDS_ERR_RUNTIME. */
+boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
+                                      uint64_t *set_hash, boids_error *err);
+
+/* 1 when b answers boids_backend_neighbours; 0 otherwise or for NULL. */
+int boids_backend_has_neighbours(const boids_backend *b);
+
+/* Releases b and everything it owns (for the GPU backend: its GL objects, and its context
+ * if it made one; the context that holds them must be current). NULL does nothing. */
+void boids_backend_destroy(boids_backend *b);
+
+/* The number of boids N of the current state; 0 for NULL. */
+size_t boids_backend_n(const boids_backend *b);
+
+/* "cpu-ref", "cpu" or "gpu" (a string that lives as long as the library); "" for NULL. */
+const char *boids_backend_name(const boids_backend *b);
 
 /* The per-neighbour term of the set hash: a 64-bit mix of the neighbour's id. Sums of it
  * over a set do not depend on visiting order. */
@@ -86,5 +103,7 @@ static inline double boids_noise_u(uint64_t noise_seed, uint32_t step, uint32_t 
     h = boids_mix32(h ^ (uint32_t)noise_seed);
     return (double)(h >> 8) * (1.0 / 16777216.0);
 }
+
+BOIDS_END_DECLS
 
 #endif

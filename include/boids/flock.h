@@ -3,15 +3,23 @@
  * This is the exchange format between backends, state files and metrics. Backends keep
  * their own working copies (cpu-ref in double and id order, the grid paths in float,
  * reordered by cell) and always read back in id order, so boid i here is boid i
- * everywhere. */
+ * everywhere.
+ *
+ * Ownership: boids_flock_alloc allocates the four arrays as one block that
+ * boids_flock_free releases; a flock filled by hand (own arrays) must not be passed to
+ * boids_flock_free. Threads: no shared state; a flock may be read by many threads at once
+ * and written by one. */
 #ifndef BOIDS_FLOCK_H
 #define BOIDS_FLOCK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boids/api.h"
 #include "boids/error.h"
 #include "boids/params.h"
+
+BOIDS_BEGIN_DECLS
 
 typedef struct boids_flock {
     size_t n;
@@ -43,5 +51,7 @@ double boids_order(const boids_flock *f);
 /* FNV-1a over the bytes of every coordinate, array by array (x, y, vx, vy), each in id
  * order: equal hashes mean (with overwhelming probability) bit-identical states. */
 uint64_t boids_flock_hash(const boids_flock *f);
+
+BOIDS_END_DECLS
 
 #endif

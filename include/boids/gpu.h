@@ -6,16 +6,51 @@
  *   - the compute pipeline (boids_gpu_create), which works on whatever GL 4.3 context is
  *     current: the headless one, or a viewer's window context after boids_gl_load().
  *
- * Threads: GL contexts are current on one thread; call everything here from that thread. */
+ * Threads: GL contexts are current on one thread; call everything here, and every
+ * boids_backend_* function on a GPU backend, from that thread with that context current.
+ *
+ * The GL loader (glad) is private to the library: its function pointers are hidden symbols
+ * of libboids_gpu, so a host with its own loader (glad, GLEW, epoxy, a hand-written table)
+ * links without clashes. Both load from the same context and see the same GL objects.
+ *
+ * Embedding in a host's context (a GLFW window, say; examples/embed_glfw.c):
+ *   1. make the host's GL 4.3 core context current;
+ *   2. boids_gl_load(glfwGetProcAddress, &err): the library loads its own pointers;
+ *   3. b = boids_gpu_create(NULL, &flock, NULL, &err): the pipeline on that context;
+ *   4. each frame boids_backend_step(b, &params, 1, &err), then draw from
+ *      boids_gpu_state_buffer(b) with the host's own program (no read-back);
+ *   5. boids_backend_destroy(b) while the context is still current.
+ *
+ * GL state contract. The pipeline's calls (create, step, upload, download, neighbours)
+ * change, and do NOT restore:
+ *   - the current program (glUseProgram: its last compute program stays bound);
+ *   - indexed GL_SHADER_STORAGE_BUFFER binding points 0 to 6 (glBindBufferBase/Range: its
+ *     buffers stay bound there) and indexed GL_UNIFORM_BUFFER binding point 0 (its
+ *     parameter block);
+ *   - the generic GL_SHADER_STORAGE_BUFFER and GL_UNIFORM_BUFFER bindings (left at 0);
+ *   - uniform location 0 of its own programs only.
+ * It issues glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT)
+ * after each stage, so shader-storage reads of the state buffer after a step see the new
+ * state; a host that reads it another way (as a vertex attribute, by copying) adds the
+ * barrier bit for that use itself. It never touches vertex arrays, framebuffers, textures,
+ * the viewport, blending, depth or any fixed-function state, and creates nothing outside
+ * its backend (buffers, programs, queries), all deleted by boids_backend_destroy. So a
+ * host rebinds its program and its storage/uniform binding points after a step, before
+ * its own draws. GL's error flag is shared: buffer allocation and opt.check read
+ * glGetError until it is clear, which consumes (and with opt.check reports) errors the
+ * host left pending; call glGetError before a step to keep them. */
 #ifndef BOIDS_GPU_H
 #define BOIDS_GPU_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boids/api.h"
 #include "boids/backend.h"
 #include "boids/error.h"
 #include "boids/flock.h"
+
+BOIDS_BEGIN_DECLS
 
 /* ---- GL context and loading ------------------------------------------------------------ */
 
@@ -146,5 +181,7 @@ const char *boids_gpu_stage_name(boids_gpu_stage stage);
 /* The sums so far (all zero without opt.timing). */
 boids_gpu_timing boids_gpu_timings(const boids_backend *b);
 void boids_gpu_timings_reset(boids_backend *b);
+
+BOIDS_END_DECLS
 
 #endif

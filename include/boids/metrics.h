@@ -39,15 +39,21 @@
  * than vision_radius; union-find for the components; the nearest neighbour by searching the
  * grid ring by ring outward until no unvisited cell can hold a closer boid). With walls or
  * an open boundary the grid covers the flock's bounding box. Results do not depend on the
- * number of threads. */
+ * number of threads.
+ *
+ * Ownership: boids_metrics is a plain value; compute allocates its working memory and frees
+ * it before returning. Threads: reentrant (it may use OpenMP threads inside). */
 #ifndef BOIDS_METRICS_H
 #define BOIDS_METRICS_H
 
 #include <stddef.h>
 
+#include "boids/api.h"
 #include "boids/error.h"
 #include "boids/flock.h"
 #include "boids/params.h"
+
+BOIDS_BEGIN_DECLS
 
 typedef struct boids_metrics {
     double order;           /* polarization, [0, 1] */
@@ -83,5 +89,7 @@ double boids_metrics_get(const boids_metrics *m, int i);
 /* Formats the six values as CSV (`%.17g`, comma-separated, no newline, in
  * boids_metrics_columns order) into buf; returns what snprintf returns. */
 int boids_metrics_format(const boids_metrics *m, char *buf, size_t size);
+
+BOIDS_END_DECLS
 
 #endif

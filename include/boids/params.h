@@ -6,13 +6,20 @@
  * the preset's time unit, and `dt` time units per step; velocities in length per time
  * unit. Steering forces are velocity changes per step. With dt = 1 everything is per
  * step, as in seed 000. Start from boids_params_default() (the `lab` flock of seed 002)
- * or from a preset, then set keys; a field that is 0 means 0. */
+ * or from a preset, then set keys; a field that is 0 means 0.
+ *
+ * Ownership: boids_params is a plain value (copy it freely); the key and preset tables are
+ * static and live as long as the library. Threads: no shared state; every function is
+ * reentrant. */
 #ifndef BOIDS_PARAMS_H
 #define BOIDS_PARAMS_H
 
 #include <stddef.h>
 
+#include "boids/api.h"
 #include "boids/error.h"
+
+BOIDS_BEGIN_DECLS
 
 typedef enum boids_boundary {
     BOIDS_BOUNDARY_WRAP = 0,  /* periodic world: leaving one edge enters the opposite one */
@@ -144,5 +151,7 @@ const boids_preset_info *boids_preset_table(size_t *count);
 
 /* Replaces p by the named preset. Unknown name: BOIDS_ERR_INPUT listing the names. */
 boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *err);
+
+BOIDS_END_DECLS
 
 #endif

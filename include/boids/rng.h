@@ -3,11 +3,19 @@
  * MT19937 seeded with init_by_array over the seed's 32-bit words (least significant
  * first, at least one word), random() with 53-bit resolution, and
  * uniform(a, b) = a + (b - a) * random(). boids_rng_seed(&r, 7) followed by the same
- * calls gives the same doubles as random.Random(7) in Python. */
+ * calls gives the same doubles as random.Random(7) in Python.
+ *
+ * Ownership and threads: a boids_rng is a plain value owned by the caller; one generator
+ * per thread (the functions are reentrant, a generator is not shared safely). The pointer
+ * must not be NULL: these run once per random number and have no error return. */
 #ifndef BOIDS_RNG_H
 #define BOIDS_RNG_H
 
 #include <stdint.h>
+
+#include "boids/api.h"
+
+BOIDS_BEGIN_DECLS
 
 typedef struct boids_rng {
     uint32_t mt[624];
@@ -25,5 +33,7 @@ double boids_rng_random(boids_rng *rng);
 
 /* a + (b - a) * random(), as Python's uniform(a, b). */
 double boids_rng_uniform(boids_rng *rng, double a, double b);
+
+BOIDS_END_DECLS
 
 #endif

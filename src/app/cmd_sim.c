@@ -88,7 +88,7 @@ int boids_cmd_sim(int argc, char **argv) {
     if (!s && o.verbose) {
         double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
-                f.n, b->ops->name, sec, steps ? 1e3 * sec / (double)steps : 0.0);
+                f.n, boids_backend_name(b), sec, steps ? 1e3 * sec / (double)steps : 0.0);
     }
     if (!s && save) {
         if (!(s = boids_backend_download(b, &f, &err))) s = boids_state_save(save, &f, &err);

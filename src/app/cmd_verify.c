@@ -328,7 +328,7 @@ static boids_status scen_make(const verify_opts *o, const char *name, const boid
         return st;
     boids_backend *r = boids_cpu_ref_create(&s->f, err);
     if (!r) return err->status;
-    if (!(st = r->ops->neighbours(r, &s->p, s->rc, s->rh, err)) &&
+    if (!(st = boids_backend_neighbours(r, &s->p, s->rc, s->rh, err)) &&
         !(st = boids_backend_step(r, &s->p, 1, err)))
         st = boids_backend_download(r, &s->ref, err);
     boids_backend_destroy(r);
@@ -349,7 +349,7 @@ static boids_status scen_make(const verify_opts *o, const char *name, const boid
 static boids_status neighbour_mismatches(scen *s, boids_backend *be, size_t *mism,
                                          boids_error *err) {
     *mism = 0;
-    boids_status st = be->ops->neighbours(be, &s->p, s->bc, s->bh, err);
+    boids_status st = boids_backend_neighbours(be, &s->p, s->bc, s->bh, err);
     if (st) return st;
     for (size_t i = 0; i < s->f.n; i++)
         if (!s->amb[i].overflow &&
@@ -364,7 +364,7 @@ static int check_backend(ctx *c, scen *s, const char *backend, boids_error *err)
     size_t n = s->f.n, mism = 0;
     boids_backend *be = backend_get(c, backend, &s->f, err);
     if (!be) return -1;
-    int nbr_checked = be->ops->neighbours != NULL;
+    int nbr_checked = boids_backend_has_neighbours(be);
     boids_status st = nbr_checked ? neighbour_mismatches(s, be, &mism, err) : BOIDS_OK;
     if (!st) st = boids_backend_step(be, p, 1, err);
     if (!st) st = boids_backend_download(be, &s->out, err);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/version.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -77,6 +78,25 @@ int boids_cmd_params(int argc, char **argv) {
     return 0;
 }
 
+#ifndef BOIDS_HAVE_VIEWER
+/* Built with BOIDS_BUILD_VIEWER off: no window and no offscreen rendering in this binary. */
+static int no_viewer(const char *cmd) {
+    fprintf(stderr, "boids %s: this boids was built without the viewer (BOIDS_BUILD_VIEWER=OFF)\n",
+            cmd);
+    return 2;
+}
+int boids_cmd_view(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    return no_viewer("view");
+}
+int boids_cmd_render(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    return no_viewer("render");
+}
+#endif
+
 /* A display GLFW could open a window on: an X server or a Wayland compositor. */
 static int have_display(void) {
     const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
@@ -107,7 +127,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("boids 0.1.0\n");
+        printf("boids %s\n", boids_version());
         return 0;
     }
     if (!strcmp(cmd, "view")) return boids_cmd_view(argc - 1, argv + 1);

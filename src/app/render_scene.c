@@ -48,7 +48,7 @@ uint64_t scene_steps(const scene *s) {
 }
 
 const char *scene_backend_name(const scene *s) {
-    return s->b->ops->name;
+    return boids_backend_name(s->b);
 }
 
 double scene_gpu_ms(const scene *s) {
@@ -210,7 +210,7 @@ void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
         *state = s->own_state;
         *ids = s->own_ids;
     }
-    *n = s->b->n;
+    *n = boids_backend_n(s->b);
 }
 
 void scene_order_request(scene *s) {
@@ -271,7 +271,7 @@ unsigned scene_follow_marks(const scene *s) {
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {
     boids_flock f;
-    boids_status st = boids_flock_alloc(&f, s->b->n, err);
+    boids_status st = boids_flock_alloc(&f, boids_backend_n(s->b), err);
     if (st) return st;
     if ((st = boids_backend_download(s->b, &f, err))) {
         boids_flock_free(&f);

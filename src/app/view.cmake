@@ -7,7 +7,7 @@
 pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
 
 # The units (BOIDS_VIEW_UNITS) are listed in src/shaders.cmake with the compute step's.
-set(BOIDS_VIEW_GEN ${CMAKE_BINARY_DIR}/view)
+set(BOIDS_VIEW_GEN ${PROJECT_BINARY_DIR}/view)
 boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_shaders.c
                    boids_view_shaders)
 
@@ -32,7 +32,7 @@ add_library(boids_viewer STATIC
   src/app/render_scene.c
   src/app/render_image.c
 )
-target_include_directories(boids_viewer PUBLIC ${CMAKE_SOURCE_DIR}/src/app)
+target_include_directories(boids_viewer PUBLIC ${PROJECT_SOURCE_DIR}/src/app)
 target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW)
 
 target_sources(boids PRIVATE

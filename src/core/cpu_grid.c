@@ -30,7 +30,7 @@
 #include <omp.h>
 #endif
 
-#include "boids/backend.h"
+#include "backend_impl.h"
 #include "cpu_grid.h"
 
 #define RULES_REAL     float

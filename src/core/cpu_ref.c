@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/backend.h"
+#include "backend_impl.h"
 
 #define RULES_REAL     double
 #define RULES_FN(name) name##_d

@@ -7,6 +7,7 @@
 #include "boids/rng.h"
 
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
+    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_alloc: the flock is NULL");
     memset(f, 0, sizeof *f);
     if (n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "a flock needs at least one boid");
     if (n > SIZE_MAX / (4 * sizeof(double)))
@@ -33,6 +34,11 @@ void boids_flock_free(boids_flock *f) {
 }
 
 boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_error *err) {
+    if (!dst || !src || (src->n && !src->x))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_copy: %s",
+                               !dst   ? "the destination is NULL"
+                               : !src ? "the source is NULL"
+                                      : "the source's arrays are not allocated");
     boids_status s = boids_flock_alloc(dst, src->n, err);
     if (s) return s;
     memcpy(dst->x, src->x, 4 * src->n * sizeof(double));
@@ -40,6 +46,7 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
 }
 
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed) {
+    if (!f || !p) return; /* no error channel; nothing to fill */
     boids_rng r;
     boids_rng_seed(&r, seed);
     for (size_t i = 0; i < f->n; i++) {
@@ -53,6 +60,12 @@ void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed)
 
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err) {
+    if (!f || !p || (f->n && !f->x))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_check: %s",
+                               !f   ? "the flock is NULL"
+                               : !p ? "the parameters are NULL"
+                                    : "the flock's arrays are not allocated");
+    if (!origin) origin = "flock";
     for (size_t i = 0; i < f->n; i++) {
         double v[4] = {f->x[i], f->y[i], f->vx[i], f->vy[i]};
         static const char *names[4] = {"x", "y", "vx", "vy"};
@@ -71,6 +84,7 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
 }
 
 double boids_order(const boids_flock *f) {
+    if (!f) return 0.0;
     double ux = 0, uy = 0;
     for (size_t i = 0; i < f->n; i++) {
         double v = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
@@ -83,6 +97,7 @@ double boids_order(const boids_flock *f) {
 
 uint64_t boids_flock_hash(const boids_flock *f) {
     uint64_t h = 0xcbf29ce484222325ull;
+    if (!f || !f->x) return h; /* the hash of no bytes */
     const double *arrays[4] = {f->x, f->y, f->vx, f->vy};
     for (int a = 0; a < 4; a++) {
         const unsigned char *bytes = (const unsigned char *)arrays[a];

@@ -25,6 +25,7 @@ const char *const boids_metrics_names[BOIDS_METRICS_COUNT] = {
     "order", "milling", "nn_distance", "neighbours", "clusters", "largest_cluster"};
 
 double boids_metrics_get(const boids_metrics *m, int i) {
+    if (!m) return NAN;
     switch (i) {
     case 0:
         return m->order;
@@ -43,6 +44,7 @@ double boids_metrics_get(const boids_metrics *m, int i) {
 }
 
 int boids_metrics_format(const boids_metrics *m, char *buf, size_t size) {
+    if (!m) return -1;
     return snprintf(buf, size, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", m->order, m->milling,
                     m->nn_distance, m->neighbours, m->clusters, m->largest_cluster);
 }
@@ -72,8 +74,9 @@ static double circular_mean(const double *x, size_t n, double side) {
 }
 
 void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *cx, double *cy) {
+    if (!cx || !cy) return;
     *cx = *cy = 0;
-    if (f->n == 0) return;
+    if (!f || !p || f->n == 0 || !f->x) return;
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         *cx = circular_mean(f->x, f->n, p->width);
         *cy = circular_mean(f->y, f->n, p->height);
@@ -376,6 +379,12 @@ static boids_status clusters(const grid *g, size_t n, double r2, double *count, 
 
 boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, boids_metrics *out,
                                    boids_error *err) {
+    if (!f || !p || !out || (f->n && !f->x))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: %s",
+                               !f     ? "the flock is NULL"
+                               : !p   ? "the parameters are NULL"
+                               : !out ? "the output is NULL"
+                                      : "the flock's arrays are not allocated");
     size_t n = f->n;
     if (n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: the flock is empty");
     if (n > UINT32_MAX)

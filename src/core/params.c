@@ -63,11 +63,12 @@ static const boids_param_info table[] = {
 };
 
 const boids_param_info *boids_param_table(size_t *count) {
-    *count = sizeof table / sizeof table[0];
+    if (count) *count = sizeof table / sizeof table[0];
     return table;
 }
 
 const boids_param_info *boids_param_find(const char *key) {
+    if (!key) return NULL;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].key, key) == 0) return &table[i];
     return NULL;
@@ -132,6 +133,12 @@ static boids_status check_range(const boids_param_info *info, double v, const ch
 
 boids_status boids_params_set(boids_params *p, const char *key, const char *value,
                               const char *where, boids_error *err) {
+    if (!where) where = "boids_params_set";
+    if (!p || !key || !value)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is NULL", where,
+                               !p     ? "the parameters"
+                               : !key ? "the key"
+                                      : "the value");
     const boids_param_info *info = boids_param_find(key);
     if (!info)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -195,6 +202,9 @@ boids_status boids_params_set(boids_params *p, const char *key, const char *valu
 
 void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,
                          size_t size) {
+    if (!buf || size == 0) return;
+    buf[0] = '\0';
+    if (!p || !info) return;
     switch (info->type) {
     case BOIDS_KEY_REAL:
         snprintf(buf, size, "%.17g", *(const double *)cfield(p, info));
@@ -212,10 +222,10 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
 }
 
 boids_status boids_params_validate(const boids_params *p, boids_error *err) {
+    if (!p) return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: NULL");
     char text[64];
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         const boids_param_info *info = &table[i];
-        boids_params_format(p, info, text, sizeof text);
         double v;
         switch (info->type) {
         case BOIDS_KEY_REAL:
@@ -228,13 +238,20 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
             v = (double)*(const int *)cfield(p, info);
             break;
         }
-        if (info->type == BOIDS_KEY_ENUM && (v < 0 || v > info->max))
-            return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s has no valid value",
-                                   info->key);
+        if (info->type == BOIDS_KEY_ENUM) {
+            if (v < 0 || v > info->max)
+                return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s has no valid value",
+                                       info->key);
+            continue;
+        }
+        /* Every step validates its parameters: the value's text is made only for a message
+         * (formatting every key took ~14 us, far more than the checks). */
+        if (isfinite(v) && !check_range(info, v, "parameters", "", NULL)) continue;
+        boids_params_format(p, info, text, sizeof text);
         if (!isfinite(v))
             return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s = %s is not finite",
                                    info->key, text);
-        if (info->type != BOIDS_KEY_ENUM && check_range(info, v, "parameters", text, err))
+        if (check_range(info, v, "parameters", text, err))
             return err ? err->status : BOIDS_ERR_INPUT;
     }
     if (p->min_speed > p->max_speed)
@@ -373,11 +390,14 @@ static const struct {
 const boids_preset_info *boids_preset_table(size_t *count) {
     static boids_preset_info infos[sizeof presets / sizeof presets[0]];
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) infos[i] = presets[i].info;
-    *count = sizeof presets / sizeof presets[0];
+    if (count) *count = sizeof presets / sizeof presets[0];
     return infos;
 }
 
 boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *err) {
+    if (!p || !name)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_preset_apply: %s is NULL",
+                               !p ? "the parameters" : "the preset name");
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
         if (strcmp(name, presets[i].info.name) == 0) {
             presets[i].apply(p);

@@ -37,6 +37,9 @@ static char *trim(char *s) {
 
 boids_status boids_state_load(const char *path, boids_flock *out, boids_error *err) {
     static const char *names[4] = {"x", "y", "vx", "vy"};
+    if (!path || !out)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load: %s is NULL",
+                               !path ? "the file name" : "the flock");
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");
     if (!f)
@@ -137,6 +140,11 @@ done:
 }
 
 boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
+    if (!path || !fl || (fl->n && !fl->x))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s",
+                               !path ? "the file name is NULL"
+                               : !fl ? "the flock is NULL"
+                                     : "the flock's arrays are not allocated");
     boids_atomic_file a;
     boids_status s = boids_atomic_open(&a, path, err);
     if (s) return s;

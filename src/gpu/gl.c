@@ -40,6 +40,8 @@ static void GLAD_API_PTR debug_callback(GLenum source, GLenum type, GLuint id, G
 }
 
 boids_status boids_gl_debug_enable(boids_gl_debug *log, boids_error *err) {
+    if (!log)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_gl_debug_enable: the log is NULL");
     memset(log, 0, sizeof *log);
     if (!GLAD_GL_VERSION_4_3 && !GLAD_GL_KHR_debug)
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "GL debug output needs GL 4.3 or KHR_debug");
@@ -55,6 +57,7 @@ boids_status boids_gl_debug_enable(boids_gl_debug *log, boids_error *err) {
 /* ---- loading ------------------------------------------------------------------------------ */
 
 boids_status boids_gl_load(boids_gl_loader load, boids_error *err) {
+    if (!load) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_gl_load: the loader is NULL");
     int version = gladLoadGL((GLADloadfunc)load);
     if (!version)
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "cannot load the OpenGL functions");
@@ -233,15 +236,16 @@ void boids_gl_destroy(boids_gl *gl) {
     free(gl);
 }
 
+/* NULL handles get "" (and NULL for the log): these have no error return. */
 const char *boids_gl_renderer(const boids_gl *gl) {
-    return gl->renderer;
+    return gl ? gl->renderer : "";
 }
 const char *boids_gl_version(const boids_gl *gl) {
-    return gl->version;
+    return gl ? gl->version : "";
 }
 const char *boids_gl_platform(const boids_gl *gl) {
-    return gl->platform;
+    return gl ? gl->platform : "";
 }
 const boids_gl_debug *boids_gl_debug_log(const boids_gl *gl) {
-    return &gl->log;
+    return gl ? &gl->log : NULL;
 }

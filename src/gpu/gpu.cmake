@@ -15,7 +15,7 @@ if(NOT BOIDS_GLAD)
 endif()
 find_program(BOIDS_GLSLANG glslangValidator REQUIRED)
 
-set(BOIDS_GLAD_DIR ${CMAKE_BINARY_DIR}/glad)
+set(BOIDS_GLAD_DIR ${PROJECT_BINARY_DIR}/glad)
 set(BOIDS_GLAD_EXTENSIONS
   GL_KHR_debug,EGL_EXT_platform_base,EGL_MESA_platform_surfaceless,EGL_EXT_platform_device,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_KHR_surfaceless_context)
 add_custom_command(
@@ -32,7 +32,7 @@ target_link_libraries(boids_glad PUBLIC ${CMAKE_DL_LIBS})
 target_compile_options(boids_glad PRIVATE -w)
 
 # ---- shaders: prelude, build-time validation, embedding ---------------------------------------
-set(BOIDS_GPU_GEN ${CMAKE_BINARY_DIR}/gpu)
+set(BOIDS_GPU_GEN ${PROJECT_BINARY_DIR}/gpu)
 
 add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
 target_include_directories(boids_gpu_prelude PRIVATE include src/gpu)
@@ -45,11 +45,12 @@ add_custom_command(
   VERBATIM)
 
 # Which files make each shader, the viewer's included: src/shaders.cmake, the one list.
-include(${CMAKE_SOURCE_DIR}/src/shaders.cmake)
+include(${PROJECT_SOURCE_DIR}/src/shaders.cmake)
 boids_shader_table(BOIDS_GPU_UNITS ${BOIDS_GPU_GEN} ${BOIDS_GPU_GEN}/shaders.c boids_gpu_shaders)
 
 add_library(boids_gpu STATIC
   src/gpu/gl.c
+  src/gpu/gpu_api.c
   src/gpu/prelude.c
   src/gpu/compose.c
   src/gpu/pipeline.c

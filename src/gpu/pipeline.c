@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "boids/gpu.h"
+#include "gpu_impl.h"
 #include "prelude.h"
 #include "shaders.h"
 

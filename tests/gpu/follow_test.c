@@ -50,7 +50,8 @@ static void check_scenario(const char *name, const boids_params *p, follow_pass 
         CHECK(found, "%s: boid %u not found", name, id);
         read_u32(follow_seen_buffer(fp), N, seen);
         read_u32(boids_gpu_id_buffer(b), N, ids);
-        CHECK(b->ops->neighbours(b, p, count, hash, &err) == BOIDS_OK, "%s: %s", name, err.msg);
+        CHECK(boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK, "%s: %s", name,
+              err.msg);
         uint32_t marked = 0;
         uint64_t h = 0;
         for (size_t i = 0; i < N; i++)

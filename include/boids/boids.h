@@ -1,0 +1,21 @@
+/* The whole public API in one include: the core (parameters, flock state, backends,
+ * metrics, state files) and the GPU pipeline's declarations.
+ *
+ * Link boids::core (pkg-config: boids) for the core; boids::gpu adds the GPU backend. The
+ * GPU declarations need no GL header, and using only the core's functions needs no GPU
+ * library. Each header states its own threading and ownership rules at its top. */
+#ifndef BOIDS_BOIDS_H
+#define BOIDS_BOIDS_H
+
+#include "boids/atomic_file.h"
+#include "boids/backend.h"
+#include "boids/error.h"
+#include "boids/flock.h"
+#include "boids/gpu.h"
+#include "boids/metrics.h"
+#include "boids/params.h"
+#include "boids/rng.h"
+#include "boids/state_io.h"
+#include "boids/version.h"
+
+#endif

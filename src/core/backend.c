@@ -1,0 +1,124 @@
+/* The public backend functions: argument and parameter checks in front of each backend's
+ * operations (src/core/backend_impl.h), so that no backend runs on invalid input and every
+ * backend reports it with the same words. */
+#define BOIDS_BACKEND_CHECKS 1
+#include "backend_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* NULL flock, no boids or a missing array: BOIDS_ERR_INPUT naming `what`. */
+static boids_status check_flock(const boids_flock *f, const char *what, boids_error *err) {
+    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock is NULL", what);
+    if (f->n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock has no boids", what);
+    if (!f->x || !f->y || !f->vx || !f->vy)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock's arrays are not allocated",
+                               what);
+    return BOIDS_OK;
+}
+
+static boids_status check_backend(const boids_backend *b, const char *what, boids_error *err) {
+    if (!b) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the backend is NULL", what);
+    return BOIDS_OK;
+}
+
+/* The backend and the parameters, for the operations that run the model. */
+static boids_status check_run(const boids_backend *b, const boids_params *p, const char *what,
+                              boids_error *err) {
+    if (check_backend(b, what, err)) return BOIDS_ERR_INPUT;
+    if (!p) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the parameters are NULL", what);
+    boids_error e;
+    if (boids_params_validate(p, &e) != BOIDS_OK)
+        return boids_error_set(err, e.status, "%s on the %s backend: %s", what, b->ops->name,
+                               e.msg);
+    return BOIDS_OK;
+}
+
+boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
+    if (check_flock(initial, "boids_cpu_ref_create", err)) return NULL;
+    return boids_cpu_ref_create_unchecked(initial, err);
+}
+
+boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
+    if (check_flock(initial, "boids_cpu_create", err)) return NULL;
+    return boids_cpu_create_unchecked(initial, threads, err);
+}
+
+boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigned steps,
+                                boids_error *err) {
+    boids_status st = check_run(b, p, "step", err);
+    if (st) return st;
+    if (steps == 0) return BOIDS_OK;
+    return b->ops->step(b, p, steps, err);
+}
+
+boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_error *err) {
+    if (check_backend(b, "download", err) || check_flock(out, "download", err))
+        return BOIDS_ERR_INPUT;
+    if (out->n != b->n)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "download: the output flock holds %zu boids, the %s backend %zu",
+                               out->n, b->ops->name, b->n);
+    return b->ops->download(b, out, err);
+}
+
+boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
+    if (check_backend(b, "upload", err) || check_flock(in, "upload", err)) return BOIDS_ERR_INPUT;
+    return b->ops->upload(b, in, err);
+}
+
+boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
+                                      uint64_t *set_hash, boids_error *err) {
+    boids_status st = check_run(b, p, "neighbours", err);
+    if (st) return st;
+    if (!count || !set_hash)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "neighbours: the output arrays are NULL");
+    if (!b->ops->neighbours)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "neighbours: the %s backend cannot list neighbours", b->ops->name);
+    return b->ops->neighbours(b, p, count, set_hash, err);
+}
+
+int boids_backend_has_neighbours(const boids_backend *b) {
+    return b && b->ops->neighbours != NULL;
+}
+
+void boids_backend_destroy(boids_backend *b) {
+    if (b) b->ops->destroy(b);
+}
+
+size_t boids_backend_n(const boids_backend *b) {
+    return b ? b->n : 0;
+}
+
+const char *boids_backend_name(const boids_backend *b) {
+    return b ? b->ops->name : "";
+}
+
+/* ---- assertions (check.h) -------------------------------------------------------------- */
+
+static void assert_default(const char *condition, const char *file, int line) {
+    fprintf(stderr, "boids: assertion failed: %s (%s:%d): the library was called wrongly\n",
+            condition, file, line);
+    abort();
+}
+
+static boids_assert_handler assert_handler = assert_default;
+
+boids_assert_handler boids_set_assert_handler(boids_assert_handler handler) {
+    boids_assert_handler old = assert_handler;
+    assert_handler = handler ? handler : assert_default;
+    return old;
+}
+
+int boids_asserts_enabled(void) {
+#if !defined(NDEBUG) || defined(BOIDS_ENABLE_ASSERT)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+void boids_assert_fail(const char *condition, const char *file, int line) {
+    assert_handler(condition, file, line);
+}

@@ -1,0 +1,52 @@
+/* What a backend implementation sees behind the opaque boids_backend handle: the table of
+ * operations and the shared header every backend struct starts with.
+ *
+ * Only backends (src/core/cpu_*.c, src/gpu/pipeline.c) include this. Callers go through
+ * the checked functions of boids/backend.h (src/core/backend.c), which validate the handle,
+ * the pointers and the parameters before an operation runs, so an operation may assume
+ * valid arguments: a non-NULL state of n > 0 boids, parameters that passed
+ * boids_params_validate, an output flock of the backend's N. */
+#ifndef BOIDS_BACKEND_IMPL_H
+#define BOIDS_BACKEND_IMPL_H
+
+/* The constructors a backend file defines are the unchecked ones: the public names are
+ * defined by src/core/backend.c, which checks the arguments and then calls these. The
+ * renaming lives here, in the one header every backend includes, so that the checks stay
+ * in one place and the backend files need no code of their own for them. */
+#ifndef BOIDS_BACKEND_CHECKS
+#define boids_cpu_ref_create boids_cpu_ref_create_unchecked
+#define boids_cpu_create     boids_cpu_create_unchecked
+#endif
+
+#include "check.h"
+
+/* Declared hidden before boids/backend.h declares them again under their public names. */
+struct boids_backend;
+struct boids_flock;
+BOIDS_HIDDEN struct boids_backend *boids_cpu_ref_create_unchecked(const struct boids_flock *initial,
+                                                                  boids_error *err);
+BOIDS_HIDDEN struct boids_backend *boids_cpu_create_unchecked(const struct boids_flock *initial,
+                                                              int threads, boids_error *err);
+
+#include "boids/backend.h"
+
+typedef struct boids_backend_ops {
+    const char *name;
+    void (*destroy)(boids_backend *b);
+    /* Advances the state by `steps` steps with parameters p. */
+    boids_status (*step)(boids_backend *b, const boids_params *p, unsigned steps, boids_error *err);
+    /* Copies the state into out (allocated by the caller with out->n == b->n), id order. */
+    boids_status (*download)(boids_backend *b, boids_flock *out, boids_error *err);
+    /* Replaces the state (any N). */
+    boids_status (*upload)(boids_backend *b, const boids_flock *in, boids_error *err);
+    /* Optional (NULL if absent): see boids_backend_neighbours. */
+    boids_status (*neighbours)(boids_backend *b, const boids_params *p, uint32_t *count,
+                               uint64_t *set_hash, boids_error *err);
+} boids_backend_ops;
+
+struct boids_backend {
+    const boids_backend_ops *ops;
+    size_t n;
+};
+
+#endif

@@ -1,0 +1,36 @@
+/* BOIDS_ASSERT: the library's check for programmer mistakes that have no error return,
+ * such as a CPU backend passed to a GPU getter (see boids_set_assert_handler in
+ * boids/error.h).
+ *
+ * On in debug builds (no NDEBUG) and wherever BOIDS_ENABLE_ASSERT is defined; compiled
+ * out otherwise. The code after an assertion must still be safe without it: the function
+ * returns a neutral value (0, NULL) instead of touching memory it does not own, so an
+ * optimised build degrades to a quiet wrong answer, never to a crash. */
+#ifndef BOIDS_CHECK_H
+#define BOIDS_CHECK_H
+
+#include "boids/error.h"
+
+/* For a library function that is not public: hidden from the shared libraries even where a
+ * public header (whose declarations are exported, boids/api.h) declares it again later. */
+#if defined(__GNUC__)
+#define BOIDS_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define BOIDS_HIDDEN
+#endif
+
+/* Calls the handler set with boids_set_assert_handler. Exported (default visibility) although
+ * not in a public header, because the GPU library calls it across the shared-library
+ * boundary. */
+#if defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
+void boids_assert_fail(const char *condition, const char *file, int line);
+
+#if !defined(NDEBUG) || defined(BOIDS_ENABLE_ASSERT)
+#define BOIDS_ASSERT(c) ((c) ? (void)0 : boids_assert_fail(#c, __FILE__, __LINE__))
+#else
+#define BOIDS_ASSERT(c) ((void)0)
+#endif
+
+#endif

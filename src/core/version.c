@@ -1,0 +1,5 @@
+#include "boids/version.h"
+
+const char *boids_version(void) {
+    return BOIDS_VERSION_STRING;
+}
