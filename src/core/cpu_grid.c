@@ -20,7 +20,6 @@
  * rules_acc_add, with blends in place of branches. It is written with AVX2 intrinsics and
  * not left to the auto-vectoriser because, under the core's strict IEEE flags (trapping
  * math, errno-setting sqrt, no contraction), GCC does not vectorise that loop. */
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 
 #include "boids/backend.h"
 #include "cpu_grid.h"
+#include "grid_geom.h"
 
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
@@ -55,25 +55,6 @@ typedef struct state {
     float *x, *y, *vx, *vy;
     uint32_t *id;
 } state;
-
-/* Grid geometry for one set of parameters (and, on the open plane, one step's flock). */
-typedef struct geom {
-    uint32_t ncx, ncy;
-    size_t ncells;
-    float sx, sy; /* cells per length unit */
-    float ox, oy; /* corner of cell (0, 0): 0 in a bounded world, the flock's bounding box on
-                   * the open plane (x - 0 is exact, so bounded worlds sort as before) */
-    int wrap;
-    /* Boids whose cells are r + 1 or more apart along an axis (periodically under wrap) are
-     * at a float distance d2 > (r * reach)^2: the cell width less the rounding margin. The
-     * topological ring search stops on it. */
-    double reach;
-} geom;
-
-/* Bounding box of the finite positions (open plane). */
-typedef struct bbox {
-    double x0, y0, x1, y1, amax; /* amax: largest |coordinate|, for the rounding margin */
-} bbox;
 
 /* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
 typedef struct cand {
@@ -146,108 +127,12 @@ static int state_alloc(state *s, size_t n) {
     return 1;
 }
 
-/* ---- grid geometry ---------------------------------------------------------------- */
-
-/* Cells at most this many: a tiny radius in a huge world (or a scattered flock on the open
- * plane) would need more cells than boids; larger cells bound memory and the per-step
- * clearing cost, and stay correct because a cell only has to be at least R wide. */
-static double max_cells(size_t n) {
-    return fmin(4.0 * (double)n + 4096, (double)(1u << 30));
-}
-
-/* reach: see geom. A cell is 1/s wide (the float s is what positions are multiplied by);
- * an axis of one cell (possibly narrower than R) separates no cells, so it does not count. */
-static double geom_reach(const geom *g, double margin) {
-    double w = INFINITY;
-    if (g->ncx > 1) w = fmin(w, 1.0 / (double)g->sx);
-    if (g->ncy > 1) w = fmin(w, 1.0 / (double)g->sy);
-    return isinf(w) ? 0 : fmax(0, w - margin);
-}
-
-/* bb: the flock's bounding box, used (and required) only on the open plane. */
-static boids_status geom_init(geom *g, const boids_params *p, size_t n, const bbox *bb,
-                              boids_error *err) {
-    if (!(p->width > 0 && p->width <= 1e30) || !(p->height > 0 && p->height <= 1e30) ||
-        !(p->vision_radius > 0 && p->vision_radius <= 1e30))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: world %g x %g and vision radius %g must be positive and "
-                               "finite",
-                               p->width, p->height, p->vision_radius);
-    const double maxc = max_cells(n);
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
-        /* Cells over the bounding box, origin at its corner. The rounding of x - x0 and of
-         * the cell index is a few ulps of the box and of the coordinates: the margin. */
-        double ex = bb->x1 - bb->x0, ey = bb->y1 - bb->y0;
-        double ext = fmax(fmax(ex, ey), bb->amax);
-        double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
-        double rc = p->vision_radius + margin, nx, ny;
-        float s;
-        for (;;) {
-            s = (float)(1.0 / rc);
-            if ((double)s * rc > 1) s = nextafterf(s, 0); /* cells no narrower than rc */
-            nx = floor(ex * (double)s) + 1;
-            ny = floor(ey * (double)s) + 1;
-            if (nx * ny <= maxc) break;
-            rc *= fmax(1.25, sqrt(nx * ny / maxc));
-        }
-        g->ncx = (uint32_t)nx;
-        g->ncy = (uint32_t)ny;
-        g->ncells = (size_t)g->ncx * g->ncy;
-        g->sx = g->sy = s;
-        g->ox = (float)bb->x0; /* exact: the box corners are float positions */
-        g->oy = (float)bb->y0;
-        g->wrap = 0;
-        g->reach = geom_reach(g, margin);
-        return BOIDS_OK;
-    }
-    /* A pair the float test accepts is within R up to float rounding of the positions and
-     * of the cell index (a few ulps of the world size). Cells a margin wider than R keep
-     * every such pair in adjacent cells, so the 3x3 block never misses one. */
-    double ext = fmax(p->width, p->height);
-    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
-    double rc = p->vision_radius + margin;
-    double nx = fmax(1, floor(p->width / rc)), ny = fmax(1, floor(p->height / rc));
-    if (nx * ny > maxc) {
-        double f = sqrt(nx * ny / maxc);
-        nx = fmax(1, floor(nx / f));
-        ny = fmax(1, floor(ny / f));
-    }
-    while (nx * ny > maxc) {
-        if (nx >= ny)
-            nx = floor(nx / 2);
-        else
-            ny = floor(ny / 2);
-    }
-    g->ncx = (uint32_t)nx;
-    g->ncy = (uint32_t)ny;
-    g->ncells = (size_t)g->ncx * g->ncy;
-    /* In wrap mode the cells tile the world exactly (W / ncx wide); in walls mode too, with
-     * positions in [0, W]. */
-    g->sx = (float)(nx / p->width);
-    g->sy = (float)(ny / p->height);
-    g->ox = g->oy = 0;
-    g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
-    /* Under wrap, a float s rounded up makes cells narrower than W / ncx by an ulp; the
-     * margin (>= R / 1024) absorbs that. */
-    g->reach = geom_reach(g, margin);
-    return BOIDS_OK;
-}
-
-/* Cell coordinate of a position: x == W (possible after wrap) and any rounding past the
- * last cell go into the last cell; negatives and NaN into the first. */
-static inline uint32_t cell_coord(float x, float s, uint32_t n) {
-    float f = x * s;
-    if (!(f > 0)) return 0;
-    if (!(f < (float)n)) return n - 1;
-    uint32_t c = (uint32_t)f;
-    return c < n ? c : n - 1;
-}
-
 /* The candidate slots of cell (cx, cy): the rows of its 3x3 block as contiguous ranges of
  * the snapshot, each cell visited once even when the grid is less than 3 cells wide, empty
  * ranges dropped and adjacent ones merged (which keeps the visiting order). This order is
  * the summation order of every boid of the cell. Returns the number of ranges (<= 6). */
-static int cell_ranges(const geom *g, const uint32_t *start, uint32_t cx, uint32_t cy, range r[6]) {
+static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, uint32_t cy,
+                       range r[6]) {
     uint32_t rows[3], nrows = 0;
     if (g->ncy <= 3) {
         for (uint32_t y = 0; y < g->ncy; y++) rows[nrows++] = y;
@@ -298,7 +183,8 @@ static int cell_ranges(const geom *g, const uint32_t *start, uint32_t cx, uint32
 
 /* ---- grid build: counting sort of cur into snap ----------------------------------- */
 
-static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads, boids_error *err) {
+static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_threads,
+                                 boids_error *err) {
     size_t n = c->base.n, nc = g->ncells;
     if (nc + 1 > c->start_cap) {
         uint32_t *s = realloc(c->start, (nc + 1) * sizeof *s);
@@ -325,11 +211,12 @@ static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads,
 }
 
 /* Stable: within a cell, boids keep their order in cur, whatever the number of threads. */
-static void grid_build(cpu_grid *c, const geom *g, int threads) {
+static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
     const size_t n = c->base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
     uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
     uint32_t *const block = c->block;
+    const float ox = (float)g->ox, oy = (float)g->oy; /* exact: 0 or a float box corner */
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         const int t = thread_num(), nt = num_threads();
@@ -337,8 +224,8 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
         for (size_t i = i0; i < i1; i++) {
-            uint32_t cell = cell_coord(cur.y[i] - g->oy, g->sy, g->ncy) * g->ncx +
-                            cell_coord(cur.x[i] - g->ox, g->sx, g->ncx);
+            uint32_t cell = grid_cell_coord(cur.y[i] - oy, g->sy, g->ncy) * g->ncx +
+                            grid_cell_coord(cur.x[i] - ox, g->sx, g->ncx);
             cell_of[i] = cell;
             h[cell]++;
         }
@@ -558,7 +445,7 @@ static size_t cell_chunk(size_t ncells, int threads) {
 
 /* Reynolds, metric neighbours: steers every boid of the snapshot and writes the new state
  * into cur, slot for slot. */
-static void steer_reynolds(cpu_grid *c, const geom *g, const rules_k_f *k) {
+static void steer_reynolds(cpu_grid *c, const grid_geom *g, const rules_k_f *k) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const uint32_t *const start = c->start;
@@ -649,7 +536,8 @@ static void vicsek_move(const state *snap, const state *out, const rules_k_f *k,
 }
 
 /* Vicsek, metric neighbours (the 3x3 block holds every pair with float d2 <= R^2). */
-static void steer_vicsek(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+static void steer_vicsek(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
+                         const boids_params *p) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const float *const ux = c->ux, *const uy = c->uy;
@@ -759,11 +647,12 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
 
 /* Selects the k nearest candidates of the boid in slot i (cell cx, cy) into q->best by
  * searching rings of cells outward: ring r holds the cells r apart (Chebyshev, periodic
- * under wrap). After rings 0..r every unvisited boid is at d2 > (r * reach)^2 (geom), so
+ * under wrap). After rings 0..r every unvisited boid is at d2 > (r * reach)^2 (grid_geom.h), so
  * once k are held and the k-th is below that, no unvisited boid can come before it, not
  * even by a tie on the id: the selection is exactly the first k in (d2, id) order over all
  * candidates. With k_in_vision only the 3x3 block can hold candidates. */
-static void topo_select(topo_q *q, const geom *g, const uint32_t *start, uint32_t cx, uint32_t cy) {
+static void topo_select(topo_q *q, const grid_geom *g, const uint32_t *start, uint32_t cx,
+                        uint32_t cy) {
     long xlo, xhi, ylo, yhi;
     axis_span(g->wrap, cx, g->ncx, &xlo, &xhi);
     axis_span(g->wrap, cy, g->ncy, &ylo, &yhi);
@@ -803,7 +692,7 @@ static void topo_select(topo_q *q, const geom *g, const uint32_t *start, uint32_
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (d2, id) order, which does not depend on the threads. */
-static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f *k, const boids_params *p) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const float *const ux = c->ux, *const uy = c->uy;
@@ -857,7 +746,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boi
 
 /* Bounding box of the finite positions of cur (min and max are exact: any thread count
  * gives the same box). No finite position: a box at the origin. */
-static bbox flock_bbox(const cpu_grid *c, int threads) {
+static grid_bbox flock_bbox(const cpu_grid *c, int threads) {
     const state s = c->cur;
     const long n = (long)c->base.n;
     float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, am = 0;
@@ -878,7 +767,7 @@ static bbox flock_bbox(const cpu_grid *c, int threads) {
             am = fabsf(y) > am ? fabsf(y) : am;
         }
     }
-    bbox b = {x0, y0, x1, y1, am};
+    grid_bbox b = {x0, y0, x1, y1, am};
     if (!(x0 <= x1)) b.x0 = b.x1 = 0;
     if (!(y0 <= y1)) b.y0 = b.y1 = 0;
     return b;
@@ -886,12 +775,13 @@ static bbox flock_bbox(const cpu_grid *c, int threads) {
 
 /* Grid geometry for the current state (the open plane's follows the flock) and room for
  * it; also the topological selection buffers. */
-static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *build_threads,
+static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, int *build_threads,
                             boids_error *err) {
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    bbox bb = {0, 0, 0, 0, 0};
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) bb = flock_bbox(c, threads);
-    boids_status st = geom_init(g, p, c->base.n, &bb, err);
+    grid_bbox bb;
+    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+    if (open) bb = flock_bbox(c, threads);
+    boids_status st = grid_geom_init(g, p, open ? &bb : NULL, grid_geom_cap(c->base.n), err);
     if (st) return st;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
@@ -916,7 +806,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    geom g;
+    grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
@@ -945,7 +835,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
 static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
-    geom g;
+    grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
