@@ -13,7 +13,6 @@
  * cell order for the next step's reads. */
 #include <glad/gl.h>
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
 #include "rules.h"
+#include "grid_geom.h"
 
 enum {
     P_COUNT,
@@ -323,39 +323,12 @@ static boids_status ensure_cells(gpu_backend *g, size_t ncells, boids_error *err
 
 /* ---- the grid and the uniform block ------------------------------------------------------ */
 
-/* Cells at least the vision radius wide, tiling the world exactly. The cell is made wider
- * than the radius by a relative 2^-10, far above float rounding, so that a boid put one
- * cell off by rounding x * inv_cell_w near a cell edge still has every neighbour within its
- * 3x3 block. Beyond max_cells the cells double in size (coarser, still correct). */
-static void grid_dims(const boids_params *p, size_t max_cells, unsigned *ncx, unsigned *ncy) {
-    double cell = p->vision_radius * (1.0 + 1.0 / 1024.0);
-    for (;;) {
-        double fx = floor(p->width / cell), fy = floor(p->height / cell);
-        if (fx < 1) fx = 1;
-        if (fy < 1) fy = 1;
-        if (fx * fy <= (double)max_cells) {
-            *ncx = (unsigned)fx;
-            *ncy = (unsigned)fy;
-            return;
-        }
-        cell *= 2;
-    }
-}
-
-/* The topological ring search's bound (shaders/select.glsl): boids whose cells are r + 1 or
- * more apart along an axis are more than r cell widths apart, less the rounding of the
- * cell index (x * inv_cell_w in float: a few ulps of the world size, as the cpu backend's
- * margin) and of the float d2 (relative 2^-22 or so). An axis of one cell separates no
- * cells and does not count. Returned squared and shrunk by 2^-20 so that the float product
- * r^2 * reach2 in the shader never rounds above the true bound. */
-static float ring_reach2(const boids_params *p, unsigned ncx, unsigned ncy) {
-    double w = INFINITY;
-    if (ncx > 1) w = fmin(w, p->width / ncx);
-    if (ncy > 1) w = fmin(w, p->height / ncy);
-    if (isinf(w)) return 0;
-    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * fmax(p->width, p->height));
-    double reach = fmax(0, w - margin);
-    return (float)(reach * reach * (1 - 1.0 / 1048576));
+/* The topological ring search's bound (shaders/select.glsl): the geometry's reach (see
+ * grid_geom.h), squared and shrunk by 2^-20 so that the float product r^2 * reach2 in the
+ * shader never rounds above the true bound, nor the float d2 (relative 2^-22 or so) past
+ * it. */
+static float ring_reach2(const grid_geom *gg) {
+    return (float)(gg->reach * gg->reach * (1 - 1.0 / 1048576));
 }
 
 boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
@@ -378,9 +351,13 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     rules_k_f k;
     rules_k_init_f(&k, p);
-    unsigned ncx, ncy;
-    grid_dims(p, g->max_cells, &ncx, &ncy);
-    st = ensure_cells(g, (size_t)ncx * ncy, err);
+    /* The world's grid on every boundary: on the open plane the shaders clamp to the
+     * edge cells. */
+    grid_geom gg;
+    st = grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
+    if (st != BOIDS_OK) return st;
+    const unsigned ncx = gg.ncx, ncy = gg.ncy;
+    st = ensure_cells(g, gg.ncells, err);
     if (st != BOIDS_OK) return st;
     g->ncx = ncx;
     g->ncy = ncy;
@@ -418,8 +395,8 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .ncx = ncx,
         .ncy = ncy,
         .ncells = (uint32_t)(ncx * ncy),
-        .inv_cell_w = (float)((double)ncx / p->width),
-        .inv_cell_h = (float)((double)ncy / p->height),
+        .inv_cell_w = gg.sx,
+        .inv_cell_h = gg.sy,
         .vicsek = p->model == BOIDS_MODEL_VICSEK,
         .topo = (uint32_t)topo,
         .k = topo ? (uint32_t)p->k : 0,
@@ -429,7 +406,7 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .step = g->t,
-        .reach2 = ring_reach2(p, ncx, ncy),
+        .reach2 = ring_reach2(&gg),
     };
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
