@@ -38,7 +38,7 @@ static grid_geom geom_of(const boids_params *p, const grid_bbox *bb, double cap)
     grid_geom g;
     boids_error err;
     memset(&g, 0, sizeof g);
-    CHECK(grid_geom_init(&g, p, bb, cap, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_grid_geom_init(&g, p, bb, cap, &err) == BOIDS_OK, "%s", err.msg);
     return g;
 }
 
@@ -139,7 +139,7 @@ static void test_cells_wider_than_radius_after_rounding(void) {
  * at most a little), and the cells only grow. */
 static void test_cell_cap(void) {
     const world huge[] = {{1e7, 1e7, 0.01}, {1e7, 1, 0.01}, {3e6, 2e6, 1}, {1e5, 7e4, 1.5}};
-    const double caps[] = {BOIDS_GPU_MAX_CELLS, grid_geom_cap(5000), grid_geom_cap(1)};
+    const double caps[] = {BOIDS_GPU_MAX_CELLS, boids_grid_geom_cap(5000), boids_grid_geom_cap(1)};
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++)
         for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
             const boids_params p = params_of(&huge[i], BOIDS_BOUNDARY_WRAP);
@@ -158,8 +158,9 @@ static void test_cell_cap(void) {
                   p.height / g.ncy, rc);
             CHECK(g.sx == (float)(g.ncx / p.width), "capped cells still tile the world");
         }
-    CHECK(grid_geom_cap(1000) == 4 * 1000 + 4096, "cap for 1000 boids: %g", grid_geom_cap(1000));
-    CHECK(grid_geom_cap((size_t)1 << 40) == (double)(1u << 30), "cap for 2^40 boids");
+    CHECK(boids_grid_geom_cap(1000) == 4 * 1000 + 4096, "cap for 1000 boids: %g",
+          boids_grid_geom_cap(1000));
+    CHECK(boids_grid_geom_cap((size_t)1 << 40) == (double)(1u << 30), "cap for 2^40 boids");
     printf("cell cap: 4 Mi (GPU) and ~4N (cpu) respected, cells only wider\n");
 }
 
@@ -170,7 +171,7 @@ static void test_open_box(void) {
     boids_params p = boids_params_default();
     p.boundary = BOIDS_BOUNDARY_OPEN;
     const grid_bbox line = {-1234.5, 3.25, 877.75, 3.25, 1234.5};
-    grid_geom g = geom_of(&p, &line, grid_geom_cap(100));
+    grid_geom g = geom_of(&p, &line, boids_grid_geom_cap(100));
     CHECK(!g.wrap && g.ox == line.x0 && g.oy == line.y0, "box origin (%g, %g)", g.ox, g.oy);
     CHECK(g.ncy == 1, "a flock on one line: %u rows", g.ncy);
     CHECK(1 / (double)g.sx >= p.vision_radius + g.margin, "box cell %.17g < R + margin %.17g",
@@ -182,14 +183,14 @@ static void test_open_box(void) {
     CHECK(g.reach == 1 / (double)g.sx - g.margin, "reach %.17g from the x axis alone", g.reach);
 
     const grid_bbox scattered = {-5e5, -2e5, 5e5, 3e5, 5e5};
-    g = geom_of(&p, &scattered, grid_geom_cap(10));
-    CHECK((double)g.ncells <= grid_geom_cap(10), "scattered: %zu cells", g.ncells);
+    g = geom_of(&p, &scattered, boids_grid_geom_cap(10));
+    CHECK((double)g.ncells <= boids_grid_geom_cap(10), "scattered: %zu cells", g.ncells);
     CHECK(1 / (double)g.sx >= p.vision_radius + g.margin, "scattered: cells >= R + margin");
     CHECK((double)g.ncx / (double)g.sx >= 1e6 && (double)g.ncy / (double)g.sy >= 5e5,
           "scattered: the cells cover the box");
 
     const grid_bbox point = {7, 7, 7, 7, 7};
-    g = geom_of(&p, &point, grid_geom_cap(1));
+    g = geom_of(&p, &point, boids_grid_geom_cap(1));
     CHECK(g.ncells == 1 && g.reach == 0, "one boid: one cell, no ring bound");
     printf("open plane: the box grid covers lines, scattered flocks and a point\n");
 }
@@ -231,7 +232,7 @@ static void test_bad_input(void) {
         const boids_params p = params_of(&bad[i], BOIDS_BOUNDARY_WRAP);
         grid_geom g;
         boids_error err;
-        CHECK(grid_geom_init(&g, &p, NULL, BIG_CAP, &err) == BOIDS_ERR_INPUT &&
+        CHECK(boids_grid_geom_init(&g, &p, NULL, BIG_CAP, &err) == BOIDS_ERR_INPUT &&
                   strstr(err.msg, "vision radius"),
               "world %g x %g, R %g: %s", bad[i].w, bad[i].h, bad[i].r, err.msg);
     }

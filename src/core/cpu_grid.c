@@ -781,7 +781,8 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, in
     grid_bbox bb;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
     if (open) bb = flock_bbox(c, threads);
-    boids_status st = grid_geom_init(g, p, open ? &bb : NULL, grid_geom_cap(c->base.n), err);
+    boids_status st =
+        boids_grid_geom_init(g, p, open ? &bb : NULL, boids_grid_geom_cap(c->base.n), err);
     if (st) return st;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)

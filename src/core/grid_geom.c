@@ -4,7 +4,7 @@
 #include <float.h>
 #include <math.h>
 
-double grid_geom_cap(size_t n) {
+double boids_grid_geom_cap(size_t n) {
     return fmin(4.0 * (double)n + 4096, (double)(1u << 30));
 }
 
@@ -73,8 +73,8 @@ static void world_grid(grid_geom *g, const boids_params *p, double max_cells) {
     g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
 }
 
-boids_status grid_geom_init(grid_geom *g, const boids_params *p, const grid_bbox *bb,
-                            double max_cells, boids_error *err) {
+boids_status boids_grid_geom_init(grid_geom *g, const boids_params *p, const grid_bbox *bb,
+                                  double max_cells, boids_error *err) {
     if (!(p->width > 0 && p->width <= 1e30) || !(p->height > 0 && p->height <= 1e30) ||
         !(p->vision_radius > 0 && p->vision_radius <= 1e30))
         return boids_error_set(err, BOIDS_ERR_INPUT,

@@ -39,7 +39,7 @@ typedef struct grid_bbox {
 /* The cells a grid of n boids may have: about 4 per boid, so that a tiny radius in a huge
  * world (or a scattered flock on the open plane) bounds memory and the per-step clearing
  * cost; cells then grow, which stays correct because a cell only has to be >= R wide. */
-double grid_geom_cap(size_t n);
+double boids_grid_geom_cap(size_t n);
 
 /* Geometry for parameters p (width, height, vision_radius, boundary), at most max_cells
  * cells. bb NULL: the world grid, ncx x ncy cells of W / ncx by H / ncy tiling [0, W] x
@@ -48,8 +48,8 @@ double grid_geom_cap(size_t n);
  * with R + margin <= 1 / s. Every cell is at least R + margin wide up to float rounding
  * of s, as many cells as fit (before the cap). BOIDS_ERR_INPUT if the world or R is not
  * positive and at most 1e30. */
-boids_status grid_geom_init(grid_geom *g, const boids_params *p, const grid_bbox *bb,
-                            double max_cells, boids_error *err);
+boids_status boids_grid_geom_init(grid_geom *g, const boids_params *p, const grid_bbox *bb,
+                                  double max_cells, boids_error *err);
 
 /* Cell coordinate of a float position relative to the origin (x - ox), scaled by s, on an
  * axis of n cells: x == W (possible after wrap) and any rounding past the last cell go

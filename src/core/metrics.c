@@ -144,7 +144,8 @@ static boids_status grid_geometry(grid *g, const boids_flock *f, const boids_par
     g->hh = p->height / 2;
     grid_bbox bb;
     if (!g->wrap) bb = flock_bbox(f);
-    boids_status s = grid_geom_init(&g->geom, p, g->wrap ? NULL : &bb, grid_geom_cap(f->n), err);
+    boids_status s =
+        boids_grid_geom_init(&g->geom, p, g->wrap ? NULL : &bb, boids_grid_geom_cap(f->n), err);
     if (s) return s;
     g->nx = (long)g->geom.ncx;
     g->ny = (long)g->geom.ncy;

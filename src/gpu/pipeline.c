@@ -354,7 +354,7 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     /* The world's grid on every boundary: on the open plane the shaders clamp to the
      * edge cells. */
     grid_geom gg;
-    st = grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
+    st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
     if (st != BOIDS_OK) return st;
     const unsigned ncx = gg.ncx, ncy = gg.ncy;
     st = ensure_cells(g, gg.ncells, err);
