@@ -262,20 +262,27 @@ typedef struct steer_ctx {
     int simd;   /* the AVX2 kernels (same bits as the scalar ones) */
 } steer_ctx;
 
-/* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. */
+/* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. The
+ * sums, ranges and arrays are locals: through pointers, each int store into the sums could
+ * alias the ranges' bounds and force their reload for every candidate. */
 static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group *q, uint32_t i,
-                            rules_acc_f *a) {
-    rules_acc_init_f(a);
-    const float x = s->x[i], y = s->y[i], vx = s->vx[i], vy = s->vy[i];
-    for (int w = 0; w < q->nr; w++)
-        for (uint32_t j = q->r[w].b; j < q->r[w].e; j++) {
+                            rules_acc_f *out) {
+    rules_acc_f a;
+    rules_acc_init_f(&a);
+    const float *const xs = s->x, *const ys = s->y, *const vxs = s->vx, *const vys = s->vy;
+    const float x = xs[i], y = ys[i], vx = vxs[i], vy = vys[i];
+    const range *const r = q->r;
+    const int nr = q->nr;
+    for (int w = 0; w < nr; w++)
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
             float dx, dy;
-            rules_offset_f(k, x, y, s->x[j], s->y[j], &dx, &dy);
+            rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
             float d2 = dx * dx + dy * dy;
             if (!rules_sees_f(k, dx, dy, d2, vx, vy)) continue;
-            rules_acc_add_f(k, a, dx, dy, d2, s->vx[j], s->vy[j]);
+            rules_acc_add_f(k, &a, dx, dy, d2, vxs[j], vys[j]);
         }
+    *out = a;
 }
 
 /* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate. */
@@ -319,17 +326,20 @@ static void unit_headings(cpu_grid *c, int threads) {
 static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float *osx,
                           float *osy, int32_t *ocnt) {
     const state *const s = &x->snap;
+    const float *const ux = x->ux, *const uy = x->uy, px = s->x[i], py = s->y[i];
+    const range *const r = q->r;
+    const int nr = q->nr;
     float sx = 0, sy = 0;
     int32_t n = 0;
-    for (int w = 0; w < q->nr; w++)
-        for (uint32_t j = q->r[w].b; j < q->r[w].e; j++) {
+    for (int w = 0; w < nr; w++)
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
                 float dx, dy;
-                rules_offset_f(x->k, s->x[i], s->y[i], s->x[j], s->y[j], &dx, &dy);
+                rules_offset_f(x->k, px, py, s->x[j], s->y[j], &dx, &dy);
                 if (!(dx * dx + dy * dy <= x->k->vision2)) continue;
             }
-            sx += x->ux[j];
-            sy += x->uy[j];
+            sx += ux[j];
+            sy += uy[j];
             n++;
         }
     *osx = sx;

@@ -23,13 +23,19 @@ static inline __m256 wrap8(__m256 d, __m256 side, __m256 half, __m256 neg_half) 
     return _mm256_blendv_ps(r, _mm256_add_ps(d, side), _mm256_cmp_ps(d, neg_half, _CMP_LT_OQ));
 }
 
-/* The lanes' sums into out[0 .. lanes): v holds the velocity, offset and separation sums
- * (x, y each), cnt the neighbour counts, sep the lanes that saw a close neighbour. */
-static inline void store_sums(rules_acc_f *out, uint32_t lanes, const __m256 v[6], __m256i cnt,
-                              __m256 sep) {
+/* The lanes' sums into out[0 .. lanes): velocities, offsets and separation terms (x, y
+ * each), the neighbour counts, and sep, the lanes that saw a close neighbour. The vectors
+ * come by value: an array of them would keep the loop's sums in memory. */
+static inline void store_sums(rules_acc_f *out, uint32_t lanes, __m256 mvx, __m256 mvy, __m256 cx,
+                              __m256 cy, __m256 sx, __m256 sy, __m256i cnt, __m256 sep) {
     float o[6][LANES];
     int32_t ocnt[LANES];
-    for (int a = 0; a < 6; a++) _mm256_storeu_ps(o[a], v[a]);
+    _mm256_storeu_ps(o[0], mvx);
+    _mm256_storeu_ps(o[1], mvy);
+    _mm256_storeu_ps(o[2], cx);
+    _mm256_storeu_ps(o[3], cy);
+    _mm256_storeu_ps(o[4], sx);
+    _mm256_storeu_ps(o[5], sy);
     _mm256_storeu_si256((__m256i *)(void *)ocnt, cnt);
     const int sepbits = _mm256_movemask_ps(sep);
     for (uint32_t l = 0; l < lanes; l++) {
@@ -109,7 +115,7 @@ void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_grou
             sy = _mm256_blendv_ps(sy, _mm256_sub_ps(sy, _mm256_div_ps(dy, d2)), sm);
             sep = _mm256_or_ps(sep, sm);
         }
-    store_sums(out, lanes, (const __m256[6]){mvx, mvy, cx, cy, sx, sy}, cnt, sep);
+    store_sums(out, lanes, mvx, mvy, cx, cy, sx, sy, cnt, sep);
 }
 
 /* Vicsek heading sums of the boids in slots [i0, i0 + lanes): like the Reynolds kernel,
