@@ -36,6 +36,9 @@ target_link_libraries(boids_core_shared
 set_target_properties(boids_core_shared PROPERTIES
   OUTPUT_NAME boids_core EXPORT_NAME core C_VISIBILITY_PRESET hidden
   VERSION ${PROJECT_VERSION} SOVERSION ${BOIDS_SOVERSION})
+if(BOIDS_AVX2)
+  target_compile_definitions(boids_core_shared PRIVATE BOIDS_AVX2=1)
+endif()
 add_library(boids::core ALIAS boids_core_shared)
 add_library(boids::core_static ALIAS boids_core)
 set(BOIDS_EXPORTED_TARGETS boids_core boids_core_shared)
@@ -46,7 +49,10 @@ if(TARGET boids_gpu)
   # in-tree boids_gpu so that src/gpu/gpu.cmake stays the one place that lists them.
   get_target_property(BOIDS_GPU_LIB_SOURCES boids_gpu SOURCES)
   get_target_property(BOIDS_GLAD_SOURCES boids_glad SOURCES)
-  add_library(boids_gpu_objects OBJECT ${BOIDS_GPU_LIB_SOURCES} ${BOIDS_GLAD_SOURCES})
+  # The grid geometry (src/core/grid_geom.c) is internal to the core, hidden in its shared
+  # library, so the GPU libraries carry their own hidden copy of it.
+  add_library(boids_gpu_objects OBJECT ${BOIDS_GPU_LIB_SOURCES} ${BOIDS_GLAD_SOURCES}
+                                       ${PROJECT_SOURCE_DIR}/src/core/grid_geom.c)
   target_include_directories(boids_gpu_objects
     PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include)
   target_link_libraries(boids_gpu_objects PRIVATE boids_core_shared)

@@ -286,28 +286,25 @@ static void put(boids_flock *f, size_t i, double x, double y, double vx, double 
     f->vy[i] = vy;
 }
 
-int main(void) {
-    enum { NS = 14 };
-    scenario sc[NS];
-    int ns = 0;
-    scenario *s;
-
-    s = &sc[ns++];
+/* The rules one at a time: plain, walls with a field of view, a narrow field of view,
+ * predator and food. */
+static void add_rule_scenarios(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
     *s = (scenario){"lab_random", lab(3000), {0}};
     alloc_random(s, 3000, 1);
 
-    s = &sc[ns++];
+    s = &sc[(*ns)++];
     *s = (scenario){"walls_fov270", lab(2000), {0}};
     s->p.boundary = BOIDS_BOUNDARY_WALLS;
     s->p.fov = 270;
     alloc_random(s, 2000, 2);
 
-    s = &sc[ns++];
+    s = &sc[(*ns)++];
     *s = (scenario){"fov90", lab(2000), {0}};
     s->p.fov = 90;
     alloc_random(s, 2000, 3);
 
-    s = &sc[ns++];
+    s = &sc[(*ns)++];
     *s = (scenario){"predator_food", lab(2000), {0}};
     s->p.predator = 1;
     s->p.predator_x = s->p.width / 3;
@@ -320,10 +317,13 @@ int main(void) {
     s->p.food_radius = 200;
     s->p.food_weight = 1;
     alloc_random(s, 2000, 4);
+}
 
-    /* 400 boids in a 6 x 6 square (one cell) and 100 across the wrap corner, in a world
-     * where most cells are empty. */
-    s = &sc[ns++];
+/* 400 boids in a 6 x 6 square (one cell) and 100 across the wrap corner, in a world where
+ * most cells are empty; two of them at the same point: neighbours, but no separation
+ * between them. */
+static void add_dense_cluster(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
     *s = (scenario){"dense_cluster", lab(3000), {0}};
     alloc_random(s, 500, 5);
     for (size_t i = 0; i < 500; i++) {
@@ -334,11 +334,13 @@ int main(void) {
             put(&s->f, i, u < 3 ? u : s->p.width - u, v < 3 ? v : s->p.height - v, s->f.vx[i],
                 s->f.vy[i]);
     }
-    /* Two boids at the same point: neighbours, but no separation between them. */
     put(&s->f, 1, s->f.x[0], s->f.y[0], s->f.vx[1], s->f.vy[1]);
+}
 
-    /* Boids exactly on the edges and corners (x = 0, x = W, y = 0, y = H) among others. */
-    s = &sc[ns++];
+/* Boids exactly on the edges and corners (x = 0, x = W, y = 0, y = H) among others, in a
+ * wrapping world and the same flock between walls. */
+static void add_edges(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
     *s = (scenario){"edges_wrap", lab(1500), {0}};
     alloc_random(s, 1500, 6);
     for (size_t i = 0; i < 200; i++) {
@@ -361,17 +363,19 @@ int main(void) {
             break;
         }
     }
-    s = &sc[ns++];
-    *s = (scenario){"edges_walls", sc[ns - 2].p, {0}};
+    s = &sc[(*ns)++];
+    *s = (scenario){"edges_walls", sc[*ns - 2].p, {0}};
     s->p.boundary = BOIDS_BOUNDARY_WALLS;
-    boids_flock_copy(&s->f, &sc[ns - 2].f, NULL);
+    boids_flock_copy(&s->f, &sc[*ns - 2].f, NULL);
+}
 
-    /* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a
-     * step stays well inside the world. */
+/* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a step
+ * stays well inside the world. */
+static void add_narrow_worlds(scenario *sc, int *ns) {
     const double widths[3] = {40, 110, 170};
     const char *names[3] = {"world_1_cell", "world_2_cells", "world_3_cells"};
     for (int w = 0; w < 3; w++) {
-        s = &sc[ns++];
+        scenario *s = &sc[(*ns)++];
         *s = (scenario){names[w], lab(100), {0}};
         s->p.width = widths[w];
         s->p.height = widths[2 - w] + 20;
@@ -380,9 +384,12 @@ int main(void) {
         s->p.max_force = 2;
         alloc_random(s, 60, 7 + (uint64_t)w);
     }
+}
 
-    /* Tiny radius in a huge world: the cell count is bounded, cells are much wider than R. */
-    s = &sc[ns++];
+/* Tiny radius in a huge world (the cell count is bounded, cells are much wider than R),
+ * one boid, and two boids that see each other only across the wrap seam (both corners). */
+static void add_extremes(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
     *s = (scenario){"huge_world_tiny_r", lab(1500), {0}};
     s->p.width = s->p.height = 1e5;
     s->p.vision_radius = 0.5;
@@ -396,22 +403,19 @@ int main(void) {
         put(&s->f, i, 5e4 + fmod(s->f.x[i], 2.0), 5e4 + fmod(s->f.y[i], 2.0), s->f.vx[i],
             s->f.vy[i]);
 
-    s = &sc[ns++];
+    s = &sc[(*ns)++];
     *s = (scenario){"n1", lab(1500), {0}};
     alloc_random(s, 1, 11);
 
-    /* Two boids that see each other only across the wrap seam (both corners). */
-    s = &sc[ns++];
+    s = &sc[(*ns)++];
     *s = (scenario){"n2_across_seam", lab(1500), {0}};
     alloc_random(s, 2, 12);
     put(&s->f, 0, 1, 2, 100, 0);
     put(&s->f, 1, s->p.width - 3, s->p.height - 4, -100, 10);
+}
 
-    for (int i = 0; i < ns; i++) check_scenario(&sc[i]);
-    CHECK(sc[ns - 1].f.n == 2, "scenario count");
-
-    for (int i = 0; i < ns; i++) check_same_bits(&sc[i], 10);
-    /* Enough boids for the threads to share the work (small flocks run on one thread). */
+/* Enough boids for the threads to share the work (small flocks run on one thread). */
+static void check_big_flocks_same_bits(void) {
     scenario big = {"lab_5000", lab(5000), {0}};
     alloc_random(&big, 5000, 13);
     check_same_bits(&big, 20);
@@ -420,11 +424,26 @@ int main(void) {
     bigw.p.fov = 240;
     alloc_random(&bigw, 5000, 14);
     check_same_bits(&bigw, 20);
+    boids_flock_free(&big.f);
+    boids_flock_free(&bigw.f);
+}
 
+int main(void) {
+    enum { NS = 13 };
+    scenario sc[NS];
+    int ns = 0;
+    add_rule_scenarios(sc, &ns);
+    add_dense_cluster(sc, &ns);
+    add_edges(sc, &ns);
+    add_narrow_worlds(sc, &ns);
+    add_extremes(sc, &ns);
+    CHECK(ns == NS && sc[ns - 1].f.n == 2, "scenario count %d", ns);
+
+    for (int i = 0; i < ns; i++) check_scenario(&sc[i]);
+    for (int i = 0; i < ns; i++) check_same_bits(&sc[i], 10);
+    check_big_flocks_same_bits();
     check_upload_download();
 
     for (int i = 0; i < ns; i++) boids_flock_free(&sc[i].f);
-    boids_flock_free(&big.f);
-    boids_flock_free(&bigw.f);
     return CHECK_DONE("cpu_grid_test");
 }

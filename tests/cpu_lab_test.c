@@ -192,21 +192,82 @@ static double condition(double abs_sum, double sx, double sy) {
  *    a capped steering force moves by at most max_speed times the angle, the weights add
  *    them up and the speed clamp at most triples them (the bound used against brute force
  *    in cpu_grid_test), twice over for two float paths, plus 16 e max_speed. */
+/* Vicsek velocity of boid i after one step on cpu (a) against cpu-ref (r), over its md
+ * neighbours idd: the error as a fraction of the float bound, its velocity bound in
+ * *tol_v; a negative result when the heading sum is too near zero to have a direction. */
+static double vicsek_ratio(const scenario *s, size_t i, const size_t *idd, size_t md,
+                           const boids_flock *a, const boids_flock *r, double *tol_v) {
+    const boids_flock *f = &s->f;
+    const double e = FLT_EPSILON;
+    double sx = 0, sy = 0;
+    vicsek_add_d(f->vx[i], f->vy[i], &sx, &sy);
+    for (size_t q = 0; q < md; q++) vicsek_add_d(f->vx[idd[q]], f->vy[idd[q]], &sx, &sy);
+    double m = (double)md + 1;
+    double tol_h = 2 * (m + 1) * m * e * condition(1, sx, sy) + 16 * e * (M_PI + s->p.noise);
+    if (tol_h > 0.1) return -1;
+    double dh = fabs(remainder(atan2(a->vy[i], a->vx[i]) - atan2(r->vy[i], r->vx[i]), 2 * M_PI));
+    double dsp = fabs(hypot(a->vx[i], a->vy[i]) - s->p.speed);
+    *tol_v = s->p.speed * (tol_h + 4 * e);
+    return fmax(dh / tol_h, dsp / *tol_v);
+}
+
+/* Reynolds velocity of boid i, as vicsek_ratio: the bound from the three sums. */
+static double reynolds_ratio(const scenario *s, const rules_k_d *k, size_t i, const size_t *idd,
+                             size_t md, const boids_flock *a, const boids_flock *r, double *tol_v) {
+    const boids_flock *f = &s->f;
+    const double e = FLT_EPSILON;
+    double ab[3] = {0, 0, 0}, sum[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    long nsep = 0;
+    for (size_t q = 0; q < md; q++) {
+        size_t j = idd[q];
+        double dx, dy;
+        rules_offset_d(k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
+        double d2 = dx * dx + dy * dy;
+        ab[0] += fabs(f->vx[j]) + fabs(f->vy[j]);
+        sum[0][0] += f->vx[j];
+        sum[0][1] += f->vy[j];
+        ab[1] += fabs(dx) + fabs(dy);
+        sum[1][0] += dx;
+        sum[1][1] += dy;
+        if (0 < d2 && d2 < k->sep2) {
+            ab[2] += (fabs(dx) + fabs(dy)) / d2;
+            sum[2][0] -= dx / d2;
+            sum[2][1] -= dy / d2;
+            nsep++;
+        }
+    }
+    double turn = 0;
+    if (md > 0)
+        turn += ((double)md + 1) * e *
+                (k->w_align * condition(ab[0], sum[0][0], sum[0][1]) +
+                 k->w_coh * condition(ab[1], sum[1][0], sum[1][1]));
+    if (nsep > 0)
+        turn += ((double)nsep + 1) * e * k->w_sep * condition(ab[2], sum[2][0], sum[2][1]);
+    *tol_v = 2 * 3 * k->max_speed * turn + 16 * e * k->max_speed;
+    return hypot(a->vx[i] - r->vx[i], a->vy[i] - r->vy[i]) / *tol_v;
+}
+
+/* One step of s on a backend into out (allocated here). */
+static void step_once(const scenario *s, boids_backend *b, boids_flock *out) {
+    boids_error err;
+    if (boids_flock_alloc(out, s->f.n, &err)) die("alloc", &err);
+    if (boids_backend_step(b, &s->p, 1, &err) || boids_backend_download(b, out, &err))
+        die(s->name, &err);
+    boids_backend_destroy(b);
+}
+
 static void check_vs_ref(const scenario *s) {
     const boids_params *p = &s->p;
-    const size_t n = s->f.n;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const boids_flock *f = &s->f;
+    const size_t n = f->n;
     const int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
     const double e = FLT_EPSILON;
     boids_error err;
-    boids_backend *cpu = make_cpu(&s->f, 2), *ref = boids_cpu_ref_create(&s->f, &err);
+    boids_backend *ref = boids_cpu_ref_create(f, &err);
     if (!ref) die("cpu-ref", &err);
     boids_flock a, r;
-    if (boids_flock_alloc(&a, n, &err) || boids_flock_alloc(&r, n, &err)) die("alloc", &err);
-    if (boids_backend_step(cpu, p, 1, &err) || boids_backend_download(cpu, &a, &err))
-        die(s->name, &err);
-    if (boids_backend_step(ref, p, 1, &err) || boids_backend_download(ref, &r, &err))
-        die(s->name, &err);
+    step_once(s, make_cpu(f, 2), &a);
+    step_once(s, ref, &r);
     rules_k_d k;
     rules_k_init_d(&k, p);
     pick *buf = malloc(n * sizeof *buf);
@@ -215,57 +276,14 @@ static void check_vs_ref(const scenario *s) {
     double worst = 0;
     for (size_t i = 0; i < n; i++) {
         size_t mf = brute_select(s, 0, i, buf, idf), md = brute_select(s, 1, i, buf, idd);
-        if (mf != md || set_hash(idf, mf) != set_hash(idd, md)) {
+        double tol_v = 0, ratio = -1;
+        if (mf == md && set_hash(idf, mf) == set_hash(idd, md))
+            ratio = p->model == BOIDS_MODEL_VICSEK
+                        ? vicsek_ratio(s, i, idd, md, &a, &r, &tol_v)
+                        : reynolds_ratio(s, &k, i, idd, md, &a, &r, &tol_v);
+        if (ratio < 0) { /* different neighbours in float and double, or no direction */
             skipped++;
             continue;
-        }
-        const boids_flock *f = &s->f;
-        double tol_v, ratio;
-        if (vicsek) {
-            double sx = 0, sy = 0;
-            vicsek_add_d(f->vx[i], f->vy[i], &sx, &sy);
-            for (size_t q = 0; q < md; q++) vicsek_add_d(f->vx[idd[q]], f->vy[idd[q]], &sx, &sy);
-            double m = (double)md + 1;
-            double tol_h = 2 * (m + 1) * m * e * condition(1, sx, sy) + 16 * e * (M_PI + p->noise);
-            if (tol_h > 0.1) { /* a near-zero sum: no direction to compare */
-                skipped++;
-                continue;
-            }
-            double dh =
-                fabs(remainder(atan2(a.vy[i], a.vx[i]) - atan2(r.vy[i], r.vx[i]), 2 * M_PI));
-            double dsp = fabs(hypot(a.vx[i], a.vy[i]) - p->speed);
-            tol_v = p->speed * (tol_h + 4 * e);
-            ratio = fmax(dh / tol_h, dsp / tol_v);
-        } else {
-            double ab[3] = {0, 0, 0}, sum[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-            long nsep = 0;
-            for (size_t q = 0; q < md; q++) {
-                size_t j = idd[q];
-                double dx, dy;
-                rules_offset_d(&k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
-                double d2 = dx * dx + dy * dy;
-                ab[0] += fabs(f->vx[j]) + fabs(f->vy[j]);
-                sum[0][0] += f->vx[j];
-                sum[0][1] += f->vy[j];
-                ab[1] += fabs(dx) + fabs(dy);
-                sum[1][0] += dx;
-                sum[1][1] += dy;
-                if (0 < d2 && d2 < k.sep2) {
-                    ab[2] += (fabs(dx) + fabs(dy)) / d2;
-                    sum[2][0] -= dx / d2;
-                    sum[2][1] -= dy / d2;
-                    nsep++;
-                }
-            }
-            double turn = 0;
-            if (md > 0)
-                turn += ((double)md + 1) * e *
-                        (k.w_align * condition(ab[0], sum[0][0], sum[0][1]) +
-                         k.w_coh * condition(ab[1], sum[1][0], sum[1][1]));
-            if (nsep > 0)
-                turn += ((double)nsep + 1) * e * k.w_sep * condition(ab[2], sum[2][0], sum[2][1]);
-            tol_v = 2 * 3 * k.max_speed * turn + 16 * e * k.max_speed;
-            ratio = hypot(a.vx[i] - r.vx[i], a.vy[i] - r.vy[i]) / tol_v;
         }
         double dp = hypot(axis_gap(a.x[i], r.x[i], p->width, wrap),
                           axis_gap(a.y[i], r.y[i], p->height, wrap));
@@ -287,8 +305,6 @@ static void check_vs_ref(const scenario *s) {
     free(idd);
     boids_flock_free(&a);
     boids_flock_free(&r);
-    boids_backend_destroy(cpu);
-    boids_backend_destroy(ref);
 }
 
 /* ---- seed 003, 246.4: three agents ---------------------------------------------------- */
@@ -348,11 +364,12 @@ static scenario vicsek_random(size_t n, double noise, int boundary, uint64_t see
     return s;
 }
 
-int main(void) {
-    check_three_agents();
+static const int bnd[3] = {BOIDS_BOUNDARY_WRAP, BOIDS_BOUNDARY_WALLS, BOIDS_BOUNDARY_OPEN};
+static const char *const bname[3] = {"wrap", "walls", "open"};
 
-    /* Vicsek, metric: random wrap world; a lattice of spacing R (every side neighbour at
-     * exactly d2 = R^2, which <= must accept); walls. */
+/* Vicsek, metric: random wrap world; a lattice of spacing R (every side neighbour at
+ * exactly d2 = R^2, which <= must accept); walls. */
+static void check_vicsek_metric(void) {
     {
         scenario s = vicsek_random(3000, 0.5, BOIDS_BOUNDARY_WRAP, 1);
         s.name = "vicsek metric wrap";
@@ -379,12 +396,12 @@ int main(void) {
         check_vs_ref(&s);
         boids_flock_free(&s.f);
     }
+}
 
-    /* Topological on lattices: 4 neighbours at spacing a, 4 at a sqrt 2, 4 at 2a, ... so
-     * k = 7 and k = 30 cut through ties, broken by id. R is far below k's reach, so the
-     * ring search must go beyond the 3x3 block. */
-    const int bnd[3] = {BOIDS_BOUNDARY_WRAP, BOIDS_BOUNDARY_WALLS, BOIDS_BOUNDARY_OPEN};
-    const char *bname[3] = {"wrap", "walls", "open"};
+/* Topological on lattices: 4 neighbours at spacing a, 4 at a sqrt 2, 4 at 2a, ... so
+ * k = 7 and k = 30 cut through ties, broken by id. R is far below k's reach, so the
+ * ring search must go beyond the 3x3 block. */
+static void check_topo_lattices(void) {
     for (int model = 0; model < 2; model++)
         for (int bi = 0; bi < 3; bi++)
             for (int kk = 0; kk < 2; kk++) {
@@ -405,8 +422,10 @@ int main(void) {
                 check_sets(&s);
                 boids_flock_free(&s.f);
             }
+}
 
-    /* Topological with k_in_vision, random: many boids have fewer than k within R. */
+/* Topological with k_in_vision, random: many boids have fewer than k within R. */
+static void check_topo_k_in_vision(void) {
     for (int model = 0; model < 2; model++) {
         scenario s = {
             model ? "topo vicsek k_in_vision" : "topo reynolds k_in_vision", lab(3000), {0}};
@@ -421,8 +440,10 @@ int main(void) {
         check_same_bits(&s, 2);
         boids_flock_free(&s.f);
     }
+}
 
-    /* Topological, random, default radius: against cpu-ref and thread counts. */
+/* Topological, random, default radius: against cpu-ref and thread counts. */
+static void check_topo_random(void) {
     {
         scenario s = {"topo reynolds k=7 wrap", lab(2500), {0}};
         s.p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
@@ -442,10 +463,12 @@ int main(void) {
         check_same_bits(&s, 3);
         boids_flock_free(&s.f);
     }
+}
 
-    /* Open plane, a spread-out flock: three dense clusters far apart and a sparse cloud
-     * around them, so the bounding box is much larger than the flock and the cell count is
-     * bounded (cells wider than R). */
+/* Open plane, a spread-out flock: three dense clusters far apart and a sparse cloud
+ * around them, so the bounding box is much larger than the flock and the cell count is
+ * bounded (cells wider than R). */
+static void check_open_spread(void) {
     for (int variant = 0; variant < 4; variant++) {
         const char *names[4] = {"open spread reynolds metric", "open spread vicsek metric",
                                 "open spread topo reynolds", "open spread topo vicsek"};
@@ -471,8 +494,10 @@ int main(void) {
         check_same_bits(&s, 3);
         boids_flock_free(&s.f);
     }
+}
 
-    /* k > N - 1: everyone else. */
+/* k > N - 1: everyone else. */
+static void check_k_beyond_n(void) {
     for (int bi = 0; bi < 3; bi++) {
         scenario s = {"topo k > N-1", lab(6), {0}};
         s.p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
@@ -484,6 +509,15 @@ int main(void) {
         check_vs_ref(&s);
         boids_flock_free(&s.f);
     }
+}
 
+int main(void) {
+    check_three_agents();
+    check_vicsek_metric();
+    check_topo_lattices();
+    check_topo_k_in_vision();
+    check_topo_random();
+    check_open_spread();
+    check_k_beyond_n();
     return CHECK_DONE("cpu_lab_test");
 }

@@ -14,13 +14,9 @@
  * The sort is stable and each boid's sums are made by one thread over a candidate order
  * fixed by the grid, so the result is bit-identical for any number of threads.
  *
- * The SIMD kernel evaluates 8 boids of one cell against each candidate (they share the
- * candidate list), so each boid still sums its neighbours one after the other in candidate
- * order: it performs exactly the float operations of rules_offset, rules_sees and
- * rules_acc_add, with blends in place of branches. It is written with AVX2 intrinsics and
- * not left to the auto-vectoriser because, under the core's strict IEEE flags (trapping
- * math, errno-setting sqrt, no contraction), GCC does not vectorise that loop. */
-#include <float.h>
+ * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
+ * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids of a cell at a time, the scalar
+ * kernels' bits), cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,54 +28,12 @@
 
 #include "backend_impl.h"
 #include "cpu_grid.h"
-
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f
-#include "rules.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define HAVE_AVX2_KERNEL 1
-#else
-#define HAVE_AVX2_KERNEL 0
-#endif
+#include "cpu_grid_impl.h"
 
 enum {
-    LANES = 8,                /* boids per SIMD pass: one AVX2 register of floats */
     PARALLEL_MIN = 2048,      /* below this many boids, threads cost more than they save */
     HIST_MIN_BUDGET = 1 << 20 /* per-thread histogram entries allowed whatever N */
 };
-
-/* One copy of the state: positions, velocities and the id of the boid in each slot. */
-typedef struct state {
-    float *x, *y, *vx, *vy;
-    uint32_t *id;
-} state;
-
-/* Grid geometry for one set of parameters (and, on the open plane, one step's flock). */
-typedef struct geom {
-    uint32_t ncx, ncy;
-    size_t ncells;
-    float sx, sy; /* cells per length unit */
-    float ox, oy; /* corner of cell (0, 0): 0 in a bounded world, the flock's bounding box on
-                   * the open plane (x - 0 is exact, so bounded worlds sort as before) */
-    int wrap;
-    /* Boids whose cells are r + 1 or more apart along an axis (periodically under wrap) are
-     * at a float distance d2 > (r * reach)^2: the cell width less the rounding margin. The
-     * topological ring search stops on it. */
-    double reach;
-} geom;
-
-/* Bounding box of the finite positions (open plane). */
-typedef struct bbox {
-    double x0, y0, x1, y1, amax; /* amax: largest |coordinate|, for the rounding margin */
-} bbox;
-
-/* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
-typedef struct cand {
-    float d2;
-    uint32_t id, slot;
-} cand;
 
 typedef struct cpu_grid {
     boids_backend base;
@@ -98,10 +52,6 @@ typedef struct cpu_grid {
     size_t cand_cap;   /* entries allocated in cand */
     uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
 } cpu_grid;
-
-typedef struct range {
-    uint32_t b, e;
-} range;
 
 static int max_threads(void) {
 #ifdef _OPENMP
@@ -127,6 +77,18 @@ static int num_threads(void) {
 #endif
 }
 
+/* Whether the processor runs the AVX2 kernels. Asked here, in a file built without -mavx2:
+ * in cpu_grid_avx2.c the compiler may use AVX encodings anywhere, before the answer is
+ * known. */
+static int cpu_has_avx2(void) {
+#if BOIDS_AVX2
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
 /* ---- state buffers ------------------------------------------------------------------ */
 
 static void state_free(state *s) {
@@ -146,108 +108,12 @@ static int state_alloc(state *s, size_t n) {
     return 1;
 }
 
-/* ---- grid geometry ---------------------------------------------------------------- */
-
-/* Cells at most this many: a tiny radius in a huge world (or a scattered flock on the open
- * plane) would need more cells than boids; larger cells bound memory and the per-step
- * clearing cost, and stay correct because a cell only has to be at least R wide. */
-static double max_cells(size_t n) {
-    return fmin(4.0 * (double)n + 4096, (double)(1u << 30));
-}
-
-/* reach: see geom. A cell is 1/s wide (the float s is what positions are multiplied by);
- * an axis of one cell (possibly narrower than R) separates no cells, so it does not count. */
-static double geom_reach(const geom *g, double margin) {
-    double w = INFINITY;
-    if (g->ncx > 1) w = fmin(w, 1.0 / (double)g->sx);
-    if (g->ncy > 1) w = fmin(w, 1.0 / (double)g->sy);
-    return isinf(w) ? 0 : fmax(0, w - margin);
-}
-
-/* bb: the flock's bounding box, used (and required) only on the open plane. */
-static boids_status geom_init(geom *g, const boids_params *p, size_t n, const bbox *bb,
-                              boids_error *err) {
-    if (!(p->width > 0 && p->width <= 1e30) || !(p->height > 0 && p->height <= 1e30) ||
-        !(p->vision_radius > 0 && p->vision_radius <= 1e30))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: world %g x %g and vision radius %g must be positive and "
-                               "finite",
-                               p->width, p->height, p->vision_radius);
-    const double maxc = max_cells(n);
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
-        /* Cells over the bounding box, origin at its corner. The rounding of x - x0 and of
-         * the cell index is a few ulps of the box and of the coordinates: the margin. */
-        double ex = bb->x1 - bb->x0, ey = bb->y1 - bb->y0;
-        double ext = fmax(fmax(ex, ey), bb->amax);
-        double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
-        double rc = p->vision_radius + margin, nx, ny;
-        float s;
-        for (;;) {
-            s = (float)(1.0 / rc);
-            if ((double)s * rc > 1) s = nextafterf(s, 0); /* cells no narrower than rc */
-            nx = floor(ex * (double)s) + 1;
-            ny = floor(ey * (double)s) + 1;
-            if (nx * ny <= maxc) break;
-            rc *= fmax(1.25, sqrt(nx * ny / maxc));
-        }
-        g->ncx = (uint32_t)nx;
-        g->ncy = (uint32_t)ny;
-        g->ncells = (size_t)g->ncx * g->ncy;
-        g->sx = g->sy = s;
-        g->ox = (float)bb->x0; /* exact: the box corners are float positions */
-        g->oy = (float)bb->y0;
-        g->wrap = 0;
-        g->reach = geom_reach(g, margin);
-        return BOIDS_OK;
-    }
-    /* A pair the float test accepts is within R up to float rounding of the positions and
-     * of the cell index (a few ulps of the world size). Cells a margin wider than R keep
-     * every such pair in adjacent cells, so the 3x3 block never misses one. */
-    double ext = fmax(p->width, p->height);
-    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * ext);
-    double rc = p->vision_radius + margin;
-    double nx = fmax(1, floor(p->width / rc)), ny = fmax(1, floor(p->height / rc));
-    if (nx * ny > maxc) {
-        double f = sqrt(nx * ny / maxc);
-        nx = fmax(1, floor(nx / f));
-        ny = fmax(1, floor(ny / f));
-    }
-    while (nx * ny > maxc) {
-        if (nx >= ny)
-            nx = floor(nx / 2);
-        else
-            ny = floor(ny / 2);
-    }
-    g->ncx = (uint32_t)nx;
-    g->ncy = (uint32_t)ny;
-    g->ncells = (size_t)g->ncx * g->ncy;
-    /* In wrap mode the cells tile the world exactly (W / ncx wide); in walls mode too, with
-     * positions in [0, W]. */
-    g->sx = (float)(nx / p->width);
-    g->sy = (float)(ny / p->height);
-    g->ox = g->oy = 0;
-    g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
-    /* Under wrap, a float s rounded up makes cells narrower than W / ncx by an ulp; the
-     * margin (>= R / 1024) absorbs that. */
-    g->reach = geom_reach(g, margin);
-    return BOIDS_OK;
-}
-
-/* Cell coordinate of a position: x == W (possible after wrap) and any rounding past the
- * last cell go into the last cell; negatives and NaN into the first. */
-static inline uint32_t cell_coord(float x, float s, uint32_t n) {
-    float f = x * s;
-    if (!(f > 0)) return 0;
-    if (!(f < (float)n)) return n - 1;
-    uint32_t c = (uint32_t)f;
-    return c < n ? c : n - 1;
-}
-
 /* The candidate slots of cell (cx, cy): the rows of its 3x3 block as contiguous ranges of
  * the snapshot, each cell visited once even when the grid is less than 3 cells wide, empty
  * ranges dropped and adjacent ones merged (which keeps the visiting order). This order is
  * the summation order of every boid of the cell. Returns the number of ranges (<= 6). */
-static int cell_ranges(const geom *g, const uint32_t *start, uint32_t cx, uint32_t cy, range r[6]) {
+static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, uint32_t cy,
+                       range r[6]) {
     uint32_t rows[3], nrows = 0;
     if (g->ncy <= 3) {
         for (uint32_t y = 0; y < g->ncy; y++) rows[nrows++] = y;
@@ -298,7 +164,8 @@ static int cell_ranges(const geom *g, const uint32_t *start, uint32_t cx, uint32
 
 /* ---- grid build: counting sort of cur into snap ----------------------------------- */
 
-static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads, boids_error *err) {
+static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_threads,
+                                 boids_error *err) {
     size_t n = c->base.n, nc = g->ncells;
     if (nc + 1 > c->start_cap) {
         uint32_t *s = realloc(c->start, (nc + 1) * sizeof *s);
@@ -325,11 +192,12 @@ static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads,
 }
 
 /* Stable: within a cell, boids keep their order in cur, whatever the number of threads. */
-static void grid_build(cpu_grid *c, const geom *g, int threads) {
+static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
     const size_t n = c->base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
     uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
     uint32_t *const block = c->block;
+    const float ox = (float)g->ox, oy = (float)g->oy; /* exact: 0 or a float box corner */
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         const int t = thread_num(), nt = num_threads();
@@ -337,8 +205,8 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
         for (size_t i = i0; i < i1; i++) {
-            uint32_t cell = cell_coord(cur.y[i] - g->oy, g->sy, g->ncy) * g->ncx +
-                            cell_coord(cur.x[i] - g->ox, g->sx, g->ncx);
+            uint32_t cell = grid_cell_coord(cur.y[i] - oy, g->sy, g->ncy) * g->ncx +
+                            grid_cell_coord(cur.x[i] - ox, g->sx, g->ncx);
             cell_of[i] = cell;
             h[cell]++;
         }
@@ -382,221 +250,61 @@ static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
     return wrap && (n < 5 || c == 0 || c == n - 1);
 }
 
-/* ---- neighbour kernels ---------------------------------------------------------------- */
+/* ---- metric steering: one per-cell loop for both models ------------------------------ */
 
-/* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. */
-static void accumulate_scalar(const state *s, const rules_k_f *k, const range *r, int nr,
-                              uint32_t i, rules_acc_f *a) {
-    rules_acc_init_f(a);
-    const float x = s->x[i], y = s->y[i], vx = s->vx[i], vy = s->vy[i];
-    for (int q = 0; q < nr; q++)
-        for (uint32_t j = r[q].b; j < r[q].e; j++) {
+/* What one step's steering reads and writes. */
+typedef struct steer_ctx {
+    state snap, out;      /* reads the snapshot, writes the new state slot for slot */
+    const float *ux, *uy; /* Vicsek: unit heading of each snapshot slot */
+    const rules_k_f *k;
+    const boids_params *p;
+    uint32_t t; /* Vicsek: the noise stream's step index */
+    int simd;   /* the AVX2 kernels (same bits as the scalar ones) */
+} steer_ctx;
+
+/* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. The
+ * sums, ranges and arrays are locals: through pointers, each int store into the sums could
+ * alias the ranges' bounds and force their reload for every candidate. */
+static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group *q, uint32_t i,
+                            rules_acc_f *out) {
+    rules_acc_f a;
+    rules_acc_init_f(&a);
+    const float *const xs = s->x, *const ys = s->y, *const vxs = s->vx, *const vys = s->vy;
+    const float x = xs[i], y = ys[i], vx = vxs[i], vy = vys[i];
+    const range *const r = q->r;
+    const int nr = q->nr;
+    for (int w = 0; w < nr; w++)
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
             float dx, dy;
-            rules_offset_f(k, x, y, s->x[j], s->y[j], &dx, &dy);
+            rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
             float d2 = dx * dx + dy * dy;
             if (!rules_sees_f(k, dx, dy, d2, vx, vy)) continue;
-            rules_acc_add_f(k, a, dx, dy, d2, s->vx[j], s->vy[j]);
+            rules_acc_add_f(k, &a, dx, dy, d2, vxs[j], vys[j]);
         }
+    *out = a;
 }
 
-/* rules_wrap on 8 lanes, branch-free: d - side where d > half, d + side where d < -half. */
-__attribute__((target("avx2"))) static inline __m256 wrap8(__m256 d, __m256 side, __m256 half,
-                                                           __m256 neg_half) {
-    __m256 r = _mm256_blendv_ps(d, _mm256_sub_ps(d, side), _mm256_cmp_ps(d, half, _CMP_GT_OQ));
-    return _mm256_blendv_ps(r, _mm256_add_ps(d, side), _mm256_cmp_ps(d, neg_half, _CMP_LT_OQ));
-}
-
-#if HAVE_AVX2_KERNEL
-/* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
- * spare lanes repeat the first boid and are ignored). Operation for operation the same as
- * accumulate_scalar: d = x_j - x_i wrapped by rules_wrap's comparisons, d2 = dx*dx + dy*dy,
- * the fov test dot >= cos(fov/2) * sqrt(vv * d2) (a float sqrt equals rules.h's double
- * sqrt rounded to float: double rounding is exact for sqrt), and each sum updated by a
- * blend of (sum + term), never by adding a masked zero (which would turn -0 into +0). */
-__attribute__((target("avx2"))) static void accumulate_avx2(const state *s, const rules_k_f *k,
-                                                            const range *r, int nr, int wrap_x,
-                                                            int wrap_y, uint32_t i0, uint32_t lanes,
-                                                            rules_acc_f out[LANES]) {
-    float lx[LANES], ly[LANES], lvx[LANES], lvy[LANES];
-    int32_t self[LANES];
-    for (uint32_t l = 0; l < LANES; l++) {
-        uint32_t i = i0 + (l < lanes ? l : 0);
-        lx[l] = s->x[i];
-        ly[l] = s->y[i];
-        lvx[l] = s->vx[i];
-        lvy[l] = s->vy[i];
-        self[l] = (int32_t)i;
-    }
-    const __m256 xi = _mm256_loadu_ps(lx), yi = _mm256_loadu_ps(ly);
-    const __m256 vxi = _mm256_loadu_ps(lvx), vyi = _mm256_loadu_ps(lvy);
-    const __m256i selfv = _mm256_loadu_si256((const __m256i *)(const void *)self);
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 vv = _mm256_add_ps(_mm256_mul_ps(vxi, vxi), _mm256_mul_ps(vyi, vyi));
-    const __m256 vv0 = _mm256_cmp_ps(vv, zero, _CMP_EQ_OQ);
-    const __m256 W = _mm256_set1_ps(k->width), H = _mm256_set1_ps(k->height);
-    const __m256 hw = _mm256_set1_ps(k->half_w), nhw = _mm256_set1_ps(-k->half_w);
-    const __m256 hh = _mm256_set1_ps(k->half_h), nhh = _mm256_set1_ps(-k->half_h);
-    const __m256 v2 = _mm256_set1_ps(k->vision2), s2 = _mm256_set1_ps(k->sep2);
-    const __m256 cf = _mm256_set1_ps(k->cos_half_fov);
-    const int full_fov = k->full_fov;
-    __m256 mvx = zero, mvy = zero, cx = zero, cy = zero, sx = zero, sy = zero, sep = zero;
-    __m256i cnt = _mm256_setzero_si256();
-    for (int q = 0; q < nr; q++)
-        for (uint32_t j = r[q].b; j < r[q].e; j++) {
-            __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
-            __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
-            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
-            const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            const __m256 is_self =
-                _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
-            __m256 m = _mm256_andnot_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LT_OQ));
-            if (!full_fov) {
-                const __m256 dot = _mm256_add_ps(_mm256_mul_ps(vxi, dx), _mm256_mul_ps(vyi, dy));
-                const __m256 lim = _mm256_mul_ps(cf, _mm256_sqrt_ps(_mm256_mul_ps(vv, d2)));
-                const __m256 ok =
-                    _mm256_or_ps(_mm256_or_ps(vv0, _mm256_cmp_ps(d2, zero, _CMP_EQ_OQ)),
-                                 _mm256_cmp_ps(dot, lim, _CMP_GE_OQ));
-                m = _mm256_and_ps(m, ok);
-            }
-            mvx = _mm256_blendv_ps(mvx, _mm256_add_ps(mvx, _mm256_set1_ps(s->vx[j])), m);
-            mvy = _mm256_blendv_ps(mvy, _mm256_add_ps(mvy, _mm256_set1_ps(s->vy[j])), m);
-            cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, dx), m);
-            cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, dy), m);
-            cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
-            const __m256 sm = _mm256_and_ps(m, _mm256_and_ps(_mm256_cmp_ps(zero, d2, _CMP_LT_OQ),
-                                                             _mm256_cmp_ps(d2, s2, _CMP_LT_OQ)));
-            sx = _mm256_blendv_ps(sx, _mm256_sub_ps(sx, _mm256_div_ps(dx, d2)), sm);
-            sy = _mm256_blendv_ps(sy, _mm256_sub_ps(sy, _mm256_div_ps(dy, d2)), sm);
-            sep = _mm256_or_ps(sep, sm);
-        }
-    float omvx[LANES], omvy[LANES], ocx[LANES], ocy[LANES], osx[LANES], osy[LANES];
-    int32_t ocnt[LANES];
-    _mm256_storeu_ps(omvx, mvx);
-    _mm256_storeu_ps(omvy, mvy);
-    _mm256_storeu_ps(ocx, cx);
-    _mm256_storeu_ps(ocy, cy);
-    _mm256_storeu_ps(osx, sx);
-    _mm256_storeu_ps(osy, sy);
-    _mm256_storeu_si256((__m256i *)(void *)ocnt, cnt);
-    const int sepbits = _mm256_movemask_ps(sep);
-    for (uint32_t l = 0; l < lanes; l++) {
-        out[l].n = ocnt[l];
-        out[l].mvx = omvx[l];
-        out[l].mvy = omvy[l];
-        out[l].cx = ocx[l];
-        out[l].cy = ocy[l];
-        out[l].sx = osx[l];
-        out[l].sy = osy[l];
-        out[l].separated = (sepbits >> l) & 1;
-    }
-}
-
-/* Vicsek heading sums of the boids in slots [i0, i0 + lanes): like accumulate_avx2, each
- * lane adds the unit headings of its candidates one after the other in candidate order,
- * exactly as accumulate_vicsek_scalar does: accepted when d2 <= R^2 (the seed's "no mayor
- * que R") or when the candidate is the boid itself (always included, whatever its
- * position). */
-__attribute__((target("avx2"))) static void
-vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k, const range *r,
-            int nr, int wrap_x, int wrap_y, uint32_t i0, uint32_t lanes, float osx[LANES],
-            float osy[LANES], int32_t ocnt[LANES]) {
-    float lx[LANES], ly[LANES];
-    int32_t self[LANES];
-    for (uint32_t l = 0; l < LANES; l++) {
-        uint32_t i = i0 + (l < lanes ? l : 0);
-        lx[l] = s->x[i];
-        ly[l] = s->y[i];
-        self[l] = (int32_t)i;
-    }
-    const __m256 xi = _mm256_loadu_ps(lx), yi = _mm256_loadu_ps(ly);
-    const __m256i selfv = _mm256_loadu_si256((const __m256i *)(const void *)self);
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 W = _mm256_set1_ps(k->width), H = _mm256_set1_ps(k->height);
-    const __m256 hw = _mm256_set1_ps(k->half_w), nhw = _mm256_set1_ps(-k->half_w);
-    const __m256 hh = _mm256_set1_ps(k->half_h), nhh = _mm256_set1_ps(-k->half_h);
-    const __m256 v2 = _mm256_set1_ps(k->vision2);
-    __m256 sx = zero, sy = zero;
-    __m256i cnt = _mm256_setzero_si256();
-    for (int q = 0; q < nr; q++)
-        for (uint32_t j = r[q].b; j < r[q].e; j++) {
-            __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
-            __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
-            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
-            const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            const __m256 is_self =
-                _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
-            const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LE_OQ));
-            sx = _mm256_blendv_ps(sx, _mm256_add_ps(sx, _mm256_set1_ps(ux[j])), m);
-            sy = _mm256_blendv_ps(sy, _mm256_add_ps(sy, _mm256_set1_ps(uy[j])), m);
-            cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
-        }
-    _mm256_storeu_ps(osx, sx);
-    _mm256_storeu_ps(osy, sy);
-    _mm256_storeu_si256((__m256i *)(void *)ocnt, cnt);
-}
-
-static int cpu_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-}
-#else
-static int cpu_has_avx2(void) {
-    return 0;
-}
+/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate. */
+static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
+    rules_acc_f acc[LANES];
+#if BOIDS_AVX2
+    if (x->simd)
+        boids_cpu_reynolds_avx2(&x->snap, x->k, q, acc);
+    else
 #endif
-
-/* ---- step ------------------------------------------------------------------------- */
-
-/* Cells handed to a thread at a time: enough chunks per thread to balance dense clusters. */
-static size_t cell_chunk(size_t ncells, int threads) {
-    size_t c = ncells / ((size_t)threads * 64);
-    return c < 16 ? 16 : c;
-}
-
-/* Reynolds, metric neighbours: steers every boid of the snapshot and writes the new state
- * into cur, slot for slot. */
-static void steer_reynolds(cpu_grid *c, const geom *g, const rules_k_f *k) {
-    const size_t nc = g->ncells;
-    const state snap = c->snap, out = c->cur;
-    const uint32_t *const start = c->start;
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    const int simd = HAVE_AVX2_KERNEL && c->have_avx2 && !c->force_scalar;
-    const long chunk = (long)cell_chunk(nc, threads);
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t cell = 0; cell < nc; cell++) {
-        const uint32_t b0 = start[cell], b1 = start[cell + 1];
-        if (b0 == b1) continue;
-        range r[6];
-        const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
-        const int nr = cell_ranges(g, start, cx, cy, r);
-        const int wrap_x = needs_wrap(g->wrap, cx, g->ncx),
-                  wrap_y = needs_wrap(g->wrap, cy, g->ncy);
-        for (uint32_t i0 = b0; i0 < b1; i0 += LANES) {
-            const uint32_t lanes = b1 - i0 < LANES ? b1 - i0 : LANES;
-            rules_acc_f acc[LANES];
-#if HAVE_AVX2_KERNEL
-            if (simd)
-                accumulate_avx2(&snap, k, r, nr, wrap_x, wrap_y, i0, lanes, acc);
-            else
-#endif
-                for (uint32_t l = 0; l < lanes; l++)
-                    accumulate_scalar(&snap, k, r, nr, i0 + l, &acc[l]);
-            for (uint32_t l = 0; l < lanes; l++) {
-                const uint32_t i = i0 + l;
-                float x = snap.x[i], y = snap.y[i], vx = snap.vx[i], vy = snap.vy[i], ax, ay;
-                rules_accel_f(k, &acc[l], x, y, vx, vy, &ax, &ay);
-                rules_integrate_f(k, ax, ay, &x, &y, &vx, &vy);
-                out.x[i] = x;
-                out.y[i] = y;
-                out.vx[i] = vx;
-                out.vy[i] = vy;
-            }
-        }
+        for (uint32_t l = 0; l < q->lanes; l++)
+            reynolds_scalar(&x->snap, x->k, q, q->i0 + l, &acc[l]);
+    for (uint32_t l = 0; l < q->lanes; l++) {
+        const uint32_t i = q->i0 + l;
+        float px = x->snap.x[i], py = x->snap.y[i], vx = x->snap.vx[i], vy = x->snap.vy[i], ax, ay;
+        rules_accel_f(x->k, &acc[l], px, py, vx, vy, &ax, &ay);
+        rules_integrate_f(x->k, ax, ay, &px, &py, &vx, &vy);
+        x->out.x[i] = px;
+        x->out.y[i] = py;
+        x->out.vx[i] = vx;
+        x->out.vy[i] = vy;
     }
-    (void)simd;
 }
 
 /* Unit heading of every snapshot slot, computed once per step as vicsek_add computes it
@@ -613,18 +321,22 @@ static void unit_headings(cpu_grid *c, int threads) {
     }
 }
 
-/* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included. */
-static void vicsek_scalar(const state *s, const float *ux, const float *uy, const rules_k_f *k,
-                          const range *r, int nr, uint32_t i, float *osx, float *osy,
-                          int32_t *ocnt) {
+/* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included
+ * (the 3x3 block holds every pair with float d2 <= R^2). */
+static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float *osx,
+                          float *osy, int32_t *ocnt) {
+    const state *const s = &x->snap;
+    const float *const ux = x->ux, *const uy = x->uy, px = s->x[i], py = s->y[i];
+    const range *const r = q->r;
+    const int nr = q->nr;
     float sx = 0, sy = 0;
     int32_t n = 0;
-    for (int q = 0; q < nr; q++)
-        for (uint32_t j = r[q].b; j < r[q].e; j++) {
+    for (int w = 0; w < nr; w++)
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
                 float dx, dy;
-                rules_offset_f(k, s->x[i], s->y[i], s->x[j], s->y[j], &dx, &dy);
-                if (!(dx * dx + dy * dy <= k->vision2)) continue;
+                rules_offset_f(x->k, px, py, s->x[j], s->y[j], &dx, &dy);
+                if (!(dx * dx + dy * dy <= x->k->vision2)) continue;
             }
             sx += ux[j];
             sy += uy[j];
@@ -648,15 +360,39 @@ static void vicsek_move(const state *snap, const state *out, const rules_k_f *k,
     out->vy[i] = vy;
 }
 
-/* Vicsek, metric neighbours (the 3x3 block holds every pair with float d2 <= R^2). */
-static void steer_vicsek(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+/* Vicsek, one group: the heading sums, then the moves. */
+static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
+    float sx[LANES], sy[LANES];
+    int32_t cnt[LANES];
+#if BOIDS_AVX2
+    if (x->simd)
+        boids_cpu_vicsek_avx2(&x->snap, x->ux, x->uy, x->k, q, sx, sy, cnt);
+    else
+#endif
+        for (uint32_t l = 0; l < q->lanes; l++)
+            vicsek_scalar(x, q, q->i0 + l, &sx[l], &sy[l], &cnt[l]);
+    for (uint32_t l = 0; l < q->lanes; l++)
+        vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, q->i0 + l, sx[l], sy[l], cnt[l]);
+}
+
+/* Cells handed to a thread at a time: enough chunks per thread to balance dense clusters. */
+static size_t cell_chunk(size_t ncells, int threads) {
+    size_t c = ncells / ((size_t)threads * 64);
+    return c < 16 ? 16 : c;
+}
+
+/* Metric neighbours, either model: steers every boid of the snapshot and writes the new
+ * state into cur, slot for slot. The one per-cell loop: cells in parallel, each cell's
+ * candidate ranges found once, its boids in groups of LANES that share them. The model is
+ * a branch per group to a kernel inlined here (no call through a pointer). */
+static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
+                         const boids_params *p) {
+    const steer_ctx x = {c->snap, c->cur, c->ux, c->uy,
+                         k,       p,      c->t,  BOIDS_AVX2 && c->have_avx2 && !c->force_scalar};
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const size_t nc = g->ncells;
-    const state snap = c->snap, out = c->cur;
-    const float *const ux = c->ux, *const uy = c->uy;
     const uint32_t *const start = c->start;
-    const uint32_t t = c->t;
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    const int simd = HAVE_AVX2_KERNEL && c->have_avx2 && !c->force_scalar;
     const long chunk = (long)cell_chunk(nc, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
     for (size_t cell = 0; cell < nc; cell++) {
@@ -664,146 +400,25 @@ static void steer_vicsek(cpu_grid *c, const geom *g, const rules_k_f *k, const b
         if (b0 == b1) continue;
         range r[6];
         const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
-        const int nr = cell_ranges(g, start, cx, cy, r);
-        const int wrap_x = needs_wrap(g->wrap, cx, g->ncx),
-                  wrap_y = needs_wrap(g->wrap, cy, g->ncy);
-        for (uint32_t i0 = b0; i0 < b1; i0 += LANES) {
-            const uint32_t lanes = b1 - i0 < LANES ? b1 - i0 : LANES;
-            float sx[LANES], sy[LANES];
-            int32_t cnt[LANES];
-#if HAVE_AVX2_KERNEL
-            if (simd)
-                vicsek_avx2(&snap, ux, uy, k, r, nr, wrap_x, wrap_y, i0, lanes, sx, sy, cnt);
+        cell_group q = {r,
+                        cell_ranges(g, start, cx, cy, r),
+                        needs_wrap(g->wrap, cx, g->ncx),
+                        needs_wrap(g->wrap, cy, g->ncy),
+                        0,
+                        0};
+        for (q.i0 = b0; q.i0 < b1; q.i0 += LANES) {
+            q.lanes = b1 - q.i0 < LANES ? b1 - q.i0 : LANES;
+            if (vicsek)
+                vicsek_group(&x, &q);
             else
-#endif
-                for (uint32_t l = 0; l < lanes; l++)
-                    vicsek_scalar(&snap, ux, uy, k, r, nr, i0 + l, &sx[l], &sy[l], &cnt[l]);
-            for (uint32_t l = 0; l < lanes; l++)
-                vicsek_move(&snap, &out, k, p, t, i0 + l, sx[l], sy[l], cnt[l]);
-        }
-    }
-    (void)simd;
-}
-
-/* ---- topological neighbours ----------------------------------------------------------- */
-
-/* The offsets along one axis (of n cells, from cell c) that name distinct cells: under wrap
- * each cell once, by its shortest periodic offset; otherwise those inside the grid. */
-static void axis_span(int wrap, uint32_t c, uint32_t n, long *lo, long *hi) {
-    if (wrap) {
-        *lo = -(long)((n - 1) / 2);
-        *hi = (long)(n / 2);
-    } else {
-        *lo = -(long)c;
-        *hi = (long)(n - 1 - c);
-    }
-}
-
-static inline uint32_t axis_cell(int wrap, uint32_t c, uint32_t n, long d) {
-    long v = (long)c + d;
-    if (wrap) v = (v % (long)n + (long)n) % (long)n;
-    return (uint32_t)v;
-}
-
-/* Is (d2, id) before the candidate b in the selection order (distance, then id)? */
-static inline int cand_before(float d2, uint32_t id, const cand *b) {
-    return d2 < b->d2 || (d2 == b->d2 && id < b->id);
-}
-
-typedef struct topo_q {
-    const state *s;
-    const rules_k_f *k;
-    uint32_t kmax; /* k */
-    int vicsek;    /* no fov; radius test d2 <= R^2 */
-    int in_vision; /* k_in_vision */
-    uint32_t i;    /* the boid's slot */
-    cand *best;    /* kmax entries, ordered by (d2, id) */
-    uint32_t m;    /* entries in best */
-} topo_q;
-
-/* Offers every boid of a snapshot range to the selection. Everything the loop reads is
- * held in locals: the stores into best would otherwise make the compiler reload it all
- * (they may alias) for every candidate. */
-static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
-    const float *const xs = q->s->x, *const ys = q->s->y;
-    const uint32_t *const ids = q->s->id;
-    const rules_k_f *const k = q->k;
-    const uint32_t self = q->i, kmax = q->kmax;
-    const float x = xs[self], y = ys[self], vx = q->s->vx[self], vy = q->s->vy[self];
-    const float vision2 = k->vision2;
-    const int vicsek = q->vicsek, in_vision = q->in_vision;
-    cand *const best = q->best;
-    uint32_t m = q->m;
-    /* The current k-th: a candidate must come before it once the selection is full. */
-    float wd2 = m == kmax ? best[m - 1].d2 : INFINITY;
-    uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
-    for (uint32_t j = b; j < e; j++) {
-        if (j == self) continue;
-        float dx, dy;
-        rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
-        const float d2 = dx * dx + dy * dy;
-        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
-        if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        if (!vicsek && !rules_in_fov_f(k, dx, dy, d2, vx, vy)) continue;
-        const uint32_t id = ids[j];
-        uint32_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
-        best[pos] = (cand){d2, id, j};
-        if (m == kmax) {
-            wd2 = best[m - 1].d2;
-            wid = best[m - 1].id;
-        }
-    }
-    q->m = m;
-}
-
-/* Selects the k nearest candidates of the boid in slot i (cell cx, cy) into q->best by
- * searching rings of cells outward: ring r holds the cells r apart (Chebyshev, periodic
- * under wrap). After rings 0..r every unvisited boid is at d2 > (r * reach)^2 (geom), so
- * once k are held and the k-th is below that, no unvisited boid can come before it, not
- * even by a tie on the id: the selection is exactly the first k in (d2, id) order over all
- * candidates. With k_in_vision only the 3x3 block can hold candidates. */
-static void topo_select(topo_q *q, const geom *g, const uint32_t *start, uint32_t cx, uint32_t cy) {
-    long xlo, xhi, ylo, yhi;
-    axis_span(g->wrap, cx, g->ncx, &xlo, &xhi);
-    axis_span(g->wrap, cy, g->ncy, &ylo, &yhi);
-    long rmax = -xlo;
-    if (xhi > rmax) rmax = xhi;
-    if (-ylo > rmax) rmax = -ylo;
-    if (yhi > rmax) rmax = yhi;
-    if (q->in_vision && rmax > 1) rmax = 1;
-    q->m = 0;
-    for (long r = 0; r <= rmax; r++) {
-        const long y0 = ylo > -r ? ylo : -r, y1 = yhi < r ? yhi : r;
-        const long x0 = xlo > -r ? xlo : -r, x1 = xhi < r ? xhi : r;
-        for (long dy = y0; dy <= y1; dy++) {
-            const size_t row = (size_t)axis_cell(g->wrap, cy, g->ncy, dy) * g->ncx;
-            if (dy == -r || dy == r) { /* a full row of the ring */
-                for (long dx = x0; dx <= x1; dx++) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, dx);
-                    topo_scan(q, start[cell], start[cell + 1]);
-                }
-            } else { /* its two sides */
-                if (-r >= xlo) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, -r);
-                    topo_scan(q, start[cell], start[cell + 1]);
-                }
-                if (r <= xhi) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, r);
-                    topo_scan(q, start[cell], start[cell + 1]);
-                }
-            }
-        }
-        if (q->m == q->kmax && r >= 1) {
-            const double bound = (double)r * g->reach;
-            if ((double)q->best[q->m - 1].d2 < bound * bound) break;
+                reynolds_group(&x, &q);
         }
     }
 }
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (d2, id) order, which does not depend on the threads. */
-static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boids_params *p) {
+static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f *k, const boids_params *p) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const float *const ux = c->ux, *const uy = c->uy;
@@ -822,7 +437,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boi
             const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
             for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
                 q.i = i;
-                topo_select(&q, g, start, cx, cy);
+                boids_cpu_topo_select(&q, g, start, cx, cy);
                 if (vicsek) {
                     float sx = ux[i], sy = uy[i]; /* itself, then the k */
                     for (uint32_t a = 0; a < q.m; a++) {
@@ -857,7 +472,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const rules_k_f *k, const boi
 
 /* Bounding box of the finite positions of cur (min and max are exact: any thread count
  * gives the same box). No finite position: a box at the origin. */
-static bbox flock_bbox(const cpu_grid *c, int threads) {
+static grid_bbox flock_bbox(const cpu_grid *c, int threads) {
     const state s = c->cur;
     const long n = (long)c->base.n;
     float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, am = 0;
@@ -878,7 +493,7 @@ static bbox flock_bbox(const cpu_grid *c, int threads) {
             am = fabsf(y) > am ? fabsf(y) : am;
         }
     }
-    bbox b = {x0, y0, x1, y1, am};
+    grid_bbox b = {x0, y0, x1, y1, am};
     if (!(x0 <= x1)) b.x0 = b.x1 = 0;
     if (!(y0 <= y1)) b.y0 = b.y1 = 0;
     return b;
@@ -886,12 +501,14 @@ static bbox flock_bbox(const cpu_grid *c, int threads) {
 
 /* Grid geometry for the current state (the open plane's follows the flock) and room for
  * it; also the topological selection buffers. */
-static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *build_threads,
+static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, int *build_threads,
                             boids_error *err) {
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    bbox bb = {0, 0, 0, 0, 0};
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) bb = flock_bbox(c, threads);
-    boids_status st = geom_init(g, p, c->base.n, &bb, err);
+    grid_bbox bb;
+    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+    if (open) bb = flock_bbox(c, threads);
+    boids_status st =
+        boids_grid_geom_init(g, p, open ? &bb : NULL, boids_grid_geom_cap(c->base.n), err);
     if (st) return st;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
@@ -916,7 +533,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    geom g;
+    grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
@@ -928,10 +545,8 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         if (vicsek) unit_headings(c, threads);
         if (topo)
             steer_topo(c, &g, &k, p);
-        else if (vicsek)
-            steer_vicsek(c, &g, &k, p);
         else
-            steer_reynolds(c, &g, &k);
+            steer_metric(c, &g, &k, p);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
         c->cur.id = c->snap.id;
@@ -945,7 +560,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
 static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
-    geom g;
+    grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
@@ -982,7 +597,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                 uint64_t h = 0;
                 if (topo) {
                     q.i = i;
-                    topo_select(&q, &g, start, cx, cy);
+                    boids_cpu_topo_select(&q, &g, start, cx, cy);
                     for (uint32_t a = 0; a < q.m; a++) h += boids_neighbour_set_hash(q.best[a].id);
                     n = q.m;
                 } else {
@@ -1107,7 +722,7 @@ boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_e
 const char *boids_cpu_kernel_name(const boids_backend *b) {
     if (!b || b->ops != &ops) return NULL;
     const cpu_grid *c = (const cpu_grid *)b;
-    return HAVE_AVX2_KERNEL && c->have_avx2 && !c->force_scalar ? "avx2" : "scalar";
+    return BOIDS_AVX2 && c->have_avx2 && !c->force_scalar ? "avx2" : "scalar";
 }
 
 int boids_cpu_force_scalar(boids_backend *b, int on) {

@@ -2,12 +2,12 @@
  *
  * Everything that looks at pairs goes through one uniform grid whose cells are at least
  * vision_radius wide, so that the boids within vision_radius of a boid lie in its own cell
- * and the 8 around it. The grid tiles the periodic world exactly (W / floor(W / R) wide
- * cells) or covers the flock's bounding box; the number of cells is capped at about 4N so
- * that a tiny radius in a huge world cannot exhaust memory (cells then grow, which keeps
- * the 3 x 3 search correct). Per-boid results are computed in parallel into arrays and
- * summed in id order, so the result does not depend on the number of threads. */
+ * and the 8 around it: the geometry of the cpu path (grid_geom.h), which tiles the periodic
+ * world exactly or covers the flock's bounding box, with at most about 4N cells. Per-boid
+ * results are computed in parallel into arrays and summed in id order, so the result does
+ * not depend on the number of threads (nor on the grid: minima, counts and components). */
 #include "boids/metrics.h"
+#include "grid_geom.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -94,10 +94,9 @@ void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *c
 /* ---- the grid ------------------------------------------------------------------------ */
 
 typedef struct grid {
+    grid_geom geom; /* cell size, origin, reach */
     int wrap;
-    long nx, ny;         /* cells per axis */
-    double ox, oy;       /* origin: 0 when wrapping, the bounding box's corner otherwise */
-    double cw, ch;       /* cell width and height (real extent, used for distance bounds) */
+    long nx, ny;         /* cells per axis (geom's) */
     double w, h, hw, hh; /* world and half world, for the shortest image */
     size_t *start;       /* nx * ny + 1 offsets into the slots */
     uint32_t *ids;       /* boid id in each slot: sorted by cell, id order within a cell */
@@ -105,17 +104,11 @@ typedef struct grid {
                             (random access by id costs a cache miss per pair at large N) */
 } grid;
 
-/* Cells per axis for an extent e and a minimal cell size cs: as many as fit, at least 1.
- * The 1e-6 margin keeps cells strictly wider than the radius, so that a boid put one cell
- * off by rounding at a cell edge is still found by the 3 x 3 search. */
-static long axis_cells(double e, double cs) {
-    double k = floor(e / (cs * (1.0 + 1e-6)));
-    return k < 1 ? 1 : k > 1e9 ? 1000000000L : (long)k;
-}
-
-static long cell_index(const grid *g, double v, double origin, double size, long n) {
-    double q = (v - origin) / size;
-    long k = (long)floor(q);
+/* Cell along one axis of the position v: (v - origin) * s in double (positions are double
+ * here; the geometry's margin covers float rounding, far above this). Periodically folded
+ * under wrap, clamped to the edge cells otherwise. */
+static long cell_index(const grid *g, double v, double origin, float s, long n) {
+    long k = (long)floor((v - origin) * (double)s);
     if (g->wrap) {
         k %= n;
         if (k < 0) k += n;
@@ -131,80 +124,59 @@ static void grid_free(grid *g) {
     free(g->sy);
 }
 
-static boids_status grid_build(grid *g, const boids_flock *f, const boids_params *p,
-                               boids_error *err) {
-    size_t n = f->n;
+/* Bounding box of the positions (finite: boids_metrics_compute checks them). */
+static grid_bbox flock_bbox(const boids_flock *f) {
+    grid_bbox b = {f->x[0], f->y[0], f->x[0], f->y[0], 0};
+    for (size_t i = 0; i < f->n; i++) {
+        b.x0 = fmin(b.x0, f->x[i]);
+        b.x1 = fmax(b.x1, f->x[i]);
+        b.y0 = fmin(b.y0, f->y[i]);
+        b.y1 = fmax(b.y1, f->y[i]);
+        b.amax = fmax(b.amax, fmax(fabs(f->x[i]), fabs(f->y[i])));
+    }
+    return b;
+}
+
+/* The cells: the periodic world's, or over the flock's bounding box otherwise. */
+static boids_status grid_geometry(grid *g, const boids_flock *f, const boids_params *p,
+                                  boids_error *err) {
     g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
     g->w = p->width;
     g->h = p->height;
     g->hw = p->width / 2;
     g->hh = p->height / 2;
-    double ex, ey;
-    if (g->wrap) {
-        g->ox = g->oy = 0;
-        ex = p->width;
-        ey = p->height;
-    } else {
-        double x0 = f->x[0], x1 = f->x[0], y0 = f->y[0], y1 = f->y[0];
-        for (size_t i = 1; i < n; i++) {
-            x0 = fmin(x0, f->x[i]);
-            x1 = fmax(x1, f->x[i]);
-            y0 = fmin(y0, f->y[i]);
-            y1 = fmax(y1, f->y[i]);
-        }
-        g->ox = x0;
-        g->oy = y0;
-        ex = x1 - x0;
-        ey = y1 - y0;
-    }
-    double cs = p->vision_radius;
-    g->nx = axis_cells(ex, cs);
-    g->ny = axis_cells(ey, cs);
-    /* Cap: at most about 4 cells a boid. Shrinking the counts only widens the cells. */
-    double cap = 4.0 * (double)n + 64.0;
-    double total = (double)g->nx * (double)g->ny;
-    if (total > cap) {
-        double s = sqrt(total / cap);
-        g->nx = (long)fmax(1.0, floor((double)g->nx / s));
-        g->ny = (long)fmax(1.0, floor((double)g->ny / s));
-        while ((double)g->nx * (double)g->ny > cap) {
-            if (g->nx >= g->ny)
-                g->nx = g->nx > 1 ? g->nx - 1 : 1;
-            else
-                g->ny = g->ny > 1 ? g->ny - 1 : 1;
-        }
-    }
-    /* A degenerate extent (every boid on one line) leaves one cell on that axis; its size
-     * only enters distance bounds, where any positive value is safe with one cell. */
-    g->cw = ex > 0 ? ex / (double)g->nx : 1.0;
-    g->ch = ey > 0 ? ey / (double)g->ny : 1.0;
+    grid_bbox bb;
+    if (!g->wrap) bb = flock_bbox(f);
+    boids_status s =
+        boids_grid_geom_init(&g->geom, p, g->wrap ? NULL : &bb, boids_grid_geom_cap(f->n), err);
+    if (s) return s;
+    g->nx = (long)g->geom.ncx;
+    g->ny = (long)g->geom.ncy;
+    return BOIDS_OK;
+}
 
-    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+/* Counting sort of the boids by cell into the slots, stable in id order. */
+static boids_status grid_sort(grid *g, const boids_flock *f, boids_error *err) {
+    const size_t n = f->n, ncells = g->geom.ncells;
     g->start = calloc(ncells + 1, sizeof *g->start);
     g->ids = malloc(n * sizeof *g->ids);
     g->sx = malloc(n * sizeof *g->sx);
     g->sy = malloc(n * sizeof *g->sy);
-    size_t *cell = malloc(n * sizeof *cell);
-    if (!g->start || !g->ids || !g->sx || !g->sy || !cell) {
+    size_t *cell = malloc(n * sizeof *cell), *fill = malloc(ncells * sizeof *fill);
+    if (!g->start || !g->ids || !g->sx || !g->sy || !cell || !fill) {
         free(cell);
+        free(fill);
         grid_free(g);
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu boids", n);
+        return boids_error_set(err, BOIDS_ERR_NOMEM,
+                               "metrics: out of memory for %zu boids and %zu cells", n, ncells);
     }
-    /* Counting sort by cell, stable in id order. */
     for (size_t i = 0; i < n; i++) {
-        long kx = cell_index(g, f->x[i], g->ox, g->cw, g->nx);
-        long ky = cell_index(g, f->y[i], g->oy, g->ch, g->ny);
+        long kx = cell_index(g, f->x[i], g->geom.ox, g->geom.sx, g->nx);
+        long ky = cell_index(g, f->y[i], g->geom.oy, g->geom.sy, g->ny);
         cell[i] = (size_t)ky * (size_t)g->nx + (size_t)kx;
         g->start[cell[i] + 1]++;
     }
     for (size_t c = 0; c < ncells; c++) g->start[c + 1] += g->start[c];
-    size_t *fill = malloc(ncells * sizeof *fill);
-    if (!fill) {
-        free(cell);
-        grid_free(g);
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu cells",
-                               ncells);
-    }
     for (size_t c = 0; c < ncells; c++) fill[c] = g->start[c];
     for (size_t i = 0; i < n; i++) {
         size_t k = fill[cell[i]]++;
@@ -215,6 +187,13 @@ static boids_status grid_build(grid *g, const boids_flock *f, const boids_params
     free(cell);
     free(fill);
     return BOIDS_OK;
+}
+
+static boids_status grid_build(grid *g, const boids_flock *f, const boids_params *p,
+                               boids_error *err) {
+    *g = (grid){0};
+    boids_status s = grid_geometry(g, f, p, err);
+    return s ? s : grid_sort(g, f, err);
 }
 
 /* The range of cell offsets [lo, hi] along one axis that names each reachable cell once:
@@ -285,9 +264,7 @@ static double nearest_d2(const grid *g, size_t a, long cx, long cy) {
         }
         int xdone = r >= -lox && r >= hix, ydone = r >= -loy && r >= hiy;
         if (xdone && ydone) return best;
-        double bound = INFINITY;
-        if (!xdone) bound = fmin(bound, ((double)r - 1e-6) * g->cw);
-        if (!ydone) bound = fmin(bound, ((double)r - 1e-6) * g->ch);
+        const double bound = (double)r * g->geom.reach;
         if (bound > 0 && best <= bound * bound) return best;
     }
 }

@@ -13,7 +13,6 @@
  * cell order for the next step's reads. */
 #include <glad/gl.h>
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
 #include "rules.h"
+#include "grid_geom.h"
 
 enum {
     P_COUNT,
@@ -287,39 +287,12 @@ static boids_status ensure_cells(gpu_backend *g, size_t ncells, boids_error *err
 
 /* ---- the grid and the uniform block ------------------------------------------------------ */
 
-/* Cells at least the vision radius wide, tiling the world exactly. The cell is made wider
- * than the radius by a relative 2^-10, far above float rounding, so that a boid put one
- * cell off by rounding x * inv_cell_w near a cell edge still has every neighbour within its
- * 3x3 block. Beyond max_cells the cells double in size (coarser, still correct). */
-static void grid_dims(const boids_params *p, size_t max_cells, unsigned *ncx, unsigned *ncy) {
-    double cell = p->vision_radius * (1.0 + 1.0 / 1024.0);
-    for (;;) {
-        double fx = floor(p->width / cell), fy = floor(p->height / cell);
-        if (fx < 1) fx = 1;
-        if (fy < 1) fy = 1;
-        if (fx * fy <= (double)max_cells) {
-            *ncx = (unsigned)fx;
-            *ncy = (unsigned)fy;
-            return;
-        }
-        cell *= 2;
-    }
-}
-
-/* The topological ring search's bound (shaders/select.glsl): boids whose cells are r + 1 or
- * more apart along an axis are more than r cell widths apart, less the rounding of the
- * cell index (x * inv_cell_w in float: a few ulps of the world size, as the cpu backend's
- * margin) and of the float d2 (relative 2^-22 or so). An axis of one cell separates no
- * cells and does not count. Returned squared and shrunk by 2^-20 so that the float product
- * r^2 * reach2 in the shader never rounds above the true bound. */
-static float ring_reach2(const boids_params *p, unsigned ncx, unsigned ncy) {
-    double w = INFINITY;
-    if (ncx > 1) w = fmin(w, p->width / ncx);
-    if (ncy > 1) w = fmin(w, p->height / ncy);
-    if (isinf(w)) return 0;
-    double margin = fmax(p->vision_radius / 1024, 16 * FLT_EPSILON * fmax(p->width, p->height));
-    double reach = fmax(0, w - margin);
-    return (float)(reach * reach * (1 - 1.0 / 1048576));
+/* The topological ring search's bound (shaders/select.glsl): the geometry's reach (see
+ * grid_geom.h), squared and shrunk by 2^-20 so that the float product r^2 * reach2 in the
+ * shader never rounds above the true bound, nor the float d2 (relative 2^-22 or so) past
+ * it. */
+static float ring_reach2(const grid_geom *gg) {
+    return (float)(gg->reach * gg->reach * (1 - 1.0 / 1048576));
 }
 
 boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
@@ -384,22 +357,25 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
 static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
     boids_status st = boids_gpu_check_params(p, err);
     if (st != BOIDS_OK) return st;
-    unsigned ncx, ncy;
-    grid_dims(p, g->max_cells, &ncx, &ncy);
-    st = ensure_cells(g, (size_t)ncx * ncy, err);
+    /* The world's grid on every boundary: on the open plane the shaders clamp to the
+     * edge cells. */
+    grid_geom gg;
+    st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
     if (st != BOIDS_OK) return st;
-    g->ncx = ncx;
-    g->ncy = ncy;
+    st = ensure_cells(g, gg.ncells, err);
+    if (st != BOIDS_OK) return st;
+    g->ncx = gg.ncx;
+    g->ncy = gg.ncy;
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
     u.n = (uint32_t)g->base.n;
-    u.ncx = ncx;
-    u.ncy = ncy;
-    u.ncells = (uint32_t)(ncx * ncy);
-    u.inv_cell_w = (float)((double)ncx / p->width);
-    u.inv_cell_h = (float)((double)ncy / p->height);
+    u.ncx = gg.ncx;
+    u.ncy = gg.ncy;
+    u.ncells = (uint32_t)(gg.ncx * gg.ncy);
+    u.inv_cell_w = gg.sx;
+    u.inv_cell_h = gg.sy;
     u.step = g->t;
-    u.reach2 = ring_reach2(p, ncx, ncy);
+    u.reach2 = ring_reach2(&gg);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);

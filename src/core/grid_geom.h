@@ -1,0 +1,65 @@
+/* The uniform grid's geometry: one formula for the cell size, the cells per side and the
+ * topological ring search's reach, used by the cpu path (cpu_grid*.c), the GPU pipeline
+ * (src/gpu/pipeline.c) and the observables (metrics.c). Internal to the library.
+ *
+ * Why a margin: positions are float in the cpu and GPU paths, and the cell of x is
+ * floor((x - ox) * s) with a float s, so a boid can land one cell off near a cell edge. A
+ * pair the float distance test accepts is within the radius R up to a few ulps of the
+ * coordinates; cells a margin wider than R keep every such pair in adjacent cells, so the
+ * 3x3 block around a boid's cell never misses a neighbour. */
+#ifndef BOIDS_GRID_GEOM_H
+#define BOIDS_GRID_GEOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boids/error.h"
+#include "boids/params.h"
+
+typedef struct grid_geom {
+    uint32_t ncx, ncy; /* cells per side, >= 1 */
+    size_t ncells;     /* ncx * ncy */
+    float sx, sy;      /* cells per length unit: the cell of x is floor((x - ox) * sx) */
+    double ox, oy;     /* corner of cell (0, 0): 0 for the world grid, the box's corner for a
+                        * box grid (x - ox is then exact for float positions) */
+    int wrap;          /* the cells tile a periodic world: column ncx - 1 touches column 0 */
+    double margin;     /* how much wider than R a cell is made, for float rounding */
+    /* Boids whose cells are r + 1 or more apart along an axis (periodically under wrap) are
+     * at a float distance d2 > (r * reach)^2: the float cell width less the margin. An
+     * axis of one cell separates no cells and does not count; 0 if no axis does. */
+    double reach;
+} grid_geom;
+
+/* Bounding box of a flock's finite positions, for a grid over the flock (open plane). */
+typedef struct grid_bbox {
+    double x0, y0, x1, y1;
+    double amax; /* largest |coordinate|: the rounding of x - x0 is an ulp of it */
+} grid_bbox;
+
+/* The cells a grid of n boids may have: about 4 per boid, so that a tiny radius in a huge
+ * world (or a scattered flock on the open plane) bounds memory and the per-step clearing
+ * cost; cells then grow, which stays correct because a cell only has to be >= R wide. */
+double boids_grid_geom_cap(size_t n);
+
+/* Geometry for parameters p (width, height, vision_radius, boundary), at most max_cells
+ * cells. bb NULL: the world grid, ncx x ncy cells of W / ncx by H / ncy tiling [0, W] x
+ * [0, H] exactly (wrap and walls; the GPU also on the open plane, where it clamps to the
+ * edge cells). bb given: a grid over the box, origin at its corner, cells of 1 / s (float)
+ * with R + margin <= 1 / s. Every cell is at least R + margin wide up to float rounding
+ * of s, as many cells as fit (before the cap). BOIDS_ERR_INPUT if the world or R is not
+ * positive and at most 1e30. */
+boids_status boids_grid_geom_init(grid_geom *g, const boids_params *p, const grid_bbox *bb,
+                                  double max_cells, boids_error *err);
+
+/* Cell coordinate of a float position relative to the origin (x - ox), scaled by s, on an
+ * axis of n cells: x == W (possible after wrap) and any rounding past the last cell go
+ * into the last cell; negatives and NaN into the first. */
+static inline uint32_t grid_cell_coord(float x, float s, uint32_t n) {
+    float f = x * s;
+    if (!(f > 0)) return 0;
+    if (!(f < (float)n)) return n - 1;
+    uint32_t c = (uint32_t)f;
+    return c < n ? c : n - 1;
+}
+
+#endif
