@@ -7,9 +7,10 @@ layout(std430, binding = B_STARTS) buffer Starts { uint starts[]; };
 // Cell of a position. x == width (reachable after a wrap, as in the seed) belongs to the
 // last cell. On the open plane boids leave the world: the clamp (done in float, before the
 // conversion, which is undefined out of int range) puts them in the edge cells, which keeps
-// any two boids closer than a cell at most one cell apart, so the 3x3 search stays exact. The cell width exceeds the vision radius by a
-// margin far above float rounding (src/gpu/pipeline.c), so a boid placed one cell off by
-// rounding still finds every neighbour in its 3x3 block.
+// any two boids closer than a cell at most one cell apart, so the 3x3 search stays exact.
+// The cell width exceeds the vision radius by a margin far above float rounding
+// (src/core/grid_geom.c), so a boid placed one cell off by rounding still finds every
+// neighbour in its 3x3 block.
 ivec2 grid_cell(vec2 p) {
     int cx = int(clamp(p.x * P.inv_cell_w, 0.0, float(P.ncx - 1u)));
     int cy = int(clamp(p.y * P.inv_cell_h, 0.0, float(P.ncy - 1u)));
