@@ -4,15 +4,10 @@
 // at the same index.
 layout(local_size_x = WG) in;
 
-layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
-layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
-layout(std430, binding = B_DST_STATE) writeonly buffer DstState { vec4 dst[]; };
-layout(std430, binding = B_DST_ID) writeonly buffer DstId { uint dst_id[]; };
-
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = src[i];
+    vec4 s = state_load(i);
     uvec2 r[6];
     uint nr = grid_ranges(grid_cell(s.xy), r);
     if (P.vicsek != 0u) { // the headings of its neighbours (rules_neighbour), itself included
@@ -20,7 +15,7 @@ void main() {
         uint cnt = 0u;
         for (uint q = 0u; q < nr; q++) {
             for (uint j = r[q].x; j < r[q].y; j++) {
-                vec4 o = src[j];
+                vec4 o = state_load(j);
                 vec2 d = rules_offset(s.x, s.y, o.x, o.y);
                 precise float d2 = d.x * d.x + d.y * d.y;
                 if (!rules_neighbour(j == i, d.x, d.y, d2, s.z, s.w)) continue;
@@ -30,15 +25,15 @@ void main() {
                 cnt++;
             }
         }
-        dst[i] = vicsek_update(sx, sy, cnt, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
-        dst_id[i] = src_id[i];
+        state_store(i, vicsek_update(sx, sy, cnt, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w),
+                    src_id[i]);
         return;
     }
     Acc a = rules_acc_init();
     for (uint q = 0u; q < nr; q++) {
         for (uint j = r[q].x; j < r[q].y; j++) {
             if (j == i) continue;
-            vec4 o = src[j];
+            vec4 o = state_load(j);
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
             if (rules_neighbour(false, d.x, d.y, d2, s.z, s.w))
@@ -46,6 +41,5 @@ void main() {
         }
     }
     vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);
-    dst[i] = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
-    dst_id[i] = src_id[i];
+    state_store(i, rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w), src_id[i]);
 }

@@ -87,10 +87,18 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
                                 const boids_gpu_options *opt, boids_error *err);
 
 /* Largest N the current context can hold (the smallest of the limits below), and in why
- * (may be NULL, size >= 128) the limit that decides it:
- * GL_MAX_SHADER_STORAGE_BLOCK_SIZE over the state buffer, GL_MAX_COMPUTE_WORK_GROUP_COUNT
- * times the work group size, and 32-bit indices. Needs a current context. */
+ * (may be NULL, size >= 160) the limit that decides it: GL_MAX_SHADER_STORAGE_BLOCK_SIZE (the
+ * 16-byte state is bound as two blocks, every other per-boid array as one of at most 8 bytes
+ * a boid: 16,777,216 boids at llvmpipe's 128 MiB), GL_MAX_COMPUTE_WORK_GROUP_COUNT in x times
+ * y times the work group size (the per-boid stages run on a 2-D grid of groups), and indices
+ * below 2^31. GPU memory is not a limit known in advance: an allocation the device refuses
+ * is BOIDS_ERR_LIMIT at upload. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
+
+/* Bytes of GPU buffers b holds now: per boid 2 x 20 (state and id, ping-pong) + 4 (rank in
+ * its cell), 20 more in deterministic mode (the sort's input), 20 more once verification's
+ * neighbours() ran; per cell 4 (counts) + ~4 (the scan's levels). */
+size_t boids_gpu_bytes(const boids_backend *b);
 
 /* 1 if b was made by boids_gpu_create. */
 int boids_backend_is_gpu(const boids_backend *b);
