@@ -72,6 +72,13 @@ typedef struct boids_gpu_options {
      * (boids_gpu_timings); serialises the pipeline, so leave it off except to measure. */
     int timing;
     const boids_gl_debug *log; /* NULL or the debug log checked with `check` */
+    /* For tests of the large-N paths on small flocks: 0 keeps the device's limit; otherwise
+     * a smaller storage block size in bytes (from it on the state is bound as two blocks; a
+     * multiple of 16 and of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT) and a smaller count of
+     * work groups along x (the per-boid stages then fill a 2-D grid of groups). Results are
+     * the same bits either way. */
+    size_t test_block_bytes;
+    unsigned test_groups_x;
 } boids_gpu_options;
 
 /* deterministic 1 (its cost on llvmpipe is measured in the README), check 0, timing 0,

@@ -765,7 +765,7 @@ static const boids_backend_ops gpu_ops = {
 };
 
 boids_gpu_options boids_gpu_options_default(void) {
-    boids_gpu_options o = {1, 0, 0, NULL};
+    boids_gpu_options o = {1, 0, 0, NULL, 0, 0};
     return o;
 }
 
@@ -791,7 +791,11 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
     g->max_groups_x = (GLuint)max_groups;
+    if (g->opt.test_groups_x && g->opt.test_groups_x < g->max_groups_x)
+        g->max_groups_x = g->opt.test_groups_x;
     g->split = state_split(block, g->ssbo_align);
+    if (g->opt.test_block_bytes && g->opt.test_block_bytes < (size_t)block)
+        g->split = state_split((GLint64)g->opt.test_block_bytes, g->ssbo_align);
     /* Cells: bounded by the cap, by one uint per cell (and the final start) in a storage
      * block, and by the scan_add dispatch of one thread per cell. */
     g->max_cells = BOIDS_GPU_MAX_CELLS;
