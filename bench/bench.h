@@ -71,6 +71,12 @@ typedef struct bench_point {
     double speedup[3]; /* against cpu-1t, cpu-all, cpu-ref at the same N */
     double exponent;   /* d log t / d log N from this backend's previous measured N */
     double bytes_per_step, gbytes_per_s;
+
+    /* Memory per boid (NAN where unknown): the GPU buffers the backend holds
+     * (boids_gpu_bytes; 0 for the CPU paths), and the host heap the backend's creation and
+     * first steps added (glibc's mallinfo2: on llvmpipe this includes the "GPU" buffers,
+     * which live in host memory). Both include the per-cell arrays, spread over N. */
+    double gpu_bytes_per_boid, host_bytes_per_boid;
 } bench_point;
 
 /* Estimated bytes moved to and from memory by one step (see bench/README.md, "Byte
