@@ -42,10 +42,13 @@ static boids_backend *make(bench_backend kind, const boids_flock *f, int threads
     case BENCH_CPU_ALL:
         return boids_cpu_create(f, threads, err);
     case BENCH_GPU:
-    case BENCH_GPU_DET: {
+    case BENCH_GPU_DET:
+    case BENCH_GPU_FUSED:
+    case BENCH_GPU_FUSED_DET: {
 #if BOIDS_BENCH_GPU
         boids_gpu_options opt = boids_gpu_options_default();
-        opt.deterministic = kind == BENCH_GPU_DET;
+        opt.deterministic = bench_backend_is_det(kind);
+        opt.variant = (boids_gpu_variant)bench_backend_variant(kind);
         opt.timing = timing;
         return boids_gpu_create(NULL, f, &opt, err);
 #else

@@ -150,7 +150,7 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
         printf("%-8s %6s", "backend", "N");
         for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
         printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
-        for (int b = BENCH_GPU; b <= BENCH_GPU_DET; b++) {
+        for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
             for (size_t i = 0; i < npts; i++) {
                 const bench_point *p = &pts[i];
                 if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;

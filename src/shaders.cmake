@@ -25,8 +25,12 @@ endforeach()
 foreach(u count neighbours)
   boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl)
 endforeach()
-foreach(u scatter sort steer)
+foreach(u scatter sort)
   boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl state_out.glsl)
+endforeach()
+# The steer stage's variants share the metric steer (steer.glsl).
+foreach(u steer steer_fused)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl state_out.glsl steer.glsl)
 endforeach()
 boids_unit(BOIDS_GPU_UNITS steer_topo.comp rules.glsl grid.glsl state.glsl state_out.glsl
            select.glsl)

@@ -59,6 +59,27 @@ boids_status boids_gl_debug_enable(boids_gl_debug *log, boids_error *err);
 
 /* ---- the compute pipeline ---------------------------------------------------------------- */
 
+/* Variants of the pipeline, chosen at creation; each passes `boids verify` (bench/README.md
+ * compares them and models their memory traffic).
+ *   PLAIN  clear, count, scan, scatter (sort), steer: the reference variant.
+ *   FUSED  the steer stage also counts the next step's cells (ranks of the new positions),
+ *          so a step skips the count pass over the state: clear, scan, scatter (sort),
+ *          steer. Metric neighbours only (topological steps run as PLAIN). Needs nine
+ *          storage blocks in a compute shader (GL 4.3 guarantees eight): BOIDS_ERR_LIMIT
+ *          at creation otherwise. Deterministic mode gives the same bits as PLAIN's: the
+ *          sort by id fixes the order whichever stage took the ranks. */
+typedef enum boids_gpu_variant {
+    BOIDS_GPU_VARIANT_PLAIN,
+    BOIDS_GPU_VARIANT_FUSED,
+    BOIDS_GPU_VARIANTS
+} boids_gpu_variant;
+
+/* "plain", "fused"; "?" out of range. */
+const char *boids_gpu_variant_name(boids_gpu_variant v);
+/* The variant named name (as boids_gpu_variant_name writes it); BOIDS_ERR_INPUT listing the
+ * names otherwise. */
+boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err);
+
 typedef struct boids_gpu_options {
     /* 1: order each cell's boids by id after the scatter, so that the state after K steps is
      * bit-identical run to run on one device (costs one pass; see README). 0: the atomic
@@ -72,6 +93,7 @@ typedef struct boids_gpu_options {
      * (boids_gpu_timings); serialises the pipeline, so leave it off except to measure. */
     int timing;
     const boids_gl_debug *log; /* NULL or the debug log checked with `check` */
+    boids_gpu_variant variant; /* see boids_gpu_variant */
     /* For tests of the large-N paths on small flocks: 0 keeps the device's limit; otherwise
      * a smaller storage block size in bytes (from it on the state is bound as two blocks; a
      * multiple of 16 and of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT) and a smaller count of
@@ -82,7 +104,7 @@ typedef struct boids_gpu_options {
 } boids_gpu_options;
 
 /* deterministic 1 (its cost on llvmpipe is measured in the README), check 0, timing 0,
- * log NULL. */
+ * log NULL, variant PLAIN, no test limits. */
 boids_gpu_options boids_gpu_options_default(void);
 
 /* Creates the GPU backend on gl (ownership passes to the backend, which destroys it, also

@@ -44,12 +44,13 @@ enum {
     P_NEIGHBOURS,
     P_STEER_TOPO,
     P_NEIGHBOURS_TOPO,
+    P_STEER_FUSED, /* built for the fused variant only (nine storage blocks) */
     NPROG
 };
 /* The shader unit of each program; which files compose it is src/shaders.cmake's. */
 static const char *const prog_files[NPROG] = {
-    "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",        "sort.comp",
-    "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp"};
+    "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",         "sort.comp",
+    "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp", "steer_fused.comp"};
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
@@ -82,6 +83,10 @@ typedef struct gpu_backend {
     GLsizeiptr scan_bytes;
 
     uint32_t t; /* steps since upload: the Vicsek noise stream's step index */
+    /* Fused variant: the counts and ranks of state[0] on grid `primed_grid` were taken by
+     * the latest steer, so the next sort_by_cell skips its clear and count. */
+    int primed;
+    float primed_grid[4]; /* ncx, ncy, inv_cell_w, inv_cell_h they were taken on */
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -423,6 +428,9 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     u.step = g->t;
     u.reach2 = ring_reach2(p, ncx, ncy);
     u.split = (uint32_t)(g->split < g->base.n ? g->split : g->base.n);
+    const float grid[4] = {(float)ncx, (float)ncy, u.inv_cell_w, u.inv_cell_h};
+    if (memcmp(grid, g->primed_grid, sizeof grid) != 0) g->primed = 0;
+    memcpy(g->primed_grid, grid, sizeof grid);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
@@ -503,24 +511,33 @@ static void bind_dst(const gpu_backend *g, int k) {
     ssbo(BOIDS_GPU_B_DST_ID, g->ids[k]);
 }
 
+/* Stage 1: zeroes the cell counts, unless the fused steer took them already. */
+static boids_status clear_counts(gpu_backend *g, boids_error *err) {
+    stage_begin(g, BOIDS_GPU_STAGE_CLEAR);
+    if (!g->primed) {
+        const GLuint zero = 0;
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->counts);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0,
+                             (GLsizeiptr)(4 * (g->ncells + 1)), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                             &zero);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    }
+    return stage_end(g, BOIDS_GPU_STAGE_CLEAR, err);
+}
+
 /* Stages 1-4 (and the sort by id): leaves the state of buffer 0 ordered by cell in
  * buffer 1, with counts and starts filled. */
 static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
     boids_status st;
 
-    stage_begin(g, BOIDS_GPU_STAGE_CLEAR);
-    const GLuint zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->counts);
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * (g->ncells + 1)),
-                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if ((st = stage_end(g, BOIDS_GPU_STAGE_CLEAR, err))) return st;
-
+    if ((st = clear_counts(g, err))) return st;
     stage_begin(g, BOIDS_GPU_STAGE_COUNT);
-    bind_src(g, 0);
-    ssbo(BOIDS_GPU_B_RANK, g->rank);
-    ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells + 1);
-    dispatch_boids(g, g->prog[P_COUNT]);
+    if (!g->primed) { /* else the fused steer counted already: the stage times nothing */
+        bind_src(g, 0);
+        ssbo(BOIDS_GPU_B_RANK, g->rank);
+        ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells + 1);
+        dispatch_boids(g, g->prog[P_COUNT]);
+    }
     if ((st = stage_end(g, BOIDS_GPU_STAGE_COUNT, err))) return st;
 
     stage_begin(g, BOIDS_GPU_STAGE_SCAN);
@@ -595,11 +612,21 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
             glBindBuffer(GL_UNIFORM_BUFFER, 0);
         }
         if ((st = sort_by_cell(g, err))) return st;
+        /* The fused steer counts into the counts the scan has consumed: clear them first
+         * (timed with the clear stage). */
+        const int fused = g->opt.variant == BOIDS_GPU_VARIANT_FUSED && !topo;
+        g->primed = 0;
+        if (fused && (st = clear_counts(g, err))) return st;
         stage_begin(g, BOIDS_GPU_STAGE_STEER);
         bind_src(g, 1);
         bind_dst(g, 0);
-        dispatch_boids(g, g->prog[topo ? P_STEER_TOPO : P_STEER]);
+        if (fused) {
+            ssbo(BOIDS_GPU_B_RANK, g->rank);
+            ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
+        }
+        dispatch_boids(g, g->prog[fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER]);
         if ((st = stage_end(g, BOIDS_GPU_STAGE_STEER, err))) return st;
+        g->primed = fused;
         collect_timing(g);
     }
     return BOIDS_OK;
@@ -681,6 +708,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     free(id);
     b->n = n;
     g->t = 0;
+    g->primed = 0;
     return check(g, "upload", err);
 }
 
@@ -764,8 +792,41 @@ static const boids_backend_ops gpu_ops = {
     .neighbours = gpu_neighbours,
 };
 
+static const char *const variant_names[BOIDS_GPU_VARIANTS] = {"plain", "fused"};
+
+const char *boids_gpu_variant_name(boids_gpu_variant v) {
+    return (unsigned)v < BOIDS_GPU_VARIANTS ? variant_names[v] : "?";
+}
+
+boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err) {
+    for (int v = 0; v < BOIDS_GPU_VARIANTS; v++)
+        if (!strcmp(name, variant_names[v])) {
+            *out = (boids_gpu_variant)v;
+            return BOIDS_OK;
+        }
+    return boids_error_set(err, BOIDS_ERR_INPUT, "unknown GPU variant '%s' (plain, fused)", name);
+}
+
+/* The variant is known and the device has the storage blocks it binds. */
+static boids_status check_variant(const gpu_backend *g, boids_error *err) {
+    if ((unsigned)g->opt.variant >= BOIDS_GPU_VARIANTS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: unknown variant %d",
+                               (int)g->opt.variant);
+    if (g->opt.variant != BOIDS_GPU_VARIANT_FUSED) return BOIDS_OK;
+    GLint blocks = 0, bindings = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (blocks <= BOIDS_GPU_B_NEXT_COUNTS || bindings <= BOIDS_GPU_B_NEXT_COUNTS)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "GPU variant fused needs %d storage blocks in a compute shader; "
+                               "this device has GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = %d, "
+                               "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS = %d: use the plain variant",
+                               BOIDS_GPU_B_NEXT_COUNTS + 1, blocks, bindings);
+    return BOIDS_OK;
+}
+
 boids_gpu_options boids_gpu_options_default(void) {
-    boids_gpu_options o = {1, 0, 0, NULL, 0, 0};
+    boids_gpu_options o = {1, 0, 0, NULL, BOIDS_GPU_VARIANT_PLAIN, 0, 0};
     return o;
 }
 
@@ -803,8 +864,11 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     if ((size_t)max_groups * BOIDS_GPU_SCAN_WG < g->max_cells)
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
+    if ((st = check_variant(g, err))) goto fail;
     for (int i = 0; i < NPROG; i++)
-        if ((st = build_program(prog_files[i], &g->prog[i], err))) goto fail;
+        if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
+            (st = build_program(prog_files[i], &g->prog[i], err)))
+            goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
     glGenBuffers(1, &g->ubo);

@@ -26,7 +26,7 @@ enum {
  * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
 enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 
-/* Shader storage binding points, all below 8, the GL 4.3 minimum of
+/* Shader storage binding points, all below 8 (but the fused variant's ninth), the GL 4.3 minimum of
  * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages
  * reuse points for different roles (the scatter uses eight: both states split in two, both
  * ids, the ranks and the starts). */
@@ -40,6 +40,7 @@ enum {
     BOIDS_GPU_B_RANK = 6,         /* uint rank of each boid in its cell */
     BOIDS_GPU_B_SRC_STATE_HI = 7, /* the read state's slots from P.split on (state.glsl) */
     BOIDS_GPU_B_DST_STATE_HI = 4, /* the written state's slots from P.split on */
+    BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
     BOIDS_GPU_B_SCAN_IN = 0,      /* scan: input level */
     BOIDS_GPU_B_SCAN_OUT = 2,     /* scan: exclusive prefix sums of the level */
     BOIDS_GPU_B_SCAN_SUMS = 3,    /* scan: one total per block (the next level's input) */
