@@ -15,11 +15,13 @@
 
 /* The backends of the sweep, in table order. */
 typedef enum bench_backend {
-    BENCH_CPU_REF, /* exact O(N^2) reference */
-    BENCH_CPU_1T,  /* grid path on one thread */
-    BENCH_CPU_ALL, /* grid path on every thread (or --threads) */
-    BENCH_GPU,     /* compute shaders, atomic ranks (fast mode) */
-    BENCH_GPU_DET, /* compute shaders with the per-cell sort (deterministic mode) */
+    BENCH_CPU_REF,       /* exact O(N^2) reference */
+    BENCH_CPU_1T,        /* grid path on one thread */
+    BENCH_CPU_ALL,       /* grid path on every thread (or --threads) */
+    BENCH_GPU,           /* compute shaders, atomic ranks (fast mode) */
+    BENCH_GPU_DET,       /* compute shaders with the per-cell sort (deterministic mode) */
+    BENCH_GPU_FUSED,     /* variant fused (boids_gpu_variant): the steer counts the next step */
+    BENCH_GPU_FUSED_DET, /* the same in deterministic mode */
     BENCH_BACKENDS
 } bench_backend;
 
@@ -30,6 +32,9 @@ extern const char *const bench_stage_names[BENCH_STAGES]; /* clear count scan sc
 
 const char *bench_backend_name(bench_backend b);
 int bench_backend_is_gpu(bench_backend b);
+/* GPU backends: 1 for deterministic mode; and the pipeline variant (a boids_gpu_variant). */
+int bench_backend_is_det(bench_backend b);
+int bench_backend_variant(bench_backend b);
 
 /* Median, quartiles (linear interpolation between order statistics) and extremes. */
 typedef struct bench_stats {
@@ -71,6 +76,12 @@ typedef struct bench_point {
     double speedup[3]; /* against cpu-1t, cpu-all, cpu-ref at the same N */
     double exponent;   /* d log t / d log N from this backend's previous measured N */
     double bytes_per_step, gbytes_per_s;
+
+    /* Memory per boid (NAN where unknown): the GPU buffers the backend holds
+     * (boids_gpu_bytes; 0 for the CPU paths), and the host heap the backend's creation and
+     * first steps added (glibc's mallinfo2: on llvmpipe this includes the "GPU" buffers,
+     * which live in host memory). Both include the per-cell arrays, spread over N. */
+    double gpu_bytes_per_boid, host_bytes_per_boid;
 } bench_point;
 
 /* Estimated bytes moved to and from memory by one step (see bench/README.md, "Byte

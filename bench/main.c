@@ -101,7 +101,7 @@ static boids_status parse_backends(const char *text, bench_config *c, boids_erro
         if (!found)
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "--backends: unknown backend '%.*s' (cpu-ref, cpu-1t, "
-                                   "cpu-all, gpu, gpu-det)",
+                                   "cpu-all, gpu, gpu-det, gpu-fused, gpu-fused-det)",
                                    (int)len, s);
         s += len;
         if (*s == ',') s++;
@@ -253,20 +253,27 @@ typedef struct bench_args {
     double rep_ms, budget;
 } bench_args;
 
-/* The backends: --backends (default all), less the GPU mode that --deterministic or --fast
- * leaves out. */
+/* The backends: --backends (default all), less the GPU backends of the mode that
+ * --deterministic or --fast leaves out and of the variants --gpu-variant leaves out. */
 static boids_status configure_backends(bench_config *c, const bench_args *a, const app_opts *o,
                                        boids_error *err) {
-    boids_status s =
-        parse_backends(a->backends ? a->backends : "cpu-ref,cpu-1t,cpu-all,gpu,gpu-det", c, err);
-    if (s || o->deterministic < 0) return s;
-    bench_backend off = o->deterministic ? BENCH_GPU : BENCH_GPU_DET;
-    if (a->backends && c->enabled[off])
-        return boids_error_set(
-            err, BOIDS_ERR_INPUT, "--%s: --backends names %s, which times the other GPU mode",
-            o->deterministic ? "deterministic" : "fast", bench_backend_name(off));
-    c->enabled[off] = 0;
-    return BOIDS_OK;
+    boids_status s = parse_backends(
+        a->backends ? a->backends : "cpu-ref,cpu-1t,cpu-all,gpu,gpu-det,gpu-fused,gpu-fused-det", c,
+        err);
+    for (int b = BENCH_GPU; !s && b < BENCH_BACKENDS; b++) {
+        const char *why = NULL;
+        if (o->deterministic >= 0 && bench_backend_is_det((bench_backend)b) != o->deterministic)
+            why = o->deterministic ? "--deterministic" : "--fast";
+        else if (o->gpu_variant >= 0 && bench_backend_variant((bench_backend)b) != o->gpu_variant)
+            why = "--gpu-variant";
+        if (!why) continue;
+        if (a->backends && c->enabled[b])
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: --backends names %s, which that option leaves out", why,
+                                   bench_backend_name((bench_backend)b));
+        c->enabled[b] = 0;
+    }
+    return s;
 }
 
 /* The sweep from the options: sizes, backends, timing (with --quick's defaults) and the
@@ -305,7 +312,9 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
  * an opaque pointer (NULL without one; m->gpu_note says why). */
 static void *gpu_open(const bench_config *c, bench_machine *m) {
     boids_error err;
-    if (!c->enabled[BENCH_GPU] && !c->enabled[BENCH_GPU_DET]) return NULL;
+    int any = 0;
+    for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) any |= c->enabled[b];
+    if (!any) return NULL;
     boids_gl *gl = boids_gl_create(0, &err);
     if (!gl) {
         snprintf(m->gpu_note, sizeof m->gpu_note, "no GL 4.3 context: %.300s", err.msg);
@@ -487,7 +496,8 @@ int main(int argc, char **argv) {
          .help = "boid counts, comma separated, k/M/G suffixes allowed\n"
                  "(default 1k,10k,100k,1M)"},
         {APP_TEXT, "backends", 0, "LIST", &a.backends,
-         .help = "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det (default: all)"},
+         .help =
+             "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det,gpu-fused,\ngpu-fused-det (default: all)"},
         {APP_FLAG, "fixed-world", 0, NULL, &c.fixed_world, 1,
          .help = "keep the preset's world for every N (default: keep its density,\n"
                  "boids per area, and grow the world with N at the same aspect)"},

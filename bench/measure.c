@@ -8,6 +8,9 @@
  * that one repetition lasts about --rep-ms, and capped by --max-steps for the same reason. */
 #include <math.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <time.h>
 
@@ -37,9 +40,12 @@ static boids_backend *make(bench_backend kind, const boids_flock *f, int threads
     case BENCH_CPU_ALL:
         return boids_cpu_create(f, threads, err);
     case BENCH_GPU:
-    case BENCH_GPU_DET: {
+    case BENCH_GPU_DET:
+    case BENCH_GPU_FUSED:
+    case BENCH_GPU_FUSED_DET: {
         boids_gpu_options opt = boids_gpu_options_default();
-        opt.deterministic = kind == BENCH_GPU_DET;
+        opt.deterministic = bench_backend_is_det(kind);
+        opt.variant = (boids_gpu_variant)bench_backend_variant(kind);
         opt.timing = timing;
         return boids_gpu_create(NULL, f, &opt, err);
     }
@@ -119,6 +125,16 @@ static boids_status run_reps(boids_backend *b, bench_backend kind, const boids_p
     return BOIDS_OK;
 }
 
+/* Bytes of host heap in use (NAN where the C library cannot say). */
+static double heap_bytes(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 mi = mallinfo2();
+    return (double)mi.uordblks + (double)mi.hblkhd;
+#else
+    return NAN;
+#endif
+}
+
 void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p,
                    const boids_flock *init) {
     boids_error err;
@@ -133,6 +149,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
                   : pt->backend == BENCH_CPU_ALL ? threads
                   : pt->backend == BENCH_CPU_REF ? 1
                                                  : 0;
+    double heap0 = heap_bytes();
     boids_backend *b = make(pt->backend, init, threads, 0, &err);
     boids_status s = b ? BOIDS_OK : err.status;
     double t1 = 0.0;
@@ -140,6 +157,10 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         /* Calibration: one step to settle, one timed. */
         rep r;
         if (!(s = run_rep(b, pt->backend, p, init, 1, 0, &r, &err))) t1 = r.wall_s;
+        pt->host_bytes_per_boid = (heap_bytes() - heap0) / (double)pt->n;
+        pt->gpu_bytes_per_boid = 0.0;
+        if (bench_backend_is_gpu(pt->backend))
+            pt->gpu_bytes_per_boid = (double)boids_gpu_bytes(b) / (double)pt->n;
     }
     if (!s) {
         double k = ceil(c->rep_ms * 1e-3 / (t1 > 0.0 ? t1 : 1e-9));

@@ -114,15 +114,15 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
            m->gl_version[0] ? m->gl_version : m->gpu_note);
     if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
     printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
-    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %7s\n", "backend", "thr", "N",
-           "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref",
-           "exp", "util", "load", "GB/s");
+    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %7s %6s %6s\n", "backend",
+           "thr", "N", "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall",
+           "x ref", "exp", "util", "load", "GB/s", "gpuB/b", "hostB/b");
     for (int b = 0; b < BENCH_BACKENDS; b++) {
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
             if ((int)p->backend != b || p->state != BENCH_OK) continue;
             char n[24], nb[16], q[40], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16], ut[16],
-                bw[16];
+                bw[16], gm[16], hm[16];
             fmt_n(n, sizeof n, p->n);
             fmt_num(nb, sizeof nb, p->nbrs, "%.1f");
             snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
@@ -134,9 +134,11 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
             fmt_num(ex, sizeof ex, p->exponent, "%.2f");
             fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
             fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
-            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5.2f %7s\n",
+            fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
+            fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
+            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5.2f %7s %6s %6s\n",
                    bench_backend_name(p->backend), p->threads, n, nb, p->ms.median, q, ns, tp, s0,
-                   s1, s2, ex, ut, p->load1, bw);
+                   s1, s2, ex, ut, p->load1, bw, gm, hm);
         }
     }
     int any_stage = 0;
@@ -148,7 +150,7 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
         printf("%-8s %6s", "backend", "N");
         for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
         printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
-        for (int b = BENCH_GPU; b <= BENCH_GPU_DET; b++) {
+        for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
             for (size_t i = 0; i < npts; i++) {
                 const bench_point *p = &pts[i];
                 if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
@@ -175,10 +177,12 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
         printf("  %-8s N=%-6s %s: %s\n", bench_backend_name(p->backend), n, state_name(p->state),
                p->reason);
     }
-    printf("\nns/b-st: nanoseconds per boid-step; Mb-st/s: million boid-steps per second; x: "
-           "speedup (other's time / this one's) at the same N;\nexp: d log t / d log N from the "
-           "previous N; util: CPU cores kept busy; load: 1-min load average at the\npoint's start; "
-           "GB/s: byte model (bench/README.md) / time.\n");
+    printf(
+        "\nns/b-st: nanoseconds per boid-step; Mb-st/s: million boid-steps per second; x: "
+        "speedup (other's time / this one's) at the same N;\nexp: d log t / d log N from the "
+        "previous N; util: CPU cores kept busy; load: 1-min load average at the\npoint's start; "
+        "GB/s: byte model (bench/README.md) / time;\ngpuB/b: GPU buffer bytes per boid; hostB/b: "
+        "host heap bytes per boid the backend added (llvmpipe's buffers included).\n");
     fflush(stdout);
 }
 
@@ -203,7 +207,8 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
     sb_printf(&b, "backend,state,n,threads,width,height,ncx,ncy,neighbours,steps_per_rep,reps,"
                   "warmup,ms_median,ms_q1,ms_q3,ms_min,ms_max,cpu_util,load1,ns_per_boid_step,"
                   "boid_steps_per_s,speedup_vs_cpu_1t,speedup_vs_cpu_all,speedup_vs_cpu_ref,"
-                  "scaling_exponent,bytes_per_step,gbytes_per_s");
+                  "scaling_exponent,bytes_per_step,gbytes_per_s,gpu_bytes_per_boid,"
+                  "host_bytes_per_boid");
     for (int k = 0; k < BENCH_STAGES; k++) sb_printf(&b, ",gpu_%s_ms", bench_stage_names[k]);
     sb_printf(&b,
               ",gpu_stage_sum_ms,gpu_timed_wall_ms,gpu_stage_source,gpu_gl_query_sum_ms,reason\n");
@@ -235,6 +240,8 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
         csv_num(&b, ok ? p->exponent : na);
         csv_num(&b, ok ? p->bytes_per_step : na);
         csv_num(&b, ok ? p->gbytes_per_s : na);
+        csv_num(&b, ok ? p->gpu_bytes_per_boid : na);
+        csv_num(&b, ok ? p->host_bytes_per_boid : na);
         int st = ok && p->have_stages;
         for (int k = 0; k < BENCH_STAGES; k++) csv_num(&b, st ? p->stage_ms[k] : na);
         csv_num(&b, st ? stage_sum(p) : na);
@@ -344,6 +351,8 @@ static cJSON *json_point(const bench_point *p) {
     json_num(o, "scaling_exponent", p->exponent);
     json_num(o, "bytes_per_step", p->bytes_per_step);
     json_num(o, "gbytes_per_s", p->gbytes_per_s);
+    json_num(o, "gpu_bytes_per_boid", p->gpu_bytes_per_boid);
+    json_num(o, "host_bytes_per_boid", p->host_bytes_per_boid);
     if (p->have_stages) {
         cJSON *st = cJSON_AddObjectToObject(o, "gpu_stage_ms");
         for (int k = 0; k < BENCH_STAGES; k++) json_num(st, bench_stage_names[k], p->stage_ms[k]);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds boids on an (offline) NVIDIA machine, runs `boids verify` on the GPU and the benchmark
-# sweep to 10M boids, and leaves CSV, JSON, plots and a log in one folder.
+# Builds boids on an (offline) NVIDIA machine, runs `boids verify` on the GPU (every pipeline
+# variant) and the benchmark sweep of every backend and variant to 10M boids, and leaves CSV,
+# JSON, plots, a log and the fastest variant per N (to pick the default from) in one folder.
 #
 #   bench/run-on-gpu.sh [OUT_DIR]          (default: $OUT, else ./bench-gpu-out)
 #   bench/run-on-gpu.sh --prepare          (on a build machine: see "Prebuilt fallback")
@@ -12,7 +13,7 @@
 # the non-glibc shared libraries, e.g. cJSON, inih, OpenMP, GLFW, into build-gpu/lib).
 #
 # Environment: BENCH_SIZES (default 1k,10k,100k,1M,10M), BENCH_BUDGET (seconds per point,
-# default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 330). With the build, the
+# default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 300). With the build, the
 # worst case stays within one 10-minute command; a normal run takes 2-4 minutes.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,12 +104,26 @@ rc=0
 echo "== boids verify (gpu and gpu --deterministic against cpu-ref)"
 timeout "${VERIFY_TIMEOUT:-120}" "$bin/boids" verify --backends cpu,gpu -v || { echo "verify: exit $?"; rc=1; }
 timeout 60 "$bin/boids" verify --backends gpu --deterministic --seeds 0 || { echo "verify --deterministic: exit $?"; rc=1; }
+for v in fused; do
+    echo "== boids verify --gpu-variant $v"
+    timeout 60 "$bin/boids" verify --backends gpu --gpu-variant "$v" --seeds 0 || { echo "verify --gpu-variant $v: exit $?"; rc=1; }
+done
 
 echo "== boids-bench --sizes $sizes --budget $budget"
-timeout "${BENCH_TIMEOUT:-330}" "$bin/bench/boids-bench" --sizes "$sizes" --budget "$budget" \
+timeout "${BENCH_TIMEOUT:-300}" "$bin/bench/boids-bench" --sizes "$sizes" --budget "$budget" \
     --out "$out" | tee "$out/bench-table.txt"
 st=${PIPESTATUS[0]}
 [ "$st" -eq 0 ] || { echo "boids-bench: exit $st"; rc=1; }
+# The data the default variant is picked from: per N and GPU mode, the variants' median ms per
+# step, fastest first (bench.csv columns: backend, state, n, ..., ms_median is the 13th).
+if [ -f "$out/bench.csv" ]; then
+    echo "== GPU variants per N (median ms per step, fastest first)"
+    awk -F, 'NR > 1 && $1 ~ /^gpu/ && $2 == "ok" {
+                 mode = ($1 ~ /-det$/) ? "det" : "fast"; print $3, mode, $13, $1 }' "$out/bench.csv" |
+        sort -k1,1n -k2,2 -k3,3g |
+        awk '{ key = $1 " " $2; if (key != last) { printf "\nN=%s %-4s:", $1, $2; last = key }
+               printf " %s %s ms", $4, $3 } END { print "" }' | tee "$out/variants.txt"
+fi
 # A PNG copy of the plots for viewers without SVG support.
 if [ -f "$out/bench.gp" ] && command -v gnuplot >/dev/null; then
     (cd "$out" && sed -e "s/^set terminal svg .*/set terminal pngcairo size 1200,750 font 'sans,11' background '#ffffff'/" \

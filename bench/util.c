@@ -17,15 +17,25 @@
 const char *const bench_stage_names[BENCH_STAGES] = {"clear",   "count", "scan",
                                                      "scatter", "sort",  "steer"};
 
-static const char *const backend_names[BENCH_BACKENDS] = {"cpu-ref", "cpu-1t", "cpu-all", "gpu",
-                                                          "gpu-det"};
+static const char *const backend_names[BENCH_BACKENDS] = {
+    "cpu-ref", "cpu-1t", "cpu-all", "gpu", "gpu-det", "gpu-fused", "gpu-fused-det"};
 
 const char *bench_backend_name(bench_backend b) {
     return backend_names[b];
 }
 
 int bench_backend_is_gpu(bench_backend b) {
-    return b == BENCH_GPU || b == BENCH_GPU_DET;
+    return b >= BENCH_GPU && b < BENCH_BACKENDS;
+}
+
+int bench_backend_is_det(bench_backend b) {
+    return b == BENCH_GPU_DET || b == BENCH_GPU_FUSED_DET;
+}
+
+/* 0 plain, 1 fused: the values of boids_gpu_variant, which this file does not include (the
+ * bench builds without the GPU backend too). */
+int bench_backend_variant(bench_backend b) {
+    return b == BENCH_GPU_FUSED || b == BENCH_GPU_FUSED_DET;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -59,12 +69,14 @@ bench_stats bench_stats_of(double *v, size_t n) {
  * reads several times (a boid's neighbours, the cell starts of a row) stays in cache and
  * that every array is streamed once per stage that touches it. Per boid and per cell:
  *
- *   gpu  count   read state vec4 16, write (cell, rank) 8           atomics 8 per cell
+ *   gpu  count   read state vec4 16, write rank 4                    atomics 8 per cell
  *        clear / scan                                                4 + 8 per cell
- *        scatter read (cell, rank) 8, state 16, id 4; write 16 + 4   starts 4 per cell
+ *        scatter read rank 4, state 16, id 4; write 16 + 4           starts 4 per cell
  *        steer   read state 16, id 4; write state 16, id 4           starts 4 per cell
- *        = 112 B per boid + 28 B per cell
- *   gpu-det adds the sort: read state 16, id 4, write 16 + 4 = 40 B per boid, 8 per cell
+ *        = 104 B per boid + 28 B per cell
+ *   gpu-det adds the sort: read state 16, id 4, write 16 + 4 = 40 B per boid, 4 per cell
+ *   gpu-fused drops the count pass (20 B per boid, its 8 B of atomics per cell move to the
+ *        steer) and writes the rank in the steer (4 B): 88 B per boid + 28 B per cell
  *   cpu  cells: read x, y 8, write cell 4; scatter: read cell 4, state 20, write 20;
  *        steer: read 16, write 16 (ids swap, no copy) = 88 B per boid, plus per cell the
  *        per-thread histograms (clear, count, scan: 16 B per thread) and starts 8
@@ -79,9 +91,13 @@ double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int thread
     case BENCH_CPU_ALL:
         return 88.0 * N + (16.0 * (threads > 0 ? threads : 1) + 8.0) * C;
     case BENCH_GPU:
-        return 112.0 * N + 28.0 * C;
+        return 104.0 * N + 28.0 * C;
     case BENCH_GPU_DET:
-        return 152.0 * N + 36.0 * C;
+        return 144.0 * N + 32.0 * C;
+    case BENCH_GPU_FUSED:
+        return 88.0 * N + 28.0 * C;
+    case BENCH_GPU_FUSED_DET:
+        return 128.0 * N + 32.0 * C;
     case BENCH_BACKENDS:
         break;
     }

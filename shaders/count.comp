@@ -1,13 +1,13 @@
 // Stage 2, count: each boid finds its cell and takes a rank in it with an atomic add (the
-// order of ranks within a cell depends on scheduling; the deterministic mode fixes it).
+// order of ranks within a cell depends on scheduling; the deterministic mode fixes it). Only
+// the rank is stored: the scatter finds the cell again from the same position.
 layout(local_size_x = WG) in;
 
-layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
-layout(std430, binding = B_CELLRANK) writeonly buffer CellRank { uvec2 cellrank[]; };
+layout(std430, binding = B_COUNTS) buffer Counts { uint counts[]; };
+layout(std430, binding = B_RANK) writeonly buffer Rank { uint rank[]; };
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    uint c = grid_index(src[i].xy);
-    cellrank[i] = uvec2(c, atomicAdd(counts[c], 1u));
+    rank[i] = atomicAdd(counts[grid_index(state_load(i).xy)], 1u);
 }

@@ -1,8 +1,9 @@
 // The uniform grid: cells of at least the vision radius, row-major, tiling the world
 // exactly (P.ncx x P.ncy cells of width / ncx by height / ncy).
 
-layout(std430, binding = B_COUNTS) buffer Counts { uint counts[]; };
-layout(std430, binding = B_STARTS) buffer Starts { uint starts[]; };
+// starts[c] is the first slot of cell c in the sorted state and starts[ncells] = N, so cell c
+// holds the slots [starts[c], starts[c + 1]).
+layout(std430, binding = B_STARTS) readonly buffer Starts { uint starts[]; };
 
 // Cell of a position. x == width (reachable after a wrap, as in the seed) belongs to the
 // last cell. On the open plane boids leave the world: the clamp (done in float, before the
@@ -62,7 +63,7 @@ uint grid_ranges(ivec2 c, out uvec2 r[6]) {
         for (int s = 0; s < nseg; s++) {
             uint a = uint(rows[i] * ncx + seg[s].x);
             uint b = uint(rows[i] * ncx + seg[s].y);
-            r[k++] = uvec2(starts[a], starts[b] + counts[b]);
+            r[k++] = uvec2(starts[a], starts[b + 1u]);
         }
     }
     return k;

@@ -4,16 +4,14 @@
 // the CPU backends leave it out.
 layout(local_size_x = WG) in;
 
-layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
-layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_NBR_HASH) writeonly buffer NbrHash { uvec2 nbr_hash[]; };
 layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = src[i];
+    vec4 s = state_load(i);
     uint n = 0u;
     uvec2 h = uvec2(0u);
     uvec2 r[6];
@@ -21,7 +19,7 @@ void main() {
     for (uint q = 0u; q < nr; q++) {
         for (uint j = r[q].x; j < r[q].y; j++) {
             if (j == i) continue;
-            vec4 o = src[j];
+            vec4 o = state_load(j);
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
             if (rules_neighbour(false, d.x, d.y, d2, s.z, s.w)) {

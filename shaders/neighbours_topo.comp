@@ -7,9 +7,9 @@ layout(std430, binding = B_NBR_HASH) writeonly buffer NbrHash { uvec2 nbr_hash[]
 layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    topo_select(i, src[i]);
+    topo_select(i, state_load(i));
     uvec2 h = uvec2(0u);
     for (uint a = 0u; a < best_m; a++) {
         uvec2 add = id_hash[src_id[best_slot[a]]];

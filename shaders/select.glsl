@@ -1,14 +1,11 @@
 // Topological neighbours (prepended to steer_topo.comp and neighbours_topo.comp, after the
-// grid): the k nearest candidates of a boid by (float d2, original id), the selection of
+// grid and the state): the k nearest candidates of a boid by (float d2, original id), the selection of
 // src/core/cpu_grid.c's topo_select, among the candidates that rules.glsl's rules_neighbour
 // accepts (Reynolds: in the field of view; Vicsek: any boid; with k_in_vision also within
 // the vision radius). The search visits rings of cells outward (ring r: the cells r apart,
 // Chebyshev, periodic under wrap) and stops once k are held and the k-th is closer than any
 // unvisited boid can be; otherwise it visits the whole grid (k > N - 1 takes every
 // candidate).
-
-layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
-layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
 
 // The selection, in (d2, id) order: a bounded per-invocation list of MAX_K entries (the C
 // side refuses k > MAX_K with BOIDS_ERR_LIMIT before dispatching).
@@ -26,7 +23,7 @@ bool cand_before(float d2, uint id, uint pos) {
 void topo_scan(uint i, vec4 s, uint b, uint e) {
     for (uint j = b; j < e; j++) {
         if (j == i) continue;
-        vec4 o = src[j];
+        vec4 o = state_load(j);
         vec2 d = rules_offset(s.x, s.y, o.x, o.y);
         precise float d2 = d.x * d.x + d.y * d.y;
         uint id = src_id[j];
@@ -47,8 +44,7 @@ void topo_scan(uint i, vec4 s, uint b, uint e) {
 }
 
 void topo_scan_cell(uint i, vec4 s, int cell) {
-    uint b = starts[cell];
-    topo_scan(i, s, b, b + counts[cell]);
+    topo_scan(i, s, starts[cell], starts[cell + 1]);
 }
 
 // The cell offsets along one axis (n cells, from cell c) that name distinct cells: under

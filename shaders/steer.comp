@@ -1,51 +1,9 @@
-// Stage 5, steer + integrate (metric neighbours): each boid gathers its neighbours from the
-// 3x3 cells around it in the cell-ordered state, applies the rules (rules.glsl: Reynolds, or
-// Vicsek with P.vicsek) and writes its new state to the other buffer of the ping-pong pair
-// at the same index.
+// Stage 5, steer + integrate (metric neighbours, steer.glsl): each boid writes its new state
+// to the other buffer of the ping-pong pair at the same index.
 layout(local_size_x = WG) in;
 
-layout(std430, binding = B_SRC_STATE) readonly buffer SrcState { vec4 src[]; };
-layout(std430, binding = B_SRC_ID) readonly buffer SrcId { uint src_id[]; };
-layout(std430, binding = B_DST_STATE) writeonly buffer DstState { vec4 dst[]; };
-layout(std430, binding = B_DST_ID) writeonly buffer DstId { uint dst_id[]; };
-
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = src[i];
-    uvec2 r[6];
-    uint nr = grid_ranges(grid_cell(s.xy), r);
-    if (P.vicsek != 0u) { // the headings of its neighbours (rules_neighbour), itself included
-        precise float sx = 0.0, sy = 0.0;
-        uint cnt = 0u;
-        for (uint q = 0u; q < nr; q++) {
-            for (uint j = r[q].x; j < r[q].y; j++) {
-                vec4 o = src[j];
-                vec2 d = rules_offset(s.x, s.y, o.x, o.y);
-                precise float d2 = d.x * d.x + d.y * d.y;
-                if (!rules_neighbour(j == i, d.x, d.y, d2, s.z, s.w)) continue;
-                vec2 u = vicsek_unit(o.z, o.w);
-                sx += u.x;
-                sy += u.y;
-                cnt++;
-            }
-        }
-        dst[i] = vicsek_update(sx, sy, cnt, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
-        dst_id[i] = src_id[i];
-        return;
-    }
-    Acc a = rules_acc_init();
-    for (uint q = 0u; q < nr; q++) {
-        for (uint j = r[q].x; j < r[q].y; j++) {
-            if (j == i) continue;
-            vec4 o = src[j];
-            vec2 d = rules_offset(s.x, s.y, o.x, o.y);
-            precise float d2 = d.x * d.x + d.y * d.y;
-            if (rules_neighbour(false, d.x, d.y, d2, s.z, s.w))
-                rules_acc_add(a, d.x, d.y, d2, o.z, o.w);
-        }
-    }
-    vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);
-    dst[i] = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
-    dst_id[i] = src_id[i];
+    state_store(i, steer_metric(i, state_load(i)), src_id[i]);
 }

@@ -2,35 +2,31 @@
 // then apply the rules over the selection in its (d2, id) order, as the cpu backend does.
 layout(local_size_x = WG) in;
 
-layout(std430, binding = B_DST_STATE) writeonly buffer DstState { vec4 dst[]; };
-layout(std430, binding = B_DST_ID) writeonly buffer DstId { uint dst_id[]; };
-
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = src[i];
+    vec4 s = state_load(i);
     topo_select(i, s);
     if (P.vicsek != 0u) {
         vec2 u = vicsek_unit(s.z, s.w); // itself, then the k
         precise float sx = u.x, sy = u.y;
         for (uint a = 0u; a < best_m; a++) {
-            vec4 o = src[best_slot[a]];
+            vec4 o = state_load(best_slot[a]);
             u = vicsek_unit(o.z, o.w);
             sx += u.x;
             sy += u.y;
         }
-        dst[i] = vicsek_update(sx, sy, best_m + 1u, noise_u(P.step, src_id[i]), s.x, s.y, s.z,
-                               s.w);
+        s = vicsek_update(sx, sy, best_m + 1u, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
     } else {
         Acc a = rules_acc_init();
         for (uint q = 0u; q < best_m; q++) {
-            vec4 o = src[best_slot[q]];
+            vec4 o = state_load(best_slot[q]);
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
             rules_acc_add(a, d.x, d.y, d2, o.z, o.w);
         }
         vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);
-        dst[i] = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
+        s = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
     }
-    dst_id[i] = src_id[i];
+    state_store(i, s, src_id[i]);
 }

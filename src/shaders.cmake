@@ -14,15 +14,27 @@ macro(boids_unit list main)
   list(APPEND ${list} "${boids_unit_files}")
 endmacro()
 
-# The compute step (src/gpu/pipeline.c): every program gets the rules and the grid. The
-# topological selection (select.glsl) goes only to the programs that select: its
-# per-invocation list would otherwise sit in every program.
+# The compute step (src/gpu/pipeline.c): every program gets the rules, the grid and the state
+# it reads; the stages that write the state get state_out.glsl. The topological selection
+# (select.glsl) goes only to the programs that select: its per-invocation list would
+# otherwise sit in every program.
 set(BOIDS_GPU_UNITS)
-foreach(u count scan scan_add scatter sort steer neighbours)
+foreach(u scan scan_add)
   boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl)
 endforeach()
-boids_unit(BOIDS_GPU_UNITS steer_topo.comp rules.glsl grid.glsl select.glsl)
-boids_unit(BOIDS_GPU_UNITS neighbours_topo.comp rules.glsl grid.glsl select.glsl)
+foreach(u count neighbours)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl)
+endforeach()
+foreach(u scatter sort)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl state_out.glsl)
+endforeach()
+# The steer stage's variants share the metric steer (steer.glsl).
+foreach(u steer steer_fused)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl grid.glsl state.glsl state_out.glsl steer.glsl)
+endforeach()
+boids_unit(BOIDS_GPU_UNITS steer_topo.comp rules.glsl grid.glsl state.glsl state_out.glsl
+           select.glsl)
+boids_unit(BOIDS_GPU_UNITS neighbours_topo.comp rules.glsl grid.glsl state.glsl select.glsl)
 
 # The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.
@@ -30,7 +42,7 @@ set(BOIDS_VIEW_UNITS)
 foreach(u boid.vert boid.frag ui.vert ui.frag view_order.comp)
   boids_unit(BOIDS_VIEW_UNITS ${u})
 endforeach()
-boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl select.glsl)
+boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)
 
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
 # under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h).

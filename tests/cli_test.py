@@ -81,7 +81,8 @@ cases = [
     ("unknown backend", ["--backend", "tpu"], ["--backend", "tpu"]),
     ("gpu k beyond its limit", ["--backend", "gpu", "--set", "neighbours=topological", "--set", "k=200"],
      ["k = 200", "128"]),
-    ("gpu N beyond the device", ["--backend", "gpu", "-n", "9000000"], ["largest N"]),
+    # Beyond llvmpipe's 16,777,216 (128 MiB storage blocks, 8 bytes a boid in one block).
+    ("gpu N beyond the device", ["--backend", "gpu", "-n", "20000000"], ["largest N"]),
     ("unknown option", ["--frobnicate"], ["--frobnicate"]),
     ("missing value", ["--steps"], ["--steps"]),
     ("stray argument", ["extra"], ["extra"]),

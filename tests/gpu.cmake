@@ -4,7 +4,7 @@
 
 add_executable(gpu_test gpu/gpu_test.c)
 target_link_libraries(gpu_test PRIVATE boids_gpu)
-add_test(NAME gpu_deterministic_limits_bounded_grid_id_order COMMAND gpu_test)
+add_test(NAME gpu_deterministic_limits_bounded_grid_id_order_variants COMMAND gpu_test)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c)
@@ -21,7 +21,7 @@ add_executable(golden_gpu_test gpu/golden_gpu_test.c)
 target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
 add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
-set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order
+set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
@@ -53,6 +53,18 @@ add_test(NAME gpu_verify_vicsek_order_curves
 add_test(NAME gpu_verify_matches_cpu_ref_n20000
          COMMAND gpu_verify_test -n 20000 --set width=3286 --set height=2045 --scenarios random
                  --seeds 0)
+# Every pipeline variant but plain (the runs above): all scenarios at small N in both modes,
+# and the order curves (300 steps: the fused variant differs from plain only from the
+# second step on).
+foreach(v fused)
+  add_test(NAME gpu_verify_variant_${v}_n7 COMMAND gpu_verify_test -n 7 --seeds 0 --gpu-variant ${v})
+  add_test(NAME gpu_verify_variant_${v}_n1000_and_order_curves
+           COMMAND gpu_verify_test -n 1000 --gpu-variant ${v})
+  add_test(NAME gpu_verify_variant_${v}_n1000_deterministic
+           COMMAND gpu_verify_test -n 1000 --deterministic --seeds 0 --gpu-variant ${v})
+  list(APPEND BOIDS_GPU_TESTS gpu_verify_variant_${v}_n7
+       gpu_verify_variant_${v}_n1000_and_order_curves gpu_verify_variant_${v}_n1000_deterministic)
+endforeach()
 list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu_ref_n2
      gpu_verify_matches_cpu_ref_n7 gpu_verify_matches_cpu_ref_n1000_and_order_curves
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000

@@ -94,6 +94,27 @@ boids_status boids_gl_debug_enable(boids_gl_debug *log, boids_error *err);
 
 /* ---- the compute pipeline ---------------------------------------------------------------- */
 
+/* Variants of the pipeline, chosen at creation; each passes `boids verify` (bench/README.md
+ * compares them and models their memory traffic).
+ *   PLAIN  clear, count, scan, scatter (sort), steer: the reference variant.
+ *   FUSED  the steer stage also counts the next step's cells (ranks of the new positions),
+ *          so a step skips the count pass over the state: clear, scan, scatter (sort),
+ *          steer. Metric neighbours only (topological steps run as PLAIN). Needs nine
+ *          storage blocks in a compute shader (GL 4.3 guarantees eight): BOIDS_ERR_LIMIT
+ *          at creation otherwise. Deterministic mode gives the same bits as PLAIN's: the
+ *          sort by id fixes the order whichever stage took the ranks. */
+typedef enum boids_gpu_variant {
+    BOIDS_GPU_VARIANT_PLAIN,
+    BOIDS_GPU_VARIANT_FUSED,
+    BOIDS_GPU_VARIANTS
+} boids_gpu_variant;
+
+/* "plain", "fused"; "?" out of range. */
+const char *boids_gpu_variant_name(boids_gpu_variant v);
+/* The variant named name (as boids_gpu_variant_name writes it); BOIDS_ERR_INPUT listing the
+ * names otherwise. */
+boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err);
+
 typedef struct boids_gpu_options {
     /* 1: order each cell's boids by id after the scatter, so that the state after K steps is
      * bit-identical run to run on one device (costs one pass; see README). 0: the atomic
@@ -107,10 +128,18 @@ typedef struct boids_gpu_options {
      * (boids_gpu_timings); serialises the pipeline, so leave it off except to measure. */
     int timing;
     const boids_gl_debug *log; /* NULL or the debug log checked with `check` */
+    boids_gpu_variant variant; /* see boids_gpu_variant */
+    /* For tests of the large-N paths on small flocks: 0 keeps the device's limit; otherwise
+     * a smaller storage block size in bytes (from it on the state is bound as two blocks; a
+     * multiple of 16 and of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT) and a smaller count of
+     * work groups along x (the per-boid stages then fill a 2-D grid of groups). Results are
+     * the same bits either way. */
+    size_t test_block_bytes;
+    unsigned test_groups_x;
 } boids_gpu_options;
 
 /* deterministic 1 (its cost on llvmpipe is measured in the README), check 0, timing 0,
- * log NULL. */
+ * log NULL, variant PLAIN, no test limits. */
 boids_gpu_options boids_gpu_options_default(void);
 
 /* Creates the GPU backend on gl (ownership passes to the backend, which destroys it, also
@@ -122,10 +151,18 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
                                 const boids_gpu_options *opt, boids_error *err);
 
 /* Largest N the current context can hold (the smallest of the limits below), and in why
- * (may be NULL, size >= 128) the limit that decides it:
- * GL_MAX_SHADER_STORAGE_BLOCK_SIZE over the state buffer, GL_MAX_COMPUTE_WORK_GROUP_COUNT
- * times the work group size, and 32-bit indices. Needs a current context. */
+ * (may be NULL, size >= 160) the limit that decides it: GL_MAX_SHADER_STORAGE_BLOCK_SIZE (the
+ * 16-byte state is bound as two blocks, every other per-boid array as one of at most 8 bytes
+ * a boid: 16,777,216 boids at llvmpipe's 128 MiB), GL_MAX_COMPUTE_WORK_GROUP_COUNT in x times
+ * y times the work group size (the per-boid stages run on a 2-D grid of groups), and indices
+ * below 2^31. GPU memory is not a limit known in advance: an allocation the device refuses
+ * is BOIDS_ERR_LIMIT at upload. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
+
+/* Bytes of GPU buffers b holds now: per boid 2 x 20 (state and id, ping-pong) + 4 (rank in
+ * its cell), 20 more in deterministic mode (the sort's input), 20 more once verification's
+ * neighbours() ran; per cell 4 (counts) + ~4 (the scan's levels). */
+size_t boids_gpu_bytes(const boids_backend *b);
 
 /* 1 if b was made by boids_gpu_create. */
 int boids_backend_is_gpu(const boids_backend *b);

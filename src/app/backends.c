@@ -22,6 +22,7 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
                     boids_gl_renderer(gl), boids_gl_version(gl), boids_gl_platform(gl));
         boids_gpu_options opt = boids_gpu_options_default();
         if (o->deterministic >= 0) opt.deterministic = o->deterministic;
+        if (o->gpu_variant >= 0) opt.variant = (boids_gpu_variant)o->gpu_variant;
         if (debug) {
             opt.check = 1;
             opt.log = boids_gl_debug_log(gl);

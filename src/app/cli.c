@@ -18,6 +18,7 @@ enum {
     OPT_THREADS,
     OPT_DETERMINISTIC,
     OPT_FAST,
+    OPT_GPU_VARIANT,
     OPT_LOAD,
     OPT_MODEL,
     OPT_NEIGHBOURS,
@@ -56,6 +57,9 @@ static const shared_option shared[] = {
      "gpu: sort each cell by id, bit-reproducible run to run on one device"},
     {APP_GPU_MODE, OPT_FAST, "fast", NULL, NULL,
      "gpu: skip the per-cell sort (faster; not reproducible run to run)"},
+    {APP_GPU_MODE, OPT_GPU_VARIANT, "gpu-variant", NULL, "NAME",
+     "gpu: pipeline variant, plain (default) or fused (the steer stage\n"
+     "counts the next step's cells; bench/README.md)"},
     {APP_VERBOSE, 'v', "verbose", NULL, NULL,
      "diagnostics on stderr (renderer, timings); -vv: gpu with a GL debug\n"
      "context, any GL error or high-severity message fails the run"},
@@ -69,6 +73,7 @@ static void opts_init(app_opts *o, const app_command *cmd) {
     o->seed = cmd->seed;
     o->backend = cmd->backend ? cmd->backend : "cpu-ref";
     o->deterministic = cmd->deterministic;
+    o->gpu_variant = -1;
 }
 
 /* strtol and strtod skip leading white space, and strtoull then negates " -1" into a huge
@@ -192,6 +197,14 @@ static boids_status shared_parse(app_opts *o, int id, const char *arg, boids_err
     case OPT_FAST:
         o->deterministic = 0;
         break;
+    case OPT_GPU_VARIANT: {
+        boids_error e;
+        boids_gpu_variant v;
+        if (boids_gpu_variant_parse(arg, &v, &e))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "--gpu-variant: %s", e.msg);
+        o->gpu_variant = (int)v;
+        break;
+    }
     case OPT_LOAD:
         o->load = arg;
         break;

@@ -11,6 +11,7 @@
 #include "boids/backend.h"
 #include "boids/error.h"
 #include "boids/flock.h"
+#include "boids/gpu.h"
 #include "boids/params.h"
 
 enum { APP_MAX_SETS = 256 };
@@ -25,6 +26,7 @@ typedef struct app_opts {
     const char *backend;
     int threads;       /* cpu backend: 0 = all */
     int deterministic; /* gpu backend: 1 per-cell id order, 0 fast; -1 both (boids-bench) */
+    int gpu_variant;   /* gpu backend: --gpu-variant, a boids_gpu_variant; -1 not given (plain) */
     int verbose;
     const char *load;
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
@@ -34,7 +36,7 @@ typedef struct app_opts {
  * takes APP_PARAMS and APP_GPU_MODE. */
 enum {
     APP_PARAMS = 1,   /* --preset --config --set -n --seed --model --neighbours -k */
-    APP_GPU_MODE = 2, /* --deterministic --fast */
+    APP_GPU_MODE = 2, /* --deterministic --fast --gpu-variant */
     APP_BACKEND = 4,  /* --backend */
     APP_THREADS = 8,  /* --threads */
     APP_LOAD = 16,    /* --load */

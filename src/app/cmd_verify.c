@@ -191,6 +191,7 @@ static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f
     if (c->gpu) return boids_backend_upload(c->gpu, f, err) == BOIDS_OK ? c->gpu : NULL;
     boids_gpu_options opt = boids_gpu_options_default();
     opt.deterministic = c->o->common.deterministic;
+    if (c->o->common.gpu_variant >= 0) opt.variant = (boids_gpu_variant)c->o->common.gpu_variant;
     opt.check = 1;
     opt.log = boids_gl_debug_log(c->gl);
     return c->gpu = boids_gpu_create(NULL, f, &opt, err);
@@ -506,9 +507,12 @@ static boids_status check_lists(const verify_opts *o, boids_error *err) {
 }
 
 static void print_header(const verify_opts *o) {
-    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s)\n", o->common.preset,
-           (unsigned long long)o->common.seed,
-           o->common.deterministic ? ", gpu deterministic" : "");
+    printf("one step from the same state vs cpu-ref (preset %s, seed %llu%s, gpu variant %s)\n",
+           o->common.preset, (unsigned long long)o->common.seed,
+           o->common.deterministic ? ", gpu deterministic" : "",
+           boids_gpu_variant_name(o->common.gpu_variant >= 0
+                                      ? (boids_gpu_variant)o->common.gpu_variant
+                                      : BOIDS_GPU_VARIANT_PLAIN));
     printf("tolerance: %.0fx the error of a float brute-force step against cpu-ref on the same "
            "input (both neighbour orders), at least %.0f float spacings of the world size "
            "(positions) or of max_speed (velocities); vicsek rows: vel = heading error in "

@@ -109,6 +109,7 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     if (!strcmp(cfg->opts->backend, "gpu")) {
         boids_gpu_options o = boids_gpu_options_default();
         o.deterministic = cfg->deterministic;
+        if (cfg->opts->gpu_variant >= 0) o.variant = (boids_gpu_variant)cfg->opts->gpu_variant;
         s->b = boids_gpu_create(NULL, &s->host, &o, err);
         s->gpu = 1;
     } else {

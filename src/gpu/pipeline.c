@@ -5,12 +5,16 @@
  *                     the previous step (any order after an upload)
  *   state[1], ids[1]  the same state reordered by cell (scatter output, steer input)
  *   state[2], ids[2]  deterministic mode only: scatter output before the sort by id
- *   cellrank          uvec2 (cell, rank) per boid from the count stage
- *   counts            uint per cell
- *   scan              all levels of the prefix sum; its first region is starts[C]
+ *   rank              uint rank of each boid in its cell from the count stage
+ *   counts            uint per cell, and one more that stays 0
+ *   scan              all levels of the prefix sum; its first region is starts[C + 1]
  * One step: clear counts; count (0); scan; scatter 0 -> 1 (or 0 -> 2, sort 2 -> 1); steer
  * 1 -> 0. The state always returns to buffer 0 (ping-pong through 1), already nearly in
- * cell order for the next step's reads. */
+ * cell order for the next step's reads.
+ *
+ * Large N on any GL 4.3 device: the per-boid stages run on a 2-D grid of work groups
+ * (boid_index in shaders/state.glsl), and a state buffer larger than one storage block
+ * allows is bound as two blocks split at `split` slots (bind_state). */
 #include <glad/gl.h>
 
 #include <math.h>
@@ -40,12 +44,13 @@ enum {
     P_NEIGHBOURS,
     P_STEER_TOPO,
     P_NEIGHBOURS_TOPO,
+    P_STEER_FUSED, /* built for the fused variant only (nine storage blocks) */
     NPROG
 };
 /* The shader unit of each program; which files compose it is src/shaders.cmake's. */
 static const char *const prog_files[NPROG] = {
-    "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",        "sort.comp",
-    "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp"};
+    "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",         "sort.comp",
+    "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp", "steer_fused.comp"};
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
@@ -57,7 +62,7 @@ typedef struct gpu_backend {
     unsigned long log_errors; /* opt.log->errors already seen */
 
     GLuint prog[NPROG];
-    GLuint state[3], ids[3], cellrank, counts, scan, ubo;
+    GLuint state[3], ids[3], rank, counts, scan, ubo;
     GLuint nbr_count, nbr_hash, id_hash;
     size_t cap_n, nbr_n;
     size_t cap_cells;
@@ -66,6 +71,8 @@ typedef struct gpu_backend {
     /* Device limits. */
     GLint ssbo_align;
     size_t max_cells;
+    GLuint max_groups_x; /* GL_MAX_COMPUTE_WORK_GROUP_COUNT along x */
+    size_t split;        /* slots of the first state block (shaders/state.glsl) */
 
     /* Grid and scan layout of the latest step. */
     unsigned ncx, ncy;
@@ -76,6 +83,10 @@ typedef struct gpu_backend {
     GLsizeiptr scan_bytes;
 
     uint32_t t; /* steps since upload: the Vicsek noise stream's step index */
+    /* Fused variant: the counts and ranks of state[0] on grid `primed_grid` were taken by
+     * the latest steer, so the next sort_by_cell skips its clear and count. */
+    int primed;
+    float primed_grid[4]; /* ncx, ncy, inv_cell_w, inv_cell_h they were taken on */
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -176,28 +187,42 @@ static boids_status check_ubo_layout(GLuint prog, GLsizeiptr size, boids_error *
 
 /* ---- limits ------------------------------------------------------------------------------ */
 
+/* Slots of the first of the two blocks the state is bound as: as many vec4 as a block holds,
+ * ending on an offset the second block's binding may start at. */
+static size_t state_split(GLint64 block, GLint align) {
+    GLint64 unit = align > 16 ? align : 16;
+    return (size_t)(block / unit * unit / 16);
+}
+
 size_t boids_gpu_max_count(char *why, size_t size) {
     GLint64 block = 0;
-    GLint groups = 0;
+    GLint gx = 0, gy = 0, align = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
-    /* The largest per-boid array is the vec4 state: 16 bytes a boid. */
-    size_t by_block = (size_t)(block / 16);
-    size_t by_groups = (size_t)groups * BOIDS_GPU_WG;
-    size_t by_index = UINT32_MAX; /* uint indices and ids in the shaders */
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &gx);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &gy);
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+    /* Per block: the vec4 state split over two blocks, and at most 8 bytes a boid in any
+     * other (the 64-bit neighbour hashes of verification). */
+    size_t by_block = 2 * state_split(block, align);
+    if ((size_t)(block / 8) < by_block) by_block = (size_t)(block / 8);
+    size_t by_groups = (size_t)gx * (size_t)gy * BOIDS_GPU_WG;
+    /* The 2-D grid of groups covering N may overrun N by a row: 2^31 keeps it in a uint. */
+    size_t by_index = (size_t)1 << 31;
     size_t max = by_block;
     if (why)
-        snprintf(why, size, "GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld bytes, 16 bytes per boid",
+        snprintf(why, size,
+                 "GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld bytes: the 16-byte state in two "
+                 "blocks, 8 bytes per boid in any other",
                  (long long)block);
     if (by_groups < max) {
         max = by_groups;
         if (why)
-            snprintf(why, size, "GL_MAX_COMPUTE_WORK_GROUP_COUNT = %d groups of %d boids", groups,
-                     (int)BOIDS_GPU_WG);
+            snprintf(why, size, "GL_MAX_COMPUTE_WORK_GROUP_COUNT = %d x %d groups of %d boids", gx,
+                     gy, (int)BOIDS_GPU_WG);
     }
     if (by_index < max) {
         max = by_index;
-        if (why) snprintf(why, size, "32-bit boid indices");
+        if (why) snprintf(why, size, "31-bit boid indices");
     }
     return max;
 }
@@ -244,7 +269,7 @@ static boids_status ensure_boids(gpu_backend *g, size_t n, boids_error *err) {
             (st = alloc_buffer(&g->ids[i], (GLsizeiptr)(4 * n), "the boid ids", n, err)))
             return st;
     }
-    if ((st = alloc_buffer(&g->cellrank, (GLsizeiptr)(8 * n), "the cell ranks", n, err))) return st;
+    if ((st = alloc_buffer(&g->rank, (GLsizeiptr)(4 * n), "the cell ranks", n, err))) return st;
     g->cap_n = n;
     return BOIDS_OK;
 }
@@ -253,10 +278,11 @@ static GLintptr align_up(GLintptr x, GLintptr a) {
     return (x + a - 1) / a * a;
 }
 
-/* Lays out the scan levels for ncells and grows the cell buffers when needed. */
+/* Lays out the scan levels for ncells + 1 counts (the last, always 0, gives starts[ncells] =
+ * N) and grows the cell buffers when needed. */
 static boids_status ensure_cells(gpu_backend *g, size_t ncells, boids_error *err) {
     GLintptr off = 0, a = g->ssbo_align;
-    size_t n = ncells;
+    size_t n = ncells + 1;
     int k = 0;
     for (;;) {
         size_t nb = (n + BOIDS_GPU_SCAN_BLOCK - 1) / BOIDS_GPU_SCAN_BLOCK;
@@ -277,8 +303,8 @@ static boids_status ensure_cells(gpu_backend *g, size_t ncells, boids_error *err
         g->scan_bytes = off;
     }
     if (ncells > g->cap_cells) {
-        if ((st =
-                 alloc_buffer(&g->counts, (GLsizeiptr)(4 * ncells), "the grid cells", ncells, err)))
+        if ((st = alloc_buffer(&g->counts, (GLsizeiptr)(4 * (ncells + 1)), "the grid cells", ncells,
+                               err)))
             return st;
         g->cap_cells = ncells;
     }
@@ -351,6 +377,7 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise = (float)p->noise,
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
+        .split = UINT32_MAX,
     };
 }
 
@@ -376,6 +403,10 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     u.inv_cell_h = gg.sy;
     u.step = g->t;
     u.reach2 = ring_reach2(&gg);
+    u.split = (uint32_t)(g->split < g->base.n ? g->split : g->base.n);
+    const float grid[4] = {(float)gg.ncx, (float)gg.ncy, u.inv_cell_w, u.inv_cell_h};
+    if (memcmp(grid, g->primed_grid, sizeof grid) != 0) g->primed = 0;
+    memcpy(g->primed_grid, grid, sizeof grid);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
@@ -422,31 +453,67 @@ static boids_status stage_end(gpu_backend *g, boids_gpu_stage s, boids_error *er
     return check(g, boids_gpu_stage_name(s), err);
 }
 
-static void dispatch(GLuint prog, GLuint ngroups) {
+/* One invocation per boid on a 2-D grid of work groups, rows of at most max_groups_x (the
+ * shaders' boid_index); the last row's extra invocations return at once. */
+static void dispatch_boids(const gpu_backend *g, GLuint prog) {
+    GLuint total = groups(g->base.n, BOIDS_GPU_WG);
+    GLuint gx = total < g->max_groups_x ? total : g->max_groups_x;
     glUseProgram(prog);
-    glDispatchCompute(ngroups, 1, 1);
+    glDispatchCompute(gx, (total + gx - 1) / gx, 1);
+}
+
+/* Binds the state buffer buf, N vec4, as the two blocks of shaders/state.glsl: slots
+ * [0, split) at binding lo and the rest at binding hi. Below the split the second block is
+ * never read; it is bound to the buffer's first slot so that no binding is left empty. */
+static void bind_state(const gpu_backend *g, GLuint lo, GLuint hi, GLuint buf) {
+    size_t n = g->base.n;
+    if (n <= g->split) {
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, lo, buf, 0, (GLsizeiptr)(16 * n));
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, hi, buf, 0, 16);
+    } else {
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, lo, buf, 0, (GLsizeiptr)(16 * g->split));
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, hi, buf, (GLintptr)(16 * g->split),
+                          (GLsizeiptr)(16 * (n - g->split)));
+    }
+}
+
+static void bind_src(const gpu_backend *g, int k) {
+    bind_state(g, BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_SRC_STATE_HI, g->state[k]);
+    ssbo(BOIDS_GPU_B_SRC_ID, g->ids[k]);
+}
+
+static void bind_dst(const gpu_backend *g, int k) {
+    bind_state(g, BOIDS_GPU_B_DST_STATE, BOIDS_GPU_B_DST_STATE_HI, g->state[k]);
+    ssbo(BOIDS_GPU_B_DST_ID, g->ids[k]);
+}
+
+/* Stage 1: zeroes the cell counts, unless the fused steer took them already. */
+static boids_status clear_counts(gpu_backend *g, boids_error *err) {
+    stage_begin(g, BOIDS_GPU_STAGE_CLEAR);
+    if (!g->primed) {
+        const GLuint zero = 0;
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->counts);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0,
+                             (GLsizeiptr)(4 * (g->ncells + 1)), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                             &zero);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    }
+    return stage_end(g, BOIDS_GPU_STAGE_CLEAR, err);
 }
 
 /* Stages 1-4 (and the sort by id): leaves the state of buffer 0 ordered by cell in
  * buffer 1, with counts and starts filled. */
 static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
-    size_t n = g->base.n;
     boids_status st;
-    GLuint ng = groups(n, BOIDS_GPU_WG);
 
-    stage_begin(g, BOIDS_GPU_STAGE_CLEAR);
-    const GLuint zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->counts);
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * g->ncells),
-                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if ((st = stage_end(g, BOIDS_GPU_STAGE_CLEAR, err))) return st;
-
+    if ((st = clear_counts(g, err))) return st;
     stage_begin(g, BOIDS_GPU_STAGE_COUNT);
-    ssbo(BOIDS_GPU_B_SRC_STATE, g->state[0]);
-    ssbo(BOIDS_GPU_B_CELLRANK, g->cellrank);
-    ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells);
-    dispatch(g->prog[P_COUNT], ng);
+    if (!g->primed) { /* else the fused steer counted already: the stage times nothing */
+        bind_src(g, 0);
+        ssbo(BOIDS_GPU_B_RANK, g->rank);
+        ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells + 1);
+        dispatch_boids(g, g->prog[P_COUNT]);
+    }
     if ((st = stage_end(g, BOIDS_GPU_STAGE_COUNT, err))) return st;
 
     stage_begin(g, BOIDS_GPU_STAGE_SCAN);
@@ -475,27 +542,22 @@ static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
     }
     if ((st = stage_end(g, BOIDS_GPU_STAGE_SCAN, err))) return st;
 
-    /* starts and counts stay bound for the rest of the step. */
-    ssbo_range(BOIDS_GPU_B_STARTS, g->scan, g->lvl_out[0], g->ncells);
-    ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells);
+    /* The starts stay bound for the rest of the step. */
+    ssbo_range(BOIDS_GPU_B_STARTS, g->scan, g->lvl_out[0], g->ncells + 1);
 
     int det = g->opt.deterministic;
     stage_begin(g, BOIDS_GPU_STAGE_SCATTER);
-    ssbo(BOIDS_GPU_B_SRC_STATE, g->state[0]);
-    ssbo(BOIDS_GPU_B_SRC_ID, g->ids[0]);
-    ssbo(BOIDS_GPU_B_DST_STATE, g->state[det ? 2 : 1]);
-    ssbo(BOIDS_GPU_B_DST_ID, g->ids[det ? 2 : 1]);
-    ssbo(BOIDS_GPU_B_CELLRANK, g->cellrank);
-    dispatch(g->prog[P_SCATTER], ng);
+    bind_src(g, 0);
+    bind_dst(g, det ? 2 : 1);
+    ssbo(BOIDS_GPU_B_RANK, g->rank);
+    dispatch_boids(g, g->prog[P_SCATTER]);
     if ((st = stage_end(g, BOIDS_GPU_STAGE_SCATTER, err))) return st;
 
     if (det) {
         stage_begin(g, BOIDS_GPU_STAGE_SORT);
-        ssbo(BOIDS_GPU_B_SRC_STATE, g->state[2]);
-        ssbo(BOIDS_GPU_B_SRC_ID, g->ids[2]);
-        ssbo(BOIDS_GPU_B_DST_STATE, g->state[1]);
-        ssbo(BOIDS_GPU_B_DST_ID, g->ids[1]);
-        dispatch(g->prog[P_SORT], ng);
+        bind_src(g, 2);
+        bind_dst(g, 1);
+        dispatch_boids(g, g->prog[P_SORT]);
         if ((st = stage_end(g, BOIDS_GPU_STAGE_SORT, err))) return st;
     }
     return BOIDS_OK;
@@ -526,13 +588,21 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
             glBindBuffer(GL_UNIFORM_BUFFER, 0);
         }
         if ((st = sort_by_cell(g, err))) return st;
+        /* The fused steer counts into the counts the scan has consumed: clear them first
+         * (timed with the clear stage). */
+        const int fused = g->opt.variant == BOIDS_GPU_VARIANT_FUSED && !topo;
+        g->primed = 0;
+        if (fused && (st = clear_counts(g, err))) return st;
         stage_begin(g, BOIDS_GPU_STAGE_STEER);
-        ssbo(BOIDS_GPU_B_SRC_STATE, g->state[1]);
-        ssbo(BOIDS_GPU_B_SRC_ID, g->ids[1]);
-        ssbo(BOIDS_GPU_B_DST_STATE, g->state[0]);
-        ssbo(BOIDS_GPU_B_DST_ID, g->ids[0]);
-        dispatch(g->prog[topo ? P_STEER_TOPO : P_STEER], groups(b->n, BOIDS_GPU_WG));
+        bind_src(g, 1);
+        bind_dst(g, 0);
+        if (fused) {
+            ssbo(BOIDS_GPU_B_RANK, g->rank);
+            ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
+        }
+        dispatch_boids(g, g->prog[fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER]);
         if ((st = stage_end(g, BOIDS_GPU_STAGE_STEER, err))) return st;
+        g->primed = fused;
         collect_timing(g);
     }
     return BOIDS_OK;
@@ -540,12 +610,14 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
 
 /* ---- transfers --------------------------------------------------------------------------- */
 
-static boids_status read_buffer(gpu_backend *g, GLuint buf, size_t bytes, void *out,
-                                boids_error *err) {
+/* Transfers go through a host buffer of XFER boids at a time, so that the host holds no
+ * second copy of a large flock (10M boids would need 200 MB more). */
+enum { XFER = 1 << 16 };
+
+static void read_range(GLuint buf, size_t off, size_t bytes, void *out) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, out);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)bytes, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    return check(g, "read-back", err);
 }
 
 static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error *err) {
@@ -554,17 +626,20 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     if (out->n != n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "GPU download: flock has %zu boids, not %zu",
                                out->n, n);
-    float *s = malloc(16 * n);
-    uint32_t *id = malloc(4 * n);
+    float *s = malloc(16 * XFER);
+    uint32_t *id = malloc(4 * XFER);
     boids_status st = BOIDS_OK;
-    if (!s || !id) {
+    if (!s || !id)
         st = boids_error_set(err, BOIDS_ERR_NOMEM, "GPU download: out of memory (%zu boids)", n);
-    } else if (!(st = read_buffer(g, g->state[0], 16 * n, s, err)) &&
-               !(st = read_buffer(g, g->ids[0], 4 * n, id, err))) {
-        for (size_t i = 0; i < n; i++) {
+    for (size_t i0 = 0; st == BOIDS_OK && i0 < n; i0 += XFER) {
+        size_t m = n - i0 < XFER ? n - i0 : XFER;
+        read_range(g->state[0], 16 * i0, 16 * m, s);
+        read_range(g->ids[0], 4 * i0, 4 * m, id);
+        if ((st = check(g, "read-back", err))) break;
+        for (size_t i = 0; i < m; i++) {
             if (id[i] >= n) {
                 st = boids_error_set(err, BOIDS_ERR_RUNTIME,
-                                     "GPU download: corrupt id %u at index %zu", id[i], i);
+                                     "GPU download: corrupt id %u at index %zu", id[i], i0 + i);
                 break;
             }
             out->x[id[i]] = s[4 * i];
@@ -583,29 +658,33 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     boids_status st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
-    float *s = malloc(16 * n);
-    uint32_t *id = malloc(4 * n);
+    float *s = malloc(16 * XFER);
+    uint32_t *id = malloc(4 * XFER);
     if (!s || !id) {
         free(s);
         free(id);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "GPU upload: out of memory (%zu boids)", n);
     }
-    for (size_t i = 0; i < n; i++) {
-        s[4 * i] = (float)in->x[i];
-        s[4 * i + 1] = (float)in->y[i];
-        s[4 * i + 2] = (float)in->vx[i];
-        s[4 * i + 3] = (float)in->vy[i];
-        id[i] = (uint32_t)i;
+    for (size_t i0 = 0; i0 < n; i0 += XFER) {
+        size_t m = n - i0 < XFER ? n - i0 : XFER;
+        for (size_t i = 0; i < m; i++) {
+            s[4 * i] = (float)in->x[i0 + i];
+            s[4 * i + 1] = (float)in->y[i0 + i];
+            s[4 * i + 2] = (float)in->vx[i0 + i];
+            s[4 * i + 3] = (float)in->vy[i0 + i];
+            id[i] = (uint32_t)(i0 + i);
+        }
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->state[0]);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(16 * i0), (GLsizeiptr)(16 * m), s);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->ids[0]);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(4 * i0), (GLsizeiptr)(4 * m), id);
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->state[0]);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), s);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->ids[0]);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(4 * n), id);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     free(s);
     free(id);
     b->n = n;
     g->t = 0;
+    g->primed = 0;
     return check(g, "upload", err);
 }
 
@@ -643,20 +722,20 @@ static boids_status gpu_neighbours(boids_backend *b, const boids_params *p, uint
     if (st == BOIDS_OK) st = sort_by_cell(g, err);
     g->opt.timing = timing;
     if (st != BOIDS_OK) return st;
-    ssbo(BOIDS_GPU_B_SRC_STATE, g->state[1]);
-    ssbo(BOIDS_GPU_B_SRC_ID, g->ids[1]);
+    bind_src(g, 1);
     ssbo(BOIDS_GPU_B_NBR_COUNT, g->nbr_count);
     ssbo(BOIDS_GPU_B_NBR_HASH, g->nbr_hash);
     ssbo(BOIDS_GPU_B_ID_HASH, g->id_hash);
-    dispatch(
-        g->prog[p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? P_NEIGHBOURS_TOPO : P_NEIGHBOURS],
-        groups(n, BOIDS_GPU_WG));
+    dispatch_boids(
+        g,
+        g->prog[p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? P_NEIGHBOURS_TOPO : P_NEIGHBOURS]);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if ((st = check(g, "neighbours", err))) return st;
     uint32_t *h = malloc(8 * n);
     if (!h) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    if (!(st = read_buffer(g, g->nbr_count, 4 * n, count, err)) &&
-        !(st = read_buffer(g, g->nbr_hash, 8 * n, h, err)))
+    read_range(g->nbr_count, 0, 4 * n, count);
+    read_range(g->nbr_hash, 0, 8 * n, h);
+    if (!(st = check(g, "read-back", err)))
         for (size_t i = 0; i < n; i++)
             set_hash[i] = (uint64_t)h[2 * i] | (uint64_t)h[2 * i + 1] << 32;
     free(h);
@@ -671,7 +750,7 @@ static void gpu_destroy(boids_backend *b) {
     for (int i = 0; i < NPROG; i++)
         if (g->prog[i]) glDeleteProgram(g->prog[i]);
     GLuint bufs[] = {g->state[0],  g->state[1], g->state[2], g->ids[0], g->ids[1],
-                     g->ids[2],    g->cellrank, g->counts,   g->scan,   g->ubo,
+                     g->ids[2],    g->rank,     g->counts,   g->scan,   g->ubo,
                      g->nbr_count, g->nbr_hash, g->id_hash};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
@@ -689,8 +768,41 @@ static const boids_backend_ops gpu_ops = {
     .neighbours = gpu_neighbours,
 };
 
+static const char *const variant_names[BOIDS_GPU_VARIANTS] = {"plain", "fused"};
+
+const char *boids_gpu_variant_name(boids_gpu_variant v) {
+    return (unsigned)v < BOIDS_GPU_VARIANTS ? variant_names[v] : "?";
+}
+
+boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err) {
+    for (int v = 0; v < BOIDS_GPU_VARIANTS; v++)
+        if (!strcmp(name, variant_names[v])) {
+            *out = (boids_gpu_variant)v;
+            return BOIDS_OK;
+        }
+    return boids_error_set(err, BOIDS_ERR_INPUT, "unknown GPU variant '%s' (plain, fused)", name);
+}
+
+/* The variant is known and the device has the storage blocks it binds. */
+static boids_status check_variant(const gpu_backend *g, boids_error *err) {
+    if ((unsigned)g->opt.variant >= BOIDS_GPU_VARIANTS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: unknown variant %d",
+                               (int)g->opt.variant);
+    if (g->opt.variant != BOIDS_GPU_VARIANT_FUSED) return BOIDS_OK;
+    GLint blocks = 0, bindings = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (blocks <= BOIDS_GPU_B_NEXT_COUNTS || bindings <= BOIDS_GPU_B_NEXT_COUNTS)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "GPU variant fused needs %d storage blocks in a compute shader; "
+                               "this device has GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = %d, "
+                               "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS = %d: use the plain variant",
+                               BOIDS_GPU_B_NEXT_COUNTS + 1, blocks, bindings);
+    return BOIDS_OK;
+}
+
 boids_gpu_options boids_gpu_options_default(void) {
-    boids_gpu_options o = {1, 0, 0, NULL};
+    boids_gpu_options o = {1, 0, 0, NULL, BOIDS_GPU_VARIANT_PLAIN, 0, 0};
     return o;
 }
 
@@ -715,15 +827,24 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     GLint max_groups = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
-    /* Cells: bounded by the cap, by one uint per cell in a storage block, and by the
-     * scan_add dispatch of one thread per cell. */
+    g->max_groups_x = (GLuint)max_groups;
+    if (g->opt.test_groups_x && g->opt.test_groups_x < g->max_groups_x)
+        g->max_groups_x = g->opt.test_groups_x;
+    g->split = state_split(block, g->ssbo_align);
+    if (g->opt.test_block_bytes && g->opt.test_block_bytes < (size_t)block)
+        g->split = state_split((GLint64)g->opt.test_block_bytes, g->ssbo_align);
+    /* Cells: bounded by the cap, by one uint per cell (and the final start) in a storage
+     * block, and by the scan_add dispatch of one thread per cell. */
     g->max_cells = BOIDS_GPU_MAX_CELLS;
-    if ((size_t)(block / 4) < g->max_cells) g->max_cells = (size_t)(block / 4);
+    if ((size_t)(block / 4) - 1 < g->max_cells) g->max_cells = (size_t)(block / 4) - 1;
     if ((size_t)max_groups * BOIDS_GPU_SCAN_WG < g->max_cells)
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
+    if ((st = check_variant(g, err))) goto fail;
     for (int i = 0; i < NPROG; i++)
-        if ((st = build_program(prog_files[i], &g->prog[i], err))) goto fail;
+        if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
+            (st = build_program(prog_files[i], &g->prog[i], err)))
+            goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
     glGenBuffers(1, &g->ubo);
@@ -749,6 +870,13 @@ unsigned boids_gpu_state_buffer(const boids_backend *b) {
 
 unsigned boids_gpu_id_buffer(const boids_backend *b) {
     return as_gpu(b)->ids[0];
+}
+
+size_t boids_gpu_bytes(const boids_backend *b) {
+    const gpu_backend *g = as_gpu(b);
+    size_t nbuf = g->opt.deterministic ? 3 : 2;
+    return g->cap_n * (nbuf * 20 + 4) + (g->cap_cells ? 4 * (g->cap_cells + 1) : 0) +
+           (size_t)g->scan_bytes + (size_t)g->ubo_size + 20 * g->nbr_n;
 }
 
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy) {

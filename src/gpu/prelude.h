@@ -26,25 +26,30 @@ enum {
  * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
 enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 
-/* Shader storage binding points, all below 8, the GL 4.3 minimum of
- * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS. Stages reuse points for different roles. */
+/* Shader storage binding points, all below 8 (but the fused variant's ninth), the GL 4.3 minimum of
+ * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages
+ * reuse points for different roles (the scatter uses eight: both states split in two, both
+ * ids, the ranks and the starts). */
 enum {
-    BOIDS_GPU_B_SRC_STATE = 0, /* vec4 (x, y, vx, vy) per boid, read */
-    BOIDS_GPU_B_SRC_ID = 1,    /* uint id per boid, read */
-    BOIDS_GPU_B_DST_STATE = 2, /* written */
-    BOIDS_GPU_B_DST_ID = 3,    /* written */
-    BOIDS_GPU_B_COUNTS = 4,    /* uint boids per cell */
-    BOIDS_GPU_B_STARTS = 5,    /* uint first index of each cell in the sorted state */
-    BOIDS_GPU_B_CELLRANK = 6,  /* uvec2 (cell, rank in cell) per boid */
-    BOIDS_GPU_B_SCAN_IN = 0,   /* scan: input level */
-    BOIDS_GPU_B_SCAN_OUT = 2,  /* scan: exclusive prefix sums of the level */
-    BOIDS_GPU_B_SCAN_SUMS = 3, /* scan: one total per block (the next level's input) */
-    BOIDS_GPU_B_NBR_COUNT = 2, /* neighbours: uint count per id */
-    BOIDS_GPU_B_NBR_HASH = 3,  /* neighbours: uvec2 (lo, hi) 64-bit set hash per id */
-    BOIDS_GPU_B_ID_HASH = 6,   /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
-    BOIDS_GPU_B_FOLLOW = 2,    /* viewer's follow pass: its result */
-    BOIDS_GPU_B_SEEN = 3,      /* viewer's follow pass: uint per slot, 1 for a neighbour */
-    BOIDS_GPU_UBO_PARAMS = 0   /* uniform block binding */
+    BOIDS_GPU_B_SRC_STATE = 0,    /* vec4 (x, y, vx, vy) per boid, read */
+    BOIDS_GPU_B_SRC_ID = 1,       /* uint id per boid, read */
+    BOIDS_GPU_B_DST_STATE = 2,    /* written */
+    BOIDS_GPU_B_DST_ID = 3,       /* written */
+    BOIDS_GPU_B_COUNTS = 4,       /* uint boids per cell (count and scan only) */
+    BOIDS_GPU_B_STARTS = 5,       /* uint first index of each cell in the sorted state, then N */
+    BOIDS_GPU_B_RANK = 6,         /* uint rank of each boid in its cell */
+    BOIDS_GPU_B_SRC_STATE_HI = 7, /* the read state's slots from P.split on (state.glsl) */
+    BOIDS_GPU_B_DST_STATE_HI = 4, /* the written state's slots from P.split on */
+    BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
+    BOIDS_GPU_B_SCAN_IN = 0,      /* scan: input level */
+    BOIDS_GPU_B_SCAN_OUT = 2,     /* scan: exclusive prefix sums of the level */
+    BOIDS_GPU_B_SCAN_SUMS = 3,    /* scan: one total per block (the next level's input) */
+    BOIDS_GPU_B_NBR_COUNT = 2,    /* neighbours: uint count per id */
+    BOIDS_GPU_B_NBR_HASH = 3,     /* neighbours: uvec2 (lo, hi) 64-bit set hash per id */
+    BOIDS_GPU_B_ID_HASH = 6,      /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
+    BOIDS_GPU_B_FOLLOW = 2,       /* viewer's follow pass: its result */
+    BOIDS_GPU_B_SEEN = 3,         /* viewer's follow pass: uint per slot, 1 for a neighbour */
+    BOIDS_GPU_UBO_PARAMS = 0      /* uniform block binding */
 };
 
 /* Uniform block fields: (GLSL type, C type, name). Float values are the rules_k of rules.h
@@ -95,7 +100,8 @@ enum {
     X(uint, uint32_t, noise_seed_lo)                                                               \
     X(uint, uint32_t, noise_seed_hi)                                                               \
     X(uint, uint32_t, step)                                                                        \
-    X(float, float, reach2)
+    X(float, float, reach2)                                                                        \
+    X(uint, uint32_t, split)
 
 typedef struct boids_gpu_params {
 #define BOIDS_GPU_FIELD_C(glsl, ctype, name) ctype name;
@@ -110,12 +116,13 @@ enum { BOIDS_GPU_PARAMS_NFIELDS = 0 BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_ONE)
 /* Every field is a 4-byte scalar with no padding: the std140 layout. */
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
 _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
-_Static_assert(offsetof(boids_gpu_params, reach2) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
+_Static_assert(offsetof(boids_gpu_params, split) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
 
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.
- * The grid's fields, n and step are left 0 for the caller. (src/gpu/pipeline.c) */
+ * The grid's fields, n and step are left 0 for the caller; split is UINT32_MAX (the state in
+ * one block, which the viewer's buffers always are). (src/gpu/pipeline.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
 
 /* Names and C offsets of the fields, for the run-time check against GL's offsets. */
