@@ -126,6 +126,10 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);
 
+/* The GL renderer string of the latest gpu backend app_backend_create made, or NULL when it
+ * made none: output provenance records it. */
+const char *app_backend_renderer(void);
+
 /* Prints "boids: message" for a failed status and returns its exit code. */
 int app_fail(const boids_error *err);
 
