@@ -45,7 +45,8 @@ check("no journal left after a finished sweep", not os.path.exists(runs + ".part
 R, T = rows(runs), rows(out)
 check("runs file: 32 rows (2 keys x 2 values x 2 N x 4 seeds)", len(R) == 32, len(R))
 check("runs file: columns", list(R[0].keys()) ==
-      ["run_id", "N", "width", "height", "noise", "vision_radius", "seed", "samples"] + OBS,
+      ["run_id", "N", "width", "height", "noise", "vision_radius", "seed", "samples"] +
+      [o + "_avg" for o in OBS],
       list(R[0].keys()))
 check("runs file: order N, keys (last fastest), seeds",
       [(r["N"], r["noise"], r["vision_radius"], r["seed"]) for r in R[:5]] ==
@@ -61,7 +62,7 @@ for k, t in enumerate(T):
                for g in group)
     # The same additions in the same order as the C code: equal to the last bit, then printed
     # with the table's %.10g.
-    means = ["%.10g" % (sum(float(g[o]) for g in group) / 4) for o in OBS]
+    means = ["%.10g" % (sum(float(g[o + "_avg"]) for g in group) / 4) for o in OBS]
     check(f"point {k}: the table's means are the runs' means",
           same and means == [t[o + "_mean"] for o in OBS], (means, t))
 for path in (out, runs):
@@ -97,6 +98,15 @@ ids = {(r["N"], r["noise"], r["vision_radius"], r["seed"]): r["run_id"] for r in
 check("run ids are stable: the same run in a smaller sweep keeps its id",
       all(ids[(r["N"], r["noise"], r["vision_radius"], r["seed"])] == r["run_id"]
           for r in rows(sub)))
+
+# A swept key named like an observable (neighbours) keeps every column name distinct.
+nb = os.path.join(d, "nb_runs.csv")
+run(BOIDS, "sweep", "--preset", "vicsek", "--steps", "4", "--grid", "neighbours=metric,topological",
+    "-n", "10", "--seeds", "1", "--runs-out", nb, "--out", os.path.join(d, "nb.csv"), check_rc=0)
+for f in (nb, os.path.join(d, "nb.csv")):
+    header = read(f).splitlines()[0].split(",")
+    check(f"{os.path.basename(f)}: column names distinct with a key named neighbours",
+          len(header) == len(set(header)) and "neighbours" in header, header)
 
 # Killed after a few runs, then resumed.
 k = tmpdir()

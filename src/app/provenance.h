@@ -3,8 +3,8 @@
  * the data file itself stays plain (a CSV header row first, no comment lines).
  *
  * The document every sidecar shares:
- *   program      "boids" and its version; commit: `git rev-parse HEAD` at configure time,
- *                "unknown" when the source was not a git checkout
+ *   program      "boids" and its version; commit: `git rev-parse HEAD` when CMake last
+ *                configured the build, "unknown" when the source was not a git checkout
  *   command_line the process's exact argv (from /proc/self/cmdline), as a list and as one
  *                shell-quoted string that can be pasted into a shell
  *   parameters   the full parameter set of the base run, every key of `boids params`

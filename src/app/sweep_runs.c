@@ -84,7 +84,10 @@ boids_status sweep_ids(sweep *s, const app_opts *o, boids_error *err) {
 void sweep_runs_header(FILE *f, const sweep *s) {
     fputs("run_id,N,width,height", f);
     for (size_t i = 0; i < s->naxes; i++) fprintf(f, ",%s", s->axes[i].key->key);
-    fprintf(f, ",seed,samples,%s\n", boids_metrics_columns);
+    fputs(",seed,samples", f);
+    /* "_avg": the bare names would clash with a swept key of the same name (neighbours). */
+    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) fprintf(f, ",%s_avg", boids_metrics_names[k]);
+    fputc('\n', f);
 }
 
 boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t run,
