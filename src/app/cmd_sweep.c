@@ -52,7 +52,7 @@ typedef struct point {
     double mean[BOIDS_METRICS_COUNT], se[BOIDS_METRICS_COUNT];
 } point;
 
-static double now(void) {
+double sweep_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -201,9 +201,9 @@ typedef struct sweep_args {
     const char *plot_y;
 } sweep_args;
 
-/* The observable to plot, the output files and their sidecars (writable before any run)
- * and the burn-in. */
-static boids_status sweep_outputs(sweep *s, const sweep_args *a, boids_error *err) {
+/* The observable to plot, the output files and their sidecars (writable before any run, checked
+ * by the process that writes them) and the burn-in. */
+static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boids_error *err) {
     s->plot_y = -1;
     for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
         if (!strcmp(a->plot_y, boids_metrics_names[k])) s->plot_y = k;
@@ -224,17 +224,17 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, boids_error *er
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "--plot: key '%s' is not numeric, nothing to put on an axis",
                                    s->key->key);
-        if (boids_atomic_check_writable(s->plot, err)) return err->status;
+        if (writer && boids_atomic_check_writable(s->plot, err)) return err->status;
     }
     if (s->resume && !s->runs_out)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--resume needs --runs-out FILE (the record of finished runs)");
     const char *tables[] = {s->out, s->runs_out};
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; writer && i < 2; i++)
         if (tables[i] &&
             (boids_atomic_check_writable(tables[i], err) || app_prov_check_sidecar(tables[i], err)))
             return err->status;
-    if (s->meta && boids_atomic_check_writable(s->meta, err)) return err->status;
+    if (writer && s->meta && boids_atomic_check_writable(s->meta, err)) return err->status;
     if (s->burn_in < 0) s->burn_in = s->steps / 2;
     if (s->burn_in > s->steps)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -260,9 +260,8 @@ static void point_stats(point *q, const sweep_result *res, long seeds) {
     q->samples = res[0].samples;
 }
 
-/* One run, r: its parameters, its averages into res[r], a progress line on stderr. */
-static boids_status sweep_one(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
-                              double t0, boids_error *err) {
+boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
+                           double t0, boids_error *err) {
     boids_params p;
     uint64_t seed = sweep_run_seed(o, s, r);
     boids_status st = sweep_run_params(o, s, r, &p, err);
@@ -276,7 +275,8 @@ static boids_status sweep_one(const app_opts *o, const sweep *s, size_t r, sweep
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s %s", s->axes[i].key->key,
                  s->axes[i].values[vi[i]]);
     fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", r + 1,
-            s->nruns, s->counts[ci], what, (unsigned long long)seed, res[r].avg[0], now() - t0);
+            s->nruns, s->counts[ci], what, (unsigned long long)seed, res[r].avg[0],
+            sweep_now() - t0);
     return BOIDS_OK;
 }
 
@@ -350,14 +350,14 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
     return st;
 }
 
-/* Every run not finished yet, in run order, each added to the journal (if any) as it ends.
- * The first failure stops the sweep; the journal keeps what finished before it. */
+/* The serial driver: every run not finished yet, in run order, each added to the journal (if
+ * any) as it ends. The first failure stops the sweep; the journal keeps what finished before. */
 static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
-    double t0 = now();
+    double t0 = sweep_now();
     for (size_t r = 0; r < s->nruns; r++) {
         if (res[r].done) continue;
-        boids_status st = sweep_one(o, s, r, res, t0, err);
+        boids_status st = sweep_execute(o, s, r, res, t0, err);
         if (!st && j->f) st = sweep_journal_add(j, s, o, r, &res[r], err);
         if (st) return st;
     }
@@ -427,25 +427,21 @@ static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_pr
     return st;
 }
 
-/* Runs the sweep: the journal (resuming from it with --resume), every run, the outputs. */
-static boids_status sweep_run(const sweep *s, const app_opts *o, const app_prov *pv,
-                              boids_error *err) {
-    sweep_result *res = calloc(s->nruns, sizeof *res);
-    if (!res) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    sweep_journal j = {NULL, NULL};
-    size_t resumed = 0;
-    boids_status st = s->runs_out ? sweep_journal_open(&j, s, res, &resumed, err) : BOIDS_OK;
-    if (!st && s->resume)
-        fprintf(stderr, "boids sweep: resuming: %zu of %zu runs already done (%s)\n", resumed,
+/* Before the first run: the results, and in the writer the journal (resuming from it with
+ * --resume). */
+static boids_status sweep_start(const sweep *s, const sweep_driver *drv, sweep_result **res,
+                                sweep_journal *j, size_t *resumed, boids_error *err) {
+    if (!(*res = calloc(s->nruns, sizeof **res)))
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    boids_status st = BOIDS_OK;
+    if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, *res, resumed, err);
+    if (!st && drv->writer && s->resume)
+        fprintf(stderr, "boids sweep: resuming: %zu of %zu runs already done (%s)\n", *resumed,
                 s->nruns, s->runs_out);
-    if (!st) st = run_all(s, o, res, &j, err);
-    if (!st) st = sweep_finish(s, o, pv, res, resumed, err);
-    sweep_journal_close(&j, !st); /* kept on failure: --resume goes on from it */
-    free(res);
     return st;
 }
 
-int boids_cmd_sweep(int argc, char **argv) {
+int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
     sweep_args a = {.plot_y = "order"};
     const app_option own[] = {
@@ -500,9 +496,23 @@ int boids_cmd_sweep(int argc, char **argv) {
     app_prov_begin(&pv);
     boids_error err;
     boids_status st = sweep_grid_check(&s, &o, &err);
-    if (!st) st = sweep_outputs(&s, &a, &err);
+    if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
-    if (!st) st = sweep_run(&s, &o, &pv, &err);
+    sweep_result *res = NULL;
+    sweep_journal j = {NULL, NULL};
+    size_t resumed = 0;
+    if (!st) st = sweep_start(&s, drv, &res, &j, &resumed, &err);
+    if (drv->agree) st = drv->agree(st, &err);
+    if (!st) st = drv->run(&s, &o, res, &j, &err);
+    if (!st && drv->writer) st = sweep_finish(&s, &o, &pv, res, resumed, &err);
+    sweep_journal_close(&j, !st); /* kept on failure: --resume goes on from it */
+    free(res);
     sweep_free(&s);
-    return st ? app_fail(&err) : 0;
+    if (!st) return 0;
+    return drv->writer ? app_fail(&err) : boids_status_exit_code(st); /* one message, not K */
+}
+
+int boids_cmd_sweep(int argc, char **argv) {
+    const sweep_driver serial = {1, NULL, run_all};
+    return sweep_main(argc, argv, &serial);
 }

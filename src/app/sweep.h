@@ -1,5 +1,5 @@
 /* boids sweep, shared by its parts: the grid of runs (sweep_grid.c), the runs file and its
- * journal (sweep_runs.c) and the command (cmd_sweep.c).
+ * journal (sweep_runs.c), the command (cmd_sweep.c) and its MPI driver (sweep_mpi.c).
  *
  * A sweep is the cartesian product of the counts, the values of each swept key and the
  * seeds. Points are (N, value of key 1, ..., value of key K); runs are (point, seed). Both
@@ -105,5 +105,38 @@ boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts 
                                const sweep_result *r, boids_error *err);
 /* Closes the journal; remove: delete it too (the runs file now holds every run). */
 void sweep_journal_close(sweep_journal *j, int remove);
+
+/* ---- the command (cmd_sweep.c) ---- */
+
+/* How a sweep's runs get done: one after the other here (boids sweep), or spread over MPI
+ * ranks (boids-mpi sweep, sweep_mpi.c). */
+typedef struct sweep_driver {
+    int writer; /* 1: this process checks and writes every output (serial, or MPI rank 0) */
+    /* NULL, or called by every process once set up (st: how that went), before any run:
+     * returns a failure when any process failed, so that none waits for another forever. */
+    boids_status (*agree)(boids_status st, boids_error *err);
+    /* Does every run of res not done yet, marking it done, and appends each to the journal
+     * j (j->f NULL: none) as it ends; in a process that does not write, the runs it is
+     * handed (res and j are then scratch). */
+    boids_status (*run)(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
+                        boids_error *err);
+} sweep_driver;
+
+/* The whole command (argv[0] "sweep"): parse, check, run through drv, write. Returns the exit
+ * code; only a writer prints the failure's message. */
+int sweep_main(int argc, char **argv, const sweep_driver *drv);
+
+/* One run: its parameters, its averages into res[r] (done set), and its progress line on
+ * stderr (t0: the sweep's start, CLOCK_MONOTONIC seconds). */
+boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
+                           double t0, boids_error *err);
+
+/* CLOCK_MONOTONIC seconds. */
+double sweep_now(void);
+
+/* boids-mpi's sweep (sweep_mpi.c, built only with MPI): sweep_main with rank 0 as the writer
+ * handing out the runs and the other ranks running them; call between MPI_Init and
+ * MPI_Finalize. */
+int boids_mpi_sweep(int argc, char **argv);
 
 #endif
