@@ -134,6 +134,24 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     return doc;
 }
 
+/* Steps b through so->steps, sampling step 0 and every so->every-th step (or the last). */
+static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_params *p, sim_out *so,
+                              boids_error *err) {
+    long done = 0, steps = so->steps, every = so->every;
+    boids_status s = sample(0, f, p, so, err);
+    while (!s && done < steps) {
+        long next = every ? (done / every + 1) * every : steps;
+        if (next > steps) next = steps;
+        if ((s = boids_backend_step(b, p, (unsigned)(next - done), err))) break;
+        done = next;
+        if (every ? done % every == 0 : done == steps) {
+            if ((s = boids_backend_download(b, f, err))) break;
+            s = sample((unsigned long)done, f, p, so, err);
+        }
+    }
+    return s;
+}
+
 /* Commits the series and the trajectory, then writes every sidecar. */
 static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_opts *o,
                                    const boids_params *p, boids_error *err) {
@@ -210,18 +228,8 @@ int boids_cmd_sim(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
-    long done = 0, steps = so.steps, every = so.every;
-    boids_status s = sample(0, &f, &p, &so, &err);
-    while (!s && done < steps) {
-        long next = every ? (done / every + 1) * every : steps;
-        if (next > steps) next = steps;
-        if ((s = boids_backend_step(b, &p, (unsigned)(next - done), &err))) break;
-        done = next;
-        if (every ? done % every == 0 : done == steps) {
-            if ((s = boids_backend_download(b, &f, &err))) break;
-            if ((s = sample((unsigned long)done, &f, &p, &so, &err))) break;
-        }
-    }
+    long steps = so.steps;
+    boids_status s = run_steps(b, &f, &p, &so, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s && o.verbose) {
         double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
