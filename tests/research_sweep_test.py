@@ -153,6 +153,18 @@ check("resume with other keys: exit 2 naming the header", p.returncode == 2 and
       "header" in p.stderr, p.stderr[-300:])
 check("the runs file is untouched", read(kruns) == before)
 
+# A journal row with a field too many or too few: exit 2 naming the line.
+for name, edit in [("a field too many", lambda l: l.rstrip("\n") + ",1\n"),
+                   ("a field too few", lambda l: l.rsplit(",", 1)[0] + "\n")]:
+    jd = tmpdir()
+    lines = read(runs).splitlines(keepends=True)
+    with open(os.path.join(jd, "r.csv.partial"), "w") as f:
+        f.writelines(lines[:3] + [edit(lines[3])])
+    p = run(BOIDS, *SWEEP, "--runs-out", os.path.join(jd, "r.csv"), "--resume")
+    check(f"journal row with {name}: exit 2 naming file and line",
+          p.returncode == 2 and "r.csv.partial line 4" in p.stderr and "fields" in p.stderr,
+          p.stderr[-300:])
+
 bad = tmpdir()
 b = os.path.join(bad, "x.csv")
 cases = [

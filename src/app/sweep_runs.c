@@ -122,17 +122,15 @@ static boids_status parse_row(char *line, const sweep *s, const id_index *ix, sw
                               const char *where, boids_error *err) {
     size_t nf = 6 + s->naxes + BOIDS_METRICS_COUNT, k = 0;
     char *field[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
-    for (char *c = line; k < nf; k++) {
-        field[k] = c;
+    for (char *c = line;; *c++ = '\0') {
+        if (k == nf)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %zu fields", where, nf);
+        field[k++] = c;
         c += strcspn(c, ",");
-        if (!*c) {
-            k++;
-            break;
-        }
-        *c++ = '\0';
+        if (!*c) break;
     }
-    if (k != nf || strchr(field[nf - 1], ','))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: expected %zu fields", where, nf);
+    if (k != nf)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %zu fields, expected %zu", where, k, nf);
     char *end;
     errno = 0;
     id_index key = {strtoull(field[0], &end, 16), 0};
