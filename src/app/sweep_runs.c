@@ -144,8 +144,9 @@ static boids_status parse_row(char *line, const sweep *s, const id_index *ix, sw
     r->samples = strtol(field[5 + s->naxes], &end, 10);
     int bad = *end != '\0' || r->samples < 1;
     for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
-        r->avg[m] = strtod(field[6 + s->naxes + (size_t)m], &end);
-        bad |= *end != '\0';
+        const char *text = field[6 + s->naxes + (size_t)m];
+        r->avg[m] = strtod(text, &end);
+        bad |= *end != '\0' || end == text; /* "nan" is a number here: nn_distance at N 1 */
     }
     if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: malformed number", where);
     r->done = 1;
