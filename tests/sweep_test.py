@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""boids sweep: a tiny sweep gives well-formed CSV (the expected rows and columns, order
-within [0, 1], standard errors that are non-negative), --out is written whole, and bad flags
+"""boids sweep: a tiny sweep gives well-formed CSV (header row first, the expected rows and
+columns, order within [0, 1], standard errors that are non-negative; the statistics explained
+in the provenance sidecar), --out is written whole, and bad flags
 give one message and exit code 2 without creating the output.
 
 usage: sweep_test.py BOIDS_BINARY
 """
 import csv
 import io
+import json
 import math
 import os
 import sys
@@ -20,15 +22,19 @@ TINY = ["--preset", "vicsek", "--steps", "12", "--burn-in", "4", "--sample-every
 
 
 def rows_of(text):
-    lines = [l for l in text.splitlines() if not l.startswith("#")]
-    return list(csv.DictReader(io.StringIO("\n".join(lines))))
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 # Two N at fixed density, three noise values from a range, three seeds: 6 rows.
+meta = os.path.join(tmpdir(), "meta.json")
 p = run(BOIDS, "sweep", *TINY, "--key", "noise", "--range", "0:4:2", "--counts", "12,30",
-        "--density", "4", "--seeds", "3")
+        "--density", "4", "--seeds", "3", "--meta", meta)
 check("tiny sweep exits 0", p.returncode == 0, p.stderr[-500:])
-check("comment says what the SE captures", "seed-to-seed" in p.stdout and "autocorrelation" in p.stdout)
+check("plain CSV: the header row first, no comment lines",
+      p.stdout.startswith("N,width,height,noise,") and "#" not in p.stdout, p.stdout[:200])
+with open(meta) as f:
+    stats = json.load(f)["sweep"]["statistics"]
+check("--meta says what the SE captures", "seed-to-seed" in stats and "autocorrelation" in stats)
 rows = rows_of(p.stdout)
 header = ["N", "width", "height", "noise", "seeds", "samples"] + \
     [f"{o}_{s}" for o in OBS for s in ("mean", "se")]
@@ -63,7 +69,8 @@ with open(out) as f:
     rows = rows_of(f.read())
 check("--out rows", [r["vision_radius"] for r in rows] == ["0.5", "1.5"], rows)
 check("one seed: SE is nan", all(r["order_se"] == "nan" for r in rows))
-check("no temporary file left", sorted(os.listdir(d)) == ["sweep.csv"], os.listdir(d))
+check("no temporary file left, the sidecar beside the CSV",
+      sorted(os.listdir(d)) == ["sweep.csv", "sweep.csv.json"], os.listdir(d))
 
 bad = os.path.join(d, "bad.csv")
 cases = [

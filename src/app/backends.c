@@ -4,6 +4,12 @@
 #include "boids/gpu.h"
 #include "cli.h"
 
+static char renderer[256]; /* of the latest gpu backend; empty: none made */
+
+const char *app_backend_renderer(void) {
+    return renderer[0] ? renderer : NULL;
+}
+
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err) {
     if (strcmp(o->backend, "cpu-ref") == 0) return boids_cpu_ref_create(f, err);
@@ -17,6 +23,7 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
 #endif
         boids_gl *gl = boids_gl_create(debug, err);
         if (!gl) return NULL;
+        snprintf(renderer, sizeof renderer, "%s", boids_gl_renderer(gl));
         if (o->verbose)
             fprintf(stderr, "boids: GL renderer: %s; version %s; EGL platform %s\n",
                     boids_gl_renderer(gl), boids_gl_version(gl), boids_gl_platform(gl));

@@ -328,7 +328,8 @@ static const char *flag_text(char *buf, size_t size, const char *name, const cha
 }
 
 /* Refuses an option that sets what an earlier one set: a second value where one is meant,
- * or --fast after --deterministic. --set and -v repeat by design. Records g otherwise. */
+ * or --fast after --deterministic. --set and -v repeat by design, and so do the options a
+ * command marks `repeat` (take_option does not record them). Records g otherwise. */
 static boids_status note_given(given *seen, size_t *nseen, const given *g, boids_error *err) {
     if (g->setting == OPT_SET || g->setting == 'v') return BOIDS_OK;
     for (size_t i = 0; i < *nseen; i++) {
@@ -368,7 +369,8 @@ static boids_status take_option(const app_option *own, size_t n, app_opts *o, in
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: an empty value",
                                flag_text(flag, sizeof flag, g.name, optarg));
     boids_status s = op ? own_parse(op, optarg, err) : shared_parse(o, c, optarg, err);
-    return s ? s : note_given(seen, nseen, &g, err);
+    if (s || (op && op->repeat)) return s;
+    return note_given(seen, nseen, &g, err);
 }
 
 /* One message for a bad option: prefixed "boids" for the subcommands (as app_fail), the

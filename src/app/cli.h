@@ -86,6 +86,7 @@ typedef struct app_option {
     const char *help;           /* '\n' starts a continuation line */
     const char *alias;          /* another long name, not in the help ("color") */
     int open;                   /* REAL: lo excluded */
+    int repeat;                 /* may be given again (CUSTOM options that accumulate) */
 } app_option;
 
 /* Returned by app_parse when the command should go on. */
@@ -131,6 +132,10 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
 /* The backend named by --backend (cpu-ref, cpu, gpu) holding f. */
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);
+
+/* The GL renderer string of the latest gpu backend app_backend_create made, or NULL when it
+ * made none: output provenance records it. */
+const char *app_backend_renderer(void);
 
 /* Prints "boids: message" for a failed status and returns its exit code. */
 int app_fail(const boids_error *err);

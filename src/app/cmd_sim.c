@@ -9,6 +9,8 @@
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
+#include "npy.h"
+#include "provenance.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",
@@ -25,76 +27,224 @@ static const app_command sim_command = {
     .backend = "cpu-ref",
     .deterministic = 1};
 
-static boids_status print_metrics(unsigned long step, const boids_flock *f, const boids_params *p,
-                                  int order_only, boids_error *err) {
-    if (order_only) {
-        printf("%lu,%.17g\n", step, boids_order(f));
-        return BOIDS_OK;
-    }
+/* Where the samples go: stdout, and on request a series CSV, a trajectory and sidecars. */
+typedef struct sim_out {
+    const char *save, *series, *trajectory, *meta, *dtype;
+    int order_only;
+    long steps, every;
+    boids_atomic_file series_file; /* .f NULL: no series */
+    app_npy traj;                  /* .file.f NULL: no trajectory */
+} sim_out;
+
+/* The number of samples: step 0, then every K-th step, or the last step alone without
+ * --every (the same steps as the metrics on stdout). */
+static size_t sample_count(long steps, long every) {
+    return every ? (size_t)(steps / every) + 1 : steps ? 2 : 1;
+}
+
+/* One sample: the metrics line on stdout, a series row, a trajectory frame. */
+static boids_status sample(unsigned long step, const boids_flock *f, const boids_params *p,
+                           sim_out *so, boids_error *err) {
     boids_metrics m;
     char line[512];
-    boids_status s = boids_metrics_compute(f, p, &m, err);
-    if (s) return s;
-    boids_metrics_format(&m, line, sizeof line);
-    printf("%lu,%s\n", step, line);
+    if (!so->order_only || so->series_file.f) {
+        boids_status s = boids_metrics_compute(f, p, &m, err);
+        if (s) return s;
+        boids_metrics_format(&m, line, sizeof line);
+    }
+    if (so->order_only)
+        printf("%lu,%.17g\n", step, boids_order(f));
+    else
+        printf("%lu,%s\n", step, line);
+    if (so->series_file.f) fprintf(so->series_file.f, "%lu,%s\n", step, line);
+    return so->traj.file.f ? app_npy_frame(&so->traj, f, err) : BOIDS_OK;
+}
+
+/* Opens the series and trajectory files (temporary until the run ends) and checks that
+ * every output and sidecar can be written, before the first step. */
+static boids_status open_outputs(sim_out *so, size_t n, boids_error *err) {
+    const char *files[] = {so->save, so->meta, so->series, so->trajectory};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i] && boids_atomic_check_writable(files[i], err)) return err->status;
+    if ((so->series && app_prov_check_sidecar(so->series, err)) ||
+        (so->trajectory && app_prov_check_sidecar(so->trajectory, err)))
+        return err->status;
+    if (so->dtype && strcmp(so->dtype, "f4") && strcmp(so->dtype, "f8"))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--trajectory-dtype: '%s' is not f4 or f8",
+                               so->dtype);
+    if (so->dtype && !so->trajectory)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--trajectory-dtype needs --trajectory FILE");
+    if (so->series) {
+        boids_status s = boids_atomic_open(&so->series_file, so->series, err);
+        if (s) return s;
+        fprintf(so->series_file.f, "step,%s\n", boids_metrics_columns);
+    }
+    if (so->trajectory) {
+        int f8 = so->dtype && !strcmp(so->dtype, "f8");
+        boids_status s =
+            app_npy_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, f8, err);
+        if (s) return s;
+    }
     return BOIDS_OK;
 }
 
+static void abort_outputs(sim_out *so) {
+    if (so->series_file.f) boids_atomic_abort(&so->series_file);
+    if (so->traj.file.f) app_npy_abort(&so->traj);
+}
+
+/* What the samples were: which steps, which columns. */
+static void add_sampling(cJSON *out, const sim_out *so) {
+    cJSON_AddNumberToObject(out, "steps", (double)so->steps);
+    cJSON_AddNumberToObject(out, "every", (double)so->every);
+    cJSON_AddStringToObject(out, "sample_steps",
+                            so->every ? "0, every, 2 every, ... up to steps"
+                                      : "0 and steps (no --every)");
+    cJSON_AddNumberToObject(out, "samples", (double)sample_count(so->steps, so->every));
+}
+
+/* The sidecar document of one output: the shared provenance plus its "output" object. */
+static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, const sim_out *so,
+                         size_t n) {
+    cJSON *doc = cJSON_Duplicate(base, 1), *out = cJSON_CreateObject();
+    if (!doc || !out) {
+        cJSON_Delete(doc);
+        cJSON_Delete(out);
+        return NULL;
+    }
+    cJSON_AddItemToObject(doc, "output", out);
+    cJSON_AddStringToObject(out, "file", file);
+    cJSON_AddStringToObject(out, "kind", kind);
+    add_sampling(out, so);
+    if (!strcmp(kind, "trajectory")) {
+        int f8 = so->dtype && !strcmp(so->dtype, "f8");
+        double shape[3] = {(double)sample_count(so->steps, so->every), (double)n, 4};
+        cJSON_AddStringToObject(out, "format", "NumPy .npy 1.0, C order");
+        cJSON_AddStringToObject(out, "dtype", f8 ? "<f8" : "<f4");
+        cJSON_AddItemToObject(out, "shape", cJSON_CreateDoubleArray(shape, 3));
+        cJSON_AddStringToObject(out, "layout",
+                                "a[t, i] = (x, y, vx, vy) of boid i (id order) at sample t");
+    } else {
+        char columns[256];
+        int all = strcmp(kind, "stdout") || !so->order_only;
+        snprintf(columns, sizeof columns, "step,%s", all ? boids_metrics_columns : "order");
+        cJSON_AddStringToObject(out, "columns", columns);
+        cJSON_AddStringToObject(out, "observables", "README, Observables; boids/metrics.h");
+    }
+    return doc;
+}
+
+/* Steps b through so->steps, sampling step 0 and every so->every-th step (or the last). */
+static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_params *p, sim_out *so,
+                              boids_error *err) {
+    long done = 0, steps = so->steps, every = so->every;
+    boids_status s = sample(0, f, p, so, err);
+    while (!s && done < steps) {
+        long next = every ? (done / every + 1) * every : steps;
+        if (next > steps) next = steps;
+        if ((s = boids_backend_step(b, p, (unsigned)(next - done), err))) break;
+        done = next;
+        if (every ? done % every == 0 : done == steps) {
+            if ((s = boids_backend_download(b, f, err))) break;
+            s = sample((unsigned long)done, f, p, so, err);
+        }
+    }
+    return s;
+}
+
+/* Commits the series and the trajectory, then writes every sidecar. */
+static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_opts *o,
+                                   const boids_params *p, boids_error *err) {
+    boids_status s = BOIDS_OK;
+    if (so->series_file.f && (s = boids_atomic_commit(&so->series_file, err))) {
+        abort_outputs(so);
+        return s;
+    }
+    if (so->traj.file.f && (s = app_npy_close(&so->traj, err))) return s;
+    if (!so->series && !so->trajectory && !so->meta) return BOIDS_OK;
+    cJSON *base = app_prov_document(pv, o, p);
+    const char *files[] = {so->series, so->trajectory, so->meta};
+    const char *kinds[] = {"series", "trajectory", "stdout"};
+    for (int i = 0; !s && i < 3; i++) {
+        if (!files[i]) continue;
+        cJSON *doc = base ? output_doc(base, files[i], kinds[i], so, (size_t)p->count) : NULL;
+        if (!doc)
+            s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing provenance");
+        else if (i < 2)
+            s = app_prov_sidecar(files[i], doc, err);
+        else
+            s = app_prov_write(files[i], doc, err);
+        cJSON_Delete(doc);
+    }
+    cJSON_Delete(base);
+    return s;
+}
+
 int boids_cmd_sim(int argc, char **argv) {
-    long steps = 1000, every = 0;
-    const char *save = NULL;
-    int order_only = 0;
+    sim_out so = {.steps = 1000};
     const app_option own[] = {
-        {APP_LONG, "steps", 0, "K", &steps, 0, 2000000000L,
+        {APP_LONG, "steps", 0, "K", &so.steps, 0, 2000000000L,
          .help = "number of steps (default 1000)"},
-        {APP_LONG, "every", 0, "K", &every, 1, 2000000000L,
-         .help = "metrics every K steps (default: step 0 and the last step only)"},
-        {APP_TEXT, "save", 0, "FILE", &save,
+        {APP_LONG, "every", 0, "K", &so.every, 1, 2000000000L,
+         .help = "metrics (and series rows, trajectory frames) every K steps\n"
+                 "(default: step 0 and the last step only)"},
+        {APP_TEXT, "save", 0, "FILE", &so.save,
          .help = "write the final state (x,y,vx,vy in id order, %.17g)"},
-        {APP_FLAG, "order-only", 0, NULL, &order_only, 1,
-         .help = "metrics: the order parameter only"},
+        {APP_FLAG, "order-only", 0, NULL, &so.order_only, 1,
+         .help = "metrics on stdout: the order parameter only"},
+        {APP_TEXT, "series", 0, "FILE", &so.series,
+         .help = "also write every observable at each sample to FILE (CSV, header\n"
+                 "row first) and its provenance to FILE.json"},
+        {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
+         .help = "write positions and velocities at each sample to FILE (NumPy\n"
+                 ".npy, shape samples x N x 4: x, y, vx, vy), streamed; FILE.json"},
+        {APP_TEXT, "trajectory-dtype", 0, "T", &so.dtype,
+         .help = "f4 (float32, default) or f8 (float64, exact)"},
+        {APP_TEXT, "meta", 0, "FILE", &so.meta,
+         .help = "write the provenance of the metrics on stdout to FILE (JSON)"},
     };
     app_opts o;
     int rc = app_parse(&sim_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
+    app_prov pv;
+    app_prov_begin(&pv);
     boids_error err;
     boids_params p;
     if (app_params(&o, &p, &err)) return app_fail(&err);
-    if (save && boids_atomic_check_writable(save, &err)) return app_fail(&err);
     boids_flock f;
     if (app_initial_flock(&o, &p, &f, &err)) return app_fail(&err);
+    if (open_outputs(&so, f.n, &err)) {
+        abort_outputs(&so);
+        boids_flock_free(&f);
+        return app_fail(&err);
+    }
     boids_backend *b = app_backend_create(&o, &p, &f, &err);
     if (!b) {
+        abort_outputs(&so);
         boids_flock_free(&f);
         return app_fail(&err);
     }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    printf("step,%s\n", order_only ? "order" : boids_metrics_columns);
-    long done = 0;
-    boids_status s = print_metrics(0, &f, &p, order_only, &err);
-    while (!s && done < steps) {
-        long next = every ? (done / every + 1) * every : steps;
-        if (next > steps) next = steps;
-        if ((s = boids_backend_step(b, &p, (unsigned)(next - done), &err))) break;
-        done = next;
-        if (every ? done % every == 0 : done == steps) {
-            if ((s = boids_backend_download(b, &f, &err))) break;
-            if ((s = print_metrics((unsigned long)done, &f, &p, order_only, &err))) break;
-        }
-    }
+    printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
+    long steps = so.steps;
+    boids_status s = run_steps(b, &f, &p, &so, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s && o.verbose) {
         double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
                 f.n, boids_backend_name(b), sec, steps ? 1e3 * sec / (double)steps : 0.0);
     }
-    if (!s && save) {
-        if (!(s = boids_backend_download(b, &f, &err))) s = boids_state_save(save, &f, &err);
+    if (!s && so.save) {
+        if (!(s = boids_backend_download(b, &f, &err))) s = boids_state_save(so.save, &f, &err);
     }
     if (fflush(stdout) != 0 && !s)
         s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
+    if (s)
+        abort_outputs(&so);
+    else
+        s = finish_outputs(&so, &pv, &o, &p, &err);
     boids_backend_destroy(b);
     boids_flock_free(&f);
     return s ? app_fail(&err) : 0;

@@ -1,0 +1,260 @@
+#include "provenance.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "boids/atomic_file.h"
+#include "boids/version.h"
+
+#ifndef BOIDS_GIT_COMMIT
+#error "BOIDS_GIT_COMMIT is defined by CMake (configure-time git rev-parse, or unknown)"
+#endif
+
+static double mono_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void app_prov_begin(app_prov *pv) {
+    pv->start = time(NULL);
+    pv->start_mono = mono_now();
+}
+
+static void utc_text(time_t t, char *buf, size_t size) {
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The whole of /proc/self/cmdline (NUL-separated arguments), or NULL when unreadable. */
+static char *read_cmdline(size_t *len) {
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += got;
+        if (n == cap) {
+            char *b = realloc(buf, 2 * cap + 1);
+            if (!b) free(buf);
+            buf = b;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* A word a POSIX shell reads back as itself: bare when it holds only safe characters,
+ * otherwise in single quotes with each ' written as '\''. */
+static void shell_quote(const char *w, char *out) {
+    int bare = *w != '\0';
+    for (const char *c = w; *c; c++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-@%", *c))
+            bare = 0;
+    if (bare) {
+        strcpy(out, w);
+        return;
+    }
+    *out++ = '\'';
+    for (const char *c = w; *c; c++) {
+        if (*c == '\'') {
+            memcpy(out, "'\\''", 4);
+            out += 4;
+        } else {
+            *out++ = *c;
+        }
+    }
+    strcpy(out, "'");
+}
+
+/* "argv": the arguments, "command_line": the same as one shell line. */
+static int add_command_line(cJSON *doc) {
+    size_t len = 0;
+    char *buf = read_cmdline(&len);
+    cJSON *argv = cJSON_AddArrayToObject(doc, "argv");
+    char *line = buf ? malloc(4 * len + 2) : NULL; /* quoting at most quadruples a word */
+    if (!argv || (buf && !line)) {
+        free(buf);
+        return -1;
+    }
+    if (line) line[0] = '\0';
+    for (size_t i = 0; buf && i < len; i += strlen(buf + i) + 1) {
+        cJSON_AddItemToArray(argv, cJSON_CreateString(buf + i));
+        if (i) strcat(line, " ");
+        shell_quote(buf + i, line + strlen(line));
+    }
+    cJSON *cl = line ? cJSON_AddStringToObject(doc, "command_line", line)
+                     : cJSON_AddNullToObject(doc, "command_line");
+    free(line);
+    free(buf);
+    return cl ? 0 : -1;
+}
+
+/* Every key of the parameter table with its value in p. */
+static cJSON *params_object(const boids_params *p) {
+    cJSON *obj = cJSON_CreateObject();
+    size_t n;
+    const boids_param_info *t = boids_param_table(&n);
+    for (size_t i = 0; obj && i < n; i++) {
+        const char *field = (const char *)p + t[i].offset;
+        switch (t[i].type) {
+        case BOIDS_KEY_REAL:
+            cJSON_AddNumberToObject(obj, t[i].key, *(const double *)(const void *)field);
+            break;
+        case BOIDS_KEY_INT:
+            cJSON_AddNumberToObject(obj, t[i].key, (double)*(const long *)(const void *)field);
+            break;
+        case BOIDS_KEY_BOOL:
+            cJSON_AddBoolToObject(obj, t[i].key, *(const int *)(const void *)field);
+            break;
+        case BOIDS_KEY_ENUM:
+            cJSON_AddStringToObject(obj, t[i].key, t[i].choices[*(const int *)(const void *)field]);
+            break;
+        }
+    }
+    return obj;
+}
+
+/* How the base parameters were built, then their values. */
+static cJSON *parameters_object(const app_opts *o, const boids_params *base) {
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    cJSON_AddStringToObject(obj, "preset", o->preset ? o->preset : "lab");
+    if (o->config)
+        cJSON_AddStringToObject(obj, "config", o->config);
+    else
+        cJSON_AddNullToObject(obj, "config");
+    cJSON_AddItemToObject(obj, "set", cJSON_CreateStringArray(o->sets, o->nsets));
+    /* A string: a 64-bit seed does not fit a JSON number (a double) exactly. */
+    cJSON_AddStringToObject(obj, "seed", seed);
+    if (o->load)
+        cJSON_AddStringToObject(obj, "load", o->load);
+    else
+        cJSON_AddNullToObject(obj, "load");
+    cJSON_AddItemToObject(obj, "values", params_object(base));
+    return obj;
+}
+
+/* The model name of the first CPU in /proc/cpuinfo, or "unknown". */
+static void cpu_model(char *buf, size_t size) {
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        const char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !colon) continue;
+        snprintf(buf, size, "%s", colon + 1 + (colon[1] == ' '));
+        buf[strcspn(buf, "\n")] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
+static cJSON *machine_object(void) {
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    char host[256] = "unknown", cpu[256], os[3 * 65 + 3] = "unknown";
+    if (gethostname(host, sizeof host - 1) != 0) strcpy(host, "unknown");
+    host[sizeof host - 1] = '\0';
+    struct utsname u;
+    if (uname(&u) == 0) snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    cpu_model(cpu, sizeof cpu);
+    cJSON_AddStringToObject(obj, "host", host);
+    cJSON_AddStringToObject(obj, "os", os);
+    cJSON_AddStringToObject(obj, "cpu_model", cpu);
+    cJSON_AddNumberToObject(obj, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    return obj;
+}
+
+static cJSON *backend_object(const app_opts *o) {
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    cJSON_AddStringToObject(obj, "name", o->backend);
+    if (!strcmp(o->backend, "gpu"))
+        cJSON_AddStringToObject(obj, "gpu_mode", o->deterministic ? "deterministic" : "fast");
+    if (!strcmp(o->backend, "cpu")) {
+        if (o->threads)
+            cJSON_AddNumberToObject(obj, "threads", o->threads);
+        else
+            cJSON_AddStringToObject(obj, "threads", "all");
+    }
+    return obj;
+}
+
+cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_params *base) {
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) return NULL;
+    char start[32], end[32];
+    utc_text(pv->start, start, sizeof start);
+    utc_text(time(NULL), end, sizeof end);
+    cJSON *prog = cJSON_AddObjectToObject(doc, "program");
+    if (prog) {
+        cJSON_AddStringToObject(prog, "name", "boids");
+        cJSON_AddStringToObject(prog, "version", boids_version());
+        cJSON_AddStringToObject(prog, "commit", BOIDS_GIT_COMMIT);
+    }
+    int bad = !prog || add_command_line(doc) != 0;
+    cJSON_AddItemToObject(doc, "parameters", parameters_object(o, base));
+    cJSON_AddItemToObject(doc, "backend", backend_object(o));
+    const char *renderer = app_backend_renderer();
+    cJSON_AddStringToObject(doc, "renderer", renderer ? renderer : "none");
+    cJSON_AddItemToObject(doc, "machine", machine_object());
+    cJSON_AddStringToObject(doc, "start", start);
+    cJSON_AddStringToObject(doc, "end", end);
+    cJSON_AddNumberToObject(doc, "wall_seconds", mono_now() - pv->start_mono);
+    const char *need[] = {"parameters", "backend", "renderer",    "machine",
+                          "start",      "end",     "wall_seconds"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(doc, need[i])) bad = 1;
+    if (bad) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+boids_status app_prov_write(const char *path, const cJSON *doc, boids_error *err) {
+    char *text = cJSON_Print(doc);
+    if (!text) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing %s", path);
+    boids_atomic_file a;
+    boids_status st = boids_atomic_open(&a, path, err);
+    if (!st) {
+        fputs(text, a.f);
+        fputc('\n', a.f);
+        st = boids_atomic_commit(&a, err);
+    }
+    free(text);
+    return st;
+}
+
+/* file + ".json" in a buffer the caller frees, or NULL. */
+static char *sidecar_name(const char *file) {
+    char *name = malloc(strlen(file) + 6);
+    if (name) strcat(strcpy(name, file), ".json");
+    return name;
+}
+
+boids_status app_prov_sidecar(const char *file, const cJSON *doc, boids_error *err) {
+    char *name = sidecar_name(file);
+    if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    boids_status st = app_prov_write(name, doc, err);
+    free(name);
+    return st;
+}
+
+boids_status app_prov_check_sidecar(const char *file, boids_error *err) {
+    char *name = sidecar_name(file);
+    if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    boids_status st = boids_atomic_check_writable(name, err);
+    free(name);
+    return st;
+}

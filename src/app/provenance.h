@@ -1,0 +1,48 @@
+/* Provenance of an output file: a JSON sidecar (cJSON) that says what made it, so that a CSV
+ * or .npy file found months later can be traced to its program, parameters and machine while
+ * the data file itself stays plain (a CSV header row first, no comment lines).
+ *
+ * The document every sidecar shares:
+ *   program      "boids" and its version; commit: `git rev-parse HEAD` when CMake last
+ *                configured the build, "unknown" when the source was not a git checkout
+ *   command_line the process's exact argv (from /proc/self/cmdline), as a list and as one
+ *                shell-quoted string that can be pasted into a shell
+ *   parameters   the full parameter set of the base run, every key of `boids params`
+ *                (numbers, booleans as true/false, enums as their names), and how it was
+ *                built (preset, config file, --set pairs, seed)
+ *   backend      cpu-ref, cpu or gpu ("name"), with the gpu mode or the cpu thread count
+ *   renderer     the GL renderer string with the gpu backend, "none" otherwise
+ *   machine      host name, operating system, CPU model, online CPUs
+ *   start, end   UTC times (ISO 8601) and the wall time between them in seconds
+ * Each command adds an "output" object describing the file (columns, layout, statistics). */
+#ifndef BOIDS_APP_PROVENANCE_H
+#define BOIDS_APP_PROVENANCE_H
+
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+
+typedef struct app_prov {
+    time_t start;      /* wall clock at the start */
+    double start_mono; /* CLOCK_MONOTONIC seconds at the start */
+} app_prov;
+
+/* Records the start time. */
+void app_prov_begin(app_prov *pv);
+
+/* The shared document, ending now; o and base describe the base run. NULL when out of
+ * memory. */
+cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_params *base);
+
+/* Writes doc to path, pretty-printed, atomically (boids_atomic_file). */
+boids_status app_prov_write(const char *path, const cJSON *doc, boids_error *err);
+
+/* Writes doc to the sidecar of file: file's name with ".json" appended. */
+boids_status app_prov_sidecar(const char *file, const cJSON *doc, boids_error *err);
+
+/* Checks, before a long run, that the sidecar of file can be written later. */
+boids_status app_prov_check_sidecar(const char *file, boids_error *err);
+
+#endif

@@ -1,0 +1,177 @@
+/* boids-mpi: `boids sweep` with its runs spread over MPI ranks.
+ *
+ * Every rank parses the same command line and computes the same grid of runs. Rank 0 reads
+ * the journal (--resume), hands out the runs not done yet, largest N first (a run's cost
+ * grows at least with N, so the big ones start early and the small ones fill the gaps at the
+ * end), one at a time to whichever rank asks, and writes every output exactly as the serial
+ * sweep does: the same rows, in the same order, from the same doubles, so the table and the
+ * runs file are byte-identical to those of `boids sweep` (the sidecars differ only in what
+ * describes the process: command line, machine, times). The other ranks only run.
+ *
+ * A run that fails is reported by its rank (which run, why) and the others go on; at the end
+ * rank 0 writes no table, keeps the finished runs in the journal and exits non-zero naming
+ * the missing runs, so that `--resume` completes the sweep once the cause is fixed.
+ *
+ * Messages carry C structs as bytes: every rank must run the same binary on the same
+ * architecture (a homogeneous cluster). */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+enum { TAG_RESULT = 1, TAG_WORK = 2 };
+
+/* Worker to rank 0: a result, or (run -1) a first request for work. */
+typedef struct mpi_result {
+    int64_t run;
+    int32_t status; /* boids_status of the run */
+    int64_t samples;
+    double avg[BOIDS_METRICS_COUNT];
+    char msg[BOIDS_ERROR_MSG_MAX];
+} mpi_result;
+
+/* Largest N first, then run order. */
+static const sweep *order_sweep;
+static int cmp_cost(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b, cx, cy, vi[SWEEP_MAX_KEYS];
+    sweep_point_coords(order_sweep, x / (size_t)order_sweep->seeds, &cx, vi);
+    sweep_point_coords(order_sweep, y / (size_t)order_sweep->seeds, &cy, vi);
+    long nx = order_sweep->counts[cx], ny = order_sweep->counts[cy];
+    if (nx != ny) return nx > ny ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The runs not done yet, in the order they are handed out; NULL when out of memory. */
+static size_t *work_queue(const sweep *s, const sweep_result *res, size_t *n) {
+    size_t *q = malloc((s->nruns ? s->nruns : 1) * sizeof *q);
+    if (!q) return NULL;
+    *n = 0;
+    for (size_t r = 0; r < s->nruns; r++)
+        if (!res[r].done) q[(*n)++] = r;
+    order_sweep = s;
+    qsort(q, *n, sizeof *q, cmp_cost);
+    return q;
+}
+
+/* Appends " r (id ...)" of a failed run to the list of missing runs while it fits. */
+static void note_missing(char *list, size_t size, const sweep *s, size_t r) {
+    size_t len = strlen(list);
+    if (len + 40 < size)
+        snprintf(list + len, size - len, "%s%zu (id %016llx)", len ? ", " : "", r,
+                 (unsigned long long)s->ids[r]);
+    else if (len + 5 < size && strcmp(list + len - 4, " ..."))
+        strcat(list, " ...");
+}
+
+/* Rank 0 with workers: answers each message with the next run (or -1: stop) until every
+ * worker is stopped; records results and failures as they come. */
+static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
+                          const size_t *q, size_t nq, int workers, boids_error *err) {
+    size_t next = 0, failed = 0;
+    char missing[360] = "";
+    boids_status st = BOIDS_OK;
+    while (workers > 0) {
+        mpi_result m;
+        MPI_Status from;
+        MPI_Recv(&m, (int)sizeof m, MPI_BYTE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &from);
+        if (m.run >= 0 && m.status == BOIDS_OK) {
+            sweep_result *r = &res[m.run];
+            memcpy(r->avg, m.avg, sizeof r->avg);
+            r->samples = (long)m.samples;
+            r->done = 1;
+            if (!st && j->f) st = sweep_journal_add(j, s, o, (size_t)m.run, r, err);
+        } else if (m.run >= 0) {
+            m.msg[sizeof m.msg - 1] = '\0';
+            fprintf(stderr, "boids-mpi: rank %d: run %lld (id %016llx) failed: %s\n",
+                    from.MPI_SOURCE, (long long)m.run, (unsigned long long)s->ids[m.run], m.msg);
+            note_missing(missing, sizeof missing, s, (size_t)m.run);
+            failed++;
+        }
+        int64_t work = next < nq ? (int64_t)q[next++] : -1;
+        MPI_Send(&work, 1, MPI_INT64_T, from.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
+        if (work < 0) workers--;
+    }
+    if (!st && failed)
+        st = boids_error_set(err, BOIDS_ERR_RUNTIME,
+                             "sweep: %zu of %zu runs failed (rank messages above), no table "
+                             "written; missing runs: %s%s",
+                             failed, s->nruns, missing,
+                             s->runs_out ? "; the others are in the journal: fix the cause and "
+                                           "run again with --resume"
+                                         : "");
+    return st;
+}
+
+/* Rank 0: the runs not done yet through the other ranks, or alone when it is the only one. */
+static boids_status run_master(const sweep *s, const app_opts *o, sweep_result *res,
+                               sweep_journal *j, boids_error *err) {
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    size_t nq;
+    size_t *q = work_queue(s, res, &nq);
+    if (!q) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    boids_status st = BOIDS_OK;
+    if (size == 1) {
+        double t0 = sweep_now();
+        for (size_t i = 0; !st && i < nq; i++) {
+            st = sweep_execute(o, s, q[i], res, t0, err);
+            if (!st && j->f) st = sweep_journal_add(j, s, o, q[i], &res[q[i]], err);
+        }
+    } else {
+        st = serve(s, o, res, j, q, nq, size - 1, err);
+    }
+    free(q);
+    return st;
+}
+
+/* A worker: asks rank 0 for a run, runs it, sends the result with the next request, until
+ * told to stop. A failed run is reported, not fatal: the rank goes on with the next. */
+static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *res,
+                               sweep_journal *j, boids_error *err) {
+    (void)j;
+    (void)err;
+    mpi_result m;
+    memset(&m, 0, sizeof m);
+    m.run = -1;
+    double t0 = sweep_now();
+    for (;;) {
+        int64_t work;
+        MPI_Send(&m, (int)sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        MPI_Recv(&work, 1, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (work < 0) return BOIDS_OK;
+        boids_error e;
+        boids_error_clear(&e);
+        memset(&m, 0, sizeof m);
+        m.run = work;
+        m.status = (int32_t)sweep_execute(o, s, (size_t)work, res, t0, &e);
+        if (m.status == BOIDS_OK) {
+            memcpy(m.avg, res[work].avg, sizeof m.avg);
+            m.samples = res[work].samples;
+        } else {
+            snprintf(m.msg, sizeof m.msg, "%s", e.msg);
+        }
+    }
+}
+
+/* Every rank set up, or none runs: a worker that failed where rank 0 did not (which only
+ * running out of memory can cause: the rest is the same on every rank) says why itself. */
+static boids_status agree(boids_status st, boids_error *err) {
+    int rank, ok = st == BOIDS_OK, root_ok = ok, all_ok;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Bcast(&root_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!ok && rank && root_ok) fprintf(stderr, "boids-mpi: rank %d: %s\n", rank, err->msg);
+    if (ok && !all_ok)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "sweep: a rank failed before the first run (its message above); "
+                               "nothing was run");
+    return st;
+}
+
+int boids_mpi_sweep(int argc, char **argv) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const sweep_driver drv = {rank == 0, agree, rank == 0 ? run_master : run_worker};
+    return sweep_main(argc, argv, &drv);
+}

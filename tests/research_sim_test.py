@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""boids sim research outputs: --series is plain CSV (header row first) holding the stdout
+rows; --trajectory is a .npy file that numpy.load reads as (samples, N, 4) and whose frames
+equal the states `--save` writes at those steps (float64 bit for bit, float32 as numpy rounds
+them); every output has a JSON sidecar with the version, commit, command line and full
+parameter set; bad flags exit 2 leaving no file behind.
+
+usage: research_sim_test.py BOIDS_BINARY   (run with a Python that has numpy)
+"""
+import csv
+import json
+import os
+import sys
+
+from harness import check, finish, run, tmpdir
+
+try:
+    import numpy as np
+except ImportError:
+    print("FAIL: numpy is missing (Debian python3-numpy, installed by .ci/install-deps)")
+    sys.exit(1)
+
+BOIDS = sys.argv[1]
+d = tmpdir()
+BASE = ["--preset", "classic", "--seed", "7", "-n", "50"]
+path = lambda name: os.path.join(d, name)
+
+
+def state(steps):
+    """The state --save writes after `steps` steps, as float64 rows (x, y, vx, vy)."""
+    out = path(f"state{steps}.csv")
+    run(BOIDS, "sim", *BASE, "--steps", steps, "--save", out, check_rc=0)
+    with open(out) as f:
+        return np.array([[float(v) for v in r[:4]] for r in list(csv.reader(f))[1:]])
+
+
+p = run(BOIDS, "sim", *BASE, "--steps", "100", "--every", "25", "--series", path("s.csv"),
+        "--trajectory", path("t8.npy"), "--trajectory-dtype", "f8", "--meta", path("m.json"))
+check("sim with every output exits 0", p.returncode == 0, p.stderr[-500:])
+with open(path("s.csv")) as f:
+    text = f.read()
+check("series: header row first, no comment lines",
+      text.startswith("step,order,milling,") and "#" not in text, text[:200])
+check("series rows are the stdout rows", text == p.stdout, (text[-200:], p.stdout[-200:]))
+rows = list(csv.DictReader(open(path("s.csv"))))
+check("series: one row per sample (steps 0, 25, ..., 100)",
+      [r["step"] for r in rows] == ["0", "25", "50", "75", "100"], [r["step"] for r in rows])
+
+# --order-only trims stdout, never the series: it holds every observable.
+p2 = run(BOIDS, "sim", *BASE, "--steps", "100", "--every", "25", "--order-only",
+         "--series", path("s2.csv"), "--trajectory", path("t4.npy"))
+check("order-only with a series exits 0", p2.returncode == 0, p2.stderr[-500:])
+check("order-only: the series still holds every observable",
+      open(path("s2.csv")).read() == text)
+
+t8, t4 = np.load(path("t8.npy")), np.load(path("t4.npy"))
+check("trajectory f8: shape (samples, N, 4) float64", t8.shape == (5, 50, 4) and t8.dtype == np.float64,
+      (t8.shape, t8.dtype))
+check("trajectory f4 (default): float32", t4.shape == (5, 50, 4) and t4.dtype == np.float32,
+      (t4.shape, t4.dtype))
+for k, steps in enumerate(["0", "25", "50", "75", "100"]):
+    s = state(steps)
+    check(f"frame {k} (step {steps}) f8 equals --save bit for bit", np.array_equal(t8[k], s))
+    check(f"frame {k} (step {steps}) f4 equals float32(--save)",
+          np.array_equal(t4[k], s.astype(np.float32)))
+m = np.load(path("t8.npy"), mmap_mode="r")
+check("trajectory maps with mmap_mode='r'", np.array_equal(m[-1], t8[-1]))
+with open(path("t8.npy"), "rb") as f:
+    head = f.read(10)
+    hlen = head[8] | head[9] << 8
+check("npy version 1.0, data 64-byte aligned", head[:8] == b"\x93NUMPY\x01\x00" and
+      (10 + hlen) % 64 == 0, head)
+
+# Without --every the samples are step 0 and the last step.
+run(BOIDS, "sim", *BASE, "--steps", "30", "--trajectory", path("t2.npy"), check_rc=0)
+check("no --every: two frames (step 0, last)", np.load(path("t2.npy")).shape == (2, 50, 4))
+
+for name, kind in [("s.csv", "series"), ("t8.npy", "trajectory")]:
+    with open(path(name + ".json")) as f:
+        meta = json.load(f)
+    check(f"{kind} sidecar: version and commit", meta["program"]["version"] and
+          meta["program"]["commit"], meta["program"])
+    check(f"{kind} sidecar: the exact command line",
+          meta["argv"][1:] == ["sim", *BASE, "--steps", "100", "--every", "25", "--series",
+                               path("s.csv"), "--trajectory", path("t8.npy"), "--trajectory-dtype",
+                               "f8", "--meta", path("m.json")], meta["argv"])
+    values = meta["parameters"]["values"]
+    check(f"{kind} sidecar: the full parameter set", values["count"] == 50 and
+          values["vision_radius"] == 50 and values["model"] == "reynolds" and len(values) > 30,
+          values)
+    check(f"{kind} sidecar: backend, renderer, machine, times",
+          meta["backend"]["name"] == "cpu-ref" and meta["renderer"] == "none" and
+          meta["machine"]["host"] and meta["start"] <= meta["end"], meta)
+    check(f"{kind} sidecar: output kind", meta["output"]["kind"] == kind)
+with open(path("t8.npy.json")) as f:
+    check("trajectory sidecar: shape and dtype", json.load(f)["output"]["shape"] == [5, 50, 4])
+with open(path("m.json")) as f:
+    check("--meta: provenance of stdout", json.load(f)["output"]["kind"] == "stdout")
+
+# Bad flags: exit 2, one message naming the flag, nothing written.
+bad = tmpdir()
+cases = [
+    ("bad dtype", ["--trajectory", os.path.join(bad, "t.npy"), "--trajectory-dtype", "f2"], ["f2"]),
+    ("dtype without trajectory", ["--trajectory-dtype", "f8"], ["--trajectory"]),
+    ("unwritable series", ["--series", os.path.join(bad, "no", "s.csv")], ["s.csv"]),
+    ("unwritable trajectory", ["--trajectory", os.path.join(bad, "no", "t.npy")], ["t.npy"]),
+    ("unwritable meta", ["--meta", os.path.join(bad, "no", "m.json")], ["m.json"]),
+]
+for name, args, words in cases:
+    p = run(BOIDS, "sim", *BASE, "--steps", "5", "--series", os.path.join(bad, "ok.csv"), *args)
+    msg = p.stderr.strip().splitlines()
+    check(f"{name}: exit 2", p.returncode == 2, f"exit {p.returncode}: {p.stderr[-300:]}")
+    check(f"{name}: one message naming it", len(msg) == 1 and all(w in msg[0] for w in words),
+          p.stderr[-300:])
+    check(f"{name}: nothing written", os.listdir(bad) == [], os.listdir(bad))
+finish()
