@@ -1,17 +1,22 @@
-/* The pinned golden state hashes of tests/golden.h on the CPU backends: cpu-ref, and cpu at
- * 1 and at 2 threads against one constant (the cpu backend promises the same bits for every
- * thread count; check_same_bits adds 3 and 4 threads and the scalar kernel). A mismatch
+/* The pinned golden state hashes of tests/golden.h on the CPU backends: cpu-ref at 1 and at 2
+ * threads and with its scalar scan, and cpu at 1 and at 2 threads, each against one constant
+ * (both backends promise the same bits for every thread count; check_same_bits adds 3 and 4
+ * threads and the scalar kernel of cpu). A mismatch
  * prints the hash got; BOIDS_GOLDEN_PRINT=1 prints the tables to paste when a change of
  * results is intended (see tests/golden.h). */
 #include "boids/backend.h"
 #include "check.h"
 #include "cpu_fixture.h"
+#include "cpu_ref.h"
 #include "golden.h"
 
-static uint64_t cpu_ref_hash(const scenario *s, unsigned steps) {
+/* cpu-ref's state hash after `steps` steps on `threads` threads (scalar != 0: scalar scan). */
+static uint64_t cpu_ref_hash(const scenario *s, int threads, int scalar, unsigned steps) {
     boids_error err;
     boids_backend *b = boids_cpu_ref_create(&s->f, &err);
     if (!b) die("boids_cpu_ref_create", &err);
+    boids_cpu_ref_set_threads(b, threads);
+    boids_cpu_ref_force_scalar(b, scalar);
     boids_flock out;
     if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
     if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
@@ -37,8 +42,11 @@ int main(void) {
         const golden_scenario *g = &golden_scenarios[i];
         scenario s = {.name = g->name};
         golden_setup(g, &s.p, &s.f);
-        got_ref[i] = cpu_ref_hash(&s, g->steps);
-        check_hash("cpu-ref", g->name, got_ref[i], golden_cpu_ref[i]);
+        got_ref[i] = cpu_ref_hash(&s, 1, 0, g->steps);
+        check_hash("cpu-ref 1 thread", g->name, got_ref[i], golden_cpu_ref[i]);
+        check_hash("cpu-ref 2 threads", g->name, cpu_ref_hash(&s, 2, 0, g->steps),
+                   golden_cpu_ref[i]);
+        check_hash("cpu-ref scalar", g->name, cpu_ref_hash(&s, 2, 1, g->steps), golden_cpu_ref[i]);
         got_cpu[i] = run_hash(&s, 1, 0, g->steps);
         check_hash("cpu 1 thread", g->name, got_cpu[i], golden_cpu[i]);
         check_hash("cpu 2 threads", g->name, run_hash(&s, 2, 0, g->steps), golden_cpu[i]);

@@ -1,110 +1,379 @@
 /* cpu-ref: the exact reference path. Double precision, every pair visited in index order,
  * all boids decide from the same snapshot and then all move: the loop structure and the
  * operation order are those of seed 000's paso(), so this path reproduces the seed
- * program bit for bit. O(N^2) on purpose: it is the source of truth, not the fast path. */
+ * program bit for bit. O(N^2) on purpose: it is the source of truth, not the fast path.
+ *
+ * Fast where that changes no bit. The pair scan of one boid runs over blocks of the
+ * others: the wrapped offsets and squared distances of a whole block first (four pairs per
+ * AVX2 instruction, the very operations of rules_offset and dx*dx + dy*dy, so the very
+ * values), with the indices that pass the distance test kept; only those get the field of
+ * view test and the sums, in index order, through rules.h as before. Within a step each
+ * boid reads the snapshot and writes only its own result, so the boids are shared among
+ * OpenMP threads: a boid's sums run in the same order on any thread, and the state has the
+ * same bits for every thread count. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend_impl.h"
+#include "cpu_ref.h"
 
 #define RULES_REAL     double
 #define RULES_FN(name) name##_d
 #include "rules.h"
 
+/* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2, x86-64
+ * only) and runs only where the processor has AVX2; scan_scalar is the same operations. */
+#if defined(BOIDS_AVX2) && BOIDS_AVX2
+#include <immintrin.h>
+#define HAVE_AVX2_SCAN 1
+#else
+#define HAVE_AVX2_SCAN 0
+#endif
+
+enum {
+    BLOCK = 256, /* pairs per scan block: its arrays (7 KiB) stay in the L1 cache */
+    CHUNK = 16   /* boids per OpenMP work item: a boid's scan is short at small N */
+};
+
 typedef struct cpu_ref {
     boids_backend base;
     boids_flock state;
-    double *ax, *ay; /* Reynolds: accelerations decided from the snapshot */
-    double *sx, *sy; /* Vicsek: heading sums decided from the snapshot */
-    long *count;     /* Vicsek: headings summed */
-    size_t *nb;      /* neighbour indices of one boid, ascending */
-    double *nb_d2;   /* topological selection: squared distances of the kept candidates */
-    uint32_t t;      /* steps since upload: the Vicsek noise stream's step index */
+    double *ax, *ay;  /* Reynolds: accelerations decided from the snapshot */
+    double *sx, *sy;  /* Vicsek: heading sums decided from the snapshot */
+    double *ux, *uy;  /* Vicsek: each agent's heading term, once per step (vicsek_term) */
+    long *count;      /* Vicsek: headings summed */
+    size_t *nb;       /* topological: the kept neighbours of one boid, nb_cap per thread */
+    double *nb_d2;    /* topological: their squared distances, nb_cap per thread */
+    size_t nb_cap;    /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
+    size_t nb_size;   /* entries of nb and of nb_d2 allocated */
+    int threads;      /* <= 0: OpenMP's default */
+    int have_avx2;    /* the processor runs scan_avx2 */
+    int force_scalar; /* test hook: scan_scalar even so */
+    uint32_t t;       /* steps since upload: the Vicsek noise stream's step index */
 } cpu_ref;
+
+/* One block of boid i's scan: offsets and squared distances to the boids j0 .. j0 + len - 1
+ * at positions 0 .. len - 1, and the positions that passed the pre-test, ascending. */
+typedef struct block {
+    double dx[BLOCK], dy[BLOCK], d2[BLOCK];
+    unsigned hit[BLOCK];
+} block;
+
+/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
+typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
 
 static void destroy(boids_backend *b) {
     cpu_ref *c = (cpu_ref *)b;
     boids_flock_free(&c->state);
     free(c->ax);
     free(c->nb);
+    free(c->nb_d2);
     free(c);
 }
 
-/* Collects the neighbours of boid i into c->nb in ascending index order and returns their
- * number. Reynolds: others within vision_radius (strictly) and the field of view. Vicsek:
- * others within vision_radius (distance <= R, the seed's "no mayor que R"). Topological:
- * the k nearest such candidates by (distance, id), the radius applying only with
- * k_in_vision. The agent itself is never in the list. */
-static size_t gather(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i) {
-    const boids_flock *f = &c->state;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const int use_radius = !topo || p->k_in_vision;
-    const size_t kmax = topo ? (size_t)p->k : f->n;
-    size_t m = 0;
-    for (size_t j = 0; j < f->n; j++) {
-        if (j == i) continue;
+/* Positions q0 .. len - 1 of a block with rules_offset and d2 = dx*dx + dy*dy; appends the
+ * hits after the h already found and returns their new number. */
+static size_t scan_scalar(const rules_k_d *k, double xi, double yi, const double *x,
+                          const double *y, size_t q0, size_t len, keep_mode keep, double limit,
+                          block *b, size_t h) {
+    for (size_t q = q0; q < len; q++) {
         double dx, dy;
-        rules_offset_d(k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
+        rules_offset_d(k, xi, yi, x[q], y[q], &dx, &dy);
         double d2 = dx * dx + dy * dy;
-        if (use_radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
-        if (!vicsek && !rules_in_fov_d(k, dx, dy, d2, f->vx[i], f->vy[i])) continue;
-        if (!topo) {
-            c->nb[m++] = j;
-            continue;
-        }
-        /* Keep the kmax smallest (d2, j) in order; j ascends, so ties keep the earlier id. */
-        if (m == kmax && !(d2 < c->nb_d2[m - 1])) continue;
-        size_t pos = m < kmax ? m++ : m - 1;
-        while (pos > 0 && d2 < c->nb_d2[pos - 1]) {
-            c->nb_d2[pos] = c->nb_d2[pos - 1];
-            c->nb[pos] = c->nb[pos - 1];
-            pos--;
-        }
-        c->nb_d2[pos] = d2;
-        c->nb[pos] = j;
+        b->dx[q] = dx;
+        b->dy[q] = dy;
+        b->d2[q] = d2;
+        if (keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit))
+            b->hit[h++] = (unsigned)q;
     }
-    if (topo) { /* back to index order, the order every sum runs in */
-        for (size_t a = 1; a < m; a++) {
-            size_t v = c->nb[a], b = a;
-            for (; b > 0 && c->nb[b - 1] > v; b--) c->nb[b] = c->nb[b - 1];
-            c->nb[b] = v;
+    return h;
+}
+
+#if HAVE_AVX2_SCAN
+/* rules_wrap on four lanes: d + side where d < -half, then d - side where d > half (so
+ * that test wins, as in rules_wrap), else d. The same one subtraction or addition per lane
+ * as rules_wrap, hence the same value; a NaN fails both tests there and here. */
+__attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, __m256d side, __m256d half,
+                                                            __m256d neg_half) {
+    __m256d r = _mm256_blendv_pd(d, _mm256_add_pd(d, side), _mm256_cmp_pd(d, neg_half, _CMP_LT_OQ));
+    return _mm256_blendv_pd(r, _mm256_sub_pd(d, side), _mm256_cmp_pd(d, half, _CMP_GT_OQ));
+}
+
+/* scan_scalar for a whole block, four pairs at a time: x_j - x_i, the wrap, dx*dx + dy*dy
+ * as separate IEEE operations (no fused multiply-add: intrinsics are not contracted), and
+ * the ordered compares that C's < and <= are. The last len % 4 pairs go to scan_scalar. */
+__attribute__((target("avx2"))) static size_t scan_avx2(const rules_k_d *k, double xi, double yi,
+                                                        const double *x, const double *y,
+                                                        size_t len, keep_mode keep, double limit,
+                                                        block *b) {
+    const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi);
+    const __m256d w = _mm256_set1_pd(k->width), hw = _mm256_set1_pd(k->half_w);
+    const __m256d nhw = _mm256_set1_pd(-k->half_w), ht = _mm256_set1_pd(k->height);
+    const __m256d hh = _mm256_set1_pd(k->half_h), nhh = _mm256_set1_pd(-k->half_h);
+    const __m256d lim = _mm256_set1_pd(limit);
+    size_t h = 0, q = 0;
+    for (; q + 4 <= len; q += 4) {
+        __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + q), vxi);
+        __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + q), vyi);
+        if (k->wrap) {
+            dx = wrap4(dx, w, hw, nhw);
+            dy = wrap4(dy, ht, hh, nhh);
         }
+        __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+        _mm256_storeu_pd(b->dx + q, dx);
+        _mm256_storeu_pd(b->dy + q, dy);
+        _mm256_storeu_pd(b->d2 + q, d2);
+        unsigned mask = keep == KEEP_ALL ? 0xFu
+                        : keep == KEEP_LT
+                            ? (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ))
+                            : (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+        for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
+    }
+    /* Clean upper register halves before any SSE code runs (scan_scalar, the caller, libm):
+     * GCC emitted no vzeroupper here, and dirty halves made the SSE code that followed
+     * (in boids verify: its float checks and cos) about 20% slower. */
+    _mm256_zeroupper();
+    return scan_scalar(k, xi, yi, x, y, q, len, keep, limit, b, h);
+}
+
+static int cpu_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#else
+static int cpu_has_avx2(void) {
+    return 0;
+}
+#endif
+
+/* Fills b for boid i against boids j0 .. j0 + len - 1; returns the number of hits. */
+static size_t scan(const cpu_ref *c, const rules_k_d *k, size_t i, size_t j0, size_t len,
+                   keep_mode keep, double limit, block *b) {
+    const boids_flock *f = &c->state;
+#if HAVE_AVX2_SCAN
+    if (c->have_avx2 && !c->force_scalar)
+        return scan_avx2(k, f->x[i], f->y[i], f->x + j0, f->y + j0, len, keep, limit, b);
+#endif
+    return scan_scalar(k, f->x[i], f->y[i], f->x + j0, f->y + j0, 0, len, keep, limit, b, 0);
+}
+
+static size_t block_len(size_t n, size_t j0) {
+    return n - j0 < BLOCK ? n - j0 : BLOCK;
+}
+
+/* The metric neighbours of boid i among boids j0 .. j0 + len - 1: others within
+ * vision_radius (strictly for Reynolds; distance <= R for Vicsek, the seed's "no mayor que
+ * R") and, for Reynolds, within the field of view. Returns their number, with their block
+ * positions ascending in b->hit. */
+static size_t metric_block(const cpu_ref *c, const rules_k_d *k, int vicsek, size_t i, size_t j0,
+                           size_t len, block *b) {
+    const boids_flock *f = &c->state;
+    size_t h = scan(c, k, i, j0, len, vicsek ? KEEP_LE : KEEP_LT, k->vision2, b);
+    size_t m = 0;
+    for (size_t q = 0; q < h; q++) {
+        unsigned s = b->hit[q];
+        if (j0 + s == i) continue;
+        if (!vicsek && !rules_in_fov_d(k, b->dx[s], b->dy[s], b->d2[s], f->vx[i], f->vy[i]))
+            continue;
+        b->hit[m++] = s;
     }
     return m;
 }
 
-static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p) {
-    boids_flock *f = &c->state;
-    for (size_t i = 0; i < f->n; i++) {
-        rules_acc_d a;
-        rules_acc_init_d(&a);
-        size_t m = gather(c, k, p, i);
+/* Keeps the kmax smallest (d2, j) of the m kept, nearest first; candidates come in
+ * ascending j, so of equal distances the earlier id stays. Returns the new count. */
+static size_t topo_keep(size_t *nb, double *nb_d2, size_t m, size_t kmax, size_t j, double d2) {
+    if (m == kmax && !(d2 < nb_d2[m - 1])) return m;
+    size_t pos = m < kmax ? m++ : m - 1;
+    while (pos > 0 && d2 < nb_d2[pos - 1]) {
+        nb_d2[pos] = nb_d2[pos - 1];
+        nb[pos] = nb[pos - 1];
+        pos--;
+    }
+    nb_d2[pos] = d2;
+    nb[pos] = j;
+    return m;
+}
+
+/* The topological neighbours of boid i into nb, ascending index order (the order every
+ * sum runs in); returns their number: the k nearest by (distance, id) of the others, the
+ * radius applying only with k_in_vision, the field of view for Reynolds. nb and nb_d2 hold
+ * min(k, n) entries. */
+static size_t topo_gather(const cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
+                          size_t *nb, double *nb_d2, block *b) {
+    const boids_flock *f = &c->state;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const size_t kmax = (size_t)p->k;
+    size_t m = 0;
+    for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
+        /* Once kmax are kept, only a pair nearer than the farthest kept can enter, and the
+         * farthest only comes nearer within the block: a pre-test that drops no candidate. */
+        int full = m == kmax;
+        keep_mode keep = full ? KEEP_LT : !p->k_in_vision ? KEEP_ALL : vicsek ? KEEP_LE : KEEP_LT;
+        size_t h =
+            scan(c, k, i, j0, block_len(f->n, j0), keep, full ? nb_d2[m - 1] : k->vision2, b);
+        for (size_t q = 0; q < h; q++) {
+            unsigned s = b->hit[q];
+            double d2 = b->d2[s];
+            if (j0 + s == i) continue;
+            if (p->k_in_vision && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
+            if (!vicsek && !rules_in_fov_d(k, b->dx[s], b->dy[s], d2, f->vx[i], f->vy[i])) continue;
+            m = topo_keep(nb, nb_d2, m, kmax, j0 + s, d2);
+        }
+    }
+    for (size_t a = 1; a < m; a++) {
+        size_t v = nb[a], q = a;
+        for (; q > 0 && nb[q - 1] > v; q--) nb[q] = nb[q - 1];
+        nb[q] = v;
+    }
+    return m;
+}
+
+/* Boid i's acceleration from the snapshot into ax[i], ay[i]. */
+static void reynolds_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
+                          size_t *nb, double *nb_d2, block *b) {
+    const boids_flock *f = &c->state;
+    rules_acc_d a;
+    rules_acc_init_d(&a);
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        size_t m = topo_gather(c, k, p, i, nb, nb_d2, b);
         for (size_t q = 0; q < m; q++) {
-            size_t j = c->nb[q];
+            size_t j = nb[q];
             double dx, dy;
             rules_offset_d(k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
             rules_acc_add_d(k, &a, dx, dy, dx * dx + dy * dy, f->vx[j], f->vy[j]);
         }
-        rules_accel_d(k, &a, f->x[i], f->y[i], f->vx[i], f->vy[i], &c->ax[i], &c->ay[i]);
+    } else {
+        for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
+            size_t m = metric_block(c, k, 0, i, j0, block_len(f->n, j0), b);
+            for (size_t q = 0; q < m; q++) {
+                unsigned s = b->hit[q];
+                rules_acc_add_d(k, &a, b->dx[s], b->dy[s], b->d2[s], f->vx[j0 + s], f->vy[j0 + s]);
+            }
+        }
+    }
+    rules_accel_d(k, &a, f->x[i], f->y[i], f->vx[i], f->vy[i], &c->ax[i], &c->ay[i]);
+}
+
+/* Adds agent j's heading term. ux[j], uy[j] hold what vicsek_add adds for j, but +0 for a
+ * resting agent (where it adds nothing) and in place of a -0 term: x + (-0) is x, x + (+0)
+ * is x for every x but -0, and a sum that starts at +0 is never -0 (a rounded sum is -0
+ * only when both terms are), so the sums are vicsek_add's, bit for bit. */
+static void vicsek_term(const cpu_ref *c, size_t j, double *sx, double *sy) {
+    *sx += c->ux[j];
+    *sy += c->uy[j];
+}
+
+/* Agent i's heading sum and count from the snapshot: itself included, in index order with
+ * the others. */
+static void vicsek_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i, size_t *nb,
+                        double *nb_d2, block *b) {
+    double sx = 0, sy = 0;
+    long count = 1;
+    int self = 0; /* itself added */
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        size_t m = topo_gather(c, k, p, i, nb, nb_d2, b);
+        for (size_t q = 0; q < m; q++) {
+            if (!self && nb[q] > i) {
+                vicsek_term(c, i, &sx, &sy);
+                self = 1;
+            }
+            vicsek_term(c, nb[q], &sx, &sy);
+        }
+        count += (long)m;
+    } else {
+        for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
+            size_t m = metric_block(c, k, 1, i, j0, block_len(c->state.n, j0), b);
+            for (size_t q = 0; q < m; q++) {
+                if (!self && j0 + b->hit[q] > i) {
+                    vicsek_term(c, i, &sx, &sy);
+                    self = 1;
+                }
+                vicsek_term(c, j0 + b->hit[q], &sx, &sy);
+            }
+            count += (long)m;
+        }
+    }
+    if (!self) vicsek_term(c, i, &sx, &sy);
+    c->sx[i] = sx;
+    c->sy[i] = sy;
+    c->count[i] = count;
+}
+static int thread_count(const cpu_ref *c) {
+#ifdef _OPENMP
+    return c->threads > 0 ? c->threads : omp_get_max_threads();
+#else
+    (void)c;
+    return 1;
+#endif
+}
+
+static size_t thread_id(void) {
+#ifdef _OPENMP
+    return (size_t)omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* Makes room for each thread's topological list, min(k, n) entries, when p needs one. */
+static boids_status reserve_lists(cpu_ref *c, const boids_params *p, int threads,
+                                  boids_error *err) {
+    if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) return BOIDS_OK;
+    c->nb_cap = (size_t)p->k < c->state.n ? (size_t)p->k : c->state.n;
+    size_t need = c->nb_cap * (size_t)threads;
+    if (need <= c->nb_size) return BOIDS_OK;
+    size_t *nb = realloc(c->nb, need * sizeof *nb);
+    if (nb) c->nb = nb;
+    double *nb_d2 = nb ? realloc(c->nb_d2, need * sizeof *nb_d2) : NULL;
+    if (!nb_d2)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %d neighbour lists",
+                               threads);
+    c->nb_d2 = nb_d2;
+    c->nb_size = need;
+    return BOIDS_OK;
+}
+
+/* The calling thread's topological lists (NULL when no step reserved any). */
+static void thread_lists(const cpu_ref *c, size_t **nb, double **nb_d2) {
+    *nb = c->nb ? c->nb + thread_id() * c->nb_cap : NULL;
+    *nb_d2 = c->nb_d2 ? c->nb_d2 + thread_id() * c->nb_cap : NULL;
+}
+
+static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
+    boids_flock *f = &c->state;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        block b;
+        size_t *nb;
+        double *nb_d2;
+        thread_lists(c, &nb, &nb_d2);
+#pragma omp for schedule(dynamic, CHUNK)
+        for (size_t i = 0; i < f->n; i++) reynolds_boid(c, k, p, i, nb, nb_d2, &b);
     }
     for (size_t i = 0; i < f->n; i++)
         rules_integrate_d(k, c->ax[i], c->ay[i], &f->x[i], &f->y[i], &f->vx[i], &f->vy[i]);
 }
 
-static void step_vicsek(cpu_ref *c, const rules_k_d *k, const boids_params *p) {
+static void step_vicsek(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
     boids_flock *f = &c->state;
-    for (size_t i = 0; i < f->n; i++) {
-        size_t m = gather(c, k, p, i);
-        double sx = 0, sy = 0;
-        /* Itself included, in index order with the others. */
-        size_t q = 0;
-        for (; q < m && c->nb[q] < i; q++) vicsek_add_d(f->vx[c->nb[q]], f->vy[c->nb[q]], &sx, &sy);
-        vicsek_add_d(f->vx[i], f->vy[i], &sx, &sy);
-        for (; q < m; q++) vicsek_add_d(f->vx[c->nb[q]], f->vy[c->nb[q]], &sx, &sy);
-        c->sx[i] = sx;
-        c->sy[i] = sy;
-        c->count[i] = (long)m + 1;
+    for (size_t j = 0; j < f->n; j++) {
+        c->ux[j] = c->uy[j] = 0;
+        vicsek_add_d(f->vx[j], f->vy[j], &c->ux[j], &c->uy[j]);
+    }
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        block b;
+        size_t *nb;
+        double *nb_d2;
+        thread_lists(c, &nb, &nb_d2);
+#pragma omp for schedule(dynamic, CHUNK)
+        for (size_t i = 0; i < f->n; i++) vicsek_boid(c, k, p, i, nb, nb_d2, &b);
     }
     for (size_t i = 0; i < f->n; i++) {
         double u = boids_noise_u((uint64_t)p->noise_seed, c->t, (uint32_t)i);
@@ -115,15 +384,17 @@ static void step_vicsek(cpu_ref *c, const rules_k_d *k, const boids_params *p) {
 
 static boids_status step(boids_backend *b, const boids_params *p, unsigned steps,
                          boids_error *err) {
-    (void)err;
     cpu_ref *c = (cpu_ref *)b;
     rules_k_d k;
     rules_k_init_d(&k, p);
-    for (unsigned s = 0; s < steps; s++, c->t++) {
+    int threads = thread_count(c);
+    boids_status s = reserve_lists(c, p, threads, err);
+    if (s) return s;
+    for (unsigned n = 0; n < steps; n++, c->t++) {
         if (p->model == BOIDS_MODEL_VICSEK)
-            step_vicsek(c, &k, p);
+            step_vicsek(c, &k, p, threads);
         else
-            step_reynolds(c, &k, p);
+            step_reynolds(c, &k, p, threads);
     }
     return BOIDS_OK;
 }
@@ -146,43 +417,65 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     boids_status s = boids_flock_copy(&copy, in, err);
     if (s) return s;
     size_t n = in->n;
-    /* One block: ax ay sx sy nb_d2 (doubles), then count (longs), nb (size_t). */
-    double *block = malloc(n * (5 * sizeof(double) + sizeof(long) + sizeof(size_t)));
-    size_t *nb = malloc(n * sizeof(size_t));
-    if (!block || !nb) {
-        free(block);
-        free(nb);
+    /* One block: ax ay sx sy ux uy (doubles), then count (longs). */
+    double *block = malloc(n * (6 * sizeof(double) + sizeof(long)));
+    if (!block) {
         boids_flock_free(&copy);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
     }
     free(c->ax);
-    free(c->nb);
     boids_flock_free(&c->state);
     c->state = copy;
     c->ax = block;
     c->ay = block + n;
     c->sx = block + 2 * n;
     c->sy = block + 3 * n;
-    c->nb_d2 = block + 4 * n;
-    c->count = (long *)(block + 5 * n);
-    c->nb = nb;
+    c->ux = block + 4 * n;
+    c->uy = block + 5 * n;
+    c->count = (long *)(block + 6 * n);
     c->base.n = n;
     c->t = 0;
     return BOIDS_OK;
 }
 
-static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
+/* Boid i's neighbour count and set hash, as its step would see its neighbours. */
+static void neighbour_set(const cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
+                          size_t *nb, double *nb_d2, block *b, uint32_t *count, uint64_t *hash) {
+    uint64_t h = 0;
+    size_t m = 0;
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        m = topo_gather(c, k, p, i, nb, nb_d2, b);
+        for (size_t q = 0; q < m; q++) h += boids_neighbour_set_hash((uint32_t)nb[q]);
+    } else {
+        for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
+            size_t mb = metric_block(c, k, p->model == BOIDS_MODEL_VICSEK, i, j0,
+                                     block_len(c->state.n, j0), b);
+            for (size_t q = 0; q < mb; q++)
+                h += boids_neighbour_set_hash((uint32_t)(j0 + b->hit[q]));
+            m += mb;
+        }
+    }
+    *count = (uint32_t)m;
+    *hash = h;
+}
+
+static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err) {
-    (void)err;
-    cpu_ref *c = (cpu_ref *)b;
+    cpu_ref *c = (cpu_ref *)bk;
     rules_k_d k;
     rules_k_init_d(&k, p);
-    for (size_t i = 0; i < c->state.n; i++) {
-        size_t m = gather(c, &k, p, i);
-        uint64_t h = 0;
-        for (size_t q = 0; q < m; q++) h += boids_neighbour_set_hash((uint32_t)c->nb[q]);
-        count[i] = (uint32_t)m;
-        set_hash[i] = h;
+    int threads = thread_count(c);
+    boids_status s = reserve_lists(c, p, threads, err);
+    if (s) return s;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        block b;
+        size_t *nb;
+        double *nb_d2;
+        thread_lists(c, &nb, &nb_d2);
+#pragma omp for schedule(dynamic, CHUNK)
+        for (size_t i = 0; i < c->state.n; i++)
+            neighbour_set(c, &k, p, i, nb, nb_d2, &b, &count[i], &set_hash[i]);
     }
     return BOIDS_OK;
 }
@@ -196,9 +489,22 @@ boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err
         return NULL;
     }
     c->base.ops = &ops;
+    c->have_avx2 = cpu_has_avx2();
     if (upload(&c->base, initial, err)) {
         free(c);
         return NULL;
     }
     return &c->base;
+}
+
+int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
+    if (!b || b->ops != &ops) return -1;
+    ((cpu_ref *)b)->threads = threads;
+    return 0;
+}
+
+int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
+    if (!b || b->ops != &ops) return -1;
+    ((cpu_ref *)b)->force_scalar = on != 0;
+    return 0;
 }
