@@ -43,18 +43,20 @@ enum {
 typedef struct cpu_ref {
     boids_backend base;
     boids_flock state;
-    double *ax, *ay;  /* Reynolds: accelerations decided from the snapshot */
-    double *sx, *sy;  /* Vicsek: heading sums decided from the snapshot */
-    double *ux, *uy;  /* Vicsek: each agent's heading term, once per step (vicsek_term) */
-    long *count;      /* Vicsek: headings summed */
-    size_t *nb;       /* topological: the kept neighbours of one boid, nb_cap per thread */
-    double *nb_d2;    /* topological: their squared distances, nb_cap per thread */
-    size_t nb_cap;    /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
-    size_t nb_size;   /* entries of nb and of nb_d2 allocated */
-    int threads;      /* <= 0: OpenMP's default */
-    int have_avx2;    /* the processor runs scan_avx2 */
-    int force_scalar; /* test hook: scan_scalar even so */
-    uint32_t t;       /* steps since upload: the Vicsek noise stream's step index */
+    double *ax, *ay;     /* Reynolds: accelerations decided from the snapshot */
+    double *sx, *sy;     /* Vicsek: heading sums decided from the snapshot */
+    double *ux, *uy;     /* Vicsek: each agent's heading term, once per step (vicsek_term) */
+    long *count;         /* Vicsek: headings summed */
+    size_t *nb;          /* topological: the kept neighbours of one boid, nb_cap per thread */
+    double *nb_d2;       /* topological: their squared distances, nb_cap per thread */
+    size_t nb_cap;       /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
+    size_t nb_size;      /* entries of nb and of nb_d2 allocated */
+    int threads;         /* <= 0: OpenMP's default */
+    int have_avx2;       /* the processor runs scan_avx2 */
+    int force_scalar;    /* test hook: scan_scalar even so */
+    uint32_t t;          /* steps since upload: the Vicsek noise stream's step index */
+    uint32_t *out_count; /* neighbours(): where neighbour_boid writes, id order */
+    uint64_t *out_hash;
 } cpu_ref;
 
 /* One block of boid i's scan: offsets and squared distances to the boids j0 .. j0 + len - 1
@@ -345,8 +347,15 @@ static void thread_lists(const cpu_ref *c, size_t **nb, double **nb_d2) {
     *nb_d2 = c->nb_d2 ? c->nb_d2 + thread_id() * c->nb_cap : NULL;
 }
 
-static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
-    boids_flock *f = &c->state;
+/* What one boid decides from the snapshot (reynolds_boid, vicsek_boid, neighbour_boid). */
+typedef void (*boid_fn)(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i, size_t *nb,
+                        double *nb_d2, block *b);
+
+/* fn for every boid, shared among the threads; each boid's work is its own, so the result
+ * does not depend on the thread count. */
+static void for_each_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads,
+                          boid_fn fn) {
+    const size_t n = c->state.n;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         block b;
@@ -354,8 +363,13 @@ static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p,
         double *nb_d2;
         thread_lists(c, &nb, &nb_d2);
 #pragma omp for schedule(dynamic, CHUNK)
-        for (size_t i = 0; i < f->n; i++) reynolds_boid(c, k, p, i, nb, nb_d2, &b);
+        for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, nb_d2, &b);
     }
+}
+
+static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
+    boids_flock *f = &c->state;
+    for_each_boid(c, k, p, threads, reynolds_boid);
     for (size_t i = 0; i < f->n; i++)
         rules_integrate_d(k, c->ax[i], c->ay[i], &f->x[i], &f->y[i], &f->vx[i], &f->vy[i]);
 }
@@ -366,15 +380,7 @@ static void step_vicsek(cpu_ref *c, const rules_k_d *k, const boids_params *p, i
         c->ux[j] = c->uy[j] = 0;
         vicsek_add_d(f->vx[j], f->vy[j], &c->ux[j], &c->uy[j]);
     }
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        block b;
-        size_t *nb;
-        double *nb_d2;
-        thread_lists(c, &nb, &nb_d2);
-#pragma omp for schedule(dynamic, CHUNK)
-        for (size_t i = 0; i < f->n; i++) vicsek_boid(c, k, p, i, nb, nb_d2, &b);
-    }
+    for_each_boid(c, k, p, threads, vicsek_boid);
     for (size_t i = 0; i < f->n; i++) {
         double u = boids_noise_u((uint64_t)p->noise_seed, c->t, (uint32_t)i);
         vicsek_update_d(k, c->sx[i], c->sy[i], c->count[i], u, p->noise, p->speed, &f->x[i],
@@ -438,9 +444,10 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     return BOIDS_OK;
 }
 
-/* Boid i's neighbour count and set hash, as its step would see its neighbours. */
-static void neighbour_set(const cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
-                          size_t *nb, double *nb_d2, block *b, uint32_t *count, uint64_t *hash) {
+/* Boid i's neighbour count and set hash, as its step would see its neighbours, into
+ * c->out_count[i] and c->out_hash[i]. */
+static void neighbour_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
+                           size_t *nb, double *nb_d2, block *b) {
     uint64_t h = 0;
     size_t m = 0;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
@@ -455,8 +462,8 @@ static void neighbour_set(const cpu_ref *c, const rules_k_d *k, const boids_para
             m += mb;
         }
     }
-    *count = (uint32_t)m;
-    *hash = h;
+    c->out_count[i] = (uint32_t)m;
+    c->out_hash[i] = h;
 }
 
 static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_t *count,
@@ -467,16 +474,9 @@ static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_
     int threads = thread_count(c);
     boids_status s = reserve_lists(c, p, threads, err);
     if (s) return s;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        block b;
-        size_t *nb;
-        double *nb_d2;
-        thread_lists(c, &nb, &nb_d2);
-#pragma omp for schedule(dynamic, CHUNK)
-        for (size_t i = 0; i < c->state.n; i++)
-            neighbour_set(c, &k, p, i, nb, nb_d2, &b, &count[i], &set_hash[i]);
-    }
+    c->out_count = count;
+    c->out_hash = set_hash;
+    for_each_boid(c, &k, p, threads, neighbour_boid);
     return BOIDS_OK;
 }
 
