@@ -21,6 +21,7 @@
 #endif
 
 #include "bench.h"
+#include "boids/atomic_file.h"
 #include "cli.h"
 #include "cpu_grid.h"
 
@@ -334,6 +335,7 @@ int main(int argc, char **argv) {
         {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
+    boids_atomic_cleanup_on_signals(); /* an interrupted sweep leaves no temporary files */
     app_opts o;
     app_opts_init(&o);
     bench_config c;
