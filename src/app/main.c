@@ -72,8 +72,7 @@ int boids_cmd_params(int argc, char **argv) {
         } else if (t[i].min == -1.0 / 0.0) {
             snprintf(range, sizeof range, "any");
         } else {
-            snprintf(range, sizeof range, "%s%g, %g]", t[i].min_open ? "(" : "[", t[i].min,
-                     t[i].max);
+            boids_param_range(&t[i], range, sizeof range);
         }
         printf("%-18s %-22s %-20s %-22s %s\n", t[i].key, value, t[i].unit[0] ? t[i].unit : "-",
                range, t[i].doc);
