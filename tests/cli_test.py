@@ -93,6 +93,7 @@ for name, args, words in cases:
     check(f"{name}: one line naming {words}", len(msg.splitlines()) == 1 and all(w in msg for w in words),
           repr(msg))
     check(f"{name}: no output file", not os.path.exists(out))
+    check(f"{name}: no temporary file", not [f for f in os.listdir(d) if ".tmp" in f])
     check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
 
 # Unwritable output: refused before the run, nothing created.

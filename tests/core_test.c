@@ -54,9 +54,11 @@ static void test_round_trip(void) {
     int fd = mkstemp(path);
     CHECK(fd >= 0, "mkstemp");
     close(fd);
+    f.step = 4000000000u; /* the step counter travels with the state */
     CHECK(boids_state_save(path, &f, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(boids_state_load(path, &g, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(g.n == n, "loaded %zu boids, saved %zu", g.n, n);
+    CHECK(g.step == f.step, "loaded step %u, saved %u", (unsigned)g.step, (unsigned)f.step);
     size_t mismatches = 0;
     for (size_t i = 0; i < n && g.n == n; i++)
         mismatches += (bits(f.x[i]) != bits(g.x[i])) + (bits(f.y[i]) != bits(g.y[i])) +

@@ -105,6 +105,45 @@ vals = {l.split()[0]: l.split()[1] for l in p.stdout.splitlines()[1:]}
 check("config: BOM, indentation, comments and CRLF accepted",
       p.returncode == 0 and vals.get("width") == "800" and vals.get("height") == "300", p.stderr)
 
+# ---- state files (item 3) ------------------------------------------------------------------
+H = "x,y,vx,vy\n"
+state_cases = [
+    ("a speed above max_speed", [], H + "1,2,0.5,0\n1,2,500,0\n", ["s.csv:3", "boid 1", "max_speed"]),
+    ("velocities of 1e308", [], H + "1,2,1e308,1e308\n", ["s.csv:2", "speed", "max_speed"]),
+    ("a Vicsek speed other than speed", ["--preset", "vicsek"], H + "1,2,100,0\n",
+     ["s.csv:2", "speed", "0.029999999999999999"]),
+    ("a Vicsek agent at rest", ["--preset", "vicsek"], H + "1,2,0,0\n", ["s.csv:2", "Vicsek speed"]),
+    ("a position outside the world after a step line", [], "# step=5\n" + H + "1,2,0,0\n950,2,0,0\n",
+     ["s.csv:4", "boid 1", "outside"]),
+    ("a line longer than the limit", [], H + "1" * 100000 + ",2,0,0\n", ["s.csv:2", "longer"]),
+    ("a NUL byte", [], H + "1,2\x00,0,0\n", ["s.csv:2", "NUL"]),
+    ("a negative step", [], "# step=-1\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a step beyond 2^32 - 1", [], "# step=4294967296\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a comment instead of the step", [], "# saved by hand\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a step line without a header", [], "# step=3\n", ["s.csv", "empty"]),
+    ("a header after a BOM that is wrong", [], "\ufeffa,b,c,d\n1,2,0,0\n", ["s.csv:1", "header"]),
+]
+for name, pre, text, words in state_cases:
+    expect(f"state with {name}", [*sim, *pre, "--load", write("s.csv", text), "--save", OUT], 2, words)
+    expect(f"state with {name} (gpu)", [*sim, *pre, "--backend", "gpu", "--load", write("s.csv", text),
+                                         "--save", OUT], 2, words)
+expect("state /dev/zero", [*sim, "--load", "/dev/zero", "--save", OUT], 2, ["/dev/zero:1", "NUL"],
+       timeout=10)
+expect("state is a folder", [*sim, "--load", d, "--save", OUT], 2, [d, "folder"])
+
+# What a state file may hold: a BOM, CRLF, any number of extra columns, a step line.
+wide = ",".join(["x", "y", "vx", "vy"] + [f"c{i}" for i in range(80)])
+row = ",".join(["1", "2", "0.5", "0"] + ["7"] * 80)
+for name, text in [("80 extra columns", f"{wide}\n{row}\n{row}\n"),
+                   ("a BOM and CRLF", "\ufeffx,y,vx,vy\r\n1,2,0.5,0\r\n"),
+                   ("a step line", "# step=4294967295\nx,y,vx,vy\n1,2,0.5,0\n")]:
+    p = run(BOIDS, "sim", "--steps", "2", "--load", write("ok.csv", text), "--save", OUT)
+    check(f"state with {name} loads", p.returncode == 0, p.stderr)
+with open(OUT) as f:
+    first = f.readline()
+check("the step counter continues across save/load and wraps at 2^32", first == "# step=1\n", first)
+os.unlink(OUT)
+
 # ---- parameter values (item 7, the core part) ----------------------------------------------
 for name, arg, words in [
     ("noise just above 2 pi", "noise=6.28319", ["noise", "6.2831853071795862"]),

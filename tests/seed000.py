@@ -98,7 +98,7 @@ def write_state(path, bandada):
 
 def read_state(path):
     with open(path) as f:
-        lines = f.read().splitlines()
+        lines = [line for line in f.read().splitlines() if not line.startswith("# step=")]
     assert lines[0].split(",")[:4] == ["x", "y", "vx", "vy"]
     return [[float(v) for v in line.split(",")[:4]] for line in lines[1:]]
 

@@ -16,9 +16,12 @@ typedef struct boids_flock {
     size_t n;
     double *x, *y;   /* position, length units */
     double *vx, *vy; /* velocity, length per time unit */
+    uint32_t step;   /* steps taken since the start: the Vicsek noise stream's step index
+                        (modulo 2^32), so that a saved and reloaded run draws the noise it
+                        would have drawn; a state file's `# step=K` line */
 } boids_flock;
 
-/* Allocates n boids, all zero. n = 0 or too large: BOIDS_ERR_INPUT/NOMEM. */
+/* Allocates n boids, all zero (step 0). n = 0 or too large: BOIDS_ERR_INPUT/NOMEM. */
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err);
 void boids_flock_free(boids_flock *f);
 boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_error *err);
@@ -33,6 +36,20 @@ void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed)
  * used in the message, e.g. the state file's name; boid i is on line i + 2 of a state file). */
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err);
+
+/* What a loaded state must satisfy beyond boids_flock_check, so that every backend can hold
+ * it: speeds the model can produce. Reynolds: |v| <= max_speed, Vicsek: |v| = speed, both
+ * within a relative BOIDS_SPEED_TOLERANCE. */
+#define BOIDS_SPEED_TOLERANCE 1e-6
+/* The float backends compute and clamp speeds in float: rounding puts a saved |v| a few float
+ * ulps (2^-24 relative each) off max_speed or speed; 1e-6 is about 16 of them, far below any
+ * real disagreement between a state and the parameters. */
+
+/* Checks one boid (x, y, vx, vy in v) against p: finite values, the position rule of
+ * boids_flock_check and, when speeds != 0, the speed rule above. where starts the message
+ * ("flock.csv:12"). */
+boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
+                              const char *where, boids_error *err);
 
 /* Order (polarization): |sum of v_i / |v_i|| / N, in [0, 1]; boids with zero velocity
  * contribute nothing. Operation order follows seed 000's orden(). */

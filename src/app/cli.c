@@ -154,13 +154,13 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
         boids_flock_randomize(f, p, o->seed);
         return BOIDS_OK;
     }
-    boids_status s = boids_state_load(o->load, f, err);
+    boids_status s = boids_state_load_for(o->load, p, f, err);
     if (s) return s;
     if (o->count && (size_t)o->count != f->n) {
         s = boids_error_set(err, BOIDS_ERR_INPUT,
                             "--count %ld disagrees with %s, which holds %zu boids", o->count,
                             o->load, f->n);
-    } else if (!(s = boids_flock_check(f, p, o->load, err))) {
+    } else {
         p->count = (long)f->n;
     }
     if (s) boids_flock_free(f);

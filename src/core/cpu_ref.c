@@ -19,7 +19,8 @@ typedef struct cpu_ref {
     long *count;     /* Vicsek: headings summed */
     size_t *nb;      /* neighbour indices of one boid, ascending */
     double *nb_d2;   /* topological selection: squared distances of the kept candidates */
-    uint32_t t;      /* steps since upload: the Vicsek noise stream's step index */
+    uint32_t t;      /* the Vicsek noise stream's step index: the uploaded state's step, plus
+                        the steps since */
 } cpu_ref;
 
 static void destroy(boids_backend *b) {
@@ -137,6 +138,7 @@ static boids_status download(boids_backend *b, boids_flock *out, boids_error *er
     memcpy(out->y, c->state.y, out->n * sizeof(double));
     memcpy(out->vx, c->state.vx, out->n * sizeof(double));
     memcpy(out->vy, c->state.vy, out->n * sizeof(double));
+    out->step = c->t;
     return BOIDS_OK;
 }
 
@@ -167,7 +169,7 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     c->count = (long *)(block + 5 * n);
     c->nb = nb;
     c->base.n = n;
-    c->t = 0;
+    c->t = in->step;
     return BOIDS_OK;
 }
 

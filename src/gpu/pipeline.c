@@ -81,7 +81,7 @@ typedef struct gpu_backend {
     GLintptr lvl_out[MAX_LEVELS], lvl_sums[MAX_LEVELS];
     GLsizeiptr scan_bytes;
 
-    uint32_t t; /* steps since upload: the Vicsek noise stream's step index */
+    uint32_t t; /* the Vicsek noise stream's step index: the uploaded state's, plus steps since */
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -627,6 +627,7 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
             out->vx[id[i]] = s[4 * i + 2];
             out->vy[id[i]] = s[4 * i + 3];
         }
+        out->step = g->t;
     }
     free(s);
     free(id);
@@ -660,7 +661,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     free(s);
     free(id);
     b->n = n;
-    g->t = 0;
+    g->t = in->step;
     return check(g, "upload", err);
 }
 

@@ -41,7 +41,7 @@ static void test_limit_count(void) {
     printf("largest N: %zu (%s)\n", max, why);
     char maxs[32];
     snprintf(maxs, sizeof maxs, "%zu", max);
-    boids_flock huge = {max + 1, NULL, NULL, NULL, NULL};
+    boids_flock huge = {.n = max + 1};
     boids_gpu_options o = checked(0);
     boids_backend *b = boids_gpu_create(NULL, &huge, &o, &err);
     CHECK(b == NULL, "N = max + 1 accepted");
