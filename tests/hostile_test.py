@@ -2,7 +2,7 @@
 """Hostile input (issue 11): every case gets one message naming what and where, the exit code
 the README promises, and leaves no output file and no temporary file behind.
 
-usage: hostile_test.py BOIDS_BINARY
+usage: hostile_test.py BOIDS_BINARY [BOIDS_BENCH_BINARY]
 """
 import os
 import signal
@@ -12,7 +12,8 @@ import time
 
 from harness import check, finish, run, tmpdir
 
-BOIDS = sys.argv[1]
+BOIDS = os.path.abspath(sys.argv[1])
+BENCH = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 d = tmpdir()
 OUT = os.path.join(d, "out.csv")  # the output every case names; it must never appear
 
@@ -143,6 +144,60 @@ with open(OUT) as f:
     first = f.readline()
 check("the step counter continues across save/load and wraps at 2^32", first == "# step=1\n", first)
 os.unlink(OUT)
+
+# ---- plots: no file name is gnuplot code (item 1) -------------------------------------------
+sweep = ["sweep", "--preset", "vicsek", "-n", "30", "--key", "noise", "--values", "0.5,2", "--steps", "4",
+         "--seeds", "2"]
+os.chdir(d)
+for name in ["x';system('touch PWNED');set output 'y.png", "it's \"q\".svg", "new\nline.png"]:
+    p = run(BOIDS, *sweep, "--plot", os.path.join(d, name))
+    check(f"sweep --plot {name!r}: exit 0", p.returncode == 0, p.stderr[-300:])
+    check(f"sweep --plot {name!r}: the file has that very name", os.path.isfile(os.path.join(d, name)))
+    check(f"sweep --plot {name!r}: no command ran, no stray file",
+          not os.path.exists(os.path.join(d, "PWNED")) and not os.path.exists(os.path.join(d, "y.png"))
+          and not leftovers(), str(os.listdir(d)))
+    os.unlink(os.path.join(d, name))
+expect("sweep --plot into a missing folder", [*sweep, "--plot", os.path.join(d, "no", "p.png")], 2,
+       ["no/p.png"])
+
+# ---- interrupted runs (item 5) -------------------------------------------------------------
+def interrupt(name, args, sig, folder, wait=20):
+    """Starts boids, waits until one of its temporary files exists (or wait seconds), sends
+    sig; it must end by that signal with no temporary file left."""
+    proc = subprocess.Popen([BOIDS, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen, t0 = False, time.time()
+    while time.time() - t0 < wait and proc.poll() is None:
+        if [f for f in os.listdir(folder) if ".tmp" in f]:
+            seen = True
+            break
+        time.sleep(0.0005)
+    proc.send_signal(sig)
+    rc = proc.wait(timeout=60)
+    print(f"     ({name}: signal sent {'while' if seen else 'without seeing'} a temporary file)")
+    check(f"{name}: ends by {sig.name}", rc == -sig, f"exit {rc}")
+    check(f"{name}: no temporary file left", not leftovers(), str(leftovers()))
+
+
+frames = os.path.join(d, "frames")
+os.mkdir(frames)
+big = ["sim", "-n", "400000", "--steps", "0", "--order-only", "--save", OUT]
+interrupt("sim --save, SIGINT", big, signal.SIGINT, d)
+interrupt("sim --save, SIGTERM", big, signal.SIGTERM, d)
+interrupt("render, SIGINT", ["render", "--frames", "100000", "-o", os.path.join(frames, "f%06d.png")],
+          signal.SIGINT, frames)
+long_sweep = ["sweep", "--preset", "vicsek", "-n", "200", "--key", "noise", "--values", "0.5,2",
+              "--steps", "100000", "--seeds", "4"]
+interrupt("sweep --plot, SIGTERM", [*long_sweep, "--plot", os.path.join(d, "p.svg")], signal.SIGTERM, d,
+          wait=1)
+if BENCH:
+    bench_out = os.path.join(d, "bench")
+    os.mkdir(bench_out)
+    BOIDS, boids = BENCH, BOIDS  # interrupt() starts BOIDS
+    interrupt("boids-bench, SIGINT", ["--quick", "--out", bench_out], signal.SIGINT, bench_out)
+    BOIDS = boids
+for f in os.listdir(d):
+    if f in ("p.svg", "out.csv"):
+        os.unlink(os.path.join(d, f))
 
 # ---- parameter values (item 7, the core part) ----------------------------------------------
 for name, arg, words in [

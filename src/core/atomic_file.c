@@ -95,14 +95,18 @@ boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_err
     a->tmp = malloc(len);
     if (!a->tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
     snprintf(a->tmp, len, "%s.tmpXXXXXX", path);
+    /* Tracked before mkstemp fills in the name and creates the file: a signal between the
+     * two would otherwise leave it. Until then the handler unlinks a name that does not
+     * exist. */
+    boids_atomic_track(a->tmp);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
+        boids_atomic_untrack(a->tmp);
         free(a->tmp);
         a->tmp = NULL;
         return s;
     }
-    boids_atomic_track(a->tmp);
     /* mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the
      * umask), so the result is as readable as any other output. */
     mode_t mask = umask(0);
