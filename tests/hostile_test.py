@@ -208,6 +208,14 @@ for name, arg, words in [
     ("width overflowing", "width=1e400", ["width", "out of range", "large"]),
 ]:
     expect(name, [*sim, "--set", arg, "--save", OUT], 2, words)
+# The device limit comes before a flock of 30 million boids is allocated and filled (seconds).
+t0 = time.time()
+gpu_check = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "0")
+if gpu_check.returncode == 0:
+    expect("gpu N far beyond the device", ["sim", "--backend", "gpu", "-n", "30000000", "--save", OUT], 2,
+           ["30000000", "largest N"])
+    check("gpu N far beyond the device: refused before the flock is made", time.time() - t0 < 5,
+          f"{time.time() - t0:.1f} s")
 p = run(BOIDS, "params", "--set", "noise_seed=9007199254740992", "--set", "wall_margin=5e-324")
 check("noise_seed = 2^53 and a subnormal value are accepted", p.returncode == 0, p.stderr)
 

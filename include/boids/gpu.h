@@ -91,6 +91,12 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
  * times the work group size, and 32-bit indices. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
 
+/* Checks, before a program allocates and fills a flock of n boids for the GPU, that the
+ * device can hold them: BOIDS_ERR_LIMIT as boids_gpu_create would give it. Up to 2^20 boids
+ * (what every GL 4.3 device holds) it answers at once; above, it makes a headless context
+ * for the query (BOIDS_ERR_RUNTIME if none can be made) and destroys it. */
+boids_status boids_gpu_check_count(size_t n, boids_error *err);
+
 /* 1 if b was made by boids_gpu_create. */
 int boids_backend_is_gpu(const boids_backend *b);
 

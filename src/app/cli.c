@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/gpu.h"
 #include "boids/state_io.h"
 
 const char app_common_help[] =
@@ -149,6 +150,9 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err) {
     if (!o->load) {
+        /* The device limit first: a flock beyond it takes seconds to allocate and fill. */
+        if (!strcmp(o->backend, "gpu") && boids_gpu_check_count((size_t)p->count, err))
+            return err->status;
         boids_status s = boids_flock_alloc(f, (size_t)p->count, err);
         if (s) return s;
         boids_flock_randomize(f, p, o->seed);

@@ -250,6 +250,20 @@ static boids_status check_count(size_t n, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* The GL 4.3 minimums: a 2^24-byte storage block (16 bytes a boid) and 65535 work groups;
+ * every conforming context holds this many boids. */
+#define GUARANTEED_COUNT ((size_t)1 << 20)
+_Static_assert(GUARANTEED_COUNT <= 65535u * BOIDS_GPU_WG, "the work group minimum holds it");
+
+boids_status boids_gpu_check_count(size_t n, boids_error *err) {
+    if (n >= 1 && n <= GUARANTEED_COUNT) return BOIDS_OK;
+    boids_gl *gl = boids_gl_create(0, err);
+    if (!gl) return err ? err->status : BOIDS_ERR_RUNTIME;
+    boids_status s = check_count(n, err);
+    boids_gl_destroy(gl);
+    return s;
+}
+
 /* ---- buffers ----------------------------------------------------------------------------- */
 
 /* (Re)allocates buffer *buf with size bytes; GL_OUT_OF_MEMORY becomes BOIDS_ERR_LIMIT. */
