@@ -157,6 +157,17 @@ for name in ["x';system('touch PWNED');set output 'y.png", "it's \"q\".svg", "ne
           not os.path.exists(os.path.join(d, "PWNED")) and not os.path.exists(os.path.join(d, "y.png"))
           and not leftovers(), str(os.listdir(d)))
     os.unlink(os.path.join(d, name))
+fakebin = os.path.join(d, "fakebin")
+os.mkdir(fakebin)
+with open(os.path.join(fakebin, "gnuplot"), "w") as f:
+    f.write("#!/bin/sh\nexit 3\n")
+os.chmod(os.path.join(fakebin, "gnuplot"), 0o755)
+p = run(BOIDS, *sweep, "--out", OUT, "--plot", os.path.join(d, "p.png"),
+        env={**os.environ, "PATH": fakebin + ":" + os.environ["PATH"]})
+check("sweep with a failing gnuplot: exit 1 naming gnuplot", p.returncode == 1 and "gnuplot" in p.stderr,
+      p.stderr[-300:])
+check("sweep with a failing gnuplot: neither the CSV nor the plot is left",
+      not os.path.exists(OUT) and not os.path.exists(os.path.join(d, "p.png")) and not leftovers())
 expect("sweep --plot into a missing folder", [*sweep, "--plot", os.path.join(d, "no", "p.png")], 2,
        ["no/p.png"])
 

@@ -266,16 +266,6 @@ static void write_csv(FILE *out, const sweep *s, const app_opts *o, const point 
         }
 }
 
-/* Writes the CSV to path complete or not at all (boids_atomic_file). */
-static boids_status save_csv(const char *path, const sweep *s, const app_opts *o, const point *pts,
-                             boids_error *err) {
-    boids_atomic_file a;
-    boids_status st = boids_atomic_open(&a, path, err);
-    if (st) return st;
-    write_csv(a.f, s, o, pts);
-    return boids_atomic_commit(&a, err);
-}
-
 /* The figure: a data block per N (x, mean, se) drawn with error bars; for order it adds the
  * null-model scale 1/sqrt(N) (the RMS polarization of independent uniform headings, seed 003
  * 246.5) as a dashed line per N. The script names its output plot.png or plot.svg and
@@ -327,6 +317,29 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     const char *out = svg ? "plot.svg" : "plot.png";
     boids_status st = app_gnuplot(script, 1, &out, &path, err);
     free(script);
+    return st;
+}
+
+/* The CSV (to --out or stdout) and the plot, all or nothing: the CSV file is committed only
+ * once the plot is written, so a failed plot leaves no CSV behind either. */
+static boids_status write_outputs(const sweep *s, const app_opts *o, const point *pts,
+                                  boids_error *err) {
+    boids_atomic_file csv = {0};
+    boids_status st = BOIDS_OK;
+    if (s->out) {
+        if (!(st = boids_atomic_open(&csv, s->out, err))) write_csv(csv.f, s, o, pts);
+    } else {
+        write_csv(stdout, s, o, pts);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            st = boids_error_set(err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
+    }
+    if (!st && s->plot) st = plot(s->plot, s, pts, err);
+    if (csv.tmp) {
+        if (st)
+            boids_atomic_abort(&csv);
+        else
+            st = boids_atomic_commit(&csv, err);
+    }
     return st;
 }
 
@@ -532,16 +545,7 @@ int boids_cmd_sweep(int argc, char **argv) {
                 q->se[m] = s.seeds > 1 ? sqrt(ss / (double)(s.seeds - 1) / (double)s.seeds) : NAN;
             }
         }
-    if (!st) {
-        if (s.out)
-            st = save_csv(s.out, &s, &o, pts, &err);
-        else {
-            write_csv(stdout, &s, &o, pts);
-            if (fflush(stdout) != 0)
-                st = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
-        }
-    }
-    if (!st && s.plot) st = plot(s.plot, &s, pts, &err);
+    if (!st) st = write_outputs(&s, &o, pts, &err);
     free(pts);
     free(avg);
     sweep_free(&s);
