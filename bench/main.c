@@ -605,5 +605,10 @@ int main(int argc, char **argv) {
     if (bench_write_json(path, &c, &m, pts, npts, note, &err)) rc = fail(&err);
     if (!rc) fprintf(stderr, "boids-bench: wrote %s/bench.csv, bench.json; %s\n", c.out, note);
     free(pts);
+    /* The table on stdout is output too: lost (a full disk), the run failed. */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !rc) {
+        fprintf(stderr, "boids-bench: writing to stdout failed\n");
+        rc = 1;
+    }
     return rc;
 }

@@ -205,6 +205,11 @@ if BENCH:
     os.mkdir(bench_out)
     BOIDS, boids = BENCH, BOIDS  # interrupt() starts BOIDS
     interrupt("boids-bench, SIGINT", ["--quick", "--out", bench_out], signal.SIGINT, bench_out)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([BENCH, "--quick", "--no-plot", "--out", bench_out], stdout=full,
+                           stderr=subprocess.PIPE, text=True)
+    check("boids-bench with stdout on a full disk: exit 1 naming stdout",
+          p.returncode == 1 and "stdout" in p.stderr, p.stderr[-300:])
     BOIDS = boids
 for f in os.listdir(d):
     if f in ("p.svg", "out.csv"):
