@@ -121,7 +121,7 @@ state_cases = [
     ("a negative step", [], "# step=-1\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
     ("a step beyond 2^32 - 1", [], "# step=4294967296\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
     ("a comment instead of the step", [], "# saved by hand\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
-    ("a step line without a header", [], "# step=3\n", ["s.csv", "empty"]),
+    ("a step line without a header", [], "# step=3\n", ["s.csv:2", "header", "end of the file"]),
     ("a header after a BOM that is wrong", [], "\ufeffa,b,c,d\n1,2,0,0\n", ["s.csv:1", "header"]),
 ]
 for name, pre, text, words in state_cases:

@@ -71,6 +71,11 @@ static boids_status read_head(loader *L, boids_error *err) {
         r = text_next(&L->t, &line, err);
     }
     if (r < 0) return err ? err->status : BOIDS_ERR_INPUT;
+    if (r == 0 && L->t.lineno == 1) /* a step line and nothing after it */
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s:2: expected the header x,y,vx,vy after the step line, found "
+                               "the end of the file",
+                               L->t.path);
     if (r == 0)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: empty file (expected the header x,y,vx,vy)", L->t.path);

@@ -54,12 +54,13 @@ int text_next(text_lines *t, char **line, boids_error *err) {
     size_t len = 0;
     int c = EOF;
     int first = t->lineno == 0;
-    while ((c = getc_unlocked(t->f)) != EOF && c != '\n') {
+    while ((c = getc_unlocked(t->f)) != EOF) {
         if (t->max_bytes && ++t->bytes > t->max_bytes) {
             boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: file is larger than %zu bytes", t->path,
                             t->lineno + 1, t->max_bytes);
             return -1;
         }
+        if (c == '\n') break;
         if (c == '\0') {
             boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: contains a NUL byte", t->path,
                             t->lineno + 1);
@@ -78,7 +79,6 @@ int text_next(text_lines *t, char **line, boids_error *err) {
         return -1;
     }
     if (c == EOF && len == 0) return 0;
-    t->bytes += c == '\n';
     if (len && t->buf[len - 1] == '\r') len--;
     t->buf[len] = '\0';
     t->lineno++;
