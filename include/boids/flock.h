@@ -31,9 +31,10 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
  * v = initial_speed * (cos angle, sin angle), drawn from random.Random(seed). */
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed);
 
-/* Checks that a state fits the parameters: finite values, positions inside the world
- * ([0, width] x [0, height]) unless the boundary is open; names the first offending boid (origin is
- * used in the message, e.g. the state file's name; boid i is on line i + 2 of a state file). */
+/* Checks that an in-memory state fits the parameters: finite values, positions inside the
+ * world ([0, width] x [0, height]) unless the boundary is open; the message names origin and
+ * the first offending boid by index. (A state file is checked line by line as it is read,
+ * speeds included: boids_state_load_for.) */
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err);
 
