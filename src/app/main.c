@@ -127,7 +127,7 @@ static int finish_stdout(int rc) {
     if (fclose(stdout) != 0 && !bad) bad = 1, code = errno;
     if (!bad || rc) return rc; /* a failed command has said why already */
     fprintf(stderr, "boids: writing to stdout failed: %s\n", code ? strerror(code) : "I/O error");
-    return rc ? rc : 1;
+    return 1;
 }
 
 int main(int argc, char **argv) {
