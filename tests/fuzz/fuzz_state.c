@@ -29,13 +29,26 @@ static void slurp(const char *path, char **text, size_t *len) {
     fclose(f);
 }
 
+static char dir[64], out[96];
+
+static void remove_dir(void) {
+    unlink(out);
+    rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static fuzz_file in;
-    static char dir[] = "/tmp/boids-fuzz-state-XXXXXX", out[64];
     if (!in.path[0]) {
         fuzz_file_init(&in, "state");
-        if (!mkdtemp(dir)) abort();
+        /* Saves go through the atomic writer, which needs a folder: tmpfs when there is one
+         * (each save is a mkstemp, a write and a rename). */
+        snprintf(dir, sizeof dir, "/dev/shm/boids-fuzz-state-XXXXXX");
+        if (!mkdtemp(dir)) {
+            snprintf(dir, sizeof dir, "/tmp/boids-fuzz-state-XXXXXX");
+            if (!mkdtemp(dir)) abort();
+        }
         snprintf(out, sizeof out, "%s/saved.csv", dir);
+        atexit(remove_dir);
     }
     fuzz_file_set(&in, data, size);
     /* The open plane (no position rule), the lab box and Vicsek: each rule gets inputs. */
