@@ -40,11 +40,12 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
 
 /* What a loaded state must satisfy beyond boids_flock_check, so that every backend can hold
  * it: speeds the model can produce. Reynolds: |v| <= max_speed, Vicsek: |v| = speed, both
- * within a relative BOIDS_SPEED_TOLERANCE. */
+ * within a relative BOIDS_SPEED_TOLERANCE. The tolerance is there because the float backends
+ * compute and clamp speeds in float: rounding puts a saved |v| a few float ulps (2^-24
+ * relative each) off max_speed or speed; 1e-6 is about 16 of them, far below any real
+ * disagreement between a state and the parameters. (A refused state is not re-normalised:
+ * a silent change of the input is what the checks are there to prevent.) */
 #define BOIDS_SPEED_TOLERANCE 1e-6
-/* The float backends compute and clamp speeds in float: rounding puts a saved |v| a few float
- * ulps (2^-24 relative each) off max_speed or speed; 1e-6 is about 16 of them, far below any
- * real disagreement between a state and the parameters. */
 
 /* Checks one boid (x, y, vx, vy in v) against p: finite values, the position rule of
  * boids_flock_check and, when speeds != 0, the speed rule above. where starts the message
