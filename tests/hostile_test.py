@@ -116,6 +116,8 @@ state_cases = [
     ("a Vicsek agent at rest", ["--preset", "vicsek"], H + "1,2,0,0\n", ["s.csv:2", "Vicsek speed"]),
     ("a position outside the world after a step line", [], "# step=5\n" + H + "1,2,0,0\n950,2,0,0\n",
      ["s.csv:4", "boid 1", "outside"]),
+    ("a position far out on the open plane", ["--set", "boundary=open"], H + "1e300,2,0,0\n",
+     ["s.csv:2", "open plane"]),
     ("a line longer than the limit", [], H + "1" * 100000 + ",2,0,0\n", ["s.csv:2", "longer"]),
     ("a NUL byte", [], H + "1,2\x00,0,0\n", ["s.csv:2", "NUL"]),
     ("a negative step", [], "# step=-1\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),

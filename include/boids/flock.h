@@ -31,10 +31,14 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
  * v = initial_speed * (cos angle, sin angle), drawn from random.Random(seed). */
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed);
 
+/* The open plane's bound on coordinates: squared distances between any two boids stay finite
+ * in float ((2e15)^2 = 4e30 < FLT_MAX), so every backend computes the same finite geometry. */
+#define BOIDS_OPEN_COORD_MAX 1e15
+
 /* Checks that an in-memory state fits the parameters: finite values, positions inside the
- * world ([0, width] x [0, height]) unless the boundary is open; the message names origin and
- * the first offending boid by index. (A state file is checked line by line as it is read,
- * speeds included: boids_state_load_for.) */
+ * world ([0, width] x [0, height]), or within +-BOIDS_OPEN_COORD_MAX on the open plane; the message
+ * names origin and the first offending boid by index. (A state file is checked line by line as it
+ * is read, speeds included: boids_state_load_for.) */
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err);
 

@@ -64,6 +64,11 @@ boids_status boids_boid_check(const boids_params *p, const double v[4], int spee
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: position (%.17g, %.17g) is outside the %g x %g world", where,
                                v[0], v[1], p->width, p->height);
+    if (p->boundary == BOIDS_BOUNDARY_OPEN &&
+        !(fabs(v[0]) <= BOIDS_OPEN_COORD_MAX && fabs(v[1]) <= BOIDS_OPEN_COORD_MAX))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: position (%.17g, %.17g) is beyond +-%g, the open plane's bound",
+                               where, v[0], v[1], BOIDS_OPEN_COORD_MAX);
     if (!speeds) return BOIDS_OK;
     double speed = sqrt(v[2] * v[2] + v[3] * v[3]);
     if (p->model == BOIDS_MODEL_VICSEK &&
