@@ -19,6 +19,7 @@
 #include "boids/gpu.h"
 
 #include "bench.h"
+#include "boids/atomic_file.h"
 #include "cli.h"
 #include "cpu_grid.h"
 
@@ -481,6 +482,11 @@ static int finish(const bench_config *c, bench_machine *m, bench_point *pts, siz
     snprintf(path, sizeof path, "%s/bench.json", c->out);
     if (bench_write_json(path, c, m, pts, npts, note, &err)) rc = fail(&err);
     if (!rc) fprintf(stderr, "boids-bench: wrote %s/bench.csv, bench.json; %s\n", c->out, note);
+    /* The table on stdout is output too: lost (a full disk), the run failed. */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !rc) {
+        fprintf(stderr, "boids-bench: writing to stdout failed\n");
+        rc = 1;
+    }
     return rc;
 }
 
@@ -488,6 +494,7 @@ static const char *const stage_timers[] = {"auto", "gl", "fenced", NULL}; /* BEN
 static const char *const plot_formats[] = {"svg", "png", NULL};           /* plot_png 0, 1 */
 
 int main(int argc, char **argv) {
+    boids_atomic_cleanup_on_signals(); /* an interrupted sweep leaves no temporary files */
     bench_config c = {.out = ".", .plot = 1};
     bench_args a = {.reps = -1, .warmup = -1, .max_steps = -1, .rep_ms = NAN, .budget = NAN};
     const app_option own[] = {

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "bench.h"
+#include "gnuplot.h"
 
 /* ---- a growing text buffer ----------------------------------------------------------- */
 
@@ -419,10 +419,11 @@ static int on_path(const char *prog) {
     return 0;
 }
 
-/* gnuplot strings in single quotes: a quote is doubled. */
+/* gnuplot strings in single quotes: a quote is doubled, and a control character (a newline
+ * would end the command) becomes a space. */
 static void gp_quoted(sbuf *b, const char *s) {
     sb_printf(b, "'");
-    for (; *s; s++) sb_printf(b, *s == '\'' ? "''" : "%c", *s);
+    for (; *s; s++) sb_printf(b, *s == '\'' ? "''" : "%c", (unsigned char)*s < 0x20 ? ' ' : *s);
     sb_printf(b, "'");
 }
 
@@ -434,6 +435,8 @@ static int count_ok(const bench_point *pts, size_t npts, int backend, int stages
     return n;
 }
 
+/* Output names are fixed and relative: bench.gp regenerates the plots in its folder, and
+ * boids-bench runs it in a private folder (app_gnuplot), never pasting a path into it. */
 static void gp_header(sbuf *b, const bench_config *c, const bench_machine *m, const char *file,
                       const char *what) {
     if (c->plot_png)
@@ -451,121 +454,138 @@ static void gp_header(sbuf *b, const bench_config *c, const bench_machine *m, co
     sb_printf(b, " noenhanced\n");
 }
 
-boids_status bench_plot(const char *dir, const bench_config *c, const bench_machine *m,
-                        const bench_point *pts, size_t npts, char *note, size_t note_size,
-                        boids_error *err) {
-    sbuf b = {0};
-    sb_printf(&b, "# boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)\n");
-    /* One data block per backend: N, median, min, max, ns per boid-step, stages. */
+/* One data block per backend: N, median, min, max, ns per boid-step, stages. */
+static void gp_data(sbuf *b, const bench_point *pts, size_t npts) {
     for (int k = 0; k < BENCH_BACKENDS; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(&b, "$b%d << EOD\n", k);
+        sb_printf(b, "$b%d << EOD\n", k);
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
             if ((int)p->backend != k || p->state != BENCH_OK) continue;
-            sb_printf(&b, "%zu %.6g %.6g %.6g %.6g", p->n, p->ms.median, p->ms.min, p->ms.max,
+            sb_printf(b, "%zu %.6g %.6g %.6g %.6g", p->n, p->ms.median, p->ms.min, p->ms.max,
                       p->ns_per_boid_step);
             for (int s = 0; s < BENCH_STAGES; s++)
-                sb_printf(&b, " %.6g", p->have_stages ? p->stage_ms[s] : 0.0);
-            sb_printf(&b, "\n");
+                sb_printf(b, " %.6g", p->have_stages ? p->stage_ms[s] : 0.0);
+            sb_printf(b, "\n");
         }
-        sb_printf(&b, "EOD\n");
+        sb_printf(b, "EOD\n");
     }
-    int nplots = 0;
-    for (int k = 0; k < BENCH_BACKENDS; k++) nplots += count_ok(pts, npts, k, 0) > 0;
-    if (!nplots) {
-        free(b.s);
-        snprintf(note, note_size, "no plot: no point was measured");
-        return BOIDS_OK;
-    }
-    /* Time per step, log-log, every backend; bars span min..max. */
-    gp_header(&b, c, m, "bench_time", "boids-bench: time per step");
-    sb_printf(&b, "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
-                  "set xlabel 'boids N'\nset ylabel 'ms per step (median; bars min..max)'\n"
-                  "plot");
+}
+
+/* Time per step (log-log, bars span min..max) and cost per boid-step (flat means linear
+ * scaling), every backend. */
+static void gp_time_cost(sbuf *b, const bench_config *c, const bench_machine *m,
+                         const bench_point *pts, size_t npts) {
+    gp_header(b, c, m, "bench_time", "boids-bench: time per step");
+    sb_printf(b, "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+                 "set xlabel 'boids N'\nset ylabel 'ms per step (median; bars min..max)'\n"
+                 "plot");
     const char *sep = " ";
     for (int k = 0; k < BENCH_BACKENDS; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(&b, "%s$b%d using 1:2:3:4 with yerrorlines lw 2 title '%s'", sep, k,
+        sb_printf(b, "%s$b%d using 1:2:3:4 with yerrorlines lw 2 title '%s'", sep, k,
                   bench_backend_name((bench_backend)k));
         sep = ", \\\n    ";
     }
-    /* Cost per boid-step: flat means linear scaling. */
-    gp_header(&b, c, m, "bench_cost", "boids-bench: cost per boid-step");
-    sb_printf(&b, "\nset logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
-                  "set xlabel 'boids N'\nset ylabel 'ns per boid-step (median)'\nplot");
+    gp_header(b, c, m, "bench_cost", "boids-bench: cost per boid-step");
+    sb_printf(b, "\nset logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+                 "set xlabel 'boids N'\nset ylabel 'ns per boid-step (median)'\nplot");
     sep = " ";
     for (int k = 0; k < BENCH_BACKENDS; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(&b, "%s$b%d using 1:5 with linespoints lw 2 title '%s'", sep, k,
+        sb_printf(b, "%s$b%d using 1:5 with linespoints lw 2 title '%s'", sep, k,
                   bench_backend_name((bench_backend)k));
         sep = ", \\\n    ";
     }
-    sb_printf(&b, "\n");
-    char made[128];
-    const char *ext = c->plot_png ? "png" : "svg";
-    snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s", ext, ext);
-    int gpu_panels =
+    sb_printf(b, "\n");
+}
+
+/* GPU stage breakdown, one panel per GPU mode measured: stacked bars per N. Returns 1 if
+ * there was a panel to draw. */
+static int gp_stages(sbuf *b, const bench_config *c, const bench_machine *m, const bench_point *pts,
+                     size_t npts) {
+    int panels =
         (count_ok(pts, npts, BENCH_GPU, 1) > 0) + (count_ok(pts, npts, BENCH_GPU_DET, 1) > 0);
-    if (gpu_panels) {
-        /* GPU stage breakdown, one panel per GPU mode: stacked bars per N. */
-        gp_header(&b, c, m, "bench_stages", "boids-bench: GPU time per stage");
-        sb_printf(
-            &b, "unset title\nunset logscale\nset format x '%%g'\nset multiplot layout 1,%d title ",
-            gpu_panels);
-        char title[768];
-        const char *source = "";
-        for (size_t i = 0; i < npts && !source[0]; i++)
-            if (pts[i].state == BENCH_OK && pts[i].have_stages) source = pts[i].stage_source;
-        snprintf(title, sizeof title, "GPU time per stage (%s) - %s",
-                 strcmp(source, "gl-timer") ? "CPU clock, glFinish around each stage"
-                                            : "GL time-elapsed queries",
-                 m->gl_renderer[0] ? m->gl_renderer : "no GPU");
-        gp_quoted(&b, title);
-        sb_printf(&b, "\nset style data histograms\nset style histogram rowstacked\n"
-                      "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset grid y\n"
-                      "set key outside bottom center horizontal\nset ylabel 'ms per step'\n"
-                      "set xlabel 'boids N'\n");
-        for (int k = BENCH_GPU; k <= BENCH_GPU_DET; k++) {
-            if (!count_ok(pts, npts, k, 1)) continue;
-            sb_printf(&b, "set title '%s'\nplot", bench_backend_name((bench_backend)k));
-            for (int s = 0; s < BENCH_STAGES; s++)
-                sb_printf(&b, "%s$b%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k,
-                          6 + s, bench_stage_names[s]);
-            sb_printf(&b, "\n");
-        }
-        sb_printf(&b, "unset multiplot\n");
-        snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s, bench_stages.%s", ext, ext, ext);
+    if (!panels) return 0;
+    gp_header(b, c, m, "bench_stages", "boids-bench: GPU time per stage");
+    sb_printf(b,
+              "unset title\nunset logscale\nset format x '%%g'\nset multiplot layout 1,%d title ",
+              panels);
+    char title[768];
+    const char *source = "";
+    for (size_t i = 0; i < npts && !source[0]; i++)
+        if (pts[i].state == BENCH_OK && pts[i].have_stages) source = pts[i].stage_source;
+    snprintf(title, sizeof title, "GPU time per stage (%s) - %s",
+             strcmp(source, "gl-timer") ? "CPU clock, glFinish around each stage"
+                                        : "GL time-elapsed queries",
+             m->gl_renderer[0] ? m->gl_renderer : "no GPU");
+    gp_quoted(b, title);
+    sb_printf(b, "\nset style data histograms\nset style histogram rowstacked\n"
+                 "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset grid y\n"
+                 "set key outside bottom center horizontal\nset ylabel 'ms per step'\n"
+                 "set xlabel 'boids N'\n");
+    for (int k = BENCH_GPU; k <= BENCH_GPU_DET; k++) {
+        if (!count_ok(pts, npts, k, 1)) continue;
+        sb_printf(b, "set title '%s'\nplot", bench_backend_name((bench_backend)k));
+        for (int s = 0; s < BENCH_STAGES; s++)
+            sb_printf(b, "%s$b%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k, 6 + s,
+                      bench_stage_names[s]);
+        sb_printf(b, "\n");
     }
-    char path[4096];
+    sb_printf(b, "unset multiplot\n");
+    return 1;
+}
+
+/* Runs the script on the plots it names (bench_time, bench_cost and maybe bench_stages) and
+ * writes them into dir through the atomic writer. */
+static boids_status run_plots(const char *dir, const char *script, int png, int stages,
+                              boids_error *err) {
+    static const char *const stems[3] = {"bench_time", "bench_cost", "bench_stages"};
+    char names[3][32], targets[3][4096];
+    const char *np[3], *tp[3];
+    int n = stages ? 3 : 2;
+    for (int i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "%s.%s", stems[i], png ? "png" : "svg");
+        snprintf(targets[i], sizeof targets[i], "%s/%s", dir, names[i]);
+        np[i] = names[i];
+        tp[i] = targets[i];
+    }
+    return app_gnuplot(script, (size_t)n, np, tp, err);
+}
+
+boids_status bench_plot(const char *dir, const bench_config *c, const bench_machine *m,
+                        const bench_point *pts, size_t npts, char *note, size_t note_size,
+                        boids_error *err) {
+    int nplots = 0;
+    for (int k = 0; k < BENCH_BACKENDS; k++) nplots += count_ok(pts, npts, k, 0) > 0;
+    if (!nplots) {
+        snprintf(note, note_size, "no plot: no point was measured");
+        return BOIDS_OK;
+    }
+    sbuf b = {0};
+    sb_printf(&b, "# boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)\n");
+    gp_data(&b, pts, npts);
+    gp_time_cost(&b, c, m, pts, npts);
+    int stages = gp_stages(&b, c, m, pts, npts);
+    const char *ext = c->plot_png ? "png" : "svg";
+    char made[128], path[4096];
+    snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s%s%s", ext, ext,
+             stages ? ", bench_stages." : "", stages ? ext : "");
+    /* The script is kept beside the plots; sb_write frees it, so run gnuplot on a copy. */
+    char *script = b.oom ? NULL : strdup(b.s);
     snprintf(path, sizeof path, "%s/bench.gp", dir);
     boids_status s = sb_write(&b, path, err);
-    if (s) return s;
-    if (!on_path("gnuplot")) {
+    if (!s && !script) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing %s", path);
+    if (!s && !on_path("gnuplot")) {
         snprintf(note, note_size,
                  "no plot: gnuplot is not on PATH (install gnuplot-nox, then run "
                  "`gnuplot bench.gp` in %s)",
                  dir);
-        return BOIDS_OK;
+    } else if (!s && (s = run_plots(dir, script, c->plot_png, stages, err))) {
+        snprintf(note, note_size, "%s", err->msg);
+    } else if (!s) {
+        snprintf(note, note_size, "%s (gnuplot, from bench.gp)", made);
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "fork for gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        if (chdir(dir) != 0) _exit(126);
-        execlp("gnuplot", "gnuplot", "bench.gp", (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return boids_error_set(err, BOIDS_ERR_RUNTIME, "waiting for gnuplot: %s",
-                                   strerror(errno));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(note, note_size, "gnuplot failed on %s (status %d)", path, status);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s", note);
-    }
-    snprintf(note, note_size, "%s (gnuplot, from bench.gp)", made);
-    return BOIDS_OK;
+    free(script);
+    return s;
 }

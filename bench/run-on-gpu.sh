@@ -7,10 +7,10 @@
 #   bench/run-on-gpu.sh --prepare          (on a build machine: see "Prebuilt fallback")
 #
 # It installs nothing: the device machine has no network. It checks what the build needs
-# (cmake, a C compiler, pkg-config, inih, libcjson, glad, glslangValidator; gnuplot only for
+# (cmake, a C compiler, pkg-config, libcjson, glad, glslangValidator; gnuplot only for
 # the plot) and builds in a fresh folder. If something is missing it says what, and falls back
 # to a prebuilt tree carried along in build-gpu/ (made here with --prepare, which also copies
-# the non-glibc shared libraries, e.g. cJSON, inih, OpenMP, GLFW, into build-gpu/lib).
+# the non-glibc shared libraries, e.g. cJSON, OpenMP, GLFW, into build-gpu/lib).
 #
 # Environment: BENCH_SIZES (default 1k,10k,100k,1M,10M), BENCH_BUDGET (seconds per point,
 # default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 300). With the build, the
@@ -68,7 +68,7 @@ missing=""
 for tool in cmake cc pkg-config python3 glad glslangValidator; do
     command -v "$tool" >/dev/null || missing="$missing $tool"
 done
-for pc in inih libcjson; do
+for pc in libcjson; do
     pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc(pkg-config)"
 done
 command -v gnuplot >/dev/null || echo "gnuplot: not found (CSV and JSON still written, plus bench.gp to plot elsewhere)"

@@ -30,7 +30,6 @@ install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boid
 # `cmake --install --prefix` elsewhere works).
 file(RELATIVE_PATH BOIDS_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
 string(REGEX REPLACE "/$" "" BOIDS_PC_TO_PREFIX "${BOIDS_PC_TO_PREFIX}")
-set(BOIDS_PC_REQUIRES_PRIVATE "inih")
 if(OpenMP_C_FOUND)
   set(BOIDS_PC_LIBS_PRIVATE "-lm ${OpenMP_C_FLAGS}")
 else()

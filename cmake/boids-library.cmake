@@ -32,7 +32,7 @@ target_include_directories(boids_core_shared
          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
   PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
 target_link_libraries(boids_core_shared
-  PRIVATE ${MATH_LIB} $<TARGET_NAME_IF_EXISTS:OpenMP::OpenMP_C> PkgConfig::INIH)
+  PRIVATE ${MATH_LIB} $<TARGET_NAME_IF_EXISTS:OpenMP::OpenMP_C>)
 set_target_properties(boids_core_shared PROPERTIES
   OUTPUT_NAME boids_core EXPORT_NAME core C_VISIBILITY_PRESET hidden
   VERSION ${PROJECT_VERSION} SOVERSION ${BOIDS_SOVERSION})

@@ -95,6 +95,7 @@ for name, args, words in cases:
     check(f"{name}: one line naming {words}", len(msg.splitlines()) == 1 and all(w in msg for w in words),
           repr(msg))
     check(f"{name}: no output file", not os.path.exists(out))
+    check(f"{name}: no temporary file", not [f for f in os.listdir(d) if ".tmp" in f])
     check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
 
 # Hostile command lines, every command: exit 2 before any work, one line naming the flag

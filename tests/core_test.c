@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "boids/atomic_file.h"
@@ -51,9 +54,11 @@ static void test_round_trip(void) {
     int fd = mkstemp(path);
     CHECK(fd >= 0, "mkstemp");
     close(fd);
+    f.step = 4000000000u; /* the step counter travels with the state */
     CHECK(boids_state_save(path, &f, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(boids_state_load(path, &g, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(g.n == n, "loaded %zu boids, saved %zu", g.n, n);
+    CHECK(g.step == f.step, "loaded step %u, saved %u", (unsigned)g.step, (unsigned)f.step);
     size_t mismatches = 0;
     for (size_t i = 0; i < n && g.n == n; i++)
         mismatches += (bits(f.x[i]) != bits(g.x[i])) + (bits(f.y[i]) != bits(g.y[i])) +
@@ -162,8 +167,69 @@ static void test_atomic_file(void) {
     rmdir(dir);
 }
 
+/* Only a regular file or nothing is replaced: a folder, a device, a FIFO, a symbolic link
+ * and an empty name are bad input, and the node is left as it was. */
+static void test_atomic_refuses_non_regular_targets(void) {
+    char dir[] = "/tmp/boids-atomic-XXXXXX", fifo[64], link[64];
+    boids_error err;
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    CHECK(mkfifo(fifo, 0600) == 0 && symlink("nowhere", link) == 0, "mkfifo, symlink");
+    const char *targets[] = {"/dev/null", dir, fifo, link, "", "some/folder/"};
+    const char *words[] = {"device", "folder", "FIFO", "symbolic link", "empty", "folder"};
+    for (int i = 0; i < 6; i++) {
+        boids_atomic_file a;
+        boids_status s = boids_atomic_open(&a, targets[i], &err);
+        CHECK(s == BOIDS_ERR_INPUT && strstr(err.msg, words[i]) && strstr(err.msg, targets[i]),
+              "'%s': status %d, %s", targets[i], s, err.msg);
+        if (!s) boids_atomic_abort(&a);
+    }
+    struct stat st;
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link was replaced");
+    CHECK(entries(dir) == 2, "%d entries: a temporary file was left", entries(dir));
+    unlink(fifo);
+    unlink(link);
+    rmdir(dir);
+}
+
+/* SIGTERM while a temporary file is open removes it (and a tracked private folder with its
+ * file), then ends the process by that signal, as without the handler. */
+static void test_atomic_signal_removes_temporaries(void) {
+    char dir[] = "/tmp/boids-atomic-XXXXXX", path[64], priv[64], inner[80];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    snprintf(priv, sizeof priv, "%s/private", dir);
+    snprintf(inner, sizeof inner, "%s/private/plot.svg", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        boids_atomic_cleanup_on_signals();
+        boids_atomic_file a;
+        boids_error err;
+        if (boids_atomic_open(&a, path, &err) || mkdir(priv, 0700)) _exit(3);
+        boids_atomic_track(priv);
+        FILE *f = fopen(inner, "w");
+        if (!f) _exit(3);
+        boids_atomic_track(inner);
+        fputs("partial", a.f);
+        fflush(a.f);
+        raise(SIGTERM);
+        _exit(4); /* not reached: the default action ends the process */
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork, wait");
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "child status %#x", status);
+    CHECK(entries(dir) == 0, "%d entries left after SIGTERM", entries(dir));
+    rmdir(priv);
+    rmdir(dir);
+}
+
 int main(void) {
     test_atomic_file();
+    test_atomic_refuses_non_regular_targets();
+    test_atomic_signal_removes_temporaries();
     test_round_trip();
     test_param_keys();
     test_order();

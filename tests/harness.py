@@ -22,8 +22,9 @@ def check(name, cond, detail=""):
 
 
 def read_state(path):
+    """The boids of a state file: the rows after the header, past an optional `# step=K` line."""
     with open(path) as f:
-        lines = f.read().splitlines()
+        lines = [line for line in f.read().splitlines() if not line.startswith("#")]
     return [[float(v) for v in line.split(",")[:4]] for line in lines[1:]]
 
 

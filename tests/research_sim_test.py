@@ -31,7 +31,8 @@ def state(steps):
     out = path(f"state{steps}.csv")
     run(BOIDS, "sim", *BASE, "--steps", steps, "--save", out, check_rc=0)
     with open(out) as f:
-        return np.array([[float(v) for v in r[:4]] for r in list(csv.reader(f))[1:]])
+        rows = [r for r in csv.reader(f) if not r[0].startswith("# step=")]
+        return np.array([[float(v) for v in r[:4]] for r in rows[1:]])
 
 
 p = run(BOIDS, "sim", *BASE, "--steps", "100", "--every", "25", "--series", path("s.csv"),

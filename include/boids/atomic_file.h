@@ -5,6 +5,10 @@
  * target only when everything was written; any failure removes it. Every file the programs
  * write (state, CSV, JSON, PNG, plots) goes through this.
  *
+ * The target must be a regular file or absent: a folder, a device node, a FIFO or a
+ * symbolic link is refused (BOIDS_ERR_INPUT), never replaced, so `--save /dev/null` run as
+ * root cannot replace /dev/null. To write through a link, name its target.
+ *
  * Ownership: the boids_atomic_file belongs to the caller; commit or abort releases what
  * open made. Threads: reentrant. */
 #ifndef BOIDS_ATOMIC_FILE_H
@@ -24,8 +28,8 @@ typedef struct boids_atomic_file {
     const char *path; /* the target, as given to boids_atomic_open */
 } boids_atomic_file;
 
-/* Creates the temporary file for path. Its folder missing or not writable: BOIDS_ERR_INPUT
- * naming path (bad output path). */
+/* Creates the temporary file for path. An empty path, a path that is not a regular file,
+ * its folder missing or not writable: BOIDS_ERR_INPUT naming path (bad output path). */
 boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_error *err);
 
 /* Closes the stream if open, checks that every write succeeded and renames the temporary
@@ -34,6 +38,19 @@ boids_status boids_atomic_commit(boids_atomic_file *a, boids_error *err);
 
 /* Closes and removes the temporary file; the target is left as it was. */
 void boids_atomic_abort(boids_atomic_file *a);
+
+/* Makes the programs remove every temporary file still open (and every name passed to
+ * boids_atomic_track) when SIGINT, SIGTERM or SIGHUP arrives, then end by that signal as
+ * they would have without the handler (exit status 128 + signal number in a shell). Leaves
+ * a signal alone whose action is not the default (ignored under nohup, or a host
+ * application's own handler). Call once from main(); the library never installs it. */
+void boids_atomic_cleanup_on_signals(void);
+
+/* Adds name (kept as the pointer given: it must stay valid until untracked) to the list the
+ * signal handler removes; for temporary files and folders made outside this writer (gnuplot's
+ * private folder). At most 64 names at a time; beyond that a name is not tracked. */
+void boids_atomic_track(char *name);
+void boids_atomic_untrack(const char *name);
 
 /* Checks, before a long run, that path can be written later (its folder exists and is
  * writable), leaving nothing behind: BOIDS_ERR_INPUT naming path if not. */

@@ -25,9 +25,12 @@ typedef struct boids_flock {
     size_t n;
     double *x, *y;   /* position, length units */
     double *vx, *vy; /* velocity, length per time unit */
+    uint32_t step;   /* steps taken since the start: the Vicsek noise stream's step index
+                        (modulo 2^32), so that a saved and reloaded run draws the noise it
+                        would have drawn; a state file's `# step=K` line */
 } boids_flock;
 
-/* Allocates n boids, all zero. n = 0: BOIDS_ERR_INPUT; more than memory holds:
+/* Allocates n boids, all zero (step 0). n = 0: BOIDS_ERR_INPUT; more than memory holds:
  * BOIDS_ERR_LIMIT naming the size. */
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err);
 void boids_flock_free(boids_flock *f);
@@ -38,11 +41,31 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
  * v = initial_speed * (cos angle, sin angle), drawn from random.Random(seed). */
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed);
 
-/* Checks that a state fits the parameters: finite values, positions inside the world
- * ([0, width] x [0, height]) unless the boundary is open; names the first offending boid (origin is
- * used in the message, e.g. the state file's name; boid i is on line i + 2 of a state file). */
+/* The open plane's bound on coordinates: squared distances between any two boids stay finite
+ * in float ((2e15)^2 = 4e30 < FLT_MAX), so every backend computes the same finite geometry. */
+#define BOIDS_OPEN_COORD_MAX 1e15
+
+/* Checks that an in-memory state fits the parameters: finite values, positions inside the
+ * world ([0, width] x [0, height]), or within +-BOIDS_OPEN_COORD_MAX on the open plane; the message
+ * names origin and the first offending boid by index. (A state file is checked line by line as it
+ * is read, speeds included: boids_state_load_for.) */
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err);
+
+/* What a loaded state must satisfy beyond boids_flock_check, so that every backend can hold
+ * it: speeds the model can produce. Reynolds: |v| <= max_speed, Vicsek: |v| = speed, both
+ * within a relative BOIDS_SPEED_TOLERANCE. The tolerance is there because the float backends
+ * compute and clamp speeds in float: rounding puts a saved |v| a few float ulps (2^-24
+ * relative each) off max_speed or speed; 1e-6 is about 16 of them, far below any real
+ * disagreement between a state and the parameters. (A refused state is not re-normalised:
+ * a silent change of the input is what the checks are there to prevent.) */
+#define BOIDS_SPEED_TOLERANCE 1e-6
+
+/* Checks one boid (x, y, vx, vy in v) against p: finite values, the position rule of
+ * boids_flock_check and, when speeds != 0, the speed rule above. where starts the message
+ * ("flock.csv:12"). */
+boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
+                              const char *where, boids_error *err);
 
 /* Order (polarization): |sum of v_i / |v_i|| / N, in [0, 1]; boids with zero velocity
  * contribute nothing. Operation order follows seed 000's orden(). */

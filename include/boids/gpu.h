@@ -164,6 +164,12 @@ size_t boids_gpu_max_count(char *why, size_t size);
  * neighbours() ran; per cell 4 (counts) + ~4 (the scan's levels). */
 size_t boids_gpu_bytes(const boids_backend *b);
 
+/* Checks, before a program allocates and fills a flock of n boids for the GPU, that the
+ * device can hold them: BOIDS_ERR_LIMIT as boids_gpu_create would give it. Up to 2^20 boids
+ * (what every GL 4.3 device holds) it answers at once; above, it makes a headless context
+ * for the query (BOIDS_ERR_RUNTIME if none can be made) and destroys it. */
+boids_status boids_gpu_check_count(size_t n, boids_error *err);
+
 /* 1 if b was made by boids_gpu_create. */
 int boids_backend_is_gpu(const boids_backend *b);
 

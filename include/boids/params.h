@@ -125,10 +125,17 @@ const boids_param_info *boids_param_find(const char *key);
 boids_status boids_params_set(boids_params *p, const char *key, const char *value,
                               const char *where, boids_error *err);
 
-/* Reads an INI file (libinih) of `key = value` lines, `#` or `;` comments, no sections,
- * and sets each key in order. Missing file, syntax error, unknown key or bad value:
- * BOIDS_ERR_INPUT naming the file, line and key. */
+/* Reads an INI file of `key = value` lines, one a line, and sets each key in order; a line
+ * may be blank or a comment (`#` or `;` first), and a comment may follow a value after
+ * whitespace. The file must be a regular file of at most 1 MiB with lines of at most 1024
+ * bytes, LF or CRLF, an optional UTF-8 BOM first, no NUL byte, no sections, no continuation
+ * lines (an indented line stands alone). Anything else, a missing file, an unknown key or
+ * a bad value: BOIDS_ERR_INPUT naming the file, line and key, and p is left unchanged. */
 boids_status boids_params_load_ini(boids_params *p, const char *path, boids_error *err);
+
+/* The valid range of a REAL or INT key as text, "(0, 1e+07]" or "[0, 6.2831853071795862]":
+ * each bound reads back as exactly the double it is. */
+void boids_param_range(const boids_param_info *info, char *buf, size_t size);
 
 /* Formats the value of key in p into buf (round-trippable). */
 void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,

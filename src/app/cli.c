@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/gpu.h"
 #include "boids/state_io.h"
 
 /* Ids of the shared options in getopt_long (short ones use their letter); a command's own
@@ -545,18 +546,21 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err) {
     if (!o->load) {
+        /* The device limit first: a flock beyond it takes seconds to allocate and fill. */
+        if (!strcmp(o->backend, "gpu") && boids_gpu_check_count((size_t)p->count, err))
+            return err->status;
         boids_status s = boids_flock_alloc(f, (size_t)p->count, err);
         if (s) return s;
         boids_flock_randomize(f, p, o->seed);
         return BOIDS_OK;
     }
-    boids_status s = boids_state_load(o->load, f, err);
+    boids_status s = boids_state_load_for(o->load, p, f, err);
     if (s) return s;
     if (o->count && (size_t)o->count != f->n) {
         s = boids_error_set(err, BOIDS_ERR_INPUT,
                             "--count %ld disagrees with %s, which holds %zu boids", o->count,
                             o->load, f->n);
-    } else if (!(s = boids_flock_check(f, p, o->load, err))) {
+    } else {
         p->count = (long)f->n;
     }
     if (s) boids_flock_free(f);

@@ -236,11 +236,12 @@ int boids_cmd_sim(int argc, char **argv) {
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
                 f.n, boids_backend_name(b), sec, steps ? 1e3 * sec / (double)steps : 0.0);
     }
+    /* stdout first: a run whose metrics were lost leaves no state file either. */
+    if (!s && (fflush(stdout) != 0 || ferror(stdout)))
+        s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
     if (!s && so.save) {
         if (!(s = boids_backend_download(b, &f, &err))) s = boids_state_save(so.save, &f, &err);
     }
-    if (fflush(stdout) != 0 && !s)
-        s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
     if (s)
         abort_outputs(&so);
     else

@@ -16,6 +16,7 @@
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
+#include "gnuplot.h"
 #include "provenance.h"
 #include "sweep.h"
 
@@ -117,56 +118,32 @@ static void write_csv(FILE *out, const sweep *s, const point *pts) {
     }
 }
 
-/* Writes the CSV to path complete or not at all (boids_atomic_file). */
-static boids_status save_csv(const char *path, const sweep *s, const point *pts, boids_error *err) {
-    boids_atomic_file a;
-    boids_status st = boids_atomic_open(&a, path, err);
-    if (st) return st;
-    write_csv(a.f, s, pts);
-    return boids_atomic_commit(&a, err);
-}
-
-/* The figure: gnuplot reads a data file of one block per N (x, mean, se) and draws error
- * bars; for order it adds the null-model scale 1/sqrt(N) (the RMS polarization of
- * independent uniform headings, seed 003 246.5) as a dashed line per N. */
+/* The figure: a data block per N (x, mean, se) drawn with error bars; for order it adds the
+ * null-model scale 1/sqrt(N) (the RMS polarization of independent uniform headings, seed 003
+ * 246.5) as a dashed line per N. The script names its output plot.png or plot.svg and
+ * app_gnuplot moves it to path: no file name is pasted into gnuplot code. */
 static boids_status plot(const char *path, const sweep *s, const point *pts, boids_error *err) {
     const char *ext = strrchr(path, '.');
     int svg = ext && !strcmp(ext, ".svg");
-    char data[] = "/tmp/boids-sweep-XXXXXX";
-    int fd = mkstemp(data);
-    FILE *d = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!d) {
-        if (fd >= 0) close(fd), unlink(data);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "plot: cannot write a temporary file");
-    }
+    char *script = NULL;
+    size_t len = 0;
+    FILE *g = open_memstream(&script, &len);
+    if (!g) return boids_error_set(err, BOIDS_ERR_NOMEM, "plot: out of memory");
     int y = s->plot_y;
     for (size_t ci = 0; ci < s->ncounts; ci++) {
+        fprintf(g, "$n%zu << EOD\n", ci);
         for (size_t vi = 0; vi < s->nvalues; vi++) {
             const point *q = &pts[ci * s->nvalues + vi];
-            fprintf(d, "%s %.10g %.10g\n", s->values[vi], q->mean[y],
+            /* The value as the parameter took it (it parsed as a number), not the text. */
+            fprintf(g, "%.17g %.10g %.10g\n", strtod(s->values[vi], NULL), q->mean[y],
                     isnan(q->se[y]) ? 0 : q->se[y]);
         }
-        fputs("\n\n", d);
-    }
-    fclose(d);
-    boids_atomic_file out; /* gnuplot writes the temporary file by name */
-    boids_status st = boids_atomic_open(&out, path, err);
-    if (st) {
-        unlink(data);
-        return st;
-    }
-    fclose(out.f);
-    out.f = NULL;
-    FILE *g = popen("gnuplot", "w");
-    if (!g) {
-        boids_atomic_abort(&out);
-        unlink(data);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "plot: cannot run gnuplot");
+        fputs("EOD\n", g);
     }
     const char *name = boids_metrics_names[y];
     fprintf(g, "set terminal %s size 900,600 %s\n", svg ? "svg" : "pngcairo",
             svg ? "dynamic" : "font 'sans,11'");
-    fprintf(g, "set output '%s'\n", out.tmp);
+    fprintf(g, "set output 'plot.%s'\n", svg ? "svg" : "png");
     fprintf(g,
             "set xlabel '%s'\nset ylabel '%s'\nset key top right\nset grid\n"
             "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
@@ -177,23 +154,22 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     if (y == 0) fputs("set yrange [0:1.05]\n", g);
     fputs("plot ", g);
     for (size_t ci = 0; ci < s->ncounts; ci++) {
-        fprintf(g,
-                "%s'%s' index %zu using 1:2:3 with yerrorlines lc %zu pt 7 ps 0.6 "
-                "title 'N = %ld'",
-                ci ? ", " : "", data, ci, ci + 1, s->counts[ci]);
+        fprintf(g, "%s$n%zu using 1:2:3 with yerrorlines lc %zu pt 7 ps 0.6 title 'N = %ld'",
+                ci ? ", " : "", ci, ci + 1, s->counts[ci]);
         if (y == 0)
             fprintf(g, ", %.10g with lines dt 2 lc %zu title '1/sqrt(%ld): null-model RMS'",
                     1 / sqrt((double)s->counts[ci]), ci + 1, s->counts[ci]);
     }
     fputc('\n', g);
-    int rc = pclose(g);
-    unlink(data);
-    if (rc != 0) {
-        boids_atomic_abort(&out);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "plot: gnuplot failed (status %d) for %s",
-                               WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, path);
+    int bad = ferror(g);
+    if (fclose(g) != 0 || bad) {
+        free(script);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "plot: out of memory");
     }
-    return boids_atomic_commit(&out, err);
+    const char *out = svg ? "plot.svg" : "plot.png";
+    boids_status st = app_gnuplot(script, 1, &out, &path, err);
+    free(script);
+    return st;
 }
 
 /* The options as given, before they are checked against each other. */
@@ -413,16 +389,25 @@ static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_pr
         pts[pi].height = p.height;
         point_stats(&pts[pi], &res[pi * (size_t)s->seeds], s->seeds);
     }
+    /* The table and the plot all or nothing: the table's file is committed only once the
+     * plot is written, so a failed plot leaves no table behind either. */
+    boids_atomic_file csv = {0};
     if (!st && s->out) {
-        st = save_csv(s->out, s, pts, err);
+        if (!(st = boids_atomic_open(&csv, s->out, err))) write_csv(csv.f, s, pts);
     } else if (!st) {
         write_csv(stdout, s, pts);
-        if (fflush(stdout) != 0)
+        if (fflush(stdout) != 0 || ferror(stdout))
             st = boids_error_set(err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
+    }
+    if (!st && s->plot) st = plot(s->plot, s, pts, err);
+    if (csv.tmp) {
+        if (st)
+            boids_atomic_abort(&csv);
+        else
+            st = boids_atomic_commit(&csv, err);
     }
     if (!st && s->runs_out) st = save_runs(s, o, res, err);
     if (!st) st = save_sidecars(s, o, pv, resumed, err);
-    if (!st && s->plot) st = plot(s->plot, s, pts, err);
     free(pts);
     return st;
 }

@@ -1,8 +1,10 @@
 /* boids: the program. Dispatches subcommands; only this layer picks exit codes. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/atomic_file.h"
 #include "boids/version.h"
 #include "cli.h"
 #include "commands.h"
@@ -69,8 +71,7 @@ int boids_cmd_params(int argc, char **argv) {
         } else if (t[i].min == -1.0 / 0.0) {
             snprintf(range, sizeof range, "any");
         } else {
-            snprintf(range, sizeof range, "%s%g, %g]", t[i].min_open ? "(" : "[", t[i].min,
-                     t[i].max);
+            boids_param_range(&t[i], range, sizeof range);
         }
         printf("%-18s %-22s %-20s %-22s %s\n", t[i].key, value, t[i].unit[0] ? t[i].unit : "-",
                range, t[i].doc);
@@ -103,7 +104,7 @@ static int have_display(void) {
     return (x && *x) || (w && *w);
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
     if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "-h") && strcmp(argv[1], "--help") &&
                      strcmp(argv[1], "--version"))) {
         /* No command: the window, with any options meant for it. */
@@ -139,4 +140,21 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "presets")) return cmd_presets(argc - 1, argv + 1);
     fprintf(stderr, "boids: unknown command '%s' (see boids --help)\n", cmd);
     return 2;
+}
+
+/* Every command's stdout is checked here, once: output that never reached its destination
+ * (a full disk, /dev/full, a closed pipe with SIGPIPE ignored) fails the run even when the
+ * command itself succeeded. */
+static int finish_stdout(int rc) {
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int code = bad ? errno : 0;
+    if (fclose(stdout) != 0 && !bad) bad = 1, code = errno;
+    if (!bad || rc) return rc; /* a failed command has said why already */
+    fprintf(stderr, "boids: writing to stdout failed: %s\n", code ? strerror(code) : "I/O error");
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    boids_atomic_cleanup_on_signals();
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -1,22 +1,108 @@
 #include "boids/atomic_file.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* ---- temporary files removed on SIGINT, SIGTERM, SIGHUP --------------------------------- */
+
+/* The handler may run between any two instructions of the writer, so it only reads this
+ * fixed array: a slot holds a complete name or NULL (a name is stored after it is written
+ * and cleared before it is freed). unlink() and rmdir() are async-signal-safe. */
+enum { TRACKED_MAX = 64 };
+static char *volatile tracked[TRACKED_MAX];
+
+static void on_signal(int signo) {
+    /* Newest first, so that a folder comes after the files inside it; a file's rmdir and
+     * a folder's unlink fail harmlessly. */
+    for (int i = TRACKED_MAX - 1; i >= 0; i--) {
+        char *name = tracked[i];
+        if (name && unlink(name) != 0) rmdir(name);
+    }
+    /* The default action ends the process as the signal would have (status 128 + signo
+     * for a shell). SA_RESETHAND restored it on entry; the signal is delivered once the
+     * handler returns. */
+    raise(signo);
+}
+
+void boids_atomic_cleanup_on_signals(void) {
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old;
+        /* An ignored signal (nohup) or a host's own handler stays as it is. */
+        if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < sizeof signals / sizeof signals[0]; j++)
+            sigaddset(&sa.sa_mask, signals[j]);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
+void boids_atomic_track(char *name) {
+    for (int i = 0; i < TRACKED_MAX; i++)
+        if (!tracked[i]) {
+            tracked[i] = name;
+            return;
+        }
+    /* More than TRACKED_MAX names at once: this one is not removed on a signal. No writer
+     * keeps more than a few open. */
+}
+
+void boids_atomic_untrack(const char *name) {
+    for (int i = 0; i < TRACKED_MAX; i++)
+        if (tracked[i] == name) tracked[i] = NULL;
+}
+
+/* ---- the target ------------------------------------------------------------------------ */
+
+/* Only a regular file or nothing may be replaced: renaming onto a device node, a FIFO or a
+ * symbolic link would replace the node or the link itself (as root, /dev/null). A link is
+ * refused rather than followed so that what gets replaced is the name the user gave. */
+static boids_status check_target(const char *path, boids_error *err) {
+    if (path[0] == '\0') return boids_error_set(err, BOIDS_ERR_INPUT, "output path is empty");
+    if (path[strlen(path) - 1] == '/')
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: output path names a folder", path);
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return BOIDS_OK;
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
+    }
+    if (S_ISREG(st.st_mode)) return BOIDS_OK;
+    const char *what = S_ISDIR(st.st_mode)    ? "a folder"
+                       : S_ISLNK(st.st_mode)  ? "a symbolic link (name its target instead)"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                    : "not a regular file";
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "%s: output path is %s; only a regular file is replaced", path, what);
+}
+
+/* ---- open, commit, abort -------------------------------------------------------------------- */
+
 boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_error *err) {
     memset(a, 0, sizeof *a);
     a->path = path;
+    boids_status s = check_target(path, err);
+    if (s) return s;
     size_t len = strlen(path) + sizeof ".tmpXXXXXX";
     a->tmp = malloc(len);
     if (!a->tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
     snprintf(a->tmp, len, "%s.tmpXXXXXX", path);
+    /* Tracked before mkstemp fills in the name and creates the file: a signal between the
+     * two would otherwise leave it. Until then the handler unlinks a name that does not
+     * exist. */
+    boids_atomic_track(a->tmp);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
-        boids_status s =
-            boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
+        boids_atomic_untrack(a->tmp);
         free(a->tmp);
         a->tmp = NULL;
         return s;
@@ -28,8 +114,7 @@ boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_err
     (void)fchmod(fd, 0666 & ~mask);
     a->f = fdopen(fd, "w");
     if (!a->f) {
-        boids_status s =
-            boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path, strerror(errno));
+        s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
         boids_atomic_abort(a);
         return s;
@@ -44,12 +129,19 @@ boids_status boids_atomic_commit(boids_atomic_file *a, boids_error *err) {
         if (fclose(a->f) != 0 && !failed_errno) failed_errno = errno;
         a->f = NULL;
     }
+    /* The target may have been replaced by a folder or a device since the open. */
+    boids_error target;
+    if (!failed_errno && check_target(a->path, &target)) {
+        boids_atomic_abort(a);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s", target.msg);
+    }
     if (!failed_errno && rename(a->tmp, a->path) != 0) failed_errno = errno;
     if (failed_errno) {
         boids_atomic_abort(a);
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", a->path,
                                strerror(failed_errno));
     }
+    boids_atomic_untrack(a->tmp);
     free(a->tmp);
     a->tmp = NULL;
     return BOIDS_OK;
@@ -60,6 +152,7 @@ void boids_atomic_abort(boids_atomic_file *a) {
     a->f = NULL;
     if (a->tmp) {
         unlink(a->tmp);
+        boids_atomic_untrack(a->tmp);
         free(a->tmp);
         a->tmp = NULL;
     }

@@ -635,6 +635,7 @@ static boids_status download(boids_backend *b, boids_flock *out, boids_error *er
         out->vx[id] = s.vx[i];
         out->vy[id] = s.vy[i];
     }
+    out->step = c->t;
     return BOIDS_OK;
 }
 
@@ -677,7 +678,7 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     c->ux = unit;
     c->uy = unit + n;
     c->base.n = n;
-    c->t = 0; /* the noise stream restarts with the state, as in cpu-ref */
+    c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
     return BOIDS_OK;
 }
 

@@ -54,7 +54,7 @@ typedef struct cpu_ref {
     int threads;         /* <= 0: OpenMP's default */
     int have_avx2;       /* the processor runs scan_avx2 */
     int force_scalar;    /* test hook: scan_scalar even so */
-    uint32_t t;          /* steps since upload: the Vicsek noise stream's step index */
+    uint32_t t;          /* the Vicsek noise stream's step index: the uploaded step + steps since */
     uint32_t *out_count; /* neighbours(): where neighbour_boid writes, id order */
     uint64_t *out_hash;
 } cpu_ref;
@@ -414,6 +414,7 @@ static boids_status download(boids_backend *b, boids_flock *out, boids_error *er
     memcpy(out->y, c->state.y, out->n * sizeof(double));
     memcpy(out->vx, c->state.vx, out->n * sizeof(double));
     memcpy(out->vy, c->state.vy, out->n * sizeof(double));
+    out->step = c->t;
     return BOIDS_OK;
 }
 
@@ -440,7 +441,7 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     c->uy = block + 5 * n;
     c->count = (long *)(block + 6 * n);
     c->base.n = n;
-    c->t = 0;
+    c->t = in->step;
     return BOIDS_OK;
 }
 

@@ -1,6 +1,7 @@
 #include "boids/flock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
     boids_status s = boids_flock_alloc(dst, src->n, err);
     if (s) return s;
     memcpy(dst->x, src->x, 4 * src->n * sizeof(double));
+    dst->step = src->step;
     return BOIDS_OK;
 }
 
@@ -58,6 +60,38 @@ void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed)
     }
 }
 
+boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
+                              const char *where, boids_error *err) {
+    static const char *names[4] = {"x", "y", "vx", "vy"};
+    for (int c = 0; c < 4; c++)
+        if (!isfinite(v[c]))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where, names[c]);
+    if (p->boundary != BOIDS_BOUNDARY_OPEN &&
+        (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: position (%.17g, %.17g) is outside the %g x %g world", where,
+                               v[0], v[1], p->width, p->height);
+    if (p->boundary == BOIDS_BOUNDARY_OPEN &&
+        !(fabs(v[0]) <= BOIDS_OPEN_COORD_MAX && fabs(v[1]) <= BOIDS_OPEN_COORD_MAX))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: position (%.17g, %.17g) is beyond +-%g, the open plane's bound",
+                               where, v[0], v[1], BOIDS_OPEN_COORD_MAX);
+    if (!speeds) return BOIDS_OK;
+    double speed = sqrt(v[2] * v[2] + v[3] * v[3]);
+    if (p->model == BOIDS_MODEL_VICSEK &&
+        !(fabs(speed - p->speed) <= p->speed * BOIDS_SPEED_TOLERANCE))
+        return boids_error_set(
+            err, BOIDS_ERR_INPUT,
+            "%s: speed %.17g is not the Vicsek speed = %.17g (every agent moves at it; "
+            "relative tolerance %g)",
+            where, speed, p->speed, BOIDS_SPEED_TOLERANCE);
+    if (p->model == BOIDS_MODEL_REYNOLDS && !(speed <= p->max_speed * (1 + BOIDS_SPEED_TOLERANCE)))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: speed %.17g is above max_speed = %.17g (relative tolerance %g)",
+                               where, speed, p->max_speed, BOIDS_SPEED_TOLERANCE);
+    return BOIDS_OK;
+}
+
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err) {
     if (!f || !p || (f->n && !f->x))
@@ -68,17 +102,10 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
     if (!origin) origin = "flock";
     for (size_t i = 0; i < f->n; i++) {
         double v[4] = {f->x[i], f->y[i], f->vx[i], f->vy[i]};
-        static const char *names[4] = {"x", "y", "vx", "vy"};
-        for (int c = 0; c < 4; c++)
-            if (!isfinite(v[c]))
-                return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: boid %zu: %s is not finite",
-                                       origin, i + 2, i, names[c]);
-        if (p->boundary != BOIDS_BOUNDARY_OPEN &&
-            (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height))
-            return boids_error_set(
-                err, BOIDS_ERR_INPUT,
-                "%s:%zu: boid %zu at (%.17g, %.17g) is outside the %g x %g world", origin, i + 2, i,
-                v[0], v[1], p->width, p->height);
+        char where[200];
+        snprintf(where, sizeof where, "%.160s: boid %zu", origin, i);
+        boids_status s = boids_boid_check(p, v, 0, where, err);
+        if (s) return s;
     }
     return BOIDS_OK;
 }

@@ -1,61 +1,59 @@
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
-#include <ini.h>
-
 #include "boids/params.h"
+#include "text_lines.h"
 
-typedef struct ini_ctx {
-    boids_params *p;
-    const char *path;
-    boids_error *err;
-    int failed;
-    FILE *file;
-    int lineno; /* lines read so far: Debian's libinih passes no line number to handlers */
-} ini_ctx;
+/* Config files are small: a bound far above any real one keeps /dev/zero-like input out. */
+enum { INI_MAX_BYTES = 1 << 20, INI_MAX_LINE = 1024 };
 
-/* libinih reads one line per call of its reader, so counting calls gives the line. */
-static char *read_line(char *buf, int size, void *stream) {
-    ini_ctx *c = stream;
-    char *r = fgets(buf, size, c->file);
-    if (r) c->lineno++;
-    return r;
+static char *trim(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t len = strlen(s);
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t')) s[--len] = '\0';
+    return s;
 }
 
-static int on_value(void *user, const char *section, const char *name, const char *value) {
-    ini_ctx *c = user;
-    int lineno = c->lineno;
-    char where[512];
-    snprintf(where, sizeof where, "%s:%d", c->path, lineno);
-    if (section[0] != '\0') {
-        boids_error_set(c->err, BOIDS_ERR_INPUT,
-                        "%s: section [%s] is not supported: write `key = value` lines only", where,
-                        section);
-        c->failed = 1;
-        return 0;
-    }
-    if (boids_params_set(c->p, name, value, where, c->err)) {
-        c->failed = 1;
-        return 0;
-    }
-    return 1;
+/* One line: blank, a comment (`#` or `;` first), or `key = value` with an optional comment
+ * after whitespace. Every line stands alone: no continuation lines, no sections. */
+static boids_status parse_line(boids_params *p, char *line, const char *where, boids_error *err) {
+    char *s = trim(line);
+    if (*s == '\0' || *s == '#' || *s == ';') return BOIDS_OK;
+    if (*s == '[')
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: section %s is not supported: write `key = value` lines only",
+                               where, s);
+    char *eq = strchr(s, '=');
+    if (!eq)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: syntax error: expected `key = value`",
+                               where);
+    *eq = '\0';
+    char *key = trim(s), *value = eq + 1;
+    for (char *c = value; *c; c++)
+        if ((*c == '#' || *c == ';') && c > value && (c[-1] == ' ' || c[-1] == '\t')) {
+            *c = '\0';
+            break;
+        }
+    value = trim(value);
+    if (*key == '\0')
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: syntax error: no key before `=`", where);
+    return boids_params_set(p, key, value, where, err);
 }
 
 boids_status boids_params_load_ini(boids_params *p, const char *path, boids_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open config file: %s", path,
-                               strerror(errno));
+    text_lines t;
+    boids_status s = text_open(&t, path, "config file", INI_MAX_LINE, INI_MAX_BYTES, 1, err);
+    if (s) return s;
     /* Parse into a copy so that a file that fails half-way changes nothing. */
     boids_params tmp = *p;
-    ini_ctx c = {&tmp, path, err, 0, f, 0};
-    int line = ini_parse_stream(read_line, &c, on_value, &c);
-    fclose(f);
-    if (c.failed) return err ? err->status : BOIDS_ERR_INPUT;
-    if (line != 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%d: syntax error: expected `key = value`",
-                               path, line);
-    *p = tmp;
-    return BOIDS_OK;
+    char *line;
+    int r = 0;
+    while (!s && (r = text_next(&t, &line, err)) == 1) {
+        char where[200];
+        snprintf(where, sizeof where, "%s:%zu", t.path, t.lineno);
+        s = parse_line(&tmp, line, where, err);
+    }
+    if (!s && r < 0) s = err ? err->status : BOIDS_ERR_INPUT;
+    text_close(&t);
+    if (!s) *p = tmp;
+    return s;
 }

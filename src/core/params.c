@@ -116,11 +116,26 @@ static const void *cfield(const boids_params *p, const boids_param_info *info) {
     return (const char *)p + info->offset;
 }
 
+/* A bound as text that reads back as the same double: %g when that is exact (1e+07, 360),
+ * else %.17g (2 pi is 6.2831853071795862, so `noise = 6.28319` is visibly above it). */
+static void format_bound(double v, char *buf, size_t size) {
+    snprintf(buf, size, "%g", v);
+    if (strtod(buf, NULL) != v) snprintf(buf, size, "%.17g", v);
+}
+
+void boids_param_range(const boids_param_info *info, char *buf, size_t size) {
+    char lo[32], hi[32];
+    format_bound(info->min, lo, sizeof lo);
+    format_bound(info->max, hi, sizeof hi);
+    snprintf(buf, size, "%s%s, %s]", info->min_open ? "(" : "[", lo, hi);
+}
+
 static boids_status range_error(const boids_param_info *info, const char *where, const char *value,
                                 boids_error *err) {
-    return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = %s is out of range: expected %s%g, %g]",
-                           where, info->key, value, info->min_open ? "(" : "[", info->min,
-                           info->max);
+    char range[72];
+    boids_param_range(info, range, sizeof range);
+    return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = %s is out of range: expected %s", where,
+                           info->key, value, range);
 }
 
 static boids_status check_range(const boids_param_info *info, double v, const char *where,
@@ -129,6 +144,12 @@ static boids_status check_range(const boids_param_info *info, double v, const ch
     if (v < info->min || (info->min_open && v == info->min) || v > info->max)
         return range_error(info, where, text, err);
     return BOIDS_OK;
+}
+
+/* INT keys compare as integers: near 2^53 (noise_seed) a double comparison would round
+ * 2^53 + 1 down to the bound and accept it. The bounds are integers below 2^63. */
+static int int_in_range(const boids_param_info *info, long long v) {
+    return v >= (long long)info->min && v <= (long long)info->max;
 }
 
 boids_status boids_params_set(boids_params *p, const char *key, const char *value,
@@ -155,9 +176,15 @@ boids_status boids_params_set(boids_params *p, const char *key, const char *valu
         if (end == value || *end != '\0')
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not a number", where,
                                    key, value);
-        if (!isfinite(v) || errno == ERANGE)
+        if (!isfinite(v) && errno != ERANGE)
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not a finite number",
                                    where, key, value);
+        /* strtod also flags a subnormal result, which is exact enough to keep; only an
+         * overflow (to +-HUGE_VAL) or an underflow to zero loses the number written. */
+        if (errno == ERANGE && (isinf(v) || v == 0))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: %s = %s is out of range: too %s for a double", where, key,
+                                   value, v == 0 ? "small (it underflows to 0)" : "large");
         boids_status s = check_range(info, v, where, value, err);
         if (s) return s;
         *(double *)field(p, info) = v;
@@ -170,8 +197,7 @@ boids_status boids_params_set(boids_params *p, const char *key, const char *valu
         if (end == value || *end != '\0')
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s = '%s' is not an integer", where,
                                    key, value);
-        if (errno == ERANGE || (double)v < info->min || (double)v > info->max)
-            return range_error(info, where, value, err);
+        if (errno == ERANGE || !int_in_range(info, v)) return range_error(info, where, value, err);
         *(long *)field(p, info) = (long)v;
         return BOIDS_OK;
     }
@@ -251,7 +277,9 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
         if (!isfinite(v))
             return boids_error_set(err, BOIDS_ERR_INPUT, "parameters: %s = %s is not finite",
                                    info->key, text);
-        if (check_range(info, v, "parameters", text, err))
+        if (info->type == BOIDS_KEY_INT && !int_in_range(info, *(const long *)cfield(p, info)))
+            return range_error(info, "parameters", text, err);
+        if (info->type != BOIDS_KEY_ENUM && check_range(info, v, "parameters", text, err))
             return err ? err->status : BOIDS_ERR_INPUT;
     }
     if (p->min_speed > p->max_speed)

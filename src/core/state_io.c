@@ -1,6 +1,7 @@
 #include "boids/state_io.h"
 
 #include "boids/atomic_file.h"
+#include "text_lines.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,25 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Splits a CSV line in place at commas; returns the number of fields (at most max). */
-static int split(char *line, char **fields, int max) {
-    int n = 0;
-    char *s = line;
-    for (;;) {
-        if (n < max) fields[n] = s;
-        n++;
-        char *c = strchr(s, ',');
-        if (!c) break;
-        *c = '\0';
-        s = c + 1;
-    }
-    return n;
-}
-
-static void chomp(char *s) {
-    size_t len = strlen(s);
-    while (len && (s[len - 1] == '\n' || s[len - 1] == '\r')) s[--len] = '\0';
-}
+/* A boid's line holds four numbers of at most 24 characters (%.17g) and any further
+ * columns; the bound keeps a file of one huge line from being read into memory. */
+enum { STATE_MAX_LINE = 4096 };
+/* The count key's maximum: more boids than any parameter set allows is not a state. */
+#define STATE_MAX_BOIDS 1000000000u
 
 static char *trim(char *s) {
     while (*s == ' ' || *s == '\t') s++;
@@ -35,108 +22,160 @@ static char *trim(char *s) {
     return s;
 }
 
-boids_status boids_state_load(const char *path, boids_flock *out, boids_error *err) {
+/* Cuts the first four comma-separated fields of line into f (trimmed) and returns the number
+ * of fields of the whole line, however many. */
+static size_t fields(char *line, char *f[4]) {
+    size_t n = 0;
+    for (char *s = line;; n++) {
+        char *c = strchr(s, ',');
+        if (c && n < 4) *c = '\0';
+        if (n < 4) f[n] = trim(s);
+        if (!c) return n + 1;
+        s = c + 1;
+    }
+}
+
+/* `# step=K` with K a decimal integer in [0, 2^32 - 1]; returns 0 if line is not that. */
+static int parse_step(const char *line, uint32_t *step) {
+    static const char prefix[] = "# step=";
+    if (strncmp(line, prefix, sizeof prefix - 1) != 0) return 0;
+    const char *digits = line + sizeof prefix - 1;
+    if (*digits < '0' || *digits > '9') return 0;
+    char *end;
+    errno = 0;
+    unsigned long long k = strtoull(digits, &end, 10);
+    if (*end != '\0' || errno == ERANGE || k > UINT32_MAX) return 0;
+    *step = (uint32_t)k;
+    return 1;
+}
+
+typedef struct loader {
+    text_lines t;
+    const boids_params *p; /* NULL: no check against parameters */
+    size_t columns, n, cap;
+    double *rows; /* 4 values a boid, grown as the file is read */
+    uint32_t step;
+} loader;
+
+/* The lines before the boids: an optional step line, then the header. */
+static boids_status read_head(loader *L, boids_error *err) {
     static const char *names[4] = {"x", "y", "vx", "vy"};
+    char *line;
+    int r = text_next(&L->t, &line, err);
+    if (r == 1 && line[0] == '#') {
+        if (!parse_step(line, &L->step))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s:1: expected `# step=K` (K in [0, 4294967295]) or the "
+                                   "header x,y,vx,vy",
+                                   L->t.path);
+        r = text_next(&L->t, &line, err);
+    }
+    if (r < 0) return err ? err->status : BOIDS_ERR_INPUT;
+    if (r == 0 && L->t.lineno == 1) /* a step line and nothing after it */
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s:2: expected the header x,y,vx,vy after the step line, found "
+                               "the end of the file",
+                               L->t.path);
+    if (r == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: empty file (expected the header x,y,vx,vy)", L->t.path);
+    char *f[4];
+    size_t nf = fields(line, f);
+    for (int c = 0; c < 4; c++)
+        if (nf < 4 || strcmp(f[c], names[c]) != 0)
+            return boids_error_set(
+                err, BOIDS_ERR_INPUT,
+                "%s:%zu: bad header: expected x,y,vx,vy (further columns allowed)", L->t.path,
+                L->t.lineno);
+    L->columns = nf;
+    return BOIDS_OK;
+}
+
+/* One boid's line: the column count of the header, four finite numbers and, with
+ * parameters, a boid they allow (boids_boid_check). */
+static boids_status read_boid(loader *L, char *line, boids_error *err) {
+    static const char *names[4] = {"x", "y", "vx", "vy"};
+    const char *path = L->t.path;
+    size_t lineno = L->t.lineno;
+    char *f[4];
+    size_t nf = fields(line, f);
+    if (nf == 1 && f[0][0] == '\0')
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: empty line", path, lineno);
+    if (nf != L->columns)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s:%zu: expected %zu columns as in the header, found %zu", path,
+                               lineno, L->columns, nf);
+    if (L->n == STATE_MAX_BOIDS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: more than %u boids", path, lineno,
+                               STATE_MAX_BOIDS);
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 1024;
+        double *grown = realloc(L->rows, cap * 4 * sizeof(double));
+        if (!grown)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "%s:%zu: out of memory", path, lineno);
+        L->rows = grown;
+        L->cap = cap;
+    }
+    double *v = &L->rows[4 * L->n];
+    for (int c = 0; c < 4; c++) {
+        char *end;
+        v[c] = strtod(f[c], &end);
+        if (end == f[c] || *end != '\0')
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: column %s: '%s' is not a number",
+                                   path, lineno, names[c], f[c]);
+        if (!isfinite(v[c]))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s:%zu: column %s: '%s' is not a finite number", path, lineno,
+                                   names[c], f[c]);
+    }
+    if (L->p) {
+        char where[200];
+        snprintf(where, sizeof where, "%s:%zu: boid %zu", path, lineno, L->n);
+        boids_status s = boids_boid_check(L->p, v, 1, where, err);
+        if (s) return s;
+    }
+    L->n++;
+    return BOIDS_OK;
+}
+
+static boids_status load(const char *path, const boids_params *p, boids_flock *out,
+                         boids_error *err) {
     if (!path || !out)
         return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load: %s is NULL",
                                !path ? "the file name" : "the flock");
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open state file: %s", path,
-                               strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    boids_status s = BOIDS_OK;
-    size_t lineno = 0, n = 0, capn = 0;
-    int columns = 0;
-    double *rows = NULL; /* 4 values a boid, grown as the file is read */
-
-    while ((len = getline(&line, &cap, f)) != -1) {
-        lineno++;
-        if ((size_t)len != strlen(line)) {
-            s = boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: contains a NUL byte", path, lineno);
-            goto done;
-        }
-        chomp(line);
-        char *fields[64];
-        int nf = split(line, fields, 64);
-        if (lineno == 1) {
-            if (nf < 4 || nf > 64) goto bad_header;
-            for (int c = 0; c < 4; c++)
-                if (strcmp(trim(fields[c]), names[c]) != 0) goto bad_header;
-            columns = nf;
-            continue;
-        }
-        if (nf == 1 && trim(fields[0])[0] == '\0') {
-            s = boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: empty line", path, lineno);
-            goto done;
-        }
-        if (nf != columns) {
-            s = boids_error_set(err, BOIDS_ERR_INPUT,
-                                "%s:%zu: expected %d columns as in the header, found %d", path,
-                                lineno, columns, nf);
-            goto done;
-        }
-        if (n == capn) {
-            capn = capn ? 2 * capn : 1024;
-            double *grown = realloc(rows, capn * 4 * sizeof(double));
-            if (!grown) {
-                s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s:%zu: out of memory", path, lineno);
-                goto done;
-            }
-            rows = grown;
-        }
-        for (int c = 0; c < 4; c++) {
-            char *text = trim(fields[c]), *end;
-            errno = 0;
-            double v = strtod(text, &end);
-            if (end == text || *end != '\0') {
-                s = boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: column %s: '%s' is not a number",
-                                    path, lineno, names[c], text);
-                goto done;
-            }
-            if (!isfinite(v)) {
-                s = boids_error_set(err, BOIDS_ERR_INPUT,
-                                    "%s:%zu: column %s: '%s' is not a finite number", path, lineno,
-                                    names[c], text);
-                goto done;
-            }
-            rows[4 * n + c] = v;
-        }
-        n++;
+    loader L;
+    memset(&L, 0, sizeof L);
+    L.p = p;
+    boids_status s = text_open(&L.t, path, "state file", STATE_MAX_LINE, 0, 0, err);
+    if (s) return s;
+    s = read_head(&L, err);
+    char *line;
+    int r = 0;
+    while (!s && (r = text_next(&L.t, &line, err)) == 1) s = read_boid(&L, line, err);
+    if (!s && r < 0) s = err ? err->status : BOIDS_ERR_INPUT;
+    if (!s && L.n == 0)
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L.t.path);
+    if (!s) s = boids_flock_alloc(out, L.n, err);
+    for (size_t i = 0; !s && i < L.n; i++) {
+        out->x[i] = L.rows[4 * i];
+        out->y[i] = L.rows[4 * i + 1];
+        out->vx[i] = L.rows[4 * i + 2];
+        out->vy[i] = L.rows[4 * i + 3];
     }
-    if (ferror(f)) {
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: read error: %s", path, strerror(errno));
-        goto done;
-    }
-    if (lineno == 0) {
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: empty file (expected the header x,y,vx,vy)",
-                            path);
-        goto done;
-    }
-    if (n == 0) {
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", path);
-        goto done;
-    }
-    s = boids_flock_alloc(out, n, err);
-    if (s) goto done;
-    for (size_t i = 0; i < n; i++) {
-        out->x[i] = rows[4 * i];
-        out->y[i] = rows[4 * i + 1];
-        out->vx[i] = rows[4 * i + 2];
-        out->vy[i] = rows[4 * i + 3];
-    }
-    goto done;
-bad_header:
-    s = boids_error_set(err, BOIDS_ERR_INPUT,
-                        "%s:1: bad header: expected x,y,vx,vy (further columns allowed)", path);
-done:
-    free(rows);
-    free(line);
-    fclose(f);
+    if (!s) out->step = L.step;
+    free(L.rows);
+    text_close(&L.t);
     return s;
+}
+
+boids_status boids_state_load(const char *path, boids_flock *out, boids_error *err) {
+    return load(path, NULL, out, err);
+}
+
+boids_status boids_state_load_for(const char *path, const boids_params *p, boids_flock *out,
+                                  boids_error *err) {
+    return load(path, p, out, err);
 }
 
 boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
@@ -148,7 +187,7 @@ boids_status boids_state_save(const char *path, const boids_flock *fl, boids_err
     boids_atomic_file a;
     boids_status s = boids_atomic_open(&a, path, err);
     if (s) return s;
-    fputs("x,y,vx,vy\n", a.f);
+    fprintf(a.f, "# step=%lu\nx,y,vx,vy\n", (unsigned long)fl->step);
     for (size_t i = 0; i < fl->n; i++)
         fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
     return boids_atomic_commit(&a, err);

@@ -82,7 +82,7 @@ typedef struct gpu_backend {
     GLintptr lvl_out[MAX_LEVELS], lvl_sums[MAX_LEVELS];
     GLsizeiptr scan_bytes;
 
-    uint32_t t; /* steps since upload: the Vicsek noise stream's step index */
+    uint32_t t; /* the Vicsek noise stream's step index: the uploaded state's, plus steps since */
     /* Fused variant: the counts and ranks of state[0] on grid `primed_grid` were taken by
      * the latest steer, so the next sort_by_cell skips its clear and count. */
     int primed;
@@ -237,6 +237,20 @@ static boids_status check_count(size_t n, boids_error *err) {
                                "largest N that fits is %zu",
                                n, why, max);
     return BOIDS_OK;
+}
+
+/* The GL 4.3 minimums: a 2^24-byte storage block (16 bytes a boid) and 65535 work groups;
+ * every conforming context holds this many boids. */
+#define GUARANTEED_COUNT ((size_t)1 << 20)
+_Static_assert(GUARANTEED_COUNT <= 65535u * BOIDS_GPU_WG, "the work group minimum holds it");
+
+boids_status boids_gpu_check_count(size_t n, boids_error *err) {
+    if (n >= 1 && n <= GUARANTEED_COUNT) return BOIDS_OK;
+    boids_gl *gl = boids_gl_create(0, err);
+    if (!gl) return err ? err->status : BOIDS_ERR_RUNTIME;
+    boids_status s = check_count(n, err);
+    boids_gl_destroy(gl);
+    return s;
 }
 
 /* ---- buffers ----------------------------------------------------------------------------- */
@@ -647,6 +661,7 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
             out->vx[id[i]] = s[4 * i + 2];
             out->vy[id[i]] = s[4 * i + 3];
         }
+        out->step = g->t;
     }
     free(s);
     free(id);
@@ -683,7 +698,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     free(s);
     free(id);
     b->n = n;
-    g->t = 0;
+    g->t = in->step;
     g->primed = 0;
     return check(g, "upload", err);
 }

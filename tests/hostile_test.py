@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Hostile input (issue 11): every case gets one message naming what and where, the exit code
+the README promises, and leaves no output file and no temporary file behind.
+
+usage: hostile_test.py BOIDS_BINARY [BOIDS_BENCH_BINARY]
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness import check, finish, run, tmpdir
+
+BOIDS = os.path.abspath(sys.argv[1])
+BENCH = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
+d = tmpdir()
+OUT = os.path.join(d, "out.csv")  # the output every case names; it must never appear
+
+
+def write(name, data):
+    path = os.path.join(d, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+def leftovers():
+    """Temporary files of the atomic writer, anywhere in the test folder."""
+    return [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if ".tmp" in f]
+
+
+def expect(name, args, rc, words, stdout=None, outputs=(OUT,), timeout=60):
+    """Runs boids with args; checks the exit code, that stderr is one line holding every word,
+    and that no output file (nor any temporary) exists afterwards."""
+    try:
+        p = subprocess.run([BOIDS, *args], capture_output=stdout is None, stdout=stdout,
+                           stderr=subprocess.PIPE if stdout is not None else None, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        check(f"{name}: finishes within {timeout} s", False)
+        return
+    msg = (p.stderr or "").strip()
+    check(f"{name}: exit code {rc}", p.returncode == rc, f"exit {p.returncode}, stderr {msg!r}")
+    check(f"{name}: one line naming {words}",
+          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:600]))
+    for o in outputs:
+        check(f"{name}: no {os.path.basename(o)}", not os.path.isfile(o) or o != OUT)
+    check(f"{name}: no temporary file", not leftovers(), str(leftovers()))
+    if os.path.isfile(OUT):
+        os.unlink(OUT)
+
+
+# ---- output paths (item 4) ------------------------------------------------------------------
+fifo = os.path.join(d, "fifo")
+os.mkfifo(fifo)
+link = os.path.join(d, "link.csv")
+os.symlink(os.path.join(d, "target.csv"), link)
+sim = ["sim", "--steps", "2", "-n", "10"]
+for what, path, word in [("device", "/dev/null", "device"), ("folder", d, "folder"),
+                         ("folder with a slash", d + "/", "folder"), ("empty path", "", "empty"),
+                         ("FIFO", fifo, "FIFO"), ("symlink", link, "symbolic link")]:
+    expect(f"--save onto a {what}", [*sim, "--save", path], 2, [path, word] if path else [word])
+    expect(f"sweep --out onto a {what}",
+           ["sweep", "--key", "noise", "--values", "1", "--steps", "2", "-n", "10", "--preset",
+            "vicsek", "--out", path], 2, [path, word] if path else [word])
+check("the FIFO and the link are still there", os.path.exists(fifo) and os.path.islink(link))
+check("the link's target was not created", not os.path.exists(os.path.join(d, "target.csv")))
+for i in range(2):
+    os.makedirs(os.path.join(d, f"frame{i}.png"), exist_ok=True)
+expect("render -o onto a folder", ["render", "--frames", "1", "-o", os.path.join(d, "frame%d.png")], 2,
+       ["frame0.png", "folder"])
+
+with open("/dev/full", "w") as full:
+    expect("--save with stdout on a full disk", [*sim, "--save", OUT], 1, ["stdout"], stdout=full)
+    expect("params with stdout on a full disk", ["params"], 1, ["stdout"], stdout=full)
+    expect("presets with stdout on a full disk", ["presets"], 1, ["stdout"], stdout=full)
+    expect("sim with stdout on a full disk", sim, 1, ["stdout"], stdout=full)
+
+# ---- config files (item 2) -----------------------------------------------------------------
+ini_cases = [
+    ("a line longer than the limit", b"# " + b"a" * 5000 + b" width = 800\n", ["long.ini:1", "longer"]),
+    ("an indented line without a key", b"width = 800\n   300\n", ["long.ini:2", "key = value"]),
+    ("a NUL byte", b"width = 80\x000\n", ["long.ini:1", "NUL"]),
+    ("a section", b"[world]\nwidth = 10\n", ["long.ini:1", "[world]"]),
+    ("no key", b"= 5\n", ["long.ini:1", "key"]),
+    ("an unknown key after a good one", b"width = 10\nbogus = 1\n", ["long.ini:2", "bogus"]),
+    ("a file larger than 1 MiB", b"# comment\n" * 120000, ["long.ini", "larger"]),
+]
+for name, data, words in ini_cases:
+    expect(f"config with {name}", [*sim, "--config", write("long.ini", data), "--save", OUT], 2, words)
+expect("config /dev/zero", [*sim, "--config", "/dev/zero", "--save", OUT], 2,
+       ["/dev/zero", "not a regular file"], timeout=10)
+expect("config is a folder", [*sim, "--config", d, "--save", OUT], 2, [d, "folder"])
+deep = os.path.join(d, "x" * 200, "y" * 200)
+os.makedirs(deep)
+with open(os.path.join(deep, "w.ini"), "w") as f:
+    f.write("width = -1\n")
+expect("config under a long path keeps the key in the message",
+       [*sim, "--config", os.path.join(deep, "w.ini"), "--save", OUT], 2, ["w.ini:1", "width = -1", "range"])
+
+# The rules a config file may rely on: a BOM, indentation, comments after whitespace, CRLF.
+good = write("good.ini", b"\xef\xbb\xbf# lab\r\n  width = 800 ; wide\r\n\theight = 300 # low\r\n")
+p = run(BOIDS, "params", "--config", good)
+vals = {l.split()[0]: l.split()[1] for l in p.stdout.splitlines()[1:]}
+check("config: BOM, indentation, comments and CRLF accepted",
+      p.returncode == 0 and vals.get("width") == "800" and vals.get("height") == "300", p.stderr)
+
+# ---- state files (item 3) ------------------------------------------------------------------
+H = "x,y,vx,vy\n"
+state_cases = [
+    ("a speed above max_speed", [], H + "1,2,0.5,0\n1,2,500,0\n", ["s.csv:3", "boid 1", "max_speed"]),
+    ("velocities of 1e308", [], H + "1,2,1e308,1e308\n", ["s.csv:2", "speed", "max_speed"]),
+    ("a Vicsek speed other than speed", ["--preset", "vicsek"], H + "1,2,100,0\n",
+     ["s.csv:2", "speed", "0.029999999999999999"]),
+    ("a Vicsek agent at rest", ["--preset", "vicsek"], H + "1,2,0,0\n", ["s.csv:2", "Vicsek speed"]),
+    ("a position outside the world after a step line", [], "# step=5\n" + H + "1,2,0,0\n950,2,0,0\n",
+     ["s.csv:4", "boid 1", "outside"]),
+    ("a position far out on the open plane", ["--set", "boundary=open"], H + "1e300,2,0,0\n",
+     ["s.csv:2", "open plane"]),
+    ("a line longer than the limit", [], H + "1" * 100000 + ",2,0,0\n", ["s.csv:2", "longer"]),
+    ("a NUL byte", [], H + "1,2\x00,0,0\n", ["s.csv:2", "NUL"]),
+    ("a negative step", [], "# step=-1\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a step beyond 2^32 - 1", [], "# step=4294967296\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a comment instead of the step", [], "# saved by hand\n" + H + "1,2,0,0\n", ["s.csv:1", "step=K"]),
+    ("a step line without a header", [], "# step=3\n", ["s.csv:2", "header", "end of the file"]),
+    ("a header after a BOM that is wrong", [], "\ufeffa,b,c,d\n1,2,0,0\n", ["s.csv:1", "header"]),
+]
+for name, pre, text, words in state_cases:
+    expect(f"state with {name}", [*sim, *pre, "--load", write("s.csv", text), "--save", OUT], 2, words)
+    expect(f"state with {name} (gpu)", [*sim, *pre, "--backend", "gpu", "--load", write("s.csv", text),
+                                         "--save", OUT], 2, words)
+expect("state /dev/zero", [*sim, "--load", "/dev/zero", "--save", OUT], 2, ["/dev/zero:1", "NUL"],
+       timeout=10)
+expect("state is a folder", [*sim, "--load", d, "--save", OUT], 2, [d, "folder"])
+
+# What a state file may hold: a BOM, CRLF, any number of extra columns, a step line.
+wide = ",".join(["x", "y", "vx", "vy"] + [f"c{i}" for i in range(80)])
+row = ",".join(["1", "2", "0.5", "0"] + ["7"] * 80)
+for name, text in [("80 extra columns", f"{wide}\n{row}\n{row}\n"),
+                   ("a BOM and CRLF", "\ufeffx,y,vx,vy\r\n1,2,0.5,0\r\n"),
+                   ("a step line", "# step=4294967295\nx,y,vx,vy\n1,2,0.5,0\n")]:
+    p = run(BOIDS, "sim", "--steps", "2", "--load", write("ok.csv", text), "--save", OUT)
+    check(f"state with {name} loads", p.returncode == 0, p.stderr)
+with open(OUT) as f:
+    first = f.readline()
+check("the step counter continues across save/load and wraps at 2^32", first == "# step=1\n", first)
+os.unlink(OUT)
+
+# ---- plots: no file name is gnuplot code (item 1) -------------------------------------------
+sweep = ["sweep", "--preset", "vicsek", "-n", "30", "--key", "noise", "--values", "0.5,2", "--steps", "4",
+         "--seeds", "2"]
+os.chdir(d)
+for name in ["x';system('touch PWNED');set output 'y.png", "it's \"q\".svg", "new\nline.png"]:
+    p = run(BOIDS, *sweep, "--plot", os.path.join(d, name))
+    check(f"sweep --plot {name!r}: exit 0", p.returncode == 0, p.stderr[-300:])
+    check(f"sweep --plot {name!r}: the file has that very name", os.path.isfile(os.path.join(d, name)))
+    check(f"sweep --plot {name!r}: no command ran, no stray file",
+          not os.path.exists(os.path.join(d, "PWNED")) and not os.path.exists(os.path.join(d, "y.png"))
+          and not leftovers(), str(os.listdir(d)))
+    os.unlink(os.path.join(d, name))
+fakebin = os.path.join(d, "fakebin")
+os.mkdir(fakebin)
+with open(os.path.join(fakebin, "gnuplot"), "w") as f:
+    f.write("#!/bin/sh\nexit 3\n")
+os.chmod(os.path.join(fakebin, "gnuplot"), 0o755)
+p = run(BOIDS, *sweep, "--out", OUT, "--plot", os.path.join(d, "p.png"),
+        env={**os.environ, "PATH": fakebin + ":" + os.environ["PATH"]})
+check("sweep with a failing gnuplot: exit 1 naming gnuplot", p.returncode == 1 and "gnuplot" in p.stderr,
+      p.stderr[-300:])
+check("sweep with a failing gnuplot: neither the CSV nor the plot is left",
+      not os.path.exists(OUT) and not os.path.exists(os.path.join(d, "p.png")) and not leftovers())
+expect("sweep --plot into a missing folder", [*sweep, "--plot", os.path.join(d, "no", "p.png")], 2,
+       ["no/p.png"])
+
+# ---- interrupted runs (item 5) -------------------------------------------------------------
+def interrupt(name, args, sig, folder, wait=20):
+    """Starts boids, waits until one of its temporary files exists (or wait seconds), sends
+    sig; it must end by that signal with no temporary file left."""
+    proc = subprocess.Popen([BOIDS, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen, t0 = False, time.time()
+    while time.time() - t0 < wait and proc.poll() is None:
+        if [f for f in os.listdir(folder) if ".tmp" in f]:
+            seen = True
+            break
+        time.sleep(0.0005)
+    proc.send_signal(sig)
+    rc = proc.wait(timeout=60)
+    print(f"     ({name}: signal sent {'while' if seen else 'without seeing'} a temporary file)")
+    check(f"{name}: ends by {sig.name}", rc == -sig, f"exit {rc}")
+    check(f"{name}: no temporary file left", not leftovers(), str(leftovers()))
+
+
+frames = os.path.join(d, "frames")
+os.mkdir(frames)
+big = ["sim", "-n", "400000", "--steps", "0", "--order-only", "--save", OUT]
+interrupt("sim --save, SIGINT", big, signal.SIGINT, d)
+interrupt("sim --save, SIGTERM", big, signal.SIGTERM, d)
+interrupt("render, SIGINT", ["render", "--frames", "100000", "-o", os.path.join(frames, "f%06d.png")],
+          signal.SIGINT, frames)
+long_sweep = ["sweep", "--preset", "vicsek", "-n", "200", "--key", "noise", "--values", "0.5,2",
+              "--steps", "100000", "--seeds", "4"]
+interrupt("sweep --plot, SIGTERM", [*long_sweep, "--plot", os.path.join(d, "p.svg")], signal.SIGTERM, d,
+          wait=1)
+if BENCH:
+    bench_out = os.path.join(d, "bench")
+    os.mkdir(bench_out)
+    BOIDS, boids = BENCH, BOIDS  # interrupt() starts BOIDS
+    interrupt("boids-bench, SIGINT", ["--quick", "--out", bench_out], signal.SIGINT, bench_out)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([BENCH, "--quick", "--no-plot", "--out", bench_out], stdout=full,
+                           stderr=subprocess.PIPE, text=True)
+    check("boids-bench with stdout on a full disk: exit 1 naming stdout",
+          p.returncode == 1 and "stdout" in p.stderr, p.stderr[-300:])
+    BOIDS = boids
+for f in os.listdir(d):
+    if f in ("p.svg", "out.csv"):
+        os.unlink(os.path.join(d, f))
+
+# ---- parameter values (item 7, the core part) ----------------------------------------------
+for name, arg, words in [
+    ("noise just above 2 pi", "noise=6.28319", ["noise", "6.2831853071795862"]),
+    ("noise_seed above 2^53", "noise_seed=9007199254740993", ["noise_seed", "9007199254740992"]),
+    ("noise_seed not an integer", "noise_seed=1e3", ["noise_seed", "integer"]),
+    ("width underflowing to 0", "width=1e-400", ["width", "out of range", "small"]),
+    ("width overflowing", "width=1e400", ["width", "out of range", "large"]),
+]:
+    expect(name, [*sim, "--set", arg, "--save", OUT], 2, words)
+# The device limit comes before a flock of 30 million boids is allocated and filled (seconds).
+t0 = time.time()
+gpu_check = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "0")
+if gpu_check.returncode == 0:
+    expect("gpu N far beyond the device", ["sim", "--backend", "gpu", "-n", "30000000", "--save", OUT], 2,
+           ["30000000", "largest N"])
+    check("gpu N far beyond the device: refused before the flock is made", time.time() - t0 < 5,
+          f"{time.time() - t0:.1f} s")
+p = run(BOIDS, "params", "--set", "noise_seed=9007199254740992", "--set", "wall_margin=5e-324")
+check("noise_seed = 2^53 and a subnormal value are accepted", p.returncode == 0, p.stderr)
+
+finish()
