@@ -1,6 +1,7 @@
 """Flock: one simulation (parameters, state, backend) owned from Python."""
 
 import ctypes
+import threading
 
 import numpy as np
 
@@ -10,6 +11,9 @@ from ._lib import BoidsError, Error, FlockC, Metrics, check, core
 _REAL, _INT, _BOOL, _ENUM = range(4)  # boids_key_type
 # noise_seed takes [0, 2^53]; boids sim maps its 64-bit --seed into that range the same way.
 _NOISE_SEED_MOD = 9007199254740993
+# The GPU backend runs on the GL context current on its thread, and the public API has no
+# call that makes a flock's context current again, so one gpu Flock may live at a time.
+_gpu_live = []
 
 
 def _key_table():
@@ -122,6 +126,7 @@ class Flock:
 
     def __init__(self, preset="lab", n=None, backend="cpu-ref", seed=0, threads=0, **params):
         self._b = None
+        self._thread = threading.get_ident()
         self._steps = 0
         p = core.boids_params_default()
         err = Error()
@@ -168,17 +173,24 @@ class Flock:
         if gpu is None:
             raise BoidsError("Flock(): backend 'gpu' needs libboids_gpu.so, which was not "
                              "found (set BOIDS_LIBRARY_PATH)", 3)
+        if _gpu_live:
+            raise BoidsError("Flock(): a gpu Flock is already open; close() it first (its GL "
+                             "context must stay current while it lives)")
         check(gpu.boids_gpu_check_params(ctypes.byref(self._p), ctypes.byref(err)), err)
         gl = gpu.boids_gl_create(0, ctypes.byref(err))
         if not gl:
             return None
         opt = gpu.boids_gpu_options_default()  # deterministic: bit-identical run to run
-        return gpu.boids_gpu_create(gl, ctypes.byref(init), ctypes.byref(opt),
-                                    ctypes.byref(err))
+        b = gpu.boids_gpu_create(gl, ctypes.byref(init), ctypes.byref(opt), ctypes.byref(err))
+        if b:
+            _gpu_live.append(id(self))
+        return b
 
     def _live(self):
         if not self._b:
             raise BoidsError("Flock: used after close()")
+        if self.backend == "gpu" and threading.get_ident() != self._thread:
+            raise BoidsError("Flock: a gpu Flock must be used on the thread that made it")
         return self._b
 
     def _apply(self, values, where):
@@ -268,6 +280,8 @@ class Flock:
         b, self._b = self._b, None
         if b:
             core.boids_backend_destroy(b)
+            if id(self) in _gpu_live:
+                _gpu_live.remove(id(self))
         out = getattr(self, "_out", None)
         if out is not None and out.x:
             core.boids_flock_free(ctypes.byref(out))

@@ -174,7 +174,11 @@ def test_gpu_deterministic_equals_sim(sim, tmp_path):
             pytest.skip(str(e))
         raise
     with f:
+        with pytest.raises(BoidsError, match="already open"):
+            Flock(preset="classic", backend="gpu")
         f.step(50)
         state = f.state
+    with Flock(preset="classic", seed=7, backend="gpu") as again:  # the first one is closed
+        assert_bits_equal(again.step(50).state, state)  # deterministic mode: run to run
     sim("--preset", "classic", "--seed", 7, "--steps", 50, "--backend", "gpu", "--save", save)
     assert_bits_equal(state, read_save(save))
