@@ -1,0 +1,37 @@
+"""Shared fixtures: the `boids` program (BOIDS_EXE) that the results are compared with,
+and a runner for it. ctest sets BOIDS_EXE, BOIDS_ABI_PROBE, BOIDS_LIBRARY_PATH and
+PYTHONPATH (tests/CMakeLists.txt); run by hand:
+
+    PYTHONPATH=python BOIDS_LIBRARY_PATH=build BOIDS_EXE=build/boids \
+        BOIDS_ABI_PROBE=build/tests/python_abi_probe python3 -m pytest python/tests
+"""
+
+import os
+import subprocess
+
+import pytest
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "venv: builds a virtual environment and installs the "
+                            "package into it offline (pip --no-index)")
+
+
+@pytest.fixture(scope="session")
+def boids_exe():
+    exe = os.environ.get("BOIDS_EXE")
+    if not exe or not os.path.exists(exe):
+        pytest.skip("BOIDS_EXE (the boids program to compare with) is not set")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def sim(boids_exe):
+    """Runs `boids sim ARGS...` and returns its standard output."""
+
+    def run(*args):
+        r = subprocess.run([boids_exe, "sim", *map(str, args)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    return run
