@@ -60,6 +60,7 @@ if(TARGET boids_gpu)
     PRIVATE $<TARGET_PROPERTY:boids_gpu,COMPILE_DEFINITIONS>)
   set_target_properties(boids_gpu_objects PROPERTIES
     POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+  add_dependencies(boids_gpu_objects boids_gpu_shaders_gen)
   # The in-tree target keeps its loader private too (same flags, for the same symbols).
   set_target_properties(boids_gpu boids_glad PROPERTIES C_VISIBILITY_PRESET hidden)
 

@@ -45,7 +45,8 @@ endforeach()
 boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)
 
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
-# under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h).
+# under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h),
+# driven by the custom target TABLE_gen.
 function(boids_shader_table units gen out table)
   set(dir ${PROJECT_SOURCE_DIR}/shaders)
   set(files)
@@ -78,4 +79,7 @@ function(boids_shader_table units gen out table)
             ${PROJECT_SOURCE_DIR}/src/shaders.cmake
     COMMENT "Embedding the shaders of ${table}"
     VERBATIM)
+  # The one target that runs these commands: every library compiling OUT depends on it, so
+  # that parallel builds (Makefiles) never run the same command twice at once.
+  add_custom_target(${table}_gen DEPENDS ${out})
 endfunction()

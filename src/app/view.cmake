@@ -15,6 +15,9 @@ boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_sha
 # that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c src/app/follow.c
                                   src/app/render.c)
+# Its shaders are validated after the prelude the compute step generates.
+add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
+add_dependencies(boids_view_gpu boids_view_shaders_gen)
 target_include_directories(boids_view_gpu PUBLIC src/app src/gpu)
 target_link_libraries(boids_view_gpu PUBLIC boids_gpu)
 

@@ -56,5 +56,6 @@ add_library(boids_gpu STATIC
   src/gpu/pipeline.c
   ${BOIDS_GPU_GEN}/shaders.c
 )
+add_dependencies(boids_gpu boids_gpu_shaders_gen)
 target_include_directories(boids_gpu PUBLIC include PRIVATE src/gpu src/core)
 target_link_libraries(boids_gpu PUBLIC boids_core boids_glad)
