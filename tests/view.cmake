@@ -27,3 +27,12 @@ target_link_libraries(view_keys_markdown PRIVATE boids_viewer)
 add_test(NAME docs_viewer_key_table_is_the_viewers
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/keys_doc_test.py
                  $<TARGET_FILE:view_keys_markdown> ${PROJECT_SOURCE_DIR}/docs/viewer.md)
+
+# OSC remote control of a running viewer (tests/view/osc_test.py, liblo-tools' oscsend and
+# oscdump).
+add_test(NAME osc_changes_parameters_presets_points_and_sends_observables
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/osc_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)

@@ -78,7 +78,8 @@ int boids_cmd_view(int argc, char **argv) {
                    .msaa = -1,
                    .rate = 60,
                    .colour = RENDER_HEADING,
-                   .pointer = VIEW_POINTER_PREDATOR};
+                   .pointer = VIEW_POINTER_PREDATOR,
+                   .osc_rate = 5};
     int size[2] = {1280, 800}, colour = RENDER_HEADING, pointer = VIEW_POINTER_PREDATOR;
     const app_option own[] = {
         {APP_SECTION, .name = "Window:"},
@@ -111,6 +112,16 @@ int boids_cmd_view(int argc, char **argv) {
                  "the preset, 7 in lab), drawn at least 3 pixels long"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
          .help = "where the screenshot key (p, F12) writes (default .)"},
+        {APP_SECTION, .name = "Remote control (OSC, docs/osc.md):"},
+        {APP_INT, "osc-port", 0, "P", &o.osc_port, 1, 65535,
+         .help = "listen for OSC control messages on UDP port P"},
+        {APP_TEXT, "osc-host", 0, "ADDR", &o.osc_host,
+         .help = "the address --osc-port listens on (default 127.0.0.1;\n0.0.0.0: every "
+                 "interface)"},
+        {APP_TEXT, "osc-send", 0, "HOST:PORT", &o.osc_send,
+         .help = "send the observables (order, milling, clusters, N, step) and\nreplies there"},
+        {APP_REAL, "osc-rate", 0, "HZ", &o.osc_rate, 0.1, 60,
+         .help = "observables sent per second (default 5)"},
         {APP_SECTION, .name = "Scripting (tests, unattended checks):"},
         {APP_LONG, "frames", 0, "K", &o.frames, 1, 2000000000L, .help = "quit after K frames"},
         {APP_TEXT, "screenshot", 0, "FILE", &o.shot_at_exit,
@@ -136,8 +147,8 @@ int boids_cmd_view(int argc, char **argv) {
     boids_error err;
     boids_error_clear(&err);
     boids_params p;
-    if (app_drawn_params(&o.app, &p, &o.base, &o.scale_world, &err) || view_check(&o, &p, &err) ||
-        view_run(&o, &p, &err))
+    if (app_drawn_params(&o.app, &p, &o.base, &o.scale_world, &err) ||
+        view_start_interact(&o, &p, &err) || view_check(&o, &p, &err) || view_run(&o, &p, &err))
         return app_fail(&err);
     return 0;
 }

@@ -23,11 +23,27 @@ uint64_t view_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+void view_input_seen(view *v) {
+    v->input_ns = view_now_ns();
+}
+
 void view_fit_world(boids_params *p, const boids_params *base) {
     if (p->count <= base->count) return;
     double k = sqrt((double)p->count / (double)base->count);
     p->width = base->width * k;
     p->height = base->height * k;
+}
+
+boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
+    boids_interact_default(&o->inter, p);
+    o->inter.predators[0].x = p->predator_x;
+    o->inter.predators[0].y = p->predator_y;
+    o->inter.predators[0].on = p->predator;
+    o->inter.attractors[0].x = p->food_x;
+    o->inter.attractors[0].y = p->food_y;
+    o->inter.attractors[0].on = p->food;
+    if (o->app.config) return boids_interact_load_ini(&o->inter, o->app.config, err);
+    return BOIDS_OK;
 }
 
 /* ---- one frame ---------------------------------------------------------------------------- */
@@ -105,12 +121,19 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     int pred = (v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
                (v->pointer == VIEW_POINTER_HOVER && at.hover);
     int food = v->pointer == VIEW_POINTER_FOOD && pressed;
-    p->predator = pred;
-    p->predator_x = at.wx;
-    p->predator_y = at.wy;
-    p->food = food;
-    p->food_x = at.wx;
-    p->food_y = at.wy;
+    /* The points of OSC and the config file, then the pointer, which wins while it acts
+     * (the rules take one predator and one food point today: interact.h). */
+    boids_interact_apply(&v->inter, p);
+    if (pred) {
+        p->predator = 1;
+        p->predator_x = at.wx;
+        p->predator_y = at.wy;
+    }
+    if (food) {
+        p->food = 1;
+        p->food_x = at.wx;
+        p->food_y = at.wy;
+    }
     at.active = pred || food;
     return at;
 }
@@ -138,6 +161,35 @@ static void follow_update(view *v, double wx, double wy, render_camera *c) {
     }
 }
 
+/* The obstacles, and the points that are on: a filled dot and the circle of their reach
+ * (predators red, attractors green). */
+static void interact_draw(view *v, const render_camera *c) {
+    const boids_interact *in = &v->inter;
+    double ax, ay, bx, by;
+    for (int i = 0; i < in->obstacle_count; i++) {
+        const boids_obstacle *o = &in->obstacles[i];
+        render_world_to_px(c, o->x0, o->y0, &ax, &ay);
+        if (o->kind == BOIDS_OBSTACLE_CIRCLE) {
+            render_circle(v->r, (float)ax, (float)ay, (float)(o->radius * c->scale), 3, 0,
+                          0xc8ccd8e0);
+        } else {
+            render_world_to_px(c, o->x1, o->y1, &bx, &by);
+            render_line(v->r, (float)ax, (float)ay, (float)bx, (float)by, 3, 0xc8ccd8e0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        const boids_point *t = k ? in->attractors : in->predators;
+        uint32_t col = k ? 0x6bd66bc0 : 0xff5a4ad0;
+        for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+            if (!t[i].on) continue;
+            render_world_to_px(c, t[i].x, t[i].y, &ax, &ay);
+            render_circle(v->r, (float)ax, (float)ay, (float)(t[i].radius * c->scale), 1.5f, 6,
+                          col);
+            render_wedge(v->r, (float)ax, (float)ay, 3 * v->u.ts, 0, 6.2832f, col);
+        }
+    }
+}
+
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
     ui *u = &v->u;
     render_begin(v->r, c);
@@ -151,6 +203,7 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     f.seen_buf = scene_follow_marks(v->sc);
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
     if (f.follow) follow_overlay(v, c);
+    interact_draw(v, c);
     if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
     if (v->hud) view_hud_draw(v);
     if (v->panel)
@@ -192,6 +245,7 @@ static void measure(view *v, uint64_t t0) {
 /* One frame: pointer, steps, follow, order, drawing. 0 if it failed (v->err says why). */
 static int frame(view *v, long frame_no) {
     uint64_t t0 = view_now_ns();
+    view_osc_poll(v, t0);
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
@@ -234,6 +288,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->scale_world = o->scale_world;
     v->boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
     view_save_weights(v);
+    v->inter = o->inter;
+    if (view_osc_open(v, err)) return err->status;
     v->hud = o->hud;
     v->panel = o->panel;
     v->rate = o->rate;
@@ -267,6 +323,7 @@ static boids_status run_loop(view *v, long *frames, boids_error *err) {
         }
         ++*frames;
         if (o->frames > 0 && *frames >= o->frames) break;
+        if (v->want_quit) break;
     }
     return BOIDS_OK;
 }
@@ -284,17 +341,23 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
     const boids_params *p = scene_params(v->sc);
     printf("frames,seconds,fps,steps,n,order,point_x,point_y,mean_distance,"
            "separation_weight,alignment_weight,cohesion_weight,vision_radius,"
-           "separation_radius,fov,boundary,width,height,paused,pointer,colour,following\n");
-    printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d\n",
-           frames, sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
+           "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
+           "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
+           "food,food_x,food_y,obstacles\n");
+    printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
+           sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
            p->cohesion_weight, p->vision_radius, p->separation_radius, p->fov, p->boundary,
            p->width, p->height, v->paused, (int)v->pointer, (int)v->colour, v->follow);
+    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d\n", p->model, p->max_speed, p->min_speed,
+           p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
+           p->food_x, p->food_y, v->inter.obstacle_count);
     fflush(stdout);
     return BOIDS_OK;
 }
 
 static void close_view(view *v, const view_opts *o) {
+    view_osc_close(v);
     if (o->app.verbose >= 2)
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
                 v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);

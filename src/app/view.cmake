@@ -5,6 +5,9 @@
 # boids_view_shaders.
 
 pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
+# OSC control of the viewer (src/app/osc.c); Debian liblo-dev.
+pkg_check_modules(LIBLO REQUIRED IMPORTED_TARGET liblo)
+find_package(Threads REQUIRED)
 
 # The units (BOIDS_VIEW_UNITS) are listed in src/shaders.cmake with the compute step's.
 set(BOIDS_VIEW_GEN ${CMAKE_BINARY_DIR}/view)
@@ -28,12 +31,15 @@ add_library(boids_viewer STATIC
   src/app/view_sim.c
   src/app/view_panel.c
   src/app/view_hud.c
+  src/app/view_osc.c
+  src/app/osc.c
   src/app/view_ui.c
   src/app/render_scene.c
   src/app/render_image.c
 )
 target_include_directories(boids_viewer PUBLIC ${CMAKE_SOURCE_DIR}/src/app)
-target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW)
+target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW
+                                          PkgConfig::LIBLO Threads::Threads)
 
 target_sources(boids PRIVATE
   src/app/cmd_view.c

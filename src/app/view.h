@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "boids/error.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 #include "cli.h"
 #include "render.h"
@@ -22,11 +23,12 @@ typedef enum view_pointer {
 extern const char *const view_pointer_names[VIEW_POINTERS + 1]; /* NULL-terminated */
 
 typedef struct view_opts {
-    app_opts app;      /* shared options (backend defaults to gpu) */
-    boids_params base; /* the preset's parameters before --config/--set/-n */
-    int scale_world;   /* 1: the world grows with N to keep the preset's density */
-    int fullscreen;    /* borderless full screen on the monitor */
-    int monitor;       /* index into the connected monitors; -1 the primary */
+    app_opts app;         /* shared options (backend defaults to gpu) */
+    boids_params base;    /* the preset's parameters before --config/--set/-n */
+    int scale_world;      /* 1: the world grows with N to keep the preset's density */
+    boids_interact inter; /* points and obstacles at the start (view_start_interact) */
+    int fullscreen;       /* borderless full screen on the monitor */
+    int monitor;          /* index into the connected monitors; -1 the primary */
     int hide_cursor;
     int hud, panel; /* shown at start */
     int vsync;
@@ -45,12 +47,21 @@ typedef struct view_opts {
     double press_x, press_y;
     const char *keys; /* scripted keys and clicks (--keys, see its help) */
     int stats;        /* print a CSV line of measurements at exit */
+    /* OSC (docs/osc.md) */
+    int osc_port;         /* > 0: listen for control messages on this UDP port */
+    const char *osc_host; /* the address to listen on; NULL: 127.0.0.1 */
+    const char *osc_send; /* "HOST:PORT" the observables go to; NULL: none */
+    double osc_rate;      /* observables sent per second */
 } view_opts;
 
 /* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT
  * with a message naming `boids render` and `boids sim`; no GL 4.3 context or a failed
  * step: BOIDS_ERR_RUNTIME. */
 boids_status view_run(const view_opts *o, const boids_params *p, boids_error *err);
+
+/* The interaction points and obstacles the viewer starts with: points 0 at the predator
+ * and food of p, then the config file's lines (interact.h). */
+boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
 
 /* Scales the world of p to keep the density of base when p->count exceeds base.count
  * (seed 000's canvas holds more boids when the screen is larger). */

@@ -6,13 +6,16 @@
  *   view_input.c   mouse and window events, the camera, scripted input (--keys, --press)
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
  *   view_panel.c   the control panel on the right
- *   view_hud.c     the HUD, the order history, the status line, the pointer's circle */
+ *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
+ *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport) */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
 #include <stdint.h>
 
 #include "boids/gpu.h"
+#include "boids/interact.h"
+#include "osc.h"
 #include "render_scene.h"
 #include "view.h"
 #include "view_ui.h"
@@ -49,14 +52,15 @@ typedef struct view {
     view_pointer pointer;
     ui u;
     /* state */
-    int paused, single, hud, panel, help;
+    int paused, hud, panel, help;
+    unsigned single; /* steps to take while paused */
     long rate, steps_per_frame;
     render_colour colour;
     int follow, follow_found;
     uint32_t follow_id;
     float follow_state[4];
     unsigned follow_count;
-    int want_follow_toggle, want_shot;
+    int want_follow_toggle, want_shot, want_quit;
     int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
@@ -75,10 +79,20 @@ typedef struct view {
     boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
     double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
     double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
+    /* interaction points and obstacles (mouse, OSC, config file) */
+    boids_interact inter;
+    uint64_t input_ns; /* the latest input of a person (keys, mouse, OSC) */
+    /* OSC */
+    osc_link *osc;
+    uint64_t osc_sent_t;
+    char osc_last_bad[192];
+    unsigned long osc_repeats;
 } view;
 
 /* view.c */
 uint64_t view_now_ns(void);
+/* A person did something (key, mouse, an OSC control): attract mode ends. */
+void view_input_seen(view *v);
 
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */
@@ -109,6 +123,7 @@ void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all thr
 void view_reset(view *v);                  /* starting parameters and seed */
 void view_set_count(view *v, long n);
 void view_apply_preset(view *v, int k);
+void view_apply_preset_named(view *v, const char *name); /* any preset of boids_preset_table */
 /* Adds delta to the parameter at byte offset `field` of boids_params, within [lo, hi]. */
 void view_nudge(view *v, size_t field, double delta, double lo, double hi);
 void view_toggle_boundary(view *v);
@@ -118,6 +133,11 @@ boids_status view_step(view *v, uint64_t t0);
 
 /* view_panel.c */
 void view_panel_draw(view *v);
+
+/* view_osc.c: nothing happens without --osc-port or --osc-send. */
+boids_status view_osc_open(view *v, boids_error *err);
+void view_osc_poll(view *v, uint64_t now); /* applies the queued messages; sends at osc_rate */
+void view_osc_close(view *v);
 
 /* view_hud.c */
 /* A status line for 3 seconds (and on stderr): fmt with one %s. */

@@ -86,9 +86,13 @@ void view_set_count(view *v, long n) {
 }
 
 void view_apply_preset(view *v, int k) {
+    view_apply_preset_named(v, view_preset_names[k]);
+}
+
+void view_apply_preset_named(view *v, const char *name) {
     boids_params np;
     boids_error e;
-    if (boids_preset_apply(&np, view_preset_names[k], &e)) {
+    if (boids_preset_apply(&np, name, &e)) {
         view_say(v, "%s", e.msg);
         return;
     }
@@ -106,7 +110,7 @@ void view_apply_preset(view *v, int k) {
         view_restart_random(v, np);
     }
     view_save_weights(v);
-    view_say(v, "preset %s", view_preset_names[k]);
+    view_say(v, "preset %s", name);
 }
 
 void view_nudge(view *v, size_t field, double delta, double lo, double hi) {
@@ -137,11 +141,9 @@ static unsigned steps_due(view *v, uint64_t now) {
     if (v->paused) {
         v->anchor_ns = now;
         v->anchor_steps = 0;
-        if (v->single) {
-            v->single = 0;
-            return 1;
-        }
-        return 0;
+        unsigned k = v->single < VIEW_MAX_STEPS ? v->single : VIEW_MAX_STEPS;
+        v->single -= k;
+        return k;
     }
     if (v->steps_per_frame > 0) return (unsigned)v->steps_per_frame;
     if (now < v->rest_until) {

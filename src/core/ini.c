@@ -4,6 +4,7 @@
 
 #include <ini.h>
 
+#include "boids/interact.h"
 #include "boids/params.h"
 
 typedef struct ini_ctx {
@@ -35,6 +36,9 @@ static int on_value(void *user, const char *section, const char *name, const cha
         c->failed = 1;
         return 0;
     }
+    /* Keys read by others from the same file: the interaction points and obstacles
+     * (boids_interact_load_ini) and the look of the program that draws (`view.` keys). */
+    if (boids_interact_is_key(name) || !strncmp(name, "view.", 5)) return 1;
     if (boids_params_set(c->p, name, value, where, c->err)) {
         c->failed = 1;
         return 0;
