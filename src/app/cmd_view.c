@@ -20,9 +20,12 @@ static const app_command view_command = {
         "With -n larger than the preset's N, the world grows to keep the preset's density\n"
         "(unless --config or --set give width/height).\n"
         "\n",
-    .notes = "The cpu and cpu-ref backends upload each step to the GPU to draw it.\n",
+    .notes = "The backend is gpu, or cpu where the GL renderer is a software rasteriser\n"
+             "(llvmpipe: the cpu grid is many times faster there); --backend chooses.\n"
+             "The cpu and cpu-ref backends upload each step to the GPU to draw it.\n",
     .shared = APP_ALL,
-    .backend = "gpu",
+    /* Resolved when the window's renderer is known (view.c). */
+    .backend = "auto",
     .deterministic = 0};
 
 /* --press X,Y into the view options (an app_parse_fn). */

@@ -280,7 +280,11 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
-    scene_config cfg = {&o->app, o->app.deterministic == 1, 1};
+    /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
+     * times slower than the cpu backend's grid; GL then only draws. */
+    v->app = o->app;
+    if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
+    scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
     v->start = *scene_params(v->sc);
     v->seed = o->app.seed;

@@ -33,6 +33,7 @@ enum {
 
 typedef struct view {
     const view_opts *o;
+    app_opts app; /* o->app with the backend resolved ("auto": by the renderer) */
     GLFWwindow *win;
     render_ctx *r;
     scene *sc;
@@ -97,6 +98,8 @@ void view_input_seen(view *v);
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */
 boids_status view_window_open(view *v, const view_opts *o, boids_error *err);
+/* 1 if the current context renders in software (llvmpipe, softpipe, SwiftShader). */
+int view_software_renderer(void);
 
 /* view_keys.c: GLFW's character and key callbacks, and the `?` overlay. */
 void view_on_char(GLFWwindow *w, unsigned int c);

@@ -70,7 +70,7 @@ void view_reset(view *v) {
 void view_set_count(view *v, long n) {
     if (n < 1) n = 1;
     long max = VIEW_N_MAX;
-    if (!strcmp(v->o->app.backend, "gpu")) {
+    if (!strcmp(v->app.backend, "gpu")) {
         size_t gmax = boids_gpu_max_count(NULL, 0);
         if (gmax && gmax < (size_t)max) max = (long)gmax;
     }

@@ -48,7 +48,7 @@ static boids_status make_window(view *v, int w, int h, GLFWmonitor *full, boids_
     return boids_gl_load((boids_gl_loader)glfwGetProcAddress, err);
 }
 
-static int software_renderer(void) {
+int view_software_renderer(void) {
     const char *r = (const char *)glGetString(GL_RENDERER);
     return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader"));
 }
@@ -71,7 +71,7 @@ boids_status view_window_open(view *v, const view_opts *o, boids_error *err) {
         full = mon;
     }
     if ((st = make_window(v, ww, wh, full, err))) return st;
-    if (o->msaa < 0 && software_renderer()) {
+    if (o->msaa < 0 && view_software_renderer()) {
         /* A software rasteriser pays 3x the frame time for 4x multisampling: worth it on a
          * GPU, not where 100,000 boids must stay interactive. The sample count is fixed
          * when the window is made, so make it again. */

@@ -50,8 +50,11 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     n = 400
     shot = os.path.join(tmp, "view.png")
     r = run(["-n", str(n), "--size", "640x400", "--frames", "20", "--steps-per-frame", "1",
-             "--no-hud", "--no-panel", "--screenshot", shot, "--stats"], xvfb=True)
+             "--no-hud", "--no-panel", "--screenshot", shot, "--stats", "-v"], xvfb=True)
     check(r.returncode == 0, f"exit code {r.returncode}", r)
+    # Without --backend, a software renderer simulates on the cpu grid and only draws.
+    software = "llvmpipe" in r.stderr or "softpipe" in r.stderr
+    check(("backend cpu" if software else "backend gpu") in r.stderr, "automatic backend", r)
     s = stats(r)
     check(s["frames"] == 20 and s["steps"] == 20 and s["n"] == n, f"stats {s}", r)
     w, h, ch, rows = png.read(shot)
@@ -62,8 +65,8 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     check(2 * n <= lit <= 80 * n, f"{lit} non-background pixels for {n} boids")
     # With the HUD and the panel, through the `boids` default command, still clean.
     # -vv makes a debug context and counts KHR_debug errors: following a boid, the help
-    # and a panel click exercise every drawing path.
-    r = run(["-n", "200", "--size", "800x600", "--frames", "8", "-vv",
+    # and a panel click exercise every drawing path, from the gpu backend's own buffers.
+    r = run(["-n", "200", "--size", "800x600", "--frames", "8", "-vv", "--backend", "gpu",
              "--keys", "2:f,3:?,4:{click:700,120}"], xvfb=True)
     check(r.returncode == 0, f"default command with HUD and panel: exit {r.returncode}", r)
     check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
