@@ -3,6 +3,8 @@
 foreach(t view_starts_draws_boids_and_closes_cleanly
           predator_pushes_boids_away_food_draws_them_in
           view_keys_and_panel_change_the_live_settings
+          view_fills_the_window_and_its_panel_scrolls
+          render_world_takes_the_frame_shape
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba
           no_display_says_so_exit_2)
@@ -11,7 +13,7 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
                    $<TARGET_FILE:boids> ${t})
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   # `xvfb-run -a` picks a free display number racily: one Xvfb test at a time.
-  if(t MATCHES "^view_|^predator_")
+  if(t MATCHES "^view_|^predator_|^osc_")
     set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
   endif()
   # The no-display test makes no GL context (tests/CMakeLists.txt: boids_gl_tests).

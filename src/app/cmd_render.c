@@ -244,7 +244,8 @@ int boids_cmd_render(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
-    if (check_output(&j, &err) || app_drawn_params(&o, &p, &base, &scaled, &err))
+    if (check_output(&j, &err) ||
+        app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err))
         return app_fail(&err);
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);

@@ -28,6 +28,19 @@ static const app_command view_command = {
     .backend = "auto",
     .deterministic = 0};
 
+/* --window-pos X,Y into the view options (an app_parse_fn). */
+static boids_status parse_window_pos(const char *flag, const char *text, void *dst,
+                                     boids_error *err) {
+    view_opts *o = dst;
+    int n = 0;
+    if (sscanf(text, "%d,%d%n", &o->win_x, &o->win_y, &n) != 2 || text[n] != '\0' ||
+        o->win_x < -100000 || o->win_x > 100000 || o->win_y < -100000 || o->win_y > 100000)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not X,Y in screen pixels", flag,
+                               text);
+    o->win_pos = 1;
+    return BOIDS_OK;
+}
+
 /* --press X,Y into the view options (an app_parse_fn). */
 static boids_status parse_press(const char *flag, const char *text, void *dst, boids_error *err) {
     view_opts *o = dst;
@@ -45,15 +58,15 @@ static boids_status parse_press(const char *flag, const char *text, void *dst, b
     return BOIDS_OK;
 }
 
-boids_status app_drawn_params(const app_opts *o, boids_params *p, boids_params *base, int *scaled,
-                              boids_error *err) {
+boids_status app_drawn_params(const app_opts *o, double aspect, boids_params *p, boids_params *base,
+                              int *scaled, boids_error *err) {
     boids_status st = app_params(o, p, err);
     if (st) return st;
     *base = boids_params_default();
     if (o->preset && (st = boids_preset_apply(base, o->preset, err))) return st;
     *scaled = !o->load && p->width == base->width && p->height == base->height;
     if (!*scaled) return BOIDS_OK;
-    view_fit_world(p, base);
+    view_fit_world(p, base, aspect);
     return boids_params_validate(p, err);
 }
 
@@ -92,11 +105,20 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "full screen on the monitor (installations)"},
         {APP_INT, "monitor", 0, "N", &o.monitor, 0, 63,
          .help = "monitor index (0 = first; default the primary)"},
+        {APP_CUSTOM, "window-pos", 0, "X,Y", &o, .parse = parse_window_pos,
+         .help = "the window's top left corner on the desktop, screen pixels"},
+        {APP_FLAG, "borderless", 0, NULL, &o.borderless, 1,
+         .help = "no title bar or frame (with --size and --window-pos: a canvas\n"
+                 "placed exactly)"},
+        {APP_FLAG, "span", 0, NULL, &o.span, 1,
+         .help = "one borderless window over all monitors (the virtual desktop's\n"
+                 "bounds): several projectors as one canvas"},
         {APP_FLAG, "hide-cursor", 0, NULL, &o.hide_cursor, 1,
          .help = "hide the mouse cursor over the window"},
         {APP_FLAG, "no-hud", 0, NULL, &o.hud, 0, .help = "start with the HUD hidden (key o)"},
         {APP_FLAG, "no-panel", 0, NULL, &o.panel, 0,
-         .help = "start with the control panel hidden (Tab); default in --fullscreen"},
+         .help = "start with the control panel hidden (Tab); default in --fullscreen\n"
+                 "and --span"},
         {APP_FLAG, "no-vsync", 0, NULL, &o.vsync, 0,
          .help = "do not wait for the display's refresh"},
         {APP_INT, "msaa", 0, "S", &o.msaa, 0, 16,
@@ -134,7 +156,8 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_TEXT, "keys", 0, "SCRIPT", &o.keys,
          .help = "scripted input: FRAME:TEXT items separated by commas; TEXT is typed\n"
                  "before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
-                 "{click:X,Y} clicks at pixel (X,Y). E.g. --keys '30:f,60:{f2}2'"},
+                 "{click:X,Y} clicks at pixel (X,Y), {wheel:X,Y,DY} turns the wheel\n"
+                 "there by DY notches. E.g. --keys '30:f,60:{f2}2'"},
         {APP_FLAG, "stats", 0, NULL, &o.stats, 1,
          .help = "at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
                  "mean_distance (to the --press point, else the world's centre),\n"
@@ -146,11 +169,12 @@ int boids_cmd_view(int argc, char **argv) {
     o.win_h = size[1];
     o.colour = (render_colour)colour;
     o.pointer = (view_pointer)pointer;
-    if (o.panel < 0) o.panel = !o.fullscreen;
+    if (o.panel < 0) o.panel = !o.fullscreen && !o.span;
     boids_error err;
     boids_error_clear(&err);
     boids_params p;
-    if (app_drawn_params(&o.app, &p, &o.base, &o.scale_world, &err) ||
+    /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
+    if (app_drawn_params(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
         view_start_interact(&o, &p, &err) || view_check(&o, &p, &err) || view_run(&o, &p, &err))
         return app_fail(&err);
     return 0;

@@ -27,11 +27,17 @@ void view_input_seen(view *v) {
     v->input_ns = view_now_ns();
 }
 
-void view_fit_world(boids_params *p, const boids_params *base) {
-    if (p->count <= base->count) return;
-    double k = sqrt((double)p->count / (double)base->count);
-    p->width = base->width * k;
-    p->height = base->height * k;
+void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
+    double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
+    if (aspect <= 0) {
+        /* base's shape: exactly base's sides when N does not grow it */
+        p->width = base->width * k;
+        p->height = base->height * k;
+        return;
+    }
+    double area = base->width * base->height * k * k;
+    p->width = sqrt(area * aspect);
+    p->height = sqrt(area / aspect);
 }
 
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
@@ -161,6 +167,36 @@ static void follow_update(view *v, double wx, double wy, render_camera *c) {
     }
 }
 
+/* The world's edges: where it wraps (thin) or its walls (bright, with the margin where
+ * their push starts dashed); an open plane has none. */
+static void edges_draw(view *v, const render_camera *c) {
+    const boids_params *p = scene_params(v->sc);
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) return;
+    int walls = p->boundary == BOIDS_BOUNDARY_WALLS;
+    double x0, y0, x1, y1;
+    render_world_to_px(c, 0, 0, &x0, &y0);
+    render_world_to_px(c, p->width, p->height, &x1, &y1);
+    float w = walls ? 2.5f : 1;
+    uint32_t col = walls ? 0xc8ccd8d0 : 0x5b6478a0;
+    float ax = (float)x0, ay = (float)y0, bx = (float)x1, by = (float)y1;
+    render_line(v->r, ax, ay, bx, ay, w, col);
+    render_line(v->r, bx, ay, bx, by, w, col);
+    render_line(v->r, bx, by, ax, by, w, col);
+    render_line(v->r, ax, by, ax, ay, w, col);
+    float m = (float)(p->wall_margin * c->scale);
+    if (!walls || m < 4 || 2 * m >= bx - ax || 2 * m >= by - ay) return;
+    for (float x = ax + m; x < bx - m; x += 12) {
+        float e = fminf(x + 6, bx - m);
+        render_line(v->r, x, ay + m, e, ay + m, 1, 0x8a93a660);
+        render_line(v->r, x, by - m, e, by - m, 1, 0x8a93a660);
+    }
+    for (float y = ay + m; y < by - m; y += 12) {
+        float e = fminf(y + 6, by - m);
+        render_line(v->r, ax + m, y, ax + m, e, 1, 0x8a93a660);
+        render_line(v->r, bx - m, y, bx - m, e, 1, 0x8a93a660);
+    }
+}
+
 /* The obstacles, and the points that are on: a filled dot and the circle of their reach
  * (predators red, attractors green). */
 static void interact_draw(view *v, const render_camera *c) {
@@ -203,6 +239,7 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     f.seen_buf = scene_follow_marks(v->sc);
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
     if (f.follow) follow_overlay(v, c);
+    edges_draw(v, c);
     interact_draw(v, c);
     if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
     if (v->hud) view_hud_draw(v);
@@ -280,6 +317,15 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
+    /* The world takes the window's shape at the preset's density, so that it fills the
+     * screen; a world whose size was given (--config, --set, --load) keeps it. */
+    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
+    boids_params q = *p;
+    if (o->scale_world) {
+        view_fit_world(&q, &o->base, v->aspect);
+        if (boids_params_validate(&q, err)) return err->status;
+    }
+    p = &q;
     /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
      * times slower than the cpu backend's grid; GL then only draws. */
     v->app = o->app;
@@ -300,10 +346,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->steps_per_frame = o->steps_per_frame;
     v->colour = o->colour;
     v->pointer = o->pointer;
-    /* Text scale: stb_easy_font glyphs are about 7 units tall; 2 pixels a unit reads well
-     * on ordinary screens, 3 on large framebuffers (HiDPI, 4K installations). */
     v->u.r = v->r;
-    v->u.ts = v->fb_h >= 1800 ? 3 : 2;
+    v->u.ts = (float)view_text_scale(v->fb_h);
     view_camera_fit(v);
     v->anchor_ns = v->rate_t0 = view_now_ns();
     if (o->app.verbose)
@@ -347,15 +391,15 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            "separation_weight,alignment_weight,cohesion_weight,vision_radius,"
            "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
            "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
-           "food,food_x,food_y,obstacles\n");
+           "food,food_x,food_y,obstacles,fb_w,fb_h\n");
     printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
            p->cohesion_weight, p->vision_radius, p->separation_radius, p->fov, p->boundary,
            p->width, p->height, v->paused, (int)v->pointer, (int)v->colour, v->follow);
-    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d\n", p->model, p->max_speed, p->min_speed,
+    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d\n", p->model, p->max_speed, p->min_speed,
            p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
-           p->food_x, p->food_y, v->inter.obstacle_count);
+           p->food_x, p->food_y, v->inter.obstacle_count, v->fb_w, v->fb_h);
     fflush(stdout);
     return BOIDS_OK;
 }

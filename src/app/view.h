@@ -32,10 +32,13 @@ typedef struct view_opts {
     int hide_cursor;
     int hud, panel; /* shown at start */
     int vsync;
-    int msaa;             /* samples per pixel; -1: 4, or 0 on software renderers */
-    int win_w, win_h;     /* window size, screen coordinates */
-    long steps_per_frame; /* > 0: fixed steps per frame; 0: real time at `rate` */
-    long rate;            /* steps per second in real-time mode */
+    int msaa;                  /* samples per pixel; -1: 4, or 0 on software renderers */
+    int win_w, win_h;          /* window size, screen coordinates */
+    int win_pos, win_x, win_y; /* win_pos: place the window's top left at (win_x, win_y) */
+    int borderless;            /* no title bar or frame */
+    int span;                  /* one borderless window over every monitor's bounds */
+    long steps_per_frame;      /* > 0: fixed steps per frame; 0: real time at `rate` */
+    long rate;                 /* steps per second in real-time mode */
     render_colour colour;
     view_pointer pointer;
     double boid_len;      /* boid length, world units (at least 3 pixels drawn); 0 auto */
@@ -63,9 +66,11 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
  * and food of p, then the config file's lines (interact.h). */
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
 
-/* Scales the world of p to keep the density of base when p->count exceeds base.count
- * (seed 000's canvas holds more boids when the screen is larger). */
-void view_fit_world(boids_params *p, const boids_params *base);
+/* The world of p for a screen of aspect ratio `aspect` (width / height; 0: base's own): the
+ * area of base's world, grown to keep base's density when p->count exceeds base.count
+ * (seed 000's canvas holds more boids when the screen is larger), in the screen's shape so
+ * that the flock fills it edge to edge. */
+void view_fit_world(boids_params *p, const boids_params *base, double aspect);
 
 /* Writes the viewer's key table as a Markdown table (docs/viewer.md holds it; a test checks
  * that they agree). */

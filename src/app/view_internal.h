@@ -40,18 +40,21 @@ typedef struct view {
     boids_params start; /* for reset */
     boids_params base;  /* the current preset's own parameters (density for N changes) */
     int scale_world;    /* the world follows N (unless --config/--set gave its size) */
+    double aspect;      /* the window's width / height at the start: the world's shape */
     uint64_t seed, restarts;
     double weights[3]; /* the weights the one-rule-removed restarts go back to */
     int win_w, win_h, fb_w, fb_h;
     /* camera */
     double zoom, cx, cy;
     int lock;
+    int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
     /* input */
     double mx, my; /* cursor, framebuffer pixels */
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     view_pointer pointer;
     ui u;
+    double panel_scroll; /* pixels of the panel scrolled off its top */
     /* state */
     int paused, hud, panel, help;
     unsigned single; /* steps to take while paused */
@@ -109,7 +112,8 @@ void view_help_draw(view *v);
 /* view_input.c */
 void view_callbacks_install(view *v);
 render_camera view_camera(const view *v);
-void view_camera_fit(view *v); /* the whole world in the window, unlocked */
+void view_camera_fit(view *v); /* the whole world beside the panel, unlocked */
+int view_text_scale(int fb_h); /* the HUD's and panel's pixels per font unit */
 /* Scripted input before a frame: --press holds the button at a world point; a scripted
  * click from the previous frame is released. */
 void view_script_pointer(view *v);
@@ -136,6 +140,7 @@ boids_status view_step(view *v, uint64_t t0);
 
 /* view_panel.c */
 void view_panel_draw(view *v);
+float view_panel_width(const view *v); /* pixels */
 
 /* view_osc.c: nothing happens without --osc-port or --osc-send. */
 boids_status view_osc_open(view *v, boids_error *err);

@@ -119,6 +119,7 @@ static void toggle_hud(view *v, int arg) {
 static void toggle_panel(view *v, int arg) {
     (void)arg;
     v->panel = !v->panel;
+    if (v->fitted) view_camera_fit(v);
 }
 
 static void screenshot(view *v, int arg) {
@@ -204,6 +205,7 @@ enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 void view_on_char(GLFWwindow *w, unsigned int c) {
     view *v = glfwGetWindowUserPointer(w);
+    view_input_seen(v);
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].ch == c && keys[i].act) {
             keys[i].act(v, keys[i].arg);
@@ -216,6 +218,7 @@ void view_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     (void)mods;
     view *v = glfwGetWindowUserPointer(w);
     if (action != GLFW_PRESS) return;
+    view_input_seen(v);
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].key == key && keys[i].act) {
             keys[i].act(v, keys[i].arg);

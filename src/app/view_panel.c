@@ -73,10 +73,28 @@ static void display(view *v, ui *u) {
     if (k == 2) v->help = !v->help;
 }
 
+float view_panel_width(const view *v) {
+    return 150 * v->u.ts;
+}
+
+/* A panel taller than the window scrolls (mouse wheel over it); a thin bar on its left edge
+ * shows which part is in view. */
+static void scroll_bar(view *v, float x) {
+    ui *u = &v->u;
+    double max = u->h - v->fb_h;
+    if (max <= 0) return;
+    float bar = (float)v->fb_h * (float)v->fb_h / u->h;
+    float at = (float)(v->panel_scroll / max) * ((float)v->fb_h - bar);
+    render_rect(v->r, x, at, u->ts, bar, 0x8a93a6c0);
+}
+
 void view_panel_draw(view *v) {
     ui *u = &v->u;
-    float pw = 150 * u->ts;
-    ui_begin(u, (float)v->fb_w - pw, 0, pw);
+    float pw = view_panel_width(v);
+    double max = u->h - v->fb_h; /* the height of the previous frame */
+    v->panel_scroll = fmax(0, fmin(v->panel_scroll, max));
+    ui_begin(u, (float)v->fb_w - pw, (float)-v->panel_scroll, pw);
+    scroll_bar(v, (float)v->fb_w - pw);
     presets(v, u);
     rules(v, u);
     flock(v, u);

@@ -80,7 +80,7 @@ void view_set_count(view *v, long n) {
     if (v->scale_world) {
         np.width = v->base.width;
         np.height = v->base.height;
-        view_fit_world(&np, &v->base);
+        view_fit_world(&np, &v->base, v->aspect);
     }
     view_restart_random(v, np);
 }
@@ -99,7 +99,7 @@ void view_apply_preset_named(view *v, const char *name) {
     /* Keep N; the world keeps the preset's density. */
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
-    view_fit_world(&np, &base);
+    view_fit_world(&np, &base, v->aspect);
     v->base = base;
     v->scale_world = 1;
     if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);

@@ -124,6 +124,46 @@ def test_view_keys_and_panel_change_the_live_settings(tmp):
     print("ok: keys, the panel and presets change the live settings")
 
 
+def test_view_fills_the_window_and_its_panel_scrolls(tmp):
+    need_xvfb()
+    # The world takes the window's shape at the lab preset's density (1500 boids in
+    # 900 x 560): in a portrait window it is portrait, with the same area.
+    r = run(["view", "--size", "400x700", "--frames", "2", "--no-panel", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"portrait: exit {r.returncode}", r)
+    s = stats(r)
+    check(abs(s["width"] / s["height"] - 400 / 700) < 1e-3, f"world {s['width']} x {s['height']}")
+    check(abs(s["width"] * s["height"] - 900 * 560) < 1, "the preset's density is kept", r)
+    # In 800 x 500 the panel is taller than the window: the wheel over it scrolls down to
+    # its last rows, where the COLOUR row's third button (plain) is at (745, 430) once the
+    # panel's bottom meets the window's (the layout of view_panel.c).
+    r = run(["view", "--size", "800x500", "--frames", "8", "--steps-per-frame", "1", "--stats",
+             "--keys", "2:{wheel:700,250,-40},5:{click:745,430}"], xvfb=True)
+    check(r.returncode == 0, f"800x500: exit {r.returncode}", r)
+    check(stats(r)["colour"] == 2, "the scrolled panel's bottom row is not reached", r)
+    # --span: one window over the whole (here single-screen) virtual desktop.
+    r = run(["view", "--span", "--frames", "2", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"--span: exit {r.returncode}", r)
+    s = stats(r)
+    check((s["fb_w"], s["fb_h"]) == (1024, 768), f"--span window {s['fb_w']} x {s['fb_h']}", r)
+    print("ok: portrait world, panel scrolled to its last row, --span covers the screen")
+
+
+def test_render_world_takes_the_frame_shape(tmp):
+    # A portrait frame gets a portrait world at the preset's density, so boids reach every
+    # edge: each quarter of the frame's height holds boids.
+    r = run(["render", "--size", "180x320", "--frames", "1", "-o",
+             os.path.join(tmp, "portrait-%d.png")])
+    shot = os.path.join(tmp, "portrait-0.png")
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    w, h, ch, rows = png.read(shot)
+    check((w, h) == (180, 320), f"frame size {w}x{h}")
+    for q in range(4):
+        band = rows[q * h // 4:(q + 1) * h // 4]
+        lit = png.count_not_background(w, len(band), ch, band)
+        check(lit > 100, f"quarter {q} of the portrait frame has only {lit} lit pixels")
+    print("ok: the portrait frame is full")
+
+
 def test_render_writes_pngs_with_boids(tmp):
     n = 300
     pat = os.path.join(tmp, "f-%03d.png")
