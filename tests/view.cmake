@@ -4,6 +4,7 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
           predator_pushes_boids_away_food_draws_them_in
           view_keys_and_panel_change_the_live_settings
           view_fills_the_window_and_its_panel_scrolls
+          view_speaks_every_model_with_linked_speeds
           render_world_takes_the_frame_shape
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba

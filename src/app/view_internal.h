@@ -25,7 +25,7 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 6,     /* F1 ... F6 and the panel's preset buttons */
+    VIEW_PRESETS = 7,     /* F1 ... F7 and the panel's preset buttons */
     VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
     VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
     VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
@@ -57,6 +57,7 @@ typedef struct view {
     double panel_scroll; /* pixels of the panel scrolled off its top */
     /* state */
     int paused, hud, panel, help;
+    int unlinked;    /* the max speed slider moves max speed alone (seed 002's link off) */
     unsigned single; /* steps to take while paused */
     long rate, steps_per_frame;
     render_colour colour;

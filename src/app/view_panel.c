@@ -9,13 +9,30 @@
 
 static void presets(view *v, ui *u) {
     ui_label(u, "PRESETS", HEADING);
-    int k = ui_buttons(u, 100, view_preset_names, 3, -1);
+    int k = ui_buttons(u, 100, view_preset_names, 4, -1);
     if (k >= 0) view_apply_preset(v, k);
-    k = ui_buttons(u, 101, view_preset_names + 3, 3, -1);
-    if (k >= 0) view_apply_preset(v, k + 3);
+    k = ui_buttons(u, 101, view_preset_names + 4, VIEW_PRESETS - 4, -1);
+    if (k >= 0) view_apply_preset(v, k + 4);
+}
+
+/* Vicsek's controls: noise, speed v0 and the radius, on log scales around the world's size
+ * (the preset's R is 1 in a 10 x 10 world). */
+static void vicsek_rules(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    double side = fmin(np.width, np.height);
+    int changed = 0;
+    ui_label(u, "VICSEK", HEADING);
+    changed |= ui_slider(u, 20, "noise eta", &np.noise, 0, 2 * M_PI, "%.2f rad", 0) != 0;
+    changed |= ui_slider(u, 21, "speed v0", &np.speed, side * 1e-5, side * 0.1, "%.3g", 1) != 0;
+    changed |= ui_slider(u, 22, "radius R", &np.vision_radius, side * 1e-3, side / 2, "%.3g", 1);
+    if (changed) view_set_params(v, &np);
 }
 
 static void rules(view *v, ui *u) {
+    if (scene_params(v->sc)->model == BOIDS_MODEL_VICSEK) {
+        vicsek_rules(v, u);
+        return;
+    }
     boids_params np = *scene_params(v->sc);
     int changed = 0;
     ui_label(u, "RULES", HEADING);
@@ -29,6 +46,28 @@ static void rules(view *v, ui *u) {
     static const char *const edges[] = {"wrap", "walls"};
     int k = ui_buttons(u, 102, edges, 2, np.boundary);
     if (k >= 0 && k != np.boundary) view_toggle_boundary(v);
+}
+
+/* Seed 002's speed controls: min speed = max / 3 and max force = max / 30 follow the max
+ * speed slider while linked. */
+static void speeds(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    if (np.model == BOIDS_MODEL_VICSEK) return;
+    ui_label(u, "SPEED", HEADING);
+    double side = fmin(np.width, np.height) / np.dt; /* a step may not cross half of it */
+    if (ui_slider(u, 23, "max speed", &np.max_speed, side * 1e-4, side * 0.45, "%.3g", 1)) {
+        if (!v->unlinked) {
+            np.min_speed = np.max_speed / 3;
+            np.max_force = np.max_speed / 30;
+        }
+        view_set_params(v, &np);
+    }
+    char line[64];
+    snprintf(line, sizeof line, "min %.3g  force %.3g", np.min_speed, np.max_force);
+    ui_label(u, line, 0xdde3efffu);
+    static const char *const links[] = {"linked", "unlinked"};
+    int k = ui_buttons(u, 110, links, 2, v->unlinked);
+    if (k >= 0) v->unlinked = k;
 }
 
 static void flock(view *v, ui *u) {
@@ -97,6 +136,7 @@ void view_panel_draw(view *v) {
     scroll_bar(v, (float)v->fb_w - pw);
     presets(v, u);
     rules(v, u);
+    speeds(v, u);
     flock(v, u);
     display(v, u);
     ui_label(u, "Tab: hide panel   ?: keys", HEADING);

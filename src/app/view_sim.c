@@ -5,8 +5,8 @@
 
 #include "view_internal.h"
 
-const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school", "swarm",
-                                                     "chaos", "lab",    "classic"};
+const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm", "chaos",
+                                                     "lab",   "classic", "vicsek"};
 
 int view_set_params(view *v, const boids_params *np) {
     boids_error e;
@@ -96,7 +96,9 @@ void view_apply_preset_named(view *v, const char *name) {
         view_say(v, "%s", e.msg);
         return;
     }
-    /* Keep N; the world keeps the preset's density. */
+    /* Keep N; the world keeps the preset's density; the edges stay as they are unless the
+     * preset has its own (one that differs from the defaults'). */
+    if (np.boundary == boids_params_default().boundary) np.boundary = scene_params(v->sc)->boundary;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
     view_fit_world(&np, &base, v->aspect);

@@ -148,6 +148,35 @@ def test_view_fills_the_window_and_its_panel_scrolls(tmp):
     print("ok: portrait world, panel scrolled to its last row, --span covers the screen")
 
 
+def test_view_speaks_every_model_with_linked_speeds(tmp):
+    need_xvfb()
+    # 640x400: the panel is 300 pixels wide at x 340; the SPEED section's max speed slider
+    # track is at y 398 to 408 and spans x 348 to 632 (log scale), the linked / unlinked
+    # buttons are at y 438 to 460 (the layout of view_panel.c).
+    base = ["view", "--size", "640x400", "--frames", "8", "--steps-per-frame", "1", "--stats"]
+    # Walls, then the school preset: the edges stay walls (school sets none). Then the max
+    # speed slider: min speed and max force follow it (seed 002's link).
+    r = run(base + ["--keys", "1:b,2:{f2},4:{click:490,403}"], xvfb=True)
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    s = stats(r)
+    check(s["boundary"] == 1 and s["alignment_weight"] == 2.5, f"preset and edges: {s}", r)
+    check(s["max_speed"] != 150, f"the slider did not move max speed: {s}", r)
+    # %g prints 6 significant digits: relative tolerance 1e-5.
+    check(abs(s["min_speed"] - s["max_speed"] / 3) <= 1e-5 * s["max_speed"] and
+          abs(s["max_force"] - s["max_speed"] / 30) <= 1e-5 * s["max_speed"],
+          f"min speed and max force do not follow max speed: {s}", r)
+    # Unlinked: the slider moves max speed alone.
+    r = run(base + ["--keys", "1:{click:561,449},4:{click:490,403}"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and s["max_speed"] != 180 and s["min_speed"] == 60 and
+          s["max_force"] == 6, f"unlinked: {s}", r)
+    # F7: the Vicsek preset.
+    r = run(base + ["--keys", "1:{f7}"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and s["model"] == 1 and s["noise"] == 2, f"vicsek: {s}", r)
+    print("ok: preset keeps the edges, linked and unlinked speeds, the Vicsek preset")
+
+
 def test_render_world_takes_the_frame_shape(tmp):
     # A portrait frame gets a portrait world at the preset's density, so boids reach every
     # edge: each quarter of the frame's height holds boids.
