@@ -39,3 +39,12 @@ add_test(NAME osc_changes_parameters_presets_points_and_sends_observables
 set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
+
+# Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
+# (tests/view/life_test.py).
+add_test(NAME view_sighup_reloads_attract_mode_sigterm_exits_0
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/life_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(view_sighup_reloads_attract_mode_sigterm_exits_0 PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(view_sighup_reloads_attract_mode_sigterm_exits_0)

@@ -137,6 +137,9 @@ int boids_cmd_view(int argc, char **argv) {
                  "the preset, 7 in lab), drawn at least 3 pixels long"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
          .help = "where the screenshot key (p, F12) writes (default .)"},
+        {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
+         .help = "attract mode: after T seconds without input, predators wander\n"
+                 "until someone moves the mouse or presses a key (default 0: off)"},
         {APP_SECTION, .name = "Remote control (OSC, docs/osc.md):"},
         {APP_INT, "osc-port", 0, "P", &o.osc_port, 1, 65535,
          .help = "listen for OSC control messages on UDP port P"},

@@ -23,10 +23,6 @@ uint64_t view_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void view_input_seen(view *v) {
-    v->input_ns = view_now_ns();
-}
-
 void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
     double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
     if (aspect <= 0) {
@@ -270,6 +266,7 @@ static void measure(view *v, uint64_t t0) {
     uint64_t t1 = view_now_ns();
     double ms = (double)(t1 - t0) * 1e-6;
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
+    view_frame_time(v, ms);
     if (t1 - v->rate_t0 >= 1000000000u) {
         v->steps_per_s =
             (double)(scene_steps(v->sc) - v->rate_steps0) * 1e9 / (double)(t1 - v->rate_t0);
@@ -283,6 +280,7 @@ static void measure(view *v, uint64_t t0) {
 static int frame(view *v, long frame_no) {
     uint64_t t0 = view_now_ns();
     view_osc_poll(v, t0);
+    view_attract_update(v, t0);
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
@@ -349,7 +347,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->u.r = v->r;
     v->u.ts = (float)view_text_scale(v->fb_h);
     view_camera_fit(v);
-    v->anchor_ns = v->rate_t0 = view_now_ns();
+    v->anchor_ns = v->rate_t0 = v->input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n", v->renderer,
                 glGetString(GL_VERSION), scene_backend_name(v->sc), scene_params(v->sc)->count,
@@ -361,6 +359,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
 static boids_status run_loop(view *v, long *frames, boids_error *err) {
     const view_opts *o = v->o;
     while (!glfwWindowShouldClose(v->win)) {
+        if (view_signals_poll(v)) break;
         glfwPollEvents();
         view_script_pointer(v);
         if (o->keys && !view_script_keys(v, *frames))
@@ -391,15 +390,18 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            "separation_weight,alignment_weight,cohesion_weight,vision_radius,"
            "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
            "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
-           "food,food_x,food_y,obstacles,fb_w,fb_h\n");
+           "food,food_x,food_y,obstacles,fb_w,fb_h,frame_p50_ms,frame_p95_ms,frame_p99_ms,"
+           "frame_max_ms\n");
     printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
            p->cohesion_weight, p->vision_radius, p->separation_radius, p->fov, p->boundary,
            p->width, p->height, v->paused, (int)v->pointer, (int)v->colour, v->follow);
-    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d\n", p->model, p->max_speed, p->min_speed,
+    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d,", p->model, p->max_speed, p->min_speed,
            p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
            p->food_x, p->food_y, v->inter.obstacle_count, v->fb_w, v->fb_h);
+    printf("%.2f,%.2f,%.2f,%.2f\n", view_frame_percentile(v, 0.5), view_frame_percentile(v, 0.95),
+           view_frame_percentile(v, 0.99), v->frame_max_ms);
     fflush(stdout);
     return BOIDS_OK;
 }
@@ -434,11 +436,13 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
     if (!st) st = start(v, o, p, err);
     if (!st) {
         view_callbacks_install(v);
+        view_signals_install();
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }
     close_view(v, o);
+    view_signals_restore();
     return st;
 }

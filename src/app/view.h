@@ -55,6 +55,7 @@ typedef struct view_opts {
     const char *osc_host; /* the address to listen on; NULL: 127.0.0.1 */
     const char *osc_send; /* "HOST:PORT" the observables go to; NULL: none */
     double osc_rate;      /* observables sent per second */
+    double attract;       /* > 0: attract mode after this many seconds without input */
 } view_opts;
 
 /* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT

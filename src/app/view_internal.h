@@ -7,7 +7,8 @@
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
  *   view_panel.c   the control panel on the right
  *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
- *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport) */
+ *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
+ *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
@@ -29,6 +30,9 @@ enum {
     VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
     VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
     VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,  /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4, /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000 /* ... up to one second (longer frames share the last bin) */
 };
 
 typedef struct view {
@@ -87,6 +91,11 @@ typedef struct view {
     /* interaction points and obstacles (mouse, OSC, config file) */
     boids_interact inter;
     uint64_t input_ns; /* the latest input of a person (keys, mouse, OSC) */
+    int attracting;    /* attract mode's predators are out */
+    /* frame times over the whole run (--stats: percentiles) */
+    uint32_t frame_hist[VIEW_HIST_BINS];
+    uint64_t frame_count;
+    double frame_max_ms;
     /* OSC */
     osc_link *osc;
     uint64_t osc_sent_t;
@@ -96,8 +105,6 @@ typedef struct view {
 
 /* view.c */
 uint64_t view_now_ns(void);
-/* A person did something (key, mouse, an OSC control): attract mode ends. */
-void view_input_seen(view *v);
 
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */
@@ -147,6 +154,17 @@ float view_panel_width(const view *v); /* pixels */
 boids_status view_osc_open(view *v, boids_error *err);
 void view_osc_poll(view *v, uint64_t now); /* applies the queued messages; sends at osc_rate */
 void view_osc_close(view *v);
+
+/* view_life.c */
+void view_signals_install(void); /* SIGTERM, SIGINT: stop; SIGHUP: reload the config */
+void view_signals_restore(void);
+int view_signals_poll(view *v); /* between frames: reloads if asked; 1: stop */
+/* A person did something (key, mouse, an OSC control): attract mode ends. */
+void view_input_seen(view *v);
+/* Attract mode (--attract T): after T seconds without input, predators wander. */
+void view_attract_update(view *v, uint64_t now);
+void view_frame_time(view *v, double ms);
+double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
 /* view_hud.c */
 /* A status line for 3 seconds (and on stderr): fmt with one %s. */
