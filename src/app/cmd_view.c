@@ -96,7 +96,8 @@ int boids_cmd_view(int argc, char **argv) {
                    .colour = RENDER_HEADING,
                    .pointer = VIEW_POINTER_PREDATOR,
                    .osc_rate = 5};
-    int size[2] = {1280, 800}, colour = RENDER_HEADING, pointer = VIEW_POINTER_PREDATOR;
+    int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1;
+    double trail = -1;
     const app_option own[] = {
         {APP_SECTION, .name = "Window:"},
         {APP_CUSTOM, "size", 0, "WxH", size, .parse = app_parse_size,
@@ -135,6 +136,12 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_REAL, "boid-size", 0, "L", &o.boid_len, 0.01, 1e6,
          .help = "boid length in world length units (default 0.14 vision radii of\n"
                  "the preset, 7 in lab), drawn at least 3 pixels long"},
+        {APP_REAL, "trail", 0, "F", &trail, 0, 10000,
+         .help = "trails that fade to 1/e in F frames (default 0: none; the panel's\n"
+                 "trails button uses 30)"},
+        {APP_CHOICE, "density", 0, "M", &density, .choices = render_density_names,
+         .help = "additive light of a dense flock: auto (from 50,000 boids,\n"
+                 "the default), off or on"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
          .help = "where the screenshot key (p, F12) writes (default .)"},
         {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
@@ -170,15 +177,21 @@ int boids_cmd_view(int argc, char **argv) {
     if (rc != APP_RUN) return rc;
     o.win_w = size[0];
     o.win_h = size[1];
-    o.colour = (render_colour)colour;
     o.pointer = (view_pointer)pointer;
     if (o.panel < 0) o.panel = !o.fullscreen && !o.span;
     boids_error err;
     boids_error_clear(&err);
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
+    o.look = render_look_default();
     if (app_drawn_params(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
-        view_start_interact(&o, &p, &err) || view_check(&o, &p, &err) || view_run(&o, &p, &err))
+        view_start_interact(&o, &p, &err))
         return app_fail(&err);
+    /* The flags win over the config's `view.` lines. */
+    if (trail >= 0) o.look.trail = trail;
+    if (density >= 0) o.look.density = density;
+    if (colour < 0) colour = o.look.colour >= 0 ? o.look.colour : RENDER_HEADING;
+    o.colour = (render_colour)colour;
+    if (view_check(&o, &p, &err) || view_run(&o, &p, &err)) return app_fail(&err);
     return 0;
 }

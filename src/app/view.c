@@ -44,8 +44,9 @@ boids_status view_start_interact(view_opts *o, const boids_params *p, boids_erro
     o->inter.attractors[0].x = p->food_x;
     o->inter.attractors[0].y = p->food_y;
     o->inter.attractors[0].on = p->food;
-    if (o->app.config) return boids_interact_load_ini(&o->inter, o->app.config, err);
-    return BOIDS_OK;
+    if (!o->app.config) return BOIDS_OK;
+    if (boids_interact_load_ini(&o->inter, o->app.config, err)) return err->status;
+    return render_look_load_ini(&o->look, o->app.config, err);
 }
 
 /* ---- one frame ---------------------------------------------------------------------------- */
@@ -233,7 +234,9 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     f.follow = v->follow && v->follow_found;
     f.follow_id = v->follow_id;
     f.seen_buf = scene_follow_marks(v->sc);
+    render_layer_begin(v->r, c, f.n);
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
+    render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
     edges_draw(v, c);
     interact_draw(v, c);
@@ -315,6 +318,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
+    render_set_look(v->r, &o->look);
     /* The world takes the window's shape at the preset's density, so that it fills the
      * screen; a world whose size was given (--config, --set, --load) keeps it. */
     v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
@@ -335,6 +339,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->base = o->base;
     v->scale_world = o->scale_world;
     v->boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
+    if (o->boid_len <= 0 && o->look.size > 0) v->boid_len = o->look.size;
     view_save_weights(v);
     v->inter = o->inter;
     if (view_osc_open(v, err)) return err->status;

@@ -17,7 +17,7 @@ boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_sha
 # The viewer's shader table and the follow pass need no window: a library of their own, so
 # that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c src/app/follow.c
-                                  src/app/render.c)
+                                  src/app/render.c src/app/look.c)
 target_include_directories(boids_view_gpu PUBLIC src/app src/gpu)
 target_link_libraries(boids_view_gpu PUBLIC boids_gpu)
 

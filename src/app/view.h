@@ -27,6 +27,7 @@ typedef struct view_opts {
     boids_params base;    /* the preset's parameters before --config/--set/-n */
     int scale_world;      /* 1: the world grows with N to keep the preset's density */
     boids_interact inter; /* points and obstacles at the start (view_start_interact) */
+    render_look look;     /* the config's `view.` lines, then the flags */
     int fullscreen;       /* borderless full screen on the monitor */
     int monitor;          /* index into the connected monitors; -1 the primary */
     int hide_cursor;
@@ -64,7 +65,8 @@ typedef struct view_opts {
 boids_status view_run(const view_opts *o, const boids_params *p, boids_error *err);
 
 /* The interaction points and obstacles the viewer starts with: points 0 at the predator
- * and food of p, then the config file's lines (interact.h). */
+ * and food of p, then the config file's lines (interact.h); and the look of its `view.`
+ * lines. */
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
 
 /* The world of p for a screen of aspect ratio `aspect` (width / height; 0: base's own): the

@@ -47,6 +47,7 @@ static void reload(view *v) {
     }
     boids_params np;
     boids_interact in;
+    render_look look = *render_get_look(v->r);
     boids_error e;
     boids_status st = app_params(&v->app, &np, &e);
     if (!st && v->scale_world) {
@@ -57,6 +58,7 @@ static void reload(view *v) {
         boids_interact_default(&in, &np);
         st = boids_interact_load_ini(&in, o->app.config, &e);
     }
+    if (!st) st = render_look_load_ini(&look, o->app.config, &e);
     if (st) {
         view_say(v, "SIGHUP: %s; keeping the current settings", e.msg);
         return;
@@ -68,6 +70,7 @@ static void reload(view *v) {
     else if (view_set_params(v, &np))
         view_save_weights(v);
     v->start = np;
+    render_set_look(v->r, &look);
     view_say(v, "SIGHUP: reloaded %s", o->app.config);
 }
 

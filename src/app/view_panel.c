@@ -96,6 +96,19 @@ static void flock(view *v, ui *u) {
     if (k == 2) v->want_follow_toggle = 1;
 }
 
+/* Trails (30 frames, or the length the config or --trail gave) and density on or off. */
+static void look(view *v, ui *u) {
+    render_look l = *render_get_look(v->r);
+    int dense = l.density == RENDER_DENSITY_ON || (l.density == RENDER_DENSITY_AUTO &&
+                                                   scene_params(v->sc)->count >= RENDER_DENSITY_N);
+    static const char *const names[] = {"trails", "density"};
+    int sel = l.trail > 0 ? 0 : dense ? 1 : -1;
+    int k = ui_buttons(u, 111, names, 2, sel);
+    if (k == 0) l.trail = l.trail > 0 ? 0 : v->o->look.trail > 0 ? v->o->look.trail : 30;
+    if (k == 1) l.density = dense ? RENDER_DENSITY_OFF : RENDER_DENSITY_ON;
+    if (k >= 0) render_set_look(v->r, &l);
+}
+
 static void display(view *v, ui *u) {
     ui_label(u, "POINTER", HEADING);
     int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
@@ -105,6 +118,7 @@ static void display(view *v, ui *u) {
     ui_label(u, "COLOUR", HEADING);
     k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->colour);
     if (k >= 0) v->colour = (render_colour)k;
+    look(v, u);
     static const char *const views[] = {"HUD", "fit", "help"};
     k = ui_buttons(u, 108, views, 3, v->hud ? 0 : -1);
     if (k == 0) v->hud = !v->hud;

@@ -30,6 +30,7 @@ static void restart(view *v, boids_params np, uint64_t seed) {
     }
     v->follow = 0;
     v->hist_len = 0;
+    render_layer_reset(v->r);
     v->anchor_ns = view_now_ns();
     v->anchor_steps = 0;
     view_camera_fit(v);

@@ -134,10 +134,10 @@ def test_view_fills_the_window_and_its_panel_scrolls(tmp):
     check(abs(s["width"] / s["height"] - 400 / 700) < 1e-3, f"world {s['width']} x {s['height']}")
     check(abs(s["width"] * s["height"] - 900 * 560) < 1, "the preset's density is kept", r)
     # In 800 x 500 the panel is taller than the window: the wheel over it scrolls down to
-    # its last rows, where the COLOUR row's third button (plain) is at (745, 430) once the
+    # its last rows, where the COLOUR row's third button (plain) is at (745, 402) once the
     # panel's bottom meets the window's (the layout of view_panel.c).
     r = run(["view", "--size", "800x500", "--frames", "8", "--steps-per-frame", "1", "--stats",
-             "--keys", "2:{wheel:700,250,-40},5:{click:745,430}"], xvfb=True)
+             "--keys", "2:{wheel:700,250,-40},5:{click:745,402}"], xvfb=True)
     check(r.returncode == 0, f"800x500: exit {r.returncode}", r)
     check(stats(r)["colour"] == 2, "the scrolled panel's bottom row is not reached", r)
     # --span: one window over the whole (here single-screen) virtual desktop.
@@ -191,6 +191,49 @@ def test_render_world_takes_the_frame_shape(tmp):
         lit = png.count_not_background(w, len(band), ch, band)
         check(lit > 100, f"quarter {q} of the portrait frame has only {lit} lit pixels")
     print("ok: the portrait frame is full")
+
+
+def background(w, h, ch, rows):
+    hist = {}
+    for r in rows:
+        for x in range(w):
+            px = bytes(r[x * ch:x * ch + 3])
+            hist[px] = hist.get(px, 0) + 1
+    return tuple(max(hist, key=hist.get))
+
+
+def render_png(tmp, name, args):
+    r = run(["render", "--size", "200x120", "-o", os.path.join(tmp, name + "-%d.png")] + args)
+    check(r.returncode == 0, f"{name}: exit {r.returncode}", r)
+    frames = sorted(f for f in os.listdir(tmp) if f.startswith(name + "-"))
+    return png.read(os.path.join(tmp, frames[-1]))
+
+
+def test_render_look_from_config_trails_and_density(tmp):
+    cfg = os.path.join(tmp, "look.ini")
+    with open(cfg, "w") as f:
+        f.write("count = 300\nview.background = #203040\nview.shape = needle\n"
+                "view.palette = ember\n")
+    img = render_png(tmp, "look", ["--config", cfg, "--frames", "1"])
+    check(background(*img) == (0x20, 0x30, 0x40), f"background {background(*img)}")
+    with open(cfg, "w") as f:
+        f.write("view.background = red\n")
+    r = run(["render", "--config", cfg, "--frames", "1", "-o", os.path.join(tmp, "x-%d.png")])
+    check(r.returncode == 2 and ":1:" in r.stderr and "view.background" in r.stderr,
+          "a bad view. line is not refused naming its line", r)
+    # Trails: the same 10 frames light up more pixels with 20-frame trails than without.
+    moving = ["-n", "300", "--frames", "10", "--steps-per-frame", "5"]
+    plain = png.count_not_background(*render_png(tmp, "plain", moving))
+    trail = png.count_not_background(*render_png(tmp, "trail", moving + ["--trail", "20"]))
+    check(trail > 2 * plain, f"trails light {trail} pixels, without {plain}")
+    # Density: additive light, on by itself from 50,000 boids; off draws opaque boids.
+    auto = render_png(tmp, "auto", ["-n", "60000", "--frames", "1", "--backend", "cpu"])
+    off = render_png(tmp, "off", ["-n", "60000", "--frames", "1", "--backend", "cpu",
+                                  "--density", "off"])
+    on = render_png(tmp, "on", ["-n", "60000", "--frames", "1", "--backend", "cpu",
+                                "--density", "on"])
+    check(auto[3] == on[3] and auto[3] != off[3], "density auto is not on at 60,000 boids")
+    print(f"ok: background from the config, trails {trail} vs {plain} lit pixels, density")
 
 
 def test_render_writes_pngs_with_boids(tmp):
