@@ -86,6 +86,7 @@ static boids_status view_check(const view_opts *o, const boids_params *p, boids_
     return BOIDS_OK;
 }
 
+/* The option table, then the calls: as long as the table is. */
 int boids_cmd_view(int argc, char **argv) {
     view_opts o = {.monitor = -1,
                    .hud = 1,
