@@ -258,8 +258,8 @@ int boids_cmd_render(int argc, char **argv) {
         {APP_REAL, "trail", 0, "F", &j.trail, 0, 10000,
          .help = "trails that fade to 1/e in F frames (default 0: none)"},
         {APP_CHOICE, "density", 0, "M", &j.density, .choices = render_density_names,
-         .help = "additive light of a dense flock: auto (from 50,000 boids,\n"
-                 "the default), off or on"},
+         .help = "additive light of a dense flock: auto (the default: from 50,000\n"
+                 "boids, not on software renderers), off or on"},
     };
     app_opts o;
     int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);

@@ -141,8 +141,8 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "trails that fade to 1/e in F frames (default 0: none; the panel's\n"
                  "trails button uses 30)"},
         {APP_CHOICE, "density", 0, "M", &density, .choices = render_density_names,
-         .help = "additive light of a dense flock: auto (from 50,000 boids,\n"
-                 "the default), off or on"},
+         .help = "additive light of a dense flock: auto (the default: from 50,000\n"
+                 "boids, not on software renderers), off or on"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
          .help = "where the screenshot key (p, F12) writes (default .)"},
         {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,

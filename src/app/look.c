@@ -103,7 +103,7 @@ boids_status render_look_set(render_look *l, const char *key, const char *value,
         if (!choice(render_colour_names, value, &n.colour)) expect = "heading, speed or plain";
     } else if (!strcmp(key, "view.shape")) {
         if (!choice(render_shape_names, value, &n.shape)) expect = "dart, needle or kite";
-    } else if (!strcmp(key, "view.density")) {
+    } else if (!strcmp(key, "view.density")) { /* auto: render_density_on */
         if (!choice(render_density_names, value, &n.density)) expect = "auto, off or on";
     } else if (!strcmp(key, "view.trail")) {
         if (!number(value, 0, 10000, 0, &n.trail)) expect = "frames in [0, 10000]";

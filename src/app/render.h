@@ -40,7 +40,7 @@ typedef enum render_shape {
 extern const char *const render_shape_names[RENDER_SHAPES + 1]; /* NULL-terminated */
 
 typedef enum render_density {
-    RENDER_DENSITY_AUTO = 0, /* on from RENDER_DENSITY_N boids */
+    RENDER_DENSITY_AUTO = 0, /* on from RENDER_DENSITY_N boids, on hardware renderers */
     RENDER_DENSITY_OFF,
     RENDER_DENSITY_ON,
     RENDER_DENSITIES
@@ -125,6 +125,8 @@ void render_begin(render_ctx *r, const render_camera *cam);
  * flock of n boids with the current look) and end composites it onto the framebuffer that
  * was bound at begin. Without trails and density they do nothing. */
 int render_layer_begin(render_ctx *r, const render_camera *cam, size_t n);
+/* Whether a flock of n boids is drawn as density with the current look. */
+int render_density_on(const render_ctx *r, size_t n);
 void render_layer_end(render_ctx *r);
 /* The next layer starts empty (a restart, a jump of the camera). */
 void render_layer_reset(render_ctx *r);

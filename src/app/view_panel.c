@@ -99,8 +99,7 @@ static void flock(view *v, ui *u) {
 /* Trails (30 frames, or the length the config or --trail gave) and density on or off. */
 static void look(view *v, ui *u) {
     render_look l = *render_get_look(v->r);
-    int dense = l.density == RENDER_DENSITY_ON || (l.density == RENDER_DENSITY_AUTO &&
-                                                   scene_params(v->sc)->count >= RENDER_DENSITY_N);
+    int dense = render_density_on(v->r, (size_t)scene_params(v->sc)->count);
     static const char *const names[] = {"trails", "density"};
     int sel = l.trail > 0 ? 0 : dense ? 1 : -1;
     int k = ui_buttons(u, 111, names, 2, sel);

@@ -138,8 +138,8 @@ void view_set_rate(view *v, long rate) {
 /* Steps due this frame: a fixed count per frame, or real time at `rate` steps per second
  * counted in integer nanoseconds from an anchor (re-anchored each hour of steps, exactly,
  * so nothing drifts however long it runs). Falling behind drops the backlog rather than
- * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when frames
- * are already slow. */
+ * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when the
+ * steps themselves are slow. */
 static unsigned steps_due(view *v, uint64_t now) {
     if (v->paused) {
         v->anchor_ns = now;
@@ -160,7 +160,9 @@ static unsigned steps_due(view *v, uint64_t now) {
         v->anchor_ns += 3600000000000ull;
     }
     uint64_t due = (now - v->anchor_ns) / 1000u * (uint64_t)v->rate / 1000000u;
-    unsigned cap = v->frame_ms > 50 ? 1 : VIEW_MAX_STEPS;
+    /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
+     * under slow drawing (llvmpipe) may still catch up several steps a frame. */
+    unsigned cap = v->step_ms > 25 ? 1 : VIEW_MAX_STEPS;
     if (due <= v->anchor_steps) return 0;
     uint64_t k = due - v->anchor_steps;
     if (k > cap) {

@@ -226,13 +226,17 @@ def test_render_look_from_config_trails_and_density(tmp):
     plain = png.count_not_background(*render_png(tmp, "plain", moving))
     trail = png.count_not_background(*render_png(tmp, "trail", moving + ["--trail", "20"]))
     check(trail > 2 * plain, f"trails light {trail} pixels, without {plain}")
-    # Density: additive light, on by itself from 50,000 boids; off draws opaque boids.
+    # Density: additive light, on by itself from 50,000 boids on hardware (not on software
+    # renderers, where it costs too much frame time); off draws opaque boids.
+    r = run(["render", "-n", "10", "--frames", "1", "-v", "-o", os.path.join(tmp, "r-%d.png")])
+    software = "llvmpipe" in r.stderr or "softpipe" in r.stderr
     auto = render_png(tmp, "auto", ["-n", "60000", "--frames", "1", "--backend", "cpu"])
     off = render_png(tmp, "off", ["-n", "60000", "--frames", "1", "--backend", "cpu",
                                   "--density", "off"])
     on = render_png(tmp, "on", ["-n", "60000", "--frames", "1", "--backend", "cpu",
                                 "--density", "on"])
-    check(auto[3] == on[3] and auto[3] != off[3], "density auto is not on at 60,000 boids")
+    check(on[3] != off[3], "density on draws as off does")
+    check(auto[3] == (off[3] if software else on[3]), "density auto at 60,000 boids")
     print(f"ok: background from the config, trails {trail} vs {plain} lit pixels, density")
 
 
