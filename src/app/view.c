@@ -182,12 +182,16 @@ static void edges_draw(view *v, const render_camera *c) {
     render_line(v->r, ax, by, ax, ay, w, col);
     float m = (float)(p->wall_margin * c->scale);
     if (!walls || m < 4 || 2 * m >= bx - ax || 2 * m >= by - ay) return;
-    for (float x = ax + m; x < bx - m; x += 12) {
+    /* Dashes every 12 pixels from the margin's corner, only those in the window (zoomed
+     * in, the margin may be thousands of pixels long). */
+    float x0d = ax + m + 12 * floorf(fmaxf(0, -(ax + m)) / 12);
+    float y0d = ay + m + 12 * floorf(fmaxf(0, -(ay + m)) / 12);
+    for (float x = x0d; x < fminf(bx - m, (float)c->fb_w); x += 12) {
         float e = fminf(x + 6, bx - m);
         render_line(v->r, x, ay + m, e, ay + m, 1, 0x8a93a660);
         render_line(v->r, x, by - m, e, by - m, 1, 0x8a93a660);
     }
-    for (float y = ay + m; y < by - m; y += 12) {
+    for (float y = y0d; y < fminf(by - m, (float)c->fb_h); y += 12) {
         float e = fminf(y + 6, by - m);
         render_line(v->r, ax + m, y, ax + m, e, 1, 0x8a93a660);
         render_line(v->r, bx - m, y, bx - m, e, 1, 0x8a93a660);
