@@ -39,24 +39,34 @@ static void enqueue(osc_link *l, const osc_msg *m) {
     pthread_mutex_unlock(&l->lock);
 }
 
-/* One argument of type t into m's slot i; 0 for a type we do not take. */
-static int take_arg(osc_msg *m, int i, char t, const lo_arg *a) {
+/* One argument of type t into m's slot i; 0 for a type we do not take. liblo's argument
+ * pointers point into the packet, 4-byte aligned only: the values are copied out rather
+ * than read through lo_arg, whose 64-bit members want 8. */
+static int take_arg(osc_msg *m, int i, char t, const void *a) {
+    float f;
+    double d;
+    int32_t n;
+    int64_t h;
     switch (t) {
     case 'f':
-        m->num[i] = a->f;
-        snprintf(m->text[i], OSC_TEXT_MAX, "%.9g", a->f);
+        memcpy(&f, a, sizeof f);
+        m->num[i] = f;
+        snprintf(m->text[i], OSC_TEXT_MAX, "%.9g", f);
         return 1;
     case 'd':
-        m->num[i] = a->d;
-        snprintf(m->text[i], OSC_TEXT_MAX, "%.17g", a->d);
+        memcpy(&d, a, sizeof d);
+        m->num[i] = d;
+        snprintf(m->text[i], OSC_TEXT_MAX, "%.17g", d);
         return 1;
     case 'i':
-        m->num[i] = a->i;
-        snprintf(m->text[i], OSC_TEXT_MAX, "%d", (int)a->i);
+        memcpy(&n, a, sizeof n);
+        m->num[i] = n;
+        snprintf(m->text[i], OSC_TEXT_MAX, "%d", (int)n);
         return 1;
     case 'h':
-        m->num[i] = (double)a->h;
-        snprintf(m->text[i], OSC_TEXT_MAX, "%lld", (long long)a->h);
+        memcpy(&h, a, sizeof h);
+        m->num[i] = (double)h;
+        snprintf(m->text[i], OSC_TEXT_MAX, "%lld", (long long)h);
         return 1;
     case 'T':
     case 'F':
@@ -65,7 +75,7 @@ static int take_arg(osc_msg *m, int i, char t, const lo_arg *a) {
         return 1;
     case 's':
     case 'S': {
-        snprintf(m->text[i], OSC_TEXT_MAX, "%s", &a->s);
+        snprintf(m->text[i], OSC_TEXT_MAX, "%s", (const char *)a);
         char *end;
         double v = strtod(m->text[i], &end);
         m->num[i] = end != m->text[i] && *end == '\0' ? v : NAN;
