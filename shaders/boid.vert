@@ -22,6 +22,13 @@ uniform int u_colour;      // 0 heading, 1 speed, 2 plain
 uniform float u_min_speed; // speed colour scale: min_speed to max_speed, length/time
 uniform float u_max_speed;
 
+// The look (render_look of render.h).
+uniform int u_palette;    // 0: the rainbow of headings; 1: the three stops
+uniform vec3 u_stops[3];  // heading: a cycle through the three; speed: the first to the second
+uniform vec3 u_plain;     // colour of `plain`
+uniform vec2 u_shape;     // the dart's corners scaled along and across the heading
+uniform float u_alpha;    // 1; density mode: each boid's share of light
+
 // "See what a boid sees": the followed boid, and the marks of the follow pass
 // (view_follow.comp: the step's own neighbour rule) on the boids it counts.
 uniform int u_follow;      // 0 off, 1 on
@@ -55,13 +62,22 @@ void main() {
     vec2 h = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
 
     vec3 c;
-    if (u_colour == 0)
-        c = hsv(atan(v.y, v.x) / 6.2831853 + 0.5, 0.55, 1.0);
-    else if (u_colour == 1)
-        c = mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), clamp((speed - u_min_speed) / max(u_max_speed - u_min_speed, 1e-6), 0.0, 1.0));
-    else
-        c = vec3(0.88, 0.9, 0.95);
-    float alpha = 1.0;
+    float turn = atan(v.y, v.x) / 6.2831853 + 0.5;
+    float fast = clamp((speed - u_min_speed) / max(u_max_speed - u_min_speed, 1e-6), 0.0, 1.0);
+    if (u_colour == 0 && u_palette == 0) {
+        c = hsv(turn, 0.55, 1.0);
+    } else if (u_colour == 0) {
+        float s = fract(turn) * 3.0;
+        int i = min(int(s), 2);
+        c = mix(u_stops[i], u_stops[(i + 1) % 3], s - float(i));
+    } else if (u_colour == 1) {
+        c = u_palette == 0 ? mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), fast)
+                           : mix(u_stops[0], u_stops[1], fast);
+    } else {
+        c = u_plain;
+    }
+    float alpha = u_alpha;
+    corner *= u_shape;
     if (u_follow != 0) {
         if (id == u_follow_id) {
             c = vec3(1.0, 0.25, 0.2);

@@ -39,7 +39,7 @@ boids_unit(BOIDS_GPU_UNITS neighbours_topo.comp rules.glsl grid.glsl state.glsl 
 # The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.
 set(BOIDS_VIEW_UNITS)
-foreach(u boid.vert boid.frag ui.vert ui.frag view_order.comp)
+foreach(u boid.vert boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp)
   boids_unit(BOIDS_VIEW_UNITS ${u})
 endforeach()
 boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)

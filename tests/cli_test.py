@@ -25,6 +25,8 @@ cfg_unknown = write("unknown.ini", "# comment\nvision_radius = 40\nbogus_key = 3
 cfg_value = write("value.ini", "; comment\nvision_radius = fifty\n")
 cfg_syntax = write("syntax.ini", "vision_radius = 40\n\nnot a pair\n")
 cfg_section = write("section.ini", "[world]\nwidth = 10\n")
+# The viewer's lines (points, obstacles, look): only `boids view` reads them.
+cfg_viewer = write("viewer.ini", "vision_radius = 40\nobstacle = circle 10 10 5\n")
 cfg_range = write("range.ini", "width = 400\nheight = 400\nfov = 400\n")
 st_malformed = write("malformed.csv", "x,y,vx,vy\n1,2,0.5,0\n3,four,0,0.5\n")
 st_columns = write("columns.csv", "x,y,vx,vy\n1,2,0.5,0\n3,4,0\n")
@@ -62,6 +64,7 @@ cases = [
     ("config bad value", ["--config", cfg_value], ["value.ini:2", "vision_radius", "fifty"]),
     ("config syntax", ["--config", cfg_syntax], ["syntax.ini:3", "syntax"]),
     ("config section", ["--config", cfg_section], ["section.ini:", "[world]"]),
+    ("config viewer-only line", ["--config", cfg_viewer], ["viewer.ini:2", "obstacle"]),
     ("config out of range", ["--config", cfg_range], ["range.ini:3", "fov", "400"]),
     ("state malformed line", ["--load", st_malformed], ["malformed.csv:3", "y", "four"]),
     ("state column count", ["--load", st_columns], ["columns.csv:3", "columns"]),

@@ -3,6 +3,10 @@
 foreach(t view_starts_draws_boids_and_closes_cleanly
           predator_pushes_boids_away_food_draws_them_in
           view_keys_and_panel_change_the_live_settings
+          view_fills_the_window_and_its_panel_scrolls
+          view_speaks_every_model_with_linked_speeds
+          render_world_takes_the_frame_shape
+          render_look_from_config_trails_and_density
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba
           no_display_says_so_exit_2)
@@ -11,7 +15,7 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
                    $<TARGET_FILE:boids> ${t})
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   # `xvfb-run -a` picks a free display number racily: one Xvfb test at a time.
-  if(t MATCHES "^view_|^predator_")
+  if(t MATCHES "^view_|^predator_|^osc_")
     set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
   endif()
   # The no-display test makes no GL context (tests/CMakeLists.txt: boids_gl_tests).
@@ -27,3 +31,21 @@ target_link_libraries(view_keys_markdown PRIVATE boids_viewer)
 add_test(NAME docs_viewer_key_table_is_the_viewers
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/keys_doc_test.py
                  $<TARGET_FILE:view_keys_markdown> ${PROJECT_SOURCE_DIR}/docs/viewer.md)
+
+# OSC remote control of a running viewer (tests/view/osc_test.py, liblo-tools' oscsend and
+# oscdump).
+add_test(NAME osc_changes_parameters_presets_points_and_sends_observables
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/osc_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
+
+# Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
+# (tests/view/life_test.py).
+add_test(NAME view_sighup_reloads_attract_mode_sigterm_exits_0
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/life_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(view_sighup_reloads_attract_mode_sigterm_exits_0 PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(view_sighup_reloads_attract_mode_sigterm_exits_0)

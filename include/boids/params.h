@@ -133,6 +133,12 @@ boids_status boids_params_set(boids_params *p, const char *key, const char *valu
  * a bad value: BOIDS_ERR_INPUT naming the file, line and key, and p is left unchanged. */
 boids_status boids_params_load_ini(boids_params *p, const char *path, boids_error *err);
 
+/* The same for a file that other readers share (boids/ini.h): keys for which theirs(key) is
+ * non-zero are left to them (the viewer's `view.` keys, points and obstacles); every other
+ * key must be a parameter. theirs NULL: boids_params_load_ini. */
+boids_status boids_params_load_ini_except(boids_params *p, const char *path,
+                                          int (*theirs)(const char *key), boids_error *err);
+
 /* The valid range of a REAL or INT key as text, "(0, 1e+07]" or "[0, 6.2831853071795862]":
  * each bound reads back as exactly the double it is. */
 void boids_param_range(const boids_param_info *info, char *buf, size_t size);

@@ -523,7 +523,8 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
     if (o->preset && (s = boids_preset_apply(p, o->preset, err))) return s;
     /* The Vicsek noise follows the run's seed unless a file or --set names its own. */
     p->noise_seed = (long)(o->seed % 9007199254740993ull);
-    if (o->config && (s = boids_params_load_ini(p, o->config, err))) return s;
+    if (o->config && (s = boids_params_load_ini_except(p, o->config, o->config_theirs, err)))
+        return s;
     if (o->count) p->count = o->count;
     if (o->model && (s = boids_params_set(p, "model", o->model, "--model", err))) return s;
     if (o->neighbours &&

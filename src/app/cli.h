@@ -30,6 +30,9 @@ typedef struct app_opts {
     int verbose;
     const char *load;
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
+    /* The --config keys another reader of the command takes (the viewer's look, points and
+     * obstacles), left out of the parameters; NULL: every key is a parameter. */
+    int (*config_theirs)(const char *key);
 } app_opts;
 
 /* The groups of shared options a command takes. Every command that takes model parameters

@@ -135,6 +135,9 @@ typedef struct render_job {
     long frames, spf, warmup;
     double boid_len;
     int colour, hud;
+    double trail; /* --trail; -1: the config's */
+    int density;  /* --density; -1: the config's */
+    render_look look;
 } render_job;
 
 /* The file name of frame f from the checked pattern; 0 if it does not fit in size. */
@@ -192,7 +195,9 @@ static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r
     fl.colour = (render_colour)j->colour;
     fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(p);
     fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
+    render_layer_begin(r, cam, fl.n);
     render_draw_flock(r, cam, scene_params(sc), &fl);
+    render_layer_end(r);
     if (!j->hud) return;
     double ord = 0;
     scene_order_request(sc);
@@ -244,6 +249,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     else
         st = target_create(&t, w, h, err);
+    if (!st) render_set_look(r, &j->look);
     if (!st && o->verbose)
         fprintf(stderr, "boids render: %s (%s), backend %s, %ld boids in %g x %g\n",
                 boids_gl_renderer(gl), boids_gl_platform(gl), scene_backend_name(sc), p->count,
@@ -262,12 +268,25 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     return st;
 }
 
+/* The look: the config file's `view.` lines, then the flags. */
+static boids_status render_job_look(render_job *j, const app_opts *o, boids_error *err) {
+    j->look = render_look_default();
+    if (o->config && render_look_load_ini(&j->look, o->config, err)) return err->status;
+    if (j->trail >= 0) j->look.trail = j->trail;
+    if (j->density >= 0) j->look.density = j->density;
+    if (j->colour < 0) j->colour = j->look.colour >= 0 ? j->look.colour : RENDER_HEADING;
+    if (j->boid_len <= 0) j->boid_len = j->look.size;
+    return BOIDS_OK;
+}
+
 int boids_cmd_render(int argc, char **argv) {
     render_job j = {.out = "frame-%05d.png",
                     .size = {1280, 720},
                     .frames = 300,
                     .spf = 1,
-                    .colour = RENDER_HEADING};
+                    .colour = -1,
+                    .trail = -1,
+                    .density = -1};
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
          .help = "PNG file name with one integer conversion, %d to %09d, for\n"
@@ -290,15 +309,23 @@ int boids_cmd_render(int argc, char **argv) {
          .help = "boid length in world length units (default 0.14 vision radii, 7 in\n"
                  "lab), drawn at least 3 pixels long"},
         {APP_FLAG, "hud", 0, NULL, &j.hud, 1, .help = "print N, step and order on the frames"},
+        {APP_REAL, "trail", 0, "F", &j.trail, 0, 10000,
+         .help = "trails that fade to 1/e in F frames (default 0: none)"},
+        {APP_CHOICE, "density", 0, "M", &j.density, .choices = render_density_names,
+         .help = "additive light of a dense flock: auto (the default: from 50,000\n"
+                 "boids, not on software renderers), off or on"},
     };
     app_opts o;
     int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
+    o.config_theirs = render_look_is_key; /* the look; points and obstacles are the viewer's */
     boids_error err;
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
-    if (check_output(&j, &err) || app_drawn_params(&o, &p, &base, &scaled, &err))
+    if (check_output(&j, &err) ||
+        app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
+        render_job_look(&j, &o, &err))
         return app_fail(&err);
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);

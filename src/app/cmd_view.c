@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "boids/atomic_file.h"
+#include "boids/interact.h"
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
+#include "render.h"
 #include "view.h"
 
 static const app_command view_command = {
@@ -20,10 +22,26 @@ static const app_command view_command = {
         "With -n larger than the preset's N, the world grows to keep the preset's density\n"
         "(unless --config or --set give width/height).\n"
         "\n",
-    .notes = "The cpu and cpu-ref backends upload each step to the GPU to draw it.\n",
+    .notes = "The backend is gpu, or cpu where the GL renderer is a software rasteriser\n"
+             "(llvmpipe: the cpu grid is many times faster there); --backend chooses.\n"
+             "The cpu and cpu-ref backends upload each step to the GPU to draw it.\n",
     .shared = APP_ALL,
-    .backend = "gpu",
+    /* Resolved when the window's renderer is known (view.c). */
+    .backend = "auto",
     .deterministic = 0};
+
+/* --window-pos X,Y into the view options (an app_parse_fn). */
+static boids_status parse_window_pos(const char *flag, const char *text, void *dst,
+                                     boids_error *err) {
+    view_opts *o = dst;
+    int n = 0;
+    if (sscanf(text, "%d,%d%n", &o->win_x, &o->win_y, &n) != 2 || text[n] != '\0' ||
+        o->win_x < -100000 || o->win_x > 100000 || o->win_y < -100000 || o->win_y > 100000)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: '%s' is not X,Y in screen pixels", flag,
+                               text);
+    o->win_pos = 1;
+    return BOIDS_OK;
+}
 
 /* --press X,Y into the view options (an app_parse_fn). */
 static boids_status parse_press(const char *flag, const char *text, void *dst, boids_error *err) {
@@ -42,15 +60,21 @@ static boids_status parse_press(const char *flag, const char *text, void *dst, b
     return BOIDS_OK;
 }
 
-boids_status app_drawn_params(const app_opts *o, boids_params *p, boids_params *base, int *scaled,
-                              boids_error *err) {
+/* The keys of a config file that the viewer reads besides the parameters: its look, and the
+ * interaction points and obstacles. */
+static int view_config_key(const char *key) {
+    return render_look_is_key(key) || boids_interact_is_key(key);
+}
+
+boids_status app_drawn_params(const app_opts *o, double aspect, boids_params *p, boids_params *base,
+                              int *scaled, boids_error *err) {
     boids_status st = app_params(o, p, err);
     if (st) return st;
     *base = boids_params_default();
     if (o->preset && (st = boids_preset_apply(base, o->preset, err))) return st;
     *scaled = !o->load && p->width == base->width && p->height == base->height;
     if (!*scaled) return BOIDS_OK;
-    view_fit_world(p, base);
+    view_fit_world(p, base, aspect);
     return boids_params_validate(p, err);
 }
 
@@ -70,6 +94,7 @@ static boids_status view_check(const view_opts *o, const boids_params *p, boids_
     return BOIDS_OK;
 }
 
+/* The option table, then the calls: as long as the table is. */
 int boids_cmd_view(int argc, char **argv) {
     view_opts o = {.monitor = -1,
                    .hud = 1,
@@ -78,8 +103,10 @@ int boids_cmd_view(int argc, char **argv) {
                    .msaa = -1,
                    .rate = 60,
                    .colour = RENDER_HEADING,
-                   .pointer = VIEW_POINTER_PREDATOR};
-    int size[2] = {1280, 800}, colour = RENDER_HEADING, pointer = VIEW_POINTER_PREDATOR;
+                   .pointer = VIEW_POINTER_PREDATOR,
+                   .osc_rate = 5};
+    int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1;
+    double trail = -1;
     const app_option own[] = {
         {APP_SECTION, .name = "Window:"},
         {APP_CUSTOM, "size", 0, "WxH", size, .parse = app_parse_size,
@@ -88,11 +115,20 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "full screen on the monitor (installations)"},
         {APP_INT, "monitor", 0, "N", &o.monitor, 0, 63,
          .help = "monitor index (0 = first; default the primary)"},
+        {APP_CUSTOM, "window-pos", 0, "X,Y", &o, .parse = parse_window_pos,
+         .help = "the window's top left corner on the desktop, screen pixels"},
+        {APP_FLAG, "borderless", 0, NULL, &o.borderless, 1,
+         .help = "no title bar or frame (with --size and --window-pos: a canvas\n"
+                 "placed exactly)"},
+        {APP_FLAG, "span", 0, NULL, &o.span, 1,
+         .help = "one borderless window over all monitors (the virtual desktop's\n"
+                 "bounds): several projectors as one canvas"},
         {APP_FLAG, "hide-cursor", 0, NULL, &o.hide_cursor, 1,
          .help = "hide the mouse cursor over the window"},
         {APP_FLAG, "no-hud", 0, NULL, &o.hud, 0, .help = "start with the HUD hidden (key o)"},
         {APP_FLAG, "no-panel", 0, NULL, &o.panel, 0,
-         .help = "start with the control panel hidden (Tab); default in --fullscreen"},
+         .help = "start with the control panel hidden (Tab); default in --fullscreen\n"
+                 "and --span"},
         {APP_FLAG, "no-vsync", 0, NULL, &o.vsync, 0,
          .help = "do not wait for the display's refresh"},
         {APP_INT, "msaa", 0, "S", &o.msaa, 0, 16,
@@ -109,8 +145,27 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_REAL, "boid-size", 0, "L", &o.boid_len, 0.01, 1e6,
          .help = "boid length in world length units (default 0.14 vision radii of\n"
                  "the preset, 7 in lab), drawn at least 3 pixels long"},
+        {APP_REAL, "trail", 0, "F", &trail, 0, 10000,
+         .help = "trails that fade to 1/e in F frames (default 0: none; the panel's\n"
+                 "trails button uses 30)"},
+        {APP_CHOICE, "density", 0, "M", &density, .choices = render_density_names,
+         .help = "additive light of a dense flock: auto (the default: from 50,000\n"
+                 "boids, not on software renderers), off or on"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
          .help = "where the screenshot key (p, F12) writes (default .)"},
+        {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
+         .help = "attract mode: after T seconds without input, predators wander\n"
+                 "until someone moves the mouse or presses a key (default 0: off)"},
+        {APP_SECTION, .name = "Remote control (OSC, docs/osc.md):"},
+        {APP_INT, "osc-port", 0, "P", &o.osc_port, 1, 65535,
+         .help = "listen for OSC control messages on UDP port P"},
+        {APP_TEXT, "osc-host", 0, "ADDR", &o.osc_host,
+         .help = "the address --osc-port listens on (default 127.0.0.1;\n0.0.0.0: every "
+                 "interface)"},
+        {APP_TEXT, "osc-send", 0, "HOST:PORT", &o.osc_send,
+         .help = "send the observables (order, milling, clusters, N, step) and\nreplies there"},
+        {APP_REAL, "osc-rate", 0, "HZ", &o.osc_rate, 0.1, 60,
+         .help = "observables sent per second (default 5)"},
         {APP_SECTION, .name = "Scripting (tests, unattended checks):"},
         {APP_LONG, "frames", 0, "K", &o.frames, 1, 2000000000L, .help = "quit after K frames"},
         {APP_TEXT, "screenshot", 0, "FILE", &o.shot_at_exit,
@@ -120,7 +175,8 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_TEXT, "keys", 0, "SCRIPT", &o.keys,
          .help = "scripted input: FRAME:TEXT items separated by commas; TEXT is typed\n"
                  "before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
-                 "{click:X,Y} clicks at pixel (X,Y). E.g. --keys '30:f,60:{f2}2'"},
+                 "{click:X,Y} clicks at pixel (X,Y), {wheel:X,Y,DY} turns the wheel\n"
+                 "there by DY notches. E.g. --keys '30:f,60:{f2}2'"},
         {APP_FLAG, "stats", 0, NULL, &o.stats, 1,
          .help = "at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
                  "mean_distance (to the --press point, else the world's centre),\n"
@@ -128,16 +184,24 @@ int boids_cmd_view(int argc, char **argv) {
     };
     int rc = app_parse(&view_command, own, APP_COUNT(own), &o.app, argc, argv);
     if (rc != APP_RUN) return rc;
+    o.app.config_theirs = view_config_key;
     o.win_w = size[0];
     o.win_h = size[1];
-    o.colour = (render_colour)colour;
     o.pointer = (view_pointer)pointer;
-    if (o.panel < 0) o.panel = !o.fullscreen;
+    if (o.panel < 0) o.panel = !o.fullscreen && !o.span;
     boids_error err;
     boids_error_clear(&err);
     boids_params p;
-    if (app_drawn_params(&o.app, &p, &o.base, &o.scale_world, &err) || view_check(&o, &p, &err) ||
-        view_run(&o, &p, &err))
+    /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
+    o.look = render_look_default();
+    if (app_drawn_params(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
+        view_start_interact(&o, &p, &err))
         return app_fail(&err);
+    /* The flags win over the config's `view.` lines. */
+    if (trail >= 0) o.look.trail = trail;
+    if (density >= 0) o.look.density = density;
+    if (colour < 0) colour = o.look.colour >= 0 ? o.look.colour : RENDER_HEADING;
+    o.colour = (render_colour)colour;
+    if (view_check(&o, &p, &err) || view_run(&o, &p, &err)) return app_fail(&err);
     return 0;
 }

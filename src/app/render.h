@@ -31,6 +31,54 @@ typedef enum render_colour {
 } render_colour;
 extern const char *const render_colour_names[RENDER_COLOURS + 1]; /* NULL-terminated */
 
+typedef enum render_shape {
+    RENDER_DART = 0, /* the seeds' arrowhead */
+    RENDER_NEEDLE,   /* long and thin: fish, streaks */
+    RENDER_KITE,     /* short and wide: reads at a distance */
+    RENDER_SHAPES
+} render_shape;
+extern const char *const render_shape_names[RENDER_SHAPES + 1]; /* NULL-terminated */
+
+typedef enum render_density {
+    RENDER_DENSITY_AUTO = 0, /* on from RENDER_DENSITY_N boids, on hardware renderers */
+    RENDER_DENSITY_OFF,
+    RENDER_DENSITY_ON,
+    RENDER_DENSITIES
+} render_density;
+extern const char *const render_density_names[RENDER_DENSITIES + 1]; /* NULL-terminated */
+enum { RENDER_DENSITY_N = 50000 };
+
+/* How the flock looks: the `view.` keys of a config file (look.c) and the flags of `boids
+ * view` and `boids render`. render_look_default() is the look of the seeds. */
+typedef struct render_look {
+    float background[3]; /* RGB in [0, 1] */
+    int palette;         /* 0: the rainbow of headings (and blue to yellow by speed); 1: stops */
+    float stops[3][3];   /* heading: a cycle through the three; speed: stops[0] to stops[1] */
+    float plain[3];      /* the colour `plain` */
+    int shape;           /* render_shape */
+    double trail;        /* frames for a trail to fade to 1/e of its light; 0: no trails */
+    int density;         /* render_density: additive light instead of opaque boids */
+    int colour;          /* render_colour, or -1: the command's own default */
+    double size;         /* boid length, world units; 0: the command's default */
+} render_look;
+
+render_look render_look_default(void);
+
+/* One `view.KEY = VALUE` setting (key with its prefix): view.background (#RRGGBB),
+ * view.palette (rainbow, ocean, ember, mono, or three #RRGGBB), view.plain (#RRGGBB),
+ * view.colour, view.shape, view.trail (frames, [0, 10000]), view.density (auto, off, on),
+ * view.size (world units, (0, 1e6]). Unknown key or bad value: BOIDS_ERR_INPUT naming
+ * where, the key and the value; l unchanged. */
+/* Is key one of the look's (`view.` first)? */
+int render_look_is_key(const char *key);
+
+boids_status render_look_set(render_look *l, const char *key, const char *value, const char *where,
+                             boids_error *err);
+
+/* The `view.` lines of a config file (the others are the parameters' and the points');
+ * errors name the file and line, and leave l unchanged. */
+boids_status render_look_load_ini(render_look *l, const char *path, boids_error *err);
+
 /* World-to-framebuffer mapping: pixel = (world - center) * scale + viewport / 2, with
  * world y growing downwards like the seeds' canvases. */
 typedef struct render_camera {
@@ -67,8 +115,24 @@ typedef struct render_ctx render_ctx;
 render_ctx *render_create(boids_error *err);
 void render_destroy(render_ctx *r);
 
+/* The look of the following frames (the seeds' look until called). */
+void render_set_look(render_ctx *r, const render_look *look);
+const render_look *render_get_look(const render_ctx *r);
+
 /* Clears the framebuffer currently bound to the background colour and sets the viewport. */
 void render_begin(render_ctx *r, const render_camera *cam);
+
+/* Trails and density draw the flock into an accumulation layer (a half-float texture of
+ * the framebuffer's size) that keeps exp(-1 / trail) of its light each frame, and composite
+ * it onto the frame. Around render_draw_flock: begin returns 1 if the layer is in use (for a
+ * flock of n boids with the current look) and end composites it onto the framebuffer that
+ * was bound at begin. Without trails and density they do nothing. */
+int render_layer_begin(render_ctx *r, const render_camera *cam, size_t n);
+/* Whether a flock of n boids is drawn as density with the current look. */
+int render_density_on(const render_ctx *r, size_t n);
+void render_layer_end(render_ctx *r);
+/* The next layer starts empty (a restart, a jump of the camera). */
+void render_layer_reset(render_ctx *r);
 void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_params *p,
                        const render_flock *f);
 

@@ -22,6 +22,7 @@ struct scene {
     uint64_t steps;
     /* cpu backends: the flock downloaded after each step and our own GL buffers. */
     boids_flock host;
+    boids_flock probe; /* gpu: the flock read back for scene_metrics */
     float *upload;
     unsigned own_state, own_ids;
     size_t own_cap;
@@ -133,6 +134,7 @@ void scene_destroy(scene *s) {
     if (!s) return;
     boids_backend_destroy(s->b);
     boids_flock_free(&s->host);
+    boids_flock_free(&s->probe);
     free(s->upload);
     if (s->order_fence) glDeleteSync(s->order_fence);
     if (s->own_state) glDeleteBuffers(1, &s->own_state);
@@ -293,4 +295,15 @@ boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boi
     *mean = sum / (double)f.n;
     boids_flock_free(&f);
     return BOIDS_OK;
+}
+
+boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err) {
+    if (!s->gpu) return boids_metrics_compute(&s->host, &s->p, m, err);
+    if (s->probe.n != boids_backend_n(s->b)) {
+        boids_flock_free(&s->probe);
+        boids_status st = boids_flock_alloc(&s->probe, boids_backend_n(s->b), err);
+        if (st) return st;
+    }
+    boids_status st = boids_backend_download(s->b, &s->probe, err);
+    return st ? st : boids_metrics_compute(&s->probe, &s->p, m, err);
 }

@@ -13,6 +13,7 @@
 
 #include "boids/backend.h"
 #include "boids/flock.h"
+#include "boids/metrics.h"
 #include "boids/params.h"
 #include "cli.h"
 
@@ -70,5 +71,9 @@ double scene_gpu_ms(const scene *s);
 /* Mean distance from (x, y) to the boids (shortest image in wrap mode): reads the whole
  * flock back, for tests and --stats only. */
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err);
+
+/* Every observable of boids_metrics for the current state: the gpu backend's flock is
+ * read back (16 bytes a boid) into a buffer the scene keeps. */
+boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err);
 
 #endif

@@ -23,11 +23,30 @@ uint64_t view_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void view_fit_world(boids_params *p, const boids_params *base) {
-    if (p->count <= base->count) return;
-    double k = sqrt((double)p->count / (double)base->count);
-    p->width = base->width * k;
-    p->height = base->height * k;
+void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
+    double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
+    if (aspect <= 0) {
+        /* base's shape: exactly base's sides when N does not grow it */
+        p->width = base->width * k;
+        p->height = base->height * k;
+        return;
+    }
+    double area = base->width * base->height * k * k;
+    p->width = sqrt(area * aspect);
+    p->height = sqrt(area / aspect);
+}
+
+boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
+    boids_interact_default(&o->inter, p);
+    o->inter.predators[0].x = p->predator_x;
+    o->inter.predators[0].y = p->predator_y;
+    o->inter.predators[0].on = p->predator;
+    o->inter.attractors[0].x = p->food_x;
+    o->inter.attractors[0].y = p->food_y;
+    o->inter.attractors[0].on = p->food;
+    if (!o->app.config) return BOIDS_OK;
+    if (boids_interact_load_ini(&o->inter, o->app.config, err)) return err->status;
+    return render_look_load_ini(&o->look, o->app.config, err);
 }
 
 /* ---- one frame ---------------------------------------------------------------------------- */
@@ -105,12 +124,19 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     int pred = (v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
                (v->pointer == VIEW_POINTER_HOVER && at.hover);
     int food = v->pointer == VIEW_POINTER_FOOD && pressed;
-    p->predator = pred;
-    p->predator_x = at.wx;
-    p->predator_y = at.wy;
-    p->food = food;
-    p->food_x = at.wx;
-    p->food_y = at.wy;
+    /* The points of OSC and the config file, then the pointer, which wins while it acts
+     * (the rules take one predator and one food point today: interact.h). */
+    boids_interact_apply(&v->inter, p);
+    if (pred) {
+        p->predator = 1;
+        p->predator_x = at.wx;
+        p->predator_y = at.wy;
+    }
+    if (food) {
+        p->food = 1;
+        p->food_x = at.wx;
+        p->food_y = at.wy;
+    }
     at.active = pred || food;
     return at;
 }
@@ -138,6 +164,69 @@ static void follow_update(view *v, double wx, double wy, render_camera *c) {
     }
 }
 
+/* The world's edges: where it wraps (thin) or its walls (bright, with the margin where
+ * their push starts dashed); an open plane has none. */
+static void edges_draw(view *v, const render_camera *c) {
+    const boids_params *p = scene_params(v->sc);
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) return;
+    int walls = p->boundary == BOIDS_BOUNDARY_WALLS;
+    double x0, y0, x1, y1;
+    render_world_to_px(c, 0, 0, &x0, &y0);
+    render_world_to_px(c, p->width, p->height, &x1, &y1);
+    float w = walls ? 2.5f : 1;
+    uint32_t col = walls ? 0xc8ccd8d0 : 0x5b6478a0;
+    float ax = (float)x0, ay = (float)y0, bx = (float)x1, by = (float)y1;
+    render_line(v->r, ax, ay, bx, ay, w, col);
+    render_line(v->r, bx, ay, bx, by, w, col);
+    render_line(v->r, bx, by, ax, by, w, col);
+    render_line(v->r, ax, by, ax, ay, w, col);
+    float m = (float)(p->wall_margin * c->scale);
+    if (!walls || m < 4 || 2 * m >= bx - ax || 2 * m >= by - ay) return;
+    /* Dashes every 12 pixels from the margin's corner, only those in the window (zoomed
+     * in, the margin may be thousands of pixels long). */
+    float x0d = ax + m + 12 * floorf(fmaxf(0, -(ax + m)) / 12);
+    float y0d = ay + m + 12 * floorf(fmaxf(0, -(ay + m)) / 12);
+    for (float x = x0d; x < fminf(bx - m, (float)c->fb_w); x += 12) {
+        float e = fminf(x + 6, bx - m);
+        render_line(v->r, x, ay + m, e, ay + m, 1, 0x8a93a660);
+        render_line(v->r, x, by - m, e, by - m, 1, 0x8a93a660);
+    }
+    for (float y = y0d; y < fminf(by - m, (float)c->fb_h); y += 12) {
+        float e = fminf(y + 6, by - m);
+        render_line(v->r, ax + m, y, ax + m, e, 1, 0x8a93a660);
+        render_line(v->r, bx - m, y, bx - m, e, 1, 0x8a93a660);
+    }
+}
+
+/* The obstacles, and the points that are on: a filled dot and the circle of their reach
+ * (predators red, attractors green). */
+static void interact_draw(view *v, const render_camera *c) {
+    const boids_interact *in = &v->inter;
+    double ax, ay, bx, by;
+    for (int i = 0; i < in->obstacle_count; i++) {
+        const boids_obstacle *o = &in->obstacles[i];
+        render_world_to_px(c, o->x0, o->y0, &ax, &ay);
+        if (o->kind == BOIDS_OBSTACLE_CIRCLE) {
+            render_circle(v->r, (float)ax, (float)ay, (float)(o->radius * c->scale), 3, 0,
+                          0xc8ccd8e0);
+        } else {
+            render_world_to_px(c, o->x1, o->y1, &bx, &by);
+            render_line(v->r, (float)ax, (float)ay, (float)bx, (float)by, 3, 0xc8ccd8e0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        const boids_point *t = k ? in->attractors : in->predators;
+        uint32_t col = k ? 0x6bd66bc0 : 0xff5a4ad0;
+        for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+            if (!t[i].on) continue;
+            render_world_to_px(c, t[i].x, t[i].y, &ax, &ay);
+            render_circle(v->r, (float)ax, (float)ay, (float)(t[i].radius * c->scale), 1.5f, 6,
+                          col);
+            render_wedge(v->r, (float)ax, (float)ay, 3 * v->u.ts, 0, 6.2832f, col);
+        }
+    }
+}
+
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
     ui *u = &v->u;
     render_begin(v->r, c);
@@ -149,8 +238,12 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     f.follow = v->follow && v->follow_found;
     f.follow_id = v->follow_id;
     f.seen_buf = scene_follow_marks(v->sc);
+    render_layer_begin(v->r, c, f.n);
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
+    render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
+    edges_draw(v, c);
+    interact_draw(v, c);
     if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
     if (v->hud) view_hud_draw(v);
     if (v->panel)
@@ -180,6 +273,7 @@ static void measure(view *v, uint64_t t0) {
     uint64_t t1 = view_now_ns();
     double ms = (double)(t1 - t0) * 1e-6;
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
+    view_frame_time(v, ms);
     if (t1 - v->rate_t0 >= 1000000000u) {
         v->steps_per_s =
             (double)(scene_steps(v->sc) - v->rate_steps0) * 1e9 / (double)(t1 - v->rate_t0);
@@ -192,6 +286,8 @@ static void measure(view *v, uint64_t t0) {
 /* One frame: pointer, steps, follow, order, drawing. 0 if it failed (v->err says why). */
 static int frame(view *v, long frame_no) {
     uint64_t t0 = view_now_ns();
+    view_osc_poll(v, t0);
+    view_attract_update(v, t0);
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
@@ -226,26 +322,41 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
-    scene_config cfg = {&o->app, o->app.deterministic == 1, 1};
+    render_set_look(v->r, &o->look);
+    /* The world takes the window's shape at the preset's density, so that it fills the
+     * screen; a world whose size was given (--config, --set, --load) keeps it. */
+    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
+    boids_params q = *p;
+    if (o->scale_world) {
+        view_fit_world(&q, &o->base, v->aspect);
+        if (boids_params_validate(&q, err)) return err->status;
+    }
+    p = &q;
+    /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
+     * times slower than the cpu backend's grid; GL then only draws. */
+    v->app = o->app;
+    if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
+    scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
     v->start = *scene_params(v->sc);
     v->seed = o->app.seed;
     v->base = o->base;
     v->scale_world = o->scale_world;
     v->boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
+    if (o->boid_len <= 0 && o->look.size > 0) v->boid_len = o->look.size;
     view_save_weights(v);
+    v->inter = o->inter;
+    if (view_osc_open(v, err)) return err->status;
     v->hud = o->hud;
     v->panel = o->panel;
     v->rate = o->rate;
     v->steps_per_frame = o->steps_per_frame;
     v->colour = o->colour;
     v->pointer = o->pointer;
-    /* Text scale: stb_easy_font glyphs are about 7 units tall; 2 pixels a unit reads well
-     * on ordinary screens, 3 on large framebuffers (HiDPI, 4K installations). */
     v->u.r = v->r;
-    v->u.ts = v->fb_h >= 1800 ? 3 : 2;
+    v->u.ts = (float)view_text_scale(v->fb_h);
     view_camera_fit(v);
-    v->anchor_ns = v->rate_t0 = view_now_ns();
+    v->anchor_ns = v->rate_t0 = v->input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n", v->renderer,
                 glGetString(GL_VERSION), scene_backend_name(v->sc), scene_params(v->sc)->count,
@@ -257,6 +368,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
 static boids_status run_loop(view *v, long *frames, boids_error *err) {
     const view_opts *o = v->o;
     while (!glfwWindowShouldClose(v->win)) {
+        if (view_signals_poll(v)) break;
         glfwPollEvents();
         view_script_pointer(v);
         if (o->keys && !view_script_keys(v, *frames))
@@ -267,6 +379,7 @@ static boids_status run_loop(view *v, long *frames, boids_error *err) {
         }
         ++*frames;
         if (o->frames > 0 && *frames >= o->frames) break;
+        if (v->want_quit) break;
     }
     return BOIDS_OK;
 }
@@ -284,17 +397,26 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
     const boids_params *p = scene_params(v->sc);
     printf("frames,seconds,fps,steps,n,order,point_x,point_y,mean_distance,"
            "separation_weight,alignment_weight,cohesion_weight,vision_radius,"
-           "separation_radius,fov,boundary,width,height,paused,pointer,colour,following\n");
-    printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d\n",
-           frames, sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
+           "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
+           "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
+           "food,food_x,food_y,obstacles,fb_w,fb_h,frame_p50_ms,frame_p95_ms,frame_p99_ms,"
+           "frame_max_ms\n");
+    printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
+           sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
            p->cohesion_weight, p->vision_radius, p->separation_radius, p->fov, p->boundary,
            p->width, p->height, v->paused, (int)v->pointer, (int)v->colour, v->follow);
+    printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d,", p->model, p->max_speed, p->min_speed,
+           p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
+           p->food_x, p->food_y, v->inter.obstacle_count, v->fb_w, v->fb_h);
+    printf("%.2f,%.2f,%.2f,%.2f\n", view_frame_percentile(v, 0.5), view_frame_percentile(v, 0.95),
+           view_frame_percentile(v, 0.99), v->frame_max_ms);
     fflush(stdout);
     return BOIDS_OK;
 }
 
 static void close_view(view *v, const view_opts *o) {
+    view_osc_close(v);
     if (o->app.verbose >= 2)
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
                 v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);
@@ -323,11 +445,13 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
     if (!st) st = start(v, o, p, err);
     if (!st) {
         view_callbacks_install(v);
+        view_signals_install();
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }
     close_view(v, o);
+    view_signals_restore();
     return st;
 }

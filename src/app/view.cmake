@@ -5,6 +5,9 @@
 # boids_view_shaders.
 
 pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
+# OSC control of the viewer (src/app/osc.c); Debian liblo-dev.
+pkg_check_modules(LIBLO REQUIRED IMPORTED_TARGET liblo)
+find_package(Threads REQUIRED)
 
 # The units (BOIDS_VIEW_UNITS) are listed in src/shaders.cmake with the compute step's.
 set(BOIDS_VIEW_GEN ${PROJECT_BINARY_DIR}/view)
@@ -14,7 +17,7 @@ boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_sha
 # The viewer's shader table and the follow pass need no window: a library of their own, so
 # that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c src/app/follow.c
-                                  src/app/render.c)
+                                  src/app/render.c src/app/look.c)
 # Its shaders are validated after the prelude the compute step generates.
 add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
 add_dependencies(boids_view_gpu boids_view_shaders_gen)
@@ -31,12 +34,16 @@ add_library(boids_viewer STATIC
   src/app/view_sim.c
   src/app/view_panel.c
   src/app/view_hud.c
+  src/app/view_osc.c
+  src/app/view_life.c
+  src/app/osc.c
   src/app/view_ui.c
   src/app/render_scene.c
   src/app/render_image.c
 )
 target_include_directories(boids_viewer PUBLIC ${PROJECT_SOURCE_DIR}/src/app)
-target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW)
+target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW
+                                          PkgConfig::LIBLO Threads::Threads)
 
 target_sources(boids PRIVATE
   src/app/cmd_view.c

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "boids/error.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 #include "cli.h"
 #include "render.h"
@@ -22,18 +23,23 @@ typedef enum view_pointer {
 extern const char *const view_pointer_names[VIEW_POINTERS + 1]; /* NULL-terminated */
 
 typedef struct view_opts {
-    app_opts app;      /* shared options (backend defaults to gpu) */
-    boids_params base; /* the preset's parameters before --config/--set/-n */
-    int scale_world;   /* 1: the world grows with N to keep the preset's density */
-    int fullscreen;    /* borderless full screen on the monitor */
-    int monitor;       /* index into the connected monitors; -1 the primary */
+    app_opts app;         /* shared options (backend defaults to gpu) */
+    boids_params base;    /* the preset's parameters before --config/--set/-n */
+    int scale_world;      /* 1: the world grows with N to keep the preset's density */
+    boids_interact inter; /* points and obstacles at the start (view_start_interact) */
+    render_look look;     /* the config's `view.` lines, then the flags */
+    int fullscreen;       /* borderless full screen on the monitor */
+    int monitor;          /* index into the connected monitors; -1 the primary */
     int hide_cursor;
     int hud, panel; /* shown at start */
     int vsync;
-    int msaa;             /* samples per pixel; -1: 4, or 0 on software renderers */
-    int win_w, win_h;     /* window size, screen coordinates */
-    long steps_per_frame; /* > 0: fixed steps per frame; 0: real time at `rate` */
-    long rate;            /* steps per second in real-time mode */
+    int msaa;                  /* samples per pixel; -1: 4, or 0 on software renderers */
+    int win_w, win_h;          /* window size, screen coordinates */
+    int win_pos, win_x, win_y; /* win_pos: place the window's top left at (win_x, win_y) */
+    int borderless;            /* no title bar or frame */
+    int span;                  /* one borderless window over every monitor's bounds */
+    long steps_per_frame;      /* > 0: fixed steps per frame; 0: real time at `rate` */
+    long rate;                 /* steps per second in real-time mode */
     render_colour colour;
     view_pointer pointer;
     double boid_len;      /* boid length, world units (at least 3 pixels drawn); 0 auto */
@@ -45,6 +51,12 @@ typedef struct view_opts {
     double press_x, press_y;
     const char *keys; /* scripted keys and clicks (--keys, see its help) */
     int stats;        /* print a CSV line of measurements at exit */
+    /* OSC (docs/osc.md) */
+    int osc_port;         /* > 0: listen for control messages on this UDP port */
+    const char *osc_host; /* the address to listen on; NULL: 127.0.0.1 */
+    const char *osc_send; /* "HOST:PORT" the observables go to; NULL: none */
+    double osc_rate;      /* observables sent per second */
+    double attract;       /* > 0: attract mode after this many seconds without input */
 } view_opts;
 
 /* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT
@@ -52,9 +64,16 @@ typedef struct view_opts {
  * step: BOIDS_ERR_RUNTIME. */
 boids_status view_run(const view_opts *o, const boids_params *p, boids_error *err);
 
-/* Scales the world of p to keep the density of base when p->count exceeds base.count
- * (seed 000's canvas holds more boids when the screen is larger). */
-void view_fit_world(boids_params *p, const boids_params *base);
+/* The interaction points and obstacles the viewer starts with: points 0 at the predator
+ * and food of p, then the config file's lines (interact.h); and the look of its `view.`
+ * lines. */
+boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
+
+/* The world of p for a screen of aspect ratio `aspect` (width / height; 0: base's own): the
+ * area of base's world, grown to keep base's density when p->count exceeds base.count
+ * (seed 000's canvas holds more boids when the screen is larger), in the screen's shape so
+ * that the flock fills it edge to edge. */
+void view_fit_world(boids_params *p, const boids_params *base, double aspect);
 
 /* Writes the viewer's key table as a Markdown table (docs/viewer.md holds it; a test checks
  * that they agree). */

@@ -54,13 +54,38 @@ static void step_cost(view *v, char *line, size_t size) {
         snprintf(line, size, "GPU compute -");
 }
 
+/* Steps per second, and whether they fall short of the rate asked for (real time only: a
+ * fixed number of steps per frame asks for no rate). */
+static uint32_t rate_line(view *v, char *line, size_t size) {
+    int slow = !v->paused && v->steps_per_frame <= 0 && v->steps_per_s > 0 &&
+               v->steps_per_s < 0.9 * (double)v->rate;
+    if (slow)
+        snprintf(line, size, "steps/s %.1f < %ld asked", v->steps_per_s, v->rate);
+    else
+        snprintf(line, size, "steps/s %.1f%s", v->steps_per_s, v->paused ? "  (paused)" : "");
+    return slow ? 0xffd166ffu : TEXT;
+}
+
+/* The model and its settings: two lines. */
+static void model_lines(const boids_params *p, char *a, char *b, size_t size) {
+    if (p->model == BOIDS_MODEL_VICSEK) {
+        snprintf(a, size, "eta %.2f  v0 %.3g", p->noise, p->speed);
+        snprintf(b, size, "R %.3g", p->vision_radius);
+        return;
+    }
+    snprintf(a, size, "sep %.2f ali %.2f coh %.2f", p->separation_weight, p->alignment_weight,
+             p->cohesion_weight);
+    snprintf(b, size, "R %.0f  Rsep %.0f  fov %.0f", p->vision_radius, p->separation_radius,
+             p->fov);
+}
+
 void view_hud_draw(view *v) {
     render_ctx *r = v->r;
     float ts = v->u.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
     const boids_params *p = scene_params(v->sc);
     char line[256];
     float w = 150 * ts;
-    render_rect(r, 2 * ts, 2 * ts, w + 8 * ts, 132 * ts, 0x0b0e17b0);
+    render_rect(r, 2 * ts, 2 * ts, w + 8 * ts, 142 * ts, 0x0b0e17b0);
     snprintf(line, sizeof line, "order %.3f", v->order);
     render_text(r, x, y, ts, line, 0xffffffff);
     order_plot(v, x, y, w);
@@ -68,8 +93,8 @@ void view_hud_draw(view *v) {
     snprintf(line, sizeof line, "N %ld   step %llu", p->count,
              (unsigned long long)scene_steps(v->sc));
     render_text(r, x, y, ts, line, TEXT), y += lh;
-    snprintf(line, sizeof line, "steps/s %.1f%s", v->steps_per_s, v->paused ? "  (paused)" : "");
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    uint32_t col = rate_line(v, line, sizeof line);
+    render_text(r, x, y, ts, line, col), y += lh;
     snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->frame_ms,
              v->frame_ms > 0 ? 1000 / v->frame_ms : 0);
     render_text(r, x, y, ts, line, TEXT), y += lh;
@@ -77,15 +102,18 @@ void view_hud_draw(view *v) {
     render_text(r, x, y, ts, line, TEXT), y += lh;
     snprintf(line, sizeof line, "%.40s", v->renderer);
     render_text(r, x, y, ts, line, DIM), y += lh;
-    snprintf(line, sizeof line, "%s, %s", scene_backend_name(v->sc),
-             p->boundary == BOIDS_BOUNDARY_WRAP ? "wrap" : "walls");
+    static const char *const edges[] = {"wrap", "walls", "open"};
+    snprintf(line, sizeof line, "%s, %s", scene_backend_name(v->sc), edges[p->boundary % 3]);
     render_text(r, x, y, ts, line, DIM), y += lh;
-    snprintf(line, sizeof line, "sep %.2f ali %.2f coh %.2f", p->separation_weight,
-             p->alignment_weight, p->cohesion_weight);
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        snprintf(line, sizeof line, "%s, %ld nearest", p->model ? "Vicsek" : "Reynolds", p->k);
+    else
+        snprintf(line, sizeof line, "%s", p->model ? "Vicsek" : "Reynolds");
+    render_text(r, x, y, ts, line, 0xffffffff), y += lh;
+    char second[128];
+    model_lines(p, line, second, sizeof second);
     render_text(r, x, y, ts, line, TEXT), y += lh;
-    snprintf(line, sizeof line, "R %.0f  Rsep %.0f  fov %.0f", p->vision_radius,
-             p->separation_radius, p->fov);
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    render_text(r, x, y, ts, second, TEXT), y += lh;
     snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->pointer]);
     render_text(r, x, y, ts, line, TEXT), y += lh;
     if (v->follow && v->follow_found)

@@ -21,12 +21,25 @@ render_camera view_camera(const view *v) {
     return c;
 }
 
+/* The whole world in the part of the window the panel leaves free: the zoom that fits it
+ * there, and the camera's centre moved left by half the panel. */
 void view_camera_fit(view *v) {
     const boids_params *p = scene_params(v->sc);
-    v->zoom = 1;
-    v->cx = p->width / 2;
+    double pw = v->panel ? view_panel_width(v) : 0;
+    if (pw > v->fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
+    double full = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4).scale;
+    double left = render_camera_fit(p->width, p->height, v->fb_w - (int)pw, v->fb_h, 4).scale;
+    v->zoom = left / full;
+    v->cx = p->width / 2 + pw / 2 / left;
     v->cy = p->height / 2;
     v->lock = 0;
+    v->fitted = 1;
+}
+
+int view_text_scale(int fb_h) {
+    /* stb_easy_font glyphs are about 7 units tall: 2 pixels a unit reads well on ordinary
+     * screens, and the panel grows with large framebuffers (HiDPI, 4K installations). */
+    return fb_h >= 2400 ? 4 : fb_h >= 1800 ? 3 : 2;
 }
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
@@ -39,7 +52,9 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
         v->cx -= (nx - v->mx) / c.scale;
         v->cy -= (ny - v->my) / c.scale;
         v->lock = 0;
+        v->fitted = 0;
     }
+    if (nx != v->mx || ny != v->my) view_input_seen(v);
     v->mx = nx;
     v->my = ny;
     v->in_window = 1;
@@ -53,6 +68,7 @@ static void on_enter(GLFWwindow *w, int entered) {
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
     (void)mods;
     view *v = glfwGetWindowUserPointer(w);
+    view_input_seen(v);
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
         if (action == GLFW_PRESS) {
             v->left_down = 1;
@@ -70,6 +86,12 @@ static void on_button(GLFWwindow *w, int button, int action, int mods) {
 static void on_scroll(GLFWwindow *w, double dx, double dy) {
     (void)dx;
     view *v = glfwGetWindowUserPointer(w);
+    view_input_seen(v);
+    if (v->panel && v->u.over_panel) {
+        v->panel_scroll -= dy * 20 * v->u.ts; /* clamped when the panel is drawn */
+        return;
+    }
+    v->fitted = 0;
     /* Zoom about the cursor: the world point under it stays under it. */
     render_camera c = view_camera(v);
     double wx, wy;
@@ -88,6 +110,8 @@ static void on_size(GLFWwindow *w, int width, int height) {
     v->win_w = width;
     v->win_h = height;
     glfwGetFramebufferSize(w, &v->fb_w, &v->fb_h);
+    v->u.ts = (float)view_text_scale(v->fb_h);
+    if (v->fitted && v->fb_w > 0 && v->fb_h > 0) view_camera_fit(v);
 }
 
 void view_callbacks_install(view *v) {
@@ -128,7 +152,7 @@ void view_script_pointer(view *v) {
 /* One {TOKEN} of a script: a key without a character, or a click. 0 if unknown. */
 static int script_token(view *v, const char *tok) {
     int fk;
-    double cx, cy;
+    double cx, cy, dy;
     if (!strcmp(tok, "space"))
         view_on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
     else if (!strcmp(tok, "tab"))
@@ -145,6 +169,10 @@ static int script_token(view *v, const char *tok) {
         v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
         v->release_next = 1;
+    } else if (sscanf(tok, "wheel:%lf,%lf,%lf", &cx, &cy, &dy) == 3) {
+        script_move(v, cx, cy);
+        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        on_scroll(v->win, 0, dy);
     } else
         return 0;
     return 1;

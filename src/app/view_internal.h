@@ -6,13 +6,17 @@
  *   view_input.c   mouse and window events, the camera, scripted input (--keys, --press)
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
  *   view_panel.c   the control panel on the right
- *   view_hud.c     the HUD, the order history, the status line, the pointer's circle */
+ *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
+ *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
+ *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
 #include <stdint.h>
 
 #include "boids/gpu.h"
+#include "boids/interact.h"
+#include "osc.h"
 #include "render_scene.h"
 #include "view.h"
 #include "view_ui.h"
@@ -22,41 +26,50 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 6,     /* F1 ... F6 and the panel's preset buttons */
+    VIEW_PRESETS = 7,     /* F1 ... F7 and the panel's preset buttons */
     VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
     VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
     VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,  /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4, /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000 /* ... up to one second (longer frames share the last bin) */
 };
 
 typedef struct view {
     const view_opts *o;
+    app_opts app; /* o->app with the backend resolved ("auto": by the renderer) */
     GLFWwindow *win;
     render_ctx *r;
     scene *sc;
     boids_params start; /* for reset */
     boids_params base;  /* the current preset's own parameters (density for N changes) */
     int scale_world;    /* the world follows N (unless --config/--set gave its size) */
+    double aspect;      /* the window's width / height at the start: the world's shape */
     uint64_t seed, restarts;
     double weights[3]; /* the weights the one-rule-removed restarts go back to */
     int win_w, win_h, fb_w, fb_h;
     /* camera */
     double zoom, cx, cy;
     int lock;
+    int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
     /* input */
     double mx, my; /* cursor, framebuffer pixels */
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     view_pointer pointer;
     ui u;
+    double panel_scroll; /* pixels of the panel scrolled off its top */
     /* state */
-    int paused, single, hud, panel, help;
+    int paused, hud, panel, help;
+    int unlinked;    /* the max speed slider moves max speed alone (seed 002's link off) */
+    unsigned single; /* steps to take while paused */
     long rate, steps_per_frame;
     render_colour colour;
     int follow, follow_found;
     uint32_t follow_id;
     float follow_state[4];
     unsigned follow_count;
-    int want_follow_toggle, want_shot;
+    int want_follow_toggle, want_shot, want_quit;
     int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
@@ -75,6 +88,19 @@ typedef struct view {
     boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
     double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
     double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
+    /* interaction points and obstacles (mouse, OSC, config file) */
+    boids_interact inter;
+    uint64_t input_ns; /* the latest input of a person (keys, mouse, OSC) */
+    int attracting;    /* attract mode's predators are out */
+    /* frame times over the whole run (--stats: percentiles) */
+    uint32_t frame_hist[VIEW_HIST_BINS];
+    uint64_t frame_count;
+    double frame_max_ms;
+    /* OSC */
+    osc_link *osc;
+    uint64_t osc_sent_t;
+    char osc_last_bad[192];
+    unsigned long osc_repeats;
 } view;
 
 /* view.c */
@@ -83,6 +109,8 @@ uint64_t view_now_ns(void);
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */
 boids_status view_window_open(view *v, const view_opts *o, boids_error *err);
+/* 1 if the current context renders in software (llvmpipe, softpipe, SwiftShader). */
+int view_software_renderer(void);
 
 /* view_keys.c: GLFW's character and key callbacks, and the `?` overlay. */
 void view_on_char(GLFWwindow *w, unsigned int c);
@@ -92,7 +120,8 @@ void view_help_draw(view *v);
 /* view_input.c */
 void view_callbacks_install(view *v);
 render_camera view_camera(const view *v);
-void view_camera_fit(view *v); /* the whole world in the window, unlocked */
+void view_camera_fit(view *v); /* the whole world beside the panel, unlocked */
+int view_text_scale(int fb_h); /* the HUD's and panel's pixels per font unit */
 /* Scripted input before a frame: --press holds the button at a world point; a scripted
  * click from the previous frame is released. */
 void view_script_pointer(view *v);
@@ -109,6 +138,7 @@ void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all thr
 void view_reset(view *v);                  /* starting parameters and seed */
 void view_set_count(view *v, long n);
 void view_apply_preset(view *v, int k);
+void view_apply_preset_named(view *v, const char *name); /* any preset of boids_preset_table */
 /* Adds delta to the parameter at byte offset `field` of boids_params, within [lo, hi]. */
 void view_nudge(view *v, size_t field, double delta, double lo, double hi);
 void view_toggle_boundary(view *v);
@@ -118,6 +148,23 @@ boids_status view_step(view *v, uint64_t t0);
 
 /* view_panel.c */
 void view_panel_draw(view *v);
+float view_panel_width(const view *v); /* pixels */
+
+/* view_osc.c: nothing happens without --osc-port or --osc-send. */
+boids_status view_osc_open(view *v, boids_error *err);
+void view_osc_poll(view *v, uint64_t now); /* applies the queued messages; sends at osc_rate */
+void view_osc_close(view *v);
+
+/* view_life.c */
+void view_signals_install(void); /* SIGTERM, SIGINT: stop; SIGHUP: reload the config */
+void view_signals_restore(void);
+int view_signals_poll(view *v); /* between frames: reloads if asked; 1: stop */
+/* A person did something (key, mouse, an OSC control): attract mode ends. */
+void view_input_seen(view *v);
+/* Attract mode (--attract T): after T seconds without input, predators wander. */
+void view_attract_update(view *v, uint64_t now);
+void view_frame_time(view *v, double ms);
+double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
 /* view_hud.c */
 /* A status line for 3 seconds (and on stderr): fmt with one %s. */

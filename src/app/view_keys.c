@@ -119,6 +119,7 @@ static void toggle_hud(view *v, int arg) {
 static void toggle_panel(view *v, int arg) {
     (void)arg;
     v->panel = !v->panel;
+    if (v->fitted) view_camera_fit(v);
 }
 
 static void screenshot(view *v, int arg) {
@@ -177,12 +178,14 @@ static const view_key keys[] = {
     {'4', 0, restart_without, -1, "`4`", "restart, random boids, all three rules"},
     {'r', 0, restart, 0, "`r`", "restart, random boids, current settings"},
     {'0', 0, reset, 0, "`0`", "reset: starting parameters and seed"},
-    {0, GLFW_KEY_F1, preset, 0, "F1 ... F6", "presets flock, school, swarm, chaos, lab, classic"},
+    {0, GLFW_KEY_F1, preset, 0, "F1 ... F7",
+     "presets flock, school, swarm, chaos, lab, classic, vicsek"},
     {0, GLFW_KEY_F2, preset, 1, NULL, NULL},
     {0, GLFW_KEY_F3, preset, 2, NULL, NULL},
     {0, GLFW_KEY_F4, preset, 3, NULL, NULL},
     {0, GLFW_KEY_F5, preset, 4, NULL, NULL},
     {0, GLFW_KEY_F6, preset, 5, NULL, NULL},
+    {0, GLFW_KEY_F7, preset, 6, NULL, NULL},
     {'m', 0, next_pointer, 0, "`m`",
      "pointer: off / predator / food / hover (left button: press and hold)"},
     {'f', 0, follow, 0, "`f`", "follow the boid nearest the pointer (see what it sees) / stop"},
@@ -204,6 +207,7 @@ enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 void view_on_char(GLFWwindow *w, unsigned int c) {
     view *v = glfwGetWindowUserPointer(w);
+    view_input_seen(v);
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].ch == c && keys[i].act) {
             keys[i].act(v, keys[i].arg);
@@ -216,6 +220,7 @@ void view_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     (void)mods;
     view *v = glfwGetWindowUserPointer(w);
     if (action != GLFW_PRESS) return;
+    view_input_seen(v);
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].key == key && keys[i].act) {
             keys[i].act(v, keys[i].arg);

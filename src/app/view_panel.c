@@ -9,13 +9,30 @@
 
 static void presets(view *v, ui *u) {
     ui_label(u, "PRESETS", HEADING);
-    int k = ui_buttons(u, 100, view_preset_names, 3, -1);
+    int k = ui_buttons(u, 100, view_preset_names, 4, -1);
     if (k >= 0) view_apply_preset(v, k);
-    k = ui_buttons(u, 101, view_preset_names + 3, 3, -1);
-    if (k >= 0) view_apply_preset(v, k + 3);
+    k = ui_buttons(u, 101, view_preset_names + 4, VIEW_PRESETS - 4, -1);
+    if (k >= 0) view_apply_preset(v, k + 4);
+}
+
+/* Vicsek's controls: noise, speed v0 and the radius, on log scales around the world's size
+ * (the preset's R is 1 in a 10 x 10 world). */
+static void vicsek_rules(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    double side = fmin(np.width, np.height);
+    int changed = 0;
+    ui_label(u, "VICSEK", HEADING);
+    changed |= ui_slider(u, 20, "noise eta", &np.noise, 0, 2 * M_PI, "%.2f rad", 0) != 0;
+    changed |= ui_slider(u, 21, "speed v0", &np.speed, side * 1e-5, side * 0.1, "%.3g", 1) != 0;
+    changed |= ui_slider(u, 22, "radius R", &np.vision_radius, side * 1e-3, side / 2, "%.3g", 1);
+    if (changed) view_set_params(v, &np);
 }
 
 static void rules(view *v, ui *u) {
+    if (scene_params(v->sc)->model == BOIDS_MODEL_VICSEK) {
+        vicsek_rules(v, u);
+        return;
+    }
     boids_params np = *scene_params(v->sc);
     int changed = 0;
     ui_label(u, "RULES", HEADING);
@@ -29,6 +46,28 @@ static void rules(view *v, ui *u) {
     static const char *const edges[] = {"wrap", "walls"};
     int k = ui_buttons(u, 102, edges, 2, np.boundary);
     if (k >= 0 && k != np.boundary) view_toggle_boundary(v);
+}
+
+/* Seed 002's speed controls: min speed = max / 3 and max force = max / 30 follow the max
+ * speed slider while linked. */
+static void speeds(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    if (np.model == BOIDS_MODEL_VICSEK) return;
+    ui_label(u, "SPEED", HEADING);
+    double side = fmin(np.width, np.height) / np.dt; /* a step may not cross half of it */
+    if (ui_slider(u, 23, "max speed", &np.max_speed, side * 1e-4, side * 0.45, "%.3g", 1)) {
+        if (!v->unlinked) {
+            np.min_speed = np.max_speed / 3;
+            np.max_force = np.max_speed / 30;
+        }
+        view_set_params(v, &np);
+    }
+    char line[64];
+    snprintf(line, sizeof line, "min %.3g  force %.3g", np.min_speed, np.max_force);
+    ui_label(u, line, 0xdde3efffu);
+    static const char *const links[] = {"linked", "unlinked"};
+    int k = ui_buttons(u, 110, links, 2, v->unlinked);
+    if (k >= 0) v->unlinked = k;
 }
 
 static void flock(view *v, ui *u) {
@@ -57,6 +96,18 @@ static void flock(view *v, ui *u) {
     if (k == 2) v->want_follow_toggle = 1;
 }
 
+/* Trails (30 frames, or the length the config or --trail gave) and density on or off. */
+static void look(view *v, ui *u) {
+    render_look l = *render_get_look(v->r);
+    int dense = render_density_on(v->r, (size_t)scene_params(v->sc)->count);
+    static const char *const names[] = {"trails", "density"};
+    int sel = l.trail > 0 ? 0 : dense ? 1 : -1;
+    int k = ui_buttons(u, 111, names, 2, sel);
+    if (k == 0) l.trail = l.trail > 0 ? 0 : v->o->look.trail > 0 ? v->o->look.trail : 30;
+    if (k == 1) l.density = dense ? RENDER_DENSITY_OFF : RENDER_DENSITY_ON;
+    if (k >= 0) render_set_look(v->r, &l);
+}
+
 static void display(view *v, ui *u) {
     ui_label(u, "POINTER", HEADING);
     int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
@@ -66,6 +117,7 @@ static void display(view *v, ui *u) {
     ui_label(u, "COLOUR", HEADING);
     k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->colour);
     if (k >= 0) v->colour = (render_colour)k;
+    look(v, u);
     static const char *const views[] = {"HUD", "fit", "help"};
     k = ui_buttons(u, 108, views, 3, v->hud ? 0 : -1);
     if (k == 0) v->hud = !v->hud;
@@ -73,12 +125,31 @@ static void display(view *v, ui *u) {
     if (k == 2) v->help = !v->help;
 }
 
+float view_panel_width(const view *v) {
+    return 150 * v->u.ts;
+}
+
+/* A panel taller than the window scrolls (mouse wheel over it); a thin bar on its left edge
+ * shows which part is in view. */
+static void scroll_bar(view *v, float x) {
+    ui *u = &v->u;
+    double max = u->h - v->fb_h;
+    if (max <= 0) return;
+    float bar = (float)v->fb_h * (float)v->fb_h / u->h;
+    float at = (float)(v->panel_scroll / max) * ((float)v->fb_h - bar);
+    render_rect(v->r, x, at, u->ts, bar, 0x8a93a6c0);
+}
+
 void view_panel_draw(view *v) {
     ui *u = &v->u;
-    float pw = 150 * u->ts;
-    ui_begin(u, (float)v->fb_w - pw, 0, pw);
+    float pw = view_panel_width(v);
+    double max = u->h - v->fb_h; /* the height of the previous frame */
+    v->panel_scroll = fmax(0, fmin(v->panel_scroll, max));
+    ui_begin(u, (float)v->fb_w - pw, (float)-v->panel_scroll, pw);
+    scroll_bar(v, (float)v->fb_w - pw);
     presets(v, u);
     rules(v, u);
+    speeds(v, u);
     flock(v, u);
     display(v, u);
     ui_label(u, "Tab: hide panel   ?: keys", HEADING);

@@ -5,8 +5,8 @@
 
 #include "view_internal.h"
 
-const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school", "swarm",
-                                                     "chaos", "lab",    "classic"};
+const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm", "chaos",
+                                                     "lab",   "classic", "vicsek"};
 
 int view_set_params(view *v, const boids_params *np) {
     boids_error e;
@@ -30,6 +30,7 @@ static void restart(view *v, boids_params np, uint64_t seed) {
     }
     v->follow = 0;
     v->hist_len = 0;
+    render_layer_reset(v->r);
     v->anchor_ns = view_now_ns();
     v->anchor_steps = 0;
     view_camera_fit(v);
@@ -70,7 +71,7 @@ void view_reset(view *v) {
 void view_set_count(view *v, long n) {
     if (n < 1) n = 1;
     long max = VIEW_N_MAX;
-    if (!strcmp(v->o->app.backend, "gpu")) {
+    if (!strcmp(v->app.backend, "gpu")) {
         size_t gmax = boids_gpu_max_count(NULL, 0);
         if (gmax && gmax < (size_t)max) max = (long)gmax;
     }
@@ -80,22 +81,28 @@ void view_set_count(view *v, long n) {
     if (v->scale_world) {
         np.width = v->base.width;
         np.height = v->base.height;
-        view_fit_world(&np, &v->base);
+        view_fit_world(&np, &v->base, v->aspect);
     }
     view_restart_random(v, np);
 }
 
 void view_apply_preset(view *v, int k) {
+    view_apply_preset_named(v, view_preset_names[k]);
+}
+
+void view_apply_preset_named(view *v, const char *name) {
     boids_params np;
     boids_error e;
-    if (boids_preset_apply(&np, view_preset_names[k], &e)) {
+    if (boids_preset_apply(&np, name, &e)) {
         view_say(v, "%s", e.msg);
         return;
     }
-    /* Keep N; the world keeps the preset's density. */
+    /* Keep N; the world keeps the preset's density; the edges stay as they are unless the
+     * preset has its own (one that differs from the defaults'). */
+    if (np.boundary == boids_params_default().boundary) np.boundary = scene_params(v->sc)->boundary;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
-    view_fit_world(&np, &base);
+    view_fit_world(&np, &base, v->aspect);
     v->base = base;
     v->scale_world = 1;
     if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);
@@ -106,7 +113,7 @@ void view_apply_preset(view *v, int k) {
         view_restart_random(v, np);
     }
     view_save_weights(v);
-    view_say(v, "preset %s", view_preset_names[k]);
+    view_say(v, "preset %s", name);
 }
 
 void view_nudge(view *v, size_t field, double delta, double lo, double hi) {
@@ -131,17 +138,15 @@ void view_set_rate(view *v, long rate) {
 /* Steps due this frame: a fixed count per frame, or real time at `rate` steps per second
  * counted in integer nanoseconds from an anchor (re-anchored each hour of steps, exactly,
  * so nothing drifts however long it runs). Falling behind drops the backlog rather than
- * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when frames
- * are already slow. */
+ * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when the
+ * steps themselves are slow. */
 static unsigned steps_due(view *v, uint64_t now) {
     if (v->paused) {
         v->anchor_ns = now;
         v->anchor_steps = 0;
-        if (v->single) {
-            v->single = 0;
-            return 1;
-        }
-        return 0;
+        unsigned k = v->single < VIEW_MAX_STEPS ? v->single : VIEW_MAX_STEPS;
+        v->single -= k;
+        return k;
     }
     if (v->steps_per_frame > 0) return (unsigned)v->steps_per_frame;
     if (now < v->rest_until) {
@@ -155,7 +160,9 @@ static unsigned steps_due(view *v, uint64_t now) {
         v->anchor_ns += 3600000000000ull;
     }
     uint64_t due = (now - v->anchor_ns) / 1000u * (uint64_t)v->rate / 1000000u;
-    unsigned cap = v->frame_ms > 50 ? 1 : VIEW_MAX_STEPS;
+    /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
+     * under slow drawing (llvmpipe) may still catch up several steps a frame. */
+    unsigned cap = v->step_ms > 25 ? 1 : VIEW_MAX_STEPS;
     if (due <= v->anchor_steps) return 0;
     uint64_t k = due - v->anchor_steps;
     if (k > cap) {

@@ -25,6 +25,26 @@ static boids_status pick_monitor(const view_opts *o, GLFWmonitor **mon, boids_er
     return BOIDS_OK;
 }
 
+/* The virtual desktop: the rectangle that holds every monitor, screen coordinates. */
+static int desktop_bounds(int *x, int *y, int *w, int *h) {
+    int count = 0;
+    GLFWmonitor **mons = glfwGetMonitors(&count);
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0, any = 0;
+    for (int i = 0; i < count; i++) {
+        const GLFWvidmode *mode = glfwGetVideoMode(mons[i]);
+        int mx, my;
+        if (!mode) continue;
+        glfwGetMonitorPos(mons[i], &mx, &my);
+        if (!any || mx < x0) x0 = mx;
+        if (!any || my < y0) y0 = my;
+        if (!any || mx + mode->width > x1) x1 = mx + mode->width;
+        if (!any || my + mode->height > y1) y1 = my + mode->height;
+        any = 1;
+    }
+    *x = x0, *y = y0, *w = x1 - x0, *h = y1 - y0;
+    return any;
+}
+
 static void context_hints(const view_opts *o) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -33,6 +53,7 @@ static void context_hints(const view_opts *o) {
     glfwWindowHint(GLFW_SAMPLES, o->msaa < 0 ? 4 : o->msaa);
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, o->app.verbose >= 2);
+    glfwWindowHint(GLFW_DECORATED, o->borderless || o->span ? GLFW_FALSE : GLFW_TRUE);
 }
 
 /* Makes the window (full screen on `full` unless NULL), its context current, GL loaded. */
@@ -48,7 +69,7 @@ static boids_status make_window(view *v, int w, int h, GLFWmonitor *full, boids_
     return boids_gl_load((boids_gl_loader)glfwGetProcAddress, err);
 }
 
-static int software_renderer(void) {
+int view_software_renderer(void) {
     const char *r = (const char *)glGetString(GL_RENDERER);
     return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader"));
 }
@@ -58,7 +79,12 @@ boids_status view_window_open(view *v, const view_opts *o, boids_error *err) {
     boids_status st = pick_monitor(o, &mon, err);
     if (st) return st;
     context_hints(o);
-    int ww = o->win_w, wh = o->win_h;
+    int ww = o->win_w, wh = o->win_h, wx = o->win_x, wy = o->win_y, place = o->win_pos;
+    if (o->span) {
+        if (!desktop_bounds(&wx, &wy, &ww, &wh))
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "--span: no monitor found");
+        place = 1;
+    }
     GLFWmonitor *full = NULL;
     if (o->fullscreen && mon) {
         const GLFWvidmode *mode = glfwGetVideoMode(mon);
@@ -71,7 +97,7 @@ boids_status view_window_open(view *v, const view_opts *o, boids_error *err) {
         full = mon;
     }
     if ((st = make_window(v, ww, wh, full, err))) return st;
-    if (o->msaa < 0 && software_renderer()) {
+    if (o->msaa < 0 && view_software_renderer()) {
         /* A software rasteriser pays 3x the frame time for 4x multisampling: worth it on a
          * GPU, not where 100,000 boids must stay interactive. The sample count is fixed
          * when the window is made, so make it again. */
@@ -79,7 +105,9 @@ boids_status view_window_open(view *v, const view_opts *o, boids_error *err) {
         glfwWindowHint(GLFW_SAMPLES, 0);
         if ((st = make_window(v, ww, wh, full, err))) return st;
     }
-    if (!full && o->monitor >= 0 && mon) {
+    if (!full && place) {
+        glfwSetWindowPos(v->win, wx, wy);
+    } else if (!full && o->monitor >= 0 && mon) {
         int mx, my;
         glfwGetMonitorPos(mon, &mx, &my);
         glfwSetWindowPos(v->win, mx + 40, my + 40);

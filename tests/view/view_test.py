@@ -50,8 +50,11 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     n = 400
     shot = os.path.join(tmp, "view.png")
     r = run(["-n", str(n), "--size", "640x400", "--frames", "20", "--steps-per-frame", "1",
-             "--no-hud", "--no-panel", "--screenshot", shot, "--stats"], xvfb=True)
+             "--no-hud", "--no-panel", "--screenshot", shot, "--stats", "-v"], xvfb=True)
     check(r.returncode == 0, f"exit code {r.returncode}", r)
+    # Without --backend, a software renderer simulates on the cpu grid and only draws.
+    software = "llvmpipe" in r.stderr or "softpipe" in r.stderr
+    check(("backend cpu" if software else "backend gpu") in r.stderr, "automatic backend", r)
     s = stats(r)
     check(s["frames"] == 20 and s["steps"] == 20 and s["n"] == n, f"stats {s}", r)
     w, h, ch, rows = png.read(shot)
@@ -62,8 +65,8 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     check(2 * n <= lit <= 80 * n, f"{lit} non-background pixels for {n} boids")
     # With the HUD and the panel, through the `boids` default command, still clean.
     # -vv makes a debug context and counts KHR_debug errors: following a boid, the help
-    # and a panel click exercise every drawing path.
-    r = run(["-n", "200", "--size", "800x600", "--frames", "8", "-vv",
+    # and a panel click exercise every drawing path, from the gpu backend's own buffers.
+    r = run(["-n", "200", "--size", "800x600", "--frames", "8", "-vv", "--backend", "gpu",
              "--keys", "2:f,3:?,4:{click:700,120}"], xvfb=True)
     check(r.returncode == 0, f"default command with HUD and panel: exit {r.returncode}", r)
     check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
@@ -119,6 +122,122 @@ def test_view_keys_and_panel_change_the_live_settings(tmp):
     r = run(["view", "--frames", "2", "--keys", "1:{oops}"], xvfb=True)
     check(r.returncode == 2 and "--keys" in r.stderr, "malformed --keys not refused", r)
     print("ok: keys, the panel and presets change the live settings")
+
+
+def test_view_fills_the_window_and_its_panel_scrolls(tmp):
+    need_xvfb()
+    # The world takes the window's shape at the lab preset's density (1500 boids in
+    # 900 x 560): in a portrait window it is portrait, with the same area.
+    r = run(["view", "--size", "400x700", "--frames", "2", "--no-panel", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"portrait: exit {r.returncode}", r)
+    s = stats(r)
+    check(abs(s["width"] / s["height"] - 400 / 700) < 1e-3, f"world {s['width']} x {s['height']}")
+    check(abs(s["width"] * s["height"] - 900 * 560) < 1, "the preset's density is kept", r)
+    # In 800 x 500 the panel is taller than the window: the wheel over it scrolls down to
+    # its last rows, where the COLOUR row's third button (plain) is at (745, 402) once the
+    # panel's bottom meets the window's (the layout of view_panel.c).
+    r = run(["view", "--size", "800x500", "--frames", "8", "--steps-per-frame", "1", "--stats",
+             "--keys", "2:{wheel:700,250,-40},5:{click:745,402}"], xvfb=True)
+    check(r.returncode == 0, f"800x500: exit {r.returncode}", r)
+    check(stats(r)["colour"] == 2, "the scrolled panel's bottom row is not reached", r)
+    # --span: one window over the whole (here single-screen) virtual desktop.
+    r = run(["view", "--span", "--frames", "2", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"--span: exit {r.returncode}", r)
+    s = stats(r)
+    check((s["fb_w"], s["fb_h"]) == (1024, 768), f"--span window {s['fb_w']} x {s['fb_h']}", r)
+    print("ok: portrait world, panel scrolled to its last row, --span covers the screen")
+
+
+def test_view_speaks_every_model_with_linked_speeds(tmp):
+    need_xvfb()
+    # 640x400: the panel is 300 pixels wide at x 340; the SPEED section's max speed slider
+    # track is at y 398 to 408 and spans x 348 to 632 (log scale), the linked / unlinked
+    # buttons are at y 438 to 460 (the layout of view_panel.c).
+    base = ["view", "--size", "640x400", "--frames", "8", "--steps-per-frame", "1", "--stats"]
+    # Walls, then the school preset: the edges stay walls (school sets none). Then the max
+    # speed slider: min speed and max force follow it (seed 002's link).
+    r = run(base + ["--keys", "1:b,2:{f2},4:{click:490,403}"], xvfb=True)
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    s = stats(r)
+    check(s["boundary"] == 1 and s["alignment_weight"] == 2.5, f"preset and edges: {s}", r)
+    check(s["max_speed"] != 150, f"the slider did not move max speed: {s}", r)
+    # %g prints 6 significant digits: relative tolerance 1e-5.
+    check(abs(s["min_speed"] - s["max_speed"] / 3) <= 1e-5 * s["max_speed"] and
+          abs(s["max_force"] - s["max_speed"] / 30) <= 1e-5 * s["max_speed"],
+          f"min speed and max force do not follow max speed: {s}", r)
+    # Unlinked: the slider moves max speed alone.
+    r = run(base + ["--keys", "1:{click:561,449},4:{click:490,403}"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and s["max_speed"] != 180 and s["min_speed"] == 60 and
+          s["max_force"] == 6, f"unlinked: {s}", r)
+    # F7: the Vicsek preset.
+    r = run(base + ["--keys", "1:{f7}"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and s["model"] == 1 and s["noise"] == 2, f"vicsek: {s}", r)
+    print("ok: preset keeps the edges, linked and unlinked speeds, the Vicsek preset")
+
+
+def test_render_world_takes_the_frame_shape(tmp):
+    # A portrait frame gets a portrait world at the preset's density, so boids reach every
+    # edge: each quarter of the frame's height holds boids.
+    r = run(["render", "--size", "180x320", "--frames", "1", "-o",
+             os.path.join(tmp, "portrait-%d.png")])
+    shot = os.path.join(tmp, "portrait-0.png")
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    w, h, ch, rows = png.read(shot)
+    check((w, h) == (180, 320), f"frame size {w}x{h}")
+    for q in range(4):
+        band = rows[q * h // 4:(q + 1) * h // 4]
+        lit = png.count_not_background(w, len(band), ch, band)
+        check(lit > 100, f"quarter {q} of the portrait frame has only {lit} lit pixels")
+    print("ok: the portrait frame is full")
+
+
+def background(w, h, ch, rows):
+    hist = {}
+    for r in rows:
+        for x in range(w):
+            px = bytes(r[x * ch:x * ch + 3])
+            hist[px] = hist.get(px, 0) + 1
+    return tuple(max(hist, key=hist.get))
+
+
+def render_png(tmp, name, args):
+    r = run(["render", "--size", "200x120", "-o", os.path.join(tmp, name + "-%d.png")] + args)
+    check(r.returncode == 0, f"{name}: exit {r.returncode}", r)
+    frames = sorted(f for f in os.listdir(tmp) if f.startswith(name + "-"))
+    return png.read(os.path.join(tmp, frames[-1]))
+
+
+def test_render_look_from_config_trails_and_density(tmp):
+    cfg = os.path.join(tmp, "look.ini")
+    with open(cfg, "w") as f:
+        f.write("count = 300\nview.background = #203040\nview.shape = needle\n"
+                "view.palette = ember\n")
+    img = render_png(tmp, "look", ["--config", cfg, "--frames", "1"])
+    check(background(*img) == (0x20, 0x30, 0x40), f"background {background(*img)}")
+    with open(cfg, "w") as f:
+        f.write("view.background = red\n")
+    r = run(["render", "--config", cfg, "--frames", "1", "-o", os.path.join(tmp, "x-%d.png")])
+    check(r.returncode == 2 and ":1:" in r.stderr and "view.background" in r.stderr,
+          "a bad view. line is not refused naming its line", r)
+    # Trails: the same 10 frames light up more pixels with 20-frame trails than without.
+    moving = ["-n", "300", "--frames", "10", "--steps-per-frame", "5"]
+    plain = png.count_not_background(*render_png(tmp, "plain", moving))
+    trail = png.count_not_background(*render_png(tmp, "trail", moving + ["--trail", "20"]))
+    check(trail > 2 * plain, f"trails light {trail} pixels, without {plain}")
+    # Density: additive light, on by itself from 50,000 boids on hardware (not on software
+    # renderers, where it costs too much frame time); off draws opaque boids.
+    r = run(["render", "-n", "10", "--frames", "1", "-v", "-o", os.path.join(tmp, "r-%d.png")])
+    software = "llvmpipe" in r.stderr or "softpipe" in r.stderr
+    auto = render_png(tmp, "auto", ["-n", "60000", "--frames", "1", "--backend", "cpu"])
+    off = render_png(tmp, "off", ["-n", "60000", "--frames", "1", "--backend", "cpu",
+                                  "--density", "off"])
+    on = render_png(tmp, "on", ["-n", "60000", "--frames", "1", "--backend", "cpu",
+                                "--density", "on"])
+    check(on[3] != off[3], "density on draws as off does")
+    check(auto[3] == (off[3] if software else on[3]), "density auto at 60,000 boids")
+    print(f"ok: background from the config, trails {trail} vs {plain} lit pixels, density")
 
 
 def test_render_writes_pngs_with_boids(tmp):

@@ -1,0 +1,90 @@
+/* What an installation puts into the world besides the flock: interaction points
+ * (predators that boids flee, attractors they seek) and obstacles (circles and line
+ * segments). The viewer moves them from the mouse, OSC and the config file, and draws them.
+ *
+ * Hand-over to the rules: today the rules (rules.h, every backend) know one predator and one
+ * food point, the fields predator* and food* of boids_params. boids_interact_apply() maps
+ * the first predator and the first attractor that are on onto them, so one of each acts on
+ * every backend now; the others and the obstacles are drawn and carried but not yet part of
+ * the model contract.
+ * A backend that takes the whole table reads boids_interact directly (see the README's
+ * model section once it does).
+ *
+ * Config file lines (the same `key = value` file as the parameters; the parameter reader
+ * leaves these keys to boids_interact_load_ini):
+ *   predator.I = X Y R W     point I (0 .. 15) on at (X, Y), radius R, weight W
+ *   attractor.I = X Y R W    likewise for an attractor
+ *   predator.I = off         point I off (its position and radius kept)
+ *   obstacle = circle X Y R
+ *   obstacle = segment X1 Y1 X2 Y2
+ * Lengths are world units; a radius is in [0, 1e7], a weight in [0, 1000] (the ranges of
+ * predator_radius and predator_weight), positions any finite value. */
+#ifndef BOIDS_INTERACT_H
+#define BOIDS_INTERACT_H
+
+#include "boids/error.h"
+#include "boids/params.h"
+
+enum {
+    BOIDS_MAX_POINTS = 16,   /* predators, and attractors, at once */
+    BOIDS_MAX_OBSTACLES = 64 /* circles and segments together */
+};
+
+typedef struct boids_point {
+    int on;        /* 0 off, 1 acting on the flock */
+    double x, y;   /* position, length; any finite value */
+    double radius; /* boids closer than this react, length; [0, 1e7] */
+    double weight; /* weight of the flee or seek steering force; [0, 1000] */
+} boids_point;
+
+typedef enum boids_obstacle_kind {
+    BOIDS_OBSTACLE_CIRCLE = 0, /* centre (x0, y0), radius */
+    BOIDS_OBSTACLE_SEGMENT = 1 /* from (x0, y0) to (x1, y1) */
+} boids_obstacle_kind;
+
+typedef struct boids_obstacle {
+    int kind;      /* boids_obstacle_kind */
+    double x0, y0; /* circle: centre; segment: first end; length */
+    double x1, y1; /* segment: second end; length (circle: 0) */
+    double radius; /* circle: (0, 1e7]; segment: 0 */
+} boids_obstacle;
+
+typedef struct boids_interact {
+    boids_point predators[BOIDS_MAX_POINTS];
+    boids_point attractors[BOIDS_MAX_POINTS];
+    int obstacle_count; /* [0, BOIDS_MAX_OBSTACLES] */
+    boids_obstacle obstacles[BOIDS_MAX_OBSTACLES];
+} boids_interact;
+
+/* Every point off at the world's centre with p's predator (food) radius and weight; no
+ * obstacles. */
+void boids_interact_default(boids_interact *s, const boids_params *p);
+
+/* 1 if key is one of this header's config keys ("obstacle", "predator.I", "attractor.I"). */
+int boids_interact_is_key(const char *key);
+
+/* Parses one config line's key and value into s. `where` names the origin in messages
+ * ("flock.ini:4", "OSC /boids/obstacle/circle"). Unknown key, index out of 0 .. 15, a
+ * malformed or non-finite number, a value out of range, or a 65th obstacle:
+ * BOIDS_ERR_INPUT naming where, the key and the value; s is then unchanged. */
+boids_status boids_interact_set(boids_interact *s, const char *key, const char *value,
+                                const char *where, boids_error *err);
+
+/* Adds an obstacle after checking it (finite coordinates, circle radius in (0, 1e7]);
+ * BOIDS_ERR_INPUT naming where when it is bad or the table is full. */
+boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
+                                         const char *where, boids_error *err);
+
+/* Checks a point's fields (finite position, radius and weight in range). */
+boids_status boids_interact_check_point(const boids_point *pt, const char *where, boids_error *err);
+
+/* Reads the keys of this header from a `key = value` config file (other keys are the
+ * parameters' and are skipped). Starts from s; on any error s is unchanged and err names
+ * the file, line and key. */
+boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err);
+
+/* The single predator and food point of p (what the rules use today): the first predator
+ * and the first attractor that are on (position, radius, weight), else off. */
+void boids_interact_apply(const boids_interact *s, boids_params *p);
+
+#endif

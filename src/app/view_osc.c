@@ -1,0 +1,291 @@
+/* The viewer over OSC: what each address does (docs/osc.md is the table), applied between
+ * frames from the queue osc.c fills, and the observables sent several times a second.
+ * Every change goes through the same code as the keys and the panel (view_sim.c), and a
+ * parameter through the same parser as `--set`. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/metrics.h"
+#include "view_internal.h"
+
+/* A refused message: one line on stderr and the status line. The same complaint again is
+ * counted instead of repeated, so a controller stuck sending a bad value for weeks does
+ * not fill the log; the count is told when another complaint comes. */
+static void bad(view *v, const char *fmt, ...) {
+    char msg[sizeof v->osc_last_bad];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!strcmp(msg, v->osc_last_bad)) {
+        v->osc_repeats++;
+        return;
+    }
+    if (v->osc_repeats)
+        fprintf(stderr, "boids: (the previous OSC complaint came %lu more times)\n",
+                v->osc_repeats);
+    v->osc_repeats = 0;
+    snprintf(v->osc_last_bad, sizeof v->osc_last_bad, "%s", msg);
+    view_say(v, "%s (ignored)", msg);
+}
+
+static int want_args(view *v, const osc_msg *m, int lo, int hi) {
+    if (m->argc >= lo && m->argc <= hi) return 1;
+    if (lo == hi)
+        bad(v, "OSC %s: expected %d argument%s, got %d", m->path, lo, lo == 1 ? "" : "s", m->argc);
+    else
+        bad(v, "OSC %s: expected %d to %d arguments, got %d", m->path, lo, hi, m->argc);
+    return 0;
+}
+
+/* Numbers only (a string that reads as a number is one); 0 and a complaint otherwise. */
+static int want_numbers(view *v, const osc_msg *m) {
+    for (int i = 0; i < m->argc; i++)
+        if (!isfinite(m->num[i])) {
+            bad(v, "OSC %s: argument %d '%s' is not a finite number", m->path, i + 1, m->text[i]);
+            return 0;
+        }
+    return 1;
+}
+
+/* ---- parameters and presets ----------------------------------------------------------- */
+
+/* The single predator and food of the parameters are points 0 of the interaction table
+ * (interact.h), which sets them each frame: a parameter change to them goes there. */
+static void params_to_points(view *v, const boids_params *np) {
+    boids_interact *in = &v->inter;
+    in->predators[0].on = np->predator;
+    in->predators[0].x = np->predator_x;
+    in->predators[0].y = np->predator_y;
+    in->attractors[0].on = np->food;
+    in->attractors[0].x = np->food_x;
+    in->attractors[0].y = np->food_y;
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+        in->predators[i].radius = np->predator_radius;
+        in->predators[i].weight = np->predator_weight;
+        in->attractors[i].radius = np->food_radius;
+        in->attractors[i].weight = np->food_weight;
+    }
+}
+
+static void param(view *v, const osc_msg *m, const char *key) {
+    if (!want_args(v, m, 1, 1)) return;
+    char where[OSC_PATH_MAX + 8];
+    snprintf(where, sizeof where, "OSC %s", m->path);
+    const boids_params *cur = scene_params(v->sc);
+    boids_params np = *cur;
+    boids_error e;
+    if (boids_params_set(&np, key, m->text[0], where, &e) || boids_params_validate(&np, &e)) {
+        bad(v, "%s", e.msg);
+        return;
+    }
+    if (!strcmp(key, "count")) {
+        view_set_count(v, np.count);
+    } else if (np.width != cur->width || np.height != cur->height) {
+        v->scale_world = 0; /* the world has the size it was given now */
+        view_restart_random(v, np);
+    } else {
+        if (view_set_params(v, &np)) view_save_weights(v);
+    }
+    params_to_points(v, scene_params(v->sc));
+}
+
+static void get_param(view *v, const osc_msg *m, const char *key) {
+    const boids_param_info *info = boids_param_find(key);
+    if (!info) {
+        bad(v, "OSC %s: unknown key '%s' (`boids params` lists the keys)", m->path, key);
+        return;
+    }
+    char text[64], path[OSC_PATH_MAX + 16];
+    boids_params_format(scene_params(v->sc), info, text, sizeof text);
+    snprintf(path, sizeof path, "/boids/param/%s", key);
+    osc_send_text(v->osc, path, text);
+}
+
+static void preset(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 1, 1)) view_apply_preset_named(v, m->text[0]);
+}
+
+/* ---- running ------------------------------------------------------------------------- */
+
+static void pause_run(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 0, 1) && want_numbers(v, m)) v->paused = m->argc == 0 || m->num[0] != 0;
+}
+
+static void step(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (!want_args(v, m, 0, 1) || !want_numbers(v, m)) return;
+    double k = m->argc ? m->num[0] : 1;
+    if (!(k >= 1 && k <= 1000)) {
+        bad(v, "OSC %s: %s steps: expected 1 to 1000", m->path, m->text[0]);
+        return;
+    }
+    v->single += (unsigned)k;
+}
+
+static void reset(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 0, 0)) view_reset(v);
+}
+
+static void restart(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 0, 0)) view_restart_random(v, *scene_params(v->sc));
+}
+
+static void screenshot(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 0, 0)) v->want_shot = 1;
+}
+
+static void quit(view *v, const osc_msg *m, const char *rest) {
+    (void)rest;
+    if (want_args(v, m, 0, 0)) v->want_quit = 1;
+}
+
+/* ---- interaction points and obstacles --------------------------------------------------- */
+
+/* "/boids/predator/I[/what]" (or attractor): rest is "I[/what]". */
+static void point(view *v, const osc_msg *m, const char *rest, boids_point *table) {
+    char *end;
+    long i = strtol(rest, &end, 10);
+    if (end == rest || i < 0 || i >= BOIDS_MAX_POINTS || (*end && *end != '/')) {
+        bad(v, "OSC %s: expected a point index 0 to %d", m->path, BOIDS_MAX_POINTS - 1);
+        return;
+    }
+    const char *what = *end ? end + 1 : "";
+    boids_point np = table[i];
+    int n = !strcmp(what, "") ? 2 : !strcmp(what, "on") || !strcmp(what, "off") ? 0 : 1;
+    if (!strcmp(what, "") || !strcmp(what, "on")) np.on = 1;
+    if (!strcmp(what, "off")) np.on = 0;
+    if (n == 1 && strcmp(what, "radius") && strcmp(what, "weight")) {
+        bad(v, "OSC %s: unknown address (points take x y, /on, /off, /radius, /weight)", m->path);
+        return;
+    }
+    if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
+    if (n == 2) np.x = m->num[0], np.y = m->num[1];
+    if (!strcmp(what, "radius")) np.radius = m->num[0];
+    if (!strcmp(what, "weight")) np.weight = m->num[0];
+    boids_error e;
+    char where[OSC_PATH_MAX + 8];
+    snprintf(where, sizeof where, "OSC %s", m->path);
+    if (boids_interact_check_point(&np, where, &e)) {
+        bad(v, "%s", e.msg);
+        return;
+    }
+    table[i] = np;
+}
+
+static void predator(view *v, const osc_msg *m, const char *rest) {
+    point(v, m, rest, v->inter.predators);
+}
+
+static void attractor(view *v, const osc_msg *m, const char *rest) {
+    point(v, m, rest, v->inter.attractors);
+}
+
+static void obstacle(view *v, const osc_msg *m, const char *rest) {
+    if (!strcmp(rest, "clear")) {
+        if (want_args(v, m, 0, 0)) v->inter.obstacle_count = 0;
+        return;
+    }
+    int circle = !strcmp(rest, "circle"), n = circle ? 3 : 4;
+    if (!circle && strcmp(rest, "segment")) {
+        bad(v, "OSC %s: unknown address (obstacle/circle, /segment, /clear)", m->path);
+        return;
+    }
+    if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
+    const double *a = m->num;
+    boids_obstacle o = circle ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2]}
+                              : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0};
+    boids_error e;
+    char where[OSC_PATH_MAX + 8];
+    snprintf(where, sizeof where, "OSC %s", m->path);
+    if (boids_interact_add_obstacle(&v->inter, &o, where, &e)) bad(v, "%s", e.msg);
+}
+
+/* ---- dispatch ------------------------------------------------------------------------- */
+
+/* An address, or with a trailing '/' every address under it (rest: what follows). */
+static const struct route {
+    const char *path;
+    void (*fn)(view *v, const osc_msg *m, const char *rest);
+    int input; /* a person's action: ends attract mode */
+} routes[] = {
+    {"/boids/param/", param, 1},
+    {"/boids/get/param/", get_param, 0},
+    {"/boids/preset", preset, 1},
+    {"/boids/pause", pause_run, 1},
+    {"/boids/step", step, 1},
+    {"/boids/reset", reset, 1},
+    {"/boids/restart", restart, 1},
+    {"/boids/screenshot", screenshot, 0},
+    {"/boids/quit", quit, 0},
+    {"/boids/predator/", predator, 1},
+    {"/boids/attractor/", attractor, 1},
+    {"/boids/obstacle/", obstacle, 0},
+};
+
+static void dispatch(view *v, const osc_msg *m) {
+    if (m->argc < 0) {
+        bad(v, "OSC %s: %s", m->path, m->bad);
+        return;
+    }
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        size_t len = strlen(routes[i].path);
+        int prefix = routes[i].path[len - 1] == '/';
+        if (prefix ? strncmp(m->path, routes[i].path, len) : strcmp(m->path, routes[i].path))
+            continue;
+        if (routes[i].input) view_input_seen(v);
+        routes[i].fn(v, m, m->path + len);
+        return;
+    }
+    bad(v, "OSC %s: unknown address (docs/osc.md lists them)", m->path);
+}
+
+boids_status view_osc_open(view *v, boids_error *err) {
+    const view_opts *o = v->o;
+    if (!o->osc_port && !o->osc_send) return BOIDS_OK;
+    if (!(v->osc = osc_create(o->osc_host, o->osc_port, o->osc_send, err))) return err->status;
+    if (o->app.verbose && o->osc_port)
+        fprintf(stderr, "boids view: OSC on %s:%d\n", o->osc_host ? o->osc_host : "127.0.0.1",
+                o->osc_port);
+    return BOIDS_OK;
+}
+
+/* The observables: the flock read back and measured (boids_metrics_compute, O(N) plus the
+ * pairs within the vision radius), so at most osc_rate times a second. */
+static void send_observables(view *v, uint64_t now) {
+    uint64_t period = (uint64_t)(1e9 / v->o->osc_rate);
+    if (now - v->osc_sent_t < period) return;
+    v->osc_sent_t = now;
+    boids_metrics mt;
+    boids_error e;
+    if (scene_metrics(v->sc, &mt, &e)) {
+        bad(v, "OSC observables: %s", e.msg);
+        return;
+    }
+    osc_send_observables(v->osc, mt.order, mt.milling, lround(mt.clusters),
+                         scene_params(v->sc)->count, scene_steps(v->sc));
+}
+
+void view_osc_poll(view *v, uint64_t now) {
+    if (!v->osc) return;
+    osc_msg m;
+    unsigned long dropped = 0, more = 0;
+    /* A frame applies what has arrived, not what keeps arriving while it does. */
+    for (int k = 0; k < OSC_QUEUE && osc_next(v->osc, &m, &more); k++, dropped += more)
+        dispatch(v, &m);
+    if (dropped + more) bad(v, "OSC: messages dropped on a full queue");
+    if (osc_sends(v->osc)) send_observables(v, now);
+}
+
+void view_osc_close(view *v) {
+    osc_destroy(v->osc);
+    v->osc = NULL;
+}

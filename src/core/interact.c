@@ -1,0 +1,172 @@
+#include "boids/interact.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/ini.h"
+
+void boids_interact_default(boids_interact *s, const boids_params *p) {
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+        s->predators[i] =
+            (boids_point){0, p->width / 2, p->height / 2, p->predator_radius, p->predator_weight};
+        s->attractors[i] =
+            (boids_point){0, p->width / 2, p->height / 2, p->food_radius, p->food_weight};
+    }
+}
+
+/* "predator.I" / "attractor.I": the point's table and index, or NULL. */
+static boids_point *point_of(boids_interact *s, const char *key, int *index) {
+    boids_point *table = NULL;
+    const char *rest = NULL;
+    if (!strncmp(key, "predator.", 9)) table = s->predators, rest = key + 9;
+    if (!strncmp(key, "attractor.", 10)) table = s->attractors, rest = key + 10;
+    if (!table || *rest < '0' || *rest > '9') return NULL;
+    char *end;
+    long i = strtol(rest, &end, 10);
+    if (*end != '\0' || i < 0 || i >= BOIDS_MAX_POINTS) return NULL;
+    *index = (int)i;
+    return &table[i];
+}
+
+int boids_interact_is_key(const char *key) {
+    return !strcmp(key, "obstacle") || !strncmp(key, "predator.", 9) ||
+           !strncmp(key, "attractor.", 10);
+}
+
+/* Up to max finite numbers separated by blanks; the count read, or -1 if malformed. */
+static int numbers(const char *text, double *out, int max) {
+    int n = 0;
+    for (;;) {
+        while (*text == ' ' || *text == '\t') text++;
+        if (*text == '\0') return n;
+        if (n == max) return -1;
+        char *end;
+        errno = 0;
+        double v = strtod(text, &end);
+        if (end == text || !isfinite(v) || errno == ERANGE) return -1;
+        if (*end != '\0' && *end != ' ' && *end != '\t') return -1;
+        out[n++] = v;
+        text = end;
+    }
+}
+
+boids_status boids_interact_check_point(const boids_point *pt, const char *where,
+                                        boids_error *err) {
+    if (!isfinite(pt->x) || !isfinite(pt->y))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g) is not finite", where,
+                               pt->x, pt->y);
+    if (!(pt->radius >= 0 && pt->radius <= 1e7))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: radius %g is out of range [0, 1e7]",
+                               where, pt->radius);
+    if (!(pt->weight >= 0 && pt->weight <= 1000))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: weight %g is out of range [0, 1000]",
+                               where, pt->weight);
+    return BOIDS_OK;
+}
+
+boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
+                                         const char *where, boids_error *err) {
+    if (s->obstacle_count >= BOIDS_MAX_OBSTACLES)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %d obstacles", where,
+                               BOIDS_MAX_OBSTACLES);
+    if (!isfinite(o->x0) || !isfinite(o->y0) || !isfinite(o->x1) || !isfinite(o->y1))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be finite",
+                               where);
+    if (o->kind == BOIDS_OBSTACLE_CIRCLE && !(o->radius > 0 && o->radius <= 1e7))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: circle radius %g is out of range (0, 1e7]", where, o->radius);
+    if (o->kind != BOIDS_OBSTACLE_CIRCLE && o->kind != BOIDS_OBSTACLE_SEGMENT)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: unknown obstacle kind %d", where,
+                               o->kind);
+    s->obstacles[s->obstacle_count++] = *o;
+    return BOIDS_OK;
+}
+
+static boids_status set_obstacle(boids_interact *s, const char *value, const char *where,
+                                 boids_error *err) {
+    while (*value == ' ' || *value == '\t') value++;
+    double v[4];
+    boids_obstacle o = {0};
+    int n;
+    if (!strncmp(value, "circle", 6) && (n = numbers(value + 6, v, 3)) == 3) {
+        o = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, v[0], v[1], 0, 0, v[2]};
+    } else if (!strncmp(value, "segment", 7) && (n = numbers(value + 7, v, 4)) == 4) {
+        o = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, v[0], v[1], v[2], v[3], 0};
+    } else {
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: obstacle = '%s': expected `circle X Y R` or "
+                               "`segment X1 Y1 X2 Y2`",
+                               where, value);
+    }
+    return boids_interact_add_obstacle(s, &o, where, err);
+}
+
+boids_status boids_interact_set(boids_interact *s, const char *key, const char *value,
+                                const char *where, boids_error *err) {
+    if (!strcmp(key, "obstacle")) return set_obstacle(s, value, where, err);
+    int i;
+    boids_point *pt = point_of(s, key, &i);
+    if (!pt)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: unknown key '%s' (points are predator.I and attractor.I, "
+                               "I from 0 to %d)",
+                               where, key, BOIDS_MAX_POINTS - 1);
+    while (*value == ' ' || *value == '\t') value++;
+    if (!strcmp(value, "off")) {
+        pt->on = 0;
+        return BOIDS_OK;
+    }
+    double v[4];
+    if (numbers(value, v, 4) != 4)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: %s = '%s': expected X Y RADIUS WEIGHT (or off)", where, key,
+                               value);
+    boids_point np = {1, v[0], v[1], v[2], v[3]};
+    char what[256];
+    snprintf(what, sizeof what, "%s: %s", where, key);
+    if (boids_interact_check_point(&np, what, err)) return err ? err->status : BOIDS_ERR_INPUT;
+    *pt = np;
+    return BOIDS_OK;
+}
+
+/* The points' and obstacles' lines of a config file; its other keys are other readers'. */
+static boids_status set_interact(void *user, const char *key, const char *value, const char *where,
+                                 boids_error *err) {
+    if (!boids_interact_is_key(key)) return BOIDS_OK;
+    return boids_interact_set(user, key, value, where, err);
+}
+
+boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err) {
+    boids_interact tmp = *s; /* a file that fails half-way changes nothing */
+    boids_status st = boids_ini_read(path, set_interact, &tmp, err);
+    if (!st) *s = tmp;
+    return st;
+}
+
+static const boids_point *first_on(const boids_point *table) {
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++)
+        if (table[i].on) return &table[i];
+    return NULL;
+}
+
+void boids_interact_apply(const boids_interact *s, boids_params *p) {
+    const boids_point *pred = first_on(s->predators), *food = first_on(s->attractors);
+    p->predator = pred != NULL;
+    if (pred) {
+        p->predator_x = pred->x;
+        p->predator_y = pred->y;
+        p->predator_radius = pred->radius;
+        p->predator_weight = pred->weight;
+    }
+    p->food = food != NULL;
+    if (food) {
+        p->food_x = food->x;
+        p->food_y = food->y;
+        p->food_radius = food->radius;
+        p->food_weight = food->weight;
+    }
+}

@@ -1,0 +1,109 @@
+/* The interaction points and obstacles of a config file (boids/interact.h): lines parse into
+ * the table, bad lines are refused naming file, line and key and change nothing, the same
+ * file's parameter lines are left to the parameter reader (and it leaves these), and the
+ * first point that is on becomes the rules' single predator and food. */
+#include <stdio.h>
+#include <string.h>
+
+#include "boids/interact.h"
+#include "check.h"
+
+static const char *write_file(const char *name, const char *text) {
+    static char path[256];
+    snprintf(path, sizeof path, "%s/boids-interact-%s.ini", P_tmpdir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* The keys the viewer reads besides the parameters from one file (as cmd_view.c says). */
+static int viewer_key(const char *key) {
+    return boids_interact_is_key(key) || strncmp(key, "view.", 5) == 0;
+}
+
+static void file_lines_fill_the_table(void) {
+    boids_params p = boids_params_default();
+    boids_interact s;
+    boids_interact_default(&s, &p);
+    const char *path = write_file("good", "alignment_weight = 2\n"
+                                          "predator.3 = 10 20 30 4\n"
+                                          "attractor.15 = 1.5 2.5 60 0.5\n"
+                                          "obstacle = circle 100 200 25\n"
+                                          "obstacle = segment 0 0 900 0\n"
+                                          "view.background = #000000\n");
+    boids_error e;
+    CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_OK, "%s", e.msg);
+    CHECK(s.predators[3].on && s.predators[3].x == 10 && s.predators[3].radius == 30 &&
+              s.predators[3].weight == 4,
+          "predator 3");
+    CHECK(!s.predators[0].on, "predator 0 stays off");
+    CHECK(s.attractors[15].on && s.attractors[15].y == 2.5, "attractor 15");
+    CHECK(s.obstacle_count == 2 && s.obstacles[0].kind == BOIDS_OBSTACLE_CIRCLE &&
+              s.obstacles[0].radius == 25 && s.obstacles[1].kind == BOIDS_OBSTACLE_SEGMENT &&
+              s.obstacles[1].x1 == 900,
+          "obstacles");
+    /* Alone, the parameter reader refuses the interaction lines (a command that does not
+     * read them must not accept them silently)... */
+    CHECK(boids_params_load_ini(&p, path, &e) == BOIDS_ERR_INPUT && strstr(e.msg, "predator.3"),
+          "the parameters alone refuse the points: %s", e.msg);
+    /* ...and beside the interaction reader it takes its keys and leaves the others. */
+    CHECK(boids_params_load_ini_except(&p, path, viewer_key, &e) == BOIDS_OK, "%s", e.msg);
+    CHECK(p.alignment_weight == 2, "alignment_weight from the same file");
+    boids_interact_apply(&s, &p);
+    CHECK(p.predator && p.predator_x == 10 && p.predator_y == 20 && p.predator_radius == 30,
+          "the first predator on is the rules' predator");
+    CHECK(p.food && p.food_x == 1.5 && p.food_weight == 0.5, "the first attractor on is food");
+    CHECK(boids_interact_set(&s, "predator.3", "off", "t", &e) == BOIDS_OK && !s.predators[3].on,
+          "off");
+    boids_interact_apply(&s, &p);
+    CHECK(!p.predator, "no predator on: the rules' predator is off");
+}
+
+static void bad_lines_are_refused_and_change_nothing(void) {
+    static const struct {
+        const char *text, *expect;
+    } cases[] = {
+        {"predator.16 = 1 2 3 4\n", "predator.16"},
+        {"predator.x = 1 2 3 4\n", "predator.x"},
+        {"attractor.2 = 1 2 3\n", "expected X Y RADIUS WEIGHT"},
+        {"predator.1 = 1 nan 3 4\n", "predator.1"},
+        {"predator.1 = 1 2 -3 4\n", "radius -3 is out of range"},
+        {"predator.1 = 1 2 3 1001\n", "weight 1001 is out of range"},
+        {"obstacle = circle 1 2 0\n", "circle radius 0"},
+        {"obstacle = square 1 2 3\n", "expected `circle X Y R`"},
+        {"obstacle = segment 1 2 3\n", "segment X1 Y1 X2 Y2"},
+        {"obstacle = circle 1 2 3 4\n", "expected `circle X Y R`"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        boids_params p = boids_params_default();
+        boids_interact s, before;
+        boids_interact_default(&s, &p);
+        /* A good line first: the bad second line must undo it too. */
+        char text[512];
+        snprintf(text, sizeof text, "obstacle = circle 5 5 5\n%s", cases[i].text);
+        const char *path = write_file("bad", text);
+        before = s;
+        boids_error e;
+        CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_ERR_INPUT, "'%s' accepted",
+              cases[i].text);
+        CHECK(strstr(e.msg, ":2:") && strstr(e.msg, cases[i].expect), "'%s': message '%s'",
+              cases[i].text, e.msg);
+        CHECK(!memcmp(&s, &before, sizeof s), "'%s' changed the table", cases[i].text);
+    }
+    boids_params p = boids_params_default();
+    boids_interact s;
+    boids_interact_default(&s, &p);
+    boids_error e;
+    for (int i = 0; i < BOIDS_MAX_OBSTACLES; i++)
+        CHECK(boids_interact_set(&s, "obstacle", "circle 1 1 1", "t", &e) == BOIDS_OK, "%d", i);
+    CHECK(boids_interact_set(&s, "obstacle", "circle 1 1 1", "t", &e) == BOIDS_ERR_INPUT &&
+              strstr(e.msg, "more than 64"),
+          "a 65th obstacle: %s", e.msg);
+}
+
+int main(void) {
+    file_lines_fill_the_table();
+    bad_lines_are_refused_and_change_nothing();
+    return CHECK_DONE("interact_test");
+}

@@ -1,0 +1,122 @@
+"""`boids view` under remote control: OSC messages sent with liblo's oscsend change the
+running viewer (parameters, a preset, a predator, an obstacle, pause), a bad message is
+refused and the viewer goes on, and the observables arrive at an oscdump listener.
+
+Usage: osc_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdump: Debian
+xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE)]
+import harness  # noqa: E402
+
+BOIDS = os.path.abspath(sys.argv[1])
+
+
+def free_udp_port():
+    # The kernel's choice of a free port; it could be taken again before the viewer binds
+    # it, which the viewer would report (exit 2) rather than hang.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(path, text, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        with open(path) as f:
+            if text in f.read():
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def send(port, path, types="", *args):
+    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
+                   check=True, timeout=10)
+
+
+def stats(out):
+    lines = out.strip().splitlines()
+    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
+
+
+def drive(port_in, dump):
+    """The messages and what they should do; the viewer is already running."""
+    send(port_in, "/boids/preset", "s", "school")          # vision_radius 40, fov 300
+    send(port_in, "/boids/param/alignment_weight", "f", 2.25)
+    send(port_in, "/boids/param/fov", "f", 999)             # out of range: refused
+    send(port_in, "/boids/param/fov", "f", 999)             # the same again: not logged again
+    send(port_in, "/boids/param/count", "i", 250)
+    send(port_in, "/boids/predator/5", "ff", 100, 120)
+    send(port_in, "/boids/obstacle/circle", "fff", 300, 200, 40)
+    send(port_in, "/boids/get/param/vision_radius")
+    if not wait_for(dump, "/boids/param/vision_radius", 60):
+        return False
+    # Observables after the restart with 250 boids, then pause and quit.
+    ok = wait_for(dump, "/boids/n i 250", 60)
+    send(port_in, "/boids/pause", "i", 1)
+    send(port_in, "/boids/quit")
+    return ok
+
+
+def main():
+    for tool in ("xvfb-run", "oscsend", "oscdump"):
+        if not shutil.which(tool):
+            harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
+    tmp = harness.tmpdir()
+    dump = os.path.join(tmp, "dump.txt")
+    port_in, port_out = free_udp_port(), free_udp_port()
+    listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump, "w"),
+                                stderr=subprocess.STDOUT)
+    viewer = subprocess.Popen(
+        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", BOIDS, "view", "-n", "300",
+         "--size", "640x400", "--frames", "1000000", "--steps-per-frame", "1", "--stats",
+         "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}", "--osc-rate", "10"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        up = wait_for(dump, "/boids/observables", 120)
+        harness.check("the viewer sends observables once it runs", up)
+        replied = up and drive(port_in, dump)
+        out, err = viewer.communicate(timeout=120)
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+        listener.kill()
+    harness.check("/boids/quit ends the viewer with exit 0", viewer.returncode == 0,
+                  f"exit {viewer.returncode}\n{err[-2000:]}")
+    harness.check("a /boids/get/param query is answered, and N reaches the observables", replied)
+    if viewer.returncode != 0:
+        harness.finish()
+    s = stats(out)
+    harness.check("the preset applied (vision radius 40, fov 300 of school)",
+                  s["vision_radius"] == 40 and s["fov"] == 300, str(s))
+    harness.check("a parameter set after the preset wins", s["alignment_weight"] == 2.25, str(s))
+    harness.check("the out-of-range fov was refused, the viewer went on", s["fov"] == 300, str(s))
+    harness.check("the count restarted the flock with 250 boids", s["n"] == 250, str(s))
+    harness.check("predator 5 acts at (100, 120)",
+                  s["predator"] == 1 and s["predator_x"] == 100 and s["predator_y"] == 120, str(s))
+    harness.check("the obstacle was added", s["obstacles"] == 1, str(s))
+    harness.check("pause paused", s["paused"] == 1, str(s))
+    complaints = [l for l in err.splitlines() if "/boids/param/fov" in l]
+    harness.check("the bad message is logged once", len(complaints) == 1, err[-2000:])
+    with open(dump) as f:
+        lines = f.read().splitlines()
+    obs = [l.split()[2:] for l in lines if " /boids/observables " in l]
+    harness.check("observables have the five values (ffiih)",
+                  obs and all(o[0] == "ffiih" and len(o) == 6 for o in obs), str(obs[:3]))
+    harness.check("order and milling are in [0, 1]",
+                  all(0 <= float(o[1]) <= 1 and 0 <= float(o[2]) <= 1 for o in obs), str(obs[:3]))
+    reply = [l for l in lines if "/boids/param/vision_radius" in l]
+    harness.check("the reply says 40", reply and reply[0].endswith('"40"'), str(reply))
+    shutil.rmtree(tmp, ignore_errors=True)
+    harness.finish()
+
+
+if __name__ == "__main__":
+    main()
