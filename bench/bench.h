@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-bench internals: the sweep's points, their statistics, and the writers.
  *
  * A point is one (backend, N) pair. It is measured, skipped before running (with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-bench: time per step of every backend over a sweep of flock sizes.
  *
  * The sweep runs size by size and, within a size, backend by backend, so that a change in

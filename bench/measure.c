@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-bench: measuring one point (one backend at one N).
  *
  * Every repetition starts from the same initial state (upload, then one untimed step that

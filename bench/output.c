@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-bench: the table on stdout, CSV, JSON (cJSON) and the gnuplot plots. */
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """boids-bench --quick runs and writes well-formed CSV and JSON naming every backend and every
 GPU stage; bad flags exit 2. Checks the harness only: no timing is ever compared with a bound,
 since the machine running the tests may be loaded or slow.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds boids on an (offline) NVIDIA machine, runs `boids verify` on the GPU (every pipeline
 # variant) and the benchmark sweep of every backend and variant to 10M boids, and leaves CSV,
 # JSON, plots, a log and the fastest variant per N (to pick the default from) in one folder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-bench: names, statistics, the byte model, machine information, file writing. */
 #include <errno.h>
 #include <stdio.h>

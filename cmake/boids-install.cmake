@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules (included from the top level when BOIDS_INSTALL is on): headers, the four
 # libraries, the programs, the documentation, a CMake package and a pkg-config file, all in
 # GNUInstallDirs places under CMAKE_INSTALL_PREFIX.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The libraries as others link them (included from the top level after the core and the GPU
 # targets). The program, the benchmark and the tests link the static boids_core and
 # boids_gpu, which may use internal headers; what is installed and exported is:

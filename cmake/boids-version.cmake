@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The version lives in one place, project(VERSION) at the top level: this writes it into the
 # generated public header boids/version.h, which boids_version() and `boids --version` read.
 set(BOIDS_GENERATED_INCLUDE ${PROJECT_BINARY_DIR}/include)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A host application that owns its window, its GL context and its GL loader, and embeds the
  * boids GPU pipeline: boids steps the flock on the host's context, the host draws the
  * boids straight from the library's state buffer with its own shader, no read-back.

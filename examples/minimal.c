@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The smallest use of the library: a preset, a flock, a backend, steps, observables. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One triangle per boid, read straight from the simulation's state buffer; nothing is
 // read back to the CPU to draw the flock. Two ways to fetch, the same picture:
 //   u_pull = 0: instanced, a_state / a_id are per-instance attributes on the buffers;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 2, count: each boid finds its cell and takes a rank in it with an atomic add (the
 // order of ranks within a cell depends on scheduling; the deterministic mode fixes it). Only
 // the rank is stored: the scatter finds the cell again from the same position.

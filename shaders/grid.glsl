@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The uniform grid: cells of at least the vision radius, row-major, tiling the world
 // exactly (P.ncx x P.ncy cells of width / ncx by height / ncy).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The accumulation layer: u_mode 0 fills with u_colour (blended by render.c to fade the
 // trails), 1 copies the layer onto the frame, 2 maps the layer's summed light of a dense
 // flock onto the frame: background + (1 - background) * (1 - exp(-light)), so that one boid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The accumulation layer of trails and density (render.c): one triangle that covers the
 // viewport, made from gl_VertexID alone (no vertex buffer).
 out vec2 v_uv;

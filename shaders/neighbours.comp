@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Debug stage for verification: the neighbour count and the order-independent set hash
 // (sum of boids_neighbour_set_hash(id) mod 2^64) of each boid, found by the same grid search
 // and the same rule (rules_neighbour) as steer.comp, stored by id; itself is left out, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Debug stage for verification with topological neighbours: the count and set hash of each
 // boid's selection (select.glsl), as neighbours.comp does for metric neighbours.
 layout(local_size_x = WG) in;

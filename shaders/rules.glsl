@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The model's rules in GLSL: src/core/rules.h line for line, same operations in the same
 // order (see the function of the same name there). P is the uniform block of the prelude,
 // holding rules_k computed in float by rules_k_init. Scalar expressions are written out

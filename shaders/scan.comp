@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 3, exclusive prefix sum, one level: each work group scans SCAN_BLOCK values in
 // shared memory and writes its block total to scan_sums, which the next level scans in turn
 // (src/gpu/pipeline.c), so any number of cells works.

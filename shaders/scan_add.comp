@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 3, going back down the levels: adds the scanned block totals to each block.
 layout(local_size_x = SCAN_WG) in;
 

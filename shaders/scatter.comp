@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 4, scatter: writes each boid's state and id to start[cell] + rank, which orders the
 // state by cell so that the steer stage reads each neighbour cell as one contiguous range.
 // The cell is computed again from the position, by the count stage's expression: the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Topological neighbours (prepended to steer_topo.comp and neighbours_topo.comp, after the
 // grid and the state): the k nearest candidates of a boid by (float d2, original id), the selection of
 // src/core/cpu_grid.c's topo_select, among the candidates that rules.glsl's rules_neighbour

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deterministic mode, after the scatter: orders each cell's entries by id (a rank sort:
 // each boid's place is the number of boids in its cell with a smaller id), which removes
 // the scheduling-dependent atomic ranks and with them the run-to-run variation of the

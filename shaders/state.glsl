@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The boid state the step reads: vec4 (x, y, vx, vy) and a uint id per boid, in the order of
 // the buffer bound (cell order after the scatter). A storage block may be no larger than
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe: 8,388,608 vec4), so the state is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The boid state a stage writes, split at P.split into two blocks as state.glsl's.
 
 layout(std430, binding = B_DST_STATE) writeonly buffer DstState { vec4 dst[]; };

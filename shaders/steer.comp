@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 5, steer + integrate (metric neighbours, steer.glsl): each boid writes its new state
 // to the other buffer of the ping-pong pair at the same index.
 layout(local_size_x = WG) in;

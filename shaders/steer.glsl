@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Steer + integrate with metric neighbours, for the steer stage of every variant (steer.comp,
 // steer_fused.comp): boid i, at state s in the cell-ordered state, gathers its neighbours
 // (rules_neighbour) from the 3x3 cells around it and applies the rules (rules.glsl: Reynolds,

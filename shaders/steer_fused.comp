@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 5 of the `fused` variant (metric neighbours): steer.comp, and then the next step's
 // count stage for the new position, while it is in registers: the boid takes its rank in
 // the cell of its new position (counts cleared before this stage), so that the next step

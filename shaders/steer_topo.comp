@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 5 with topological neighbours, either model: select the k nearest (select.glsl),
 // then apply the rules over the selection in its (d2, id) order, as the cpu backend does.
 layout(local_size_x = WG) in;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 in vec4 v_colour;
 out vec4 o_colour;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 2D overlay (panel, HUD text, circles of the followed boid): triangles in pixel
 // coordinates with the origin at the top left, one colour per vertex.
 layout(location = 0) in vec2 a_pos;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "See what a boid sees" without reading the flock back: passes over the state buffer (any
 // order; the sorted src of select.glsl) that pick the boid nearest a point, find a boid by id
 // and mark the boids it counts, by the step's own rule: rules_neighbour for metric

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Order (polarization) for the HUD without reading the flock back: a fixed number of work
 // groups each sum v / |v| over a strided share of the boids; the host adds the few
 // partial sums in double and divides by N. Zero velocities contribute nothing, as in

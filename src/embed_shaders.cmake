@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns the shader units of src/shaders.cmake into one C file: each file under shaders/ once,
 # as a NUL-terminated string, and a table of {unit name, its sources in order}, so that the
 # shaders are real files under shaders/ and still part of the binary.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The shader compile units, defined once (included from src/gpu/gpu.cmake). A unit is the
 # prelude printed by src/gpu/prelude.c (#version, #defines, the uniform block P) followed by
 # the files listed here, in order; the last holds main(), names the unit and gives its stage

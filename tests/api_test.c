@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every public entry point called wrongly: NULL pointers, empty flocks, a flock of another
  * N, invalid parameters (one step longer than half the world), a backend of the wrong kind.
  * Each must refuse with an error status and a message (or, where a function has no error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two tiny assertion macros for the C tests: a failed check prints where and what, and
  * the test's exit code counts failures. */
 #ifndef BOIDS_TEST_CHECK_H

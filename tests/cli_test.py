@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Bad input of every kind: one message naming what and where, exit code 2, no output file.
 
 usage: cli_test.py BOIDS_BINARY BENCH_BINARY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Core unit tests: state file round trip, parameter keys, RNG, order parameter. */
 #include <float.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the cpu backend's test programs: a named scenario, creating a backend, and the
  * check that the result has the same bits for any thread count and either kernel. Each
  * program includes this once, after check.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid CPU path (`cpu`) against brute force in float, over scenarios that stress the
  * grid: random lab flocks, walls, narrow fields of view, predator and food, a dense
  * cluster in one cell (with most cells empty), boids exactly on the world's edges and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid CPU path (`cpu`) on seed 003's model keys: model = vicsek, neighbours =
  * topological, boundary = open.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prints the final-state hash of fixed runs on the CPU backends. The test compares the
  * output of this program built at -O0 and at -O2 (and two runs of each): the core is built
  * with -ffp-contract=off and without fast-math, so the bits must not depend on either. */

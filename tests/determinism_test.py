@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Same seed, same bits: two runs of each build, the -O0 and -O2 builds, and the cpu
 backend at 1 and 2 threads all print identical final-state hashes.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """examples/embed_glfw under Xvfb: a host window with its own GL loader steps the flock on
 the GPU and draws it from the library's state buffer. The screenshot must show boids: boid
 pixels (the example's amber) over a good part of the window, spread as a flock of 1500 is,

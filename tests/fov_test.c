@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The field-of-view boundary on every backend (cpu-ref, cpu with its SIMD and scalar kernels,
  * gpu): a neighbour is seen when the angle between the velocity v and the offset d is at most
  * fov / 2, i.e. dot(v, d) >= cos(fov / 2) |v| |d| with cos(fov / 2) from rules_cos_half_fov.

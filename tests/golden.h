@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pinned golden state hashes: fixed scenarios run for a fixed number of steps, the whole
  * final state hashed and compared with a constant. Any change of results on these paths
  * (a reordered sum, a rule edit, a new rounding) then fails a test and has to be pinned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pinned golden state hashes of tests/golden.h on the CPU backends: cpu-ref at 1 and at 2
  * threads and with its scalar scan, and cpu at 1 and at 2 threads, each against one constant
  * (both backends promise the same bits for every thread count; check_same_bits adds 3 and 4

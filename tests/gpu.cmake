@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GPU tests (included from tests/CMakeLists.txt). They run on llvmpipe in CI; exit code 77
 # (no GL 4.3 context can be made at all) is a visible SKIP. Every run uses a debug context
 # and checks GL errors after each stage.

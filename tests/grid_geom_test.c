@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid geometry shared by the cpu path, the GPU pipeline and the observables
  * (src/core/grid_geom.h): the cells tile a periodic world exactly, stay at least the
  * vision radius wide after float rounding (so the 3x3 block holds every neighbour), respect

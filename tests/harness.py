@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tiny helpers shared by the Python test drivers: run the program, check, report."""
 import os
 import subprocess

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Hostile input (issue 11): every case gets one message naming what and where, the exit code
 the README promises, and leaves no output file and no temporary file behind.
 

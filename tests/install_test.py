@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The library as another project uses it: `cmake --install` into a temporary prefix, then
   - every installed shared library exports only boids_ symbols (nm -D --defined-only) and
     has a versioned SONAME file beside it;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interaction points and obstacles of a config file (boids/interact.h): lines parse into
  * the table, bad lines are refused naming file, line and key and change nothing, the same
  * file's parameter lines are left to the parameter reader (and it leaves these), and the

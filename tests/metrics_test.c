@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Observables (boids/metrics.h) against the checks of seed 003, sections 246.5 and 246.9,
  * and against an O(N^2) brute force on random states. Each check names the property. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a test does when no GL 4.3 context can be made. By default it exits 77, which ctest
  * shows as a SKIP: a machine without any GL driver still runs every other test. With
  * BOIDS_REQUIRE_GPU set (to anything but "" or "0") it fails instead: CI sets it, because

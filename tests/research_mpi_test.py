@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """boids-mpi: `mpirun -n 3 boids-mpi sweep` writes the byte-identical table and runs file of
 the serial `boids sweep` (and sidecars that differ only in what describes the process), also
 when it resumes a journal; runs that fail are reported by rank, run and reason, and the sweep

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """boids sim research outputs: --series is plain CSV (header row first) holding the stdout
 rows; --trajectory is a .npy file that numpy.load reads as (samples, N, 4) and whose frames
 equal the states `--save` writes at those steps (float64 bit for bit, float32 as numpy rounds

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """boids sweep, factorial and resumable: a 2-key x 2-N x 4-seed sweep writes 32 run rows with
 stable ids whose averages give the table's means exactly; --grid is the same as --key/--values;
 both CSVs are plain (header row first) and their sidecars hold the command line and version;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The step counter is part of the state: a run of 200 steps equals 100 steps, --save, --load
 and 100 more, bit for bit (the file's `# step=K` makes the Vicsek noise continue), on cpu-ref
 and on the gpu (deterministic mode). States saved by the float backends load back under the

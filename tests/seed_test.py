@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Seed 000 reproduced bit for bit by `boids sim --backend cpu-ref`.
 
 The reference is data only: states and orders that seed 000's program computed, stored under

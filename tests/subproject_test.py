@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """boids as a subproject (add_subdirectory): tests/subproject/ checks at configure time that
 only the libraries come along and that the parent's build type is left alone; its program
 then builds against boids::core and runs.

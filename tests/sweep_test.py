@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """boids sweep: a tiny sweep gives well-formed CSV (header row first, the expected rows and
 columns, order within [0, 1], standard errors that are non-negative; the statistics explained
 in the provenance sidecar), --out is written whole, and bad flags

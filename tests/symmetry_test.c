@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Seed 003's symmetry checks (section 246.9) on every backend: rotating a square periodic
  * world's state by 90 degrees rotates the result, and two far-apart agents moving east keep
  * polarization 1 with no cohesion between them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Seed 003's worked checks of the Vicsek model on the exact reference (cpu-ref):
  * the three-agent example, circular means and the zero-sum convention, and topological
  * tie-breaking by id. Tolerances: cpu-ref computes in double, and each expected value

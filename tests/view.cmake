@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Viewer and offscreen rendering tests (included from tests/CMakeLists.txt). The window
 # tests run under Xvfb (xvfb-run, Debian xvfb) and are skipped without it.
 foreach(t view_starts_draws_boids_and_closes_cleanly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Links against an installed boids: prints the library's version and runs a few steps of
  * the classic flock on the cpu backend (and, built as consumer_gpu, checks that the GPU
  * library links: its headless context may still be missing at run time). */

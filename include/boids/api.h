@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every public header of the library shares.
  *
  * BOIDS_BEGIN_DECLS / BOIDS_END_DECLS bracket a header's declarations: C linkage for C++

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output files that are either complete or absent.
  *
  * The data goes to a temporary file beside the target (the same folder, so that the final

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Simulation backends behind one interface.
  *
  *   cpu-ref  exact reference: double, O(N^2), neighbours in index order (seed 000)

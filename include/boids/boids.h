@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The whole public API in one include: the core (parameters, flock state, backends,
  * metrics, state files) and the GPU pipeline's declarations.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error reporting shared by every part of the library.
  *
  * Library functions never exit and never print: they return a status and fill a

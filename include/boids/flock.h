@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Flock state: N boids as structure-of-arrays in double precision, indexed by id.
  *
  * This is the exchange format between backends, state files and metrics. Backends keep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU backend: the simulation step in OpenGL 4.3 compute shaders.
  *
  * Two independent parts:

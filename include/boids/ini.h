@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Config files: `key = value` lines, read by one strict reader for every part of the program
  * that takes keys from them (the parameters, the viewer's points and obstacles, its look).
  *

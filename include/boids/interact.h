@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an installation puts into the world besides the flock: interaction points
  * (predators that boids flee, attractors they seek) and obstacles (circles and line
  * segments). The viewer moves them from the mouse, OSC and the config file, and draws them.

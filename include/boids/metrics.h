@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Observables of a flock state: how aligned, how rotating, how close, how connected.
  *
  * Seed 003 (section 246.5) insists that polarization, cohesion and rotation are distinct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Model parameters: one struct for the whole model contract (README, "The model and its
  * units").
  *

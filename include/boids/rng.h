@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A random number generator that reproduces CPython's random.Random bit for bit.
  *
  * MT19937 seeded with init_by_array over the seed's 32-bit words (least significant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State files: CSV with the header `x,y,vx,vy` (further columns allowed and ignored),
  * one boid per line in id order, numbers written with %.17g so that a save/load round
  * trip is bit-exact. An optional first line `# step=K` gives the step counter (the Vicsek

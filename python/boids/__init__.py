@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Flocks of the boids library from Python.
 
 A thin ctypes layer over the C library (libboids_core.so, and libboids_gpu.so for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Loading the shared libraries and declaring the C API for ctypes.
 
 The structs mirrored here are the ones the C API passes by value or asks the caller to

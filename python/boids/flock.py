@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Flock: one simulation (parameters, state, backend) owned from Python."""
 
 import ctypes

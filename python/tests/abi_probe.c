@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prints the layout of every public struct that the Python package mirrors with ctypes
  * (python/boids/_lib.py), as the C compiler lays it out: "struct size N" and
  * "struct.field offset N" lines. test_abi.py compares them with ctypes, since a mismatch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: the `boids` program (BOIDS_EXE) that the results are compared with,
 and a runner for it. ctest sets BOIDS_EXE, BOIDS_ABI_PROBE, BOIDS_LIBRARY_PATH and
 PYTHONPATH (tests/CMakeLists.txt); run by hand:

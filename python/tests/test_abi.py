@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The ctypes mirrors of the C structs have the C compiler's layout."""
 
 import ctypes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Flock against `boids sim`: the same runs give the same bits."""
 
 import gc

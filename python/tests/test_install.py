@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package installs offline into a virtual environment that uses Debian's numpy."""
 
 import os

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line layer of `boids` and `boids-bench` (the library boids_cli): one table of
  * the options every command shares (parameters, GPU mode, backend, initial state,
  * verbosity), one handler and one help block for them, and a declarative table for each

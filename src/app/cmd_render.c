@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids render: frames drawn offscreen through EGL (no display needed), to a numbered PNG
  * sequence or as raw RGBA on stdout for ffmpeg. */
 #include <errno.h>

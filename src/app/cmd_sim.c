@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids sim: headless simulation with metrics on stdout and an optional final state. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids sweep: observables over the cartesian product of several parameters, N and seeds,
  * averaged after a burn-in, with standard errors over seeds; CSV tables with JSON provenance
  * sidecars, resumable, and an optional gnuplot figure. */

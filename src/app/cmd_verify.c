@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `boids verify`: checks that the grid backends (cpu, gpu) compute the model of cpu-ref.
  *
  * 1. One step from the same state, per scenario (Reynolds and, from seed 003, the Vicsek

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids view: the interactive window (and `boids` with no command when a display is
  * present). Flags here; the window itself is view.c. */
 #include <errno.h>

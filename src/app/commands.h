@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef BOIDS_APP_COMMANDS_H
 #define BOIDS_APP_COMMANDS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "follow.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "See what a boid sees": the viewer's follow pass (shaders/view_follow.comp) over a state
  * buffer (vec4 x, y, vx, vy) and an id buffer of n boids, in any order. It marks the boids
  * that the followed one counts by the step's own rule (rules.glsl's rules_neighbour, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gnuplot.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running gnuplot without letting any file name become gnuplot code.
  *
  * A script names its outputs by fixed relative names ("plot.svg"); gnuplot runs on it in a

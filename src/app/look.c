@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The look of the flock from a config file's `view.` lines (render.h: render_look). The
  * parameter reader leaves these keys alone; this is their only reader. */
 #include <errno.h>

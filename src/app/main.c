@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids: the program. Dispatches subcommands; only this layer picks exit codes. */
 #include <errno.h>
 #include <stdio.h>

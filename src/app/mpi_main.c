@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-mpi: `boids sweep` with its runs spread over MPI ranks (sweep_mpi.c):
  *   mpirun -n K boids-mpi sweep [the options of boids sweep]
  * The only command; exit codes as boids: 0 ok, 1 a run failed, 2 bad usage or input. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "npy.h"
 
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Trajectories as NumPy .npy files (format version 1.0), streamed to disk frame by frame.
  *
  * Layout: one array of shape (frames, N, 4), C order, little-endian float32 ('<f4') or

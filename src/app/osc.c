@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "osc.h"
 
 #include <errno.h>

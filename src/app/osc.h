@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OSC transport of the viewer (liblo for the message format and for sending).
  *
  * In: a UDP socket of our own, bound to the host and port asked for (liblo's servers bind

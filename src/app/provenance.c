@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "provenance.h"
 
 #include <stdlib.h>

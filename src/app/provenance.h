@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provenance of an output file: a JSON sidecar (cJSON) that says what made it, so that a CSV
  * or .npy file found months later can be traced to its program, parameters and machine while
  * the data file itself stays plain (a CSV header row first, no comment lines).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Drawing shared by the window (`boids view`) and offscreen rendering (`boids render`).
  *
  * Everything here works on the GL 4.3 context current on the calling thread, loaded with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PNG output through stb_image_write (Debian libstb-dev). */
 #include <stdio.h>
 

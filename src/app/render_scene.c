@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "render_scene.h"
 
 #include <math.h>

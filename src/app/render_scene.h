@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The simulation as the viewer and `boids render` see it: parameters, a backend, and the
  * GPU buffers to draw from, plus small GPU passes (order, "see what a boid sees") that
  * read only a few bytes back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids sweep, shared by its parts: the grid of runs (sweep_grid.c), the runs file and its
  * journal (sweep_runs.c), the command (cmd_sweep.c) and its MPI driver (sweep_mpi.c).
  *

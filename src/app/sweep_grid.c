@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids sweep: the grid of runs, from --key/--values/--range, --grid and --counts. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids-mpi: `boids sweep` with its runs spread over MPI ranks.
  *
  * Every rank parses the same command line and computes the same grid of runs. Rank 0 reads

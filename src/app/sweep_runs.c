@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* boids sweep: run ids, the runs table and the journal that makes a sweep resumable. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance) and
  * the float-precision band around every threshold of the model. */
 #ifndef BOIDS_APP_VERIFY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer's frame loop: view_run opens the window, then each frame hands the pointer
  * to the flock, steps, follows a boid, draws and swaps. The other view_*.c files hold the
  * rest, one concern each (the map is in view_internal.h). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The viewer (`boids view`) and offscreen rendering (`boids render`): included from the top
 # level after the `boids` target. GLFW is the only window library and only the viewer
 # uses it; its shaders get the compute step's prelude, are validated with glslangValidator

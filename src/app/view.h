@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interactive viewer: a GLFW window (GL 4.3 core) drawing the flock straight from the
  * GPU state buffer, with a control panel, keyboard shortcuts, pointer as predator or food,
  * "see what a boid sees", a HUD and screenshots. `boids view` parses the flags

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the viewer tells: the HUD (order and its history, N, rates, the settings), the
  * status line of the latest change, and the pointer's circle. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mouse and window events, the camera they move, and scripted input: --press and --keys
  * go through the same handlers as a person's hands. (Keys: view_keys.c.) */
 #include <math.h>

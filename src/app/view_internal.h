@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer's state and what its files share. view.h is the viewer seen from the program;
  * this header is for src/app/view*.c only. One file per concern:
  *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats

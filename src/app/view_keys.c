@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer's keys: one table says which key does what and how to describe it. The GLFW
  * callbacks dispatch through it, the `?` overlay lists it, and docs/viewer.md holds it as
  * Markdown (view_keys_markdown; a test checks that the two agree). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running unattended for weeks: signals (SIGTERM and SIGINT stop the loop so that the
  * viewer closes as if Esc were pressed; SIGHUP reloads the config file), attract mode
  * (autonomous predators after a while without a person) and the frame-time histogram that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer over OSC: what each address does (docs/osc.md is the table), applied between
  * frames from the queue osc.c fills, and the observables sent several times a second.
  * Every change goes through the same code as the keys and the panel (view_sim.c), and a

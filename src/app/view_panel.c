@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The control panel on the right: the keys' actions as sliders and buttons (view_ui.h),
  * laid out top to bottom in sections. tests/view/view_test.py clicks one of its buttons by
  * pixel position: update it with the layout. */

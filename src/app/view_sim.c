@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Changing the simulation from the viewer (keys and panel alike) and its pace: how many
  * steps each frame takes. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "view_ui.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Immediate-mode widgets for the viewer's control panel: each frame the panel code calls
  * ui_slider / ui_buttons in layout order; they draw through the renderer and report what
  * the mouse did to them. No widget state lives outside struct ui. */

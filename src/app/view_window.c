@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer's window: a GLFW window with a GL 4.3 core context, on the monitor and in the
  * mode the options ask for. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public backend functions: argument and parameter checks in front of each backend's
  * operations (src/core/backend_impl.h), so that no backend runs on invalid input and every
  * backend reports it with the same words. */

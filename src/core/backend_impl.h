@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a backend implementation sees behind the opaque boids_backend handle: the table of
  * operations and the shared header every backend struct starts with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* BOIDS_ASSERT: the library's check for programmer mistakes that have no error return,
  * such as a CPU backend passed to a GPU getter (see boids_set_assert_handler in
  * boids/error.h).

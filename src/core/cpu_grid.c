@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu: the fast CPU path. Float state in structure-of-arrays, a uniform grid rebuilt by a
  * counting sort every step, OpenMP threads, and a SIMD neighbour kernel.
  *

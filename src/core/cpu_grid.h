@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal hooks of the grid CPU path (`cpu`), for its tests and the benchmark. Not part of
  * the public API. */
 #ifndef BOIDS_CPU_GRID_H

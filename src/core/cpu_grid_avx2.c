@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu: the AVX2 neighbour kernels. Each evaluates 8 boids of one cell against each
  * candidate (they share the candidate list), so each boid still sums its neighbours one
  * after the other in candidate order: it performs exactly the float operations of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internals of the grid CPU path (`cpu`), shared by its three files:
  *   cpu_grid.c       the backend: state buffers, the counting-sort grid, the per-cell
  *                    steering loop with the scalar kernels, Vicsek, topological steering;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu: the topological neighbours, the k nearest of a boid (ties by id) found by
  * searching rings of grid cells outward from its own, for either model. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu-ref: the exact reference path. Double precision, every pair visited in index order,
  * all boids decide from the same snapshot and then all move: the loop structure and the
  * operation order are those of seed 000's paso(), so this path reproduces the seed

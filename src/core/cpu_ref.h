@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal hooks of the exact reference path (`cpu-ref`), for its tests and the benchmark.
  * Not part of the public API. Every setting gives the same bits: the hooks exist so that
  * the tests can check that it does. */

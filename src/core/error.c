@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/error.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/flock.h"
 
 #include <math.h>

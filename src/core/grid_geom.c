@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The uniform grid's geometry (see grid_geom.h). */
 #include "grid_geom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The uniform grid's geometry: one formula for the cell size, the cells per side and the
  * topological ring search's reach, used by the cpu path (cpu_grid*.c), the GPU pipeline
  * (src/gpu/pipeline.c) and the observables (metrics.c). Internal to the library.

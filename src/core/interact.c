@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/interact.h"
 
 #include <errno.h>

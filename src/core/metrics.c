@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Observables of a flock state (definitions in include/boids/metrics.h).
  *
  * Everything that looks at pairs goes through one uniform grid whose cells are at least

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/params.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MT19937 as in CPython's Modules/_randommodule.c (the reference algorithm of Matsumoto
  * and Nishimura, with init_by_array seeding). */
 #include "boids/rng.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model's rules, written once for any floating type.
  *
  * Include this file after defining RULES_REAL (double or float) and RULES_FN(name) (a

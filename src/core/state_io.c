@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/state_io.h"
 
 #include "boids/atomic_file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bounded line reading for the text inputs (INI and state files). Not part of the public API.
  *
  * Hostile input must fail fast and in bounded memory: a line is read into a fixed buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "boids/version.h"
 
 const char *boids_version(void) {

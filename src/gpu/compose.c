@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Composes and compiles a shader unit (shaders.h): the prelude, then the unit's sources, as
  * src/shaders.cmake lists them and the build validated them. */
 #include <glad/gl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Build-time tool: writes the shader prelude to a file so that glslangValidator checks each
  * shader exactly as it is compiled at run time. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Headless GL 4.3 core context through EGL, GL function loading, KHR_debug recording. */
 #include <glad/egl.h>
 #include <glad/gl.h>

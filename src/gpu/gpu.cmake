@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GPU backend: OpenGL 4.3 compute shaders in a headless EGL context (included from the top level).
 #
 # Generated at build time into the build tree, never committed:

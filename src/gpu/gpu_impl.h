@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What src/gpu/pipeline.c includes in place of boids/gpu.h: the same declarations, with the
  * entry points that take a backend or a flock renamed to their unchecked versions. The
  * public names are defined by src/gpu/gpu_api.c, which checks the arguments (NULL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU step: a counting-sort grid rebuilt every step and the rules in compute shaders.
  *
  * Buffers (N boids, C cells):

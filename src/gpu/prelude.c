@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "prelude.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the C side and the shaders must agree on, defined once here.
  *
  * The uniform block is an X-macro list: the C struct below and the GLSL block in the prelude

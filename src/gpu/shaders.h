@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shader units embedded at build time (src/embed_shaders.cmake writes the tables from the
  * list in src/shaders.cmake) and their composition with the prelude. */
 #ifndef BOIDS_GPU_SHADERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the INI config reader (boids_params_load_ini) on arbitrary bytes.
  * Properties: a failed load changes no parameter and names the file; the parameters a
  * successful load gives validate or fail cleanly, and written back as an INI file of every

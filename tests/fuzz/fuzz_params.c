@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: parameter value parsing (boids_params_set, as --set KEY=VALUE and every
  * config line reach it) on arbitrary text. The input is KEY=VALUE, or VALUE alone for a key
  * chosen by its first byte. Properties: a refused value changes nothing and names the key;

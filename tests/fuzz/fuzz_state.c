@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the state CSV reader (boids_state_load_for) on arbitrary bytes.
  * Properties: a failed load leaves the flock empty and names the file; a successful one
  * fits the parameters, saves, and loads back bit for bit with the same step, and saving

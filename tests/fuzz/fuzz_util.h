@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the libFuzzer targets: the input as a file the readers can open by name, and a
  * comparison of parameter sets key by key (their text form, which round-trips exactly). */
 #ifndef BOIDS_FUZZ_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs a fuzz target on files (or every file of folders) without libFuzzer, so that the
  * ordinary test build checks the seed corpora against the targets' properties with gcc. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The viewer's follow pass marks exactly the neighbours the step uses: for metric Reynolds
  * with a field of view under 360 degrees, topological k = 7 (Reynolds and Vicsek) and
  * metric Vicsek, the marks read back from the buffer boid.vert draws from (follow.h) give,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pinned golden state hashes of tests/golden.h on the GPU backend in deterministic mode.
  * The constants are compared only when the GL renderer is Mesa llvmpipe (CI's device): they
  * are a property of llvmpipe's float arithmetic and shader compiler, and another device

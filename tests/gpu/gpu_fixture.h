@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the GPU test programs: the debug context and the two helpers every one of them
  * needs. Each program includes this once. */
 #ifndef BOIDS_TEST_GPU_FIXTURE_H

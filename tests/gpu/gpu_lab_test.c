@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Seed 003 on the GPU: the Vicsek model and topological neighbours of shaders/steer.comp,
  * steer_topo.comp and select.glsl against the seed's worked example and cpu-ref. Debug
  * context, per-stage error checks; exit 77 (skip) only when no GL 4.3 context exists

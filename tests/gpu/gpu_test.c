@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU backend tests that `boids verify` does not cover: deterministic mode, device limits,
  * the bounded grid, the context. Every test runs on a debug context with per-stage error
  * checks; any GL error or high-severity debug message fails it. Exit 77 (skip) only when no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shaders/rules.glsl against src/core/rules.h in float, function by function, on edge cases:
  * the radius boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov
  * boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors and zero targets, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs one function of shaders/rules.glsl per case (tests/gpu/rules_glsl_test.c composes
 // this after the prelude and rules.glsl, as the pipeline composes its programs).
 layout(local_size_x = 64) in;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs `boids verify` in-process with the arguments given, after checking that a GL 4.3
  * context can be made at all: without one the test is skipped (exit 77), visibly, or fails
  * with BOIDS_REQUIRE_GPU set (tests/require_gpu.h). */

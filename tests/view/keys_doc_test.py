@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """docs/viewer.md's key table is the viewer's own: the program prints its table
 (src/app/view_keys.c, the one the keyboard dispatches through and the `?` overlay lists) and
 the document must hold exactly those lines, as one table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prints the viewer's key table as Markdown: what docs/viewer.md must hold (checked by
  * keys_doc_test.py). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`boids view` left alone: SIGHUP reloads the config file (a broken one is refused and the
 old settings stay), attract mode sends predators out after a while without input and an OSC
 control hands it back, and SIGTERM closes the window cleanly (exit 0, --stats printed).

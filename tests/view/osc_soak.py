@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A long run of `boids view` under OSC control, for docs/installation.md: parameter changes
 every 3 seconds, resident memory sampled every 10 seconds, frame-time percentiles from the
 viewer's --stats at the end. Not a ctest test (it runs for as long as asked).

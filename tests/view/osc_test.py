@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`boids view` under remote control: OSC messages sent with liblo's oscsend change the
 running viewer (parameters, a preset, a predator, an obstacle, pause), a bad message is
 refused and the viewer goes on, and the observables arrive at an oscdump listener.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A minimal PNG reader (8-bit RGB/RGBA, not interlaced): enough for the images the viewer
 and `boids render` write, without third-party modules."""
 import struct

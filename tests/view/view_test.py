@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tests of `boids view` (under Xvfb) and `boids render` (EGL, no display).
 
 Usage: view_test.py BOIDS TEST. Each TEST asserts one property, named in its function's
