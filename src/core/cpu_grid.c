@@ -5,14 +5,17 @@
  *   1. cell of every boid, per-thread histograms of the cells;
  *   2. exclusive prefix sum over cells (in parallel blocks), giving each thread's write
  *      offset in each cell;
- *   3. stable scatter of the whole state into the snapshot buffer, ordered by cell (so the
- *      neighbours of a cell are a few contiguous ranges: rows of the 3x3 block);
+ *   3. scatter of the whole state into the snapshot buffer, ordered by cell (so the
+ *      neighbours of a cell are a few contiguous ranges: rows of the 3x3 block), then each
+ *      cell's boids ordered by id;
  *   4. for every boid, the neighbour sums over the 3x3 block read from the snapshot, then
  *      rules_accel / rules_integrate, written into the other buffer (ping-pong): every boid
  *      decides from the same snapshot.
  *
- * The sort is stable and each boid's sums are made by one thread over a candidate order
- * fixed by the grid, so the result is bit-identical for any number of threads.
+ * Cells hold their boids in id order and each boid's sums are made by one thread over a
+ * candidate order fixed by the grid, so the result is bit-identical for any number of
+ * threads and whatever the order of the state in memory (a resumed run equals a straight
+ * one).
  *
  * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
  * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids of a cell at a time, the scalar
@@ -191,7 +194,34 @@ static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_thr
     return BOIDS_OK;
 }
 
-/* Stable: within a cell, boids keep their order in cur, whatever the number of threads. */
+/* Orders the boids of snapshot slots [b, e) by id. Insertion sort: a cell holds a few
+ * boids, and most of them arrive in order (those that stayed in the cell keep the previous
+ * step's id order), so this is nearly one comparison per boid. */
+static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
+    for (uint32_t i = b + 1; i < e; i++) {
+        const uint32_t id = s->id[i];
+        if (s->id[i - 1] < id) continue;
+        const float x = s->x[i], y = s->y[i], vx = s->vx[i], vy = s->vy[i];
+        uint32_t j = i;
+        for (; j > b && s->id[j - 1] > id; j--) {
+            s->x[j] = s->x[j - 1];
+            s->y[j] = s->y[j - 1];
+            s->vx[j] = s->vx[j - 1];
+            s->vy[j] = s->vy[j - 1];
+            s->id[j] = s->id[j - 1];
+        }
+        s->x[j] = x;
+        s->y[j] = y;
+        s->vx[j] = vx;
+        s->vy[j] = vy;
+        s->id[j] = id;
+    }
+}
+
+/* Within a cell, boids end in id order: the summation order of every boid, hence the
+ * result, depends on the state alone, not on the order in which cur holds it (a resumed run
+ * starts in id order, a running one in the previous step's cell order), nor on the number
+ * of threads. */
 static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
     const size_t n = c->base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
@@ -238,6 +268,9 @@ static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
             snap.vy[d] = cur.vy[i];
             snap.id[d] = cur.id[i];
         }
+#pragma omp barrier
+        for (size_t cell = c0; cell < c1; cell++)
+            cell_sort_by_id(&snap, start[cell], start[cell + 1]);
     }
 }
 
