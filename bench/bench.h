@@ -113,6 +113,12 @@ void bench_loadavg(double load[3]);
 /* Bytes of host memory available now (MemAvailable), 0 if unknown. */
 double bench_mem_available(void);
 
+/* --contend: a child process that spins on one core (the last this process may run on,
+ * pinned there) for the whole sweep, as another user's job would on a shared machine.
+ * Returns its pid, or -1 with the reason in err; bench_contend_stop ends it. */
+long bench_contend_start(boids_error *err);
+void bench_contend_stop(long pid);
+
 /* Where GPU stage times come from: GL_TIME_ELAPSED queries, CPU-fenced timing of each
  * stage (stage_timer.c), or the queries unless their sum is implausible: under 2 us per step
  * for six dispatches and under 5% of the wall time of the same steps (llvmpipe reports a few
@@ -135,6 +141,7 @@ typedef struct bench_config {
     unsigned long age; /* steps the initial state is advanced (cpu path) before timing */
     double rep_ms, budget_s;
     int quick;
+    int contend;     /* a busy process on one core beside the sweep (--contend) */
     int stage_timer; /* BENCH_TIMER_* */
     const char *out;
     int plot;

@@ -530,6 +530,9 @@ int main(int argc, char **argv) {
                  "default)"},
         {APP_REAL, "budget", 0, "S", &a.budget, 0.0, 1e7,
          .help = "skip a point whose estimated time exceeds S seconds (default 120)"},
+        {APP_FLAG, "contend", 0, NULL, &c.contend, 1,
+         .help = "run a busy process pinned to one core beside the sweep, as on a\n"
+                 "shared machine (cpu-all against cpu-1t then shows the cost)"},
         {APP_FLAG, "quick", 0, NULL, &c.quick, 1,
          .help = "seconds-long harness check: 500 and 2000 boids, 3 reps, 1 warm-up,\n"
                  "short repetitions (explicit flags still win)"},
@@ -553,7 +556,10 @@ int main(int argc, char **argv) {
         boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
         return fail(&err);
     }
+    long contender = c.contend ? bench_contend_start(&err) : 0;
+    if (contender < 0) return fail(&err);
     for (int si = 0; si < c.nsizes; si++) run_size(&r, c.sizes[si]);
+    bench_contend_stop(contender);
     record_kernel(&m);
     gpu_close(gl);
     rc = finish(&c, &m, r.pts, r.npts);

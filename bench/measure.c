@@ -7,8 +7,16 @@
  * life: left running, boids gather into flocks, neighbour counts grow and a later
  * repetition would measure a different workload. K is chosen from a calibration step so
  * that one repetition lasts about --rep-ms, and capped by --max-steps for the same reason. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET, prctl: --contend pins its busy loop */
+#include <errno.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -214,4 +222,40 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
     } else {
         pt->state = BENCH_OK;
     }
+}
+
+long bench_contend_start(boids_error *err) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set)) {
+        boids_error_set(err, BOIDS_ERR_RUNTIME, "--contend: sched_getaffinity: %s",
+                        strerror(errno));
+        return -1;
+    }
+    int core = -1;
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &set)) core = i;
+    fflush(NULL); /* the child must not write this process's buffered output again */
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        boids_error_set(err, BOIDS_ERR_RUNTIME, "--contend: fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        /* Dies with the benchmark, even if that is killed. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(0);
+        CPU_ZERO(&set);
+        CPU_SET(core, &set);
+        sched_setaffinity(0, sizeof set, &set);
+        volatile unsigned long spin = 0;
+        for (;;) spin++;
+    }
+    return (long)pid;
+}
+
+void bench_contend_stop(long pid) {
+    if (pid <= 0) return;
+    kill((pid_t)pid, SIGKILL);
+    waitpid((pid_t)pid, NULL, 0);
 }

@@ -28,6 +28,7 @@ static boids_backend *make_cpu(const boids_flock *f, int threads) {
     boids_error err;
     boids_backend *b = boids_cpu_create(f, threads, &err);
     if (!b) die("boids_cpu_create", &err);
+    boids_cpu_fixed_threads(b, 1); /* each thread count runs as asked */
     return b;
 }
 

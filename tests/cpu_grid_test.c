@@ -425,8 +425,70 @@ static void check_big_flocks_same_bits(void) {
     bigw.p.fov = 240;
     alloc_random(&bigw, 5000, 14);
     check_same_bits(&bigw, 20);
+    /* Without the test hook the backend picks all threads or one per step by timing: the
+     * same bits whatever it picks. */
+    boids_error err;
+    boids_backend *b = boids_cpu_create(&big.f, 2, &err);
+    if (!b) die("boids_cpu_create", &err);
+    boids_flock out;
+    if (boids_flock_alloc(&out, big.f.n, &err)) die("alloc", &err);
+    for (int i = 0; i < 20; i++)
+        if (boids_backend_step(b, &big.p, 3, &err)) die(big.name, &err);
+    if (boids_backend_download(b, &out, &err)) die(big.name, &err);
+    uint64_t h = boids_flock_hash(&out), ref = run_hash(&big, 1, 0, 60);
+    CHECK(h == ref, "lab_5000: timed thread pick gives %016" PRIx64 ", 1 thread %016" PRIx64, h,
+          ref);
+    boids_flock_free(&out);
+    boids_backend_destroy(b);
     boids_flock_free(&big.f);
     boids_flock_free(&bigw.f);
+}
+
+/* Hash of the state after `steps` steps from s's flock, downloaded and uploaded again
+ * (into a new backend) after the first `split` of them: the state then restarts in id
+ * order, where a running backend holds it in the previous step's cell order. */
+static uint64_t resumed_hash(const scenario *s, int threads, unsigned split, unsigned steps) {
+    boids_error err;
+    boids_flock mid, out;
+    if (boids_flock_alloc(&mid, s->f.n, &err) || boids_flock_alloc(&out, s->f.n, &err))
+        die("alloc", &err);
+    boids_backend *a = make_cpu(&s->f, threads);
+    if (boids_backend_step(a, &s->p, split, &err)) die(s->name, &err);
+    if (boids_backend_download(a, &mid, &err)) die(s->name, &err);
+    boids_backend_destroy(a);
+    boids_backend *b = make_cpu(&mid, threads);
+    if (boids_backend_step(b, &s->p, steps - split, &err)) die(s->name, &err);
+    if (boids_backend_download(b, &out, &err)) die(s->name, &err);
+    boids_backend_destroy(b);
+    uint64_t h = boids_flock_hash(&out);
+    boids_flock_free(&mid);
+    boids_flock_free(&out);
+    return h;
+}
+
+/* Resume bit for bit (Reynolds, no noise stream to restart): 200 steps straight equal 100
+ * steps, a save and a load, and 100 more, for every boundary, both neighbour kinds, on 1
+ * and 2 threads. Enough boids that 2 threads share the work and that boids cross cells. */
+static void check_resume(void) {
+    static const char *const bname[] = {"wrap", "walls", "open"};
+    for (int bnd = BOIDS_BOUNDARY_WRAP; bnd <= BOIDS_BOUNDARY_OPEN; bnd++)
+        for (int topo = 0; topo <= 1; topo++) {
+            scenario s = {"resume", lab(3000), {0}};
+            s.p.boundary = (boids_boundary)bnd;
+            s.p.neighbours = topo ? BOIDS_NEIGHBOURS_TOPOLOGICAL : BOIDS_NEIGHBOURS_METRIC;
+            alloc_random(&s, 3000, 20 + (uint64_t)bnd);
+            for (int threads = 1; threads <= 2; threads++) {
+                uint64_t straight = run_hash(&s, threads, 0, 200);
+                uint64_t resumed = resumed_hash(&s, threads, 100, 200);
+                CHECK(resumed == straight,
+                      "resume %s %s %d threads: 100 + 100 steps give %016" PRIx64
+                      ", 200 straight %016" PRIx64,
+                      bname[bnd], topo ? "topological" : "metric", threads, resumed, straight);
+            }
+            printf("resume %-5s %-11s 200 steps = 100 + save/load + 100 on 1 and 2 threads\n",
+                   bname[bnd], topo ? "topological" : "metric");
+            boids_flock_free(&s.f);
+        }
 }
 
 int main(void) {
@@ -444,6 +506,7 @@ int main(void) {
     for (int i = 0; i < ns; i++) check_same_bits(&sc[i], 10);
     check_big_flocks_same_bits();
     check_upload_download();
+    check_resume();
 
     for (int i = 0; i < ns; i++) boids_flock_free(&sc[i].f);
     return CHECK_DONE("cpu_grid_test");

@@ -36,7 +36,9 @@ typedef struct boids_backend boids_backend;
  * NULL initial or arrays, n = 0: BOIDS_ERR_INPUT; no memory: BOIDS_ERR_NOMEM. Returns NULL
  * on failure. */
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err);
-/* The same for the grid backend; threads <= 0: all available (OpenMP default). */
+/* The same for the grid backend; threads <= 0: all available (OpenMP default). A step runs
+ * on all of them or, where timing shows one thread to be faster (another process holding a
+ * core), on one; the results are the same bits either way. */
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err);
 
 /* Advances the state by `steps` steps with parameters p. p is checked with

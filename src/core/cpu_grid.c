@@ -6,14 +6,17 @@
  *   1. cell of every boid, per-thread histograms of the cells;
  *   2. exclusive prefix sum over cells (in parallel blocks), giving each thread's write
  *      offset in each cell;
- *   3. stable scatter of the whole state into the snapshot buffer, ordered by cell (so the
- *      neighbours of a cell are a few contiguous ranges: rows of the 3x3 block);
+ *   3. scatter of the whole state into the snapshot buffer, ordered by cell (so the
+ *      neighbours of a cell are a few contiguous ranges: rows of the 3x3 block), then each
+ *      cell's boids ordered by id;
  *   4. for every boid, the neighbour sums over the 3x3 block read from the snapshot, then
  *      rules_accel / rules_integrate, written into the other buffer (ping-pong): every boid
  *      decides from the same snapshot.
  *
- * The sort is stable and each boid's sums are made by one thread over a candidate order
- * fixed by the grid, so the result is bit-identical for any number of threads.
+ * Cells hold their boids in id order and each boid's sums are made by one thread over a
+ * candidate order fixed by the grid, so the result is bit-identical for any number of
+ * threads and whatever the order of the state in memory (a resumed run equals a straight
+ * one).
  *
  * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
  * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids of a cell at a time, the scalar
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -32,14 +36,32 @@
 #include "cpu_grid_impl.h"
 
 enum {
-    PARALLEL_MIN = 2048,      /* below this many boids, threads cost more than they save */
-    HIST_MIN_BUDGET = 1 << 20 /* per-thread histogram entries allowed whatever N */
+    PARALLEL_MIN = 2048,       /* below this many boids, threads cost more than they save */
+    HIST_MIN_BUDGET = 1 << 20, /* per-thread histogram entries allowed whatever N */
+    PROBE_MIN = 16,            /* steps between tries of the other thread count: at first, */
+    PROBE_MAX = 4096           /* and at most, after tries that lost */
 };
+
+/* The thread count of each step: all the threads or one. On a shared machine a thread
+ * whose core another process holds stalls every barrier of the step while the others
+ * wait for it (20-50x slower than one thread, seen with a busy process on one of two
+ * cores): the grid build gives each thread a fixed share (its histogram), which no other
+ * thread can take over. So steps are timed and the faster count
+ * runs; the other is tried for one step after `interval` steps, an interval that doubles
+ * (to PROBE_MAX) each time the try loses, so that lost tries cost at most a few per cent.
+ * The results do not depend on the count (same bits). */
+typedef struct thread_pick {
+    double s[2];       /* seconds per step on [0] one thread, [1] all; < 0: unknown */
+    int all;           /* the count that runs: 1 all threads, 0 one */
+    uint32_t interval; /* steps between tries of the other count */
+    uint32_t left;     /* steps until the next try */
+} thread_pick;
 
 typedef struct cpu_grid {
     boids_backend base;
-    int threads;      /* resolved: >= 1 */
-    int force_scalar; /* test hook */
+    int threads;       /* resolved: >= 1 */
+    int force_scalar;  /* test hook */
+    int fixed_threads; /* test hook: no thread_pick, every step on all threads */
     int have_avx2;
     state cur, snap;   /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
     uint32_t *cell_of; /* cell of each slot of cur */
@@ -52,6 +74,8 @@ typedef struct cpu_grid {
     cand *cand;        /* topological: per-thread selection buffers of k entries */
     size_t cand_cap;   /* entries allocated in cand */
     uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
+    int run_threads;   /* threads of the current step (or neighbours query) */
+    thread_pick pick;
 } cpu_grid;
 
 static int max_threads(void) {
@@ -177,7 +201,7 @@ static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_thr
     }
     /* Each build thread has its own histogram: limit their number so that the histograms
      * stay within a few times the state's size. */
-    int t = n >= PARALLEL_MIN ? c->threads : 1;
+    int t = c->run_threads;
     size_t budget = n * 4 > HIST_MIN_BUDGET ? n * 4 : HIST_MIN_BUDGET;
     while (t > 1 && (size_t)t * nc > budget) t--;
     size_t need = (size_t)t * nc;
@@ -192,7 +216,34 @@ static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_thr
     return BOIDS_OK;
 }
 
-/* Stable: within a cell, boids keep their order in cur, whatever the number of threads. */
+/* Orders the boids of snapshot slots [b, e) by id. Insertion sort: a cell holds a few
+ * boids, and most of them arrive in order (those that stayed in the cell keep the previous
+ * step's id order), so this is nearly one comparison per boid. */
+static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
+    for (uint32_t i = b + 1; i < e; i++) {
+        const uint32_t id = s->id[i];
+        if (s->id[i - 1] < id) continue;
+        const float x = s->x[i], y = s->y[i], vx = s->vx[i], vy = s->vy[i];
+        uint32_t j = i;
+        for (; j > b && s->id[j - 1] > id; j--) {
+            s->x[j] = s->x[j - 1];
+            s->y[j] = s->y[j - 1];
+            s->vx[j] = s->vx[j - 1];
+            s->vy[j] = s->vy[j - 1];
+            s->id[j] = s->id[j - 1];
+        }
+        s->x[j] = x;
+        s->y[j] = y;
+        s->vx[j] = vx;
+        s->vy[j] = vy;
+        s->id[j] = id;
+    }
+}
+
+/* Within a cell, boids end in id order: the summation order of every boid, hence the
+ * result, depends on the state alone, not on the order in which cur holds it (a resumed run
+ * starts in id order, a running one in the previous step's cell order), nor on the number
+ * of threads. */
 static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
     const size_t n = c->base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
@@ -239,6 +290,9 @@ static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
             snap.vy[d] = cur.vy[i];
             snap.id[d] = cur.id[i];
         }
+#pragma omp barrier
+        for (size_t cell = c0; cell < c1; cell++)
+            cell_sort_by_id(&snap, start[cell], start[cell + 1]);
     }
 }
 
@@ -393,7 +447,7 @@ static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const size_t nc = g->ncells;
     const uint32_t *const start = c->start;
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int threads = c->run_threads;
     const long chunk = (long)cell_chunk(nc, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
     for (size_t cell = 0; cell < nc; cell++) {
@@ -426,7 +480,7 @@ static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f *k, cons
     const uint32_t *const start = c->start;
     const uint32_t t = c->t, kmax = (uint32_t)p->k;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int threads = c->run_threads;
     const long chunk = (long)cell_chunk(nc, threads);
     cand *const buf = c->cand;
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -504,7 +558,7 @@ static grid_bbox flock_bbox(const cpu_grid *c, int threads) {
  * it; also the topological selection buffers. */
 static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, int *build_threads,
                             boids_error *err) {
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int threads = c->run_threads;
     grid_bbox bb;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
     if (open) bb = flock_bbox(c, threads);
@@ -527,13 +581,50 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, in
     return grid_reserve(c, g, build_threads, err);
 }
 
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Whether the next step runs on all threads: each count once first, then the running one,
+ * or the other when its try is due. */
+static int pick_all(const thread_pick *k) {
+    if (k->s[1] < 0) return 1;
+    if (k->s[0] < 0) return 0;
+    return k->left == 0 ? !k->all : k->all;
+}
+
+/* Records a step of `dt` seconds on all threads (all = 1) or one. The running count's time
+ * is smoothed (a single step is noisy on a loaded machine); a try is one step, and wins
+ * when it beats that. A running count that becomes clearly slower than the other's last
+ * time (contention that began, or ended) has the other tried at once. */
+static void pick_record(thread_pick *k, int all, double dt) {
+    if (all == k->all) {
+        k->s[all] = k->s[all] < 0 ? dt : 0.75 * k->s[all] + 0.25 * dt;
+        if (k->left > 0) k->left--;
+        if (k->s[!all] >= 0 && k->s[all] > 2 * k->s[!all]) k->left = 0;
+        return;
+    }
+    k->s[all] = dt;
+    if (dt < k->s[k->all]) {
+        k->all = all;
+        k->interval = PROBE_MIN;
+    } else {
+        k->interval = k->interval * 2 > PROBE_MAX ? PROBE_MAX : k->interval * 2;
+    }
+    k->left = k->interval;
+}
+
 static boids_status step(boids_backend *b, const boids_params *p, unsigned steps,
                          boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int parallel = c->threads > 1 && c->base.n >= PARALLEL_MIN;
+    const int adapt = parallel && !c->fixed_threads;
+    c->run_threads = parallel ? c->threads : 1; /* room for the most threads */
     grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
@@ -541,13 +632,17 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     rules_k_f k;
     rules_k_init_f(&k, p);
     for (unsigned s = 0; s < steps; s++, c->t++) {
+        const int all = parallel && (!adapt || pick_all(&c->pick));
+        const double t0 = adapt ? now_s() : 0;
+        c->run_threads = all ? c->threads : 1;
         if (open && s > 0 && (st = prepare(c, p, &g, &build_threads, err))) return st;
-        grid_build(c, &g, build_threads);
-        if (vicsek) unit_headings(c, threads);
+        grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
+        if (vicsek) unit_headings(c, c->run_threads);
         if (topo)
             steer_topo(c, &g, &k, p);
         else
             steer_metric(c, &g, &k, p);
+        if (adapt) pick_record(&c->pick, all, now_s() - t0);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
         c->cur.id = c->snap.id;
@@ -561,6 +656,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
 static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
+    c->run_threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
     grid_geom g;
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
@@ -574,7 +670,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const uint32_t kmax = topo ? (uint32_t)p->k : 0;
     cand *const buf = c->cand;
-    const int threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
+    const int threads = c->run_threads;
     const long chunk = (long)cell_chunk(g.ncells, threads);
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -708,6 +804,8 @@ boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_e
     c->threads = threads > 0 ? threads : max_threads();
     if (c->threads < 1) c->threads = 1;
     c->have_avx2 = cpu_has_avx2();
+    c->run_threads = 1;
+    c->pick = (thread_pick){{-1, -1}, 1, PROBE_MIN, PROBE_MIN};
     c->block = malloc((size_t)c->threads * sizeof *c->block);
     if (!c->block) {
         free(c);
@@ -725,6 +823,12 @@ const char *boids_cpu_kernel_name(const boids_backend *b) {
     if (!b || b->ops != &ops) return NULL;
     const cpu_grid *c = (const cpu_grid *)b;
     return BOIDS_AVX2 && c->have_avx2 && !c->force_scalar ? "avx2" : "scalar";
+}
+
+int boids_cpu_fixed_threads(boids_backend *b, int on) {
+    if (!b || b->ops != &ops) return -1;
+    ((cpu_grid *)b)->fixed_threads = on != 0;
+    return 0;
 }
 
 int boids_cpu_force_scalar(boids_backend *b, int on) {

@@ -16,4 +16,9 @@ const char *boids_cpu_kernel_name(const boids_backend *b);
  * bit-identical states. Returns 0, or -1 if b is not a `cpu` backend. */
 int boids_cpu_force_scalar(boids_backend *b, int on);
 
+/* on != 0 runs every step on the backend's full thread count, never on one thread for
+ * speed (see thread_pick in cpu_grid.c): the tests that compare thread counts use it, so
+ * that each count really runs. Returns 0, or -1 if b is not a `cpu` backend. */
+int boids_cpu_fixed_threads(boids_backend *b, int on);
+
 #endif
