@@ -20,9 +20,18 @@ BOIDS = os.path.abspath(sys.argv[1])
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
 
 
+# xvfb-run itself sometimes fails to remove its temporary folder on a loaded machine and then
+# replaces the program's exit status with its own; that run says nothing about boids, so it
+# is run again (the message is xvfb-run's, never the program's).
+XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
+
+
 def run(args, env=None, xvfb=False, timeout=240):
     cmd = (XVFB if xvfb else []) + [BOIDS] + args
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    for _ in range(3):
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        if not (xvfb and XVFB_CLEANUP in r.stderr):
+            break
     return r
 
 
