@@ -2,10 +2,13 @@
 #include "boids/atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- temporary files removed on SIGINT, SIGTERM, SIGHUP --------------------------------- */
@@ -87,6 +90,28 @@ static boids_status check_target(const char *path, boids_error *err) {
 
 /* ---- open, commit, abort -------------------------------------------------------------------- */
 
+/* Fills the six X at the end of tmp with a fresh name and creates that file exclusively with
+ * mode 0666: the kernel applies the process's umask, as for a plain fopen, so the output is as
+ * readable as any other and the library never changes the umask (a process-wide setting that
+ * other threads may be using). Returns the descriptor, or -1 with errno. */
+static int create_unique(char *tmp) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    char *x = tmp + strlen(tmp) - 6;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t r = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^
+                 (uint64_t)(uintptr_t)tmp;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull; /* a 64-bit LCG step */
+        uint64_t v = r >> 16;
+        for (int i = 0; i < 6; i++, v /= 62) x[i] = digits[v % 62];
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_error *err) {
     memset(a, 0, sizeof *a);
     a->path = path;
@@ -96,11 +121,11 @@ boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_err
     a->tmp = malloc(len);
     if (!a->tmp) return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
     snprintf(a->tmp, len, "%s.tmpXXXXXX", path);
-    /* Tracked before mkstemp fills in the name and creates the file: a signal between the
-     * two would otherwise leave it. Until then the handler unlinks a name that does not
+    /* Tracked before create_unique fills in the name and creates the file: a signal between
+     * the two would otherwise leave it. Until then the handler unlinks a name that does not
      * exist. */
     boids_atomic_track(a->tmp);
-    int fd = mkstemp(a->tmp);
+    int fd = create_unique(a->tmp);
     if (fd < 0) {
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write: %s", path, strerror(errno));
         boids_atomic_untrack(a->tmp);
@@ -108,11 +133,6 @@ boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_err
         a->tmp = NULL;
         return s;
     }
-    /* mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the
-     * umask), so the result is as readable as any other output. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
     a->f = fdopen(fd, "w");
     if (!a->f) {
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot write: %s", path, strerror(errno));
