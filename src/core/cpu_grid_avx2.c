@@ -24,6 +24,56 @@ static inline __m256 wrap8(__m256 d, __m256 side, __m256 half, __m256 neg_half) 
     return _mm256_blendv_ps(r, _mm256_add_ps(d, side), _mm256_cmp_ps(d, neg_half, _CMP_LT_OQ));
 }
 
+/* What both kernels need of their 8 lanes and the world: the lanes' positions and slots,
+ * and the wrap constants. */
+typedef struct lanes8 {
+    __m256 xi, yi;
+    __m256i self;
+    __m256 W, H, hw, nhw, hh, nhh;
+    int wrap_x, wrap_y;
+} lanes8;
+
+/* The lanes of cell group q (the spare ones repeat the first boid); v receives their
+ * velocities when not NULL. */
+static inline lanes8 lanes8_load(const state *s, const rules_k_f *k, const cell_group *q,
+                                 __m256 *vx, __m256 *vy) {
+    float lx[LANES], ly[LANES], lvx[LANES], lvy[LANES];
+    int32_t self[LANES];
+    for (uint32_t l = 0; l < LANES; l++) {
+        uint32_t i = q->i0 + (l < q->lanes ? l : 0);
+        lx[l] = s->x[i];
+        ly[l] = s->y[i];
+        lvx[l] = s->vx[i];
+        lvy[l] = s->vy[i];
+        self[l] = (int32_t)i;
+    }
+    if (vx) *vx = _mm256_loadu_ps(lvx);
+    if (vy) *vy = _mm256_loadu_ps(lvy);
+    return (lanes8){_mm256_loadu_ps(lx),
+                    _mm256_loadu_ps(ly),
+                    _mm256_loadu_si256((const __m256i *)(const void *)self),
+                    _mm256_set1_ps(k->width),
+                    _mm256_set1_ps(k->height),
+                    _mm256_set1_ps(k->half_w),
+                    _mm256_set1_ps(-k->half_w),
+                    _mm256_set1_ps(k->half_h),
+                    _mm256_set1_ps(-k->half_h),
+                    q->wrap_x,
+                    q->wrap_y};
+}
+
+/* rules_offset and d2 = dx*dx + dy*dy from the 8 lanes to candidate j, and the lanes that
+ * are j itself. */
+static inline __m256 offset8(const lanes8 *g, const state *s, uint32_t j, __m256 *dx, __m256 *dy,
+                             __m256 *is_self) {
+    *dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), g->xi);
+    *dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), g->yi);
+    if (g->wrap_x) *dx = wrap8(*dx, g->W, g->hw, g->nhw);
+    if (g->wrap_y) *dy = wrap8(*dy, g->H, g->hh, g->nhh);
+    *is_self = _mm256_castsi256_ps(_mm256_cmpeq_epi32(g->self, _mm256_set1_epi32((int32_t)j)));
+    return _mm256_add_ps(_mm256_mul_ps(*dx, *dx), _mm256_mul_ps(*dy, *dy));
+}
+
 /* The lanes' sums into out[0 .. lanes): velocities, offsets and separation terms (x, y
  * each), the neighbour counts, and sep, the lanes that saw a close neighbour. The vectors
  * come by value: an array of them would keep the loop's sums in memory. */
@@ -61,27 +111,13 @@ static inline void store_sums(rules_acc_f *out, uint32_t lanes, __m256 mvx, __m2
 void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_group *q,
                              rules_acc_f out[LANES]) {
     const range *const r = q->r;
-    const int nr = q->nr, wrap_x = q->wrap_x, wrap_y = q->wrap_y;
-    const uint32_t i0 = q->i0, lanes = q->lanes;
-    float lx[LANES], ly[LANES], lvx[LANES], lvy[LANES];
-    int32_t self[LANES];
-    for (uint32_t l = 0; l < LANES; l++) {
-        uint32_t i = i0 + (l < lanes ? l : 0);
-        lx[l] = s->x[i];
-        ly[l] = s->y[i];
-        lvx[l] = s->vx[i];
-        lvy[l] = s->vy[i];
-        self[l] = (int32_t)i;
-    }
-    const __m256 xi = _mm256_loadu_ps(lx), yi = _mm256_loadu_ps(ly);
-    const __m256 vxi = _mm256_loadu_ps(lvx), vyi = _mm256_loadu_ps(lvy);
-    const __m256i selfv = _mm256_loadu_si256((const __m256i *)(const void *)self);
+    const int nr = q->nr;
+    const uint32_t lanes = q->lanes;
+    __m256 vxi, vyi;
+    const lanes8 g = lanes8_load(s, k, q, &vxi, &vyi);
     const __m256 zero = _mm256_setzero_ps();
     const __m256 vv = _mm256_add_ps(_mm256_mul_ps(vxi, vxi), _mm256_mul_ps(vyi, vyi));
     const __m256 vv0 = _mm256_cmp_ps(vv, zero, _CMP_EQ_OQ);
-    const __m256 W = _mm256_set1_ps(k->width), H = _mm256_set1_ps(k->height);
-    const __m256 hw = _mm256_set1_ps(k->half_w), nhw = _mm256_set1_ps(-k->half_w);
-    const __m256 hh = _mm256_set1_ps(k->half_h), nhh = _mm256_set1_ps(-k->half_h);
     const __m256 v2 = _mm256_set1_ps(k->vision2), s2 = _mm256_set1_ps(k->sep2);
     const __m256 cf = _mm256_set1_ps(k->cos_half_fov);
     const int full_fov = k->full_fov;
@@ -89,13 +125,8 @@ void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_grou
     __m256i cnt = _mm256_setzero_si256();
     for (int q = 0; q < nr; q++)
         for (uint32_t j = r[q].b; j < r[q].e; j++) {
-            __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
-            __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
-            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
-            const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            const __m256 is_self =
-                _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
+            __m256 dx, dy, is_self;
+            const __m256 d2 = offset8(&g, s, j, &dx, &dy, &is_self);
             __m256 m = _mm256_andnot_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LT_OQ));
             if (!full_fov) {
                 const __m256 dot = _mm256_add_ps(_mm256_mul_ps(vxi, dx), _mm256_mul_ps(vyi, dy));
@@ -128,34 +159,16 @@ void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, con
                            const cell_group *q, float osx[LANES], float osy[LANES],
                            int32_t ocnt[LANES]) {
     const range *const r = q->r;
-    const int nr = q->nr, wrap_x = q->wrap_x, wrap_y = q->wrap_y;
-    const uint32_t i0 = q->i0, lanes = q->lanes;
-    float lx[LANES], ly[LANES];
-    int32_t self[LANES];
-    for (uint32_t l = 0; l < LANES; l++) {
-        uint32_t i = i0 + (l < lanes ? l : 0);
-        lx[l] = s->x[i];
-        ly[l] = s->y[i];
-        self[l] = (int32_t)i;
-    }
-    const __m256 xi = _mm256_loadu_ps(lx), yi = _mm256_loadu_ps(ly);
-    const __m256i selfv = _mm256_loadu_si256((const __m256i *)(const void *)self);
+    const int nr = q->nr;
+    const lanes8 g = lanes8_load(s, k, q, NULL, NULL);
     const __m256 zero = _mm256_setzero_ps();
-    const __m256 W = _mm256_set1_ps(k->width), H = _mm256_set1_ps(k->height);
-    const __m256 hw = _mm256_set1_ps(k->half_w), nhw = _mm256_set1_ps(-k->half_w);
-    const __m256 hh = _mm256_set1_ps(k->half_h), nhh = _mm256_set1_ps(-k->half_h);
     const __m256 v2 = _mm256_set1_ps(k->vision2);
     __m256 sx = zero, sy = zero;
     __m256i cnt = _mm256_setzero_si256();
     for (int q = 0; q < nr; q++)
         for (uint32_t j = r[q].b; j < r[q].e; j++) {
-            __m256 dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), xi);
-            __m256 dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), yi);
-            if (wrap_x) dx = wrap8(dx, W, hw, nhw);
-            if (wrap_y) dy = wrap8(dy, H, hh, nhh);
-            const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            const __m256 is_self =
-                _mm256_castsi256_ps(_mm256_cmpeq_epi32(selfv, _mm256_set1_epi32((int32_t)j)));
+            __m256 dx, dy, is_self;
+            const __m256 d2 = offset8(&g, s, j, &dx, &dy, &is_self);
             const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LE_OQ));
             sx = _mm256_blendv_ps(sx, _mm256_add_ps(sx, _mm256_set1_ps(ux[j])), m);
             sy = _mm256_blendv_ps(sy, _mm256_add_ps(sy, _mm256_set1_ps(uy[j])), m);
