@@ -32,11 +32,9 @@ static boids_backend *make_cpu(const boids_flock *f, int threads) {
     return b;
 }
 
-/* Hash of the state after `steps` steps on `threads` threads (scalar != 0: scalar kernel). */
-static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
+/* Hash of the state after b runs s's parameters for `steps` steps; destroys b. */
+static uint64_t hash_after(boids_backend *b, const scenario *s, unsigned steps) {
     boids_error err;
-    boids_backend *b = make_cpu(&s->f, threads);
-    boids_cpu_force_scalar(b, scalar);
     boids_flock out;
     if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
     if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
@@ -45,6 +43,13 @@ static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned st
     boids_flock_free(&out);
     boids_backend_destroy(b);
     return h;
+}
+
+/* Hash of the state after `steps` steps on `threads` threads (scalar != 0: scalar kernel). */
+static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
+    boids_backend *b = make_cpu(&s->f, threads);
+    boids_cpu_force_scalar(b, scalar);
+    return hash_after(b, s, steps);
 }
 
 /* The same bits for 1 to 4 threads and for the scalar and SIMD kernels. */

@@ -18,14 +18,7 @@ static uint64_t cpu_ref_hash(const scenario *s, int threads, int scalar, unsigne
     if (!b) die("boids_cpu_ref_create", &err);
     boids_cpu_ref_set_threads(b, threads);
     boids_cpu_ref_force_scalar(b, scalar);
-    boids_flock out;
-    if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
-    if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
-    if (boids_backend_download(b, &out, &err)) die(s->name, &err);
-    uint64_t h = boids_flock_hash(&out);
-    boids_flock_free(&out);
-    boids_backend_destroy(b);
-    return h;
+    return hash_after(b, s, steps);
 }
 
 static void check_hash(const char *backend, const char *name, uint64_t got, uint64_t pinned) {
