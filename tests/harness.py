@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Tiny helpers shared by the Python test drivers: run the program, check, report."""
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILURES = []
 
@@ -56,3 +58,22 @@ def finish():
         sys.exit(1)
     print("all checks passed")
     sys.exit(0)
+
+
+def wait_for(path, text, seconds):
+    """Whether `text` appears in the file at `path` within `seconds` (polled every 0.2 s)."""
+    end = time.time() + seconds
+    while time.time() < end:
+        with open(path) as f:
+            if text in f.read():
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def free_udp_port():
+    """A UDP port on 127.0.0.1 the kernel says is free; it could be taken again before the
+    program under test binds it, which that program reports (exit 2) rather than hang."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -8,7 +8,6 @@ instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -46,22 +45,6 @@ def child_of(pid, parent):
         return False
 
 
-def wait_for(path, text, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        with open(path) as f:
-            if text in f.read():
-                return True
-        time.sleep(0.2)
-    return False
-
-
-def free_udp_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main():
     for tool in ("xvfb-run", "oscsend"):
         if not shutil.which(tool):
@@ -70,7 +53,7 @@ def main():
     cfg, err_path = os.path.join(tmp, "live.ini"), os.path.join(tmp, "stderr.txt")
     with open(cfg, "w") as f:
         f.write("alignment_weight = 1.5\nobstacle = circle 100 100 20\n")
-    port = free_udp_port()
+    port = harness.free_udp_port()
     viewer = subprocess.Popen(
         ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", BOIDS, "view", "-n", "200", "-v",
          "--size", "480x320", "--steps-per-frame", "1", "--config", cfg, "--attract", "2",
@@ -78,7 +61,7 @@ def main():
         stdout=subprocess.PIPE, stderr=open(err_path, "w"), text=True)
     try:
         pid = child_named(viewer.pid, "boids")
-        up = pid is not None and wait_for(err_path, "boids view: ", 120)
+        up = pid is not None and harness.wait_for(err_path, "boids view: ", 120)
         harness.check("the viewer starts", up)
         if not up:
             harness.finish()
@@ -86,14 +69,15 @@ def main():
             f.write("alignment_weight = 2.75\nobstacle = circle 100 100 20\n"
                     "obstacle = segment 0 0 50 50\n")
         os.kill(pid, signal.SIGHUP)
-        harness.check("SIGHUP reloads the config", wait_for(err_path, "SIGHUP: reloaded", 60))
+        harness.check("SIGHUP reloads the config",
+                      harness.wait_for(err_path, "SIGHUP: reloaded", 60))
         with open(cfg, "w") as f:
             f.write("alignment_weight = banana\n")
         os.kill(pid, signal.SIGHUP)
         harness.check("a broken config is refused, the old settings stay",
-                      wait_for(err_path, "keeping the current settings", 60))
+                      harness.wait_for(err_path, "keeping the current settings", 60))
         harness.check("attract mode starts after 2 s without input",
-                      wait_for(err_path, "attract mode", 60))
+                      harness.wait_for(err_path, "attract mode", 60))
         # An OSC control is a person's input: the wandering predators go home.
         subprocess.run(["oscsend", "127.0.0.1", str(port), "/boids/pause", "i", "0"], check=True)
         time.sleep(0.5)

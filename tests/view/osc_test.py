@@ -7,34 +7,14 @@ Usage: osc_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdump
 xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE)]
 import harness  # noqa: E402
 
 BOIDS = os.path.abspath(sys.argv[1])
-
-
-def free_udp_port():
-    # The kernel's choice of a free port; it could be taken again before the viewer binds
-    # it, which the viewer would report (exit 2) rather than hang.
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(path, text, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        with open(path) as f:
-            if text in f.read():
-                return True
-        time.sleep(0.2)
-    return False
 
 
 def send(port, path, types="", *args):
@@ -57,10 +37,10 @@ def drive(port_in, dump):
     send(port_in, "/boids/predator/5", "ff", 100, 120)
     send(port_in, "/boids/obstacle/circle", "fff", 300, 200, 40)
     send(port_in, "/boids/get/param/vision_radius")
-    if not wait_for(dump, "/boids/param/vision_radius", 60):
+    if not harness.wait_for(dump, "/boids/param/vision_radius", 60):
         return False
     # Observables after the restart with 250 boids, then pause and quit.
-    ok = wait_for(dump, "/boids/n i 250", 60)
+    ok = harness.wait_for(dump, "/boids/n i 250", 60)
     send(port_in, "/boids/pause", "i", 1)
     send(port_in, "/boids/quit")
     return ok
@@ -72,7 +52,7 @@ def main():
             harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
     tmp = harness.tmpdir()
     dump = os.path.join(tmp, "dump.txt")
-    port_in, port_out = free_udp_port(), free_udp_port()
+    port_in, port_out = harness.free_udp_port(), harness.free_udp_port()
     listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump, "w"),
                                 stderr=subprocess.STDOUT)
     viewer = subprocess.Popen(
@@ -81,7 +61,7 @@ def main():
          "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}", "--osc-rate", "10"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        up = wait_for(dump, "/boids/observables", 120)
+        up = harness.wait_for(dump, "/boids/observables", 120)
         harness.check("the viewer sends observables once it runs", up)
         replied = up and drive(port_in, dump)
         out, err = viewer.communicate(timeout=120)
