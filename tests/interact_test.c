@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "boids/backend.h"
 #include "boids/interact.h"
 #include "check.h"
 
@@ -103,8 +104,40 @@ static void bad_lines_are_refused_and_change_nothing(void) {
           "a 65th obstacle: %s", e.msg);
 }
 
+/* boids_backend_set_interact checks the whole table and keeps the one in use when refused. */
+static void a_backend_takes_only_a_valid_table(void) {
+    boids_params p = boids_params_default();
+    boids_flock f;
+    boids_error e;
+    CHECK(boids_flock_alloc(&f, 4, &e) == BOIDS_OK, "%s", e.msg);
+    boids_flock_randomize(&f, &p, 7);
+    boids_backend *b = boids_cpu_ref_create(&f, &e);
+    CHECK(b != NULL, "%s", e.msg);
+    boids_interact s;
+    boids_interact_default(&s, &p);
+    CHECK(boids_backend_set_interact(b, &s, &e) == BOIDS_OK, "%s", e.msg);
+    CHECK(boids_backend_set_interact(b, NULL, &e) == BOIDS_OK, "NULL clears: %s", e.msg);
+    CHECK(boids_backend_set_interact(NULL, &s, &e) == BOIDS_ERR_INPUT, "NULL backend accepted");
+    static const char *const bad[] = {"predator 5", "attractor 0", "obstacle 1", "obstacle count"};
+    for (int i = 0; i < 4; i++) {
+        boids_interact t = s;
+        t.obstacle_count = 2;
+        t.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 1, 1, 0, 0, 1};
+        t.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0};
+        if (i == 0) t.predators[5].weight = 1001;
+        if (i == 1) t.attractors[0].x = 1.0 / 0.0;
+        if (i == 2) t.obstacles[1].kind = 7;
+        if (i == 3) t.obstacle_count = BOIDS_MAX_OBSTACLES + 1;
+        CHECK(boids_backend_set_interact(b, &t, &e) == BOIDS_ERR_INPUT && strstr(e.msg, bad[i]),
+              "bad table %d: %s", i, e.msg);
+    }
+    boids_backend_destroy(b);
+    boids_flock_free(&f);
+}
+
 int main(void) {
     file_lines_fill_the_table();
     bad_lines_are_refused_and_change_nothing();
+    a_backend_takes_only_a_valid_table();
     return CHECK_DONE("interact_test");
 }

@@ -24,6 +24,7 @@
 #include "boids/api.h"
 #include "boids/error.h"
 #include "boids/flock.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 
 BOIDS_BEGIN_DECLS
@@ -67,6 +68,15 @@ boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, u
 
 /* 1 when b answers boids_backend_neighbours; 0 otherwise or for NULL. */
 int boids_backend_has_neighbours(const boids_backend *b);
+
+/* Replaces the interaction table the rules apply on every later step: up to 16 predators
+ * and 16 attractors (those with on = 1) and the obstacles (README, "Interaction points and
+ * obstacles"), besides the single predator and food point of the parameters. The table is
+ * copied; NULL clears it (no points, no obstacles), which is also the state of a new backend.
+ * NULL b or an invalid table (boids_interact_check): BOIDS_ERR_INPUT, the table in use is
+ * kept. */
+boids_status boids_backend_set_interact(boids_backend *b, const boids_interact *s,
+                                        boids_error *err);
 
 /* Releases b and everything it owns (for the GPU backend: its GL objects, and its context
  * if it made one; the context that holds them must be current). NULL does nothing. */

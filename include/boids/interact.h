@@ -23,8 +23,11 @@
 #ifndef BOIDS_INTERACT_H
 #define BOIDS_INTERACT_H
 
+#include "boids/api.h"
 #include "boids/error.h"
 #include "boids/params.h"
+
+BOIDS_BEGIN_DECLS
 
 enum {
     BOIDS_MAX_POINTS = 16,   /* predators, and attractors, at once */
@@ -79,6 +82,14 @@ boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle
 /* Checks a point's fields (finite position, radius and weight in range). */
 boids_status boids_interact_check_point(const boids_point *pt, const char *where, boids_error *err);
 
+/* Checks one obstacle (known kind, finite coordinates, circle radius in (0, 1e7]). */
+boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *where,
+                                           boids_error *err);
+
+/* Checks a whole table: every point (on or off), obstacle_count in [0, BOIDS_MAX_OBSTACLES]
+ * and every obstacle; the message names where and the first bad entry ("predator 3"). */
+boids_status boids_interact_check(const boids_interact *s, const char *where, boids_error *err);
+
 /* Reads the keys of this header from a `key = value` config file (other keys are the
  * parameters' and are skipped). Starts from s; on any error s is unchanged and err names
  * the file, line and key. */
@@ -87,5 +98,7 @@ boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_
 /* The single predator and food point of p (what the rules use today): the first predator
  * and the first attractor that are on (position, radius, weight), else off. */
 void boids_interact_apply(const boids_interact *s, boids_params *p);
+
+BOIDS_END_DECLS
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* NULL flock, no boids or a missing array: BOIDS_ERR_INPUT naming `what`. */
 static boids_status check_flock(const boids_flock *f, const char *what, boids_error *err) {
@@ -78,6 +79,18 @@ boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, u
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
                                "neighbours: the %s backend cannot list neighbours", b->ops->name);
     return b->ops->neighbours(b, p, count, set_hash, err);
+}
+
+boids_status boids_backend_set_interact(boids_backend *b, const boids_interact *s,
+                                        boids_error *err) {
+    if (check_backend(b, "set_interact", err)) return BOIDS_ERR_INPUT;
+    if (s && boids_interact_check(s, "set_interact", err)) return BOIDS_ERR_INPUT;
+    if (s)
+        b->inter = *s;
+    else
+        memset(&b->inter, 0, sizeof b->inter);
+    b->inter_version++;
+    return BOIDS_OK;
 }
 
 int boids_backend_has_neighbours(const boids_backend *b) {

@@ -48,6 +48,12 @@ typedef struct boids_backend_ops {
 struct boids_backend {
     const boids_backend_ops *ops;
     size_t n;
+    /* The interaction points and obstacles the rules apply on every step
+     * (boids_backend_set_interact); zero (all off, no obstacles) until set. inter_version
+     * counts the changes, so that a backend that mirrors the table elsewhere (the GPU's
+     * buffer) uploads it only when it changed. */
+    boids_interact inter;
+    unsigned inter_version;
 };
 
 #endif

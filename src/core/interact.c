@@ -69,11 +69,8 @@ boids_status boids_interact_check_point(const boids_point *pt, const char *where
     return BOIDS_OK;
 }
 
-boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
-                                         const char *where, boids_error *err) {
-    if (s->obstacle_count >= BOIDS_MAX_OBSTACLES)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %d obstacles", where,
-                               BOIDS_MAX_OBSTACLES);
+boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *where,
+                                           boids_error *err) {
     if (!isfinite(o->x0) || !isfinite(o->y0) || !isfinite(o->x1) || !isfinite(o->y1))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be finite",
                                where);
@@ -83,7 +80,37 @@ boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle
     if (o->kind != BOIDS_OBSTACLE_CIRCLE && o->kind != BOIDS_OBSTACLE_SEGMENT)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: unknown obstacle kind %d", where,
                                o->kind);
+    return BOIDS_OK;
+}
+
+boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
+                                         const char *where, boids_error *err) {
+    if (s->obstacle_count >= BOIDS_MAX_OBSTACLES)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %d obstacles", where,
+                               BOIDS_MAX_OBSTACLES);
+    boids_status st = boids_interact_check_obstacle(o, where, err);
+    if (st) return st;
     s->obstacles[s->obstacle_count++] = *o;
+    return BOIDS_OK;
+}
+
+boids_status boids_interact_check(const boids_interact *s, const char *where, boids_error *err) {
+    char what[256];
+    for (int i = 0; i < 2 * BOIDS_MAX_POINTS; i++) {
+        int pred = i < BOIDS_MAX_POINTS, j = i % BOIDS_MAX_POINTS;
+        snprintf(what, sizeof what, "%s: %s %d", where, pred ? "predator" : "attractor", j);
+        boids_status st =
+            boids_interact_check_point(pred ? &s->predators[j] : &s->attractors[j], what, err);
+        if (st) return st;
+    }
+    if (s->obstacle_count < 0 || s->obstacle_count > BOIDS_MAX_OBSTACLES)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle count %d is out of [0, %d]",
+                               where, s->obstacle_count, BOIDS_MAX_OBSTACLES);
+    for (int i = 0; i < s->obstacle_count; i++) {
+        snprintf(what, sizeof what, "%s: obstacle %d", where, i);
+        boids_status st = boids_interact_check_obstacle(&s->obstacles[i], what, err);
+        if (st) return st;
+    }
     return BOIDS_OK;
 }
 
