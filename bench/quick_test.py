@@ -154,11 +154,13 @@ def run_bench(tag, args):
     return q, got, js, d
 
 
-# Busy processes on every core (and --contend's) while one point is timed: whatever the
-# machine did besides, the point must be flagged. Repetitions long enough (3 x 150 ms) for
-# /proc/stat's ticks to give the others' share.
+# Two busy processes per core (and --contend's) while one point is timed: whatever the
+# machine did besides, the point must be flagged. Two per core keep the point's thread under
+# half a core, so its utilisation is flagged even on a many-core machine, where the others'
+# share may be unknown (its window is 3 x 150 ms, short for /proc/stat's ticks on 16 cores)
+# and the load average lags.
 busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-        for _ in range(os.cpu_count() or 1)]
+        for _ in range(2 * (os.cpu_count() or 1))]
 try:
     q, brows, bdoc, _ = run_bench("busy", ["--backends", "cpu-1t", "--sizes", "20k", "--reps", "3",
                                         "--warmup", "0", "--rep-ms", "150", "--contend",
