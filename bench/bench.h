@@ -54,14 +54,22 @@ typedef struct bench_point {
     bench_state state;
     char reason[1024]; /* why skipped or failed */
 
-    int threads;            /* CPU threads the backend used (GPU: 0) */
+    int baseline;           /* 1: measured by the --baseline build, labelled name@baseline */
+    int threads;            /* threads that ran the steps (see bench_usage.busy_threads) */
     unsigned steps_per_rep; /* timed steps in one repetition */
     unsigned reps, warmup;  /* timed and untimed repetitions */
     bench_stats ms;         /* wall milliseconds per step over the repetitions */
     double cpu_util;        /* process CPU time / wall time while timing: cores kept busy */
     double load1;           /* 1-minute load average when the point started */
-    double nbrs;            /* mean neighbours per boid in the initial state (-1: unknown) */
-    unsigned ncx, ncy;      /* grid cells of the step (model for the CPU paths) */
+    double load1_end;       /* ... and when it ended */
+
+    /* Trust (bench_trust_judge): CPU the other processes used while the point was timed,
+     * in cores (NAN unknown); cpu_util / threads (NAN unknown); the verdict and why. */
+    double others_cpu, utilisation;
+    int trusted;
+    char why[256];
+    double nbrs;       /* mean neighbours per boid in the initial state (-1: unknown) */
+    unsigned ncx, ncy; /* grid cells of the step (model for the CPU paths) */
 
     /* GPU only: GL_TIME_ELAPSED per stage, ms per step, median over repetitions, from a
      * second instance with timer queries on (they wait after each step, so the wall time
@@ -76,6 +84,7 @@ typedef struct bench_point {
     double ns_per_boid_step, boid_steps_per_s;
     double speedup[3]; /* against cpu-1t, cpu-all, cpu-ref at the same N */
     double exponent;   /* d log t / d log N from this backend's previous measured N */
+    double ratio;      /* this build's rows: the baseline's median / this one's (--baseline) */
     double bytes_per_step, gbytes_per_s;
 
     /* Memory per boid (NAN where unknown): the GPU buffers the backend holds
@@ -113,6 +122,72 @@ void bench_loadavg(double load[3]);
 /* Bytes of host memory available now (MemAvailable), 0 if unknown. */
 double bench_mem_available(void);
 
+/* ---- trust (trust.c) ----------------------------------------------------------------
+ *
+ * A point is untrusted when other processes took cores it needed, or when its threads ran
+ * far less than the wall time. Precisely, with C the CPUs this process may run on and T the
+ * threads the point kept busy (at least 1):
+ * - others: the CPU other processes used during the point, in cores, exceeds the C - T
+ *   cores the point left free by more than BENCH_OTHERS_SLACK (kernel threads and
+ *   daemons, and /proc/stat's 10 ms ticks over a short point);
+ * - load, only where the others' CPU is unknown: the larger 1-minute load average of the
+ *   point's start and end exceeds C + BENCH_LOAD_SLACK. The load counts this process's T
+ *   threads too, so this is "the others' load > C - T" again; it lags by a minute, which is
+ *   why it is only the fallback, and the wider slack;
+ * - utilisation: process CPU time / wall time / T under BENCH_MIN_UTILISATION (the CPU
+ *   backends only: a GPU point's host thread may sleep while the device works). A healthy
+ *   point reads 0.9-1.0; the serial parts of a threaded step lower it a little. */
+#define BENCH_OTHERS_SLACK    0.25
+#define BENCH_LOAD_SLACK      0.5
+#define BENCH_MIN_UTILISATION 0.7
+
+typedef struct bench_trust_in {
+    int cores;          /* C */
+    int threads;        /* T; <= 0 counts as 1 */
+    double others_cpu;  /* cores; NAN unknown */
+    double load;        /* 1-minute load average; < 0 unknown */
+    double utilisation; /* NAN: not judged */
+} bench_trust_in;
+
+/* 1 if trusted; 0 with the reasons, "; "-separated, in why (e.g. "others used 1.62 cores,
+ * 0 free (2 cores, 2 threads)", "utilisation 0.41 of 2 threads"). Pure. */
+int bench_trust_judge(const bench_trust_in *in, char *why, size_t size);
+
+/* Judges pt from its measured fields (threads, others_cpu, load1, load1_end, utilisation)
+ * and sets trusted and why. */
+void bench_point_judge(bench_point *pt);
+
+/* C: the CPUs this process may run on. */
+int bench_cores(void);
+
+enum { BENCH_MAX_TASKS = 512 };
+
+/* What the machine and this process had used up to one moment. */
+typedef struct bench_sample {
+    double wall_s, cpu_s; /* monotonic clock; this process's CPU time */
+    double busy_s;        /* busy seconds of the CPUs of the mask since boot; NAN unknown */
+    double load1;         /* 1-minute load average; -1 unknown */
+    int ntasks;
+    struct {
+        long tid;
+        double cpu_s;
+    } task[BENCH_MAX_TASKS]; /* this process's threads */
+} bench_sample;
+
+/* What happened between two samples. */
+typedef struct bench_usage {
+    double wall_s, cpu_s; /* cpu_s: this process's, plus child_cpu_s */
+    double others_cpu;    /* cores; NAN unknown */
+    int busy_threads;     /* threads that ran at least a quarter of the busiest one; 0 unknown */
+    double load_before, load_after;
+} bench_usage;
+
+void bench_sample_take(bench_sample *s);
+/* child_cpu_s: CPU time of children that ran between the samples (their rusage), which
+ * counts as this process's own and not as the others'. */
+void bench_usage_of(const bench_sample *a, const bench_sample *b, double child_cpu_s,
+                    bench_usage *u);
+
 /* --contend: a child process that spins on one core (the last this process may run on,
  * pinned there) for the whole sweep, as another user's job would on a shared machine.
  * Returns its pid, or -1 with the reason in err; bench_contend_stop ends it. */
@@ -141,8 +216,9 @@ typedef struct bench_config {
     unsigned long age; /* steps the initial state is advanced (cpu path) before timing */
     double rep_ms, budget_s;
     int quick;
-    int contend;     /* a busy process on one core beside the sweep (--contend) */
-    int stage_timer; /* BENCH_TIMER_* */
+    int contend;          /* a busy process on one core beside the sweep (--contend) */
+    const char *baseline; /* --baseline: another build's boids-bench, NULL without */
+    int stage_timer;      /* BENCH_TIMER_* */
     const char *out;
     int plot;
     int plot_png; /* 1: PNG (pngcairo), 0: SVG */
@@ -156,11 +232,37 @@ enum { BENCH_MAX_REPS = 100 };
 void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p,
                    const boids_flock *init);
 
+/* ---- --baseline (baseline.c) ----------------------------------------------------------- */
+
+enum { BENCH_FWD_MAX = 640 };
+
+/* The options every run of the baseline gets: the timing and the parameters of this run. */
+typedef struct bench_forward {
+    const char *arg[BENCH_FWD_MAX]; /* NULL-terminated */
+    int n;
+    char pool[16384];
+    size_t used;
+    int overflow; /* more than arg or pool hold */
+} bench_forward;
+
+struct app_opts;
+void bench_forward_build(bench_forward *f, const bench_config *c, const struct app_opts *o);
+
+/* Whether path is an executable boids-bench whose --help lists every option of f and the
+ * ones each point needs (--sizes, --backends, --out, --no-plot); BOIDS_ERR_INPUT naming
+ * what is missing otherwise. */
+boids_status bench_baseline_check(const char *path, const bench_forward *f, boids_error *err);
+
+/* Runs the baseline at path for pt's backend and N (set on entry, with the world and the
+ * neighbours copied from this build's point) in a private temporary folder and fills pt
+ * from its bench.csv: the baseline flag, state and reason, times, threads and trust. */
+void bench_baseline_point(const char *path, const bench_forward *f, bench_point *pt);
+
 /* Writers: all files go through a temporary name renamed at the end. */
 void bench_print_table(const bench_config *c, const bench_machine *m, const bench_point *pts,
                        size_t npts);
-boids_status bench_write_csv(const char *path, const bench_point *pts, size_t npts,
-                             boids_error *err);
+boids_status bench_write_csv(const char *path, const bench_config *c, const bench_point *pts,
+                             size_t npts, boids_error *err);
 boids_status bench_write_json(const char *path, const bench_config *c, const bench_machine *m,
                               const bench_point *pts, size_t npts, const char *plot_note,
                               boids_error *err);

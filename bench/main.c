@@ -32,7 +32,9 @@ static const app_command bench_command = {
         "bench.json, bench.gp and SVG plots (when gnuplot is on PATH) into --out.\n"
         "\n",
     .notes = "-n N times the one size N (as --sizes N). --deterministic or --fast times only the\n"
-             "gpu-det or only the gpu backend. --threads sets the threads of cpu-all.\n"
+             "gpu-det or only the gpu backend. --threads sets the threads of cpu-all and cpu-ref.\n"
+             "A point is marked untrusted when other processes used cores it needed or its\n"
+             "threads ran far less than the wall time (bench/README.md, \"Trust\").\n"
              "Exit status: 0 done (skipped points are not failures), 1 a run or a write failed,\n"
              "2 bad usage.\n",
     .shared = APP_PARAMS | APP_GPU_MODE | APP_THREADS,
@@ -211,20 +213,28 @@ static void derive(const bench_config *c, bench_point *pts, size_t npts) {
     static const bench_backend against[3] = {BENCH_CPU_1T, BENCH_CPU_ALL, BENCH_CPU_REF};
     for (size_t i = 0; i < npts; i++) {
         bench_point *p = &pts[i];
-        p->ns_per_boid_step = p->boid_steps_per_s = p->exponent = NAN;
+        p->ns_per_boid_step = p->boid_steps_per_s = p->exponent = p->ratio = NAN;
         p->bytes_per_step = p->gbytes_per_s = NAN;
         for (int k = 0; k < 3; k++) p->speedup[k] = NAN;
         if (p->state != BENCH_OK) continue;
         double t = p->ms.median * 1e-3;
         p->ns_per_boid_step = 1e9 * t / (double)p->n;
         p->boid_steps_per_s = (double)p->n / t;
+        /* Against this build's backends, for the baseline's rows too: both builds' points
+         * then share one scale in the speedup plot. */
         for (int k = 0; k < 3; k++)
             for (size_t j = 0; j < npts; j++)
-                if (pts[j].backend == against[k] && pts[j].n == p->n && pts[j].state == BENCH_OK)
+                if (pts[j].backend == against[k] && pts[j].n == p->n && pts[j].state == BENCH_OK &&
+                    !pts[j].baseline)
                     p->speedup[k] = pts[j].ms.median / p->ms.median;
+        for (size_t j = 0; j < npts && !p->baseline; j++)
+            if (pts[j].baseline && pts[j].backend == p->backend && pts[j].n == p->n &&
+                pts[j].state == BENCH_OK)
+                p->ratio = pts[j].ms.median / p->ms.median;
         /* The previous measured N of the same backend (points are in sweep order). */
         for (size_t j = i; j-- > 0;)
-            if (pts[j].backend == p->backend && pts[j].state == BENCH_OK && pts[j].n < p->n) {
+            if (pts[j].backend == p->backend && pts[j].baseline == p->baseline &&
+                pts[j].state == BENCH_OK && pts[j].n < p->n) {
                 p->exponent =
                     log(p->ms.median / pts[j].ms.median) / log((double)p->n / (double)pts[j].n);
                 break;
@@ -242,7 +252,7 @@ static boids_status write_data(const bench_config *c, const bench_machine *m,
                                boids_error *err) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.csv", c->out);
-    boids_status s = bench_write_csv(path, pts, npts, err);
+    boids_status s = bench_write_csv(path, c, pts, npts, err);
     snprintf(path, sizeof path, "%s/bench.json", c->out);
     if (!s) s = bench_write_json(path, c, m, pts, npts, note, err);
     return s;
@@ -342,6 +352,8 @@ typedef struct bench_run {
     /* Why each backend stopped, once it has: larger N are skipped for the same reason. */
     char stopped[BENCH_BACKENDS][1024];
     int all_threads;
+    const bench_forward *fwd;                /* --baseline's options */
+    char base_stopped[BENCH_BACKENDS][1024]; /* the same for the baseline's backends */
 } bench_run;
 
 /* A point that cannot finish within --budget, by an estimate from this backend's previous
@@ -351,7 +363,8 @@ typedef struct bench_run {
 static int over_budget(const bench_run *r, const bench_point *pt, char *stop, size_t size) {
     const bench_point *prev = NULL;
     for (size_t j = r->npts - 1; j-- > 0;)
-        if (r->pts[j].backend == pt->backend && r->pts[j].state == BENCH_OK) {
+        if (r->pts[j].backend == pt->backend && !r->pts[j].baseline &&
+            r->pts[j].state == BENCH_OK) {
             prev = &r->pts[j];
             break;
         }
@@ -420,6 +433,41 @@ static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
         fprintf(stderr, "boids-bench: %s\n", err.msg);
 }
 
+/* The baseline's point beside this build's pt, just measured or skipped: run only where pt
+ * ran, and not after the baseline failed at a smaller N. */
+static void baseline_point(bench_run *r, const bench_point *pt) {
+    bench_point *bp = &r->pts[r->npts++];
+    *bp = (bench_point){.backend = pt->backend,
+                        .n = pt->n,
+                        .width = pt->width,
+                        .height = pt->height,
+                        .nbrs = pt->nbrs,
+                        .ncx = pt->ncx,
+                        .ncy = pt->ncy,
+                        .baseline = 1,
+                        .state = BENCH_SKIPPED};
+    char *stop = r->base_stopped[pt->backend];
+    if (pt->state == BENCH_SKIPPED) {
+        snprintf(bp->reason, sizeof bp->reason, "this build skipped the point");
+        return;
+    }
+    if (stop[0]) {
+        memcpy(bp->reason, stop, sizeof bp->reason);
+        return;
+    }
+    fprintf(stderr, "boids-bench: %s@baseline N=%zu ...", bench_backend_name(pt->backend), pt->n);
+    fflush(stderr);
+    bench_baseline_point(r->c->baseline, r->fwd, bp);
+    if (bp->state == BENCH_OK) {
+        fprintf(stderr, " %.4g ms/step\n", bp->ms.median);
+    } else {
+        fprintf(stderr, " %s\n", bp->reason);
+        if (bp->state == BENCH_FAILED)
+            snprintf(stop, sizeof r->base_stopped[0], "N=%zu failed before: %.900s", pt->n,
+                     bp->reason);
+    }
+}
+
 /* Every enabled backend at N = n, from one initial state. */
 static void run_size(bench_run *r, size_t n) {
     const bench_config *c = r->c;
@@ -445,14 +493,15 @@ static void run_size(bench_run *r, size_t n) {
                             .ncx = ncx,
                             .ncy = ncy,
                             .state = BENCH_SKIPPED};
-        pt->threads = b == BENCH_CPU_ALL                  ? r->all_threads
+        pt->threads = b == BENCH_CPU_1T                   ? 1
                       : bench_backend_is_gpu(pt->backend) ? 0
-                                                          : 1;
+                                                          : r->all_threads;
         if (ps)
             snprintf(pt->reason, sizeof pt->reason, "N=%zu does not fit the parameters: %.500s", n,
                      perr.msg);
         else if (!skip_point(r, pt))
             measure_point(r, pt, &p, &init);
+        if (c->baseline) baseline_point(r, pt);
     }
     boids_flock_free(&init);
 }
@@ -478,7 +527,7 @@ static int finish(const bench_config *c, bench_machine *m, bench_point *pts, siz
     char path[4096], note[512] = "plot not requested (--no-plot)";
     int rc = 0;
     snprintf(path, sizeof path, "%s/bench.csv", c->out);
-    if (bench_write_csv(path, pts, npts, &err)) rc = fail(&err);
+    if (bench_write_csv(path, c, pts, npts, &err)) rc = fail(&err);
     if (c->plot && bench_plot(c->out, c, m, pts, npts, note, sizeof note, &err)) rc = fail(&err);
     snprintf(path, sizeof path, "%s/bench.json", c->out);
     if (bench_write_json(path, c, m, pts, npts, note, &err)) rc = fail(&err);
@@ -533,6 +582,10 @@ int main(int argc, char **argv) {
         {APP_FLAG, "contend", 0, NULL, &c.contend, 1,
          .help = "run a busy process pinned to one core beside the sweep, as on a\n"
                  "shared machine (cpu-all against cpu-1t then shows the cost)"},
+        {APP_TEXT, "baseline", 0, "PATH", &c.baseline,
+         .help = "another build's boids-bench: it times every point too, right after\n"
+                 "this build (same machine, same load), as rows NAME@baseline with\n"
+                 "the ratio baseline / this build (bench/README.md)"},
         {APP_FLAG, "quick", 0, NULL, &c.quick, 1,
          .help = "seconds-long harness check: 500 and 2000 boids, 3 reps, 1 warm-up,\n"
                  "short repetitions (explicit flags still win)"},
@@ -547,11 +600,18 @@ int main(int argc, char **argv) {
     if (rc != APP_RUN) return rc;
     boids_error err;
     if (configure(&c, &a, &o, &err) || make_dir(c.out, &err)) return fail(&err);
+    static bench_forward fwd; /* 21 KB */
+    bench_forward_build(&fwd, &c, &o);
+    if (c.baseline && bench_baseline_check(c.baseline, &fwd, &err)) return fail(&err);
     bench_machine m;
     bench_machine_fill(&m);
     void *gl = gpu_open(&c, &m);
-    bench_run r = {&c, &m,    calloc((size_t)c.nsizes * BENCH_BACKENDS, sizeof *r.pts),
-                   0,  {{0}}, c.threads > 0 ? c.threads : m.cpu_threads};
+    static bench_run r; /* its stop reasons take 28 KB */
+    r = (bench_run){.c = &c,
+                    .m = &m,
+                    .pts = calloc((size_t)c.nsizes * BENCH_BACKENDS * 2, sizeof *r.pts),
+                    .all_threads = c.threads > 0 ? c.threads : m.cpu_threads,
+                    .fwd = &fwd};
     if (!r.pts) {
         boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
         return fail(&err);

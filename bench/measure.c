@@ -32,6 +32,7 @@
 #include "boids/gpu.h"
 
 #include "bench.h"
+#include "cpu_ref.h"
 
 static double clock_s(clockid_t id) {
     struct timespec t;
@@ -42,8 +43,11 @@ static double clock_s(clockid_t id) {
 static boids_backend *make(bench_backend kind, const boids_flock *f, int threads, int timing,
                            boids_error *err) {
     switch (kind) {
-    case BENCH_CPU_REF:
-        return boids_cpu_ref_create(f, err);
+    case BENCH_CPU_REF: {
+        boids_backend *b = boids_cpu_ref_create(f, err);
+        if (b) boids_cpu_ref_set_threads(b, threads);
+        return b;
+    }
     case BENCH_CPU_1T:
         return boids_cpu_create(f, 1, err);
     case BENCH_CPU_ALL:
@@ -102,19 +106,22 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
     return BOIDS_OK;
 }
 
-/* Runs warm-up and timed repetitions of `steps` steps; fills wall (ms per step) and, when
- * timing, the medians of the stage times by GL queries and by glFinish fences. */
+/* Runs warm-up and timed repetitions of `steps` steps; fills wall (ms per step), what the
+ * machine did during the timed ones (usage, when not NULL) and, when timing, the medians of
+ * the stage times by GL queries and by glFinish fences. */
 static boids_status run_reps(boids_backend *b, bench_backend kind, const boids_params *p,
                              const boids_flock *init, unsigned steps, unsigned warmup,
                              unsigned reps, int timing, double *wall_ms, double *cpu_util,
-                             double stage_ms[BENCH_STAGES], double stage_wall_ms[BENCH_STAGES],
-                             boids_error *err) {
+                             bench_usage *usage, double stage_ms[BENCH_STAGES],
+                             double stage_wall_ms[BENCH_STAGES], boids_error *err) {
     rep r;
     boids_status s;
     for (unsigned i = 0; i < warmup; i++)
         if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
     double stage[BENCH_STAGES][BENCH_MAX_REPS], fenced[BENCH_STAGES][BENCH_MAX_REPS];
     double wall_sum = 0.0, cpu_sum = 0.0;
+    static bench_sample before, after; /* 8 KB each; one point is measured at a time */
+    if (usage) bench_sample_take(&before);
     for (unsigned i = 0; i < reps; i++) {
         if ((s = run_rep(b, kind, p, init, steps, timing, &r, err))) return s;
         wall_ms[i] = 1e3 * r.wall_s / steps;
@@ -124,6 +131,10 @@ static boids_status run_reps(boids_backend *b, bench_backend kind, const boids_p
             stage[k][i] = r.stage_ms[k];
             fenced[k][i] = r.stage_wall_ms[k];
         }
+    }
+    if (usage) {
+        bench_sample_take(&after);
+        bench_usage_of(&before, &after, 0.0, usage);
     }
     if (cpu_util) *cpu_util = wall_sum > 0.0 ? cpu_sum / wall_sum : NAN;
     if (stage_ms)
@@ -144,6 +155,21 @@ static double heap_bytes(void) {
 #endif
 }
 
+/* The timed repetitions' usage into pt: the threads that really ran (the cpu path runs
+ * small steps on one thread whatever it was given; a GPU point's are the driver's, e.g.
+ * llvmpipe's workers), capped for a CPU backend at the threads it was given; then the
+ * verdict. */
+static void record_usage(bench_point *pt, const bench_usage *u) {
+    int gpu = bench_backend_is_gpu(pt->backend);
+    if (u->busy_threads > 0 && (gpu || u->busy_threads < pt->threads))
+        pt->threads = u->busy_threads;
+    pt->load1 = u->load_before;
+    pt->load1_end = u->load_after;
+    pt->others_cpu = u->others_cpu;
+    pt->utilisation = pt->threads > 0 ? pt->cpu_util / pt->threads : NAN;
+    bench_point_judge(pt);
+}
+
 void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p,
                    const boids_flock *init) {
     boids_error err;
@@ -154,10 +180,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
 #else
     threads = 1;
 #endif
-    pt->threads = pt->backend == BENCH_CPU_1T    ? 1
-                  : pt->backend == BENCH_CPU_ALL ? threads
-                  : pt->backend == BENCH_CPU_REF ? 1
-                                                 : 0;
+    pt->threads = pt->backend == BENCH_CPU_1T ? 1 : bench_backend_is_gpu(pt->backend) ? 0 : threads;
     double heap0 = heap_bytes();
     boids_backend *b = make(pt->backend, init, threads, 0, &err);
     boids_status s = b ? BOIDS_OK : err.status;
@@ -182,9 +205,11 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         while (pt->reps > 3 && per_rep * (pt->reps + pt->warmup) > c->budget_s) pt->reps--;
         while (pt->warmup > 1 && per_rep * (pt->reps + pt->warmup) > c->budget_s) pt->warmup--;
         double wall[BENCH_MAX_REPS];
+        bench_usage u;
         s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, pt->warmup, pt->reps, 0, wall,
-                     &pt->cpu_util, NULL, NULL, &err);
+                     &pt->cpu_util, &u, NULL, NULL, &err);
         if (!s) pt->ms = bench_stats_of(wall, pt->reps);
+        if (!s) record_usage(pt, &u);
     }
     if (!s && bench_backend_is_gpu(pt->backend)) {
         boids_gpu_grid(b, &pt->ncx, &pt->ncy);
@@ -200,7 +225,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
                stage_wall[BENCH_STAGES] = {0};
         if (!s)
             s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, 1, pt->reps, 1, wall, NULL,
-                         stage, stage_wall, &err);
+                         NULL, stage, stage_wall, &err);
         double sum = 0.0;
         for (int k = 0; k < BENCH_STAGES; k++) sum += stage[k];
         pt->gl_stage_sum_ms = sum;

@@ -69,6 +69,17 @@ static const char *state_name(bench_state s) {
     return s == BENCH_OK ? "ok" : s == BENCH_SKIPPED ? "skipped" : "failed";
 }
 
+/* The row's name: the backend, "@baseline" for the --baseline build's rows. */
+static const char *label(const bench_point *p, char *buf, size_t size) {
+    snprintf(buf, size, "%s%s", bench_backend_name(p->backend), p->baseline ? "@baseline" : "");
+    return buf;
+}
+
+/* The larger load average of a point's start and end: the one it is judged by. */
+static double point_load(const bench_point *p) {
+    return p->load1 > p->load1_end ? p->load1 : p->load1_end;
+}
+
 /* "1k", "10M": the sizes as a reader types them. */
 static void fmt_n(char *buf, size_t size, size_t n) {
     if (n >= 1000000 && n % 1000000 == 0)
@@ -103,87 +114,160 @@ static double stage_sum(const bench_point *p) {
 
 /* ---- the table ------------------------------------------------------------------------ */
 
-void bench_print_table(const bench_config *c, const bench_machine *m, const bench_point *pts,
-                       size_t npts) {
+/* The load averages' range over the measured points (lo > hi when none is known) and the
+ * most CPU other processes used during one (NAN unknown); returns the number of untrusted
+ * points. */
+static int load_range(const bench_point *pts, size_t npts, double *lo, double *hi, double *others) {
+    *lo = INFINITY, *hi = -INFINITY, *others = NAN;
+    int untrusted = 0;
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *p = &pts[i];
+        if (p->state != BENCH_OK) continue;
+        untrusted += !p->trusted;
+        const double load[2] = {p->load1, p->load1_end};
+        for (int k = 0; k < 2; k++)
+            if (load[k] >= 0) {
+                if (load[k] < *lo) *lo = load[k];
+                if (load[k] > *hi) *hi = load[k];
+            }
+        if (!isnan(p->others_cpu) && !(p->others_cpu <= *others)) *others = p->others_cpu;
+    }
+    return untrusted;
+}
+
+/* The run's setting, the machine, and the load over the measured points. */
+static void print_header(const bench_config *c, const bench_machine *m, const bench_point *pts,
+                         size_t npts) {
     printf("boids-bench: %s preset, %s, seed %llu, aged %lu steps, %u timed reps of up to %u steps "
-           "(+%u warm-up)\n",
+           "(+%u warm-up)%s\n",
            c->preset ? c->preset : "lab",
            c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->age,
-           c->reps, c->max_steps, c->warmup);
+           c->reps, c->max_steps, c->warmup, c->contend ? ", --contend" : "");
+    if (c->baseline) printf("baseline: %s (rows NAME@baseline)\n", c->baseline);
     printf("CPU: %s, %d threads%s%s; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
            m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
     if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
-    printf("load average: %.2f at start, %.2f at end\n\n", m->load_start[0], m->load_end[0]);
-    printf("%-8s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %7s %6s %6s\n", "backend",
-           "thr", "N", "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall",
-           "x ref", "exp", "util", "load", "GB/s", "gpuB/b", "hostB/b");
-    for (int b = 0; b < BENCH_BACKENDS; b++) {
-        for (size_t i = 0; i < npts; i++) {
-            const bench_point *p = &pts[i];
-            if ((int)p->backend != b || p->state != BENCH_OK) continue;
-            char n[24], nb[16], q[40], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16], ut[16],
-                bw[16], gm[16], hm[16];
-            fmt_n(n, sizeof n, p->n);
-            fmt_num(nb, sizeof nb, p->nbrs, "%.1f");
-            snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
-            fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
-            fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
-            fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
-            fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
-            fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
-            fmt_num(ex, sizeof ex, p->exponent, "%.2f");
-            fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
-            fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
-            fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
-            fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
-            printf("%-8s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5.2f %7s %6s %6s\n",
-                   bench_backend_name(p->backend), p->threads, n, nb, p->ms.median, q, ns, tp, s0,
-                   s1, s2, ex, ut, p->load1, bw, gm, hm);
-        }
+    double lo, hi, others;
+    int untrusted = load_range(pts, npts, &lo, &hi, &others);
+    printf("load average: %.2f at start, %.2f at end", m->load_start[0], m->load_end[0]);
+    if (lo <= hi) printf("; %.2f-%.2f over the points", lo, hi);
+    if (!isnan(others)) printf(", other processes up to %.2f cores", others);
+    printf("; %d point%s untrusted\n\n", untrusted, untrusted == 1 ? "" : "s");
+}
+
+/* One row of the main table; w is the width of the name column. */
+static void print_row(const bench_point *p, int w) {
+    char name[48], n[24], nb[16], q[40], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16], ut[16],
+        ld[16], ot[16], bw[16], gm[16], hm[16], rt[16];
+    fmt_n(n, sizeof n, p->n);
+    fmt_num(nb, sizeof nb, p->nbrs >= 0 ? p->nbrs : NAN, "%.1f");
+    snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
+    fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
+    fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
+    fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
+    fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
+    fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
+    fmt_num(ex, sizeof ex, p->exponent, "%.2f");
+    fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
+    fmt_num(ld, sizeof ld, point_load(p) >= 0 ? point_load(p) : NAN, "%.2f");
+    fmt_num(ot, sizeof ot, p->others_cpu, "%.2f");
+    fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
+    fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
+    fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
+    fmt_num(rt, sizeof rt, p->ratio, "%.2f");
+    printf("%-*s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5s %6s %7s %6s %6s %6s %s\n",
+           w, label(p, name, sizeof name), p->threads, n, nb, p->ms.median, q, ns, tp, s0, s1, s2,
+           ex, ut, ld, ot, bw, gm, hm, rt, p->trusted ? "" : "!");
+}
+
+/* The measured points, backend by backend; the baseline's row under this build's. */
+static void print_rows(const bench_point *pts, size_t npts) {
+    int w = 8;
+    char name[48];
+    for (size_t i = 0; i < npts; i++) {
+        int len = (int)strlen(label(&pts[i], name, sizeof name));
+        if (len > w) w = len;
     }
+    printf("%-*s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %6s %7s %6s %6s %6s %s\n", w,
+           "backend", "thr", "N", "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t",
+           "x cpuall", "x ref", "exp", "util", "load", "others", "GB/s", "gpuB/b", "hostB/b",
+           "x base", "!");
+    for (int b = 0; b < BENCH_BACKENDS; b++)
+        for (size_t i = 0; i < npts; i++)
+            if ((int)pts[i].backend == b && pts[i].state == BENCH_OK) print_row(&pts[i], w);
+}
+
+/* The GPU stage times of every GPU point that has them. */
+static void print_stages(const bench_point *pts, size_t npts) {
     int any_stage = 0;
     for (size_t i = 0; i < npts; i++) any_stage |= pts[i].state == BENCH_OK && pts[i].have_stages;
-    if (any_stage) {
-        printf("\nGPU stages, ms per step (median; source gl-timer: GL_TIME_ELAPSED, cpu-fenced: "
-               "glFinish around each stage,\nCPU clock, used when the driver's queries are "
-               "implausible; 'timed': wall time with the stage timing on):\n");
-        printf("%-8s %6s", "backend", "N");
-        for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
-        printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
-        for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
-            for (size_t i = 0; i < npts; i++) {
-                const bench_point *p = &pts[i];
-                if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
-                char n[24];
-                fmt_n(n, sizeof n, p->n);
-                printf("%-8s %6s", bench_backend_name(p->backend), n);
-                for (int k = 0; k < BENCH_STAGES; k++) printf(" %9.4f", p->stage_ms[k]);
-                double sum = stage_sum(p);
-                int d = dominant_stage(p);
-                printf(" %9.4f %9.4f %9.4f  %-10s %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
-                       p->stage_source, bench_stage_names[d],
-                       sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
-            }
+    if (!any_stage) return;
+    printf("\nGPU stages, ms per step (median; source gl-timer: GL_TIME_ELAPSED, cpu-fenced: "
+           "glFinish around each stage,\nCPU clock, used when the driver's queries are "
+           "implausible; 'timed': wall time with the stage timing on):\n");
+    printf("%-22s %6s", "backend", "N");
+    for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
+    printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
+    for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
+            char n[24], name[48];
+            fmt_n(n, sizeof n, p->n);
+            printf("%-22s %6s", label(p, name, sizeof name), n);
+            for (int k = 0; k < BENCH_STAGES; k++) printf(" %9.4f", p->stage_ms[k]);
+            double sum = stage_sum(p);
+            int d = dominant_stage(p);
+            printf(" %9.4f %9.4f %9.4f  %-10s %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
+                   p->stage_source, bench_stage_names[d],
+                   sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
         }
     }
-    int any_skip = 0;
+}
+
+/* The untrusted points with their reasons, then the points not measured with theirs. */
+static void print_notes(const bench_config *c, const bench_point *pts, size_t npts) {
+    char n[24], name[48];
+    int any = 0;
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *p = &pts[i];
+        if (p->state != BENCH_OK || p->trusted) continue;
+        if (!any)
+            printf("\n! untrusted (other processes held cores the point needed, or its threads "
+                   "ran far less than the wall time%s):\n",
+                   c->contend ? "; --contend's busy loop is such a process" : "");
+        any = 1;
+        fmt_n(n, sizeof n, p->n);
+        printf("  %-22s N=%-6s %s\n", label(p, name, sizeof name), n, p->why);
+    }
+    any = 0;
     for (size_t i = 0; i < npts; i++) {
         const bench_point *p = &pts[i];
         if (p->state == BENCH_OK) continue;
-        if (!any_skip) printf("\nNot measured:\n");
-        any_skip = 1;
-        char n[24];
+        if (!any) printf("\nNot measured:\n");
+        any = 1;
         fmt_n(n, sizeof n, p->n);
-        printf("  %-8s N=%-6s %s: %s\n", bench_backend_name(p->backend), n, state_name(p->state),
+        printf("  %-22s N=%-6s %s: %s\n", label(p, name, sizeof name), n, state_name(p->state),
                p->reason);
     }
-    printf(
-        "\nns/b-st: nanoseconds per boid-step; Mb-st/s: million boid-steps per second; x: "
-        "speedup (other's time / this one's) at the same N;\nexp: d log t / d log N from the "
-        "previous N; util: CPU cores kept busy; load: 1-min load average at the\npoint's start; "
-        "GB/s: byte model (bench/README.md) / time;\ngpuB/b: GPU buffer bytes per boid; hostB/b: "
-        "host heap bytes per boid the backend added (llvmpipe's buffers included).\n");
+}
+
+void bench_print_table(const bench_config *c, const bench_machine *m, const bench_point *pts,
+                       size_t npts) {
+    print_header(c, m, pts, npts);
+    print_rows(pts, npts);
+    print_stages(pts, npts);
+    print_notes(c, pts, npts);
+    printf("\nthr: threads that ran the steps (the cpu path runs small N on one thread; gpu: the "
+           "driver's, e.g. llvmpipe's workers);\nns/b-st: nanoseconds per boid-step; Mb-st/s: "
+           "million boid-steps per second; x: speedup (this build's other backend's time / this "
+           "row's)\nat the same N; exp: d log t / d log N from the previous N; util: CPU cores "
+           "kept busy; load: 1-min load average, the larger\nof the point's start and end; "
+           "others: cores other processes used during the point; GB/s: byte model "
+           "(bench/README.md) / time;\ngpuB/b: GPU buffer bytes per boid; hostB/b: host heap "
+           "bytes per boid the backend added (llvmpipe's buffers included);\nx base: the "
+           "baseline's time / this build's (--baseline); !: untrusted, see above.\n");
     fflush(stdout);
 }
 
@@ -202,8 +286,8 @@ static void csv_text(sbuf *b, const char *s) {
     sb_printf(b, "\"");
 }
 
-boids_status bench_write_csv(const char *path, const bench_point *pts, size_t npts,
-                             boids_error *err) {
+boids_status bench_write_csv(const char *path, const bench_config *c, const bench_point *pts,
+                             size_t npts, boids_error *err) {
     sbuf b = {0};
     sb_printf(&b, "backend,state,n,threads,width,height,ncx,ncy,neighbours,steps_per_rep,reps,"
                   "warmup,ms_median,ms_q1,ms_q3,ms_min,ms_max,cpu_util,load1,ns_per_boid_step,"
@@ -211,13 +295,16 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
                   "scaling_exponent,bytes_per_step,gbytes_per_s,gpu_bytes_per_boid,"
                   "host_bytes_per_boid");
     for (int k = 0; k < BENCH_STAGES; k++) sb_printf(&b, ",gpu_%s_ms", bench_stage_names[k]);
-    sb_printf(&b,
-              ",gpu_stage_sum_ms,gpu_timed_wall_ms,gpu_stage_source,gpu_gl_query_sum_ms,reason\n");
+    /* New columns go last (before the reason): scripts read ms_median as the 13th. */
+    sb_printf(&b, ",gpu_stage_sum_ms,gpu_timed_wall_ms,gpu_stage_source,gpu_gl_query_sum_ms,"
+                  "load1_end,load,others_cpu,utilisation,trusted,why,contend,baseline_ratio,"
+                  "reason\n");
     for (size_t i = 0; i < npts; i++) {
         const bench_point *p = &pts[i];
         int ok = p->state == BENCH_OK;
-        sb_printf(&b, "%s,%s,%zu,%d,%.17g,%.17g", bench_backend_name(p->backend),
-                  state_name(p->state), p->n, p->threads, p->width, p->height);
+        char name[48];
+        sb_printf(&b, "%s,%s,%zu,%d,%.17g,%.17g", label(p, name, sizeof name), state_name(p->state),
+                  p->n, p->threads, p->width, p->height);
         if (ok)
             sb_printf(&b, ",%u,%u", p->ncx, p->ncy);
         else
@@ -249,6 +336,14 @@ boids_status bench_write_csv(const char *path, const bench_point *pts, size_t np
         csv_num(&b, st ? p->timed_wall_ms : na);
         sb_printf(&b, ",%s", st ? p->stage_source : "");
         csv_num(&b, st ? p->gl_stage_sum_ms : na);
+        csv_num(&b, ok && p->load1_end >= 0 ? p->load1_end : na);
+        csv_num(&b, ok && point_load(p) >= 0 ? point_load(p) : na);
+        csv_num(&b, ok ? p->others_cpu : na);
+        csv_num(&b, ok ? p->utilisation : na);
+        sb_printf(&b, ok ? ",%d" : ",", p->trusted);
+        csv_text(&b, ok ? p->why : "");
+        sb_printf(&b, ",%d", c->contend);
+        csv_num(&b, ok ? p->ratio : na);
         csv_text(&b, p->reason);
         sb_printf(&b, "\n");
     }
@@ -309,6 +404,11 @@ static cJSON *json_config(const bench_config *c) {
     cJSON_AddNumberToObject(o, "rep_ms", c->rep_ms);
     cJSON_AddNumberToObject(o, "budget_s", c->budget_s);
     cJSON_AddBoolToObject(o, "quick", c->quick);
+    cJSON_AddBoolToObject(o, "contend", c->contend);
+    if (c->baseline)
+        cJSON_AddStringToObject(o, "baseline", c->baseline);
+    else
+        cJSON_AddNullToObject(o, "baseline");
     cJSON_AddStringToObject(o, "stage_timer",
                             c->stage_timer == BENCH_TIMER_GL       ? "gl"
                             : c->stage_timer == BENCH_TIMER_FENCED ? "fenced"
@@ -318,7 +418,9 @@ static cJSON *json_config(const bench_config *c) {
 
 static cJSON *json_point(const bench_point *p) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "backend", bench_backend_name(p->backend));
+    char name[48];
+    cJSON_AddStringToObject(o, "backend", label(p, name, sizeof name));
+    cJSON_AddBoolToObject(o, "baseline", p->baseline);
     cJSON_AddStringToObject(o, "state", state_name(p->state));
     cJSON_AddNumberToObject(o, "n", (double)p->n);
     cJSON_AddNumberToObject(o, "threads", p->threads);
@@ -342,7 +444,14 @@ static cJSON *json_point(const bench_point *p) {
     json_num(ms, "min", p->ms.min);
     json_num(ms, "max", p->ms.max);
     json_num(o, "cpu_util", p->cpu_util);
-    json_num(o, "load1", p->load1);
+    json_num(o, "load1", p->load1 >= 0 ? p->load1 : NAN);
+    json_num(o, "load1_end", p->load1_end >= 0 ? p->load1_end : NAN);
+    json_num(o, "load", point_load(p) >= 0 ? point_load(p) : NAN);
+    json_num(o, "others_cpu", p->others_cpu);
+    json_num(o, "utilisation", p->utilisation);
+    cJSON_AddBoolToObject(o, "trusted", p->trusted);
+    cJSON_AddStringToObject(o, "why", p->why);
+    json_num(o, "baseline_ratio", p->ratio);
     json_num(o, "ns_per_boid_step", p->ns_per_boid_step);
     json_num(o, "boid_steps_per_s", p->boid_steps_per_s);
     cJSON *sp = cJSON_AddObjectToObject(o, "speedup_vs");
@@ -374,6 +483,15 @@ boids_status bench_write_json(const char *path, const bench_config *c, const ben
     cJSON_AddNumberToObject(root, "format", 1);
     cJSON_AddItemToObject(root, "machine", json_machine(m));
     cJSON_AddItemToObject(root, "config", json_config(c));
+    char rule[512];
+    snprintf(rule, sizeof rule,
+             "untrusted: other processes used more CPU than the cores the point left free "
+             "(+%g), or, where that is unknown, the load average exceeded the cores (+%g); or "
+             "a CPU backend's utilisation (cpu_util / threads) was under %g (bench/README.md, "
+             "Trust)",
+             BENCH_OTHERS_SLACK, BENCH_LOAD_SLACK, BENCH_MIN_UTILISATION);
+    cJSON_AddStringToObject(root, "trust", rule);
+    cJSON_AddNumberToObject(root, "cores", bench_cores());
     cJSON_AddStringToObject(root, "byte_model",
                             "minimum DRAM traffic per step, see bench/README.md: gpu 112 B/boid "
                             "+ 28 B/cell; gpu-det 152 B/boid + 36 B/cell; cpu 88 B/boid + "
@@ -428,18 +546,26 @@ static void gp_quoted(sbuf *b, const char *s) {
     sb_printf(b, "'");
 }
 
-static int count_ok(const bench_point *pts, size_t npts, int backend, int stages) {
+/* Series: this build's backend k, and k + BENCH_BACKENDS for the baseline's. */
+enum { SERIES = 2 * BENCH_BACKENDS };
+
+static int in_series(const bench_point *p, int series) {
+    return (int)p->backend == series % BENCH_BACKENDS && p->baseline == series / BENCH_BACKENDS;
+}
+
+static int count_ok(const bench_point *pts, size_t npts, int series, int stages) {
     int n = 0;
     for (size_t i = 0; i < npts; i++)
-        n += (int)pts[i].backend == backend && pts[i].state == BENCH_OK &&
+        n += in_series(&pts[i], series) && pts[i].state == BENCH_OK &&
              (!stages || pts[i].have_stages);
     return n;
 }
 
 /* Output names are fixed and relative: bench.gp regenerates the plots in its folder, and
- * boids-bench runs it in a private folder (app_gnuplot), never pasting a path into it. */
+ * boids-bench runs it in a private folder (app_gnuplot), never pasting a path into it. The
+ * title carries the load the points were taken under. */
 static void gp_header(sbuf *b, const bench_config *c, const bench_machine *m, const char *file,
-                      const char *what) {
+                      const char *what, const char *load) {
     if (c->plot_png)
         sb_printf(b, "\nset terminal pngcairo size 1200,750 enhanced font 'sans,11' "
                      "background '#ffffff'\n");
@@ -448,69 +574,135 @@ static void gp_header(sbuf *b, const bench_config *c, const bench_machine *m, co
                      "background '#ffffff'\n");
     sb_printf(b, "set output '%s.%s'\n", file, c->plot_png ? "png" : "svg");
     sb_printf(b, "set title ");
-    char title[768];
+    char title[1024];
     snprintf(title, sizeof title, "%s - %s / %s", what,
              m->gl_renderer[0] ? m->gl_renderer : "no GPU", m->cpu_model);
     gp_quoted(b, title);
+    sb_printf(b, ".\"\\n\".");
+    gp_quoted(b, load);
     sb_printf(b, " noenhanced\n");
 }
 
-/* One data block per backend: N, median, min, max, ns per boid-step, stages. */
+/* The title's second line: the load range, the others' CPU, the untrusted points. */
+static void load_note(const bench_config *c, const bench_point *pts, size_t npts, char *out,
+                      size_t size) {
+    double lo, hi, others;
+    int untrusted = load_range(pts, npts, &lo, &hi, &others), len = 0, measured = 0;
+    for (size_t i = 0; i < npts; i++) measured += pts[i].state == BENCH_OK;
+    if (lo <= hi)
+        len = snprintf(out, size, "load %.2f-%.2f, ", lo, hi);
+    else
+        len = snprintf(out, size, "load unknown, ");
+    if (!isnan(others))
+        len += snprintf(out + len, size - (size_t)len, "others up to %.2f cores, ", others);
+    snprintf(out + len, size - (size_t)len, "%d of %d points untrusted (hollow)%s", untrusted,
+             measured, c->contend ? ", --contend" : "");
+}
+
+/* One data block per series: N, median, min, max, ns per boid-step, the six stages,
+ * trusted (1/0), speedup against this build's cpu-1t. */
 static void gp_data(sbuf *b, const bench_point *pts, size_t npts) {
-    for (int k = 0; k < BENCH_BACKENDS; k++) {
+    for (int k = 0; k < SERIES; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(b, "$b%d << EOD\n", k);
+        sb_printf(b, "$s%d << EOD\n", k);
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
-            if ((int)p->backend != k || p->state != BENCH_OK) continue;
+            if (!in_series(p, k) || p->state != BENCH_OK) continue;
             sb_printf(b, "%zu %.6g %.6g %.6g %.6g", p->n, p->ms.median, p->ms.min, p->ms.max,
                       p->ns_per_boid_step);
             for (int s = 0; s < BENCH_STAGES; s++)
                 sb_printf(b, " %.6g", p->have_stages ? p->stage_ms[s] : 0.0);
-            sb_printf(b, "\n");
+            sb_printf(b, " %d", p->trusted);
+            if (isnan(p->speedup[0]))
+                sb_printf(b, " NaN\n");
+            else
+                sb_printf(b, " %.6g\n", p->speedup[0]);
         }
         sb_printf(b, "EOD\n");
     }
 }
 
-/* Time per step (log-log, bars span min..max) and cost per boid-step (flat means linear
- * scaling), every backend. */
-static void gp_time_cost(sbuf *b, const bench_config *c, const bench_machine *m,
-                         const bench_point *pts, size_t npts) {
-    gp_header(b, c, m, "bench_time", "boids-bench: time per step");
-    sb_printf(b, "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
-                 "set xlabel 'boids N'\nset ylabel 'ms per step (median; bars min..max)'\n"
-                 "plot");
+/* The axes every plot against N shares: log N over every size of the sweep (so that the
+ * marks of points not measured are inside), log y; each point not measured is a cross at
+ * the bottom, one row per backend, in its series' colour. */
+static void gp_axes(sbuf *b, const bench_point *pts, size_t npts, const char *ylabel) {
+    size_t lo = (size_t)-1, hi = 0;
+    for (size_t i = 0; i < npts; i++) {
+        if (pts[i].n < lo) lo = pts[i].n;
+        if (pts[i].n > hi) hi = pts[i].n;
+    }
+    sb_printf(b,
+              "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+              "set xrange [%g:%g]\nset xlabel 'boids N'\nset ylabel '%s'\nunset label\n",
+              (double)lo / 1.5, (double)hi * 1.5, ylabel);
+    for (size_t i = 0; i < npts; i++)
+        if (pts[i].state != BENCH_OK)
+            sb_printf(b, "set label '' at first %zu, graph %.3f point pt 2 ps 1.5 lc %d\n",
+                      pts[i].n, 0.03 + 0.025 * (int)pts[i].backend, (int)pts[i].backend + 1);
+}
+
+/* The plot command for column y (a gnuplot expression) of every series: a line through
+ * all points (dashed for the baseline), filled markers for trusted points, hollow ones for
+ * untrusted, and with bars the min..max spread; then the key's entries for the markers. */
+static void gp_series(sbuf *b, const bench_point *pts, size_t npts, const char *y, int bars) {
+    sb_printf(b, "plot");
     const char *sep = " ";
-    for (int k = 0; k < BENCH_BACKENDS; k++) {
+    for (int k = 0; k < SERIES; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(b, "%s$b%d using 1:2:3:4 with yerrorlines lw 2 title '%s'", sep, k,
-                  bench_backend_name((bench_backend)k));
+        int lc = k % BENCH_BACKENDS + 1, dt = k < BENCH_BACKENDS ? 1 : 2;
+        if (bars) {
+            sb_printf(b, "%s$s%d using 1:2:3:4 with yerrorbars ps 0 lc %d notitle", sep, k, lc);
+            sep = ", \\\n    ";
+        }
+        sb_printf(b, "%s$s%d using 1:%s with lines lw 2 lc %d dt %d title '%s%s'", sep, k, y, lc,
+                  dt, bench_backend_name((bench_backend)(k % BENCH_BACKENDS)),
+                  k < BENCH_BACKENDS ? "" : "@baseline");
         sep = ", \\\n    ";
+        sb_printf(b,
+                  "%s$s%d using 1:($12 > 0 ? %s : 1/0) with points pt 7 ps 0.8 lc %d notitle"
+                  "%s$s%d using 1:($12 > 0 ? 1/0 : %s) with points pt 6 ps 1.5 lc %d notitle",
+                  sep, k, y, lc, sep, k, y, lc);
     }
-    gp_header(b, c, m, "bench_cost", "boids-bench: cost per boid-step");
-    sb_printf(b, "\nset logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
-                 "set xlabel 'boids N'\nset ylabel 'ns per boid-step (median)'\nplot");
-    sep = " ";
-    for (int k = 0; k < BENCH_BACKENDS; k++) {
-        if (!count_ok(pts, npts, k, 0)) continue;
-        sb_printf(b, "%s$b%d using 1:5 with linespoints lw 2 title '%s'", sep, k,
-                  bench_backend_name((bench_backend)k));
-        sep = ", \\\n    ";
-    }
+    sb_printf(b, "%sNaN with points pt 6 ps 1.5 lc rgb 'black' title 'untrusted'", sep);
+    int skipped = 0;
+    for (size_t i = 0; i < npts; i++) skipped |= pts[i].state != BENCH_OK;
+    if (skipped)
+        sb_printf(b, "%sNaN with points pt 2 ps 1.5 lc rgb 'black' title 'not measured'", sep);
     sb_printf(b, "\n");
+}
+
+/* Time per step (log-log, bars span min..max), cost per boid-step (flat means linear
+ * scaling) and, when cpu-1t was measured, the speedup against it, every series. Returns 1
+ * if the speedup plot was drawn. */
+static int gp_time_cost(sbuf *b, const bench_config *c, const bench_machine *m,
+                        const bench_point *pts, size_t npts, const char *load) {
+    gp_header(b, c, m, "bench_time", "boids-bench: time per step", load);
+    gp_axes(b, pts, npts, "ms per step (median; bars min..max)");
+    gp_series(b, pts, npts, "($2)", 1);
+    gp_header(b, c, m, "bench_cost", "boids-bench: cost per boid-step", load);
+    gp_axes(b, pts, npts, "ns per boid-step (median)");
+    gp_series(b, pts, npts, "($5)", 0);
+    if (!count_ok(pts, npts, BENCH_CPU_1T, 0)) return 0;
+    gp_header(b, c, m, "bench_speedup", "boids-bench: speedup against cpu-1t of this build", load);
+    gp_axes(b, pts, npts, "time of cpu-1t / time of the backend (median)");
+    sb_printf(b, "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lc rgb "
+                 "'#808080'\n");
+    gp_series(b, pts, npts, "($13)", 0);
+    sb_printf(b, "unset arrow\n");
+    return 1;
 }
 
 /* GPU stage breakdown, one panel per GPU mode measured: stacked bars per N. Returns 1 if
  * there was a panel to draw. */
 static int gp_stages(sbuf *b, const bench_config *c, const bench_machine *m, const bench_point *pts,
-                     size_t npts) {
+                     size_t npts, const char *load) {
     int panels =
         (count_ok(pts, npts, BENCH_GPU, 1) > 0) + (count_ok(pts, npts, BENCH_GPU_DET, 1) > 0);
     if (!panels) return 0;
-    gp_header(b, c, m, "bench_stages", "boids-bench: GPU time per stage");
+    gp_header(b, c, m, "bench_stages", "boids-bench: GPU time per stage", load);
     sb_printf(b,
-              "unset title\nunset logscale\nset format x '%%g'\nset multiplot layout 1,%d title ",
+              "unset title\nunset logscale\nunset label\nset autoscale x\nset format x '%%g'\n"
+              "set multiplot layout 1,%d title ",
               panels);
     char title[768];
     const char *source = "";
@@ -529,7 +721,7 @@ static int gp_stages(sbuf *b, const bench_config *c, const bench_machine *m, con
         if (!count_ok(pts, npts, k, 1)) continue;
         sb_printf(b, "set title '%s'\nplot", bench_backend_name((bench_backend)k));
         for (int s = 0; s < BENCH_STAGES; s++)
-            sb_printf(b, "%s$b%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k, 6 + s,
+            sb_printf(b, "%s$s%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k, 6 + s,
                       bench_stage_names[s]);
         sb_printf(b, "\n");
     }
@@ -537,14 +729,12 @@ static int gp_stages(sbuf *b, const bench_config *c, const bench_machine *m, con
     return 1;
 }
 
-/* Runs the script on the plots it names (bench_time, bench_cost and maybe bench_stages) and
- * writes them into dir through the atomic writer. */
-static boids_status run_plots(const char *dir, const char *script, int png, int stages,
-                              boids_error *err) {
-    static const char *const stems[3] = {"bench_time", "bench_cost", "bench_stages"};
-    char names[3][32], targets[3][4096];
-    const char *np[3], *tp[3];
-    int n = stages ? 3 : 2;
+/* Runs the script on the plots it names (n of stems) and writes them into dir through the
+ * atomic writer. */
+static boids_status run_plots(const char *dir, const char *script, int png,
+                              const char *const *stems, int n, boids_error *err) {
+    char names[4][32], targets[4][4096];
+    const char *np[4], *tp[4];
     for (int i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "%s.%s", stems[i], png ? "png" : "svg");
         snprintf(targets[i], sizeof targets[i], "%s/%s", dir, names[i]);
@@ -558,7 +748,7 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
                         const bench_point *pts, size_t npts, char *note, size_t note_size,
                         boids_error *err) {
     int nplots = 0;
-    for (int k = 0; k < BENCH_BACKENDS; k++) nplots += count_ok(pts, npts, k, 0) > 0;
+    for (int k = 0; k < SERIES; k++) nplots += count_ok(pts, npts, k, 0) > 0;
     if (!nplots) {
         snprintf(note, note_size, "no plot: no point was measured");
         return BOIDS_OK;
@@ -566,12 +756,18 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
     sbuf b = {0};
     sb_printf(&b, "# boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)\n");
     gp_data(&b, pts, npts);
-    gp_time_cost(&b, c, m, pts, npts);
-    int stages = gp_stages(&b, c, m, pts, npts);
+    char load[256];
+    load_note(c, pts, npts, load, sizeof load);
+    const char *stems[4] = {"bench_time", "bench_cost"};
+    int n = 2;
+    if (gp_time_cost(&b, c, m, pts, npts, load)) stems[n++] = "bench_speedup";
+    if (gp_stages(&b, c, m, pts, npts, load)) stems[n++] = "bench_stages";
     const char *ext = c->plot_png ? "png" : "svg";
-    char made[128], path[4096];
-    snprintf(made, sizeof made, "bench_time.%s, bench_cost.%s%s%s", ext, ext,
-             stages ? ", bench_stages." : "", stages ? ext : "");
+    char made[160] = "", path[4096];
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(made);
+        snprintf(made + len, sizeof made - len, "%s%s.%s", i ? ", " : "", stems[i], ext);
+    }
     /* The script is kept beside the plots; sb_write frees it, so run gnuplot on a copy. */
     char *script = b.oom ? NULL : strdup(b.s);
     snprintf(path, sizeof path, "%s/bench.gp", dir);
@@ -582,7 +778,7 @@ boids_status bench_plot(const char *dir, const bench_config *c, const bench_mach
                  "no plot: gnuplot is not on PATH (install gnuplot-nox, then run "
                  "`gnuplot bench.gp` in %s)",
                  dir);
-    } else if (!s && (s = run_plots(dir, script, c->plot_png, stages, err))) {
+    } else if (!s && (s = run_plots(dir, script, c->plot_png, stems, n, err))) {
         snprintf(note, note_size, "%s", err->msg);
     } else if (!s) {
         snprintf(note, note_size, "%s (gnuplot, from bench.gp)", made);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """boids-bench --quick runs and writes well-formed CSV and JSON naming every backend and every
-GPU stage; bad flags exit 2. Checks the harness only: no timing is ever compared with a bound,
+GPU stage, with the trust columns consistent; a point taken while busy processes hold every core
+is flagged untrusted; --baseline (this same binary) gives paired rows and ratios; skipped points
+are listed; bad flags exit 2. Checks the harness only: no timing is ever compared with a bound,
 since the machine running the tests may be loaded or slow.
 
 usage: quick_test.py BOIDS_BENCH
@@ -87,9 +89,142 @@ for b in BACKENDS:
                 check(f"{b} N={r['n']}: measured, as BOIDS_REQUIRE_GPU is set", not gpu_required(),
                       str(r.get("reason")))
 
+TRUST = ["load1_end", "load", "others_cpu", "utilisation", "trusted", "why", "contend",
+         "baseline_ratio"]
+
+
+def num(v):
+    return float(v) if v not in ("", None) else None
+
+
+def check_trust_columns(tag, rows, results, cpu_threads, contend):
+    """The trust columns exist and agree with each other, in the CSV and the JSON."""
+    check(f"{tag}: csv has the trust columns", rows and all(k in rows[0] for k in TRUST),
+          str(list(rows[0].keys()) if rows else []))
+    check(f"{tag}: csv records --contend", all(r.get("contend") == str(contend) for r in rows))
+    for r, j in zip(rows, results):
+        name = f"{tag} {r['backend']} N={r['n']}"
+        check(f"{name}: csv and json name the same point",
+              r["backend"] == j.get("backend") and int(r["n"]) == j.get("n"), str(j)[:200])
+        if r["state"] != "ok":
+            check(f"{name}: not measured, with a reason", bool(r["reason"]) and
+                  bool(j.get("reason")), str(r))
+            continue
+        trusted = r["trusted"]
+        check(f"{name}: trusted is 0 or 1, and a reason exactly when 0",
+              trusted in ("0", "1") and (trusted == "0") == bool(r["why"]), str(r))
+        check(f"{name}: json agrees on the verdict",
+              j.get("trusted") == (trusted == "1") and j.get("why") == r["why"], str(j)[:300])
+        l0, l1, load = num(r["load1"]), num(r["load1_end"]), num(r["load"])
+        check(f"{name}: load is the larger of start and end",
+              None in (l0, l1) or load == max(l0, l1), str((l0, l1, load)))
+        others, util, thr = num(r["others_cpu"]), num(r["utilisation"]), int(r["threads"])
+        check(f"{name}: others_cpu within [0, cores]",
+              others is None or 0 <= others <= (os.cpu_count() or 1), str(others))
+        backend = r["backend"].split("@")[0]
+        if backend.startswith("cpu"):
+            check(f"{name}: threads within [1, {cpu_threads}]", 1 <= thr <= cpu_threads, str(thr))
+            # 1e-4: both columns are printed with 6 significant digits.
+            check(f"{name}: utilisation = cpu_util / threads",
+                  util is not None and abs(util - float(r["cpu_util"]) / thr) <= 1e-4 * util,
+                  str((util, r["cpu_util"], thr)))
+        if backend == "cpu-1t":
+            check(f"{name}: one thread", thr == 1, str(thr))
+
+
+machine_threads = doc.get("machine", {}).get("cpu_threads", 1)
+check_trust_columns("quick", rows, results, machine_threads, 0)
+check("json records --contend and the trust rule",
+      doc.get("config", {}).get("contend") is False and "untrusted" in doc.get("trust", ""))
+
+
+def run_bench(tag, args):
+    """Runs the bench into a fresh folder; returns (process, csv rows, json document, folder)."""
+    d = tempfile.mkdtemp(prefix=f"boids-bench-{tag}-")
+    q = subprocess.run([BENCH, "--out", d] + args, capture_output=True, text=True)
+    check(f"{tag}: exits 0", q.returncode == 0, f"exit {q.returncode}: {q.stderr[-2000:]}")
+    try:
+        with open(os.path.join(d, "bench.csv"), newline="") as f:
+            got = list(csv.DictReader(f))
+        with open(os.path.join(d, "bench.json")) as f:
+            js = json.load(f)
+    except (OSError, ValueError, csv.Error) as e:
+        check(f"{tag}: csv and json readable", False, str(e))
+        return q, [], {}, d
+    return q, got, js, d
+
+
+# Two busy processes per core (and --contend's) while one point is timed: whatever the
+# machine did besides, the point must be flagged. Two per core keep the point's thread under
+# half a core, so its utilisation is flagged even on a many-core machine, where the others'
+# share may be unknown (its window is 3 x 150 ms, short for /proc/stat's ticks on 16 cores)
+# and the load average lags.
+busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(2 * (os.cpu_count() or 1))]
+try:
+    q, brows, bdoc, _ = run_bench("busy", ["--backends", "cpu-1t", "--sizes", "20k", "--reps", "3",
+                                        "--warmup", "0", "--rep-ms", "150", "--contend",
+                                        "--no-plot"])
+finally:
+    for b in busy:
+        b.kill()
+        b.wait()
+ok_rows = [r for r in brows if r["state"] == "ok"]
+check("busy: the point was measured", len(ok_rows) == 1, str(brows))
+check("busy: flagged untrusted, with the reason",
+      all(r["trusted"] == "0" and r["why"] for r in ok_rows), str(ok_rows))
+check("busy: the table marks it", "! untrusted" in q.stdout, q.stdout[-1500:])
+check_trust_columns("busy", brows, bdoc.get("results", []), 1, 1)
+check("busy: json records --contend", bdoc.get("config", {}).get("contend") is True)
+
+# --baseline with this same binary: every point this build ran has a NAME@baseline row for
+# the same N, and the ratio is the baseline's median over this one's. cpu-ref at 100k is
+# skipped by the budget (its N^2 estimate from 500 boids is minutes), and so is its pair.
+q, prows, pdoc, pdir = run_bench("baseline", ["--quick", "--backends", "cpu-1t,cpu-ref", "--sizes",
+                                        "500,100k", "--budget", "0.2", "--baseline", BENCH])
+presults = pdoc.get("results", [])
+check_trust_columns("baseline", prows, presults, machine_threads, 0)
+mine = [r for r in prows if "@" not in r["backend"]]
+pairs = 0
+for r in mine:
+    twin = [b for b in prows if b["backend"] == r["backend"] + "@baseline" and b["n"] == r["n"]]
+    check(f"baseline {r['backend']} N={r['n']}: one baseline row", len(twin) == 1, str(prows))
+    if len(twin) != 1:
+        continue
+    b = twin[0]
+    if r["state"] == "ok" and b["state"] == "ok":
+        pairs += 1
+        ratio, want = num(r["baseline_ratio"]), float(b["ms_median"]) / float(r["ms_median"])
+        # 1e-4: the medians and the ratio are printed with 6 significant digits.
+        check(f"baseline {r['backend']} N={r['n']}: ratio = baseline / this median",
+              ratio is not None and abs(ratio - want) <= 1e-4 * want, str((ratio, want)))
+    if r["state"] == "skipped":
+        check(f"baseline {r['backend']} N={r['n']}: skipped here, skipped there with a reason",
+              b["state"] == "skipped" and bool(b["reason"]), str(b))
+check("baseline: at least the 500-boid points are paired and measured", pairs >= 2, str(prows))
+check("baseline: json marks the baseline's rows",
+      all(j.get("baseline") == ("@baseline" in j.get("backend", "")) for j in presults))
+skipped = [r for r in prows if r["backend"] == "cpu-ref" and r["n"] == "100000"]
+check("skipped point listed in the csv with the reason",
+      len(skipped) == 1 and skipped[0]["state"] == "skipped" and "budget" in skipped[0]["reason"],
+      str(skipped))
+check("skipped point listed in the json",
+      any(j.get("backend") == "cpu-ref" and j.get("n") == 100000 and j.get("state") == "skipped"
+          for j in presults))
+check("skipped point listed in the table", "Not measured:" in q.stdout and "--budget" in q.stdout)
+try:
+    with open(os.path.join(pdir, "bench.gp")) as f:
+        gp = f.read()
+except OSError as e:
+    gp = str(e)
+check("bench.gp marks the skipped point and has the speedup plot",
+      "not measured" in gp and "bench_speedup" in gp, gp[:500])
+
 for args, what in [(["--sizes", "ten"], "bad --sizes"), (["--backends", "tpu"], "bad --backends"),
                    (["--reps", "1"], "--reps out of range"), (["--bogus"], "unknown flag"),
-                   (["--set", "nope=1"], "unknown --set key")]:
+                   (["--set", "nope=1"], "unknown --set key"),
+                   (["--baseline", os.path.join(out, "nothing")], "--baseline not a file"),
+                   (["--baseline", sys.executable], "--baseline not a boids-bench")]:
     q = subprocess.run([BENCH, "--quick", "--out", out] + args, capture_output=True, text=True)
     check(f"{what}: exit 2 with one message", q.returncode == 2 and
           q.stderr.count("\n") == 1 and q.stderr.startswith("boids-bench: "), q.stderr)
