@@ -58,6 +58,8 @@ typedef struct view {
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     view_pointer pointer;
+    int ptr_predator, ptr_food; /* the pointer acts this frame, at world (ptr_x, ptr_y) */
+    double ptr_x, ptr_y;
     ui u;
     double panel_scroll; /* pixels of the panel scrolled off its top */
     /* state */

@@ -54,24 +54,6 @@ static int want_numbers(view *v, const osc_msg *m) {
 
 /* ---- parameters and presets ----------------------------------------------------------- */
 
-/* The single predator and food of the parameters are points 0 of the interaction table
- * (interact.h), which sets them each frame: a parameter change to them goes there. */
-static void params_to_points(view *v, const boids_params *np) {
-    boids_interact *in = &v->inter;
-    in->predators[0].on = np->predator;
-    in->predators[0].x = np->predator_x;
-    in->predators[0].y = np->predator_y;
-    in->attractors[0].on = np->food;
-    in->attractors[0].x = np->food_x;
-    in->attractors[0].y = np->food_y;
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        in->predators[i].radius = np->predator_radius;
-        in->predators[i].weight = np->predator_weight;
-        in->attractors[i].radius = np->food_radius;
-        in->attractors[i].weight = np->food_weight;
-    }
-}
-
 static void param(view *v, const osc_msg *m, const char *key) {
     if (!want_args(v, m, 1, 1)) return;
     char where[OSC_PATH_MAX + 8];
@@ -91,7 +73,6 @@ static void param(view *v, const osc_msg *m, const char *key) {
     } else {
         if (view_set_params(v, &np)) view_save_weights(v);
     }
-    params_to_points(v, scene_params(v->sc));
 }
 
 static void get_param(view *v, const osc_msg *m, const char *key) {
