@@ -8,6 +8,7 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
           view_speaks_every_model_with_linked_speeds
           render_world_takes_the_frame_shape
           render_look_from_config_trails_and_density
+          render_draws_obstacles_and_points
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba
           no_display_says_so_exit_2)
