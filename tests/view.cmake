@@ -43,6 +43,14 @@ set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
 
+# TUIO cursors on the OSC port as predators of the interaction table (tests/view/tuio_test.py).
+add_test(NAME tuio_cursors_become_predators_and_leave_with_alive
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(tuio_cursors_become_predators_and_leave_with_alive PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(tuio_cursors_become_predators_and_leave_with_alive)
+
 # Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
 # (tests/view/life_test.py).
 add_test(NAME view_sighup_reloads_attract_mode_sigterm_exits_0
