@@ -221,7 +221,8 @@ typedef struct bench_config {
     int stage_timer;      /* BENCH_TIMER_* */
     const char *out;
     int plot;
-    int plot_png; /* 1: PNG (pngcairo), 0: SVG */
+    int plot_png;         /* 1: PNG (pngcairo), 0: SVG */
+    boids_interact inter; /* the points and obstacles of --config, on every backend */
 } bench_config;
 
 enum { BENCH_MAX_REPS = 100 };

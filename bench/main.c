@@ -196,11 +196,11 @@ static double mean_neighbours(const boids_params *p, const boids_flock *f, int t
 
 /* Advances f by steps steps on the cpu path: every backend then starts from the same formed
  * flock. */
-static boids_status age_flock(const boids_params *p, boids_flock *f, int threads,
-                              unsigned long steps, boids_error *err) {
+static boids_status age_flock(const boids_params *p, const boids_interact *inter, boids_flock *f,
+                              int threads, unsigned long steps, boids_error *err) {
     boids_backend *b = boids_cpu_create(f, threads, err);
     if (!b) return err->status;
-    boids_status s = BOIDS_OK;
+    boids_status s = boids_backend_set_interact(b, inter, err);
     for (unsigned long done = 0; !s && done < steps; done += 1000)
         s = boids_backend_step(b, p, (unsigned)(steps - done < 1000 ? steps - done : 1000), err);
     if (!s) s = boids_backend_download(b, f, err);
@@ -314,7 +314,9 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
     c->seed = o->seed;
     app_opts base = *o;
     base.count = 0; /* the sizes are N; the parameters' count gives the density */
-    if ((s = app_params(&base, &c->base, err))) return s;
+    if ((s = app_params(&base, &c->base, err)) ||
+        (s = app_interact(&base, &c->base, &c->inter, err)))
+        return s;
     c->density = (double)c->base.count / (c->base.width * c->base.height);
     return BOIDS_OK;
 }
@@ -478,7 +480,7 @@ static void run_size(bench_run *r, size_t n) {
     boids_flock init = {0};
     if (!ps) ps = boids_flock_alloc(&init, n, &perr);
     if (!ps) boids_flock_randomize(&init, &p, c->seed);
-    if (!ps && c->age) ps = age_flock(&p, &init, c->threads, c->age, &perr);
+    if (!ps && c->age) ps = age_flock(&p, &c->inter, &init, c->threads, c->age, &perr);
     double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c->threads);
     unsigned ncx, ncy;
     model_grid(&p, &ncx, &ncy);

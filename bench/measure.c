@@ -40,8 +40,8 @@ static double clock_s(clockid_t id) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static boids_backend *make(bench_backend kind, const boids_flock *f, int threads, int timing,
-                           boids_error *err) {
+static boids_backend *create(bench_backend kind, const boids_flock *f, int threads, int timing,
+                             boids_error *err) {
     switch (kind) {
     case BENCH_CPU_REF: {
         boids_backend *b = boids_cpu_ref_create(f, err);
@@ -67,6 +67,17 @@ static boids_backend *make(bench_backend kind, const boids_flock *f, int threads
     }
     boids_error_set(err, BOIDS_ERR_INPUT, "unknown backend");
     return NULL;
+}
+
+/* The backend of kind holding f, stepping with the config file's points and obstacles. */
+static boids_backend *make(const bench_config *c, bench_backend kind, const boids_flock *f,
+                           int threads, int timing, boids_error *err) {
+    boids_backend *b = create(kind, f, threads, timing, err);
+    if (b && boids_backend_set_interact(b, &c->inter, err)) {
+        boids_backend_destroy(b);
+        return NULL;
+    }
+    return b;
 }
 
 /* Waits until the backend's work is done: the CPU paths return when it is. */
@@ -182,7 +193,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
 #endif
     pt->threads = pt->backend == BENCH_CPU_1T ? 1 : bench_backend_is_gpu(pt->backend) ? 0 : threads;
     double heap0 = heap_bytes();
-    boids_backend *b = make(pt->backend, init, threads, 0, &err);
+    boids_backend *b = make(c, pt->backend, init, threads, 0, &err);
     boids_status s = b ? BOIDS_OK : err.status;
     double t1 = 0.0;
     if (!s) {
@@ -216,7 +227,7 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         /* Stage times come from a second instance with timer queries on: they wait for
          * their results after each step, which would inflate the wall time above. */
         boids_backend_destroy(b);
-        b = make(pt->backend, init, threads, 1, &err);
+        b = make(c, pt->backend, init, threads, 1, &err);
         if (!b) s = err.status;
         /* The backend times each stage both ways in the same run: GL_TIME_ELAPSED queries
          * and glFinish fences around the stage on the CPU clock. The fences are the fallback

@@ -26,8 +26,9 @@ cfg_unknown = write("unknown.ini", "# comment\nvision_radius = 40\nbogus_key = 3
 cfg_value = write("value.ini", "; comment\nvision_radius = fifty\n")
 cfg_syntax = write("syntax.ini", "vision_radius = 40\n\nnot a pair\n")
 cfg_section = write("section.ini", "[world]\nwidth = 10\n")
-# The viewer's lines (points, obstacles, look): only `boids view` reads them.
-cfg_viewer = write("viewer.ini", "vision_radius = 40\nobstacle = circle 10 10 5\n")
+# The look's lines: only `boids view` and `boids render` read them (the points and
+# obstacles every command reads: below).
+cfg_viewer = write("viewer.ini", "vision_radius = 40\nview.background = #000000\n")
 cfg_range = write("range.ini", "width = 400\nheight = 400\nfov = 400\n")
 st_malformed = write("malformed.csv", "x,y,vx,vy\n1,2,0.5,0\n3,four,0,0.5\n")
 st_columns = write("columns.csv", "x,y,vx,vy\n1,2,0.5,0\n3,4,0\n")
@@ -65,7 +66,7 @@ cases = [
     ("config bad value", ["--config", cfg_value], ["value.ini:2", "vision_radius", "fifty"]),
     ("config syntax", ["--config", cfg_syntax], ["syntax.ini:3", "syntax"]),
     ("config section", ["--config", cfg_section], ["section.ini:", "[world]"]),
-    ("config viewer-only line", ["--config", cfg_viewer], ["viewer.ini:2", "obstacle"]),
+    ("config viewer-only line", ["--config", cfg_viewer], ["viewer.ini:2", "view.background"]),
     ("config out of range", ["--config", cfg_range], ["range.ini:3", "fov", "400"]),
     ("state malformed line", ["--load", st_malformed], ["malformed.csv:3", "y", "four"]),
     ("state column count", ["--load", st_columns], ["columns.csv:3", "columns"]),
@@ -270,7 +271,9 @@ check("a saved state loads back", p.returncode == 0)
 
 # The shared options: every command that takes model parameters accepts each of them (one
 # option table, one handler), and its --help lists them (one help block).
-shared_cfg = write("shared.ini", "noise = 0.5\n")
+# The points' and obstacles' lines are every command's, beside the parameters.
+shared_cfg = write("shared.ini", "noise = 0.5\npredator.2 = 10 12 30 1\nattractor.0 = 5 5 40 0.5\n"
+                                 "obstacle = circle 20 20 5\nobstacle = segment 0 0 15 5\n")
 shared = ["--preset", "lab", "--config", shared_cfg, "--set", "speed=40", "-n", "60", "--seed", "3",
           "--model", "vicsek", "-k", "5", "--neighbours", "topological"]
 frames = os.path.join(d, "frames")
@@ -322,6 +325,18 @@ for args, words in ((["--fast", "--backends", "gpu-det"], ["--fast", "gpu-det"])
     check(f"boids-bench {' '.join(args)}: exit 2 naming {words}",
           p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and all(w in p.stderr for w in words),
           p.stderr)
+# A bad point or obstacle line: every command refuses it before any work, exit 2, one line
+# naming the file, line and key.
+bad_lines = {"obstacle": "obstacle = circle 10 10 -5\n", "segment": "obstacle = segment 0 0 1\n",
+             "predator.16": "predator.16 = 1 2 3 4\n", "attractor.1": "attractor.1 = 1 2 3 nan\n"}
+for key, line in bad_lines.items():
+    cfg = write("bad_points.ini", "noise = 0.5\n" + line)
+    for name, cmd in tiny.items():
+        p = run(*cmd, "--config", cfg, env=no_display)
+        msg = p.stderr.strip()
+        check(f"{name} refuses a bad {key} line: exit 2, one line naming bad_points.ini:2 and {key}",
+              p.returncode == 2 and len(msg.splitlines()) == 1 and "bad_points.ini:2" in msg
+              and key.split(".")[0] in msg, f"exit {p.returncode}, stderr {msg!r}")
 for name in ("verify", "render", "view", "sweep"):
     p = run(BOIDS, name, "--count", "zero", env=no_display)
     check(f"{name} --count zero: exit 2 naming the flag and value",

@@ -52,14 +52,8 @@ static void file_lines_fill_the_table(void) {
     /* ...and beside the interaction reader it takes its keys and leaves the others. */
     CHECK(boids_params_load_ini_except(&p, path, viewer_key, &e) == BOIDS_OK, "%s", e.msg);
     CHECK(p.alignment_weight == 2, "alignment_weight from the same file");
-    boids_interact_apply(&s, &p);
-    CHECK(p.predator && p.predator_x == 10 && p.predator_y == 20 && p.predator_radius == 30,
-          "the first predator on is the rules' predator");
-    CHECK(p.food && p.food_x == 1.5 && p.food_weight == 0.5, "the first attractor on is food");
     CHECK(boids_interact_set(&s, "predator.3", "off", "t", &e) == BOIDS_OK && !s.predators[3].on,
           "off");
-    boids_interact_apply(&s, &p);
-    CHECK(!p.predator, "no predator on: the rules' predator is off");
 }
 
 static void bad_lines_are_refused_and_change_nothing(void) {

@@ -94,8 +94,33 @@ for name, kind in [("s.csv", "series"), ("t8.npy", "trajectory")]:
           meta["backend"]["name"] == "cpu-ref" and meta["renderer"] == "none" and
           meta["machine"]["host"] and meta["start"] <= meta["end"], meta)
     check(f"{kind} sidecar: output kind", meta["output"]["kind"] == kind)
+    check(f"{kind} sidecar: no config, no interaction points or obstacles",
+          meta["interaction"] == {"predators": [], "attractors": [], "obstacles": []},
+          meta["interaction"])
 with open(path("t8.npy.json")) as f:
     check("trajectory sidecar: shape and dtype", json.load(f)["output"]["shape"] == [5, 50, 4])
+
+# The config file's points and obstacles reach the sidecars of sim and sweep, as the
+# backends got them: the points that are on and every obstacle, in the file's order.
+with open(path("points.ini"), "w") as f:
+    f.write("predator.3 = 10 20 30 4\npredator.5 = 1 2 3 4\npredator.5 = off\n"
+            "attractor.0 = 100 150 60 0.5\nobstacle = circle 200 200 25\n"
+            "obstacle = segment 0 10 400 10.5\nalignment_weight = 0.5\n")
+want = {"predators": [{"index": 3, "x": 10, "y": 20, "radius": 30, "weight": 4}],
+        "attractors": [{"index": 0, "x": 100, "y": 150, "radius": 60, "weight": 0.5}],
+        "obstacles": [{"kind": "circle", "x": 200, "y": 200, "radius": 25},
+                      {"kind": "segment", "x0": 0, "y0": 10, "x1": 400, "y1": 10.5}]}
+run(BOIDS, "sim", *BASE, "--steps", "3", "--config", path("points.ini"), "--series",
+    path("ps.csv"), check_rc=0)
+run(BOIDS, "sweep", *BASE, "--key", "noise", "--values", "0", "--steps", "2", "--seeds", "1",
+    "--sample-every", "1", "--config", path("points.ini"), "--out", path("pw.csv"), check_rc=0)
+for name in ("ps.csv", "pw.csv"):
+    with open(path(name + ".json")) as f:
+        meta = json.load(f)
+    check(f"{name} sidecar: the config's points and obstacles", meta["interaction"] == want,
+          meta["interaction"])
+    check(f"{name} sidecar: the config's parameters beside them",
+          meta["parameters"]["values"]["alignment_weight"] == 0.5)
 with open(path("m.json")) as f:
     check("--meta: provenance of stdout", json.load(f)["output"]["kind"] == "stdout")
 

@@ -8,6 +8,7 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
           view_speaks_every_model_with_linked_speeds
           render_world_takes_the_frame_shape
           render_look_from_config_trails_and_density
+          render_draws_obstacles_and_points
           render_writes_pngs_with_boids
           render_same_seed_same_frames_and_raw_rgba
           no_display_says_so_exit_2)
@@ -41,6 +42,14 @@ add_test(NAME osc_changes_parameters_presets_points_and_sends_observables
 set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
+
+# TUIO cursors on the OSC port as predators of the interaction table (tests/view/tuio_test.py).
+add_test(NAME tuio_cursors_become_predators_and_leave_with_alive
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(tuio_cursors_become_predators_and_leave_with_alive PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(tuio_cursors_become_predators_and_leave_with_alive)
 
 # Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
 # (tests/view/life_test.py).

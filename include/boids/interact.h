@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* What an installation puts into the world besides the flock: interaction points
  * (predators that boids flee, attractors they seek) and obstacles (circles and line
- * segments). The viewer moves them from the mouse, OSC and the config file, and draws them.
+ * segments), from the config file; the viewer also moves them over OSC and TUIO. The
+ * viewer and `boids render` draw them.
  *
- * Hand-over to the rules: today the rules (rules.h, every backend) know one predator and one
- * food point, the fields predator* and food* of boids_params. boids_interact_apply() maps
- * the first predator and the first attractor that are on onto them, so one of each acts on
- * every backend now; the others and the obstacles are drawn and carried but not yet part of
- * the model contract.
- * A backend that takes the whole table reads boids_interact directly (see the README's
- * model section once it does).
+ * Hand-over to the rules: boids_backend_set_interact (backend.h) gives a backend the
+ * whole table, which every later step applies on top of the parameters' single predator and
+ * food point (in the viewer, the mouse's). Every command reads the table from the same
+ * config file as the parameters and hands it to each backend it makes.
  *
  * Config file lines (the same `key = value` file as the parameters; the parameter reader
  * leaves these keys to boids_interact_load_ini):
@@ -94,10 +92,6 @@ boids_status boids_interact_check(const boids_interact *s, const char *where, bo
  * parameters' and are skipped). Starts from s; on any error s is unchanged and err names
  * the file, line and key. */
 boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err);
-
-/* The single predator and food point of p (what the rules use today): the first predator
- * and the first attractor that are on (position, radius, weight), else off. */
-void boids_interact_apply(const boids_interact *s, boids_params *p);
 
 BOIDS_END_DECLS
 

@@ -11,8 +11,8 @@ const char *app_backend_renderer(void) {
     return renderer[0] ? renderer : NULL;
 }
 
-boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
-                                  boids_error *err) {
+static boids_backend *create(const app_opts *o, const boids_params *p, const boids_flock *f,
+                             boids_error *err) {
     if (strcmp(o->backend, "cpu-ref") == 0) return boids_cpu_ref_create(f, err);
     if (strcmp(o->backend, "cpu") == 0) return boids_cpu_create(f, o->threads, err);
     if (strcmp(o->backend, "gpu") == 0) {
@@ -39,4 +39,14 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
     }
     boids_error_set(err, BOIDS_ERR_INPUT, "--backend: unknown backend '%s'", o->backend);
     return NULL;
+}
+
+boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
+                                  boids_error *err) {
+    boids_backend *b = create(o, p, f, err);
+    if (b && o->inter && boids_backend_set_interact(b, o->inter, err)) {
+        boids_backend_destroy(b);
+        return NULL;
+    }
+    return b;
 }

@@ -76,6 +76,7 @@ static void opts_init(app_opts *o, const app_command *cmd) {
     o->backend = cmd->backend ? cmd->backend : "cpu-ref";
     o->deterministic = cmd->deterministic;
     o->gpu_variant = -1;
+    o->config_theirs = boids_interact_is_key; /* the points' and obstacles' lines */
 }
 
 /* strtol and strtod skip leading white space, and strtoull then negates " -1" into a huge
@@ -543,6 +544,12 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
         if ((s = boids_params_set(p, key, eq + 1, "--set", err))) return s;
     }
     return boids_params_validate(p, err);
+}
+
+boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
+                          boids_error *err) {
+    boids_interact_default(t, p);
+    return o->config ? boids_interact_load_ini(t, o->config, err) : BOIDS_OK;
 }
 
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,

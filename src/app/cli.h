@@ -13,6 +13,7 @@
 #include "boids/error.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 
 enum { APP_MAX_SETS = 256 };
@@ -31,9 +32,13 @@ typedef struct app_opts {
     int verbose;
     const char *load;
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
-    /* The --config keys another reader of the command takes (the viewer's look, points and
-     * obstacles), left out of the parameters; NULL: every key is a parameter. */
+    /* The --config keys another reader of the command takes, left out of the parameters:
+     * app_parse sets boids_interact_is_key (every command reads the points and obstacles,
+     * app_interact); the viewer and render add their look. NULL: every key is a parameter. */
     int (*config_theirs)(const char *key);
+    /* The interaction points and obstacles (app_interact) that app_backend_create hands to
+     * every backend it makes; NULL: none. The command owns the table. */
+    const boids_interact *inter;
 } app_opts;
 
 /* The groups of shared options a command takes. Every command that takes model parameters
@@ -128,12 +133,18 @@ boids_status app_check_list(const char *flag, const char *list, boids_error *err
 /* Parameters from the defaults, then --preset, --config, -n and the --set pairs, validated. */
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err);
 
+/* The interaction table of the run: every point off (with p's predator and food radius
+ * and weight), no obstacles, then the predator.I, attractor.I and obstacle lines of
+ * --config. A bad line: BOIDS_ERR_INPUT naming the file, line and key. */
+boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
+                          boids_error *err);
+
 /* The initial state: --load FILE (checked against p; p->count becomes its N) or random
  * from --seed. */
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err);
 
-/* The backend named by --backend (cpu-ref, cpu, gpu) holding f. */
+/* The backend named by --backend (cpu-ref, cpu, gpu) holding f, with o->inter's table. */
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);
 

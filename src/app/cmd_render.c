@@ -139,6 +139,7 @@ typedef struct render_job {
     double trail; /* --trail; -1: the config's */
     int density;  /* --density; -1: the config's */
     render_look look;
+    boids_interact inter; /* the config file's points and obstacles: stepped and drawn */
 } render_job;
 
 /* The file name of frame f from the checked pattern; 0 if it does not fit in size. */
@@ -185,7 +186,8 @@ static boids_status check_output(render_job *j, boids_error *err) {
     return BOIDS_OK;
 }
 
-/* Draws the scene's current state into the multisampled target, with the HUD line if asked. */
+/* Draws the scene's current state and the points and obstacles into the multisampled
+ * target, with the HUD line if asked. */
 static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, scene *sc,
                        const render_camera *cam, const target *t) {
     const int h = j->size[1];
@@ -199,7 +201,11 @@ static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r
     render_layer_begin(r, cam, fl.n);
     render_draw_flock(r, cam, scene_params(sc), &fl);
     render_layer_end(r);
-    if (!j->hud) return;
+    render_interact(r, cam, &j->inter, (float)(3 * (h > 800 ? (double)h / 800 : 1)));
+    if (!j->hud) {
+        render_flush(r);
+        return;
+    }
     double ord = 0;
     scene_order_request(sc);
     scene_order_poll(sc, 1, &ord);
@@ -280,6 +286,12 @@ static boids_status render_job_look(render_job *j, const app_opts *o, boids_erro
     return BOIDS_OK;
 }
 
+/* The keys of a config file that render reads besides the parameters: the look, and the
+ * interaction points and obstacles. */
+static int render_config_key(const char *key) {
+    return render_look_is_key(key) || boids_interact_is_key(key);
+}
+
 int boids_cmd_render(int argc, char **argv) {
     render_job j = {.out = "frame-%05d.png",
                     .size = {1280, 720},
@@ -319,14 +331,15 @@ int boids_cmd_render(int argc, char **argv) {
     app_opts o;
     int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
-    o.config_theirs = render_look_is_key; /* the look; points and obstacles are the viewer's */
+    o.config_theirs = render_config_key;
+    o.inter = &j.inter;
     boids_error err;
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
     if (check_output(&j, &err) ||
         app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
-        render_job_look(&j, &o, &err))
+        render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err))
         return app_fail(&err);
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);

@@ -211,7 +211,9 @@ int boids_cmd_sim(int argc, char **argv) {
     app_prov_begin(&pv);
     boids_error err;
     boids_params p;
-    if (app_params(&o, &p, &err)) return app_fail(&err);
+    boids_interact inter;
+    if (app_params(&o, &p, &err) || app_interact(&o, &p, &inter, &err)) return app_fail(&err);
+    o.inter = &inter;
     boids_flock f;
     if (app_initial_flock(&o, &p, &f, &err)) return app_fail(&err);
     if (open_outputs(&so, f.n, &err)) {

@@ -427,6 +427,16 @@ static boids_status sweep_start(const sweep *s, const sweep_driver *drv, sweep_r
     return st;
 }
 
+/* The points and obstacles of --config, the same in every run (their off points take the
+ * base parameters' predator and food radius and weight); o->inter points to t. */
+static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *err) {
+    boids_params base;
+    boids_status st = app_params(o, &base, err);
+    if (!st) st = app_interact(o, &base, t, err);
+    if (!st) o->inter = t;
+    return st;
+}
+
 int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
     sweep_args a = {.plot_y = "order"};
@@ -481,7 +491,9 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     app_prov pv;
     app_prov_begin(&pv);
     boids_error err;
+    boids_interact inter;
     boids_status st = sweep_grid_check(&s, &o, &err);
+    if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
     sweep_result *res = NULL;

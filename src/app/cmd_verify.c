@@ -185,8 +185,8 @@ static boids_status make_scenario(const char *name, const boids_params *base, si
 
 /* ---- backends ------------------------------------------------------------------------------- */
 
-static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f,
-                                  boids_error *err) {
+static boids_backend *backend_make(ctx *c, const char *name, const boids_flock *f,
+                                   boids_error *err) {
     if (!strcmp(name, "cpu-ref")) return boids_cpu_ref_create(f, err);
     if (!strcmp(name, "cpu")) return boids_cpu_create(f, 0, err);
     if (c->gpu) return boids_backend_upload(c->gpu, f, err) == BOIDS_OK ? c->gpu : NULL;
@@ -200,6 +200,18 @@ static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f
 
 static void backend_put(ctx *c, boids_backend *b) {
     if (b != c->gpu) boids_backend_destroy(b);
+}
+
+/* A backend holding f that steps with the points and obstacles of --config (none without):
+ * every backend, cpu-ref included, takes the same table. */
+static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f,
+                                  boids_error *err) {
+    boids_backend *b = backend_make(c, name, f, err);
+    if (b && boids_backend_set_interact(b, c->o->common.inter, err)) {
+        backend_put(c, b);
+        return NULL;
+    }
+    return b;
 }
 
 /* ---- one-step comparison ------------------------------------------------------------------ */
@@ -330,7 +342,8 @@ static boids_status scen_make(const verify_opts *o, const char *name, const boid
         return st;
     boids_backend *r = boids_cpu_ref_create(&s->f, err);
     if (!r) return err->status;
-    if (!(st = boids_backend_neighbours(r, &s->p, s->rc, s->rh, err)) &&
+    if (!(st = boids_backend_set_interact(r, o->common.inter, err)) &&
+        !(st = boids_backend_neighbours(r, &s->p, s->rc, s->rh, err)) &&
         !(st = boids_backend_step(r, &s->p, 1, err)))
         st = boids_backend_download(r, &s->ref, err);
     boids_backend_destroy(r);
@@ -611,12 +624,15 @@ int boids_cmd_verify(int argc, char **argv) {
     char buf[256];
     int need_gpu = 0;
     boids_params base;
+    boids_interact inter;
     if (app_check_list("--backends", backends, &err) ||
         app_check_list("--scenarios", o.scenarios, &err) ||
         parse_backends(&o, backends, buf, sizeof buf, &need_gpu, &err) || check_lists(&o, &err) ||
-        make_params(&o, o.common.preset, &base, &err)) {
+        make_params(&o, o.common.preset, &base, &err) ||
+        app_interact(&o.common, &base, &inter, &err)) {
         fprintf(stderr, "boids verify: %s\n", err.msg);
         return 2;
     }
+    o.common.inter = &inter;
     return verify_run(&o, &base, need_gpu);
 }

@@ -167,6 +167,9 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "send the observables (order, milling, clusters, N, step) and\nreplies there"},
         {APP_REAL, "osc-rate", 0, "HZ", &o.osc_rate, 0.1, 60,
          .help = "observables sent per second (default 5)"},
+        {APP_CHOICE, "tuio", 0, "KIND", &o.tuio, .choices = view_tuio_names,
+         .help = "TUIO cursors and blobs on --osc-port become predators (default),\n"
+                 "attractors, or nothing (off)"},
         {APP_SECTION, .name = "Scripting (tests, unattended checks):"},
         {APP_LONG, "frames", 0, "K", &o.frames, 1, 2000000000L, .help = "quit after K frames"},
         {APP_TEXT, "screenshot", 0, "FILE", &o.shot_at_exit,

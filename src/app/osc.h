@@ -17,7 +17,8 @@
 #include "boids/error.h"
 
 enum {
-    OSC_MAX_ARGS = 6,   /* arguments kept of one message (more: the message is refused) */
+    OSC_MAX_ARGS = 64,  /* arguments kept of one message (more: the message is refused);
+                           a TUIO `alive` lists one per cursor */
     OSC_PATH_MAX = 128, /* address length, including the terminating 0 */
     OSC_TEXT_MAX = 64,  /* one argument as text */
     OSC_QUEUE = 512     /* messages waiting between two frames; beyond: dropped, counted */

@@ -144,6 +144,55 @@ static cJSON *parameters_object(const app_opts *o, const boids_params *base) {
     return obj;
 }
 
+/* The points that are on (index, position, radius, weight) of one of the table's lists. */
+static cJSON *points_array(const boids_point *t) {
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; arr && i < BOIDS_MAX_POINTS; i++) {
+        if (!t[i].on) continue;
+        cJSON *pt = cJSON_CreateObject();
+        if (!pt) return cJSON_Delete(arr), NULL;
+        cJSON_AddNumberToObject(pt, "index", i);
+        cJSON_AddNumberToObject(pt, "x", t[i].x);
+        cJSON_AddNumberToObject(pt, "y", t[i].y);
+        cJSON_AddNumberToObject(pt, "radius", t[i].radius);
+        cJSON_AddNumberToObject(pt, "weight", t[i].weight);
+        cJSON_AddItemToArray(arr, pt);
+    }
+    return arr;
+}
+
+/* The interaction table the backends stepped with: the points that are on and every
+ * obstacle, as the config file's lines give them (NULL: none). */
+static cJSON *interaction_object(const boids_interact *in) {
+    static const boids_interact none; /* no points on, no obstacles */
+    if (!in) in = &none;
+    cJSON *obj = cJSON_CreateObject(), *obs = cJSON_CreateArray();
+    if (!obj || !obs) return cJSON_Delete(obj), cJSON_Delete(obs), NULL;
+    cJSON_AddItemToObject(obj, "predators", points_array(in->predators));
+    cJSON_AddItemToObject(obj, "attractors", points_array(in->attractors));
+    cJSON_AddItemToObject(obj, "obstacles", obs);
+    for (int i = 0; i < in->obstacle_count; i++) {
+        const boids_obstacle *o = &in->obstacles[i];
+        cJSON *ob = cJSON_CreateObject();
+        if (!ob) return cJSON_Delete(obj), NULL;
+        int circle = o->kind == BOIDS_OBSTACLE_CIRCLE;
+        cJSON_AddStringToObject(ob, "kind", circle ? "circle" : "segment");
+        cJSON_AddNumberToObject(ob, circle ? "x" : "x0", o->x0);
+        cJSON_AddNumberToObject(ob, circle ? "y" : "y0", o->y0);
+        if (circle) {
+            cJSON_AddNumberToObject(ob, "radius", o->radius);
+        } else {
+            cJSON_AddNumberToObject(ob, "x1", o->x1);
+            cJSON_AddNumberToObject(ob, "y1", o->y1);
+        }
+        cJSON_AddItemToArray(obs, ob);
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(obj, "predators") ||
+        !cJSON_GetObjectItemCaseSensitive(obj, "attractors"))
+        return cJSON_Delete(obj), NULL;
+    return obj;
+}
+
 /* The model name of the first CPU in /proc/cpuinfo, or "unknown". */
 static void cpu_model(char *buf, size_t size) {
     snprintf(buf, size, "unknown");
@@ -205,6 +254,7 @@ cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_para
     }
     int bad = !prog || add_command_line(doc) != 0;
     cJSON_AddItemToObject(doc, "parameters", parameters_object(o, base));
+    cJSON_AddItemToObject(doc, "interaction", interaction_object(o->inter));
     cJSON_AddItemToObject(doc, "backend", backend_object(o));
     const char *renderer = app_backend_renderer();
     cJSON_AddStringToObject(doc, "renderer", renderer ? renderer : "none");
@@ -212,8 +262,8 @@ cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_para
     cJSON_AddStringToObject(doc, "start", start);
     cJSON_AddStringToObject(doc, "end", end);
     cJSON_AddNumberToObject(doc, "wall_seconds", mono_now() - pv->start_mono);
-    const char *need[] = {"parameters", "backend", "renderer",    "machine",
-                          "start",      "end",     "wall_seconds"};
+    const char *need[] = {"parameters", "interaction", "backend", "renderer",
+                          "machine",    "start",       "end",     "wall_seconds"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(doc, need[i])) bad = 1;
     if (bad) {

@@ -11,6 +11,10 @@
  *   parameters   the full parameter set of the base run, every key of `boids params`
  *                (numbers, booleans as true/false, enums as their names), and how it was
  *                built (preset, config file, --set pairs, seed)
+ *   interaction  the points and obstacles every backend stepped with (the config file's
+ *                predator.I, attractor.I and obstacle lines): "predators" and "attractors",
+ *                the points that are on ({index, x, y, radius, weight}), and "obstacles"
+ *                ({kind: "circle", x, y, radius} or {kind: "segment", x0, y0, x1, y1})
  *   backend      cpu-ref, cpu or gpu ("name"), with the gpu mode or the cpu thread count
  *   renderer     the GL renderer string with the gpu backend, "none" otherwise
  *   machine      host name, operating system, CPU model, online CPUs

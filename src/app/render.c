@@ -471,6 +471,32 @@ void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, flo
     }
 }
 
+void render_interact(render_ctx *r, const render_camera *c, const boids_interact *in,
+                     float dot_px) {
+    double ax, ay, bx, by;
+    for (int i = 0; i < in->obstacle_count; i++) {
+        const boids_obstacle *o = &in->obstacles[i];
+        render_world_to_px(c, o->x0, o->y0, &ax, &ay);
+        if (o->kind == BOIDS_OBSTACLE_CIRCLE) {
+            render_circle(r, (float)ax, (float)ay, (float)(o->radius * c->scale), 3, 0,
+                          RENDER_OBSTACLE_RGBA);
+        } else {
+            render_world_to_px(c, o->x1, o->y1, &bx, &by);
+            render_line(r, (float)ax, (float)ay, (float)bx, (float)by, 3, RENDER_OBSTACLE_RGBA);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        const boids_point *t = k ? in->attractors : in->predators;
+        uint32_t col = k ? 0x6bd66bc0 : 0xff5a4ad0;
+        for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+            if (!t[i].on) continue;
+            render_world_to_px(c, t[i].x, t[i].y, &ax, &ay);
+            render_circle(r, (float)ax, (float)ay, (float)(t[i].radius * c->scale), 1.5f, 6, col);
+            render_wedge(r, (float)ax, (float)ay, dot_px, 0, 6.2832f, col);
+        }
+    }
+}
+
 float render_text_width(const char *text, float scale) {
     return (float)stb_easy_font_width((char *)text) * scale;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "boids/error.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 #include "shaders.h"
 
@@ -147,6 +148,12 @@ void render_circle(render_ctx *r, float cx, float cy, float radius, float width,
 /* Filled circular sector from angle a0 to a1 (radians, y down). */
 void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, float a1,
                   uint32_t rgba);
+/* The interaction table as the viewer and `boids render` draw it: the obstacles (circles
+ * and segments, 3 pixels wide, RENDER_OBSTACLE_RGBA) and the points that are on, each the
+ * dashed circle of its reach and a dot of dot_px pixels (predators red, attractors green).
+ * Queued like the shapes above. */
+#define RENDER_OBSTACLE_RGBA 0xc8ccd8e0u
+void render_interact(render_ctx *r, const render_camera *c, const boids_interact *in, float dot_px);
 /* Text with stb_easy_font at an integer pixel scale; returns the width in pixels. */
 float render_text(render_ctx *r, float x, float y, float scale, const char *text, uint32_t rgba);
 float render_text_width(const char *text, float scale);

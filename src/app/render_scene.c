@@ -19,6 +19,7 @@ enum {
 struct scene {
     boids_params p;
     boids_backend *b;
+    boids_interact inter; /* the table the backend holds (zero: none, as a new backend's) */
     int gpu;
     uint64_t steps;
     /* cpu backends: the flock downloaded after each step and our own GL buffers. */
@@ -115,11 +116,13 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
         s->b = boids_gpu_create(NULL, &s->host, &o, err);
         s->gpu = 1;
     } else {
-        s->b = app_backend_create(cfg->opts, &s->p, &s->host, err);
+        app_opts ao = *cfg->opts;
+        ao.inter = NULL; /* scene_set_interact hands it over, for every backend alike */
+        s->b = app_backend_create(&ao, &s->p, &s->host, err);
         glGenBuffers(1, &s->own_state);
         glGenBuffers(1, &s->own_ids);
     }
-    if (!s->b) goto fail;
+    if (!s->b || (cfg->opts->inter && scene_set_interact(s, cfg->opts->inter, err))) goto fail;
     if (s->gpu) {
         boids_flock_free(&s->host); /* the GPU holds it now */
     } else if (mirror(s, err)) {
@@ -163,6 +166,34 @@ boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids
         }
     }
     boids_flock_free(&f);
+    return st;
+}
+
+static int same_point(const boids_point *a, const boids_point *b) {
+    return a->on == b->on && a->x == b->x && a->y == b->y && a->radius == b->radius &&
+           a->weight == b->weight;
+}
+
+/* Field by field: padding bytes may differ between two equal tables. */
+static int same_table(const boids_interact *a, const boids_interact *b) {
+    if (a->obstacle_count != b->obstacle_count) return 0;
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++)
+        if (!same_point(&a->predators[i], &b->predators[i]) ||
+            !same_point(&a->attractors[i], &b->attractors[i]))
+            return 0;
+    for (int i = 0; i < a->obstacle_count; i++) {
+        const boids_obstacle *p = &a->obstacles[i], *q = &b->obstacles[i];
+        if (p->kind != q->kind || p->x0 != q->x0 || p->y0 != q->y0 || p->x1 != q->x1 ||
+            p->y1 != q->y1 || p->radius != q->radius)
+            return 0;
+    }
+    return 1;
+}
+
+boids_status scene_set_interact(scene *s, const boids_interact *in, boids_error *err) {
+    if (same_table(&s->inter, in)) return BOIDS_OK;
+    boids_status st = boids_backend_set_interact(s->b, in, err);
+    if (!st) s->inter = *in;
     return st;
 }
 

@@ -37,6 +37,12 @@ boids_params *scene_params(scene *s);
 /* Replaces the flock by a random one of p->count boids drawn with seed (any N). */
 boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids_error *err);
 
+/* The interaction points and obstacles of the following steps (boids_backend_set_interact;
+ * the table is copied). It reaches the backend only when it differs from the table the
+ * backend holds, so the viewer hands its table over every frame. A new scene takes
+ * opts->inter (none when NULL); a restart keeps the table. */
+boids_status scene_set_interact(scene *s, const boids_interact *in, boids_error *err);
+
 /* Advances `steps` steps with the current parameters. */
 boids_status scene_step(scene *s, unsigned steps, boids_error *err);
 

@@ -38,16 +38,8 @@ void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
 }
 
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
-    boids_interact_default(&o->inter, p);
-    o->inter.predators[0].x = p->predator_x;
-    o->inter.predators[0].y = p->predator_y;
-    o->inter.predators[0].on = p->predator;
-    o->inter.attractors[0].x = p->food_x;
-    o->inter.attractors[0].y = p->food_y;
-    o->inter.attractors[0].on = p->food;
-    if (!o->app.config) return BOIDS_OK;
-    if (boids_interact_load_ini(&o->inter, o->app.config, err)) return err->status;
-    return render_look_load_ini(&o->look, o->app.config, err);
+    if (app_interact(&o->app, p, &o->inter, err)) return err->status;
+    return o->app.config ? render_look_load_ini(&o->look, o->app.config, err) : BOIDS_OK;
 }
 
 /* ---- one frame ---------------------------------------------------------------------------- */
@@ -103,9 +95,10 @@ typedef struct pointer_at {
     int active; /* predator or food acting on the flock this frame */
 } pointer_at;
 
-/* Hands this frame's mouse to the panel, and the pointer's predator or food to the flock. */
+/* Hands this frame's mouse to the panel, and the pointer's predator or food to the steps
+ * (view_step puts it in the parameters' single predator or food point). */
 static pointer_at pointer_to_flock(view *v, const render_camera *c) {
-    boids_params *p = scene_params(v->sc);
+    const boids_params *p = scene_params(v->sc);
     ui *u = &v->u;
     u->mx = v->mx;
     u->my = v->my;
@@ -125,19 +118,10 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     int pred = (v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
                (v->pointer == VIEW_POINTER_HOVER && at.hover);
     int food = v->pointer == VIEW_POINTER_FOOD && pressed;
-    /* The points of OSC and the config file, then the pointer, which wins while it acts
-     * (the rules take one predator and one food point today: interact.h). */
-    boids_interact_apply(&v->inter, p);
-    if (pred) {
-        p->predator = 1;
-        p->predator_x = at.wx;
-        p->predator_y = at.wy;
-    }
-    if (food) {
-        p->food = 1;
-        p->food_x = at.wx;
-        p->food_y = at.wy;
-    }
+    v->ptr_predator = pred;
+    v->ptr_food = food;
+    v->ptr_x = at.wx;
+    v->ptr_y = at.wy;
     at.active = pred || food;
     return at;
 }
@@ -199,35 +183,6 @@ static void edges_draw(view *v, const render_camera *c) {
     }
 }
 
-/* The obstacles, and the points that are on: a filled dot and the circle of their reach
- * (predators red, attractors green). */
-static void interact_draw(view *v, const render_camera *c) {
-    const boids_interact *in = &v->inter;
-    double ax, ay, bx, by;
-    for (int i = 0; i < in->obstacle_count; i++) {
-        const boids_obstacle *o = &in->obstacles[i];
-        render_world_to_px(c, o->x0, o->y0, &ax, &ay);
-        if (o->kind == BOIDS_OBSTACLE_CIRCLE) {
-            render_circle(v->r, (float)ax, (float)ay, (float)(o->radius * c->scale), 3, 0,
-                          0xc8ccd8e0);
-        } else {
-            render_world_to_px(c, o->x1, o->y1, &bx, &by);
-            render_line(v->r, (float)ax, (float)ay, (float)bx, (float)by, 3, 0xc8ccd8e0);
-        }
-    }
-    for (int k = 0; k < 2; k++) {
-        const boids_point *t = k ? in->attractors : in->predators;
-        uint32_t col = k ? 0x6bd66bc0 : 0xff5a4ad0;
-        for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-            if (!t[i].on) continue;
-            render_world_to_px(c, t[i].x, t[i].y, &ax, &ay);
-            render_circle(v->r, (float)ax, (float)ay, (float)(t[i].radius * c->scale), 1.5f, 6,
-                          col);
-            render_wedge(v->r, (float)ax, (float)ay, 3 * v->u.ts, 0, 6.2832f, col);
-        }
-    }
-}
-
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
     ui *u = &v->u;
     render_begin(v->r, c);
@@ -244,7 +199,7 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
     edges_draw(v, c);
-    interact_draw(v, c);
+    render_interact(v->r, c, &v->inter, 3 * v->u.ts);
     if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
     if (v->hud) view_hud_draw(v);
     if (v->panel)
@@ -401,7 +356,7 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
            "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
            "food,food_x,food_y,obstacles,fb_w,fb_h,frame_p50_ms,frame_p95_ms,frame_p99_ms,"
-           "frame_max_ms\n");
+           "frame_max_ms,predators_on,attractors_on\n");
     printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
@@ -410,8 +365,14 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
     printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d,", p->model, p->max_speed, p->min_speed,
            p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
            p->food_x, p->food_y, v->inter.obstacle_count, v->fb_w, v->fb_h);
-    printf("%.2f,%.2f,%.2f,%.2f\n", view_frame_percentile(v, 0.5), view_frame_percentile(v, 0.95),
-           view_frame_percentile(v, 0.99), v->frame_max_ms);
+    int preds = 0, attrs = 0;
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+        preds += v->inter.predators[i].on;
+        attrs += v->inter.attractors[i].on;
+    }
+    printf("%.2f,%.2f,%.2f,%.2f,%d,%d\n", view_frame_percentile(v, 0.5),
+           view_frame_percentile(v, 0.95), view_frame_percentile(v, 0.99), v->frame_max_ms, preds,
+           attrs);
     fflush(stdout);
     return BOIDS_OK;
 }

@@ -36,6 +36,7 @@ add_library(boids_viewer STATIC
   src/app/view_panel.c
   src/app/view_hud.c
   src/app/view_osc.c
+  src/app/view_tuio.c
   src/app/view_life.c
   src/app/osc.c
   src/app/view_ui.c

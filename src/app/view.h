@@ -23,6 +23,15 @@ typedef enum view_pointer {
 } view_pointer;
 extern const char *const view_pointer_names[VIEW_POINTERS + 1]; /* NULL-terminated */
 
+/* What TUIO cursors and blobs on the OSC port become (--tuio, docs/osc.md). */
+typedef enum view_tuio_kind {
+    VIEW_TUIO_PREDATORS = 0,
+    VIEW_TUIO_ATTRACTORS,
+    VIEW_TUIO_OFF, /* TUIO messages are ignored */
+    VIEW_TUIO_KINDS
+} view_tuio_kind;
+extern const char *const view_tuio_names[VIEW_TUIO_KINDS + 1]; /* NULL-terminated */
+
 typedef struct view_opts {
     app_opts app;         /* shared options (backend defaults to gpu) */
     boids_params base;    /* the preset's parameters before --config/--set/-n */
@@ -57,6 +66,7 @@ typedef struct view_opts {
     const char *osc_host; /* the address to listen on; NULL: 127.0.0.1 */
     const char *osc_send; /* "HOST:PORT" the observables go to; NULL: none */
     double osc_rate;      /* observables sent per second */
+    int tuio;             /* view_tuio_kind */
     double attract;       /* > 0: attract mode after this many seconds without input */
 } view_opts;
 
@@ -65,9 +75,8 @@ typedef struct view_opts {
  * step: BOIDS_ERR_RUNTIME. */
 boids_status view_run(const view_opts *o, const boids_params *p, boids_error *err);
 
-/* The interaction points and obstacles the viewer starts with: points 0 at the predator
- * and food of p, then the config file's lines (interact.h); and the look of its `view.`
- * lines. */
+/* The interaction points and obstacles the viewer starts with: the config file's lines
+ * (app_interact); and the look of its `view.` lines. */
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
 
 /* The world of p for a screen of aspect ratio `aspect` (width / height; 0: base's own): the

@@ -9,6 +9,7 @@
  *   view_panel.c   the control panel on the right
  *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
+ *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
@@ -36,6 +37,13 @@ enum {
     VIEW_HIST_BINS = 4000 /* ... up to one second (longer frames share the last bin) */
 };
 
+/* A point of the table held by a TUIO session id (view_tuio.c). */
+typedef struct view_tuio_slot {
+    int held;
+    int profile; /* 0 /tuio/2Dcur, 1 /tuio/2Dblb: each has its own ids and alive lists */
+    double id;   /* the session id (an OSC int32 or float, exact in a double) */
+} view_tuio_slot;
+
 typedef struct view {
     const view_opts *o;
     app_opts app; /* o->app with the backend resolved ("auto": by the renderer) */
@@ -58,6 +66,8 @@ typedef struct view {
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     view_pointer pointer;
+    int ptr_predator, ptr_food; /* the pointer acts this frame, at world (ptr_x, ptr_y) */
+    double ptr_x, ptr_y;
     ui u;
     double panel_scroll; /* pixels of the panel scrolled off its top */
     /* state */
@@ -91,8 +101,10 @@ typedef struct view {
     double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
     /* interaction points and obstacles (mouse, OSC, config file) */
     boids_interact inter;
-    uint64_t input_ns; /* the latest input of a person (keys, mouse, OSC) */
-    int attracting;    /* attract mode's predators are out */
+    uint64_t input_ns;                     /* the latest input of a person (keys, mouse, OSC) */
+    int attracting;                        /* attract mode's predators are out */
+    view_tuio_slot tuio[BOIDS_MAX_POINTS]; /* points of the --tuio kind held by TUIO ids */
+    int tuio_full;                         /* an id found no free point (said once) */
     /* frame times over the whole run (--stats: percentiles) */
     uint32_t frame_hist[VIEW_HIST_BINS];
     uint64_t frame_count;
@@ -155,6 +167,13 @@ float view_panel_width(const view *v); /* pixels */
 boids_status view_osc_open(view *v, boids_error *err);
 void view_osc_poll(view *v, uint64_t now); /* applies the queued messages; sends at osc_rate */
 void view_osc_close(view *v);
+/* Refuses message m: "OSC PATH: why" on stderr and the status line, repeats counted. */
+void view_osc_complain(view *v, const osc_msg *m, const char *why);
+
+/* view_tuio.c: /tuio/2Dcur and /tuio/2Dblb (rest unused); view_tuio_forget drops every
+ * id's hold (the table was replaced: SIGHUP). */
+void view_tuio(view *v, const osc_msg *m, const char *rest);
+void view_tuio_forget(view *v);
 
 /* view_life.c */
 void view_signals_install(void); /* SIGTERM, SIGINT: stop; SIGHUP: reload the config */

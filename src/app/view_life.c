@@ -66,6 +66,7 @@ static void reload(view *v) {
     }
     const boids_params *cur = scene_params(v->sc);
     v->inter = in;
+    view_tuio_forget(v); /* the points the trackers' ids held are the file's now */
     if (np.count != cur->count || np.width != cur->width || np.height != cur->height)
         view_restart_random(v, np);
     else if (view_set_params(v, &np))

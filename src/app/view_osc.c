@@ -33,6 +33,10 @@ static void bad(view *v, const char *fmt, ...) {
     view_say(v, "%s (ignored)", msg);
 }
 
+void view_osc_complain(view *v, const osc_msg *m, const char *why) {
+    bad(v, "OSC %s: %s", m->path, why);
+}
+
 static int want_args(view *v, const osc_msg *m, int lo, int hi) {
     if (m->argc >= lo && m->argc <= hi) return 1;
     if (lo == hi)
@@ -54,24 +58,6 @@ static int want_numbers(view *v, const osc_msg *m) {
 
 /* ---- parameters and presets ----------------------------------------------------------- */
 
-/* The single predator and food of the parameters are points 0 of the interaction table
- * (interact.h), which sets them each frame: a parameter change to them goes there. */
-static void params_to_points(view *v, const boids_params *np) {
-    boids_interact *in = &v->inter;
-    in->predators[0].on = np->predator;
-    in->predators[0].x = np->predator_x;
-    in->predators[0].y = np->predator_y;
-    in->attractors[0].on = np->food;
-    in->attractors[0].x = np->food_x;
-    in->attractors[0].y = np->food_y;
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        in->predators[i].radius = np->predator_radius;
-        in->predators[i].weight = np->predator_weight;
-        in->attractors[i].radius = np->food_radius;
-        in->attractors[i].weight = np->food_weight;
-    }
-}
-
 static void param(view *v, const osc_msg *m, const char *key) {
     if (!want_args(v, m, 1, 1)) return;
     char where[OSC_PATH_MAX + 8];
@@ -91,7 +77,6 @@ static void param(view *v, const osc_msg *m, const char *key) {
     } else {
         if (view_set_params(v, &np)) view_save_weights(v);
     }
-    params_to_points(v, scene_params(v->sc));
 }
 
 static void get_param(view *v, const osc_msg *m, const char *key) {
@@ -190,6 +175,33 @@ static void attractor(view *v, const osc_msg *m, const char *rest) {
     point(v, m, rest, v->inter.attractors);
 }
 
+/* "/boids/get/predator/I" (or attractor): replies on the same address as setting it, with
+ * one string "on|off X Y RADIUS WEIGHT". */
+static void get_point(view *v, const osc_msg *m, const char *rest, const boids_point *table,
+                      const char *kind) {
+    char *end;
+    long i = strtol(rest, &end, 10);
+    if (end == rest || *end || i < 0 || i >= BOIDS_MAX_POINTS) {
+        bad(v, "OSC %s: expected a point index 0 to %d", m->path, BOIDS_MAX_POINTS - 1);
+        return;
+    }
+    if (!want_args(v, m, 0, 0)) return;
+    const boids_point *pt = &table[i];
+    char path[OSC_PATH_MAX], text[160];
+    snprintf(path, sizeof path, "/boids/%s/%ld", kind, i);
+    snprintf(text, sizeof text, "%s %.9g %.9g %.9g %.9g", pt->on ? "on" : "off", pt->x, pt->y,
+             pt->radius, pt->weight);
+    osc_send_text(v->osc, path, text);
+}
+
+static void get_predator(view *v, const osc_msg *m, const char *rest) {
+    get_point(v, m, rest, v->inter.predators, "predator");
+}
+
+static void get_attractor(view *v, const osc_msg *m, const char *rest) {
+    get_point(v, m, rest, v->inter.attractors, "attractor");
+}
+
 static void obstacle(view *v, const osc_msg *m, const char *rest) {
     if (!strcmp(rest, "clear")) {
         if (want_args(v, m, 0, 0)) v->inter.obstacle_count = 0;
@@ -230,6 +242,10 @@ static const struct route {
     {"/boids/predator/", predator, 1},
     {"/boids/attractor/", attractor, 1},
     {"/boids/obstacle/", obstacle, 0},
+    {"/boids/get/predator/", get_predator, 0},
+    {"/boids/get/attractor/", get_attractor, 0},
+    {"/tuio/2Dcur", view_tuio, 0}, /* a `set` is a person's input: view_tuio.c */
+    {"/tuio/2Dblb", view_tuio, 0},
 };
 
 static void dispatch(view *v, const osc_msg *m) {

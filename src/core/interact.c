@@ -130,7 +130,9 @@ static boids_status set_obstacle(boids_interact *s, const char *value, const cha
                                "`segment X1 Y1 X2 Y2`",
                                where, value);
     }
-    return boids_interact_add_obstacle(s, &o, where, err);
+    char what[256]; /* the message names the key, as a parameter's does */
+    snprintf(what, sizeof what, "%s: obstacle", where);
+    return boids_interact_add_obstacle(s, &o, what, err);
 }
 
 boids_status boids_interact_set(boids_interact *s, const char *key, const char *value,
@@ -173,28 +175,4 @@ boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_
     boids_status st = boids_ini_read(path, set_interact, &tmp, err);
     if (!st) *s = tmp;
     return st;
-}
-
-static const boids_point *first_on(const boids_point *table) {
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++)
-        if (table[i].on) return &table[i];
-    return NULL;
-}
-
-void boids_interact_apply(const boids_interact *s, boids_params *p) {
-    const boids_point *pred = first_on(s->predators), *food = first_on(s->attractors);
-    p->predator = pred != NULL;
-    if (pred) {
-        p->predator_x = pred->x;
-        p->predator_y = pred->y;
-        p->predator_radius = pred->radius;
-        p->predator_weight = pred->weight;
-    }
-    p->food = food != NULL;
-    if (food) {
-        p->food_x = food->x;
-        p->food_y = food->y;
-        p->food_radius = food->radius;
-        p->food_weight = food->weight;
-    }
 }

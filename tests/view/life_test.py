@@ -96,7 +96,8 @@ def main():
         s = dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
         harness.check("the reloaded alignment weight is live", s["alignment_weight"] == 2.75, str(s))
         harness.check("the reloaded obstacles are there", s["obstacles"] == 2, str(s))
-        harness.check("input ended attract mode: no predator acts", s["predator"] == 0, str(s))
+        harness.check("input ended attract mode: no predator of the table is on",
+                      s["predators_on"] == 0, str(s))
     shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 

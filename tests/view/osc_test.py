@@ -39,6 +39,9 @@ def drive(port_in, dump):
     send(port_in, "/boids/get/param/vision_radius")
     if not harness.wait_for(dump, "/boids/param/vision_radius", 60):
         return False
+    send(port_in, "/boids/get/predator/5")
+    if not harness.wait_for(dump, "/boids/predator/5", 60):
+        return False
     # Observables after the restart with 250 boids, then pause and quit.
     ok = harness.wait_for(dump, "/boids/n i 250", 60)
     send(port_in, "/boids/pause", "i", 1)
@@ -80,8 +83,8 @@ def main():
     harness.check("a parameter set after the preset wins", s["alignment_weight"] == 2.25, str(s))
     harness.check("the out-of-range fov was refused, the viewer went on", s["fov"] == 300, str(s))
     harness.check("the count restarted the flock with 250 boids", s["n"] == 250, str(s))
-    harness.check("predator 5 acts at (100, 120)",
-                  s["predator"] == 1 and s["predator_x"] == 100 and s["predator_y"] == 120, str(s))
+    harness.check("one point of the table is on (predator 5), none of the parameters'",
+                  s["predators_on"] == 1 and s["predator"] == 0, str(s))
     harness.check("the obstacle was added", s["obstacles"] == 1, str(s))
     harness.check("pause paused", s["paused"] == 1, str(s))
     complaints = [l for l in err.splitlines() if "/boids/param/fov" in l]
@@ -95,6 +98,10 @@ def main():
                   all(0 <= float(o[1]) <= 1 and 0 <= float(o[2]) <= 1 for o in obs), str(obs[:3]))
     reply = [l for l in lines if "/boids/param/vision_radius" in l]
     harness.check("the reply says 40", reply and reply[0].endswith('"40"'), str(reply))
+    reply = [l for l in lines if "/boids/predator/5 " in l]
+    harness.check("predator 5 is on at (100, 120) with the lab's radius 160 and weight",
+                  reply and reply[0].split('"')[1].split()[:4] == ["on", "100", "120", "160"],
+                  str(reply))
     shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 

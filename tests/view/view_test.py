@@ -5,6 +5,7 @@ Usage: view_test.py BOIDS TEST. Each TEST asserts one property, named in its fun
 name; the sizes are small (a few hundred boids, tens of frames) because these run on
 llvmpipe with two cores. Exit 77 means skipped (no xvfb-run), a failure instead with
 BOIDS_REQUIRE_GPU set (tests/harness.py)."""
+import math
 import os
 import shutil
 import subprocess
@@ -248,6 +249,47 @@ def test_render_look_from_config_trails_and_density(tmp):
     check(on[3] != off[3], "density on draws as off does")
     check(auto[3] == (off[3] if software else on[3]), "density auto at 60,000 boids")
     print(f"ok: background from the config, trails {trail} vs {plain} lit pixels, density")
+
+
+def test_render_draws_obstacles_and_points(tmp):
+    """The config file's circle, segment and predator drawn where the world has them: a
+    400 x 200 world in a 400 x 200 frame is one pixel a length unit, y down."""
+    cfg = os.path.join(tmp, "room.ini")
+    room = ("width = 400\nheight = 200\nview.background = #000000\n"
+            "obstacle = circle 100 100 40\nobstacle = segment 220 40 380 160\n"
+            "predator.4 = 300 60 20 1\n")
+    with open(cfg, "w") as f:
+        f.write(room)
+    args = ["render", "-n", "1", "--size", "400x200", "--frames", "1", "--config", cfg, "-o"]
+    r = run(args + [os.path.join(tmp, "room-%d.png")])
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    w, h, ch, rows = png.read(os.path.join(tmp, "room-0.png"))
+    px = lambda x, y: tuple(rows[int(y)][int(x) * ch:int(x) * ch + 3])
+    # 0xc8ccd8 at alpha 0xe0 over black; within 24 a channel: the 8-bit blend and the
+    # multisampled edge of a 3-pixel line sampled at its middle.
+    grey = tuple(round(c * 0xe0 / 255) for c in (0xc8, 0xcc, 0xd8))
+    near = lambda c: all(abs(a - b) <= 24 for a, b in zip(c, grey))
+    ring = [(100 + 40 * math.cos(k * math.pi / 4), 100 + 40 * math.sin(k * math.pi / 4))
+            for k in range(8)]
+    wall = [(220 + 160 * t / 9, 40 + 120 * t / 9) for t in range(1, 9)]
+    # One boid may cover one sample: 7 of 8 in each set.
+    for name, pts in (("circle", ring), ("segment", wall)):
+        hits = sum(near(px(x, y)) for x, y in pts)
+        check(hits >= 7, f"the {name} in the obstacle colour at {hits} of 8 points: "
+              f"{[px(x, y) for x, y in pts]}")
+    check(px(100, 100) == (0, 0, 0) and px(300, 130) == (0, 0, 0),
+          f"inside the circle and beside the segment: background, {px(100, 100)} {px(300, 130)}")
+    r, g, b = px(300, 60)
+    check(r > 150 and g < 110 and b < 110, f"the predator's red dot at (300, 60): {(r, g, b)}")
+    # The same frame without those lines: none of it.
+    with open(cfg, "w") as f:
+        f.write("width = 400\nheight = 200\nview.background = #000000\n")
+    r = run(args + [os.path.join(tmp, "empty-%d.png")])
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    w, h, ch, rows = png.read(os.path.join(tmp, "empty-0.png"))
+    hits = sum(near(px(x, y)) for x, y in ring + wall)
+    check(hits <= 1, f"{hits} obstacle-coloured samples without obstacles")
+    print("ok: the circle, the segment and the predator are drawn where they are")
 
 
 def test_render_writes_pngs_with_boids(tmp):
