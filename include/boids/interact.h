@@ -3,13 +3,13 @@
  * (predators that boids flee, attractors they seek) and obstacles (circles and line
  * segments). The viewer moves them from the mouse, OSC and the config file, and draws them.
  *
- * Hand-over to the rules: today the rules (rules.h, every backend) know one predator and one
- * food point, the fields predator* and food* of boids_params. boids_interact_apply() maps
- * the first predator and the first attractor that are on onto them, so one of each acts on
- * every backend now; the others and the obstacles are drawn and carried but not yet part of
- * the model contract.
- * A backend that takes the whole table reads boids_interact directly (see the README's
- * model section once it does).
+ * Hand-over to the rules: boids_backend_set_interact gives a backend the whole table, and
+ * the rules of every backend apply it besides the parameters' single predator and food point
+ * (README, "Interaction points and obstacles"): every predator and attractor that is on, in
+ * index order, and every obstacle (look-ahead avoidance, and a hard rule that no boid enters a
+ * circle or crosses a segment). boids_interact_apply() maps the first predator and the first
+ * attractor that are on onto the parameters' predator and food, for a program that hands
+ * the table over that way instead (then those two must not be handed over twice).
  *
  * Config file lines (the same `key = value` file as the parameters; the parameter reader
  * leaves these keys to boids_interact_load_ini):
@@ -95,7 +95,14 @@ boids_status boids_interact_check(const boids_interact *s, const char *where, bo
  * the file, line and key. */
 boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err);
 
-/* The single predator and food point of p (what the rules use today): the first predator
+/* The table against the world of p: under wrap, every obstacle's extent (a circle's radius,
+ * half a segment's length) plus one step (max_speed * dt, or speed * dt for Vicsek) must be
+ * below half the smaller world side, so that a step reaches one periodic image of it only.
+ * BOIDS_ERR_INPUT naming the obstacle and the numbers. (boids_backend_step checks it.) */
+boids_status boids_interact_check_world(const boids_interact *s, const boids_params *p,
+                                        boids_error *err);
+
+/* The single predator and food point of p: the first predator
  * and the first attractor that are on (position, radius, weight), else off. */
 void boids_interact_apply(const boids_interact *s, boids_params *p);
 
