@@ -22,7 +22,14 @@ add_executable(golden_gpu_test gpu/golden_gpu_test.c)
 target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
 add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
+# No boid enters an obstacle in 10,000 steps (deterministic; 2,000 fast: see the test).
+add_executable(gpu_obstacle_test gpu/obstacle_gpu_test.c)
+target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
+add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
+
 set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order_variants
+    gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
