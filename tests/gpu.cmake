@@ -47,7 +47,8 @@ add_test(NAME gpu_verify_matches_cpu_ref_n7 COMMAND gpu_verify_test -n 7 --seeds
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_and_order_curves COMMAND gpu_verify_test -n 1000)
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_deterministic
          COMMAND gpu_verify_test -n 1000 --deterministic
-                 --scenarios random,dense,edges,vicsek,vicsek-topological,topological --seeds 0)
+                 --scenarios random,dense,edges,vicsek,vicsek-topological,topological,interact,vicsek-interact
+                 --seeds 0)
 # Every scenario run as the Vicsek model with topological neighbours (the dense cluster, the
 # seams and corners, walls), and the Vicsek order curves (noise 2) against cpu-ref's. N 2000:
 # the 16 edge boids of `edges` tie exactly across the seams (0 and W are one point), which
