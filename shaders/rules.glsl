@@ -105,11 +105,15 @@ Obst rules_obst(uint i) {
 
 bool rules_near(Obst o, float x, float y, float reach) {
     vec2 d = rules_offset(x, y, o.mx, o.my);
-    precise float mag = abs(x) + abs(y) + abs(o.mx) + abs(o.my) + P.width + P.height;
-    precise float rr = o.bound + reach + mag * (1.0 / 65536.0);
+    precise float rr = o.bound + reach;
     precise float d2 = d.x * d.x + d.y * d.y;
     precise float rr2 = rr * rr;
     return d2 < rr2;
+}
+
+float rules_slack(float x, float y) {
+    precise float s = (abs(x) + abs(y)) * (1.0 / 65536.0);
+    return s;
 }
 
 bool rules_in_circle(Obst o, float x, float y) {
@@ -233,9 +237,10 @@ vec2 rules_interact(float x, float y, float vx, float vy, vec2 acc) {
     precise float s = sqrt(vx * vx + vy * vy);
     if (s == 0.0) return vec2(ax, ay); // a boid at rest looks nowhere
     precise float ex = vx / s * P.avoid_dist, ey = vy / s * P.avoid_dist;
+    precise float reach = P.reach_pad + rules_slack(x, y);
     for (uint i = 0u; i < I.counts.z; i++) {
         Obst o = rules_obst(i);
-        if (!rules_near(o, x, y, P.reach_pad)) continue;
+        if (!rules_near(o, x, y, reach)) continue;
         vec3 t = rules_avoid_dir(o, x, y, ex, ey);
         if (t.x == 0.0) continue;
         f = rules_steer(t.y, t.z, vx, vy);
@@ -371,15 +376,18 @@ vec2 rules_expel(Obst o, float x, float y) {
 // rules.h's rules_block: returns the position and velocity after the obstacles' hard rule.
 vec4 rules_block(float x, float y, float nx, float ny, float vx, float vy) {
     vec2 m = rules_offset(x, y, nx, ny);
-    precise float reach = abs(m.x) + abs(m.y);
+    precise float reach = abs(m.x) + abs(m.y) + rules_slack(x, y);
+    uvec2 near = uvec2(0u); // the obstacles within reach, tested once: bit i % 32 of word i / 32
     for (uint i = 0u; i < I.counts.z; i++) {
         Obst o = rules_obst(i);
-        if (o.circle && rules_near(o, x, y, reach) && rules_in_circle(o, x, y))
-            return vec4(rules_expel(o, x, y), vx, vy);
+        if (!rules_near(o, x, y, reach)) continue;
+        near[i >> 5u] |= 1u << (i & 31u);
+        if (o.circle && rules_in_circle(o, x, y)) return vec4(rules_expel(o, x, y), vx, vy);
     }
     for (uint i = 0u; i < I.counts.z; i++) {
+        if ((near[i >> 5u] >> (i & 31u) & 1u) == 0u) continue;
         Obst o = rules_obst(i);
-        if (!rules_near(o, x, y, reach) || !rules_hit(o, x, y, nx, ny, m.x, m.y)) continue;
+        if (!rules_hit(o, x, y, nx, ny, m.x, m.y)) continue;
         vec2 n;
         if (o.circle) {
             n = rules_offset(o.x0, o.y0, x, y);

@@ -13,6 +13,7 @@
 #endif
 
 #include <math.h>
+#include <stdint.h>
 
 #include "boids/interact.h"
 #include "boids/params.h"
@@ -37,6 +38,7 @@ static inline double rules_cos_half_fov(double fov) {
     if (h == 180) return -1;
     return cos(h * (M_PI / 180.0));
 }
+_Static_assert(BOIDS_MAX_OBSTACLES <= 64, "rules_block's mask of near obstacles");
 #endif
 
 #define R RULES_REAL
@@ -57,7 +59,7 @@ typedef struct RULES_FN(rules_point) {
 
 /* An obstacle in R. Circle: centre (x0, y0) = (mx, my), radius r, r2 = r * r. Segment: ends
  * (x0, y0) and (x1, y1), midpoint (mx, my), r = r2 = 0. bound: the distance from (mx, my)
- * within which the obstacle lies (the radius, or half the length), a little enlarged
+ * within which the obstacle lies (the radius, or half the length), enlarged for rounding
  * (rules_near). Under wrap the obstacle is moved by whole world periods so that (mx, my)
  * lies in the world (rules_k_set_interact). */
 typedef struct RULES_FN(rules_obst) {
@@ -168,7 +170,8 @@ static inline void RULES_FN(rules_k_set_interact)(RULES_FN(rules_k) * k, const b
         o->r = circle ? (R)b->radius : 0;
         o->r2 = o->r * o->r;
         double half = circle ? b->radius : 0.5 * hypot(b->x1 - b->x0, b->y1 - b->y0);
-        o->bound = (R)(half * (1 + 1.0 / 256));
+        double mag = fabs(mx - sx) + fabs(my - sy) + (double)k->width + (double)k->height;
+        o->bound = (R)(half * (1 + 1.0 / 256) + mag / 65536); /* rules_near */
     }
 }
 
@@ -251,17 +254,22 @@ static inline void RULES_FN(rules_steer)(const RULES_FN(rules_k) * k, R dx, R dy
 
 /* ---- obstacles: geometry in R (README, "Interaction points and obstacles") ------------- */
 
-/* Can obstacle o act on a boid at (x, y) that reaches `reach` beyond it? A cheap test that
- * never says no wrongly: every decision below concerns points within o->bound of the
- * midpoint, and the slack, 2^-16 of the magnitudes involved, is far above the rounding of
- * the offset (2^-24 of them in float). */
+/* Can obstacle o act on a boid at (x, y) that reaches `reach` beyond it (reach including
+ * rules_slack of the boid)? A cheap test that never says no wrongly: every decision below
+ * concerns points within half a length (or a radius) of the midpoint; o->bound adds 1/256 of
+ * that and, with rules_slack, 2^-16 of the magnitudes of the coordinates and the world, far
+ * above the rounding of an offset (2^-24 of them in float). */
 static inline int RULES_FN(rules_near)(const RULES_FN(rules_k) * k, const RULES_FN(rules_obst) * o,
                                        R x, R y, R reach) {
     R dx, dy;
     RULES_FN(rules_offset)(k, x, y, o->mx, o->my, &dx, &dy);
-    R mag = (R)fabs(x) + (R)fabs(y) + (R)fabs(o->mx) + (R)fabs(o->my) + k->width + k->height;
-    R rr = o->bound + reach + mag * ((R)1 / 65536);
+    R rr = o->bound + reach;
     return dx * dx + dy * dy < rr * rr;
+}
+
+/* The boid's part of rules_near's slack. */
+static inline R RULES_FN(rules_slack)(R x, R y) {
+    return ((R)fabs(x) + (R)fabs(y)) * ((R)1 / 65536);
 }
 
 /* Is (x, y) strictly inside circle o (its rim is outside)? */
@@ -407,8 +415,9 @@ static inline void RULES_FN(rules_interact)(const RULES_FN(rules_k) * k, R x, R 
     R s = (R)sqrt(vx * vx + vy * vy);
     if (s == 0) return; /* a boid at rest looks nowhere */
     R ex = vx / s * k->avoid_dist, ey = vy / s * k->avoid_dist;
+    R reach = k->reach_pad + RULES_FN(rules_slack)(x, y);
     for (int i = 0; i < k->nobst; i++) {
-        if (!RULES_FN(rules_near)(k, &k->obst[i], x, y, k->reach_pad) ||
+        if (!RULES_FN(rules_near)(k, &k->obst[i], x, y, reach) ||
             !RULES_FN(rules_avoid_dir)(k, &k->obst[i], x, y, ex, ey, &dx, &dy))
             continue;
         RULES_FN(rules_steer)(k, dx, dy, vx, vy, &fx, &fy);
@@ -557,22 +566,22 @@ static inline void RULES_FN(rules_block)(const RULES_FN(rules_k) * k, R x, R y, 
                                          R *vy) {
     R mx, my, ox, oy, ax, ay, bx, by;
     RULES_FN(rules_offset)(k, x, y, *nx, *ny, &mx, &my);
-    R reach = (R)fabs(mx) + (R)fabs(my);
+    R reach = (R)fabs(mx) + (R)fabs(my) + RULES_FN(rules_slack)(x, y);
+    uint64_t near = 0; /* the obstacles within reach, tested once */
     for (int i = 0; i < k->nobst; i++) {
         const RULES_FN(rules_obst) *o = &k->obst[i];
-        if (o->circle && RULES_FN(rules_near)(k, o, x, y, reach) &&
-            RULES_FN(rules_in_circle)(k, o, x, y)) {
+        if (!RULES_FN(rules_near)(k, o, x, y, reach)) continue;
+        near |= (uint64_t)1 << i;
+        if (o->circle && RULES_FN(rules_in_circle)(k, o, x, y)) {
             *nx = x;
             *ny = y;
             RULES_FN(rules_expel)(k, o, nx, ny);
             return;
         }
     }
-    for (int i = 0; i < k->nobst; i++) {
+    for (int i = 0; i < k->nobst && near >> i; i++) {
         const RULES_FN(rules_obst) *o = &k->obst[i];
-        if (!RULES_FN(rules_near)(k, o, x, y, reach) ||
-            !RULES_FN(rules_hit)(k, o, x, y, *nx, *ny, mx, my))
-            continue;
+        if (!(near >> i & 1) || !RULES_FN(rules_hit)(k, o, x, y, *nx, *ny, mx, my)) continue;
         if (o->circle) {
             RULES_FN(rules_offset)(k, o->x0, o->y0, x, y, &ox, &oy);
         } else {
