@@ -340,7 +340,12 @@ bool rules_hit(Obst o, float x, float y, float nx, float ny, float mx, float my)
         return c2 < o.r2;
     }
     vec4 s = rules_seg_rel(o, x, y);
-    return rules_touch(mx, my, s.x, s.y, s.z, s.w);
+    if (!rules_touch(mx, my, s.x, s.y, s.z, s.w)) return false;
+    precise float abx = s.z - s.x, aby = s.w - s.y;
+    precise float d1 = aby * s.x - abx * s.y;
+    precise float d2 = abx * (my - s.y) - aby * (mx - s.x);
+    bool on = d1 == 0.0 && rules_in_box(0.0, 0.0, s.x, s.y, s.z, s.w);
+    return !on || d2 == 0.0;
 }
 
 vec2 rules_mirror(float nx, float ny, float vx, float vy) {

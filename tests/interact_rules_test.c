@@ -10,6 +10,7 @@
  *     is bit for bit that sum formed here from rules_steer (double and float);
  *   - avoidance: a boid heading at a circle turns to the side its look-ahead passes, one
  *     heading at a wall slows along its normal;
+ *   - a boid placed on a wall may leave it, not move along it;
  *   - under wrap a segment too long for the world is refused by boids_backend_step. */
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,32 @@ static void avoidance_turns_away(void) {
     CHECK(ax < 0 && ay == 0, "heading at a wall: accel (%g, %g), want along -x", ax, ay);
 }
 
+/* A boid placed on a wall leaves it to either side but does not move along it. */
+static void placed_on_a_wall(void) {
+    boids_params p = params();
+    boids_interact t;
+    boids_interact_default(&t, &p);
+    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0};
+    boids_error err;
+    boids_interact_add_obstacle(&t, &wall, "test", &err);
+    rules_k_d k;
+    rules_k_init_d(&k, &p);
+    rules_k_set_interact_d(&k, &t);
+    CHECK(!rules_hit_d(&k, &k.obst[0], 100, 100, 103, 101, 3, 1), "leaving the wall is blocked");
+    CHECK(!rules_hit_d(&k, &k.obst[0], 100, 100, 97, 100, -3, 0), "leaving the wall is blocked");
+    CHECK(rules_hit_d(&k, &k.obst[0], 100, 100, 100, 103, 0, 3), "moving along the wall is free");
+    boids_flock f;
+    boids_flock_alloc(&f, 1, &err);
+    f.x[0] = f.y[0] = 100, f.vx[0] = 3, f.vy[0] = 0;
+    boids_backend *b = boids_cpu_ref_create(&f, &err);
+    boids_backend_set_interact(b, &t, &err);
+    boids_backend_step(b, &p, 1, &err);
+    boids_backend_download(b, &f, &err);
+    CHECK(f.x[0] > 100, "a boid on a wall heading off it stays: x %g", f.x[0]);
+    boids_backend_destroy(b);
+    boids_flock_free(&f);
+}
+
 static void too_long_for_the_world(void) {
     boids_params p = params();
     boids_interact t;
@@ -236,6 +263,7 @@ int main(void) {
     every_point_counts();
     index_order();
     avoidance_turns_away();
+    placed_on_a_wall();
     too_long_for_the_world();
     return CHECK_DONE("interact_rules_test");
 }

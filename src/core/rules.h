@@ -509,7 +509,8 @@ static inline void RULES_FN(rules_boundary)(const RULES_FN(rules_k) * k, R *x, R
 
 /* Does the move from (x, y) by (mx, my) to (nx, ny) enter obstacle o: end inside a circle
  * (exactly rules_in_circle of the end) or pass within its radius of the centre, or touch a
- * segment? */
+ * segment? A boid on a segment (placed there) may leave it: a move from it to a point off
+ * its line meets the line at the start only. */
 static inline int RULES_FN(rules_hit)(const RULES_FN(rules_k) * k, const RULES_FN(rules_obst) * o,
                                       R x, R y, R nx, R ny, R mx, R my) {
     R ax, ay, bx, by;
@@ -521,7 +522,10 @@ static inline int RULES_FN(rules_hit)(const RULES_FN(rules_k) * k, const RULES_F
         return cx * cx + cy * cy < o->r2;
     }
     RULES_FN(rules_seg_rel)(k, o, x, y, &ax, &ay, &bx, &by);
-    return RULES_FN(rules_touch)(mx, my, ax, ay, bx, by);
+    if (!RULES_FN(rules_touch)(mx, my, ax, ay, bx, by)) return 0;
+    R abx = bx - ax, aby = by - ay;
+    int on = aby * ax - abx * ay == 0 && RULES_FN(rules_in_box)(0, 0, ax, ay, bx, by);
+    return !on || abx * (my - ay) - aby * (mx - ax) == 0;
 }
 
 /* Mirrors (vx, vy) about the line of normal (nx, ny) when it heads against the normal. */

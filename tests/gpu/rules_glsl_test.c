@@ -304,6 +304,8 @@ static void make_table_cases(void) {
     add(OP_HIT, 7, (float[]){1, 97, 100, 100, 100, 3, 0});
     add(OP_HIT, 7, (float[]){1, 96, 100, 99, 100, 3, 0});
     add(OP_HIT, 7, (float[]){2, 398, 299, 1, 301, 3, 2});
+    add(OP_HIT, 7, (float[]){1, 100, 100, 103, 101, 3, 1}); /* from on the wall: leaves it */
+    add(OP_HIT, 7, (float[]){1, 100, 100, 100, 103, 0, 3}); /* from on the wall along it */
     /* expel: off centre, at the centre (+x), across the seams */
     add(OP_EXPEL, 3, (float[]){0, 210, 205});
     add(OP_EXPEL, 3, (float[]){0, 200, 200});
