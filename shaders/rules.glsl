@@ -87,6 +87,169 @@ vec2 rules_steer(float dx, float dy, float vx, float vy) {
     return vec2(gx, gy);
 }
 
+// ---- obstacles: rules.h's geometry in float, function for function --------------------------
+// I is the interaction block of the prelude, rules_k's table (boids_gpu_interact_init). The
+// decisions rules_in_circle and rules_touch use only products, sums and comparisons, which
+// GLSL rounds as C does: the shaders decide them bit for bit as the float CPU path.
+
+struct Obst {
+    bool circle;
+    float x0, y0, x1, y1, mx, my, r, r2, bound;
+};
+
+Obst rules_obst(uint i) {
+    vec4 a = I.obs_a[i], b = I.obs_b[i];
+    return Obst(I.kinds[i >> 2u][i & 3u] != 0u, a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
+                I.bounds[i >> 2u][i & 3u]);
+}
+
+bool rules_near(Obst o, float x, float y, float reach) {
+    vec2 d = rules_offset(x, y, o.mx, o.my);
+    precise float rr = o.bound + reach;
+    precise float d2 = d.x * d.x + d.y * d.y;
+    precise float rr2 = rr * rr;
+    return d2 < rr2;
+}
+
+float rules_slack(float x, float y) {
+    precise float s = (abs(x) + abs(y)) * (1.0 / 65536.0);
+    return s;
+}
+
+bool rules_in_circle(Obst o, float x, float y) {
+    vec2 d = rules_offset(x, y, o.x0, o.y0);
+    precise float d2 = d.x * d.x + d.y * d.y;
+    return d2 < o.r2;
+}
+
+// Returns the ends (ax, ay, bx, by) relative to the boid.
+vec4 rules_seg_rel(Obst o, float x, float y) {
+    float sx = 0.0, sy = 0.0;
+    if (P.wrap != 0u) {
+        precise float mx = o.mx - x, my = o.my - y;
+        if (mx > P.half_w) sx = -P.width;
+        else if (mx < -P.half_w) sx = P.width;
+        if (my > P.half_h) sy = -P.height;
+        else if (my < -P.half_h) sy = P.height;
+    }
+    precise float ax = o.x0 - x + sx, ay = o.y0 - y + sy;
+    precise float bx = o.x1 - x + sx, by = o.y1 - y + sy;
+    return vec4(ax, ay, bx, by);
+}
+
+float rules_seg_t(float px, float py, float ax, float ay, float abx, float aby) {
+    precise float l2 = abx * abx + aby * aby;
+    if (l2 == 0.0) return 0.0;
+    precise float t = ((px - ax) * abx + (py - ay) * aby) / l2;
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+bool rules_in_box(float px, float py, float ax, float ay, float bx, float by) {
+    bool in_x = ax <= bx ? ax <= px && px <= bx : bx <= px && px <= ax;
+    bool in_y = ay <= by ? ay <= py && py <= by : by <= py && py <= ay;
+    return in_x && in_y;
+}
+
+bool rules_touch(float mx, float my, float ax, float ay, float bx, float by) {
+    precise float abx = bx - ax, aby = by - ay;
+    precise float d1 = aby * ax - abx * ay;
+    precise float d2 = abx * (my - ay) - aby * (mx - ax);
+    precise float d3 = mx * ay - my * ax;
+    precise float d4 = mx * by - my * bx;
+    if (((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) &&
+        ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0)))
+        return true;
+    return (d1 == 0.0 && rules_in_box(0.0, 0.0, ax, ay, bx, by)) ||
+           (d2 == 0.0 && rules_in_box(mx, my, ax, ay, bx, by)) ||
+           (d3 == 0.0 && rules_in_box(ax, ay, 0.0, 0.0, mx, my)) ||
+           (d4 == 0.0 && rules_in_box(bx, by, 0.0, 0.0, mx, my));
+}
+
+vec2 rules_seg_normal(float ax, float ay, float bx, float by) {
+    precise float abx = bx - ax, aby = by - ay;
+    precise float side = aby * ax - abx * ay;
+    return side < 0.0 ? vec2(aby, -abx) : vec2(-aby, abx);
+}
+
+// Returns (hit, tx, ty): hit 1.0 when the look-ahead ending at (ex, ey) threatens o.
+vec3 rules_avoid_dir(Obst o, float x, float y, float ex, float ey) {
+    if (o.circle) {
+        vec2 d = rules_offset(x, y, o.x0, o.y0);
+        float t = rules_seg_t(d.x, d.y, 0.0, 0.0, ex, ey);
+        precise float wx = ex * t - d.x, wy = ey * t - d.y;
+        precise float rc = o.r + P.clear;
+        precise float w2 = wx * wx + wy * wy;
+        precise float rc2 = rc * rc;
+        if (!(w2 < rc2)) return vec3(0.0);
+        if (wx == 0.0 && wy == 0.0) {
+            wx = -d.x;
+            wy = -d.y;
+        }
+        return vec3(1.0, wx, wy);
+    }
+    vec4 s = rules_seg_rel(o, x, y);
+    if (rules_touch(ex, ey, s.x, s.y, s.z, s.w))
+        return vec3(1.0, rules_seg_normal(s.x, s.y, s.z, s.w));
+    precise float abx = s.z - s.x, aby = s.w - s.y;
+    precise float best = 0.0, bwx = 0.0, bwy = 0.0;
+    for (int c = 0; c < 4; c++) {
+        precise float wx, wy;
+        if (c < 2) {
+            float px = c != 0 ? ex : 0.0, py = c != 0 ? ey : 0.0;
+            float t = rules_seg_t(px, py, s.x, s.y, abx, aby);
+            precise float qx = s.x + abx * t, qy = s.y + aby * t;
+            wx = px - qx;
+            wy = py - qy;
+        } else {
+            float qx = c == 2 ? s.x : s.z, qy = c == 2 ? s.y : s.w;
+            float t = rules_seg_t(qx, qy, 0.0, 0.0, ex, ey);
+            wx = ex * t - qx;
+            wy = ey * t - qy;
+        }
+        precise float w2 = wx * wx + wy * wy;
+        if (c == 0 || w2 < best) {
+            best = w2;
+            bwx = wx;
+            bwy = wy;
+        }
+    }
+    precise float clear2 = P.clear * P.clear;
+    return vec3(best < clear2 ? 1.0 : 0.0, bwx, bwy);
+}
+
+// rules.h's rules_interact: the table's points, then obstacle avoidance; returns acc plus
+// their forces.
+vec2 rules_interact(float x, float y, float vx, float vy, vec2 acc) {
+    precise float ax = acc.x, ay = acc.y;
+    vec2 f;
+    uint np = I.counts.x + I.counts.y;
+    for (uint i = 0u; i < np; i++) {
+        vec4 q = I.pts[i];
+        vec2 d = i < I.counts.x ? rules_offset(q.x, q.y, x, y) : rules_offset(x, y, q.x, q.y);
+        precise float d2 = d.x * d.x + d.y * d.y;
+        if (d2 < q.z) {
+            f = rules_steer(d.x, d.y, vx, vy);
+            ax += q.w * f.x;
+            ay += q.w * f.y;
+        }
+    }
+    if (I.counts.z == 0u) return vec2(ax, ay);
+    precise float s = sqrt(vx * vx + vy * vy);
+    if (s == 0.0) return vec2(ax, ay); // a boid at rest looks nowhere
+    precise float ex = vx / s * P.avoid_dist, ey = vy / s * P.avoid_dist;
+    precise float reach = P.reach_pad + rules_slack(x, y);
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst o = rules_obst(i);
+        if (!rules_near(o, x, y, reach)) continue;
+        vec3 t = rules_avoid_dir(o, x, y, ex, ey);
+        if (t.x == 0.0) continue;
+        f = rules_steer(t.y, t.z, vx, vy);
+        ax += P.w_avoid * f.x;
+        ay += P.w_avoid * f.y;
+    }
+    return vec2(ax, ay);
+}
+
 vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
     precise float ax = 0.0, ay = 0.0;
     vec2 f;
@@ -131,6 +294,7 @@ vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
             ay += P.w_wall * f.y;
         }
     }
+    if (I.counts.x + I.counts.y + I.counts.z != 0u) return rules_interact(x, y, vx, vy, vec2(ax, ay));
     return vec2(ax, ay);
 }
 
@@ -166,6 +330,81 @@ bvec2 rules_boundary(inout float x, inout float y) {
     return flip;
 }
 
+bool rules_hit(Obst o, float x, float y, float nx, float ny, float mx, float my) {
+    if (o.circle) {
+        if (rules_in_circle(o, nx, ny)) return true;
+        vec2 a = rules_offset(x, y, o.x0, o.y0);
+        float t = rules_seg_t(a.x, a.y, 0.0, 0.0, mx, my);
+        precise float cx = mx * t - a.x, cy = my * t - a.y;
+        precise float c2 = cx * cx + cy * cy;
+        return c2 < o.r2;
+    }
+    vec4 s = rules_seg_rel(o, x, y);
+    if (!rules_touch(mx, my, s.x, s.y, s.z, s.w)) return false;
+    precise float abx = s.z - s.x, aby = s.w - s.y;
+    precise float d1 = aby * s.x - abx * s.y;
+    precise float d2 = abx * (my - s.y) - aby * (mx - s.x);
+    bool on = d1 == 0.0 && rules_in_box(0.0, 0.0, s.x, s.y, s.z, s.w);
+    return !on || d2 == 0.0;
+}
+
+vec2 rules_mirror(float nx, float ny, float vx, float vy) {
+    precise float dt = vx * nx + vy * ny, nn = nx * nx + ny * ny;
+    if (!(dt < 0.0) || nn == 0.0) return vec2(vx, vy);
+    precise float q = 2.0 * dt / nn;
+    precise float ox = vx - q * nx, oy = vy - q * ny;
+    return vec2(ox, oy);
+}
+
+vec2 rules_expel(Obst o, float x, float y) {
+    vec2 d = rules_offset(o.x0, o.y0, x, y);
+    precise float dx = d.x, dy = d.y;
+    precise float dl = sqrt(dx * dx + dy * dy);
+    if (dl == 0.0) {
+        dx = 1.0;
+        dy = 0.0;
+        dl = 1.0;
+    }
+    precise float g = 1.0 / 262144.0;
+    precise float qx = x, qy = y;
+    for (int t = 0; t < 16; t++) {
+        precise float s = o.r / dl * (1.0 + g);
+        qx = o.x0 + dx * s;
+        qy = o.y0 + dy * s;
+        rules_boundary(qx, qy);
+        if (!rules_in_circle(o, qx, qy)) break;
+        g *= 2.0;
+    }
+    return vec2(qx, qy);
+}
+
+// rules.h's rules_block: returns the position and velocity after the obstacles' hard rule.
+vec4 rules_block(float x, float y, float nx, float ny, float vx, float vy) {
+    vec2 m = rules_offset(x, y, nx, ny);
+    precise float reach = abs(m.x) + abs(m.y) + rules_slack(x, y);
+    uvec2 near = uvec2(0u); // the obstacles within reach, tested once: bit i % 32 of word i / 32
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst o = rules_obst(i);
+        if (!rules_near(o, x, y, reach)) continue;
+        near[i >> 5u] |= 1u << (i & 31u);
+        if (o.circle && rules_in_circle(o, x, y)) return vec4(rules_expel(o, x, y), vx, vy);
+    }
+    for (uint i = 0u; i < I.counts.z; i++) {
+        if ((near[i >> 5u] >> (i & 31u) & 1u) == 0u) continue;
+        Obst o = rules_obst(i);
+        if (!rules_hit(o, x, y, nx, ny, m.x, m.y)) continue;
+        vec2 n;
+        if (o.circle) {
+            n = rules_offset(o.x0, o.y0, x, y);
+        } else {
+            vec4 s = rules_seg_rel(o, x, y);
+            n = rules_seg_normal(s.x, s.y, s.z, s.w);
+        }
+        return vec4(x, y, rules_mirror(n.x, n.y, vx, vy));
+    }
+    return vec4(nx, ny, vx, vy);
+}
+
 // Returns the new (x, y, vx, vy).
 vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
     precise float nvx = vx + ax, nvy = vy + ay;
@@ -181,6 +420,7 @@ vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
     bvec2 flip = rules_boundary(nx, ny);
     if (flip.x) nvx = -nvx;
     if (flip.y) nvy = -nvy;
+    if (I.counts.z != 0u) return rules_block(x, y, nx, ny, nvx, nvy);
     return vec4(nx, ny, nvx, nvy);
 }
 
@@ -244,7 +484,15 @@ vec4 vicsek_update(float sx, float sy, uint n, float u, float x, float y, float 
     bvec2 flip = rules_boundary(nx, ny);
     if (flip.x) heading = PI_F - heading; // the heading mirrors with the velocity
     if (flip.y) heading = -heading;
-    precise float nvx = P.speed * cos(heading);
-    precise float nvy = P.speed * sin(heading);
+    precise float hx = cos(heading), hy = sin(heading);
+    if (I.counts.z != 0u) {
+        vec4 b = rules_block(x, y, nx, ny, hx, hy);
+        nx = b.x;
+        ny = b.y;
+        hx = b.z;
+        hy = b.w;
+    }
+    precise float nvx = P.speed * hx;
+    precise float nvy = P.speed * hy;
     return vec4(nx, ny, nvx, nvy);
 }

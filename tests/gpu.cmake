@@ -22,7 +22,14 @@ add_executable(golden_gpu_test gpu/golden_gpu_test.c)
 target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
 add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
+# No boid enters an obstacle in 10,000 steps (deterministic; 2,000 fast: see the test).
+add_executable(gpu_obstacle_test gpu/obstacle_gpu_test.c)
+target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
+add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
+
 set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order_variants
+    gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
@@ -40,7 +47,8 @@ add_test(NAME gpu_verify_matches_cpu_ref_n7 COMMAND gpu_verify_test -n 7 --seeds
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_and_order_curves COMMAND gpu_verify_test -n 1000)
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_deterministic
          COMMAND gpu_verify_test -n 1000 --deterministic
-                 --scenarios random,dense,edges,vicsek,vicsek-topological,topological --seeds 0)
+                 --scenarios random,dense,edges,vicsek,vicsek-topological,topological,interact,vicsek-interact
+                 --seeds 0)
 # Every scenario run as the Vicsek model with topological neighbours (the dense cluster, the
 # seams and corners, walls), and the Vicsek order curves (noise 2) against cpu-ref's. N 2000:
 # the 16 edge boids of `edges` tie exactly across the seams (0 and W are one point), which

@@ -7,7 +7,10 @@
  * Hand-over to the rules: boids_backend_set_interact (backend.h) gives a backend the
  * whole table, which every later step applies on top of the parameters' single predator and
  * food point (in the viewer, the mouse's). Every command reads the table from the same
- * config file as the parameters and hands it to each backend it makes.
+ * config file as the parameters and hands it to each backend it makes. Every predator and
+ * attractor that is on acts, in index order, and every obstacle (look-ahead avoidance, and a
+ * hard rule that no boid enters a circle or crosses a segment): README, "Interaction points
+ * and obstacles".
  *
  * Config file lines (the same `key = value` file as the parameters; the parameter reader
  * leaves these keys to boids_interact_load_ini):
@@ -92,6 +95,13 @@ boids_status boids_interact_check(const boids_interact *s, const char *where, bo
  * parameters' and are skipped). Starts from s; on any error s is unchanged and err names
  * the file, line and key. */
 boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err);
+
+/* The table against the world of p: under wrap, every obstacle's extent (a circle's radius,
+ * half a segment's length) plus one step (max_speed * dt, or speed * dt for Vicsek) must be
+ * below half the smaller world side, so that a step reaches one periodic image of it only.
+ * BOIDS_ERR_INPUT naming the obstacle and the numbers. (boids_backend_step checks it.) */
+boids_status boids_interact_check_world(const boids_interact *s, const boids_params *p,
+                                        boids_error *err);
 
 BOIDS_END_DECLS
 

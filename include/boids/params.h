@@ -92,6 +92,12 @@ typedef struct boids_params {
     double food_y;      /* position, length; any finite value */
     double food_radius; /* length; [0, 1e7] */
     double food_weight; /* [0, 1000] */
+
+    /* Obstacles of the interaction table (boids/interact.h, README "Interaction points and
+     * obstacles"): a Reynolds boid looks avoid_distance ahead along its velocity and steers
+     * away from every obstacle that look-ahead comes within separation_radius of. */
+    double avoid_distance; /* look-ahead, length; [0, 1e7] */
+    double avoid_weight;   /* weight of the avoidance steering force; [0, 1000] */
 } boids_params;
 
 /* The `lab` defaults of seed 002: 900 x 560 wrap, N 1500, radii 50 / 20, max speed

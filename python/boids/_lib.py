@@ -64,6 +64,8 @@ class Params(ctypes.Structure):
         ("food_y", ctypes.c_double),
         ("food_radius", ctypes.c_double),
         ("food_weight", ctypes.c_double),
+        ("avoid_distance", ctypes.c_double),
+        ("avoid_weight", ctypes.c_double),
     ]
 
 

@@ -52,6 +52,8 @@ int main(void) {
     FIELD(boids_params, food_y);
     FIELD(boids_params, food_radius);
     FIELD(boids_params, food_weight);
+    FIELD(boids_params, avoid_distance);
+    FIELD(boids_params, avoid_weight);
     SIZE(boids_error);
     FIELD(boids_error, status);
     FIELD(boids_error, msg);

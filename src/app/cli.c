@@ -549,7 +549,15 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
 boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
                           boids_error *err) {
     boids_interact_default(t, p);
-    return o->config ? boids_interact_load_ini(t, o->config, err) : BOIDS_OK;
+    if (!o->config) return BOIDS_OK;
+    boids_status st = boids_interact_load_ini(t, o->config, err);
+    if (st) return st;
+    /* The backends' step refuses a table a periodic world cannot hold; say so before any run,
+     * naming the file. */
+    boids_error e;
+    if (boids_interact_check_world(t, p, &e))
+        return boids_error_set(err, e.status, "%s: %s", o->config, e.msg);
+    return BOIDS_OK;
 }
 
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,

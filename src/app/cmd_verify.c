@@ -5,7 +5,9 @@
  *    model and topological neighbours): per-boid position and velocity error (Vicsek: the
  *    heading as an angle modulo 2 pi) against cpu-ref (double), judged against a tolerance
  *    calibrated on the same input: a float brute-force step (verify_float.c) against
- *    cpu-ref, in both neighbour orders.
+ *    cpu-ref, in both neighbour orders. The interact scenarios hand every backend (and the
+ *    brute force) the full interaction table: 16 predators, 16 attractors, circles and
+ *    segments (verify_interact.c bands their decisions).
  *    Boids with a decision within float precision of its threshold are left out, and
  *    counted: too many of them and the check says nothing, so that fails too.
  * 2. Neighbour counts and sets of each grid backend against cpu-ref's brute force, with
@@ -62,7 +64,8 @@ typedef struct ctx {
 
 #define ALL_SCENARIOS                                                                              \
     "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"      \
-    "vicsek-topological,topological,topological-vision,topological-sparse"
+    "vicsek-topological,topological,topological-vision,topological-sparse,interact,"               \
+    "interact-walls,vicsek-interact"
 
 static int has_item(const char *list, const char *item) {
     size_t len = strlen(item);
@@ -122,6 +125,8 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
         p->vision_radius = p->vision_radius / 5;
         p->separation_radius = fmin(p->separation_radius, p->vision_radius / 2);
     }
+    if (!strcmp(name, "interact-walls")) p->boundary = BOIDS_BOUNDARY_WALLS;
+    if (strstr(name, "interact")) extra = 8;
     if (!strcmp(name, "predator-food")) {
         p->predator = 1;
         p->predator_x = 0.3 * w;
@@ -135,6 +140,44 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
         p->food_weight = 1;
     }
     return extra;
+}
+
+/* The interaction scenarios (interact, interact-walls, vicsek-interact): the full table in
+ * the world of p. All 16 predators and 16 attractors on, radii and weights varied, some
+ * across the seams; circles (circle 0 holds the scenario's extra boids, circle 2 sits on the
+ * torus's corners); segments: a wall, a room corner, a zig-zag, a wall across the seam. */
+static int scenario_table(const char *name, const boids_params *p, boids_interact *t) {
+    if (strcmp(name, "interact") && strcmp(name, "interact-walls") &&
+        strcmp(name, "vicsek-interact"))
+        return 0;
+    const double w = p->width, h = p->height, m = fmin(w, h);
+    boids_interact_default(t, p);
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+        t->predators[i] =
+            (boids_point){1, w * (0.05 + 0.06 * i), h * (0.25 + 0.03 * i), 0.12 * m, 1 + 0.1 * i};
+        t->attractors[i] =
+            (boids_point){1, w * (0.98 - 0.06 * i), h * (0.75 - 0.02 * i), 0.1 * m, 0.5 + 0.05 * i};
+    }
+    const double o[][5] = {{0, 0.3, 0.5, 0.08, 0},   {0, 0.75, 0.3, 0.05, 0},
+                           {0, 0, 0, 0.06, 0},       {1, 0.5, 0.1, 0.5, 0.4},
+                           {1, 0.6, 0.6, 0.8, 0.6},  {1, 0.8, 0.6, 0.8, 0.8},
+                           {1, 0.1, 0.8, 0.15, 0.9}, {1, 0.15, 0.9, 0.2, 0.8},
+                           {1, 0.2, 0.8, 0.25, 0.9}, {1, 0.97, 0.9, 1.03, 0.9}};
+    t->obstacle_count = (int)(sizeof o / sizeof o[0]);
+    for (int i = 0; i < t->obstacle_count; i++)
+        t->obstacles[i] = o[i][0] == 0 ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE,
+                                                          w * o[i][1],
+                                                          h * o[i][2],
+                                                          0,
+                                                          0,
+                                                          m * o[i][3]}
+                                       : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT,
+                                                          w * o[i][1],
+                                                          h * o[i][2],
+                                                          w * o[i][3],
+                                                          h * o[i][4],
+                                                          0};
+    return 1;
 }
 
 /* Builds the params and state of a named scenario from the base parameters. */
@@ -167,6 +210,12 @@ static boids_status make_scenario(const char *name, const boids_params *base, si
             f->x[i] = 1.5 * f->x[i] - 0.25 * w;
             f->y[i] = 1.5 * f->y[i] - 0.25 * h;
         }
+    } else if (extra == 8) {
+        /* Inside circle 0 (scenario_table), one at its centre: expelled by the step. */
+        for (size_t k = 0; k < 8; k++) {
+            f->x[n + k] = 0.3 * w + 0.005 * fmin(w, h) * (double)k * cos((double)k);
+            f->y[n + k] = 0.5 * h + 0.005 * fmin(w, h) * (double)k * sin((double)k);
+        }
     } else if (extra == 16) {
         /* On the edges, the corners and close to them across the wrap seams. */
         const double xs[4] = {0, w, w - r / 3, r / 3}, ys[4] = {0, h, h - r / 3, r / 3};
@@ -185,6 +234,8 @@ static boids_status make_scenario(const char *name, const boids_params *base, si
 
 /* ---- backends ------------------------------------------------------------------------------- */
 
+/* A backend with state f and interaction table t (NULL: none; the kept GPU backend's table
+ * is replaced every time). */
 static boids_backend *backend_make(ctx *c, const char *name, const boids_flock *f,
                                    boids_error *err) {
     if (!strcmp(name, "cpu-ref")) return boids_cpu_ref_create(f, err);
@@ -198,20 +249,20 @@ static boids_backend *backend_make(ctx *c, const char *name, const boids_flock *
     return c->gpu = boids_gpu_create(NULL, f, &opt, err);
 }
 
-static void backend_put(ctx *c, boids_backend *b) {
-    if (b != c->gpu) boids_backend_destroy(b);
-}
+static void backend_put(ctx *c, boids_backend *b);
 
-/* A backend holding f that steps with the points and obstacles of --config (none without):
- * every backend, cpu-ref included, takes the same table. */
 static boids_backend *backend_get(ctx *c, const char *name, const boids_flock *f,
-                                  boids_error *err) {
+                                  const boids_interact *t, boids_error *err) {
     boids_backend *b = backend_make(c, name, f, err);
-    if (b && boids_backend_set_interact(b, c->o->common.inter, err)) {
+    if (b && boids_backend_set_interact(b, t, err) != BOIDS_OK) {
         backend_put(c, b);
         return NULL;
     }
     return b;
+}
+
+static void backend_put(ctx *c, boids_backend *b) {
+    if (b != c->gpu) boids_backend_destroy(b);
 }
 
 /* ---- one-step comparison ------------------------------------------------------------------ */
@@ -272,6 +323,8 @@ static errs compare(const boids_params *p, const boids_flock *a, const boids_flo
 typedef struct scen {
     const char *name;
     boids_params p;
+    boids_interact tab;
+    const boids_interact *t;     /* &tab for the interaction scenarios, else --config's */
     boids_flock f, ref, fl, out; /* before, cpu-ref after, float brute force, a backend */
     uint32_t *rc, *bc;           /* neighbour counts: cpu-ref's, a backend's */
     uint64_t *rh, *bh;           /* neighbour set hashes: idem */
@@ -301,7 +354,7 @@ static void calibrate(scen *s, int verbose) {
     const boids_params *p = &s->p;
     errs cal = {0, 0, 0, 0};
     for (int rev = 0; rev < 2; rev++) {
-        verify_float_step(p, &s->f, rev, &s->fl);
+        verify_float_step(p, s->t, &s->f, rev, &s->fl);
         errs e = compare(p, &s->fl, &s->ref, s->amb, s->scratch);
         cal.pos_max = fmax(cal.pos_max, e.pos_max);
         cal.pos_med = fmax(cal.pos_med, e.pos_med);
@@ -330,6 +383,12 @@ static boids_status scen_make(const verify_opts *o, const char *name, const boid
     boids_status st =
         make_scenario(name, base, (size_t)o->common.count, o->common.seed, &s->p, &s->f, err);
     if (st) return st;
+    /* The scenario's own table where it has one, else the points and obstacles of --config
+     * (none without): every backend, cpu-ref included, takes the same table. */
+    if (scenario_table(name, &s->p, &s->tab))
+        s->t = &s->tab;
+    else
+        s->t = o->common.inter;
     size_t n = s->f.n;
     s->rc = malloc(n * sizeof *s->rc), s->bc = malloc(n * sizeof *s->bc);
     s->rh = malloc(n * sizeof *s->rh), s->bh = malloc(n * sizeof *s->bh);
@@ -342,13 +401,17 @@ static boids_status scen_make(const verify_opts *o, const char *name, const boid
         return st;
     boids_backend *r = boids_cpu_ref_create(&s->f, err);
     if (!r) return err->status;
-    if (!(st = boids_backend_set_interact(r, o->common.inter, err)) &&
-        !(st = boids_backend_neighbours(r, &s->p, s->rc, s->rh, err)) &&
+    if ((st = boids_backend_set_interact(r, s->t, err))) {
+        boids_backend_destroy(r);
+        return st;
+    }
+    if (!(st = boids_backend_neighbours(r, &s->p, s->rc, s->rh, err)) &&
         !(st = boids_backend_step(r, &s->p, 1, err)))
         st = boids_backend_download(r, &s->ref, err);
     boids_backend_destroy(r);
     if (st) return st;
     verify_band(&s->p, &s->f, s->amb);
+    verify_band_interact(&s->p, s->t, &s->f, &s->ref, s->amb);
     for (size_t i = 0; i < n; i++) {
         s->banded += s->amb[i].boid;
         s->overflow += s->amb[i].overflow;
@@ -377,7 +440,7 @@ static boids_status neighbour_mismatches(scen *s, boids_backend *be, size_t *mis
 static int check_backend(ctx *c, scen *s, const char *backend, boids_error *err) {
     const boids_params *p = &s->p;
     size_t n = s->f.n, mism = 0;
-    boids_backend *be = backend_get(c, backend, &s->f, err);
+    boids_backend *be = backend_get(c, backend, &s->f, s->t, err);
     if (!be) return -1;
     int nbr_checked = boids_backend_has_neighbours(be);
     boids_status st = nbr_checked ? neighbour_mismatches(s, be, &mism, err) : BOIDS_OK;
@@ -425,7 +488,7 @@ static int run_curves(ctx *c, boids_error *err) {
         const char *name = b == 0 ? "cpu-ref" : o->backends[b - 1];
         for (int s = 0; s < m; s++) {
             boids_flock_randomize(&f, &p, o->common.seed + (uint64_t)s);
-            boids_backend *be = backend_get(c, name, &f, err);
+            boids_backend *be = backend_get(c, name, &f, o->common.inter, err);
             if (!be) goto done;
             for (int k = 0; k < nsamp; k++) {
                 if (k && boids_backend_step(be, &p, (unsigned)o->every, err)) {

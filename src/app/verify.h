@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "boids/flock.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 
 enum { VERIFY_MAX_AMB = 8 };
@@ -22,16 +23,25 @@ typedef struct verify_amb {
     uint64_t hash[VERIFY_MAX_AMB];    /* boids_neighbour_set_hash of the other boid */
 } verify_amb;
 
-/* One step of the model in float by brute force (rules.h with float, positions and velocities
+/* One step of the model in float by brute force (rules.h with float and the interaction table
+ * t, NULL for none; positions and velocities
  * rounded to float first as the GPU does), neighbours visited in index order, or in reverse
  * order with reverse != 0. Either model, either neighbour rule (topological: the first k by
  * float distance, then id); Vicsek noise at step 0 of its stream, as after an upload. out has
  * in->n boids. */
-void verify_float_step(const boids_params *p, const boids_flock *in, int reverse, boids_flock *out);
+void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
+                       int reverse, boids_flock *out);
 
 /* Fills amb[i] for every boid of f (O(N^2), in double). The band of a threshold is twice a
  * bound on the float error of the compared quantity, see verify_float.c. */
 void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb);
+
+/* Marks amb[i].boid for every boid of f with a decision of the interaction table t (NULL:
+ * none) within float precision of its threshold (verify_interact.c): a point's radius, a
+ * circle's rim, the look-ahead's clearance, a move against an obstacle (ref: cpu-ref's step
+ * from f, whose moves tell what each boid meant to do). */
+void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
+                          const boids_flock *ref, verify_amb *amb);
 
 /* Is (count, hash) the double neighbour set (ref_count, ref_hash) with some subset of the
  * boid's ambiguous pairs flipped? 1 yes, 0 no. */

@@ -59,10 +59,11 @@ static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x
     return m;
 }
 
-void verify_float_step(const boids_params *p, const boids_flock *in, int reverse,
-                       boids_flock *out) {
+void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
+                       int reverse, boids_flock *out) {
     rules_k_f k;
     rules_k_init_f(&k, p);
+    rules_k_set_interact_f(&k, t);
     size_t n = in->n;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     float *s = malloc(6 * n * sizeof(float));

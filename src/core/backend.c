@@ -50,6 +50,9 @@ boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigne
                                 boids_error *err) {
     boids_status st = check_run(b, p, "step", err);
     if (st) return st;
+    boids_error e;
+    if (boids_interact_check_world(&b->inter, p, &e))
+        return boids_error_set(err, e.status, "step on the %s backend: %s", b->ops->name, e.msg);
     if (steps == 0) return BOIDS_OK;
     return b->ops->step(b, p, steps, err);
 }

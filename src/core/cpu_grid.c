@@ -631,6 +631,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     if (st) return st;
     rules_k_f k;
     rules_k_init_f(&k, p);
+    rules_k_set_interact_f(&k, &b->inter);
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? now_s() : 0;

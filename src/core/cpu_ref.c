@@ -394,6 +394,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     cpu_ref *c = (cpu_ref *)b;
     rules_k_d k;
     rules_k_init_d(&k, p);
+    rules_k_set_interact_d(&k, &b->inter);
     int threads = thread_count(c);
     boids_status s = reserve_lists(c, p, threads, err);
     if (s) return s;

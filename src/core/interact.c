@@ -176,3 +176,22 @@ boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_
     if (!st) *s = tmp;
     return st;
 }
+
+boids_status boids_interact_check_world(const boids_interact *s, const boids_params *p,
+                                        boids_error *err) {
+    if (p->boundary != BOIDS_BOUNDARY_WRAP) return BOIDS_OK;
+    double side = p->width < p->height ? p->width : p->height;
+    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    for (int i = 0; i < s->obstacle_count; i++) {
+        const boids_obstacle *o = &s->obstacles[i];
+        int circle = o->kind == BOIDS_OBSTACLE_CIRCLE;
+        double extent = circle ? o->radius : 0.5 * hypot(o->x1 - o->x0, o->y1 - o->y0);
+        if (!(extent + step < side / 2))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "obstacle %d: %s %g plus a step (%g) is not below half the "
+                                   "smaller side of the periodic world (%g): a step could reach "
+                                   "two of its images",
+                                   i, circle ? "radius" : "half length", extent, step, side / 2);
+    }
+    return BOIDS_OK;
+}

@@ -61,6 +61,9 @@ static const boids_param_info table[] = {
     ANY_REAL(food_y, "length", "food position y"),
     REAL(food_radius, 0, 1e7, 0, "length", "boids closer than this steer to the food"),
     REAL(food_weight, 0, 1000, 0, "", "weight of the seek steering force"),
+    REAL(avoid_distance, 0, 1e7, 0, "length",
+         "obstacles: look-ahead along the velocity for avoidance"),
+    REAL(avoid_weight, 0, 1000, 0, "", "obstacles: weight of the avoidance steering force"),
 };
 
 const boids_param_info *boids_param_table(size_t *count) {
@@ -102,6 +105,9 @@ boids_params boids_params_default(void) {
     p.food_y = p.height / 2;
     p.food_radius = 160;
     p.food_weight = 1;
+    /* Two vision radii ahead: at the lab's 3 length units a step, about 33 steps to turn. */
+    p.avoid_distance = 100;
+    p.avoid_weight = 3;
     p.model = BOIDS_MODEL_REYNOLDS;
     p.neighbours = BOIDS_NEIGHBOURS_METRIC;
     p.k = 7; /* Ballerini et al. 2008: six to seven */

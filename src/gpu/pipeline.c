@@ -64,6 +64,10 @@ typedef struct gpu_backend {
 
     GLuint prog[NPROG];
     GLuint state[3], ids[3], rank, counts, scan, ubo;
+    GLuint iubo; /* the interaction table's block, uploaded when the table or world changes */
+    int inter_valid;
+    unsigned inter_version;
+    double inter_world[3]; /* width, height, boundary it was uploaded for */
     GLuint nbr_count, nbr_hash, id_hash;
     size_t cap_n, nbr_n;
     size_t cap_cells;
@@ -182,6 +186,44 @@ static boids_status check_ubo_layout(GLuint prog, GLsizeiptr size, boids_error *
             return boids_error_set(
                 err, BOIDS_ERR_RUNTIME, "uniform block Params.%s: GL offset %d, C offset %zu",
                 boids_gpu_params_fields[i].name, off, boids_gpu_params_fields[i].offset);
+    }
+    return BOIDS_OK;
+}
+
+/* The interaction block as GL lays it out must be boids_gpu_interact: same size and member
+ * offsets. */
+static boids_status check_interact_layout(GLuint prog, boids_error *err) {
+    static const struct {
+        const char *name;
+        size_t offset;
+    } members[] = {
+        {"Interact.counts", offsetof(boids_gpu_interact, counts)},
+        {"Interact.kinds[0]", offsetof(boids_gpu_interact, kinds)},
+        {"Interact.bounds[0]", offsetof(boids_gpu_interact, bounds)},
+        {"Interact.pts[0]", offsetof(boids_gpu_interact, pts)},
+        {"Interact.obs_a[0]", offsetof(boids_gpu_interact, obs_a)},
+        {"Interact.obs_b[0]", offsetof(boids_gpu_interact, obs_b)},
+    };
+    GLuint block = glGetProgramResourceIndex(prog, GL_UNIFORM_BLOCK, "Interact");
+    if (block == GL_INVALID_INDEX)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "uniform block Interact not found");
+    GLenum prop = GL_BUFFER_DATA_SIZE;
+    GLint data_size = 0;
+    glGetProgramResourceiv(prog, GL_UNIFORM_BLOCK, block, 1, &prop, 1, NULL, &data_size);
+    if (data_size != (GLint)sizeof(boids_gpu_interact))
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "uniform block Interact: GL size %d, C size %zu", data_size,
+                               sizeof(boids_gpu_interact));
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        GLuint u = glGetProgramResourceIndex(prog, GL_UNIFORM, members[i].name);
+        if (u == GL_INVALID_INDEX) continue; /* optimised away: nothing to disagree on */
+        GLenum op = GL_OFFSET;
+        GLint off = -1;
+        glGetProgramResourceiv(prog, GL_UNIFORM, u, 1, &op, 1, NULL, &off);
+        if (off != (GLint)members[i].offset)
+            return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                                   "uniform block %s: GL offset %d, C offset %zu", members[i].name,
+                                   off, members[i].offset);
     }
     return BOIDS_OK;
 }
@@ -384,6 +426,10 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .food_y = k.food_y,
         .food_r2 = k.food_r2,
         .w_food = k.w_food,
+        .avoid_dist = k.avoid_dist,
+        .w_avoid = k.w_avoid,
+        .clear = k.clear,
+        .reach_pad = k.reach_pad,
         .vicsek = p->model == BOIDS_MODEL_VICSEK,
         .topo = (uint32_t)topo,
         .k = topo ? (uint32_t)p->k : 0,
@@ -394,6 +440,48 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .split = UINT32_MAX,
     };
+}
+
+void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p,
+                             const boids_interact *t) {
+    rules_k_f k;
+    rules_k_init_f(&k, p);
+    rules_k_set_interact_f(&k, t);
+    memset(u, 0, sizeof *u);
+    u->counts[0] = (uint32_t)k.npred;
+    u->counts[1] = (uint32_t)k.nattr;
+    u->counts[2] = (uint32_t)k.nobst;
+    for (int i = 0; i < k.npred + k.nattr; i++) {
+        const rules_point_f *q = &k.pts[i];
+        const float v[4] = {q->x, q->y, q->r2, q->w};
+        memcpy(u->pts[i], v, sizeof v);
+    }
+    for (int i = 0; i < k.nobst; i++) {
+        const rules_obst_f *o = &k.obst[i];
+        const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};
+        u->kinds[i] = (uint32_t)o->circle;
+        u->bounds[i] = o->bound;
+        memcpy(u->obs_a[i], a, sizeof a);
+        memcpy(u->obs_b[i], b, sizeof b);
+    }
+}
+
+/* Uploads the interaction table when it or the world it was placed in changed (obstacles
+ * move by whole periods under wrap: rules_k_set_interact), and binds its block. */
+static void set_interact(gpu_backend *g, const boids_params *p) {
+    const double world[3] = {p->width, p->height, (double)p->boundary};
+    if (!g->inter_valid || g->inter_version != g->base.inter_version ||
+        memcmp(world, g->inter_world, sizeof world) != 0) {
+        boids_gpu_interact u;
+        boids_gpu_interact_init(&u, p, &g->base.inter);
+        glBindBuffer(GL_UNIFORM_BUFFER, g->iubo);
+        glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
+        glBindBuffer(GL_UNIFORM_BUFFER, 0);
+        g->inter_valid = 1;
+        g->inter_version = g->base.inter_version;
+        memcpy(g->inter_world, world, sizeof world);
+    }
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_INTERACT, g->iubo);
 }
 
 static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
@@ -426,6 +514,7 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, g->ubo);
+    set_interact(g, p);
     return check(g, "parameter upload", err);
 }
 
@@ -765,9 +854,9 @@ static void gpu_destroy(boids_backend *b) {
     if (!g) return;
     for (int i = 0; i < NPROG; i++)
         if (g->prog[i]) glDeleteProgram(g->prog[i]);
-    GLuint bufs[] = {g->state[0],  g->state[1], g->state[2], g->ids[0], g->ids[1],
-                     g->ids[2],    g->rank,     g->counts,   g->scan,   g->ubo,
-                     g->nbr_count, g->nbr_hash, g->id_hash};
+    GLuint bufs[] = {g->state[0], g->state[1],  g->state[2], g->ids[0], g->ids[1],
+                     g->ids[2],   g->rank,      g->counts,   g->scan,   g->ubo,
+                     g->iubo,     g->nbr_count, g->nbr_hash, g->id_hash};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
     if (g->queries[0]) glDeleteQueries(BOIDS_GPU_STAGES, g->queries);
@@ -863,9 +952,13 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
             goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
+    if (g->opt.check && (st = check_interact_layout(g->prog[P_STEER], err))) goto fail;
     glGenBuffers(1, &g->ubo);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
     glBufferData(GL_UNIFORM_BUFFER, g->ubo_size, NULL, GL_DYNAMIC_DRAW);
+    glGenBuffers(1, &g->iubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, g->iubo);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_interact), NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     if (g->opt.timing) glGenQueries(BOIDS_GPU_STAGES, g->queries);
     if ((st = check(g, "set-up", err))) goto fail;
@@ -892,7 +985,7 @@ size_t boids_gpu_bytes(const boids_backend *b) {
     const gpu_backend *g = as_gpu(b);
     size_t nbuf = g->opt.deterministic ? 3 : 2;
     return g->cap_n * (nbuf * 20 + 4) + (g->cap_cells ? 4 * (g->cap_cells + 1) : 0) +
-           (size_t)g->scan_bytes + (size_t)g->ubo_size + 20 * g->nbr_n;
+           (size_t)g->scan_bytes + (size_t)g->ubo_size + sizeof(boids_gpu_interact) + 20 * g->nbr_n;
 }
 
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy) {

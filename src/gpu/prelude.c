@@ -37,6 +37,9 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_FOLLOW", BOIDS_GPU_B_FOLLOW},
         {"B_SEEN", BOIDS_GPU_B_SEEN},
         {"UBO_PARAMS", BOIDS_GPU_UBO_PARAMS},
+        {"UBO_INTERACT", BOIDS_GPU_UBO_INTERACT},
+        {"MAX_POINTS", 2 * BOIDS_MAX_POINTS},
+        {"MAX_OBSTACLES", BOIDS_MAX_OBSTACLES},
         {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
     };
     size_t len = 0;
@@ -52,7 +55,12 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
 #define BOIDS_GPU_FIELD_GLSL(glsl, ctype, name) PUT("    " #glsl " " #name ";\n");
     BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_GLSL)
 #undef BOIDS_GPU_FIELD_GLSL
-    PUT("} P;\n#line 1\n");
+    PUT("} P;\n");
+    /* The interaction table, boids_gpu_interact (prelude.h). */
+    PUT("layout(std140, binding = UBO_INTERACT) uniform Interact {\n"
+        "    uvec4 counts;\n    uvec4 kinds[MAX_OBSTACLES / 4];\n"
+        "    vec4 bounds[MAX_OBSTACLES / 4];\n    vec4 pts[MAX_POINTS];\n"
+        "    vec4 obs_a[MAX_OBSTACLES];\n    vec4 obs_b[MAX_OBSTACLES];\n} I;\n#line 1\n");
 #undef PUT
     return len;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boids/interact.h"
 #include "boids/params.h"
 
 /* Compute work group sizes. */
@@ -50,7 +51,8 @@ enum {
     BOIDS_GPU_B_ID_HASH = 6,      /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
     BOIDS_GPU_B_FOLLOW = 2,       /* viewer's follow pass: its result */
     BOIDS_GPU_B_SEEN = 3,         /* viewer's follow pass: uint per slot, 1 for a neighbour */
-    BOIDS_GPU_UBO_PARAMS = 0      /* uniform block binding */
+    BOIDS_GPU_UBO_PARAMS = 0,     /* uniform block binding: the parameters (P) */
+    BOIDS_GPU_UBO_INTERACT = 1    /* uniform block binding: the interaction table (I) */
 };
 
 /* Uniform block fields: (GLSL type, C type, name). Float values are the rules_k of rules.h
@@ -86,6 +88,10 @@ enum {
     X(float, float, food_y)                                                                        \
     X(float, float, food_r2)                                                                       \
     X(float, float, w_food)                                                                        \
+    X(float, float, avoid_dist)                                                                    \
+    X(float, float, w_avoid)                                                                       \
+    X(float, float, clear)                                                                         \
+    X(float, float, reach_pad)                                                                     \
     X(uint, uint32_t, n)                                                                           \
     X(uint, uint32_t, ncx)                                                                         \
     X(uint, uint32_t, ncy)                                                                         \
@@ -120,11 +126,46 @@ _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140
 _Static_assert(offsetof(boids_gpu_params, split) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
 
+/* The interaction table as the shaders read it: the uniform block Interact (I) of the
+ * prelude, std140, holding rules_k's table (rules_k_set_interact in float) field for field:
+ *   uvec4 counts         npred, nattr, nobst, 0
+ *   uvec4 kinds[16]      obstacle i's `circle` at kinds[i / 4][i % 4]
+ *   vec4 bounds[16]      obstacle i's bound, likewise
+ *   vec4 pts[32]         point i: x, y, r2, w (the predators on, then the attractors)
+ *   vec4 obs_a[64]       obstacle i: x0, y0, x1, y1
+ *   vec4 obs_b[64]       obstacle i: mx, my, r, r2
+ * Arrays of vec4 have a 16-byte stride in std140, like the C arrays of four 4-byte values. */
+typedef struct boids_gpu_interact {
+    uint32_t counts[4];
+    uint32_t kinds[BOIDS_MAX_OBSTACLES];
+    float bounds[BOIDS_MAX_OBSTACLES];
+    float pts[2 * BOIDS_MAX_POINTS][4];
+    float obs_a[BOIDS_MAX_OBSTACLES][4];
+    float obs_b[BOIDS_MAX_OBSTACLES][4];
+} boids_gpu_interact;
+
+_Static_assert(BOIDS_MAX_OBSTACLES % 4 == 0, "kinds and bounds packed four to a vec4");
+_Static_assert(offsetof(boids_gpu_interact, kinds) == 16, "std140: uvec4 counts");
+_Static_assert(offsetof(boids_gpu_interact, bounds) == 16 + 4 * BOIDS_MAX_OBSTACLES, "kinds");
+_Static_assert(offsetof(boids_gpu_interact, pts) == 16 + 8 * BOIDS_MAX_OBSTACLES, "bounds");
+_Static_assert(offsetof(boids_gpu_interact, obs_a) ==
+                   16 + 8 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
+               "pts");
+_Static_assert(offsetof(boids_gpu_interact, obs_b) ==
+                   16 + 24 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
+               "obs_a");
+_Static_assert(sizeof(boids_gpu_interact) == 16 + 40 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
+               "obs_b last, no padding");
+
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.
  * The grid's fields, n and step are left 0 for the caller; split is UINT32_MAX (the state in
  * one block, which the viewer's buffers always are). (src/gpu/pipeline.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
+
+/* Fills the interaction block for table t (NULL: none) in the world of p, as rules.h's
+ * rules_k_set_interact puts it into the float rules_k. (src/gpu/pipeline.c) */
+void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p, const boids_interact *t);
 
 /* Names and C offsets of the fields, for the run-time check against GL's offsets. */
 typedef struct boids_gpu_field {

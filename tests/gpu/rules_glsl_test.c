@@ -3,17 +3,20 @@
  * the radius boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov
  * boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors and zero targets, a
  * resting boid, the seams d = +-L/2, the separation radius exactly, the wall margins, the
- * three boundaries. tests/gpu/rules_test.comp runs each case, composed after the prelude and
- * rules.glsl as the pipeline composes its programs, with the uniform block filled by
- * boids_gpu_params_init as the pipeline fills it.
+ * three boundaries; and with an interaction table (make_table) the points and the obstacles'
+ * functions: rims, segment ends, crossings, collinear moves, the seams. tests/gpu/rules_test.comp
+ * runs each case, composed after the prelude and rules.glsl as the pipeline composes its
+ * programs, with the uniform blocks filled by boids_gpu_params_init and
+ * boids_gpu_interact_init as the pipeline fills them.
  *
- * Tolerance: decisions (neighbour, fov, flips, counts) must be equal. Values may differ by
- * 16 ULP of the case's scale (the largest of |expected|, the inputs and max_speed): GLSL 4.30
- * (section 4.7.1) allows division 2.5 ULP and sqrt, inherited from inversesqrt, about 3 ULP,
- * where C rounds both correctly; the longest chain here (rules_accel: three steers, each a
+ * Tolerance: decisions (neighbour, fov, flips, counts, inside, touch, hit) must be equal. Values
+ * may differ by 16 ULP of the case's scale (the largest of |expected|, the inputs and max_speed):
+ * GLSL 4.30 (section 4.7.1) allows division 2.5 ULP and sqrt, inherited from inversesqrt, about 3
+ * ULP, where C rounds both correctly; the longest chain here (rules_accel: three steers, each a
  * sqrt, a division, a multiply, a subtraction, then a sqrt and a division for the cap) holds
  * at most 5 such operations per term, errors relative to intermediates no larger than the
- * scale. llvmpipe rounds sqrt and division correctly and shows 0 ULP.
+ * scale; the table's terms are of the same kind (a steer each; the look-ahead adds one
+ * division and one sqrt). llvmpipe rounds sqrt and division correctly and shows 0 ULP.
  * Exit 77 (skip) when no GL 4.3 context can be made at all. */
 #include <float.h>
 #include <math.h>
@@ -30,7 +33,7 @@
 #define RULES_FN(name) name##_f
 #include "rules.h"
 
-enum { MAXC = 64, ULP_TOL = 16 };
+enum { MAXC = 160, ULP_TOL = 16 };
 enum {
     OP_OFFSET,
     OP_FOV,
@@ -40,7 +43,15 @@ enum {
     OP_BOUNDARY,
     OP_ACC_ADD,
     OP_ACCEL,
-    OP_UNIT
+    OP_UNIT,
+    OP_IN_CIRCLE,
+    OP_TOUCH,
+    OP_AVOID,
+    OP_HIT,
+    OP_EXPEL,
+    OP_BLOCK,
+    OP_SEG_REL,
+    OP_VICSEK
 };
 
 typedef struct tcase {
@@ -90,6 +101,45 @@ static GLuint build(const char *rules_path, const char *test_path) {
     free(rules);
     free(test);
     return prog;
+}
+
+/* rules.h's answer for a case of the obstacles' functions (x[0]: the obstacle's index where
+ * one is named). */
+static void expect_obstacle(const rules_k_f *k, const boids_params *p, const tcase *c,
+                            float out[8]) {
+    const float *x = c->in;
+    const rules_obst_f *o = &k->obst[(int)x[0] < k->nobst ? (int)x[0] : 0];
+    switch (c->op) {
+    case OP_IN_CIRCLE:
+        out[0] = (float)rules_in_circle_f(k, o, x[1], x[2]);
+        break;
+    case OP_TOUCH:
+        out[0] = (float)rules_touch_f(x[0], x[1], x[2], x[3], x[4], x[5]);
+        break;
+    case OP_AVOID:
+        out[0] = (float)rules_avoid_dir_f(k, o, x[1], x[2], x[3], x[4], &out[1], &out[2]);
+        if (out[0] == 0) out[1] = out[2] = 0; /* the shader returns no direction then */
+        break;
+    case OP_HIT:
+        out[0] = (float)rules_hit_f(k, o, x[1], x[2], x[3], x[4], x[5], x[6]);
+        break;
+    case OP_EXPEL:
+        out[0] = x[1], out[1] = x[2];
+        rules_expel_f(k, o, &out[0], &out[1]);
+        break;
+    case OP_BLOCK:
+        out[0] = x[2], out[1] = x[3], out[2] = x[4], out[3] = x[5];
+        rules_block_f(k, x[0], x[1], &out[0], &out[1], &out[2], &out[3]);
+        break;
+    case OP_SEG_REL:
+        rules_seg_rel_f(k, o, x[1], x[2], &out[0], &out[1], &out[2], &out[3]);
+        break;
+    case OP_VICSEK:
+        out[0] = x[4], out[1] = x[5], out[2] = x[6], out[3] = x[7];
+        vicsek_update_f(k, x[0], x[1], (long)x[2], x[3], (float)p->noise, (float)p->speed, &out[0],
+                        &out[1], &out[2], &out[3]);
+        break;
+    }
 }
 
 /* rules.h's answer for one case, in the shader's output layout. */
@@ -146,6 +196,9 @@ static void expect(const rules_k_f *k, const boids_params *p, const tcase *c, fl
     case OP_UNIT:
         vicsek_add_f(x[0], x[1], &out[0], &out[1]);
         break;
+    default:
+        expect_obstacle(k, p, c, out);
+        break;
     }
 }
 
@@ -157,7 +210,8 @@ static double ulp(double v) {
 /* Decisions are exact; values within ULP_TOL ULP of the case's scale. */
 static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
                     float max_speed) {
-    static const unsigned decision[] = {0, 0xF, 0xF, 0, 0, 0xC, 0x81, 0, 0};
+    static const unsigned decision[] = {0,   0xF, 0xF, 0,   0, 0xC, 0x81, 0, 0,
+                                        0xF, 0xF, 0x1, 0xF, 0, 0,   0,    0};
     double scale = max_speed;
     for (int j = 0; j < 16; j++) scale = fmax(scale, fabs(c->in[j]));
     for (int j = 0; j < 8; j++) {
@@ -188,6 +242,98 @@ static void add(unsigned op, int n, const float *v) {
 static void add_d(unsigned op, float dx, float dy, float vx, float vy, float self) {
     float d2 = dx * dx + dy * dy;
     add(op, 6, (float[]){dx, dy, d2, vx, vy, self});
+}
+
+/* The table of every set (make_table): two circles, one across the wrap seams; a wall, a
+ * wall across the seam, a segment of length 0; predators 0 and 3, attractors 1 and 15 (index
+ * order, and one across the seams). */
+static void make_table(boids_interact *t, const boids_params *p) {
+    boids_interact_default(t, p);
+    t->predators[0] = (boids_point){1, 150, 150, 80, 2};
+    t->predators[3] = (boids_point){1, 210, 190, 50, 1};
+    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5};
+    t->attractors[15] = (boids_point){1, 10, 390, 60, 1};
+    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 30},
+                                  {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0},
+                                  {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0},
+                                  {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20},
+                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0}};
+    t->obstacle_count = 5;
+    memcpy(t->obstacles, obs, sizeof obs);
+}
+
+/* The obstacles' functions, and rules_accel, rules_integrate and vicsek_update where the
+ * table acts: rims and ends exactly, crossings, collinear segments, the seams, a boid at a
+ * circle's centre. */
+static void make_table_cases(void) {
+    /* inside a circle: on the rim (outside), just inside, the centre, across the seams */
+    add(OP_IN_CIRCLE, 3, (float[]){0, 230, 200});
+    add(OP_IN_CIRCLE, 3, (float[]){0, 229.99998f, 200});
+    add(OP_IN_CIRCLE, 3, (float[]){0, 200, 200});
+    add(OP_IN_CIRCLE, 3, (float[]){3, 5, 10});
+    add(OP_IN_CIRCLE, 3, (float[]){3, 399, 399});
+    /* touch (move m; segment a b): crossing, an end on the move's end, apart, collinear
+     * overlapping and apart, no move on and off the segment, the move's end on an end */
+    add(OP_TOUCH, 6, (float[]){3, 0, 1, -1, 1, 1});
+    add(OP_TOUCH, 6, (float[]){3, 0, 3, 0, 3, 5});
+    add(OP_TOUCH, 6, (float[]){3, 0, 4, -1, 4, 1});
+    add(OP_TOUCH, 6, (float[]){3, 0, 1, 0, 2, 0});
+    add(OP_TOUCH, 6, (float[]){3, 0, 4, 0, 5, 0});
+    add(OP_TOUCH, 6, (float[]){0, 0, -1, 0, 1, 0});
+    add(OP_TOUCH, 6, (float[]){0, 0, -1, 1, 1, 1});
+    add(OP_TOUCH, 6, (float[]){2, 2, 0, 2, 2, 0});
+    add(OP_TOUCH, 6, (float[]){1, 1, 1, 1, 2, 0.5f});
+    add(OP_TOUCH, 6, (float[]){3, 0, 1, -1, 2, 0}); /* b on the move, a off its line */
+    add(OP_TOUCH, 6, (float[]){3, 0, 2, 0, 1, -1}); /* a on the move */
+    /* avoidance (obstacle, x, y, look-ahead end): at a centre, beside it, clear of it; a
+     * wall crossed, passed near its end, along its line; across the seam; a point */
+    add(OP_AVOID, 5, (float[]){0, 150, 200, 100, 0});
+    add(OP_AVOID, 5, (float[]){0, 150, 215, 100, 0});
+    add(OP_AVOID, 5, (float[]){0, 150, 260, 100, 0});
+    add(OP_AVOID, 5, (float[]){1, 50, 100, 100, 0});
+    add(OP_AVOID, 5, (float[]){1, 50, 160, 100, 0});
+    add(OP_AVOID, 5, (float[]){1, 100, 200, 0, -100});
+    add(OP_AVOID, 5, (float[]){2, 395, 310, 0, -100});
+    add(OP_AVOID, 5, (float[]){4, 290, 95, 100, 0});
+    /* hit (obstacle, x, y, end, move): ending inside, ending on the rim, passing through a
+     * rim's chord, crossing a wall, ending on its line, short of it, across the seam */
+    add(OP_HIT, 7, (float[]){0, 168, 200, 171, 200, 3, 0});
+    add(OP_HIT, 7, (float[]){0, 167, 200, 170, 200, 3, 0});
+    add(OP_HIT, 7, (float[]){0, 198.5f, 229.99f, 201.5f, 229.99f, 3, 0});
+    add(OP_HIT, 7, (float[]){1, 99, 100, 102, 100, 3, 0});
+    add(OP_HIT, 7, (float[]){1, 97, 100, 100, 100, 3, 0});
+    add(OP_HIT, 7, (float[]){1, 96, 100, 99, 100, 3, 0});
+    add(OP_HIT, 7, (float[]){2, 398, 299, 1, 301, 3, 2});
+    add(OP_HIT, 7, (float[]){1, 100, 100, 103, 101, 3, 1}); /* from on the wall: leaves it */
+    add(OP_HIT, 7, (float[]){1, 100, 100, 100, 103, 0, 3}); /* from on the wall along it */
+    /* expel: off centre, at the centre (+x), across the seams */
+    add(OP_EXPEL, 3, (float[]){0, 210, 205});
+    add(OP_EXPEL, 3, (float[]){0, 200, 200});
+    add(OP_EXPEL, 3, (float[]){3, 2, 12});
+    /* the hard rule (x, y, end, velocity): blocked by a circle, inside one, blocked by a wall,
+     * free, blocked across the seam */
+    add(OP_BLOCK, 6, (float[]){168, 200, 171, 200, 3, 0});
+    add(OP_BLOCK, 6, (float[]){210, 205, 213, 205, 3, 0});
+    add(OP_BLOCK, 6, (float[]){99, 100, 102, 100, 3, 1});
+    add(OP_BLOCK, 6, (float[]){50, 50, 53, 50, 3, 0});
+    add(OP_BLOCK, 6, (float[]){398, 299, 1, 301, 3, 2});
+    add(OP_SEG_REL, 3, (float[]){2, 398, 299});
+    add(OP_SEG_REL, 3, (float[]){2, 5, 5});
+    add(OP_SEG_REL, 3, (float[]){1, 50, 60});
+    /* vicsek_update (sums, n, u, x, y, v): blocked by a circle (heading mirrored), free */
+    add(OP_VICSEK, 8, (float[]){1, 0, 2, 0.5f, 168, 200, 3, 0});
+    add(OP_VICSEK, 8, (float[]){0, 1, 2, 0.25f, 50, 50, 1, 1});
+    /* accel near the points and obstacles: a predator and a circle ahead, a wall's end, the
+     * seam wall, an attractor, the attractor across the seams */
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 150, 200, 3, 0});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 50, 160, 3, 0});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 395, 310, 0, -3});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 240, 240, 1, 1});
+    add(OP_ACCEL, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 5, 395, 1, 0});
+    /* integrate: blocked by a circle, expelled, blocked by a wall */
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 168, 200, 3, 0});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 210, 205, 3, 0});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 99, 100, 3, 1});
 }
 
 static void make_cases(void) {
@@ -251,15 +397,23 @@ static void make_cases(void) {
     add(OP_UNIT, 2, (float[]){0, 0});
     add(OP_UNIT, 2, (float[]){3, 4});
     add(OP_UNIT, 2, (float[]){1e-30f, 0});
+    make_table_cases();
 }
 
 static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint bufs[3],
-                    GLuint ubo) {
+                    GLuint ubo[2]) {
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
-    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo[0]);
     glBufferData(GL_UNIFORM_BUFFER, sizeof u, &u, GL_STATIC_DRAW);
-    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo[0]);
+    boids_interact t;
+    make_table(&t, p);
+    boids_gpu_interact ui;
+    boids_gpu_interact_init(&ui, p, &t);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo[1]);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof ui, &ui, GL_STATIC_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_INTERACT, ubo[1]);
     unsigned ops[MAXC];
     float in[MAXC * 16], out[MAXC * 8];
     for (int i = 0; i < ncases; i++) {
@@ -275,13 +429,14 @@ static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint 
     for (GLuint b = 0; b < 3; b++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, bufs[b]);
     glUseProgram(prog);
     glUniform1ui(glGetUniformLocation(prog, "u_cases"), (GLuint)ncases);
-    glDispatchCompute(1, 1, 1);
+    glDispatchCompute((GLuint)(ncases + 63) / 64, 1, 1); /* local_size_x 64 */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     rules_k_f k;
     rules_k_init_f(&k, p);
+    rules_k_set_interact_f(&k, &t);
     for (int i = 0; i < ncases; i++) {
         float want[8];
         expect(&k, p, &cases[i], want);
@@ -299,9 +454,9 @@ int main(int argc, char **argv) {
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build(argv[1], argv[2]), bufs[3], ubo;
+    GLuint prog = build(argv[1], argv[2]), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
-    glGenBuffers(1, &ubo);
+    glGenBuffers(2, ubo);
     boids_params p;
     boids_preset_apply(&p, "classic", &err); /* 400 x 400 wrap, R 50, R_sep 20, per step */
     p.fov = 180;
@@ -320,7 +475,7 @@ int main(int argc, char **argv) {
     p.boundary = BOIDS_BOUNDARY_WRAP;
     if (prog) run_set("vicsek wrap metric", &p, prog, bufs, ubo);
     glDeleteBuffers(3, bufs);
-    glDeleteBuffers(1, &ubo);
+    glDeleteBuffers(2, ubo);
     glDeleteProgram(prog);
     const boids_gl_debug *log = boids_gl_debug_log(gl);
     CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);

@@ -61,5 +61,34 @@ void main() {
     case 8u:
         put(c, vec4(vicsek_unit(x[0], x[1]), 0.0, 0.0), zero);
         break;
+    // The obstacles (x[0]: the obstacle's index where one is named).
+    case 9u:
+        put(c, vec4(rules_in_circle(rules_obst(uint(x[0])), x[1], x[2]) ? 1.0 : 0.0, 0.0, 0.0, 0.0),
+            zero);
+        break;
+    case 10u:
+        put(c, vec4(rules_touch(x[0], x[1], x[2], x[3], x[4], x[5]) ? 1.0 : 0.0, 0.0, 0.0, 0.0),
+            zero);
+        break;
+    case 11u:
+        put(c, vec4(rules_avoid_dir(rules_obst(uint(x[0])), x[1], x[2], x[3], x[4]), 0.0), zero);
+        break;
+    case 12u: {
+        bool h = rules_hit(rules_obst(uint(x[0])), x[1], x[2], x[3], x[4], x[5], x[6]);
+        put(c, vec4(h ? 1.0 : 0.0, 0.0, 0.0, 0.0), zero);
+        break;
+    }
+    case 13u:
+        put(c, vec4(rules_expel(rules_obst(uint(x[0])), x[1], x[2]), 0.0, 0.0), zero);
+        break;
+    case 14u:
+        put(c, rules_block(x[0], x[1], x[2], x[3], x[4], x[5]), zero);
+        break;
+    case 15u:
+        put(c, rules_seg_rel(rules_obst(uint(x[0])), x[1], x[2]), zero);
+        break;
+    case 16u:
+        put(c, vicsek_update(x[0], x[1], uint(x[2]), x[3], x[4], x[5], x[6], x[7]), zero);
+        break;
     }
 }
