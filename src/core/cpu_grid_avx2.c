@@ -63,13 +63,14 @@ static inline lanes8 lanes8_load(const state *s, const rules_k_f *k, const cell_
 }
 
 /* rules_offset and d2 = dx*dx + dy*dy from the 8 lanes to candidate j, and (is_self not
- * NULL) the lanes that are j itself. */
-static inline __m256 offset8(const lanes8 *g, const state *s, uint32_t j, __m256 *dx, __m256 *dy,
-                             __m256 *is_self) {
+ * NULL) the lanes that are j itself. The wrap flags (g's) come as values, which a loop
+ * keeps in registers. */
+static inline __m256 offset8(const lanes8 *g, int wrap_x, int wrap_y, const state *s, uint32_t j,
+                             __m256 *dx, __m256 *dy, __m256 *is_self) {
     *dx = _mm256_sub_ps(_mm256_set1_ps(s->x[j]), g->xi);
     *dy = _mm256_sub_ps(_mm256_set1_ps(s->y[j]), g->yi);
-    if (g->wrap_x) *dx = wrap8(*dx, g->W, g->hw, g->nhw);
-    if (g->wrap_y) *dy = wrap8(*dy, g->H, g->hh, g->nhh);
+    if (wrap_x) *dx = wrap8(*dx, g->W, g->hw, g->nhw);
+    if (wrap_y) *dy = wrap8(*dy, g->H, g->hh, g->nhh);
     if (is_self)
         *is_self = _mm256_castsi256_ps(_mm256_cmpeq_epi32(g->self, _mm256_set1_epi32((int32_t)j)));
     return _mm256_add_ps(_mm256_mul_ps(*dx, *dx), _mm256_mul_ps(*dy, *dy));
@@ -106,11 +107,12 @@ static inline void store_sums(rules_acc_f *out, uint32_t lanes, __m256 mvx, __m2
  * one of the lanes), and within the field of view (rules_sees: dot >= cos(fov/2) *
  * sqrt(vv * d2), a float sqrt equal to rules.h's double sqrt rounded to float, double
  * rounding being exact for sqrt). */
-static inline __m256 sees8(const rules_k_f *k, __m256 vxi, __m256 vyi, __m256 vv, __m256 vv0,
-                           __m256 dx, __m256 dy, __m256 d2, const __m256 *is_self) {
-    __m256 m = _mm256_cmp_ps(d2, _mm256_set1_ps(k->vision2), _CMP_LT_OQ);
+static inline __m256 sees8(const rules_k_f *k, int full_fov, __m256 v2, __m256 vxi, __m256 vyi,
+                           __m256 vv, __m256 vv0, __m256 dx, __m256 dy, __m256 d2,
+                           const __m256 *is_self) {
+    __m256 m = _mm256_cmp_ps(d2, v2, _CMP_LT_OQ);
     if (is_self) m = _mm256_andnot_ps(*is_self, m);
-    if (!k->full_fov) {
+    if (!full_fov) {
         const __m256 zero = _mm256_setzero_ps();
         const __m256 dot = _mm256_add_ps(_mm256_mul_ps(vxi, dx), _mm256_mul_ps(vyi, dy));
         const __m256 lim =
@@ -138,8 +140,9 @@ static void sep_pass(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *
     const __m256 zero = _mm256_setzero_ps(), s2 = _mm256_set1_ps(k->sep2);
     for (uint32_t c = 0; c < n; c++) {
         __m256 dx, dy, is_self;
-        const __m256 d2 = offset8(g, s, js[c], &dx, &dy, &is_self);
-        const __m256 m = sees8(k, a->vxi, a->vyi, a->vv, a->vv0, dx, dy, d2, &is_self);
+        const __m256 d2 = offset8(g, g->wrap_x, g->wrap_y, s, js[c], &dx, &dy, &is_self);
+        const __m256 m = sees8(k, k->full_fov, _mm256_set1_ps(k->vision2), a->vxi, a->vyi, a->vv,
+                               a->vv0, dx, dy, d2, &is_self);
         const __m256 sm = _mm256_and_ps(m, _mm256_and_ps(_mm256_cmp_ps(zero, d2, _CMP_LT_OQ),
                                                          _mm256_cmp_ps(d2, s2, _CMP_LT_OQ)));
         a->sx = _mm256_blendv_ps(a->sx, _mm256_sub_ps(a->sx, _mm256_div_ps(dx, d2)), sm);
@@ -162,17 +165,18 @@ typedef struct sums8 {
  * masked (sum + (m & term)), which gives the bits of rules_acc_add's sum + term or sum:
  * the sums start at +0, and under round-to-nearest a sum of terms that starts at +0 is
  * never -0, the one value to which adding +0 is not the identity. */
-static inline void scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
-                         uint32_t b, uint32_t e, int self, uint32_t *js, uint32_t *n) {
-    const __m256 s2 = _mm256_set1_ps(k->sep2);
+static inline __attribute__((always_inline)) void
+scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, uint32_t b,
+      uint32_t e, int self, int wrap_x, int wrap_y, int full_fov, uint32_t *js, uint32_t *n) {
+    const __m256 s2 = _mm256_set1_ps(k->sep2), v2 = _mm256_set1_ps(k->vision2);
     __m256 mvx = v->mvx, mvy = v->mvy, cx = v->cx, cy = v->cy;
     __m256i cnt = v->cnt;
     uint32_t nj = *n;
     for (uint32_t j = b; j < e; j++) {
         __m256 dx, dy, is_self;
-        const __m256 d2 = offset8(g, s, j, &dx, &dy, self ? &is_self : NULL);
-        const __m256 m =
-            sees8(k, a->vxi, a->vyi, a->vv, a->vv0, dx, dy, d2, self ? &is_self : NULL);
+        const __m256 d2 = offset8(g, wrap_x, wrap_y, s, j, &dx, &dy, self ? &is_self : NULL);
+        const __m256 m = sees8(k, full_fov, v2, a->vxi, a->vyi, a->vv, a->vv0, dx, dy, d2,
+                               self ? &is_self : NULL);
         mvx = _mm256_add_ps(mvx, _mm256_and_ps(m, _mm256_set1_ps(s->vx[j])));
         mvy = _mm256_add_ps(mvy, _mm256_and_ps(m, _mm256_set1_ps(s->vy[j])));
         cx = _mm256_add_ps(cx, _mm256_and_ps(m, dx));
@@ -187,6 +191,25 @@ static inline void scan8(const lanes8 *g, const state *s, const rules_k_f *k, se
     }
     *v = (sums8){mvx, mvy, cx, cy, cnt};
     *n = nj;
+}
+
+/* scan8 compiled for the common case apart (no wrap, full field of view; the flags then
+ * constants) and for the general one, each with and without the self test: the flags are
+ * tested once per range instead of once per candidate. */
+static void scan_range(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
+                       uint32_t b, uint32_t e, int self, uint32_t *js, uint32_t *n) {
+    const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
+    if (!wx && !wy && ff) {
+        if (self)
+            scan8(g, s, k, a, v, b, e, 1, 0, 0, 1, js, n);
+        else
+            scan8(g, s, k, a, v, b, e, 0, 0, 0, 1, js, n);
+    } else {
+        if (self)
+            scan8(g, s, k, a, v, b, e, 1, wx, wy, ff, js, n);
+        else
+            scan8(g, s, k, a, v, b, e, 0, wx, wy, ff, js, n);
+    }
 }
 
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
@@ -211,13 +234,13 @@ void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_grou
     for (int w = 0; w < nr; w++) {
         const uint32_t b = r[w].b, e = r[w].e;
         if (e <= i0 || b >= i1) {
-            scan8(&g, s, k, &a, &v, b, e, 0, js, &n);
+            scan_range(&g, s, k, &a, &v, b, e, 0, js, &n);
             continue;
         }
         const uint32_t sb = b > i0 ? b : i0, se = e < i1 ? e : i1;
-        scan8(&g, s, k, &a, &v, b, sb, 0, js, &n);
-        scan8(&g, s, k, &a, &v, sb, se, 1, js, &n);
-        scan8(&g, s, k, &a, &v, se, e, 0, js, &n);
+        scan_range(&g, s, k, &a, &v, b, sb, 0, js, &n);
+        scan_range(&g, s, k, &a, &v, sb, se, 1, js, &n);
+        scan_range(&g, s, k, &a, &v, se, e, 0, js, &n);
     }
     sep_pass(&g, s, k, &a, js, n);
     store_sums(out, lanes, v.mvx, v.mvy, v.cx, v.cy, a.sx, a.sy, v.cnt, a.sep);
@@ -241,7 +264,7 @@ void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, con
     for (int q = 0; q < nr; q++)
         for (uint32_t j = r[q].b; j < r[q].e; j++) {
             __m256 dx, dy, is_self;
-            const __m256 d2 = offset8(&g, s, j, &dx, &dy, &is_self);
+            const __m256 d2 = offset8(&g, g.wrap_x, g.wrap_y, s, j, &dx, &dy, &is_self);
             const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LE_OQ));
             sx = _mm256_blendv_ps(sx, _mm256_add_ps(sx, _mm256_set1_ps(ux[j])), m);
             sy = _mm256_blendv_ps(sy, _mm256_add_ps(sy, _mm256_set1_ps(uy[j])), m);
