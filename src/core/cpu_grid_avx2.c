@@ -160,11 +160,14 @@ typedef struct sums8 {
 } sums8;
 
 /* Adds candidates [b, e) to the sums, and lists for sep_pass those that some lane may have
- * within R_sep (a branch-free append; the batch is flushed when full). self: whether the
- * range can hold one of the lanes' own slots; the others skip that test. A term is added
- * masked (sum + (m & term)), which gives the bits of rules_acc_add's sum + term or sum:
- * the sums start at +0, and under round-to-nearest a sum of terms that starts at +0 is
- * never -0, the one value to which adding +0 is not the identity. */
+ * within R_sep (a branch-free append; the batch is flushed between runs of candidates that
+ * fit in it, not tested per candidate). The list may hold more than needed (sep_pass tests
+ * each lane in full): with no self test and the full field of view, d2 < R_sep^2 alone
+ * lists a candidate. self: whether the range can hold one of the lanes' own slots; the
+ * others skip that test. A term is added masked (sum + (m & term)), which gives the bits of
+ * rules_acc_add's sum + term or sum: the sums start at +0, and under round-to-nearest a sum
+ * of terms that starts at +0 is never -0, the one value to which adding +0 is not the
+ * identity. */
 static inline __attribute__((always_inline)) void
 scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, uint32_t b,
       uint32_t e, int self, int wrap_x, int wrap_y, int full_fov, uint32_t *js, uint32_t *n) {
@@ -172,21 +175,25 @@ scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, ui
     __m256 mvx = v->mvx, mvy = v->mvy, cx = v->cx, cy = v->cy;
     __m256i cnt = v->cnt;
     uint32_t nj = *n;
-    for (uint32_t j = b; j < e; j++) {
-        __m256 dx, dy, is_self;
-        const __m256 d2 = offset8(g, wrap_x, wrap_y, s, j, &dx, &dy, self ? &is_self : NULL);
-        const __m256 m = sees8(k, full_fov, v2, a->vxi, a->vyi, a->vv, a->vv0, dx, dy, d2,
-                               self ? &is_self : NULL);
-        mvx = _mm256_add_ps(mvx, _mm256_and_ps(m, _mm256_set1_ps(s->vx[j])));
-        mvy = _mm256_add_ps(mvy, _mm256_and_ps(m, _mm256_set1_ps(s->vy[j])));
-        cx = _mm256_add_ps(cx, _mm256_and_ps(m, dx));
-        cy = _mm256_add_ps(cy, _mm256_and_ps(m, dy));
-        cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
-        js[nj] = j;
-        nj += _mm256_movemask_ps(_mm256_and_ps(m, _mm256_cmp_ps(d2, s2, _CMP_LT_OQ))) != 0;
+    for (uint32_t j = b; j < e;) {
         if (nj == SEP_BATCH) {
             sep_pass(g, s, k, a, js, nj);
             nj = 0;
+        }
+        const uint32_t stop = e - j <= SEP_BATCH - nj ? e : j + (SEP_BATCH - nj);
+        for (; j < stop; j++) {
+            __m256 dx, dy, is_self;
+            const __m256 d2 = offset8(g, wrap_x, wrap_y, s, j, &dx, &dy, self ? &is_self : NULL);
+            const __m256 m = sees8(k, full_fov, v2, a->vxi, a->vyi, a->vv, a->vv0, dx, dy, d2,
+                                   self ? &is_self : NULL);
+            mvx = _mm256_add_ps(mvx, _mm256_and_ps(m, _mm256_set1_ps(s->vx[j])));
+            mvy = _mm256_add_ps(mvy, _mm256_and_ps(m, _mm256_set1_ps(s->vy[j])));
+            cx = _mm256_add_ps(cx, _mm256_and_ps(m, dx));
+            cy = _mm256_add_ps(cy, _mm256_and_ps(m, dy));
+            cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
+            const __m256 close = _mm256_cmp_ps(d2, s2, _CMP_LT_OQ);
+            js[nj] = j;
+            nj += _mm256_movemask_ps(self || !full_fov ? _mm256_and_ps(m, close) : close) != 0;
         }
     }
     *v = (sums8){mvx, mvy, cx, cy, cnt};
