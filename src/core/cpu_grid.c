@@ -136,9 +136,11 @@ static int state_alloc(state *s, size_t n) {
 /* The candidate slots of cell (cx, cy): the rows of its 3x3 block as contiguous ranges of
  * the snapshot, each cell visited once even when the grid is less than 3 cells wide, empty
  * ranges dropped and adjacent ones merged (which keeps the visiting order). This order is
- * the summation order of every boid of the cell. Returns the number of ranges (<= 6). */
+ * the summation order of every boid of the cell. span 2 gives the rows of the 3x4 block of
+ * cells (cx, cy) and (cx + 1, cy), a pair that pair_ok admits: see steer_cells. Returns the
+ * number of ranges (<= 6). */
 static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, uint32_t cy,
-                       range r[6]) {
+                       uint32_t span, range r[6]) {
     uint32_t rows[3], nrows = 0;
     if (g->ncy <= 3) {
         for (uint32_t y = 0; y < g->ncy; y++) rows[nrows++] = y;
@@ -169,7 +171,7 @@ static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, u
         ncols = 2;
     } else {
         cols[0][0] = cx == 0 ? 0 : cx - 1;
-        cols[0][1] = cx + 2 < g->ncx ? cx + 2 : g->ncx;
+        cols[0][1] = cx + span + 1 < g->ncx ? cx + span + 1 : g->ncx;
         ncols = 1;
     }
     int nr = 0;
@@ -436,39 +438,72 @@ static size_t cell_chunk(size_t ncells, int threads) {
     return c < 16 ? 16 : c;
 }
 
+/* Steers the boids in slots [b, e) of the snapshot, in groups of up to LANES that share the
+ * candidate ranges r of their cell (or cell pair), starting at column cx, row cy. The model
+ * is a branch per group to a kernel inlined here (no call through a pointer). */
+static void steer_groups(const steer_ctx *x, const grid_geom *g, const range *r, int nr,
+                         uint32_t cx, uint32_t cy, uint32_t b, uint32_t e, int vicsek) {
+    cell_group q = {r, nr, needs_wrap(g->wrap, cx, g->ncx), needs_wrap(g->wrap, cy, g->ncy), 0, 0};
+    for (q.i0 = b; q.i0 < e; q.i0 += LANES) {
+        q.lanes = e - q.i0 < LANES ? e - q.i0 : LANES;
+        if (vicsek)
+            vicsek_group(x, &q);
+        else
+            reynolds_group(x, &q);
+    }
+}
+
+/* Whether cells (cx, cy) and (cx + 1, cy) may share a group: both inside the grid's
+ * columns with a column on either side and no periodic seam in reach, so that their
+ * candidates are the rows of one 3x4 block (cell_ranges' span 2) whose offsets need no
+ * wrap, as for each cell alone. The extra column changes no boid's sums: it is two cells
+ * from the boids of the other cell, more than R away (grid_geom.h), so every boid accepts
+ * the same neighbours, in the same order (row by row, slot by slot). */
+static int pair_ok(const grid_geom *g, uint32_t cx) {
+    return cx >= 1 && cx + 2 < g->ncx && !needs_wrap(g->wrap, cx, g->ncx) &&
+           !needs_wrap(g->wrap, cx + 1, g->ncx);
+}
+
+/* Steers the boids of cells (cx, cy) and, if it exists, (cx + 1, cy). A cell's boids beyond
+ * a multiple of LANES form a partial group that scans the whole 3x3 block for a few lanes;
+ * when the partial groups of both cells fit in one, they are steered together (the last
+ * boids of the first cell and the first of the second are adjacent slots), over the 3x4
+ * block: a third more candidates for one group less. */
+static void steer_cells(const steer_ctx *x, const grid_geom *g, const uint32_t *start, uint32_t cx,
+                        uint32_t cy, int vicsek) {
+    const size_t c0 = (size_t)cy * g->ncx + cx;
+    const int two = cx + 1 < g->ncx;
+    const uint32_t b0 = start[c0], m = start[c0 + 1], e1 = two ? start[c0 + 2] : m;
+    const uint32_t r0 = (m - b0) % LANES, r1 = (e1 - m) % LANES;
+    range r[6];
+    const int pair = two && r0 && r1 && r0 + r1 <= LANES && pair_ok(g, cx);
+    const uint32_t end0 = pair ? m - r0 : m, beg1 = pair ? m + r1 : m;
+    if (b0 < end0)
+        steer_groups(x, g, r, cell_ranges(g, start, cx, cy, 1, r), cx, cy, b0, end0, vicsek);
+    if (beg1 < e1)
+        steer_groups(x, g, r, cell_ranges(g, start, cx + 1, cy, 1, r), cx + 1, cy, beg1, e1,
+                     vicsek);
+    if (pair)
+        steer_groups(x, g, r, cell_ranges(g, start, cx, cy, 2, r), cx, cy, end0, beg1, vicsek);
+}
+
 /* Metric neighbours, either model: steers every boid of the snapshot and writes the new
- * state into cur, slot for slot. The one per-cell loop: cells in parallel, each cell's
- * candidate ranges found once, its boids in groups of LANES that share them. The model is
- * a branch per group to a kernel inlined here (no call through a pointer). */
+ * state into cur, slot for slot. The one per-cell loop: pairs of cells of a row in
+ * parallel (steer_cells), each cell's candidate ranges found once, its boids in groups of
+ * LANES that share them. Which boids share a group changes no boid's sums, so neither
+ * does the pairing nor the thread count. */
 static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
                          const boids_params *p) {
     const steer_ctx x = {c->snap, c->cur, c->ux, c->uy,
                          k,       p,      c->t,  BOIDS_AVX2 && c->have_avx2 && !c->force_scalar};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const size_t nc = g->ncells;
+    const size_t pairs_x = (g->ncx + 1) / 2, np = pairs_x * g->ncy;
     const uint32_t *const start = c->start;
     const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(nc, threads);
+    const long chunk = (long)cell_chunk(np, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t cell = 0; cell < nc; cell++) {
-        const uint32_t b0 = start[cell], b1 = start[cell + 1];
-        if (b0 == b1) continue;
-        range r[6];
-        const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
-        cell_group q = {r,
-                        cell_ranges(g, start, cx, cy, r),
-                        needs_wrap(g->wrap, cx, g->ncx),
-                        needs_wrap(g->wrap, cy, g->ncy),
-                        0,
-                        0};
-        for (q.i0 = b0; q.i0 < b1; q.i0 += LANES) {
-            q.lanes = b1 - q.i0 < LANES ? b1 - q.i0 : LANES;
-            if (vicsek)
-                vicsek_group(&x, &q);
-            else
-                reynolds_group(&x, &q);
-        }
-    }
+    for (size_t u = 0; u < np; u++)
+        steer_cells(&x, g, start, (uint32_t)(u % pairs_x) * 2, (uint32_t)(u / pairs_x), vicsek);
 }
 
 /* Topological neighbours, either model: select, then sum over the selection in its
@@ -689,7 +724,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
             if (b0 == b1) continue;
             const uint32_t cx = (uint32_t)(cell % g.ncx), cy = (uint32_t)(cell / g.ncx);
             range r[6];
-            const int nr = cell_ranges(&g, start, cx, cy, r);
+            const int nr = cell_ranges(&g, start, cx, cy, 1, r);
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
