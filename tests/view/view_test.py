@@ -255,7 +255,7 @@ def test_render_draws_obstacles_and_points(tmp):
     """The config file's circle, segment and predator drawn where the world has them: a
     400 x 200 world in a 400 x 200 frame is one pixel a length unit, y down."""
     cfg = os.path.join(tmp, "room.ini")
-    room = ("width = 400\nheight = 200\nview.background = #000000\n"
+    room = ("width = 400\nheight = 200\nboundary = walls\nview.background = #000000\n"
             "obstacle = circle 100 100 40\nobstacle = segment 220 40 380 160\n"
             "predator.4 = 300 60 20 1\n")
     with open(cfg, "w") as f:
