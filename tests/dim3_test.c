@@ -172,19 +172,26 @@ static boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) 
     return f;
 }
 
-/* The state of f after `steps` steps of p on cpu-ref with `threads` threads. */
-static boids_flock run_ref(const boids_flock *f, const boids_params *p, unsigned steps,
-                           int threads) {
+/* The state of f after `steps` steps of p on cpu-ref with `threads` threads (scalar != 0: the
+ * scalar pair scan, not AVX2's). */
+static boids_flock run_ref_scan(const boids_flock *f, const boids_params *p, unsigned steps,
+                                int threads, int scalar) {
     boids_error err;
     boids_backend *b = boids_cpu_ref_create(f, &err);
     if (!b) die("cpu-ref", &err);
     boids_cpu_ref_set_threads(b, threads);
+    CHECK(boids_cpu_ref_force_scalar(b, scalar) == 0, "a 3-D cpu-ref takes the scan hook");
     boids_flock out;
     if (boids_flock_alloc_dim(&out, f->n, boids_flock_dim(f), &err)) die("alloc", &err);
     if (boids_backend_step(b, p, steps, &err)) die("step", &err);
     if (boids_backend_download(b, &out, &err)) die("download", &err);
     boids_backend_destroy(b);
     return out;
+}
+
+static boids_flock run_ref(const boids_flock *f, const boids_params *p, unsigned steps,
+                           int threads) {
+    return run_ref_scan(f, p, steps, threads, 0);
 }
 
 /* A 3-D flock in the plane z = 0 at rest along z gives the planar step's bits: the z terms
@@ -228,7 +235,10 @@ static void test_ref_threads(void) {
         p.fov = 300, p.noise = 1, p.speed = 100;
         boids_flock f = random_flock(&p, 700, 5);
         boids_flock a = run_ref(&f, &p, 5, 1), b = run_ref(&f, &p, 5, 2);
+        boids_flock s = run_ref_scan(&f, &p, 5, 2, 1);
         CHECK(boids_flock_hash(&a) == boids_flock_hash(&b), "model %zu: 1 and 2 threads agree", m);
+        CHECK(boids_flock_hash(&a) == boids_flock_hash(&s), "model %zu: scalar scan agrees", m);
+        boids_flock_free(&s);
         CHECK(boids_flock_hash(&a) != boids_flock_hash(&f), "model %zu: the state moved", m);
         boids_flock_free(&f), boids_flock_free(&a), boids_flock_free(&b);
     }
