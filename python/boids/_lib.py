@@ -196,6 +196,7 @@ for _name, _res, _args in [
     ("boids_param_find", P(ParamInfo), (ctypes.c_char_p,)),
     ("boids_params_format", None, (P(Params), P(ParamInfo), ctypes.c_char_p, ctypes.c_size_t)),
     ("boids_flock_alloc", ctypes.c_int, (P(FlockC), ctypes.c_size_t, P(Error))),
+    ("boids_flock_alloc_dim", ctypes.c_int, (P(FlockC), ctypes.c_size_t, ctypes.c_int, P(Error))),
     ("boids_flock_free", None, (P(FlockC),)),
     ("boids_flock_randomize", None, (P(FlockC), P(Params), ctypes.c_uint64)),
     ("boids_flock_hash", ctypes.c_uint64, (P(FlockC),)),

@@ -431,30 +431,51 @@ static void vicsek_move(const ctx3 *x, uint32_t i, const float sum[3], long n) {
     put(x, i, p, v);
 }
 
-/* Slot i with metric neighbours over the candidate ranges. Vicsek includes itself, in
- * candidate order. */
-static void steer_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_t i) {
-    const int vicsek = x->p->model == BOIDS_MODEL_VICSEK;
+/* Slot i's Reynolds sums over the candidate ranges, then its move. Everything the loop
+ * reads is held in locals (the arrays, the constants, the sums): through the context's
+ * pointers, each store into the sums could alias them and force their reload for every
+ * candidate (cpu_grid.c's reynolds_scalar says the same). */
+static void reynolds_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_t i) {
+    const rules3_k_f k = *x->k;
+    const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
+    const float *const vx = x->snap.v[0], *const vy = x->snap.v[1], *const vz = x->snap.v[2];
+    const float xi = px[i], yi = py[i], zi = pz[i], vxi = vx[i], vyi = vy[i], vzi = vz[i];
     rules3_acc_f acc;
     rules3_acc_init_f(&acc);
-    float sum[3] = {0, 0, 0}, d[3], d2;
+    for (int w = 0; w < nr; w++)
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
+            if (j == i) continue;
+            float dx, dy, dz;
+            rules3_offset_f(&k, xi, yi, zi, px[j], py[j], pz[j], &dx, &dy, &dz);
+            const float d2 = rules3_d2_f(dx, dy, dz);
+            if (!rules3_sees_f(&k, dx, dy, dz, d2, vxi, vyi, vzi)) continue;
+            rules3_acc_add_f(&k, &acc, dx, dy, dz, d2, vx[j], vy[j], vz[j]);
+        }
+    reynolds_move(x, i, &acc);
+}
+
+/* Slot i's Vicsek heading sum over the candidate ranges, itself included in candidate
+ * order, then its move; locals as above. */
+static void vicsek_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_t i) {
+    const rules3_k_f k = *x->k;
+    const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
+    const float *const unit = x->unit;
+    const float xi = px[i], yi = py[i], zi = pz[i];
+    float sum[3] = {0, 0, 0};
     long n = 0;
     for (int w = 0; w < nr; w++)
-        for (uint32_t j = r[w].b; j < r[w].e; j++) {
-            if (vicsek && j == i) {
-                vicsek_add(x, sum, j), n++;
-                continue;
+        for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
+            if (j != i) {
+                float dx, dy, dz;
+                rules3_offset_f(&k, xi, yi, zi, px[j], py[j], pz[j], &dx, &dy, &dz);
+                if (!(rules3_d2_f(dx, dy, dz) <= k.vision2)) continue;
             }
-            if (!metric_hit(x, vicsek, i, j, d, &d2)) continue;
-            if (vicsek)
-                vicsek_add(x, sum, j), n++;
-            else
-                reynolds_add(x, &acc, j, d, d2);
+            sum[0] += unit[3 * (size_t)j];
+            sum[1] += unit[3 * (size_t)j + 1];
+            sum[2] += unit[3 * (size_t)j + 2];
+            n++;
         }
-    if (vicsek)
-        vicsek_move(x, i, sum, n);
-    else
-        reynolds_move(x, i, &acc);
+    vicsek_move(x, i, sum, n);
 }
 
 /* Slot i with its k nearest, summed in their (d2, id) order (itself first for Vicsek). */
@@ -490,6 +511,7 @@ static void cell_coords(const geom3 *g, size_t cell, uint32_t k[3]) {
 static boids_status steer(cpu3 *c, const geom3 *g, const rules3_k_f *k, const boids_params *p,
                           int threads, boids_error *err) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const uint32_t *const start = c->start;
     int failed = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : failed)
@@ -507,8 +529,10 @@ static boids_status steer(cpu3 *c, const geom3 *g, const rules3_k_f *k, const bo
             for (uint32_t i = b0; i < b1; i++) {
                 if (topo)
                     steer_topo_boid(&x, g, start, i, kc);
+                else if (vicsek)
+                    vicsek_metric_boid(&x, r, nr, i);
                 else
-                    steer_metric_boid(&x, r, nr, i);
+                    reynolds_metric_boid(&x, r, nr, i);
             }
         }
         free(x.best);
