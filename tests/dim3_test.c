@@ -377,6 +377,16 @@ static void test_state_round_trip(void) {
     CHECK(boids_state_load_for(path, &p, &none, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "2-D") && strstr(err.msg, "dim = 3"),
           "a 2-D state under dim = 3 is refused by name: %s", err.msg);
+    boids_backend *r3 = boids_cpu_ref_create(&back, &err);
+    boids_interact table;
+    boids_interact_default(&table, &p);
+    CHECK(r3 && boids_backend_set_interact(r3, &table, &err) == BOIDS_OK,
+          "a table with nothing on is accepted in 3-D");
+    table.predators[0].on = 1;
+    CHECK(r3 && boids_backend_set_interact(r3, &table, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "planar"),
+          "a 3-D backend refuses a planar point: %s", err.msg);
+    boids_backend_destroy(r3);
     boids_backend *b = boids_cpu_ref_create(&flat, &err);
     CHECK(b && boids_backend_step(b, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "dim"),
           "a 2-D backend refuses dim = 3 parameters: %s", err.msg);
