@@ -26,8 +26,9 @@
 BOIDS_BEGIN_DECLS
 
 /* Reads path into f (allocated here; N, the step and the dim come from the file). Missing or
- * empty file, bad step or dim line or header, wrong column count, malformed or non-finite number, a line
- * beyond the bounds: BOIDS_ERR_INPUT naming the file, line and column; f is left empty. */
+ * empty file, bad step or dim line or header, wrong column count, malformed or non-finite
+ * number, a line beyond the bounds: BOIDS_ERR_INPUT naming the file, line and column; f is
+ * left empty. */
 boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err);
 
 /* boids_state_load, and every boid checked against p as it is read (boids_boid_check:
