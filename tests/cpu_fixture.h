@@ -36,7 +36,7 @@ static boids_backend *make_cpu(const boids_flock *f, int threads) {
 static uint64_t hash_after(boids_backend *b, const scenario *s, unsigned steps) {
     boids_error err;
     boids_flock out;
-    if (boids_flock_alloc(&out, s->f.n, &err)) die("alloc", &err);
+    if (boids_flock_alloc_dim(&out, s->f.n, boids_flock_dim(&s->f), &err)) die("alloc", &err);
     if (boids_backend_step(b, &s->p, steps, &err)) die(s->name, &err);
     if (boids_backend_download(b, &out, &err)) die(s->name, &err);
     uint64_t h = boids_flock_hash(&out);

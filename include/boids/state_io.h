@@ -5,6 +5,10 @@
  * noise stream's index), so that a run continued from a saved state draws the noise the
  * uninterrupted run would have; without it the state is at step 0.
  *
+ * A 3-D state (a flock with z arrays) has the line `# dim=3` after the step line and the
+ * header `x,y,z,vx,vy,vz`; a file without a dim line is 2-D. boids_state_load_for refuses a
+ * state whose dim is not the parameters' dim, naming both.
+ *
  * Bounds: lines of at most 4096 bytes, at most 1e9 boids, no NUL byte; a UTF-8 BOM first is
  * skipped (as in config files); a folder is refused. Each line is checked as it is read, so
  * hostile input stops at its line in bounded memory.
@@ -21,9 +25,10 @@
 
 BOIDS_BEGIN_DECLS
 
-/* Reads path into f (allocated here; N and the step come from the file). Missing or empty
- * file, bad step line or header, wrong column count, malformed or non-finite number, a line
- * beyond the bounds: BOIDS_ERR_INPUT naming the file, line and column; f is left empty. */
+/* Reads path into f (allocated here; N, the step and the dim come from the file). Missing or
+ * empty file, bad step or dim line or header, wrong column count, malformed or non-finite
+ * number, a line beyond the bounds: BOIDS_ERR_INPUT naming the file, line and column; f is
+ * left empty. */
 boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err);
 
 /* boids_state_load, and every boid checked against p as it is read (boids_boid_check:

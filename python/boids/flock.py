@@ -146,12 +146,14 @@ class Flock:
         self.backend = str(backend)
         self._b = self._create(seed, int(threads))
         self._out = FlockC()
-        check(core.boids_flock_alloc(ctypes.byref(self._out), self.n, ctypes.byref(err)), err)
+        check(core.boids_flock_alloc_dim(ctypes.byref(self._out), self.n, self._p.dim,
+                                         ctypes.byref(err)), err)
 
     def _create(self, seed, threads):
         err = Error()
         init = FlockC()
-        check(core.boids_flock_alloc(ctypes.byref(init), self._p.count, ctypes.byref(err)), err)
+        check(core.boids_flock_alloc_dim(ctypes.byref(init), self._p.count, self._p.dim,
+                                         ctypes.byref(err)), err)
         try:
             core.boids_flock_randomize(ctypes.byref(init), ctypes.byref(self._p), seed)
             if self.backend == "cpu-ref":
@@ -241,26 +243,36 @@ class Flock:
                                           ctypes.byref(err)), err)
         return self._out
 
+    @staticmethod
+    def _columns(f):
+        """The state's arrays in column order: x, y, vx, vy, or x, y, z, vx, vy, vz in 3-D."""
+        if f.z:
+            return (f.x, f.y, f.z, f.vx, f.vy, f.vz)
+        return (f.x, f.y, f.vx, f.vy)
+
     @property
     def state(self):
-        """A copy of the state: an N x 4 float64 array of x, y, vx, vy in id order."""
+        """A copy of the state: an N x 4 float64 array of x, y, vx, vy in id order (N x 6 of
+        x, y, z, vx, vy, vz with dim = 3)."""
         f = self._download()
-        out = np.empty((f.n, 4), dtype=np.float64)
-        for col, ptr in enumerate((f.x, f.y, f.vx, f.vy)):
+        cols = self._columns(f)
+        out = np.empty((f.n, len(cols)), dtype=np.float64)
+        for col, ptr in enumerate(cols):
             out[:, col] = np.ctypeslib.as_array(ptr, shape=(f.n,))
         return out
 
     @state.setter
     def state(self, array):
-        """Replaces the state (same N) by an N x 4 array of x, y, vx, vy."""
+        """Replaces the state (same N) by an N x 4 array of x, y, vx, vy (N x 6 with z, vz)."""
         a = np.ascontiguousarray(array, dtype=np.float64)
-        if a.ndim != 2 or a.shape != (self.n, 4):
-            raise BoidsError("state: expected an array of shape (%d, 4), got %s"
-                             % (self.n, a.shape))
+        width = 6 if self._p.dim == 3 else 4
+        if a.ndim != 2 or a.shape != (self.n, width):
+            raise BoidsError("state: expected an array of shape (%d, %d), got %s"
+                             % (self.n, width, a.shape))
         if not np.isfinite(a).all():
             raise BoidsError("state: every coordinate must be finite")
         f = self._download()  # the new state keeps the step counter: the noise stream goes on
-        for col, ptr in enumerate((f.x, f.y, f.vx, f.vy)):
+        for col, ptr in enumerate(self._columns(f)):
             np.ctypeslib.as_array(ptr, shape=(f.n,))[:] = a[:, col]
         err = Error()
         check(core.boids_backend_upload(self._live(), ctypes.byref(f), ctypes.byref(err)), err)

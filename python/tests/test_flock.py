@@ -12,15 +12,20 @@ from boids import BoidsError, Flock
 
 
 def read_save(path):
-    """A `boids sim --save` file as an N x 4 array. Its numbers are %.17g, which float()
-    parses back to the exact double that was written."""
+    """A `boids sim --save` file as an N x 4 array (N x 6 for a 3-D state). Its numbers are
+    %.17g, which float() parses back to the exact double that was written."""
     with open(path) as f:
         header = f.readline().strip()
         if header.startswith("# step="):  # the saved state's step counter
             header = f.readline().strip()
+        cols = 4
+        if header == "# dim=3":  # a 3-D state: x,y,z,vx,vy,vz
+            header, cols = f.readline().strip(), 6
         header = header.split(",")
-        assert header[:4] == ["x", "y", "vx", "vy"]
-        return np.array([[float(v) for v in line.split(",")[:4]] for line in f], dtype=np.float64)
+        assert header[:cols] == (["x", "y", "z", "vx", "vy", "vz"] if cols == 6
+                                 else ["x", "y", "vx", "vy"])
+        return np.array([[float(v) for v in line.split(",")[:cols]] for line in f],
+                        dtype=np.float64)
 
 
 def assert_bits_equal(a, b):
@@ -50,6 +55,20 @@ def test_state_equals_sim_save(sim, tmp_path, backend):
     sim("--preset", "classic", "--seed", 7, "--steps", 300, "--backend", backend, "--save", save)
     with Flock(preset="classic", seed=7, backend=backend) as f:
         f.step(300)
+        assert_bits_equal(f.state, read_save(save))
+
+
+@pytest.mark.parametrize("backend", ["cpu-ref", "cpu"])
+def test_3d_state_equals_sim_save(sim, tmp_path, backend):
+    # dim = 3: the N x 6 state (x, y, z, vx, vy, vz) is boids sim's, bit for bit.
+    save = tmp_path / "final.csv"
+    sim("--preset", "classic", "--seed", 7, "--steps", 50, "--backend", backend,
+        "--set", "dim=3", "--save", save)
+    with Flock(preset="classic", seed=7, backend=backend, dim=3) as f:
+        f.step(50)
+        assert f.state.shape == (80, 6)
+        assert_bits_equal(f.state, read_save(save))
+        f.state = f.state  # the setter takes the 6 columns back
         assert_bits_equal(f.state, read_save(save))
 
 

@@ -486,6 +486,7 @@ static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_
 static const boids_backend_ops ops = {"cpu-ref", destroy, step, download, upload, neighbours};
 
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
+    if (initial->z) return boids_cpu_ref3_create(initial, err);
     cpu_ref *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -501,12 +502,14 @@ boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err
 }
 
 int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
+    if (b && b->dim == 3) return boids_cpu_ref3_set_threads(b, threads);
     if (!b || b->ops != &ops) return -1;
     ((cpu_ref *)b)->threads = threads;
     return 0;
 }
 
 int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
+    if (b && b->dim == 3) return boids_cpu_ref3_force_scalar(b, on);
     if (!b || b->ops != &ops) return -1;
     ((cpu_ref *)b)->force_scalar = on != 0;
     return 0;
