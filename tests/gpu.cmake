@@ -22,7 +22,13 @@ add_executable(golden_gpu_test gpu/golden_gpu_test.c)
 target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
 add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
-set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order_variants
+# The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
+add_executable(gpu3_test gpu/gpu3_test.c)
+target_link_libraries(gpu3_test PRIVATE boids_gpu)
+add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
+
+set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
+    gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at

@@ -177,9 +177,13 @@ int boids_backend_is_gpu(const boids_backend *b);
 /* For drawing without read-back: the GL name of the buffer holding the current state as
  * N vec4 (x, y, vx, vy) in cell order (not id order), and of the N uint ids alongside. The
  * names stay the same until destroy (a larger N reallocates the storage under them); their
- * content is the state after the latest step or upload. */
+ * content is the state after the latest step or upload. A 3-D backend (made from a 3-D
+ * flock) keeps two arrays in the same cell order: the state buffer holds N vec4
+ * (x, y, z, 0) and the velocity buffer N vec4 (vx, vy, vz, 0) (two RGBA32F arrays, the
+ * layout the 3-D viewer draws from); the velocity buffer is 0 in 2-D. */
 unsigned boids_gpu_state_buffer(const boids_backend *b);
 unsigned boids_gpu_id_buffer(const boids_backend *b);
+unsigned boids_gpu_velocity_buffer(const boids_backend *b);
 
 /* The grid the latest step used: cells across, cells down. Cells are at least the vision
  * radius wide and tile the world exactly; when the world holds more cells than
