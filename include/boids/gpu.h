@@ -156,8 +156,10 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
  * 16-byte state is bound as two blocks, every other per-boid array as one of at most 8 bytes
  * a boid: 16,777,216 boids at llvmpipe's 128 MiB), GL_MAX_COMPUTE_WORK_GROUP_COUNT in x times
  * y times the work group size (the per-boid stages run on a 2-D grid of groups), and indices
- * below 2^31. GPU memory is not a limit known in advance: an allocation the device refuses
- * is BOIDS_ERR_LIMIT at upload. Needs a current context. */
+ * below 2^31. A 3-D flock binds its positions and velocities as one block each, so in 3-D N
+ * is also at most GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 16 (8,388,608 on llvmpipe), which
+ * boids_gpu_create checks (BOIDS_ERR_LIMIT). GPU memory is not a limit known in advance: an
+ * allocation the device refuses is BOIDS_ERR_LIMIT at upload. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
 
 /* Bytes of GPU buffers b holds now: per boid 2 x 20 (state and id, ping-pong) + 4 (rank in
