@@ -70,6 +70,8 @@ typedef struct bench_point {
     char why[256];
     double nbrs;       /* mean neighbours per boid in the initial state (-1: unknown) */
     unsigned ncx, ncy; /* grid cells of the step (model for the CPU paths) */
+    unsigned ncz;      /* dim = 3: grid cells along z (model); 1 in 2-D */
+    int dim;           /* the flock's dimension, 2 or 3 (the byte model differs) */
 
     /* GPU only: GL_TIME_ELAPSED per stage, ms per step, median over repetitions, from a
      * second instance with timer queries on (they wait after each step, so the wall time
@@ -95,8 +97,9 @@ typedef struct bench_point {
 } bench_point;
 
 /* Estimated bytes moved to and from memory by one step (see bench/README.md, "Byte
- * model"); ncells is the grid size, threads the CPU threads of the step. */
-double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads);
+ * model" and "3-D"); ncells is the grid size, threads the CPU threads of the step, dim the
+ * flock's dimension. */
+double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads, int dim);
 
 /* Machine description, filled once at start (GL fields "" without a context). */
 typedef struct bench_machine {

@@ -139,29 +139,38 @@ static boids_status make_dir(const char *path, boids_error *err) {
     return BOIDS_OK;
 }
 
-/* The parameters of a point: N boids, and the world scaled to keep the density. */
+/* The world's area, or its volume in 3-D: what the density is per. */
+static double world_size(const boids_params *p) {
+    return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
+}
+
+/* The parameters of a point: N boids, and the world scaled to keep the density (boids per
+ * area, per volume in 3-D). */
 static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     *p = c->base;
     p->count = (long)n;
     if (c->fixed_world) return;
-    double k = sqrt((double)n / (c->density * c->base.width * c->base.height));
-    if (c->base.dim == 3) /* density per volume: base.count / (width height depth) */
-        k = cbrt((double)n / (c->density * c->base.width * c->base.height * c->base.depth));
+    double r = (double)n / (c->density * world_size(&c->base));
+    double k = p->dim == 3 ? cbrt(r) : sqrt(r);
     p->width = c->base.width * k;
     p->height = c->base.height * k;
     p->depth = c->base.depth * k;
     /* Positions given relative to the world move with it. */
     p->predator_x *= k, p->predator_y *= k, p->food_x *= k, p->food_y *= k;
-    p->predator_z *= k, p->food_z *= k;
+    if (p->dim == 3) p->depth *= k, p->predator_z *= k, p->food_z *= k;
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
  * radius as fit, so that the 3 x 3 cells around a boid hold all its neighbours (used only
  * by the byte model). */
+static unsigned model_cells(double side, double radius) {
+    double c = floor(side / radius);
+    return c < 1 ? 1 : c > 65535 ? 65535 : (unsigned)c;
+}
+
 static void model_grid(const boids_params *p, unsigned *ncx, unsigned *ncy) {
-    double cx = floor(p->width / p->vision_radius), cy = floor(p->height / p->vision_radius);
-    *ncx = cx < 1 ? 1 : cx > 65535 ? 65535 : (unsigned)cx;
-    *ncy = cy < 1 ? 1 : cy > 65535 ? 65535 : (unsigned)cy;
+    *ncx = model_cells(p->width, p->vision_radius);
+    *ncy = model_cells(p->height, p->vision_radius);
 }
 
 /* Host bytes a point needs besides the shared initial flock: the backend's working state. */
@@ -243,8 +252,8 @@ static void derive(const bench_config *c, bench_point *pts, size_t npts) {
                     log(p->ms.median / pts[j].ms.median) / log((double)p->n / (double)pts[j].n);
                 break;
             }
-        p->bytes_per_step =
-            bench_bytes_per_step(p->backend, p->n, (size_t)p->ncx * p->ncy, p->threads);
+        p->bytes_per_step = bench_bytes_per_step(p->backend, p->n, (size_t)p->ncx * p->ncy * p->ncz,
+                                                 p->threads, p->dim);
         p->gbytes_per_s = p->bytes_per_step / t * 1e-9;
     }
     (void)c;
@@ -321,8 +330,7 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
     if ((s = app_params(&base, &c->base, err)) ||
         (s = app_interact(&base, &c->base, &c->inter, err)))
         return s;
-    c->density = (double)c->base.count / (c->base.width * c->base.height);
-    if (c->base.dim == 3) c->density /= c->base.depth; /* per volume in 3-D */
+    c->density = (double)c->base.count / world_size(&c->base);
     return BOIDS_OK;
 }
 
@@ -499,6 +507,8 @@ static void run_size(bench_run *r, size_t n) {
                             .nbrs = nbrs,
                             .ncx = ncx,
                             .ncy = ncy,
+                            .ncz = p.dim == 3 ? model_cells(p.depth, p.vision_radius) : 1,
+                            .dim = p.dim,
                             .state = BENCH_SKIPPED};
         pt->threads = b == BENCH_CPU_1T                   ? 1
                       : bench_backend_is_gpu(pt->backend) ? 0

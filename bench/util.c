@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* boids-bench: names, statistics, the byte model, machine information, file writing. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +83,39 @@ bench_stats bench_stats_of(double *v, size_t n) {
  *        steer: read 16, write 16 (ids swap, no copy) = 88 B per boid, plus per cell the
  *        per-thread histograms (clear, count, scan: 16 B per thread) and starts 8
  *   cpu-ref  read and write the double state once: 64 B per boid; its O(N^2) pair loop
- *        reads from cache, so its "bandwidth" only shows how far it is from memory-bound. */
-double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads) {
+ *        reads from cache, so its "bandwidth" only shows how far it is from memory-bound.
+ *
+ * In 3-D (dim = 3; bench/README.md, "3-D") the GPU state is positions and velocities as two
+ * vec4 arrays and the ids:
+ *   gpu  count   read positions 16, write rank 4                     atomics 8 per cell
+ *        clear / scan                                                4 + 8 per cell
+ *        scatter read rank 4, positions 16, velocities 16, id 4; write 16 + 16 + 4
+ *        steer   read positions 16, velocities 16, id 4; write the same 36
+ *        = 168 B per boid + 28 B per cell
+ *   gpu-det adds the sort: read 36, write 36 = 72 B per boid, 4 per cell
+ *   cpu  cells: read x, y, z 12, write cell 4; scatter: read cell 4, state 28, write 28;
+ *        steer: read 24, write 24 = 124 B per boid, the cells as in 2-D
+ *   cpu-ref  the double state, 48 B, read and written: 96 B per boid
+ * (the fused variant is 2-D only). */
+static double bytes_per_step_3d(bench_backend b, double N, double C, int threads) {
+    switch (b) {
+    case BENCH_CPU_REF:
+        return 96.0 * N;
+    case BENCH_CPU_1T:
+    case BENCH_CPU_ALL:
+        return 124.0 * N + (16.0 * (threads > 0 ? threads : 1) + 8.0) * C;
+    case BENCH_GPU:
+        return 168.0 * N + 28.0 * C;
+    case BENCH_GPU_DET:
+        return 240.0 * N + 32.0 * C;
+    default:
+        return NAN;
+    }
+}
+
+double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads, int dim) {
     const double N = (double)n, C = (double)ncells;
+    if (dim == 3) return bytes_per_step_3d(b, N, C, threads);
     switch (b) {
     case BENCH_CPU_REF:
         return 64.0 * N;

@@ -36,6 +36,20 @@ endforeach()
 boids_unit(BOIDS_GPU_UNITS steer_topo.comp rules.glsl grid.glsl state.glsl state_out.glsl
            select.glsl)
 boids_unit(BOIDS_GPU_UNITS neighbours_topo.comp rules.glsl grid.glsl state.glsl select.glsl)
+# The 3-D step (dim = 3): the same stages over a 3-D grid (grid3.glsl, after grid.glsl's
+# starts) and the 3-D state (positions and velocities in two arrays), with rules3.glsl after
+# the planar rules it shares pieces of; the scan is the 2-D one.
+boids_unit(BOIDS_GPU_UNITS count3.comp rules.glsl rules3.glsl grid.glsl grid3.glsl state3.glsl)
+foreach(u scatter3 sort3 steer3)
+  boids_unit(BOIDS_GPU_UNITS ${u}.comp rules.glsl rules3.glsl grid.glsl grid3.glsl state3.glsl
+             state3_out.glsl)
+endforeach()
+boids_unit(BOIDS_GPU_UNITS neighbours3.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
+           state3.glsl)
+boids_unit(BOIDS_GPU_UNITS steer3_topo.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
+           state3.glsl state3_out.glsl select3.glsl)
+boids_unit(BOIDS_GPU_UNITS neighbours3_topo.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
+           state3.glsl select3.glsl)
 
 # The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 """3-D flocks through the program: `boids sim --set dim=3` on cpu-ref and cpu resumes bit for
 bit through a 3-D state file (its `# dim=3` line and x,y,z,vx,vy,vz header), a 3-D trajectory
-is samples x N x 6 and its last frame is the saved state, and the places that do not run 3-D
-yet (the gpu, the viewer's drawing) or a state of the other dim refuse with exit 2 and a
-message that says so. `boids params` lists the new keys.
+is samples x N x 6 and its last frame is the saved state, and what does not run 3-D yet (the
+planar interaction table) or a state of the other dim is refused with exit 2 and a message
+that says so. `boids params` lists the new keys.
 
 usage: dim3_cli_test.py BOIDS_BINARY
 """
@@ -52,9 +52,13 @@ check("the last frame is the saved state (x, y, z, vx, vy, vz)", list(last) == s
 p = run(BOIDS, "sim", "--backend", "cpu", "--preset", "classic", "--load", final, "--steps", "1")
 check("a 3-D state under dim = 2: exit 2 naming the dim", p.returncode == 2 and "dim" in p.stderr,
       p.stderr)
-p = run(BOIDS, "sim", "--backend", "gpu", "--set", "dim=3", "-n", "10", "--steps", "1")
-check("gpu in 3-D: exit 2, not built yet", p.returncode == 2 and "3-D runs on cpu-ref and cpu" in p.stderr,
-      p.stderr)
+table = os.path.join(os.path.dirname(final), "points.ini")
+with open(table, "w") as f:
+    f.write("predator.0 = 10 10 30 1\n")
+p = run(BOIDS, "sim", "--backend", "cpu", "--set", "dim=3", "-n", "10", "--steps", "1",
+        "--config", table)
+check("a planar interaction table in 3-D: exit 2, says so",
+      p.returncode == 2 and "planar" in p.stderr, p.stderr)
 p = run(BOIDS, "sim", "--set", "dim=4", "--steps", "1")
 check("dim = 4: exit 2", p.returncode == 2 and "dim" in p.stderr, p.stderr)
 p = run(BOIDS, "sim", "--set", "dim=3", "--set", "depth=5", "--steps", "1")

@@ -28,7 +28,13 @@ target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/c
 target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
 add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
 
-set(BOIDS_GPU_TESTS gpu_deterministic_limits_bounded_grid_id_order_variants
+# The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
+add_executable(gpu3_test gpu/gpu3_test.c)
+target_link_libraries(gpu3_test PRIVATE boids_gpu)
+add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
+
+set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
+    gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
@@ -104,3 +110,15 @@ if(TARGET gpu_follow_test)
   boids_gl_tests(gpu_follow_pass_marks_the_steps_neighbours)
 endif()
 boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)
+
+# shaders/rules3.glsl function by function against rules3.h in float, on edge cases.
+add_executable(gpu_rules3_glsl_test gpu/rules3_glsl_test.c)
+target_include_directories(gpu_rules3_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
+                                                        ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_rules3_glsl_test PRIVATE boids_gpu)
+add_test(NAME gpu_rules3_glsl_match_rules3_h_on_edge_cases
+         COMMAND gpu_rules3_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
+                 ${PROJECT_SOURCE_DIR}/shaders/rules3.glsl
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules3_test.comp)
+set_tests_properties(gpu_rules3_glsl_match_rules3_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
+boids_gl_tests(gpu_rules3_glsl_match_rules3_h_on_edge_cases)

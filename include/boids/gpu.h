@@ -156,8 +156,10 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
  * 16-byte state is bound as two blocks, every other per-boid array as one of at most 8 bytes
  * a boid: 16,777,216 boids at llvmpipe's 128 MiB), GL_MAX_COMPUTE_WORK_GROUP_COUNT in x times
  * y times the work group size (the per-boid stages run on a 2-D grid of groups), and indices
- * below 2^31. GPU memory is not a limit known in advance: an allocation the device refuses
- * is BOIDS_ERR_LIMIT at upload. Needs a current context. */
+ * below 2^31. A 3-D flock binds its positions and velocities as one block each, so in 3-D N
+ * is also at most GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 16 (8,388,608 on llvmpipe), which
+ * boids_gpu_create checks (BOIDS_ERR_LIMIT). GPU memory is not a limit known in advance: an
+ * allocation the device refuses is BOIDS_ERR_LIMIT at upload. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
 
 /* Bytes of GPU buffers b holds now: per boid 2 x 20 (state and id, ping-pong) + 4 (rank in
@@ -177,9 +179,13 @@ int boids_backend_is_gpu(const boids_backend *b);
 /* For drawing without read-back: the GL name of the buffer holding the current state as
  * N vec4 (x, y, vx, vy) in cell order (not id order), and of the N uint ids alongside. The
  * names stay the same until destroy (a larger N reallocates the storage under them); their
- * content is the state after the latest step or upload. */
+ * content is the state after the latest step or upload. A 3-D backend (made from a 3-D
+ * flock) keeps two arrays in the same cell order: the state buffer holds N vec4
+ * (x, y, z, 0) and the velocity buffer N vec4 (vx, vy, vz, 0) (two RGBA32F arrays, the
+ * layout the 3-D viewer draws from); the velocity buffer is 0 in 2-D. */
 unsigned boids_gpu_state_buffer(const boids_backend *b);
 unsigned boids_gpu_id_buffer(const boids_backend *b);
+unsigned boids_gpu_velocity_buffer(const boids_backend *b);
 
 /* The grid the latest step used: cells across, cells down. Cells are at least the vision
  * radius wide and tile the world exactly; when the world holds more cells than

@@ -631,16 +631,6 @@ static boids_status parse_backends(verify_opts *o, const char *list, char *buf, 
     return BOIDS_OK;
 }
 
-/* dim = 3: the gpu leaves the backends, with the reason printed, until it runs 3-D. */
-static void drop_gpu(verify_opts *o) {
-    int m = 0;
-    for (int b = 0; b < o->nbackends; b++)
-        if (strcmp(o->backends[b], "gpu")) o->backends[m++] = o->backends[b];
-    o->nbackends = m;
-    printf("gpu: skipped, dim = 3: 3-D runs on cpu-ref and cpu; the GPU pipeline in 3-D is not "
-           "built yet\n");
-}
-
 /* Every name of --scenarios is a scenario; the order curves have a sample after step 0. */
 static boids_status check_lists(const verify_opts *o, boids_error *err) {
     for (const char *p = o->scenarios; *p;) {
@@ -779,9 +769,5 @@ int boids_cmd_verify(int argc, char **argv) {
     }
     o.common.inter = &inter;
     if (base.dim == 3 && o.scenarios == default_scenarios) o.scenarios = SCENARIOS_3D;
-    if (base.dim == 3 && need_gpu) {
-        drop_gpu(&o);
-        need_gpu = 0;
-    }
     return verify_run(&o, &base, need_gpu);
 }

@@ -91,3 +91,39 @@ boids_status boids_grid_geom_init(grid_geom *g, const boids_params *p, const gri
     g->reach = reach_of(g);
     return BOIDS_OK;
 }
+
+boids_status boids_grid_geom3_init(grid_geom3 *g, const boids_params *p, double max_cells,
+                                   boids_error *err) {
+    const double side[3] = {p->width, p->height, p->depth};
+    for (int a = 0; a < 3; a++)
+        if (!(side[a] > 0 && side[a] <= 1e30) ||
+            !(p->vision_radius > 0 && p->vision_radius <= 1e30))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "grid: world %g x %g x %g and vision radius %g must be "
+                                   "positive and at most 1e30",
+                                   side[0], side[1], side[2], p->vision_radius);
+    if (!(max_cells >= 1)) max_cells = 1;
+    g->margin = margin_for(p->vision_radius, fmax(fmax(side[0], side[1]), side[2]));
+    double n[3], total = 1;
+    for (int a = 0; a < 3; a++) {
+        n[a] = fmax(1, floor(side[a] / (p->vision_radius + g->margin)));
+        total *= n[a];
+    }
+    if (total > max_cells) {
+        const double f = cbrt(total / max_cells);
+        for (int a = 0; a < 3; a++) n[a] = fmax(1, floor(n[a] / f));
+    }
+    while (n[0] * n[1] * n[2] > max_cells) {
+        const int a = n[0] >= n[1] && n[0] >= n[2] ? 0 : n[1] >= n[2] ? 1 : 2;
+        n[a] = floor(n[a] / 2);
+    }
+    double w = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        g->n[a] = (uint32_t)n[a];
+        g->s[a] = (float)(n[a] / side[a]);
+        if (g->n[a] > 1) w = fmin(w, 1.0 / (double)g->s[a]);
+    }
+    g->ncells = (size_t)g->n[0] * g->n[1] * g->n[2];
+    g->reach = isinf(w) ? 0 : fmax(0, w - g->margin);
+    return BOIDS_OK;
+}

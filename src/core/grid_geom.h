@@ -63,4 +63,21 @@ static inline uint32_t grid_cell_coord(float x, float s, uint32_t n) {
     return c < n ? c : n - 1;
 }
 
+/* The world's grid of a 3-D box (dim = 3), for the GPU pipeline: n[a] cells along axis a
+ * (x, y, z) of side[a] / n[a], tiling [0, W] x [0, H] x [0, D] exactly, as many of at least
+ * R + margin as fit, then fewer past max_cells (scaled by the cube root, then the axis with
+ * the most cells halved). On the open boundary the shaders clamp into the edge cells, as
+ * in 2-D. reach as in grid_geom, over the three axes. BOIDS_ERR_INPUT as
+ * boids_grid_geom_init, depth included. */
+typedef struct grid_geom3 {
+    uint32_t n[3]; /* cells along x, y, z, >= 1 */
+    size_t ncells; /* n[0] * n[1] * n[2] */
+    float s[3];    /* cells per length unit along each axis */
+    double margin; /* how much wider than R a cell is made, for float rounding */
+    double reach;  /* see grid_geom */
+} grid_geom3;
+
+boids_status boids_grid_geom3_init(grid_geom3 *g, const boids_params *p, double max_cells,
+                                   boids_error *err);
+
 #endif

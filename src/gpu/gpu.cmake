@@ -55,6 +55,7 @@ add_library(boids_gpu STATIC
   src/gpu/prelude.c
   src/gpu/compose.c
   src/gpu/pipeline.c
+  src/gpu/pipeline3.c
   ${BOIDS_GPU_GEN}/shaders.c
 )
 add_dependencies(boids_gpu boids_gpu_shaders_gen)

@@ -8,14 +8,15 @@
 #define BOIDS_GPU_IMPL_H
 
 #ifndef BOIDS_BACKEND_CHECKS
-#define boids_gpu_create        boids_gpu_create_unchecked
-#define boids_gpu_max_count     boids_gpu_max_count_unchecked
-#define boids_gpu_check_params  boids_gpu_check_params_unchecked
-#define boids_gpu_state_buffer  boids_gpu_state_buffer_unchecked
-#define boids_gpu_id_buffer     boids_gpu_id_buffer_unchecked
-#define boids_gpu_grid          boids_gpu_grid_unchecked
-#define boids_gpu_timings       boids_gpu_timings_unchecked
-#define boids_gpu_timings_reset boids_gpu_timings_reset_unchecked
+#define boids_gpu_create          boids_gpu_create_unchecked
+#define boids_gpu_max_count       boids_gpu_max_count_unchecked
+#define boids_gpu_check_params    boids_gpu_check_params_unchecked
+#define boids_gpu_state_buffer    boids_gpu_state_buffer_unchecked
+#define boids_gpu_id_buffer       boids_gpu_id_buffer_unchecked
+#define boids_gpu_velocity_buffer boids_gpu_velocity_buffer_unchecked
+#define boids_gpu_grid            boids_gpu_grid_unchecked
+#define boids_gpu_timings         boids_gpu_timings_unchecked
+#define boids_gpu_timings_reset   boids_gpu_timings_reset_unchecked
 #endif
 
 #include "backend_impl.h"
@@ -34,6 +35,7 @@ BOIDS_HIDDEN boids_status boids_gpu_check_params_unchecked(const struct boids_pa
                                                            boids_error *err);
 BOIDS_HIDDEN unsigned boids_gpu_state_buffer_unchecked(const struct boids_backend *b);
 BOIDS_HIDDEN unsigned boids_gpu_id_buffer_unchecked(const struct boids_backend *b);
+BOIDS_HIDDEN unsigned boids_gpu_velocity_buffer_unchecked(const struct boids_backend *b);
 BOIDS_HIDDEN void boids_gpu_grid_unchecked(const struct boids_backend *b, unsigned *ncx,
                                            unsigned *ncy);
 BOIDS_HIDDEN struct boids_gpu_timing boids_gpu_timings_unchecked(const struct boids_backend *b);

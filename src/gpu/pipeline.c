@@ -15,7 +15,12 @@
  *
  * Large N on any GL 4.3 device: the per-boid stages run on a 2-D grid of work groups
  * (boid_index in shaders/state.glsl), and a state buffer larger than one storage block
- * allows is bound as two blocks split at `split` slots (bind_state). */
+ * allows is bound as two blocks split at `split` slots (bind_state).
+ *
+ * A 3-D flock (dim = 3) runs the same stages with the 3-D shader units (prog_files3): state[k]
+ * holds positions vec4 (x, y, z, 0) and vel[k] velocities vec4 (vx, vy, vz, 0), bound where
+ * the 2-D state's two halves go (bind_src, bind_dst); the grid is 3-D (pipeline3.c), the
+ * scan the same. Each array is one storage block: no split in 3-D. */
 #include <glad/gl.h>
 
 #include <math.h>
@@ -26,6 +31,7 @@
 #include <time.h>
 
 #include "gpu_impl.h"
+#include "pipeline3.h"
 #include "prelude.h"
 #include "shaders.h"
 
@@ -52,6 +58,10 @@ enum {
 static const char *const prog_files[NPROG] = {
     "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",         "sort.comp",
     "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp", "steer_fused.comp"};
+/* The same programs in 3-D (dim = 3); no fused variant. */
+static const char *const prog_files3[NPROG] = {
+    "count3.comp", "scan.comp",        "scan_add.comp",    "scatter3.comp",         "sort3.comp",
+    "steer3.comp", "neighbours3.comp", "steer3_topo.comp", "neighbours3_topo.comp", NULL};
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
@@ -68,6 +78,7 @@ typedef struct gpu_backend {
     int inter_valid;
     unsigned inter_version;
     double inter_world[3]; /* width, height, boundary it was uploaded for */
+    GLuint vel[3];         /* 3-D only: the velocities beside state[k]'s positions */
     GLuint nbr_count, nbr_hash, id_hash;
     size_t cap_n, nbr_n;
     size_t cap_cells;
@@ -78,9 +89,10 @@ typedef struct gpu_backend {
     size_t max_cells;
     GLuint max_groups_x; /* GL_MAX_COMPUTE_WORK_GROUP_COUNT along x */
     size_t split;        /* slots of the first state block (shaders/state.glsl) */
+    GLint64 block;       /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE, which bounds a 3-D N */
 
     /* Grid and scan layout of the latest step. */
-    unsigned ncx, ncy;
+    unsigned ncx, ncy, ncz;
     size_t ncells;
     int nlevels;
     size_t lvl_n[MAX_LEVELS];
@@ -320,9 +332,19 @@ static boids_status alloc_buffer(GLuint *buf, GLsizeiptr size, const char *what,
 static boids_status ensure_boids(gpu_backend *g, size_t n, boids_error *err) {
     boids_status st = check_count(n, err);
     if (st != BOIDS_OK || n <= g->cap_n) return st;
+    const int dim3 = g->base.dim == 3;
+    if (dim3 && (GLint64)(16 * n) > g->block)
+        return boids_error_set(err, BOIDS_ERR_LIMIT,
+                               "GPU backend: N = %zu 3-D boids exceeds the device limit "
+                               "(GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld bytes holds the "
+                               "positions of %lld); the largest N that fits in 3-D is %lld",
+                               n, (long long)g->block, (long long)(g->block / 16),
+                               (long long)(g->block / 16));
     int nbuf = g->opt.deterministic ? 3 : 2;
     for (int i = 0; i < nbuf; i++) {
         if ((st = alloc_buffer(&g->state[i], (GLsizeiptr)(16 * n), "the boid states", n, err)) ||
+            (dim3 && (st = alloc_buffer(&g->vel[i], (GLsizeiptr)(16 * n), "the boid velocities", n,
+                                        err))) ||
             (st = alloc_buffer(&g->ids[i], (GLsizeiptr)(4 * n), "the boid ids", n, err)))
             return st;
     }
@@ -439,6 +461,12 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .split = UINT32_MAX,
+        /* 3-D (rules3.h's rules3_k in float; unused in 2-D) */
+        .depth = (float)p->depth,
+        .half_d = (float)p->depth / 2,
+        .pred_z = (float)p->predator_z,
+        .food_z = (float)p->food_z,
+        .cos_half_noise = (float)cos((float)p->noise / 2), /* as vicsek3_direction_f */
     };
 }
 
@@ -489,25 +517,33 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     if (st != BOIDS_OK) return st;
     /* The world's grid on every boundary: on the open plane the shaders clamp to the
      * edge cells. */
-    grid_geom gg;
-    st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
-    if (st != BOIDS_OK) return st;
-    st = ensure_cells(g, gg.ncells, err);
-    if (st != BOIDS_OK) return st;
-    g->ncx = gg.ncx;
-    g->ncy = gg.ncy;
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
+    size_t ncells;
+    if (g->base.dim == 3) {
+        st = boids_gpu3_grid(&u, p, (double)g->max_cells, &ncells, err);
+    } else {
+        grid_geom gg;
+        st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
+        if (st != BOIDS_OK) return st;
+        u.ncx = gg.ncx;
+        u.ncy = gg.ncy;
+        u.ncz = 1;
+        ncells = gg.ncells;
+        u.ncells = (uint32_t)(gg.ncx * gg.ncy);
+        u.inv_cell_w = gg.sx;
+        u.inv_cell_h = gg.sy;
+        u.reach2 = ring_reach2(&gg);
+    }
+    if (st == BOIDS_OK) st = ensure_cells(g, ncells, err);
+    if (st != BOIDS_OK) return st;
+    g->ncx = u.ncx;
+    g->ncy = u.ncy;
+    g->ncz = u.ncz;
     u.n = (uint32_t)g->base.n;
-    u.ncx = gg.ncx;
-    u.ncy = gg.ncy;
-    u.ncells = (uint32_t)(gg.ncx * gg.ncy);
-    u.inv_cell_w = gg.sx;
-    u.inv_cell_h = gg.sy;
     u.step = g->t;
-    u.reach2 = ring_reach2(&gg);
     u.split = (uint32_t)(g->split < g->base.n ? g->split : g->base.n);
-    const float grid[4] = {(float)gg.ncx, (float)gg.ncy, u.inv_cell_w, u.inv_cell_h};
+    const float grid[4] = {(float)u.ncx, (float)u.ncy, u.inv_cell_w, u.inv_cell_h};
     if (memcmp(grid, g->primed_grid, sizeof grid) != 0) g->primed = 0;
     memcpy(g->primed_grid, grid, sizeof grid);
     glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
@@ -581,13 +617,25 @@ static void bind_state(const gpu_backend *g, GLuint lo, GLuint hi, GLuint buf) {
     }
 }
 
+/* In 3-D the positions and velocities (N vec4 each, one block each) take the two halves'
+ * binding points (shaders/state3.glsl). */
 static void bind_src(const gpu_backend *g, int k) {
-    bind_state(g, BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_SRC_STATE_HI, g->state[k]);
+    if (g->base.dim == 3) {
+        ssbo_range(BOIDS_GPU_B_SRC_STATE, g->state[k], 0, 4 * g->base.n);
+        ssbo_range(BOIDS_GPU_B_SRC_VEL, g->vel[k], 0, 4 * g->base.n);
+    } else {
+        bind_state(g, BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_SRC_STATE_HI, g->state[k]);
+    }
     ssbo(BOIDS_GPU_B_SRC_ID, g->ids[k]);
 }
 
 static void bind_dst(const gpu_backend *g, int k) {
-    bind_state(g, BOIDS_GPU_B_DST_STATE, BOIDS_GPU_B_DST_STATE_HI, g->state[k]);
+    if (g->base.dim == 3) {
+        ssbo_range(BOIDS_GPU_B_DST_STATE, g->state[k], 0, 4 * g->base.n);
+        ssbo_range(BOIDS_GPU_B_DST_VEL, g->vel[k], 0, 4 * g->base.n);
+    } else {
+        bind_state(g, BOIDS_GPU_B_DST_STATE, BOIDS_GPU_B_DST_STATE_HI, g->state[k]);
+    }
     ssbo(BOIDS_GPU_B_DST_ID, g->ids[k]);
 }
 
@@ -730,6 +778,12 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     if (out->n != n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "GPU download: flock has %zu boids, not %zu",
                                out->n, n);
+    if (b->dim == 3) {
+        boids_status st3 = boids_gpu3_download(g->state[0], g->vel[0], g->ids[0], n, out, err);
+        if (st3 == BOIDS_OK) st3 = check(g, "read-back", err);
+        out->step = g->t;
+        return st3;
+    }
     float *s = malloc(16 * XFER);
     uint32_t *id = malloc(4 * XFER);
     boids_status st = BOIDS_OK;
@@ -763,6 +817,13 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     boids_status st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
+    if (b->dim == 3) {
+        if ((st = boids_gpu3_upload(g->state[0], g->vel[0], g->ids[0], in, err))) return st;
+        b->n = n;
+        g->t = in->step;
+        g->primed = 0;
+        return check(g, "upload", err);
+    }
     float *s = malloc(16 * XFER);
     uint32_t *id = malloc(4 * XFER);
     if (!s || !id) {
@@ -854,9 +915,9 @@ static void gpu_destroy(boids_backend *b) {
     if (!g) return;
     for (int i = 0; i < NPROG; i++)
         if (g->prog[i]) glDeleteProgram(g->prog[i]);
-    GLuint bufs[] = {g->state[0], g->state[1],  g->state[2], g->ids[0], g->ids[1],
-                     g->ids[2],   g->rank,      g->counts,   g->scan,   g->ubo,
-                     g->iubo,     g->nbr_count, g->nbr_hash, g->id_hash};
+    GLuint bufs[] = {g->state[0], g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
+                     g->rank,     g->counts,   g->scan,     g->ubo,    g->iubo,   g->nbr_count,
+                     g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2]};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
     if (g->queries[0]) glDeleteQueries(BOIDS_GPU_STAGES, g->queries);
@@ -894,6 +955,10 @@ static boids_status check_variant(const gpu_backend *g, boids_error *err) {
         return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: unknown variant %d",
                                (int)g->opt.variant);
     if (g->opt.variant != BOIDS_GPU_VARIANT_FUSED) return BOIDS_OK;
+    if (g->base.dim == 3)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU variant fused runs 2-D flocks only; use the plain variant "
+                               "in 3-D");
     GLint blocks = 0, bindings = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
     glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
@@ -922,6 +987,7 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     g->base.ops = &gpu_ops;
     g->gl = gl;
     g->opt = opt ? *opt : boids_gpu_options_default();
+    g->base.dim = initial->z ? 3 : 2;
     if (g->opt.log) g->log_errors = g->opt.log->errors;
     boids_status st = check_count(initial->n, err);
     if (st != BOIDS_OK) goto fail;
@@ -932,6 +998,9 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     GLint max_groups = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
+    g->block = block;
+    if (g->opt.test_block_bytes && g->opt.test_block_bytes < (size_t)block)
+        g->block = (GLint64)g->opt.test_block_bytes;
     g->max_groups_x = (GLuint)max_groups;
     if (g->opt.test_groups_x && g->opt.test_groups_x < g->max_groups_x)
         g->max_groups_x = g->opt.test_groups_x;
@@ -946,9 +1015,10 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
     if ((st = check_variant(g, err))) goto fail;
+    const char *const *files = g->base.dim == 3 ? prog_files3 : prog_files;
     for (int i = 0; i < NPROG; i++)
         if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
-            (st = build_program(prog_files[i], &g->prog[i], err)))
+            (st = build_program(files[i], &g->prog[i], err)))
             goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;
@@ -981,10 +1051,15 @@ unsigned boids_gpu_id_buffer(const boids_backend *b) {
     return as_gpu(b)->ids[0];
 }
 
+unsigned boids_gpu_velocity_buffer(const boids_backend *b) {
+    return as_gpu(b)->vel[0];
+}
+
 size_t boids_gpu_bytes(const boids_backend *b) {
     const gpu_backend *g = as_gpu(b);
     size_t nbuf = g->opt.deterministic ? 3 : 2;
-    return g->cap_n * (nbuf * 20 + 4) + (g->cap_cells ? 4 * (g->cap_cells + 1) : 0) +
+    size_t per_state = g->base.dim == 3 ? 36 : 20; /* 3-D: two vec4 and the id */
+    return g->cap_n * (nbuf * per_state + 4) + (g->cap_cells ? 4 * (g->cap_cells + 1) : 0) +
            (size_t)g->scan_bytes + (size_t)g->ubo_size + sizeof(boids_gpu_interact) + 20 * g->nbr_n;
 }
 

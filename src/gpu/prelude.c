@@ -28,6 +28,8 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_SRC_STATE_HI", BOIDS_GPU_B_SRC_STATE_HI},
         {"B_DST_STATE_HI", BOIDS_GPU_B_DST_STATE_HI},
         {"B_NEXT_COUNTS", BOIDS_GPU_B_NEXT_COUNTS},
+        {"B_SRC_VEL", BOIDS_GPU_B_SRC_VEL},
+        {"B_DST_VEL", BOIDS_GPU_B_DST_VEL},
         {"B_SCAN_IN", BOIDS_GPU_B_SCAN_IN},
         {"B_SCAN_OUT", BOIDS_GPU_B_SCAN_OUT},
         {"B_SCAN_SUMS", BOIDS_GPU_B_SCAN_SUMS},

@@ -31,7 +31,8 @@ enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 /* Shader storage binding points, all below 8 (but the fused variant's ninth), the GL 4.3 minimum of
  * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages
  * reuse points for different roles (the scatter uses eight: both states split in two, both
- * ids, the ranks and the starts). */
+ * ids, the ranks and the starts; in 3-D the two halves of each state are its positions and
+ * its velocities, state3.glsl). */
 enum {
     BOIDS_GPU_B_SRC_STATE = 0,    /* vec4 (x, y, vx, vy) per boid, read */
     BOIDS_GPU_B_SRC_ID = 1,       /* uint id per boid, read */
@@ -43,6 +44,8 @@ enum {
     BOIDS_GPU_B_SRC_STATE_HI = 7, /* the read state's slots from P.split on (state.glsl) */
     BOIDS_GPU_B_DST_STATE_HI = 4, /* the written state's slots from P.split on */
     BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
+    BOIDS_GPU_B_SRC_VEL = 7,      /* 3-D: vec4 (vx, vy, vz, 0) per boid, read (state3.glsl) */
+    BOIDS_GPU_B_DST_VEL = 4,      /* 3-D: the velocities written */
     BOIDS_GPU_B_SCAN_IN = 0,      /* scan: input level */
     BOIDS_GPU_B_SCAN_OUT = 2,     /* scan: exclusive prefix sums of the level */
     BOIDS_GPU_B_SCAN_SUMS = 3,    /* scan: one total per block (the next level's input) */
@@ -108,6 +111,13 @@ enum {
     X(uint, uint32_t, noise_seed_hi)                                                               \
     X(uint, uint32_t, step)                                                                        \
     X(float, float, reach2)                                                                        \
+    X(float, float, depth)                                                                         \
+    X(float, float, half_d)                                                                        \
+    X(float, float, pred_z)                                                                        \
+    X(float, float, food_z)                                                                        \
+    X(uint, uint32_t, ncz)                                                                         \
+    X(float, float, inv_cell_d)                                                                    \
+    X(float, float, cos_half_noise)                                                                \
     X(uint, uint32_t, split)
 
 typedef struct boids_gpu_params {

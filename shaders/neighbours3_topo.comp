@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Debug stage for verification in 3-D with topological neighbours: the count and set hash
+// of each boid's selection (select3.glsl).
+layout(local_size_x = WG) in;
+
+layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
+layout(std430, binding = B_NBR_HASH) writeonly buffer NbrHash { uvec2 nbr_hash[]; };
+layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
+
+void main() {
+    uint i = boid_index();
+    if (i >= P.n) return;
+    topo3_select(i, pos_load(i), vel_load(i));
+    uvec2 h = uvec2(0u);
+    for (uint a = 0u; a < best_m; a++) {
+        uvec2 add = id_hash[src_id[best_slot[a]]];
+        uint carry;
+        h.x = uaddCarry(h.x, add.x, carry);
+        h.y = h.y + add.y + carry;
+    }
+    uint id = src_id[i];
+    nbr_count[id] = best_m;
+    nbr_hash[id] = h;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+// The model's rules in three dimensions: src/core/rules3.h line for line, same operations in
+// the same order (see the function of the same name there), composed after rules.glsl,
+// whose rules_wrap, noise_mix32, noise_u and VICSEK_TOL it shares as rules3.h shares
+// rules.h's. P holds the rules3_k constants in float (depth, half_d, pred_z, food_z beside
+// the planar ones). Results are `precise`, as in rules.glsl, so that no multiply-add is
+// fused.
+
+struct Acc3 {
+    uint n;         // neighbours seen
+    vec3 mv;        // sum of neighbour velocities (alignment target)
+    vec3 c;         // sum of offsets to neighbours (cohesion target)
+    vec3 s;         // sum of -d / |d|^2 over close neighbours (separation target)
+    bool separated; // at least one neighbour with 0 < |d|^2 < separation_radius^2
+};
+
+// Offset from p to p2 under the boundary (shortest image per axis).
+vec3 rules3_offset(vec3 p, vec3 p2) {
+    precise float dx = p2.x - p.x;
+    precise float dy = p2.y - p.y;
+    precise float dz = p2.z - p.z;
+    if (P.wrap != 0u) {
+        dx = rules_wrap(dx, P.width, P.half_w);
+        dy = rules_wrap(dy, P.height, P.half_h);
+        dz = rules_wrap(dz, P.depth, P.half_d);
+    }
+    return vec3(dx, dy, dz);
+}
+
+float rules3_d2(vec3 d) {
+    precise float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    return d2;
+}
+
+bool rules3_in_fov(vec3 d, float d2, vec3 v) {
+    if (P.full_fov != 0u) return true;
+    precise float dt = v.x * d.x + v.y * d.y + v.z * d.z;
+    precise float vv = v.x * v.x + v.y * v.y + v.z * v.z;
+    if (vv == 0.0 || d2 == 0.0) return true;
+    precise float lim = P.cos_half_fov * sqrt(vv * d2);
+    return dt >= lim;
+}
+
+// rules_neighbour of rules.glsl in 3-D: does a boid at offset d (|d|^2 = d2; self: itself)
+// count for a boid moving with v? Reynolds: not itself, d2 < R^2, in the cone (rules3_sees);
+// Vicsek: d2 <= R^2, itself included. Topological: the candidates, the radius only with
+// k_in_vision.
+bool rules3_neighbour(bool self, vec3 d, float d2, vec3 v) {
+    bool vicsek = P.vicsek != 0u;
+    if (self) return vicsek;
+    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= P.vision2 : d2 < P.vision2))
+        return false;
+    return vicsek || rules3_in_fov(d, d2, v);
+}
+
+Acc3 rules3_acc_init() {
+    return Acc3(0u, vec3(0.0), vec3(0.0), vec3(0.0), false);
+}
+
+void rules3_acc_add(inout Acc3 a, vec3 d, float d2, vec3 v2) {
+    a.n += 1u;
+    a.mv.x += v2.x;
+    a.mv.y += v2.y;
+    a.mv.z += v2.z;
+    a.c.x += d.x;
+    a.c.y += d.y;
+    a.c.z += d.z;
+    if (0.0 < d2 && d2 < P.sep2) {
+        precise float qx = d.x / d2;
+        precise float qy = d.y / d2;
+        precise float qz = d.z / d2;
+        a.s.x -= qx;
+        a.s.y -= qy;
+        a.s.z -= qz;
+        a.separated = true;
+    }
+}
+
+vec3 rules3_steer(vec3 d, vec3 v) {
+    precise float m = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    if (m == 0.0) return vec3(0.0);
+    precise float gx = d.x / m * P.max_speed - v.x;
+    precise float gy = d.y / m * P.max_speed - v.y;
+    precise float gz = d.z / m * P.max_speed - v.z;
+    precise float n = sqrt(gx * gx + gy * gy + gz * gz);
+    if (n > P.max_force) {
+        gx = gx / n * P.max_force;
+        gy = gy / n * P.max_force;
+        gz = gz / n * P.max_force;
+    }
+    return vec3(gx, gy, gz);
+}
+
+void rules3_add_steer(float w, vec3 d, vec3 v, inout vec3 a) {
+    vec3 f = rules3_steer(d, v);
+    precise float ax = a.x + w * f.x;
+    precise float ay = a.y + w * f.y;
+    precise float az = a.z + w * f.z;
+    a = vec3(ax, ay, az);
+}
+
+float rules3_wall_dir(float x, float side) {
+    float t = 0.0;
+    if (x < P.wall_margin) t += 1.0;
+    if (x > side - P.wall_margin) t -= 1.0;
+    return t;
+}
+
+vec3 rules3_accel(Acc3 s, vec3 p, vec3 v) {
+    vec3 a = vec3(0.0);
+    if (s.separated) rules3_add_steer(P.w_sep, s.s, v, a);
+    if (s.n != 0u) {
+        rules3_add_steer(P.w_align, s.mv, v, a);
+        rules3_add_steer(P.w_coh, s.c, v, a);
+    }
+    if (P.predator != 0u) { // flee: steer along the offset from the predator to the boid
+        vec3 d = rules3_offset(vec3(P.pred_x, P.pred_y, P.pred_z), p);
+        if (rules3_d2(d) < P.pred_r2) rules3_add_steer(P.w_pred, d, v, a);
+    }
+    if (P.food != 0u) { // seek: steer along the offset from the boid to the food
+        vec3 d = rules3_offset(p, vec3(P.food_x, P.food_y, P.food_z));
+        if (rules3_d2(d) < P.food_r2) rules3_add_steer(P.w_food, d, v, a);
+    }
+    if (P.walls != 0u) { // steer inward within the margin of each face
+        vec3 t = vec3(rules3_wall_dir(p.x, P.width), rules3_wall_dir(p.y, P.height),
+                      rules3_wall_dir(p.z, P.depth));
+        if (t.x != 0.0 || t.y != 0.0 || t.z != 0.0) rules3_add_steer(P.w_wall, t, v, a);
+    }
+    return a;
+}
+
+// The boundary along one axis of length side: wrap once into [0, side), reflect off the
+// faces (true: mirror the velocity), or nothing (open).
+bool rules3_axis(inout float x, float side) {
+    precise float nx = x;
+    bool flip = false;
+    if (P.wrap != 0u) {
+        if (nx < 0.0)
+            nx += side;
+        else if (nx >= side)
+            nx -= side;
+    } else if (P.walls != 0u) {
+        if (nx < 0.0) {
+            nx = -nx;
+            flip = true;
+        } else if (nx > side) {
+            nx = side - (nx - side);
+            flip = true;
+        }
+    }
+    x = nx;
+    return flip;
+}
+
+bvec3 rules3_boundary(inout vec3 p) {
+    float x = p.x, y = p.y, z = p.z;
+    bvec3 flip = bvec3(rules3_axis(x, P.width), rules3_axis(y, P.height), rules3_axis(z, P.depth));
+    p = vec3(x, y, z);
+    return flip;
+}
+
+// Applies a, clamps the speed, moves by v * dt, applies the boundary: the new position in p,
+// the new velocity returned.
+vec3 rules3_integrate(vec3 a, inout vec3 p, vec3 v) {
+    precise float nvx = v.x + a.x, nvy = v.y + a.y, nvz = v.z + a.z;
+    precise float s = sqrt(nvx * nvx + nvy * nvy + nvz * nvz);
+    if (s > P.max_speed) {
+        nvx = nvx / s * P.max_speed;
+        nvy = nvy / s * P.max_speed;
+        nvz = nvz / s * P.max_speed;
+    } else if (0.0 < s && s < P.min_speed) {
+        nvx = nvx / s * P.min_speed;
+        nvy = nvy / s * P.min_speed;
+        nvz = nvz / s * P.min_speed;
+    }
+    precise float px = p.x + nvx * P.dt, py = p.y + nvy * P.dt, pz = p.z + nvz * P.dt;
+    vec3 np = vec3(px, py, pz);
+    bvec3 flip = rules3_boundary(np);
+    p = np;
+    return vec3(flip.x ? -nvx : nvx, flip.y ? -nvy : nvy, flip.z ? -nvz : nvz);
+}
+
+// ---- Vicsek model in 3-D: rules3.h's vicsek3_* ----------------------------------------------
+
+// vicsek3_add's term: the unit velocity; a resting agent adds nothing.
+vec3 vicsek3_unit(vec3 v) {
+    precise float m = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (!(m > 0.0)) return vec3(0.0);
+    precise float ux = v.x / m;
+    precise float uy = v.y / m;
+    precise float uz = v.z / m;
+    return vec3(ux, uy, uz);
+}
+
+// boids_noise_u2 of include/boids/backend.h: the hash of noise_u mixed once more.
+float noise_u2(uint step, uint id) {
+    uint h = noise_mix32(id);
+    h = noise_mix32(h ^ step);
+    h = noise_mix32(h ^ P.noise_seed_hi);
+    h = noise_mix32(h ^ P.noise_seed_lo);
+    h = noise_mix32(h ^ 0x9E3779B9u);
+    return float(h >> 8) * (1.0 / 16777216.0);
+}
+
+// vicsek3_basis: t1, t2 completing the unit e to an orthonormal basis (Duff et al. 2017).
+void vicsek3_basis(vec3 e, out vec3 t1, out vec3 t2) {
+    float sgn = e.z >= 0.0 ? 1.0 : -1.0;
+    precise float a = -1.0 / (sgn + e.z);
+    precise float b = e.x * e.y * a;
+    precise float t1x = 1.0 + sgn * e.x * e.x * a;
+    precise float t1y = sgn * b;
+    precise float t1z = -sgn * e.x;
+    precise float t2y = sgn + e.y * e.y * a;
+    t1 = vec3(t1x, t1y, t1z);
+    t2 = vec3(b, t2y, -e.y);
+}
+
+// vicsek3_direction: the mean direction of the sum s of n unit vectors (the previous one,
+// v / |v|, below n * VICSEK_TOL; +x at rest) turned within the noise cone by the variates
+// u1, u2. cos(eta / 2) is P.cos_half_noise, computed on the host as the float path computes
+// it (C's cos rounded to float), so the GPU's own cos is used only for the azimuth.
+vec3 vicsek3_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
+    precise float m = sqrt(s.x * s.x + s.y * s.y + s.z * s.z);
+    precise float lim = float(n) * VICSEK_TOL;
+    vec3 src = s;
+    if (m <= lim) {
+        m = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        src = v;
+    }
+    vec3 d;
+    if (m == 0.0) {
+        d = vec3(1.0, 0.0, 0.0);
+    } else {
+        precise float dx = src.x / m, dy = src.y / m, dz = src.z / m;
+        d = vec3(dx, dy, dz);
+    }
+    if (P.noise == 0.0) return d; // no turn: the mean direction exactly
+    precise float ct = 1.0 - u1 * (1.0 - P.cos_half_noise);
+    precise float ct2 = ct * ct;
+    precise float st = sqrt(ct2 < 1.0 ? 1.0 - ct2 : 0.0);
+    precise float phi = (2.0 * PI_F) * u2;
+    precise float cp = cos(phi), sp = sin(phi);
+    vec3 t1, t2;
+    vicsek3_basis(d, t1, t2);
+    precise float ex = ct * d.x + st * (cp * t1.x + sp * t2.x);
+    precise float ey = ct * d.y + st * (cp * t1.y + sp * t2.y);
+    precise float ez = ct * d.z + st * (cp * t1.z + sp * t2.z);
+    precise float len = sqrt(ex * ex + ey * ey + ez * ez);
+    precise float rx = ex / len, ry = ey / len, rz = ez / len;
+    return vec3(rx, ry, rz);
+}
+
+// vicsek3_update: the move with the old velocity, then the new direction's velocity at
+// P.speed, mirrored per axis where a wall reflected the agent. Returns the new velocity,
+// the new position in p.
+vec3 vicsek3_update(vec3 s, uint n, float u1, float u2, inout vec3 p, vec3 v) {
+    vec3 d = vicsek3_direction(s, n, v, u1, u2);
+    precise float px = p.x + v.x * P.dt, py = p.y + v.y * P.dt, pz = p.z + v.z * P.dt;
+    vec3 np = vec3(px, py, pz);
+    bvec3 flip = rules3_boundary(np);
+    p = np;
+    precise float vx = P.speed * (flip.x ? -d.x : d.x);
+    precise float vy = P.speed * (flip.y ? -d.y : d.y);
+    precise float vz = P.speed * (flip.z ? -d.z : d.z);
+    return vec3(vx, vy, vz);
+}

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/* shaders/rules3.glsl against src/core/rules3.h in float, function by function, on edge
+ * cases: the seams d = +-L/2 on every axis, the radius boundary d2 == R^2 exactly (Reynolds
+ * excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90 degrees), zero
+ * vectors and targets, a resting boid, the separation radius exactly, the wall margins and
+ * reflections on the z faces, the Vicsek direction at the poles of its basis, with a zero
+ * sum and at rest, and the two noise variates. tests/gpu/rules3_test.comp runs each case,
+ * composed after the prelude, rules.glsl and rules3.glsl as the pipeline composes its 3-D
+ * programs, with the uniform block filled by boids_gpu_params_init.
+ *
+ * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
+ * hashing) must be equal. Values may differ by 16 ULP of the case's scale, the reasoning of
+ * tests/gpu/rules_glsl_test.c (GLSL 4.30 section 4.7.1 allows division 2.5 ULP and sqrt
+ * about 3 ULP, where C rounds both correctly; the longest chain holds at most 5 of them per
+ * term). The Vicsek turn with noise > 0 also takes cos and sin of the azimuth, whose GLSL
+ * precision the GL specification leaves open (C computes them in double and rounds): those
+ * outputs are held to 2^-11 of their scale, the absolute error Vulkan's environment
+ * specification requires of sin and cos, which a unit direction carries through
+ * unamplified (it is a combination of unit vectors with weights at most 1).
+ * Exit 77 (skip) when no GL 4.3 context can be made at all. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "boids/backend.h"
+#include "gpu_fixture.h"
+#include "prelude.h"
+
+#define RULES_REAL     float
+#define RULES_FN(name) name##_f
+#include "rules.h"
+#include "rules3.h"
+
+enum { MAXC = 64, NOUT = 12, ULP_TOL = 16 };
+enum {
+    OP_OFFSET,
+    OP_NEIGHBOUR,
+    OP_STEER,
+    OP_INTEGRATE,
+    OP_ACC_ADD,
+    OP_ACCEL,
+    OP_UNIT,
+    OP_DIRECTION,
+    OP_UPDATE,
+    OP_NOISE
+};
+
+typedef struct tcase {
+    unsigned op;
+    float in[16];
+} tcase;
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* The prelude, then the files, as one compute shader. */
+static GLuint build(const char *const paths[3]) {
+    size_t plen = boids_gpu_prelude(NULL, 0);
+    char *src[4] = {malloc(plen + 1), NULL, NULL, NULL};
+    boids_gpu_prelude(src[0], plen + 1);
+    int ok = src[0] != NULL;
+    for (int i = 0; i < 3; i++) {
+        src[i + 1] = slurp(paths[i]);
+        CHECK(src[i + 1], "cannot read %s", paths[i]);
+        ok &= src[i + 1] != NULL;
+    }
+    GLuint prog = 0;
+    if (ok) {
+        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+        glShaderSource(sh, 4, (const char *const *)src, NULL);
+        glCompileShader(sh);
+        GLint done = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &done);
+        char log[2048] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        CHECK(done, "rules3_test.comp does not compile: %s", log);
+        prog = glCreateProgram();
+        glAttachShader(prog, sh);
+        glLinkProgram(prog);
+        glDeleteShader(sh);
+    }
+    for (int i = 0; i < 4; i++) free(src[i]);
+    return prog;
+}
+
+/* rules3.h's answer for one case, in the shader's output layout. */
+static void expect(const rules3_k_f *k, const boids_params *p, const tcase *c, float out[NOUT]) {
+    const float *x = c->in;
+    float a[3] = {x[0], x[1], x[2]}, b[3] = {x[3], x[4], x[5]}, v[3] = {x[6], x[7], x[8]};
+    const float noise = (float)p->noise, speed = (float)p->speed;
+    memset(out, 0, NOUT * sizeof *out);
+    switch (c->op) {
+    case OP_OFFSET:
+        rules3_offset_f(k, a[0], a[1], a[2], b[0], b[1], b[2], &out[0], &out[1], &out[2]);
+        break;
+    case OP_NEIGHBOUR: { /* the rule as rules3.glsl's rules3_neighbour states it */
+        const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+        const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
+        const int fov = rules3_in_fov_f(k, a[0], a[1], a[2], x[3], v[0], v[1], v[2]);
+        int r;
+        if (x[9] != 0)
+            r = vicsek;
+        else if (radius && !(vicsek ? x[3] <= k->vision2 : x[3] < k->vision2))
+            r = 0;
+        else
+            r = vicsek || fov;
+        out[0] = (float)r, out[1] = (float)fov;
+        break;
+    }
+    case OP_STEER:
+        rules3_steer_f(k, a[0], a[1], a[2], b[0], b[1], b[2], out);
+        break;
+    case OP_INTEGRATE:
+        rules3_integrate_f(k, a, b, v);
+        memcpy(out, b, sizeof b), memcpy(out + 4, v, sizeof v);
+        break;
+    case OP_ACC_ADD: {
+        rules3_acc_f s;
+        rules3_acc_init_f(&s);
+        rules3_acc_add_f(k, &s, a[0], a[1], a[2], x[3], v[0], v[1], v[2]);
+        const float r[NOUT] = {(float)s.n,         s.mvx, s.mvy, s.mvz, s.cx, s.cy, s.cz,
+                               (float)s.separated, s.sx,  s.sy,  s.sz,  0};
+        memcpy(out, r, sizeof r);
+        break;
+    }
+    case OP_ACCEL: {
+        rules3_acc_f s = {(long)x[9], a[0], a[1], a[2], b[0],      b[1],
+                          b[2],       v[0], v[1], v[2], x[10] != 0};
+        const float pos[3] = {x[11], x[12], x[13]}, vel[3] = {x[14], x[15], 0.5f};
+        rules3_accel_f(k, &s, pos, vel, out);
+        break;
+    }
+    case OP_UNIT:
+        vicsek3_add_f(a[0], a[1], a[2], out);
+        break;
+    case OP_DIRECTION:
+        vicsek3_direction_f(a, (long)x[9], b, x[10], x[11], noise, out);
+        break;
+    case OP_UPDATE:
+        vicsek3_update_f(k, a, (long)x[9], x[10], x[11], noise, speed, b, v);
+        memcpy(out, b, sizeof b), memcpy(out + 4, v, sizeof v);
+        break;
+    case OP_NOISE:
+        out[0] = (float)boids_noise_u((uint64_t)p->noise_seed, (uint32_t)x[0], (uint32_t)x[1]);
+        out[1] = (float)boids_noise_u2((uint64_t)p->noise_seed, (uint32_t)x[0], (uint32_t)x[1]);
+        break;
+    }
+}
+
+static double ulp(double v) {
+    float f = fabsf((float)v);
+    return (double)(nextafterf(f, INFINITY) - f);
+}
+
+/* Decisions exact; values within ULP_TOL ULP of the case's scale, or 2^-11 of it where
+ * the GPU's sin and cos enter (the Vicsek turn with noise). */
+static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
+                    float max_speed, int trig) {
+    static const unsigned decision[] = {0, 0x3, 0, 0, 0x81, 0, 0, 0, 0, 0x3};
+    double scale = max_speed;
+    for (int j = 0; j < 16; j++) scale = fmax(scale, fabs(c->in[j]));
+    const int loose = trig && (c->op == OP_DIRECTION || c->op == OP_UPDATE);
+    for (int j = 0; j < NOUT; j++) {
+        if (decision[c->op] >> j & 1) {
+            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g", set,
+                  i, c->op, j, got[j], want[j]);
+            continue;
+        }
+        double s = fmax(scale, fabs(want[j]));
+        double tol = loose ? s / 2048 : ULP_TOL * ulp(s);
+        CHECK(fabs((double)want[j] - got[j]) <= tol,
+              "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g (tol %s of the scale)", set,
+              i, c->op, j, got[j], want[j], loose ? "2^-11: GLSL sin, cos" : "16 ULP");
+    }
+}
+
+static int ncases;
+static tcase cases[MAXC];
+
+static void add(unsigned op, int n, const float *v) {
+    tcase *c = &cases[ncases++];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    memcpy(c->in, v, (size_t)n * sizeof *v);
+}
+
+/* A neighbour or acc_add case: offset d, its float d2 as the shaders compute it, velocity
+ * v, self. */
+static void add_d(unsigned op, float dx, float dy, float dz, float vx, float vy, float vz,
+                  float self) {
+    float d2 = dx * dx + dy * dy + dz * dz;
+    add(op, 10, (float[]){dx, dy, dz, d2, 0, 0, vx, vy, vz, self});
+}
+
+static void make_cases(void) {
+    const float E = 1.0f / 64;
+    /* offsets (L = 400): the seams d = +-L/2 stay on every axis, beyond them wrap */
+    add(OP_OFFSET, 6, (float[]){0, 0, 0, 200, -200, 200});
+    add(OP_OFFSET, 6, (float[]){0, 0, 0, 201, -201, 399});
+    add(OP_OFFSET, 6, (float[]){10, 390, 5, 390, 10, 395});
+    /* neighbour: d2 == R^2 (R = 50) along z and across axes, itself, beyond R, exactly 90
+     * degrees from v (fov 180), 1/64 behind, a resting boid, the same point */
+    add_d(OP_NEIGHBOUR, 0, 30, 40, 1, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 0, -50, 1, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 0, 0, 1, 0, 0, 1);
+    add_d(OP_NEIGHBOUR, 30, 40, 30, 1, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 10, 10, 2, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, -E, 0, 10, 2, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, 1, 1, 1, 0, 0, 1, 0);
+    add_d(OP_NEIGHBOUR, 5, 4, 554 * E, 2, 0, 1, 0);
+    add_d(OP_NEIGHBOUR, -3, 4, 12, 0, 0, 0, 0);
+    add_d(OP_NEIGHBOUR, 0, 0, 0, 2, 0, 0, 0);
+    /* steer: zero target, plain, nearly along v, reversed (capped) */
+    add(OP_STEER, 6, (float[]){0, 0, 0, 1, 1, 1});
+    add(OP_STEER, 6, (float[]){3, 4, 12, 1, 0, 0});
+    add(OP_STEER, 6, (float[]){1e-3f, 0, 1e-3f, 2.9f, 0.1f, 0});
+    add(OP_STEER, 6, (float[]){0, 0, -5, 0, 0, 3});
+    /* integrate (a, p, v): resting, crossing the z seam, over max, under min, into the
+     * corners (walls reflect on every axis, wrap wraps) */
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 10, 10, 10, 0, 0, 0});
+    add(OP_INTEGRATE, 9, (float[]){0.05f, 0.01f, 0.02f, 200, 0.05f, 399.9f, 1, -1, 2});
+    add(OP_INTEGRATE, 9, (float[]){1, 1, 1, 200, 200, 200, 0, 0, 3});
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 200, 200, 200, 0, 1, 0});
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 1, 1, 1, -2, -2, -2});
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 399, 399, 399, 2, 2, 2});
+    /* acc_add: the same point (no separation), the separation radius exactly (20), inside */
+    add_d(OP_ACC_ADD, 0, 0, 0, 1, 2, 3, 0);
+    add_d(OP_ACC_ADD, 0, 12, 16, 1, 1, 1, 0);
+    add_d(OP_ACC_ADD, 3, 4, 12, 1, 1, -1, 0);
+    /* accel (mv, c, s, n, separated; p, v): full sums, then on the z wall margin exactly (50)
+     * and inside it, in a corner, a resting boid alone, near the predator and the food */
+    add(OP_ACCEL, 16, (float[]){3, 1, 2, 10, -5, 4, 0.1f, -0.2f, 0.3f, 3, 1, 200, 200, 200, 2, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200, 200, 50, 2, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200, 200, 350.1f, 2, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 390, 10, 0, 1.5f});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200, 200, 200, 0, 0});
+    add(OP_ACCEL, 16, (float[]){1, 2, 0, 3, 4, 1, 0, 0, 0, 1, 0, 110, 95, 120, 1, 1});
+    /* unit velocity: zero, plain, so small that |v|^2 underflows to 0 */
+    add(OP_UNIT, 3, (float[]){0, 0, 0});
+    add(OP_UNIT, 3, (float[]){3, 4, 12});
+    add(OP_UNIT, 3, (float[]){1e-30f, 0, 0});
+    /* direction (sum, v, n, u1, u2): the poles of the basis (ez = +-1), a general mean, a
+     * zero sum (the previous direction), a zero sum at rest (+x), u1 near 1 (the cone's
+     * edge) */
+    add(OP_DIRECTION, 12, (float[]){0, 0, 2, 1, 0, 0, 0, 0, 0, 2, 0.5f, 0.25f});
+    add(OP_DIRECTION, 12, (float[]){0, 0, -3, 1, 0, 0, 0, 0, 0, 3, 0.125f, 0.75f});
+    add(OP_DIRECTION, 12, (float[]){0.3f, -0.4f, 0.5f, 1, 0, 0, 0, 0, 0, 1, 0.375f, 0.875f});
+    add(OP_DIRECTION, 12, (float[]){0, 0, 0, 0, -2, 1, 0, 0, 0, 2, 0.5f, 0.5f});
+    add(OP_DIRECTION, 12, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0.5f, 0.5f});
+    add(OP_DIRECTION, 12, (float[]){-1, 2, -3, 1, 0, 0, 0, 0, 0, 4, 0.99999994f, 0.0625f});
+    /* update (sum, p, v, n, u1, u2): plain, across the x face and the z face */
+    add(OP_UPDATE, 12, (float[]){1, 1, 1, 200, 200, 200, 1, 0, 0, 2, 0.25f, 0.5f});
+    add(OP_UPDATE, 12, (float[]){0, 1, 0, 399.5f, 5, 5, 2, 0, 0, 1, 0.75f, 0.125f});
+    add(OP_UPDATE, 12, (float[]){0, 0, 1, 5, 5, 0.5f, 0, 0, -2, 1, 0.5f, 0.5f});
+    /* noise variates (step, id) */
+    add(OP_NOISE, 2, (float[]){0, 0});
+    add(OP_NOISE, 2, (float[]){17, 99999});
+    add(OP_NOISE, 2, (float[]){16777215, 3});
+}
+
+static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint bufs[3],
+                    GLuint ubo) {
+    boids_gpu_params u;
+    boids_gpu_params_init(&u, p);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof u, &u, GL_STATIC_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo);
+    unsigned ops[MAXC];
+    float in[MAXC * 16], out[MAXC * NOUT];
+    for (int i = 0; i < ncases; i++) {
+        ops[i] = cases[i].op;
+        memcpy(in + 16 * i, cases[i].in, sizeof cases[i].in);
+    }
+    const void *data[3] = {ops, in, NULL};
+    const GLsizeiptr size[3] = {sizeof ops, sizeof in, sizeof out};
+    for (GLuint b = 0; b < 3; b++) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[b]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, size[b], data[b], GL_DYNAMIC_READ);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, bufs[b]);
+    }
+    glUseProgram(prog);
+    glUniform1ui(glGetUniformLocation(prog, "u_cases"), (GLuint)ncases);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    rules3_k_f k;
+    rules3_k_init_f(&k, p);
+    for (int i = 0; i < ncases; i++) {
+        float want[NOUT];
+        expect(&k, p, &cases[i], want);
+        compare(set, i, &cases[i], want, out + NOUT * i, k.max_speed, p->noise != 0);
+    }
+    printf("%-32s %d cases\n", set, ncases);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr,
+                "usage: %s shaders/rules.glsl shaders/rules3.glsl tests/gpu/rules3_test.comp\n",
+                argv[0]);
+        return 2;
+    }
+    boids_error err;
+    gl = boids_gl_create(1, &err);
+    if (!gl) return no_gpu_exit("rules3_glsl_test", err.msg);
+    make_cases();
+    GLuint prog = build((const char *const *)argv + 1), bufs[3], ubo;
+    glGenBuffers(3, bufs);
+    glGenBuffers(1, &ubo);
+    boids_params p;
+    boids_preset_apply(&p, "classic", &err); /* 400 x 400 wrap, R 50, R_sep 20, per step */
+    p.dim = 3, p.depth = 400, p.fov = 180;
+    if (prog) run_set("reynolds wrap fov 180", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_WALLS;
+    p.fov = 120;
+    p.predator = 1, p.predator_x = 100, p.predator_y = 100, p.predator_z = 110;
+    p.food = 1, p.food_x = 150, p.food_y = 80, p.food_z = 130;
+    if (prog) run_set("reynolds walls fov 120", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    if (prog) run_set("reynolds open topological", &p, prog, bufs, ubo);
+    p.model = BOIDS_MODEL_VICSEK, p.noise = 0, p.speed = 2;
+    if (prog) run_set("vicsek walls noise 0", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_WALLS, p.noise = 1.5, p.noise_seed = 0x123456789abcLL;
+    if (prog) run_set("vicsek walls noise 1.5", &p, prog, bufs, ubo);
+    p.neighbours = BOIDS_NEIGHBOURS_METRIC, p.boundary = BOIDS_BOUNDARY_WRAP, p.noise = 6.283;
+    if (prog) run_set("vicsek wrap metric noise 2 pi", &p, prog, bufs, ubo);
+    glDeleteBuffers(3, bufs);
+    glDeleteBuffers(1, &ubo);
+    glDeleteProgram(prog);
+    const boids_gl_debug *log = boids_gl_debug_log(gl);
+    CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);
+    boids_gl_destroy(gl);
+    return CHECK_DONE("rules3_glsl_test");
+}
