@@ -25,6 +25,11 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
   endif()
 endforeach()
 
+# The 3-D camera's maths, no GL needed (src/app/camera3.c).
+add_executable(camera3_test view/camera3_test.c)
+target_link_libraries(camera3_test PRIVATE boids_view_gpu)
+add_test(NAME camera3_orbit_view_matrix_and_fly_move_as_documented COMMAND camera3_test)
+
 # The key table of docs/viewer.md is the viewer's own (src/app/view_keys.c), printed by a
 # small program linked with the viewer.
 add_executable(view_keys_markdown view/keys_markdown.c)
