@@ -5,11 +5,16 @@
  * computes in float, and every quantity checked is of order 1 to 1000 units, so 1e-3
  * relative (a few hundred float ulps) covers the rounding of a handful of operations. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cglm/cglm.h>
 
 #include "../check.h"
 #include "camera3.h"
+#include "camera_path.h"
 
 static void orbit_eye_is_target_minus_distance_along_forward(void) {
     camera3 c;
@@ -122,10 +127,86 @@ static void toggle_and_look_at_keep_the_view(void) {
     CHECK_NEAR(c.distance, d0 / 1.15f, 1e-3 * d0, "one notch in");
 }
 
+static void orbit_path_turns_at_its_rate(void) {
+    camera_path cp;
+    boids_error err;
+    CHECK(camera_path_parse(&cp, "orbit:30,elev=10,dist=2000", &err) == BOIDS_OK, "%s", err.msg);
+    camera3 c0, c;
+    camera3_reset(&c0, 900, 560, 560);
+    c = c0;
+    camera_path_at(&cp, 2.0, &c);
+    CHECK_NEAR(c.yaw - c0.yaw, glm_rad(60.0f), 1e-5, "30 degrees a second for 2 s");
+    CHECK_NEAR(c.pitch, glm_rad(10.0f), 1e-6, "elevation");
+    CHECK_NEAR(c.distance, 2000, 1e-3, "distance");
+    camera_path_free(&cp);
+    /* Bad specs: one message naming the spec. */
+    const char *bad[] = {"orbit:",          "orbit:x",   "orbit:10,elev=95",     "orbit:10,dist=0",
+                         "orbit:10,zoom=2", "orbit:nan", "/nonexistent/keys.txt"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        boids_error_clear(&err);
+        CHECK(camera_path_parse(&cp, bad[i], &err) == BOIDS_ERR_INPUT, "'%s' refused", bad[i]);
+        CHECK(strstr(err.msg, "--camera") != NULL, "'%s': message names --camera: %s", bad[i],
+              err.msg);
+    }
+}
+
+/* Writes text to a temporary file; its path into path (size 64). */
+static void temp_file(char *path, const char *text) {
+    strcpy(path, "/tmp/camera3_test_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void keyframes_interpolate_eye_and_direction(void) {
+    char path[64];
+    /* the eye moves from (0,0,-1000) to (1000,0,-1000); the look turns from +z to +x */
+    temp_file(path, "# t eye target\n"
+                    "0   0 0 -1000   0 0 0\n"
+                    "\n"
+                    "2   1000 0 -1000   2000 0 -1000  # end\n");
+    camera_path cp;
+    boids_error err;
+    CHECK(camera_path_parse(&cp, path, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(cp.nkeys == 2, "two keys (%zu)", cp.nkeys);
+    camera3 c;
+    camera3_reset(&c, 1000, 1000, 1000);
+    float eye[3], f[3];
+    camera_path_at(&cp, -1.0, &c); /* before the first key: the first */
+    camera3_eye(&c, eye);
+    CHECK_NEAR(eye[0], 0, 1e-3 * 1000, "first key's eye x");
+    CHECK_NEAR(eye[2], -1000, 1e-3 * 1000, "first key's eye z");
+    camera_path_at(&cp, 1.0, &c); /* halfway: eye halfway, direction turned 45 degrees */
+    camera3_eye(&c, eye);
+    camera3_forward(&c, f);
+    CHECK_NEAR(eye[0], 500, 1e-3 * 1000, "halfway eye x");
+    CHECK_NEAR(f[0], sqrtf(0.5f), 1e-4, "slerp: 45 degrees, x");
+    CHECK_NEAR(f[2], sqrtf(0.5f), 1e-4, "slerp: 45 degrees, z");
+    camera_path_at(&cp, 5.0, &c); /* after the last: the last */
+    camera3_forward(&c, f);
+    CHECK_NEAR(f[0], 1, 1e-4, "last key looks along +x");
+    camera_path_free(&cp);
+    unlink(path);
+    /* Bad files: the message names the file and line. */
+    const char *bad[] = {"0 1 2 3 4 5\n",   "0 1 2 3 4 5 6 7\n",
+                         "0 1 2 3 4 5 x\n", "1 0 0 0 1 1 1\n1 0 0 0 2 2 2\n",
+                         "0 1 1 1 1 1 1\n", "# none\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        temp_file(path, bad[i]);
+        boids_error_clear(&err);
+        CHECK(camera_path_parse(&cp, path, &err) == BOIDS_ERR_INPUT, "file %zu refused", i);
+        CHECK(strstr(err.msg, path) != NULL, "file %zu: message names the file: %s", i, err.msg);
+        unlink(path);
+    }
+}
+
 int main(void) {
     orbit_eye_is_target_minus_distance_along_forward();
     view_matrix_maps_target_to_the_centre();
     fly_moves_along_the_look_direction();
     toggle_and_look_at_keep_the_view();
+    orbit_path_turns_at_its_rate();
+    keyframes_interpolate_eye_and_direction();
     return CHECK_DONE("camera3_test");
 }
