@@ -40,6 +40,8 @@ add_library(boids_viewer STATIC
   src/app/view_hud.c
   src/app/view_osc.c
   src/app/view_life.c
+  src/app/view3.c
+  src/app/dive.c
   src/app/osc.c
   src/app/view_ui.c
   src/app/render_scene.c
