@@ -35,7 +35,9 @@ typedef struct boids_backend boids_backend;
 
 /* Creates the exact reference backend with a copy of initial (n > 0, every array set).
  * NULL initial or arrays, n = 0: BOIDS_ERR_INPUT; no memory: BOIDS_ERR_NOMEM. Returns NULL
- * on failure. */
+ * on failure. A 3-D flock (z and vz set, boids_flock_dim) makes a 3-D backend, which steps
+ * with dim = 3 parameters only (rules3.h); boids_cpu_create likewise (27-cell grid, scalar
+ * kernels). The GPU backend refuses 3-D for now (BOIDS_ERR_INPUT). */
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err);
 /* The same for the grid backend; threads <= 0: all available (OpenMP default). A step runs
  * on all of them or, where timing shows one thread to be faster (another process holding a
@@ -109,11 +111,21 @@ static inline uint32_t boids_mix32(uint32_t h) {
     h ^= h >> 16;
     return h;
 }
-static inline double boids_noise_u(uint64_t noise_seed, uint32_t step, uint32_t id) {
+static inline uint32_t boids_noise_hash(uint64_t noise_seed, uint32_t step, uint32_t id) {
     uint32_t h = boids_mix32(id);
     h = boids_mix32(h ^ step);
     h = boids_mix32(h ^ (uint32_t)(noise_seed >> 32));
-    h = boids_mix32(h ^ (uint32_t)noise_seed);
+    return boids_mix32(h ^ (uint32_t)noise_seed);
+}
+static inline double boids_noise_u(uint64_t noise_seed, uint32_t step, uint32_t id) {
+    return (double)(boids_noise_hash(noise_seed, step, id) >> 8) * (1.0 / 16777216.0);
+}
+
+/* The second variate of agent `id` at `step`, which the 3-D Vicsek noise needs (the azimuth
+ * of its turn; rules3.h): the same hash mixed once more with a constant, a stream distinct
+ * from boids_noise_u's, again 24 bits in [0, 1). */
+static inline double boids_noise_u2(uint64_t noise_seed, uint32_t step, uint32_t id) {
+    uint32_t h = boids_mix32(boids_noise_hash(noise_seed, step, id) ^ 0x9E3779B9u);
     return (double)(h >> 8) * (1.0 / 16777216.0);
 }
 

@@ -42,9 +42,12 @@ typedef struct boids_params {
     /* Model. */
     int model; /* boids_model: "reynolds" or "vicsek" */
 
-    /* World. */
+    /* World. With dim = 3 the world is the box width x height x depth (x, y, z); every
+     * rule works per axis as in the plane (README, "Three dimensions"). */
     double width;       /* world width, length units; (0, 1e7] */
     double height;      /* world height, length units; (0, 1e7] */
+    int dim;            /* dimensions of the world: 2 (the plane) or 3 (a box); default 2 */
+    double depth;       /* world depth (z), length units; (0, 1e7]; used only when dim = 3 */
     int boundary;       /* boids_boundary: "wrap", "walls" or "open" */
     double wall_margin; /* walls: distance from an edge where the inward push starts; [0, 1e7] */
     double wall_weight; /* walls: weight of the inward steering force; [0, 1000] */
@@ -75,7 +78,9 @@ typedef struct boids_params {
     /* Vicsek model (seed 003). Neighbours: within vision_radius (distance <= R, itself
      * included) or itself and the k nearest; no field of view. */
     double speed;    /* constant speed v0, length/time; (0, 1e7] */
-    double noise;    /* eta: heading noise uniform in [-eta/2, eta/2], radians; [0, 2 pi] */
+    double noise;    /* eta: heading noise uniform in [-eta/2, eta/2], radians; [0, 2 pi];
+                      * in 3-D a direction uniform in the cone of half-angle eta/2 about
+                      * the mean heading (eta = 2 pi: uniform on the sphere) */
     long noise_seed; /* noise stream: a hash of (noise_seed, step, id); the run's --seed by
                       * default; [0, 2^53] */
 
@@ -83,6 +88,7 @@ typedef struct boids_params {
     int predator;           /* 0 off, 1 on */
     double predator_x;      /* position, length; any finite value */
     double predator_y;      /* position, length; any finite value */
+    double predator_z;      /* position, length; any finite value; used only when dim = 3 */
     double predator_radius; /* length; [0, 1e7] */
     double predator_weight; /* [0, 1000] */
 
@@ -90,6 +96,7 @@ typedef struct boids_params {
     int food;           /* 0 off, 1 on */
     double food_x;      /* position, length; any finite value */
     double food_y;      /* position, length; any finite value */
+    double food_z;      /* position, length; any finite value; used only when dim = 3 */
     double food_radius; /* length; [0, 1e7] */
     double food_weight; /* [0, 1000] */
 } boids_params;
@@ -150,8 +157,8 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
 
 /* Checks every range and the rules between keys: min_speed <= max_speed,
  * separation_radius <= vision_radius, and one step (max_speed * dt, or speed * dt for
- * Vicsek) below half the smaller world side unless the boundary is open. BOIDS_ERR_INPUT
- * naming the key. */
+ * Vicsek) below half the smallest world side (depth included when dim = 3) unless the
+ * boundary is open. BOIDS_ERR_INPUT naming the key. */
 boids_status boids_params_validate(const boids_params *p, boids_error *err);
 
 /* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos,

@@ -33,6 +33,8 @@ class Params(ctypes.Structure):
         ("model", ctypes.c_int),
         ("width", ctypes.c_double),
         ("height", ctypes.c_double),
+        ("dim", ctypes.c_int),
+        ("depth", ctypes.c_double),
         ("boundary", ctypes.c_int),
         ("wall_margin", ctypes.c_double),
         ("wall_weight", ctypes.c_double),
@@ -57,11 +59,13 @@ class Params(ctypes.Structure):
         ("predator", ctypes.c_int),
         ("predator_x", ctypes.c_double),
         ("predator_y", ctypes.c_double),
+        ("predator_z", ctypes.c_double),
         ("predator_radius", ctypes.c_double),
         ("predator_weight", ctypes.c_double),
         ("food", ctypes.c_int),
         ("food_x", ctypes.c_double),
         ("food_y", ctypes.c_double),
+        ("food_z", ctypes.c_double),
         ("food_radius", ctypes.c_double),
         ("food_weight", ctypes.c_double),
     ]
@@ -74,7 +78,8 @@ class Error(ctypes.Structure):
 
 
 class FlockC(ctypes.Structure):
-    """boids_flock: N, four arrays of doubles in id order, and the step counter."""
+    """boids_flock: N, four arrays of doubles in id order, the step counter, and the z
+    arrays (NULL for a 2-D flock)."""
 
     _fields_ = [
         ("n", ctypes.c_size_t),
@@ -83,6 +88,8 @@ class FlockC(ctypes.Structure):
         ("vx", ctypes.POINTER(ctypes.c_double)),
         ("vy", ctypes.POINTER(ctypes.c_double)),
         ("step", ctypes.c_uint32),
+        ("z", ctypes.POINTER(ctypes.c_double)),
+        ("vz", ctypes.POINTER(ctypes.c_double)),
     ]
 
 

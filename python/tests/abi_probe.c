@@ -21,6 +21,8 @@ int main(void) {
     FIELD(boids_params, model);
     FIELD(boids_params, width);
     FIELD(boids_params, height);
+    FIELD(boids_params, dim);
+    FIELD(boids_params, depth);
     FIELD(boids_params, boundary);
     FIELD(boids_params, wall_margin);
     FIELD(boids_params, wall_weight);
@@ -45,11 +47,13 @@ int main(void) {
     FIELD(boids_params, predator);
     FIELD(boids_params, predator_x);
     FIELD(boids_params, predator_y);
+    FIELD(boids_params, predator_z);
     FIELD(boids_params, predator_radius);
     FIELD(boids_params, predator_weight);
     FIELD(boids_params, food);
     FIELD(boids_params, food_x);
     FIELD(boids_params, food_y);
+    FIELD(boids_params, food_z);
     FIELD(boids_params, food_radius);
     FIELD(boids_params, food_weight);
     SIZE(boids_error);
@@ -62,6 +66,8 @@ int main(void) {
     FIELD(boids_flock, vx);
     FIELD(boids_flock, vy);
     FIELD(boids_flock, step);
+    FIELD(boids_flock, z);
+    FIELD(boids_flock, vz);
     SIZE(boids_metrics);
     SIZE(boids_gpu_options);
     FIELD(boids_gpu_options, deterministic);

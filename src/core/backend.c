@@ -13,10 +13,15 @@
 static boids_status check_flock(const boids_flock *f, const char *what, boids_error *err) {
     if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock is NULL", what);
     if (f->n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock has no boids", what);
-    if (!f->x || !f->y || !f->vx || !f->vy)
+    if (!f->x || !f->y || !f->vx || !f->vy || !f->z != !f->vz)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock's arrays are not allocated",
                                what);
     return BOIDS_OK;
+}
+
+/* The backend's dimension (see struct boids_backend). */
+static int backend_dim(const boids_backend *b) {
+    return b->dim == 3 ? 3 : 2;
 }
 
 static boids_status check_backend(const boids_backend *b, const char *what, boids_error *err) {
@@ -33,6 +38,11 @@ static boids_status check_run(const boids_backend *b, const boids_params *p, con
     if (boids_params_validate(p, &e) != BOIDS_OK)
         return boids_error_set(err, e.status, "%s on the %s backend: %s", what, b->ops->name,
                                e.msg);
+    if (p->dim != backend_dim(b))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s on the %s backend: the parameters say dim = %d but the state "
+                               "is %d-D",
+                               what, b->ops->name, p->dim, backend_dim(b));
     return BOIDS_OK;
 }
 
@@ -57,6 +67,10 @@ boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigne
 boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_error *err) {
     if (check_backend(b, "download", err) || check_flock(out, "download", err))
         return BOIDS_ERR_INPUT;
+    if (boids_flock_dim(out) != backend_dim(b))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "download: the output flock is %d-D, the %s backend %d-D",
+                               boids_flock_dim(out), b->ops->name, backend_dim(b));
     if (out->n != b->n)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "download: the output flock holds %zu boids, the %s backend %zu",
@@ -66,6 +80,11 @@ boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_er
 
 boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     if (check_backend(b, "upload", err) || check_flock(in, "upload", err)) return BOIDS_ERR_INPUT;
+    if (boids_flock_dim(in) != backend_dim(b))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "upload: a %d-D flock onto a %d-D %s backend (a backend keeps the "
+                               "dimension it was created with)",
+                               boids_flock_dim(in), backend_dim(b), b->ops->name);
     return b->ops->upload(b, in, err);
 }
 

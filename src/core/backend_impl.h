@@ -28,6 +28,12 @@ BOIDS_HIDDEN struct boids_backend *boids_cpu_ref_create_unchecked(const struct b
                                                                   boids_error *err);
 BOIDS_HIDDEN struct boids_backend *boids_cpu_create_unchecked(const struct boids_flock *initial,
                                                               int threads, boids_error *err);
+/* The 3-D implementations (cpu_ref3.c, cpu_grid3.c), which the constructors above hand a
+ * 3-D flock to. */
+BOIDS_HIDDEN struct boids_backend *boids_cpu_ref3_create(const struct boids_flock *initial,
+                                                         boids_error *err);
+BOIDS_HIDDEN struct boids_backend *boids_cpu3_create(const struct boids_flock *initial, int threads,
+                                                     boids_error *err);
 
 #include "boids/backend.h"
 
@@ -48,6 +54,10 @@ typedef struct boids_backend_ops {
 struct boids_backend {
     const boids_backend_ops *ops;
     size_t n;
+    /* 2 or 3: the dimension of the flock the backend was created with, which it keeps: an
+     * upload or parameters of the other dim are refused (src/core/backend.c) before an
+     * operation runs. Set by the 3-D constructors; 0 (from calloc) reads as 2. */
+    int dim;
     /* The interaction points and obstacles the rules apply on every step
      * (boids_backend_set_interact); zero (all off, no obstacles) until set. inter_version
      * counts the changes, so that a backend that mirrors the table elsewhere (the GPU's

@@ -795,6 +795,7 @@ static void destroy(boids_backend *b) {
 static const boids_backend_ops ops = {"cpu", destroy, step, download, upload, neighbours};
 
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
+    if (initial->z) return boids_cpu3_create(initial, threads, err);
     cpu_grid *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -820,18 +821,21 @@ boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_e
 }
 
 const char *boids_cpu_kernel_name(const boids_backend *b) {
+    if (b && b->dim == 3) return boids_cpu3_is(b) ? "scalar" : NULL; /* 3-D: scalar only */
     if (!b || b->ops != &ops) return NULL;
     const cpu_grid *c = (const cpu_grid *)b;
     return BOIDS_AVX2 && c->have_avx2 && !c->force_scalar ? "avx2" : "scalar";
 }
 
 int boids_cpu_fixed_threads(boids_backend *b, int on) {
+    if (b && b->dim == 3) return boids_cpu3_is(b) ? 0 : -1; /* 3-D: always its full count */
     if (!b || b->ops != &ops) return -1;
     ((cpu_grid *)b)->fixed_threads = on != 0;
     return 0;
 }
 
 int boids_cpu_force_scalar(boids_backend *b, int on) {
+    if (b && b->dim == 3) return boids_cpu3_is(b) ? 0 : -1; /* 3-D: scalar only */
     if (!b || b->ops != &ops) return -1;
     ((cpu_grid *)b)->force_scalar = on != 0;
     return 0;

@@ -21,4 +21,8 @@ int boids_cpu_force_scalar(boids_backend *b, int on);
  * that each count really runs. Returns 0, or -1 if b is not a `cpu` backend. */
 int boids_cpu_fixed_threads(boids_backend *b, int on);
 
+/* 1 if b is a 3-D `cpu` backend (cpu_grid3.c: scalar kernels, every step on its full
+ * thread count), which the three hooks above answer for. */
+int boids_cpu3_is(const boids_backend *b);
+
 #endif

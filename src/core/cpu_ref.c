@@ -485,6 +485,7 @@ static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_
 static const boids_backend_ops ops = {"cpu-ref", destroy, step, download, upload, neighbours};
 
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
+    if (initial->z) return boids_cpu_ref3_create(initial, err);
     cpu_ref *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -500,12 +501,14 @@ boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err
 }
 
 int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
+    if (b && b->dim == 3) return boids_cpu_ref3_set_threads(b, threads);
     if (!b || b->ops != &ops) return -1;
     ((cpu_ref *)b)->threads = threads;
     return 0;
 }
 
 int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
+    if (b && b->dim == 3) return boids_cpu_ref3_is(b) ? 0 : -1; /* 3-D: the scalar scan only */
     if (!b || b->ops != &ops) return -1;
     ((cpu_ref *)b)->force_scalar = on != 0;
     return 0;

@@ -22,6 +22,9 @@ static const boids_param_info table[] = {
      "reynolds (three rules) or vicsek (heading alignment with noise)", model_names},
     REAL(width, 0, 1e7, 1, "length", "world width"),
     REAL(height, 0, 1e7, 1, "length", "world height"),
+    {"dim", BOIDS_KEY_INT, offsetof(boids_params, dim), 2, 3, 0, "",
+     "dimensions: 2 (the plane) or 3 (a width x height x depth box)", NULL},
+    REAL(depth, 0, 1e7, 1, "length", "world depth (z); dim = 3 only"),
     {"boundary", BOIDS_KEY_ENUM, offsetof(boids_params, boundary), 0, 2, 0, "",
      "wrap (periodic), walls (closed box) or open (unbounded plane)", boundary_names},
     REAL(wall_margin, 0, 1e7, 0, "length", "walls: distance from an edge where the push starts"),
@@ -53,12 +56,14 @@ static const boids_param_info table[] = {
      "predator point on (1) or off (0)", NULL},
     ANY_REAL(predator_x, "length", "predator position x"),
     ANY_REAL(predator_y, "length", "predator position y"),
+    ANY_REAL(predator_z, "length", "predator position z (dim = 3 only)"),
     REAL(predator_radius, 0, 1e7, 0, "length", "boids closer than this flee"),
     REAL(predator_weight, 0, 1000, 0, "", "weight of the flee steering force"),
     {"food", BOIDS_KEY_BOOL, offsetof(boids_params, food), 0, 1, 0, "",
      "food point on (1) or off (0)", NULL},
     ANY_REAL(food_x, "length", "food position x"),
     ANY_REAL(food_y, "length", "food position y"),
+    ANY_REAL(food_z, "length", "food position z (dim = 3 only)"),
     REAL(food_radius, 0, 1e7, 0, "length", "boids closer than this steer to the food"),
     REAL(food_weight, 0, 1000, 0, "", "weight of the seek steering force"),
 };
@@ -79,6 +84,8 @@ boids_params boids_params_default(void) {
     boids_params p = {0};
     p.width = 900;
     p.height = 560;
+    p.dim = 2;
+    p.depth = 560; /* a box as deep as it is high: the smaller side of the plane */
     p.boundary = BOIDS_BOUNDARY_WRAP;
     p.wall_margin = 50;
     p.wall_weight = 2;
@@ -96,10 +103,12 @@ boids_params boids_params_default(void) {
     p.cohesion_weight = 1;
     p.predator_x = p.width / 2;
     p.predator_y = p.height / 2;
+    p.predator_z = p.depth / 2;
     p.predator_radius = 160;
     p.predator_weight = 3;
     p.food_x = p.width / 2;
     p.food_y = p.height / 2;
+    p.food_z = p.depth / 2;
     p.food_radius = 160;
     p.food_weight = 1;
     p.model = BOIDS_MODEL_REYNOLDS;
@@ -293,13 +302,14 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
                                "(separation only acts on boids within vision)",
                                p->separation_radius, p->vision_radius);
     double side = p->width < p->height ? p->width : p->height;
+    if (p->dim == 3 && p->depth < side) side = p->depth;
     double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
     if (p->boundary != BOIDS_BOUNDARY_OPEN && step >= side / 2)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "parameters: %s * dt = %g must be below half the smaller "
-                               "world side (%g): one step may not cross half the world",
+                               "parameters: %s * dt = %g must be below half the smallest "
+                               "world side%s (%g): one step may not cross half the world",
                                p->model == BOIDS_MODEL_VICSEK ? "speed" : "max_speed", step,
-                               side / 2);
+                               p->dim == 3 ? " (depth included)" : "", side / 2);
     return BOIDS_OK;
 }
 
@@ -323,6 +333,8 @@ static void preset_classic(boids_params *p) {
     p->wall_margin = 20;
     p->predator_x = p->food_x = 200;
     p->predator_y = p->food_y = 200;
+    p->depth = 400;
+    p->predator_z = p->food_z = 200;
     p->predator_radius = p->food_radius = 80;
 }
 
@@ -389,6 +401,7 @@ static void preset_vicsek(boids_params *p) {
     p->model = BOIDS_MODEL_VICSEK;
     p->count = 400;
     p->width = p->height = 10; /* sqrt(400 / 4) */
+    p->depth = 10;
     p->vision_radius = 1;
     p->separation_radius = 0;
     p->speed = 0.03;

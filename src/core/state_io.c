@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A boid's line holds four numbers of at most 24 characters (%.17g) and any further
+/* A boid's line holds four (3-D: six) numbers of at most 24 characters (%.17g) and any further
  * columns; the bound keeps a file of one huge line from being read into memory. */
 enum { STATE_MAX_LINE = 4096 };
 /* The count key's maximum: more boids than any parameter set allows is not a state. */
@@ -23,14 +23,14 @@ static char *trim(char *s) {
     return s;
 }
 
-/* Cuts the first four comma-separated fields of line into f (trimmed) and returns the number
+/* Cuts the first six comma-separated fields of line into f (trimmed) and returns the number
  * of fields of the whole line, however many. */
-static size_t fields(char *line, char *f[4]) {
+static size_t fields(char *line, char *f[6]) {
     size_t n = 0;
     for (char *s = line;; n++) {
         char *c = strchr(s, ',');
-        if (c && n < 4) *c = '\0';
-        if (n < 4) f[n] = trim(s);
+        if (c && n < 6) *c = '\0';
+        if (n < 6) f[n] = trim(s);
         if (!c) return n + 1;
         s = c + 1;
     }
@@ -50,44 +50,82 @@ static int parse_step(const char *line, uint32_t *step) {
     return 1;
 }
 
+/* `# dim=D` with D 2 or 3; returns 0 if line is not that. */
+static int parse_dim(const char *line, int *dim) {
+    if (!strcmp(line, "# dim=2")) return *dim = 2, 1;
+    if (!strcmp(line, "# dim=3")) return *dim = 3, 1;
+    return 0;
+}
+
+/* The header of a state of dim 2 or 3 and its leading columns. */
+static const char *const names2[4] = {"x", "y", "vx", "vy"};
+static const char *const names3[6] = {"x", "y", "z", "vx", "vy", "vz"};
+
 typedef struct loader {
     text_lines t;
     const boids_params *p; /* NULL: no check against parameters */
     size_t columns, n, cap;
-    double *rows; /* 4 values a boid, grown as the file is read */
+    double *rows; /* 2 * dim values a boid, grown as the file is read */
     uint32_t step;
+    int dim;     /* from the `# dim=D` line; 2 without one */
+    int vals;    /* 2 * dim: values a boid */
+    int has_dim; /* the file had a `# dim=D` line */
 } loader;
 
-/* The lines before the boids: an optional step line, then the header. */
-static boids_status read_head(loader *L, boids_error *err) {
-    static const char *names[4] = {"x", "y", "vx", "vy"};
-    char *line;
-    int r = text_next(&L->t, &line, err);
-    if (r == 1 && line[0] == '#') {
-        if (!parse_step(line, &L->step))
+/* The comment lines before the header: `# step=K` first if present, then `# dim=D` if
+ * present. Leaves *line at the first other line; *r is text_next's result for it. */
+static boids_status read_comments(loader *L, char **line, int *r, boids_error *err) {
+    *r = text_next(&L->t, line, err);
+    if (*r == 1 && (*line)[0] == '#' && parse_step(*line, &L->step))
+        *r = text_next(&L->t, line, err);
+    if (*r == 1 && (*line)[0] == '#') {
+        if (!parse_dim(*line, &L->dim))
             return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "%s:1: expected `# step=K` (K in [0, 4294967295]) or the "
-                                   "header x,y,vx,vy",
-                                   L->t.path);
-        r = text_next(&L->t, &line, err);
+                                   "%s:%zu: expected %s`# dim=D` (D 2 or 3) or the header",
+                                   L->t.path, L->t.lineno,
+                                   L->t.lineno == 1 ? "`# step=K` (K in [0, 4294967295]), " : "");
+        L->has_dim = 1;
+        *r = text_next(&L->t, line, err);
     }
+    return BOIDS_OK;
+}
+
+/* The lines before the boids: an optional step line, an optional dim line, then the header
+ * (x,y,vx,vy in 2-D, x,y,z,vx,vy,vz in 3-D). */
+static boids_status read_head(loader *L, boids_error *err) {
+    char *line;
+    int r;
+    L->dim = 2;
+    boids_status s = read_comments(L, &line, &r, err);
+    if (s) return s;
+    L->vals = 2 * L->dim;
+    const char *header = L->dim == 3 ? "x,y,z,vx,vy,vz" : "x,y,vx,vy";
     if (r < 0) return err ? err->status : BOIDS_ERR_INPUT;
-    if (r == 0 && L->t.lineno == 1) /* a step line and nothing after it */
+    if (r == 0 && L->t.lineno >= 1)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s:2: expected the header x,y,vx,vy after the step line, found "
-                               "the end of the file",
-                               L->t.path);
+                               "%s:%zu: expected the header %s after the %s line, found the end "
+                               "of the file",
+                               L->t.path, L->t.lineno + 1, header, L->has_dim ? "dim" : "step");
     if (r == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: empty file (expected the header %s)",
+                               L->t.path, header);
+    if (L->p && L->p->dim != L->dim)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: empty file (expected the header x,y,vx,vy)", L->t.path);
-    char *f[4];
+                               "%s: the state is %d-D (%s) but the parameters say dim = %d (set "
+                               "dim = %d to run it)",
+                               L->t.path, L->dim, L->has_dim ? "its `# dim=3` line" : "no dim line",
+                               L->p->dim, L->dim);
+    const char *const *names = L->dim == 3 ? names3 : names2;
+    char *f[6];
     size_t nf = fields(line, f);
-    for (int c = 0; c < 4; c++)
-        if (nf < 4 || strcmp(f[c], names[c]) != 0)
-            return boids_error_set(
-                err, BOIDS_ERR_INPUT,
-                "%s:%zu: bad header: expected x,y,vx,vy (further columns allowed)", L->t.path,
-                L->t.lineno);
+    for (int c = 0; c < L->vals; c++)
+        if (nf < (size_t)L->vals || strcmp(f[c], names[c]) != 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s:%zu: bad header: expected %s (further columns allowed)%s",
+                                   L->t.path, L->t.lineno, header,
+                                   L->dim == 2 && nf >= 3 && !strcmp(f[2], "z")
+                                       ? "; a 3-D state needs the line `# dim=3` before it"
+                                       : "");
     L->columns = nf;
     return BOIDS_OK;
 }
@@ -95,10 +133,10 @@ static boids_status read_head(loader *L, boids_error *err) {
 /* One boid's line: the column count of the header, four finite numbers and, with
  * parameters, a boid they allow (boids_boid_check). */
 static boids_status read_boid(loader *L, char *line, boids_error *err) {
-    static const char *names[4] = {"x", "y", "vx", "vy"};
+    const char *const *names = L->dim == 3 ? names3 : names2;
     const char *path = L->t.path;
     size_t lineno = L->t.lineno;
-    char *f[4];
+    char *f[6];
     size_t nf = fields(line, f);
     if (nf == 1 && f[0][0] == '\0')
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: empty line", path, lineno);
@@ -111,14 +149,14 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
                                STATE_MAX_BOIDS);
     if (L->n == L->cap) {
         size_t cap = L->cap ? 2 * L->cap : 1024;
-        double *grown = realloc(L->rows, cap * 4 * sizeof(double));
+        double *grown = realloc(L->rows, cap * (size_t)L->vals * sizeof(double));
         if (!grown)
             return boids_error_set(err, BOIDS_ERR_NOMEM, "%s:%zu: out of memory", path, lineno);
         L->rows = grown;
         L->cap = cap;
     }
-    double *v = &L->rows[4 * L->n];
-    for (int c = 0; c < 4; c++) {
+    double *v = &L->rows[(size_t)L->vals * L->n];
+    for (int c = 0; c < L->vals; c++) {
         char *end;
         v[c] = strtod(f[c], &end);
         if (end == f[c] || *end != '\0')
@@ -132,7 +170,8 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
     if (L->p) {
         char where[200];
         snprintf(where, sizeof where, "%s:%zu: boid %zu", path, lineno, L->n);
-        boids_status s = boids_boid_check(L->p, v, 1, where, err);
+        boids_status s = L->dim == 3 ? boids_boid_check3(L->p, v, 1, where, err)
+                                     : boids_boid_check(L->p, v, 1, where, err);
         if (s) return s;
     }
     L->n++;
@@ -157,12 +196,20 @@ static boids_status load(const char *path, const boids_params *p, boids_flock *o
     if (!s && r < 0) s = err ? err->status : BOIDS_ERR_INPUT;
     if (!s && L.n == 0)
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L.t.path);
-    if (!s) s = boids_flock_alloc(out, L.n, err);
-    for (size_t i = 0; !s && i < L.n; i++) {
+    if (!s) s = boids_flock_alloc_dim(out, L.n, L.dim, err);
+    for (size_t i = 0; !s && i < L.n && L.dim == 2; i++) {
         out->x[i] = L.rows[4 * i];
         out->y[i] = L.rows[4 * i + 1];
         out->vx[i] = L.rows[4 * i + 2];
         out->vy[i] = L.rows[4 * i + 3];
+    }
+    for (size_t i = 0; !s && i < L.n && L.dim == 3; i++) {
+        out->x[i] = L.rows[6 * i];
+        out->y[i] = L.rows[6 * i + 1];
+        out->z[i] = L.rows[6 * i + 2];
+        out->vx[i] = L.rows[6 * i + 3];
+        out->vy[i] = L.rows[6 * i + 4];
+        out->vz[i] = L.rows[6 * i + 5];
     }
     if (!s) out->step = L.step;
     free(L.rows);
@@ -188,6 +235,13 @@ boids_status boids_state_save(const char *path, const boids_flock *fl, boids_err
     boids_atomic_file a;
     boids_status s = boids_atomic_open(&a, path, err);
     if (s) return s;
+    if (fl->z) {
+        fprintf(a.f, "# step=%lu\n# dim=3\nx,y,z,vx,vy,vz\n", (unsigned long)fl->step);
+        for (size_t i = 0; i < fl->n; i++)
+            fprintf(a.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->z[i],
+                    fl->vx[i], fl->vy[i], fl->vz[i]);
+        return boids_atomic_commit(&a, err);
+    }
     fprintf(a.f, "# step=%lu\nx,y,vx,vy\n", (unsigned long)fl->step);
     for (size_t i = 0; i < fl->n; i++)
         fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);

@@ -14,6 +14,10 @@ static int gl_loaded(void) {
     return GLAD_GL_VERSION_4_3 && glad_glGetIntegerv != NULL;
 }
 
+/* The refusal of a 3-D flock or dim = 3 until the GPU pipeline runs in 3-D. */
+static const char gpu_no_3d[] =
+    "3-D runs on cpu-ref and cpu; the GPU pipeline in 3-D is not built yet";
+
 static const char no_gl[] = "no OpenGL 4.3 functions loaded: make a context with boids_gl_create, "
                             "or make yours current and call boids_gl_load first";
 
@@ -26,6 +30,8 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         bad = "the flock has no boids";
     else if (!initial->x || !initial->y || !initial->vx || !initial->vy)
         bad = "the flock's arrays are not allocated";
+    else if (initial->z)
+        bad = gpu_no_3d;
     if (bad || (!gl && !gl_loaded())) {
         boids_gl_destroy(gl); /* ownership passed to us, also on failure */
         if (bad)
@@ -47,6 +53,7 @@ size_t boids_gpu_max_count(char *why, size_t size) {
 
 boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     if (!p) return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: the parameters are NULL");
+    if (p->dim == 3) return boids_error_set(err, BOIDS_ERR_INPUT, "GPU backend: %s", gpu_no_3d);
     return boids_gpu_check_params_unchecked(p, err);
 }
 
