@@ -551,7 +551,7 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
         /* The device limit first: a flock beyond it takes seconds to allocate and fill. */
         if (!strcmp(o->backend, "gpu") && boids_gpu_check_count((size_t)p->count, err))
             return err->status;
-        boids_status s = boids_flock_alloc(f, (size_t)p->count, err);
+        boids_status s = boids_flock_alloc_dim(f, (size_t)p->count, p->dim, err);
         if (s) return s;
         boids_flock_randomize(f, p, o->seed);
         return BOIDS_OK;

@@ -5,6 +5,7 @@
  * 2-D viewer's own, drawn over it. */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include <cglm/cglm.h>
 #include <glad/gl.h>
@@ -70,13 +71,27 @@ void view3_wheel(view *v, double notches) {
     v->fitted = 0;
 }
 
+/* The camera's view of the frame. With the panel shown, the picture's centre moves to the
+ * middle of the part of the window the panel leaves free, as the 2-D fit does (a shift in
+ * clip space, so the perspective itself is unchanged). */
+static render_view3 frame_view(const view *v) {
+    render_view3 rv = render_view3_make(&v->cam3, v->fb_w, v->fb_h);
+    double pw = v->panel ? view_panel_width(v) : 0;
+    if (pw <= 0 || pw > v->fb_w / 2) return rv;
+    mat4 shift, vp;
+    glm_translate_make(shift, (vec3){-(float)(pw / v->fb_w), 0, 0});
+    glm_mat4_mul(shift, (vec4 *)rv.view_proj, vp);
+    memcpy(rv.view_proj, vp, sizeof vp);
+    return rv;
+}
+
 /* The boid whose direction from the eye is nearest the ray through the pointer. */
 static int pick(view *v, size_t *index) {
     const boids_flock *f = scene_host(v->sc);
     if (!f || !f->z) return 0;
-    mat4 vp, inv;
-    camera3_view_projection(&v->cam3, (double)v->fb_w / (v->fb_h > 0 ? v->fb_h : 1), (float *)vp);
-    glm_mat4_inv(vp, inv);
+    render_view3 rv = frame_view(v);
+    mat4 inv;
+    glm_mat4_inv((vec4 *)rv.view_proj, inv);
     vec4 ndc = {(float)(2 * v->mx / v->fb_w - 1), (float)(1 - 2 * v->my / v->fb_h), 1, 1}, far_;
     glm_mat4_mulv(inv, ndc, far_);
     vec3 eye, ray;
@@ -148,7 +163,7 @@ static void points_draw(view *v, const render_view3 *rv) {
 
 void view3_draw(view *v) {
     const boids_params *p = scene_params(v->sc);
-    render_view3 rv = render_view3_make(&v->cam3, v->fb_w, v->fb_h);
+    render_view3 rv = frame_view(v);
     render3_begin(v->r3);
     render_flock3 f = {0};
     if (scene_buffers3(v->sc, &f.pos_buf, &f.vel_buf, &f.prev_vel_buf, &f.n)) {
