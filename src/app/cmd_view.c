@@ -177,7 +177,8 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "scripted input: FRAME:TEXT items separated by commas; TEXT is typed\n"
                  "before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
                  "{click:X,Y} clicks at pixel (X,Y), {wheel:X,Y,DY} turns the wheel\n"
-                 "there by DY notches. E.g. --keys '30:f,60:{f2}2'"},
+                 "there by DY notches, {drag:X0,Y0,X1,Y1} drags with the left button.\n"
+                 "E.g. --keys '30:f,60:{f2}2'"},
         {APP_FLAG, "stats", 0, NULL, &o.stats, 1,
          .help = "at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
                  "mean_distance (to the --press point, else the world's centre),\n"

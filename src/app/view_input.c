@@ -163,7 +163,7 @@ void view_script_pointer(view *v) {
 /* One {TOKEN} of a script: a key without a character, or a click. 0 if unknown. */
 static int script_token(view *v, const char *tok) {
     int fk;
-    double cx, cy, dy;
+    double cx, cy, dy, ex, ey;
     if (!strcmp(tok, "space"))
         view_on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
     else if (!strcmp(tok, "tab"))
@@ -179,6 +179,14 @@ static int script_token(view *v, const char *tok) {
          * next. */
         v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        v->release_next = 1;
+    } else if (sscanf(tok, "drag:%lf,%lf,%lf,%lf", &cx, &cy, &ex, &ey) == 4) {
+        /* Pressed at the start, moved to the end in one event, released on the next frame
+         * (3-D: the camera turns). */
+        script_move(v, cx, cy);
+        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        script_move(v, ex, ey);
         v->release_next = 1;
     } else if (sscanf(tok, "wheel:%lf,%lf,%lf", &cx, &cy, &dy) == 3) {
         script_move(v, cx, cy);
