@@ -131,7 +131,7 @@ typedef struct bench_config {
     const char *preset; /* for the record; NULL means lab */
     boids_params base;  /* the resolved parameters before scaling to N */
     int fixed_world;    /* 1: keep base's world for every N; 0: keep its density */
-    double density;     /* base.count / (base.width * base.height) */
+    double density;     /* base.count / (base.width * base.height), and / base.depth in 3-D */
     unsigned long long seed;
     size_t sizes[64];
     int nsizes;

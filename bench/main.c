@@ -143,10 +143,14 @@ static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     p->count = (long)n;
     if (c->fixed_world) return;
     double k = sqrt((double)n / (c->density * c->base.width * c->base.height));
+    if (c->base.dim == 3) /* density per volume: base.count / (width height depth) */
+        k = cbrt((double)n / (c->density * c->base.width * c->base.height * c->base.depth));
     p->width = c->base.width * k;
     p->height = c->base.height * k;
+    p->depth = c->base.depth * k;
     /* Positions given relative to the world move with it. */
     p->predator_x *= k, p->predator_y *= k, p->food_x *= k, p->food_y *= k;
+    p->predator_z *= k, p->food_z *= k;
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
@@ -306,6 +310,7 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
     base.count = 0; /* the sizes are N; the parameters' count gives the density */
     if ((s = app_params(&base, &c->base, err))) return s;
     c->density = (double)c->base.count / (c->base.width * c->base.height);
+    if (c->base.dim == 3) c->density /= c->base.depth; /* per volume in 3-D */
     return BOIDS_OK;
 }
 
@@ -428,7 +433,7 @@ static void run_size(bench_run *r, size_t n) {
     boids_error perr;
     boids_status ps = boids_params_validate(&p, &perr);
     boids_flock init = {0};
-    if (!ps) ps = boids_flock_alloc(&init, n, &perr);
+    if (!ps) ps = boids_flock_alloc_dim(&init, n, p.dim, &perr);
     if (!ps) boids_flock_randomize(&init, &p, c->seed);
     if (!ps && c->age) ps = age_flock(&p, &init, c->threads, c->age, &perr);
     double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c->threads);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "boids/backend.h"
+#include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "check.h"
 #include "cpu_grid.h"
@@ -171,19 +172,26 @@ static boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) 
     return f;
 }
 
-/* The state of f after `steps` steps of p on cpu-ref with `threads` threads. */
-static boids_flock run_ref(const boids_flock *f, const boids_params *p, unsigned steps,
-                           int threads) {
+/* The state of f after `steps` steps of p on cpu-ref with `threads` threads (scalar != 0: the
+ * scalar pair scan, not AVX2's). */
+static boids_flock run_ref_scan(const boids_flock *f, const boids_params *p, unsigned steps,
+                                int threads, int scalar) {
     boids_error err;
     boids_backend *b = boids_cpu_ref_create(f, &err);
     if (!b) die("cpu-ref", &err);
     boids_cpu_ref_set_threads(b, threads);
+    CHECK(boids_cpu_ref_force_scalar(b, scalar) == 0, "a 3-D cpu-ref takes the scan hook");
     boids_flock out;
     if (boids_flock_alloc_dim(&out, f->n, boids_flock_dim(f), &err)) die("alloc", &err);
     if (boids_backend_step(b, p, steps, &err)) die("step", &err);
     if (boids_backend_download(b, &out, &err)) die("download", &err);
     boids_backend_destroy(b);
     return out;
+}
+
+static boids_flock run_ref(const boids_flock *f, const boids_params *p, unsigned steps,
+                           int threads) {
+    return run_ref_scan(f, p, steps, threads, 0);
 }
 
 /* A 3-D flock in the plane z = 0 at rest along z gives the planar step's bits: the z terms
@@ -227,7 +235,10 @@ static void test_ref_threads(void) {
         p.fov = 300, p.noise = 1, p.speed = 100;
         boids_flock f = random_flock(&p, 700, 5);
         boids_flock a = run_ref(&f, &p, 5, 1), b = run_ref(&f, &p, 5, 2);
+        boids_flock s = run_ref_scan(&f, &p, 5, 2, 1);
         CHECK(boids_flock_hash(&a) == boids_flock_hash(&b), "model %zu: 1 and 2 threads agree", m);
+        CHECK(boids_flock_hash(&a) == boids_flock_hash(&s), "model %zu: scalar scan agrees", m);
+        boids_flock_free(&s);
         CHECK(boids_flock_hash(&a) != boids_flock_hash(&f), "model %zu: the state moved", m);
         boids_flock_free(&f), boids_flock_free(&a), boids_flock_free(&b);
     }
@@ -375,6 +386,128 @@ static void test_state_round_trip(void) {
     boids_flock_free(&straight), boids_flock_free(&resumed), boids_flock_free(&flat);
 }
 
+/* ---- observables in 3-D -------------------------------------------------------------- */
+
+static double pair_d2(const boids_flock *f, const boids_params *p, size_t i, size_t j) {
+    const double side[3] = {p->width, p->height, p->depth};
+    const double d[3] = {f->x[j] - f->x[i], f->y[j] - f->y[i], f->z[j] - f->z[i]};
+    double d2 = 0;
+    for (int c = 0; c < 3; c++) {
+        double e = d[c];
+        if (p->boundary == BOIDS_BOUNDARY_WRAP) e = rules_wrap_d(e, side[c], side[c] / 2);
+        d2 += e * e;
+    }
+    return d2;
+}
+
+static size_t root(size_t *parent, size_t a) {
+    while (parent[a] != a) a = parent[a];
+    return a;
+}
+
+/* The grid observables against an O(N^2) count: nearest neighbours (same minima, summed in
+ * id order: 1e-12 relative for the sum's rounding), neighbour counts and components exact. */
+static void test_metrics_brute_force(void) {
+    for (int bnd = 0; bnd < 3; bnd++) {
+        boids_params p = box_params(300, bnd);
+        p.vision_radius = 35;
+        boids_flock f = random_flock(&p, 700, 31 + (uint64_t)bnd);
+        if (bnd == BOIDS_BOUNDARY_OPEN)
+            for (size_t i = 0; i < f.n; i++) f.z[i] = 3 * f.z[i] - 250; /* beyond the box */
+        boids_metrics m;
+        boids_error err;
+        CHECK(boids_metrics_compute(&f, &p, &m, &err) == BOIDS_OK, "%s", err.msg);
+        size_t *parent = malloc(f.n * sizeof *parent);
+        double snn = 0, scnt = 0, r2 = p.vision_radius * p.vision_radius;
+        for (size_t i = 0; i < f.n; i++) parent[i] = i;
+        for (size_t i = 0; i < f.n; i++) {
+            double best = INFINITY;
+            for (size_t j = 0; j < f.n; j++) {
+                if (j == i) continue;
+                double d2 = pair_d2(&f, &p, i, j);
+                best = fmin(best, d2);
+                scnt += d2 < r2;
+                if (d2 < r2) parent[root(parent, i)] = root(parent, j);
+            }
+            snn += sqrt(best);
+        }
+        size_t roots = 0;
+        for (size_t i = 0; i < f.n; i++) roots += parent[i] == i;
+        CHECK_NEAR(m.nn_distance, snn / (double)f.n, 1e-12 * m.nn_distance,
+                   "boundary %d: nearest neighbours", bnd);
+        CHECK(m.neighbours == scnt / (double)f.n, "boundary %d: neighbour count %g vs %g", bnd,
+              m.neighbours, scnt / (double)f.n);
+        CHECK(m.clusters == (double)roots, "boundary %d: %g clusters vs %zu", bnd, m.clusters,
+              roots);
+        CHECK_NEAR(m.order, boids_order(&f), 0, "order is boids_order");
+        free(parent);
+        boids_flock_free(&f);
+    }
+}
+
+/* A ring about the y axis, every boid moving round it the same way: milling 1, order ~0. */
+static void test_milling_ring(void) {
+    boids_params p = box_params(100, BOIDS_BOUNDARY_WALLS);
+    boids_error err;
+    boids_flock f;
+    if (boids_flock_alloc_dim(&f, 64, 3, &err)) die("alloc", &err);
+    for (size_t i = 0; i < f.n; i++) {
+        double a = 2 * M_PI * (double)i / (double)f.n;
+        f.x[i] = 50 + 20 * cos(a), f.y[i] = 50, f.z[i] = 50 + 20 * sin(a);
+        f.vx[i] = -sin(a), f.vy[i] = 0, f.vz[i] = cos(a);
+    }
+    boids_metrics m;
+    CHECK(boids_metrics_compute(&f, &p, &m, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK_NEAR(m.milling, 1, 1e-12, "a ring about y mills");
+    CHECK_NEAR(m.order, 0, 1e-12, "and has no order");
+    boids_flock_free(&f);
+}
+
+/* A 90-degree rotation of f about axis a (0 x, 1 y, 2 z) of the cube [0, L)^3. */
+static void rotate(boids_flock *f, int a, double L) {
+    double *p[3] = {f->x, f->y, f->z}, *v[3] = {f->vx, f->vy, f->vz};
+    const int u = (a + 1) % 3, w = (a + 2) % 3; /* (u, w) -> (L - w, u) */
+    for (size_t i = 0; i < f->n; i++) {
+        double pu = p[u][i], pw = p[w][i], vu = v[u][i], vw = v[w][i];
+        p[u][i] = L - pw == L ? 0 : L - pw;
+        p[w][i] = pu;
+        v[u][i] = -vw;
+        v[w][i] = vu;
+    }
+}
+
+/* In a cubic periodic world a 90-degree rotation about each axis leaves the observables
+ * unchanged and commutes with a cpu-ref step, up to rounding: the rotated state's sums are
+ * the same numbers in another arrangement, each off by a few ulps (1e-9 is far above). */
+static void test_rotation(void) {
+    const double L = 200;
+    boids_params p = box_params(L, BOIDS_BOUNDARY_WRAP);
+    p.fov = 270, p.predator = 1, p.vision_radius = 40; /* the predator at the centre */
+    boids_flock f = random_flock(&p, 400, 17);
+    boids_error err;
+    boids_metrics m0, m1;
+    CHECK(boids_metrics_compute(&f, &p, &m0, &err) == BOIDS_OK, "%s", err.msg);
+    boids_flock stepped = run_ref(&f, &p, 1, 2);
+    for (int a = 0; a < 3; a++) {
+        boids_flock r;
+        if (boids_flock_copy(&r, &f, &err)) die("copy", &err);
+        rotate(&r, a, L);
+        CHECK(boids_metrics_compute(&r, &p, &m1, &err) == BOIDS_OK, "%s", err.msg);
+        for (int q = 0; q < BOIDS_METRICS_COUNT; q++)
+            CHECK_NEAR(boids_metrics_get(&m1, q), boids_metrics_get(&m0, q), 1e-9,
+                       "axis %d: %s unchanged by the rotation", a, boids_metrics_names[q]);
+        boids_flock rs = run_ref(&r, &p, 1, 2), sr;
+        if (boids_flock_copy(&sr, &stepped, &err)) die("copy", &err);
+        rotate(&sr, a, L);
+        double dp, dv;
+        step_diffs(&rs, &sr, &p, &dp, &dv);
+        CHECK(dp < 1e-9 && dv < 1e-9, "axis %d: the step commutes with the rotation (%g, %g)", a,
+              dp, dv);
+        boids_flock_free(&r), boids_flock_free(&rs), boids_flock_free(&sr);
+    }
+    boids_flock_free(&f), boids_flock_free(&stepped);
+}
+
 /* ---- Vicsek noise in 3-D ------------------------------------------------------------- */
 
 /* eta = 2 pi draws every new direction uniformly on the sphere, whatever the mean: for N
@@ -438,6 +571,9 @@ int main(void) {
     test_cpu_against_ref();
     test_cpu_threads_and_resume();
     test_state_round_trip();
+    test_metrics_brute_force();
+    test_milling_ring();
+    test_rotation();
     test_vicsek3_null_model();
     test_vicsek3_order_vs_noise();
     return CHECK_DONE("dim3_test");

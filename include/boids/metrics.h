@@ -36,6 +36,14 @@
  * 0, and milling is not meaningful for that state. With walls or an open boundary, c is
  * the arithmetic mean of the positions.
  *
+ * In 3-D (a flock with z arrays, dim = 3): order sums unit vectors in three axes; milling
+ * is the magnitude of the vector M = (1/N) sum_i rhat_i x u_i (the 3-D cross product), so
+ * a ring about any axis gives 1; distances take the three axes (shortest image per axis in
+ * a wrap world); neighbours and clusters link boids at distance below vision_radius in 3-D;
+ * the centre is the circular mean per axis (z on a circle of circumference depth) or the
+ * arithmetic mean. The values rotate with the flock: a 90-degree rotation about an axis of
+ * a cubic periodic world leaves all six unchanged up to rounding.
+ *
  * Cost: O(N) plus the pairs closer than vision_radius (a uniform grid of cells no smaller
  * than vision_radius; union-find for the components; the nearest neighbour by searching the
  * grid ring by ring outward until no unvisited cell can hold a closer boid). With walls or
@@ -74,7 +82,7 @@ extern const char boids_metrics_columns[];
 /* The names one by one (BOIDS_METRICS_COUNT of them), in struct order. */
 extern const char *const boids_metrics_names[BOIDS_METRICS_COUNT];
 
-/* Computes every observable of f in the world of p (width, height, boundary,
+/* Computes every observable of f in the world of p (width, height, depth in 3-D, boundary,
  * vision_radius). Empty flock: BOIDS_ERR_INPUT; a non-finite coordinate: BOIDS_ERR_INPUT
  * naming the boid; allocation failure: BOIDS_ERR_NOMEM. */
 boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, boids_metrics *out,
@@ -83,6 +91,9 @@ boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, 
 /* The centre used by milling (circular mean per axis in a wrap world, arithmetic mean
  * otherwise), exposed for tests and plots. Empty flock: (0, 0). */
 void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *cx, double *cy);
+
+/* The 3-D centre (x, y, z) into c, as above; for a 2-D flock or an empty one: (0, 0, 0). */
+void boids_metrics_centre3(const boids_flock *f, const boids_params *p, double c[3]);
 
 /* The observable at index i (0 .. BOIDS_METRICS_COUNT - 1) in struct order. */
 double boids_metrics_get(const boids_metrics *m, int i);

@@ -63,7 +63,7 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
 
 /* Opens the series and trajectory files (temporary until the run ends) and checks that
  * every output and sidecar can be written, before the first step. */
-static boids_status open_outputs(sim_out *so, size_t n, boids_error *err) {
+static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *err) {
     const char *files[] = {so->save, so->meta, so->series, so->trajectory};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i] && boids_atomic_check_writable(files[i], err)) return err->status;
@@ -82,8 +82,8 @@ static boids_status open_outputs(sim_out *so, size_t n, boids_error *err) {
     }
     if (so->trajectory) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
-        boids_status s =
-            app_npy_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, f8, err);
+        boids_status s = app_npy_open(&so->traj, so->trajectory, sample_count(so->steps, so->every),
+                                      n, dim, f8, err);
         if (s) return s;
     }
     return BOIDS_OK;
@@ -106,7 +106,7 @@ static void add_sampling(cJSON *out, const sim_out *so) {
 
 /* The sidecar document of one output: the shared provenance plus its "output" object. */
 static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, const sim_out *so,
-                         size_t n) {
+                         size_t n, int dim) {
     cJSON *doc = cJSON_Duplicate(base, 1), *out = cJSON_CreateObject();
     if (!doc || !out) {
         cJSON_Delete(doc);
@@ -119,12 +119,15 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     add_sampling(out, so);
     if (!strcmp(kind, "trajectory")) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
-        double shape[3] = {(double)sample_count(so->steps, so->every), (double)n, 4};
+        double shape[3] = {(double)sample_count(so->steps, so->every), (double)n, 2.0 * dim};
         cJSON_AddStringToObject(out, "format", "NumPy .npy 1.0, C order");
         cJSON_AddStringToObject(out, "dtype", f8 ? "<f8" : "<f4");
         cJSON_AddItemToObject(out, "shape", cJSON_CreateDoubleArray(shape, 3));
         cJSON_AddStringToObject(out, "layout",
-                                "a[t, i] = (x, y, vx, vy) of boid i (id order) at sample t");
+                                dim == 3 ? "a[t, i] = (x, y, z, vx, vy, vz) of boid i (id order) "
+                                           "at sample t"
+                                         : "a[t, i] = (x, y, vx, vy) of boid i (id order) at "
+                                           "sample t");
     } else {
         char columns[256];
         int all = strcmp(kind, "stdout") || !so->order_only;
@@ -168,7 +171,8 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
     const char *kinds[] = {"series", "trajectory", "stdout"};
     for (int i = 0; !s && i < 3; i++) {
         if (!files[i]) continue;
-        cJSON *doc = base ? output_doc(base, files[i], kinds[i], so, (size_t)p->count) : NULL;
+        cJSON *doc =
+            base ? output_doc(base, files[i], kinds[i], so, (size_t)p->count, p->dim) : NULL;
         if (!doc)
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing provenance");
         else if (i < 2)
@@ -190,7 +194,8 @@ int boids_cmd_sim(int argc, char **argv) {
          .help = "metrics (and series rows, trajectory frames) every K steps\n"
                  "(default: step 0 and the last step only)"},
         {APP_TEXT, "save", 0, "FILE", &so.save,
-         .help = "write the final state (x,y,vx,vy in id order, %.17g)"},
+         .help = "write the final state (x,y,vx,vy in id order, %.17g; 3-D:\n"
+                 "a `# dim=3` line and x,y,z,vx,vy,vz)"},
         {APP_FLAG, "order-only", 0, NULL, &so.order_only, 1,
          .help = "metrics on stdout: the order parameter only"},
         {APP_TEXT, "series", 0, "FILE", &so.series,
@@ -198,7 +203,8 @@ int boids_cmd_sim(int argc, char **argv) {
                  "row first) and its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE (NumPy\n"
-                 ".npy, shape samples x N x 4: x, y, vx, vy), streamed; FILE.json"},
+                 ".npy, shape samples x N x 4: x, y, vx, vy; 3-D: x N x 6, x, y, z,\n"
+                 "vx, vy, vz), streamed; FILE.json"},
         {APP_TEXT, "trajectory-dtype", 0, "T", &so.dtype,
          .help = "f4 (float32, default) or f8 (float64, exact)"},
         {APP_TEXT, "meta", 0, "FILE", &so.meta,
@@ -214,7 +220,7 @@ int boids_cmd_sim(int argc, char **argv) {
     if (app_params(&o, &p, &err)) return app_fail(&err);
     boids_flock f;
     if (app_initial_flock(&o, &p, &f, &err)) return app_fail(&err);
-    if (open_outputs(&so, f.n, &err)) {
+    if (open_outputs(&so, f.n, p.dim, &err)) {
         abort_outputs(&so);
         boids_flock_free(&f);
         return app_fail(&err);

@@ -7,11 +7,11 @@
 /* The header: magic, version 1.0, a little-endian 16-bit length, then the dict padded with
  * spaces and ended by '\n' so that the data starts at a multiple of 64 bytes (the alignment
  * NumPy itself writes, which lets memory maps stay aligned). */
-static void write_header(FILE *f, size_t frames, size_t n, int f8) {
+static void write_header(FILE *f, size_t frames, size_t n, int cols, int f8) {
     char dict[128];
     int len = snprintf(dict, sizeof dict,
-                       "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu, 4), }",
-                       f8 ? "<f8" : "<f4", frames, n);
+                       "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu, %d), }",
+                       f8 ? "<f8" : "<f4", frames, n, cols);
     size_t total = 10 + (size_t)len + 1, padded = (total + 63) / 64 * 64;
     unsigned hlen = (unsigned)(padded - 10);
     fwrite("\x93NUMPY\x01\x00", 1, 8, f);
@@ -22,11 +22,11 @@ static void write_header(FILE *f, size_t frames, size_t n, int f8) {
     fputc('\n', f);
 }
 
-boids_status app_npy_open(app_npy *w, const char *path, size_t frames, size_t n, int f8,
+boids_status app_npy_open(app_npy *w, const char *path, size_t frames, size_t n, int dim, int f8,
                           boids_error *err) {
-    size_t item = f8 ? 8 : 4;
-    /* frames * n * 4 * item must stay below 2^62 bytes, checked without overflow. */
-    if (n && frames > (((size_t)1 << 62) / (4 * item)) / n)
+    size_t item = f8 ? 8 : 4, cols = dim == 3 ? 6 : 4;
+    /* frames * n * cols * item must stay below 2^62 bytes, checked without overflow. */
+    if (n && frames > (((size_t)1 << 62) / (cols * item)) / n)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "%s: %zu frames of %zu boids exceed the largest file written", path,
                                frames, n);
@@ -36,7 +36,8 @@ boids_status app_npy_open(app_npy *w, const char *path, size_t frames, size_t n,
     w->frames = frames;
     w->n = n;
     w->f8 = f8;
-    write_header(w->file.f, frames, n, f8);
+    w->cols = (int)cols;
+    write_header(w->file.f, frames, n, w->cols, f8);
     return BOIDS_OK;
 }
 
@@ -59,20 +60,24 @@ static unsigned char *put_value(unsigned char *out, double v, int f8) {
 }
 
 boids_status app_npy_frame(app_npy *w, const boids_flock *f, boids_error *err) {
-    if (f->n != w->n || w->written == w->frames)
+    if (f->n != w->n || w->written == w->frames || 2 * boids_flock_dim(f) != w->cols)
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "%s: frame %zu of %zu boids does not fit the declared %zu x %zu",
-                               w->file.path, w->written, f->n, w->frames, w->n);
-    enum { CHUNK = 1024 }; /* boids per write: a fixed 32 KiB buffer */
-    unsigned char buf[CHUNK * 4 * 8];
+                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu x "
+                               "%zu x %d",
+                               w->file.path, w->written, f->n, boids_flock_dim(f), w->frames, w->n,
+                               w->cols);
+    enum { CHUNK = 1024 }; /* boids per write: a fixed 48 KiB buffer */
+    unsigned char buf[CHUNK * 6 * 8];
     for (size_t i = 0; i < f->n; i += CHUNK) {
         size_t end = i + CHUNK < f->n ? i + CHUNK : f->n;
         unsigned char *p = buf;
         for (size_t k = i; k < end; k++) {
             p = put_value(p, f->x[k], w->f8);
             p = put_value(p, f->y[k], w->f8);
+            if (f->z) p = put_value(p, f->z[k], w->f8);
             p = put_value(p, f->vx[k], w->f8);
             p = put_value(p, f->vy[k], w->f8);
+            if (f->z) p = put_value(p, f->vz[k], w->f8);
         }
         if (fwrite(buf, 1, (size_t)(p - buf), w->file.f) != (size_t)(p - buf))
             return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at frame %zu",

@@ -61,6 +61,10 @@ static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x
 
 void verify_float_step(const boids_params *p, const boids_flock *in, int reverse,
                        boids_flock *out) {
+    if (in->z) {
+        verify_float_step3(p, in, reverse, out);
+        return;
+    }
     rules_k_f k;
     rules_k_init_f(&k, p);
     size_t n = in->n;
@@ -132,6 +136,7 @@ void verify_float_step(const boids_params *p, const boids_flock *in, int reverse
 
 double verify_eps_pos(const boids_params *p) {
     double l = p->width > p->height ? p->width : p->height;
+    if (p->dim == 3 && p->depth > l) l = p->depth;
     return FLT_EPSILON * l;
 }
 
@@ -373,6 +378,10 @@ static void band_lab(const boids_params *p, const boids_flock *f, verify_amb *am
 }
 
 void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
+    if (f->z) {
+        verify_band3(p, f, amb);
+        return;
+    }
     if (p->model == BOIDS_MODEL_VICSEK || p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         band_lab(p, f, amb);
         return;

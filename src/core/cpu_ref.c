@@ -508,7 +508,7 @@ int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
 }
 
 int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
-    if (b && b->dim == 3) return boids_cpu_ref3_is(b) ? 0 : -1; /* 3-D: the scalar scan only */
+    if (b && b->dim == 3) return boids_cpu_ref3_force_scalar(b, on);
     if (!b || b->ops != &ops) return -1;
     ((cpu_ref *)b)->force_scalar = on != 0;
     return 0;

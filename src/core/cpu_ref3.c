@@ -5,9 +5,12 @@
  * the rules of rules3.h. O(N^2) on purpose.
  *
  * Each boid reads the snapshot and writes only its own result, so the boids are shared among
- * OpenMP threads and the state has the same bits for every thread count. Unlike the planar
- * path there is no SIMD pre-scan: the pair loop is plain C (the compiler may vectorise the
- * distance pass of a block; it computes the same IEEE operations either way). */
+ * OpenMP threads and the state has the same bits for every thread count. As in the plane,
+ * the pair scan of one boid runs over blocks of the others: the wrapped offsets and squared
+ * distances of a whole block first (four pairs per AVX2 instruction where the processor has
+ * it, the very operations of rules3_offset and rules3_d2, so the very values), keeping the
+ * indices that pass the distance test; only those get the field of view test and the sums,
+ * in index order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,15 @@
 #define RULES_FN(name) name##_d
 #include "rules.h"
 #include "rules3.h"
+
+/* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2) and runs
+ * only where the processor has AVX2; scan_scalar is the same operations. */
+#if defined(BOIDS_AVX2) && BOIDS_AVX2
+#include <immintrin.h>
+#define HAVE_AVX2_SCAN 1
+#else
+#define HAVE_AVX2_SCAN 0
+#endif
 
 enum {
     BLOCK = 256, /* pairs per distance pass: its arrays (8 KiB) stay in the L1 cache */
@@ -40,15 +52,22 @@ typedef struct cpu_ref3 {
     size_t nb_cap;       /* entries per thread in this step: min(k, n) */
     size_t nb_size;      /* entries allocated */
     int threads;         /* <= 0: OpenMP's default */
+    int have_avx2;       /* the processor runs scan_avx2 */
+    int force_scalar;    /* test hook: scan_scalar even so */
     uint32_t t;          /* the Vicsek noise stream's step index */
     uint32_t *out_count; /* neighbours(): where neighbour_boid writes, id order */
     uint64_t *out_hash;
 } cpu_ref3;
 
-/* One block of boid i's scan: offsets and squared distances to boids j0 .. j0 + len - 1. */
+/* One block of boid i's scan: offsets and squared distances to boids j0 .. j0 + len - 1 at
+ * positions 0 .. len - 1, and the positions that passed the pre-test, ascending. */
 typedef struct block {
     double dx[BLOCK], dy[BLOCK], dz[BLOCK], d2[BLOCK];
+    unsigned hit[BLOCK];
 } block;
+
+/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
+typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
 
 static void destroy(boids_backend *b) {
     cpu_ref3 *c = (cpu_ref3 *)b;
@@ -59,34 +78,110 @@ static void destroy(boids_backend *b) {
     free(c);
 }
 
-/* Offsets (rules3_offset) and squared distances from boid i to a block of boids. */
-static void scan(const cpu_ref3 *c, const rules3_k_d *k, size_t i, size_t j0, size_t len,
-                 block *b) {
-    const boids_flock *f = &c->state;
-    const double xi = f->x[i], yi = f->y[i], zi = f->z[i];
-    for (size_t q = 0; q < len; q++) {
+/* Positions q0 .. len - 1 of a block: rules3_offset and rules3_d2 from (xi, yi, zi); appends
+ * the positions that pass the pre-test after the h found and returns their new number. */
+static size_t scan_scalar(const rules3_k_d *k, const double pi[3], const double *x, const double *y,
+                          const double *z, size_t q0, size_t len, keep_mode keep, double limit,
+                          block *b, size_t h) {
+    for (size_t q = q0; q < len; q++) {
         double dx, dy, dz;
-        rules3_offset_d(k, xi, yi, zi, f->x[j0 + q], f->y[j0 + q], f->z[j0 + q], &dx, &dy, &dz);
-        b->dx[q] = dx;
-        b->dy[q] = dy;
-        b->dz[q] = dz;
-        b->d2[q] = rules3_d2_d(dx, dy, dz);
+        rules3_offset_d(k, pi[0], pi[1], pi[2], x[q], y[q], z[q], &dx, &dy, &dz);
+        const double d2 = rules3_d2_d(dx, dy, dz);
+        b->dx[q] = dx, b->dy[q] = dy, b->dz[q] = dz, b->d2[q] = d2;
+        if (keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit))
+            b->hit[h++] = (unsigned)q;
     }
+    return h;
+}
+
+#if HAVE_AVX2_SCAN
+/* rules_wrap on four lanes (as cpu_ref.c's wrap4): d + side where d < -half, then d - side
+ * where d > half, else d; the same one addition or subtraction, hence the same value. */
+__attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, double side, double half) {
+    const __m256d s = _mm256_set1_pd(side), h = _mm256_set1_pd(half), nh = _mm256_set1_pd(-half);
+    __m256d r = _mm256_blendv_pd(d, _mm256_add_pd(d, s), _mm256_cmp_pd(d, nh, _CMP_LT_OQ));
+    return _mm256_blendv_pd(r, _mm256_sub_pd(d, s), _mm256_cmp_pd(d, h, _CMP_GT_OQ));
+}
+
+/* scan_scalar four pairs at a time: the differences, the wraps, (dx dx + dy dy) + dz dz as
+ * separate IEEE operations (intrinsics are not contracted) and the ordered compares that
+ * C's < and <= are. The last len % 4 pairs go to scan_scalar. */
+__attribute__((target("avx2"))) static size_t scan_avx2(const rules3_k_d *k, const double pi[3],
+                                                        const double *x, const double *y,
+                                                        const double *z, size_t len, keep_mode keep,
+                                                        double limit, block *b) {
+    const __m256d xi = _mm256_set1_pd(pi[0]), yi = _mm256_set1_pd(pi[1]);
+    const __m256d zi = _mm256_set1_pd(pi[2]), lim = _mm256_set1_pd(limit);
+    size_t h = 0, q = 0;
+    for (; q + 4 <= len; q += 4) {
+        __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + q), xi);
+        __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + q), yi);
+        __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + q), zi);
+        if (k->wrap) {
+            dx = wrap4(dx, k->width, k->half_w);
+            dy = wrap4(dy, k->height, k->half_h);
+            dz = wrap4(dz, k->depth, k->half_d);
+        }
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)),
+                                   _mm256_mul_pd(dz, dz));
+        _mm256_storeu_pd(b->dx + q, dx);
+        _mm256_storeu_pd(b->dy + q, dy);
+        _mm256_storeu_pd(b->dz + q, dz);
+        _mm256_storeu_pd(b->d2 + q, d2);
+        unsigned mask = keep == KEEP_ALL ? 0xFu
+                        : keep == KEEP_LT
+                            ? (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ))
+                            : (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+        for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
+    }
+    _mm256_zeroupper(); /* clean upper halves before SSE code runs (see cpu_ref.c) */
+    return scan_scalar(k, pi, x, y, z, q, len, keep, limit, b, h);
+}
+
+static int cpu_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#else
+static int cpu_has_avx2(void) {
+    return 0;
+}
+#endif
+
+/* Fills b for boid i against boids j0 .. j0 + len - 1; returns the number of hits. */
+static size_t scan(const cpu_ref3 *c, const rules3_k_d *k, size_t i, size_t j0, size_t len,
+                   keep_mode keep, double limit, block *b) {
+    const boids_flock *f = &c->state;
+    const double pi[3] = {f->x[i], f->y[i], f->z[i]};
+#if HAVE_AVX2_SCAN
+    if (c->have_avx2 && !c->force_scalar)
+        return scan_avx2(k, pi, f->x + j0, f->y + j0, f->z + j0, len, keep, limit, b);
+#endif
+    return scan_scalar(k, pi, f->x + j0, f->y + j0, f->z + j0, 0, len, keep, limit, b, 0);
 }
 
 static size_t block_len(size_t n, size_t j0) {
     return n - j0 < BLOCK ? n - j0 : BLOCK;
 }
 
-/* Is boid j at block position q a metric neighbour of boid i: another boid within
+/* The metric neighbours of boid i among boids j0 .. j0 + len - 1: others within
  * vision_radius (strictly for Reynolds, distance <= R for Vicsek) and, for Reynolds, in the
- * field of view cone? */
-static int metric_hit(const cpu_ref3 *c, const rules3_k_d *k, int vicsek, size_t i, size_t j,
-                      const block *b, size_t q) {
+ * field of view cone. Returns their number, with their block positions ascending in b->hit;
+ * self != 0 keeps boid i itself among them (Vicsek sums include it at its index). */
+static size_t metric_block(const cpu_ref3 *c, const rules3_k_d *k, int vicsek, int self, size_t i,
+                           size_t j0, size_t len, block *b) {
     const boids_flock *f = &c->state;
-    if (j == i) return 0;
-    if (vicsek) return b->d2[q] <= k->vision2;
-    return rules3_sees_d(k, b->dx[q], b->dy[q], b->dz[q], b->d2[q], f->vx[i], f->vy[i], f->vz[i]);
+    const size_t h = scan(c, k, i, j0, len, vicsek ? KEEP_LE : KEEP_LT, k->vision2, b);
+    size_t m = 0;
+    for (size_t q = 0; q < h; q++) {
+        const unsigned s = b->hit[q];
+        if (j0 + s == i && !self) continue;
+        if (!vicsek && !rules3_in_fov_d(k, b->dx[s], b->dy[s], b->dz[s], b->d2[s], f->vx[i],
+                                        f->vy[i], f->vz[i]))
+            continue;
+        b->hit[m++] = s;
+    }
+    return m;
 }
 
 /* Keeps the kmax smallest (d2, j) of the m kept, nearest first; candidates come in
@@ -114,16 +209,24 @@ static size_t topo_gather(const cpu_ref3 *c, const rules3_k_d *k, const boids_pa
     const size_t kmax = (size_t)p->k;
     size_t m = 0;
     for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
-        const size_t len = block_len(f->n, j0);
-        scan(c, k, i, j0, len, b);
-        for (size_t q = 0; q < len; q++) {
-            const double d2 = b->d2[q];
-            if (j0 + q == i) continue;
+        /* Once kmax are kept, only a pair nearer than the farthest kept can enter: a
+         * pre-test that drops no candidate (cpu_ref.c). */
+        const int full = m == kmax;
+        const keep_mode keep = full              ? KEEP_LT
+                               : !p->k_in_vision ? KEEP_ALL
+                               : vicsek          ? KEEP_LE
+                                                 : KEEP_LT;
+        const size_t h =
+            scan(c, k, i, j0, block_len(f->n, j0), keep, full ? nb_d2[m - 1] : k->vision2, b);
+        for (size_t q = 0; q < h; q++) {
+            const unsigned s = b->hit[q];
+            const double d2 = b->d2[s];
+            if (j0 + s == i) continue;
             if (p->k_in_vision && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
             if (!vicsek &&
-                !rules3_in_fov_d(k, b->dx[q], b->dy[q], b->dz[q], d2, f->vx[i], f->vy[i], f->vz[i]))
+                !rules3_in_fov_d(k, b->dx[s], b->dy[s], b->dz[s], d2, f->vx[i], f->vy[i], f->vz[i]))
                 continue;
-            m = topo_keep(nb, nb_d2, m, kmax, j0 + q, d2);
+            m = topo_keep(nb, nb_d2, m, kmax, j0 + s, d2);
         }
     }
     for (size_t a = 1; a < m; a++) {
@@ -151,12 +254,11 @@ static void reynolds_boid(cpu_ref3 *c, const rules3_k_d *k, const boids_params *
         }
     } else {
         for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
-            const size_t len = block_len(f->n, j0);
-            scan(c, k, i, j0, len, b);
-            for (size_t q = 0; q < len; q++) {
-                if (!metric_hit(c, k, 0, i, j0 + q, b, q)) continue;
-                const size_t j = j0 + q;
-                rules3_acc_add_d(k, &a, b->dx[q], b->dy[q], b->dz[q], b->d2[q], f->vx[j], f->vy[j],
+            const size_t m = metric_block(c, k, 0, 0, i, j0, block_len(f->n, j0), b);
+            for (size_t q = 0; q < m; q++) {
+                const unsigned s = b->hit[q];
+                const size_t j = j0 + s;
+                rules3_acc_add_d(k, &a, b->dx[s], b->dy[s], b->dz[s], b->d2[s], f->vx[j], f->vy[j],
                                  f->vz[j]);
             }
         }
@@ -193,16 +295,11 @@ static void vicsek_boid(cpu_ref3 *c, const rules3_k_d *k, const boids_params *p,
         if (!self) vicsek_term(c, i, s);
         count += (long)m;
     } else {
-        for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
-            const size_t len = block_len(c->state.n, j0);
-            scan(c, k, i, j0, len, b);
-            for (size_t q = 0; q < len; q++) {
-                if (j0 + q == i) {
-                    vicsek_term(c, i, s);
-                } else if (metric_hit(c, k, 1, i, j0 + q, b, q)) {
-                    vicsek_term(c, j0 + q, s);
-                    count++;
-                }
+        for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) { /* itself is a hit (d2 = 0) */
+            const size_t m = metric_block(c, k, 1, 1, i, j0, block_len(c->state.n, j0), b);
+            for (size_t q = 0; q < m; q++) {
+                vicsek_term(c, j0 + b->hit[q], s);
+                count += j0 + b->hit[q] != i;
             }
         }
     }
@@ -220,13 +317,10 @@ static void neighbour_boid(cpu_ref3 *c, const rules3_k_d *k, const boids_params 
     } else {
         const int vicsek = p->model == BOIDS_MODEL_VICSEK;
         for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
-            const size_t len = block_len(c->state.n, j0);
-            scan(c, k, i, j0, len, b);
-            for (size_t q = 0; q < len; q++)
-                if (metric_hit(c, k, vicsek, i, j0 + q, b, q)) {
-                    h += boids_neighbour_set_hash((uint32_t)(j0 + q));
-                    m++;
-                }
+            const size_t mb = metric_block(c, k, vicsek, 0, i, j0, block_len(c->state.n, j0), b);
+            for (size_t q = 0; q < mb; q++)
+                h += boids_neighbour_set_hash((uint32_t)(j0 + b->hit[q]));
+            m += mb;
         }
     }
     c->out_count[i] = (uint32_t)m;
@@ -392,6 +486,7 @@ boids_backend *boids_cpu_ref3_create(const boids_flock *initial, boids_error *er
     }
     c->base.ops = &ops;
     c->base.dim = 3;
+    c->have_avx2 = cpu_has_avx2();
     if (upload(&c->base, initial, err)) {
         free(c);
         return NULL;
@@ -405,6 +500,8 @@ int boids_cpu_ref3_set_threads(boids_backend *b, int threads) {
     return 0;
 }
 
-int boids_cpu_ref3_is(const boids_backend *b) {
-    return b && b->ops == &ops;
+int boids_cpu_ref3_force_scalar(boids_backend *b, int on) {
+    if (!b || b->ops != &ops) return -1;
+    ((cpu_ref3 *)b)->force_scalar = on != 0;
+    return 0;
 }

@@ -9,6 +9,7 @@
  * not depend on the number of threads (nor on the grid: minima, counts and components). */
 #include "boids/metrics.h"
 #include "grid_geom.h"
+#include "metrics3.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -370,6 +371,7 @@ boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, 
     for (size_t i = 0; i < n; i++)
         if (!isfinite(f->x[i]) || !isfinite(f->y[i]) || !isfinite(f->vx[i]) || !isfinite(f->vy[i]))
             return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: boid %zu is not finite", i);
+    if (f->z) return boids_metrics_compute3(f, p, out, err);
 
     out->order = boids_order(f);
 

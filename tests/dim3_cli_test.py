@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""3-D flocks through the program: `boids sim --set dim=3` on cpu-ref and cpu resumes bit for
+bit through a 3-D state file (its `# dim=3` line and x,y,z,vx,vy,vz header), a 3-D trajectory
+is samples x N x 6 and its last frame is the saved state, and the places that do not run 3-D
+yet (the gpu, the viewer's drawing) or a state of the other dim refuse with exit 2 and a
+message that says so. `boids params` lists the new keys.
+
+usage: dim3_cli_test.py BOIDS_BINARY
+"""
+import ast
+import os
+import struct
+import sys
+
+from harness import check, finish, run, tmpdir
+
+BOIDS = sys.argv[1]
+d = tmpdir()
+
+models = {"vicsek": ["--preset", "vicsek", "--set", "dim=3", "--set", "noise=1.5", "--seed", "4"],
+          "reynolds": ["--preset", "classic", "--set", "dim=3", "-n", "300", "--seed", "4",
+                       "--set", "fov=270"]}
+for backend in ["cpu-ref", "cpu"]:
+    for model, args in models.items():
+        one, half, two = (os.path.join(d, f"{backend}-{model}-{k}.csv") for k in ("one", "half", "two"))
+        run(BOIDS, "sim", "--backend", backend, *args, "--steps", "40", "--save", one, check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *args, "--steps", "20", "--save", half, check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *args, "--load", half, "--steps", "20", "--save", two,
+            check_rc=0)
+        a, b = open(one).read(), open(two).read()
+        check(f"{backend} {model}: 40 steps == 20 + save/load + 20 in 3-D, bit for bit", a == b)
+        check(f"{backend} {model}: a 3-D state file", a.startswith("# step=40\n# dim=3\nx,y,z,vx,vy,vz\n"),
+              a[:60])
+
+# The trajectory: shape (samples, N, 6), float64, the last frame the saved state.
+traj, final = os.path.join(d, "t.npy"), os.path.join(d, "final.csv")
+run(BOIDS, "sim", "--backend", "cpu", *models["reynolds"], "--steps", "10", "--every", "5",
+    "--trajectory", traj, "--trajectory-dtype", "f8", "--save", final, check_rc=0)
+raw = open(traj, "rb").read()
+hlen = struct.unpack("<H", raw[8:10])[0]
+header = ast.literal_eval(raw[10:10 + hlen].decode("latin1"))
+check("trajectory shape samples x N x 6", header["shape"] == (3, 300, 6), str(header))
+data = raw[10 + hlen:]
+check("trajectory size", len(data) == 3 * 300 * 6 * 8, str(len(data)))
+last = struct.unpack("<" + "d" * 300 * 6, data[2 * 300 * 6 * 8:])
+rows = [line.split(",") for line in open(final).read().splitlines()[3:]]
+saved = [float(v) for row in rows for v in row]
+check("the last frame is the saved state (x, y, z, vx, vy, vz)", list(last) == saved)
+
+# Refusals with exit 2 and a message naming the cause.
+p = run(BOIDS, "sim", "--backend", "cpu", "--preset", "classic", "--load", final, "--steps", "1")
+check("a 3-D state under dim = 2: exit 2 naming the dim", p.returncode == 2 and "dim" in p.stderr,
+      p.stderr)
+p = run(BOIDS, "sim", "--backend", "gpu", "--set", "dim=3", "-n", "10", "--steps", "1")
+check("gpu in 3-D: exit 2, not built yet", p.returncode == 2 and "3-D runs on cpu-ref and cpu" in p.stderr,
+      p.stderr)
+p = run(BOIDS, "sim", "--set", "dim=4", "--steps", "1")
+check("dim = 4: exit 2", p.returncode == 2 and "dim" in p.stderr, p.stderr)
+p = run(BOIDS, "sim", "--set", "dim=3", "--set", "depth=5", "--steps", "1")
+check("a depth below one step: exit 2 naming depth", p.returncode == 2 and "depth" in p.stderr,
+      p.stderr)
+p = run(BOIDS, "params")
+check("boids params lists dim, depth, predator_z and food_z",
+      all(k in p.stdout for k in ("dim", "depth", "predator_z", "food_z")), p.stdout[-400:])
+finish()
