@@ -71,11 +71,6 @@ boids_status app_drawn_params(const app_opts *o, double aspect, boids_params *p,
                               int *scaled, boids_error *err) {
     boids_status st = app_params(o, p, err);
     if (st) return st;
-    if (p->dim == 3)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "dim = 3: the viewer and boids render draw the plane only, the 3-D "
-                               "camera is not built yet (boids sim, verify and boids-bench run "
-                               "3-D flocks on cpu-ref and cpu)");
     *base = boids_params_default();
     if (o->preset && (st = boids_preset_apply(base, o->preset, err))) return st;
     *scaled = !o->load && p->width == base->width && p->height == base->height;
