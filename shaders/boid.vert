@@ -19,14 +19,8 @@ uniform vec2 u_viewport;   // framebuffer size, pixels
 uniform vec2 u_center;     // world point at the middle of the viewport
 uniform float u_scale;     // pixels per world length unit
 uniform float u_size_px;   // boid length, pixels
-uniform int u_colour;      // 0 heading, 1 speed, 2 plain
-uniform float u_min_speed; // speed colour scale: min_speed to max_speed, length/time
-uniform float u_max_speed;
 
-// The look (render_look of render.h).
-uniform int u_palette;    // 0: the rainbow of headings; 1: the three stops
-uniform vec3 u_stops[3];  // heading: a cycle through the three; speed: the first to the second
-uniform vec3 u_plain;     // colour of `plain`
+// The look (render_look of render.h; the colours: palette.glsl).
 uniform vec2 u_shape;     // the dart's corners scaled along and across the heading
 uniform float u_alpha;    // 1; density mode: each boid's share of light
 
@@ -38,11 +32,6 @@ layout(location = 3) in uint a_seen; // per instance: 1 for a boid it counts
 uniform usamplerBuffer u_seen;       // R32UI view of the marks (vertex pulling)
 
 out vec4 v_colour;
-
-vec3 hsv(float h, float s, float v) {
-    vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
-    return v * mix(vec3(1.0), k, s);
-}
 
 void main() {
     vec4 st = a_state;
@@ -62,21 +51,7 @@ void main() {
     float speed = length(v);
     vec2 h = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
 
-    vec3 c;
-    float turn = atan(v.y, v.x) / 6.2831853 + 0.5;
-    float fast = clamp((speed - u_min_speed) / max(u_max_speed - u_min_speed, 1e-6), 0.0, 1.0);
-    if (u_colour == 0 && u_palette == 0) {
-        c = hsv(turn, 0.55, 1.0);
-    } else if (u_colour == 0) {
-        float s = fract(turn) * 3.0;
-        int i = min(int(s), 2);
-        c = mix(u_stops[i], u_stops[(i + 1) % 3], s - float(i));
-    } else if (u_colour == 1) {
-        c = u_palette == 0 ? mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.3), fast)
-                           : mix(u_stops[0], u_stops[1], fast);
-    } else {
-        c = u_plain;
-    }
+    vec3 c = boid_colour(atan(v.y, v.x) / 6.2831853 + 0.5, speed);
     float alpha = u_alpha;
     corner *= u_shape;
     if (u_follow != 0) {

@@ -54,9 +54,15 @@ boids_unit(BOIDS_GPU_UNITS neighbours3_topo.comp rules.glsl rules3.glsl grid.gls
 # The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.
 set(BOIDS_VIEW_UNITS)
-foreach(u boid.vert boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp)
+foreach(u boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp line3.vert)
   boids_unit(BOIDS_VIEW_UNITS ${u})
 endforeach()
+# The boids of the plane and of the box share their colours (palette.glsl); the box's are
+# lit and fogged (fog.glsl, with the lines of the world box and the vision cone).
+boids_unit(BOIDS_VIEW_UNITS boid.vert palette.glsl)
+boids_unit(BOIDS_VIEW_UNITS boid3.vert palette.glsl)
+boids_unit(BOIDS_VIEW_UNITS boid3.frag fog.glsl)
+boids_unit(BOIDS_VIEW_UNITS line3.frag fog.glsl)
 boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)
 
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS

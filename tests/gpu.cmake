@@ -95,6 +95,13 @@ if(TARGET boids_view_gpu)
   add_test(NAME gpu_follow_pass_marks_the_steps_neighbours COMMAND gpu_follow_test)
   set_tests_properties(gpu_follow_pass_marks_the_steps_neighbours PROPERTIES SKIP_RETURN_CODE 77
                        TIMEOUT 300)
+  # The 3-D drawing on a synthetic state: the depth cue (fog, perspective), the box, and
+  # two camera positions (src/app/render3.c).
+  add_executable(gpu_render3_test gpu/render3_test.c)
+  target_link_libraries(gpu_render3_test PRIVATE boids_view_gpu)
+  add_test(NAME render3_far_boids_dimmer_and_smaller_box_drawn COMMAND gpu_render3_test)
+  set_tests_properties(render3_far_boids_dimmer_and_smaller_box_drawn PROPERTIES
+                       SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 
 # shaders/rules.glsl function by function against rules.h in float, on edge cases.
@@ -107,7 +114,8 @@ add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases
                  ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp)
 set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
 if(TARGET gpu_follow_test)
-  boids_gl_tests(gpu_follow_pass_marks_the_steps_neighbours)
+  boids_gl_tests(gpu_follow_pass_marks_the_steps_neighbours
+                 render3_far_boids_dimmer_and_smaller_box_drawn)
 endif()
 boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)
 

@@ -26,6 +26,26 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
   endif()
 endforeach()
 
+# The viewer and renderer in 3-D (tests/view/view3_test.py): the murmuration preset from two
+# camera positions, the depth cue of a two-boid state, the scripted camera and its bad specs.
+foreach(t view_murmuration_two_cameras_show_a_3d_flock
+          render_depth_cue_far_boid_dimmer_and_smaller
+          render_camera_orbit_writes_frames_bad_specs_exit_2)
+  add_test(NAME ${t}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view3_test.py
+                   $<TARGET_FILE:boids> ${t})
+  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  if(t MATCHES "^view_")
+    set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
+  endif()
+  boids_gl_tests(${t})
+endforeach()
+
+# The 3-D camera's maths, no GL needed (src/app/camera3.c).
+add_executable(camera3_test view/camera3_test.c)
+target_link_libraries(camera3_test PRIVATE boids_view_gpu)
+add_test(NAME camera3_orbit_view_matrix_and_fly_move_as_documented COMMAND camera3_test)
+
 # The key table of docs/viewer.md is the viewer's own (src/app/view_keys.c), printed by a
 # small program linked with the viewer.
 add_executable(view_keys_markdown view/keys_markdown.c)

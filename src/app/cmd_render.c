@@ -13,8 +13,11 @@
 #include "boids/atomic_file.h"
 #include "boids/gpu.h"
 #include "boids/state_io.h"
+#include "camera3.h"
+#include "camera_path.h"
 #include "cli.h"
 #include "commands.h"
+#include "dive.h"
 #include "render.h"
 #include "render_scene.h"
 #include "view.h"
@@ -27,7 +30,11 @@ static const app_command render_command = {
     .notes =
         "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
         "`boids view`. On the gpu backend a given seed gives the same frames on one device\n"
-        "unless --fast is given.\n",
+        "unless --fast is given.\n"
+        "In 3-D (--set dim=3, --preset murmuration) the flock is simulated on cpu (the GPU\n"
+        "pipeline is 2-D only: --backend gpu, the default, is taken as cpu) and drawn in\n"
+        "perspective; --camera scripts the camera, and a predator that is on dives through\n"
+        "the food point once every 900 steps.\n",
     .shared = APP_ALL,
     .backend = "gpu",
     .deterministic = 1};
@@ -64,17 +71,19 @@ static boids_status check_pattern(const char *pat, boids_error *err) {
 }
 
 typedef struct target {
-    unsigned fbo_ms, rb_ms, fbo, rb;
+    unsigned fbo_ms, rb_ms, rb_depth, fbo, rb;
 } target;
 
 static void target_destroy(target *t) {
     if (t->fbo_ms) glDeleteFramebuffers(1, &t->fbo_ms);
     if (t->fbo) glDeleteFramebuffers(1, &t->fbo);
     if (t->rb_ms) glDeleteRenderbuffers(1, &t->rb_ms);
+    if (t->rb_depth) glDeleteRenderbuffers(1, &t->rb_depth);
     if (t->rb) glDeleteRenderbuffers(1, &t->rb);
 }
 
-/* A 4x multisampled colour buffer to draw into and a plain one to resolve and read. */
+/* A 4x multisampled colour buffer (and depth, for 3-D) to draw into and a plain one to
+ * resolve and read. */
 static boids_status target_create(target *t, int w, int h, boids_error *err) {
     memset(t, 0, sizeof *t);
     glGenRenderbuffers(1, &t->rb_ms);
@@ -83,6 +92,10 @@ static boids_status target_create(target *t, int w, int h, boids_error *err) {
     glGenFramebuffers(1, &t->fbo_ms);
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->rb_ms);
+    glGenRenderbuffers(1, &t->rb_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, t->rb_depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH_COMPONENT24, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, t->rb_depth);
     GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glGenRenderbuffers(1, &t->rb);
     glBindRenderbuffer(GL_RENDERBUFFER, t->rb);
@@ -140,6 +153,9 @@ typedef struct render_job {
     int density;  /* --density; -1: the config's */
     render_look look;
     boids_interact inter; /* the config file's points and obstacles: stepped and drawn */
+    const char *camera;   /* --camera: the 3-D camera's path; NULL: the start view */
+    double fps;           /* the film's frames a second: the camera path's clock */
+    camera_path path;
 } render_job;
 
 /* The file name of frame f from the checked pattern; 0 if it does not fit in size. */
@@ -186,22 +202,53 @@ static boids_status check_output(render_job *j, boids_error *err) {
     return BOIDS_OK;
 }
 
-/* Draws the scene's current state and the points and obstacles into the multisampled
- * target, with the HUD line if asked. */
-static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, scene *sc,
-                       const render_camera *cam, const target *t) {
-    const int h = j->size[1];
-    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
-    render_begin(r, cam);
+/* The flock of the plane, to scale, through the trails and density layer of the look. */
+static void draw_flock(const render_job *j, const boids_params *p, render_ctx *r, scene *sc,
+                       const render_camera *cam) {
     render_flock fl = {0};
     scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
     fl.colour = (render_colour)j->colour;
     fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(p);
-    fl.min_px = 3 * (h > 800 ? (double)h / 800 : 1);
+    fl.min_px = 3 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1);
     render_layer_begin(r, cam, fl.n);
     render_draw_flock(r, cam, scene_params(sc), &fl);
     render_layer_end(r);
-    render_interact(r, cam, &j->inter, (float)(3 * (h > 800 ? (double)h / 800 : 1)));
+    render_interact(r, cam, &j->inter,
+                    (float)(3 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1)));
+}
+
+/* The 3-D flock seen by camera c, the box and the points that are on. */
+static void draw_flock3(const render_job *j, render_ctx *r, render3 *r3, scene *sc,
+                        const camera3 *c) {
+    const boids_params *sp = scene_params(sc);
+    render_view3 v = render_view3_make(c, j->size[0], j->size[1]);
+    render3_begin(r3);
+    render_flock3 fl = {0};
+    scene_buffers3(sc, &fl.pos_buf, &fl.vel_buf, &fl.prev_vel_buf, &fl.n);
+    fl.colour = (render_colour)j->colour;
+    fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(sp);
+    fl.min_px = 2 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1);
+    render3_draw_flock(r3, render_get_look(r), &v, sp, &fl);
+    const float size[3] = {(float)sp->width, (float)sp->height, (float)sp->depth};
+    render3_box(r3, size, sp->boundary);
+    if (sp->predator) {
+        const float at[3] = {(float)sp->predator_x, (float)sp->predator_y, (float)sp->predator_z};
+        render3_circle(r3, &v, at, (float)sp->predator_radius * 0.06f, 0xff5a4aff);
+    }
+    render3_flush(r3, render_get_look(r), &v);
+}
+
+/* Draws the scene's current state into the multisampled target (3-D: when r3 is given, seen
+ * by c3), with the HUD line if asked. */
+static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, render3 *r3,
+                       const camera3 *c3, scene *sc, const render_camera *cam, const target *t) {
+    const int h = j->size[1];
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
+    render_begin(r, cam);
+    if (r3)
+        draw_flock3(j, r, r3, sc, c3);
+    else
+        draw_flock(j, p, r, sc, cam);
     if (!j->hud) {
         render_flush(r);
         return;
@@ -245,6 +292,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     const int w = j->size[0], h = j->size[1];
     boids_status st = BOIDS_OK;
     render_ctx *r = NULL;
+    render3 *r3 = NULL;
     scene *sc = NULL;
     target t = {0};
     if (check_gl_limits(w, h, err)) return err->status;
@@ -252,24 +300,32 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     scene_config cfg = {o, o->deterministic != 0, 0};
     if (!px)
         st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for a %dx%d frame", w, h);
-    else if (!(r = render_create(err)) || !(sc = scene_create(&cfg, p, err)))
+    else if (!(r = render_create(err)) || !(sc = scene_create(&cfg, p, err)) ||
+             (p->dim == 3 && !(r3 = render3_create(err))))
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     else
         st = target_create(&t, w, h, err);
     if (!st) render_set_look(r, &j->look);
     if (!st && o->verbose)
-        fprintf(stderr, "boids render: %s (%s), backend %s, %ld boids in %g x %g\n",
+        fprintf(stderr, "boids render: %s (%s), backend %s, %ld boids in %g x %g%s\n",
                 boids_gl_renderer(gl), boids_gl_platform(gl), scene_backend_name(sc), p->count,
-                p->width, p->height);
+                p->width, p->height, p->dim == 3 ? " x depth" : "");
     if (!st) st = scene_step(sc, (unsigned)j->warmup, err);
     render_camera cam = render_camera_fit(p->width, p->height, w, h, 0);
+    camera3 start, c3;
+    camera3_reset(&start, p->width, p->height, p->depth);
     for (long f = 0; !st && f < j->frames; f++) {
         if (f > 0 && (st = scene_step(sc, (unsigned)j->spf, err))) break;
-        draw_frame(j, p, r, sc, &cam, &t);
+        /* the predator's dive of the steps to come (dive.h: 3-D only) */
+        dive_apply(p, scene_steps(sc), scene_params(sc));
+        c3 = start;
+        if (j->camera) camera_path_at(&j->path, (double)f / j->fps, &c3);
+        draw_frame(j, p, r, r3, &c3, sc, &cam, &t);
         st = write_frame(j, &t, px, f, err);
     }
     target_destroy(&t);
     scene_destroy(sc);
+    render3_destroy(r3);
     render_destroy(r);
     free(px);
     return st;
@@ -292,6 +348,20 @@ static int render_config_key(const char *key) {
     return render_look_is_key(key) || boids_interact_is_key(key);
 }
 
+/* 3-D: the camera path, and the backend (the GPU pipeline is 2-D only). */
+static boids_status render_job_camera(render_job *j, app_opts *o, const boids_params *p,
+                                      boids_error *err) {
+    if (p->dim != 3) {
+        if (j->camera)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--camera '%s': the camera moves in 3-D only (--set dim=3)",
+                                   j->camera);
+        return BOIDS_OK;
+    }
+    if (!strcmp(o->backend, "gpu")) o->backend = "cpu";
+    return j->camera ? camera_path_parse(&j->path, j->camera, err) : BOIDS_OK;
+}
+
 int boids_cmd_render(int argc, char **argv) {
     render_job j = {.out = "frame-%05d.png",
                     .size = {1280, 720},
@@ -299,7 +369,8 @@ int boids_cmd_render(int argc, char **argv) {
                     .spf = 1,
                     .colour = -1,
                     .trail = -1,
-                    .density = -1};
+                    .density = -1,
+                    .fps = 60};
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
          .help = "PNG file name with one integer conversion, %d to %09d, for\n"
@@ -327,6 +398,13 @@ int boids_cmd_render(int argc, char **argv) {
         {APP_CHOICE, "density", 0, "M", &j.density, .choices = render_density_names,
          .help = "additive light of a dense flock: auto (the default: from 50,000\n"
                  "boids, not on software renderers), off or on"},
+        {APP_TEXT, "camera", 0, "SPEC", &j.camera,
+         .help = "3-D: the camera's path, orbit:DEG_PER_S[,elev=DEG][,dist=F] about\n"
+                 "the world's centre, or a keyframe FILE of lines 't eye_x eye_y eye_z\n"
+                 "target_x target_y target_z' (seconds, length units), interpolated\n"
+                 "(default: the start view, still)"},
+        {APP_REAL, "fps", 0, "F", &j.fps, 0, 1000, .open = 1,
+         .help = "frames a second of the film, the --camera path's clock (default 60)"},
     };
     app_opts o;
     int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
@@ -339,7 +417,8 @@ int boids_cmd_render(int argc, char **argv) {
     int scaled;
     if (check_output(&j, &err) ||
         app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
-        render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err))
+        render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||
+        render_job_camera(&j, &o, &p, &err))
         return app_fail(&err);
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);
@@ -354,5 +433,6 @@ int boids_cmd_render(int argc, char **argv) {
                 d->messages, d->errors ? "; last error: " : "", d->last_error);
     }
     boids_gl_destroy(gl);
+    camera_path_free(&j.path);
     return st ? app_fail(&err) : 0;
 }

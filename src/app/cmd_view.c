@@ -71,11 +71,6 @@ boids_status app_drawn_params(const app_opts *o, double aspect, boids_params *p,
                               int *scaled, boids_error *err) {
     boids_status st = app_params(o, p, err);
     if (st) return st;
-    if (p->dim == 3)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "dim = 3: the viewer and boids render draw the plane only, the 3-D "
-                               "camera is not built yet (boids sim, verify and boids-bench run "
-                               "3-D flocks on cpu-ref and cpu)");
     *base = boids_params_default();
     if (o->preset && (st = boids_preset_apply(base, o->preset, err))) return st;
     *scaled = !o->load && p->width == base->width && p->height == base->height;
@@ -185,7 +180,8 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "scripted input: FRAME:TEXT items separated by commas; TEXT is typed\n"
                  "before frame FRAME; {space} {tab} {esc} {f1}..{f12} press keys,\n"
                  "{click:X,Y} clicks at pixel (X,Y), {wheel:X,Y,DY} turns the wheel\n"
-                 "there by DY notches. E.g. --keys '30:f,60:{f2}2'"},
+                 "there by DY notches, {drag:X0,Y0,X1,Y1} drags with the left button.\n"
+                 "E.g. --keys '30:f,60:{f2}2'"},
         {APP_FLAG, "stats", 0, NULL, &o.stats, 1,
          .help = "at exit print CSV: frames,seconds,fps,steps,n,order,point_x,point_y,\n"
                  "mean_distance (to the --press point, else the world's centre),\n"

@@ -159,6 +159,61 @@ float render_text(render_ctx *r, float x, float y, float scale, const char *text
 float render_text_width(const char *text, float scale);
 void render_flush(render_ctx *r);
 
+/* ---- 3-D (dim = 3): render3.c ------------------------------------------------------------
+ *
+ * The 3-D state layout, shared by the cpu backends' upload (render_scene.c) and the GPU
+ * pipeline in 3-D to come: two GL buffers of N RGBA32F texels, boid i at texel i of both,
+ *   positions  vec4(x, y, z, 0)
+ *   velocities vec4(vx, vy, vz, 0)
+ * (w is padding: std430 and texel fetches both want 16-byte elements), plus a third buffer
+ * in the velocities' layout with the previous step's velocities, which banks the boids by
+ * their turn. The world box is [0, width] x [0, height] x [0, depth] (camera3.h: y down). */
+typedef struct render_flock3 {
+    unsigned pos_buf, vel_buf, prev_vel_buf; /* GL buffer names */
+    size_t n;
+    render_colour colour;
+    double length; /* boid length, world units */
+    double min_px; /* ...but at least this many pixels long */
+    int follow;    /* 1: boid follow_index is drawn red and twice as long */
+    size_t follow_index;
+} render_flock3;
+
+/* What the camera makes of a frame: matrices, eye and the fog's reach. */
+typedef struct render_view3 {
+    float view_proj[16]; /* cglm mat4 (column-major), world to clip space */
+    float eye[3];
+    float right[3], up[3]; /* the camera's axes: circles drawn facing the viewer */
+    float px_per_unit;     /* pixels a unit length covers at distance 1 */
+    float fog_near, fog_range;
+    int fb_w, fb_h;
+} render_view3;
+
+struct camera3;
+/* The camera's view of a frame of fb_w x fb_h pixels, its world box the camera's. */
+render_view3 render_view3_make(const struct camera3 *c, int fb_w, int fb_h);
+
+typedef struct render3 render3;
+render3 *render3_create(boids_error *err);
+void render3_destroy(render3 *t);
+
+/* After render_begin: clears the depth buffer (the framebuffer needs one). */
+void render3_begin(render3 *t);
+/* The flock, lit and fogged towards the look's background, depth-tested. */
+void render3_draw_flock(render3 *t, const render_look *look, const render_view3 *v,
+                        const boids_params *p, const render_flock3 *f);
+/* World-space lines, queued (a fixed capacity: past it they are dropped) and drawn,
+ * depth-tested and fogged, by render3_flush. Colours 0xRRGGBBAA. */
+void render3_line(render3 *t, const float a[3], const float b[3], uint32_t rgba);
+/* The edges of the box [0, size[0]] x [0, size[1]] x [0, size[2]] with boundary
+ * (boids_boundary): thin where it wraps, bright walls; nothing when open. */
+void render3_box(render3 *t, const float size[3], int boundary);
+/* A circle of radius r about (x, y, z) facing the viewer (a point's reach). */
+void render3_circle(render3 *t, const render_view3 *v, const float c[3], float r, uint32_t rgba);
+/* "See what a boid sees": the field-of-view cone of a boid at pos heading along vel, as
+ * long as the vision radius (fov >= 360: the vision sphere as three great circles). */
+void render3_cone(render3 *t, const boids_params *p, const float pos[3], const float vel[3]);
+void render3_flush(render3 *t, const render_look *look, const render_view3 *v);
+
 /* Reads the framebuffer currently bound for reading (w x h) as RGBA rows top to bottom
  * into pixels (w * h * 4 bytes). */
 void render_read_pixels(int w, int h, unsigned char *pixels);

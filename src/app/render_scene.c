@@ -28,6 +28,10 @@ struct scene {
     float *upload;
     unsigned own_state, own_ids;
     size_t own_cap;
+    /* 3-D (render.h's layout): own_state holds the positions; the velocities, and the
+     * previous step's for banking, have buffers of their own. */
+    unsigned own_vel, own_prev;
+    double order3; /* 3-D: the order computed on the host at the latest request */
     /* order reduction */
     unsigned order_prog, order_buf;
     int order_n;
@@ -58,8 +62,39 @@ double scene_gpu_ms(const scene *s) {
     return s->gpu_ms;
 }
 
-/* cpu backends: mirror the host flock into our buffers as float vec4 + ids 0..n-1. */
-static boids_status mirror(scene *s, boids_error *err) {
+/* 3-D: positions vec4(x, y, z, 0) into own_state and velocities vec4(vx, vy, vz, 0) into
+ * own_vel; after a step the velocities they replace become own_prev (a restart has no
+ * previous step: both the same). */
+static void mirror3(scene *s, int stepped) {
+    size_t n = s->host.n;
+    const boids_flock *h = &s->host;
+    long bytes = (long)(n * 4 * sizeof(float));
+    for (size_t i = 0; i < n; i++) {
+        float *u = s->upload + 4 * i;
+        u[0] = (float)h->x[i], u[1] = (float)h->y[i], u[2] = (float)h->z[i], u[3] = 0;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, s->own_state);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s->upload);
+    for (size_t i = 0; i < n; i++) {
+        float *u = s->upload + 4 * i;
+        u[0] = (float)h->vx[i], u[1] = (float)h->vy[i], u[2] = (float)h->vz[i], u[3] = 0;
+    }
+    if (stepped) {
+        glBindBuffer(GL_COPY_READ_BUFFER, s->own_vel);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, s->own_prev);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, bytes);
+    } else {
+        glBindBuffer(GL_ARRAY_BUFFER, s->own_prev);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s->upload);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, s->own_vel);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s->upload);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+/* cpu backends: mirror the host flock into our buffers as float vec4 + ids 0..n-1 (3-D:
+ * mirror3's layout). */
+static boids_status mirror(scene *s, int stepped, boids_error *err) {
     size_t n = s->host.n;
     if (n > s->own_cap) {
         float *u = realloc(s->upload, n * 4 * sizeof *u);
@@ -73,7 +108,18 @@ static boids_status mirror(scene *s, boids_error *err) {
         glBindBuffer(GL_ARRAY_BUFFER, s->own_ids);
         glBufferData(GL_ARRAY_BUFFER, (long)(n * sizeof(uint32_t)), ids, GL_STATIC_DRAW);
         free(ids);
+        if (s->host.z) {
+            glBindBuffer(GL_ARRAY_BUFFER, s->own_vel);
+            glBufferData(GL_ARRAY_BUFFER, (long)(n * 4 * sizeof(float)), NULL, GL_STREAM_DRAW);
+            glBindBuffer(GL_ARRAY_BUFFER, s->own_prev);
+            glBufferData(GL_ARRAY_BUFFER, (long)(n * 4 * sizeof(float)), NULL, GL_STREAM_DRAW);
+        }
         s->own_cap = n;
+        stepped = 0; /* new buffers: no previous velocities in them */
+    }
+    if (s->host.z) {
+        mirror3(s, stepped);
+        return BOIDS_OK;
     }
     for (size_t i = 0; i < n; i++) {
         s->upload[4 * i + 0] = (float)s->host.x[i];
@@ -121,11 +167,13 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
         s->b = app_backend_create(&ao, &s->p, &s->host, err);
         glGenBuffers(1, &s->own_state);
         glGenBuffers(1, &s->own_ids);
+        glGenBuffers(1, &s->own_vel);
+        glGenBuffers(1, &s->own_prev);
     }
     if (!s->b || (cfg->opts->inter && scene_set_interact(s, cfg->opts->inter, err))) goto fail;
     if (s->gpu) {
         boids_flock_free(&s->host); /* the GPU holds it now */
-    } else if (mirror(s, err)) {
+    } else if (mirror(s, 0, err)) {
         goto fail;
     }
     return s;
@@ -143,6 +191,8 @@ void scene_destroy(scene *s) {
     if (s->order_fence) glDeleteSync(s->order_fence);
     if (s->own_state) glDeleteBuffers(1, &s->own_state);
     if (s->own_ids) glDeleteBuffers(1, &s->own_ids);
+    if (s->own_vel) glDeleteBuffers(1, &s->own_vel);
+    if (s->own_prev) glDeleteBuffers(1, &s->own_prev);
     if (s->order_buf) glDeleteBuffers(1, &s->order_buf);
     if (s->order_prog) glDeleteProgram(s->order_prog);
     follow_destroy(s->follow);
@@ -152,7 +202,7 @@ void scene_destroy(scene *s) {
 
 boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids_error *err) {
     boids_flock f;
-    boids_status st = boids_flock_alloc(&f, (size_t)p->count, err);
+    boids_status st = boids_flock_alloc_dim(&f, (size_t)p->count, p->dim, err);
     if (st) return st;
     boids_flock_randomize(&f, p, seed);
     st = boids_backend_upload(s->b, &f, err);
@@ -162,7 +212,7 @@ boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids
         if (!s->gpu) {
             boids_flock_free(&s->host);
             s->host = f;
-            return mirror(s, err);
+            return mirror(s, 0, err);
         }
     }
     boids_flock_free(&f);
@@ -230,7 +280,7 @@ boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     s->steps += steps;
     if (!s->gpu) {
         if ((st = boids_backend_download(s->b, &s->host, err))) return st;
-        return mirror(s, err);
+        return mirror(s, 1, err);
     }
     /* Our passes and the draw read what the compute pipeline wrote. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
@@ -248,7 +298,26 @@ void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
     *n = boids_backend_n(s->b);
 }
 
+int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n) {
+    if (!s->host.z) return 0;
+    *pos = s->own_state;
+    *vel = s->own_vel;
+    *prev = s->own_prev;
+    *n = s->host.n;
+    return 1;
+}
+
+const boids_flock *scene_host(const scene *s) {
+    return s->gpu ? NULL : &s->host;
+}
+
 void scene_order_request(scene *s) {
+    if (s->host.z) {
+        /* 3-D runs on the cpu backends: the host has the flock (the GPU reduction reads the
+         * 2-D layout). */
+        s->order3 = boids_order(&s->host);
+        return;
+    }
     if (s->order_fence) return; /* the previous one is still running */
     unsigned state, ids;
     size_t n;
@@ -264,6 +333,10 @@ void scene_order_request(scene *s) {
 }
 
 int scene_order_poll(scene *s, int wait, double *order) {
+    if (s->host.z) {
+        *order = s->order3;
+        return 1;
+    }
     if (!s->order_fence) return 0;
     GLenum r =
         glClientWaitSync(s->order_fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? 10000000000ull : 0);
@@ -306,7 +379,7 @@ unsigned scene_follow_marks(const scene *s) {
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {
     boids_flock f;
-    boids_status st = boids_flock_alloc(&f, boids_backend_n(s->b), err);
+    boids_status st = boids_flock_alloc_dim(&f, boids_backend_n(s->b), s->p.dim, err);
     if (st) return st;
     if ((st = boids_backend_download(s->b, &f, err))) {
         boids_flock_free(&f);

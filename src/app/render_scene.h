@@ -52,10 +52,18 @@ uint64_t scene_steps(const scene *s);
 /* Buffers to draw from: N vec4 state and N uint ids, valid until the next step/restart. */
 void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n);
 
+/* 3-D (dim = 3, cpu backends): the buffers of render.h's 3-D layout, valid until the next
+ * step/restart; returns 0 for a 2-D flock. */
+int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n);
+
+/* The cpu backends' flock as downloaded after the latest step (id order); NULL on gpu. */
+const boids_flock *scene_host(const scene *s);
+
 const char *scene_backend_name(const scene *s);
 
-/* Order on the GPU: scene_order_request() starts a reduction; scene_order_poll() returns 1
- * and the value once the GPU has finished (without waiting), else 0. wait != 0 blocks. */
+/* Order on the GPU (3-D: on the host, at once): scene_order_request() starts a reduction;
+ * scene_order_poll() returns 1 and the value once the GPU has finished (without waiting), else 0.
+ * wait != 0 blocks. */
 void scene_order_request(scene *s);
 int scene_order_poll(scene *s, int wait, double *order);
 

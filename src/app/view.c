@@ -25,6 +25,15 @@ uint64_t view_now_ns(void) {
 }
 
 void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
+    if (p->dim == 3) {
+        /* The box is seen in perspective from any side: it keeps its shape, and its volume
+         * grows with N at base's density. */
+        double k = p->count > base->count ? cbrt((double)p->count / (double)base->count) : 1;
+        p->width = base->width * k;
+        p->height = base->height * k;
+        p->depth = base->depth * k;
+        return;
+    }
     double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
     if (aspect <= 0) {
         /* base's shape: exactly base's sides when N does not grow it */
@@ -115,9 +124,12 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
         at.wx -= floor(at.wx / p->width) * p->width;
         at.wy -= floor(at.wy / p->height) * p->height;
     }
-    int pred = (v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
-               (v->pointer == VIEW_POINTER_HOVER && at.hover);
-    int food = v->pointer == VIEW_POINTER_FOOD && pressed;
+    /* In 3-D the left button turns the camera: the pointer does not act. */
+    int flat = !view_is3d(v);
+    int pred = flat && ((v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
+                        (v->pointer == VIEW_POINTER_HOVER && at.hover));
+    int food = flat && v->pointer == VIEW_POINTER_FOOD && pressed;
+    if (!flat) view3_dive(v);
     v->ptr_predator = pred;
     v->ptr_food = food;
     v->ptr_x = at.wx;
@@ -129,6 +141,10 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
 /* The follow toggle (`f`, the panel) picks the boid nearest the pointer at (wx, wy); a
  * followed boid's state is read each frame, and a locked camera moves with it. */
 static void follow_update(view *v, double wx, double wy, render_camera *c) {
+    if (view_is3d(v)) {
+        view3_follow_update(v);
+        return;
+    }
     if (v->want_follow_toggle) {
         v->want_follow_toggle = 0;
         if (v->follow) {
@@ -183,9 +199,28 @@ static void edges_draw(view *v, const render_camera *c) {
     }
 }
 
+static void draw_flat(view *v, const render_camera *c, const pointer_at *at);
+
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
     ui *u = &v->u;
     render_begin(v->r, c);
+    if (view_is3d(v)) {
+        view3_draw(v);
+    } else {
+        draw_flat(v, c, at);
+    }
+    if (v->hud) view_hud_draw(v);
+    if (v->panel)
+        view_panel_draw(v);
+    else
+        u->over_panel = 0, u->active = 0;
+    if (v->help) view_help_draw(v);
+    render_flush(v->r);
+}
+
+/* The plane's flock and what is drawn over it in world coordinates. */
+static void draw_flat(view *v, const render_camera *c, const pointer_at *at) {
+    ui *u = &v->u;
     render_flock f = {0};
     scene_buffers(v->sc, &f.state_buf, &f.id_buf, &f.n);
     f.colour = v->colour;
@@ -201,13 +236,6 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
     edges_draw(v, c);
     render_interact(v->r, c, &v->inter, 3 * v->u.ts);
     if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
-    if (v->hud) view_hud_draw(v);
-    if (v->panel)
-        view_panel_draw(v);
-    else
-        u->over_panel = 0, u->active = 0;
-    if (v->help) view_help_draw(v);
-    render_flush(v->r);
 }
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
@@ -244,6 +272,7 @@ static int frame(view *v, long frame_no) {
     uint64_t t0 = view_now_ns();
     view_osc_poll(v, t0);
     view_attract_update(v, t0);
+    if (view_is3d(v)) view3_fly(v, t0);
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
@@ -291,9 +320,12 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
      * times slower than the cpu backend's grid; GL then only draws. */
     v->app = o->app;
-    if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
+    /* The GPU pipeline runs in 2-D only: a 3-D flock simulates on cpu and is uploaded. */
+    if (!strcmp(v->app.backend, "auto"))
+        v->app.backend = view_software_renderer() || p->dim == 3 ? "cpu" : "gpu";
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
+    if (p->dim == 3 && !(v->r3 = render3_create(err))) return err->status;
     v->start = *scene_params(v->sc);
     v->seed = o->app.seed;
     v->base = o->base;
@@ -383,6 +415,7 @@ static void close_view(view *v, const view_opts *o) {
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
                 v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);
     scene_destroy(v->sc);
+    render3_destroy(v->r3);
     render_destroy(v->r);
     if (v->win) glfwDestroyWindow(v->win);
     glfwTerminate();

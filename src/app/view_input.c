@@ -25,6 +25,10 @@ render_camera view_camera(const view *v) {
 /* The whole world in the part of the window the panel leaves free: the zoom that fits it
  * there, and the camera's centre moved left by half the panel. */
 void view_camera_fit(view *v) {
+    if (view_is3d(v)) {
+        view3_camera_reset(v);
+        return;
+    }
     const boids_params *p = scene_params(v->sc);
     double pw = v->panel ? view_panel_width(v) : 0;
     if (pw > v->fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
@@ -48,7 +52,9 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
     double sx = v->win_w ? (double)v->fb_w / v->win_w : 1,
            sy = v->win_h ? (double)v->fb_h / v->win_h : 1;
     double nx = x * sx, ny = y * sy;
-    if (v->right_down) {
+    if (view_is3d(v)) {
+        view3_drag(v, nx - v->mx, ny - v->my);
+    } else if (v->right_down) {
         render_camera c = view_camera(v);
         v->cx -= (nx - v->mx) / c.scale;
         v->cy -= (ny - v->my) / c.scale;
@@ -90,6 +96,10 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
     view_input_seen(v);
     if (v->panel && v->u.over_panel) {
         v->panel_scroll -= dy * 20 * v->u.ts; /* clamped when the panel is drawn */
+        return;
+    }
+    if (view_is3d(v)) {
+        view3_wheel(v, dy);
         return;
     }
     v->fitted = 0;
@@ -153,7 +163,7 @@ void view_script_pointer(view *v) {
 /* One {TOKEN} of a script: a key without a character, or a click. 0 if unknown. */
 static int script_token(view *v, const char *tok) {
     int fk;
-    double cx, cy, dy;
+    double cx, cy, dy, ex, ey;
     if (!strcmp(tok, "space"))
         view_on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
     else if (!strcmp(tok, "tab"))
@@ -169,6 +179,14 @@ static int script_token(view *v, const char *tok) {
          * next. */
         v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        v->release_next = 1;
+    } else if (sscanf(tok, "drag:%lf,%lf,%lf,%lf", &cx, &cy, &ex, &ey) == 4) {
+        /* Pressed at the start, moved to the end in one event, released on the next frame
+         * (3-D: the camera turns). */
+        script_move(v, cx, cy);
+        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        script_move(v, ex, ey);
         v->release_next = 1;
     } else if (sscanf(tok, "wheel:%lf,%lf,%lf", &cx, &cy, &dy) == 3) {
         script_move(v, cx, cy);

@@ -10,7 +10,8 @@
  *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
- *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times */
+ *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
+ *   view3.c        dim = 3: the orbit / fly camera, picking, the diving predator, drawing */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
@@ -18,6 +19,7 @@
 
 #include "boids/gpu.h"
 #include "boids/interact.h"
+#include "camera3.h"
 #include "osc.h"
 #include "render_scene.h"
 #include "view.h"
@@ -114,6 +116,11 @@ typedef struct view {
     uint64_t osc_sent_t;
     char osc_last_bad[192];
     unsigned long osc_repeats;
+    /* 3-D (view3.c) */
+    render3 *r3;      /* made when the flock is 3-D */
+    camera3 cam3;     /* replaces zoom, cx, cy */
+    uint64_t fly_ns;  /* the previous frame's start: the fly keys' clock */
+    float follow3[6]; /* the followed boid: x, y, z, vx, vy, vz */
 } view;
 
 /* view.c */
@@ -185,6 +192,21 @@ void view_input_seen(view *v);
 void view_attract_update(view *v, uint64_t now);
 void view_frame_time(view *v, double ms);
 double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
+
+/* view3.c: with dim = 3 the camera is cam3; the mouse turns it (left drag), pans it (right
+ * or middle drag) and zooms it (wheel), `n` toggles orbit / fly and `v` resets it. */
+int view_is3d(const view *v);
+void view3_camera_reset(view *v);
+/* In fly mode the movement keys move the camera: their characters do not reach the table. */
+int view3_captures_char(const view *v, unsigned c);
+void view3_fly(view *v, uint64_t now); /* the fly keys held, each frame */
+void view3_drag(view *v, double dx, double dy);
+void view3_wheel(view *v, double notches);
+/* The follow toggle picks the boid nearest the pointer's ray; its state each frame (the cpu
+ * backends' host flock), and a locked camera orbits it. */
+void view3_follow_update(view *v);
+void view3_dive(view *v); /* dive.h: the predator of a 3-D flock dives through the roost */
+void view3_draw(view *v);
 
 /* view_hud.c */
 /* A status line for 3 seconds (and on stderr): fmt with one %s. */

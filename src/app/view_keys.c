@@ -107,6 +107,16 @@ static void fit(view *v, int arg) {
     view_camera_fit(v);
 }
 
+static void camera_mode(view *v, int arg) {
+    (void)arg;
+    if (!view_is3d(v)) {
+        view_say(v, "%s", "orbit and fly are the 3-D camera's (--set dim=3)");
+        return;
+    }
+    camera3_toggle(&v->cam3);
+    view_say(v, "camera: %s", v->cam3.mode == CAMERA3_FLY ? "fly" : "orbit");
+}
+
 static void next_colour(view *v, int arg) {
     (void)arg;
     v->colour = (render_colour)((v->colour + 1) % RENDER_COLOURS);
@@ -193,7 +203,13 @@ static const view_key keys[] = {
     {'z', 0, lock_camera, 0, "`z`", "camera locks on the followed boid"},
     /* The mouse, handled in view_input.c: listed for the help only. */
     {0, 0, NULL, 0, "wheel / right drag", "zoom / pan"},
-    {'v', 0, fit, 0, "`v`", "fit the world in the window"},
+    {0, 0, NULL, 0, "3-D: left drag / right drag", "orbit (fly: look around) / pan"},
+    {0, 0, NULL, 0, "3-D: wheel", "zoom (fly: move forward / back)"},
+    {'n', 0, camera_mode, 0, "`n`", "3-D: camera orbit / fly"},
+    /* Held, polled each frame (view3.c); in fly mode their characters skip the table. */
+    {0, 0, NULL, 0, "3-D fly: `w` `s` `a` `d` `q` `e`",
+     "forward / back / left / right / down / up, Shift: faster"},
+    {'v', 0, fit, 0, "`v`", "fit the world in the window (3-D: reset the camera)"},
     {'c', 0, next_colour, 0, "`c`", "colour: heading / speed / plain"},
     {'o', 0, toggle_hud, 0, "`o`", "HUD on / off"},
     {0, GLFW_KEY_TAB, toggle_panel, 0, "Tab", "control panel on / off"},
@@ -209,6 +225,7 @@ enum { NKEYS = sizeof keys / sizeof keys[0] };
 void view_on_char(GLFWwindow *w, unsigned int c) {
     view *v = glfwGetWindowUserPointer(w);
     view_input_seen(v);
+    if (view3_captures_char(v, c)) return;
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].ch == c && keys[i].act) {
             keys[i].act(v, keys[i].arg);

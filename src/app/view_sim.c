@@ -101,6 +101,9 @@ void view_apply_preset_named(view *v, const char *name) {
     /* Keep N; the world keeps the preset's density; the edges stay as they are unless the
      * preset has its own (one that differs from the defaults'). */
     if (np.boundary == boids_params_default().boundary) np.boundary = scene_params(v->sc)->boundary;
+    /* The backend keeps the dimension it started with (a 2-D viewer shows a 3-D preset in
+     * the plane, and the other way round). */
+    np.dim = scene_params(v->sc)->dim;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
     view_fit_world(&np, &base, v->aspect);

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: MIT
+"""Tests of the viewer and renderer in 3-D (dim = 3): the murmuration preset in the window
+from two camera positions, the depth cue on a synthetic two-boid state through `boids render
+--load`, and the scripted camera of `boids render --camera` with its bad specs.
+
+Usage: view3_test.py BOIDS TEST. Sizes are small (a few thousand boids, a handful of frames)
+because these run on llvmpipe with two cores. Exit 77 means skipped (no xvfb-run), a failure
+instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]
+import harness  # noqa: E402
+import png  # noqa: E402
+
+BOIDS = os.path.abspath(sys.argv[1])
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
+# xvfb-run sometimes fails to remove its temporary folder on a loaded machine and replaces
+# the program's exit status with its own: that run says nothing about boids (view_test.py).
+XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
+
+
+def run(args, xvfb=False, timeout=280):
+    cmd = (XVFB if xvfb else []) + [BOIDS] + args
+    for _ in range(3):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if not (xvfb and XVFB_CLEANUP in r.stderr):
+            break
+    return r
+
+
+def check(cond, what, r=None):
+    if not cond:
+        print("FAILED:", what)
+        if r is not None:
+            print("stdout:", r.stdout[-2000:])
+            print("stderr:", r.stderr[-2000:])
+        sys.exit(1)
+
+
+def lit_pixels(path, region=None):
+    w, h, ch, rows = png.read(path)
+    return png.count_not_background(w, h, ch, rows, region)
+
+
+def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # The preset at 3000 boids (its world shrinks to keep its density) for speed; the
+    # second run turns the camera with a left drag and zooms in with the wheel.
+    shots = [os.path.join(tmp, "a.png"), os.path.join(tmp, "b.png")]
+    base = ["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400", "--frames",
+            "6", "--steps-per-frame", "2", "--no-hud", "--no-panel", "--stats", "-vv"]
+    keys = [None, "2:{drag:200,200,420,260},3:{wheel:320,200,3}"]
+    for shot, k in zip(shots, keys):
+        r = run(base + ["--screenshot", shot] + (["--keys", k] if k else []), xvfb=True)
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+        check("backend cpu" in r.stderr, "3-D simulates on cpu", r)
+        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
+        lit = lit_pixels(shot)
+        # Boids of at least 3 pixels, overlapping in a dense flock, and the box's edges:
+        # a tenth of a pixel a boid at the least, a fifth of the frame at the most.
+        check(300 <= lit <= 640 * 400 // 5, f"{shot}: {lit} non-background pixels")
+    with open(shots[0], "rb") as a, open(shots[1], "rb") as b:
+        check(a.read() != b.read(), "the two camera positions give the same picture")
+    # The box drawn in the first view covers its corners: pixels lit in each quadrant.
+    for q in ((0, 0, 320, 200), (320, 0, 640, 200), (0, 200, 320, 400), (320, 200, 640, 400)):
+        check(lit_pixels(shots[0], q) > 0, f"nothing drawn in quadrant {q}")
+    print("ok: two camera positions, two pictures of a 3-D flock")
+
+
+def write_state(path, boids):
+    with open(path, "w") as f:
+        f.write("# dim=3\nx,y,z,vx,vy,vz\n")
+        for b in boids:
+            f.write(",".join(str(v) for v in b) + "\n")
+
+
+def blob(path, x0, x1):
+    """(lit pixels, peak green level above the background) in columns [x0, x1)."""
+    w, h, ch, rows = png.read(path)
+    bg = rows[0][1]
+    n = peak = 0
+    for r in rows:
+        for x in range(x0, x1):
+            g = r[x * ch + 1] - bg
+            if g > 24:
+                n += 1
+                peak = max(peak, g)
+    return n, peak
+
+
+def test_render_depth_cue_far_boid_dimmer_and_smaller(tmp):
+    # Two boids of one colour and heading, in a 1000-unit cube seen from above the front
+    # (a keyframe file with one key); the left one near the eye, the right one 800 units
+    # deeper. The open boundary draws no box to get in the way.
+    state, keys = os.path.join(tmp, "two.csv"), os.path.join(tmp, "cam.txt")
+    write_state(state, [(380, 500, 150, 2, 0, 0), (620, 500, 950, 2, 0, 0)])
+    with open(keys, "w") as f:
+        f.write("0  500 -700 -700  500 500 500\n")
+    out = os.path.join(tmp, "d-%d.png")
+    r = run(["render", "--load", state, "--set", "dim=3", "--set", "width=1000", "--set",
+             "height=1000", "--set", "depth=1000", "--set", "boundary=open", "--colour",
+             "plain", "--boid-size", "40", "--steps-per-frame", "0", "--frames", "1",
+             "--size", "480x360", "--camera", keys, "-o", out, "-vv"])
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    check("GL debug: 0 errors" in r.stderr, "GL errors offscreen", r)
+    near, far = blob(out % 0, 0, 240), blob(out % 0, 240, 480)
+    print(f"near boid: {near[0]} pixels, peak +{near[1]}; far boid: {far[0]} pixels, "
+          f"peak +{far[1]}")
+    check(near[0] > 20 and far[0] > 2, "both boids visible")
+    # The fog (fog.glsl) keeps about exp(-800 / 1577) ~ 0.6 of the far boid's light and
+    # perspective shrinks it to about 60% of the near one's length (its area to ~40%); the
+    # margins leave room for the lit faces and the rasterisation of a small shape.
+    check(far[1] < 0.85 * near[1], f"far boid not dimmer: +{far[1]} vs +{near[1]}")
+    check(far[0] < 0.7 * near[0], f"far boid not smaller: {far[0]} vs {near[0]} pixels")
+    print("ok: the far boid is dimmer and smaller")
+
+
+def test_render_camera_orbit_writes_frames_bad_specs_exit_2(tmp):
+    out = os.path.join(tmp, "o-%d.png")
+    # 90 degrees a second at 2 frames a second: 45 degrees between frames.
+    r = run(["render", "--set", "dim=3", "-n", "600", "--size", "320x200", "--frames", "3",
+             "--camera", "orbit:90,elev=30", "--fps", "2", "--steps-per-frame", "0", "-o", out])
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    frames = []
+    for i in range(3):
+        check(lit_pixels(out % i) > 300, f"frame {i}: no flock drawn")
+        with open(out % i, "rb") as f:
+            frames.append(f.read())
+    check(len(set(frames)) == 3, "the orbiting camera drew the same frame twice")
+    bad_keys = os.path.join(tmp, "bad.txt")
+    with open(bad_keys, "w") as f:
+        f.write("0 0 0 0 1 1 1\n1 0 0\n")
+    cases = [(["--camera", "orbit:fast"], "orbit:fast"),
+             (["--camera", "orbit:10,elev=120"], "elev=120"),
+             (["--camera", os.path.join(tmp, "none.txt")], "none.txt"),
+             (["--camera", bad_keys], "bad.txt:2"),
+             (["--set", "dim=2", "--camera", "orbit:10"], "3-D only")]
+    for extra, named in cases:
+        args = ["render", "--set", "dim=3", "-n", "50", "--frames", "1", "-o",
+                os.path.join(tmp, "x-%d.png")] + extra
+        r = run(args)
+        check(r.returncode == 2, f"{extra}: exit {r.returncode}", r)
+        lines = r.stderr.strip().splitlines()
+        check(len(lines) == 1 and named in lines[0], f"{extra}: message {lines}", r)
+    check(not [f for f in os.listdir(tmp) if f.startswith("x-")], "a refused run wrote frames")
+    print("ok: orbit frames differ; bad specs exit 2 with one message")
+
+
+if __name__ == "__main__":
+    name = sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="boids-view3-")
+    try:
+        globals()["test_" + name](tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
