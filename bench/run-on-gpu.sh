@@ -14,11 +14,11 @@
 # the non-glibc shared libraries, e.g. cJSON, OpenMP, GLFW, into build-gpu/lib).
 #
 # Environment: BENCH_SIZES (default 1k,10k,100k,1M,10M), BENCH_BUDGET (seconds per point,
-# default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 120), BENCH_TIMEOUT (default 300),
+# default 60), BOIDS_PREBUILT=1 (skip the build, use build-gpu/), VERIFY_TIMEOUT (default 90), BENCH_TIMEOUT (default 240),
 # BENCH3_SIZES (3-D sweep, default 10k,100k,1M,10M), ANCHOR_SIZES (3-D at the CUDA anchor's
-# density, default 1M,4M,12M), BENCH3_TIMEOUT (each 3-D sweep, default 150). With the build,
-# the 2-D part's worst case stays within one 10-minute command and the two 3-D sweeps add up
-# to 5 minutes more; a normal run takes 3-6 minutes.
+# density, default 1M,4M,12M), BENCH3_TIMEOUT (each 3-D sweep, default 75). The timeouts of
+# every check add up to 600 s; with the build the worst case exceeds one 10-minute command by
+# the build's time (use BOIDS_PREBUILT=1 or lower a timeout when that matters).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -106,7 +106,7 @@ fi
 
 rc=0
 echo "== boids verify (gpu and gpu --deterministic against cpu-ref)"
-timeout "${VERIFY_TIMEOUT:-120}" "$bin/boids" verify --backends cpu,gpu -v || { echo "verify: exit $?"; rc=1; }
+timeout "${VERIFY_TIMEOUT:-90}" "$bin/boids" verify --backends cpu,gpu -v || { echo "verify: exit $?"; rc=1; }
 timeout 60 "$bin/boids" verify --backends gpu --deterministic --seeds 0 || { echo "verify --deterministic: exit $?"; rc=1; }
 for v in fused; do
     echo "== boids verify --gpu-variant $v"
@@ -114,20 +114,20 @@ for v in fused; do
 done
 
 echo "== boids-bench --sizes $sizes --budget $budget"
-timeout "${BENCH_TIMEOUT:-300}" "$bin/bench/boids-bench" --sizes "$sizes" --budget "$budget" \
+timeout "${BENCH_TIMEOUT:-240}" "$bin/bench/boids-bench" --sizes "$sizes" --budget "$budget" \
     --out "$out" | tee "$out/bench-table.txt"
 st=${PIPESTATUS[0]}
 [ "$st" -eq 0 ] || { echo "boids-bench: exit $st"; rc=1; }
 # 3-D: the lab preset in a box, and the CUDA coherent-grid anchor's radius and density
 # (bench/README.md, "3-D"): R 5, separation 3, 5,000 boids per 200^3, wrap, grown to 12M.
 echo "== boids-bench --set dim=3 (lab preset in 3-D)"
-timeout "${BENCH3_TIMEOUT:-150}" "$bin/bench/boids-bench" --set dim=3 --backends cpu-all,gpu,gpu-det \
+timeout "${BENCH3_TIMEOUT:-75}" "$bin/bench/boids-bench" --set dim=3 --backends cpu-all,gpu,gpu-det \
     --sizes "${BENCH3_SIZES:-10k,100k,1M,10M}" --budget "$budget" --no-plot --out "$out/dim3" |
     tee "$out/dim3-table.txt"
 st=${PIPESTATUS[0]}
 [ "$st" -eq 0 ] || { echo "boids-bench dim=3: exit $st"; rc=1; }
 echo "== boids-bench, 3-D at the CUDA anchor's radius and density"
-timeout "${BENCH3_TIMEOUT:-150}" "$bin/bench/boids-bench" --set dim=3 --set boundary=wrap \
+timeout "${BENCH3_TIMEOUT:-75}" "$bin/bench/boids-bench" --set dim=3 --set boundary=wrap \
     --set width=200 --set height=200 --set depth=200 --set vision_radius=5 \
     --set separation_radius=3 --set count=5000 --backends gpu,gpu-det \
     --sizes "${ANCHOR_SIZES:-1M,4M,12M}" --budget "$budget" --no-plot --out "$out/cuda-anchor" |
