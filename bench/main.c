@@ -157,7 +157,7 @@ static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     p->depth = c->base.depth * k;
     /* Positions given relative to the world move with it. */
     p->predator_x *= k, p->predator_y *= k, p->food_x *= k, p->food_y *= k;
-    if (p->dim == 3) p->depth *= k, p->predator_z *= k, p->food_z *= k;
+    if (p->dim == 3) p->predator_z *= k, p->food_z *= k;
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision

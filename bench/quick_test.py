@@ -220,6 +220,16 @@ except OSError as e:
 check("bench.gp marks the skipped point and has the speedup plot",
       "not measured" in gp and "bench_speedup" in gp, gp[:500])
 
+# The world grows with N at the preset's density: per area in 2-D, per volume in 3-D, so the
+# mean neighbour count of the random start stays put (its sampling error at these N, with 2 to
+# 25 neighbours a boid, is a few percent; 25% is far above it and far below a side scaled twice).
+for dim in ("2", "3"):
+    q, rows, _, _ = run_bench(f"dim{dim}-density", ["--quick", "--no-plot", "--set", f"dim={dim}",
+                                                     "--backends", "cpu-1t", "--sizes", "2000,16000"])
+    nb = [num(r.get("neighbours")) for r in rows if r.get("backend") == "cpu-1t"]
+    check(f"dim={dim}: the same neighbours per boid at 2,000 and 16,000 boids",
+          len(nb) == 2 and nb[0] > 0 and abs(nb[1] / nb[0] - 1) < 0.25, str(nb))
+
 for args, what in [(["--sizes", "ten"], "bad --sizes"), (["--backends", "tpu"], "bad --backends"),
                    (["--reps", "1"], "--reps out of range"), (["--bogus"], "unknown flag"),
                    (["--set", "nope=1"], "unknown --set key"),
