@@ -12,6 +12,7 @@
 #include "boids/backend.h"
 #include "check.h"
 #include "cpu_grid.h"
+#include "cpu_ref.h"
 
 typedef struct scenario {
     const char *name;
@@ -49,6 +50,17 @@ static uint64_t hash_after(boids_backend *b, const scenario *s, unsigned steps) 
 static uint64_t run_hash(const scenario *s, int threads, int scalar, unsigned steps) {
     boids_backend *b = make_cpu(&s->f, threads);
     boids_cpu_force_scalar(b, scalar);
+    return hash_after(b, s, steps);
+}
+
+/* cpu-ref's state hash after `steps` steps on `threads` threads (scalar != 0: scalar scan);
+ * inline: not every program that includes this uses it. */
+static inline uint64_t cpu_ref_hash(const scenario *s, int threads, int scalar, unsigned steps) {
+    boids_error err;
+    boids_backend *b = boids_cpu_ref_create(&s->f, &err);
+    if (!b) die("boids_cpu_ref_create", &err);
+    boids_cpu_ref_set_threads(b, threads);
+    boids_cpu_ref_force_scalar(b, scalar);
     return hash_after(b, s, steps);
 }
 

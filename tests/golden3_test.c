@@ -11,7 +11,6 @@
 #include "boids/backend.h"
 #include "check.h"
 #include "cpu_fixture.h"
-#include "cpu_ref.h"
 
 enum { COUNT = 4 };
 
@@ -102,15 +101,6 @@ static void setup(const golden3 *g, scenario *s) {
     boids_flock_randomize(&s->f, &s->p, g->seed);
 }
 
-static uint64_t ref_hash(const scenario *s, int threads, int scalar, unsigned steps) {
-    boids_error err;
-    boids_backend *b = boids_cpu_ref_create(&s->f, &err);
-    if (!b) die("boids_cpu_ref_create", &err);
-    boids_cpu_ref_set_threads(b, threads);
-    boids_cpu_ref_force_scalar(b, scalar);
-    return hash_after(b, s, steps);
-}
-
 static void check_hash(const char *backend, const char *name, uint64_t got, uint64_t pinned) {
     printf("%-26s %-18s 0x%016" PRIx64 " %s\n", name, backend, got,
            got == pinned ? "pinned" : "DIFFERS");
@@ -133,10 +123,11 @@ int main(void) {
         const golden3 *g = &scenarios[i];
         scenario s;
         setup(g, &s);
-        got_ref[i] = ref_hash(&s, 1, 0, g->steps);
+        got_ref[i] = cpu_ref_hash(&s, 1, 0, g->steps);
         check_hash("cpu-ref 1 thread", g->name, got_ref[i], golden3_cpu_ref[i]);
-        check_hash("cpu-ref 2 threads", g->name, ref_hash(&s, 2, 0, g->steps), golden3_cpu_ref[i]);
-        check_hash("cpu-ref scalar", g->name, ref_hash(&s, 2, 1, g->steps), golden3_cpu_ref[i]);
+        check_hash("cpu-ref 2 threads", g->name, cpu_ref_hash(&s, 2, 0, g->steps),
+                   golden3_cpu_ref[i]);
+        check_hash("cpu-ref scalar", g->name, cpu_ref_hash(&s, 2, 1, g->steps), golden3_cpu_ref[i]);
         got_cpu[i] = run_hash(&s, 1, 0, g->steps);
         check_hash("cpu 1 thread", g->name, got_cpu[i], golden3_cpu[i]);
         check_same_bits(&s, g->steps);

@@ -8,18 +8,7 @@
 #include "boids/backend.h"
 #include "check.h"
 #include "cpu_fixture.h"
-#include "cpu_ref.h"
 #include "golden.h"
-
-/* cpu-ref's state hash after `steps` steps on `threads` threads (scalar != 0: scalar scan). */
-static uint64_t cpu_ref_hash(const scenario *s, int threads, int scalar, unsigned steps) {
-    boids_error err;
-    boids_backend *b = boids_cpu_ref_create(&s->f, &err);
-    if (!b) die("boids_cpu_ref_create", &err);
-    boids_cpu_ref_set_threads(b, threads);
-    boids_cpu_ref_force_scalar(b, scalar);
-    return hash_after(b, s, steps);
-}
 
 static void check_hash(const char *backend, const char *name, uint64_t got, uint64_t pinned) {
     printf("%-24s %-12s 0x%016" PRIx64 " %s\n", name, backend, got,

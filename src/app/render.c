@@ -163,19 +163,27 @@ static void instanced_vao(render_ctx *r) {
     glEnableVertexAttribArray(3);
 }
 
-/* The overlay's vertex array over its fixed-size stream buffer. */
-static void overlay_vao(render_ctx *r) {
-    glGenVertexArrays(1, &r->ui_vao);
-    glGenBuffers(1, &r->ui_vbo);
-    glBindVertexArray(r->ui_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ui_vbo);
-    glBufferData(GL_ARRAY_BUFFER, UI_MAX_VERTS * sizeof(ui_vert), NULL, GL_STREAM_DRAW);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(ui_vert), (void *)0);
+/* A vertex array over a stream buffer of bytes bytes whose vertices are dims floats of
+ * position (attribute 0) and the colour bytes at rgba_at (attribute 1, normalised), stride
+ * bytes apart: the 2-D overlay's and the 3-D lines' batches. */
+void render_stream_vao(unsigned *vao, unsigned *vbo, size_t bytes, int dims, size_t stride,
+                       size_t rgba_at) {
+    glGenVertexArrays(1, vao);
+    glGenBuffers(1, vbo);
+    glBindVertexArray(*vao);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
+    glVertexAttribPointer(0, dims, GL_FLOAT, GL_FALSE, (GLsizei)stride, (void *)0);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ui_vert),
-                          (void *)offsetof(ui_vert, rgba));
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride, (void *)rgba_at);
     glEnableVertexAttribArray(1);
     glBindVertexArray(0);
+}
+
+/* The overlay's vertex array over its fixed-size stream buffer. */
+static void overlay_vao(render_ctx *r) {
+    render_stream_vao(&r->ui_vao, &r->ui_vbo, UI_MAX_VERTS * sizeof(ui_vert), 2, sizeof(ui_vert),
+                      offsetof(ui_vert, rgba));
 }
 
 render_ctx *render_create(boids_error *err) {
@@ -401,7 +409,7 @@ void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_para
     glDisable(GL_BLEND);
 }
 
-static uint32_t pack(uint32_t rgba) {
+uint32_t render_pack_rgba(uint32_t rgba) {
     /* 0xRRGGBBAA to bytes R, G, B, A in memory, whatever the host byte order. */
     uint32_t out;
     unsigned char b[4] = {(unsigned char)(rgba >> 24), (unsigned char)(rgba >> 16),
@@ -427,7 +435,7 @@ static void quad(render_ctx *r, float x0, float y0, float x1, float y1, float x2
 }
 
 void render_rect(render_ctx *r, float x, float y, float w, float h, uint32_t rgba) {
-    quad(r, x, y, x + w, y, x + w, y + h, x, y + h, pack(rgba));
+    quad(r, x, y, x + w, y, x + w, y + h, x, y + h, render_pack_rgba(rgba));
 }
 
 void render_line(render_ctx *r, float x0, float y0, float x1, float y1, float width,
@@ -435,7 +443,8 @@ void render_line(render_ctx *r, float x0, float y0, float x1, float y1, float wi
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     if (len == 0) return;
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
-    quad(r, x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny, pack(rgba));
+    quad(r, x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny,
+         render_pack_rgba(rgba));
 }
 
 void render_circle(render_ctx *r, float cx, float cy, float radius, float width, float dash,
@@ -462,7 +471,7 @@ void render_circle(render_ctx *r, float cx, float cy, float radius, float width,
 void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, float a1,
                   uint32_t rgba) {
     int segs = (int)(fabsf(a1 - a0) * 24) + 1;
-    uint32_t c = pack(rgba);
+    uint32_t c = render_pack_rgba(rgba);
     for (int i = 0; i < segs; i++) {
         float b0 = a0 + (a1 - a0) * (float)i / (float)segs;
         float b1 = a0 + (a1 - a0) * (float)(i + 1) / (float)segs;
@@ -507,7 +516,7 @@ float render_text(render_ctx *r, float x, float y, float scale, const char *text
     static char buf[270 * 256];
     unsigned char col[4] = {0, 0, 0, 0};
     int quads = stb_easy_font_print(0, 0, (char *)text, col, buf, sizeof buf);
-    uint32_t c = pack(rgba);
+    uint32_t c = render_pack_rgba(rgba);
     for (int q = 0; q < quads; q++) {
         float v[4][2];
         for (int k = 0; k < 4; k++) {

@@ -25,6 +25,15 @@ extern const boids_gpu_shader boids_view_shaders[]; /* ends with {NULL, NULL} */
 /* Compiles and links the named units into a program; 0 with err set on failure. */
 unsigned render_program(const char *const *names, int count, boids_error *err);
 
+/* 0xRRGGBBAA as the bytes R, G, B, A in memory, whatever the host byte order: a vertex's
+ * colour for the overlay and line batches (render.c, render3.c). */
+uint32_t render_pack_rgba(uint32_t rgba);
+
+/* A vertex array over a stream buffer of bytes bytes: dims floats of position (attribute 0)
+ * and 4 colour bytes at offset rgba_at (attribute 1, normalised), stride bytes a vertex. */
+void render_stream_vao(unsigned *vao, unsigned *vbo, size_t bytes, int dims, size_t stride,
+                       size_t rgba_at);
+
 typedef enum render_colour {
     RENDER_HEADING = 0,
     RENDER_SPEED,

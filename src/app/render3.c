@@ -94,17 +94,8 @@ static void boid_uniforms(render3 *t) {
 }
 
 static void line_vao(render3 *t) {
-    glGenVertexArrays(1, &t->line_vao);
-    glGenBuffers(1, &t->line_vbo);
-    glBindVertexArray(t->line_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, t->line_vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof t->verts, NULL, GL_STREAM_DRAW);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(line_vert), (void *)0);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(line_vert),
-                          (void *)offsetof(line_vert, rgba));
-    glEnableVertexAttribArray(1);
-    glBindVertexArray(0);
+    render_stream_vao(&t->line_vao, &t->line_vbo, sizeof t->verts, 3, sizeof(line_vert),
+                      offsetof(line_vert, rgba));
 }
 
 render3 *render3_create(boids_error *err) {
@@ -209,18 +200,9 @@ void render3_draw_flock(render3 *t, const render_look *look, const render_view3 
     glDisable(GL_DEPTH_TEST);
 }
 
-static uint32_t pack(uint32_t rgba) {
-    /* 0xRRGGBBAA to bytes R, G, B, A in memory, whatever the host byte order. */
-    uint32_t out;
-    unsigned char b[4] = {(unsigned char)(rgba >> 24), (unsigned char)(rgba >> 16),
-                          (unsigned char)(rgba >> 8), (unsigned char)rgba};
-    memcpy(&out, b, 4);
-    return out;
-}
-
 void render3_line(render3 *t, const float a[3], const float b[3], uint32_t rgba) {
     if (t->nverts + 2 > LINE_MAX_VERTS) return;
-    uint32_t c = pack(rgba);
+    uint32_t c = render_pack_rgba(rgba);
     t->verts[t->nverts++] = (line_vert){a[0], a[1], a[2], c};
     t->verts[t->nverts++] = (line_vert){b[0], b[1], b[2], c};
 }

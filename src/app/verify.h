@@ -4,6 +4,7 @@
 #ifndef BOIDS_APP_VERIFY_H
 #define BOIDS_APP_VERIFY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "boids/flock.h"
@@ -56,5 +57,22 @@ void verify_band3(const boids_params *p, const boids_flock *f, verify_amb *amb);
 /* Upper bound on the spacing of floats at the world's largest coordinate (depth included in
  * 3-D). */
 double verify_eps_pos(const boids_params *p);
+
+/* Pieces the 2-D and the 3-D float checks share (verify_float.c). The topological
+ * selection in float: verify_topo_keep_f keeps the kmax smallest (d2, j) of the m selected,
+ * nearest first, candidates coming in ascending j (ties keep the lower id), and returns the
+ * new count; verify_ids_ascending puts the m kept back in index order. */
+size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2);
+void verify_ids_ascending(size_t *nb, size_t m);
+/* Lists the other boid j of an ambiguous pair (in: a neighbour in double) in a. */
+void verify_add_amb(verify_amb *a, int in, uint32_t j);
+/* The offset d on an axis of length side, wrapped to the nearest image when wrap != 0; inline:
+ * the bands call it for every pair. */
+static inline double verify_wrap_d(double d, double side, int wrap) {
+    if (!wrap) return d;
+    if (d > side / 2) return d - side;
+    if (d < -side / 2) return d + side;
+    return d;
+}
 
 #endif

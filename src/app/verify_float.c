@@ -22,6 +22,29 @@ static int candidate_f(const boids_params *p, const rules_k_f *k, float dx, floa
     return vicsek || rules_in_fov_f(k, dx, dy, d2, vx, vy);
 }
 
+/* Keeps the kmax smallest (float d2, j) of the m selected in nb and sel_d2, nearest first;
+ * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
+ * count. */
+size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2) {
+    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
+    size_t pos = m < kmax ? m++ : m - 1;
+    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
+        sel_d2[pos] = sel_d2[pos - 1];
+        nb[pos] = nb[pos - 1];
+    }
+    sel_d2[pos] = d2;
+    nb[pos] = j;
+    return m;
+}
+
+void verify_ids_ascending(size_t *nb, size_t m) {
+    for (size_t a = 1; a < m; a++) {
+        size_t v = nb[a], b = a;
+        for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
+        nb[b] = v;
+    }
+}
+
 /* The neighbours of i in float by brute force, into nb (ascending index), returning their
  * number; topological: the first k by (float d2, id), as cpu-ref selects in double. sel_d2
  * is scratch of k entries. */
@@ -41,21 +64,9 @@ static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x
             nb[m++] = j;
             continue;
         }
-        if (m == kmax && !(d2 < sel_d2[m - 1])) continue; /* j ascends: ties keep the lower id */
-        size_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-            sel_d2[pos] = sel_d2[pos - 1];
-            nb[pos] = nb[pos - 1];
-        }
-        sel_d2[pos] = d2;
-        nb[pos] = j;
+        m = verify_topo_keep_f(nb, sel_d2, m, kmax, j, d2);
     }
-    if (topo) /* back to index order */
-        for (size_t a = 1; a < m; a++) {
-            size_t v = nb[a], b = a;
-            for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
-            nb[b] = v;
-        }
+    if (topo) verify_ids_ascending(nb, m); /* back to index order */
     return m;
 }
 
@@ -154,7 +165,7 @@ static double band_pair(double r, double ax, double bx, double dx, double ay, do
            (2 * fabs(dx) * ex + 2 * fabs(dy) * ey + ex * ex + ey * ey + 3.0 * FLT_EPSILON * r * r);
 }
 
-static void add_amb(verify_amb *a, int in, uint32_t j) {
+void verify_add_amb(verify_amb *a, int in, uint32_t j) {
     a->boid = 1;
     if (a->namb == VERIFY_MAX_AMB) {
         a->overflow = 1;
@@ -165,13 +176,6 @@ static void add_amb(verify_amb *a, int in, uint32_t j) {
     a->namb++;
 }
 
-static double wrap_d(double d, double side, int wrap) {
-    if (!wrap) return d;
-    if (d > side / 2) return d - side;
-    if (d < -side / 2) return d + side;
-    return d;
-}
-
 /* The decisions of a Reynolds step that do not involve pairs: a boid within float precision
  * of the predator or food radius or of a wall margin. */
 static void band_external(const boids_params *p, const boids_flock *f, size_t i, verify_amb *a) {
@@ -179,16 +183,16 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
     int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
     double x = f->x[i], y = f->y[i];
     if (p->predator) {
-        double dx = wrap_d(x - p->predator_x, p->width, wrap),
-               dy = wrap_d(y - p->predator_y, p->height, wrap);
+        double dx = verify_wrap_d(x - p->predator_x, p->width, wrap),
+               dy = verify_wrap_d(y - p->predator_y, p->height, wrap);
         if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
             band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
                       wrap ? p->width : 0, wrap ? p->height : 0))
             a->boid = 1;
     }
     if (p->food) {
-        double dx = wrap_d(p->food_x - x, p->width, wrap),
-               dy = wrap_d(p->food_y - y, p->height, wrap);
+        double dx = verify_wrap_d(p->food_x - x, p->width, wrap),
+               dy = verify_wrap_d(p->food_y - y, p->height, wrap);
         if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
             band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
                       wrap ? p->height : 0))
@@ -216,8 +220,8 @@ static void pair_eval(const boids_params *p, const boids_flock *f, size_t i, siz
     const int wrap = p->boundary == BOIDS_BOUNDARY_WRAP, full = p->fov >= 360.0;
     const double rv = p->vision_radius, v2 = rv * rv, e = verify_eps_pos(p);
     double rdx = f->x[j] - f->x[i], rdy = f->y[j] - f->y[i];
-    q->dx = wrap_d(rdx, p->width, wrap);
-    q->dy = wrap_d(rdy, p->height, wrap);
+    q->dx = verify_wrap_d(rdx, p->width, wrap);
+    q->dy = verify_wrap_d(rdy, p->height, wrap);
     q->d2 = q->dx * q->dx + q->dy * q->dy;
     q->wx = q->dx != rdx ? p->width : 0;
     q->wy = q->dy != rdy ? p->height : 0;
@@ -325,13 +329,13 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
         }
         if (q.amb) {
             if (!sl.crowded) {
-                add_amb(a, in, (uint32_t)j);
+                verify_add_amb(a, in, (uint32_t)j);
             } else if (q.d2 <= kth.d2 + sl.bk || in) {
                 a->boid = a->overflow = 1;
             }
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - kth.d2) <= sl.bk + tie_band(f, i, j, &q, kth.d2)) {
-            add_amb(a, in, (uint32_t)j);
+            verify_add_amb(a, in, (uint32_t)j);
         }
         if (in && !vicsek &&
             fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx, f->y[i],
@@ -401,7 +405,8 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
         for (size_t j = 0; j < f->n; j++) {
             if (j == i) continue;
             double rdx = f->x[j] - f->x[i], rdy = f->y[j] - f->y[i];
-            double dx = wrap_d(rdx, p->width, wrap), dy = wrap_d(rdy, p->height, wrap);
+            double dx = verify_wrap_d(rdx, p->width, wrap),
+                   dy = verify_wrap_d(rdy, p->height, wrap);
             double d2 = dx * dx + dy * dy;
             /* Cheap reject: no band is wider than a tenth of the vision radius squared. */
             if (d2 > 1.1 * v2) continue;
@@ -426,7 +431,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
                                         vx * dx + vy * dy >= cosh * sqrt(sp * sp * d2));
             double bs = band_pair(rs, f->x[i], f->x[j], dx, f->y[i], f->y[j], dy, wx, wy);
             if (amb_pair) {
-                add_amb(a, in_double, (uint32_t)j);
+                verify_add_amb(a, in_double, (uint32_t)j);
             } else if (in_double && fabs(d2 - s2) <= bs) {
                 a->boid = 1; /* a sure neighbour at the separation radius */
             }

@@ -52,20 +52,9 @@ static size_t gather_f(const boids_params *p, const rules3_k_f *k, const fstate 
             nb[m++] = j;
             continue;
         }
-        if (m == kmax && !(d2 < sel_d2[m - 1])) continue; /* j ascends: ties keep the lower id */
-        size_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-            sel_d2[pos] = sel_d2[pos - 1];
-            nb[pos] = nb[pos - 1];
-        }
-        sel_d2[pos] = d2;
-        nb[pos] = j;
+        m = verify_topo_keep_f(nb, sel_d2, m, kmax, j, d2);
     }
-    for (size_t a = 1; topo && a < m; a++) { /* back to index order */
-        size_t v = nb[a], b = a;
-        for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
-        nb[b] = v;
-    }
+    if (topo) verify_ids_ascending(nb, m); /* back to index order */
     return m;
 }
 
@@ -157,24 +146,6 @@ static double band_pair3(double r, const double a[3], const double b[3], const d
     return 2.0 * s;
 }
 
-static void add_amb(verify_amb *a, int in, uint32_t j) {
-    a->boid = 1;
-    if (a->namb == VERIFY_MAX_AMB) {
-        a->overflow = 1;
-        return;
-    }
-    a->in[a->namb] = (unsigned char)in;
-    a->hash[a->namb] = boids_neighbour_set_hash(j);
-    a->namb++;
-}
-
-static double wrap_d(double d, double side, int wrap) {
-    if (!wrap) return d;
-    if (d > side / 2) return d - side;
-    if (d < -side / 2) return d + side;
-    return d;
-}
-
 static void pos_of(const boids_flock *f, size_t i, double q[3]) {
     q[0] = f->x[i], q[1] = f->y[i], q[2] = f->z[i];
 }
@@ -196,7 +167,7 @@ static void pair_eval(const boids_params *p, const boids_flock *f, size_t i, siz
     q->amb = 0;
     for (int c = 0; c < 3; c++) {
         raw[c] = b[c] - a[c];
-        q->d[c] = wrap_d(raw[c], side[c], wrap);
+        q->d[c] = verify_wrap_d(raw[c], side[c], wrap);
         q->w[c] = q->d[c] != raw[c] ? side[c] : 0;
         q->d2 += q->d[c] * q->d[c];
     }
@@ -306,7 +277,7 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         double d[3], w[3], d2 = 0;
         for (int c = 0; c < 3; c++) {
             double raw = x[c] - pt[q][c];
-            d[c] = wrap_d(raw, side[c], wrap);
+            d[c] = verify_wrap_d(raw, side[c], wrap);
             w[c] = d[c] != raw ? side[c] : 0;
             d2 += d[c] * d[c];
         }
@@ -344,12 +315,12 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         }
         if (q.amb) {
             if (!sl.crowded)
-                add_amb(a, in, (uint32_t)j);
+                verify_add_amb(a, in, (uint32_t)j);
             else if (q.d2 <= sl.kth.d2 + sl.bk || in)
                 a->boid = a->overflow = 1;
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - sl.kth.d2) <= sl.bk + tie_band(f, i, j, &q, sl.kth.d2)) {
-            add_amb(a, in, (uint32_t)j);
+            verify_add_amb(a, in, (uint32_t)j);
         }
         double b[3];
         pos_of(f, j, b);

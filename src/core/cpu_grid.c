@@ -178,12 +178,7 @@ static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, u
     for (uint32_t i = 0; i < nrows; i++) {
         size_t row = (size_t)rows[i] * g->ncx;
         for (uint32_t c = 0; c < ncols; c++) {
-            uint32_t b = start[row + cols[c][0]], e = start[row + cols[c][1]];
-            if (b == e) continue;
-            if (nr > 0 && r[nr - 1].e == b)
-                r[nr - 1].e = e;
-            else
-                r[nr++] = (range){b, e};
+            nr = grid_range_add(r, nr, start[row + cols[c][0]], start[row + cols[c][1]]);
         }
     }
     return nr;
@@ -194,13 +189,8 @@ static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, u
 static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_threads,
                                  boids_error *err) {
     size_t n = c->base.n, nc = g->ncells;
-    if (nc + 1 > c->start_cap) {
-        uint32_t *s = realloc(c->start, (nc + 1) * sizeof *s);
-        if (!s)
-            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu cells", nc);
-        c->start = s;
-        c->start_cap = nc + 1;
-    }
+    boids_status st = grid_reserve_starts(&c->start, &c->start_cap, nc, err);
+    if (st) return st;
     /* Each build thread has its own histogram: limit their number so that the histograms
      * stay within a few times the state's size. */
     int t = c->run_threads;

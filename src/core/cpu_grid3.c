@@ -197,13 +197,8 @@ static void cell_sort_by_id(const state3 *s, uint32_t b, uint32_t e) {
  * passes over the state, small beside the steering), then each cell in id order. */
 static boids_status grid_build(cpu3 *c, const geom3 *g, int threads, boids_error *err) {
     const size_t n = c->base.n, nc = g->ncells;
-    if (nc + 1 > c->start_cap) {
-        uint32_t *s = realloc(c->start, (nc + 1) * sizeof *s);
-        if (!s)
-            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu cells", nc);
-        c->start = s;
-        c->start_cap = nc + 1;
-    }
+    boids_status st = grid_reserve_starts(&c->start, &c->start_cap, nc, err);
+    if (st) return st;
     const state3 cur = c->cur, snap = c->snap;
     uint32_t *const cell_of = c->cell_of, *const start = c->start;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
@@ -246,14 +241,11 @@ static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
     return m;
 }
 
-typedef struct range3 {
-    uint32_t b, e;
-} range3;
-
 /* The candidate slots of a cell: its 27-cell block as snapshot ranges, in z, y, x order,
  * adjacent ranges merged (which keeps the order). This order is the summation order of
  * every boid of the cell. Returns the number of ranges (<= 27). */
-static int cell_ranges(const geom3 *g, const uint32_t *start, const uint32_t k[3], range3 r[27]) {
+static int cell_ranges(const geom3 *g, const uint32_t *start, const uint32_t k[3],
+                       grid_range r[27]) {
     uint32_t cx[3], cy[3], cz[3];
     const int nx = axis_cells(g->wrap, k[0], g->n[0], cx);
     const int ny = axis_cells(g->wrap, k[1], g->n[1], cy);
@@ -263,12 +255,7 @@ static int cell_ranges(const geom3 *g, const uint32_t *start, const uint32_t k[3
         for (int y = 0; y < ny; y++)
             for (int x = 0; x < nx; x++) {
                 const size_t cell = ((size_t)cz[z] * g->n[1] + cy[y]) * g->n[0] + cx[x];
-                const uint32_t b = start[cell], e = start[cell + 1];
-                if (b == e) continue;
-                if (nr > 0 && r[nr - 1].e == b)
-                    r[nr - 1].e = e;
-                else
-                    r[nr++] = (range3){b, e};
+                nr = grid_range_add(r, nr, start[cell], start[cell + 1]);
             }
     return nr;
 }
@@ -435,7 +422,7 @@ static void vicsek_move(const ctx3 *x, uint32_t i, const float sum[3], long n) {
  * reads is held in locals (the arrays, the constants, the sums): through the context's
  * pointers, each store into the sums could alias them and force their reload for every
  * candidate (cpu_grid.c's reynolds_scalar says the same). */
-static void reynolds_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_t i) {
+static void reynolds_metric_boid(const ctx3 *x, const grid_range *r, int nr, uint32_t i) {
     const rules3_k_f k = *x->k;
     const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
     const float *const vx = x->snap.v[0], *const vy = x->snap.v[1], *const vz = x->snap.v[2];
@@ -456,7 +443,7 @@ static void reynolds_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_
 
 /* Slot i's Vicsek heading sum over the candidate ranges, itself included in candidate
  * order, then its move; locals as above. */
-static void vicsek_metric_boid(const ctx3 *x, const range3 *r, int nr, uint32_t i) {
+static void vicsek_metric_boid(const ctx3 *x, const grid_range *r, int nr, uint32_t i) {
     const rules3_k_f k = *x->k;
     const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
     const float *const unit = x->unit;
@@ -524,7 +511,7 @@ static boids_status steer(cpu3 *c, const geom3 *g, const rules3_k_f *k, const bo
             if (b0 == b1 || (topo && !x.best)) continue;
             uint32_t kc[3];
             cell_coords(g, (size_t)cell, kc);
-            range3 r[27];
+            grid_range r[27];
             const int nr = topo ? 0 : cell_ranges(g, start, kc, r);
             for (uint32_t i = b0; i < b1; i++) {
                 if (topo)
@@ -593,7 +580,7 @@ static void neighbour_boid(const ctx3 *x, const geom3 *g, const uint32_t *start,
         n = topo_select(x, g, start, i, kc);
         for (uint32_t a = 0; a < n; a++) h += boids_neighbour_set_hash(x->best[a].id);
     } else {
-        range3 r[27];
+        grid_range r[27];
         const int nr = cell_ranges(g, start, kc, r);
         const int vicsek = x->p->model == BOIDS_MODEL_VICSEK;
         for (int w = 0; w < nr; w++)

@@ -30,10 +30,8 @@ typedef struct state {
     uint32_t *id;
 } state;
 
-/* A contiguous range [b, e) of snapshot slots. */
-typedef struct range {
-    uint32_t b, e;
-} range;
+/* A contiguous range [b, e) of snapshot slots (grid_geom.h). */
+typedef grid_range range;
 
 /* Up to LANES boids of one cell, steered together: they share the cell's candidates. */
 typedef struct cell_group {

@@ -16,12 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "backend_impl.h"
 #include "cpu_ref.h"
+#include "cpu_ref_impl.h"
 
 #define RULES_REAL     double
 #define RULES_FN(name) name##_d
@@ -48,10 +45,7 @@ typedef struct cpu_ref {
     double *sx, *sy;     /* Vicsek: heading sums decided from the snapshot */
     double *ux, *uy;     /* Vicsek: each agent's heading term, once per step (vicsek_term) */
     long *count;         /* Vicsek: headings summed */
-    size_t *nb;          /* topological: the kept neighbours of one boid, nb_cap per thread */
-    double *nb_d2;       /* topological: their squared distances, nb_cap per thread */
-    size_t nb_cap;       /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
-    size_t nb_size;      /* entries of nb and of nb_d2 allocated */
+    ref_lists lists;     /* topological: each thread's list of one boid's neighbours */
     int threads;         /* <= 0: OpenMP's default */
     int have_avx2;       /* the processor runs scan_avx2 */
     int force_scalar;    /* test hook: scan_scalar even so */
@@ -74,8 +68,7 @@ static void destroy(boids_backend *b) {
     cpu_ref *c = (cpu_ref *)b;
     boids_flock_free(&c->state);
     free(c->ax);
-    free(c->nb);
-    free(c->nb_d2);
+    ref_lists_free(&c->lists);
     free(c);
 }
 
@@ -188,21 +181,6 @@ static size_t metric_block(const cpu_ref *c, const rules_k_d *k, int vicsek, siz
     return m;
 }
 
-/* Keeps the kmax smallest (d2, j) of the m kept, nearest first; candidates come in
- * ascending j, so of equal distances the earlier id stays. Returns the new count. */
-static size_t topo_keep(size_t *nb, double *nb_d2, size_t m, size_t kmax, size_t j, double d2) {
-    if (m == kmax && !(d2 < nb_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    while (pos > 0 && d2 < nb_d2[pos - 1]) {
-        nb_d2[pos] = nb_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-        pos--;
-    }
-    nb_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
-
 /* The topological neighbours of boid i into nb, ascending index order (the order every
  * sum runs in); returns their number: the k nearest by (distance, id) of the others, the
  * radius applying only with k_in_vision, the field of view for Reynolds. nb and nb_d2 hold
@@ -229,11 +207,7 @@ static size_t topo_gather(const cpu_ref *c, const rules_k_d *k, const boids_para
             m = topo_keep(nb, nb_d2, m, kmax, j0 + s, d2);
         }
     }
-    for (size_t a = 1; a < m; a++) {
-        size_t v = nb[a], q = a;
-        for (; q > 0 && nb[q - 1] > v; q--) nb[q] = nb[q - 1];
-        nb[q] = v;
-    }
+    topo_sort_ids(nb, m);
     return m;
 }
 
@@ -307,47 +281,6 @@ static void vicsek_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, s
     c->sy[i] = sy;
     c->count[i] = count;
 }
-static int thread_count(const cpu_ref *c) {
-#ifdef _OPENMP
-    return c->threads > 0 ? c->threads : omp_get_max_threads();
-#else
-    (void)c;
-    return 1;
-#endif
-}
-
-static size_t thread_id(void) {
-#ifdef _OPENMP
-    return (size_t)omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
-/* Makes room for each thread's topological list, min(k, n) entries, when p needs one. */
-static boids_status reserve_lists(cpu_ref *c, const boids_params *p, int threads,
-                                  boids_error *err) {
-    if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) return BOIDS_OK;
-    c->nb_cap = (size_t)p->k < c->state.n ? (size_t)p->k : c->state.n;
-    size_t need = c->nb_cap * (size_t)threads;
-    if (need <= c->nb_size) return BOIDS_OK;
-    size_t *nb = realloc(c->nb, need * sizeof *nb);
-    if (nb) c->nb = nb;
-    double *nb_d2 = nb ? realloc(c->nb_d2, need * sizeof *nb_d2) : NULL;
-    if (!nb_d2)
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %d neighbour lists",
-                               threads);
-    c->nb_d2 = nb_d2;
-    c->nb_size = need;
-    return BOIDS_OK;
-}
-
-/* The calling thread's topological lists (NULL when no step reserved any). */
-static void thread_lists(const cpu_ref *c, size_t **nb, double **nb_d2) {
-    *nb = c->nb ? c->nb + thread_id() * c->nb_cap : NULL;
-    *nb_d2 = c->nb_d2 ? c->nb_d2 + thread_id() * c->nb_cap : NULL;
-}
-
 /* What one boid decides from the snapshot (reynolds_boid, vicsek_boid, neighbour_boid). */
 typedef void (*boid_fn)(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i, size_t *nb,
                         double *nb_d2, block *b);
@@ -362,7 +295,7 @@ static void for_each_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p,
         block b;
         size_t *nb;
         double *nb_d2;
-        thread_lists(c, &nb, &nb_d2);
+        ref_lists_thread(&c->lists, &nb, &nb_d2);
 #pragma omp for schedule(dynamic, CHUNK)
         for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, nb_d2, &b);
     }
@@ -395,8 +328,8 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     rules_k_d k;
     rules_k_init_d(&k, p);
     rules_k_set_interact_d(&k, &b->inter);
-    int threads = thread_count(c);
-    boids_status s = reserve_lists(c, p, threads, err);
+    int threads = ref_thread_count(c->threads);
+    boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;
     for (unsigned n = 0; n < steps; n++, c->t++) {
         if (p->model == BOIDS_MODEL_VICSEK)
@@ -474,8 +407,8 @@ static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_
     cpu_ref *c = (cpu_ref *)bk;
     rules_k_d k;
     rules_k_init_d(&k, p);
-    int threads = thread_count(c);
-    boids_status s = reserve_lists(c, p, threads, err);
+    int threads = ref_thread_count(c->threads);
+    boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;
     c->out_count = count;
     c->out_hash = set_hash;

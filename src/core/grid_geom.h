@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "boids/error.h"
 #include "boids/params.h"
@@ -61,6 +62,36 @@ static inline uint32_t grid_cell_coord(float x, float s, uint32_t n) {
     if (!(f < (float)n)) return n - 1;
     uint32_t c = (uint32_t)f;
     return c < n ? c : n - 1;
+}
+
+/* A contiguous range [b, e) of snapshot slots, as the 2-D and the 3-D cpu grids gather a
+ * cell block's candidates. */
+typedef struct grid_range {
+    uint32_t b, e;
+} grid_range;
+
+/* Appends the slots [b, e) to the nr ranges of r, extending the last one when they follow
+ * it (neighbouring cells of one row are adjacent in the sorted snapshot); an empty range
+ * adds nothing. Returns the new number of ranges. */
+static inline int grid_range_add(grid_range *r, int nr, uint32_t b, uint32_t e) {
+    if (b == e) return nr;
+    if (nr > 0 && r[nr - 1].e == b)
+        r[nr - 1].e = e;
+    else
+        r[nr++] = (grid_range){b, e};
+    return nr;
+}
+
+/* Makes *start hold at least ncells + 1 cell starts (*cap counts what it holds). */
+static inline boids_status grid_reserve_starts(uint32_t **start, size_t *cap, size_t ncells,
+                                               boids_error *err) {
+    if (ncells + 1 <= *cap) return BOIDS_OK;
+    uint32_t *s = realloc(*start, (ncells + 1) * sizeof *s);
+    if (!s)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu cells", ncells);
+    *start = s;
+    *cap = ncells + 1;
+    return BOIDS_OK;
 }
 
 /* The world's grid of a 3-D box (dim = 3), for the GPU pipeline: n[a] cells along axis a

@@ -51,19 +51,10 @@ int boids_metrics_format(const boids_metrics *m, char *buf, size_t size) {
                     m->nn_distance, m->neighbours, m->clusters, m->largest_cluster);
 }
 
-/* Shortest periodic image of a difference d of two coordinates in [0, side]: |d| <= side,
- * so one correction is enough. The same test as the rules' wrap, so that metrics and
- * interactions agree on who is within reach. */
-static double wrap_diff(double d, double side, double half) {
-    if (d > half) return d - side;
-    if (d < -half) return d + side;
-    return d;
-}
-
 /* Circular mean of coordinates on a circle of circumference `side`: each coordinate is an
  * angle theta = 2 pi x / side; the mean angle is atan2(sum sin, sum cos), mapped back into
  * [0, side). atan2(0, 0) = 0 when the mean vector vanishes (see the header). */
-static double circular_mean(const double *x, size_t n, double side) {
+double boids_metrics_circular_mean(const double *x, size_t n, double side) {
     double s = 0, c = 0, k = 2.0 * M_PI / side;
     for (size_t i = 0; i < n; i++) {
         s += sin(k * x[i]);
@@ -80,8 +71,8 @@ void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *c
     *cx = *cy = 0;
     if (!f || !p || f->n == 0 || !f->x) return;
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
-        *cx = circular_mean(f->x, f->n, p->width);
-        *cy = circular_mean(f->y, f->n, p->height);
+        *cx = boids_metrics_circular_mean(f->x, f->n, p->width);
+        *cy = boids_metrics_circular_mean(f->y, f->n, p->height);
         return;
     }
     double sx = 0, sy = 0;

@@ -32,25 +32,6 @@ typedef struct grid3 {
     double *pos;             /* 3 per slot: positions, cells contiguous */
 } grid3;
 
-static double wrap_diff(double d, double side, double half) {
-    if (d > half) return d - side;
-    if (d < -half) return d + side;
-    return d;
-}
-
-/* Circular mean of coordinates on a circle of circumference side (see metrics.c). */
-static double circular_mean(const double *x, size_t n, double side) {
-    double s = 0, c = 0, k = 2.0 * M_PI / side;
-    for (size_t i = 0; i < n; i++) {
-        s += sin(k * x[i]);
-        c += cos(k * x[i]);
-    }
-    double m = atan2(s, c) / k;
-    if (m < 0) m += side;
-    if (m >= side) m -= side;
-    return m;
-}
-
 void boids_metrics_centre3(const boids_flock *f, const boids_params *p, double c[3]) {
     if (!c) return;
     c[0] = c[1] = c[2] = 0;
@@ -59,7 +40,7 @@ void boids_metrics_centre3(const boids_flock *f, const boids_params *p, double c
     const double side[3] = {p->width, p->height, p->depth};
     for (int a = 0; a < 3; a++) {
         if (p->boundary == BOIDS_BOUNDARY_WRAP) {
-            c[a] = circular_mean(axes[a], f->n, side[a]);
+            c[a] = boids_metrics_circular_mean(axes[a], f->n, side[a]);
             continue;
         }
         double s = 0;

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* What the 2-D and the 3-D exact references (cpu_ref.c, cpu_ref3.c) share: their thread
+ * setup, the per-thread topological neighbour lists and the k-nearest bookkeeping. Neither
+ * depends on the dimension, so one copy serves both and they cannot drift apart. Only those
+ * two files include this; cpu_ref.h stays the hooks the tests and the benchmark see. */
+#ifndef BOIDS_CPU_REF_IMPL_H
+#define BOIDS_CPU_REF_IMPL_H
+
+#include <stdlib.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "boids/backend.h"
+
+/* The threads a step shares its boids among: the set count, or OpenMP's default for <= 0. */
+static inline int ref_thread_count(int threads) {
+#ifdef _OPENMP
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+static inline size_t ref_thread_id(void) {
+#ifdef _OPENMP
+    return (size_t)omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* Each thread's topological list of one boid: cap entries per thread, kept neighbours and
+ * their squared distances. */
+typedef struct ref_lists {
+    size_t *nb;    /* the kept neighbours of one boid, cap per thread */
+    double *nb_d2; /* their squared distances, cap per thread */
+    size_t cap;    /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
+    size_t size;   /* entries of nb and of nb_d2 allocated */
+} ref_lists;
+
+/* Makes room for each thread's list of a flock of n, min(k, n) entries, when p needs one. */
+static inline boids_status ref_lists_reserve(ref_lists *l, const boids_params *p, size_t n,
+                                             int threads, boids_error *err) {
+    if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) return BOIDS_OK;
+    l->cap = (size_t)p->k < n ? (size_t)p->k : n;
+    size_t need = l->cap * (size_t)threads;
+    if (need <= l->size) return BOIDS_OK;
+    size_t *nb = realloc(l->nb, need * sizeof *nb);
+    if (nb) l->nb = nb;
+    double *nb_d2 = nb ? realloc(l->nb_d2, need * sizeof *nb_d2) : NULL;
+    if (!nb_d2)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %d neighbour lists",
+                               threads);
+    l->nb_d2 = nb_d2;
+    l->size = need;
+    return BOIDS_OK;
+}
+
+/* The calling thread's lists (NULL when no step reserved any). */
+static inline void ref_lists_thread(const ref_lists *l, size_t **nb, double **nb_d2) {
+    *nb = l->nb ? l->nb + ref_thread_id() * l->cap : NULL;
+    *nb_d2 = l->nb_d2 ? l->nb_d2 + ref_thread_id() * l->cap : NULL;
+}
+
+static inline void ref_lists_free(ref_lists *l) {
+    free(l->nb);
+    free(l->nb_d2);
+}
+
+/* Keeps the kmax smallest (d2, j) of the m kept, nearest first; candidates come in
+ * ascending j, so of equal distances the earlier id stays. Returns the new count. */
+static inline size_t topo_keep(size_t *nb, double *nb_d2, size_t m, size_t kmax, size_t j,
+                               double d2) {
+    if (m == kmax && !(d2 < nb_d2[m - 1])) return m;
+    size_t pos = m < kmax ? m++ : m - 1;
+    while (pos > 0 && d2 < nb_d2[pos - 1]) {
+        nb_d2[pos] = nb_d2[pos - 1];
+        nb[pos] = nb[pos - 1];
+        pos--;
+    }
+    nb_d2[pos] = d2;
+    nb[pos] = j;
+    return m;
+}
+
+/* Puts the m kept ids in ascending order, the order every sum runs in. */
+static inline void topo_sort_ids(size_t *nb, size_t m) {
+    for (size_t a = 1; a < m; a++) {
+        size_t v = nb[a], q = a;
+        for (; q > 0 && nb[q - 1] > v; q--) nb[q] = nb[q - 1];
+        nb[q] = v;
+    }
+}
+
+#endif
