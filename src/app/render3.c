@@ -228,7 +228,7 @@ void render3_box(render3 *t, const float s[3], int boundary) {
 /* A circle about c in the plane of unit vectors u and w, radius r. */
 static void circle(render3 *t, const float c[3], const float u[3], const float w[3], float r,
                    uint32_t rgba) {
-    float prev[3], cur[3];
+    float prev[3] = {0, 0, 0}, cur[3]; /* prev is set at i = 0 before its first use */
     for (int i = 0; i <= CIRCLE_SEGS; i++) {
         float a = 2.0f * GLM_PIf * (float)i / CIRCLE_SEGS;
         for (int j = 0; j < 3; j++) cur[j] = c[j] + r * (cosf(a) * u[j] + sinf(a) * w[j]);
