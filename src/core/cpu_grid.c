@@ -34,6 +34,7 @@
 #include "backend_impl.h"
 #include "cpu_grid.h"
 #include "cpu_grid_impl.h"
+#include "cpu_avx2.h"
 
 enum {
     PARALLEL_MIN = 2048,       /* below this many boids, threads cost more than they save */
@@ -99,18 +100,6 @@ static int num_threads(void) {
     return omp_get_num_threads();
 #else
     return 1;
-#endif
-}
-
-/* Whether the processor runs the AVX2 kernels. Asked here, in a file built without -mavx2:
- * in cpu_grid_avx2.c the compiler may use AVX encodings anywhere, before the answer is
- * known. */
-static int cpu_has_avx2(void) {
-#if BOIDS_AVX2
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-#else
-    return 0;
 #endif
 }
 

@@ -24,15 +24,6 @@
 #define RULES_FN(name) name##_d
 #include "rules.h"
 
-/* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2, x86-64
- * only) and runs only where the processor has AVX2; scan_scalar is the same operations. */
-#if defined(BOIDS_AVX2) && BOIDS_AVX2
-#include <immintrin.h>
-#define HAVE_AVX2_SCAN 1
-#else
-#define HAVE_AVX2_SCAN 0
-#endif
-
 enum {
     BLOCK = 256, /* pairs per scan block: its arrays (7 KiB) stay in the L1 cache */
     CHUNK = 16   /* boids per OpenMP work item: a boid's scan is short at small N */
@@ -61,9 +52,6 @@ typedef struct block {
     unsigned hit[BLOCK];
 } block;
 
-/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
-typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
-
 static void destroy(boids_backend *b) {
     cpu_ref *c = (cpu_ref *)b;
     boids_flock_free(&c->state);
@@ -84,22 +72,12 @@ static size_t scan_scalar(const rules_k_d *k, double xi, double yi, const double
         b->dx[q] = dx;
         b->dy[q] = dy;
         b->d2[q] = d2;
-        if (keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit))
-            b->hit[h++] = (unsigned)q;
+        if (ref_keeps(keep, d2, limit)) b->hit[h++] = (unsigned)q;
     }
     return h;
 }
 
 #if HAVE_AVX2_SCAN
-/* rules_wrap on four lanes: d + side where d < -half, then d - side where d > half (so
- * that test wins, as in rules_wrap), else d. The same one subtraction or addition per lane
- * as rules_wrap, hence the same value; a NaN fails both tests there and here. */
-__attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, __m256d side, __m256d half,
-                                                            __m256d neg_half) {
-    __m256d r = _mm256_blendv_pd(d, _mm256_add_pd(d, side), _mm256_cmp_pd(d, neg_half, _CMP_LT_OQ));
-    return _mm256_blendv_pd(r, _mm256_sub_pd(d, side), _mm256_cmp_pd(d, half, _CMP_GT_OQ));
-}
-
 /* scan_scalar for a whole block, four pairs at a time: x_j - x_i, the wrap, dx*dx + dy*dy
  * as separate IEEE operations (no fused multiply-add: intrinsics are not contracted), and
  * the ordered compares that C's < and <= are. The last len % 4 pairs go to scan_scalar. */
@@ -108,26 +86,20 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const rules_k_d *k, doub
                                                         size_t len, keep_mode keep, double limit,
                                                         block *b) {
     const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi);
-    const __m256d w = _mm256_set1_pd(k->width), hw = _mm256_set1_pd(k->half_w);
-    const __m256d nhw = _mm256_set1_pd(-k->half_w), ht = _mm256_set1_pd(k->height);
-    const __m256d hh = _mm256_set1_pd(k->half_h), nhh = _mm256_set1_pd(-k->half_h);
     const __m256d lim = _mm256_set1_pd(limit);
     size_t h = 0, q = 0;
     for (; q + 4 <= len; q += 4) {
         __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + q), vxi);
         __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + q), vyi);
         if (k->wrap) {
-            dx = wrap4(dx, w, hw, nhw);
-            dy = wrap4(dy, ht, hh, nhh);
+            dx = wrap4(dx, k->width, k->half_w);
+            dy = wrap4(dy, k->height, k->half_h);
         }
         __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
         _mm256_storeu_pd(b->dx + q, dx);
         _mm256_storeu_pd(b->dy + q, dy);
         _mm256_storeu_pd(b->d2 + q, d2);
-        unsigned mask = keep == KEEP_ALL ? 0xFu
-                        : keep == KEEP_LT
-                            ? (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ))
-                            : (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+        unsigned mask = keep4(keep, d2, lim);
         for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
     }
     /* Clean upper register halves before any SSE code runs (scan_scalar, the caller, libm):
@@ -137,14 +109,6 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const rules_k_d *k, doub
     return scan_scalar(k, xi, yi, x, y, q, len, keep, limit, b, h);
 }
 
-static int cpu_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-}
-#else
-static int cpu_has_avx2(void) {
-    return 0;
-}
 #endif
 
 /* Fills b for boid i against boids j0 .. j0 + len - 1; returns the number of hits. */

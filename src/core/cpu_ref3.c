@@ -24,15 +24,6 @@
 #include "rules.h"
 #include "rules3.h"
 
-/* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2) and runs
- * only where the processor has AVX2; scan_scalar is the same operations. */
-#if defined(BOIDS_AVX2) && BOIDS_AVX2
-#include <immintrin.h>
-#define HAVE_AVX2_SCAN 1
-#else
-#define HAVE_AVX2_SCAN 0
-#endif
-
 enum {
     BLOCK = 256, /* pairs per distance pass: its arrays (8 KiB) stay in the L1 cache */
     CHUNK = 16   /* boids per OpenMP work item */
@@ -60,9 +51,6 @@ typedef struct block {
     unsigned hit[BLOCK];
 } block;
 
-/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
-typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
-
 static void destroy(boids_backend *b) {
     cpu_ref3 *c = (cpu_ref3 *)b;
     boids_flock_free(&c->state);
@@ -81,21 +69,12 @@ static size_t scan_scalar(const rules3_k_d *k, const double pi[3], const double 
         rules3_offset_d(k, pi[0], pi[1], pi[2], x[q], y[q], z[q], &dx, &dy, &dz);
         const double d2 = rules3_d2_d(dx, dy, dz);
         b->dx[q] = dx, b->dy[q] = dy, b->dz[q] = dz, b->d2[q] = d2;
-        if (keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit))
-            b->hit[h++] = (unsigned)q;
+        if (ref_keeps(keep, d2, limit)) b->hit[h++] = (unsigned)q;
     }
     return h;
 }
 
 #if HAVE_AVX2_SCAN
-/* rules_wrap on four lanes (as cpu_ref.c's wrap4): d + side where d < -half, then d - side
- * where d > half, else d; the same one addition or subtraction, hence the same value. */
-__attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, double side, double half) {
-    const __m256d s = _mm256_set1_pd(side), h = _mm256_set1_pd(half), nh = _mm256_set1_pd(-half);
-    __m256d r = _mm256_blendv_pd(d, _mm256_add_pd(d, s), _mm256_cmp_pd(d, nh, _CMP_LT_OQ));
-    return _mm256_blendv_pd(r, _mm256_sub_pd(d, s), _mm256_cmp_pd(d, h, _CMP_GT_OQ));
-}
-
 /* scan_scalar four pairs at a time: the differences, the wraps, (dx dx + dy dy) + dz dz as
  * separate IEEE operations (intrinsics are not contracted) and the ordered compares that
  * C's < and <= are. The last len % 4 pairs go to scan_scalar. */
@@ -121,24 +100,13 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const rules3_k_d *k, con
         _mm256_storeu_pd(b->dy + q, dy);
         _mm256_storeu_pd(b->dz + q, dz);
         _mm256_storeu_pd(b->d2 + q, d2);
-        unsigned mask = keep == KEEP_ALL ? 0xFu
-                        : keep == KEEP_LT
-                            ? (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ))
-                            : (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+        unsigned mask = keep4(keep, d2, lim);
         for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
     }
     _mm256_zeroupper(); /* clean upper halves before SSE code runs (see cpu_ref.c) */
     return scan_scalar(k, pi, x, y, z, q, len, keep, limit, b, h);
 }
 
-static int cpu_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-}
-#else
-static int cpu_has_avx2(void) {
-    return 0;
-}
 #endif
 
 /* Fills b for boid i against boids j0 .. j0 + len - 1; returns the number of hits. */

@@ -13,6 +13,43 @@
 #endif
 
 #include "boids/backend.h"
+#include "cpu_avx2.h"
+
+/* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2, x86-64
+ * only) and runs only where the processor has AVX2; scan_scalar is the same operations. */
+#if defined(BOIDS_AVX2) && BOIDS_AVX2
+#include <immintrin.h>
+#define HAVE_AVX2_SCAN 1
+#else
+#define HAVE_AVX2_SCAN 0
+#endif
+
+/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
+typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
+
+static inline int ref_keeps(keep_mode keep, double d2, double limit) {
+    return keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit);
+}
+
+#if HAVE_AVX2_SCAN
+/* rules_wrap on four lanes: d + side where d < -half, then d - side where d > half (so that
+ * test wins, as in rules_wrap), else d. The same one subtraction or addition per lane as
+ * rules_wrap, hence the same value; a NaN fails both tests there and here. */
+__attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, double side, double half) {
+    const __m256d s = _mm256_set1_pd(side), h = _mm256_set1_pd(half), nh = _mm256_set1_pd(-half);
+    __m256d r = _mm256_blendv_pd(d, _mm256_add_pd(d, s), _mm256_cmp_pd(d, nh, _CMP_LT_OQ));
+    return _mm256_blendv_pd(r, _mm256_sub_pd(d, s), _mm256_cmp_pd(d, h, _CMP_GT_OQ));
+}
+
+/* ref_keeps on four lanes of squared distances against lim (limit in every lane): a bit
+ * per kept lane, with the ordered compares that C's < and <= are. */
+__attribute__((target("avx2"))) static inline unsigned keep4(keep_mode keep, __m256d d2,
+                                                             __m256d lim) {
+    if (keep == KEEP_ALL) return 0xFu;
+    if (keep == KEEP_LT) return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+}
+#endif
 
 /* The threads a step shares its boids among: the set count, or OpenMP's default for <= 0. */
 static inline int ref_thread_count(int threads) {
