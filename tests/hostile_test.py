@@ -206,14 +206,42 @@ interrupt("sweep --plot, SIGTERM", [*long_sweep, "--plot", os.path.join(d, "p.sv
 if BENCH:
     bench_out = os.path.join(d, "bench")
     os.mkdir(bench_out)
-    BOIDS, boids = BENCH, BOIDS  # interrupt() starts BOIDS
-    interrupt("boids-bench, SIGINT", ["--quick", "--out", bench_out], signal.SIGINT, bench_out)
+    # A quick sweep takes about a second and holds its temporary files for microseconds, so a
+    # signal aimed at them can arrive after the exit. A stand-in gnuplot that records its pid and
+    # sleeps keeps the bench inside its plot step (its private folder and the plots' files exist)
+    # until the signal comes: the interruption is certain, not a race.
+    slowbin, plot_tmp = os.path.join(d, "slowbin"), os.path.join(d, "plot-tmp")
+    os.mkdir(slowbin)
+    os.mkdir(plot_tmp)
+    pidfile = os.path.join(d, "gnuplot.pid")
+    with open(os.path.join(slowbin, "gnuplot"), "w") as f:
+        f.write(f"#!/bin/sh\necho $$ > '{pidfile}'\nexec sleep 120\n")
+    os.chmod(os.path.join(slowbin, "gnuplot"), 0o755)
+    proc = subprocess.Popen([BENCH, "--quick", "--out", bench_out], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PATH": slowbin + ":" + os.environ["PATH"],
+                                 "TMPDIR": plot_tmp})
+    t0 = time.time()
+    while time.time() - t0 < 120 and proc.poll() is None and not os.path.exists(pidfile):
+        time.sleep(0.01)
+    in_plot = proc.poll() is None and os.path.exists(pidfile)
+    check("boids-bench, SIGINT: the signal comes while gnuplot runs", in_plot)
+    proc.send_signal(signal.SIGINT)
+    rc = proc.wait(timeout=60)
+    if os.path.exists(pidfile):
+        with open(pidfile) as f:
+            try:
+                os.kill(int(f.read().strip()), signal.SIGKILL)
+            except (ValueError, ProcessLookupError):
+                pass
+    check("boids-bench, SIGINT: ends by SIGINT", rc == -signal.SIGINT, f"exit {rc}")
+    check("boids-bench, SIGINT: no temporary file or plot folder left",
+          not leftovers() and not os.listdir(plot_tmp), str(leftovers() + os.listdir(plot_tmp)))
     with open("/dev/full", "w") as full:
         p = subprocess.run([BENCH, "--quick", "--no-plot", "--out", bench_out], stdout=full,
                            stderr=subprocess.PIPE, text=True)
     check("boids-bench with stdout on a full disk: exit 1 naming stdout",
           p.returncode == 1 and "stdout" in p.stderr, p.stderr[-300:])
-    BOIDS = boids
 for f in os.listdir(d):
     if f in ("p.svg", "out.csv"):
         os.unlink(os.path.join(d, f))
