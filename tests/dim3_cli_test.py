@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 """3-D flocks through the program: `boids sim --set dim=3` on cpu-ref and cpu resumes bit for
 bit through a 3-D state file (its `# dim=3` line and x,y,z,vx,vy,vz header), a 3-D trajectory
-is samples x N x 6 and its last frame is the saved state, and what does not run 3-D yet (the
-planar interaction table) or a state of the other dim is refused with exit 2 and a message
-that says so. `boids params` lists the new keys.
+is samples x N x 6 and its last frame is the saved state, and a planar obstacle (a circle)
+or a state of the other dim is refused with exit 2 and a message that says so. `boids params` lists the new keys.
 
 usage: dim3_cli_test.py BOIDS_BINARY
 """
@@ -54,11 +53,12 @@ check("a 3-D state under dim = 2: exit 2 naming the dim", p.returncode == 2 and 
       p.stderr)
 table = os.path.join(os.path.dirname(final), "points.ini")
 with open(table, "w") as f:
-    f.write("predator.0 = 10 10 30 1\n")
+    f.write("predator.0 = 10 10 30 1\nobstacle = circle 10 10 5\n")
 p = run(BOIDS, "sim", "--backend", "cpu", "--set", "dim=3", "-n", "10", "--steps", "1",
         "--config", table)
-check("a planar interaction table in 3-D: exit 2, says so",
-      p.returncode == 2 and "planar" in p.stderr, p.stderr)
+check("a circle (planar) in 3-D: exit 2, naming the obstacle and spheres",
+      p.returncode == 2 and "obstacle 0 is a circle, which is planar" in p.stderr
+      and "sphere X Y Z R" in p.stderr, p.stderr)
 p = run(BOIDS, "sim", "--set", "dim=4", "--steps", "1")
 check("dim = 4: exit 2", p.returncode == 2 and "dim" in p.stderr, p.stderr)
 p = run(BOIDS, "sim", "--set", "dim=3", "--set", "depth=5", "--steps", "1")

@@ -116,8 +116,8 @@ static void a_backend_takes_only_a_valid_table(void) {
     for (int i = 0; i < 4; i++) {
         boids_interact t = s;
         t.obstacle_count = 2;
-        t.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 1, 1, 0, 0, 1};
-        t.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0};
+        t.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 1, 1, 0, 0, 1, 0};
+        t.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0, 0};
         if (i == 0) t.predators[5].weight = 1001;
         if (i == 1) t.attractors[0].x = 1.0 / 0.0;
         if (i == 2) t.obstacles[1].kind = 7;

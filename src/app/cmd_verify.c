@@ -158,10 +158,10 @@ static int scenario_table(const char *name, const boids_params *p, boids_interac
     const double w = p->width, h = p->height, m = fmin(w, h);
     boids_interact_default(t, p);
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        t->predators[i] =
-            (boids_point){1, w * (0.05 + 0.06 * i), h * (0.25 + 0.03 * i), 0.12 * m, 1 + 0.1 * i};
-        t->attractors[i] =
-            (boids_point){1, w * (0.98 - 0.06 * i), h * (0.75 - 0.02 * i), 0.1 * m, 0.5 + 0.05 * i};
+        t->predators[i] = (boids_point){1,        w * (0.05 + 0.06 * i), h * (0.25 + 0.03 * i),
+                                        0.12 * m, 1 + 0.1 * i,           0};
+        t->attractors[i] = (boids_point){1,       w * (0.98 - 0.06 * i), h * (0.75 - 0.02 * i),
+                                         0.1 * m, 0.5 + 0.05 * i,        0};
     }
     const double o[][5] = {{0, 0.3, 0.5, 0.08, 0},   {0, 0.75, 0.3, 0.05, 0},
                            {0, 0, 0, 0.06, 0},       {1, 0.5, 0.1, 0.5, 0.4},
@@ -175,12 +175,14 @@ static int scenario_table(const char *name, const boids_params *p, boids_interac
                                                           h * o[i][2],
                                                           0,
                                                           0,
-                                                          m * o[i][3]}
+                                                          m * o[i][3],
+                                                          0}
                                        : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT,
                                                           w * o[i][1],
                                                           h * o[i][2],
                                                           w * o[i][3],
                                                           h * o[i][4],
+                                                          0,
                                                           0};
     return 1;
 }

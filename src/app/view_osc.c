@@ -214,8 +214,9 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
     }
     if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
     const double *a = m->num;
-    boids_obstacle o = circle ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2]}
-                              : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0};
+    boids_obstacle o = circle
+                           ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2], 0}
+                           : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0, 0};
     boids_error e;
     char where[OSC_PATH_MAX + 8];
     snprintf(where, sizeof where, "OSC %s", m->path);
