@@ -3,7 +3,7 @@
 # libraries, the programs, the documentation, a CMake package and a pkg-config file, all in
 # GNUInstallDirs places under CMAKE_INSTALL_PREFIX.
 #
-#   find_package(boids 0.2 REQUIRED)   then link boids::core or boids::gpu
+#   find_package(boids 0.3 REQUIRED)   then link boids::core or boids::gpu
 #   pkg-config --cflags --libs boids   the shared core (boids-gpu for the GPU library)
 include(CMakePackageConfigHelpers)
 
@@ -20,7 +20,7 @@ install(EXPORT boidsTargets NAMESPACE boids:: DESTINATION ${BOIDS_CMAKE_DIR} COM
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/boidsConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/boidsConfig.cmake
                               INSTALL_DESTINATION ${BOIDS_CMAKE_DIR})
-# 0.x releases promise nothing across minor versions: 0.2 accepts 0.2.*, not 0.3.
+# 0.x releases promise nothing across minor versions: 0.3 accepts 0.3.*, not 0.4.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake

@@ -3,8 +3,8 @@
 // the same order (see the function of the same name there), composed after rules.glsl,
 // whose rules_wrap, noise_mix32, noise_u and VICSEK_TOL it shares as rules3.h shares
 // rules.h's. P holds the rules3_k constants in float (depth, half_d, pred_z, food_z beside
-// the planar ones). Results are `precise`, as in rules.glsl, so that no multiply-add is
-// fused.
+// the planar ones), I the interaction table (rules3_k_set_interact's, in float). Results are
+// `precise`, as in rules.glsl, so that no multiply-add is fused.
 
 struct Acc3 {
     uint n;         // neighbours seen
@@ -99,6 +99,87 @@ void rules3_add_steer(float w, vec3 d, vec3 v, inout vec3 a) {
     a = vec3(ax, ay, az);
 }
 
+// ---- the interaction table: rules3.h's points and spheres, function for function ----------
+// I is the interaction block of the prelude as boids_gpu3_interact_init fills it: the points'
+// z in pts_z, sphere i's centre (x, y), radius and r2 in obs_b, its z in obs_z. The hard
+// rule's decisions (rules3_in_sphere, rules3_hit) use products, sums and comparisons only,
+// which GLSL rounds as C does: the shaders decide them bit for bit as the float CPU path.
+
+struct Sphere {
+    vec3 c;
+    float r, r2, bound;
+};
+
+Sphere rules3_sphere(uint i) {
+    vec4 b = I.obs_b[i];
+    return Sphere(vec3(b.x, b.y, I.obs_z[i >> 2u][i & 3u]), b.z, b.w, I.bounds[i >> 2u][i & 3u]);
+}
+
+bool rules3_near(Sphere o, vec3 p, float reach) {
+    vec3 d = rules3_offset(p, o.c);
+    precise float rr = o.bound + reach;
+    precise float rr2 = rr * rr;
+    return rules3_d2(d) < rr2;
+}
+
+float rules3_slack(vec3 p) {
+    precise float s = (abs(p.x) + abs(p.y) + abs(p.z)) * (1.0 / 65536.0);
+    return s;
+}
+
+bool rules3_in_sphere(Sphere o, vec3 p) {
+    return rules3_d2(rules3_offset(p, o.c)) < o.r2;
+}
+
+float rules3_seg_t(vec3 q, vec3 e) {
+    precise float l2 = e.x * e.x + e.y * e.y + e.z * e.z;
+    if (l2 == 0.0) return 0.0;
+    precise float t = (q.x * e.x + q.y * e.y + q.z * e.z) / l2;
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+// Returns (hit, wx, wy, wz): hit 1.0 when the look-ahead ending at e threatens o.
+vec4 rules3_avoid_dir(Sphere o, vec3 p, vec3 e) {
+    vec3 d = rules3_offset(p, o.c);
+    float t = rules3_seg_t(d, e);
+    precise float wx = e.x * t - d.x, wy = e.y * t - d.y, wz = e.z * t - d.z;
+    precise float rc = o.r + P.clear;
+    precise float rc2 = rc * rc;
+    if (!(rules3_d2(vec3(wx, wy, wz)) < rc2)) return vec4(0.0);
+    if (wx == 0.0 && wy == 0.0 && wz == 0.0) {
+        wx = -d.x;
+        wy = -d.y;
+        wz = -d.z;
+    }
+    return vec4(1.0, wx, wy, wz);
+}
+
+// rules3_interact: the table's points, then the spheres' avoidance; returns a plus their
+// forces.
+vec3 rules3_interact(vec3 p, vec3 v, vec3 a) {
+    uint np = I.counts.x + I.counts.y;
+    for (uint i = 0u; i < np; i++) {
+        vec4 q = I.pts[i];
+        vec3 c = vec3(q.x, q.y, I.pts_z[i >> 2u][i & 3u]);
+        vec3 d = i < I.counts.x ? rules3_offset(c, p) : rules3_offset(p, c);
+        if (rules3_d2(d) < q.z) rules3_add_steer(q.w, d, v, a);
+    }
+    if (I.counts.z == 0u) return a;
+    precise float s = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (s == 0.0) return a; // a boid at rest looks nowhere
+    precise float ex = v.x / s * P.avoid_dist, ey = v.y / s * P.avoid_dist;
+    precise float ez = v.z / s * P.avoid_dist;
+    precise float reach = P.reach_pad + rules3_slack(p);
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Sphere o = rules3_sphere(i);
+        if (!rules3_near(o, p, reach)) continue;
+        vec4 w = rules3_avoid_dir(o, p, vec3(ex, ey, ez));
+        if (w.x == 0.0) continue;
+        rules3_add_steer(P.w_avoid, w.yzw, v, a);
+    }
+    return a;
+}
+
 float rules3_wall_dir(float x, float side) {
     float t = 0.0;
     if (x < P.wall_margin) t += 1.0;
@@ -126,6 +207,7 @@ vec3 rules3_accel(Acc3 s, vec3 p, vec3 v) {
                       rules3_wall_dir(p.z, P.depth));
         if (t.x != 0.0 || t.y != 0.0 || t.z != 0.0) rules3_add_steer(P.w_wall, t, v, a);
     }
+    if (I.counts.x + I.counts.y + I.counts.z != 0u) return rules3_interact(p, v, a);
     return a;
 }
 
@@ -159,8 +241,75 @@ bvec3 rules3_boundary(inout vec3 p) {
     return flip;
 }
 
-// Applies a, clamps the speed, moves by v * dt, applies the boundary: the new position in p,
-// the new velocity returned.
+bool rules3_hit(Sphere o, vec3 p, vec3 n, vec3 m) {
+    if (rules3_in_sphere(o, n)) return true;
+    vec3 a = rules3_offset(p, o.c);
+    precise float am = a.x * m.x + a.y * m.y + a.z * m.z;
+    float mm = rules3_d2(m);
+    if (!(0.0 < am && am < mm)) return false;
+    precise float lhs = (rules3_d2(a) - o.r2) * mm;
+    precise float rhs = am * am;
+    return lhs < rhs;
+}
+
+vec3 rules3_mirror(vec3 nrm, vec3 v) {
+    precise float dt = v.x * nrm.x + v.y * nrm.y + v.z * nrm.z;
+    precise float nn = nrm.x * nrm.x + nrm.y * nrm.y + nrm.z * nrm.z;
+    if (!(dt < 0.0) || nn == 0.0) return v;
+    precise float q = 2.0 * dt / nn;
+    precise float ox = v.x - q * nrm.x, oy = v.y - q * nrm.y, oz = v.z - q * nrm.z;
+    return vec3(ox, oy, oz);
+}
+
+vec3 rules3_expel(Sphere o, vec3 p) {
+    vec3 d = rules3_offset(o.c, p);
+    precise float dx = d.x, dy = d.y, dz = d.z;
+    precise float dl = sqrt(dx * dx + dy * dy + dz * dz);
+    if (dl == 0.0) {
+        dx = 1.0;
+        dy = 0.0;
+        dz = 0.0;
+        dl = 1.0;
+    }
+    precise float g = 1.0 / 262144.0;
+    vec3 q = p;
+    for (int t = 0; t < 16; t++) {
+        precise float s = o.r / dl * (1.0 + g);
+        precise float qx = o.c.x + dx * s, qy = o.c.y + dy * s, qz = o.c.z + dz * s;
+        q = vec3(qx, qy, qz);
+        rules3_boundary(q);
+        if (!rules3_in_sphere(o, q)) break;
+        g *= 2.0;
+    }
+    return q;
+}
+
+// rules3_block: the spheres' hard rule for the move from p to n with new velocity v.
+void rules3_block(vec3 p, inout vec3 n, inout vec3 v) {
+    vec3 m = rules3_offset(p, n);
+    precise float reach = abs(m.x) + abs(m.y) + abs(m.z) + rules3_slack(p);
+    uvec2 near = uvec2(0u); // the spheres within reach, tested once: bit i % 32 of word i / 32
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Sphere o = rules3_sphere(i);
+        if (!rules3_near(o, p, reach)) continue;
+        near[i >> 5u] |= 1u << (i & 31u);
+        if (rules3_in_sphere(o, p)) {
+            n = rules3_expel(o, p);
+            return;
+        }
+    }
+    for (uint i = 0u; i < I.counts.z; i++) {
+        if ((near[i >> 5u] >> (i & 31u) & 1u) == 0u) continue;
+        Sphere o = rules3_sphere(i);
+        if (!rules3_hit(o, p, n, m)) continue;
+        v = rules3_mirror(rules3_offset(o.c, p), v);
+        n = p;
+        return;
+    }
+}
+
+// Applies a, clamps the speed, moves by v * dt, applies the boundary and the spheres' hard
+// rule: the new position in p, the new velocity returned.
 vec3 rules3_integrate(vec3 a, inout vec3 p, vec3 v) {
     precise float nvx = v.x + a.x, nvy = v.y + a.y, nvz = v.z + a.z;
     precise float s = sqrt(nvx * nvx + nvy * nvy + nvz * nvz);
@@ -176,8 +325,10 @@ vec3 rules3_integrate(vec3 a, inout vec3 p, vec3 v) {
     precise float px = p.x + nvx * P.dt, py = p.y + nvy * P.dt, pz = p.z + nvz * P.dt;
     vec3 np = vec3(px, py, pz);
     bvec3 flip = rules3_boundary(np);
+    vec3 nv = vec3(flip.x ? -nvx : nvx, flip.y ? -nvy : nvy, flip.z ? -nvz : nvz);
+    if (I.counts.z != 0u) rules3_block(p, np, nv);
     p = np;
-    return vec3(flip.x ? -nvx : nvx, flip.y ? -nvy : nvy, flip.z ? -nvz : nvz);
+    return nv;
 }
 
 // ---- Vicsek model in 3-D: rules3.h's vicsek3_* ----------------------------------------------
@@ -251,16 +402,18 @@ vec3 vicsek3_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
 }
 
 // vicsek3_update: the move with the old velocity, then the new direction's velocity at
-// P.speed, mirrored per axis where a wall reflected the agent. Returns the new velocity,
-// the new position in p.
+// P.speed, mirrored per axis where a wall reflected the agent; the spheres' hard rule.
+// Returns the new velocity, the new position in p.
 vec3 vicsek3_update(vec3 s, uint n, float u1, float u2, inout vec3 p, vec3 v) {
     vec3 d = vicsek3_direction(s, n, v, u1, u2);
     precise float px = p.x + v.x * P.dt, py = p.y + v.y * P.dt, pz = p.z + v.z * P.dt;
     vec3 np = vec3(px, py, pz);
     bvec3 flip = rules3_boundary(np);
+    vec3 h = vec3(flip.x ? -d.x : d.x, flip.y ? -d.y : d.y, flip.z ? -d.z : d.z);
+    if (I.counts.z != 0u) rules3_block(p, np, h);
     p = np;
-    precise float vx = P.speed * (flip.x ? -d.x : d.x);
-    precise float vy = P.speed * (flip.y ? -d.y : d.y);
-    precise float vz = P.speed * (flip.z ? -d.z : d.z);
+    precise float vx = P.speed * h.x;
+    precise float vy = P.speed * h.y;
+    precise float vz = P.speed * h.z;
     return vec3(vx, vy, vz);
 }

@@ -383,9 +383,13 @@ static void test_state_round_trip(void) {
     CHECK(r3 && boids_backend_set_interact(r3, &table, &err) == BOIDS_OK,
           "a table with nothing on is accepted in 3-D");
     table.predators[0].on = 1;
+    CHECK(r3 && boids_backend_set_interact(r3, &table, &err) == BOIDS_OK,
+          "a 3-D backend takes a point (it has a z): %s", err.msg);
+    table.obstacle_count = 1;
+    table.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 10, 10, 0, 0, 5, 0};
     CHECK(r3 && boids_backend_set_interact(r3, &table, &err) == BOIDS_ERR_INPUT &&
-              strstr(err.msg, "planar"),
-          "a 3-D backend refuses a planar point: %s", err.msg);
+              strstr(err.msg, "planar") && strstr(err.msg, "sphere X Y Z R"),
+          "a 3-D backend refuses a circle, naming spheres instead: %s", err.msg);
     boids_backend_destroy(r3);
     boids_backend *b = boids_cpu_ref_create(&flat, &err);
     CHECK(b && boids_backend_step(b, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "dim"),

@@ -28,6 +28,13 @@ target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/c
 target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
 add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
 
+# No boid enters a sphere in 3-D (5,000 deterministic steps; 1,000 fast, 1,000 Vicsek: see the
+# test).
+add_executable(gpu_obstacle3_test gpu/obstacle3_gpu_test.c)
+target_include_directories(gpu_obstacle3_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_obstacle3_test PRIVATE boids_gpu)
+add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle3_test)
+
 # The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
 add_executable(gpu3_test gpu/gpu3_test.c)
 target_link_libraries(gpu3_test PRIVATE boids_gpu)
@@ -36,6 +43,7 @@ add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu
 set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
     gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
+    gpu_spheres_never_entered_3d_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at
@@ -80,6 +88,15 @@ foreach(v fused)
   list(APPEND BOIDS_GPU_TESTS gpu_verify_variant_${v}_n7
        gpu_verify_variant_${v}_n1000_and_order_curves gpu_verify_variant_${v}_n1000_deterministic)
 endforeach()
+# 3-D with the interaction table's points and spheres: its scenarios at a small N (8 of the 15
+# boids inside a sphere) and in deterministic mode.
+add_test(NAME gpu_verify_3d_interact_n7
+         COMMAND gpu_verify_test -n 7 --set dim=3 --scenarios interact,interact-walls,vicsek-interact
+                 --seeds 0)
+add_test(NAME gpu_verify_3d_interact_deterministic_n1000
+         COMMAND gpu_verify_test -n 1000 --set dim=3 --deterministic
+                 --scenarios interact,interact-walls,vicsek-interact --seeds 0)
+list(APPEND BOIDS_GPU_TESTS gpu_verify_3d_interact_n7 gpu_verify_3d_interact_deterministic_n1000)
 list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu_ref_n2
      gpu_verify_matches_cpu_ref_n7 gpu_verify_matches_cpu_ref_n1000_and_order_curves
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000

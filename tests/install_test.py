@@ -2,7 +2,7 @@
 """The library as another project uses it: `cmake --install` into a temporary prefix, then
   - every installed shared library exports only boids_ symbols (nm -D --defined-only) and
     has a versioned SONAME file beside it;
-  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.2),
+  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.3),
     builds and runs;
   - examples/minimal.c builds with `cc $(pkg-config --cflags --libs boids)` and runs;
   - a host that defines glad's names itself (its own loader) links with libboids_gpu, the
@@ -60,8 +60,8 @@ def main():
         check(f"lib{lib}.a installed", os.path.isfile(os.path.join(libdir, f"lib{lib}.a")))
         so = os.path.join(libdir, f"lib{lib}.so")
         soname = run("objdump", "-p", so, check_rc=0).stdout
-        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.2 (0.x: the minor version breaks)",
-              f"SONAME               lib{lib}.so.0.2\n" in soname and os.path.exists(so + ".0.2"),
+        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.3 (0.x: the minor version breaks)",
+              f"SONAME               lib{lib}.so.0.3\n" in soname and os.path.exists(so + ".0.3"),
               soname[:300])
         syms = exported(so)
         # AddressSanitizer adds an ODR indicator (__odr_asan.NAME) for each exported global
@@ -79,7 +79,7 @@ def main():
         f"-DCMAKE_C_FLAGS={' '.join(san)}", check_rc=0)
     run(cmake, "--build", consumer, check_rc=0)
     p = run(os.path.join(consumer, "consumer"), env=env)
-    check("find_package consumer runs", p.returncode == 0 and "boids 0.2" in p.stdout,
+    check("find_package consumer runs", p.returncode == 0 and "boids 0.3" in p.stdout,
           p.stdout + p.stderr)
     p = run(os.path.join(consumer, "consumer_gpu"), env=env)
     check("find_package consumer links boids::gpu", p.returncode == 0 and "GPU library" in p.stdout,

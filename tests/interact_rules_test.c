@@ -61,10 +61,10 @@ static void each_point_alone(void) {
         for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
             boids_interact t;
             boids_interact_default(&t, &p);
-            t.predators[i] = (boids_point){1, 190, 200, 50, 1}; /* 10 to the boid's left */
+            t.predators[i] = (boids_point){1, 190, 200, 50, 1, 0}; /* 10 to the boid's left */
             double away = one_step_vx(be, &p, &t);
             boids_interact_default(&t, &p);
-            t.attractors[i] = (boids_point){1, 190, 200, 50, 1};
+            t.attractors[i] = (boids_point){1, 190, 200, 50, 1, 0};
             double towards = one_step_vx(be, &p, &t);
             CHECK(away > 0 && towards < 0,
                   "%s point %d: vx %g near a predator (flees: > 0), %g near an attractor "
@@ -79,7 +79,7 @@ static void ring(boids_interact *t, const boids_params *p, int attractors) {
     boids_interact_default(t, p);
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
         double a = 2 * M_PI * i / BOIDS_MAX_POINTS + 0.1, r = 10 + i;
-        boids_point pt = {1, 200 + r * cos(a), 200 + r * sin(a), 60 + i, 0.5 + 0.1 * i};
+        boids_point pt = {1, 200 + r * cos(a), 200 + r * sin(a), 60 + i, 0.5 + 0.1 * i, 0};
         if (attractors)
             t->attractors[i] = pt;
         else
@@ -181,8 +181,9 @@ static void index_order(void) {
     const int on[] = {15, 2, 7, 0, 9}; /* some on, in no order */
     for (int i = 0; i < 5; i++) {
         double a = on[i];
-        t.predators[on[i]] = (boids_point){1, 200 + a, 190 - a / 2, 64, 0.25 * (i + 1)};
-        t.attractors[on[(i + 2) % 5]] = (boids_point){1, 190 + a / 4, 200 + a, 48, 1.5 - 0.25 * i};
+        t.predators[on[i]] = (boids_point){1, 200 + a, 190 - a / 2, 64, 0.25 * (i + 1), 0};
+        t.attractors[on[(i + 2) % 5]] =
+            (boids_point){1, 190 + a / 4, 200 + a, 48, 1.5 - 0.25 * i, 0};
     }
     sum_order_d(&p, &t);
     sum_order_f(&p, &t);
@@ -195,8 +196,8 @@ static void avoidance_turns_away(void) {
     boids_params p = params();
     boids_interact t;
     boids_interact_default(&t, &p);
-    boids_obstacle circle = {BOIDS_OBSTACLE_CIRCLE, 150, 105, 0, 0, 10};
-    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 150, 50, 150, 150, 0};
+    boids_obstacle circle = {BOIDS_OBSTACLE_CIRCLE, 150, 105, 0, 0, 10, 0};
+    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 150, 50, 150, 150, 0, 0};
     boids_error err;
     double ax, ay;
     boids_interact_add_obstacle(&t, &circle, "test", &err);
@@ -216,7 +217,7 @@ static void placed_on_a_wall(void) {
     boids_params p = params();
     boids_interact t;
     boids_interact_default(&t, &p);
-    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0};
+    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0};
     boids_error err;
     boids_interact_add_obstacle(&t, &wall, "test", &err);
     rules_k_d k;
@@ -241,7 +242,7 @@ static void too_long_for_the_world(void) {
     boids_params p = params();
     boids_interact t;
     boids_interact_default(&t, &p);
-    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 10, 5, 10, 405, 0}; /* 400 long in 400 */
+    boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 10, 5, 10, 405, 0, 0}; /* 400 long in 400 */
     boids_error err;
     boids_interact_add_obstacle(&t, &wall, "test", &err);
     boids_flock f;

@@ -2,7 +2,8 @@
 /* The interaction points and obstacles of a config file (boids/interact.h): lines parse into
  * the table, bad lines are refused naming file, line and key and change nothing, the same
  * file's parameter lines are left to the parameter reader (and it leaves these), and the
- * first point that is on becomes the rules' single predator and food. */
+ * first point that is on becomes the rules' single predator and food; the 3-D lines (points
+ * with z, spheres) and the refusal of obstacles of the other dimension. */
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,112 @@ static void bad_lines_are_refused_and_change_nothing(void) {
           "a 65th obstacle: %s", e.msg);
 }
 
+/* The 3-D lines: five-number points (X Y Z R W), the four-number form keeping z (the world's
+ * middle depth by default), spheres; bad ones refused naming the line, the key and what was
+ * expected, and ranges as in the plane. */
+static void lines_in_3d(void) {
+    boids_params p = boids_params_default();
+    p.depth = 300;
+    boids_interact s;
+    boids_interact_default(&s, &p);
+    CHECK(s.predators[4].z == 150 && s.attractors[9].z == 150, "default z: the middle depth");
+    const char *path = write_file("good3", "predator.2 = 10 20 30 40 1.5\n"
+                                           "attractor.7 = 1 2 3 4\n"
+                                           "predator.2 = 11 21 41 2.5\n"
+                                           "obstacle = sphere 100 110 120 25\n");
+    boids_error e;
+    CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_OK, "%s", e.msg);
+    const boids_point *q = &s.predators[2];
+    CHECK(q->on && q->x == 11 && q->y == 21 && q->z == 30 && q->radius == 41 && q->weight == 2.5,
+          "predator 2: five numbers, then four keep z 30: (%g %g %g) r %g w %g", q->x, q->y, q->z,
+          q->radius, q->weight);
+    CHECK(s.attractors[7].z == 150 && s.attractors[7].radius == 3, "attractor 7: four numbers");
+    const boids_obstacle *o = &s.obstacles[0];
+    CHECK(s.obstacle_count == 1 && o->kind == BOIDS_OBSTACLE_SPHERE && o->x0 == 100 &&
+              o->y0 == 110 && o->z0 == 120 && o->radius == 25,
+          "sphere: kind %d (%g %g %g) r %g", o->kind, o->x0, o->y0, o->z0, o->radius);
+    static const struct {
+        const char *text, *expect;
+    } bad[] = {
+        {"predator.1 = 1 2 3 4 5 6\n", "X Y Z RADIUS WEIGHT"},
+        {"attractor.1 = 1 2 3\n", "X Y Z RADIUS WEIGHT"},
+        {"predator.1 = 1 2 nan 4 5\n", "predator.1"},
+        {"predator.1 = 1 2 3 -4 5\n", "radius -4 is out of range"},
+        {"predator.1 = 1 2 3 4 1001\n", "weight 1001 is out of range"},
+        {"obstacle = sphere 1 2 3\n", "`sphere X Y Z R`"},
+        {"obstacle = sphere 1 2 3 4 5\n", "`sphere X Y Z R`"},
+        {"obstacle = sphere 1 2 3 0\n", "sphere radius 0 is out of range"},
+        {"obstacle = sphere 1 2 3 2e7\n", "sphere radius 2e+07 is out of range"},
+        {"obstacle = sphere 1 inf 3 4\n", "`sphere X Y Z R`"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        boids_interact before = s;
+        path = write_file("bad3", bad[i].text);
+        CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_ERR_INPUT, "'%s' accepted",
+              bad[i].text);
+        CHECK(strstr(e.msg, ":1:") && strstr(e.msg, bad[i].expect), "'%s': message '%s'",
+              bad[i].text, e.msg);
+        CHECK(!memcmp(&s, &before, sizeof s), "'%s' changed the table", bad[i].text);
+    }
+}
+
+/* Obstacles of the other dimension are refused where the dimension is known: the world check
+ * (params) and the backend (its flock); points are taken by both. The wrap rule in 3-D takes
+ * the depth into the smallest side. */
+static void dims_and_the_3d_world(void) {
+    boids_params p = boids_params_default();
+    boids_interact s;
+    boids_interact_default(&s, &p);
+    s.predators[0].on = 1;
+    s.obstacle_count = 2;
+    s.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_SPHERE, 100, 100, 0, 0, 10, 100};
+    s.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 10, 0};
+    boids_error e;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_ERR_INPUT &&
+              strstr(e.msg, "obstacle 0 is a sphere, which needs a 3-D world") &&
+              strstr(e.msg, "obstacle = circle X Y R"),
+          "a sphere in 2-D: %s", e.msg);
+    p.dim = 3;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_ERR_INPUT &&
+              strstr(e.msg, "obstacle 1 is a circle, which is planar: a 3-D world takes spheres "
+                            "(obstacle = sphere X Y Z R)"),
+          "a circle in 3-D: %s", e.msg);
+    s.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0, 0};
+    CHECK(boids_interact_check_dim(&s, 3, &e) == BOIDS_ERR_INPUT &&
+              strstr(e.msg, "obstacle 1 is a segment, which is planar"),
+          "a segment in 3-D: %s", e.msg);
+    s.obstacle_count = 1;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_OK, "a sphere in 3-D: %s", e.msg);
+    /* wrap: radius + one step (lab: 180 * 1/60 = 3) below half the smallest side, the depth */
+    p.width = p.height = 400, p.depth = 100;
+    s.obstacles[0].radius = 46.9;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_OK, "46.9 + 3 < 50: %s", e.msg);
+    s.obstacles[0].radius = 47;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_ERR_INPUT &&
+              strstr(e.msg, "obstacle 0: radius 47"),
+          "47 + 3 is not below half the depth: %s", e.msg);
+    p.boundary = BOIDS_BOUNDARY_WALLS;
+    CHECK(boids_interact_check_world(&s, &p, &e) == BOIDS_OK, "walls: no image rule: %s", e.msg);
+    /* the backends: a 2-D one refuses the sphere, a 3-D one takes it */
+    boids_flock f2, f3;
+    boids_flock_alloc(&f2, 3, &e);
+    boids_flock_alloc_dim(&f3, 3, 3, &e);
+    boids_flock_randomize(&f2, &p, 1);
+    boids_flock_randomize(&f3, &p, 1);
+    for (int cpu = 0; cpu < 2; cpu++) {
+        boids_backend *b2 = cpu ? boids_cpu_create(&f2, 1, &e) : boids_cpu_ref_create(&f2, &e);
+        boids_backend *b3 = cpu ? boids_cpu_create(&f3, 1, &e) : boids_cpu_ref_create(&f3, &e);
+        CHECK(boids_backend_set_interact(b2, &s, &e) == BOIDS_ERR_INPUT && strstr(e.msg, "2-D") &&
+                  strstr(e.msg, "obstacle 0 is a sphere"),
+              "a 2-D backend takes a sphere: %s", e.msg);
+        CHECK(boids_backend_set_interact(b3, &s, &e) == BOIDS_OK, "a 3-D backend: %s", e.msg);
+        boids_backend_destroy(b2);
+        boids_backend_destroy(b3);
+    }
+    boids_flock_free(&f2);
+    boids_flock_free(&f3);
+}
+
 /* boids_backend_set_interact checks the whole table and keeps the one in use when refused. */
 static void a_backend_takes_only_a_valid_table(void) {
     boids_params p = boids_params_default();
@@ -116,8 +223,8 @@ static void a_backend_takes_only_a_valid_table(void) {
     for (int i = 0; i < 4; i++) {
         boids_interact t = s;
         t.obstacle_count = 2;
-        t.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 1, 1, 0, 0, 1};
-        t.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0};
+        t.obstacles[0] = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, 1, 1, 0, 0, 1, 0};
+        t.obstacles[1] = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, 0, 0, 5, 5, 0, 0};
         if (i == 0) t.predators[5].weight = 1001;
         if (i == 1) t.attractors[0].x = 1.0 / 0.0;
         if (i == 2) t.obstacles[1].kind = 7;
@@ -133,5 +240,7 @@ int main(void) {
     file_lines_fill_the_table();
     bad_lines_are_refused_and_change_nothing();
     a_backend_takes_only_a_valid_table();
+    lines_in_3d();
+    dims_and_the_3d_world();
     return CHECK_DONE("interact_test");
 }

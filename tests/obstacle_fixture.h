@@ -64,26 +64,26 @@ static boids_params obst_params(int vicsek) {
 static void obst_table(boids_interact *s, const boids_params *p, unsigned t) {
     boids_interact_default(s, p);
     static const boids_obstacle obs[] = {
-        {BOIDS_OBSTACLE_CIRCLE, 116, 145, 0, 0, 30},
-        {BOIDS_OBSTACLE_CIRCLE, 350, 60, 0, 0, 18},
-        {BOIDS_OBSTACLE_CIRCLE, 0, 0, 0, 0, 25},
-        {BOIDS_OBSTACLE_CIRCLE, 300, 230, 0, 0, 12},
-        {BOIDS_OBSTACLE_SEGMENT, 200, 20, 260, 20, 0}, /* a room corner */
-        {BOIDS_OBSTACLE_SEGMENT, 260, 20, 260, 80, 0},
-        {BOIDS_OBSTACLE_SEGMENT, 380, 150, 400, 190, 0}, /* a zig-zag */
-        {BOIDS_OBSTACLE_SEGMENT, 400, 190, 420, 150, 0},
-        {BOIDS_OBSTACLE_SEGMENT, 420, 150, 440, 190, 0},
-        {BOIDS_OBSTACLE_SEGMENT, 450, 250, 480, 250, 0}, /* across the seam x = 464 */
+        {BOIDS_OBSTACLE_CIRCLE, 116, 145, 0, 0, 30, 0},
+        {BOIDS_OBSTACLE_CIRCLE, 350, 60, 0, 0, 18, 0},
+        {BOIDS_OBSTACLE_CIRCLE, 0, 0, 0, 0, 25, 0},
+        {BOIDS_OBSTACLE_CIRCLE, 300, 230, 0, 0, 12, 0},
+        {BOIDS_OBSTACLE_SEGMENT, 200, 20, 260, 20, 0, 0}, /* a room corner */
+        {BOIDS_OBSTACLE_SEGMENT, 260, 20, 260, 80, 0, 0},
+        {BOIDS_OBSTACLE_SEGMENT, 380, 150, 400, 190, 0, 0}, /* a zig-zag */
+        {BOIDS_OBSTACLE_SEGMENT, 400, 190, 420, 150, 0, 0},
+        {BOIDS_OBSTACLE_SEGMENT, 420, 150, 440, 190, 0, 0},
+        {BOIDS_OBSTACLE_SEGMENT, 450, 250, 480, 250, 0, 0}, /* across the seam x = 464 */
     };
     s->obstacle_count = (int)(sizeof obs / sizeof obs[0]);
     memcpy(s->obstacles, obs, sizeof obs);
-    s->attractors[0] = (boids_point){1, 240, 50, 120, 2}; /* inside the corner */
-    s->attractors[1] = (boids_point){1, 116, 145, 90, 2}; /* at circle 0's centre */
+    s->attractors[0] = (boids_point){1, 240, 50, 120, 2, 0}; /* inside the corner */
+    s->attractors[1] = (boids_point){1, 116, 145, 90, 2, 0}; /* at circle 0's centre */
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
         double a = 0.002 * (i + 1) * t + 0.4 * i;
-        s->predators[i] = (boids_point){1, 232 + 150 * cos(a), 145 + 100 * sin(a), 40, 2};
+        s->predators[i] = (boids_point){1, 232 + 150 * cos(a), 145 + 100 * sin(a), 40, 2, 0};
         if (i >= 2)
-            s->attractors[i] = (boids_point){1, 232 + 120 * cos(-a), 145 + 80 * sin(-a), 50, 1};
+            s->attractors[i] = (boids_point){1, 232 + 120 * cos(-a), 145 + 80 * sin(-a), 50, 1, 0};
     }
 }
 

@@ -76,8 +76,9 @@ int boids_backend_has_neighbours(const boids_backend *b);
  * obstacles"), besides the single predator and food point of the parameters. The table is
  * copied; NULL clears it (no points, no obstacles), which is also the state of a new backend.
  * NULL b or an invalid table (boids_interact_check): BOIDS_ERR_INPUT, the table in use is
- * kept. The table is planar: a 3-D backend refuses one with a point on or an obstacle
- * (BOIDS_ERR_INPUT) and takes the parameters' predator and food points (with z) only. */
+ * kept. The obstacles must suit the backend's dimension (boids_interact_check_dim: circles
+ * and segments in 2-D, spheres in 3-D), else BOIDS_ERR_INPUT naming the first that does
+ * not; a 2-D backend ignores the points' z. */
 boids_status boids_backend_set_interact(boids_backend *b, const boids_interact *s,
                                         boids_error *err);
 

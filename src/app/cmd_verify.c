@@ -7,7 +7,8 @@
  *    calibrated on the same input: a float brute-force step (verify_float.c) against
  *    cpu-ref, in both neighbour orders. The interact scenarios hand every backend (and the
  *    brute force) the full interaction table: 16 predators, 16 attractors, circles and
- *    segments (verify_interact.c bands their decisions).
+ *    segments, or spheres in 3-D (verify_interact.c, verify_interact3.c band their
+ *    decisions).
  *    Boids with a decision within float precision of its threshold are left out, and
  *    counted: too many of them and the check says nothing, so that fails too.
  * 2. Neighbour counts and sets of each grid backend against cpu-ref's brute force, with
@@ -62,12 +63,12 @@ typedef struct ctx {
     int failures;
 } ctx;
 
-/* The scenarios of 3-D runs: every planar one but those of the interaction table, which has
- * no z (interact.h). */
-#define SCENARIOS_3D                                                                               \
+/* The scenarios, the same names in 2-D and 3-D (the interaction scenarios' obstacles are
+ * circles and segments in the plane, spheres in the box). */
+#define ALL_SCENARIOS                                                                              \
     "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"      \
-    "vicsek-topological,topological,topological-vision,topological-sparse"
-#define ALL_SCENARIOS SCENARIOS_3D ",interact,interact-walls,vicsek-interact"
+    "vicsek-topological,topological,topological-vision,topological-sparse,interact,"               \
+    "interact-walls,vicsek-interact"
 
 static int has_item(const char *list, const char *item) {
     size_t len = strlen(item);
@@ -147,41 +148,65 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
     return extra;
 }
 
-/* The interaction scenarios (interact, interact-walls, vicsek-interact): the full table in
- * the world of p. All 16 predators and 16 attractors on, radii and weights varied, some
- * across the seams; circles (circle 0 holds the scenario's extra boids, circle 2 sits on the
- * torus's corners); segments: a wall, a room corner, a zig-zag, a wall across the seam. */
-static int scenario_table(const char *name, const boids_params *p, boids_interact *t) {
-    if (strcmp(name, "interact") && strcmp(name, "interact-walls") &&
-        strcmp(name, "vicsek-interact"))
-        return 0;
+/* The obstacles of the interaction scenarios in the plane: circles (circle 0 holds the
+ * scenario's extra boids, circle 2 sits on the torus's corners); segments: a wall, a room
+ * corner, a zig-zag, a wall across the seam. */
+static void table_obstacles_2d(const boids_params *p, boids_interact *t) {
     const double w = p->width, h = p->height, m = fmin(w, h);
-    boids_interact_default(t, p);
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        t->predators[i] =
-            (boids_point){1, w * (0.05 + 0.06 * i), h * (0.25 + 0.03 * i), 0.12 * m, 1 + 0.1 * i};
-        t->attractors[i] =
-            (boids_point){1, w * (0.98 - 0.06 * i), h * (0.75 - 0.02 * i), 0.1 * m, 0.5 + 0.05 * i};
-    }
     const double o[][5] = {{0, 0.3, 0.5, 0.08, 0},   {0, 0.75, 0.3, 0.05, 0},
                            {0, 0, 0, 0.06, 0},       {1, 0.5, 0.1, 0.5, 0.4},
                            {1, 0.6, 0.6, 0.8, 0.6},  {1, 0.8, 0.6, 0.8, 0.8},
                            {1, 0.1, 0.8, 0.15, 0.9}, {1, 0.15, 0.9, 0.2, 0.8},
                            {1, 0.2, 0.8, 0.25, 0.9}, {1, 0.97, 0.9, 1.03, 0.9}};
     t->obstacle_count = (int)(sizeof o / sizeof o[0]);
+    for (int i = 0; i < t->obstacle_count; i++) {
+        boids_obstacle *b = &t->obstacles[i];
+        *b = (boids_obstacle){
+            BOIDS_OBSTACLE_SEGMENT, w * o[i][1], h * o[i][2], w * o[i][3], h * o[i][4], 0, 0};
+        if (o[i][0] == 0)
+            *b = (boids_obstacle){
+                BOIDS_OBSTACLE_CIRCLE, w * o[i][1], h * o[i][2], 0, 0, m * o[i][3], 0};
+    }
+}
+
+/* The obstacles of the interaction scenarios in the box: spheres (sphere 0 holds the
+ * scenario's extra boids, sphere 2 sits on the corners of the periodic box, 3 and 5 across
+ * one seam each, the others inside). */
+static void table_obstacles_3d(const boids_params *p, boids_interact *t) {
+    const double side[3] = {p->width, p->height, p->depth};
+    const double m = fmin(fmin(side[0], side[1]), side[2]);
+    const double o[][4] = {{0.3, 0.5, 0.5, 0.08}, {0.75, 0.3, 0.25, 0.05},
+                           {0, 0, 0, 0.06},       {0.5, 0.99, 0.6, 0.07},
+                           {0.6, 0.6, 0.9, 0.04}, {0.15, 0.85, 0.02, 0.05},
+                           {0.9, 0.1, 0.6, 0.03}};
+    t->obstacle_count = (int)(sizeof o / sizeof o[0]);
     for (int i = 0; i < t->obstacle_count; i++)
-        t->obstacles[i] = o[i][0] == 0 ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE,
-                                                          w * o[i][1],
-                                                          h * o[i][2],
-                                                          0,
-                                                          0,
-                                                          m * o[i][3]}
-                                       : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT,
-                                                          w * o[i][1],
-                                                          h * o[i][2],
-                                                          w * o[i][3],
-                                                          h * o[i][4],
-                                                          0};
+        t->obstacles[i] =
+            (boids_obstacle){BOIDS_OBSTACLE_SPHERE, side[0] * o[i][0], side[1] * o[i][1], 0, 0,
+                             m * o[i][3],           side[2] * o[i][2]};
+}
+
+/* The interaction scenarios (interact, interact-walls, vicsek-interact): the full table in
+ * the world of p. All 16 predators and 16 attractors on, radii and weights varied, some
+ * across the seams (in 3-D at depths from near one face to near the other); the obstacles
+ * above. */
+static int scenario_table(const char *name, const boids_params *p, boids_interact *t) {
+    if (strcmp(name, "interact") && strcmp(name, "interact-walls") &&
+        strcmp(name, "vicsek-interact"))
+        return 0;
+    const double w = p->width, h = p->height, d = p->depth;
+    const double m = p->dim == 3 ? fmin(fmin(w, h), d) : fmin(w, h);
+    boids_interact_default(t, p);
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
+        t->predators[i] = (boids_point){1,        w * (0.05 + 0.06 * i), h * (0.25 + 0.03 * i),
+                                        0.12 * m, 1 + 0.1 * i,           d * (0.02 + 0.06 * i)};
+        t->attractors[i] = (boids_point){1,       w * (0.98 - 0.06 * i), h * (0.75 - 0.02 * i),
+                                         0.1 * m, 0.5 + 0.05 * i,        d * (0.97 - 0.05 * i)};
+    }
+    if (p->dim == 3)
+        table_obstacles_3d(p, t);
+    else
+        table_obstacles_2d(p, t);
     return 1;
 }
 
@@ -216,6 +241,15 @@ static void place_3d(const char *name, const boids_params *base, size_t n, size_
                 const double at[4] = {0, side[a], side[a] - r / 3, r / 4};
                 pos[a][n + k] = at[q[a]];
             }
+        }
+    } else if (extra == 8) {
+        /* Inside sphere 0 (table_obstacles_3d), one at its centre: expelled by the step. */
+        const double m = fmin(fmin(side[0], side[1]), side[2]);
+        for (size_t k = 0; k < 8; k++) {
+            const double a = (double)k, r = 0.005 * m * a;
+            f->x[n + k] = 0.3 * side[0] + r * cos(a) * cos(2 * a);
+            f->y[n + k] = 0.5 * side[1] + r * sin(a) * cos(2 * a);
+            f->z[n + k] = 0.5 * side[2] + r * sin(2 * a);
         }
     } else if (!strcmp(name, "n2")) {
         for (int a = 0; a < 3; a++) pos[a][0] = 0.5 * side[a];
@@ -729,7 +763,7 @@ static const app_command verify_command = {
     .deterministic = 0};
 
 int boids_cmd_verify(int argc, char **argv) {
-    static const char default_scenarios[] = ALL_SCENARIOS; /* 3-D runs take SCENARIOS_3D */
+    static const char default_scenarios[] = ALL_SCENARIOS;
     verify_opts o = {.steps = 300,
                      .every = 60,
                      .seeds = 12,
@@ -768,6 +802,5 @@ int boids_cmd_verify(int argc, char **argv) {
         return 2;
     }
     o.common.inter = &inter;
-    if (base.dim == 3 && o.scenarios == default_scenarios) o.scenarios = SCENARIOS_3D;
     return verify_run(&o, &base, need_gpu);
 }

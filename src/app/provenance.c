@@ -144,8 +144,9 @@ static cJSON *parameters_object(const app_opts *o, const boids_params *base) {
     return obj;
 }
 
-/* The points that are on (index, position, radius, weight) of one of the table's lists. */
-static cJSON *points_array(const boids_point *t) {
+/* The points that are on (index, position, radius, weight) of one of the table's lists; z
+ * only in a 3-D world (dim 3), where the rules take it. */
+static cJSON *points_array(const boids_point *t, int dim) {
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; arr && i < BOIDS_MAX_POINTS; i++) {
         if (!t[i].on) continue;
@@ -154,6 +155,7 @@ static cJSON *points_array(const boids_point *t) {
         cJSON_AddNumberToObject(pt, "index", i);
         cJSON_AddNumberToObject(pt, "x", t[i].x);
         cJSON_AddNumberToObject(pt, "y", t[i].y);
+        if (dim == 3) cJSON_AddNumberToObject(pt, "z", t[i].z);
         cJSON_AddNumberToObject(pt, "radius", t[i].radius);
         cJSON_AddNumberToObject(pt, "weight", t[i].weight);
         cJSON_AddItemToArray(arr, pt);
@@ -161,25 +163,26 @@ static cJSON *points_array(const boids_point *t) {
     return arr;
 }
 
-/* The interaction table the backends stepped with: the points that are on and every
- * obstacle, as the config file's lines give them (NULL: none). */
-static cJSON *interaction_object(const boids_interact *in) {
+/* The interaction table the backends stepped with, in a world of dimension dim: the points
+ * that are on and every obstacle, as the config file's lines give them (NULL: none). */
+static cJSON *interaction_object(const boids_interact *in, int dim) {
     static const boids_interact none; /* no points on, no obstacles */
     if (!in) in = &none;
     cJSON *obj = cJSON_CreateObject(), *obs = cJSON_CreateArray();
     if (!obj || !obs) return cJSON_Delete(obj), cJSON_Delete(obs), NULL;
-    cJSON_AddItemToObject(obj, "predators", points_array(in->predators));
-    cJSON_AddItemToObject(obj, "attractors", points_array(in->attractors));
+    cJSON_AddItemToObject(obj, "predators", points_array(in->predators, dim));
+    cJSON_AddItemToObject(obj, "attractors", points_array(in->attractors, dim));
     cJSON_AddItemToObject(obj, "obstacles", obs);
     for (int i = 0; i < in->obstacle_count; i++) {
         const boids_obstacle *o = &in->obstacles[i];
         cJSON *ob = cJSON_CreateObject();
         if (!ob) return cJSON_Delete(obj), NULL;
-        int circle = o->kind == BOIDS_OBSTACLE_CIRCLE;
-        cJSON_AddStringToObject(ob, "kind", circle ? "circle" : "segment");
-        cJSON_AddNumberToObject(ob, circle ? "x" : "x0", o->x0);
-        cJSON_AddNumberToObject(ob, circle ? "y" : "y0", o->y0);
-        if (circle) {
+        int circle = o->kind == BOIDS_OBSTACLE_CIRCLE, sphere = o->kind == BOIDS_OBSTACLE_SPHERE;
+        cJSON_AddStringToObject(ob, "kind", sphere ? "sphere" : circle ? "circle" : "segment");
+        cJSON_AddNumberToObject(ob, circle || sphere ? "x" : "x0", o->x0);
+        cJSON_AddNumberToObject(ob, circle || sphere ? "y" : "y0", o->y0);
+        if (sphere) cJSON_AddNumberToObject(ob, "z", o->z0);
+        if (circle || sphere) {
             cJSON_AddNumberToObject(ob, "radius", o->radius);
         } else {
             cJSON_AddNumberToObject(ob, "x1", o->x1);
@@ -254,7 +257,7 @@ cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_para
     }
     int bad = !prog || add_command_line(doc) != 0;
     cJSON_AddItemToObject(doc, "parameters", parameters_object(o, base));
-    cJSON_AddItemToObject(doc, "interaction", interaction_object(o->inter));
+    cJSON_AddItemToObject(doc, "interaction", interaction_object(o->inter, base->dim));
     cJSON_AddItemToObject(doc, "backend", backend_object(o));
     const char *renderer = app_backend_renderer();
     cJSON_AddStringToObject(doc, "renderer", renderer ? renderer : "none");

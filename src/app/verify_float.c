@@ -72,8 +72,8 @@ static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x
 
 void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
                        int reverse, boids_flock *out) {
-    if (in->z) { /* a 3-D backend holds no points or obstacles (backend.h) */
-        verify_float_step3(p, in, reverse, out);
+    if (in->z) {
+        verify_float_step3(p, t, in, reverse, out);
         return;
     }
     rules_k_f k;

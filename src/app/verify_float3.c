@@ -88,10 +88,12 @@ static long decide_f(const boids_params *p, const rules3_k_f *k, const fstate *s
     return 0;
 }
 
-void verify_float_step3(const boids_params *p, const boids_flock *in, int reverse,
-                        boids_flock *out) {
+void verify_float_step3(const boids_params *p, const boids_interact *t, const boids_flock *in,
+                        int reverse, boids_flock *out) {
     rules3_k_f k;
+    rules3_table_f tab;
     rules3_k_init_f(&k, p);
+    rules3_k_set_interact_f(&k, &tab, t);
     const size_t n = in->n;
     float *buf = malloc(9 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));

@@ -113,6 +113,10 @@ static int band_boid(const rules_k_d *k, const boids_params *p, const boids_floc
 void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
                           const boids_flock *ref, verify_amb *amb) {
     if (!t) return;
+    if (f->z) {
+        verify_band_interact3(p, t, f, ref, amb);
+        return;
+    }
     rules_k_d k;
     rules_k_init_d(&k, p);
     rules_k_set_interact_d(&k, t);

@@ -136,7 +136,8 @@ static void quit(view *v, const osc_msg *m, const char *rest) {
 
 /* ---- interaction points and obstacles --------------------------------------------------- */
 
-/* "/boids/predator/I[/what]" (or attractor): rest is "I[/what]". */
+/* "/boids/predator/I[/what]" (or attractor): rest is "I[/what]". The position takes x y, or
+ * x y z for a 3-D world (two numbers keep z, as the config file's four-number line does). */
 static void point(view *v, const osc_msg *m, const char *rest, boids_point *table) {
     char *end;
     long i = strtol(rest, &end, 10);
@@ -150,11 +151,13 @@ static void point(view *v, const osc_msg *m, const char *rest, boids_point *tabl
     if (!strcmp(what, "") || !strcmp(what, "on")) np.on = 1;
     if (!strcmp(what, "off")) np.on = 0;
     if (n == 1 && strcmp(what, "radius") && strcmp(what, "weight")) {
-        bad(v, "OSC %s: unknown address (points take x y, /on, /off, /radius, /weight)", m->path);
+        bad(v, "OSC %s: unknown address (points take x y [z], /on, /off, /radius, /weight)",
+            m->path);
         return;
     }
-    if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
+    if (!want_args(v, m, n, n == 2 ? 3 : n) || !want_numbers(v, m)) return;
     if (n == 2) np.x = m->num[0], np.y = m->num[1];
+    if (m->argc == 3) np.z = m->num[2];
     if (!strcmp(what, "radius")) np.radius = m->num[0];
     if (!strcmp(what, "weight")) np.weight = m->num[0];
     boids_error e;
@@ -176,7 +179,7 @@ static void attractor(view *v, const osc_msg *m, const char *rest) {
 }
 
 /* "/boids/get/predator/I" (or attractor): replies on the same address as setting it, with
- * one string "on|off X Y RADIUS WEIGHT". */
+ * one string "on|off X Y RADIUS WEIGHT Z" (z last, after the planar reply's words). */
 static void get_point(view *v, const osc_msg *m, const char *rest, const boids_point *table,
                       const char *kind) {
     char *end;
@@ -189,8 +192,8 @@ static void get_point(view *v, const osc_msg *m, const char *rest, const boids_p
     const boids_point *pt = &table[i];
     char path[OSC_PATH_MAX], text[160];
     snprintf(path, sizeof path, "/boids/%s/%ld", kind, i);
-    snprintf(text, sizeof text, "%s %.9g %.9g %.9g %.9g", pt->on ? "on" : "off", pt->x, pt->y,
-             pt->radius, pt->weight);
+    snprintf(text, sizeof text, "%s %.9g %.9g %.9g %.9g %.9g", pt->on ? "on" : "off", pt->x, pt->y,
+             pt->radius, pt->weight, pt->z);
     osc_send_text(v->osc, path, text);
 }
 
@@ -214,8 +217,9 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
     }
     if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
     const double *a = m->num;
-    boids_obstacle o = circle ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2]}
-                              : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0};
+    boids_obstacle o = circle
+                           ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2], 0}
+                           : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0, 0};
     boids_error e;
     char where[OSC_PATH_MAX + 8];
     snprintf(where, sizeof where, "OSC %s", m->path);

@@ -61,8 +61,13 @@ static void set(view *v, const osc_msg *m, int profile) {
         wy -= floor(wy / p->height) * p->height;
     }
     int pred = v->o->tuio != VIEW_TUIO_ATTRACTORS;
-    table_of(v)[i] = (boids_point){1, wx, wy, pred ? p->predator_radius : p->food_radius,
-                                   pred ? p->predator_weight : p->food_weight};
+    boids_point *pt = &table_of(v)[i]; /* its z stays: a cursor moves in the plane */
+    *pt = (boids_point){1,
+                        wx,
+                        wy,
+                        pred ? p->predator_radius : p->food_radius,
+                        pred ? p->predator_weight : p->food_weight,
+                        pt->z};
 }
 
 /* `alive s...`: the points of this profile's ids not listed go off and free. */

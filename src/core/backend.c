@@ -103,22 +103,14 @@ boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, u
     return b->ops->neighbours(b, p, count, set_hash, err);
 }
 
-/* Whether a table puts anything into the world: a point on, or an obstacle. */
-static int interact_used(const boids_interact *s) {
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++)
-        if (s->predators[i].on || s->attractors[i].on) return 1;
-    return s->obstacle_count > 0;
-}
-
 boids_status boids_backend_set_interact(boids_backend *b, const boids_interact *s,
                                         boids_error *err) {
     if (check_backend(b, "set_interact", err)) return BOIDS_ERR_INPUT;
     if (s && boids_interact_check(s, "set_interact", err)) return BOIDS_ERR_INPUT;
-    if (s && backend_dim(b) == 3 && interact_used(s))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "set_interact: the interaction table is planar (its points and "
-                               "obstacles have no z); a 3-D backend takes the parameters' "
-                               "predator and food points only");
+    boids_error e;
+    if (s && boids_interact_check_dim(s, backend_dim(b), &e))
+        return boids_error_set(err, e.status, "set_interact on the %s backend (%d-D): %s",
+                               b->ops->name, backend_dim(b), e.msg);
     if (s)
         b->inter = *s;
     else

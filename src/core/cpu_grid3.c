@@ -12,7 +12,8 @@
  *   2. for every boid, the sums over the 27 cells around its own (each cell once, also when
  *      an axis has fewer than 3 cells) in a candidate order fixed by the grid, or the k
  *      nearest found by searching shells of cells outward; then rules3_accel /
- *      rules3_integrate (or the Vicsek update) into the other buffer, slot for slot.
+ *      rules3_integrate (or the Vicsek update), the interaction table's points and spheres
+ *      included, into the other buffer, slot for slot.
  *
  * Every boid's sums run over an order fixed by the state alone (cells in id order), on one
  * thread, so the result has the same bits for any thread count and for a resumed run. */
@@ -553,7 +554,9 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: k = %ld is outside [1, 1000]", p->k);
     const int threads = run_threads(c);
     rules3_k_f k;
+    rules3_table_f tab;
     rules3_k_init_f(&k, p);
+    rules3_k_set_interact_f(&k, &tab, &b->inter);
     for (unsigned s = 0; s < steps; s++, c->t++) {
         geom3 g;
         geometry(&g, c, p);

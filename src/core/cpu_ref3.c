@@ -2,7 +2,8 @@
 /* cpu-ref in three dimensions: the exact reference for 3-D flocks (boids_cpu_ref_create hands
  * a flock with z arrays here). Double precision, every pair visited in index order, all
  * boids decide from the same snapshot and then all move: the discipline of cpu_ref.c, with
- * the rules of rules3.h. O(N^2) on purpose.
+ * the rules of rules3.h (the interaction table's points and spheres included). O(N^2) on
+ * purpose.
  *
  * Each boid reads the snapshot and writes only its own result, so the boids are shared among
  * OpenMP threads and the state has the same bits for every thread count. As in the plane,
@@ -320,7 +321,9 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
                          boids_error *err) {
     cpu_ref3 *c = (cpu_ref3 *)b;
     rules3_k_d k;
+    rules3_table_d tab;
     rules3_k_init_d(&k, p);
+    rules3_k_set_interact_d(&k, &tab, &b->inter);
     int threads = ref_thread_count(c->threads);
     boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;

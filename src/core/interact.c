@@ -12,10 +12,10 @@
 void boids_interact_default(boids_interact *s, const boids_params *p) {
     memset(s, 0, sizeof *s);
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        s->predators[i] =
-            (boids_point){0, p->width / 2, p->height / 2, p->predator_radius, p->predator_weight};
-        s->attractors[i] =
-            (boids_point){0, p->width / 2, p->height / 2, p->food_radius, p->food_weight};
+        s->predators[i] = (boids_point){
+            0, p->width / 2, p->height / 2, p->predator_radius, p->predator_weight, p->depth / 2};
+        s->attractors[i] = (boids_point){
+            0, p->width / 2, p->height / 2, p->food_radius, p->food_weight, p->depth / 2};
     }
 }
 
@@ -57,9 +57,9 @@ static int numbers(const char *text, double *out, int max) {
 
 boids_status boids_interact_check_point(const boids_point *pt, const char *where,
                                         boids_error *err) {
-    if (!isfinite(pt->x) || !isfinite(pt->y))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g) is not finite", where,
-                               pt->x, pt->y);
+    if (!isfinite(pt->x) || !isfinite(pt->y) || !isfinite(pt->z))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g, %g) is not finite",
+                               where, pt->x, pt->y, pt->z);
     if (!(pt->radius >= 0 && pt->radius <= 1e7))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: radius %g is out of range [0, 1e7]",
                                where, pt->radius);
@@ -69,15 +69,24 @@ boids_status boids_interact_check_point(const boids_point *pt, const char *where
     return BOIDS_OK;
 }
 
+static const char *kind_name(int kind) {
+    return kind == BOIDS_OBSTACLE_CIRCLE    ? "circle"
+           : kind == BOIDS_OBSTACLE_SEGMENT ? "segment"
+           : kind == BOIDS_OBSTACLE_SPHERE  ? "sphere"
+                                            : "unknown";
+}
+
 boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *where,
                                            boids_error *err) {
-    if (!isfinite(o->x0) || !isfinite(o->y0) || !isfinite(o->x1) || !isfinite(o->y1))
+    if (!isfinite(o->x0) || !isfinite(o->y0) || !isfinite(o->x1) || !isfinite(o->y1) ||
+        !isfinite(o->z0))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be finite",
                                where);
-    if (o->kind == BOIDS_OBSTACLE_CIRCLE && !(o->radius > 0 && o->radius <= 1e7))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: circle radius %g is out of range (0, 1e7]", where, o->radius);
-    if (o->kind != BOIDS_OBSTACLE_CIRCLE && o->kind != BOIDS_OBSTACLE_SEGMENT)
+    const int round = o->kind == BOIDS_OBSTACLE_CIRCLE || o->kind == BOIDS_OBSTACLE_SPHERE;
+    if (round && !(o->radius > 0 && o->radius <= 1e7))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s radius %g is out of range (0, 1e7]",
+                               where, kind_name(o->kind), o->radius);
+    if (!round && o->kind != BOIDS_OBSTACLE_SEGMENT)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: unknown obstacle kind %d", where,
                                o->kind);
     return BOIDS_OK;
@@ -119,15 +128,16 @@ static boids_status set_obstacle(boids_interact *s, const char *value, const cha
     while (*value == ' ' || *value == '\t') value++;
     double v[4];
     boids_obstacle o = {0};
-    int n;
-    if (!strncmp(value, "circle", 6) && (n = numbers(value + 6, v, 3)) == 3) {
-        o = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, v[0], v[1], 0, 0, v[2]};
-    } else if (!strncmp(value, "segment", 7) && (n = numbers(value + 7, v, 4)) == 4) {
-        o = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, v[0], v[1], v[2], v[3], 0};
+    if (!strncmp(value, "circle", 6) && numbers(value + 6, v, 3) == 3) {
+        o = (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, v[0], v[1], 0, 0, v[2], 0};
+    } else if (!strncmp(value, "segment", 7) && numbers(value + 7, v, 4) == 4) {
+        o = (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, v[0], v[1], v[2], v[3], 0, 0};
+    } else if (!strncmp(value, "sphere", 6) && numbers(value + 6, v, 4) == 4) {
+        o = (boids_obstacle){BOIDS_OBSTACLE_SPHERE, v[0], v[1], 0, 0, v[3], v[2]};
     } else {
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: obstacle = '%s': expected `circle X Y R` or "
-                               "`segment X1 Y1 X2 Y2`",
+                               "`segment X1 Y1 X2 Y2` (2-D), or `sphere X Y Z R` (3-D)",
                                where, value);
     }
     char what[256]; /* the message names the key, as a parameter's does */
@@ -150,12 +160,16 @@ boids_status boids_interact_set(boids_interact *s, const char *key, const char *
         pt->on = 0;
         return BOIDS_OK;
     }
-    double v[4];
-    if (numbers(value, v, 4) != 4)
+    double v[5];
+    const int n = numbers(value, v, 5);
+    if (n != 4 && n != 5)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: %s = '%s': expected X Y RADIUS WEIGHT (or off)", where, key,
-                               value);
-    boids_point np = {1, v[0], v[1], v[2], v[3]};
+                               "%s: %s = '%s': expected X Y RADIUS WEIGHT, X Y Z RADIUS WEIGHT "
+                               "(3-D) or off",
+                               where, key, value);
+    /* Four numbers keep the point's z: a planar line means the same in either world. */
+    boids_point np = n == 4 ? (boids_point){1, v[0], v[1], v[2], v[3], pt->z}
+                            : (boids_point){1, v[0], v[1], v[3], v[4], v[2]};
     char what[256];
     snprintf(what, sizeof what, "%s: %s", where, key);
     if (boids_interact_check_point(&np, what, err)) return err ? err->status : BOIDS_ERR_INPUT;
@@ -177,21 +191,41 @@ boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_
     return st;
 }
 
+boids_status boids_interact_check_dim(const boids_interact *s, int dim, boids_error *err) {
+    for (int i = 0; i < s->obstacle_count; i++) {
+        const int kind = s->obstacles[i].kind, sphere = kind == BOIDS_OBSTACLE_SPHERE;
+        if (dim == 3 && !sphere)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "obstacle %d is a %s, which is planar: a 3-D world takes "
+                                   "spheres (obstacle = sphere X Y Z R)",
+                                   i, kind_name(kind));
+        if (dim != 3 && sphere)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "obstacle %d is a sphere, which needs a 3-D world (dim = 3): "
+                                   "a planar world takes circles and segments (obstacle = "
+                                   "circle X Y R, obstacle = segment X1 Y1 X2 Y2)",
+                                   i);
+    }
+    return BOIDS_OK;
+}
+
 boids_status boids_interact_check_world(const boids_interact *s, const boids_params *p,
                                         boids_error *err) {
-    if (p->boundary != BOIDS_BOUNDARY_WRAP) return BOIDS_OK;
+    boids_status st = boids_interact_check_dim(s, p->dim, err);
+    if (st || p->boundary != BOIDS_BOUNDARY_WRAP) return st;
     double side = p->width < p->height ? p->width : p->height;
+    if (p->dim == 3 && p->depth < side) side = p->depth;
     double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
     for (int i = 0; i < s->obstacle_count; i++) {
         const boids_obstacle *o = &s->obstacles[i];
-        int circle = o->kind == BOIDS_OBSTACLE_CIRCLE;
-        double extent = circle ? o->radius : 0.5 * hypot(o->x1 - o->x0, o->y1 - o->y0);
+        int round = o->kind != BOIDS_OBSTACLE_SEGMENT;
+        double extent = round ? o->radius : 0.5 * hypot(o->x1 - o->x0, o->y1 - o->y0);
         if (!(extent + step < side / 2))
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "obstacle %d: %s %g plus a step (%g) is not below half the "
-                                   "smaller side of the periodic world (%g): a step could reach "
+                                   "smallest side of the periodic world (%g): a step could reach "
                                    "two of its images",
-                                   i, circle ? "radius" : "half length", extent, step, side / 2);
+                                   i, round ? "radius" : "half length", extent, step, side / 2);
     }
     return BOIDS_OK;
 }

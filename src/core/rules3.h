@@ -13,6 +13,15 @@
  * food points have a z (predator_z, food_z). With every z and vz zero a 3-D step is the
  * planar step plus terms that add zero: a check the tests make.
  *
+ * The interaction table in 3-D (rules3_k_set_interact): its points with their z, and
+ * spheres where the plane has circles, with rules.h's semantics: flee and seek in index
+ * order, look-ahead avoidance, and the hard rule (a move that ends inside a sphere or passes
+ * within its radius of the centre does not happen; a boid inside is expelled). Its decisions
+ * use products, sums and comparisons only, as the plane's "inside" and "touches" do, so that
+ * the shaders (rules3.glsl) decide them bit for bit as the float path; the plane's circle
+ * decides "passes within" after a division, the sphere without one (rules3_hit). A flock in
+ * a plane z = c with spheres centred on it steps as the planar flock with circles (a test).
+ *
  * Vicsek in 3-D: the new direction is the normalised sum of the unit velocities of the
  * neighbours (itself included), with noise drawn uniformly within the cone of half-angle
  * eta / 2 about it: cos(theta) uniform in [cos(eta / 2), 1] (which is uniform over the
@@ -30,10 +39,32 @@
 #endif
 
 #include <math.h>
+#include <stdint.h>
 
+#include "boids/interact.h"
 #include "boids/params.h"
 
 #define R RULES_REAL
+
+/* An interaction point that is on: position, radius squared, weight. */
+typedef struct RULES_FN(rules3_point) {
+    R x, y, z, r2, w;
+} RULES_FN(rules3_point);
+
+/* A sphere in R: centre (x, y, z), radius r, r2 = r * r; bound, the distance from the
+ * centre within which it lies, enlarged for rounding (rules_near's argument, rules3_near).
+ * Under wrap the centre is moved by whole world periods into the world. */
+typedef struct RULES_FN(rules3_sphere) {
+    R x, y, z, r, r2, bound;
+} RULES_FN(rules3_sphere);
+
+/* The interaction table in R: the points that are on (the predators, then the attractors,
+ * each in index order) and the spheres, in table order. */
+typedef struct RULES_FN(rules3_table) {
+    int npred, nattr, nobst;
+    RULES_FN(rules3_point) pts[2 * BOIDS_MAX_POINTS];
+    RULES_FN(rules3_sphere) obst[BOIDS_MAX_OBSTACLES];
+} RULES_FN(rules3_table);
 
 /* Sums over the neighbours of one boid. */
 typedef struct RULES_FN(rules3_acc) {
@@ -58,6 +89,12 @@ typedef struct RULES_FN(rules3_k) {
     R pred_x, pred_y, pred_z, pred_r2, w_pred;
     int food;
     R food_x, food_y, food_z, food_r2, w_food;
+    R avoid_dist, w_avoid, clear; /* look-ahead, its weight, clearance (separation_radius) */
+    R reach_pad;                  /* the look-ahead and its clearance, 1/256 larger */
+    /* The interaction table (rules3_k_set_interact), NULL when it holds nothing: kept
+     * beside the constants and not in them, so that a copy of the constants (the grid path
+     * copies them per boid) stays small. */
+    const RULES_FN(rules3_table) * tab;
 } RULES_FN(rules3_k);
 
 static inline void RULES_FN(rules3_k_init)(RULES_FN(rules3_k) * k, const boids_params *p) {
@@ -94,6 +131,54 @@ static inline void RULES_FN(rules3_k_init)(RULES_FN(rules3_k) * k, const boids_p
     k->food_z = (R)p->food_z;
     k->food_r2 = (R)p->food_radius * (R)p->food_radius;
     k->w_food = (R)p->food_weight;
+    k->avoid_dist = (R)p->avoid_distance;
+    k->w_avoid = (R)p->avoid_weight;
+    k->clear = (R)p->separation_radius;
+    k->reach_pad = (R)((p->avoid_distance + p->separation_radius) * (1 + 1.0 / 256));
+    k->tab = NULL;
+}
+
+/* Puts table t (NULL: none) into tab in R and makes k use it, or nothing (k->tab NULL) when
+ * it has no point on and no obstacle. Circles and segments are planar: a 3-D run refuses
+ * them (boids_interact_check_dim), and they are skipped here. Under wrap each sphere's
+ * centre moves by whole world periods into the world, so that the nearest image of it
+ * (rules3_offset) is the only one a step or the look-ahead can reach while
+ * boids_interact_check_world holds. The bound: rules_k_set_interact's, over three axes. */
+static inline void RULES_FN(rules3_k_set_interact)(RULES_FN(rules3_k) * k,
+                                                   RULES_FN(rules3_table) * tab,
+                                                   const boids_interact *t) {
+    k->tab = NULL;
+    if (!t) return;
+    tab->npred = tab->nattr = tab->nobst = 0;
+    for (int i = 0; i < 2 * BOIDS_MAX_POINTS; i++) {
+        const int pred = i < BOIDS_MAX_POINTS;
+        const boids_point *q = pred ? &t->predators[i] : &t->attractors[i - BOIDS_MAX_POINTS];
+        if (!q->on) continue;
+        RULES_FN(rules3_point) *o = &tab->pts[tab->npred + tab->nattr];
+        *o = (RULES_FN(rules3_point)){(R)q->x, (R)q->y, (R)q->z, (R)q->radius * (R)q->radius,
+                                      (R)q->weight};
+        if (pred)
+            tab->npred++;
+        else
+            tab->nattr++;
+    }
+    const double side[3] = {(double)k->width, (double)k->height, (double)k->depth};
+    for (int i = 0; i < t->obstacle_count; i++) {
+        const boids_obstacle *b = &t->obstacles[i];
+        if (b->kind != BOIDS_OBSTACLE_SPHERE) continue;
+        const double c[3] = {b->x0, b->y0, b->z0};
+        double at[3];
+        for (int a = 0; a < 3; a++) at[a] = k->wrap ? c[a] - floor(c[a] / side[a]) * side[a] : c[a];
+        double mag = fabs(at[0]) + fabs(at[1]) + fabs(at[2]) + side[0] + side[1] + side[2];
+        RULES_FN(rules3_sphere) *o = &tab->obst[tab->nobst++];
+        o->x = (R)at[0];
+        o->y = (R)at[1];
+        o->z = (R)at[2];
+        o->r = (R)b->radius;
+        o->r2 = o->r * o->r;
+        o->bound = (R)(b->radius * (1 + 1.0 / 256) + mag / 65536);
+    }
+    if (tab->npred + tab->nattr + tab->nobst) k->tab = tab;
 }
 
 /* Offset from (x, y, z) to (x2, y2, z2) under the boundary (shortest image per axis). */
@@ -188,6 +273,88 @@ static inline void RULES_FN(rules3_add_steer)(const RULES_FN(rules3_k) * k, R w,
     a[2] += w * f[2];
 }
 
+/* ---- the interaction table: points and spheres (README, "Interaction points and
+ * obstacles") ------------------------------------------------------------------------- */
+
+/* Can sphere o act on a boid at p that reaches `reach` beyond it (reach including
+ * rules3_slack of the boid)? rules_near's cheap test that never says no wrongly. */
+static inline int RULES_FN(rules3_near)(const RULES_FN(rules3_k) * k,
+                                        const RULES_FN(rules3_sphere) * o, const R p[3], R reach) {
+    R dx, dy, dz;
+    RULES_FN(rules3_offset)(k, p[0], p[1], p[2], o->x, o->y, o->z, &dx, &dy, &dz);
+    R rr = o->bound + reach;
+    return RULES_FN(rules3_d2)(dx, dy, dz) < rr * rr;
+}
+
+/* The boid's part of rules3_near's slack: 2^-16 of its coordinates' magnitudes. */
+static inline R RULES_FN(rules3_slack)(const R p[3]) {
+    return ((R)fabs(p[0]) + (R)fabs(p[1]) + (R)fabs(p[2])) * ((R)1 / 65536);
+}
+
+/* Is p strictly inside sphere o (its surface is outside)? */
+static inline int RULES_FN(rules3_in_sphere)(const RULES_FN(rules3_k) * k,
+                                             const RULES_FN(rules3_sphere) * o, const R p[3]) {
+    R dx, dy, dz;
+    RULES_FN(rules3_offset)(k, p[0], p[1], p[2], o->x, o->y, o->z, &dx, &dy, &dz);
+    return RULES_FN(rules3_d2)(dx, dy, dz) < o->r2;
+}
+
+/* Parameter in [0, 1] of the point of the segment from the origin to e closest to q (0 when
+ * e is the origin): rules_seg_t with its first end at the origin. */
+static inline R RULES_FN(rules3_seg_t)(const R q[3], const R e[3]) {
+    R l2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+    if (l2 == 0) return 0;
+    R t = (q[0] * e[0] + q[1] * e[1] + q[2] * e[2]) / l2;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* Look-ahead avoidance of sphere o by a boid at p whose look-ahead ends at e from it
+ * (rules_avoid_dir's circle): 1 and the direction w to steer along, from the look-ahead's
+ * point closest to the centre away from the centre, if that point is closer than the radius
+ * plus the clearance; a look-ahead through the centre steers straight away from it. */
+static inline int RULES_FN(rules3_avoid_dir)(const RULES_FN(rules3_k) * k,
+                                             const RULES_FN(rules3_sphere) * o, const R p[3],
+                                             const R e[3], R w[3]) {
+    R d[3];
+    RULES_FN(rules3_offset)(k, p[0], p[1], p[2], o->x, o->y, o->z, &d[0], &d[1], &d[2]);
+    R t = RULES_FN(rules3_seg_t)(d, e);
+    for (int c = 0; c < 3; c++) w[c] = e[c] * t - d[c];
+    R rc = o->r + k->clear;
+    if (!(RULES_FN(rules3_d2)(w[0], w[1], w[2]) < rc * rc)) return 0;
+    if (w[0] == 0 && w[1] == 0 && w[2] == 0)
+        for (int c = 0; c < 3; c++) w[c] = -d[c];
+    return 1;
+}
+
+/* The table's points (flee each predator, seek each attractor within its radius, as the
+ * parameters' predator and food), then look-ahead avoidance of every sphere: rules_interact
+ * in 3-D, adding to a. */
+static inline void RULES_FN(rules3_interact)(const RULES_FN(rules3_k) * k, const R p[3],
+                                             const R v[3], R a[3]) {
+    const RULES_FN(rules3_table) *t = k->tab;
+    R d[3];
+    for (int i = 0; i < t->npred + t->nattr; i++) {
+        const RULES_FN(rules3_point) *q = &t->pts[i];
+        if (i < t->npred)
+            RULES_FN(rules3_offset)(k, q->x, q->y, q->z, p[0], p[1], p[2], &d[0], &d[1], &d[2]);
+        else
+            RULES_FN(rules3_offset)(k, p[0], p[1], p[2], q->x, q->y, q->z, &d[0], &d[1], &d[2]);
+        if (RULES_FN(rules3_d2)(d[0], d[1], d[2]) < q->r2)
+            RULES_FN(rules3_add_steer)(k, q->w, d[0], d[1], d[2], v, a);
+    }
+    if (t->nobst == 0) return;
+    R s = (R)sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (s == 0) return; /* a boid at rest looks nowhere */
+    const R e[3] = {v[0] / s * k->avoid_dist, v[1] / s * k->avoid_dist, v[2] / s * k->avoid_dist};
+    R reach = k->reach_pad + RULES_FN(rules3_slack)(p);
+    for (int i = 0; i < t->nobst; i++) {
+        if (!RULES_FN(rules3_near)(k, &t->obst[i], p, reach) ||
+            !RULES_FN(rules3_avoid_dir)(k, &t->obst[i], p, e, d))
+            continue;
+        RULES_FN(rules3_add_steer)(k, k->w_avoid, d[0], d[1], d[2], v, a);
+    }
+}
+
 /* Inward direction (-1, 0 or +1) along one axis within the wall margin of its two faces. */
 static inline R RULES_FN(rules3_wall_dir)(const RULES_FN(rules3_k) * k, R x, R side) {
     R t = 0;
@@ -197,7 +364,8 @@ static inline R RULES_FN(rules3_wall_dir)(const RULES_FN(rules3_k) * k, R x, R s
 }
 
 /* Acceleration a of a boid at p with velocity v from its neighbour sums and the external
- * points (predator, food, walls), in rules_accel's order. */
+ * points (predator, food, walls), then the interaction table's points and spheres, in
+ * rules_accel's order. */
 static inline void RULES_FN(rules3_accel)(const RULES_FN(rules3_k) * k,
                                           const RULES_FN(rules3_acc) * s, const R p[3],
                                           const R v[3], R a[3]) {
@@ -227,6 +395,7 @@ static inline void RULES_FN(rules3_accel)(const RULES_FN(rules3_k) * k,
         if (tx != 0 || ty != 0 || tz != 0)
             RULES_FN(rules3_add_steer)(k, k->w_wall, tx, ty, tz, v, a);
     }
+    if (k->tab) RULES_FN(rules3_interact)(k, p, v, a);
 }
 
 /* The boundary along one axis of length side: wrap once into [0, side), or reflect off the
@@ -258,8 +427,88 @@ static inline void RULES_FN(rules3_boundary)(const RULES_FN(rules3_k) * k, R p[3
     flip[2] = RULES_FN(rules3_axis)(k, &p[2], k->depth);
 }
 
+/* Does the move m from a boid at p to n (the boundary applied) enter sphere o: end inside it
+ * (rules3_in_sphere of n) or pass within its radius of the centre? With a the offset from p
+ * to the centre, the segment from the origin to m comes closest to a strictly between its
+ * ends when 0 < a.m < m.m, at squared distance |a|^2 - (a.m)^2 / m.m, which is below r^2
+ * exactly when (|a|^2 - r^2) m.m < (a.m)^2; at its ends it is nearest the start (outside:
+ * a boid inside is expelled instead) or the end (the first test). Products, sums and
+ * comparisons, without rules_hit's division, so that the shaders decide it as C does. */
+static inline int RULES_FN(rules3_hit)(const RULES_FN(rules3_k) * k,
+                                       const RULES_FN(rules3_sphere) * o, const R p[3],
+                                       const R n[3], const R m[3]) {
+    if (RULES_FN(rules3_in_sphere)(k, o, n)) return 1;
+    R a[3];
+    RULES_FN(rules3_offset)(k, p[0], p[1], p[2], o->x, o->y, o->z, &a[0], &a[1], &a[2]);
+    R am = a[0] * m[0] + a[1] * m[1] + a[2] * m[2];
+    R mm = RULES_FN(rules3_d2)(m[0], m[1], m[2]);
+    if (!(0 < am && am < mm)) return 0;
+    return (RULES_FN(rules3_d2)(a[0], a[1], a[2]) - o->r2) * mm < am * am;
+}
+
+/* Mirrors v about the plane of normal nrm when it heads against the normal (rules_mirror). */
+static inline void RULES_FN(rules3_mirror)(const R nrm[3], R v[3]) {
+    R dot = v[0] * nrm[0] + v[1] * nrm[1] + v[2] * nrm[2];
+    R nn = nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2];
+    if (!(dot < 0) || nn == 0) return;
+    R q = 2 * dot / nn;
+    for (int c = 0; c < 3; c++) v[c] = v[c] - q * nrm[c];
+}
+
+/* Moves a boid at p inside sphere o out along the radial from the centre (along +x from the
+ * centre itself) to 2^-18 of the radius beyond the surface, doubling that margin until the
+ * point, after the world boundary, tests outside in R; 16 tries, as rules_expel. */
+static inline void RULES_FN(rules3_expel)(const RULES_FN(rules3_k) * k,
+                                          const RULES_FN(rules3_sphere) * o, R p[3]) {
+    R d[3], q[3] = {p[0], p[1], p[2]}, g = (R)1 / 262144;
+    int flip[3];
+    RULES_FN(rules3_offset)(k, o->x, o->y, o->z, p[0], p[1], p[2], &d[0], &d[1], &d[2]);
+    R dl = (R)sqrt(RULES_FN(rules3_d2)(d[0], d[1], d[2]));
+    if (dl == 0) d[0] = 1, d[1] = d[2] = 0, dl = 1;
+    for (int t = 0; t < 16; t++, g *= 2) {
+        R s = o->r / dl * (1 + g);
+        q[0] = o->x + d[0] * s;
+        q[1] = o->y + d[1] * s;
+        q[2] = o->z + d[2] * s;
+        RULES_FN(rules3_boundary)(k, q, flip);
+        if (!RULES_FN(rules3_in_sphere)(k, o, q)) break;
+    }
+    for (int c = 0; c < 3; c++) p[c] = q[c];
+}
+
+/* The spheres' hard rule for a boid moving from p to n (the boundary applied) with new
+ * velocity v (rules_block): a boid inside a sphere (the first in table order) is expelled
+ * instead; a move that enters a sphere (the first in table order that it enters decides)
+ * does not happen: the boid stays at p, v mirrored about the radial through p. */
+static inline void RULES_FN(rules3_block)(const RULES_FN(rules3_k) * k, const R p[3], R n[3],
+                                          R v[3]) {
+    const RULES_FN(rules3_table) *t = k->tab;
+    R m[3], nrm[3];
+    RULES_FN(rules3_offset)(k, p[0], p[1], p[2], n[0], n[1], n[2], &m[0], &m[1], &m[2]);
+    R reach = (R)fabs(m[0]) + (R)fabs(m[1]) + (R)fabs(m[2]) + RULES_FN(rules3_slack)(p);
+    uint64_t near = 0; /* the spheres within reach, tested once */
+    for (int i = 0; i < t->nobst; i++) {
+        if (!RULES_FN(rules3_near)(k, &t->obst[i], p, reach)) continue;
+        near |= (uint64_t)1 << i;
+        if (RULES_FN(rules3_in_sphere)(k, &t->obst[i], p)) {
+            for (int c = 0; c < 3; c++) n[c] = p[c];
+            RULES_FN(rules3_expel)(k, &t->obst[i], n);
+            return;
+        }
+    }
+    for (int i = 0; i < t->nobst && near >> i; i++) {
+        const RULES_FN(rules3_sphere) *o = &t->obst[i];
+        if (!(near >> i & 1) || !RULES_FN(rules3_hit)(k, o, p, n, m)) continue;
+        RULES_FN(rules3_offset)(k, o->x, o->y, o->z, p[0], p[1], p[2], &nrm[0], &nrm[1], &nrm[2]);
+        RULES_FN(rules3_mirror)(nrm, v);
+        for (int c = 0; c < 3; c++) n[c] = p[c];
+        return;
+    }
+}
+
 /* Applies the acceleration a, clamps the speed to [min_speed, max_speed] (0 stays 0), moves
- * by v * dt and applies the boundary (rules_integrate with a third component). */
+ * by v * dt and applies the boundary (rules_integrate with a third component), then the
+ * spheres' hard rule (rules3_block). */
 static inline void RULES_FN(rules3_integrate)(const RULES_FN(rules3_k) * k, const R a[3], R p[3],
                                               R v[3]) {
     R nv[3] = {v[0] + a[0], v[1] + a[1], v[2] + a[2]};
@@ -269,10 +518,13 @@ static inline void RULES_FN(rules3_integrate)(const RULES_FN(rules3_k) * k, cons
     } else if (0 < s && s < k->min_speed) {
         for (int c = 0; c < 3; c++) nv[c] = nv[c] / s * k->min_speed;
     }
-    for (int c = 0; c < 3; c++) p[c] = p[c] + nv[c] * k->dt;
+    R np[3];
+    for (int c = 0; c < 3; c++) np[c] = p[c] + nv[c] * k->dt;
     int flip[3];
-    RULES_FN(rules3_boundary)(k, p, flip);
-    for (int c = 0; c < 3; c++) v[c] = flip[c] ? -nv[c] : nv[c];
+    RULES_FN(rules3_boundary)(k, np, flip);
+    for (int c = 0; c < 3; c++) nv[c] = flip[c] ? -nv[c] : nv[c];
+    if (k->tab && k->tab->nobst) RULES_FN(rules3_block)(k, p, np, nv);
+    for (int c = 0; c < 3; c++) p[c] = np[c], v[c] = nv[c];
 }
 
 /* ---- Vicsek model in 3-D (see the top of this file) ------------------------------------ */
@@ -335,15 +587,19 @@ static inline void RULES_FN(vicsek3_direction)(const R s[3], long n, const R v[3
 
 /* Moves the agent at p with its old velocity v, then gives it the new direction's velocity
  * at the constant speed; a wall reflection mirrors that direction's component along the
- * axis, as the plane mirrors the heading. */
+ * axis, as the plane mirrors the heading. Spheres: the hard rule of Reynolds boids
+ * (rules3_block, the new direction mirrored); the table's points and the avoidance do not
+ * act in this model. */
 static inline void RULES_FN(vicsek3_update)(const RULES_FN(rules3_k) * k, const R s[3], long n,
                                             R u1, R u2, R noise, R speed, R p[3], R v[3]) {
-    R d[3];
+    R d[3], np[3];
     RULES_FN(vicsek3_direction)(s, n, v, u1, u2, noise, d);
-    for (int c = 0; c < 3; c++) p[c] = p[c] + v[c] * k->dt;
+    for (int c = 0; c < 3; c++) np[c] = p[c] + v[c] * k->dt;
     int flip[3];
-    RULES_FN(rules3_boundary)(k, p, flip);
-    for (int c = 0; c < 3; c++) v[c] = speed * (flip[c] ? -d[c] : d[c]);
+    RULES_FN(rules3_boundary)(k, np, flip);
+    for (int c = 0; c < 3; c++) d[c] = flip[c] ? -d[c] : d[c];
+    if (k->tab && k->tab->nobst) RULES_FN(rules3_block)(k, p, np, d);
+    for (int c = 0; c < 3; c++) p[c] = np[c], v[c] = speed * d[c];
 }
 
 #undef R

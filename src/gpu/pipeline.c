@@ -77,7 +77,7 @@ typedef struct gpu_backend {
     GLuint iubo; /* the interaction table's block, uploaded when the table or world changes */
     int inter_valid;
     unsigned inter_version;
-    double inter_world[3]; /* width, height, boundary it was uploaded for */
+    double inter_world[4]; /* width, height, depth, boundary it was uploaded for */
     GLuint vel[3];         /* 3-D only: the velocities beside state[k]'s positions */
     GLuint nbr_count, nbr_hash, id_hash;
     size_t cap_n, nbr_n;
@@ -215,6 +215,8 @@ static boids_status check_interact_layout(GLuint prog, boids_error *err) {
         {"Interact.pts[0]", offsetof(boids_gpu_interact, pts)},
         {"Interact.obs_a[0]", offsetof(boids_gpu_interact, obs_a)},
         {"Interact.obs_b[0]", offsetof(boids_gpu_interact, obs_b)},
+        {"Interact.pts_z[0]", offsetof(boids_gpu_interact, pts_z)},
+        {"Interact.obs_z[0]", offsetof(boids_gpu_interact, obs_z)},
     };
     GLuint block = glGetProgramResourceIndex(prog, GL_UNIFORM_BLOCK, "Interact");
     if (block == GL_INVALID_INDEX)
@@ -497,11 +499,14 @@ void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p,
 /* Uploads the interaction table when it or the world it was placed in changed (obstacles
  * move by whole periods under wrap: rules_k_set_interact), and binds its block. */
 static void set_interact(gpu_backend *g, const boids_params *p) {
-    const double world[3] = {p->width, p->height, (double)p->boundary};
+    const double world[4] = {p->width, p->height, p->depth, (double)p->boundary};
     if (!g->inter_valid || g->inter_version != g->base.inter_version ||
         memcmp(world, g->inter_world, sizeof world) != 0) {
         boids_gpu_interact u;
-        boids_gpu_interact_init(&u, p, &g->base.inter);
+        if (g->base.dim == 3)
+            boids_gpu3_interact_init(&u, p, &g->base.inter);
+        else
+            boids_gpu_interact_init(&u, p, &g->base.inter);
         glBindBuffer(GL_UNIFORM_BUFFER, g->iubo);
         glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
         glBindBuffer(GL_UNIFORM_BUFFER, 0);

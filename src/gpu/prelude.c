@@ -62,7 +62,8 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
     PUT("layout(std140, binding = UBO_INTERACT) uniform Interact {\n"
         "    uvec4 counts;\n    uvec4 kinds[MAX_OBSTACLES / 4];\n"
         "    vec4 bounds[MAX_OBSTACLES / 4];\n    vec4 pts[MAX_POINTS];\n"
-        "    vec4 obs_a[MAX_OBSTACLES];\n    vec4 obs_b[MAX_OBSTACLES];\n} I;\n#line 1\n");
+        "    vec4 obs_a[MAX_OBSTACLES];\n    vec4 obs_b[MAX_OBSTACLES];\n"
+        "    vec4 pts_z[MAX_POINTS / 4];\n    vec4 obs_z[MAX_OBSTACLES / 4];\n} I;\n#line 1\n");
 #undef PUT
     return len;
 }

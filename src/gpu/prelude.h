@@ -144,7 +144,12 @@ _Static_assert(offsetof(boids_gpu_params, split) == 4 * (BOIDS_GPU_PARAMS_NFIELD
  *   vec4 pts[32]         point i: x, y, r2, w (the predators on, then the attractors)
  *   vec4 obs_a[64]       obstacle i: x0, y0, x1, y1
  *   vec4 obs_b[64]       obstacle i: mx, my, r, r2
- * Arrays of vec4 have a 16-byte stride in std140, like the C arrays of four 4-byte values. */
+ *   vec4 pts_z[8]        3-D: point i's z at pts_z[i / 4][i % 4]
+ *   vec4 obs_z[16]       3-D: sphere i's centre z, likewise
+ * Arrays of vec4 have a 16-byte stride in std140, like the C arrays of four 4-byte values.
+ * In 3-D (rules3.h's rules3_k_set_interact in float, boids_gpu3_interact_init) a sphere is
+ * laid out as a circle at (x, y) (kinds 1, obs_a (x, y, x, y), obs_b (x, y, r, r2), its
+ * bound), with its z in obs_z; the z arrays come last, so the planar layout is unchanged. */
 typedef struct boids_gpu_interact {
     uint32_t counts[4];
     uint32_t kinds[BOIDS_MAX_OBSTACLES];
@@ -152,9 +157,12 @@ typedef struct boids_gpu_interact {
     float pts[2 * BOIDS_MAX_POINTS][4];
     float obs_a[BOIDS_MAX_OBSTACLES][4];
     float obs_b[BOIDS_MAX_OBSTACLES][4];
+    float pts_z[2 * BOIDS_MAX_POINTS];
+    float obs_z[BOIDS_MAX_OBSTACLES];
 } boids_gpu_interact;
 
-_Static_assert(BOIDS_MAX_OBSTACLES % 4 == 0, "kinds and bounds packed four to a vec4");
+_Static_assert(BOIDS_MAX_OBSTACLES % 4 == 0 && BOIDS_MAX_POINTS % 2 == 0,
+               "kinds, bounds, pts_z and obs_z packed four to a vec4");
 _Static_assert(offsetof(boids_gpu_interact, kinds) == 16, "std140: uvec4 counts");
 _Static_assert(offsetof(boids_gpu_interact, bounds) == 16 + 4 * BOIDS_MAX_OBSTACLES, "kinds");
 _Static_assert(offsetof(boids_gpu_interact, pts) == 16 + 8 * BOIDS_MAX_OBSTACLES, "bounds");
@@ -164,8 +172,14 @@ _Static_assert(offsetof(boids_gpu_interact, obs_a) ==
 _Static_assert(offsetof(boids_gpu_interact, obs_b) ==
                    16 + 24 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
                "obs_a");
-_Static_assert(sizeof(boids_gpu_interact) == 16 + 40 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
-               "obs_b last, no padding");
+_Static_assert(offsetof(boids_gpu_interact, pts_z) ==
+                   16 + 40 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
+               "obs_b");
+_Static_assert(offsetof(boids_gpu_interact, obs_z) ==
+                   16 + 40 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS,
+               "pts_z");
+_Static_assert(sizeof(boids_gpu_interact) == 16 + 44 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS,
+               "obs_z last, no padding");
 
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.

@@ -4,9 +4,13 @@
  * excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90 degrees), zero
  * vectors and targets, a resting boid, the separation radius exactly, the wall margins and
  * reflections on the z faces, the Vicsek direction at the poles of its basis, with a zero
- * sum and at rest, and the two noise variates. tests/gpu/rules3_test.comp runs each case,
- * composed after the prelude, rules.glsl and rules3.glsl as the pipeline composes its 3-D
- * programs, with the uniform block filled by boids_gpu_params_init.
+ * sum and at rest, and the two noise variates; and with an interaction table (make_table)
+ * the points and the spheres: surfaces exactly, a chord that passes within the radius with
+ * both ends outside, the seams, a boid at a centre, overlapping spheres.
+ * tests/gpu/rules3_test.comp runs each case, composed after the prelude, rules.glsl and
+ * rules3.glsl as the pipeline composes its 3-D programs, with the uniform blocks filled by
+ * boids_gpu_params_init and boids_gpu3_interact_init. Every set runs without the table and
+ * with it (the table's cases only with it).
  *
  * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
  * hashing) must be equal. Values may differ by 16 ULP of the case's scale, the reasoning of
@@ -28,6 +32,7 @@
 
 #include "boids/backend.h"
 #include "gpu_fixture.h"
+#include "pipeline3.h"
 #include "prelude.h"
 
 #define RULES_REAL     float
@@ -35,7 +40,7 @@
 #include "rules.h"
 #include "rules3.h"
 
-enum { MAXC = 64, NOUT = 12, ULP_TOL = 16 };
+enum { MAXC = 128, NOUT = 12, ULP_TOL = 16 };
 enum {
     OP_OFFSET,
     OP_NEIGHBOUR,
@@ -46,7 +51,12 @@ enum {
     OP_UNIT,
     OP_DIRECTION,
     OP_UPDATE,
-    OP_NOISE
+    OP_NOISE,
+    OP_IN_SPHERE,
+    OP_AVOID,
+    OP_HIT,
+    OP_EXPEL,
+    OP_BLOCK
 };
 
 typedef struct tcase {
@@ -98,6 +108,34 @@ static GLuint build(const char *const paths[3]) {
     }
     for (int i = 0; i < 4; i++) free(src[i]);
     return prog;
+}
+
+/* rules3.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
+ * is named). */
+static void expect_sphere(const rules3_k_f *k, const tcase *c, float out[NOUT]) {
+    const float *x = c->in;
+    const rules3_sphere_f *o = &k->tab->obst[(int)x[0]];
+    const float p[3] = {x[1], x[2], x[3]}, q[3] = {x[4], x[5], x[6]}, m[3] = {x[7], x[8], x[9]};
+    switch (c->op) {
+    case OP_IN_SPHERE:
+        out[0] = (float)rules3_in_sphere_f(k, o, p);
+        break;
+    case OP_AVOID:
+        out[0] = (float)rules3_avoid_dir_f(k, o, p, q, &out[1]);
+        if (out[0] == 0) out[1] = out[2] = out[3] = 0; /* the shader returns no direction then */
+        break;
+    case OP_HIT:
+        out[0] = (float)rules3_hit_f(k, o, p, q, m);
+        break;
+    case OP_EXPEL:
+        memcpy(out, p, sizeof p);
+        rules3_expel_f(k, o, out);
+        break;
+    case OP_BLOCK: /* position x[0..2], end x[3..5], velocity x[6..8] */
+        memcpy(out, x + 3, 3 * sizeof *x), memcpy(out + 4, x + 6, 3 * sizeof *x);
+        rules3_block_f(k, x, out, out + 4);
+        break;
+    }
 }
 
 /* rules3.h's answer for one case, in the shader's output layout. */
@@ -161,6 +199,9 @@ static void expect(const rules3_k_f *k, const boids_params *p, const tcase *c, f
         out[0] = (float)boids_noise_u((uint64_t)p->noise_seed, (uint32_t)x[0], (uint32_t)x[1]);
         out[1] = (float)boids_noise_u2((uint64_t)p->noise_seed, (uint32_t)x[0], (uint32_t)x[1]);
         break;
+    default:
+        expect_sphere(k, c, out);
+        break;
     }
 }
 
@@ -173,7 +214,7 @@ static double ulp(double v) {
  * the GPU's sin and cos enter (the Vicsek turn with noise). */
 static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
                     float max_speed, int trig) {
-    static const unsigned decision[] = {0, 0x3, 0, 0, 0x81, 0, 0, 0, 0, 0x3};
+    static const unsigned decision[] = {0, 0x3, 0, 0, 0x81, 0, 0, 0, 0, 0x3, 0x1, 0x1, 0x1, 0, 0};
     double scale = max_speed;
     for (int j = 0; j < 16; j++) scale = fmax(scale, fabs(c->in[j]));
     const int loose = trig && (c->op == OP_DIRECTION || c->op == OP_UPDATE);
@@ -191,10 +232,11 @@ static void compare(const char *set, int i, const tcase *c, const float *want, c
     }
 }
 
-static int ncases;
+static int ncases, nplain; /* all cases; those of the sets without a table come first */
 static tcase cases[MAXC];
 
 static void add(unsigned op, int n, const float *v) {
+    if (ncases == MAXC) abort();
     tcase *c = &cases[ncases++];
     memset(c, 0, sizeof *c);
     c->op = op;
@@ -207,6 +249,79 @@ static void add_d(unsigned op, float dx, float dy, float dz, float vx, float vy,
                   float self) {
     float d2 = dx * dx + dy * dy + dz * dz;
     add(op, 10, (float[]){dx, dy, dz, d2, 0, 0, vx, vy, vz, self});
+}
+
+/* The table of the table's sets in the 400^3 box: spheres at the centre, on the corners
+ * across every seam, a small one, and one overlapping the first; predators 0 and 3,
+ * attractors 1 and 15 (index order, and one across the seams). */
+static void make_table(boids_interact *t, const boids_params *p) {
+    boids_interact_default(t, p);
+    t->predators[0] = (boids_point){1, 150, 150, 80, 2, 150};
+    t->predators[3] = (boids_point){1, 210, 190, 50, 1, 220};
+    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5, 100};
+    t->attractors[15] = (boids_point){1, 10, 390, 60, 1, 395};
+    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_SPHERE, 200, 200, 0, 0, 30, 200},
+                                  {BOIDS_OBSTACLE_SPHERE, 395, 10, 0, 0, 20, 390},
+                                  {BOIDS_OBSTACLE_SPHERE, 100, 300, 0, 0, 15, 100},
+                                  {BOIDS_OBSTACLE_SPHERE, 250, 200, 0, 0, 25, 200}};
+    t->obstacle_count = 4;
+    memcpy(t->obstacles, obs, sizeof obs);
+}
+
+/* The spheres' functions, and rules3_accel, rules3_integrate and vicsek3_update where the
+ * table acts. */
+static void make_table_cases(void) {
+    /* inside (sphere, p): on the surface along x, y and z (outside), just inside, the centre,
+     * across the seams */
+    add(OP_IN_SPHERE, 4, (float[]){0, 230, 200, 200});
+    add(OP_IN_SPHERE, 4, (float[]){0, 200, 230, 200});
+    add(OP_IN_SPHERE, 4, (float[]){0, 200, 200, 170});
+    add(OP_IN_SPHERE, 4, (float[]){0, 229.99998f, 200, 200});
+    add(OP_IN_SPHERE, 4, (float[]){0, 200, 200, 200});
+    add(OP_IN_SPHERE, 4, (float[]){1, 5, 5, 5});
+    add(OP_IN_SPHERE, 4, (float[]){1, 399, 399, 399});
+    /* avoidance (sphere, p, look-ahead end): through the centre, beside it, clear of it, at
+     * the clearance's edge, across the z seam */
+    add(OP_AVOID, 7, (float[]){0, 150, 200, 200, 100, 0, 0});
+    add(OP_AVOID, 7, (float[]){0, 150, 215, 200, 100, 0, 0});
+    add(OP_AVOID, 7, (float[]){0, 150, 200, 260, 100, 0, 0});
+    add(OP_AVOID, 7, (float[]){0, 150, 200, 249.9f, 100, 0, 0});
+    add(OP_AVOID, 7, (float[]){1, 395, 10, 340, 0, 0, 100});
+    add(OP_AVOID, 7, (float[]){2, 100, 300, 50, 0, 0, 100});
+    /* hit (sphere, p, end, move): ending inside, ending on the surface, a chord within the
+     * radius with both ends outside (along x, along z), across the x seam missing and
+     * ending inside */
+    add(OP_HIT, 10, (float[]){0, 168, 200, 200, 171, 200, 200, 3, 0, 0});
+    add(OP_HIT, 10, (float[]){0, 167, 200, 200, 170, 200, 200, 3, 0, 0});
+    add(OP_HIT, 10, (float[]){0, 198.5f, 229.99f, 200, 201.5f, 229.99f, 200, 3, 0, 0});
+    add(OP_HIT, 10, (float[]){0, 229.99f, 200, 198.5f, 229.99f, 200, 201.5f, 0, 0, 3});
+    add(OP_HIT, 10, (float[]){1, 1, 10, 370, 398, 10, 370, -3, 0, 0});
+    add(OP_HIT, 10, (float[]){1, 1, 10, 370, 398, 10, 371, -3, 0, 1});
+    /* expel: off centre, at the centre (+x), across the seams, out of one sphere into another */
+    add(OP_EXPEL, 4, (float[]){0, 210, 205, 195});
+    add(OP_EXPEL, 4, (float[]){0, 200, 200, 200});
+    add(OP_EXPEL, 4, (float[]){1, 2, 12, 395});
+    add(OP_EXPEL, 4, (float[]){3, 230, 200, 200});
+    /* the hard rule (p, end, velocity): blocked, inside, free, blocked across the seam, inside
+     * the second of two overlapping spheres */
+    add(OP_BLOCK, 9, (float[]){168, 200, 200, 171, 200, 200, 3, 0, 0});
+    add(OP_BLOCK, 9, (float[]){210, 205, 195, 213, 205, 195, 3, 0, 0});
+    add(OP_BLOCK, 9, (float[]){50, 50, 50, 53, 50, 50, 3, 0, 0});
+    add(OP_BLOCK, 9, (float[]){1, 10, 370, 398, 10, 371, -3, 0, 1});
+    add(OP_BLOCK, 9, (float[]){230, 200, 200, 231, 200, 200, 1, 0, 0});
+    /* accel (no neighbours; p, v): near predator 0, heading at sphere 0, near attractor 15
+     * across the seams, at rest beside a sphere */
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 160, 150, 150, 2, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 150, 200, 200, 2, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 395, 5, 1, 0});
+    add(OP_ACCEL, 16, (float[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 165, 200, 200, 0, 0});
+    /* integrate (a, p, v): blocked, expelled, blocked across the seam */
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 168, 200, 200, 3, 0, 0});
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 210, 205, 195, 3, 0, 0});
+    add(OP_INTEGRATE, 9, (float[]){0, 0, 0, 1, 10, 370, -3, 0, 1});
+    /* update (sum, p, v, n, u1, u2): blocked (the new direction mirrored), free */
+    add(OP_UPDATE, 12, (float[]){1, 0, 0, 168, 200, 200, 3, 0, 0, 2, 0.5f, 0.5f});
+    add(OP_UPDATE, 12, (float[]){0, 1, 0, 50, 50, 50, 1, 1, 0, 2, 0.25f, 0.5f});
 }
 
 static void make_cases(void) {
@@ -273,15 +388,25 @@ static void make_cases(void) {
     add(OP_NOISE, 2, (float[]){0, 0});
     add(OP_NOISE, 2, (float[]){17, 99999});
     add(OP_NOISE, 2, (float[]){16777215, 3});
+    nplain = ncases;
+    make_table_cases();
 }
 
-static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint bufs[3],
-                    GLuint ubo) {
+static void run_set(const char *set, const boids_params *p, int with_table, GLuint prog,
+                    GLuint bufs[3], GLuint ubo[2]) {
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
-    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo[0]);
     glBufferData(GL_UNIFORM_BUFFER, sizeof u, &u, GL_STATIC_DRAW);
-    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, ubo[0]);
+    boids_interact t;
+    make_table(&t, p);
+    boids_gpu_interact ui;
+    boids_gpu3_interact_init(&ui, p, with_table ? &t : NULL);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo[1]);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof ui, &ui, GL_STATIC_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_INTERACT, ubo[1]);
+    const int n = with_table ? ncases : nplain;
     unsigned ops[MAXC];
     float in[MAXC * 16], out[MAXC * NOUT];
     for (int i = 0; i < ncases; i++) {
@@ -296,20 +421,32 @@ static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint 
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, bufs[b]);
     }
     glUseProgram(prog);
-    glUniform1ui(glGetUniformLocation(prog, "u_cases"), (GLuint)ncases);
-    glDispatchCompute(1, 1, 1);
+    glUniform1ui(glGetUniformLocation(prog, "u_cases"), (GLuint)n);
+    glDispatchCompute((GLuint)(n + 63) / 64, 1, 1); /* local_size_x 64 */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     rules3_k_f k;
+    rules3_table_f tab;
     rules3_k_init_f(&k, p);
-    for (int i = 0; i < ncases; i++) {
+    rules3_k_set_interact_f(&k, &tab, with_table ? &t : NULL);
+    char name[96];
+    snprintf(name, sizeof name, "%s%s", set, with_table ? ", table" : "");
+    for (int i = 0; i < n; i++) {
         float want[NOUT];
         expect(&k, p, &cases[i], want);
-        compare(set, i, &cases[i], want, out + NOUT * i, k.max_speed, p->noise != 0);
+        compare(name, i, &cases[i], want, out + NOUT * i, k.max_speed, p->noise != 0);
     }
-    printf("%-32s %d cases\n", set, ncases);
+    printf("%-39s %d cases\n", name, n);
+}
+
+/* A set without the table, then with it. */
+static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint bufs[3],
+                     GLuint ubo[2]) {
+    if (!prog) return;
+    run_set(set, p, 0, prog, bufs, ubo);
+    run_set(set, p, 1, prog, bufs, ubo);
 }
 
 int main(int argc, char **argv) {
@@ -323,29 +460,29 @@ int main(int argc, char **argv) {
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules3_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build((const char *const *)argv + 1), bufs[3], ubo;
+    GLuint prog = build((const char *const *)argv + 1), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
-    glGenBuffers(1, &ubo);
+    glGenBuffers(2, ubo);
     boids_params p;
     boids_preset_apply(&p, "classic", &err); /* 400 x 400 wrap, R 50, R_sep 20, per step */
     p.dim = 3, p.depth = 400, p.fov = 180;
-    if (prog) run_set("reynolds wrap fov 180", &p, prog, bufs, ubo);
+    run_sets("reynolds wrap fov 180", &p, prog, bufs, ubo);
     p.boundary = BOIDS_BOUNDARY_WALLS;
     p.fov = 120;
     p.predator = 1, p.predator_x = 100, p.predator_y = 100, p.predator_z = 110;
     p.food = 1, p.food_x = 150, p.food_y = 80, p.food_z = 130;
-    if (prog) run_set("reynolds walls fov 120", &p, prog, bufs, ubo);
+    run_sets("reynolds walls fov 120", &p, prog, bufs, ubo);
     p.boundary = BOIDS_BOUNDARY_OPEN;
     p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    if (prog) run_set("reynolds open topological", &p, prog, bufs, ubo);
+    run_sets("reynolds open topological", &p, prog, bufs, ubo);
     p.model = BOIDS_MODEL_VICSEK, p.noise = 0, p.speed = 2;
-    if (prog) run_set("vicsek walls noise 0", &p, prog, bufs, ubo);
+    run_sets("vicsek walls noise 0", &p, prog, bufs, ubo);
     p.boundary = BOIDS_BOUNDARY_WALLS, p.noise = 1.5, p.noise_seed = 0x123456789abcLL;
-    if (prog) run_set("vicsek walls noise 1.5", &p, prog, bufs, ubo);
+    run_sets("vicsek walls noise 1.5", &p, prog, bufs, ubo);
     p.neighbours = BOIDS_NEIGHBOURS_METRIC, p.boundary = BOIDS_BOUNDARY_WRAP, p.noise = 6.283;
-    if (prog) run_set("vicsek wrap metric noise 2 pi", &p, prog, bufs, ubo);
+    run_sets("vicsek wrap metric noise 2 pi", &p, prog, bufs, ubo);
     glDeleteBuffers(3, bufs);
-    glDeleteBuffers(1, &ubo);
+    glDeleteBuffers(2, ubo);
     glDeleteProgram(prog);
     const boids_gl_debug *log = boids_gl_debug_log(gl);
     CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);

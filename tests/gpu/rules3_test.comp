@@ -76,5 +76,32 @@ void main() {
         put(c, vec4(noise_u(uint(x[0]), uint(x[1])), noise_u2(uint(x[0]), uint(x[1])), 0.0, 0.0),
             zero, zero);
         break;
+    // The spheres (x[0]: the sphere's index where one is named; p = (x[1], x[2], x[3])).
+    case 10u: {
+        bool in_s = rules3_in_sphere(rules3_sphere(uint(x[0])), vec3(x[1], x[2], x[3]));
+        put(c, vec4(in_s ? 1.0 : 0.0, 0.0, 0.0, 0.0), zero, zero);
+        break;
+    }
+    case 11u: // avoidance of the look-ahead ending at (x[4], x[5], x[6])
+        put(c, rules3_avoid_dir(rules3_sphere(uint(x[0])), vec3(x[1], x[2], x[3]),
+                                vec3(x[4], x[5], x[6])),
+            zero, zero);
+        break;
+    case 12u: { // the move to (x[4], x[5], x[6]) by (x[7], x[8], x[9])
+        bool h = rules3_hit(rules3_sphere(uint(x[0])), vec3(x[1], x[2], x[3]),
+                            vec3(x[4], x[5], x[6]), vec3(x[7], x[8], x[9]));
+        put(c, vec4(h ? 1.0 : 0.0, 0.0, 0.0, 0.0), zero, zero);
+        break;
+    }
+    case 13u:
+        put(c, vec4(rules3_expel(rules3_sphere(uint(x[0])), vec3(x[1], x[2], x[3])), 0.0), zero,
+            zero);
+        break;
+    case 14u: { // the hard rule: position a3, end b3, velocity c3
+        vec3 n = b3, v = c3;
+        rules3_block(a3, n, v);
+        put(c, vec4(n, 0.0), vec4(v, 0.0), zero);
+        break;
+    }
     }
 }

@@ -249,15 +249,15 @@ static void add_d(unsigned op, float dx, float dy, float vx, float vy, float sel
  * order, and one across the seams). */
 static void make_table(boids_interact *t, const boids_params *p) {
     boids_interact_default(t, p);
-    t->predators[0] = (boids_point){1, 150, 150, 80, 2};
-    t->predators[3] = (boids_point){1, 210, 190, 50, 1};
-    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5};
-    t->attractors[15] = (boids_point){1, 10, 390, 60, 1};
-    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 30},
-                                  {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0},
-                                  {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0},
-                                  {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20},
-                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0}};
+    t->predators[0] = (boids_point){1, 150, 150, 80, 2, 0};
+    t->predators[3] = (boids_point){1, 210, 190, 50, 1, 0};
+    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5, 0};
+    t->attractors[15] = (boids_point){1, 10, 390, 60, 1, 0};
+    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 30, 0},
+                                  {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0},
+                                  {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0, 0},
+                                  {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20, 0},
+                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0, 0}};
     t->obstacle_count = 5;
     memcpy(t->obstacles, obs, sizeof obs);
 }

@@ -34,7 +34,8 @@ def drive(port_in, dump):
     send(port_in, "/boids/param/fov", "f", 999)             # out of range: refused
     send(port_in, "/boids/param/fov", "f", 999)             # the same again: not logged again
     send(port_in, "/boids/param/count", "i", 250)
-    send(port_in, "/boids/predator/5", "ff", 100, 120)
+    send(port_in, "/boids/predator/5", "fff", 90, 110, 77)  # with z (a 3-D world's)
+    send(port_in, "/boids/predator/5", "ff", 100, 120)      # without: z kept
     send(port_in, "/boids/obstacle/circle", "fff", 300, 200, 40)
     send(port_in, "/boids/get/param/vision_radius")
     if not harness.wait_for(dump, "/boids/param/vision_radius", 60):
@@ -102,6 +103,8 @@ def main():
     harness.check("predator 5 is on at (100, 120) with the lab's radius 160 and weight",
                   reply and reply[0].split('"')[1].split()[:4] == ["on", "100", "120", "160"],
                   str(reply))
+    harness.check("predator 5 kept the z of the three-number message (77), last in the reply",
+                  reply and reply[0].split('"')[1].split()[5:] == ["77"], str(reply))
     shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 
