@@ -210,16 +210,34 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
         if (want_args(v, m, 0, 0)) v->inter.obstacle_count = 0;
         return;
     }
-    int circle = !strcmp(rest, "circle"), n = circle ? 3 : 4;
-    if (!circle && strcmp(rest, "segment")) {
-        bad(v, "OSC %s: unknown address (obstacle/circle, /segment, /clear)", m->path);
+    int kind = !strcmp(rest, "circle")    ? BOIDS_OBSTACLE_CIRCLE
+               : !strcmp(rest, "segment") ? BOIDS_OBSTACLE_SEGMENT
+               : !strcmp(rest, "sphere")  ? BOIDS_OBSTACLE_SPHERE
+                                          : -1;
+    if (kind < 0) {
+        bad(v, "OSC %s: unknown address (obstacle/circle, /segment, /sphere, /clear)", m->path);
         return;
     }
+    /* Refused here, naming the message, rather than later by the backend for the whole table. */
+    if ((kind == BOIDS_OBSTACLE_SPHERE) != view_is3d(v)) {
+        bad(v, "OSC %s: the world is %s; it takes %s", m->path, view_is3d(v) ? "3-D" : "planar",
+            view_is3d(v) ? "spheres (/boids/obstacle/sphere x y z r)"
+                         : "circles and segments (/boids/obstacle/circle, /segment)");
+        return;
+    }
+    int n = kind == BOIDS_OBSTACLE_CIRCLE ? 3 : 4;
     if (!want_args(v, m, n, n) || !want_numbers(v, m)) return;
     const double *a = m->num;
-    boids_obstacle o = circle
-                           ? (boids_obstacle){BOIDS_OBSTACLE_CIRCLE, a[0], a[1], 0, 0, a[2], 0}
-                           : (boids_obstacle){BOIDS_OBSTACLE_SEGMENT, a[0], a[1], a[2], a[3], 0, 0};
+    boids_obstacle o = {.kind = kind, .x0 = a[0], .y0 = a[1]};
+    if (kind == BOIDS_OBSTACLE_CIRCLE) {
+        o.radius = a[2];
+    } else if (kind == BOIDS_OBSTACLE_SEGMENT) {
+        o.x1 = a[2];
+        o.y1 = a[3];
+    } else {
+        o.z0 = a[2];
+        o.radius = a[3];
+    }
     boids_error e;
     char where[OSC_PATH_MAX + 8];
     snprintf(where, sizeof where, "OSC %s", m->path);

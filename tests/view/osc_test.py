@@ -37,6 +37,7 @@ def drive(port_in, dump):
     send(port_in, "/boids/predator/5", "fff", 90, 110, 77)  # with z (a 3-D world's)
     send(port_in, "/boids/predator/5", "ff", 100, 120)      # without: z kept
     send(port_in, "/boids/obstacle/circle", "fff", 300, 200, 40)
+    send(port_in, "/boids/obstacle/sphere", "ffff", 300, 200, 50, 40)  # 3-D only: refused
     send(port_in, "/boids/get/param/vision_radius")
     if not harness.wait_for(dump, "/boids/param/vision_radius", 60):
         return False
@@ -87,6 +88,9 @@ def main():
     harness.check("one point of the table is on (predator 5), none of the parameters'",
                   s["predators_on"] == 1 and s["predator"] == 0, str(s))
     harness.check("the obstacle was added", s["obstacles"] == 1, str(s))
+    sphere = [l for l in err.splitlines() if "/boids/obstacle/sphere" in l]
+    harness.check("a sphere in the planar world is refused, naming what it takes",
+                  len(sphere) == 1 and "planar" in sphere[0] and "circle" in sphere[0], err[-2000:])
     harness.check("pause paused", s["paused"] == 1, str(s))
     complaints = [l for l in err.splitlines() if "/boids/param/fov" in l]
     harness.check("the bad message is logged once", len(complaints) == 1, err[-2000:])
