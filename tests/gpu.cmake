@@ -97,6 +97,21 @@ add_test(NAME gpu_verify_3d_interact_deterministic_n1000
          COMMAND gpu_verify_test -n 1000 --set dim=3 --deterministic
                  --scenarios interact,interact-walls,vicsek-interact --seeds 0)
 list(APPEND BOIDS_GPU_TESTS gpu_verify_3d_interact_n7 gpu_verify_3d_interact_deterministic_n1000)
+# Topological neighbours in a sparse world at small N, both models, 2-D and 3-D: the k nearest
+# are far or (N <= k) every boid, so the search walks every cell of the grid, which the
+# pipeline caps by N (a 3-D grid sized by the radius alone made llvmpipe cut the walk).
+foreach(dim 2 3)
+  foreach(n 7 50)
+    add_test(NAME gpu_verify_topological_sparse_${dim}d_n${n}
+             COMMAND gpu_verify_test -n ${n} --set dim=${dim}
+                     --scenarios topological-sparse,vicsek-topological --seeds 0)
+    add_test(NAME gpu_verify_vicsek_topological_sparse_${dim}d_n${n}
+             COMMAND gpu_verify_test -n ${n} --set dim=${dim} --set model=vicsek
+                     --scenarios topological-sparse --seeds 0)
+    list(APPEND BOIDS_GPU_TESTS gpu_verify_topological_sparse_${dim}d_n${n}
+         gpu_verify_vicsek_topological_sparse_${dim}d_n${n})
+  endforeach()
+endforeach()
 list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu_ref_n2
      gpu_verify_matches_cpu_ref_n7 gpu_verify_matches_cpu_ref_n1000_and_order_curves
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000

@@ -524,12 +524,21 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
      * edge cells. */
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
+    /* The topological search's worst case (k nearest far away, or N <= k) visits every
+     * cell, and a driver may stop a long loop (llvmpipe: 65,535 iterations per
+     * invocation): cap the cells at the cpu grid's ~4 per boid, which bounds that walk by
+     * the flock's size. Its results do not depend on the grid (the selection is exact in
+     * (d2, id) order), so they keep their bits; the metric grid keeps its cells, whose
+     * order sets its sums. */
+    double max_cells = (double)g->max_cells;
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        max_cells = fmin(max_cells, boids_grid_geom_cap(g->base.n));
     size_t ncells;
     if (g->base.dim == 3) {
-        st = boids_gpu3_grid(&u, p, (double)g->max_cells, &ncells, err);
+        st = boids_gpu3_grid(&u, p, max_cells, &ncells, err);
     } else {
         grid_geom gg;
-        st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
+        st = boids_grid_geom_init(&gg, p, NULL, max_cells, err);
         if (st != BOIDS_OK) return st;
         u.ncx = gg.ncx;
         u.ncy = gg.ncy;
