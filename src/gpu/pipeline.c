@@ -51,7 +51,7 @@ enum {
     P_NEIGHBOURS,
     P_STEER_TOPO,
     P_NEIGHBOURS_TOPO,
-    P_STEER_FUSED, /* built for the fused variant only (nine storage blocks) */
+    P_STEER_FUSED, /* built for the fused variant only (ten storage blocks) */
     NPROG
 };
 /* The shader unit of each program; which files compose it is src/shaders.cmake's. */
@@ -801,7 +801,7 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
         bind_dst(g, 0);
         ssbo(BOIDS_GPU_B_LOOP_CUT, g->cut);
         if (fused) {
-            ssbo(BOIDS_GPU_B_RANK, g->rank);
+            ssbo(BOIDS_GPU_B_NEXT_RANK, g->rank);
             ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
         }
         dispatch_boids(g, g->prog[fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER]);
@@ -1018,12 +1018,12 @@ static boids_status check_variant(const gpu_backend *g, boids_error *err) {
     GLint blocks = 0, bindings = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
     glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
-    if (blocks <= BOIDS_GPU_B_NEXT_COUNTS || bindings <= BOIDS_GPU_B_NEXT_COUNTS)
+    if (blocks <= BOIDS_GPU_B_NEXT_RANK || bindings <= BOIDS_GPU_B_NEXT_RANK)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "GPU variant fused needs %d storage blocks in a compute shader; "
                                "this device has GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = %d, "
                                "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS = %d: use the plain variant",
-                               BOIDS_GPU_B_NEXT_COUNTS + 1, blocks, bindings);
+                               BOIDS_GPU_B_NEXT_RANK + 1, blocks, bindings);
     return BOIDS_OK;
 }
 

@@ -28,6 +28,7 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_SRC_STATE_HI", BOIDS_GPU_B_SRC_STATE_HI},
         {"B_DST_STATE_HI", BOIDS_GPU_B_DST_STATE_HI},
         {"B_NEXT_COUNTS", BOIDS_GPU_B_NEXT_COUNTS},
+        {"B_NEXT_RANK", BOIDS_GPU_B_NEXT_RANK},
         {"B_LOOP_CUT", BOIDS_GPU_B_LOOP_CUT},
         {"B_SRC_VEL", BOIDS_GPU_B_SRC_VEL},
         {"B_DST_VEL", BOIDS_GPU_B_DST_VEL},

@@ -28,11 +28,11 @@ enum {
  * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
 enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 
-/* Shader storage binding points, all below 8 (but the fused variant's ninth), the GL 4.3 minimum of
- * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages
- * reuse points for different roles (the scatter uses eight: both states split in two, both
- * ids, the ranks and the starts; in 3-D the two halves of each state are its positions and
- * its velocities, state3.glsl). */
+/* Shader storage binding points, all below 8 (but the fused variant's ninth and tenth), the
+ * GL 4.3 minimum of GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and
+ * GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages reuse points for different roles (the
+ * scatter uses eight: both states split in two, both ids, the ranks and the starts; in 3-D
+ * the two halves of each state are its positions and its velocities, state3.glsl). */
 enum {
     BOIDS_GPU_B_SRC_STATE = 0,    /* vec4 (x, y, vx, vy) per boid, read */
     BOIDS_GPU_B_SRC_ID = 1,       /* uint id per boid, read */
@@ -44,6 +44,7 @@ enum {
     BOIDS_GPU_B_SRC_STATE_HI = 7, /* the read state's slots from P.split on (state.glsl) */
     BOIDS_GPU_B_DST_STATE_HI = 4, /* the written state's slots from P.split on */
     BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
+    BOIDS_GPU_B_NEXT_RANK = 9,    /* variant fused: the ranks it takes in them (a tenth block) */
     BOIDS_GPU_B_LOOP_CUT = 6,     /* steer, neighbours: uint BOIDS_GPU_CUT_* bits (grid.glsl) */
     BOIDS_GPU_B_SRC_VEL = 7,      /* 3-D: vec4 (vx, vy, vz, 0) per boid, read (state3.glsl) */
     BOIDS_GPU_B_DST_VEL = 4,      /* 3-D: the velocities written */
