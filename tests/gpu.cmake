@@ -40,7 +40,14 @@ add_executable(gpu3_test gpu/gpu3_test.c)
 target_link_libraries(gpu3_test PRIVATE boids_gpu)
 add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
 
+# A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
+# topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
+add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
+target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
+add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
+
 set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
+    gpu_loop_cut_reported_not_silent
     gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_spheres_never_entered_3d_deterministic_fast
