@@ -6,6 +6,24 @@
 // holds the slots [starts[c], starts[c + 1]).
 layout(std430, binding = B_STARTS) readonly buffer Starts { uint starts[]; };
 
+// The loop-cut flag (src/gpu/prelude.h, BOIDS_GPU_CUT_*): a driver may end a long loop early
+// and go on as if it had finished (llvmpipe: 65,535 iterations per invocation, all loops
+// together), which would leave a neighbour search silently short. The searches check that
+// each of their loops ended by its own condition; a boid whose search did not sets `bit`, so
+// the host can refuse the step rather than return inexact results. Only failing boids touch
+// the flag. Not checked: the rules' short loops after a search (the interaction table's
+// points and obstacles, a few hundred iterations at most), which a shared count like
+// llvmpipe's cuts only after a search that itself ended within that margin of the limit.
+// No atomicOr: within one dispatch every writer ORs in the same bit, so the racing
+// read-modify-writes all store the same value, and dispatches are ordered by barriers;
+// llvmpipe compiles an atomic into a per-lane loop, which cost the fused variant's metric
+// steer 2% per step although it never ran.
+layout(std430, binding = B_LOOP_CUT) buffer LoopCut { uint loop_cut; };
+
+void report_cut(bool whole, uint bit) {
+    if (!whole) loop_cut |= bit;
+}
+
 // Cell of a position. x == width (reachable after a wrap, as in the seed) belongs to the
 // last cell. On the open plane boids leave the world: the clamp (done in float, before the
 // conversion, which is undefined out of int range) puts them in the edge cells, which keeps

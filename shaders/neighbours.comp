@@ -17,8 +17,11 @@ void main() {
     uvec2 h = uvec2(0u);
     uvec2 r[6];
     uint nr = grid_ranges(grid_cell(s.xy), r);
-    for (uint q = 0u; q < nr; q++) {
-        for (uint j = r[q].x; j < r[q].y; j++) {
+    bool whole = true; // each loop checks its own end (steer.glsl)
+    uint q = 0u;
+    for (; q < nr; q++) {
+        uint j = r[q].x, e = r[q].y;
+        for (; j < e; j++) {
             if (j == i) continue;
             vec4 o = state_load(j);
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
@@ -31,7 +34,9 @@ void main() {
                 n++;
             }
         }
+        if (j < e) whole = false;
     }
+    report_cut(whole && q >= nr, CUT_METRIC);
     uint id = src_id[i];
     nbr_count[id] = n;
     nbr_hash[id] = h;

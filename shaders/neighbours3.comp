@@ -14,8 +14,11 @@ void main() {
     uvec2 h = uvec2(0u);
     uvec2 r[18];
     uint nr = grid3_ranges(grid3_cell(p), r);
-    for (uint q = 0u; q < nr; q++) {
-        for (uint j = r[q].x; j < r[q].y; j++) {
+    bool whole = true; // each loop checks its own end (steer.glsl)
+    uint q = 0u;
+    for (; q < nr; q++) {
+        uint j = r[q].x, e = r[q].y;
+        for (; j < e; j++) {
             if (j == i) continue;
             vec3 d = rules3_offset(p, pos_load(j));
             if (rules3_neighbour(false, d, rules3_d2(d), v)) {
@@ -26,7 +29,9 @@ void main() {
                 n++;
             }
         }
+        if (j < e) whole = false;
     }
+    report_cut(whole && q >= nr, CUT_METRIC);
     uint id = src_id[i];
     nbr_count[id] = n;
     nbr_hash[id] = h;

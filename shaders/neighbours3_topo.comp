@@ -10,14 +10,16 @@ layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    topo3_select(i, pos_load(i), vel_load(i));
+    bool whole = topo3_select(i, pos_load(i), vel_load(i));
     uvec2 h = uvec2(0u);
-    for (uint a = 0u; a < best_m; a++) {
+    uint a = 0u;
+    for (; a < best_m; a++) {
         uvec2 add = id_hash[src_id[best_slot[a]]];
         uint carry;
         h.x = uaddCarry(h.x, add.x, carry);
         h.y = h.y + add.y + carry;
     }
+    report_cut(whole && a >= best_m, CUT_TOPO);
     uint id = src_id[i];
     nbr_count[id] = best_m;
     nbr_hash[id] = h;

@@ -21,8 +21,12 @@ bool cand_before(float d2, uint id, uint pos) {
 }
 
 // Offers the boids of sorted slots [b, e) to the selection of the boid in slot i (state s).
-void topo_scan(uint i, vec4 s, uint b, uint e) {
-    for (uint j = b; j < e; j++) {
+// Returns whether its loops ended by their own conditions (grid.glsl, report_cut): false if
+// the driver cut one short.
+bool topo_scan(uint i, vec4 s, uint b, uint e) {
+    bool whole = true;
+    uint j = b;
+    for (; j < e; j++) {
         if (j == i) continue;
         vec4 o = state_load(j);
         vec2 d = rules_offset(s.x, s.y, o.x, o.y);
@@ -35,17 +39,24 @@ void topo_scan(uint i, vec4 s, uint b, uint e) {
             best_m++;
         else
             pos = best_m - 1u;
-        for (; pos > 0u && cand_before(d2, id, pos - 1u); pos--) {
+        bool placed = false; // the insertion stopped at its place, not by a cut
+        for (; pos > 0u; pos--) {
+            if (!cand_before(d2, id, pos - 1u)) {
+                placed = true;
+                break;
+            }
             best_d2[pos] = best_d2[pos - 1u];
             best_slot[pos] = best_slot[pos - 1u];
         }
+        if (!placed && pos > 0u) whole = false;
         best_d2[pos] = d2;
         best_slot[pos] = j;
     }
+    return whole && j >= e;
 }
 
-void topo_scan_cell(uint i, vec4 s, int cell) {
-    topo_scan(i, s, starts[cell], starts[cell + 1]);
+bool topo_scan_cell(uint i, vec4 s, int cell) {
+    return topo_scan(i, s, starts[cell], starts[cell + 1]);
 }
 
 // The cell offsets along one axis (n cells, from cell c) that name distinct cells: under
@@ -73,7 +84,11 @@ int axis_cell(bool wrap, int c, int n, int d) {
 // that bound cannot be displaced or tied by any unvisited boid: the selection is exactly
 // the first k in (d2, id) order over all candidates. With k_in_vision every candidate is
 // in the 3x3 block (cells are at least R wide).
-void topo_select(uint i, vec4 s) {
+// Returns whether the search ran to its end: every loop, down to the insertion into the
+// list, ended by its own condition (the ring loop by the bound or after ring rmax). Each
+// checks its own end because a driver's cut may fall in any of them: one in the last cell of
+// the last ring leaves the outer loops looking complete.
+bool topo_select(uint i, vec4 s) {
     ivec2 c = grid_cell(s.xy);
     bool wrap = P.wrap != 0u;
     int ncx = int(P.ncx), ncy = int(P.ncy);
@@ -81,22 +96,34 @@ void topo_select(uint i, vec4 s) {
     int rmax = max(max(-sx.x, sx.y), max(-sy.x, sy.y));
     if (P.k_in_vision != 0u) rmax = min(rmax, 1);
     best_m = 0u;
-    for (int r = 0; r <= rmax; r++) {
+    bool whole = true, bounded = false;
+    int r = 0;
+    for (; r <= rmax; r++) {
         int y0 = max(sy.x, -r), y1 = min(sy.y, r);
         int x0 = max(sx.x, -r), x1 = min(sx.y, r);
-        for (int dy = y0; dy <= y1; dy++) {
+        int dy = y0;
+        for (; dy <= y1; dy++) {
             int row = axis_cell(wrap, c.y, ncy, dy) * ncx;
             if (dy == -r || dy == r) { // a full row of the ring
-                for (int dx = x0; dx <= x1; dx++)
-                    topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, dx));
+                int dx = x0;
+                for (; dx <= x1; dx++)
+                    if (!topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, dx))) whole = false;
+                if (dx <= x1) whole = false;
             } else { // its two sides
-                if (-r >= sx.x) topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, -r));
-                if (r <= sx.y) topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, r));
+                if (-r >= sx.x && !topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, -r)))
+                    whole = false;
+                if (r <= sx.y && !topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, r)))
+                    whole = false;
             }
         }
+        if (dy <= y1) whole = false;
         if (best_m == P.k && r >= 1) {
             precise float bound = float(r * r) * P.reach2;
-            if (best_d2[best_m - 1u] < bound) break;
+            if (best_d2[best_m - 1u] < bound) {
+                bounded = true;
+                break;
+            }
         }
     }
+    return whole && (bounded || r > rmax);
 }

@@ -15,9 +15,12 @@ bool cand3_before(float d2, uint id, uint pos) {
     return d2 < bd || (d2 == bd && id < src_id[best_slot[pos]]);
 }
 
-// Offers the boids of sorted slots [b, e) to the selection of the boid in slot i.
-void topo3_scan(uint i, vec3 p, vec3 v, uint b, uint e) {
-    for (uint j = b; j < e; j++) {
+// Offers the boids of sorted slots [b, e) to the selection of the boid in slot i; false if
+// the driver cut one of its loops short (select.glsl's topo_scan).
+bool topo3_scan(uint i, vec3 p, vec3 v, uint b, uint e) {
+    bool whole = true;
+    uint j = b;
+    for (; j < e; j++) {
         if (j == i) continue;
         vec3 d = rules3_offset(p, pos_load(j));
         float d2 = rules3_d2(d);
@@ -29,13 +32,20 @@ void topo3_scan(uint i, vec3 p, vec3 v, uint b, uint e) {
             best_m++;
         else
             pos = best_m - 1u;
-        for (; pos > 0u && cand3_before(d2, id, pos - 1u); pos--) {
+        bool placed = false; // the insertion stopped at its place, not by a cut
+        for (; pos > 0u; pos--) {
+            if (!cand3_before(d2, id, pos - 1u)) {
+                placed = true;
+                break;
+            }
             best_d2[pos] = best_d2[pos - 1u];
             best_slot[pos] = best_slot[pos - 1u];
         }
+        if (!placed && pos > 0u) whole = false;
         best_d2[pos] = d2;
         best_slot[pos] = j;
     }
+    return whole && j >= e;
 }
 
 // The cell offsets along one axis (n cells, from cell c) that name distinct cells.
@@ -56,30 +66,34 @@ int axis3_cell(bool wrap, int c, int n, int d) {
 }
 
 // Offers the cells of the x-row (y, z) = row at offsets dx in [x0, x1], or only its two
-// ends -r and r (side: the row is inside the shell, only its x faces belong to it).
-void topo3_row(uint i, vec3 p, vec3 v, int row, ivec3 c, ivec2 sx, int r, bool side) {
-    bool wrap = P.wrap != 0u;
+// ends -r and r (side: the row is inside the shell, only its x faces belong to it); false
+// if the driver cut a loop short.
+bool topo3_row(uint i, vec3 p, vec3 v, int row, ivec3 c, ivec2 sx, int r, bool side) {
+    bool wrap = P.wrap != 0u, whole = true;
     int ncx = int(P.ncx);
     if (!side) {
-        for (int dx = max(sx.x, -r); dx <= min(sx.y, r); dx++) {
+        int dx = max(sx.x, -r);
+        for (; dx <= min(sx.y, r); dx++) {
             int cell = row + axis3_cell(wrap, c.x, ncx, dx);
-            topo3_scan(i, p, v, starts[cell], starts[cell + 1]);
+            if (!topo3_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
         }
-        return;
+        return whole && dx > min(sx.y, r);
     }
     if (-r >= sx.x) {
         int cell = row + axis3_cell(wrap, c.x, ncx, -r);
-        topo3_scan(i, p, v, starts[cell], starts[cell + 1]);
+        if (!topo3_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
     }
     if (r <= sx.y) {
         int cell = row + axis3_cell(wrap, c.x, ncx, r);
-        topo3_scan(i, p, v, starts[cell], starts[cell + 1]);
+        if (!topo3_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
     }
+    return whole;
 }
 
 // Fills best_* for the boid in slot i at p moving with v; select.glsl's topo_select in
-// three axes: after shells 0..r a k-th strictly below r^2 * reach2 is final.
-void topo3_select(uint i, vec3 p, vec3 v) {
+// three axes: after shells 0..r a k-th strictly below r^2 * reach2 is final. Returns
+// whether the search ran to its end, every loop checked as in topo_select.
+bool topo3_select(uint i, vec3 p, vec3 v) {
     ivec3 c = grid3_cell(p);
     bool wrap = P.wrap != 0u;
     int ncy = int(P.ncy), ncz = int(P.ncz);
@@ -88,18 +102,28 @@ void topo3_select(uint i, vec3 p, vec3 v) {
     int rmax = max(max(max(-sx.x, sx.y), max(-sy.x, sy.y)), max(-sz.x, sz.y));
     if (P.k_in_vision != 0u) rmax = min(rmax, 1);
     best_m = 0u;
-    for (int r = 0; r <= rmax; r++) {
-        for (int dz = max(sz.x, -r); dz <= min(sz.y, r); dz++) {
+    bool whole = true, bounded = false;
+    int r = 0;
+    for (; r <= rmax; r++) {
+        int dz = max(sz.x, -r);
+        for (; dz <= min(sz.y, r); dz++) {
             int plane = axis3_cell(wrap, c.z, ncz, dz) * ncy;
-            for (int dy = max(sy.x, -r); dy <= min(sy.y, r); dy++) {
+            int dy = max(sy.x, -r);
+            for (; dy <= min(sy.y, r); dy++) {
                 int row = (plane + axis3_cell(wrap, c.y, ncy, dy)) * int(P.ncx);
                 bool face = dz == -r || dz == r || dy == -r || dy == r;
-                topo3_row(i, p, v, row, c, sx, r, !face);
+                if (!topo3_row(i, p, v, row, c, sx, r, !face)) whole = false;
             }
+            if (dy <= min(sy.y, r)) whole = false;
         }
+        if (dz <= min(sz.y, r)) whole = false;
         if (best_m == P.k && r >= 1) {
             precise float bound = float(r * r) * P.reach2;
-            if (best_d2[best_m - 1u] < bound) break;
+            if (best_d2[best_m - 1u] < bound) {
+                bounded = true;
+                break;
+            }
         }
     }
+    return whole && (bounded || r > rmax);
 }

@@ -7,12 +7,13 @@ void main() {
     uint i = boid_index();
     if (i >= P.n) return;
     vec4 s = state_load(i);
-    topo_select(i, s);
+    bool whole = topo_select(i, s);
+    uint q = 0u;
     if (P.vicsek != 0u) {
         vec2 u = vicsek_unit(s.z, s.w); // itself, then the k
         precise float sx = u.x, sy = u.y;
-        for (uint a = 0u; a < best_m; a++) {
-            vec4 o = state_load(best_slot[a]);
+        for (; q < best_m; q++) {
+            vec4 o = state_load(best_slot[q]);
             u = vicsek_unit(o.z, o.w);
             sx += u.x;
             sy += u.y;
@@ -20,7 +21,7 @@ void main() {
         s = vicsek_update(sx, sy, best_m + 1u, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
     } else {
         Acc a = rules_acc_init();
-        for (uint q = 0u; q < best_m; q++) {
+        for (; q < best_m; q++) {
             vec4 o = state_load(best_slot[q]);
             vec2 d = rules_offset(s.x, s.y, o.x, o.y);
             precise float d2 = d.x * d.x + d.y * d.y;
@@ -29,5 +30,6 @@ void main() {
         vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);
         s = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
     }
+    report_cut(whole && q >= best_m, CUT_TOPO);
     state_store(i, s, src_id[i]);
 }

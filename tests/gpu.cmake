@@ -40,7 +40,14 @@ add_executable(gpu3_test gpu/gpu3_test.c)
 target_link_libraries(gpu3_test PRIVATE boids_gpu)
 add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
 
+# A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
+# topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
+add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
+target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
+add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
+
 set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
+    gpu_loop_cut_reported_not_silent
     gpu_deterministic_limits_bounded_grid_id_order_variants
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_spheres_never_entered_3d_deterministic_fast
@@ -97,6 +104,21 @@ add_test(NAME gpu_verify_3d_interact_deterministic_n1000
          COMMAND gpu_verify_test -n 1000 --set dim=3 --deterministic
                  --scenarios interact,interact-walls,vicsek-interact --seeds 0)
 list(APPEND BOIDS_GPU_TESTS gpu_verify_3d_interact_n7 gpu_verify_3d_interact_deterministic_n1000)
+# Topological neighbours in a sparse world at small N, both models, 2-D and 3-D: the k nearest
+# are far or (N <= k) every boid, so the search walks every cell of the grid, which the
+# pipeline caps by N (a 3-D grid sized by the radius alone made llvmpipe cut the walk).
+foreach(dim 2 3)
+  foreach(n 7 50)
+    add_test(NAME gpu_verify_topological_sparse_${dim}d_n${n}
+             COMMAND gpu_verify_test -n ${n} --set dim=${dim}
+                     --scenarios topological-sparse,vicsek-topological --seeds 0)
+    add_test(NAME gpu_verify_vicsek_topological_sparse_${dim}d_n${n}
+             COMMAND gpu_verify_test -n ${n} --set dim=${dim} --set model=vicsek
+                     --scenarios topological-sparse --seeds 0)
+    list(APPEND BOIDS_GPU_TESTS gpu_verify_topological_sparse_${dim}d_n${n}
+         gpu_verify_vicsek_topological_sparse_${dim}d_n${n})
+  endforeach()
+endforeach()
 list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu_ref_n2
      gpu_verify_matches_cpu_ref_n7 gpu_verify_matches_cpu_ref_n1000_and_order_curves
      gpu_verify_matches_cpu_ref_n1000_deterministic gpu_verify_matches_cpu_ref_n20000

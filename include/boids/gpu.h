@@ -100,7 +100,7 @@ boids_status boids_gl_debug_enable(boids_gl_debug *log, boids_error *err);
  *   PLAIN  clear, count, scan, scatter (sort), steer: the reference variant.
  *   FUSED  the steer stage also counts the next step's cells (ranks of the new positions),
  *          so a step skips the count pass over the state: clear, scan, scatter (sort),
- *          steer. Metric neighbours only (topological steps run as PLAIN). Needs nine
+ *          steer. Metric neighbours only (topological steps run as PLAIN). Needs ten
  *          storage blocks in a compute shader (GL 4.3 guarantees eight): BOIDS_ERR_LIMIT
  *          at creation otherwise. Deterministic mode gives the same bits as PLAIN's: the
  *          sort by id fixes the order whichever stage took the ranks. */
@@ -190,8 +190,17 @@ unsigned boids_gpu_velocity_buffer(const boids_backend *b);
 /* The grid the latest step used: cells across, cells down. Cells are at least the vision
  * radius wide and tile the world exactly; when the world holds more cells than
  * BOIDS_GPU_MAX_CELLS (a tiny radius in a huge world) they are made wider (coarser, still
- * correct, slower) instead of failing. */
+ * correct, slower) instead of failing. With topological neighbours the cells are also
+ * capped at 4N + 4096, as the cpu backend's: a boid whose k nearest are far walks every
+ * cell. */
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy);
+
+/* Some drivers stop a shader loop that runs too long and carry on as if it had finished:
+ * Mesa llvmpipe after 65,535 iterations of one invocation's loops in all. A neighbour search
+ * that long (a topological one walking a large empty grid, a metric one over a block of about
+ * 65,535 candidates) would then be silently short; the shaders detect it, and the step call
+ * or neighbours() that ran it returns BOIDS_ERR_RUNTIME saying so. The state is then not
+ * exact, and every later step reports it again until an upload replaces the state. */
 
 /* Topological neighbours: the largest k the GPU supports (the shaders keep each boid's
  * selection in a per-invocation list of this many entries, a size llvmpipe compiles and

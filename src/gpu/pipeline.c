@@ -51,7 +51,7 @@ enum {
     P_NEIGHBOURS,
     P_STEER_TOPO,
     P_NEIGHBOURS_TOPO,
-    P_STEER_FUSED, /* built for the fused variant only (nine storage blocks) */
+    P_STEER_FUSED, /* built for the fused variant only (ten storage blocks) */
     NPROG
 };
 /* The shader unit of each program; which files compose it is src/shaders.cmake's. */
@@ -80,6 +80,7 @@ typedef struct gpu_backend {
     double inter_world[4]; /* width, height, depth, boundary it was uploaded for */
     GLuint vel[3];         /* 3-D only: the velocities beside state[k]'s positions */
     GLuint nbr_count, nbr_hash, id_hash;
+    GLuint cut; /* the loop-cut flag (prelude.h, BOIDS_GPU_CUT_*), zeroed by every upload */
     size_t cap_n, nbr_n;
     size_t cap_cells;
     GLsizeiptr ubo_size;
@@ -524,12 +525,21 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
      * edge cells. */
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
+    /* The topological search's worst case (k nearest far away, or N <= k) visits every
+     * cell, and a driver may stop a long loop (llvmpipe: 65,535 iterations per
+     * invocation): cap the cells at the cpu grid's ~4 per boid, which bounds that walk by
+     * the flock's size. Its results do not depend on the grid (the selection is exact in
+     * (d2, id) order), so they keep their bits; the metric grid keeps its cells, whose
+     * order sets its sums. */
+    double max_cells = (double)g->max_cells;
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        max_cells = fmin(max_cells, boids_grid_geom_cap(g->base.n));
     size_t ncells;
     if (g->base.dim == 3) {
-        st = boids_gpu3_grid(&u, p, (double)g->max_cells, &ncells, err);
+        st = boids_gpu3_grid(&u, p, max_cells, &ncells, err);
     } else {
         grid_geom gg;
-        st = boids_grid_geom_init(&gg, p, NULL, (double)g->max_cells, err);
+        st = boids_grid_geom_init(&gg, p, NULL, max_cells, err);
         if (st != BOIDS_OK) return st;
         u.ncx = gg.ncx;
         u.ncy = gg.ncy;
@@ -720,6 +730,42 @@ static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* ---- the loop-cut flag ------------------------------------------------------------------ */
+
+static void clear_cut(const gpu_backend *g) {
+    const GLuint zero = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->cut);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, &zero);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+/* After the dispatches of one step call or neighbours query (`what`): one 4-byte read of the
+ * flag. Once set it stays set until the next upload, because every later state descends
+ * from the inexact one. */
+static boids_status check_cut(gpu_backend *g, const char *what, boids_error *err) {
+    GLuint bits = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->cut);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof bits, &bits);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (bits & BOIDS_GPU_CUT_TOPO)
+        return boids_error_set(
+            err, BOIDS_ERR_RUNTIME,
+            "GPU %s: the GPU driver stopped the topological neighbour search before it "
+            "finished (llvmpipe stops a shader invocation's loops after 65,535 iterations; a "
+            "boid far from its k nearest searches that many empty cells), so the results are "
+            "not exact; use the cpu backend, or a denser world",
+            what);
+    if (bits & BOIDS_GPU_CUT_METRIC)
+        return boids_error_set(
+            err, BOIDS_ERR_RUNTIME,
+            "GPU %s: the GPU driver stopped the neighbour search before it finished (llvmpipe "
+            "stops a shader invocation's loops after 65,535 iterations; a boid had about that "
+            "many candidates in the cells around it), so the results are not exact; use the "
+            "cpu backend, or a sparser flock (a larger world or a smaller vision_radius)",
+            what);
+    return BOIDS_OK;
+}
+
 static void collect_timing(gpu_backend *g) {
     if (!g->opt.timing) return;
     for (int s = 0; s < BOIDS_GPU_STAGES; s++) {
@@ -753,8 +799,9 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
         stage_begin(g, BOIDS_GPU_STAGE_STEER);
         bind_src(g, 1);
         bind_dst(g, 0);
+        ssbo(BOIDS_GPU_B_LOOP_CUT, g->cut);
         if (fused) {
-            ssbo(BOIDS_GPU_B_RANK, g->rank);
+            ssbo(BOIDS_GPU_B_NEXT_RANK, g->rank);
             ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
         }
         dispatch_boids(g, g->prog[fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER]);
@@ -762,7 +809,7 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
         g->primed = fused;
         collect_timing(g);
     }
-    return BOIDS_OK;
+    return steps ? check_cut(g, "step", err) : BOIDS_OK;
 }
 
 /* ---- transfers --------------------------------------------------------------------------- */
@@ -827,6 +874,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
         b->n = n;
         g->t = in->step;
         g->primed = 0;
+        clear_cut(g);
         return check(g, "upload", err);
     }
     float *s = malloc(16 * XFER);
@@ -856,6 +904,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     b->n = n;
     g->t = in->step;
     g->primed = 0;
+    clear_cut(g);
     return check(g, "upload", err);
 }
 
@@ -897,11 +946,13 @@ static boids_status gpu_neighbours(boids_backend *b, const boids_params *p, uint
     ssbo(BOIDS_GPU_B_NBR_COUNT, g->nbr_count);
     ssbo(BOIDS_GPU_B_NBR_HASH, g->nbr_hash);
     ssbo(BOIDS_GPU_B_ID_HASH, g->id_hash);
+    ssbo(BOIDS_GPU_B_LOOP_CUT, g->cut);
     dispatch_boids(
         g,
         g->prog[p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? P_NEIGHBOURS_TOPO : P_NEIGHBOURS]);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if ((st = check(g, "neighbours", err))) return st;
+    if ((st = check(g, "neighbours", err)) || (st = check_cut(g, "neighbours query", err)))
+        return st;
     uint32_t *h = malloc(8 * n);
     if (!h) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     read_range(g->nbr_count, 0, 4 * n, count);
@@ -922,7 +973,7 @@ static void gpu_destroy(boids_backend *b) {
         if (g->prog[i]) glDeleteProgram(g->prog[i]);
     GLuint bufs[] = {g->state[0], g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
                      g->rank,     g->counts,   g->scan,     g->ubo,    g->iubo,   g->nbr_count,
-                     g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2]};
+                     g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2], g->cut};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
     if (g->queries[0]) glDeleteQueries(BOIDS_GPU_STAGES, g->queries);
@@ -967,12 +1018,12 @@ static boids_status check_variant(const gpu_backend *g, boids_error *err) {
     GLint blocks = 0, bindings = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
     glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
-    if (blocks <= BOIDS_GPU_B_NEXT_COUNTS || bindings <= BOIDS_GPU_B_NEXT_COUNTS)
+    if (blocks <= BOIDS_GPU_B_NEXT_RANK || bindings <= BOIDS_GPU_B_NEXT_RANK)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "GPU variant fused needs %d storage blocks in a compute shader; "
                                "this device has GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = %d, "
                                "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS = %d: use the plain variant",
-                               BOIDS_GPU_B_NEXT_COUNTS + 1, blocks, bindings);
+                               BOIDS_GPU_B_NEXT_RANK + 1, blocks, bindings);
     return BOIDS_OK;
 }
 
@@ -1036,6 +1087,7 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_interact), NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     if (g->opt.timing) glGenQueries(BOIDS_GPU_STAGES, g->queries);
+    if ((st = alloc_buffer(&g->cut, 4, "the loop-cut flag", 1, err))) goto fail;
     if ((st = check(g, "set-up", err))) goto fail;
     if ((st = gpu_upload(&g->base, initial, err))) goto fail;
     return &g->base;

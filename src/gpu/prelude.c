@@ -28,6 +28,8 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"B_SRC_STATE_HI", BOIDS_GPU_B_SRC_STATE_HI},
         {"B_DST_STATE_HI", BOIDS_GPU_B_DST_STATE_HI},
         {"B_NEXT_COUNTS", BOIDS_GPU_B_NEXT_COUNTS},
+        {"B_NEXT_RANK", BOIDS_GPU_B_NEXT_RANK},
+        {"B_LOOP_CUT", BOIDS_GPU_B_LOOP_CUT},
         {"B_SRC_VEL", BOIDS_GPU_B_SRC_VEL},
         {"B_DST_VEL", BOIDS_GPU_B_DST_VEL},
         {"B_SCAN_IN", BOIDS_GPU_B_SCAN_IN},
@@ -43,6 +45,8 @@ size_t boids_gpu_prelude(char *buf, size_t size) {
         {"MAX_POINTS", 2 * BOIDS_MAX_POINTS},
         {"MAX_OBSTACLES", BOIDS_MAX_OBSTACLES},
         {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
+        {"CUT_TOPO", BOIDS_GPU_CUT_TOPO},
+        {"CUT_METRIC", BOIDS_GPU_CUT_METRIC},
     };
     size_t len = 0;
 #define PUT(...)                                                                                   \

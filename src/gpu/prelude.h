@@ -28,11 +28,11 @@ enum {
  * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
 enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 
-/* Shader storage binding points, all below 8 (but the fused variant's ninth), the GL 4.3 minimum of
- * GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages
- * reuse points for different roles (the scatter uses eight: both states split in two, both
- * ids, the ranks and the starts; in 3-D the two halves of each state are its positions and
- * its velocities, state3.glsl). */
+/* Shader storage binding points, all below 8 (but the fused variant's ninth and tenth), the
+ * GL 4.3 minimum of GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and
+ * GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages reuse points for different roles (the
+ * scatter uses eight: both states split in two, both ids, the ranks and the starts; in 3-D
+ * the two halves of each state are its positions and its velocities, state3.glsl). */
 enum {
     BOIDS_GPU_B_SRC_STATE = 0,    /* vec4 (x, y, vx, vy) per boid, read */
     BOIDS_GPU_B_SRC_ID = 1,       /* uint id per boid, read */
@@ -44,6 +44,8 @@ enum {
     BOIDS_GPU_B_SRC_STATE_HI = 7, /* the read state's slots from P.split on (state.glsl) */
     BOIDS_GPU_B_DST_STATE_HI = 4, /* the written state's slots from P.split on */
     BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
+    BOIDS_GPU_B_NEXT_RANK = 9,    /* variant fused: the ranks it takes in them (a tenth block) */
+    BOIDS_GPU_B_LOOP_CUT = 6,     /* steer, neighbours: uint BOIDS_GPU_CUT_* bits (grid.glsl) */
     BOIDS_GPU_B_SRC_VEL = 7,      /* 3-D: vec4 (vx, vy, vz, 0) per boid, read (state3.glsl) */
     BOIDS_GPU_B_DST_VEL = 4,      /* 3-D: the velocities written */
     BOIDS_GPU_B_SCAN_IN = 0,      /* scan: input level */
@@ -51,11 +53,21 @@ enum {
     BOIDS_GPU_B_SCAN_SUMS = 3,    /* scan: one total per block (the next level's input) */
     BOIDS_GPU_B_NBR_COUNT = 2,    /* neighbours: uint count per id */
     BOIDS_GPU_B_NBR_HASH = 3,     /* neighbours: uvec2 (lo, hi) 64-bit set hash per id */
-    BOIDS_GPU_B_ID_HASH = 6,      /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
+    BOIDS_GPU_B_ID_HASH = 4,      /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
     BOIDS_GPU_B_FOLLOW = 2,       /* viewer's follow pass: its result */
     BOIDS_GPU_B_SEEN = 3,         /* viewer's follow pass: uint per slot, 1 for a neighbour */
     BOIDS_GPU_UBO_PARAMS = 0,     /* uniform block binding: the parameters (P) */
     BOIDS_GPU_UBO_INTERACT = 1    /* uniform block binding: the interaction table (I) */
+};
+
+/* The loop-cut flag's bits: a driver may stop a long shader loop early and carry on
+ * silently (Mesa llvmpipe ends every loop of an invocation once they have run 65,535
+ * iterations in all), so the neighbour searches check that each of their loops ended by its
+ * own condition and, where one did not, OR a bit into the flag (grid.glsl's report_cut);
+ * the host reads it after each step call and each neighbours query. */
+enum {
+    BOIDS_GPU_CUT_TOPO = 1u,  /* the topological search (select*.glsl), or the loop over its k */
+    BOIDS_GPU_CUT_METRIC = 2u /* the metric search over the 3 x 3 (x 3) cell block */
 };
 
 /* Uniform block fields: (GLSL type, C type, name). Float values are the rules_k of rules.h
