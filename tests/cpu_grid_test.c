@@ -370,6 +370,23 @@ static void add_edges(scenario *sc, int *ns) {
     boids_flock_copy(&s->f, &sc[*ns - 2].f, NULL);
 }
 
+/* The SIMD move's masked branches on the open plane: boids at rest (no direction, no speed
+ * clamp), boids crawling below min_speed (clamped up), and a boid at rest at the centre of
+ * a cross of four far from the flock, whose separation, alignment and cohesion targets are
+ * all exactly zero (zero steering forces: it stays at rest). */
+static void add_rest(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
+    *s = (scenario){"rest_crawl_zero_targets_open", lab(1500), {0}};
+    s->p.boundary = BOIDS_BOUNDARY_OPEN;
+    alloc_random(s, 600, 15);
+    for (size_t i = 0; i < 100; i++) put(&s->f, i, s->f.x[i], s->f.y[i], 0, 0);
+    for (size_t i = 100; i < 200; i++)
+        put(&s->f, i, s->f.x[i], s->f.y[i], 1e-3 * s->f.vx[i], 1e-3 * s->f.vy[i]);
+    const double cx = -300, cy = -300, dx[4] = {10, -10, 0, 0}, dy[4] = {0, 0, 10, -10};
+    put(&s->f, 200, cx, cy, 0, 0);
+    for (size_t c = 0; c < 4; c++) put(&s->f, 201 + c, cx + dx[c], cy + dy[c], dx[c], dy[c]);
+}
+
 /* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a step
  * stays well inside the world. */
 static void add_narrow_worlds(scenario *sc, int *ns) {
@@ -492,12 +509,13 @@ static void check_resume(void) {
 }
 
 int main(void) {
-    enum { NS = 13 };
+    enum { NS = 14 };
     scenario sc[NS];
     int ns = 0;
     add_rule_scenarios(sc, &ns);
     add_dense_cluster(sc, &ns);
     add_edges(sc, &ns);
+    add_rest(sc, &ns);
     add_narrow_worlds(sc, &ns);
     add_extremes(sc, &ns);
     CHECK(ns == NS && sc[ns - 1].f.n == 2, "scenario count %d", ns);

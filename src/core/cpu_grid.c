@@ -321,10 +321,15 @@ static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group
     *out = a;
 }
 
-/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate. */
+/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all 8 lanes
+ * at once in AVX2 unless the interaction table has entries). */
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     rules_acc_f acc[LANES];
 #if BOIDS_AVX2
+    if (x->simd && x->k->npred + x->k->nattr + x->k->nobst == 0) {
+        boids_cpu_reynolds_move_avx2(&x->snap, &x->out, x->k, q);
+        return;
+    }
     if (x->simd)
         boids_cpu_reynolds_avx2(&x->snap, x->k, q, acc);
     else
