@@ -202,36 +202,44 @@ scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, ui
     *n = nj;
 }
 
-/* scan8 compiled for the common case apart (no wrap, full field of view; the flags then
- * constants) and for the general one, each with and without the self test: the flags are
- * tested once per range instead of once per candidate. */
-static void scan_range(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
-                       uint32_t b, uint32_t e, int self, uint32_t *js, uint32_t *n) {
-    const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
-    if (!wx && !wy && ff) {
-        if (self)
-            scan8(g, s, k, a, v, b, e, 1, 0, 0, 1, js, n);
+/* scan8 over the candidate ranges r[0 .. nr) of the group of slots [i0, i1), with the
+ * self test only where a range holds some of those slots. The sums stay in registers from
+ * range to range. */
+static inline __attribute__((always_inline)) void
+scan_all(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, const range *r,
+         int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, uint32_t *js,
+         uint32_t *n) {
+    sums8 u = *v;
+    for (int w = 0; w < nr; w++) {
+        const uint32_t b = r[w].b, e = r[w].e;
+        if (e <= i0 || b >= i1)
+            scan8(g, s, k, a, &u, b, e, 0, wrap_x, wrap_y, full_fov, js, n);
         else
-            scan8(g, s, k, a, v, b, e, 0, 0, 0, 1, js, n);
-    } else {
-        if (self)
-            scan8(g, s, k, a, v, b, e, 1, wx, wy, ff, js, n);
-        else
-            scan8(g, s, k, a, v, b, e, 0, wx, wy, ff, js, n);
+            scan8(g, s, k, a, &u, b, e, 1, wrap_x, wrap_y, full_fov, js, n);
     }
+    *v = u;
+}
+
+/* scan_all compiled for the common case apart (no wrap, full field of view; the flags then
+ * constants) and for the general one: the flags are tested once per group instead of once
+ * per candidate. */
+static void scan_group(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
+                       const cell_group *q, uint32_t *js, uint32_t *n) {
+    const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
+    const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
+    if (!wx && !wy && ff)
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, js, n);
+    else
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, wx, wy, ff, js, n);
 }
 
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
  * spare lanes repeat the first boid and are ignored) into a and v, the lanes into g.
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
  * by rules_wrap's comparisons, d2 = dx*dx + dy*dy, the fov test of sees8, and each sum
- * updated as scan8 says. Each candidate range is cut around the group's own slots, the one
- * part where a candidate can be a lane itself. */
+ * updated as scan8 says. */
 static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_group *q, lanes8 *g,
                                  sep8 *a, sums8 *v) {
-    const range *const r = q->r;
-    const int nr = q->nr;
-    const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
     *g = lanes8_load(s, k, q, &a->vxi, &a->vyi);
     const __m256 zero = _mm256_setzero_ps();
     a->vv = _mm256_add_ps(_mm256_mul_ps(a->vxi, a->vxi), _mm256_mul_ps(a->vyi, a->vyi));
@@ -239,17 +247,7 @@ static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_
     a->sx = a->sy = a->sep = zero;
     *v = (sums8){zero, zero, zero, zero, _mm256_setzero_si256()};
     uint32_t js[SEP_BATCH], n = 0;
-    for (int w = 0; w < nr; w++) {
-        const uint32_t b = r[w].b, e = r[w].e;
-        if (e <= i0 || b >= i1) {
-            scan_range(g, s, k, a, v, b, e, 0, js, &n);
-            continue;
-        }
-        const uint32_t sb = b > i0 ? b : i0, se = e < i1 ? e : i1;
-        scan_range(g, s, k, a, v, b, sb, 0, js, &n);
-        scan_range(g, s, k, a, v, sb, se, 1, js, &n);
-        scan_range(g, s, k, a, v, se, e, 0, js, &n);
-    }
+    scan_group(g, s, k, a, v, q, js, &n);
     sep_pass(g, s, k, a, js, n);
 }
 
