@@ -155,7 +155,7 @@ static void sep_pass(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *
 
 enum { SEP_BATCH = 64 }; /* candidates held for the separation pass at a time */
 
-/* The other sums: velocities, offsets, counts. */
+/* The other sums: velocities, offsets, counts (those only where scan8's count asks). */
 typedef struct sums8 {
     __m256 mvx, mvy, cx, cy;
     __m256i cnt;
@@ -166,13 +166,15 @@ typedef struct sums8 {
  * fit in it, not tested per candidate). The list may hold more than needed (sep_pass tests
  * each lane in full): with no self test and the full field of view, d2 < R_sep^2 alone
  * lists a candidate. self: whether the range can hold one of the lanes' own slots; the
- * others skip that test. A term is added masked (sum + (m & term)), which gives the bits of
- * rules_acc_add's sum + term or sum: the sums start at +0, and under round-to-nearest a sum
- * of terms that starts at +0 is never -0, the one value to which adding +0 is not the
- * identity. */
-static inline __attribute__((always_inline)) void
-scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, uint32_t b,
-      uint32_t e, int self, int wrap_x, int wrap_y, int full_fov, uint32_t *js, uint32_t *n) {
+ * others skip that test. count: whether to count the neighbours (see accel8_rules). A term
+ * is added masked (sum + (m & term)), which gives the bits of rules_acc_add's sum + term or
+ * sum: the sums start at +0, and under round-to-nearest a sum of terms that starts at +0 is
+ * never -0, the one value to which adding +0 is not the identity. */
+static inline __attribute__((always_inline)) void scan8(const lanes8 *g, const state *s,
+                                                        const rules_k_f *k, sep8 *a, sums8 *v,
+                                                        uint32_t b, uint32_t e, int self,
+                                                        int wrap_x, int wrap_y, int full_fov,
+                                                        int count, uint32_t *js, uint32_t *n) {
     const __m256 s2 = _mm256_set1_ps(k->sep2), v2 = _mm256_set1_ps(k->vision2);
     __m256 mvx = v->mvx, mvy = v->mvy, cx = v->cx, cy = v->cy;
     __m256i cnt = v->cnt;
@@ -192,7 +194,7 @@ scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, ui
             mvy = _mm256_add_ps(mvy, _mm256_and_ps(m, _mm256_set1_ps(s->vy[j])));
             cx = _mm256_add_ps(cx, _mm256_and_ps(m, dx));
             cy = _mm256_add_ps(cy, _mm256_and_ps(m, dy));
-            cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
+            if (count) cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* true: -1 */
             const __m256 close = _mm256_cmp_ps(d2, s2, _CMP_LT_OQ);
             js[nj] = j;
             nj += _mm256_movemask_ps(self || !full_fov ? _mm256_and_ps(m, close) : close) != 0;
@@ -207,39 +209,41 @@ scan8(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, ui
  * range to range. */
 static inline __attribute__((always_inline)) void
 scan_all(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, const range *r,
-         int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, uint32_t *js,
-         uint32_t *n) {
+         int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, int count,
+         uint32_t *js, uint32_t *n) {
     sums8 u = *v;
     for (int w = 0; w < nr; w++) {
         const uint32_t b = r[w].b, e = r[w].e;
         if (e <= i0 || b >= i1)
-            scan8(g, s, k, a, &u, b, e, 0, wrap_x, wrap_y, full_fov, js, n);
+            scan8(g, s, k, a, &u, b, e, 0, wrap_x, wrap_y, full_fov, count, js, n);
         else
-            scan8(g, s, k, a, &u, b, e, 1, wrap_x, wrap_y, full_fov, js, n);
+            scan8(g, s, k, a, &u, b, e, 1, wrap_x, wrap_y, full_fov, count, js, n);
     }
     *v = u;
 }
 
 /* scan_all compiled for the common case apart (no wrap, full field of view; the flags then
- * constants) and for the general one: the flags are tested once per group instead of once
- * per candidate. */
+ * constants), with and without the counts, and for the general one (which counts): the
+ * flags are tested once per group instead of once per candidate. */
 static void scan_group(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
-                       const cell_group *q, uint32_t *js, uint32_t *n) {
+                       const cell_group *q, int count, uint32_t *js, uint32_t *n) {
     const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
     const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
-    if (!wx && !wy && ff)
-        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, js, n);
+    if (wx || wy || !ff)
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, wx, wy, ff, 1, js, n);
+    else if (count)
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 1, js, n);
     else
-        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, wx, wy, ff, js, n);
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 0, js, n);
 }
 
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
  * spare lanes repeat the first boid and are ignored) into a and v, the lanes into g.
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
  * by rules_wrap's comparisons, d2 = dx*dx + dy*dy, the fov test of sees8, and each sum
- * updated as scan8 says. */
-static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_group *q, lanes8 *g,
-                                 sep8 *a, sums8 *v) {
+ * updated as scan8 says; the neighbour counts where count is set. */
+static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_group *q, int count,
+                                 lanes8 *g, sep8 *a, sums8 *v) {
     *g = lanes8_load(s, k, q, &a->vxi, &a->vyi);
     const __m256 zero = _mm256_setzero_ps();
     a->vv = _mm256_add_ps(_mm256_mul_ps(a->vxi, a->vxi), _mm256_mul_ps(a->vyi, a->vyi));
@@ -247,7 +251,7 @@ static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_
     a->sx = a->sy = a->sep = zero;
     *v = (sums8){zero, zero, zero, zero, _mm256_setzero_si256()};
     uint32_t js[SEP_BATCH], n = 0;
-    scan_group(g, s, k, a, v, q, js, &n);
+    scan_group(g, s, k, a, v, q, count, js, &n);
     sep_pass(g, s, k, a, js, n);
 }
 
@@ -256,7 +260,7 @@ void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_grou
     lanes8 g;
     sep8 a;
     sums8 v;
-    reynolds_sums(s, k, q, &g, &a, &v);
+    reynolds_sums(s, k, q, 1, &g, &a, &v);
     store_sums(out, q->lanes, v.mvx, v.mvy, v.cx, v.cy, a.sx, a.sy, v.cnt, a.sep);
 }
 
@@ -312,15 +316,19 @@ static inline void world_offset8(const rules_k_f *k, const lanes8 *g, __m256 x, 
 }
 
 /* rules_accel without the interaction table (the caller's condition): the three rules,
- * then predator, food and walls, each where its condition holds. */
+ * then predator, food and walls, each where its condition holds, except that alignment and
+ * cohesion apply to every lane, whether it has neighbours or not: a lane without has both
+ * targets +0, whose steering force is +0, and adding w * +0 (w finite and >= 0, as params
+ * are validated) leaves the acceleration as it is, which is never -0 (it starts at +0, and
+ * under round-to-nearest a sum is -0 only if both terms are). So the scan need not count
+ * the neighbours. */
 static inline void accel8_rules(const rules_k_f *k, const lanes8 *g, const sep8 *a, const sums8 *v,
                                 accel8 *c) {
     const __m256 zero = _mm256_setzero_ps();
-    const __m256 none = _mm256_castsi256_ps(_mm256_cmpeq_epi32(v->cnt, _mm256_setzero_si256()));
-    const __m256 seen = _mm256_xor_ps(none, _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     accel8_add(c, k->w_sep, a->sx, a->sy, a->sep);
-    accel8_add(c, k->w_align, v->mvx, v->mvy, seen);
-    accel8_add(c, k->w_coh, v->cx, v->cy, seen);
+    accel8_add(c, k->w_align, v->mvx, v->mvy, all);
+    accel8_add(c, k->w_coh, v->cx, v->cy, all);
     __m256 dx, dy;
     if (k->predator) {
         const __m256 px = _mm256_set1_ps(k->pred_x), py = _mm256_set1_ps(k->pred_y);
@@ -400,7 +408,7 @@ void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_
     lanes8 g;
     sep8 a;
     sums8 v;
-    reynolds_sums(s, k, q, &g, &a, &v);
+    reynolds_sums(s, k, q, 0, &g, &a, &v);
     const __m256 zero = _mm256_setzero_ps();
     accel8 c = {
         zero, zero, a.vxi, a.vyi, _mm256_set1_ps(k->max_speed), _mm256_set1_ps(k->max_force)};
