@@ -137,13 +137,15 @@ typedef struct sep8 {
  * no other sum, so taking their candidates after the others' leaves every sum's order, and
  * its bits, as they were; it keeps the two divisions per candidate (the kernel's costliest
  * operations) off the candidates that no lane has within R_sep, most of them. */
-static void sep_pass(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a,
-                     const uint32_t *js, uint32_t n) {
+static inline __attribute__((always_inline)) void sep_pass(const lanes8 *g, const state *s,
+                                                           const rules_k_f *k, sep8 *a,
+                                                           const uint32_t *js, uint32_t n,
+                                                           int wrap_x, int wrap_y, int full_fov) {
     const __m256 zero = _mm256_setzero_ps(), s2 = _mm256_set1_ps(k->sep2);
     for (uint32_t c = 0; c < n; c++) {
         __m256 dx, dy, is_self;
-        const __m256 d2 = offset8(g, g->wrap_x, g->wrap_y, s, js[c], &dx, &dy, &is_self);
-        const __m256 m = sees8(k, k->full_fov, _mm256_set1_ps(k->vision2), a->vxi, a->vyi, a->vv,
+        const __m256 d2 = offset8(g, wrap_x, wrap_y, s, js[c], &dx, &dy, &is_self);
+        const __m256 m = sees8(k, full_fov, _mm256_set1_ps(k->vision2), a->vxi, a->vyi, a->vv,
                                a->vv0, dx, dy, d2, &is_self);
         const __m256 sm = _mm256_and_ps(m, _mm256_and_ps(_mm256_cmp_ps(zero, d2, _CMP_LT_OQ),
                                                          _mm256_cmp_ps(d2, s2, _CMP_LT_OQ)));
@@ -181,7 +183,7 @@ static inline __attribute__((always_inline)) void scan8(const lanes8 *g, const s
     uint32_t nj = *n;
     for (uint32_t j = b; j < e;) {
         if (nj == SEP_BATCH) {
-            sep_pass(g, s, k, a, js, nj);
+            sep_pass(g, s, k, a, js, nj, wrap_x, wrap_y, full_fov);
             nj = 0;
         }
         const uint32_t stop = e - j <= SEP_BATCH - nj ? e : j + (SEP_BATCH - nj);
@@ -205,36 +207,40 @@ static inline __attribute__((always_inline)) void scan8(const lanes8 *g, const s
 }
 
 /* scan8 over the candidate ranges r[0 .. nr) of the group of slots [i0, i1), with the
- * self test only where a range holds some of those slots. The sums stay in registers from
- * range to range. */
+ * self test only where a range holds some of those slots, then sep_pass over the listed
+ * candidates. The sums stay in registers throughout (local copies: a store through a
+ * pointer to a vector may alias anything). */
 static inline __attribute__((always_inline)) void
 scan_all(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, const range *r,
-         int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, int count,
-         uint32_t *js, uint32_t *n) {
+         int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, int count) {
     sums8 u = *v;
+    sep8 t = *a;
+    uint32_t js[SEP_BATCH], n = 0;
     for (int w = 0; w < nr; w++) {
         const uint32_t b = r[w].b, e = r[w].e;
         if (e <= i0 || b >= i1)
-            scan8(g, s, k, a, &u, b, e, 0, wrap_x, wrap_y, full_fov, count, js, n);
+            scan8(g, s, k, &t, &u, b, e, 0, wrap_x, wrap_y, full_fov, count, js, &n);
         else
-            scan8(g, s, k, a, &u, b, e, 1, wrap_x, wrap_y, full_fov, count, js, n);
+            scan8(g, s, k, &t, &u, b, e, 1, wrap_x, wrap_y, full_fov, count, js, &n);
     }
+    sep_pass(g, s, k, &t, js, n, wrap_x, wrap_y, full_fov);
     *v = u;
+    *a = t;
 }
 
 /* scan_all compiled for the common case apart (no wrap, full field of view; the flags then
  * constants), with and without the counts, and for the general one (which counts): the
  * flags are tested once per group instead of once per candidate. */
 static void scan_group(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
-                       const cell_group *q, int count, uint32_t *js, uint32_t *n) {
+                       const cell_group *q, int count) {
     const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
     const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
     if (wx || wy || !ff)
-        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, wx, wy, ff, 1, js, n);
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, wx, wy, ff, 1);
     else if (count)
-        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 1, js, n);
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 1);
     else
-        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 0, js, n);
+        scan_all(g, s, k, a, v, q->r, q->nr, i0, i1, 0, 0, 1, 0);
 }
 
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
@@ -250,9 +256,7 @@ static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_
     a->vv0 = _mm256_cmp_ps(a->vv, zero, _CMP_EQ_OQ);
     a->sx = a->sy = a->sep = zero;
     *v = (sums8){zero, zero, zero, zero, _mm256_setzero_si256()};
-    uint32_t js[SEP_BATCH], n = 0;
-    scan_group(g, s, k, a, v, q, count, js, &n);
-    sep_pass(g, s, k, a, js, n);
+    scan_group(g, s, k, a, v, q, count);
 }
 
 void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_group *q,
