@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cpu_fixture.h"
 #include "cpu_grid.h"
+#include "grid_geom.h"
 
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
@@ -387,6 +388,23 @@ static void add_rest(scenario *sc, int *ns) {
     for (size_t c = 0; c < 4; c++) put(&s->f, 201 + c, cx + dx[c], cy + dy[c], dx[c], dy[c]);
 }
 
+/* Boids on the cell edges of the wrapping lab world: x = k / sx and y = k / sy rounded to
+ * float, where the cell computation (x * sx, truncated) may land on either side, and must
+ * land on the same side in the SIMD and the scalar cell computations. */
+static void add_cell_edges(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
+    *s = (scenario){"cell_edges_wrap", lab(1500), {0}};
+    alloc_random(s, 1500, 16);
+    boids_error err;
+    grid_geom g;
+    if (boids_grid_geom_init(&g, &s->p, NULL, boids_grid_geom_cap(1500), &err)) die("geom", &err);
+    for (size_t i = 0; i < 400; i++) {
+        const float kx = (float)(i % (g.ncx + 1)), ky = (float)(i / 7 % (g.ncy + 1));
+        put(&s->f, i, i % 3 ? kx / g.sx : s->f.x[i], i % 3 != 1 ? ky / g.sy : s->f.y[i], s->f.vx[i],
+            s->f.vy[i]);
+    }
+}
+
 /* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a step
  * stays well inside the world. */
 static void add_narrow_worlds(scenario *sc, int *ns) {
@@ -509,13 +527,14 @@ static void check_resume(void) {
 }
 
 int main(void) {
-    enum { NS = 14 };
+    enum { NS = 15 };
     scenario sc[NS];
     int ns = 0;
     add_rule_scenarios(sc, &ns);
     add_dense_cluster(sc, &ns);
     add_edges(sc, &ns);
     add_rest(sc, &ns);
+    add_cell_edges(sc, &ns);
     add_narrow_worlds(sc, &ns);
     add_extremes(sc, &ns);
     CHECK(ns == NS && sc[ns - 1].f.n == 2, "scenario count %d", ns);

@@ -453,3 +453,35 @@ void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, con
     _mm256_storeu_ps(osy, sy);
     _mm256_storeu_si256((__m256i *)(void *)ocnt, cnt);
 }
+
+/* grid_cell_coord of 8 positions relative to the origin, for an axis of n <= INT32_MAX cells
+ * (nf = (float)n, nm1 = n - 1): where 0 < f < nf, f < 2^31 and the truncation to int32 is
+ * (uint32_t)f; then the same clamps, in the same order of precedence. */
+static inline __m256i cell_coord8(__m256 x, __m256 s, __m256 nf, __m256i nm1) {
+    const __m256 f = _mm256_mul_ps(x, s);
+    __m256i c = _mm256_min_epu32(_mm256_cvttps_epi32(f), nm1);
+    c = _mm256_blendv_epi8(c, nm1, _mm256_castps_si256(_mm256_cmp_ps(f, nf, _CMP_NLT_UQ)));
+    return _mm256_and_si256(c,
+                            _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_GT_OQ)));
+}
+
+void boids_cpu_cells_avx2(const state *s, size_t i0, size_t i1, const grid_geom *g,
+                          uint32_t *cell_of) {
+    const __m256 ox = _mm256_set1_ps((float)g->ox), oy = _mm256_set1_ps((float)g->oy);
+    const __m256 sx = _mm256_set1_ps(g->sx), sy = _mm256_set1_ps(g->sy);
+    const __m256 nfx = _mm256_set1_ps((float)g->ncx), nfy = _mm256_set1_ps((float)g->ncy);
+    const __m256i mx = _mm256_set1_epi32((int32_t)(g->ncx - 1));
+    const __m256i my = _mm256_set1_epi32((int32_t)(g->ncy - 1));
+    const __m256i ncx = _mm256_set1_epi32((int32_t)g->ncx);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (size_t i = i0; i < i1; i += LANES) {
+        const __m256i valid =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(i1 - i < LANES ? i1 - i : LANES)), lane);
+        const __m256 x = _mm256_maskload_ps(s->x + i, valid);
+        const __m256 y = _mm256_maskload_ps(s->y + i, valid);
+        const __m256i cx = cell_coord8(_mm256_sub_ps(x, ox), sx, nfx, mx);
+        const __m256i cy = cell_coord8(_mm256_sub_ps(y, oy), sy, nfy, my);
+        _mm256_maskstore_epi32((int *)(void *)(cell_of + i), valid,
+                               _mm256_add_epi32(_mm256_mullo_epi32(cy, ncx), cx));
+    }
+}

@@ -54,6 +54,12 @@ void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_grou
 void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f *k,
                                   const cell_group *q);
 
+/* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
+ * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
+ * side. */
+void boids_cpu_cells_avx2(const state *s, size_t i0, size_t i1, const grid_geom *g,
+                          uint32_t *cell_of);
+
 /* Vicsek heading sums (sx, sy) and neighbour counts of the group's boids, itself included,
  * in candidate order as the scalar kernel adds them. */
 void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k,
