@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cpu_fixture.h"
 #include "cpu_grid.h"
+#include "grid_geom.h"
 
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
@@ -370,6 +371,40 @@ static void add_edges(scenario *sc, int *ns) {
     boids_flock_copy(&s->f, &sc[*ns - 2].f, NULL);
 }
 
+/* The SIMD move's masked branches on the open plane: boids at rest (no direction, no speed
+ * clamp), boids crawling below min_speed (clamped up), and a boid at rest at the centre of
+ * a cross of four far from the flock, whose separation, alignment and cohesion targets are
+ * all exactly zero (zero steering forces: it stays at rest). */
+static void add_rest(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
+    *s = (scenario){"rest_crawl_zero_targets_open", lab(1500), {0}};
+    s->p.boundary = BOIDS_BOUNDARY_OPEN;
+    alloc_random(s, 600, 15);
+    for (size_t i = 0; i < 100; i++) put(&s->f, i, s->f.x[i], s->f.y[i], 0, 0);
+    for (size_t i = 100; i < 200; i++)
+        put(&s->f, i, s->f.x[i], s->f.y[i], 1e-3 * s->f.vx[i], 1e-3 * s->f.vy[i]);
+    const double cx = -300, cy = -300, dx[4] = {10, -10, 0, 0}, dy[4] = {0, 0, 10, -10};
+    put(&s->f, 200, cx, cy, 0, 0);
+    for (size_t c = 0; c < 4; c++) put(&s->f, 201 + c, cx + dx[c], cy + dy[c], dx[c], dy[c]);
+}
+
+/* Boids on the cell edges of the wrapping lab world: x = k / sx and y = k / sy rounded to
+ * float, where the cell computation (x * sx, truncated) may land on either side, and must
+ * land on the same side in the SIMD and the scalar cell computations. */
+static void add_cell_edges(scenario *sc, int *ns) {
+    scenario *s = &sc[(*ns)++];
+    *s = (scenario){"cell_edges_wrap", lab(1500), {0}};
+    alloc_random(s, 1500, 16);
+    boids_error err;
+    grid_geom g;
+    if (boids_grid_geom_init(&g, &s->p, NULL, boids_grid_geom_cap(1500), &err)) die("geom", &err);
+    for (size_t i = 0; i < 400; i++) {
+        const float kx = (float)(i % (g.ncx + 1)), ky = (float)(i / 7 % (g.ncy + 1));
+        put(&s->f, i, i % 3 ? kx / g.sx : s->f.x[i], i % 3 != 1 ? ky / g.sy : s->f.y[i], s->f.vx[i],
+            s->f.vy[i]);
+    }
+}
+
 /* Worlds 1, 2 and 3 cells wide (no cell may be visited twice), slow boids so that a step
  * stays well inside the world. */
 static void add_narrow_worlds(scenario *sc, int *ns) {
@@ -492,12 +527,14 @@ static void check_resume(void) {
 }
 
 int main(void) {
-    enum { NS = 13 };
+    enum { NS = 15 };
     scenario sc[NS];
     int ns = 0;
     add_rule_scenarios(sc, &ns);
     add_dense_cluster(sc, &ns);
     add_edges(sc, &ns);
+    add_rest(sc, &ns);
+    add_cell_edges(sc, &ns);
     add_narrow_worlds(sc, &ns);
     add_extremes(sc, &ns);
     CHECK(ns == NS && sc[ns - 1].f.n == 2, "scenario count %d", ns);

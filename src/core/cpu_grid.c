@@ -231,18 +231,27 @@ static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
     uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
     uint32_t *const block = c->block;
     const float ox = (float)g->ox, oy = (float)g->oy; /* exact: 0 or a float box corner */
+#if BOIDS_AVX2
+    const int simd = c->have_avx2 && !c->force_scalar && g->ncx <= INT32_MAX && g->ncy <= INT32_MAX;
+#endif
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         const int t = thread_num(), nt = num_threads();
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        for (size_t i = i0; i < i1; i++) {
-            uint32_t cell = grid_cell_coord(cur.y[i] - oy, g->sy, g->ncy) * g->ncx +
-                            grid_cell_coord(cur.x[i] - ox, g->sx, g->ncx);
-            cell_of[i] = cell;
-            h[cell]++;
-        }
+#if BOIDS_AVX2
+        if (simd) {
+            boids_cpu_cells_avx2(&cur, i0, i1, g, cell_of);
+            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
+        } else
+#endif
+            for (size_t i = i0; i < i1; i++) {
+                uint32_t cell = grid_cell_coord(cur.y[i] - oy, g->sy, g->ncy) * g->ncx +
+                                grid_cell_coord(cur.x[i] - ox, g->sx, g->ncx);
+                cell_of[i] = cell;
+                h[cell]++;
+            }
 #pragma omp barrier
         /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
         const size_t c0 = nc * (size_t)t / (size_t)nt, c1 = nc * (size_t)(t + 1) / (size_t)nt;
@@ -321,10 +330,15 @@ static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group
     *out = a;
 }
 
-/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate. */
+/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all 8 lanes
+ * at once in AVX2 unless the interaction table has entries). */
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     rules_acc_f acc[LANES];
 #if BOIDS_AVX2
+    if (x->simd && x->k->npred + x->k->nattr + x->k->nobst == 0) {
+        boids_cpu_reynolds_move_avx2(&x->snap, &x->out, x->k, q);
+        return;
+    }
     if (x->simd)
         boids_cpu_reynolds_avx2(&x->snap, x->k, q, acc);
     else

@@ -2,7 +2,7 @@
 /* Internals of the grid CPU path (`cpu`), shared by its three files:
  *   cpu_grid.c       the backend: state buffers, the counting-sort grid, the per-cell
  *                    steering loop with the scalar kernels, Vicsek, topological steering;
- *   cpu_grid_avx2.c  the AVX2 neighbour kernels (built with -mavx2, only with BOIDS_AVX2);
+ *   cpu_grid_avx2.c  the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
  *   cpu_grid_topo.c  the topological k-nearest selection (ring search over the cells).
  * Not part of the public API. */
 #ifndef BOIDS_CPU_GRID_IMPL_H
@@ -46,6 +46,19 @@ typedef struct cell_group {
  * operation those of the scalar kernel (cpu_grid.c), so the results are bit-identical. */
 void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_group *q,
                              rules_acc_f out[LANES]);
+
+/* The group's neighbour sums as boids_cpu_reynolds_avx2 makes them, then its boids moved
+ * by rules_accel and rules_integrate, operation for operation on each lane, into slots
+ * [i0, i0 + lanes) of out. Only for a rules_k_f with an empty interaction table (k->npred,
+ * k->nattr and k->nobst 0): its points and obstacles stay with the scalar functions. */
+void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f *k,
+                                  const cell_group *q);
+
+/* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
+ * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
+ * side. */
+void boids_cpu_cells_avx2(const state *s, size_t i0, size_t i1, const grid_geom *g,
+                          uint32_t *cell_of);
 
 /* Vicsek heading sums (sx, sy) and neighbour counts of the group's boids, itself included,
  * in candidate order as the scalar kernel adds them. */
