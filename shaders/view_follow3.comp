@@ -46,13 +46,8 @@ uint off_ray(uint i) {
     return floatBitsToUint(max(dot(d, d) / (t * t) - 1.0, 0.0));
 }
 
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (u_pass == 4u) {
-        if (i == 0u) mark_topological();
-        return;
-    }
-    if (i >= P.n) return;
+// Passes 0 to 3 for the boid in slot i.
+void visit(uint i) {
     if (u_pass == 0u) {
         atomicMin(near_off, off_ray(i));
     } else if (u_pass == 1u) {
@@ -73,4 +68,14 @@ void main() {
         seen[i] = mark;
         if (mark != 0u) atomicAdd(count, 1u);
     }
+}
+
+// A fixed number of groups strides over N (no limit on the dispatch's size).
+void main() {
+    if (u_pass == 4u) {
+        if (gl_GlobalInvocationID.x == 0u) mark_topological();
+        return;
+    }
+    uint stride = gl_NumWorkGroups.x * 256u;
+    for (uint i = gl_GlobalInvocationID.x; i < P.n; i += stride) visit(i);
 }

@@ -101,8 +101,11 @@ static void setup(follow3_pass *f, const follow3_state *s, const boids_params *p
 
 static void pass(const follow3_pass *f, unsigned pass, size_t n) {
     glUniform1ui(f->u_pass, pass);
-    glDispatchCompute(pass == 4 ? 1u : (unsigned)((n + 255) / 256), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    size_t groups = (n + 255) / 256;
+    glDispatchCompute(pass == 4 ? 1u : groups < 4096 ? (unsigned)groups : 4096u, 1, 1);
+    /* the next pass, the read-back, and boid3.vert's fetches of the marks */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+                    GL_TEXTURE_FETCH_BARRIER_BIT);
 }
 
 static void read_result(const follow3_pass *f, uint32_t out[RESULT_WORDS]) {

@@ -183,8 +183,10 @@ typedef struct render_flock3 {
     render_colour colour;
     double length; /* boid length, world units */
     double min_px; /* ...but at least this many pixels long */
-    int follow;    /* 1: boid follow_index is drawn red and twice as long */
+    int follow;    /* 1: boid follow_index is drawn red and twice as long, ... */
     size_t follow_index;
+    unsigned seen_buf; /* ... and the boids it counts, 1 in this buffer of one uint a boid
+                          (follow3.h's marks), blue; the others fade. 0: no follow. */
 } render_flock3;
 
 /* What the camera makes of a frame: matrices, eye and the fog's reach. */

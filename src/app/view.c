@@ -320,9 +320,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
      * times slower than the cpu backend's grid; GL then only draws. */
     v->app = o->app;
-    /* The GPU pipeline runs in 2-D only: a 3-D flock simulates on cpu and is uploaded. */
-    if (!strcmp(v->app.backend, "auto"))
-        v->app.backend = view_software_renderer() || p->dim == 3 ? "cpu" : "gpu";
+    if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
     if (p->dim == 3 && !(v->r3 = render3_create(err))) return err->status;

@@ -73,6 +73,78 @@ def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
     print("ok: two camera positions, two pictures of a 3-D flock")
 
 
+def colour_pixels(path):
+    """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0) and the followed boid's red
+    (1.0, 0.25, 0.2), lit and fogged, which no plain-coloured boid, line or the background
+    has; the vision cone's pale blue lines have red above 100."""
+    w, h, ch, rows = png.read(path)
+    blue = red = 0
+    for r in rows:
+        for x in range(w):
+            cr, cg, cb = r[x * ch], r[x * ch + 1], r[x * ch + 2]
+            if cb > cr + 80 and cb > cg + 30 and cr < 100:
+                blue += 1
+            if cr > 90 and cr > 2 * cg and cr > 2 * cb:
+                red += 1
+    return blue, red
+
+
+def test_view_follow3_marks_neighbours_cpu_and_gpu(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # Plain boids; `f` follows the boid nearest the middle of the window, `z` locks the
+    # camera on it and the wheel zooms in. The followed boid is red, the seven it counts
+    # (topological k = 7) blue: drawn from the marks of each backend's own rule
+    # (follow3_test checks that those are the step's sets).
+    base = ["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400", "--frames",
+            "8", "--steps-per-frame", "1", "--no-hud", "--no-panel", "--colour", "plain",
+            "--stats", "-vv"]
+    keys = "2:{click:320,200}f,3:z,4:{wheel:320,200,12}"
+    shots = {}
+    for backend, follow in (("cpu", True), ("gpu", True), ("cpu", False)):
+        shot = os.path.join(tmp, f"{backend}-{follow}.png")
+        extra = ["--keys", keys if follow else keys.replace("f,", ",")]
+        r = run(base + ["--backend", backend, "--screenshot", shot] + extra, xvfb=True)
+        check(r.returncode == 0, f"{backend}: exit code {r.returncode}", r)
+        check(f"backend {backend}," in r.stderr, f"the viewer ran on {backend}", r)
+        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
+        stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
+        check(stats["following"] == ("1" if follow else "0"), f"{backend}: following", r)
+        shots[(backend, follow)] = colour_pixels(shot)
+        print(f"{backend}, follow {follow}: {shots[(backend, follow)]} (blue, red) pixels")
+    for backend in ("cpu", "gpu"):
+        blue, red = shots[(backend, True)]
+        # seven small boids near the eye: some tens of pixels at the least
+        check(blue >= 20 and red >= 3, f"{backend}: neighbours or the followed boid not drawn")
+    check(shots[("cpu", False)] == (0, 0), "blue or red boids without a followed one")
+    print("ok: the followed boid red and its neighbours blue, on cpu and gpu")
+
+
+def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # --backend gpu: the compute pipeline in 3-D, drawn straight from its state buffers (no
+    # host copy of the flock: scene_host is NULL there). The same state on cpu gives the
+    # same picture to within the float differences of a few steps' arithmetic.
+    shots = {}
+    for backend in ("gpu", "cpu"):
+        shot = os.path.join(tmp, f"{backend}.png")
+        r = run(["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400",
+                 "--frames", "4", "--steps-per-frame", "2", "--no-hud", "--no-panel",
+                 "--backend", backend, "--screenshot", shot, "--stats", "-vv"], xvfb=True)
+        check(r.returncode == 0, f"{backend}: exit code {r.returncode}", r)
+        check(f"backend {backend}," in r.stderr, f"the viewer ran on {backend}", r)
+        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
+        shots[backend] = lit_pixels(shot)
+        print(f"{backend}: {shots[backend]} lit pixels")
+    check(shots["gpu"] >= 300, "the gpu backend's flock is not drawn")
+    # lit pixels of 3000 boids of a few pixels each: a flock moved by float rounding covers
+    # about the same number (a tenth is far more than rounding moves)
+    check(abs(shots["gpu"] - shots["cpu"]) <= shots["cpu"] // 10,
+          "the gpu backend's picture is not the cpu backend's flock")
+    print("ok: the gpu backend's 3-D flock drawn from its buffers")
+
+
 def write_state(path, boids):
     with open(path, "w") as f:
         f.write("# dim=3\nx,y,z,vx,vy,vz\n")
