@@ -129,7 +129,6 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     int pred = flat && ((v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
                         (v->pointer == VIEW_POINTER_HOVER && at.hover));
     int food = flat && v->pointer == VIEW_POINTER_FOOD && pressed;
-    if (!flat) view3_dive(v);
     v->ptr_predator = pred;
     v->ptr_food = food;
     v->ptr_x = at.wx;

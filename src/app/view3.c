@@ -132,9 +132,12 @@ void view3_dive(view *v) {
     dive_apply(&base, scene_steps(v->sc), p);
 }
 
-/* The predators and attractors that are on, as circles of their reach facing the viewer. */
+/* The predators and attractors that are on, as circles of their reach facing the viewer;
+ * the diving predator where the next step has it. */
 static void points_draw(view *v, const render_view3 *rv) {
-    const boids_params *p = scene_params(v->sc);
+    boids_params dived = *scene_params(v->sc);
+    dive_apply(scene_params(v->sc), scene_steps(v->sc), &dived);
+    const boids_params *p = &dived;
     if (p->predator) {
         const float c[3] = {(float)p->predator_x, (float)p->predator_y, (float)p->predator_z};
         render3_circle(v->r3, rv, c, (float)p->predator_radius, 0xff5a4ad0);

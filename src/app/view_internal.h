@@ -207,7 +207,10 @@ void view3_wheel(view *v, double notches);
 /* The follow toggle picks the boid nearest the pointer's ray; each frame its state and the
  * boids it counts (marked for drawing: follow3.h), and a locked camera orbits it. */
 void view3_follow_update(view *v);
-void view3_dive(view *v); /* dive.h: the predator of a 3-D flock dives through the roost */
+/* dive.h: the predator of a 3-D flock dives through the roost. It changes the parameters of
+ * the steps only (view_step puts the viewer's own back after them, as for the pointer), so
+ * a predator that is on stays on between dives. */
+void view3_dive(view *v);
 void view3_draw(view *v);
 
 /* view_hud.c */

@@ -120,6 +120,26 @@ def test_view_follow3_marks_neighbours_cpu_and_gpu(tmp):
     print("ok: the followed boid red and its neighbours blue, on cpu and gpu")
 
 
+def test_view_murmuration_predator_dives_every_period(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # dive.h: 240 steps of every 900 the predator dives, drawn as a red circle of its reach.
+    # Step 1000 is 100 steps into the second dive, step 600 between the first two (the
+    # viewer once turned the predator off for good when the first dive ended).
+    reds = {}
+    for steps in (600, 1000):
+        shot = os.path.join(tmp, f"dive-{steps}.png")
+        r = run(["view", "--preset", "murmuration", "-n", "2000", "--size", "400x250",
+                 "--frames", str(steps // 20), "--steps-per-frame", "20", "--no-hud",
+                 "--no-panel", "--colour", "plain", "--screenshot", shot, "--stats"],
+                xvfb=True)
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+        reds[steps] = colour_pixels(shot)[1]
+    print(f"red pixels: {reds[600]} between dives, {reds[1000]} in the second dive")
+    check(reds[600] == 0 and reds[1000] >= 50, "the predator does not dive again")
+    print("ok: the predator dives again in the second period")
+
+
 def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
     if not shutil.which("xvfb-run"):
         harness.skip("xvfb-run not found (Debian package xvfb)")
