@@ -140,6 +140,32 @@ def test_view_murmuration_predator_dives_every_period(tmp):
     print("ok: the predator dives again in the second period")
 
 
+def preset_params(name):
+    """`boids params --preset NAME` as a dict of key to value text."""
+    r = run(["params", "--preset", name])
+    check(r.returncode == 0, f"boids params --preset {name}", r)
+    return {f[0]: f[1] for f in (line.split() for line in r.stdout.splitlines()[1:]) if f}
+
+
+def test_view_panel_offers_murmuration_in_3d(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # The lab flock in 3-D; the panel's third preset row (3-D only) holds murmuration: at
+    # 640 x 400 the panel is 300 pixels wide at the right, that row's button 84 to 106
+    # pixels down (src/app/view_panel.c, view_ui.c). The preset keeps N and the dimension.
+    r = run(["view", "--set", "dim=3", "-n", "3000", "--size", "640x400", "--frames", "4",
+             "--no-hud", "--keys", "2:{click:490,95}", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    check("preset murmuration" in r.stderr, "the button did not apply the preset", r)
+    stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
+    want = preset_params("murmuration")
+    for key in ("separation_weight", "alignment_weight", "cohesion_weight", "separation_radius",
+                "fov", "max_speed", "min_speed", "max_force"):
+        check(float(stats[key]) == float(want[key]), f"{key}: {stats[key]}, preset {want[key]}")
+    check(stats["n"] == "3000" and stats["boundary"] == "1", "N or the walls", r)
+    print("ok: the panel's murmuration button applies the preset in 3-D")
+
+
 def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
     if not shutil.which("xvfb-run"):
         harness.skip("xvfb-run not found (Debian package xvfb)")
