@@ -35,6 +35,7 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
           view_gpu_backend_draws_3d_from_its_buffers
           view_murmuration_predator_dives_every_period
           view_panel_offers_murmuration_in_3d
+          render_murmuration_dark_birds_on_a_pale_sky
           render_depth_cue_far_boid_dimmer_and_smaller
           render_camera_orbit_writes_frames_bad_specs_exit_2)
   add_test(NAME ${t}

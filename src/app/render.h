@@ -74,6 +74,10 @@ typedef struct render_look {
 } render_look;
 
 render_look render_look_default(void);
+/* The look a preset brings (the default for most): `murmuration` is dark plain birds on a
+ * pale evening sky. The config's `view.` lines and the flags change it as they change the
+ * default. */
+render_look render_look_for_preset(const char *preset);
 
 /* One `view.KEY = VALUE` setting (key with its prefix): view.background (#RRGGBB),
  * view.palette (rainbow, ocean, ember, mono, or three #RRGGBB), view.plain (#RRGGBB),

@@ -27,11 +27,17 @@ uint64_t view_now_ns(void) {
 void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
     if (p->dim == 3) {
         /* The box is seen in perspective from any side: it keeps its shape, and its volume
-         * grows with N at base's density. */
+         * grows with N at base's density; the predator and food points (the murmuration's
+         * falcon and roost) keep their places in it, from whatever scale they are at (p may
+         * have been fitted before). */
         double k = p->count > base->count ? cbrt((double)p->count / (double)base->count) : 1;
+        double was = p->width / base->width;
         p->width = base->width * k;
         p->height = base->height * k;
         p->depth = base->depth * k;
+        double *at[] = {&p->predator_x, &p->predator_y, &p->predator_z,
+                        &p->food_x,     &p->food_y,     &p->food_z};
+        for (int i = 0; i < 6; i++) *at[i] *= k / was;
         return;
     }
     double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;

@@ -24,10 +24,10 @@ XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
 XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
 
 
-def run(args, xvfb=False, timeout=280):
+def run(args, xvfb=False, timeout=280, cwd=None):
     cmd = (XVFB if xvfb else []) + [BOIDS] + args
     for _ in range(3):
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
         if not (xvfb and XVFB_CLEANUP in r.stderr):
             break
     return r
@@ -74,9 +74,10 @@ def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
 
 
 def colour_pixels(path):
-    """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0) and the followed boid's red
-    (1.0, 0.25, 0.2), lit and fogged, which no plain-coloured boid, line or the background
-    has; the vision cone's pale blue lines have red above 100."""
+    """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0), and the red of the followed
+    boid (1.0, 0.25, 0.2) and of the predator's circle (0xff5a4a), lit and fogged towards the
+    background, which no plain-coloured boid, the background or another line has; the
+    vision cone's pale blue lines have red above 100."""
     w, h, ch, rows = png.read(path)
     blue = red = 0
     for r in rows:
@@ -84,7 +85,7 @@ def colour_pixels(path):
             cr, cg, cb = r[x * ch], r[x * ch + 1], r[x * ch + 2]
             if cb > cr + 80 and cb > cg + 30 and cr < 100:
                 blue += 1
-            if cr > 90 and cr > 2 * cg and cr > 2 * cb:
+            if cr > cg + 60 and cr > cb + 60:
                 red += 1
     return blue, red
 
@@ -92,13 +93,13 @@ def colour_pixels(path):
 def test_view_follow3_marks_neighbours_cpu_and_gpu(tmp):
     if not shutil.which("xvfb-run"):
         harness.skip("xvfb-run not found (Debian package xvfb)")
-    # Plain boids; `f` follows the boid nearest the middle of the window, `z` locks the
-    # camera on it and the wheel zooms in. The followed boid is red, the seven it counts
+    # Plain boids, no predator; `f` follows the boid nearest the middle of the window, `z`
+    # locks the camera on it and the wheel zooms in. The followed boid is red, the seven it counts
     # (topological k = 7) blue: drawn from the marks of each backend's own rule
     # (follow3_test checks that those are the step's sets).
     base = ["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400", "--frames",
             "8", "--steps-per-frame", "1", "--no-hud", "--no-panel", "--colour", "plain",
-            "--stats", "-vv"]
+            "--set", "predator=0", "--stats", "-vv"]
     keys = "2:{click:320,200}f,3:z,4:{wheel:320,200,12}"
     shots = {}
     for backend, follow in (("cpu", True), ("gpu", True), ("cpu", False)):
@@ -189,6 +190,33 @@ def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
     check(abs(shots["gpu"] - shots["cpu"]) <= shots["cpu"] // 10,
           "the gpu backend's picture is not the cpu backend's flock")
     print("ok: the gpu backend's 3-D flock drawn from its buffers")
+
+
+def test_render_murmuration_dark_birds_on_a_pale_sky(tmp):
+    # The preset's look (render.h: render_look_for_preset): a pale evening sky and dark
+    # plain birds; a config's view. lines change it as they change the default look.
+    looks = {}
+    for name, extra in (("preset", []), ("config", ["--config", "cfg.ini"])):
+        with open(os.path.join(tmp, "cfg.ini"), "w") as f:
+            f.write("view.background = #000000\nview.plain = #ffffff\n")
+        out = os.path.join(tmp, name + "-%d.png")
+        r = run(["render", "--preset", "murmuration", "-n", "3000", "--size", "320x200",
+                 "--frames", "1", "--steps-per-frame", "0", "-o", out] + extra, cwd=tmp)
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+        w, h, ch, rows = png.read(out % 0)
+        sky = tuple(rows[0][:3])
+        # darker than the sky in every channel by more than 40 levels
+        dark = sum(1 for row in rows for x in range(w)
+                   if all(c < s - 40 for c, s in zip(row[x * ch:x * ch + 3], sky)))
+        looks[name] = (sky, dark)
+    sky, dark = looks["preset"]
+    print(f"preset: sky {sky}, {dark} dark pixels; config: sky {looks['config'][0]}")
+    check(min(sky) > 150, f"the sky is not pale: {sky}")
+    # 3000 birds of at least 3 pixels spread through the box: hundreds of pixels well below
+    # the sky (the fog lightens the far ones towards it)
+    check(dark >= 300, f"only {dark} dark pixels: no dark birds")
+    check(looks["config"][0] == (0, 0, 0), "the config's view.background did not win")
+    print("ok: dark birds on a pale sky, and the config's look wins")
 
 
 def write_state(path, boids):
