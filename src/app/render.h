@@ -175,7 +175,8 @@ void render_flush(render_ctx *r);
 /* ---- 3-D (dim = 3): render3.c ------------------------------------------------------------
  *
  * The 3-D state layout, shared by the cpu backends' upload (render_scene.c) and the GPU
- * pipeline in 3-D to come: two GL buffers of N RGBA32F texels, boid i at texel i of both,
+ * pipeline's state in 3-D (state3.glsl, drawn as it is): two GL buffers of N RGBA32F
+ * texels, boid i at texel i of both,
  *   positions  vec4(x, y, z, 0)
  *   velocities vec4(vx, vy, vz, 0)
  * (w is padding: std430 and texel fetches both want 16-byte elements), plus a third buffer
