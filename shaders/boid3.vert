@@ -4,7 +4,9 @@
 // its velocity and banked by its turn: the signed turn rate about the world's up axis
 // between the previous step's velocity and this one, times u_bank_gain, clamped to 60
 // degrees, rolls the inner wing down as a bird does. Perspective makes far boids smaller;
-// a boid is drawn at least u_min_px long so that a far flock still shows.
+// a boid is drawn at least u_min_px long so that a far flock still shows. A followed boid
+// is red and twice as long, the boids it counts (the follow marks: follow3.h) blue and
+// larger, and every other boid fades towards the background.
 
 uniform samplerBuffer u_pos;  // x, y, z, 0
 uniform samplerBuffer u_vel;  // vx, vy, vz, 0
@@ -18,6 +20,8 @@ uniform float u_bank_gain;   // bank angle (radians) per radian of turn in a ste
 uniform vec2 u_shape;        // the look's shape: scale along and across the heading
 uniform int u_follow;        // 0 off, 1: u_follow_index is drawn red and larger
 uniform int u_follow_index;
+uniform usamplerBuffer u_seen; // with u_follow: 1 for the boids it counts
+uniform vec3 u_background;     // the look's (fog.glsl's), which the others fade towards
 
 out vec3 v_colour;
 out vec3 v_world;
@@ -47,9 +51,16 @@ void main() {
 
     vec3 c = boid_colour(atan(f.z, f.x) / 6.2831853 + 0.5, speed);
     float len = u_length;
-    if (u_follow != 0 && u_base + boid == u_follow_index) {
-        c = vec3(1.0, 0.25, 0.2);
-        len *= 2.0;
+    if (u_follow != 0) {
+        if (u_base + boid == u_follow_index) {
+            c = vec3(1.0, 0.25, 0.2);
+            len *= 2.0;
+        } else if (texelFetch(u_seen, boid).r != 0u) {
+            c = vec3(0.3, 0.6, 1.0); // as in the plane (boid.vert): the ones it counts are blue
+            len *= 1.4;
+        } else {
+            c = mix(c, u_background, 0.6);
+        }
     }
     float w = max((u_view_proj * vec4(p, 1.0)).w, 1e-6);
     len *= max(1.0, u_min_px * w / (len * u_px_per_unit));

@@ -64,6 +64,11 @@ boids_unit(BOIDS_VIEW_UNITS boid3.vert palette.glsl)
 boids_unit(BOIDS_VIEW_UNITS boid3.frag fog.glsl)
 boids_unit(BOIDS_VIEW_UNITS line3.frag fog.glsl)
 boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)
+# The same in 3-D, with the 3-D step's rules, state and selection.
+boids_unit(BOIDS_VIEW_UNITS view_follow3.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
+           state3.glsl select3.glsl)
+# A 3-D flock on the gpu backend: the previous step's velocities in the order of its state.
+boids_unit(BOIDS_VIEW_UNITS view_prev3.comp)
 
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
 # under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h),

@@ -27,8 +27,15 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
 endforeach()
 
 # The viewer and renderer in 3-D (tests/view/view3_test.py): the murmuration preset from two
-# camera positions, the depth cue of a two-boid state, the scripted camera and its bad specs.
+# camera positions, following a boid (its neighbours marked) on cpu and gpu, the gpu
+# backend drawn from its buffers, the depth cue of a two-boid state, the scripted camera and
+# its bad specs.
 foreach(t view_murmuration_two_cameras_show_a_3d_flock
+          view_follow3_marks_neighbours_cpu_and_gpu
+          view_gpu_backend_draws_3d_from_its_buffers
+          view_murmuration_predator_dives_every_period
+          view_panel_offers_murmuration_in_3d
+          render_murmuration_dark_birds_on_a_pale_sky
           render_depth_cue_far_boid_dimmer_and_smaller
           render_camera_orbit_writes_frames_bad_specs_exit_2)
   add_test(NAME ${t}
@@ -40,6 +47,15 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
   endif()
   boids_gl_tests(${t})
 endforeach()
+
+# The viewer's scene on the gpu backend in 3-D: drawn from the backend's buffers, with the
+# previous velocities put in their order after each step (src/app/render_scene.c).
+add_executable(scene3_test view/scene3_test.c)
+target_link_libraries(scene3_test PRIVATE boids_viewer)
+add_test(NAME scene3_gpu_previous_velocities_follow_each_boid COMMAND scene3_test)
+set_tests_properties(scene3_gpu_previous_velocities_follow_each_boid PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300)
+boids_gl_tests(scene3_gpu_previous_velocities_follow_each_boid)
 
 # The 3-D camera's maths, no GL needed (src/app/camera3.c).
 add_executable(camera3_test view/camera3_test.c)

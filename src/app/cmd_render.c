@@ -331,9 +331,9 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     return st;
 }
 
-/* The look: the config file's `view.` lines, then the flags. */
+/* The look: the preset's, the config file's `view.` lines, then the flags. */
 static boids_status render_job_look(render_job *j, const app_opts *o, boids_error *err) {
-    j->look = render_look_default();
+    j->look = render_look_for_preset(o->preset);
     if (o->config && render_look_load_ini(&j->look, o->config, err)) return err->status;
     if (j->trail >= 0) j->look.trail = j->trail;
     if (j->density >= 0) j->look.density = j->density;

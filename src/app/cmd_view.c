@@ -198,7 +198,7 @@ int boids_cmd_view(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
-    o.look = render_look_default();
+    o.look = render_look_for_preset(o.app.preset);
     if (app_drawn_params(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
         view_start_interact(&o, &p, &err))
         return app_fail(&err);

@@ -23,6 +23,19 @@ render_look render_look_default(void) {
     return l;
 }
 
+render_look render_look_for_preset(const char *preset) {
+    render_look l = render_look_default();
+    if (preset && !strcmp(preset, "murmuration")) {
+        /* Starlings at dusk: dark birds against a pale evening sky, into which the depth
+         * cue's fog fades the far ones as haze does. */
+        const float sky[3] = {0.78f, 0.71f, 0.67f}, bird[3] = {0.09f, 0.09f, 0.11f};
+        memcpy(l.background, sky, sizeof sky);
+        memcpy(l.plain, bird, sizeof bird);
+        l.colour = RENDER_PLAIN;
+    }
+    return l;
+}
+
 /* "#RRGGBB" into rgb; 0 if malformed. end receives what follows. */
 static int hex_colour(const char *text, float rgb[3], const char **end) {
     while (*text == ' ' || *text == '\t') text++;

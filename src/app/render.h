@@ -74,6 +74,10 @@ typedef struct render_look {
 } render_look;
 
 render_look render_look_default(void);
+/* The look a preset brings (the default for most): `murmuration` is dark plain birds on a
+ * pale evening sky. The config's `view.` lines and the flags change it as they change the
+ * default. */
+render_look render_look_for_preset(const char *preset);
 
 /* One `view.KEY = VALUE` setting (key with its prefix): view.background (#RRGGBB),
  * view.palette (rainbow, ocean, ember, mono, or three #RRGGBB), view.plain (#RRGGBB),
@@ -171,7 +175,8 @@ void render_flush(render_ctx *r);
 /* ---- 3-D (dim = 3): render3.c ------------------------------------------------------------
  *
  * The 3-D state layout, shared by the cpu backends' upload (render_scene.c) and the GPU
- * pipeline in 3-D to come: two GL buffers of N RGBA32F texels, boid i at texel i of both,
+ * pipeline's state in 3-D (state3.glsl, drawn as it is): two GL buffers of N RGBA32F
+ * texels, boid i at texel i of both,
  *   positions  vec4(x, y, z, 0)
  *   velocities vec4(vx, vy, vz, 0)
  * (w is padding: std430 and texel fetches both want 16-byte elements), plus a third buffer
@@ -183,8 +188,10 @@ typedef struct render_flock3 {
     render_colour colour;
     double length; /* boid length, world units */
     double min_px; /* ...but at least this many pixels long */
-    int follow;    /* 1: boid follow_index is drawn red and twice as long */
+    int follow;    /* 1: boid follow_index is drawn red and twice as long, ... */
     size_t follow_index;
+    unsigned seen_buf; /* ... and the boids it counts, 1 in this buffer of one uint a boid
+                          (follow3.h's marks), blue; the others fade. 0: no follow. */
 } render_flock3;
 
 /* What the camera makes of a frame: matrices, eye and the fog's reach. */

@@ -22,7 +22,7 @@ typedef struct line_vert {
 
 struct render3 {
     unsigned boid_prog, line_prog;
-    unsigned pull_vao, tex[3]; /* positions, velocities, previous velocities */
+    unsigned pull_vao, tex[4]; /* positions, velocities, previous velocities, follow marks */
     int max_texels, align_texels;
     unsigned line_vao, line_vbo;
     line_vert verts[LINE_MAX_VERTS];
@@ -84,6 +84,7 @@ static void boid_uniforms(render3 *t) {
     glUniform1i(glGetUniformLocation(p, "u_pos"), 0);
     glUniform1i(glGetUniformLocation(p, "u_vel"), 1);
     glUniform1i(glGetUniformLocation(p, "u_prev"), 2);
+    glUniform1i(glGetUniformLocation(p, "u_seen"), 3);
     glUseProgram(0);
     unsigned l = t->line_prog;
     t->l_view_proj = glGetUniformLocation(l, "u_view_proj");
@@ -115,9 +116,10 @@ render3 *render3_create(boids_error *err) {
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &t->max_texels);
     int align = 16;
     glGetIntegerv(GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT, &align);
-    t->align_texels = align > 16 ? align / 16 : 1; /* 16 bytes a texel */
+    /* a chunk's first texel must be aligned in the marks too: 4 bytes a texel there */
+    t->align_texels = align > 4 ? align / 4 : 1;
     glGenVertexArrays(1, &t->pull_vao);
-    glGenTextures(3, t->tex);
+    glGenTextures(4, t->tex);
     line_vao(t);
     return t;
 }
@@ -127,7 +129,7 @@ void render3_destroy(render3 *t) {
     if (t->boid_prog) glDeleteProgram(t->boid_prog);
     if (t->line_prog) glDeleteProgram(t->line_prog);
     if (t->pull_vao) glDeleteVertexArrays(1, &t->pull_vao);
-    if (t->tex[0]) glDeleteTextures(3, t->tex);
+    if (t->tex[0]) glDeleteTextures(4, t->tex);
     if (t->line_vao) glDeleteVertexArrays(1, &t->line_vao);
     if (t->line_vbo) glDeleteBuffers(1, &t->line_vbo);
     free(t);
@@ -159,7 +161,7 @@ static void flock_uniforms(render3 *t, const render_look *look, const render_vie
     glUniform1f(t->b_bank_gain, turn > 0 ? (float)(0.7 / turn) : 0.0f);
     int s = look->shape >= 0 && look->shape < RENDER_SHAPES ? look->shape : 0;
     glUniform2f(t->b_shape, shapes[s][0], shapes[s][1]);
-    glUniform1i(t->b_follow, f->follow);
+    glUniform1i(t->b_follow, f->follow && f->seen_buf);
     glUniform1i(t->b_follow_index, (int)f->follow_index);
     glUniform1i(t->b_colour, (int)f->colour);
     double vmax = p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed;
@@ -183,14 +185,18 @@ void render3_draw_flock(render3 *t, const render_look *look, const render_view3 
      * range of the buffers starting at an aligned texel. */
     size_t chunk = (size_t)t->max_texels - (size_t)t->max_texels % (size_t)t->align_texels;
     if (chunk > 100000000u) chunk = 100000000u; /* 12 vertices a boid stay below INT_MAX */
-    const unsigned bufs[3] = {f->pos_buf, f->vel_buf, f->prev_vel_buf};
+    /* without marks the positions stand in, never read (u_follow is 0) */
+    const int marks = f->follow && f->seen_buf;
+    const unsigned bufs[4] = {f->pos_buf, f->vel_buf, f->prev_vel_buf,
+                              marks ? f->seen_buf : f->pos_buf};
     for (size_t base = 0; base < f->n; base += chunk) {
         size_t count = f->n - base < chunk ? f->n - base : chunk;
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
+            const size_t bytes = k < 3 ? 16 : 4;
             glActiveTexture(GL_TEXTURE0 + (unsigned)k);
             glBindTexture(GL_TEXTURE_BUFFER, t->tex[k]);
-            glTexBufferRange(GL_TEXTURE_BUFFER, GL_RGBA32F, bufs[k], (GLintptr)(base * 16),
-                             (GLsizeiptr)(count * 16));
+            glTexBufferRange(GL_TEXTURE_BUFFER, k < 3 ? GL_RGBA32F : GL_R32UI, bufs[k],
+                             (GLintptr)(base * bytes), (GLsizeiptr)(count * bytes));
         }
         glUniform1i(t->b_base, (int)base);
         glDrawArrays(GL_TRIANGLES, 0, (int)(12 * count));

@@ -9,6 +9,7 @@
 
 #include "boids/gpu.h"
 #include "follow.h"
+#include "follow3.h"
 #include "render.h"
 
 enum {
@@ -21,6 +22,7 @@ struct scene {
     boids_backend *b;
     boids_interact inter; /* the table the backend holds (zero: none, as a new backend's) */
     int gpu;
+    int dim; /* the flock's, fixed at creation (a restart keeps it) */
     uint64_t steps;
     /* cpu backends: the flock downloaded after each step and our own GL buffers. */
     boids_flock host;
@@ -29,12 +31,22 @@ struct scene {
     unsigned own_state, own_ids;
     size_t own_cap;
     /* 3-D (render.h's layout): own_state holds the positions; the velocities, and the
-     * previous step's for banking, have buffers of their own. */
-    unsigned own_vel, own_prev;
-    double order3; /* 3-D: the order computed on the host at the latest request */
+     * previous step's for banking, have buffers of their own. On gpu own_prev is made from
+     * the backend's buffers by prev_pass, through own_by_id (velocities in id order). */
+    unsigned own_vel, own_prev, own_by_id;
+    size_t prev_cap;
+    unsigned prev_prog;
+    int prev_pass_u, prev_n_u;
+    double order3; /* 3-D cpu backends: the order computed on the host at the latest request */
+    /* 3-D following: the pass (picking; the marks on gpu), and on the cpu backends the
+     * host's marks (one uint a boid, uploaded to own_seen) and its neighbour list */
+    follow3_pass *follow3;
+    unsigned own_seen;
+    uint32_t *seen_host, *nb_host;
+    size_t seen_cap;
     /* order reduction */
     unsigned order_prog, order_buf;
-    int order_n;
+    int order_n, order_dim;
     GLsync order_fence;
     size_t order_count; /* N when the pending reduction was started */
     follow_pass *follow;
@@ -133,6 +145,63 @@ static boids_status mirror(scene *s, int stepped, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* ---- 3-D on the gpu backend: the previous step's velocities ------------------------------ */
+
+/* own_by_id and own_prev hold n boids (grown, never shrunk). */
+static boids_status prev_reserve(scene *s, size_t n, boids_error *err) {
+    if (n <= s->prev_cap) return BOIDS_OK;
+    while (glGetError() != GL_NO_ERROR) continue;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_by_id);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_prev);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR)
+        return boids_error_set(err, BOIDS_ERR_NOMEM,
+                               "out of GPU memory for the banking of %zu boids", n);
+    s->prev_cap = n;
+    return BOIDS_OK;
+}
+
+/* view_prev3.comp's pass 0 (before a step: the velocities filed by id) or 1 (after it: the
+ * filed ones in the order of the new state); 0 then 1 without a step makes them equal. */
+static void prev_pass(scene *s, unsigned pass) {
+    size_t n = boids_backend_n(s->b);
+    if (n == 0) return;
+    glUseProgram(s->prev_prog);
+    glUniform1ui(s->prev_pass_u, pass);
+    glUniform1ui(s->prev_n_u, (unsigned)n);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, boids_gpu_velocity_buffer(s->b));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, boids_gpu_id_buffer(s->b));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->own_by_id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->own_prev);
+    size_t groups = (n + 255) / 256;
+    glDispatchCompute(groups < 4096 ? (unsigned)groups : 4096u, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+}
+
+/* A new gpu state (creation, restart): no previous step, so the previous velocities are the
+ * current ones. */
+static boids_status prev_reset(scene *s, boids_error *err) {
+    if (!s->gpu || s->dim != 3) return BOIDS_OK;
+    boids_status st = prev_reserve(s, boids_backend_n(s->b), err);
+    if (st) return st;
+    prev_pass(s, 0);
+    prev_pass(s, 1);
+    return BOIDS_OK;
+}
+
+/* The gpu backend's program and buffers for the previous velocities (3-D only). */
+static boids_status prev_create(scene *s, boids_error *err) {
+    static const char *const names[] = {"view_prev3.comp"};
+    if (!(s->prev_prog = render_program(names, 1, err))) return err->status;
+    s->prev_pass_u = glGetUniformLocation(s->prev_prog, "u_pass");
+    s->prev_n_u = glGetUniformLocation(s->prev_prog, "u_n");
+    glGenBuffers(1, &s->own_by_id);
+    glGenBuffers(1, &s->own_prev);
+    return prev_reset(s, err);
+}
+
 scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err) {
     scene *s = calloc(1, sizeof *s);
     if (!s) {
@@ -146,15 +215,18 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     if (!(s->order_prog = render_program(order_names, 1, err)) || !(s->follow = follow_create(err)))
         goto fail;
     s->order_n = glGetUniformLocation(s->order_prog, "u_n");
+    s->order_dim = glGetUniformLocation(s->order_prog, "u_dim");
     glGenBuffers(1, &s->order_buf);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->order_buf);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, ORDER_GROUPS * 2 * sizeof(float), NULL, GL_DYNAMIC_READ);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, ORDER_GROUPS * 4 * sizeof(float), NULL, GL_DYNAMIC_READ);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     if (s->timing) glGenQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
 
     boids_params q = s->p;
     if (app_initial_flock(cfg->opts, &q, &s->host, err)) goto fail;
     s->p.count = q.count;
+    s->dim = boids_flock_dim(&s->host);
+    if (s->dim == 3 && !(s->follow3 = follow3_create(err))) goto fail;
     if (!strcmp(cfg->opts->backend, "gpu")) {
         boids_gpu_options o = boids_gpu_options_default();
         o.deterministic = cfg->deterministic;
@@ -173,6 +245,7 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     if (!s->b || (cfg->opts->inter && scene_set_interact(s, cfg->opts->inter, err))) goto fail;
     if (s->gpu) {
         boids_flock_free(&s->host); /* the GPU holds it now */
+        if (s->dim == 3 && prev_create(s, err)) goto fail;
     } else if (mirror(s, 0, err)) {
         goto fail;
     }
@@ -193,6 +266,12 @@ void scene_destroy(scene *s) {
     if (s->own_ids) glDeleteBuffers(1, &s->own_ids);
     if (s->own_vel) glDeleteBuffers(1, &s->own_vel);
     if (s->own_prev) glDeleteBuffers(1, &s->own_prev);
+    if (s->own_by_id) glDeleteBuffers(1, &s->own_by_id);
+    if (s->own_seen) glDeleteBuffers(1, &s->own_seen);
+    if (s->prev_prog) glDeleteProgram(s->prev_prog);
+    follow3_destroy(s->follow3);
+    free(s->seen_host);
+    free(s->nb_host);
     if (s->order_buf) glDeleteBuffers(1, &s->order_buf);
     if (s->order_prog) glDeleteProgram(s->order_prog);
     follow_destroy(s->follow);
@@ -214,6 +293,7 @@ boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids
             s->host = f;
             return mirror(s, 0, err);
         }
+        st = prev_reset(s, err);
     }
     boids_flock_free(&f);
     return st;
@@ -266,6 +346,9 @@ static void read_timers(scene *s) {
 
 boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     if (steps == 0) return BOIDS_OK;
+    /* 3-D on gpu: the velocities the steps replace, filed by id (outside the timed steps) */
+    const int prev = s->gpu && s->dim == 3;
+    if (prev) prev_pass(s, 0);
     if (s->timing) {
         read_timers(s);
         glQueryCounter(s->queries[s->slot][0], GL_TIMESTAMP);
@@ -282,8 +365,11 @@ boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
         if ((st = boids_backend_download(s->b, &s->host, err))) return st;
         return mirror(s, 1, err);
     }
-    /* Our passes and the draw read what the compute pipeline wrote. */
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+    /* Our passes and the draw (as attributes, or fetched from buffer textures) read what the
+     * compute pipeline wrote. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
+                    GL_TEXTURE_FETCH_BARRIER_BIT);
+    if (prev) prev_pass(s, 1);
     return BOIDS_OK;
 }
 
@@ -299,11 +385,76 @@ void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
 }
 
 int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n) {
-    if (!s->host.z) return 0;
-    *pos = s->own_state;
-    *vel = s->own_vel;
+    if (s->dim != 3) return 0;
+    if (s->gpu) {
+        *pos = boids_gpu_state_buffer(s->b);
+        *vel = boids_gpu_velocity_buffer(s->b);
+    } else {
+        *pos = s->own_state;
+        *vel = s->own_vel;
+    }
     *prev = s->own_prev;
-    *n = s->host.n;
+    *n = boids_backend_n(s->b);
+    return 1;
+}
+
+/* The 3-D state the follow passes read: the backend's buffers, or ours with ids 0..n-1. */
+static follow3_state state3(const scene *s) {
+    follow3_state st;
+    unsigned prev;
+    scene_buffers3(s, &st.pos, &st.vel, &prev, &st.n);
+    st.ids = s->gpu ? boids_gpu_id_buffer(s->b) : s->own_ids;
+    return st;
+}
+
+int scene_pick3(scene *s, const float eye[3], const float dir[3], uint32_t *id) {
+    if (s->dim != 3) return 0;
+    follow3_state st = state3(s);
+    return follow3_pick(s->follow3, &st, &s->p, eye, dir, id);
+}
+
+/* cpu backends: the host's marks of boid id, uploaded into own_seen (one uint a boid). */
+static int follow3_cpu(scene *s, uint32_t id, float state[6], unsigned *count) {
+    const boids_flock *h = &s->host;
+    if (id >= h->n) return 0;
+    if (h->n > s->seen_cap) {
+        uint32_t *a = realloc(s->seen_host, h->n * sizeof *a);
+        if (a) s->seen_host = a;
+        uint32_t *b = a ? realloc(s->nb_host, h->n * sizeof *b) : NULL;
+        if (!b) return 0;
+        s->nb_host = b;
+        if (!s->own_seen) glGenBuffers(1, &s->own_seen);
+        glBindBuffer(GL_ARRAY_BUFFER, s->own_seen);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(h->n * 4), NULL, GL_STREAM_DRAW);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        s->seen_cap = h->n;
+    }
+    const int single = strcmp(boids_backend_name(s->b), "cpu-ref") != 0;
+    size_t m = follow3_host(h, &s->p, id, single, s->nb_host);
+    memset(s->seen_host, 0, h->n * sizeof *s->seen_host);
+    for (size_t q = 0; q < m; q++) s->seen_host[s->nb_host[q]] = 1;
+    glBindBuffer(GL_ARRAY_BUFFER, s->own_seen);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(h->n * 4), s->seen_host);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    const double v[6] = {h->x[id], h->y[id], h->z[id], h->vx[id], h->vy[id], h->vz[id]};
+    for (int c = 0; c < 6; c++) state[c] = (float)v[c];
+    *count = (unsigned)m;
+    return 1;
+}
+
+int scene_follow3(scene *s, uint32_t id, float state[6], unsigned *count, size_t *slot) {
+    if (s->dim != 3) return 0;
+    if (!s->gpu) {
+        *slot = id;
+        return follow3_cpu(s, id, state, count);
+    }
+    follow3_state st = state3(s);
+    follow3_result r;
+    boids_error err;
+    if (follow3_run(s->follow3, &st, &s->p, id, &r, &err) || !r.found) return 0;
+    memcpy(state, r.state, sizeof r.state);
+    *count = r.count;
+    *slot = r.slot;
     return 1;
 }
 
@@ -313,8 +464,7 @@ const boids_flock *scene_host(const scene *s) {
 
 void scene_order_request(scene *s) {
     if (s->host.z) {
-        /* 3-D runs on the cpu backends: the host has the flock (the GPU reduction reads the
-         * 2-D layout). */
+        /* 3-D on the cpu backends: the host has the flock. */
         s->order3 = boids_order(&s->host);
         return;
     }
@@ -322,8 +472,10 @@ void scene_order_request(scene *s) {
     unsigned state, ids;
     size_t n;
     scene_buffers(s, &state, &ids, &n);
+    if (s->dim == 3) state = boids_gpu_velocity_buffer(s->b);
     glUseProgram(s->order_prog);
     glUniform1ui(s->order_n, (unsigned)n);
+    glUniform1ui(s->order_dim, (unsigned)s->dim);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->order_buf);
     glDispatchCompute(ORDER_GROUPS, 1, 1);
@@ -343,16 +495,17 @@ int scene_order_poll(scene *s, int wait, double *order) {
     if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) return 0;
     glDeleteSync(s->order_fence);
     s->order_fence = NULL;
-    float part[ORDER_GROUPS * 2];
+    float part[ORDER_GROUPS * 4];
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->order_buf);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof part, part);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    double ux = 0, uy = 0;
+    double ux = 0, uy = 0, uz = 0;
     for (int i = 0; i < ORDER_GROUPS; i++) {
-        ux += part[2 * i];
-        uy += part[2 * i + 1];
+        ux += part[4 * i];
+        uy += part[4 * i + 1];
+        uz += part[4 * i + 2];
     }
-    *order = s->order_count ? sqrt(ux * ux + uy * uy) / (double)s->order_count : 0;
+    *order = s->order_count ? sqrt(ux * ux + uy * uy + uz * uz) / (double)s->order_count : 0;
     return 1;
 }
 
@@ -374,6 +527,7 @@ int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours) {
 }
 
 unsigned scene_follow_marks(const scene *s) {
+    if (s->dim == 3) return s->gpu ? follow3_seen_buffer(s->follow3) : s->own_seen;
     return follow_seen_buffer(s->follow);
 }
 
@@ -406,7 +560,7 @@ boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err) {
     if (!s->gpu) return boids_metrics_compute(&s->host, &s->p, m, err);
     if (s->probe.n != boids_backend_n(s->b)) {
         boids_flock_free(&s->probe);
-        boids_status st = boids_flock_alloc(&s->probe, boids_backend_n(s->b), err);
+        boids_status st = boids_flock_alloc_dim(&s->probe, boids_backend_n(s->b), s->dim, err);
         if (st) return st;
     }
     boids_status st = boids_backend_download(s->b, &s->probe, err);

@@ -52,18 +52,30 @@ uint64_t scene_steps(const scene *s);
 /* Buffers to draw from: N vec4 state and N uint ids, valid until the next step/restart. */
 void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n);
 
-/* 3-D (dim = 3, cpu backends): the buffers of render.h's 3-D layout, valid until the next
- * step/restart; returns 0 for a 2-D flock. */
+/* 3-D (dim = 3): the buffers of render.h's 3-D layout, valid until the next step/restart;
+ * returns 0 for a 2-D flock. On gpu the positions and velocities are the backend's own
+ * (cell order) and the previous velocities are put in that order after each step (a small
+ * pass, view_prev3.comp); the cpu backends' are uploaded after each step. */
 int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n);
+
+/* 3-D: the id of the boid whose direction from eye is nearest the ray along dir (unit
+ * length), into *id; 0 when none is in front of the eye, or for a 2-D flock (follow3.h). */
+int scene_pick3(scene *s, const float eye[3], const float dir[3], uint32_t *id);
+
+/* 3-D: boid id's state (x, y, z, vx, vy, vz), the number of boids it counts by its step's
+ * rule (follow3.h: on the host in the cpu backends' own precision, by a pass on gpu) and its
+ * slot in scene_buffers3's buffers; they are marked in scene_follow_marks(). Returns 0 if
+ * there is no such id (or no memory for the marks). */
+int scene_follow3(scene *s, uint32_t id, float state[6], unsigned *count, size_t *slot);
 
 /* The cpu backends' flock as downloaded after the latest step (id order); NULL on gpu. */
 const boids_flock *scene_host(const scene *s);
 
 const char *scene_backend_name(const scene *s);
 
-/* Order on the GPU (3-D: on the host, at once): scene_order_request() starts a reduction;
- * scene_order_poll() returns 1 and the value once the GPU has finished (without waiting), else 0.
- * wait != 0 blocks. */
+/* Order on the GPU (3-D on the cpu backends: on the host, at once): scene_order_request() starts a
+ * reduction; scene_order_poll() returns 1 and the value once the GPU has finished (without
+ * waiting), else 0. wait != 0 blocks. */
 void scene_order_request(scene *s);
 int scene_order_poll(scene *s, int wait, double *order);
 
@@ -75,8 +87,9 @@ uint32_t scene_nearest(scene *s, double x, double y);
  * such id (or no memory for the marks). Reads back 48 bytes. */
 int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours);
 
-/* The marks of the latest scene_follow: a buffer of one uint per boid of scene_buffers()'
- * state, 1 for the boids the followed one counts. */
+/* The marks of the latest scene_follow (3-D: scene_follow3): a buffer of one uint per boid
+ * of scene_buffers()' state (3-D: scene_buffers3's), 1 for the boids the followed one
+ * counts. */
 unsigned scene_follow_marks(const scene *s);
 
 /* GPU time of the steps of recent frames, milliseconds per frame (timestamp queries,

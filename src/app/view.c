@@ -27,11 +27,17 @@ uint64_t view_now_ns(void) {
 void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
     if (p->dim == 3) {
         /* The box is seen in perspective from any side: it keeps its shape, and its volume
-         * grows with N at base's density. */
+         * grows with N at base's density; the predator and food points (the murmuration's
+         * falcon and roost) keep their places in it, from whatever scale they are at (p may
+         * have been fitted before). */
         double k = p->count > base->count ? cbrt((double)p->count / (double)base->count) : 1;
+        double was = p->width / base->width;
         p->width = base->width * k;
         p->height = base->height * k;
         p->depth = base->depth * k;
+        double *at[] = {&p->predator_x, &p->predator_y, &p->predator_z,
+                        &p->food_x,     &p->food_y,     &p->food_z};
+        for (int i = 0; i < 6; i++) *at[i] *= k / was;
         return;
     }
     double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
@@ -129,7 +135,6 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     int pred = flat && ((v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
                         (v->pointer == VIEW_POINTER_HOVER && at.hover));
     int food = flat && v->pointer == VIEW_POINTER_FOOD && pressed;
-    if (!flat) view3_dive(v);
     v->ptr_predator = pred;
     v->ptr_food = food;
     v->ptr_x = at.wx;
@@ -320,9 +325,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     /* On a software renderer the compute shaders run on the CPU through llvmpipe, many
      * times slower than the cpu backend's grid; GL then only draws. */
     v->app = o->app;
-    /* The GPU pipeline runs in 2-D only: a 3-D flock simulates on cpu and is uploaded. */
-    if (!strcmp(v->app.backend, "auto"))
-        v->app.backend = view_software_renderer() || p->dim == 3 ? "cpu" : "gpu";
+    if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
     if (p->dim == 3 && !(v->r3 = render3_create(err))) return err->status;

@@ -20,6 +20,7 @@ boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_sha
 # The viewer's shader table and the follow pass need no window: a library of their own, so
 # that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c src/app/follow.c
+                                  src/app/follow3.c
                                   src/app/render.c src/app/render3.c src/app/look.c
                                   src/app/camera3.c src/app/camera_path.c)
 # Its shaders are validated after the prelude the compute step generates.

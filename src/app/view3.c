@@ -3,7 +3,6 @@
  * boid picked along the pointer's ray, the diving predator, and the 3-D half of a frame
  * (the flock, the box, the vision cone and the points). The panel, HUD and help are the
  * 2-D viewer's own, drawn over it. */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -85,10 +84,9 @@ static render_view3 frame_view(const view *v) {
     return rv;
 }
 
-/* The boid whose direction from the eye is nearest the ray through the pointer. */
-static int pick(view *v, size_t *index) {
-    const boids_flock *f = scene_host(v->sc);
-    if (!f || !f->z) return 0;
+/* The boid whose direction from the eye is nearest the ray through the pointer (a pass over
+ * the drawn buffers, on every backend). */
+static int pick(view *v, uint32_t *id) {
     render_view3 rv = frame_view(v);
     mat4 inv;
     glm_mat4_inv((vec4 *)rv.view_proj, inv);
@@ -99,35 +97,23 @@ static int pick(view *v, size_t *index) {
     glm_vec3_scale(far_, 1.0f / far_[3], ray);
     glm_vec3_sub(ray, eye, ray);
     glm_vec3_normalize(ray);
-    double best = DBL_MAX;
-    for (size_t i = 0; i < f->n; i++) {
-        double d[3] = {f->x[i] - eye[0], f->y[i] - eye[1], f->z[i] - eye[2]};
-        double t = d[0] * ray[0] + d[1] * ray[1] + d[2] * ray[2];
-        if (t <= 0) continue;
-        /* squared sine of the angle between the ray and the boid's direction */
-        double off = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / (t * t) - 1;
-        if (off < best) best = off, *index = i;
-    }
-    return best < DBL_MAX;
+    return scene_pick3(v->sc, eye, ray, id);
 }
 
 void view3_follow_update(view *v) {
     if (v->want_follow_toggle) {
         v->want_follow_toggle = 0;
-        size_t i = 0;
+        uint32_t id = 0;
         if (v->follow) {
             v->follow = v->lock = 0;
-        } else if (pick(v, &i)) {
+        } else if (pick(v, &id)) {
             v->follow = 1;
-            v->follow_id = (uint32_t)i;
+            v->follow_id = id;
         }
     }
-    const boids_flock *f = scene_host(v->sc);
-    v->follow_found = v->follow && f && f->z && v->follow_id < f->n;
+    v->follow_found = v->follow && scene_follow3(v->sc, v->follow_id, v->follow3, &v->follow_count,
+                                                 &v->follow_slot);
     if (!v->follow_found) return;
-    size_t i = v->follow_id;
-    const double s[6] = {f->x[i], f->y[i], f->z[i], f->vx[i], f->vy[i], f->vz[i]};
-    for (int k = 0; k < 6; k++) v->follow3[k] = (float)s[k];
     /* the HUD's line about the followed boid reads the 2-D fields */
     v->follow_state[0] = v->follow3[0], v->follow_state[1] = v->follow3[1];
     v->follow_state[2] = v->follow3[3], v->follow_state[3] = v->follow3[4];
@@ -146,9 +132,12 @@ void view3_dive(view *v) {
     dive_apply(&base, scene_steps(v->sc), p);
 }
 
-/* The predators and attractors that are on, as circles of their reach facing the viewer. */
+/* The predators and attractors that are on, as circles of their reach facing the viewer;
+ * the diving predator where the next step has it. */
 static void points_draw(view *v, const render_view3 *rv) {
-    const boids_params *p = scene_params(v->sc);
+    boids_params dived = *scene_params(v->sc);
+    dive_apply(scene_params(v->sc), scene_steps(v->sc), &dived);
+    const boids_params *p = &dived;
     if (p->predator) {
         const float c[3] = {(float)p->predator_x, (float)p->predator_y, (float)p->predator_z};
         render3_circle(v->r3, rv, c, (float)p->predator_radius, 0xff5a4ad0);
@@ -171,7 +160,8 @@ void view3_draw(view *v) {
         f.length = v->boid_len;
         f.min_px = 1.5 * v->u.ts;
         f.follow = v->follow && v->follow_found;
-        f.follow_index = v->follow_id;
+        f.follow_index = v->follow_slot;
+        f.seen_buf = scene_follow_marks(v->sc);
         render3_draw_flock(v->r3, render_get_look(v->r), &rv, p, &f);
     }
     const float size[3] = {(float)p->width, (float)p->height, (float)p->depth};

@@ -121,6 +121,8 @@ typedef struct view {
     camera3 cam3;     /* replaces zoom, cx, cy */
     uint64_t fly_ns;  /* the previous frame's start: the fly keys' clock */
     float follow3[6]; /* the followed boid: x, y, z, vx, vy, vz */
+    /* the followed boid's slot in the drawn buffers (gpu: cell order) */
+    size_t follow_slot;
 } view;
 
 /* view.c */
@@ -202,10 +204,13 @@ int view3_captures_char(const view *v, unsigned c);
 void view3_fly(view *v, uint64_t now); /* the fly keys held, each frame */
 void view3_drag(view *v, double dx, double dy);
 void view3_wheel(view *v, double notches);
-/* The follow toggle picks the boid nearest the pointer's ray; its state each frame (the cpu
- * backends' host flock), and a locked camera orbits it. */
+/* The follow toggle picks the boid nearest the pointer's ray; each frame its state and the
+ * boids it counts (marked for drawing: follow3.h), and a locked camera orbits it. */
 void view3_follow_update(view *v);
-void view3_dive(view *v); /* dive.h: the predator of a 3-D flock dives through the roost */
+/* dive.h: the predator of a 3-D flock dives through the roost. It changes the parameters of
+ * the steps only (view_step puts the viewer's own back after them, as for the pointer), so
+ * a predator that is on stays on between dives. */
+void view3_dive(view *v);
 void view3_draw(view *v);
 
 /* view_hud.c */

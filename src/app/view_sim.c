@@ -179,7 +179,8 @@ static unsigned steps_due(view *v, uint64_t now) {
 }
 
 /* The steps take the interaction table as it is now, and the pointer while it acts as the
- * parameters' single predator or food point (seed 002's mouse), over their own. */
+ * parameters' single predator or food point (seed 002's mouse), over their own; in 3-D the
+ * diving predator (view3_dive) likewise. */
 boids_status view_step(view *v, uint64_t t0) {
     unsigned k = steps_due(v, t0);
     boids_status st = scene_set_interact(v->sc, &v->inter, &v->err);
@@ -187,6 +188,7 @@ boids_status view_step(view *v, uint64_t t0) {
     boids_params *p = scene_params(v->sc), own = *p;
     if (v->ptr_predator) p->predator = 1, p->predator_x = v->ptr_x, p->predator_y = v->ptr_y;
     if (v->ptr_food) p->food = 1, p->food_x = v->ptr_x, p->food_y = v->ptr_y;
+    if (view_is3d(v)) view3_dive(v);
     st = scene_step(v->sc, k, &v->err);
     *p = own;
     if (st || k == 0) return st;

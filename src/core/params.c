@@ -402,14 +402,21 @@ static void preset_chaos(boids_params *p) {
 }
 
 static void preset_murmuration(boids_params *p) {
-    /* Starlings over a roost (issue 15): a 3-D flock with topological neighbours, the k = 7
-     * nearest at any distance as Ballerini et al. (2008) measured in real flocks (limited
-     * to the vision radius, the flock broke into dozens of small clouds), a wide field of
-     * view and a narrow speed band; the food point is the roost, its pull reaching the
-     * whole box so the flock wheels about it as one cloud, and the predator is the falcon
-     * the viewer and `boids render` send diving through it (src/app/dive.h). 20,000 boids:
-     * the cpu grid steps them at 20 to 60 ms a step on this 2-core machine once the cloud
-     * has formed, which llvmpipe draws at a usable frame rate. */
+    /* Starlings over a roost (issue 15): one dense 3-D flock with topological neighbours, the
+     * k = 7 nearest at any distance as Ballerini et al. (2008) measured in real flocks
+     * (limited to the vision radius, the flock broke into dozens of small clouds), a wide
+     * field of view and a narrow speed band; the food point is the roost, a weak pull
+     * reaching the whole box, and the predator is the falcon the viewer and `boids render`
+     * send diving through it (src/app/dive.h). The weights make it one body rather than a
+     * cloud of clumps: cohesion towards the 7 nearest, stronger than separation, pulled each
+     * bird's neighbours in until they sat inside the separation radius (nearest-neighbour
+     * distance 5 to 8 against a radius of 12) in clumps of about eight, while the roost
+     * gathered the clumps into a loose cloud; with separation over a radius of 15 stronger
+     * than cohesion and alignment the strongest rule the spacing stays even (nearest
+     * distance 9 to 13) and the flock moves as one, the border birds held by cohesion
+     * alone. A larger turning force lets the flock wheel and fold as a whole, and a wide
+     * wall margin turns it before it flattens on a wall. 20,000 boids: the cpu grid steps
+     * them at 30 to 60 ms a step on the 2-core development machine. */
     *p = boids_params_default();
     p->dim = 3;
     p->count = 20000;
@@ -417,26 +424,26 @@ static void preset_murmuration(boids_params *p) {
     p->height = 1000;
     p->depth = 1200;
     p->boundary = BOIDS_BOUNDARY_WALLS;
-    p->wall_margin = 100;
+    p->wall_margin = 200;
     p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
     p->k = 7;
     p->k_in_vision = 0;
     p->vision_radius = 60;
-    p->separation_radius = 12;
+    p->separation_radius = 15;
     p->fov = 300;
     p->max_speed = 180;
     p->min_speed = 120;
     p->initial_speed = 150;
-    p->max_force = 5;
-    p->separation_weight = 1.6;
-    p->alignment_weight = 1.3;
-    p->cohesion_weight = 1.4;
+    p->max_force = 8;
+    p->separation_weight = 2;
+    p->alignment_weight = 2;
+    p->cohesion_weight = 1;
     p->food = 1;
     p->food_x = p->width / 2;
     p->food_y = p->height * 0.55;
     p->food_z = p->depth / 2;
     p->food_radius = 2000;
-    p->food_weight = 0.5;
+    p->food_weight = 0.3;
     p->predator = 1;
     p->predator_x = p->food_x;
     p->predator_y = p->food_y;

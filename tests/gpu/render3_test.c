@@ -100,7 +100,7 @@ static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
     render_look look = render_look_default();
     look.plain[0] = look.plain[1] = look.plain[2] = 1;
     render_set_look(r, &look);
-    render_flock3 f = {pb, vb, vb, 2, RENDER_PLAIN, 60, 1, 0, 0};
+    render_flock3 f = {pb, vb, vb, 2, RENDER_PLAIN, 60, 1, 0, 0, 0};
     unsigned char *px = malloc((size_t)W * H * 4);
     draw(r, t, &c, &f, &p, NULL, px);
     unsigned char bg[3] = {(unsigned char)(look.background[0] * 255 + 0.5f),

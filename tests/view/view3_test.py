@@ -24,10 +24,10 @@ XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
 XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
 
 
-def run(args, xvfb=False, timeout=280):
+def run(args, xvfb=False, timeout=280, cwd=None):
     cmd = (XVFB if xvfb else []) + [BOIDS] + args
     for _ in range(3):
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
         if not (xvfb and XVFB_CLEANUP in r.stderr):
             break
     return r
@@ -71,6 +71,152 @@ def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
     for q in ((0, 0, 320, 200), (320, 0, 640, 200), (0, 200, 320, 400), (320, 200, 640, 400)):
         check(lit_pixels(shots[0], q) > 0, f"nothing drawn in quadrant {q}")
     print("ok: two camera positions, two pictures of a 3-D flock")
+
+
+def colour_pixels(path):
+    """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0), and the red of the followed
+    boid (1.0, 0.25, 0.2) and of the predator's circle (0xff5a4a), lit and fogged towards the
+    background, which no plain-coloured boid, the background or another line has; the
+    vision cone's pale blue lines have red above 100."""
+    w, h, ch, rows = png.read(path)
+    blue = red = 0
+    for r in rows:
+        for x in range(w):
+            cr, cg, cb = r[x * ch], r[x * ch + 1], r[x * ch + 2]
+            if cb > cr + 80 and cb > cg + 30 and cr < 100:
+                blue += 1
+            if cr > cg + 60 and cr > cb + 60:
+                red += 1
+    return blue, red
+
+
+def test_view_follow3_marks_neighbours_cpu_and_gpu(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # Plain boids, no predator; `f` follows the boid nearest the middle of the window, `z`
+    # locks the camera on it and the wheel zooms in. The followed boid is red, the seven it counts
+    # (topological k = 7) blue: drawn from the marks of each backend's own rule
+    # (follow3_test checks that those are the step's sets).
+    base = ["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400", "--frames",
+            "8", "--steps-per-frame", "1", "--no-hud", "--no-panel", "--colour", "plain",
+            "--set", "predator=0", "--stats", "-vv"]
+    keys = "2:{click:320,200}f,3:z,4:{wheel:320,200,12}"
+    shots = {}
+    for backend, follow in (("cpu", True), ("gpu", True), ("cpu", False)):
+        shot = os.path.join(tmp, f"{backend}-{follow}.png")
+        extra = ["--keys", keys if follow else keys.replace("f,", ",")]
+        r = run(base + ["--backend", backend, "--screenshot", shot] + extra, xvfb=True)
+        check(r.returncode == 0, f"{backend}: exit code {r.returncode}", r)
+        check(f"backend {backend}," in r.stderr, f"the viewer ran on {backend}", r)
+        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
+        stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
+        check(stats["following"] == ("1" if follow else "0"), f"{backend}: following", r)
+        shots[(backend, follow)] = colour_pixels(shot)
+        print(f"{backend}, follow {follow}: {shots[(backend, follow)]} (blue, red) pixels")
+    for backend in ("cpu", "gpu"):
+        blue, red = shots[(backend, True)]
+        # seven small boids near the eye: some tens of pixels at the least
+        check(blue >= 20 and red >= 3, f"{backend}: neighbours or the followed boid not drawn")
+    check(shots[("cpu", False)] == (0, 0), "blue or red boids without a followed one")
+    print("ok: the followed boid red and its neighbours blue, on cpu and gpu")
+
+
+def test_view_murmuration_predator_dives_every_period(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # dive.h: 240 steps of every 900 the predator dives, drawn as a red circle of its reach.
+    # Step 1000 is 100 steps into the second dive, step 600 between the first two (the
+    # viewer once turned the predator off for good when the first dive ended).
+    reds = {}
+    for steps in (600, 1000):
+        shot = os.path.join(tmp, f"dive-{steps}.png")
+        r = run(["view", "--preset", "murmuration", "-n", "2000", "--size", "400x250",
+                 "--frames", str(steps // 20), "--steps-per-frame", "20", "--no-hud",
+                 "--no-panel", "--colour", "plain", "--screenshot", shot, "--stats"],
+                xvfb=True)
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+        reds[steps] = colour_pixels(shot)[1]
+    print(f"red pixels: {reds[600]} between dives, {reds[1000]} in the second dive")
+    check(reds[600] == 0 and reds[1000] >= 50, "the predator does not dive again")
+    print("ok: the predator dives again in the second period")
+
+
+def preset_params(name):
+    """`boids params --preset NAME` as a dict of key to value text."""
+    r = run(["params", "--preset", name])
+    check(r.returncode == 0, f"boids params --preset {name}", r)
+    return {f[0]: f[1] for f in (line.split() for line in r.stdout.splitlines()[1:]) if f}
+
+
+def test_view_panel_offers_murmuration_in_3d(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # The lab flock in 3-D; the panel's third preset row (3-D only) holds murmuration: at
+    # 640 x 400 the panel is 300 pixels wide at the right, that row's button 84 to 106
+    # pixels down (src/app/view_panel.c, view_ui.c). The preset keeps N and the dimension.
+    r = run(["view", "--set", "dim=3", "-n", "3000", "--size", "640x400", "--frames", "4",
+             "--no-hud", "--keys", "2:{click:490,95}", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"exit code {r.returncode}", r)
+    check("preset murmuration" in r.stderr, "the button did not apply the preset", r)
+    stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
+    want = preset_params("murmuration")
+    for key in ("separation_weight", "alignment_weight", "cohesion_weight", "separation_radius",
+                "fov", "max_speed", "min_speed", "max_force"):
+        check(float(stats[key]) == float(want[key]), f"{key}: {stats[key]}, preset {want[key]}")
+    check(stats["n"] == "3000" and stats["boundary"] == "1", "N or the walls", r)
+    print("ok: the panel's murmuration button applies the preset in 3-D")
+
+
+def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
+    if not shutil.which("xvfb-run"):
+        harness.skip("xvfb-run not found (Debian package xvfb)")
+    # --backend gpu: the compute pipeline in 3-D, drawn straight from its state buffers (no
+    # host copy of the flock: scene_host is NULL there). The same state on cpu gives the
+    # same picture to within the float differences of a few steps' arithmetic.
+    shots = {}
+    for backend in ("gpu", "cpu"):
+        shot = os.path.join(tmp, f"{backend}.png")
+        r = run(["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400",
+                 "--frames", "4", "--steps-per-frame", "2", "--no-hud", "--no-panel",
+                 "--backend", backend, "--screenshot", shot, "--stats", "-vv"], xvfb=True)
+        check(r.returncode == 0, f"{backend}: exit code {r.returncode}", r)
+        check(f"backend {backend}," in r.stderr, f"the viewer ran on {backend}", r)
+        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
+        shots[backend] = lit_pixels(shot)
+        print(f"{backend}: {shots[backend]} lit pixels")
+    check(shots["gpu"] >= 300, "the gpu backend's flock is not drawn")
+    # lit pixels of 3000 boids of a few pixels each: a flock moved by float rounding covers
+    # about the same number (a tenth is far more than rounding moves)
+    check(abs(shots["gpu"] - shots["cpu"]) <= shots["cpu"] // 10,
+          "the gpu backend's picture is not the cpu backend's flock")
+    print("ok: the gpu backend's 3-D flock drawn from its buffers")
+
+
+def test_render_murmuration_dark_birds_on_a_pale_sky(tmp):
+    # The preset's look (render.h: render_look_for_preset): a pale evening sky and dark
+    # plain birds; a config's view. lines change it as they change the default look.
+    looks = {}
+    for name, extra in (("preset", []), ("config", ["--config", "cfg.ini"])):
+        with open(os.path.join(tmp, "cfg.ini"), "w") as f:
+            f.write("view.background = #000000\nview.plain = #ffffff\n")
+        out = os.path.join(tmp, name + "-%d.png")
+        r = run(["render", "--preset", "murmuration", "-n", "3000", "--size", "320x200",
+                 "--frames", "1", "--steps-per-frame", "0", "-o", out] + extra, cwd=tmp)
+        check(r.returncode == 0, f"exit code {r.returncode}", r)
+        w, h, ch, rows = png.read(out % 0)
+        sky = tuple(rows[0][:3])
+        # darker than the sky in every channel by more than 40 levels
+        dark = sum(1 for row in rows for x in range(w)
+                   if all(c < s - 40 for c, s in zip(row[x * ch:x * ch + 3], sky)))
+        looks[name] = (sky, dark)
+    sky, dark = looks["preset"]
+    print(f"preset: sky {sky}, {dark} dark pixels; config: sky {looks['config'][0]}")
+    check(min(sky) > 150, f"the sky is not pale: {sky}")
+    # 3000 birds of at least 3 pixels spread through the box: hundreds of pixels well below
+    # the sky (the fog lightens the far ones towards it)
+    check(dark >= 300, f"only {dark} dark pixels: no dark birds")
+    check(looks["config"][0] == (0, 0, 0), "the config's view.background did not win")
+    print("ok: dark birds on a pale sky, and the config's look wins")
 
 
 def write_state(path, boids):
