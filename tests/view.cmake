@@ -36,6 +36,7 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
           view_murmuration_predator_dives_every_period
           view_panel_offers_murmuration_in_3d
           render_murmuration_dark_birds_on_a_pale_sky
+          render_3d_backend_gpu_on_request_cpu_on_software
           render_depth_cue_far_boid_dimmer_and_smaller
           render_camera_orbit_writes_frames_bad_specs_exit_2)
   add_test(NAME ${t}

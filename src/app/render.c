@@ -186,6 +186,10 @@ static void overlay_vao(render_ctx *r) {
                       offsetof(ui_vert, rgba));
 }
 
+int render_software(const render_ctx *r) {
+    return r->software;
+}
+
 render_ctx *render_create(boids_error *err) {
     render_ctx *r = calloc(1, sizeof *r);
     if (!r) {

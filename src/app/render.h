@@ -128,6 +128,10 @@ typedef struct render_flock {
 typedef struct render_ctx render_ctx;
 
 render_ctx *render_create(boids_error *err);
+
+/* 1 when the context's GL renderer is a software rasteriser (llvmpipe, softpipe,
+ * SwiftShader). */
+int render_software(const render_ctx *r);
 void render_destroy(render_ctx *r);
 
 /* The look of the following frames (the seeds' look until called). */
