@@ -31,26 +31,33 @@ follow_pass *follow_create(boids_error *err) {
     f->u_pass = glGetUniformLocation(f->prog, "u_pass");
     f->u_point = glGetUniformLocation(f->prog, "u_point");
     f->u_id = glGetUniformLocation(f->prog, "u_id");
-    glGenBuffers(1, &f->result);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->result);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, RESULT_BYTES, NULL, GL_DYNAMIC_READ);
-    glGenBuffers(1, &f->seen);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->seen);
+    follow_gl_make(&f->result, RESULT_BYTES, &f->seen, &f->ubo);
+    return f;
+}
+
+void follow_gl_make(unsigned *result, size_t result_bytes, unsigned *seen, unsigned *ubo) {
+    glGenBuffers(1, result);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *result);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)result_bytes, NULL, GL_DYNAMIC_READ);
+    glGenBuffers(1, seen);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *seen);
     glBufferData(GL_SHADER_STORAGE_BUFFER, 4, NULL, GL_DYNAMIC_COPY);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    glGenBuffers(1, &f->ubo);
-    glBindBuffer(GL_UNIFORM_BUFFER, f->ubo);
+    glGenBuffers(1, ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, *ubo);
     glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_params), NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
-    return f;
+}
+
+void follow_gl_free(unsigned prog, unsigned result, unsigned seen, unsigned ubo) {
+    const GLuint bufs[3] = {result, seen, ubo};
+    glDeleteProgram(prog);
+    glDeleteBuffers(3, bufs);
 }
 
 void follow_destroy(follow_pass *f) {
     if (!f) return;
-    glDeleteProgram(f->prog);
-    glDeleteBuffers(1, &f->result);
-    glDeleteBuffers(1, &f->seen);
-    glDeleteBuffers(1, &f->ubo);
+    follow_gl_free(f->prog, f->result, f->seen, f->ubo);
     free(f);
 }
 

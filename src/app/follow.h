@@ -34,4 +34,10 @@ boids_status follow_run(follow_pass *f, unsigned state, unsigned ids, size_t n,
  * boid is counted by the followed one (never the followed boid itself). */
 unsigned follow_seen_buffer(const follow_pass *f);
 
+/* The buffers a follow pass (2-D or 3-D, follow3.h) owns besides its program: the result
+ * block it reads back (result_bytes), the marks (grown per run) and its copy of the step's
+ * uniform block; and their release with the program. */
+void follow_gl_make(unsigned *result, size_t result_bytes, unsigned *seen, unsigned *ubo);
+void follow_gl_free(unsigned prog, unsigned result, unsigned seen, unsigned ubo);
+
 #endif

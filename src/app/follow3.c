@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "follow3.h"
 
+#include "follow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,26 +51,13 @@ follow3_pass *follow3_create(boids_error *err) {
     f->u_eye = glGetUniformLocation(f->prog, "u_eye");
     f->u_ray = glGetUniformLocation(f->prog, "u_ray");
     f->u_id = glGetUniformLocation(f->prog, "u_id");
-    glGenBuffers(1, &f->result);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->result);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, 4 * RESULT_WORDS, NULL, GL_DYNAMIC_READ);
-    glGenBuffers(1, &f->seen);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->seen);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, 4, NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    glGenBuffers(1, &f->ubo);
-    glBindBuffer(GL_UNIFORM_BUFFER, f->ubo);
-    glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_params), NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    follow_gl_make(&f->result, 4 * RESULT_WORDS, &f->seen, &f->ubo);
     return f;
 }
 
 void follow3_destroy(follow3_pass *f) {
     if (!f) return;
-    glDeleteProgram(f->prog);
-    glDeleteBuffers(1, &f->result);
-    glDeleteBuffers(1, &f->seen);
-    glDeleteBuffers(1, &f->ubo);
+    follow_gl_free(f->prog, f->result, f->seen, f->ubo);
     free(f);
 }
 
