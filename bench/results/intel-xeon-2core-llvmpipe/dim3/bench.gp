@@ -1,31 +1,32 @@
 # boids-bench plots; regenerate with: gnuplot bench.gp (in this folder)
 $s0 << EOD
-10000 120.26 119.347 122.417 12026 0 0 0 0 0 0 0 0.0244847
+10000 57.1024 56.9595 57.2469 5710.24 0 0 0 0 0 0 1 0.051179
+100000 6041.56 6036.24 6158.58 60415.6 0 0 0 0 0 0 1 0.0049301
 EOD
 $s1 << EOD
-10000 2.94453 2.9438 2.94486 294.453 0 0 0 0 0 0 1 1
-100000 32.6787 30.5523 41.3079 326.787 0 0 0 0 0 0 1 1
-1000000 319.906 309.422 325.35 319.906 0 0 0 0 0 0 1 1
+10000 2.92245 2.91466 2.92467 292.245 0 0 0 0 0 0 1 1
+100000 29.7855 29.7592 29.8166 297.855 0 0 0 0 0 0 1 1
+1000000 304.761 303.432 305.767 304.761 0 0 0 0 0 0 1 1
 EOD
 $s2 << EOD
-10000 2.59959 2.42531 2.85297 259.959 0 0 0 0 0 0 0 1.13269
-100000 35.9557 35.8649 36.2991 359.557 0 0 0 0 0 0 0 0.908859
-1000000 323.918 277.612 329.752 323.918 0 0 0 0 0 0 0 0.987615
+10000 1.59788 1.58696 1.62843 159.788 0 0 0 0 0 0 1 1.82895
+100000 16.4206 16.4014 16.473 164.206 0 0 0 0 0 0 1 1.81391
+1000000 169.054 168.771 169.92 169.054 0 0 0 0 0 0 1 1.80275
 EOD
 $s3 << EOD
-10000 3.87431 3.85864 6.25899 387.431 0.00382697 0.10615 0.259023 0.122407 0 3.3698 0 0.760016
-100000 43.5502 40.2543 52.7171 435.502 0.068333 2.0798 3.68023 3.53424 0 82.9139 0 0.750368
-1000000 658.088 657.713 658.826 658.088 0.556381 14.2935 31.619 25.452 0 597.702 0 0.486114
+10000 4.52282 4.12588 5.04765 452.282 0.00358169 0.111239 0.282442 0.121827 0 3.55796 1 0.646156
+100000 35.5014 35.3848 36.2686 355.014 0.0356625 0.657497 1.58492 0.868828 0 32.7008 1 0.838994
+1000000 354.581 353.121 354.988 354.581 0.65754 7.02718 15.6982 11.5619 0 317.123 1 0.859495
 EOD
 $s4 << EOD
-10000 4.10202 4.06951 4.12896 410.202 0.00447903 0.105341 0.263157 0.128951 0.167217 3.46616 1 0.717826
-100000 80.4779 68.6337 102.395 804.779 0.0491833 1.24258 2.98055 1.85027 2.41239 60.1068 0 0.406057
-1000000 681.334 605.714 693.089 681.334 0.558154 14.1802 30.6663 23.5282 23.5903 592.738 0 0.469529
+10000 4.31913 4.26508 4.35372 431.913 0.00415953 0.122715 0.292812 0.15138 0.183473 3.60719 1 0.676628
+100000 36.7017 36.6741 36.8966 367.017 0.0377877 0.691964 1.58962 0.869622 1.19563 32.2067 1 0.811556
+1000000 366.753 365.701 368.302 366.753 0.546495 7.07367 15.893 12.5864 11.627 316.292 1 0.830969
 EOD
 
 set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'
 set output 'bench_time.svg'
-set title 'boids-bench: time per step - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 3.12-4.04, others up to 1.24 cores, 9 of 13 points untrusted (hollow)' noenhanced
+set title 'boids-bench: time per step - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 0.84-1.68, others up to 0.03 cores, 0 of 14 points untrusted (hollow)' noenhanced
 set logscale xy
 set grid
 set key left top
@@ -34,7 +35,6 @@ set xrange [6666.67:1.5e+06]
 set xlabel 'boids N'
 set ylabel 'ms per step (median; bars min..max)'
 unset label
-set label '' at first 100000, graph 0.030 point pt 2 ps 1.5 lc 1
 set label '' at first 1000000, graph 0.030 point pt 2 ps 1.5 lc 1
 plot $s0 using 1:2:3:4 with yerrorbars ps 0 lc 1 notitle, \
     $s0 using 1:($2) with lines lw 2 lc 1 dt 1 title 'cpu-ref', \
@@ -61,7 +61,7 @@ plot $s0 using 1:2:3:4 with yerrorbars ps 0 lc 1 notitle, \
 
 set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'
 set output 'bench_cost.svg'
-set title 'boids-bench: cost per boid-step - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 3.12-4.04, others up to 1.24 cores, 9 of 13 points untrusted (hollow)' noenhanced
+set title 'boids-bench: cost per boid-step - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 0.84-1.68, others up to 0.03 cores, 0 of 14 points untrusted (hollow)' noenhanced
 set logscale xy
 set grid
 set key left top
@@ -70,7 +70,6 @@ set xrange [6666.67:1.5e+06]
 set xlabel 'boids N'
 set ylabel 'ns per boid-step (median)'
 unset label
-set label '' at first 100000, graph 0.030 point pt 2 ps 1.5 lc 1
 set label '' at first 1000000, graph 0.030 point pt 2 ps 1.5 lc 1
 plot $s0 using 1:($5) with lines lw 2 lc 1 dt 1 title 'cpu-ref', \
     $s0 using 1:($12 > 0 ? ($5) : 1/0) with points pt 7 ps 0.8 lc 1 notitle, \
@@ -92,7 +91,7 @@ plot $s0 using 1:($5) with lines lw 2 lc 1 dt 1 title 'cpu-ref', \
 
 set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'
 set output 'bench_speedup.svg'
-set title 'boids-bench: speedup against cpu-1t of this build - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 3.12-4.04, others up to 1.24 cores, 9 of 13 points untrusted (hollow)' noenhanced
+set title 'boids-bench: speedup against cpu-1t of this build - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 0.84-1.68, others up to 0.03 cores, 0 of 14 points untrusted (hollow)' noenhanced
 set logscale xy
 set grid
 set key left top
@@ -101,7 +100,6 @@ set xrange [6666.67:1.5e+06]
 set xlabel 'boids N'
 set ylabel 'time of cpu-1t / time of the backend (median)'
 unset label
-set label '' at first 100000, graph 0.030 point pt 2 ps 1.5 lc 1
 set label '' at first 1000000, graph 0.030 point pt 2 ps 1.5 lc 1
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lc rgb '#808080'
 plot $s0 using 1:($13) with lines lw 2 lc 1 dt 1 title 'cpu-ref', \
@@ -125,7 +123,7 @@ unset arrow
 
 set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'
 set output 'bench_stages.svg'
-set title 'boids-bench: GPU time per stage - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 3.12-4.04, others up to 1.24 cores, 9 of 13 points untrusted (hollow)' noenhanced
+set title 'boids-bench: GPU time per stage - llvmpipe (LLVM 15.0.6, 256 bits) / Intel(R) Xeon(R) Processor'."\n".'load 0.84-1.68, others up to 0.03 cores, 0 of 14 points untrusted (hollow)' noenhanced
 unset title
 unset logscale
 unset label
