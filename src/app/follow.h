@@ -34,10 +34,30 @@ boids_status follow_run(follow_pass *f, unsigned state, unsigned ids, size_t n,
  * boid is counted by the followed one (never the followed boid itself). */
 unsigned follow_seen_buffer(const follow_pass *f);
 
-/* The buffers a follow pass (2-D or 3-D, follow3.h) owns besides its program: the result
- * block it reads back (result_bytes), the marks (grown per run) and its copy of the step's
- * uniform block; and their release with the program. */
-void follow_gl_make(unsigned *result, size_t result_bytes, unsigned *seen, unsigned *ubo);
-void follow_gl_free(unsigned prog, unsigned result, unsigned seen, unsigned ubo);
+/* The GL objects every follow pass (this one, and follow3.h's) owns: its program, the result
+ * block it reads back, the marks (one uint per slot, grown to the largest n asked for) and
+ * its copy of the step's uniform block. */
+typedef struct follow_gl {
+    unsigned prog, result, seen, ubo;
+    size_t result_bytes, seen_cap;
+} follow_gl;
+
+/* Compiles the compute shader `shader` and makes the buffers (a result block of
+ * result_bytes); on failure nothing is left to free. */
+boids_status follow_gl_init(follow_gl *g, const char *shader, size_t result_bytes,
+                            boids_error *err);
+void follow_gl_free(follow_gl *g);
+
+/* Uses the program and binds the result block (set to init, result_bytes long), the marks
+ * and our copy of the step's uniform block, made from p for n boids as the pipeline makes
+ * its own (the grid's fields stay 0: the passes search no grid); the pipeline binds its own
+ * block again at its next call. The caller binds the state buffers. */
+void follow_gl_bind(const follow_gl *g, const boids_params *p, size_t n, const void *init);
+
+/* Reads the result block back into out (result_bytes). */
+void follow_gl_read(const follow_gl *g, void *out);
+
+/* Grows the marks to n uints (never shrinks them); out of GPU memory is BOIDS_ERR_NOMEM. */
+boids_status follow_gl_reserve(follow_gl *g, size_t n, boids_error *err);
 
 #endif

@@ -9,7 +9,6 @@
 #include <glad/gl.h>
 
 #include "prelude.h"
-#include "render.h"
 
 #define RULES_REAL     float
 #define RULES_FN(name) name##_f
@@ -31,8 +30,7 @@ enum { RESULT_WORDS = 16 }; /* the Result block of view_follow3.comp (std430): 6
 #define NO_BOID 0xFFFFFFFFu /* the pick's start: no boid yet */
 
 struct follow3_pass {
-    unsigned prog, result, seen, ubo;
-    size_t seen_cap;
+    follow_gl gl;
     int u_pass, u_eye, u_ray, u_id;
 };
 
@@ -42,50 +40,34 @@ follow3_pass *follow3_create(boids_error *err) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    static const char *const names[] = {"view_follow3.comp"};
-    if (!(f->prog = render_program(names, 1, err))) {
+    if (follow_gl_init(&f->gl, "view_follow3.comp", 4 * RESULT_WORDS, err)) {
         free(f);
         return NULL;
     }
-    f->u_pass = glGetUniformLocation(f->prog, "u_pass");
-    f->u_eye = glGetUniformLocation(f->prog, "u_eye");
-    f->u_ray = glGetUniformLocation(f->prog, "u_ray");
-    f->u_id = glGetUniformLocation(f->prog, "u_id");
-    follow_gl_make(&f->result, 4 * RESULT_WORDS, &f->seen, &f->ubo);
+    f->u_pass = glGetUniformLocation(f->gl.prog, "u_pass");
+    f->u_eye = glGetUniformLocation(f->gl.prog, "u_eye");
+    f->u_ray = glGetUniformLocation(f->gl.prog, "u_ray");
+    f->u_id = glGetUniformLocation(f->gl.prog, "u_id");
     return f;
 }
 
 void follow3_destroy(follow3_pass *f) {
     if (!f) return;
-    follow_gl_free(f->prog, f->result, f->seen, f->ubo);
+    follow_gl_free(&f->gl);
     free(f);
 }
 
 unsigned follow3_seen_buffer(const follow3_pass *f) {
-    return f->seen;
+    return f->gl.seen;
 }
 
-/* Binds the program, the state, the result (set to init) and the marks, and our copy of the
- * step's uniform block made from p as the pipeline makes its own (the grid's fields stay 0:
- * the passes search no grid). The pipeline binds its own block again at its next call. */
+/* follow_gl_bind, and the state's position, velocity and id buffers. */
 static void setup(follow3_pass *f, const follow3_state *s, const boids_params *p,
                   const uint32_t init[RESULT_WORDS]) {
-    boids_gpu_params u;
-    boids_gpu_params_init(&u, p);
-    u.n = (uint32_t)s->n;
-    glBindBuffer(GL_UNIFORM_BUFFER, f->ubo);
-    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
-    glBindBuffer(GL_UNIFORM_BUFFER, 0);
-    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, f->ubo);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->result);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4 * RESULT_WORDS, init);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    glUseProgram(f->prog);
+    follow_gl_bind(&f->gl, p, s->n, init);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_GPU_B_SRC_STATE, s->pos);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_GPU_B_SRC_VEL, s->vel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_GPU_B_SRC_ID, s->ids);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_GPU_B_FOLLOW, f->result);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_GPU_B_SEEN, f->seen);
 }
 
 static void pass(const follow3_pass *f, unsigned pass, size_t n) {
@@ -95,12 +77,6 @@ static void pass(const follow3_pass *f, unsigned pass, size_t n) {
     /* the next pass, the read-back, and boid3.vert's fetches of the marks */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
                     GL_TEXTURE_FETCH_BARRIER_BIT);
-}
-
-static void read_result(const follow3_pass *f, uint32_t out[RESULT_WORDS]) {
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->result);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4 * RESULT_WORDS, out);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
 int follow3_pick(follow3_pass *f, const follow3_state *s, const boids_params *p, const float eye[3],
@@ -113,31 +89,17 @@ int follow3_pick(follow3_pass *f, const follow3_state *s, const boids_params *p,
     pass(f, 0, s->n);
     pass(f, 1, s->n);
     uint32_t out[RESULT_WORDS];
-    read_result(f, out);
+    follow_gl_read(&f->gl, out);
     if (out[1] == NO_BOID) return 0;
     *id = out[1];
     return 1;
-}
-
-/* The marks hold one uint per boid: grown (never shrunk) to n. */
-static boids_status reserve(follow3_pass *f, size_t n, boids_error *err) {
-    if (n <= f->seen_cap) return BOIDS_OK;
-    while (glGetError() != GL_NO_ERROR) continue;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->seen);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(4 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if (glGetError() != GL_NO_ERROR)
-        return boids_error_set(err, BOIDS_ERR_NOMEM,
-                               "out of GPU memory for the follow marks of %zu boids", n);
-    f->seen_cap = n;
-    return BOIDS_OK;
 }
 
 boids_status follow3_run(follow3_pass *f, const follow3_state *s, const boids_params *p,
                          uint32_t id, follow3_result *out, boids_error *err) {
     static const uint32_t init[RESULT_WORDS] = {0};
     memset(out, 0, sizeof *out);
-    boids_status st = reserve(f, s->n, err);
+    boids_status st = follow_gl_reserve(&f->gl, s->n, err);
     if (st || s->n == 0) return st;
     setup(f, s, p, init);
     glUniform1ui(f->u_id, id);
@@ -148,7 +110,7 @@ boids_status follow3_run(follow3_pass *f, const follow3_state *s, const boids_pa
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && p->k <= BOIDS_GPU_MAX_K_SHADER)
         pass(f, 4, s->n);
     uint32_t r[RESULT_WORDS];
-    read_result(f, r);
+    follow_gl_read(&f->gl, r);
     out->found = r[2] != 0;
     out->count = r[3];
     out->slot = r[4];
