@@ -20,13 +20,20 @@ static boids_gpu_options checked(int deterministic) {
     return o;
 }
 
-/* Runs `steps` steps from init in a fresh backend; returns the hash of the state (id order). */
-static inline uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
-                                unsigned steps) {
+/* A gpu backend on init with the checked options; a failure is a failed check and NULL. */
+static inline boids_backend *checked_backend(int deterministic, const boids_flock *init) {
     boids_error err;
     boids_gpu_options o = checked(deterministic);
     boids_backend *b = boids_gpu_create(NULL, init, &o, &err);
     CHECK(b != NULL, "create: %s", err.msg);
+    return b;
+}
+
+/* Runs `steps` steps from init in a fresh backend; returns the hash of the state (id order). */
+static inline uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
+                                unsigned steps) {
+    boids_error err;
+    boids_backend *b = checked_backend(deterministic, init);
     if (!b) return 0;
     boids_flock out;
     boids_flock_alloc(&out, init->n, &err);

@@ -14,14 +14,6 @@
 #include "gpu_fixture.h"
 #include "../obstacle_fixture.h"
 
-static boids_backend *make(int deterministic, const boids_flock *f) {
-    boids_error err;
-    boids_gpu_options o = checked(deterministic);
-    boids_backend *b = boids_gpu_create(NULL, f, &o, &err);
-    CHECK(b != NULL, "create: %s", err.msg);
-    return b;
-}
-
 /* `steps` steps in deterministic mode, `fast` in fast mode (0: not run). */
 static void run_model(int vicsek, unsigned steps, unsigned fast) {
     boids_params p = obst_params(vicsek);
@@ -34,7 +26,7 @@ static void run_model(int vicsek, unsigned steps, unsigned fast) {
                  vicsek ? " vicsek" : "");
         obst_check c;
         obst_check_init(&c, name, 1, &p, &f);
-        boids_backend *b = make(det, &f);
+        boids_backend *b = checked_backend(det, &f);
         if (b) obst_run(&c, b, &f, det ? steps : fast);
         obst_check_done(&c);
         boids_backend_destroy(b);
@@ -52,7 +44,7 @@ static void deterministic_with_table(unsigned steps) {
     uint64_t h[2] = {0, 1};
     boids_interact t;
     for (int k = 0; k < 2; k++) {
-        boids_backend *b = make(1, &f);
+        boids_backend *b = checked_backend(1, &f);
         if (!b) break;
         for (unsigned s = 0; s < steps; s += MOVE_EVERY) {
             obst_table(&t, &p, s);
