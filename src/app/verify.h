@@ -61,6 +61,10 @@ void verify_band_interact3(const boids_params *p, const boids_interact *t, const
  * 3-D). */
 double verify_eps_pos(const boids_params *p);
 
+/* The interaction table's band (verify_interact.c), in 2-D and 3-D: how close to one of its
+ * thresholds a boid's decision may be and still be left out. */
+double verify_interact_band(const boids_params *p);
+
 /* Pieces the 2-D and the 3-D float checks share (verify_float.c). The topological
  * selection in float: verify_topo_keep_f keeps the kmax smallest (d2, j) of the m selected,
  * nearest first, candidates coming in ascending j (ties keep the lower id), and returns the

@@ -110,6 +110,14 @@ static int band_boid(const rules_k_d *k, const boids_params *p, const boids_floc
     return !inside && move_near(k, p, f, ref, i, b); /* inside: expelled, not moved */
 }
 
+/* 64 float spacings of the world size, of a step and of the look-ahead: far above the float
+ * error of an offset, a move (a velocity summed from a few dozen capped forces) or the
+ * look-ahead's end. */
+double verify_interact_band(const boids_params *p) {
+    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    return 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
+}
+
 void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
                           const boids_flock *ref, verify_amb *amb) {
     if (!t) return;
@@ -120,11 +128,7 @@ void verify_band_interact(const boids_params *p, const boids_interact *t, const 
     rules_k_d k;
     rules_k_init_d(&k, p);
     rules_k_set_interact_d(&k, t);
-    /* 64 float spacings of the world size, of a step and of the look-ahead: far above the
-     * float error of an offset, a move (a velocity summed from a few dozen capped forces)
-     * or the look-ahead's end. */
-    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
-    double b = 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
+    double b = verify_interact_band(p);
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
     for (long i = 0; i < n; i++)

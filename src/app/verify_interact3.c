@@ -2,7 +2,6 @@
 /* `boids verify` with an interaction table in 3-D: the float band of the table's decisions,
  * verify_interact.c's for the points with their z and for spheres (verify.h hands a flock with
  * z arrays here). */
-#include <float.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -119,10 +118,7 @@ void verify_band_interact3(const boids_params *p, const boids_interact *t, const
     rules3_k_init_d(&k, p);
     rules3_k_set_interact_d(&k, &tab, t);
     if (!k.tab) return;
-    /* verify_interact.c's band: 64 float spacings of the world size, of a step and of the
-     * look-ahead. */
-    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
-    double b = 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
+    double b = verify_interact_band(p);
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
     for (long i = 0; i < n; i++)
