@@ -4,9 +4,13 @@
     has a versioned SONAME file beside it;
   - examples/consumer, a separate CMake project, finds it with find_package(boids 0.3),
     builds and runs;
-  - examples/minimal.c builds with `cc $(pkg-config --cflags --libs boids)` and runs;
+  - examples/minimal.c builds with the README's `cc ... $(pkg-config --cflags --libs boids)
+    -Wl,-rpath,$(pkg-config --variable=libdir boids)` and runs with no LD_LIBRARY_PATH;
   - a host that defines glad's names itself (its own loader) links with libboids_gpu, the
     shared and the static one, without "multiple definition" errors.
+Every link flag comes from the installed package (its pkg-config files or its CMake targets),
+none is named here: a dependency the build drops or adds reaches the consumers through the
+package, and a .pc file that lacks one fails this test.
 
 Usage: install_test.py CMAKE BUILD_DIR SOURCE_DIR CC [SANITIZE_FLAGS]
 (the flags of a -DBOIDS_SANITIZE=ON build: its libraries need the sanitizer runtime in every
@@ -72,7 +76,10 @@ def main():
         internal = [s for s in syms if s.endswith("_unchecked")]
         check(f"lib{lib}.so keeps its internal functions hidden", not internal, str(internal))
 
-    env = dict(os.environ, LD_LIBRARY_PATH=libdir)
+    # No LD_LIBRARY_PATH anywhere below: a consumer of a non-system prefix finds the
+    # libraries through the rpath its build records (CMake's for imported targets, the
+    # README's -Wl,-rpath for pkg-config).
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
     consumer = os.path.join(tmp, "consumer")
     run(cmake, "-S", os.path.join(source, "examples", "consumer"), "-B", consumer,
         f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_C_COMPILER={cc}",
@@ -85,24 +92,31 @@ def main():
     check("find_package consumer links boids::gpu", p.returncode == 0 and "GPU library" in p.stdout,
           p.stdout + p.stderr)
 
-    pc_env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
-    flags = run("pkg-config", "--cflags", "--libs", "boids", env=pc_env, check_rc=0).stdout.split()
+    pc_env = dict(env, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
+
+    def pkg_config(*args):
+        return run("pkg-config", *args, env=pc_env, check_rc=0).stdout.split()
+
     exe = os.path.join(tmp, "minimal")
+    rpath = "-Wl,-rpath," + pkg_config("--variable=libdir", "boids")[0]
     run(cc, *san, "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror",
-        os.path.join(source, "examples", "minimal.c"), "-o", exe, *flags, check_rc=0)
+        os.path.join(source, "examples", "minimal.c"), "-o", exe,
+        *pkg_config("--cflags", "--libs", "boids"), rpath, check_rc=0)
     p = run(exe, env=env)
     check("pkg-config consumer (examples/minimal.c) runs",
           p.returncode == 0 and "300,0.97" in p.stdout, p.stdout + p.stderr)
     host = os.path.join(tmp, "host.c")
     with open(host, "w") as f:
         f.write(HOST_WITH_OWN_GLAD)
-    include = os.path.join(prefix, "include")
-    deps = ["-lm", "-linih", "-fopenmp", "-ldl"]
-    for kind, libs in (("shared", ["-L" + libdir, "-lboids_gpu", "-lboids_core"]),
-                       ("static", [os.path.join(libdir, "libboids_gpu.a"),
-                                   os.path.join(libdir, "libboids_core.a")])):
+    cflags = pkg_config("--cflags", "boids-gpu")
+    # The static link takes pkg-config's --static flags (Libs.private: what the archives
+    # need) and asks the linker for the archives of the package's own libraries by file name.
+    static = [("-l:lib%s.a" % f[2:]) if f.startswith("-lboids_") else f
+              for f in pkg_config("--static", "--libs", "boids-gpu")]
+    for kind, libs in (("shared", pkg_config("--libs", "boids-gpu") + [rpath]),
+                       ("static", static)):
         exe = os.path.join(tmp, f"host_{kind}")
-        p = run(cc, *san, "-std=c11", host, "-I" + include, "-o", exe, *libs, *deps)
+        p = run(cc, *san, "-std=c11", host, *cflags, "-o", exe, *libs)
         check(f"a host with its own glad links libboids_gpu ({kind})", p.returncode == 0,
               p.stderr[-1500:])
         if p.returncode == 0:
