@@ -67,9 +67,13 @@ def changes(k, rng):
 
 
 def slope_kb_per_hour(rows):
+    """The least-squares slope as text; a run too short for two samples has none."""
     n = len(rows)
     mt, mv = sum(t for t, _ in rows) / n, sum(v for _, v in rows) / n
-    return 3600 * sum((t - mt) * (v - mv) for t, v in rows) / sum((t - mt) ** 2 for t, _ in rows)
+    spread = sum((t - mt) ** 2 for t, _ in rows)
+    if spread == 0:
+        return "n/a (one sample: run it for more than 10 s)"
+    return f"{3600 * sum((t - mt) * (v - mv) for t, v in rows) / spread:.1f} kB/h"
 
 
 def main():
@@ -100,7 +104,7 @@ def main():
     dump.kill()
     late = [r for r in rows if r[0] >= 300] or rows
     print(f"exit {rc}; RSS {rows[0][1]} kB at start, {rows[-1][1]} kB at {rows[-1][0]:.0f} s; "
-          f"slope from 5 min {slope_kb_per_hour(late):.1f} kB/h")
+          f"slope from 5 min {slope_kb_per_hour(late)}")
     with open(f"{OUT}/stats.csv") as f:
         print(next(csv.DictReader(f)) if rc == 0 else "no stats")
 
