@@ -10,14 +10,15 @@ if(NOT Python3_EXECUTABLE)
   find_package(Python3 COMPONENTS Interpreter)
 endif()
 set(BOIDS_INSTALL_PYTHONDIR "" CACHE STRING
-    "Where `cmake --install` puts the Python package, relative to the prefix (default: the interpreter's site folder)")
+    "Folder of the installed Python package under the prefix (default: the site folder)")
 set(boids_pythondir "${BOIDS_INSTALL_PYTHONDIR}")
 if(NOT boids_pythondir AND Python3_EXECUTABLE)
   # purelib of the interpreter's default scheme under a placeholder prefix; Debian's
   # posix_local scheme adds local/ to its base (/usr), which the prefix already names.
-  execute_process(
-    COMMAND ${Python3_EXECUTABLE} -c
-      "import sysconfig as s; p = s.get_path('purelib', vars={'base': '/@', 'platbase': '/@'})[3:]; print(p[6:] if p.startswith('local/') else p)"
+  string(CONCAT boids_py "import sysconfig as s\n"
+                "p = s.get_path('purelib', vars={'base': '/@', 'platbase': '/@'})[3:]\n"
+                "print(p[6:] if p.startswith('local/') else p)")
+  execute_process(COMMAND ${Python3_EXECUTABLE} -c "${boids_py}"
     OUTPUT_VARIABLE boids_pythondir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE boids_py_rc)
   if(NOT boids_py_rc EQUAL 0)
     set(boids_pythondir "")
@@ -32,8 +33,8 @@ if(boids_pythondir)
          /root/${CMAKE_INSTALL_LIBDIR})
   endif()
   file(WRITE ${PROJECT_BINARY_DIR}/python/_libdir.py
-       "# Written by `cmake --install` (cmake/boids-python.cmake): the folder of libboids_core.so,\n"
-       "# relative to this package's folder unless absolute.\n"
+       "# Written by cmake (cmake/boids-python.cmake) and installed with the package: the\n"
+       "# folder of libboids_core.so, relative to this package's folder unless absolute.\n"
        "LIBDIR = \"${boids_libdir_from_package}\"\n")
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/boids DESTINATION ${boids_pythondir}
           COMPONENT python FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)

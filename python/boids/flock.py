@@ -139,7 +139,9 @@ class Params:
         return len(self.keys())
 
     def __contains__(self, key):
-        return isinstance(key, str) and "\0" not in key and bool(core.boids_param_find(key.encode()))
+        if not isinstance(key, str) or "\0" in key:
+            return False
+        return bool(core.boids_param_find(key.encode()))
 
     def items(self):
         return [(k, self[k]) for k in self.keys()]
