@@ -29,7 +29,8 @@ def bare_env(**extra):
 
 def build_dir():
     """The CMake build folder: ctest passes it; by hand, the folder of the library in use."""
-    return os.environ.get("BOIDS_BUILD_DIR") or os.path.dirname(boids.library_path())
+    return os.path.abspath(os.environ.get("BOIDS_BUILD_DIR")
+                           or os.path.dirname(boids.library_path()))
 
 
 @pytest.mark.venv
