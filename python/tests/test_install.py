@@ -79,3 +79,20 @@ def test_cmake_install_records_the_library_folder(tmp_path):
     assert out[1].startswith(str(moved) + os.sep)
     assert os.path.basename(out[1]).startswith("libboids_core.so.")
     assert out[2] == "3"
+
+
+def test_a_library_of_another_version_is_passed_over(tmp_path):
+    # A stale libboids_core.so of another series (its structs may differ from the ctypes
+    # mirrors) found first: the search goes on to the right one and says why.
+    cc = os.environ.get("CC") or shutil.which("cc")
+    if not cc:
+        pytest.skip("no C compiler to build a stand-in library")
+    src = tmp_path / "old.c"
+    src.write_text('const char *boids_version(void) { return "0.2.9"; }\n')
+    old = tmp_path / "libboids_core.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(old), str(src)], check=True)
+    from boids import _find
+    lib, path, tried = _find.first([str(old), boids.library_path()], boids.__version__)
+    assert path == boids.library_path()
+    assert tried == ["%s (version 0.2.9, the package is %s)" % (old, boids.__version__)]
+    assert _find.series("0.3.1") == "0.3" and _find.series("1.4.0") == "1"
