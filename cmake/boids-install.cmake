@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install rules (included from the top level when BOIDS_INSTALL is on): headers, the four
-# libraries, the programs, the documentation, a CMake package and a pkg-config file, all in
+# libraries, the programs, the documentation, a CMake package, a pkg-config file and the
+# Python package (cmake/boids-python.cmake), all in
 # GNUInstallDirs places under CMAKE_INSTALL_PREFIX.
 #
 #   find_package(boids 0.3 REQUIRED)   then link boids::core or boids::gpu
@@ -53,3 +54,4 @@ endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
+include(${CMAKE_CURRENT_LIST_DIR}/boids-python.cmake)

@@ -9,9 +9,16 @@ made with the same preset, seed and parameters reaches the same state bit for bi
     with Flock(preset="classic", seed=7) as f:
         f.step(300)
         f.observables()["order"]
+        table = f.run(600, every=60)   # a pandas DataFrame: step and the observables
+
+NumPy is needed for ``Flock.state`` and pandas for ``Flock.run``; both are imported when
+first used, so the rest works on any Python 3.
 """
 
 from ._lib import BoidsError, library_path
+from ._version import __version__
 from .flock import Flock, Params, presets, param_keys
+from .interact import Interact
 
-__all__ = ["Flock", "Params", "BoidsError", "presets", "param_keys", "library_path"]
+__all__ = ["Flock", "Params", "Interact", "BoidsError", "presets", "param_keys",
+           "library_path", "__version__"]

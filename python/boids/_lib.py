@@ -8,11 +8,13 @@ would silently corrupt memory rather than fail.
 """
 
 import ctypes
-import ctypes.util
 import os
 
-__all__ = ["BoidsError", "Params", "Error", "FlockC", "Metrics", "GpuOptions", "core", "gpu",
-           "library_path", "check"]
+from . import _find
+from ._version import __version__
+
+__all__ = ["BoidsError", "Params", "Error", "FlockC", "Metrics", "GpuOptions", "Point",
+           "Obstacle", "Interact", "core", "gpu", "library_path", "check", "c_text"]
 
 
 class BoidsError(ValueError):
@@ -136,46 +138,84 @@ class PresetInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
 
 
-def _candidates(stem):
-    """Where to look for lib<stem>.so, first match wins: $BOIDS_LIBRARY_PATH (a file or a
-    folder, or several joined by os.pathsep), the package's own folder (a copy installed
-    beside it), then the system's search (ctypes.util.find_library, e.g. after
-    `cmake --install`)."""
-    name = "lib%s.so" % stem
-    env = os.environ.get("BOIDS_LIBRARY_PATH", "")
-    for entry in filter(None, env.split(os.pathsep)):
-        if os.path.isdir(entry):
-            yield os.path.join(entry, name)
-            yield os.path.join(entry, "lib", name)
-        elif os.path.basename(entry).startswith(name):
-            yield entry
-        elif stem == "boids_gpu" and os.path.isfile(entry):
-            # A path to the core library given as a file: the GPU one sits beside it.
-            yield os.path.join(os.path.dirname(entry), name)
-    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
-    found = ctypes.util.find_library(stem)
-    if found:
-        yield found
+class Point(ctypes.Structure):
+    """boids_point (include/boids/interact.h): a predator or an attractor."""
+
+    _fields_ = [
+        ("on", ctypes.c_int),
+        ("x", ctypes.c_double),
+        ("y", ctypes.c_double),
+        ("radius", ctypes.c_double),
+        ("weight", ctypes.c_double),
+        ("z", ctypes.c_double),
+    ]
 
 
-def _load(stem, required):
-    tried = []
-    for path in _candidates(stem):
-        if path in tried:
-            continue
-        tried.append(path)
-        if os.path.sep in path and not os.path.exists(path):
-            continue
-        try:
-            lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-            return lib, (os.path.abspath(path) if os.path.sep in path else path)
-        except OSError as e:
-            tried[-1] = "%s (%s)" % (path, e)
-    if required:
-        raise ImportError("boids: cannot find lib%s.so; set BOIDS_LIBRARY_PATH to the build "
-                          "folder or the library file (tried: %s)"
-                          % (stem, ", ".join(tried) or "nothing"))
-    return None, None
+class Obstacle(ctypes.Structure):
+    """boids_obstacle: a circle, a segment or a sphere (kind 0, 1, 2)."""
+
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("x0", ctypes.c_double),
+        ("y0", ctypes.c_double),
+        ("x1", ctypes.c_double),
+        ("y1", ctypes.c_double),
+        ("radius", ctypes.c_double),
+        ("z0", ctypes.c_double),
+    ]
+
+
+MAX_POINTS, MAX_OBSTACLES = 16, 64  # BOIDS_MAX_POINTS, BOIDS_MAX_OBSTACLES (test_abi.py)
+
+
+class Interact(ctypes.Structure):
+    """boids_interact: 16 predators, 16 attractors, the obstacle count and 64 obstacles."""
+
+    _fields_ = [
+        ("predators", Point * MAX_POINTS),
+        ("attractors", Point * MAX_POINTS),
+        ("obstacle_count", ctypes.c_int),
+        ("obstacles", Obstacle * MAX_OBSTACLES),
+    ]
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _recorded_libdir():
+    """The library folder that `cmake --install` wrote beside the package (_libdir.py,
+    relative to the package's folder so that an installed tree can be moved); None in the
+    source tree and after `pip install`."""
+    try:
+        from ._libdir import LIBDIR
+    except ImportError:
+        return None
+    return os.path.normpath(os.path.join(_HERE, LIBDIR))
+
+
+def _candidates(stem, beside=None):
+    """Where to look for lib<stem>.so, first match wins (_find.py): $BOIDS_LIBRARY_PATH, the
+    folder of the core library already loaded (for the GPU library), the package's own
+    folder, the folder `cmake --install` recorded, then the system's search."""
+    yield from _find.from_env(os.environ.get("BOIDS_LIBRARY_PATH", ""), stem, __version__)
+    if beside:
+        yield from _find.in_folder(beside, stem, __version__)
+    yield from _find.in_folder(_HERE, stem, __version__)
+    libdir = _recorded_libdir()
+    if libdir:
+        yield from _find.in_folder(libdir, stem, __version__)
+    yield from _find.system(stem)
+
+
+def _load(stem, required, beside=None):
+    lib, path, tried = _find.first(_candidates(stem, beside), __version__,
+                                   check_version=(stem == "boids_core"))
+    if lib is None and required:
+        raise ImportError("boids: cannot find lib%s.so %s; install the package with "
+                          "`pip install ./python` after building, or with `cmake --install`, "
+                          "or set BOIDS_LIBRARY_PATH to the build folder or the library file "
+                          "(tried: %s)" % (stem, __version__, ", ".join(tried) or "nothing"))
+    return lib, path
 
 
 def _declare(lib, name, restype, *argtypes):
@@ -212,13 +252,30 @@ for _name, _res, _args in [
     ("boids_backend_name", ctypes.c_char_p, (ctypes.c_void_p,)),
     ("boids_metrics_compute", ctypes.c_int, (P(FlockC), P(Params), P(Metrics), P(Error))),
     ("boids_metrics_get", ctypes.c_double, (P(Metrics), ctypes.c_int)),
+    ("boids_order", ctypes.c_double, (P(FlockC),)),
+    ("boids_flock_check", ctypes.c_int, (P(FlockC), P(Params), ctypes.c_char_p, P(Error))),
+    ("boids_boid_check", ctypes.c_int,
+     (P(Params), ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(Error))),
+    ("boids_boid_check3", ctypes.c_int,
+     (P(Params), ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(Error))),
+    ("boids_state_save", ctypes.c_int, (ctypes.c_char_p, P(FlockC), P(Error))),
+    ("boids_state_load_for", ctypes.c_int,
+     (ctypes.c_char_p, P(Params), P(FlockC), P(Error))),
+    ("boids_interact_default", None, (P(Interact), P(Params))),
+    ("boids_interact_check_point", ctypes.c_int, (P(Point), ctypes.c_char_p, P(Error))),
+    ("boids_interact_add_obstacle", ctypes.c_int,
+     (P(Interact), P(Obstacle), ctypes.c_char_p, P(Error))),
+    ("boids_interact_load_ini", ctypes.c_int, (P(Interact), ctypes.c_char_p, P(Error))),
+    ("boids_interact_check_world", ctypes.c_int, (P(Interact), P(Params), P(Error))),
+    ("boids_backend_set_interact", ctypes.c_int, (ctypes.c_void_p, P(Interact), P(Error))),
 ]:
     _declare(core, _name, _res, *_args)
 
 METRIC_NAMES = tuple(n.decode() for n in (ctypes.c_char_p * 6).in_dll(core, "boids_metrics_names"))
 
 # The GPU library is optional: a build without GL has none, and only backend="gpu" needs it.
-gpu, _gpu_path = _load("boids_gpu", False)
+gpu, _gpu_path = _load("boids_gpu", False, os.path.dirname(_core_path)
+                        if os.path.sep in _core_path else None)
 if gpu is not None:
     for _name, _res, _args in [
         ("boids_gl_create", ctypes.c_void_p, (ctypes.c_int, P(Error))),
@@ -239,3 +296,19 @@ def check(status, err):
     """Raises BoidsError with the library's message when status is not BOIDS_OK."""
     if status:
         raise BoidsError(err.msg.decode("utf-8", "replace"), status)
+
+
+def c_text(value, what):
+    """value (str or os.PathLike) as the bytes of a C string; BoidsError when it holds a NUL
+    byte, which C would read as the end of the string (the rest silently dropped)."""
+    if isinstance(value, bytes):
+        data = value
+    elif isinstance(value, str):
+        data = value.encode("utf-8", "surrogateescape")
+    elif hasattr(value, "__fspath__"):
+        data = os.fsencode(value)
+    else:
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if b"\0" in data:
+        raise BoidsError("%s: %r contains a NUL byte" % (what, value))
+    return data

@@ -9,6 +9,7 @@
 #include "boids/error.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
+#include "boids/interact.h"
 #include "boids/metrics.h"
 #include "boids/params.h"
 
@@ -92,7 +93,28 @@ int main(void) {
     SIZE(boids_preset_info);
     FIELD(boids_preset_info, name);
     FIELD(boids_preset_info, summary);
+    SIZE(boids_point);
+    FIELD(boids_point, on);
+    FIELD(boids_point, x);
+    FIELD(boids_point, y);
+    FIELD(boids_point, radius);
+    FIELD(boids_point, weight);
+    FIELD(boids_point, z);
+    SIZE(boids_obstacle);
+    FIELD(boids_obstacle, kind);
+    FIELD(boids_obstacle, x0);
+    FIELD(boids_obstacle, y0);
+    FIELD(boids_obstacle, x1);
+    FIELD(boids_obstacle, y1);
+    FIELD(boids_obstacle, radius);
+    FIELD(boids_obstacle, z0);
+    SIZE(boids_interact);
+    FIELD(boids_interact, predators);
+    FIELD(boids_interact, attractors);
+    FIELD(boids_interact, obstacle_count);
+    FIELD(boids_interact, obstacles);
     printf("BOIDS_METRICS_COUNT %d\nBOIDS_ERROR_MSG_MAX %d\n", BOIDS_METRICS_COUNT,
            BOIDS_ERROR_MSG_MAX);
+    printf("BOIDS_MAX_POINTS %d\nBOIDS_MAX_OBSTACLES %d\n", BOIDS_MAX_POINTS, BOIDS_MAX_OBSTACLES);
     return 0;
 }

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Shared fixtures: the `boids` program (BOIDS_EXE) that the results are compared with,
-and a runner for it. ctest sets BOIDS_EXE, BOIDS_ABI_PROBE, BOIDS_LIBRARY_PATH and
-PYTHONPATH (tests/CMakeLists.txt); run by hand:
+and a runner for it. ctest sets BOIDS_EXE, BOIDS_ABI_PROBE, BOIDS_LIBRARY_PATH,
+PYTHONPATH, and for the `cmake --install` test BOIDS_CMAKE and BOIDS_BUILD_DIR
+(tests/CMakeLists.txt); run by hand:
 
     PYTHONPATH=python BOIDS_LIBRARY_PATH=build BOIDS_EXE=build/boids \
-        BOIDS_ABI_PROBE=build/tests/python_abi_probe python3 -m pytest python/tests
+        BOIDS_ABI_PROBE=build/tests/python_abi_probe BOIDS_CMAKE=cmake BOIDS_BUILD_DIR=build \
+        python3 -m pytest python/tests
 """
 
 import os

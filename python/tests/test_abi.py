@@ -17,6 +17,9 @@ MIRRORS = {
     "boids_gpu_options": _lib.GpuOptions,
     "boids_param_info": _lib.ParamInfo,
     "boids_preset_info": _lib.PresetInfo,
+    "boids_point": _lib.Point,
+    "boids_obstacle": _lib.Obstacle,
+    "boids_interact": _lib.Interact,
 }
 
 
@@ -45,6 +48,8 @@ def test_struct_sizes_and_offsets_match_c():
     consts = {w[0]: int(w[1]) for w in lines if len(w) == 2}
     assert consts["BOIDS_METRICS_COUNT"] == len(_lib.METRIC_NAMES) == len(_lib.Metrics().values)
     assert consts["BOIDS_ERROR_MSG_MAX"] == _lib.Error.msg.size
+    assert consts["BOIDS_MAX_POINTS"] == _lib.MAX_POINTS
+    assert consts["BOIDS_MAX_OBSTACLES"] == _lib.MAX_OBSTACLES
 
 
 def test_key_table_offsets_match_params_fields():
