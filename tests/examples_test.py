@@ -146,7 +146,7 @@ def rewrite(cmd, build):
             words[k] = "2"
             words[k + 1:k + 1] = ["--oversubscribe"] + (["--allow-run-as-root"] if os.getuid() == 0
                                                 else [])
-        if name in ("boids", "boids-bench", "boids-mpi") or "boids-mpi" in words:
+        if {"boids", "boids-bench", "boids-mpi"} & {os.path.basename(w) for w in words}:
             words = cut(words)
         if name == "boids" and len(words) > 1 and words[words.index(prog) + 1] == "view":
             if "--frames" not in words:
