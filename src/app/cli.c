@@ -440,6 +440,7 @@ enum { HELP_WIDTH = 80, HELP_COLUMN = 21 /* where an option's text starts */ };
 
 typedef struct help_flow {
     FILE *out;
+    int width; /* columns of a line */
     int col;   /* the cursor's column; -1 before a line is started */
     int words; /* words on the current line */
     int blank; /* the last line written was blank, or nothing was written */
@@ -465,7 +466,7 @@ static void flow_blank(help_flow *h) {
 
 /* Writes len characters of a word; a fresh line starts at column indent. */
 static void flow_put(help_flow *h, const char *w, int len, int indent) {
-    if (h->words && h->col + 1 + len > HELP_WIDTH) flow_newline(h);
+    if (h->words && h->col + 1 + len > h->width) flow_newline(h);
     if (h->col < 0)
         h->col = fprintf(h->out, "%*s", indent, "");
     else if (h->words)
@@ -477,9 +478,9 @@ static void flow_put(help_flow *h, const char *w, int len, int indent) {
 
 /* A word, split after commas when it is wider than a line from indent (a long list). */
 static void flow_word(help_flow *h, const char *w, int len, int indent) {
-    while (len > HELP_WIDTH - indent) {
+    while (len > h->width - indent) {
         int cut = 0;
-        for (int i = 0; i < HELP_WIDTH - indent && i + 1 < len; i++)
+        for (int i = 0; i < h->width - indent && i + 1 < len; i++)
             if (w[i] == ',' && !(w[i + 1] >= '0' && w[i + 1] <= '9')) cut = i + 1;
         if (!cut) break;
         flow_put(h, w, cut, indent);
@@ -526,11 +527,11 @@ static void flow_paragraph(help_flow *h, help_words *p, int indent) {
         int end = unit_end(p, i), w = unit_width(p, i, end);
         if (h->words && end < p->n && unit_end(p, end) == p->n) {
             int last = unit_width(p, end, p->n);
-            if (last <= 4 && h->col + 1 + w <= HELP_WIDTH && h->col + 2 + w + last > HELP_WIDTH &&
-                indent + w + 1 + last <= HELP_WIDTH)
+            if (last <= 4 && h->col + 1 + w <= h->width && h->col + 2 + w + last > h->width &&
+                indent + w + 1 + last <= h->width)
                 flow_end(h);
         }
-        if (h->words && h->col + 1 + w > HELP_WIDTH && indent + w <= HELP_WIDTH) flow_end(h);
+        if (h->words && h->col + 1 + w > h->width && indent + w <= h->width) flow_end(h);
         for (; i < end; i++) flow_word(h, p->at[i], p->len[i], indent);
     }
     p->n = 0;
@@ -574,7 +575,7 @@ static void flow_text(help_flow *h, const char *text, int indent) {
             flow_end(h);
             if (lead == len) {
                 flow_blank(h);
-            } else if (indent + len <= HELP_WIDTH) { /* as written, its spacing too */
+            } else if (indent + len <= h->width) { /* as written, its spacing too */
                 h->col = fprintf(h->out, "%*s%.*s", indent, "", len, line);
                 h->words = 1;
                 h->blank = 0;
@@ -607,10 +608,14 @@ static void help_line(help_flow *h, const char *left, const char *help, const ch
     flow_end(h);
 }
 
-void app_help_text(FILE *out, const char *text) {
-    help_flow h = {out, -1, 0, 1};
+void app_text_wrap(FILE *out, const char *text, int width) {
+    help_flow h = {out, width, -1, 0, 1};
     flow_text(&h, text, 0);
     flow_end(&h);
+}
+
+void app_help_text(FILE *out, const char *text) {
+    app_text_wrap(out, text, HELP_WIDTH);
 }
 
 /* An option as the help shows it: "-o, --output PAT", "--steps K", "-k K". */
@@ -657,7 +662,7 @@ static void shared_default(const app_command *cmd, int id, char *buf, size_t siz
 }
 
 void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n) {
-    help_flow h = {out, -1, 0, 1};
+    help_flow h = {out, HELP_WIDTH, -1, 0, 1};
     flow_text(&h, cmd->synopsis, 0);
     for (size_t i = 0; i < n; i++) {
         const app_option *op = &own[i];

@@ -121,6 +121,9 @@ void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n
  * blank line, never two). */
 void app_help_text(FILE *out, const char *text);
 
+/* The same at width columns (boids-bench's report: 100). */
+void app_text_wrap(FILE *out, const char *text, int width);
+
 /* Parses an integer flag value in [lo, hi]; names the flag in the message. */
 boids_status app_parse_long(const char *flag, const char *text, long lo, long hi, long *out,
                             boids_error *err);
