@@ -142,11 +142,13 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
         fputs("EOD\n", g);
     }
     const char *name = boids_metrics_names[y];
-    fprintf(g, "set terminal %s size 900,600 %s\n", svg ? "svg" : "pngcairo",
+    /* noenhanced: key and observable names are printed as they are (enhanced text would make
+     * "separation_radius" a subscript); the key goes below the plot, off the curves. */
+    fprintf(g, "set terminal %s size 900,600 %s noenhanced\n", svg ? "svg" : "pngcairo",
             svg ? "dynamic" : "font 'sans,11'");
     fprintf(g, "set output 'plot.%s'\n", svg ? "svg" : "png");
     fprintf(g,
-            "set xlabel '%s'\nset ylabel '%s'\nset key top right\nset grid\n"
+            "set xlabel '%s'\nset ylabel '%s'\nset key below center horizontal\nset grid\n"
             "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
             s->key->key, name);
     fprintf(g,
