@@ -481,7 +481,7 @@ static void flow_word(help_flow *h, const char *w, int len, int indent) {
     while (len > h->width - indent) {
         int cut = 0;
         for (int i = 0; i < h->width - indent && i + 1 < len; i++)
-            if (w[i] == ',' && !(w[i + 1] >= '0' && w[i + 1] <= '9')) cut = i + 1;
+            if (w[i] == ',' && !isdigit((unsigned char)w[i + 1])) cut = i + 1;
         if (!cut) break;
         flow_put(h, w, cut, indent);
         flow_end(h);
