@@ -33,8 +33,10 @@ static const app_command bench_command = {
         "\n",
     .notes = "-n N times the one size N (as --sizes N). --deterministic or --fast times only the\n"
              "gpu-det or only the gpu backend. --threads sets the threads of cpu-all and cpu-ref.\n"
+             "\n"
              "A point is marked untrusted when other processes used cores it needed or its\n"
              "threads ran far less than the wall time (bench/README.md, \"Trust\").\n"
+             "\n"
              "Exit status: 0 done (skipped points are not failures), 1 a run or a write failed,\n"
              "2 bad usage.\n",
     .shared = APP_PARAMS | APP_GPU_MODE | APP_THREADS,

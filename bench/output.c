@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "gnuplot.h"
 
 /* ---- a growing text buffer ----------------------------------------------------------- */
@@ -114,6 +115,23 @@ static double stage_sum(const bench_point *p) {
 
 /* ---- the table ------------------------------------------------------------------------ */
 
+/* Every line the report prints fits this many columns: a text longer than a line is wrapped
+ * at spaces (app_text_wrap). */
+enum { REPORT_WIDTH = 100 };
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void
+report(const char *fmt, ...) {
+    char text[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    app_text_wrap(stdout, text, REPORT_WIDTH);
+}
+
 /* The load averages' range over the measured points (lo > hi when none is known) and the
  * most CPU other processes used during one (NAN unknown); returns the number of untrusted
  * points. */
@@ -138,64 +156,84 @@ static int load_range(const bench_point *pts, size_t npts, double *lo, double *h
 /* The run's setting, the machine, and the load over the measured points. */
 static void print_header(const bench_config *c, const bench_machine *m, const bench_point *pts,
                          size_t npts) {
-    printf("boids-bench: %s preset, %s, seed %llu, aged %lu steps, %u timed reps of up to %u steps "
-           "(+%u warm-up)%s\n",
+    report("boids-bench: %s preset, %s, seed %llu, aged %lu steps, %u timed reps of up to %u "
+           "steps (+%u warm-up)%s",
            c->preset ? c->preset : "lab",
            c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->age,
            c->reps, c->max_steps, c->warmup, c->contend ? ", --contend" : "");
-    if (c->baseline) printf("baseline: %s (rows NAME@baseline)\n", c->baseline);
-    printf("CPU: %s, %d threads%s%s; GL: %s | %s\n", m->cpu_model, m->cpu_threads,
+    if (c->baseline) report("baseline: %s (rows NAME@baseline)", c->baseline);
+    report("CPU: %s, %d threads%s%s; GL: %s | %s", m->cpu_model, m->cpu_threads,
            m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
-    if (m->gpu_max_n) printf("GPU limit: N <= %zu (%s)\n", m->gpu_max_n, m->gpu_max_why);
+    if (m->gpu_max_n) report("GPU limit: N <= %zu (%s)", m->gpu_max_n, m->gpu_max_why);
     double lo, hi, others;
     int untrusted = load_range(pts, npts, &lo, &hi, &others);
-    printf("load average: %.2f at start, %.2f at end", m->load_start[0], m->load_end[0]);
-    if (lo <= hi) printf("; %.2f-%.2f over the points", lo, hi);
-    if (!isnan(others)) printf(", other processes up to %.2f cores", others);
-    printf("; %d point%s untrusted\n\n", untrusted, untrusted == 1 ? "" : "s");
+    char range[64] = "", oth[64] = "";
+    if (lo <= hi) snprintf(range, sizeof range, "; %.2f-%.2f over the points", lo, hi);
+    if (!isnan(others)) snprintf(oth, sizeof oth, ", other processes up to %.2f cores", others);
+    report("load average: %.2f at start, %.2f at end%s%s; %d point%s untrusted", m->load_start[0],
+           m->load_end[0], range, oth, untrusted, untrusted == 1 ? "" : "s");
 }
 
-/* One row of the main table; w is the width of the name column. */
-static void print_row(const bench_point *p, int w) {
-    char name[48], n[24], nb[16], q[40], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16], ut[16],
-        ld[16], ot[16], bw[16], gm[16], hm[16], rt[16];
-    fmt_n(n, sizeof n, p->n);
-    fmt_num(nb, sizeof nb, p->nbrs >= 0 ? p->nbrs : NAN, "%.1f");
-    snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
-    fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
-    fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
-    fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
-    fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
-    fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
-    fmt_num(ex, sizeof ex, p->exponent, "%.2f");
-    fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
-    fmt_num(ld, sizeof ld, point_load(p) >= 0 ? point_load(p) : NAN, "%.2f");
-    fmt_num(ot, sizeof ot, p->others_cpu, "%.2f");
-    fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
-    fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
-    fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
-    fmt_num(rt, sizeof rt, p->ratio, "%.2f");
-    printf("%-*s %3d %6s %6s %9.4g %19s %8s %8s %8s %8s %8s %6s %5s %5s %6s %7s %6s %6s %6s %s\n",
-           w, label(p, name, sizeof name), p->threads, n, nb, p->ms.median, q, ns, tp, s0, s1, s2,
-           ex, ut, ld, ot, bw, gm, hm, rt, p->trusted ? "" : "!");
-}
-
-/* The measured points, backend by backend; the baseline's row under this build's. */
-static void print_rows(const bench_point *pts, size_t npts) {
+/* The width of the name column: the longest row name, at least 8. */
+static int name_width(const bench_point *pts, size_t npts) {
     int w = 8;
     char name[48];
     for (size_t i = 0; i < npts; i++) {
         int len = (int)strlen(label(&pts[i], name, sizeof name));
         if (len > w) w = len;
     }
-    printf("%-*s %3s %6s %6s %9s %19s %8s %8s %8s %8s %8s %6s %5s %5s %6s %7s %6s %6s %6s %s\n", w,
-           "backend", "thr", "N", "nbrs", "ms/step", "[q1 .. q3]", "ns/b-st", "Mb-st/s", "x cpu1t",
-           "x cpuall", "x ref", "exp", "util", "load", "others", "GB/s", "gpuB/b", "hostB/b",
-           "x base", "!");
+    return w;
+}
+
+/* The measured points, backend by backend (the baseline's row under this build's), in two
+ * tables of at most 100 columns: the times and speedups, then the spread, the load and the
+ * memory. */
+static void print_rows(const bench_point *pts, size_t npts) {
+    int w = name_width(pts, npts);
+    printf("\n%-*s %3s %6s %6s %9s %8s %7s %7s %8s %7s %5s %s\n", w, "backend", "thr", "N", "nbrs",
+           "ms/step", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref", "exp", "!");
     for (int b = 0; b < BENCH_BACKENDS; b++)
-        for (size_t i = 0; i < npts; i++)
-            if ((int)pts[i].backend == b && pts[i].state == BENCH_OK) print_row(&pts[i], w);
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->state != BENCH_OK) continue;
+            char name[48], n[24], nb[16], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16];
+            fmt_n(n, sizeof n, p->n);
+            fmt_num(nb, sizeof nb, p->nbrs >= 0 ? p->nbrs : NAN, "%.1f");
+            fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
+            fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
+            fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
+            fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
+            fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
+            fmt_num(ex, sizeof ex, p->exponent, "%.2f");
+            printf("%-*s %3d %6s %6s %9.4g %8s %7s %7s %8s %7s %5s %s\n", w,
+                   label(p, name, sizeof name), p->threads, n, nb, p->ms.median, ns, tp, s0, s1, s2,
+                   ex, p->trusted ? "" : "!");
+        }
+    printf("\n%-*s %6s %20s %5s %5s %6s %6s %7s %8s %6s\n", w, "backend", "N", "[q1 .. q3]", "util",
+           "load", "others", "GB/s", "gpuB/b", "hostB/b", "x base");
+    for (int b = 0; b < BENCH_BACKENDS; b++)
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->state != BENCH_OK) continue;
+            char name[48], n[24], q[48], ut[16], ld[16], ot[16], bw[16], gm[16], hm[16], rt[16];
+            fmt_n(n, sizeof n, p->n);
+            snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
+            fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
+            fmt_num(ld, sizeof ld, point_load(p) >= 0 ? point_load(p) : NAN, "%.2f");
+            fmt_num(ot, sizeof ot, p->others_cpu, "%.2f");
+            fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
+            fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
+            fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
+            fmt_num(rt, sizeof rt, p->ratio, "%.2f");
+            printf("%-*s %6s %20s %5s %5s %6s %6s %7s %8s %6s\n", w, label(p, name, sizeof name), n,
+                   q, ut, ld, ot, bw, gm, hm, rt);
+        }
+}
+
+/* Milliseconds in at most 7 columns: 4 decimals under 10 ms, fewer above. */
+static void fmt_ms(char *buf, size_t size, double v) {
+    snprintf(buf, size, v < 10 ? "%.4f" : v < 100 ? "%.3f" : v < 1000 ? "%.2f" : "%.1f", v);
 }
 
 /* The GPU stage times of every GPU point that has them. */
@@ -203,26 +241,48 @@ static void print_stages(const bench_point *pts, size_t npts) {
     int any_stage = 0;
     for (size_t i = 0; i < npts; i++) any_stage |= pts[i].state == BENCH_OK && pts[i].have_stages;
     if (!any_stage) return;
-    printf("\nGPU stages, ms per step (median; source gl-timer: GL_TIME_ELAPSED, cpu-fenced: "
-           "glFinish around each stage,\nCPU clock, used when the driver's queries are "
-           "implausible; 'timed': wall time with the stage timing on):\n");
-    printf("%-22s %6s", "backend", "N");
-    for (int k = 0; k < BENCH_STAGES; k++) printf(" %9s", bench_stage_names[k]);
-    printf(" %9s %9s %9s  %-10s %s\n", "sum", "timed", "wall", "source", "dominant");
+    printf("\n");
+    report("GPU stages, ms per step (median; source gl: GL_TIME_ELAPSED, fenced: glFinish around "
+           "each stage, CPU clock, used when the driver's queries are implausible; timed: the "
+           "wall time with the stage timing on; wall: without it, as ms/step above):");
+    int w = name_width(pts, npts);
+    printf("%-*s %6s", w, "backend", "N");
+    for (int k = 0; k < BENCH_STAGES; k++) printf(" %7s", bench_stage_names[k]);
+    printf(" %7s %7s %7s %6s\n", "sum", "timed", "wall", "source");
     for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
             if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
             char n[24], name[48];
             fmt_n(n, sizeof n, p->n);
-            printf("%-22s %6s", label(p, name, sizeof name), n);
-            for (int k = 0; k < BENCH_STAGES; k++) printf(" %9.4f", p->stage_ms[k]);
+            printf("%-*s %6s", w, label(p, name, sizeof name), n);
+            char v[BENCH_STAGES + 3][16];
+            for (int k = 0; k < BENCH_STAGES; k++) fmt_ms(v[k], sizeof v[k], p->stage_ms[k]);
+            fmt_ms(v[BENCH_STAGES], sizeof v[0], stage_sum(p));
+            fmt_ms(v[BENCH_STAGES + 1], sizeof v[0], p->timed_wall_ms);
+            fmt_ms(v[BENCH_STAGES + 2], sizeof v[0], p->ms.median);
+            for (int k = 0; k < BENCH_STAGES + 3; k++) printf(" %7s", v[k]);
+            printf(" %6s\n", strcmp(p->stage_source, "gl-timer") ? "fenced" : "gl");
+        }
+    }
+    /* The dominant stage of each point, as one line per backend. */
+    for (int b = BENCH_GPU; b < BENCH_BACKENDS; b++) {
+        char line[1024];
+        int len = 0;
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->baseline || p->state != BENCH_OK || !p->have_stages)
+                continue;
+            char n[24];
+            fmt_n(n, sizeof n, p->n);
             double sum = stage_sum(p);
             int d = dominant_stage(p);
-            printf(" %9.4f %9.4f %9.4f  %-10s %s %.0f%%\n", sum, p->timed_wall_ms, p->ms.median,
-                   p->stage_source, bench_stage_names[d],
-                   sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, "%s %s %s %.0f%%", len ? "," : "",
+                         n, bench_stage_names[d], sum > 0 ? 100.0 * p->stage_ms[d] / sum : 0.0);
+            if (len >= (int)sizeof line) len = (int)sizeof line - 1;
         }
+        if (len) report("  %s: largest stage at N =%s", bench_backend_name((bench_backend)b), line);
     }
 }
 
@@ -233,13 +293,15 @@ static void print_notes(const bench_config *c, const bench_point *pts, size_t np
     for (size_t i = 0; i < npts; i++) {
         const bench_point *p = &pts[i];
         if (p->state != BENCH_OK || p->trusted) continue;
-        if (!any)
-            printf("\n! untrusted (other processes held cores the point needed, or its threads "
-                   "ran far less than the wall time%s):\n",
+        if (!any) {
+            printf("\n");
+            report("! untrusted (other processes held cores the point needed, or its threads "
+                   "ran far less than the wall time%s):",
                    c->contend ? "; --contend's busy loop is such a process" : "");
+        }
         any = 1;
         fmt_n(n, sizeof n, p->n);
-        printf("  %-22s N=%-6s %s\n", label(p, name, sizeof name), n, p->why);
+        report("  %-22s N=%-6s %s", label(p, name, sizeof name), n, p->why);
     }
     any = 0;
     for (size_t i = 0; i < npts; i++) {
@@ -248,8 +310,72 @@ static void print_notes(const bench_config *c, const bench_point *pts, size_t np
         if (!any) printf("\nNot measured:\n");
         any = 1;
         fmt_n(n, sizeof n, p->n);
-        printf("  %-22s N=%-6s %s: %s\n", label(p, name, sizeof name), n, state_name(p->state),
+        report("  %-22s N=%-6s %s: %s", label(p, name, sizeof name), n, state_name(p->state),
                p->reason);
+    }
+}
+
+/* This build's measured point of backend b at N = n, or NULL. */
+static const bench_point *measured(const bench_point *pts, size_t npts, bench_backend b, size_t n) {
+    for (size_t i = 0; i < npts; i++)
+        if (pts[i].backend == b && pts[i].n == n && !pts[i].baseline && pts[i].state == BENCH_OK)
+            return &pts[i];
+    return NULL;
+}
+
+/* A speedup as "45x", "1.9x", "0.06x": three significant digits at most, no exponent. */
+static const char *fmt_times(char *buf, size_t size, double v) {
+    snprintf(buf, size, v >= 100 ? "%.0fx" : v >= 10 ? "%.1fx" : "%.2fx", v);
+    return buf;
+}
+
+/* One line per N of the sweep: the parallel cpu path against the exact reference and the
+ * serial path, and the gpu against the cpu path and the reference, from the medians (the
+ * table's x columns), naming only backends measured at that N. */
+static void print_summary(const bench_config *c, const bench_point *pts, size_t npts) {
+    printf("\n");
+    for (int s = 0; s < c->nsizes; s++) {
+        size_t n = c->sizes[s];
+        const bench_point *ref = measured(pts, npts, BENCH_CPU_REF, n),
+                          *one = measured(pts, npts, BENCH_CPU_1T, n),
+                          *all = measured(pts, npts, BENCH_CPU_ALL, n), *cpu = all ? all : one,
+                          *gpu = NULL;
+        for (int b = BENCH_GPU; b < BENCH_BACKENDS && !gpu; b++)
+            gpu = measured(pts, npts, (bench_backend)b, n);
+        char line[512], nn[24], x[32];
+        int len = 0, clauses = 0;
+        fmt_n(nn, sizeof nn, n);
+        len += snprintf(line, sizeof line, "N=%s:", nn);
+        if (cpu && (ref || (cpu == all && one))) {
+            if (cpu == all)
+                len +=
+                    snprintf(line + len, sizeof line - (size_t)len,
+                             " cpu-all, %d thread%s:", cpu->threads, cpu->threads == 1 ? "" : "s");
+            else
+                len += snprintf(line + len, sizeof line - (size_t)len, " cpu-1t:");
+            if (ref)
+                len += snprintf(line + len, sizeof line - (size_t)len, " %s cpu-ref",
+                                fmt_times(x, sizeof x, cpu->speedup[2]));
+            if (cpu == all && one)
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s %s cpu-1t",
+                                ref ? "," : "", fmt_times(x, sizeof x, cpu->speedup[0]));
+            clauses++;
+        }
+        if (gpu && (cpu || ref)) {
+            len += snprintf(line + len, sizeof line - (size_t)len, "%s %s:", clauses ? ";" : "",
+                            bench_backend_name(gpu->backend));
+            if (cpu)
+                len += snprintf(line + len, sizeof line - (size_t)len, " %s %s",
+                                fmt_times(x, sizeof x, gpu->speedup[cpu == all ? 1 : 0]),
+                                bench_backend_name(cpu->backend));
+            if (ref)
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s %s cpu-ref",
+                                cpu ? "," : "", fmt_times(x, sizeof x, gpu->speedup[2]));
+            clauses++;
+        }
+        if (!clauses)
+            snprintf(line + len, sizeof line - (size_t)len, " fewer than two backends measured");
+        report("%s", line);
     }
 }
 
@@ -259,15 +385,17 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
     print_rows(pts, npts);
     print_stages(pts, npts);
     print_notes(c, pts, npts);
-    printf("\nthr: threads that ran the steps (the cpu path runs small N on one thread; gpu: the "
-           "driver's, e.g. llvmpipe's workers);\nns/b-st: nanoseconds per boid-step; Mb-st/s: "
+    print_summary(c, pts, npts);
+    printf("\n");
+    report("thr: threads that ran the steps (the cpu path runs small N on one thread; gpu: the "
+           "driver's, e.g. llvmpipe's workers); ns/b-st: nanoseconds per boid-step; Mb-st/s: "
            "million boid-steps per second; x: speedup (this build's other backend's time / this "
-           "row's)\nat the same N; exp: d log t / d log N from the previous N; util: CPU cores "
-           "kept busy; load: 1-min load average, the larger\nof the point's start and end; "
+           "row's) at the same N; exp: d log t / d log N from the previous N; util: CPU cores "
+           "kept busy; load: 1-min load average, the larger of the point's start and end; "
            "others: cores other processes used during the point; GB/s: byte model "
-           "(bench/README.md) / time;\ngpuB/b: GPU buffer bytes per boid; hostB/b: host heap "
-           "bytes per boid the backend added (llvmpipe's buffers included);\nx base: the "
-           "baseline's time / this build's (--baseline); !: untrusted, see above.\n");
+           "(bench/README.md) / time; gpuB/b: GPU buffer bytes per boid; hostB/b: host heap "
+           "bytes per boid the backend added (llvmpipe's buffers included); x base: the "
+           "baseline's time / this build's (--baseline); !: untrusted, see above.");
     fflush(stdout);
 }
 
@@ -599,27 +727,68 @@ static void load_note(const bench_config *c, const bench_point *pts, size_t npts
              measured, c->contend ? ", --contend" : "");
 }
 
-/* One data block per series: N, median, min, max, ns per boid-step, the six stages,
- * trusted (1/0), speedup against this build's cpu-1t. */
+/* The points of series k in increasing N, measured or not, into idx; returns their count. */
+static size_t series_points(const bench_point *pts, size_t npts, int k, size_t *idx) {
+    size_t m = 0;
+    for (size_t i = 0; i < npts; i++) {
+        if (!in_series(&pts[i], k)) continue;
+        size_t j = m++;
+        for (; j > 0 && pts[idx[j - 1]].n > pts[i].n; j--) idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    return m;
+}
+
+/* The data, measured points only. One block per series ($sK): N, median, min, max, ns per
+ * boid-step, trusted (1/0), speedup against this build's cpu-1t (NaN where cpu-1t was not
+ * measured at that N: gnuplot draws nothing there and breaks the line); a point not measured
+ * is a blank line, so no line is drawn across it. One block per series with stage times
+ * ($gK): N and the six stages of each point that has them. */
 static void gp_data(sbuf *b, const bench_point *pts, size_t npts) {
+    size_t *idx = malloc((npts ? npts : 1) * sizeof *idx);
+    if (!idx) {
+        b->oom = 1;
+        return;
+    }
     for (int k = 0; k < SERIES; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
+        size_t m = series_points(pts, npts, k, idx);
+        char name[48];
+        sb_printf(b, "# %s: N ms_median ms_min ms_max ns_per_boid_step trusted speedup_vs_cpu_1t\n",
+                  label(&pts[idx[0]], name, sizeof name));
         sb_printf(b, "$s%d << EOD\n", k);
-        for (size_t i = 0; i < npts; i++) {
-            const bench_point *p = &pts[i];
-            if (!in_series(p, k) || p->state != BENCH_OK) continue;
-            sb_printf(b, "%zu %.6g %.6g %.6g %.6g", p->n, p->ms.median, p->ms.min, p->ms.max,
-                      p->ns_per_boid_step);
-            for (int s = 0; s < BENCH_STAGES; s++)
-                sb_printf(b, " %.6g", p->have_stages ? p->stage_ms[s] : 0.0);
-            sb_printf(b, " %d", p->trusted);
+        int gap = 0, rows = 0;
+        for (size_t j = 0; j < m; j++) {
+            const bench_point *p = &pts[idx[j]];
+            if (p->state != BENCH_OK) {
+                gap = rows > 0;
+                continue;
+            }
+            if (gap) sb_printf(b, "\n");
+            gap = 0;
+            rows++;
+            sb_printf(b, "%zu %.6g %.6g %.6g %.6g %d", p->n, p->ms.median, p->ms.min, p->ms.max,
+                      p->ns_per_boid_step, p->trusted);
             if (isnan(p->speedup[0]))
                 sb_printf(b, " NaN\n");
             else
                 sb_printf(b, " %.6g\n", p->speedup[0]);
         }
         sb_printf(b, "EOD\n");
+        if (!count_ok(pts, npts, k, 1)) continue;
+        sb_printf(b, "# %s: N", name);
+        for (int s = 0; s < BENCH_STAGES; s++) sb_printf(b, " %s_ms", bench_stage_names[s]);
+        sb_printf(b, "\n$g%d << EOD\n", k);
+        for (size_t j = 0; j < m; j++) {
+            const bench_point *p = &pts[idx[j]];
+            if (p->state != BENCH_OK || !p->have_stages) continue;
+            sb_printf(b, "%zu", p->n);
+            for (int s = 0; s < BENCH_STAGES; s++) sb_printf(b, " %.6g", p->stage_ms[s]);
+            sb_printf(b, "\n");
+        }
+        sb_printf(b, "EOD\n");
     }
+    free(idx);
 }
 
 /* The axes every plot against N shares: log N over every size of the sweep (so that the
@@ -632,7 +801,7 @@ static void gp_axes(sbuf *b, const bench_point *pts, size_t npts, const char *yl
         if (pts[i].n > hi) hi = pts[i].n;
     }
     sb_printf(b,
-              "set logscale xy\nset grid\nset key left top\nset format x '10^{%%L}'\n"
+              "set logscale xy\nset grid\nset key outside right top\nset format x '10^{%%L}'\n"
               "set xrange [%g:%g]\nset xlabel 'boids N'\nset ylabel '%s'\nunset label\n",
               (double)lo / 1.5, (double)hi * 1.5, ylabel);
     for (size_t i = 0; i < npts; i++)
@@ -654,13 +823,13 @@ static void gp_series(sbuf *b, const bench_point *pts, size_t npts, const char *
             sb_printf(b, "%s$s%d using 1:2:3:4 with yerrorbars ps 0 lc %d notitle", sep, k, lc);
             sep = ", \\\n    ";
         }
-        sb_printf(b, "%s$s%d using 1:%s with lines lw 2 lc %d dt %d title '%s%s'", sep, k, y, lc,
-                  dt, bench_backend_name((bench_backend)(k % BENCH_BACKENDS)),
+        sb_printf(b, "%s$s%d using 1:%s with lines lw 2 lc %d dt %d title '%s%s' noenhanced", sep,
+                  k, y, lc, dt, bench_backend_name((bench_backend)(k % BENCH_BACKENDS)),
                   k < BENCH_BACKENDS ? "" : "@baseline");
         sep = ", \\\n    ";
         sb_printf(b,
-                  "%s$s%d using 1:($12 > 0 ? %s : 1/0) with points pt 7 ps 0.8 lc %d notitle"
-                  "%s$s%d using 1:($12 > 0 ? 1/0 : %s) with points pt 6 ps 1.5 lc %d notitle",
+                  "%s$s%d using 1:($6 > 0 ? %s : 1/0) with points pt 7 ps 0.8 lc %d notitle"
+                  "%s$s%d using 1:($6 > 0 ? 1/0 : %s) with points pt 6 ps 1.5 lc %d notitle",
                   sep, k, y, lc, sep, k, y, lc);
     }
     sb_printf(b, "%sNaN with points pt 6 ps 1.5 lc rgb 'black' title 'untrusted'", sep);
@@ -687,7 +856,7 @@ static int gp_time_cost(sbuf *b, const bench_config *c, const bench_machine *m,
     gp_axes(b, pts, npts, "time of cpu-1t / time of the backend (median)");
     sb_printf(b, "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lc rgb "
                  "'#808080'\n");
-    gp_series(b, pts, npts, "($13)", 0);
+    gp_series(b, pts, npts, "($7)", 0);
     sb_printf(b, "unset arrow\n");
     return 1;
 }
@@ -721,7 +890,7 @@ static int gp_stages(sbuf *b, const bench_config *c, const bench_machine *m, con
         if (!count_ok(pts, npts, k, 1)) continue;
         sb_printf(b, "set title '%s'\nplot", bench_backend_name((bench_backend)k));
         for (int s = 0; s < BENCH_STAGES; s++)
-            sb_printf(b, "%s$s%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k, 6 + s,
+            sb_printf(b, "%s$g%d using %d:xtic(1) title '%s'", s ? ", \\\n    " : " ", k, 2 + s,
                       bench_stage_names[s]);
         sb_printf(b, "\n");
     }

@@ -35,6 +35,118 @@ def positive(v):
     return isinstance(v, (int, float)) and math.isfinite(v) and v > 0
 
 
+def fmt_n(n):
+    """The sizes as the report prints them: 1k, 10M, 2500."""
+    n = int(n)
+    if n >= 1000000 and n % 1000000 == 0:
+        return f"{n // 1000000}M"
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000}k"
+    return str(n)
+
+
+def half_unit(text):
+    """Half a unit of the last digit printed in text ("45" -> 0.5, "1.9" -> 0.05)."""
+    return 0.5 * 10.0 ** -(len(text.split(".")[1]) if "." in text else 0)
+
+
+def check_report(tag, stdout, rows):
+    """Every line of the report fits 100 columns; one summary line per N of the sweep whose
+    ratios are the CSV's speedups (full precision) and the table's medians' ratios (4
+    significant digits), naming only backends measured at that N."""
+    wide = [ln for ln in stdout.splitlines() if len(ln) > 100]
+    check(f"{tag}: every line of the report at most 100 columns", not wide, wide[:3])
+    ok = {(r["backend"], int(r["n"])): r for r in rows if r["state"] == "ok" and "@" not in r["backend"]}
+    table = {}  # (backend, N as printed) -> ms/step as printed, from the first table
+    lines = stdout.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.split()[:2] == ["backend", "thr"]), None)
+    check(f"{tag}: the table's header", start is not None, stdout[:800])
+    for ln in lines[start + 1 if start is not None else len(lines):]:
+        f = ln.split()
+        if not f:
+            break
+        table[(f[0], f[2])] = float(f[4])
+    col = {"cpu-1t": "speedup_vs_cpu_1t", "cpu-all": "speedup_vs_cpu_all", "cpu-ref": "speedup_vs_cpu_ref"}
+    for n in sorted({int(r["n"]) for r in rows}):
+        mine = [ln for ln in lines if ln.startswith(f"N={fmt_n(n)}:")]
+        check(f"{tag} N={n}: one summary line", len(mine) == 1, mine)
+        if len(mine) != 1:
+            continue
+        line = mine[0]
+        # Clauses "NAME[, T threads]: Rx OTHER[, Rx OTHER]" separated by ";".
+        for clause in line.split(":", 1)[1].split(";"):
+            if ":" not in clause:
+                check(f"{tag} N={n}: nothing compared only when fewer than two backends ran",
+                      sum(1 for b, m in ok if m == n) < 2, line)
+                continue
+            who, ratios = clause.split(":")
+            name = who.split(",")[0].strip()
+            check(f"{tag} N={n}: {name} was measured", (name, n) in ok, line)
+            if (name, n) not in ok:
+                continue
+            if name == "cpu-all":
+                want = f"{ok[(name, n)]['threads']} thread"
+                check(f"{tag} N={n}: cpu-all's threads as measured", want in who, (who, want))
+            for part in ratios.split(","):
+                value, other = part.split()
+                x = value.rstrip("x")
+                check(f"{tag} N={n}: {other} measured, the other side of {name}'s ratio",
+                      (other, n) in ok and other in col, line)
+                if (other, n) not in ok or other not in col:
+                    continue
+                exact = float(ok[(name, n)][col[other]])
+                check(f"{tag} N={n}: {name} {value} {other} is the CSV's speedup {exact:.6g}",
+                      abs(float(x) - exact) <= half_unit(x) * 1.001 + 1e-9, line)
+                t_me, t_other = table.get((name, fmt_n(n))), table.get((other, fmt_n(n)))
+                # The table's medians have 4 significant digits: their ratio is within 1e-3.
+                check(f"{tag} N={n}: {name} {value} {other} is the table's ms/step ratio",
+                      t_me and t_other and
+                      abs(float(x) - t_other / t_me) <= half_unit(x) * 1.001 + 1e-3 * t_other / t_me,
+                      (x, t_me, t_other))
+
+
+def check_plot_data(tag, folder, rows):
+    """bench.gp's data: one block per series with exactly its measured points in increasing N
+    (the CSV's medians), a blank line (a break in the curve) exactly where a point of the
+    series between two measured ones was not measured; stage blocks with only the points
+    whose stages were timed (no zeros for stages not timed)."""
+    try:
+        with open(os.path.join(folder, "bench.gp")) as f:
+            gp = f.read().split("\n")
+    except OSError as e:
+        check(f"{tag}: bench.gp readable", False, str(e))
+        return
+    blocks = {}
+    for i, ln in enumerate(gp):
+        if ln.startswith("$") and ln.endswith("<< EOD"):
+            name = gp[i - 1].lstrip("# ").split(":")[0]
+            body = gp[i + 1:gp.index("EOD", i)]
+            blocks[(ln[1], name)] = body
+    series = sorted({r["backend"] for r in rows if r["state"] == "ok"})
+    check(f"{tag}: a data block for every series measured, none for others",
+          sorted(n for k, n in blocks if k == "s") == series, (sorted(blocks), series))
+    for name in series:
+        mine = sorted((r for r in rows if r["backend"] == name), key=lambda r: int(r["n"]))
+        want, gap = [], False
+        for r in mine:
+            if r["state"] != "ok":
+                gap = bool(want)
+                continue
+            if gap:
+                want.append("")
+            gap = False
+            want.append((int(r["n"]), float(r["ms_median"])))
+        got = [(int(b.split()[0]), float(b.split()[1])) if b else "" for b in blocks.get(("s", name), [])]
+        check(f"{tag} {name}: the plot's points are the measured ones, breaks where one is missing",
+              got == want, (got, want))
+        timed = [r for r in mine if r["state"] == "ok" and r["gpu_clear_ms"] != ""]
+        stage = blocks.get(("g", name), [])
+        check(f"{tag} {name}: stage data only for the points whose stages were timed",
+              [int(b.split()[0]) for b in stage] == [int(r["n"]) for r in timed] and
+              all([float(v) for v in b.split()[1:]] == [float(r[f"gpu_{s}_ms"]) for s in STAGES]
+                  for b, r in zip(stage, timed)), (stage, [r["n"] for r in timed]))
+
+
 out = tempfile.mkdtemp(prefix="boids-bench-test-")
 p = subprocess.run([BENCH, "--quick", "--out", out], capture_output=True, text=True)
 check("quick run exits 0", p.returncode == 0, f"exit {p.returncode}: {p.stderr[-2000:]}")
@@ -132,6 +244,9 @@ def check_trust_columns(tag, rows, results, cpu_threads, contend):
             check(f"{name}: one thread", thr == 1, str(thr))
 
 
+check_report("quick", p.stdout, rows)
+check_plot_data("quick", out, rows)
+
 machine_threads = doc.get("machine", {}).get("cpu_threads", 1)
 check_trust_columns("quick", rows, results, machine_threads, 0)
 check("json records --contend and the trust rule",
@@ -219,6 +334,8 @@ except OSError as e:
     gp = str(e)
 check("bench.gp marks the skipped point and has the speedup plot",
       "not measured" in gp and "bench_speedup" in gp, gp[:500])
+check_report("baseline", q.stdout, prows)
+check_plot_data("baseline", pdir, prows)
 
 # The world grows with N at the preset's density: per area in 2-D, per volume in 3-D, so the
 # mean neighbour count of the random start stays put (its sampling error at these N, with 2 to

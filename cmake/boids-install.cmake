@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install rules (included from the top level when BOIDS_INSTALL is on): headers, the four
-# libraries, the programs, the documentation, a CMake package, a pkg-config file and the
-# Python package (cmake/boids-python.cmake), all in
+# libraries, the programs (boids-mpi too where MPI was found), the documentation, a CMake
+# package, a pkg-config file and the Python package (cmake/boids-python.cmake), all in
 # GNUInstallDirs places under CMAKE_INSTALL_PREFIX.
 #
 #   find_package(boids 0.3 REQUIRED)   then link boids::core or boids::gpu
@@ -46,7 +46,7 @@ if(TARGET boids_gpu_shared)
 endif()
 install(FILES ${BOIDS_PC_FILES} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
-foreach(program IN ITEMS boids boids-bench)
+foreach(program IN ITEMS boids boids-bench boids-mpi)
   if(TARGET ${program})
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT bin)
   endif()

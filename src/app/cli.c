@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -428,21 +429,193 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
     return rc;
 }
 
-/* One line of help: the left column, then the text (continuation lines aligned under it),
- * then the default where the command states one. */
-static void help_line(FILE *out, const char *left, const char *help, const char *dflt) {
-    int col = fprintf(out, strlen(left) <= 18 ? "  %-18s " : "  %s  ", left);
-    for (const char *c = help; *c; c++) {
-        fputc(*c, out);
-        /* A list too long for one line (verify's scenarios) breaks after a comma. */
-        if (*c == '\n' || (*c == ',' && col > 78)) {
-            if (*c == ',') fputc('\n', out);
-            col = fprintf(out, "%21s", "");
-        } else {
-            col++;
-        }
+/* ---- --help: every command's text goes through one writer that reflows it to HELP_WIDTH
+ * columns. It breaks lines only at spaces outside `quotes`, so no number or token
+ * ("8192x8192", "-1e15", "50,000") is ever split; a word wider than a whole line (verify's
+ * scenario list) breaks after a comma that no digit follows. The texts' own line breaks are
+ * soft, except: after a line that introduces something (ending in ':'), after a usage line,
+ * before and after an indented line (an example or a table, kept as written), and a blank
+ * line (a paragraph break; never two in a row). */
+enum { HELP_WIDTH = 80, HELP_COLUMN = 21 /* where an option's text starts */ };
+
+typedef struct help_flow {
+    FILE *out;
+    int width; /* columns of a line */
+    int col;   /* the cursor's column; -1 before a line is started */
+    int words; /* words on the current line */
+    int blank; /* the last line written was blank, or nothing was written */
+} help_flow;
+
+static void flow_newline(help_flow *h) {
+    fputc('\n', h->out);
+    h->blank = h->col < 0;
+    h->col = -1;
+    h->words = 0;
+}
+
+/* Ends the line being filled, if any. */
+static void flow_end(help_flow *h) {
+    if (h->col >= 0) flow_newline(h);
+}
+
+/* One blank line, unless the last one written is blank. */
+static void flow_blank(help_flow *h) {
+    flow_end(h);
+    if (!h->blank) flow_newline(h);
+}
+
+/* Writes len characters of a word; a fresh line starts at column indent. */
+static void flow_put(help_flow *h, const char *w, int len, int indent) {
+    if (h->words && h->col + 1 + len > h->width) flow_newline(h);
+    if (h->col < 0)
+        h->col = fprintf(h->out, "%*s", indent, "");
+    else if (h->words)
+        fputc(' ', h->out), h->col++;
+    h->col += (int)fwrite(w, 1, (size_t)len, h->out);
+    h->words++;
+    h->blank = 0;
+}
+
+/* A word, split after commas when it is wider than a line from indent (a long list). */
+static void flow_word(help_flow *h, const char *w, int len, int indent) {
+    while (len > h->width - indent) {
+        int cut = 0;
+        for (int i = 0; i < h->width - indent && i + 1 < len; i++)
+            if (w[i] == ',' && !isdigit((unsigned char)w[i + 1])) cut = i + 1;
+        if (!cut) break;
+        flow_put(h, w, cut, indent);
+        flow_end(h);
+        w += cut;
+        len -= cut;
     }
-    fprintf(out, "%s\n", dflt);
+    flow_put(h, w, len, indent);
+}
+
+/* The words of a paragraph, to lay out together. */
+enum { HELP_MAX_WORDS = 512 };
+typedef struct help_words {
+    const char *at[HELP_MAX_WORDS];
+    int len[HELP_MAX_WORDS];
+    int n;
+} help_words;
+
+/* Whether word i of p is a bare number ("2", "500"): it stays on the line of the word after
+ * it ("2 bad usage", "500 boids"). */
+static int bare_number(const help_words *p, int i) {
+    for (int c = 0; c < p->len[i]; c++)
+        if (!isdigit((unsigned char)p->at[i][c])) return 0;
+    return 1;
+}
+
+/* One past the last word of the unit that starts at word i: bare numbers and the word after. */
+static int unit_end(const help_words *p, int i) {
+    while (i + 1 < p->n && bare_number(p, i)) i++;
+    return i + 1;
+}
+
+/* The columns words [i, end) take on one line. */
+static int unit_width(const help_words *p, int i, int end) {
+    int w = -1;
+    for (; i < end; i++) w += p->len[i] + 1;
+    return w;
+}
+
+/* Lays out the words collected, a unit at a time, then forgets them. A short last unit ("on)",
+ * "7)") does not go to a line of its own: the unit before it goes along. */
+static void flow_paragraph(help_flow *h, help_words *p, int indent) {
+    for (int i = 0; i < p->n;) {
+        int end = unit_end(p, i), w = unit_width(p, i, end);
+        if (h->words && end < p->n && unit_end(p, end) == p->n) {
+            int last = unit_width(p, end, p->n);
+            if (last <= 4 && h->col + 1 + w <= h->width && h->col + 2 + w + last > h->width &&
+                indent + w + 1 + last <= h->width)
+                flow_end(h);
+        }
+        if (h->words && h->col + 1 + w > h->width && indent + w <= h->width) flow_end(h);
+        for (; i < end; i++) flow_word(h, p->at[i], p->len[i], indent);
+    }
+    p->n = 0;
+}
+
+/* Adds the words of one line (len characters) to p. A `quoted command` is one word. */
+static void add_words(help_flow *h, help_words *p, const char *line, int len, int indent) {
+    for (int i = 0; i < len;) {
+        while (i < len && line[i] == ' ') i++;
+        int j = i, quoted = 0;
+        for (; j < len && (quoted || line[j] != ' '); j++) quoted ^= line[j] == '`';
+        if (j == i) break;
+        if (p->n == HELP_MAX_WORDS) flow_paragraph(h, p, indent);
+        p->at[p->n] = line + i;
+        p->len[p->n++] = j - i;
+        i = j;
+    }
+}
+
+/* Text reflowed with continuation lines at column indent (see above). */
+static void flow_text(help_flow *h, const char *text, int indent) {
+    help_words p = {.n = 0};
+    for (const char *line = text; *line;) {
+        int len = (int)strcspn(line, "\n"), lead = (int)strspn(line, " ");
+        const char *next = line[len] ? line + len + 1 : line + len;
+        if (lead < len && !lead) {
+            int usage = !strncmp(line, "usage: ", 7); /* continued under its program */
+            if (usage) {
+                flow_paragraph(h, &p, indent);
+                flow_end(h);
+                h->col = fprintf(h->out, "%*s", indent, "");
+                h->blank = 0;
+            }
+            add_words(h, &p, line, len, indent);
+            if (usage || (line[len] && line[len - 1] == ':')) {
+                flow_paragraph(h, &p, indent + (usage ? 9 : 0));
+                flow_end(h);
+            }
+        } else {
+            flow_paragraph(h, &p, indent);
+            flow_end(h);
+            if (lead == len) {
+                flow_blank(h);
+            } else if (indent + len <= h->width) { /* as written, its spacing too */
+                h->col = fprintf(h->out, "%*s%.*s", indent, "", len, line);
+                h->words = 1;
+                h->blank = 0;
+            } else { /* wrapped, continued under its second column, or 2 further in */
+                const char *gap = strstr(line + lead, "  ");
+                int head =
+                        gap && gap < line + len ? (int)(gap - line) + (int)strspn(gap, " ") : lead,
+                    more = head > lead ? head : lead + 2;
+                h->col = fprintf(h->out, "%*s%.*s", indent, "", head, line);
+                add_words(h, &p, line + head, len - head, indent + more);
+                flow_paragraph(h, &p, indent + more);
+            }
+            flow_end(h);
+        }
+        line = next;
+    }
+    flow_paragraph(h, &p, indent);
+}
+
+/* One option of the help: the left column, then its text and the default the command states,
+ * reflowed from HELP_COLUMN. */
+static void help_line(help_flow *h, const char *left, const char *help, const char *dflt) {
+    flow_end(h);
+    h->col = fprintf(h->out, "  %-*s", HELP_COLUMN - 3, left);
+    h->col += fprintf(h->out, h->col < HELP_COLUMN ? " " : "  ");
+    h->blank = 0;
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", help, dflt);
+    flow_text(h, text, HELP_COLUMN);
+    flow_end(h);
+}
+
+void app_text_wrap(FILE *out, const char *text, int width) {
+    help_flow h = {out, width, -1, 0, 1};
+    flow_text(&h, text, 0);
+    flow_end(&h);
+}
+
+void app_help_text(FILE *out, const char *text) {
+    app_text_wrap(out, text, HELP_WIDTH);
 }
 
 /* An option as the help shows it: "-o, --output PAT", "--steps K", "-k K". */
@@ -489,34 +662,39 @@ static void shared_default(const app_command *cmd, int id, char *buf, size_t siz
 }
 
 void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n) {
-    fputs(cmd->synopsis, out);
+    help_flow h = {out, HELP_WIDTH, -1, 0, 1};
+    flow_text(&h, cmd->synopsis, 0);
     for (size_t i = 0; i < n; i++) {
         const app_option *op = &own[i];
-        if (op->kind == APP_SECTION) {
-            fprintf(out, "%s\n", op->name);
-            continue;
-        }
         char left[64];
-        help_line(out, left_column(left, sizeof left, op->letter, op->name, op->meta), op->help,
-                  "");
+        if (op->kind == APP_SECTION) {
+            flow_end(&h);
+            flow_text(&h, op->name, 0);
+        } else {
+            help_line(&h, left_column(left, sizeof left, op->letter, op->name, op->meta), op->help,
+                      "");
+        }
     }
-    help_line(out, "-h, --help", "this text", "");
-    if (cmd->notes) fputs(cmd->notes, out);
-    fputc('\n', out);
+    help_line(&h, "-h, --help", "this text", "");
+    if (cmd->notes) flow_text(&h, cmd->notes, 0);
+    if (cmd->shared) flow_blank(&h);
     unsigned last = 0;
     for (size_t i = 0; i < NSHARED; i++) {
         const shared_option *s = &shared[i];
         if (!(cmd->shared & s->group)) continue;
         char hbuf[96], dflt[64];
         unsigned heading = s->group == APP_THREADS ? APP_BACKEND : s->group; /* one heading */
-        if (heading != last)
-            fprintf(out, "%s\n", group_heading(heading, cmd->deterministic, hbuf, sizeof hbuf));
+        if (heading != last) {
+            flow_end(&h);
+            flow_text(&h, group_heading(heading, cmd->deterministic, hbuf, sizeof hbuf), 0);
+        }
         last = heading;
         shared_default(cmd, s->id, dflt, sizeof dflt);
         char left[64];
         left_column(left, sizeof left, s->id < 128 ? s->id : 0, s->name, s->meta);
-        help_line(out, left, s->help, dflt);
+        help_line(&h, left, s->help, dflt);
     }
+    flow_end(&h);
 }
 
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {

@@ -112,8 +112,17 @@ int app_parse(const app_command *cmd, const app_option *own, size_t n, app_opts 
               char **argv);
 
 /* The --help text: synopsis, the command's own options, notes, then the shared options of
- * its groups with its defaults. */
+ * its groups with its defaults, wrapped at 80 columns as app_help_text. */
 void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n);
+
+/* Help text reflowed to 80 columns, breaking lines only at spaces (a number or a token is
+ * never split). A line break in text is a space, except after a line ending in ':',
+ * after a "usage:" line, around an indented line (kept as written) and at a blank line (one
+ * blank line, never two). */
+void app_help_text(FILE *out, const char *text);
+
+/* The same at width columns (boids-bench's report: 100). */
+void app_text_wrap(FILE *out, const char *text, int width);
 
 /* Parses an integer flag value in [lo, hi]; names the flag in the message. */
 boids_status app_parse_long(const char *flag, const char *text, long lo, long hi, long *out,

@@ -383,9 +383,10 @@ int boids_cmd_render(int argc, char **argv) {
          .help = "PNG file name with one integer conversion, %d to %09d, for\n"
                  "the frame number (default frame-%05d.png); '-' writes raw RGBA\n"
                  "frames (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
-                 "  boids render -o - | ffmpeg -f rawvideo -pixel_format rgba \\\n"
-                 "    -video_size 1280x720 -framerate 60 -i - -c:v libx264 \\\n"
-                 "    -pix_fmt yuv420p flock.mp4"},
+                 "  boids render -o - | ffmpeg -f rawvideo \\\n"
+                 "    -pixel_format rgba -video_size 1280x720 \\\n"
+                 "    -framerate 60 -i - -c:v libx264 -pix_fmt yuv420p \\\n"
+                 "    flock.mp4"},
         {APP_CUSTOM, "size", 0, "WxH", j.size, .parse = app_parse_size,
          .help = "frame size in pixels, at most 8192x8192 in area (default 1280x720)"},
         {APP_LONG, "frames", 0, "K", &j.frames, 1, 100000000L,

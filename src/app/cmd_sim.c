@@ -94,13 +94,19 @@ static void abort_outputs(sim_out *so) {
     if (so->traj.file.f) app_npy_abort(&so->traj);
 }
 
-/* What the samples were: which steps, which columns. */
+/* What the samples were: which steps (first, first + every, ... last: range(first, last + 1,
+ * every) in Python, without a list as long as the run), which columns. */
 static void add_sampling(cJSON *out, const sim_out *so) {
+    long every = so->every ? so->every : so->steps ? so->steps : 1;
     cJSON_AddNumberToObject(out, "steps", (double)so->steps);
-    cJSON_AddNumberToObject(out, "every", (double)so->every);
-    cJSON_AddStringToObject(out, "sample_steps",
-                            so->every ? "0, every, 2 every, ... up to steps"
-                                      : "0 and steps (no --every)");
+    if (so->every)
+        cJSON_AddNumberToObject(out, "every", (double)so->every);
+    else
+        cJSON_AddNullToObject(out, "every");
+    cJSON *at = cJSON_AddObjectToObject(out, "sample_steps");
+    cJSON_AddNumberToObject(at, "first", 0);
+    cJSON_AddNumberToObject(at, "last", (double)(so->steps / every * every));
+    cJSON_AddNumberToObject(at, "every", (double)every);
     cJSON_AddNumberToObject(out, "samples", (double)sample_count(so->steps, so->every));
 }
 
@@ -132,7 +138,7 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
         char columns[256];
         int all = strcmp(kind, "stdout") || !so->order_only;
         snprintf(columns, sizeof columns, "step,%s", all ? boids_metrics_columns : "order");
-        cJSON_AddStringToObject(out, "columns", columns);
+        cJSON_AddItemToObject(out, "columns", app_prov_columns(columns));
         cJSON_AddStringToObject(out, "observables", "README, Observables; boids/metrics.h");
     }
     return doc;

@@ -142,11 +142,13 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
         fputs("EOD\n", g);
     }
     const char *name = boids_metrics_names[y];
-    fprintf(g, "set terminal %s size 900,600 %s\n", svg ? "svg" : "pngcairo",
+    /* noenhanced: key and observable names are printed as they are (enhanced text would make
+     * "separation_radius" a subscript); the key goes below the plot, off the curves. */
+    fprintf(g, "set terminal %s size 900,600 %s noenhanced\n", svg ? "svg" : "pngcairo",
             svg ? "dynamic" : "font 'sans,11'");
     fprintf(g, "set output 'plot.%s'\n", svg ? "svg" : "png");
     fprintf(g,
-            "set xlabel '%s'\nset ylabel '%s'\nset key top right\nset grid\n"
+            "set xlabel '%s'\nset ylabel '%s'\nset key below center horizontal\nset grid\n"
             "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
             s->key->key, name);
     fprintf(g,
@@ -263,20 +265,22 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
     if (!keys) return obj;
     for (size_t i = 0; i < s->naxes; i++) {
         cJSON *k = cJSON_CreateObject();
+        cJSON *values = cJSON_CreateArray();
+        for (size_t v = 0; values && v < s->axes[i].nvalues; v++) /* as "parameters" types them */
+            cJSON_AddItemToArray(values, app_prov_value(s->axes[i].key->key, s->axes[i].values[v]));
         cJSON_AddStringToObject(k, "key", s->axes[i].key->key);
-        cJSON_AddItemToObject(k, "values",
-                              cJSON_CreateStringArray((const char *const *)s->axes[i].values,
-                                                      (int)s->axes[i].nvalues));
+        cJSON_AddItemToObject(k, "values", values);
         cJSON_AddItemToArray(keys, k);
     }
     cJSON *counts = cJSON_AddArrayToObject(obj, "counts");
     for (size_t i = 0; counts && i < s->ncounts; i++)
         cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)s->counts[i]));
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    cJSON_AddNumberToObject(obj, "density", s->density);
+    if (s->density > 0)
+        cJSON_AddNumberToObject(obj, "density", s->density);
+    else
+        cJSON_AddNullToObject(obj, "density"); /* no --density */
     cJSON_AddNumberToObject(obj, "seeds", (double)s->seeds);
-    cJSON_AddStringToObject(obj, "first_seed", seed);
+    cJSON_AddItemToObject(obj, "first_seed", app_prov_integer(o->seed));
     cJSON_AddNumberToObject(obj, "steps", (double)s->steps);
     cJSON_AddNumberToObject(obj, "burn_in", (double)s->burn_in);
     cJSON_AddNumberToObject(obj, "sample_every", (double)s->every);
@@ -289,9 +293,12 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
         "burn_in + sample_every, ... up to steps. X_mean: the mean over seeds of the run "
         "averages; X_se: its standard error sd / sqrt(seeds), seed-to-seed variation only, not "
         "the autocorrelation within a run (nan with one seed).");
-    cJSON_AddStringToObject(obj, "order",
-                            "N, then the keys in the order given (the last "
-                            "fastest), then seeds");
+    /* The columns the rows follow, slowest first (a table row averages the seeds). */
+    cJSON *order = cJSON_AddArrayToObject(obj, "order");
+    cJSON_AddItemToArray(order, cJSON_CreateString("N"));
+    for (size_t i = 0; order && i < s->naxes; i++)
+        cJSON_AddItemToArray(order, cJSON_CreateString(s->axes[i].key->key));
+    cJSON_AddItemToArray(order, cJSON_CreateString("seed"));
     return obj;
 }
 
@@ -318,9 +325,9 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
     else {
         cJSON_AddStringToObject(out, "file", file);
         cJSON_AddStringToObject(out, "kind", kind);
-        cJSON_AddStringToObject(out, "columns", buf);
-        st = strcmp(kind, "stdout") ? app_prov_sidecar(file, doc, err)
-                                    : app_prov_write(file, doc, err);
+        cJSON_AddItemToObject(out, "columns", app_prov_columns(buf));
+        /* --meta FILE is written as FILE, with or without --out; a table gets FILE.json. */
+        st = file != s->meta ? app_prov_sidecar(file, doc, err) : app_prov_write(file, doc, err);
     }
     free(buf);
     cJSON_Delete(doc);

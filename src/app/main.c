@@ -125,7 +125,7 @@ static int dispatch(int argc, char **argv) {
         return 2;
     }
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        fputs(usage, stdout);
+        app_help_text(stdout, usage);
         return 0;
     }
     if (!strcmp(cmd, "--version")) {

@@ -5,6 +5,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "boids/atomic_file.h"
 #include "boids/version.h"
@@ -97,45 +100,72 @@ static int add_command_line(cJSON *doc) {
     return cl ? 0 : -1;
 }
 
+/* The value of key t in p: a number, true/false, or an enum's name. */
+static cJSON *param_json(const boids_param_info *t, const boids_params *p) {
+    const char *field = (const char *)p + t->offset;
+    switch (t->type) {
+    case BOIDS_KEY_REAL:
+        return cJSON_CreateNumber(*(const double *)(const void *)field);
+    case BOIDS_KEY_INT:
+        return cJSON_CreateNumber((double)*(const long *)(const void *)field);
+    case BOIDS_KEY_BOOL:
+        return cJSON_CreateBool(*(const int *)(const void *)field);
+    case BOIDS_KEY_ENUM:
+        return cJSON_CreateString(t->choices[*(const int *)(const void *)field]);
+    }
+    return cJSON_CreateNull();
+}
+
 /* Every key of the parameter table with its value in p. */
 static cJSON *params_object(const boids_params *p) {
     cJSON *obj = cJSON_CreateObject();
     size_t n;
     const boids_param_info *t = boids_param_table(&n);
-    for (size_t i = 0; obj && i < n; i++) {
-        const char *field = (const char *)p + t[i].offset;
-        switch (t[i].type) {
-        case BOIDS_KEY_REAL:
-            cJSON_AddNumberToObject(obj, t[i].key, *(const double *)(const void *)field);
-            break;
-        case BOIDS_KEY_INT:
-            cJSON_AddNumberToObject(obj, t[i].key, (double)*(const long *)(const void *)field);
-            break;
-        case BOIDS_KEY_BOOL:
-            cJSON_AddBoolToObject(obj, t[i].key, *(const int *)(const void *)field);
-            break;
-        case BOIDS_KEY_ENUM:
-            cJSON_AddStringToObject(obj, t[i].key, t[i].choices[*(const int *)(const void *)field]);
-            break;
-        }
-    }
+    for (size_t i = 0; obj && i < n; i++)
+        cJSON_AddItemToObject(obj, t[i].key, param_json(&t[i], p));
     return obj;
+}
+
+cJSON *app_prov_value(const char *key, const char *text) {
+    size_t n;
+    const boids_param_info *t = boids_param_table(&n);
+    boids_params p = boids_params_default();
+    boids_error err;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].key, key) && !boids_params_set(&p, key, text, "sweep", &err))
+            return param_json(&t[i], &p);
+    return cJSON_CreateString(text);
+}
+
+cJSON *app_prov_integer(unsigned long long v) {
+    char text[32];
+    snprintf(text, sizeof text, "%llu", v);
+    return cJSON_CreateRaw(text);
+}
+
+cJSON *app_prov_columns(const char *header) {
+    cJSON *arr = cJSON_CreateArray();
+    for (const char *c = header; arr && *c && *c != '\n';) {
+        size_t len = strcspn(c, ",\n");
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), c);
+        cJSON_AddItemToArray(arr, cJSON_CreateString(name));
+        c += len + (c[len] == ',');
+    }
+    return arr;
 }
 
 /* How the base parameters were built, then their values. */
 static cJSON *parameters_object(const app_opts *o, const boids_params *base) {
     cJSON *obj = cJSON_CreateObject();
     if (!obj) return NULL;
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     cJSON_AddStringToObject(obj, "preset", o->preset ? o->preset : "lab");
     if (o->config)
         cJSON_AddStringToObject(obj, "config", o->config);
     else
         cJSON_AddNullToObject(obj, "config");
     cJSON_AddItemToObject(obj, "set", cJSON_CreateStringArray(o->sets, o->nsets));
-    /* A string: a 64-bit seed does not fit a JSON number (a double) exactly. */
-    cJSON_AddStringToObject(obj, "seed", seed);
+    cJSON_AddItemToObject(obj, "seed", app_prov_integer(o->seed));
     if (o->load)
         cJSON_AddStringToObject(obj, "load", o->load);
     else
@@ -234,11 +264,14 @@ static cJSON *backend_object(const app_opts *o) {
     cJSON_AddStringToObject(obj, "name", o->backend);
     if (!strcmp(o->backend, "gpu"))
         cJSON_AddStringToObject(obj, "gpu_mode", o->deterministic ? "deterministic" : "fast");
+    /* --threads, or all: OpenMP's default, as the backend takes it. */
     if (!strcmp(o->backend, "cpu")) {
-        if (o->threads)
-            cJSON_AddNumberToObject(obj, "threads", o->threads);
-        else
-            cJSON_AddStringToObject(obj, "threads", "all");
+#ifdef _OPENMP
+        int all = omp_get_max_threads();
+#else
+        int all = 1;
+#endif
+        cJSON_AddNumberToObject(obj, "threads", o->threads > 0 ? o->threads : all);
     }
     return obj;
 }

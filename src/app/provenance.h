@@ -10,16 +10,18 @@
  *                shell-quoted string that can be pasted into a shell
  *   parameters   the full parameter set of the base run, every key of `boids params`
  *                (numbers, booleans as true/false, enums as their names), and how it was
- *                built (preset, config file, --set pairs, seed)
+ *                built (preset, config file, --set pairs, seed: a number, every digit)
  *   interaction  the points and obstacles every backend stepped with (the config file's
  *                predator.I, attractor.I and obstacle lines): "predators" and "attractors",
  *                the points that are on ({index, x, y, radius, weight}), and "obstacles"
  *                ({kind: "circle", x, y, radius} or {kind: "segment", x0, y0, x1, y1})
  *   backend      cpu-ref, cpu or gpu ("name"), with the gpu mode or the cpu thread count
+ *                (a number: --threads, or OpenMP's default for all)
  *   renderer     the GL renderer string with the gpu backend, "none" otherwise
  *   machine      host name, operating system, CPU model, online CPUs
  *   start, end   UTC times (ISO 8601) and the wall time between them in seconds
- * Each command adds an "output" object describing the file (columns, layout, statistics). */
+ * Each command adds an "output" object describing the file (columns as a list, layout,
+ * statistics). Numbers are JSON numbers and lists JSON arrays throughout. */
 #ifndef BOIDS_APP_PROVENANCE_H
 #define BOIDS_APP_PROVENANCE_H
 
@@ -40,6 +42,17 @@ void app_prov_begin(app_prov *pv);
 /* The shared document, ending now; o and base describe the base run. NULL when out of
  * memory. */
 cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_params *base);
+
+/* The value of parameter key given as text, typed as in "parameters": a number, true/false or
+ * an enum's name (text itself when the key does not take it). */
+cJSON *app_prov_value(const char *key, const char *text);
+
+/* An unsigned integer as a JSON number, every digit kept (cJSON's own numbers are doubles,
+ * exact only up to 2^53: a 64-bit seed needs this). */
+cJSON *app_prov_integer(unsigned long long v);
+
+/* A CSV header line ("a,b,c") as a list of its column names. */
+cJSON *app_prov_columns(const char *header);
 
 /* Writes doc to path, pretty-printed, atomically (boids_atomic_file). */
 boids_status app_prov_write(const char *path, const cJSON *doc, boids_error *err);
