@@ -57,7 +57,11 @@ def main():
                   if os.path.isdir(d))
     for name in ("boids/boids.h", "boids/version.h", "boids/gpu.h"):
         check(f"header {name} installed", os.path.isfile(os.path.join(prefix, "include", name)))
-    check("boids program installed", os.path.isfile(os.path.join(prefix, "bin", "boids")))
+    for program in ("boids", "boids-bench", "boids-mpi"):
+        if os.path.isfile(os.path.join(build, program)) or \
+                os.path.isfile(os.path.join(build, "bench", program)):
+            check(f"{program} program installed",
+                  os.path.isfile(os.path.join(prefix, "bin", program)))
     check("LICENSE installed", bool(glob.glob(os.path.join(prefix, "share/doc/*/LICENSE"))))
 
     for lib in ("boids_core", "boids_gpu"):
