@@ -144,20 +144,12 @@ static double world_size(const boids_params *p) {
     return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
 }
 
-/* The parameters of a point: N boids, and the world scaled to keep the density (boids per
- * area, per volume in 3-D). */
+/* The parameters of a point: N boids in the world of the one rule (app_world_fit: grown
+ * to keep base's density above its N), or base's world with --fixed-world. */
 static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     *p = c->base;
     p->count = (long)n;
-    if (c->fixed_world) return;
-    double r = (double)n / (c->density * world_size(&c->base));
-    double k = p->dim == 3 ? cbrt(r) : sqrt(r);
-    p->width = c->base.width * k;
-    p->height = c->base.height * k;
-    p->depth = c->base.depth * k;
-    /* Positions given relative to the world move with it. */
-    p->predator_x *= k, p->predator_y *= k, p->food_x *= k, p->food_y *= k;
-    if (p->dim == 3) p->predator_z *= k, p->food_z *= k;
+    if (!c->fixed_world) app_world_fit(p, &c->base, 0);
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
@@ -331,6 +323,7 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
         (s = app_interact(&base, &c->base, &c->inter, err)))
         return s;
     c->density = (double)c->base.count / world_size(&c->base);
+    c->fixed_world = app_world_fixed(o);
     return BOIDS_OK;
 }
 
@@ -572,9 +565,6 @@ int main(int argc, char **argv) {
         {APP_TEXT, "backends", 0, "LIST", &a.backends,
          .help =
              "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det,gpu-fused,\ngpu-fused-det (default: all)"},
-        {APP_FLAG, "fixed-world", 0, NULL, &c.fixed_world, 1,
-         .help = "keep the preset's world for every N (default: keep its density,\n"
-                 "boids per area, and grow the world with N at the same aspect)"},
         {APP_LONG, "age", 0, "K", &a.age, 0, 10000000L,
          .help = "advance the random initial state K steps (cpu path) before timing,\n"
                  "to time formed flocks: more neighbours per boid (default 0)"},

@@ -28,9 +28,8 @@ static const app_command render_command = {
                 "Draws frames of the flock offscreen (EGL, no display needed).\n"
                 "\n",
     .notes =
-        "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
-        "`boids view`. On the gpu backend a given seed gives the same frames on one device\n"
-        "unless --fast is given.\n"
+        "On the gpu backend a given seed gives the same frames on one device unless --fast is\n"
+        "given.\n"
         "In 3-D (--set dim=3, --preset murmuration) the flock steps on gpu, or on cpu where\n"
         "the GL renderer is a software rasteriser (llvmpipe) unless --backend is given, and\n"
         "is drawn in perspective; --camera scripts the camera, and a predator that is on dives "
@@ -423,7 +422,7 @@ int boids_cmd_render(int argc, char **argv) {
     boids_params p, base;
     int scaled;
     if (check_output(&j, &err) ||
-        app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
+        app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
         render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||
         render_job_camera(&j, &o, &p, &err))
         return app_fail(&err);

@@ -22,8 +22,6 @@ static const app_command sim_command = {
         "  step,order,milling,nn_distance,neighbours,clusters,largest_cluster\n"
         "(see README, Observables). --order-only prints step,order alone, for huge flocks.\n"
         "\n",
-    .notes = "-n changes N only: the world keeps its size (set width and height to keep a "
-             "density).\n",
     .shared = APP_ALL,
     .backend = "cpu-ref",
     .deterministic = 1};

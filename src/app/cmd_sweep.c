@@ -452,10 +452,11 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "a key and its values at once: KEY=V1,V2,... or KEY=A:B:STEP\n"
                  "(repeatable; the same as --key KEY --values/--range)"},
         {APP_CUSTOM, "counts", 0, "LIST", &s, .parse = sweep_parse_counts,
-         .help = "comma-separated N values (default: -n or the parameters' count)"},
+         .help = "comma-separated N values, each as -n gives it (default: -n or the\n"
+                 "parameters' count)"},
         {APP_REAL, "density", 0, "D", &s.density, 0, DBL_MAX, .open = 1,
-         .help = "world side sqrt(N / D) for each N (square, N / D area): keeps the\n"
-                 "density fixed across N"},
+         .help = "density D at every N, below the parameters' N too: a square world\n"
+                 "of side sqrt(N / D) (a cube of side cbrt(N / D) in 3-D) instead"},
         {APP_LONG, "seeds", 0, "S", &s.seeds, 1, 100000, .help = "runs per point (default 3)"},
         {APP_LONG, "steps", 0, "K", &s.steps, 0, 2000000000L,
          .help = "steps per run (default 1000)"},
