@@ -23,6 +23,7 @@
 #include "boids/atomic_file.h"
 #include "cli.h"
 #include "cpu_grid.h"
+#include "progress.h"
 
 static const app_command bench_command = {
     .prog = "boids-bench",
@@ -362,7 +363,27 @@ typedef struct bench_run {
     int all_threads;
     const bench_forward *fwd;                /* --baseline's options */
     char base_stopped[BENCH_BACKENDS][1024]; /* the same for the baseline's backends */
+    app_progress bar;                        /* points done, on a terminal's stderr */
 } bench_run;
+
+/* A point's line starts ("boids-bench: cpu-1t N=1000 ..."), its result follows when it is
+ * measured; on a terminal the progress line shows it meanwhile, and the whole line is
+ * printed at the end. */
+static void point_begin(bench_run *r, const char *head) {
+    if (r->bar.on) {
+        app_progress_update(&r->bar, r->bar.done, head + strlen("boids-bench: "), 1);
+    } else {
+        fputs(head, stderr);
+        fflush(stderr);
+    }
+}
+
+static void point_end(bench_run *r, const char *head) {
+    if (r->bar.on) {
+        app_progress_clear(&r->bar);
+        fputs(head, stderr);
+    }
+}
 
 /* A point that cannot finish within --budget, by an estimate from this backend's previous
  * point: O(N^2) for the reference, at least linear for the others. A point costs warm-up +
@@ -418,14 +439,17 @@ static int skip_point(bench_run *r, bench_point *pt) {
  * machine) still leaves what it measured. */
 static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
                           const boids_flock *init) {
-    fprintf(stderr, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend), pt->n);
-    fflush(stderr);
+    char head[96];
+    snprintf(head, sizeof head, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend),
+             pt->n);
+    point_begin(r, head);
     double load[3];
     bench_loadavg(load);
     pt->load1 = load[0];
     pt->state = BENCH_OK;
     pt->reason[0] = '\0';
     bench_measure(r->c, pt, p, init);
+    point_end(r, head);
     if (pt->state == BENCH_OK) {
         fprintf(stderr, " %.4g ms/step (%u reps of %u steps)\n", pt->ms.median, pt->reps,
                 pt->steps_per_rep);
@@ -463,9 +487,12 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
         memcpy(bp->reason, stop, sizeof bp->reason);
         return;
     }
-    fprintf(stderr, "boids-bench: %s@baseline N=%zu ...", bench_backend_name(pt->backend), pt->n);
-    fflush(stderr);
+    char head[96];
+    snprintf(head, sizeof head, "boids-bench: %s@baseline N=%zu ...",
+             bench_backend_name(pt->backend), pt->n);
+    point_begin(r, head);
     bench_baseline_point(r->c->baseline, r->fwd, bp);
+    point_end(r, head);
     if (bp->state == BENCH_OK) {
         fprintf(stderr, " %.4g ms/step\n", bp->ms.median);
     } else {
@@ -511,6 +538,7 @@ static void run_size(bench_run *r, size_t n) {
                      perr.msg);
         else if (!skip_point(r, pt))
             measure_point(r, pt, &p, &init);
+        r->bar.done++;
         if (c->baseline) baseline_point(r, pt);
     }
     boids_flock_free(&init);
@@ -625,7 +653,11 @@ int main(int argc, char **argv) {
     }
     long contender = c.contend ? bench_contend_start(&err) : 0;
     if (contender < 0) return fail(&err);
+    int nb = 0;
+    for (int b = 0; b < BENCH_BACKENDS; b++) nb += c.enabled[b];
+    app_progress_begin(&r.bar, "boids-bench", "points", (double)(c.nsizes * nb));
     for (int si = 0; si < c.nsizes; si++) run_size(&r, c.sizes[si]);
+    app_progress_end(&r.bar);
     bench_contend_stop(contender);
     record_kernel(&m);
     gpu_close(gl);

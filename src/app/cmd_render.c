@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dive.h"
+#include "progress.h"
 #include "render.h"
 #include "render_scene.h"
 #include "view.h"
@@ -319,7 +320,10 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     render_camera cam = render_camera_fit(p->width, p->height, w, h, 0);
     camera3 start, c3;
     camera3_reset(&start, p->width, p->height, p->depth);
+    app_progress bar;
+    app_progress_begin(&bar, "boids render", "frames", (double)j->frames);
     for (long f = 0; !st && f < j->frames; f++) {
+        app_progress_update(&bar, (double)f, NULL, 0);
         if (f > 0 && (st = scene_step(sc, (unsigned)j->spf, err))) break;
         /* the predator's dive of the steps to come (dive.h: 3-D only) */
         dive_apply(p, scene_steps(sc), scene_params(sc));
@@ -328,6 +332,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
         draw_frame(j, p, r, r3, &c3, sc, &cam, &t);
         st = write_frame(j, &t, px, f, err);
     }
+    app_progress_end(&bar);
     target_destroy(&t);
     scene_destroy(sc);
     render3_destroy(r3);
