@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """-n means one thing in every command: above the parameters' N the world grows to keep their
 density (per area in the plane at their aspect ratio, per volume in 3-D), unless --fixed-world
-or a world size given by --set or --config keeps it.
+or a world size given by --set or --config without a count keeps it.
 
 The workload a density fixes is the number of neighbours per boid, so that is what this
 checks, on the random initial state (uniform in the world) of `sim` and `sweep`, on the cpu
@@ -59,6 +59,9 @@ check("sim -n 6000 --fixed-world: 4x the neighbours per boid (within 5%)",
 _, ws = sim("-n", 4 * LAB[2], "--set", "width=1800")
 check("sim -n 6000 --set width=1800: a world size given keeps the world", ws[:2] == (1800, 560),
       f"{ws}")
+_, wd = sim("-n", 4 * 3000, "--set", "count=3000", "--set", "width=450", "--set", "height=280")
+check("sim -n 12000 --set count=3000 --set width=450 --set height=280: a density stated, kept "
+      "(each side 2x)", close(wd[0], 900, 1e-12) and close(wd[1], 560, 1e-12), f"{wd}")
 cfg = os.path.join(d, "world.ini")
 with open(cfg, "w") as f:
     f.write("height = 700\n")

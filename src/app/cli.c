@@ -44,12 +44,13 @@ static const shared_option shared[] = {
      "classic, lab, flock, school, swarm, chaos, vicsek"},
     {APP_PARAMS, OPT_CONFIG, "config", NULL, "FILE", "INI file of key = value lines"},
     {APP_PARAMS, 'n', "count", NULL, "N",
-     "number of boids; above the parameters' N the world grows to keep\n"
-     "their density (boids per area, per volume in 3-D) at their shape\n"
-     "(view, render: the window's or frame's), unless --fixed-world, or\n"
-     "--config or --set give width, height or depth"},
+     "number of boids; above the parameters' N the world grows\n"
+     "to keep their density (per area, per volume in 3-D) at\n"
+     "their shape (view, render: the window's or frame's),\n"
+     "unless --fixed-world, or --set or --config give width,\n"
+     "height or depth and no count"},
     {APP_PARAMS, OPT_FIXED_WORLD, "fixed-world", NULL, NULL,
-     "keep the parameters' world for any N (the density follows N)"},
+     "keep the parameters' world whatever N (density follows N)"},
     {APP_PARAMS, OPT_MODEL, "model", NULL, "M", "reynolds or vicsek (same as --set model=M)"},
     {APP_PARAMS, OPT_NEIGHBOURS, "neighbours", "neighbors", "R",
      "metric or topological (same as --set neighbours=R)"},
@@ -569,16 +570,21 @@ static boids_status params_but_count(const app_opts *o, boids_params *p, boids_e
 int app_world_fixed(const app_opts *o) {
     static const char *const sides[] = {"width", "height", "depth"};
     if (o->fixed_world) return 1;
-    for (int i = 0; i < 3; i++)
-        if (set_names(o, sides[i])) return 1;
-    if (!o->config) return 0;
-    /* The file names a side if reading it over impossible sides changes one (app_params
-     * has read it already: a bad file never gets here). */
-    boids_params q = boids_params_default();
-    q.width = q.height = q.depth = -1;
-    boids_error e;
-    if (boids_params_load_ini_except(&q, o->config, o->config_theirs, &e)) return 1;
-    return q.width != -1 || q.height != -1 || q.depth != -1;
+    int side = 0, count = set_names(o, "count");
+    for (int i = 0; i < 3; i++) side |= set_names(o, sides[i]);
+    if (o->config) {
+        /* The file names a key if reading it over impossible values changes that one
+         * (app_params has read it already: a bad file never gets here). */
+        boids_params q = boids_params_default();
+        q.width = q.height = q.depth = -1;
+        q.count = -1;
+        boids_error e;
+        if (boids_params_load_ini_except(&q, o->config, o->config_theirs, &e)) return 1;
+        side |= q.width != -1 || q.height != -1 || q.depth != -1;
+        count |= q.count != -1;
+    }
+    /* A size and a count given together state a density, which N keeps. */
+    return side && !count;
 }
 
 void app_world_fit(boids_params *p, const boids_params *base, double aspect) {
@@ -609,8 +615,8 @@ boids_status app_params_world(const app_opts *o, double aspect, boids_params *p,
     boids_status s = params_but_count(o, p, err);
     if (s) return s;
     *base = *p;
-    /* -n, unless a --set pair names the count itself (the pairs are applied last). */
-    if (o->count && !set_names(o, "count")) p->count = o->count;
+    /* -n is the run's N; a count of --config or --set states the density with their size. */
+    if (o->count) p->count = o->count;
     int fixed = app_world_fixed(o);
     /* A loaded state lies in the world it was saved in: only -n (its N) changes that. */
     *follows = !fixed && !o->load;

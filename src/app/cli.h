@@ -145,7 +145,8 @@ boids_status app_params_world(const app_opts *o, double aspect, boids_params *p,
                               int *follows, boids_error *err);
 
 /* Whether the world keeps its size whatever N: --fixed-world, or --set or --config give
- * width, height or depth. */
+ * width, height or depth and no count (a size and a count given together state a density,
+ * which N keeps, as a preset's do). */
 int app_world_fixed(const app_opts *o);
 
 /* The one rule of the world for N boids, every command's: p->count boids at base's density
