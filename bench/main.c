@@ -23,6 +23,7 @@
 #include "boids/atomic_file.h"
 #include "cli.h"
 #include "cpu_grid.h"
+#include "progress.h"
 
 static const app_command bench_command = {
     .prog = "boids-bench",
@@ -146,20 +147,12 @@ static double world_size(const boids_params *p) {
     return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
 }
 
-/* The parameters of a point: N boids, and the world scaled to keep the density (boids per
- * area, per volume in 3-D). */
+/* The parameters of a point: N boids in the world of the one rule (app_world_fit: grown
+ * to keep base's density above its N), or base's world with --fixed-world. */
 static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     *p = c->base;
     p->count = (long)n;
-    if (c->fixed_world) return;
-    double r = (double)n / (c->density * world_size(&c->base));
-    double k = p->dim == 3 ? cbrt(r) : sqrt(r);
-    p->width = c->base.width * k;
-    p->height = c->base.height * k;
-    p->depth = c->base.depth * k;
-    /* Positions given relative to the world move with it. */
-    p->predator_x *= k, p->predator_y *= k, p->food_x *= k, p->food_y *= k;
-    if (p->dim == 3) p->predator_z *= k, p->food_z *= k;
+    if (!c->fixed_world) app_world_fit(p, &c->base, 0);
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
@@ -333,6 +326,7 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
         (s = app_interact(&base, &c->base, &c->inter, err)))
         return s;
     c->density = (double)c->base.count / world_size(&c->base);
+    c->fixed_world = app_world_fixed(o);
     return BOIDS_OK;
 }
 
@@ -371,7 +365,27 @@ typedef struct bench_run {
     int all_threads;
     const bench_forward *fwd;                /* --baseline's options */
     char base_stopped[BENCH_BACKENDS][1024]; /* the same for the baseline's backends */
+    app_progress bar;                        /* points done, on a terminal's stderr */
 } bench_run;
+
+/* A point's line starts ("boids-bench: cpu-1t N=1000 ..."), its result follows when it is
+ * measured; on a terminal the progress line shows it meanwhile, and the whole line is
+ * printed at the end. */
+static void point_begin(bench_run *r, const char *head) {
+    if (r->bar.on) {
+        app_progress_update(&r->bar, r->bar.done, head + strlen("boids-bench: "), 1);
+    } else {
+        fputs(head, stderr);
+        fflush(stderr);
+    }
+}
+
+static void point_end(bench_run *r, const char *head) {
+    if (r->bar.on) {
+        app_progress_clear(&r->bar);
+        fputs(head, stderr);
+    }
+}
 
 /* A point that cannot finish within --budget, by an estimate from this backend's previous
  * point: O(N^2) for the reference, at least linear for the others. A point costs warm-up +
@@ -427,14 +441,17 @@ static int skip_point(bench_run *r, bench_point *pt) {
  * machine) still leaves what it measured. */
 static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
                           const boids_flock *init) {
-    fprintf(stderr, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend), pt->n);
-    fflush(stderr);
+    char head[96];
+    snprintf(head, sizeof head, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend),
+             pt->n);
+    point_begin(r, head);
     double load[3];
     bench_loadavg(load);
     pt->load1 = load[0];
     pt->state = BENCH_OK;
     pt->reason[0] = '\0';
     bench_measure(r->c, pt, p, init);
+    point_end(r, head);
     if (pt->state == BENCH_OK) {
         fprintf(stderr, " %.4g ms/step (%u reps of %u steps)\n", pt->ms.median, pt->reps,
                 pt->steps_per_rep);
@@ -472,9 +489,12 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
         memcpy(bp->reason, stop, sizeof bp->reason);
         return;
     }
-    fprintf(stderr, "boids-bench: %s@baseline N=%zu ...", bench_backend_name(pt->backend), pt->n);
-    fflush(stderr);
+    char head[96];
+    snprintf(head, sizeof head, "boids-bench: %s@baseline N=%zu ...",
+             bench_backend_name(pt->backend), pt->n);
+    point_begin(r, head);
     bench_baseline_point(r->c->baseline, r->fwd, bp);
+    point_end(r, head);
     if (bp->state == BENCH_OK) {
         fprintf(stderr, " %.4g ms/step\n", bp->ms.median);
     } else {
@@ -520,6 +540,7 @@ static void run_size(bench_run *r, size_t n) {
                      perr.msg);
         else if (!skip_point(r, pt))
             measure_point(r, pt, &p, &init);
+        r->bar.done++;
         if (c->baseline) baseline_point(r, pt);
     }
     boids_flock_free(&init);
@@ -574,9 +595,6 @@ int main(int argc, char **argv) {
         {APP_TEXT, "backends", 0, "LIST", &a.backends,
          .help =
              "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det,gpu-fused,\ngpu-fused-det (default: all)"},
-        {APP_FLAG, "fixed-world", 0, NULL, &c.fixed_world, 1,
-         .help = "keep the preset's world for every N (default: keep its density,\n"
-                 "boids per area, and grow the world with N at the same aspect)"},
         {APP_LONG, "age", 0, "K", &a.age, 0, 10000000L,
          .help = "advance the random initial state K steps (cpu path) before timing,\n"
                  "to time formed flocks: more neighbours per boid (default 0)"},
@@ -637,7 +655,11 @@ int main(int argc, char **argv) {
     }
     long contender = c.contend ? bench_contend_start(&err) : 0;
     if (contender < 0) return fail(&err);
+    int nb = 0;
+    for (int b = 0; b < BENCH_BACKENDS; b++) nb += c.enabled[b];
+    app_progress_begin(&r.bar, "boids-bench", "points", (double)(c.nsizes * nb));
     for (int si = 0; si < c.nsizes; si++) run_size(&r, c.sizes[si]);
+    app_progress_end(&r.bar);
     bench_contend_stop(contender);
     record_kernel(&m);
     gpu_close(gl);

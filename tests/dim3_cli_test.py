@@ -56,8 +56,9 @@ table3 = os.path.join(d, "table3.ini")
 with open(table3, "w") as f:
     f.write("predator.0 = 100 100 100 80 2\nattractor.3 = 300 250 60 4\n"
             "obstacle = sphere 200 200 200 40\nobstacle = sphere 0 0 0 30\n")
-with_table = ["--preset", "classic", "--set", "dim=3", "-n", "300", "--seed", "4", "--config",
-              table3]
+# classic's 400^3 box kept (--fixed-world), which the points and spheres are placed in.
+with_table = ["--preset", "classic", "--set", "dim=3", "-n", "300", "--fixed-world", "--seed", "4",
+              "--config", table3]
 for backend in ["cpu-ref", "cpu"]:
     one, half, two = (os.path.join(d, f"{backend}-table-{k}.csv") for k in ("one", "half", "two"))
     run(BOIDS, "sim", "--backend", backend, *with_table, "--steps", "40", "--save", one,

@@ -30,6 +30,9 @@ def exact_rows(path, header):
 
 
 STATE = ["x", "y", "vx", "vy"]
+# Seed 000's 400 x 400 world, given: -n keeps the preset's density otherwise, and several
+# runs below hold more boids than the preset's 80.
+SEED = ["sim", "--preset", "classic", "--set", "width=400", "--set", "height=400"]
 
 
 def same_state(path, data_name):
@@ -43,7 +46,7 @@ orders = exact_rows(os.path.join(DATA, "seed000_orders.csv"),
 for name, extra, weights in [("three rules", [], (1.5, 1.0, 1.0)),
                              ("without alignment", ["--set", "alignment_weight=0"], (1.5, 0.0, 1.0))]:
     wanted = [(r[3], r[4]) for r in orders if r[:3] == tuple(w.hex() for w in weights)]
-    p = run(BOIDS, "sim", "--preset", "classic", "--seed", "7", "--steps", "300", "--every", "60",
+    p = run(BOIDS, *SEED, "--seed", "7", "--steps", "300", "--every", "60",
             *extra, check_rc=0)
     rows = p.stdout.strip().splitlines()
     assert rows[0].startswith("step,order"), rows[0]
@@ -55,7 +58,7 @@ for name, extra, weights in [("three rules", [], (1.5, 1.0, 1.0)),
 
 d = tmpdir()
 out = os.path.join(d, "final.csv")
-run(BOIDS, "sim", "--preset", "classic", "--seed", "7", "--steps", "300", "--save", out, check_rc=0)
+run(BOIDS, *SEED, "--seed", "7", "--steps", "300", "--save", out, check_rc=0)
 check("seed 7 final state equals the seed program's (tests/data), every double identical",
       same_state(out, "seed000_seed7_final300.csv"))
 
@@ -64,7 +67,7 @@ for seed, count, data_name in [(7, 80, "seed000_seed7_initial.csv"), (0, 5, "see
                                (2**40 + 3, 33, f"seed000_init_s{2**40 + 3}_n33.csv"),
                                (2**64 - 1, 4, f"seed000_init_s{2**64 - 1}_n4.csv")]:
     ini = os.path.join(d, f"c{seed}.csv")
-    run(BOIDS, "sim", "--preset", "classic", "--seed", seed, "-n", count, "--steps", 0, "--save", ini,
+    run(BOIDS, *SEED, "--seed", seed, "-n", count, "--steps", 0, "--save", ini,
         check_rc=0)
     check(f"initial state of seed {seed} ({count} boids) equals random.Random({seed}) in nueva()",
           same_state(ini, data_name))
@@ -75,7 +78,7 @@ for seed, count, steps, weights in [(1, 10, 60, (1.5, 1.0, 1.0)), (123456789, 15
                                     (3, 2, 100, (1.5, 1.0, 1.0)), (9, 120, 50, (1.5, 0.0, 1.0)),
                                     (11, 60, 80, (0.0, 2.0, 3.0))]:
     fin = os.path.join(d, f"fin-{seed}.csv")
-    run(BOIDS, "sim", "--preset", "classic", "--load",
+    run(BOIDS, *SEED, "--load",
         os.path.join(DATA, f"seed000_s{seed}_n{count}_step25.csv"), "--steps", steps,
         "--set", f"separation_weight={weights[0]}", "--set", f"alignment_weight={weights[1]}",
         "--set", f"cohesion_weight={weights[2]}", "--save", fin, check_rc=0)

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ enum {
     OPT_LOAD,
     OPT_MODEL,
     OPT_NEIGHBOURS,
+    OPT_FIXED_WORLD,
     OPT_HELP,
     OPT_OWN = 2000
 };
@@ -42,7 +44,14 @@ static const shared_option shared[] = {
     {APP_PARAMS, OPT_PRESET, "preset", NULL, "NAME",
      "classic, lab, flock, school, swarm, chaos, vicsek"},
     {APP_PARAMS, OPT_CONFIG, "config", NULL, "FILE", "INI file of key = value lines"},
-    {APP_PARAMS, 'n', "count", NULL, "N", "number of boids"},
+    {APP_PARAMS, 'n', "count", NULL, "N",
+     "number of boids; above the parameters' N the world grows\n"
+     "to keep their density (per area, per volume in 3-D) at\n"
+     "their shape (view, render: the window's or frame's),\n"
+     "unless --fixed-world, or --set or --config give width,\n"
+     "height or depth and no count"},
+    {APP_PARAMS, OPT_FIXED_WORLD, "fixed-world", NULL, NULL,
+     "keep the parameters' world whatever N (density follows N)"},
     {APP_PARAMS, OPT_MODEL, "model", NULL, "M", "reynolds or vicsek (same as --set model=M)"},
     {APP_PARAMS, OPT_NEIGHBOURS, "neighbours", "neighbors", "R",
      "metric or topological (same as --set neighbours=R)"},
@@ -223,6 +232,9 @@ static boids_status shared_parse(app_opts *o, int id, const char *arg, boids_err
         break;
     case 'v':
         o->verbose++;
+        break;
+    case OPT_FIXED_WORLD:
+        o->fixed_world = 1;
         break;
     }
     return BOIDS_OK;
@@ -697,7 +709,17 @@ void app_help(FILE *out, const app_command *cmd, const app_option *own, size_t n
     flow_end(&h);
 }
 
-boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
+/* Whether one of the --set pairs names key. */
+static int set_names(const app_opts *o, const char *key) {
+    size_t len = strlen(key);
+    for (int i = 0; i < o->nsets; i++)
+        if (!strncmp(o->sets[i], key, len) && o->sets[i][len] == '=') return 1;
+    return 0;
+}
+
+/* The parameters of the options but -n: the defaults, --preset, --config, --model,
+ * --neighbours, -k and the --set pairs, in this order, not yet validated. */
+static boids_status params_but_count(const app_opts *o, boids_params *p, boids_error *err) {
     *p = boids_params_default();
     boids_status s;
     if (o->preset && (s = boids_preset_apply(p, o->preset, err))) return s;
@@ -705,7 +727,6 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
     p->noise_seed = (long)(o->seed % 9007199254740993ull);
     if (o->config && (s = boids_params_load_ini_except(p, o->config, o->config_theirs, err)))
         return s;
-    if (o->count) p->count = o->count;
     if (o->model && (s = boids_params_set(p, "model", o->model, "--model", err))) return s;
     if (o->neighbours &&
         (s = boids_params_set(p, "neighbours", o->neighbours, "--neighbours", err)))
@@ -721,7 +742,71 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
         key[len] = '\0';
         if ((s = boids_params_set(p, key, eq + 1, "--set", err))) return s;
     }
+    return BOIDS_OK;
+}
+
+int app_world_fixed(const app_opts *o) {
+    static const char *const sides[] = {"width", "height", "depth"};
+    if (o->fixed_world) return 1;
+    int side = 0, count = set_names(o, "count");
+    for (int i = 0; i < 3; i++) side |= set_names(o, sides[i]);
+    if (o->config) {
+        /* The file names a key if reading it over impossible values changes that one
+         * (app_params has read it already: a bad file never gets here). */
+        boids_params q = boids_params_default();
+        q.width = q.height = q.depth = -1;
+        q.count = -1;
+        boids_error e;
+        if (boids_params_load_ini_except(&q, o->config, o->config_theirs, &e)) return 1;
+        side |= q.width != -1 || q.height != -1 || q.depth != -1;
+        count |= q.count != -1;
+    }
+    /* A size and a count given together state a density, which N keeps. */
+    return side && !count;
+}
+
+void app_world_fit(boids_params *p, const boids_params *base, double aspect) {
+    const double n = (double)p->count, n0 = (double)base->count;
+    const double was[3] = {p->width, p->height, p->depth};
+    if (p->dim == 3) {
+        /* A box keeps its shape (it is seen from any side) and grows by volume. */
+        double k = n > n0 ? cbrt(n / n0) : 1;
+        p->width = base->width * k;
+        p->height = base->height * k;
+        p->depth = base->depth * k;
+    } else {
+        double k2 = n > n0 ? n / n0 : 1, area = base->width * base->height * k2;
+        p->width = aspect > 0 ? sqrt(area * aspect) : base->width * sqrt(k2);
+        p->height = aspect > 0 ? sqrt(area / aspect) : base->height * sqrt(k2);
+    }
+    /* The predator and food points keep their places relative to the world. */
+    const double now[3] = {p->width, p->height, p->depth};
+    double *at[2][3] = {{&p->predator_x, &p->predator_y, &p->predator_z},
+                        {&p->food_x, &p->food_y, &p->food_z}};
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < 2; i++)
+            if (was[a] > 0 && now[a] != was[a]) *at[i][a] *= now[a] / was[a];
+}
+
+boids_status app_params_world(const app_opts *o, double aspect, boids_params *p, boids_params *base,
+                              int *follows, boids_error *err) {
+    boids_status s = params_but_count(o, p, err);
+    if (s) return s;
+    *base = *p;
+    /* -n is the run's N; a count of --config or --set states the density with their size. */
+    if (o->count) p->count = o->count;
+    int fixed = app_world_fixed(o);
+    /* A loaded state lies in the world it was saved in: only -n (its N) changes that. */
+    *follows = !fixed && !o->load;
+    if (!fixed && (p->count != base->count || (aspect > 0 && *follows)))
+        app_world_fit(p, base, *follows ? aspect : 0);
     return boids_params_validate(p, err);
+}
+
+boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
+    boids_params base;
+    int follows;
+    return app_params_world(o, 0, p, &base, &follows, err);
 }
 
 boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,

@@ -32,6 +32,7 @@ typedef struct app_opts {
     int verbose;
     const char *load;
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
+    int fixed_world;                    /* --fixed-world: -n keeps the parameters' world */
     /* The --config keys another reader of the command takes, left out of the parameters:
      * app_parse sets boids_interact_is_key (every command reads the points and obstacles,
      * app_interact); the viewer and render add their look. NULL: every key is a parameter. */
@@ -44,7 +45,7 @@ typedef struct app_opts {
 /* The groups of shared options a command takes. Every command that takes model parameters
  * takes APP_PARAMS and APP_GPU_MODE. */
 enum {
-    APP_PARAMS = 1,   /* --preset --config --set -n --seed --model --neighbours -k */
+    APP_PARAMS = 1,   /* --preset --config --set -n --fixed-world --seed --model --neighbours -k */
     APP_GPU_MODE = 2, /* --deterministic --fast --gpu-variant */
     APP_BACKEND = 4,  /* --backend */
     APP_THREADS = 8,  /* --threads */
@@ -139,8 +140,32 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
  * trailing or doubled comma), none named twice. */
 boids_status app_check_list(const char *flag, const char *list, boids_error *err);
 
-/* Parameters from the defaults, then --preset, --config, -n and the --set pairs, validated. */
+/* Parameters from the defaults, then --preset, --config, --model, --neighbours, -k and the
+ * --set pairs, then -n, validated. The world follows N (app_world_fit) unless it is fixed
+ * (app_world_fixed). */
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err);
+
+/* app_params with the world, where it follows, also shaped to a frame's aspect ratio
+ * (width / height; 0 keeps the parameters' shape): view and render. base gets the
+ * parameters without -n, *follows whether the world may follow N and the frame: not fixed
+ * and not from --load (a loaded state lies in the world it was saved in; -n, its N, still
+ * fits that world). */
+boids_status app_params_world(const app_opts *o, double aspect, boids_params *p, boids_params *base,
+                              int *follows, boids_error *err);
+
+/* Whether the world keeps its size whatever N: --fixed-world, or --set or --config give
+ * width, height or depth and no count (a size and a count given together state a density,
+ * which N keeps, as a preset's do). */
+int app_world_fixed(const app_opts *o);
+
+/* The one rule of the world for N boids, every command's: p->count boids at base's density
+ * (base->count boids in base's world, per area in the plane, per volume in 3-D). Above
+ * base's N the world grows; below it stays base's size, the smallest world (a smaller one
+ * would shrink towards the vision radius and leave a config's obstacles and points outside).
+ * In the plane it takes the aspect ratio `aspect` (width / height) at that area, or base's
+ * shape when aspect <= 0; a 3-D box keeps base's shape. The predator and food points keep
+ * their places relative to the world. */
+void app_world_fit(boids_params *p, const boids_params *base, double aspect);
 
 /* The interaction table of the run: every point off (with p's predator and food radius
  * and weight), no obstacles, then the predator.I, attractor.I and obstacle lines of

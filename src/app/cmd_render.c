@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dive.h"
+#include "progress.h"
 #include "render.h"
 #include "render_scene.h"
 #include "view.h"
@@ -28,9 +29,8 @@ static const app_command render_command = {
                 "Draws frames of the flock offscreen (EGL, no display needed).\n"
                 "\n",
     .notes =
-        "With -n larger than the preset's N the world grows to keep the preset's density, as in\n"
-        "`boids view`. On the gpu backend a given seed gives the same frames on one device\n"
-        "unless --fast is given.\n"
+        "On the gpu backend a given seed gives the same frames on one device unless --fast is\n"
+        "given.\n"
         "In 3-D (--set dim=3, --preset murmuration) the flock steps on gpu, or on cpu where\n"
         "the GL renderer is a software rasteriser (llvmpipe) unless --backend is given, and\n"
         "is drawn in perspective; --camera scripts the camera, and a predator that is on dives "
@@ -320,7 +320,10 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     render_camera cam = render_camera_fit(p->width, p->height, w, h, 0);
     camera3 start, c3;
     camera3_reset(&start, p->width, p->height, p->depth);
+    app_progress bar;
+    app_progress_begin(&bar, "boids render", "frames", (double)j->frames);
     for (long f = 0; !st && f < j->frames; f++) {
+        app_progress_update(&bar, (double)f, NULL, 0);
         if (f > 0 && (st = scene_step(sc, (unsigned)j->spf, err))) break;
         /* the predator's dive of the steps to come (dive.h: 3-D only) */
         dive_apply(p, scene_steps(sc), scene_params(sc));
@@ -329,6 +332,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
         draw_frame(j, p, r, r3, &c3, sc, &cam, &t);
         st = write_frame(j, &t, px, f, err);
     }
+    app_progress_end(&bar);
     target_destroy(&t);
     scene_destroy(sc);
     render3_destroy(r3);
@@ -424,7 +428,7 @@ int boids_cmd_render(int argc, char **argv) {
     boids_params p, base;
     int scaled;
     if (check_output(&j, &err) ||
-        app_drawn_params(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
+        app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
         render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||
         render_job_camera(&j, &o, &p, &err))
         return app_fail(&err);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* boids sim: headless simulation with metrics on stdout and an optional final state. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "boids/atomic_file.h"
 #include "boids/metrics.h"
@@ -11,6 +13,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "npy.h"
+#include "progress.h"
 #include "provenance.h"
 
 static const app_command sim_command = {
@@ -22,8 +25,6 @@ static const app_command sim_command = {
         "  step,order,milling,nn_distance,neighbours,clusters,largest_cluster\n"
         "(see README, Observables). --order-only prints step,order alone, for huge flocks.\n"
         "\n",
-    .notes = "-n changes N only: the world keeps its size (set width and height to keep a "
-             "density).\n",
     .shared = APP_ALL,
     .backend = "cpu-ref",
     .deterministic = 1};
@@ -35,6 +36,8 @@ typedef struct sim_out {
     long steps, every;
     boids_atomic_file series_file; /* .f NULL: no series */
     app_npy traj;                  /* .file.f NULL: no trajectory */
+    app_progress bar;              /* steps done, on a terminal's stderr */
+    int stdout_tty;                /* the metrics share the terminal with the bar */
 } sim_out;
 
 /* The number of samples: step 0, then every K-th step, or the last step alone without
@@ -53,10 +56,14 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
         if (s) return s;
         boids_metrics_format(&m, line, sizeof line);
     }
+    /* A line between the bar's rewrites would start after it: erase it, print, redraw. */
+    int bar = so->stdout_tty && so->bar.drawn;
+    if (bar) app_progress_clear(&so->bar);
     if (so->order_only)
         printf("%lu,%.17g\n", step, boids_order(f));
     else
         printf("%lu,%s\n", step, line);
+    if (bar) app_progress_update(&so->bar, so->bar.done, NULL, 1);
     if (so->series_file.f) fprintf(so->series_file.f, "%lu,%s\n", step, line);
     return so->traj.file.f ? app_npy_frame(&so->traj, f, err) : BOIDS_OK;
 }
@@ -148,13 +155,24 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
 static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_params *p, sim_out *so,
                               boids_error *err) {
     long done = 0, steps = so->steps, every = so->every;
+    /* With the bar, steps go in chunks of about a tenth of a second, so that it moves even
+     * without --every (the same steps, the same result: the step count is the backend's). */
+    double chunk = 1;
     boids_status s = sample(0, f, p, so, err);
     while (!s && done < steps) {
         long next = every ? (done / every + 1) * every : steps;
         if (next > steps) next = steps;
-        if ((s = boids_backend_step(b, p, (unsigned)(next - done), err))) break;
-        done = next;
-        if (every ? done % every == 0 : done == steps) {
+        long to = so->bar.on && (double)(next - done) > chunk ? done + (long)chunk : next;
+        struct timespec a, z;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        if ((s = boids_backend_step(b, p, (unsigned)(to - done), err))) break;
+        clock_gettime(CLOCK_MONOTONIC, &z);
+        double per = ((double)(z.tv_sec - a.tv_sec) + 1e-9 * (double)(z.tv_nsec - a.tv_nsec)) /
+                     (double)(to - done);
+        chunk = per > 0 ? fmax(1, fmin(1e9, floor(0.1 / per))) : fmin(1e9, 2 * chunk);
+        done = to;
+        app_progress_update(&so->bar, (double)done, NULL, 0);
+        if (done == next && (every ? done % every == 0 : done == steps)) {
             if ((s = boids_backend_download(b, f, err))) break;
             s = sample((unsigned long)done, f, p, so, err);
         }
@@ -219,6 +237,10 @@ int boids_cmd_sim(int argc, char **argv) {
     app_opts o;
     int rc = app_parse(&sim_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
+    /* Each metrics line leaves as it is computed, into a pipe too (a file's reader, `tail -f`
+     * or pandas on a FIFO, sees the run as it goes). */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    so.stdout_tty = isatty(fileno(stdout));
     app_prov pv;
     app_prov_begin(&pv);
     boids_error err;
@@ -233,6 +255,7 @@ int boids_cmd_sim(int argc, char **argv) {
         boids_flock_free(&f);
         return app_fail(&err);
     }
+    app_cpu_ref_estimate("boids sim", o.backend, &p, so.steps);
     boids_backend *b = app_backend_create(&o, &p, &f, &err);
     if (!b) {
         abort_outputs(&so);
@@ -244,7 +267,9 @@ int boids_cmd_sim(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
     long steps = so.steps;
+    app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);
     boids_status s = run_steps(b, &f, &p, &so, &err);
+    app_progress_end(&so.bar);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s && o.verbose) {
         double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

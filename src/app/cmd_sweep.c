@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "gnuplot.h"
+#include "progress.h"
 #include "provenance.h"
 #include "sweep.h"
 
@@ -60,6 +61,10 @@ double sweep_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The serial sweep's progress line (run_all sets it; NULL in an MPI rank): runs done, and
+ * the fraction of the current one, which run_one updates at each sample. */
+static app_progress *sweep_bar;
+
 /* One run: its average of each observable over the samples. */
 static boids_status run_one(const app_opts *o, const boids_params *p, const sweep *s, uint64_t seed,
                             double avg[BOIDS_METRICS_COUNT], long *samples, boids_error *err) {
@@ -85,6 +90,9 @@ static boids_status run_one(const app_opts *o, const boids_params *p, const swee
             break;
         for (int k = 0; k < BOIDS_METRICS_COUNT; k++) avg[k] += boids_metrics_get(&m, k);
         count++;
+        if (sweep_bar)
+            app_progress_update(sweep_bar, floor(sweep_bar->done) + (double)t / (double)s->steps,
+                                NULL, 0);
     }
     boids_backend_destroy(b);
     boids_flock_free(&f);
@@ -247,6 +255,7 @@ boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_re
     if (!st) st = run_one(o, &p, s, seed, res[r].avg, &res[r].samples, err);
     if (st) return st;
     res[r].done = 1;
+    if (sweep_bar) app_progress_clear(sweep_bar);
     char what[512] = "";
     size_t ci, vi[SWEEP_MAX_KEYS];
     sweep_point_coords(s, r / (size_t)s->seeds, &ci, vi);
@@ -339,13 +348,22 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
 static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
     double t0 = sweep_now();
-    for (size_t r = 0; r < s->nruns; r++) {
+    size_t left = 0, done = 0;
+    for (size_t r = 0; r < s->nruns; r++) left += !res[r].done;
+    app_progress bar;
+    app_progress_begin(&bar, "boids sweep", "runs", (double)left);
+    sweep_bar = &bar;
+    boids_status st = BOIDS_OK;
+    for (size_t r = 0; !st && r < s->nruns; r++) {
         if (res[r].done) continue;
-        boids_status st = sweep_execute(o, s, r, res, t0, err);
+        bar.done = (double)done;
+        st = sweep_execute(o, s, r, res, t0, err);
         if (!st && j->f) st = sweep_journal_add(j, s, o, r, &res[r], err);
-        if (st) return st;
+        if (!st) app_progress_update(&bar, (double)++done, NULL, 1);
     }
-    return BOIDS_OK;
+    app_progress_end(&bar);
+    sweep_bar = NULL;
+    return st;
 }
 
 /* The runs table, complete or not at all. */
@@ -444,6 +462,18 @@ static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *
     return st;
 }
 
+/* The cpu-ref backend's estimate of a step (app_cpu_ref_estimate) at the sweep's largest N. */
+static void cpu_ref_note(const sweep *s, const app_opts *o) {
+    size_t big = 0;
+    for (size_t i = 1; i < s->ncounts; i++)
+        if (s->counts[i] > s->counts[big]) big = i;
+    boids_params p;
+    boids_error err;
+    /* Runs are numbered N outermost: the first run of count `big`. */
+    if (!sweep_run_params(o, s, big * (s->nruns / s->ncounts), &p, &err))
+        app_cpu_ref_estimate("boids sweep", o->backend, &p, s->steps);
+}
+
 int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
     sweep_args a = {.plot_y = "order"};
@@ -459,10 +489,11 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "a key and its values at once: KEY=V1,V2,... or KEY=A:B:STEP\n"
                  "(repeatable; the same as --key KEY --values/--range)"},
         {APP_CUSTOM, "counts", 0, "LIST", &s, .parse = sweep_parse_counts,
-         .help = "comma-separated N values (default: -n or the parameters' count)"},
+         .help = "comma-separated N values, each as -n gives it (default: -n or the\n"
+                 "parameters' count)"},
         {APP_REAL, "density", 0, "D", &s.density, 0, DBL_MAX, .open = 1,
-         .help = "world side sqrt(N / D) for each N (square, N / D area): keeps the\n"
-                 "density fixed across N"},
+         .help = "density D at every N, below the parameters' N too: a square world\n"
+                 "of side sqrt(N / D) (a cube of side cbrt(N / D) in 3-D) instead"},
         {APP_LONG, "seeds", 0, "S", &s.seeds, 1, 100000, .help = "runs per point (default 3)"},
         {APP_LONG, "steps", 0, "K", &s.steps, 0, 2000000000L,
          .help = "steps per run (default 1000)"},
@@ -503,6 +534,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
+    if (!st && drv->writer) cpu_ref_note(&s, &o);
     sweep_result *res = NULL;
     sweep_journal j = {NULL, NULL};
     size_t resumed = 0;

@@ -82,13 +82,14 @@ static int has_item(const char *list, const char *item) {
     return 0;
 }
 
-/* Parameters as every command makes them (preset, config, --set, validated), with the
- * given preset: the one-step checks and the order curves use different ones. */
-static boids_status make_params(const verify_opts *o, const char *preset, boids_params *p,
-                                boids_error *err) {
+/* Parameters as every command makes them (preset, config, --set, N and its world,
+ * validated), with the given preset and N (0: the preset's): the one-step checks and the
+ * order curves use different ones. */
+static boids_status make_params(const verify_opts *o, const char *preset, long count,
+                                boids_params *p, boids_error *err) {
     app_opts a = o->common;
     a.preset = preset;
-    a.count = 0; /* N is chosen per check, not taken into the parameters */
+    a.count = count;
     return app_params(&a, p, err);
 }
 
@@ -577,8 +578,7 @@ static int run_scenario(ctx *c, const char *name, const boids_params *base, boid
 static int run_curves(ctx *c, boids_error *err) {
     const verify_opts *o = c->o;
     boids_params p;
-    if (make_params(o, o->curve_preset, &p, err)) return -1;
-    if (o->curve_count > 0) p.count = o->curve_count;
+    if (make_params(o, o->curve_preset, o->curve_count, &p, err)) return -1;
     int nsamp = o->steps / o->every + 1, nb = o->nbackends + 1, m = o->seeds;
     double *ord = calloc((size_t)nb * nsamp * m, sizeof *ord);
     boids_flock f = {0}, out = {0};
@@ -796,7 +796,7 @@ int boids_cmd_verify(int argc, char **argv) {
     if (app_check_list("--backends", backends, &err) ||
         app_check_list("--scenarios", o.scenarios, &err) ||
         parse_backends(&o, backends, buf, sizeof buf, &need_gpu, &err) || check_lists(&o, &err) ||
-        make_params(&o, o.common.preset, &base, &err) ||
+        make_params(&o, o.common.preset, o.common.count, &base, &err) ||
         app_interact(&o.common, &base, &inter, &err)) {
         fprintf(stderr, "boids verify: %s\n", err.msg);
         return 2;

@@ -20,8 +20,6 @@ static const app_command view_command = {
         "usage: boids view [OPTIONS]\n"
         "Opens a window on the flock, simulated on the GPU and drawn straight from its buffers.\n"
         "Press ? in the window for the keys; the panel on the right has the same controls.\n"
-        "With -n larger than the preset's N, the world grows to keep the preset's density\n"
-        "(unless --config or --set give width/height).\n"
         "\n",
     .notes = "The backend is gpu, or cpu where the GL renderer is a software rasteriser\n"
              "(llvmpipe: the cpu grid is many times faster there); --backend chooses.\n"
@@ -65,18 +63,6 @@ static boids_status parse_press(const char *flag, const char *text, void *dst, b
  * interaction points and obstacles. */
 static int view_config_key(const char *key) {
     return render_look_is_key(key) || boids_interact_is_key(key);
-}
-
-boids_status app_drawn_params(const app_opts *o, double aspect, boids_params *p, boids_params *base,
-                              int *scaled, boids_error *err) {
-    boids_status st = app_params(o, p, err);
-    if (st) return st;
-    *base = boids_params_default();
-    if (o->preset && (st = boids_preset_apply(base, o->preset, err))) return st;
-    *scaled = !o->load && p->width == base->width && p->height == base->height;
-    if (!*scaled) return BOIDS_OK;
-    view_fit_world(p, base, aspect);
-    return boids_params_validate(p, err);
 }
 
 /* What the window needs checked before it opens: the screenshot paths can be written and
@@ -199,7 +185,7 @@ int boids_cmd_view(int argc, char **argv) {
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
     o.look = render_look_for_preset(o.app.preset);
-    if (app_drawn_params(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
+    if (app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
         view_start_interact(&o, &p, &err))
         return app_fail(&err);
     /* The flags win over the config's `view.` lines. */

@@ -196,6 +196,11 @@ boids_status sweep_grid_check(sweep *s, const app_opts *o, boids_error *err) {
                                "sweep: --load is not supported (each seed draws its own state)");
     if (s->ncounts && o->count)
         return boids_error_set(err, BOIDS_ERR_INPUT, "sweep: give -n or --counts, not both");
+    if (s->density > 0 && app_world_fixed(o))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--density %g: sets the world's size itself; not with "
+                               "--fixed-world or a width, height or depth of --set or --config",
+                               s->density);
     if (points > 100000000 / (size_t)s->seeds)
         return boids_error_set(err, BOIDS_ERR_INPUT, "sweep: more than 10^8 runs");
     if (!s->ncounts) { /* one N: -n, else the parameters' count */
@@ -234,7 +239,11 @@ boids_status sweep_run_params(const app_opts *o, const sweep *s, size_t run, boi
     ro.count = s->counts[ci];
     boids_status st = app_params(&ro, p, err);
     if (st) return st;
-    if (s->density > 0) p->width = p->height = sqrt((double)p->count / s->density);
+    /* --density: a square (a cube in 3-D) of N / D area (volume) for every N. */
+    if (s->density > 0 && p->dim == 3)
+        p->width = p->height = p->depth = cbrt((double)p->count / s->density);
+    else if (s->density > 0)
+        p->width = p->height = sqrt((double)p->count / s->density);
     for (size_t i = 0; i < s->naxes; i++) {
         const sweep_axis *ax = &s->axes[i];
         if ((st = boids_params_set(p, ax->key->key, ax->values[vi[i]], "--values", err))) return st;

@@ -24,34 +24,6 @@ uint64_t view_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void view_fit_world(boids_params *p, const boids_params *base, double aspect) {
-    if (p->dim == 3) {
-        /* The box is seen in perspective from any side: it keeps its shape, and its volume
-         * grows with N at base's density; the predator and food points (the murmuration's
-         * falcon and roost) keep their places in it, from whatever scale they are at (p may
-         * have been fitted before). */
-        double k = p->count > base->count ? cbrt((double)p->count / (double)base->count) : 1;
-        double was = p->width / base->width;
-        p->width = base->width * k;
-        p->height = base->height * k;
-        p->depth = base->depth * k;
-        double *at[] = {&p->predator_x, &p->predator_y, &p->predator_z,
-                        &p->food_x,     &p->food_y,     &p->food_z};
-        for (int i = 0; i < 6; i++) *at[i] *= k / was;
-        return;
-    }
-    double k = p->count > base->count ? sqrt((double)p->count / (double)base->count) : 1;
-    if (aspect <= 0) {
-        /* base's shape: exactly base's sides when N does not grow it */
-        p->width = base->width * k;
-        p->height = base->height * k;
-        return;
-    }
-    double area = base->width * base->height * k * k;
-    p->width = sqrt(area * aspect);
-    p->height = sqrt(area / aspect);
-}
-
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
     if (app_interact(&o->app, p, &o->inter, err)) return err->status;
     return o->app.config ? render_look_load_ini(&o->look, o->app.config, err) : BOIDS_OK;
@@ -318,7 +290,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
     boids_params q = *p;
     if (o->scale_world) {
-        view_fit_world(&q, &o->base, v->aspect);
+        app_world_fit(&q, &o->base, v->aspect);
         if (boids_params_validate(&q, err)) return err->status;
     }
     p = &q;

@@ -79,12 +79,6 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
  * (app_interact); and the look of its `view.` lines. */
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
 
-/* The world of p for a screen of aspect ratio `aspect` (width / height; 0: base's own): the
- * area of base's world, grown to keep base's density when p->count exceeds base.count
- * (seed 000's canvas holds more boids when the screen is larger), in the screen's shape so
- * that the flock fills it edge to edge. */
-void view_fit_world(boids_params *p, const boids_params *base, double aspect);
-
 /* Writes the viewer's key table as a Markdown table (docs/viewer.md holds it; a test checks
  * that they agree). */
 void view_keys_markdown(FILE *out);

@@ -79,11 +79,7 @@ void view_set_count(view *v, long n) {
     if (n > max) n = max;
     boids_params np = *scene_params(v->sc);
     np.count = n;
-    if (v->scale_world) {
-        np.width = v->base.width;
-        np.height = v->base.height;
-        view_fit_world(&np, &v->base, v->aspect);
-    }
+    if (v->scale_world) app_world_fit(&np, &v->base, v->aspect);
     view_restart_random(v, np);
 }
 
@@ -106,7 +102,7 @@ void view_apply_preset_named(view *v, const char *name) {
     np.dim = scene_params(v->sc)->dim;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
-    view_fit_world(&np, &base, v->aspect);
+    app_world_fit(&np, &base, v->aspect);
     v->base = base;
     v->scale_world = 1;
     if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);
