@@ -80,6 +80,15 @@ set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
 
+# Hostile OSC and TUIO input refused with a reply and a line, the viewer unchanged
+# (tests/view/osc_hostile_test.py: the OSC part of the hostile-input table).
+add_test(NAME osc_hostile_input_refused_with_a_reply_viewer_unchanged
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/osc_hostile_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(osc_hostile_input_refused_with_a_reply_viewer_unchanged PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(osc_hostile_input_refused_with_a_reply_viewer_unchanged)
+
 # TUIO cursors on the OSC port as predators of the interaction table (tests/view/tuio_test.py).
 add_test(NAME tuio_cursors_become_predators_and_leave_with_alive
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_test.py

@@ -2,11 +2,14 @@
 /* The viewer's frame loop: view_run opens the window, then each frame hands the pointer
  * to the flock, steps, follows a boid, draws and swaps. The other view_*.c files hold the
  * rest, one concern each (the map is in view_internal.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glad/gl.h>
 /* glad provides the GL declarations; GLFW must not include its own. */
@@ -69,20 +72,45 @@ static boids_status screenshot(view *v, const char *path) {
     return s;
 }
 
-static void shot_key(view *v) {
-    char path[4096];
+/* A new file DIR/boids-STAMP-STEP[-K]EXT for the screenshot and record keys, reserved
+ * (created empty, O_EXCL) so that two in one second at one step, or two viewers in one
+ * folder, never write the same name; 0 if none could be made (v->err says why). */
+static int new_file(view *v, const char *ext, char *path, size_t size) {
     char stamp[32];
     time_t t = time(NULL);
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(path, sizeof path, "%s/boids-%s-%llu.png", v->o->shot_dir ? v->o->shot_dir : ".",
-             stamp, (unsigned long long)scene_steps(v->sc));
-    if (screenshot(v, path)) {
+    const char *dir = v->o->shot_dir ? v->o->shot_dir : ".";
+    for (int k = 1; k < 1000; k++) {
+        char more[16] = "";
+        if (k > 1) snprintf(more, sizeof more, "-%d", k);
+        int len = snprintf(path, size, "%s/boids-%s-%llu%s%s", dir, stamp,
+                           (unsigned long long)scene_steps(v->sc), more, ext);
+        if (len < 0 || (size_t)len >= size) break;
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) return close(fd), 1;
+        if (errno != EEXIST) {
+            boids_error_set(&v->err, BOIDS_ERR_RUNTIME, "%s: %s", path, strerror(errno));
+            return 0;
+        }
+    }
+    boids_error_set(&v->err, BOIDS_ERR_RUNTIME, "%s: no free file name for boids-%s-%llu%s", dir,
+                    stamp, (unsigned long long)scene_steps(v->sc), ext);
+    return 0;
+}
+
+static void shot_key(view *v) {
+    char path[4096];
+    if (!new_file(v, ".png", path, sizeof path)) {
+        view_say(v, "%s", v->err.msg);
+    } else if (screenshot(v, path)) {
+        unlink(path);
         view_say(v, "%s", v->err.msg);
     } else {
         view_say(v, "wrote %s", path);
     }
+    boids_error_clear(&v->err);
 }
 
 /* The followed boid's vision circle, dashed separation circle and field-of-view wedge, as
@@ -245,10 +273,7 @@ static void draw_flat(view *v, const render_camera *c, const pointer_at *at) {
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
-    if (v->want_shot) {
-        v->want_shot = 0;
-        shot_key(v);
-    }
+    for (; v->want_shot > 0; v->want_shot--) shot_key(v);
     if (v->o->frames > 0 && frame_no + 1 >= v->o->frames && v->o->shot_at_exit) {
         boids_status st = screenshot(v, v->o->shot_at_exit);
         if (st) return st;

@@ -30,13 +30,14 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 7,     /* F1 ... F7 and the panel's preset buttons */
-    VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
-    VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
-    VIEW_ATTRACTORS = 3,  /* attract mode's wandering predators: the table's last points */
-    VIEW_HIST_PER_MS = 4, /* frame-time histogram: quarter-millisecond bins ... */
-    VIEW_HIST_BINS = 4000 /* ... up to one second (longer frames share the last bin) */
+    VIEW_PRESETS = 7,      /* F1 ... F7 and the panel's preset buttons */
+    VIEW_HISTORY = 160,    /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,    /* steps a real-time frame may take to catch up */
+    VIEW_N_MAX = 4000000,  /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,   /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4,  /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000, /* ... up to one second (longer frames share the last bin) */
+    VIEW_SHOTS_WAITING = 8 /* screenshots asked for one frame (each its own file) */
 };
 
 /* A point of the table held by a TUIO session id (view_tuio.c). */
@@ -82,7 +83,8 @@ typedef struct view {
     uint32_t follow_id;
     float follow_state[4];
     unsigned follow_count;
-    int want_follow_toggle, want_shot, want_quit;
+    int want_follow_toggle, want_quit;
+    int want_shot;    /* screenshots to write after this frame */
     int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
@@ -116,6 +118,9 @@ typedef struct view {
     uint64_t osc_sent_t;
     char osc_last_bad[192];
     unsigned long osc_repeats;
+    double osc_lines;         /* complaint lines stderr may take now (view_osc.c: bad) */
+    uint64_t osc_lines_t;     /* when osc_lines was last topped up */
+    unsigned long osc_hushed; /* complaints refused without a line since the last line */
     /* 3-D (view3.c) */
     render3 *r3;      /* made when the flock is 3-D */
     camera3 cam3;     /* replaces zoom, cx, cy */
@@ -158,7 +163,8 @@ void view_save_weights(view *v);
 void view_restart_random(view *v, boids_params np);
 void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all three */
 void view_reset(view *v);                  /* starting parameters and seed */
-void view_set_count(view *v, long n);
+long view_count_max(const view *v);        /* the largest N the viewer restarts with */
+void view_set_count(view *v, long n);      /* n into [1, view_count_max] */
 void view_apply_preset(view *v, int k);
 void view_apply_preset_named(view *v, const char *name); /* any preset of boids_preset_table */
 /* Adds delta to the parameter at byte offset `field` of boids_params, within [lo, hi]. */

@@ -135,7 +135,7 @@ static void toggle_panel(view *v, int arg) {
 
 static void screenshot(view *v, int arg) {
     (void)arg;
-    v->want_shot = 1;
+    if (v->want_shot < VIEW_SHOTS_WAITING) v->want_shot++;
 }
 
 static void escape(view *v, int arg) {

@@ -9,22 +9,26 @@
 const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm", "chaos",
                                                      "lab",   "classic", "vicsek"};
 
-int view_set_params(view *v, const boids_params *np) {
+/* Parameters the interaction table also suits (a periodic world must stay larger than its
+ * obstacles): 0 and why on the status line otherwise. */
+static int params_ok(view *v, const boids_params *np) {
     boids_error e;
-    if (boids_params_validate(np, &e)) {
+    if (boids_params_validate(np, &e) || boids_interact_check_world(&v->inter, np, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
     }
+    return 1;
+}
+
+int view_set_params(view *v, const boids_params *np) {
+    if (!params_ok(v, np)) return 0;
     *scene_params(v->sc) = *np;
     return 1;
 }
 
 static void restart(view *v, boids_params np, uint64_t seed) {
     boids_error e;
-    if (boids_params_validate(&np, &e)) {
-        view_say(v, "%s", e.msg);
-        return;
-    }
+    if (!params_ok(v, &np)) return;
     if (scene_restart(v->sc, &np, seed, &e)) {
         view_say(v, "%s", e.msg);
         return;
@@ -69,13 +73,18 @@ void view_reset(view *v) {
     view_save_weights(v);
 }
 
-void view_set_count(view *v, long n) {
-    if (n < 1) n = 1;
+long view_count_max(const view *v) {
     long max = VIEW_N_MAX;
     if (!strcmp(v->app.backend, "gpu")) {
         size_t gmax = boids_gpu_max_count(NULL, 0);
         if (gmax && gmax < (size_t)max) max = (long)gmax;
     }
+    return max;
+}
+
+void view_set_count(view *v, long n) {
+    long max = view_count_max(v);
+    if (n < 1) n = 1;
     if (n > max) n = max;
     boids_params np = *scene_params(v->sc);
     np.count = n;
