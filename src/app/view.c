@@ -72,10 +72,9 @@ static boids_status screenshot(view *v, const char *path) {
     return s;
 }
 
-/* A new file DIR/boids-STAMP-STEP[-K]EXT for the screenshot and record keys, reserved
- * (created empty, O_EXCL) so that two in one second at one step, or two viewers in one
- * folder, never write the same name; 0 if none could be made (v->err says why). */
-static int new_file(view *v, const char *ext, char *path, size_t size) {
+/* For the screenshot and record keys: reserved with O_EXCL, so that two in one second at
+ * one step, or two viewers in one folder, never write the same name. */
+int view_new_file(view *v, const char *ext, char *path, size_t size) {
     char stamp[32];
     time_t t = time(NULL);
     struct tm tm;
@@ -102,7 +101,7 @@ static int new_file(view *v, const char *ext, char *path, size_t size) {
 
 static void shot_key(view *v) {
     char path[4096];
-    if (!new_file(v, ".png", path, sizeof path)) {
+    if (!view_new_file(v, ".png", path, sizeof path)) {
         view_say(v, "%s", v->err.msg);
     } else if (screenshot(v, path)) {
         unlink(path);
@@ -266,14 +265,26 @@ static void draw_flat(view *v, const render_camera *c, const pointer_at *at) {
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
     render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
-    edges_draw(v, c);
+    const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
+    if (!clean) edges_draw(v, c);
     render_interact(v->r, c, &v->inter, 3 * v->u.ts);
-    if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
+    if (!clean && v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
 }
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
     for (; v->want_shot > 0; v->want_shot--) shot_key(v);
+    if (view_record_frame(v)) {
+        if (v->o->record) return v->err.status; /* --record: the video is the point of the run */
+        view_say(v, "%s", v->err.msg);
+        boids_error_clear(&v->err);
+    }
+    if (v->want_record) {
+        v->want_record = 0;
+        boids_status st = v->rec.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
+        if (st) view_say(v, "%s", v->err.msg);
+        boids_error_clear(&v->err);
+    }
     if (v->o->frames > 0 && frame_no + 1 >= v->o->frames && v->o->shot_at_exit) {
         boids_status st = screenshot(v, v->o->shot_at_exit);
         if (st) return st;
@@ -338,9 +349,13 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
     render_set_look(v->r, &o->look);
-    /* The world takes the window's shape at the preset's density, so that it fills the
-     * screen; a world whose size was given (--config, --set, --load) keeps it. */
-    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
+    /* The world takes the shape of the part of the window beside the panel (the whole
+     * window without it) at the preset's density, so that it fills it without bands; a world
+     * whose size was given (--config, --set, --load) keeps it. */
+    v->u.ts = (float)view_text_scale(v->fb_h);
+    double pw = o->panel ? view_panel_width(v) : 0;
+    if (pw > v->fb_w / 2) pw = 0; /* too narrow for both: the panel floats over (view_camera_fit) */
+    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (v->fb_w - pw) / v->fb_h : 0;
     boids_params q = *p;
     if (o->scale_world) {
         view_fit_world(&q, &o->base, v->aspect);
@@ -370,8 +385,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->colour = o->colour;
     v->pointer = o->pointer;
     v->u.r = v->r;
-    v->u.ts = (float)view_text_scale(v->fb_h);
     view_camera_fit(v);
+    if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
     v->anchor_ns = v->rate_t0 = v->input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n", v->renderer,
@@ -438,6 +453,8 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
 }
 
 static void close_view(view *v, const view_opts *o) {
+    view_record_abort(v); /* a failed run: no video left behind */
+    view_record_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
@@ -472,6 +489,8 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
+        if (v->rec.pid > 0 && view_record_stop(v) && !st && o->record)
+            *err = v->err, st = err->status;
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }
     close_view(v, o);

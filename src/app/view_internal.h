@@ -11,6 +11,7 @@
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
+ *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)
  *   view3.c        dim = 3: the orbit / fly camera, picking, the diving predator, drawing */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
@@ -30,15 +31,27 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 7,      /* F1 ... F7 and the panel's preset buttons */
-    VIEW_HISTORY = 160,    /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,    /* steps a real-time frame may take to catch up */
-    VIEW_N_MAX = 4000000,  /* the largest N the keys and the panel ask for */
-    VIEW_ATTRACTORS = 3,   /* attract mode's wandering predators: the table's last points */
-    VIEW_HIST_PER_MS = 4,  /* frame-time histogram: quarter-millisecond bins ... */
-    VIEW_HIST_BINS = 4000, /* ... up to one second (longer frames share the last bin) */
-    VIEW_SHOTS_WAITING = 8 /* screenshots asked for one frame (each its own file) */
+    VIEW_PRESETS = 8,       /* F1 ... F8 and the panel's preset buttons */
+    VIEW_HISTORY = 160,     /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up */
+    VIEW_N_MAX = 4000000,   /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,    /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000,  /* ... up to one second (longer frames share the last bin) */
+    VIEW_SHOTS_WAITING = 8, /* screenshots asked for one frame (each its own file) */
+    VIEW_RECORD_FPS = 60    /* a recording's frame rate: one video frame per frame drawn */
 };
+
+/* A recording under way (view_record.c): ffmpeg's process and the pipe into it. */
+typedef struct view_record {
+    int pid, fd;  /* pid 0: not recording */
+    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
+    int w, h;     /* frame size; a window resized stops the recording */
+    unsigned long frames;
+    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
+    unsigned char *pixels;
+    size_t size;
+} view_record;
 
 /* A point of the table held by a TUIO session id (view_tuio.c). */
 typedef struct view_tuio_slot {
@@ -121,6 +134,8 @@ typedef struct view {
     double osc_lines;         /* complaint lines stderr may take now (view_osc.c: bad) */
     uint64_t osc_lines_t;     /* when osc_lines was last topped up */
     unsigned long osc_hushed; /* complaints refused without a line since the last line */
+    view_record rec;
+    int want_record; /* the record key: start or stop after this frame */
     /* 3-D (view3.c) */
     render3 *r3;      /* made when the flock is 3-D */
     camera3 cam3;     /* replaces zoom, cx, cy */
@@ -132,6 +147,17 @@ typedef struct view {
 
 /* view.c */
 uint64_t view_now_ns(void);
+/* A new file DIR/boids-STAMP-STEP[-K]EXT in --screenshot-dir, created empty so that no two
+ * share a name; 0 if none could be made (v->err says why). */
+int view_new_file(view *v, const char *ext, char *path, size_t size);
+
+/* view_record.c: path NULL names a new file (view_new_file, .mp4). Errors into v->err; a
+ * failed frame stops the recording. */
+boids_status view_record_start(view *v, const char *path);
+boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
+boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
+void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
+void view_record_free(view *v);
 
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */

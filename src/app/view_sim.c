@@ -6,8 +6,8 @@
 
 #include "view_internal.h"
 
-const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm", "chaos",
-                                                     "lab",   "classic", "vicsek"};
+const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm",  "chaos",
+                                                     "lab",   "classic", "vicsek", "murmuration"};
 
 /* Parameters the interaction table also suits (a periodic world must stay larger than its
  * obstacles): 0 and why on the status line otherwise. */
