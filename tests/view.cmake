@@ -6,6 +6,11 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
           view_keys_and_panel_change_the_live_settings
           view_fills_the_window_and_its_panel_scrolls
           view_speaks_every_model_with_linked_speeds
+          view_clean_hides_every_overlay
+          view_hud_has_no_box_over_the_flock
+          view_records_its_frames_to_a_video
+          view_caps_the_steps_each_frame
+          view_murmuration_in_every_preset_list
           render_world_takes_the_frame_shape
           render_look_from_config_trails_and_density
           render_draws_obstacles_and_points

@@ -299,6 +299,7 @@ static void measure(view *v, uint64_t t0) {
     double ms = (double)(t1 - t0) * 1e-6;
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
     view_frame_time(v, ms);
+    view_step_cap(v, ms);
     if (t1 - v->rate_t0 >= 1000000000u) {
         v->steps_per_s =
             (double)(scene_steps(v->sc) - v->rate_steps0) * 1e9 / (double)(t1 - v->rate_t0);
@@ -431,7 +432,7 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
            "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
            "food,food_x,food_y,obstacles,fb_w,fb_h,frame_p50_ms,frame_p95_ms,frame_p99_ms,"
-           "frame_max_ms,predators_on,attractors_on\n");
+           "frame_max_ms,predators_on,attractors_on,max_steps_per_frame\n");
     printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
@@ -445,9 +446,9 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
         preds += v->inter.predators[i].on;
         attrs += v->inter.attractors[i].on;
     }
-    printf("%.2f,%.2f,%.2f,%.2f,%d,%d\n", view_frame_percentile(v, 0.5),
+    printf("%.2f,%.2f,%.2f,%.2f,%d,%d,%u\n", view_frame_percentile(v, 0.5),
            view_frame_percentile(v, 0.95), view_frame_percentile(v, 0.99), v->frame_max_ms, preds,
-           attrs);
+           attrs, v->max_frame_steps);
     fflush(stdout);
     return BOIDS_OK;
 }

@@ -33,7 +33,8 @@ typedef struct GLFWwindow GLFWwindow;
 enum {
     VIEW_PRESETS = 8,       /* F1 ... F8 and the panel's preset buttons */
     VIEW_HISTORY = 160,     /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up */
+    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up ... */
+    VIEW_FRAME_MS = 50,     /* ... while frames stay within this (view_sim.c: step_cap) */
     VIEW_N_MAX = 4000000,   /* the largest N the keys and the panel ask for */
     VIEW_ATTRACTORS = 3,    /* attract mode's wandering predators: the table's last points */
     VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
@@ -102,6 +103,8 @@ typedef struct view {
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
     uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
+    unsigned step_cap;   /* steps the next real-time frame may take, 1 to VIEW_MAX_STEPS */
+    unsigned frame_steps, max_frame_steps; /* the latest frame's steps; the most of any */
     double frame_ms, steps_per_s;
     uint64_t rate_t0, rate_steps0;
     /* HUD */
@@ -199,6 +202,8 @@ void view_toggle_boundary(view *v);
 void view_set_rate(view *v, long rate);
 /* Takes the steps due in the frame that started at t0; on failure v->err says why. */
 boids_status view_step(view *v, uint64_t t0);
+/* After a frame of ms milliseconds: the next real-time frame's cap on its steps. */
+void view_step_cap(view *v, double ms);
 
 /* view_panel.c */
 void view_panel_draw(view *v);
