@@ -165,13 +165,14 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "where the screenshot (p, F12) and record (F9) keys write\n"
                  "(default .)"},
         {APP_TEXT, "record", 0, "FILE", &o.record,
-         .help = "record every frame to the video FILE through ffmpeg (.mp4, .webm,\n"
-                 ".mkv: its extension picks the codec), 60 frames a second"},
+         .help = "every frame to the video FILE through ffmpeg, 60 a\n"
+                 "second (.mp4, .webm, .mkv: the extension picks the codec)"},
         {APP_FLAG, "clean", 0, NULL, &clean, RENDER_CLEAN_ON,
-         .help = "the clean view (key x, view.clean = on): no reach circles, dots,\n"
-                 "pointer circle, edges or wall margins over the flock"},
+         .help = "the clean view (key x, view.clean = on): no reach\n"
+                 "circles, dots, pointer circle, edges or margins"},
         {APP_FLAG, "clean-all", 0, NULL, &clean, RENDER_CLEAN_ALL,
-         .help = "the clean view without the obstacles' outlines too (view.clean = all)"},
+         .help = "the clean view, obstacles' outlines hidden too\n"
+                 "(view.clean = all)"},
         {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
          .help = "attract mode: after T seconds without input, predators wander\n"
                  "until someone moves the mouse or presses a key (default 0: off)"},
