@@ -13,7 +13,6 @@ import os
 import shutil
 import socket
 import struct
-import subprocess
 import sys
 import time
 
@@ -72,18 +71,12 @@ def main():
         if not shutil.which(tool):
             harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
     tmp = harness.tmpdir()
-    dump, errf = os.path.join(tmp, "dump.txt"), os.path.join(tmp, "stderr.txt")
-    shots = os.path.join(tmp, "shots")
+    errf, shots = os.path.join(tmp, "stderr.txt"), os.path.join(tmp, "shots")
     os.mkdir(shots)
-    port_in, port_out = harness.free_udp_port(), harness.free_udp_port()
-    listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump, "w"),
-                                stderr=subprocess.STDOUT)
-    viewer = subprocess.Popen(
-        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", BOIDS, "view", "-n", "300",
-         "--size", "640x400", "--frames", "1000000", "--steps-per-frame", "1", "--stats",
-         "--screenshot-dir", shots, "--osc-port", str(port_in), "--osc-send",
-         f"127.0.0.1:{port_out}", "--osc-rate", "10"],
-        stdout=subprocess.PIPE, stderr=open(errf, "w"), text=True)
+    viewer, listener, port_in, dump = harness.osc_viewer(
+        BOIDS, tmp, ["-n", "300", "--size", "640x400", "--frames", "1000000",
+                     "--steps-per-frame", "1", "--stats", "--screenshot-dir", shots,
+                     "--osc-rate", "10"], stderr=open(errf, "w"))
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 
     def send(msg):
