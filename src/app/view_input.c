@@ -142,6 +142,8 @@ void view_callbacks_install(view *v) {
     glfwSetScrollCallback(v->win, on_scroll);
     glfwSetWindowSizeCallback(v->win, on_size);
     glfwSetFramebufferSizeCallback(v->win, on_size);
+    /* A window that opens under the pointer gets no enter event: it is there already. */
+    if (glfwGetWindowAttrib(v->win, GLFW_HOVERED)) on_enter(v->win, 1);
 }
 
 /* ---- scripted input ------------------------------------------------------------------- */

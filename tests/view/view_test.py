@@ -144,6 +144,12 @@ def test_view_fills_the_window_and_its_panel_scrolls(tmp):
     s = stats(r)
     check(abs(s["width"] / s["height"] - 400 / 700) < 1e-3, f"world {s['width']} x {s['height']}")
     check(abs(s["width"] * s["height"] - 900 * 560) < 1, "the preset's density is kept", r)
+    # With the panel (300 pixels wide at text scale 2), the world takes the shape of the
+    # 340 x 400 pixels beside it: no bands above and below.
+    r = run(["view", "--size", "640x400", "--frames", "2", "--stats"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and abs(s["width"] / s["height"] - 340 / 400) < 1e-3,
+          f"beside the panel: world {s['width']} x {s['height']}", r)
     # In 800 x 500 the panel is taller than the window: the wheel over it scrolls down to
     # its last rows, where the COLOUR row's third button (plain) is at (745, 402) once the
     # panel's bottom meets the window's (the layout of view_panel.c).
@@ -391,6 +397,11 @@ def test_view_clean_hides_every_overlay(tmp):
     check(r.returncode == 0 and overlay_pixels(shot)[:2] == (0, 0), "view.clean = all", r)
     r = run(base + ["--keys", "1:x", "--screenshot", shot], xvfb=True)
     check(r.returncode == 0 and overlay_pixels(shot)[0] > 200, "x does not turn it off", r)
+    # `boids render` reads the same look key.
+    r = run(["render", "--config", cfg, "-n", "300", "--size", "640x400", "--frames", "1",
+             "-o", os.path.join(tmp, "render-%d.png")])
+    check(r.returncode == 0 and overlay_pixels(os.path.join(tmp, "render-0.png"))[:2] == (0, 0),
+          "render with view.clean = all draws overlays", r)
     with open(cfg, "a") as f:
         f.write("view.clean = most\n")
     r = run(base, xvfb=True)
