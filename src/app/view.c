@@ -482,11 +482,12 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
                                "offscreen and `boids sim` runs without a window",
                                why ? why : "GLFW could not start");
     }
+    /* Before start() says it runs (-v): a SIGHUP sent on that line must find the handler. */
+    view_signals_install();
     boids_status st = view_window_open(v, o, err);
     if (!st) st = start(v, o, p, err);
     if (!st) {
         view_callbacks_install(v);
-        view_signals_install();
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
