@@ -113,7 +113,8 @@ static void look(view *v, ui *u) {
 }
 
 static void display(view *v, ui *u) {
-    ui_label(u, "POINTER", HEADING);
+    /* In 3-D the left button turns the camera: the mode applies when the flock is planar. */
+    ui_label(u, view_is3d(v) ? "POINTER (IN 2-D)" : "POINTER", HEADING);
     int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
     if (k >= 0) v->pointer = (view_pointer)k;
     k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->pointer - 2);
