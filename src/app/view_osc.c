@@ -102,6 +102,11 @@ static void param(view *v, const osc_msg *m, const char *key) {
         bad(v, "%s", e.msg);
         return;
     }
+    /* A world the present obstacles do not fit (view_sim.c would refuse it without a reply). */
+    if (strcmp(key, "count") && boids_interact_check_world(&v->inter, &np, &e)) {
+        bad(v, "%s: %s", where, e.msg);
+        return;
+    }
     if (!strcmp(key, "count")) {
         long max = view_count_max(v);
         if (np.count > max) {
@@ -131,7 +136,14 @@ static void get_param(view *v, const osc_msg *m, const char *key) {
 
 static void preset(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
-    if (want_args(v, m, 1, 1)) view_apply_preset_named(v, m->text[0]);
+    if (!want_args(v, m, 1, 1)) return;
+    boids_params probe;
+    boids_error e;
+    if (boids_preset_apply(&probe, m->text[0], &e)) {
+        bad(v, "OSC %s: %s", m->path, e.msg);
+        return;
+    }
+    view_apply_preset_named(v, m->text[0]);
 }
 
 /* ---- running ------------------------------------------------------------------------- */

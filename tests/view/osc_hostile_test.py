@@ -53,6 +53,8 @@ CASES = [
      ["/boids/param/alignment_weight", "66 characters", "at most 63"]),
     ("a count beyond the viewer's largest", osc("/boids/param/count", "i", 1000000000),
      ["/boids/param/count", "1000000000", "at most"]),
+    ("an unknown preset", osc("/boids/preset", "s", "nope"),
+     ["/boids/preset", "nope", "murmuration"]),
 ]
 
 
@@ -101,6 +103,19 @@ def main():
             harness.check(f"{name}: one line on stderr naming {words}",
                           len(lines) == k + 1 and all(w in lines[k] for w in words), str(lines))
             harness.check(f"{name}: the viewer goes on", viewer.poll() is None)
+        # A world too small for the obstacle already there: refused, the obstacle cleared.
+        send(osc("/boids/obstacle/circle", "fff", 300, 300, 100))
+        send(osc("/boids/param/width", "f", 150))
+        send(osc("/boids/obstacle/clear"))
+        got = False
+        for _ in range(300):
+            r = replies(dump)
+            if len(r) > len(CASES):
+                got = "/boids/param/width" in r[-1] and "periodic" in r[-1]
+                break
+            time.sleep(0.1)
+        harness.check("a width the obstacle does not fit: refused with a reply", got,
+                      str(replies(dump)[len(CASES):]))
         # Varying bad values, as a fuzzer sends them: refused, and the log stays short.
         t0 = time.time()
         flood = 3000
@@ -146,6 +161,10 @@ def main():
                   str(wrote) + str(os.listdir(shots)))
     s = stats(out)
     harness.check("N unchanged (300)", s["n"] == 300, str(s))
+    # Fewer boids than lab's 1500 keep its area, 900 x 560 (view_fit_world), in the shape of
+    # the 340 x 400 pixels beside the panel.
+    harness.check("the world unchanged", abs(s["width"] * s["height"] - 900 * 560) < 1
+                  and abs(s["width"] / s["height"] - 340 / 400) < 1e-3, str(s))
     harness.check("no obstacle was added", s["obstacles"] == 0, str(s))
     harness.check("no point of the table is on", s["predators_on"] == 0 and s["attractors_on"] == 0,
                   str(s))
