@@ -2,6 +2,7 @@
 /* Changing the simulation from the viewer (keys and panel alike) and its pace: how many
  * steps each frame takes. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "view_internal.h"
@@ -85,7 +86,12 @@ long view_count_max(const view *v) {
 void view_set_count(view *v, long n) {
     long max = view_count_max(v);
     if (n < 1) n = 1;
-    if (n > max) n = max;
+    if (n > max) {
+        char line[96];
+        snprintf(line, sizeof line, "N %ld is the viewer's largest", max);
+        view_say(v, "%s", line);
+        n = max;
+    }
     boids_params np = *scene_params(v->sc);
     np.count = n;
     if (v->scale_world) {
