@@ -473,6 +473,13 @@ def test_view_records_its_frames_to_a_video(tmp):
     # A bad target is refused before the window opens.
     r = run(["view", "--frames", "2", "--record", tmp], xvfb=True)
     check(r.returncode == 2 and tmp in r.stderr, "--record onto a folder not refused", r)
+    # Without ffmpeg on PATH: exit 2 before any window, nothing written.
+    empty = os.path.join(tmp, "empty")
+    os.mkdir(empty)
+    r = run(["view", "--frames", "2", "--record", os.path.join(tmp, "none.mp4")],
+            env={**os.environ, "PATH": empty})
+    check(r.returncode == 2 and "ffmpeg" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+          and not os.path.exists(os.path.join(tmp, "none.mp4")), "no ffmpeg: not refused", r)
     print("ok: --record writes 30 frames, F9 20, a bad target exit 2")
 
 
