@@ -71,6 +71,21 @@ def wait_for(path, text, seconds):
     return False
 
 
+def osc_viewer(boids, tmp, args, stderr=subprocess.PIPE):
+    """`boids view ARGS` under Xvfb, listening for OSC on a free port and sending its
+    observables and replies to an oscdump that writes them to TMP/dump.txt. Returns
+    (viewer, listener, port_in, dump path); the caller kills both processes."""
+    dump = os.path.join(tmp, "dump.txt")
+    port_in, port_out = free_udp_port(), free_udp_port()
+    listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump, "w"),
+                                stderr=subprocess.STDOUT)
+    viewer = subprocess.Popen(
+        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", boids, "view", *map(str, args),
+         "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}"],
+        stdout=subprocess.PIPE, stderr=stderr, text=True)
+    return viewer, listener, port_in, dump
+
+
 def free_udp_port():
     """A UDP port on 127.0.0.1 the kernel says is free; it could be taken again before the
     program under test binds it, which that program reports (exit 2) rather than hang."""

@@ -6,6 +6,11 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
           view_keys_and_panel_change_the_live_settings
           view_fills_the_window_and_its_panel_scrolls
           view_speaks_every_model_with_linked_speeds
+          view_clean_hides_every_overlay
+          view_hud_has_no_box_over_the_flock
+          view_records_its_frames_to_a_video
+          view_caps_the_steps_each_frame
+          view_murmuration_in_every_preset_list
           render_world_takes_the_frame_shape
           render_look_from_config_trails_and_density
           render_draws_obstacles_and_points
@@ -79,6 +84,15 @@ add_test(NAME osc_changes_parameters_presets_points_and_sends_observables
 set_tests_properties(osc_changes_parameters_presets_points_and_sends_observables PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_changes_parameters_presets_points_and_sends_observables)
+
+# Hostile OSC and TUIO input refused with a reply and a line, the viewer unchanged
+# (tests/view/osc_hostile_test.py: the OSC part of the hostile-input table).
+add_test(NAME osc_hostile_input_refused_with_a_reply_viewer_unchanged
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/osc_hostile_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(osc_hostile_input_refused_with_a_reply_viewer_unchanged PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(osc_hostile_input_refused_with_a_reply_viewer_unchanged)
 
 # TUIO cursors on the OSC port as predators of the interaction table (tests/view/tuio_test.py).
 add_test(NAME tuio_cursors_become_predators_and_leave_with_alive

@@ -168,7 +168,7 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
 boids_status boids_params_validate(const boids_params *p, boids_error *err);
 
 /* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos,
- * vicsek (seed 003). */
+ * vicsek (seed 003), murmuration (3-D starlings). */
 typedef struct boids_preset_info {
     const char *name;
     const char *summary; /* what it shows and why its values do that */

@@ -232,8 +232,9 @@ static void draw_flock3(const render_job *j, render_ctx *r, render3 *r3, scene *
     fl.min_px = 2 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1);
     render3_draw_flock(r3, render_get_look(r), &v, sp, &fl);
     const float size[3] = {(float)sp->width, (float)sp->height, (float)sp->depth};
-    render3_box(r3, size, sp->boundary);
-    if (sp->predator) {
+    const int clean = render_get_look(r)->clean != RENDER_CLEAN_OFF;
+    if (!clean) render3_box(r3, size, sp->boundary);
+    if (!clean && sp->predator) {
         const float at[3] = {(float)sp->predator_x, (float)sp->predator_y, (float)sp->predator_z};
         render3_circle(r3, &v, at, (float)sp->predator_radius * 0.06f, 0xff5a4aff);
     }

@@ -69,6 +69,14 @@ static int view_config_key(const char *key) {
  * the --press point lies in the world. */
 static boids_status view_check(const view_opts *o, const boids_params *p, boids_error *err) {
     if (o->shot_at_exit && boids_atomic_check_writable(o->shot_at_exit, err)) return err->status;
+    if (o->record) {
+        if (boids_atomic_check_writable(o->record, err)) return err->status;
+        if (!view_record_ffmpeg_found())
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--record %s: ffmpeg is not on PATH (Debian: apt install "
+                                   "ffmpeg)",
+                                   o->record);
+    }
     if (o->shot_dir) {
         char probe[4096];
         snprintf(probe, sizeof probe, "%s/boids.png", o->shot_dir);
@@ -92,7 +100,8 @@ int boids_cmd_view(int argc, char **argv) {
                    .colour = RENDER_HEADING,
                    .pointer = VIEW_POINTER_PREDATOR,
                    .osc_rate = 5};
-    int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1;
+    int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1,
+        clean = -1;
     double trail = -1;
     const app_option own[] = {
         {APP_SECTION, .name = "Window:"},
@@ -139,7 +148,17 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "additive light of a dense flock: auto (the default: from 50,000\n"
                  "boids, not on software renderers), off or on"},
         {APP_TEXT, "screenshot-dir", 0, "D", &o.shot_dir,
-         .help = "where the screenshot key (p, F12) writes (default .)"},
+         .help = "where the screenshot (p, F12) and record (F9) keys write\n"
+                 "(default .)"},
+        {APP_TEXT, "record", 0, "FILE", &o.record,
+         .help = "every frame to the video FILE through ffmpeg, 60 a\n"
+                 "second (.mp4, .webm, .mkv: the extension picks the codec)"},
+        {APP_FLAG, "clean", 0, NULL, &clean, RENDER_CLEAN_ON,
+         .help = "the clean view (key x, view.clean = on): no reach\n"
+                 "circles, dots, pointer circle, edges or margins"},
+        {APP_FLAG, "clean-all", 0, NULL, &clean, RENDER_CLEAN_ALL,
+         .help = "the clean view, obstacles' outlines hidden too\n"
+                 "(view.clean = all)"},
         {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
          .help = "attract mode: after T seconds without input, predators wander\n"
                  "until someone moves the mouse or presses a key (default 0: off)"},
@@ -191,6 +210,7 @@ int boids_cmd_view(int argc, char **argv) {
     /* The flags win over the config's `view.` lines. */
     if (trail >= 0) o.look.trail = trail;
     if (density >= 0) o.look.density = density;
+    if (clean >= 0) o.look.clean = clean;
     if (colour < 0) colour = o.look.colour >= 0 ? o.look.colour : RENDER_HEADING;
     o.colour = (render_colour)colour;
     if (view_check(&o, &p, &err) || view_run(&o, &p, &err)) return app_fail(&err);

@@ -19,7 +19,8 @@ render_look render_look_default(void) {
                      .trail = 0,
                      .density = RENDER_DENSITY_AUTO,
                      .colour = -1,
-                     .size = 0};
+                     .size = 0,
+                     .clean = RENDER_CLEAN_OFF};
     return l;
 }
 
@@ -122,10 +123,12 @@ boids_status render_look_set(render_look *l, const char *key, const char *value,
         if (!number(value, 0, 10000, 0, &n.trail)) expect = "frames in [0, 10000]";
     } else if (!strcmp(key, "view.size")) {
         if (!number(value, 0, 1e6, 1, &n.size)) expect = "world units in (0, 1e6]";
+    } else if (!strcmp(key, "view.clean")) {
+        if (!choice(render_clean_names, value, &n.clean)) expect = "off, on or all";
     } else {
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: unknown key '%s' (view keys: background, palette, plain, "
-                               "colour, shape, trail, density, size)",
+                               "colour, shape, trail, density, size, clean)",
                                where, key);
     }
     if (expect)

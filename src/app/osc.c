@@ -40,7 +40,8 @@ static void enqueue(osc_link *l, const osc_msg *m) {
     pthread_mutex_unlock(&l->lock);
 }
 
-/* One argument of type t into m's slot i; 0 for a type we do not take. liblo's argument
+/* One argument of type t into m's slot i; 0 for a type we do not take, -1 for a string too
+ * long to keep whole (it is refused, never cut and read as a shorter one). liblo's argument
  * pointers point into the packet, 4-byte aligned only: the values are copied out rather
  * than read through lo_arg, whose 64-bit members want 8. */
 static int take_arg(osc_msg *m, int i, char t, const void *a) {
@@ -76,6 +77,7 @@ static int take_arg(osc_msg *m, int i, char t, const void *a) {
         return 1;
     case 's':
     case 'S': {
+        if (strlen(a) >= OSC_TEXT_MAX) return -1;
         snprintf(m->text[i], OSC_TEXT_MAX, "%s", (const char *)a);
         char *end;
         double v = strtod(m->text[i], &end);
@@ -100,7 +102,19 @@ static void decode_message(osc_link *l, char *data, size_t size) {
         enqueue(l, &m);
         return;
     }
-    snprintf(m.path, sizeof m.path, "%s", data); /* a message starts with its address */
+    /* A message starts with its address; one too long to keep is refused under its first
+     * characters, never dispatched as the shorter address they make. */
+    size_t path_len = strlen(data);
+    if (path_len >= OSC_PATH_MAX) {
+        snprintf(m.path, sizeof m.path, "%.40s...", data);
+        m.argc = -1;
+        snprintf(m.bad, sizeof m.bad, "address of %zu characters (at most %d)", path_len,
+                 OSC_PATH_MAX - 1);
+        lo_message_free(msg);
+        enqueue(l, &m);
+        return;
+    }
+    memcpy(m.path, data, path_len + 1);
     int argc = lo_message_get_argc(msg);
     const char *types = lo_message_get_types(msg);
     lo_arg **argv = lo_message_get_argv(msg);
@@ -111,7 +125,13 @@ static void decode_message(osc_link *l, char *data, size_t size) {
         m.argc = argc;
         for (int i = 0; i < argc && m.argc >= 0; i++) {
             m.types[i] = types[i];
-            if (!take_arg(&m, i, types[i], argv[i])) {
+            int took = take_arg(&m, i, types[i], argv[i]);
+            if (took < 0) {
+                m.argc = -1;
+                snprintf(m.bad, sizeof m.bad,
+                         "argument %d is a string of %zu characters (at most %d)", i + 1,
+                         strlen((const char *)argv[i]), OSC_TEXT_MAX - 1);
+            } else if (!took) {
                 m.argc = -1;
                 snprintf(m.bad, sizeof m.bad,
                          "argument %d has OSC type '%c' (use f, d, i, h, s, "

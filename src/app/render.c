@@ -23,6 +23,7 @@
 const char *const render_colour_names[RENDER_COLOURS + 1] = {"heading", "speed", "plain", NULL};
 const char *const render_shape_names[RENDER_SHAPES + 1] = {"dart", "needle", "kite", NULL};
 const char *const render_density_names[RENDER_DENSITIES + 1] = {"auto", "off", "on", NULL};
+const char *const render_clean_names[RENDER_CLEANS + 1] = {"off", "on", "all", NULL};
 
 /* The overlay batch has a fixed capacity so that a frame never allocates: a viewer left
  * running for days keeps the memory it had after its first frame. Shapes past the capacity
@@ -487,7 +488,8 @@ void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, flo
 void render_interact(render_ctx *r, const render_camera *c, const boids_interact *in,
                      float dot_px) {
     double ax, ay, bx, by;
-    for (int i = 0; i < in->obstacle_count; i++) {
+    const int clean = r->look.clean;
+    for (int i = 0; clean < RENDER_CLEAN_ALL && i < in->obstacle_count; i++) {
         const boids_obstacle *o = &in->obstacles[i];
         render_world_to_px(c, o->x0, o->y0, &ax, &ay);
         if (o->kind == BOIDS_OBSTACLE_CIRCLE) {
@@ -498,7 +500,7 @@ void render_interact(render_ctx *r, const render_camera *c, const boids_interact
             render_line(r, (float)ax, (float)ay, (float)bx, (float)by, 3, RENDER_OBSTACLE_RGBA);
         }
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; clean == RENDER_CLEAN_OFF && k < 2; k++) {
         const boids_point *t = k ? in->attractors : in->predators;
         uint32_t col = k ? 0x6bd66bc0 : 0xff5a4ad0;
         for (int i = 0; i < BOIDS_MAX_POINTS; i++) {

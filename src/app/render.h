@@ -59,6 +59,18 @@ typedef enum render_density {
 extern const char *const render_density_names[RENDER_DENSITIES + 1]; /* NULL-terminated */
 enum { RENDER_DENSITY_N = 50000 };
 
+/* What the clean view (an installation's picture) leaves out: nothing, every overlay drawn
+ * over the flock (the points' reach circles and dots, the pointer's circle, the world's
+ * edges and wall margins, the 3-D box), or those and the obstacles' outlines too. The HUD,
+ * the panel and the help stay as their own switches have them. */
+typedef enum render_clean {
+    RENDER_CLEAN_OFF = 0,
+    RENDER_CLEAN_ON,
+    RENDER_CLEAN_ALL,
+    RENDER_CLEANS
+} render_clean;
+extern const char *const render_clean_names[RENDER_CLEANS + 1]; /* NULL-terminated */
+
 /* How the flock looks: the `view.` keys of a config file (look.c) and the flags of `boids
  * view` and `boids render`. render_look_default() is the look of the seeds. */
 typedef struct render_look {
@@ -71,6 +83,7 @@ typedef struct render_look {
     int density;         /* render_density: additive light instead of opaque boids */
     int colour;          /* render_colour, or -1: the command's own default */
     double size;         /* boid length, world units; 0: the command's default */
+    int clean;           /* render_clean: the overlays left out */
 } render_look;
 
 render_look render_look_default(void);
@@ -82,8 +95,8 @@ render_look render_look_for_preset(const char *preset);
 /* One `view.KEY = VALUE` setting (key with its prefix): view.background (#RRGGBB),
  * view.palette (rainbow, ocean, ember, mono, or three #RRGGBB), view.plain (#RRGGBB),
  * view.colour, view.shape, view.trail (frames, [0, 10000]), view.density (auto, off, on),
- * view.size (world units, (0, 1e6]). Unknown key or bad value: BOIDS_ERR_INPUT naming
- * where, the key and the value; l unchanged. */
+ * view.size (world units, (0, 1e6]), view.clean (off, on, all). Unknown key or bad value:
+ * BOIDS_ERR_INPUT naming where, the key and the value; l unchanged. */
 /* Is key one of the look's (`view.` first)? */
 int render_look_is_key(const char *key);
 
@@ -168,7 +181,8 @@ void render_wedge(render_ctx *r, float cx, float cy, float radius, float a0, flo
 /* The interaction table as the viewer and `boids render` draw it: the obstacles (circles
  * and segments, 3 pixels wide, RENDER_OBSTACLE_RGBA) and the points that are on, each the
  * dashed circle of its reach and a dot of dot_px pixels (predators red, attractors green).
- * Queued like the shapes above. */
+ * The look's clean view leaves out the points (and with `all` the obstacles). Queued like
+ * the shapes above. */
 #define RENDER_OBSTACLE_RGBA 0xc8ccd8e0u
 void render_interact(render_ctx *r, const render_camera *c, const boids_interact *in, float dot_px);
 /* Text with stb_easy_font at an integer pixel scale; returns the width in pixels. */

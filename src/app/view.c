@@ -2,11 +2,14 @@
 /* The viewer's frame loop: view_run opens the window, then each frame hands the pointer
  * to the flock, steps, follows a boid, draws and swaps. The other view_*.c files hold the
  * rest, one concern each (the map is in view_internal.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glad/gl.h>
 /* glad provides the GL declarations; GLFW must not include its own. */
@@ -41,20 +44,44 @@ static boids_status screenshot(view *v, const char *path) {
     return s;
 }
 
-static void shot_key(view *v) {
-    char path[4096];
+/* For the screenshot and record keys: reserved with O_EXCL, so that two in one second at
+ * one step, or two viewers in one folder, never write the same name. */
+int view_new_file(view *v, const char *ext, char *path, size_t size) {
     char stamp[32];
     time_t t = time(NULL);
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(path, sizeof path, "%s/boids-%s-%llu.png", v->o->shot_dir ? v->o->shot_dir : ".",
-             stamp, (unsigned long long)scene_steps(v->sc));
-    if (screenshot(v, path)) {
+    const char *dir = v->o->shot_dir ? v->o->shot_dir : ".";
+    for (int k = 1; k < 1000; k++) {
+        char more[16] = "";
+        if (k > 1) snprintf(more, sizeof more, "-%d", k);
+        int len = snprintf(path, size, "%s/boids-%s-%llu%s%s", dir, stamp,
+                           (unsigned long long)scene_steps(v->sc), more, ext);
+        if (len < 0 || (size_t)len >= size) break;
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) return close(fd), 1;
+        if (errno != EEXIST) {
+            boids_error_set(&v->err, BOIDS_ERR_RUNTIME, "%s: %s", path, strerror(errno));
+            return 0;
+        }
+    }
+    boids_error_set(&v->err, BOIDS_ERR_RUNTIME, "%s: no free file name for boids-%s-%llu%s", dir,
+                    stamp, (unsigned long long)scene_steps(v->sc), ext);
+    return 0;
+}
+
+static void shot_key(view *v) {
+    char path[4096];
+    if (!view_new_file(v, ".png", path, sizeof path)) {
+        view_say(v, "%s", v->err.msg);
+    } else if (screenshot(v, path)) {
+        unlink(path);
         view_say(v, "%s", v->err.msg);
     } else {
         view_say(v, "wrote %s", path);
     }
+    boids_error_clear(&v->err);
 }
 
 /* The followed boid's vision circle, dashed separation circle and field-of-view wedge, as
@@ -210,16 +237,25 @@ static void draw_flat(view *v, const render_camera *c, const pointer_at *at) {
     render_draw_flock(v->r, c, scene_params(v->sc), &f);
     render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
-    edges_draw(v, c);
+    const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
+    if (!clean) edges_draw(v, c);
     render_interact(v->r, c, &v->inter, 3 * v->u.ts);
-    if (v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
+    if (!clean && v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
 }
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
-    if (v->want_shot) {
-        v->want_shot = 0;
-        shot_key(v);
+    for (; v->want_shot > 0; v->want_shot--) shot_key(v);
+    if (view_record_frame(v)) {
+        if (v->o->record) return v->err.status; /* --record: the video is the point of the run */
+        view_say(v, "%s", v->err.msg);
+        boids_error_clear(&v->err);
+    }
+    if (v->want_record) {
+        v->want_record = 0;
+        boids_status st = v->rec.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
+        if (st) view_say(v, "%s", v->err.msg);
+        boids_error_clear(&v->err);
     }
     if (v->o->frames > 0 && frame_no + 1 >= v->o->frames && v->o->shot_at_exit) {
         boids_status st = screenshot(v, v->o->shot_at_exit);
@@ -235,6 +271,7 @@ static void measure(view *v, uint64_t t0) {
     double ms = (double)(t1 - t0) * 1e-6;
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
     view_frame_time(v, ms);
+    view_step_cap(v, ms);
     if (t1 - v->rate_t0 >= 1000000000u) {
         v->steps_per_s =
             (double)(scene_steps(v->sc) - v->rate_steps0) * 1e9 / (double)(t1 - v->rate_t0);
@@ -285,9 +322,13 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (!(v->r = render_create(err))) return err->status;
     render_set_look(v->r, &o->look);
-    /* The world takes the window's shape at the preset's density, so that it fills the
-     * screen; a world whose size was given (--config, --set, --load) keeps it. */
-    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (double)v->fb_w / v->fb_h : 0;
+    /* The world takes the shape of the part of the window beside the panel (the whole
+     * window without it) at the preset's density, so that it fills it without bands; a world
+     * whose size was given (--config, --set, --load) keeps it. */
+    v->u.ts = (float)view_text_scale(v->fb_h);
+    double pw = o->panel ? view_panel_width(v) : 0;
+    if (pw > v->fb_w / 2) pw = 0; /* too narrow for both: the panel floats over (view_camera_fit) */
+    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (v->fb_w - pw) / v->fb_h : 0;
     boids_params q = *p;
     if (o->scale_world) {
         app_world_fit(&q, &o->base, v->aspect);
@@ -317,8 +358,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->colour = o->colour;
     v->pointer = o->pointer;
     v->u.r = v->r;
-    v->u.ts = (float)view_text_scale(v->fb_h);
     view_camera_fit(v);
+    if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
     v->anchor_ns = v->rate_t0 = v->input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n", v->renderer,
@@ -363,7 +404,7 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            "separation_radius,fov,boundary,width,height,paused,pointer,colour,following,"
            "model,max_speed,min_speed,max_force,speed,noise,predator,predator_x,predator_y,"
            "food,food_x,food_y,obstacles,fb_w,fb_h,frame_p50_ms,frame_p95_ms,frame_p99_ms,"
-           "frame_max_ms,predators_on,attractors_on\n");
+           "frame_max_ms,predators_on,attractors_on,max_steps_per_frame\n");
     printf("%ld,%.3f,%.2f,%llu,%ld,%.6f,%g,%g,%.6f,%g,%g,%g,%g,%g,%g,%d,%g,%g,%d,%d,%d,%d,", frames,
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
@@ -377,14 +418,16 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
         preds += v->inter.predators[i].on;
         attrs += v->inter.attractors[i].on;
     }
-    printf("%.2f,%.2f,%.2f,%.2f,%d,%d\n", view_frame_percentile(v, 0.5),
+    printf("%.2f,%.2f,%.2f,%.2f,%d,%d,%u\n", view_frame_percentile(v, 0.5),
            view_frame_percentile(v, 0.95), view_frame_percentile(v, 0.99), v->frame_max_ms, preds,
-           attrs);
+           attrs, v->max_frame_steps);
     fflush(stdout);
     return BOIDS_OK;
 }
 
 static void close_view(view *v, const view_opts *o) {
+    view_record_abort(v); /* a failed run: no video left behind */
+    view_record_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
@@ -411,14 +454,17 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
                                "offscreen and `boids sim` runs without a window",
                                why ? why : "GLFW could not start");
     }
+    /* Before start() says it runs (-v): a SIGHUP sent on that line must find the handler. */
+    view_signals_install();
     boids_status st = view_window_open(v, o, err);
     if (!st) st = start(v, o, p, err);
     if (!st) {
         view_callbacks_install(v);
-        view_signals_install();
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
+        if (v->rec.pid > 0 && view_record_stop(v) && !st && o->record)
+            *err = v->err, st = err->status;
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }
     close_view(v, o);

@@ -41,6 +41,7 @@ add_library(boids_viewer STATIC
   src/app/view_hud.c
   src/app/view_osc.c
   src/app/view_tuio.c
+  src/app/view_record.c
   src/app/view_life.c
   src/app/view3.c
   src/app/dive.c

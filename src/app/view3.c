@@ -165,8 +165,9 @@ void view3_draw(view *v) {
         render3_draw_flock(v->r3, render_get_look(v->r), &rv, p, &f);
     }
     const float size[3] = {(float)p->width, (float)p->height, (float)p->depth};
-    render3_box(v->r3, size, p->boundary);
+    const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
+    if (!clean) render3_box(v->r3, size, p->boundary);
     if (f.follow) render3_cone(v->r3, p, v->follow3, v->follow3 + 3);
-    points_draw(v, &rv);
+    if (!clean) points_draw(v, &rv);
     render3_flush(v->r3, render_get_look(v->r), &rv);
 }

@@ -32,10 +32,20 @@ void view_order_update(view *v, uint64_t now) {
     }
 }
 
-/* The order history right of its value at (x, y): one bar per sample, newest on the right. */
+/* HUD text over the flock: no box behind it to dim the boids (and the trails) under it, a
+ * dark shadow one font unit down and right to read on any background. */
+static void hud_text(view *v, float x, float y, const char *text, uint32_t rgba) {
+    float ts = v->u.ts;
+    render_text(v->r, x + ts, y + ts, ts, text, 0x000000c0u);
+    render_text(v->r, x, y, ts, text, rgba);
+}
+
+/* The order history right of its value at (x, y): one bar per sample, newest on the right,
+ * in a frame of thin lines (no filled box). */
 static void order_plot(view *v, float x, float y, float w) {
     float ts = v->u.ts, gx = x + 62 * ts, gw = w - 62 * ts, gh = 8 * ts;
-    render_rect(v->r, gx, y - ts, gw, gh, 0x222a3dff);
+    render_line(v->r, gx, y - ts + gh, gx + gw, y - ts + gh, 1, 0x8a93a6c0u);
+    render_line(v->r, gx, y - ts, gx, y - ts + gh, 1, 0x8a93a6c0u);
     for (int i = 0; i < v->hist_len; i++) {
         int idx = (v->hist_pos - v->hist_len + i + VIEW_HISTORY) % VIEW_HISTORY;
         float bw = gw / VIEW_HISTORY, hh = gh * v->history[idx];
@@ -81,52 +91,50 @@ static void model_lines(const boids_params *p, char *a, char *b, size_t size) {
 }
 
 void view_hud_draw(view *v) {
-    render_ctx *r = v->r;
     float ts = v->u.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
     const boids_params *p = scene_params(v->sc);
     char line[256];
     float w = 150 * ts;
-    render_rect(r, 2 * ts, 2 * ts, w + 8 * ts, 142 * ts, 0x0b0e17b0);
     snprintf(line, sizeof line, "order %.3f", v->order);
-    render_text(r, x, y, ts, line, 0xffffffff);
+    hud_text(v, x, y, line, 0xffffffff);
     order_plot(v, x, y, w);
     y += lh;
     snprintf(line, sizeof line, "N %ld   step %llu", p->count,
              (unsigned long long)scene_steps(v->sc));
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    hud_text(v, x, y, line, TEXT), y += lh;
     uint32_t col = rate_line(v, line, sizeof line);
-    render_text(r, x, y, ts, line, col), y += lh;
+    hud_text(v, x, y, line, col), y += lh;
     snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->frame_ms,
              v->frame_ms > 0 ? 1000 / v->frame_ms : 0);
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    hud_text(v, x, y, line, TEXT), y += lh;
     step_cost(v, line, sizeof line);
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    hud_text(v, x, y, line, TEXT), y += lh;
     snprintf(line, sizeof line, "%.40s", v->renderer);
-    render_text(r, x, y, ts, line, DIM), y += lh;
+    hud_text(v, x, y, line, DIM), y += lh;
     static const char *const edges[] = {"wrap", "walls", "open"};
     snprintf(line, sizeof line, "%s, %s", scene_backend_name(v->sc), edges[p->boundary % 3]);
-    render_text(r, x, y, ts, line, DIM), y += lh;
+    hud_text(v, x, y, line, DIM), y += lh;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
         snprintf(line, sizeof line, "%s, %ld nearest", p->model ? "Vicsek" : "Reynolds", p->k);
     else
         snprintf(line, sizeof line, "%s", p->model ? "Vicsek" : "Reynolds");
-    render_text(r, x, y, ts, line, 0xffffffff), y += lh;
+    hud_text(v, x, y, line, 0xffffffff), y += lh;
     char second[128];
     model_lines(p, line, second, sizeof second);
-    render_text(r, x, y, ts, line, TEXT), y += lh;
-    render_text(r, x, y, ts, second, TEXT), y += lh;
-    snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->pointer]);
-    render_text(r, x, y, ts, line, TEXT), y += lh;
+    hud_text(v, x, y, line, TEXT), y += lh;
+    hud_text(v, x, y, second, TEXT), y += lh;
+    /* In 3-D the left button turns the camera: the pointer does not act (view.c). */
+    if (view_is3d(v))
+        snprintf(line, sizeof line, "pointer: camera (acts in 2-D)");
+    else
+        snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->pointer]);
+    hud_text(v, x, y, line, TEXT), y += lh;
     if (v->follow && v->follow_found)
         snprintf(line, sizeof line, "boid %u sees %u", v->follow_id, v->follow_count);
     else
         snprintf(line, sizeof line, "? for help");
-    render_text(r, x, y, ts, line, TEXT), y += lh;
-    if (view_now_ns() < v->status_until) {
-        render_rect(r, 2 * ts, y, render_text_width(v->status, ts) + 8 * ts, lh + 2 * ts,
-                    0x0b0e17d0);
-        render_text(r, x, y + ts, ts, v->status, 0xffd166ff);
-    }
+    hud_text(v, x, y, line, TEXT), y += lh;
+    if (view_now_ns() < v->status_until) hud_text(v, x, y + ts, v->status, 0xffd166ff);
 }
 
 void view_pointer_draw(view *v, const render_camera *c, int active) {

@@ -69,6 +69,13 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
 
 static void on_enter(GLFWwindow *w, int entered) {
     view *v = glfwGetWindowUserPointer(w);
+    /* Where it entered: until it moves, the pointer is there, not at (0, 0). */
+    if (entered) {
+        double x, y;
+        glfwGetCursorPos(w, &x, &y);
+        v->mx = v->win_w ? x * v->fb_w / v->win_w : x;
+        v->my = v->win_h ? y * v->fb_h / v->win_h : y;
+    }
     v->in_window = entered;
 }
 
@@ -135,6 +142,8 @@ void view_callbacks_install(view *v) {
     glfwSetScrollCallback(v->win, on_scroll);
     glfwSetWindowSizeCallback(v->win, on_size);
     glfwSetFramebufferSizeCallback(v->win, on_size);
+    /* A window that opens under the pointer gets no enter event: it is there already. */
+    if (glfwGetWindowAttrib(v->win, GLFW_HOVERED)) on_enter(v->win, 1);
 }
 
 /* ---- scripted input ------------------------------------------------------------------- */

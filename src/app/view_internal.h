@@ -11,6 +11,7 @@
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
+ *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)
  *   view3.c        dim = 3: the orbit / fly camera, picking, the diving predator, drawing */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
@@ -30,14 +31,28 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 7,     /* F1 ... F7 and the panel's preset buttons */
-    VIEW_HISTORY = 160,   /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,   /* steps a real-time frame may take to catch up */
-    VIEW_N_MAX = 4000000, /* the largest N the keys and the panel ask for */
-    VIEW_ATTRACTORS = 3,  /* attract mode's wandering predators: the table's last points */
-    VIEW_HIST_PER_MS = 4, /* frame-time histogram: quarter-millisecond bins ... */
-    VIEW_HIST_BINS = 4000 /* ... up to one second (longer frames share the last bin) */
+    VIEW_PRESETS = 8,       /* F1 ... F8 and the panel's preset buttons */
+    VIEW_HISTORY = 160,     /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up ... */
+    VIEW_FRAME_MS = 50,     /* ... while frames stay within this (view_sim.c: step_cap) */
+    VIEW_N_MAX = 4000000,   /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,    /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000,  /* ... up to one second (longer frames share the last bin) */
+    VIEW_SHOTS_WAITING = 8, /* screenshots asked for one frame (each its own file) */
+    VIEW_RECORD_FPS = 60    /* a recording's frame rate: one video frame per frame drawn */
 };
+
+/* A recording under way (view_record.c): ffmpeg's process and the pipe into it. */
+typedef struct view_record {
+    int pid, fd;  /* pid 0: not recording */
+    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
+    int w, h;     /* frame size; a window resized stops the recording */
+    unsigned long frames;
+    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
+    unsigned char *pixels;
+    size_t size;
+} view_record;
 
 /* A point of the table held by a TUIO session id (view_tuio.c). */
 typedef struct view_tuio_slot {
@@ -82,11 +97,14 @@ typedef struct view {
     uint32_t follow_id;
     float follow_state[4];
     unsigned follow_count;
-    int want_follow_toggle, want_shot, want_quit;
+    int want_follow_toggle, want_quit;
+    int want_shot;    /* screenshots to write after this frame */
     int release_next; /* scripted click: release the button before the next frame */
     /* timing, integer nanoseconds so that days of running accumulate no float error */
     uint64_t anchor_ns, anchor_steps;
     uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
+    unsigned step_cap;   /* steps the next real-time frame may take, 1 to VIEW_MAX_STEPS */
+    unsigned frame_steps, max_frame_steps; /* the latest frame's steps; the most of any */
     double frame_ms, steps_per_s;
     uint64_t rate_t0, rate_steps0;
     /* HUD */
@@ -116,6 +134,11 @@ typedef struct view {
     uint64_t osc_sent_t;
     char osc_last_bad[192];
     unsigned long osc_repeats;
+    double osc_lines;         /* complaint lines stderr may take now (view_osc.c: bad) */
+    uint64_t osc_lines_t;     /* when osc_lines was last topped up */
+    unsigned long osc_hushed; /* complaints refused without a line since the last line */
+    view_record rec;
+    int want_record; /* the record key: start or stop after this frame */
     /* 3-D (view3.c) */
     render3 *r3;      /* made when the flock is 3-D */
     camera3 cam3;     /* replaces zoom, cx, cy */
@@ -127,6 +150,17 @@ typedef struct view {
 
 /* view.c */
 uint64_t view_now_ns(void);
+/* A new file DIR/boids-STAMP-STEP[-K]EXT in --screenshot-dir, created empty so that no two
+ * share a name; 0 if none could be made (v->err says why). */
+int view_new_file(view *v, const char *ext, char *path, size_t size);
+
+/* view_record.c: path NULL names a new file (view_new_file, .mp4). Errors into v->err; a
+ * failed frame stops the recording. */
+boids_status view_record_start(view *v, const char *path);
+boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
+boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
+void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
+void view_record_free(view *v);
 
 /* view_window.c: opens the window of the options on v->win, its context current and GL
  * loaded; v->win stays NULL if none could be made. */
@@ -158,7 +192,8 @@ void view_save_weights(view *v);
 void view_restart_random(view *v, boids_params np);
 void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all three */
 void view_reset(view *v);                  /* starting parameters and seed */
-void view_set_count(view *v, long n);
+long view_count_max(const view *v);        /* the largest N the viewer restarts with */
+void view_set_count(view *v, long n);      /* n into [1, view_count_max] */
 void view_apply_preset(view *v, int k);
 void view_apply_preset_named(view *v, const char *name); /* any preset of boids_preset_table */
 /* Adds delta to the parameter at byte offset `field` of boids_params, within [lo, hi]. */
@@ -167,6 +202,8 @@ void view_toggle_boundary(view *v);
 void view_set_rate(view *v, long rate);
 /* Takes the steps due in the frame that started at t0; on failure v->err says why. */
 boids_status view_step(view *v, uint64_t t0);
+/* After a frame of ms milliseconds: the next real-time frame's cap on its steps. */
+void view_step_cap(view *v, double ms);
 
 /* view_panel.c */
 void view_panel_draw(view *v);

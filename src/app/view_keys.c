@@ -135,7 +135,22 @@ static void toggle_panel(view *v, int arg) {
 
 static void screenshot(view *v, int arg) {
     (void)arg;
-    v->want_shot = 1;
+    if (v->want_shot < VIEW_SHOTS_WAITING) v->want_shot++;
+}
+
+static void record(view *v, int arg) {
+    (void)arg;
+    v->want_record = 1;
+}
+
+/* The clean view on / off: the look's own level (`all` keeps the obstacles out too). */
+static void toggle_clean(view *v, int arg) {
+    (void)arg;
+    render_look l = *render_get_look(v->r);
+    int on = v->o->look.clean != RENDER_CLEAN_OFF ? v->o->look.clean : RENDER_CLEAN_ON;
+    l.clean = l.clean != RENDER_CLEAN_OFF ? RENDER_CLEAN_OFF : on;
+    render_set_look(v->r, &l);
+    view_say(v, "clean view %s", l.clean ? "on" : "off");
 }
 
 static void escape(view *v, int arg) {
@@ -189,14 +204,15 @@ static const view_key keys[] = {
     {'4', 0, restart_without, -1, "`4`", "restart, random boids, all three rules"},
     {'r', 0, restart, 0, "`r`", "restart, random boids, current settings"},
     {'0', 0, reset, 0, "`0`", "reset: starting parameters and seed"},
-    {0, GLFW_KEY_F1, preset, 0, "F1 ... F7",
-     "presets flock, school, swarm, chaos, lab, classic, vicsek"},
+    {0, GLFW_KEY_F1, preset, 0, "F1 ... F8",
+     "presets flock, school, swarm, chaos, lab, classic, vicsek, murmuration"},
     {0, GLFW_KEY_F2, preset, 1, NULL, NULL},
     {0, GLFW_KEY_F3, preset, 2, NULL, NULL},
     {0, GLFW_KEY_F4, preset, 3, NULL, NULL},
     {0, GLFW_KEY_F5, preset, 4, NULL, NULL},
     {0, GLFW_KEY_F6, preset, 5, NULL, NULL},
     {0, GLFW_KEY_F7, preset, 6, NULL, NULL},
+    {0, GLFW_KEY_F8, preset, 7, NULL, NULL},
     {'m', 0, next_pointer, 0, "`m`",
      "pointer: off / predator / food / hover (left button: press and hold)"},
     {'f', 0, follow, 0, "`f`", "follow the boid nearest the pointer (see what it sees) / stop"},
@@ -213,9 +229,13 @@ static const view_key keys[] = {
     {'c', 0, next_colour, 0, "`c`", "colour: heading / speed / plain"},
     {'o', 0, toggle_hud, 0, "`o`", "HUD on / off"},
     {0, GLFW_KEY_TAB, toggle_panel, 0, "Tab", "control panel on / off"},
+    {'x', 0, toggle_clean, 0, "`x`",
+     "clean view on / off: no reach circles, pointer circle, edges (`--clean`)"},
     {'p', 0, screenshot, 0, "`p` or F12",
      "screenshot (PNG, `--screenshot-dir`, default the current folder)"},
     {0, GLFW_KEY_F12, screenshot, 0, NULL, NULL},
+    {0, GLFW_KEY_F9, record, 0, "F9",
+     "record a video / stop (ffmpeg, .mp4 into `--screenshot-dir`; `--record`)"},
     {0, GLFW_KEY_ESCAPE, escape, 0, "Esc", "quit"},
 };
 enum { NKEYS = sizeof keys / sizeof keys[0] };

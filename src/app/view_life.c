@@ -59,6 +59,8 @@ static void reload(view *v) {
         boids_interact_default(&in, &np);
         st = boids_interact_load_ini(&in, o->app.config, &e);
     }
+    /* Obstacles the new world cannot take would fail the next step: refused here. */
+    if (!st) st = boids_interact_check_world(&in, &np, &e);
     if (!st) st = render_look_load_ini(&look, o->app.config, &e);
     if (st) {
         view_say(v, "SIGHUP: %s; keeping the current settings", e.msg);

@@ -12,23 +12,56 @@
 #include "boids/metrics.h"
 #include "view_internal.h"
 
-/* A refused message: one line on stderr and the status line. The same complaint again is
- * counted instead of repeated, so a controller stuck sending a bad value for weeks does
- * not fill the log; the count is told when another complaint comes. */
+/* At most OSC_LINES_BURST complaint lines at once, then OSC_LINES_PER_S a second: varying
+ * bad values (a fuzzer, a broken patch) must not fill the log either. */
+#define OSC_LINES_BURST 10.0
+#define OSC_LINES_PER_S 1.0
+
+/* May a complaint take a line on stderr now? */
+static int line_allowed(view *v) {
+    uint64_t now = view_now_ns();
+    if (!v->osc_lines_t) v->osc_lines = OSC_LINES_BURST;
+    v->osc_lines = fmin(OSC_LINES_BURST,
+                        v->osc_lines + (double)(now - v->osc_lines_t) * 1e-9 * OSC_LINES_PER_S);
+    v->osc_lines_t = now;
+    if (v->osc_lines < 1) return 0;
+    v->osc_lines -= 1;
+    return 1;
+}
+
+/* Says how many complaints went without a line, before the next line (or at close). */
+static void tell_hushed(view *v) {
+    if (v->osc_repeats)
+        fprintf(stderr, "boids: (the previous OSC complaint came %lu more times)\n",
+                v->osc_repeats);
+    if (v->osc_hushed)
+        fprintf(stderr,
+                "boids: (%lu more OSC messages were refused without a line: at most %g lines "
+                "at once, then %g a second)\n",
+                v->osc_hushed, OSC_LINES_BURST, OSC_LINES_PER_S);
+    v->osc_repeats = v->osc_hushed = 0;
+}
+
+/* A refused message: a reply `/boids/error s WHY` to the --osc-send target, and one line on
+ * stderr and the status line. The same complaint again is counted instead of repeated, so a
+ * controller stuck sending a bad value for weeks does not fill the log, and complaints
+ * beyond the rate above are counted too; the counts are told before the next line. */
 static void bad(view *v, const char *fmt, ...) {
     char msg[sizeof v->osc_last_bad];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (v->osc) osc_send_text(v->osc, "/boids/error", msg);
     if (!strcmp(msg, v->osc_last_bad)) {
         v->osc_repeats++;
         return;
     }
-    if (v->osc_repeats)
-        fprintf(stderr, "boids: (the previous OSC complaint came %lu more times)\n",
-                v->osc_repeats);
-    v->osc_repeats = 0;
+    if (!line_allowed(v)) {
+        v->osc_hushed++;
+        return;
+    }
+    tell_hushed(v);
     snprintf(v->osc_last_bad, sizeof v->osc_last_bad, "%s", msg);
     view_say(v, "%s (ignored)", msg);
 }
@@ -69,7 +102,17 @@ static void param(view *v, const osc_msg *m, const char *key) {
         bad(v, "%s", e.msg);
         return;
     }
+    /* A world the present obstacles do not fit (view_sim.c would refuse it without a reply). */
+    if (strcmp(key, "count") && boids_interact_check_world(&v->inter, &np, &e)) {
+        bad(v, "%s: %s", where, e.msg);
+        return;
+    }
     if (!strcmp(key, "count")) {
+        long max = view_count_max(v);
+        if (np.count > max) {
+            bad(v, "OSC %s: %ld boids: at most %ld in the viewer", m->path, np.count, max);
+            return;
+        }
         view_set_count(v, np.count);
     } else if (np.width != cur->width || np.height != cur->height) {
         v->scale_world = 0; /* the world has the size it was given now */
@@ -93,7 +136,14 @@ static void get_param(view *v, const osc_msg *m, const char *key) {
 
 static void preset(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
-    if (want_args(v, m, 1, 1)) view_apply_preset_named(v, m->text[0]);
+    if (!want_args(v, m, 1, 1)) return;
+    boids_params probe;
+    boids_error e;
+    if (boids_preset_apply(&probe, m->text[0], &e)) {
+        bad(v, "OSC %s: %s", m->path, e.msg);
+        return;
+    }
+    view_apply_preset_named(v, m->text[0]);
 }
 
 /* ---- running ------------------------------------------------------------------------- */
@@ -126,7 +176,11 @@ static void restart(view *v, const osc_msg *m, const char *rest) {
 
 static void screenshot(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
-    if (want_args(v, m, 0, 0)) v->want_shot = 1;
+    if (!want_args(v, m, 0, 0)) return;
+    if (v->want_shot >= VIEW_SHOTS_WAITING)
+        bad(v, "OSC %s: %d screenshots already wait for this frame", m->path, v->want_shot);
+    else
+        v->want_shot++;
 }
 
 static void quit(view *v, const osc_msg *m, const char *rest) {
@@ -241,7 +295,18 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
     boids_error e;
     char where[OSC_PATH_MAX + 8];
     snprintf(where, sizeof where, "OSC %s", m->path);
-    if (boids_interact_add_obstacle(&v->inter, &o, where, &e)) bad(v, "%s", e.msg);
+    /* Into a copy first: an obstacle the world cannot take (too large for a periodic world)
+     * is refused here instead of failing the next step. */
+    boids_interact next = v->inter;
+    if (boids_interact_add_obstacle(&next, &o, where, &e)) {
+        bad(v, "%s", e.msg);
+        return;
+    }
+    if (boids_interact_check_world(&next, scene_params(v->sc), &e)) {
+        bad(v, "%s: %s", where, e.msg);
+        return;
+    }
+    v->inter = next;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------- */
@@ -325,6 +390,7 @@ void view_osc_poll(view *v, uint64_t now) {
 }
 
 void view_osc_close(view *v) {
+    tell_hushed(v);
     osc_destroy(v->osc);
     v->osc = NULL;
 }

@@ -12,12 +12,11 @@ static void presets(view *v, ui *u) {
     ui_label(u, "PRESETS", HEADING);
     int k = ui_buttons(u, 100, view_preset_names, 4, -1);
     if (k >= 0) view_apply_preset(v, k);
-    k = ui_buttons(u, 101, view_preset_names + 4, VIEW_PRESETS - 4, -1);
+    k = ui_buttons(u, 101, view_preset_names + 4, 3, -1);
     if (k >= 0) view_apply_preset(v, k + 4);
-    /* The 3-D preset, in a 3-D viewer: a preset keeps the viewer's dimension (view_sim.c),
-     * so the seven above run in the box there, and murmuration would be flat in 2-D. */
-    static const char *const three[] = {"murmuration"};
-    if (view_is3d(v) && ui_buttons(u, 112, three, 1, -1) == 0) view_apply_preset_named(v, three[0]);
+    if (ui_buttons(u, 112, view_preset_names + 7, 1, -1) == 0) view_apply_preset(v, 7);
+    /* A preset keeps the viewer's dimension (view_sim.c): the planar ones run in the box of
+     * a 3-D viewer, and murmuration's starlings fly in the plane of a 2-D one. */
 }
 
 /* Vicsek's controls: noise, speed v0 and the radius, on log scales around the world's size
@@ -114,7 +113,8 @@ static void look(view *v, ui *u) {
 }
 
 static void display(view *v, ui *u) {
-    ui_label(u, "POINTER", HEADING);
+    /* In 3-D the left button turns the camera: the mode applies when the flock is planar. */
+    ui_label(u, view_is3d(v) ? "POINTER (IN 2-D)" : "POINTER", HEADING);
     int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
     if (k >= 0) v->pointer = (view_pointer)k;
     k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->pointer - 2);

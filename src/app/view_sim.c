@@ -2,29 +2,34 @@
 /* Changing the simulation from the viewer (keys and panel alike) and its pace: how many
  * steps each frame takes. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "view_internal.h"
 
-const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm", "chaos",
-                                                     "lab",   "classic", "vicsek"};
+const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm",  "chaos",
+                                                     "lab",   "classic", "vicsek", "murmuration"};
 
-int view_set_params(view *v, const boids_params *np) {
+/* Parameters the interaction table also suits (a periodic world must stay larger than its
+ * obstacles): 0 and why on the status line otherwise. */
+static int params_ok(view *v, const boids_params *np) {
     boids_error e;
-    if (boids_params_validate(np, &e)) {
+    if (boids_params_validate(np, &e) || boids_interact_check_world(&v->inter, np, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
     }
+    return 1;
+}
+
+int view_set_params(view *v, const boids_params *np) {
+    if (!params_ok(v, np)) return 0;
     *scene_params(v->sc) = *np;
     return 1;
 }
 
 static void restart(view *v, boids_params np, uint64_t seed) {
     boids_error e;
-    if (boids_params_validate(&np, &e)) {
-        view_say(v, "%s", e.msg);
-        return;
-    }
+    if (!params_ok(v, &np)) return;
     if (scene_restart(v->sc, &np, seed, &e)) {
         view_say(v, "%s", e.msg);
         return;
@@ -69,14 +74,24 @@ void view_reset(view *v) {
     view_save_weights(v);
 }
 
-void view_set_count(view *v, long n) {
-    if (n < 1) n = 1;
+long view_count_max(const view *v) {
     long max = VIEW_N_MAX;
     if (!strcmp(v->app.backend, "gpu")) {
         size_t gmax = boids_gpu_max_count(NULL, 0);
         if (gmax && gmax < (size_t)max) max = (long)gmax;
     }
-    if (n > max) n = max;
+    return max;
+}
+
+void view_set_count(view *v, long n) {
+    long max = view_count_max(v);
+    if (n < 1) n = 1;
+    if (n > max) {
+        char line[96];
+        snprintf(line, sizeof line, "N %ld is the viewer's largest", max);
+        view_say(v, "%s", line);
+        n = max;
+    }
     boids_params np = *scene_params(v->sc);
     np.count = n;
     if (v->scale_world) app_world_fit(&np, &v->base, v->aspect);
@@ -135,11 +150,23 @@ void view_set_rate(view *v, long rate) {
     v->anchor_steps = 0;
 }
 
+/* A slow machine slows the flock down rather than the frames: after a frame longer than
+ * VIEW_FRAME_MS (the steps' cost shows in the frame's time, on the GPU too, where the swap
+ * waits for them) the next frames take half as many steps, down to one; each frame within
+ * half of it allows one more, up to VIEW_MAX_STEPS. */
+void view_step_cap(view *v, double ms) {
+    if (ms > VIEW_FRAME_MS && v->frame_steps > 0)
+        v->step_cap = v->frame_steps > 1 ? v->frame_steps / 2 : 1;
+    else if (ms < VIEW_FRAME_MS / 2 && v->step_cap < VIEW_MAX_STEPS)
+        v->step_cap++;
+    if (v->step_cap < 1) v->step_cap = 1;
+}
+
 /* Steps due this frame: a fixed count per frame, or real time at `rate` steps per second
  * counted in integer nanoseconds from an anchor (re-anchored each hour of steps, exactly,
  * so nothing drifts however long it runs). Falling behind drops the backlog rather than
- * spiralling: a frame never runs more than VIEW_MAX_STEPS steps, and only one when the
- * steps themselves are slow. */
+ * spiralling: a frame never runs more than step_cap steps (view_step_cap), and only one when
+ * the steps themselves are slow. */
 static unsigned steps_due(view *v, uint64_t now) {
     if (v->paused) {
         v->anchor_ns = now;
@@ -162,7 +189,7 @@ static unsigned steps_due(view *v, uint64_t now) {
     uint64_t due = (now - v->anchor_ns) / 1000u * (uint64_t)v->rate / 1000000u;
     /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
      * under slow drawing (llvmpipe) may still catch up several steps a frame. */
-    unsigned cap = v->step_ms > 25 ? 1 : VIEW_MAX_STEPS;
+    unsigned cap = v->step_ms > 25 ? 1 : v->step_cap ? v->step_cap : 1;
     if (due <= v->anchor_steps) return 0;
     uint64_t k = due - v->anchor_steps;
     if (k > cap) {
@@ -179,6 +206,8 @@ static unsigned steps_due(view *v, uint64_t now) {
  * diving predator (view3_dive) likewise. */
 boids_status view_step(view *v, uint64_t t0) {
     unsigned k = steps_due(v, t0);
+    v->frame_steps = k;
+    if (k > v->max_frame_steps && v->steps_per_frame <= 0 && !v->paused) v->max_frame_steps = k;
     boids_status st = scene_set_interact(v->sc, &v->inter, &v->err);
     if (st) return st;
     boids_params *p = scene_params(v->sc), own = *p;

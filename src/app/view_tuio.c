@@ -11,6 +11,7 @@
  * projection puts the point under the person. `fseq` and `source` are taken and not used:
  * messages apply in the order they arrive. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "view_internal.h"
@@ -49,9 +50,18 @@ static void set(view *v, const osc_msg *m, int profile) {
         view_osc_complain(v, m, "expected set SESSION X Y ... (numbers)");
         return;
     }
+    /* TUIO's positions are normalised to the window; far outside it a point would leave
+     * the world's numbers (x = 1e308 makes an infinite world point). */
+    if (!(fabs(m->num[2] - 0.5) <= 1 && fabs(m->num[3] - 0.5) <= 1)) {
+        char why[2 * OSC_TEXT_MAX + 96];
+        snprintf(why, sizeof why, "position (%s, %s) is outside [-0.5, 1.5] (the window is 0 to 1)",
+                 m->text[2], m->text[3]);
+        view_osc_complain(v, m, why);
+        return;
+    }
     view_input_seen(v); /* someone is there */
-    int i = held_by(v, profile, m->num[1]);
-    if (i < 0 && (i = take(v, profile, m->num[1])) < 0) return;
+    int i = held_by(v, profile, m->num[1]), fresh = i < 0;
+    if (fresh && (i = take(v, profile, m->num[1])) < 0) return;
     const boids_params *p = scene_params(v->sc);
     render_camera c = view_camera(v);
     double wx, wy;
@@ -62,12 +72,19 @@ static void set(view *v, const osc_msg *m, int profile) {
     }
     int pred = v->o->tuio != VIEW_TUIO_ATTRACTORS;
     boids_point *pt = &table_of(v)[i]; /* its z stays: a cursor moves in the plane */
-    *pt = (boids_point){1,
-                        wx,
-                        wy,
-                        pred ? p->predator_radius : p->food_radius,
-                        pred ? p->predator_weight : p->food_weight,
-                        pt->z};
+    boids_point np = {1,
+                      wx,
+                      wy,
+                      pred ? p->predator_radius : p->food_radius,
+                      pred ? p->predator_weight : p->food_weight,
+                      pt->z};
+    boids_error e;
+    if (boids_interact_check_point(&np, "TUIO", &e)) {
+        view_osc_complain(v, m, e.msg);
+        if (fresh) v->tuio[i].held = 0;
+        return;
+    }
+    *pt = np;
 }
 
 /* `alive s...`: the points of this profile's ids not listed go off and free. */

@@ -505,7 +505,10 @@ boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *
             presets[i].apply(p);
             return BOIDS_OK;
         }
-    return boids_error_set(
-        err, BOIDS_ERR_INPUT,
-        "unknown preset '%s' (presets: classic, lab, flock, school, swarm, chaos, vicsek)", name);
+    /* The list from the table itself, so that a new preset is never missing from it. */
+    char names[256] = "";
+    for (size_t i = 0, at = 0; i < sizeof presets / sizeof presets[0] && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "",
+                               presets[i].info.name);
+    return boids_error_set(err, BOIDS_ERR_INPUT, "unknown preset '%s' (presets: %s)", name, names);
 }

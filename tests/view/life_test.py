@@ -76,6 +76,12 @@ def main():
         os.kill(pid, signal.SIGHUP)
         harness.check("a broken config is refused, the old settings stay",
                       harness.wait_for(err_path, "keeping the current settings", 60))
+        # An obstacle larger than the wrapping world would fail the next step: refused.
+        with open(cfg, "w") as f:
+            f.write("obstacle = circle 100 100 100000\n")
+        os.kill(pid, signal.SIGHUP)
+        harness.check("an obstacle the world cannot take is refused on reload",
+                      harness.wait_for(err_path, "plus a step", 60))
         harness.check("attract mode starts after 2 s without input",
                       harness.wait_for(err_path, "attract mode", 60))
         # An OSC control is a person's input: the wandering predators go home.

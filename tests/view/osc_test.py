@@ -56,15 +56,9 @@ def main():
         if not shutil.which(tool):
             harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
     tmp = harness.tmpdir()
-    dump = os.path.join(tmp, "dump.txt")
-    port_in, port_out = harness.free_udp_port(), harness.free_udp_port()
-    listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump, "w"),
-                                stderr=subprocess.STDOUT)
-    viewer = subprocess.Popen(
-        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", BOIDS, "view", "-n", "300",
-         "--size", "640x400", "--frames", "1000000", "--steps-per-frame", "1", "--stats",
-         "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}", "--osc-rate", "10"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    viewer, listener, port_in, dump = harness.osc_viewer(
+        BOIDS, tmp, ["-n", "300", "--size", "640x400", "--frames", "1000000",
+                     "--steps-per-frame", "1", "--stats", "--osc-rate", "10"])
     try:
         up = harness.wait_for(dump, "/boids/observables", 120)
         harness.check("the viewer sends observables once it runs", up)

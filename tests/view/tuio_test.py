@@ -80,15 +80,9 @@ def main():
         if not shutil.which(tool):
             harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
     tmp = harness.tmpdir()
-    dump_path = os.path.join(tmp, "dump.txt")
-    port_in, port_out = harness.free_udp_port(), harness.free_udp_port()
-    listener = subprocess.Popen(["oscdump", "-L", str(port_out)], stdout=open(dump_path, "w"),
-                                stderr=subprocess.STDOUT)
-    viewer = subprocess.Popen(
-        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", BOIDS, "view", "-n", "100",
-         "--size", "640x400", "--no-panel", "--frames", "1000000", "--steps-per-frame", "1",
-         "--stats", "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    viewer, listener, port_in, dump_path = harness.osc_viewer(
+        BOIDS, tmp, ["-n", "100", "--size", "640x400", "--no-panel", "--frames", "1000000",
+                     "--steps-per-frame", "1", "--stats"])
     try:
         up = harness.wait_for(dump_path, "/boids/observables", 120)
         harness.check("the viewer runs and sends observables", up)

@@ -151,7 +151,7 @@ def preset_params(name):
 def test_view_panel_offers_murmuration_in_3d(tmp):
     if not shutil.which("xvfb-run"):
         harness.skip("xvfb-run not found (Debian package xvfb)")
-    # The lab flock in 3-D; the panel's third preset row (3-D only) holds murmuration: at
+    # The lab flock in 3-D; the panel's third preset row holds murmuration: at
     # 640 x 400 the panel is 300 pixels wide at the right, that row's button 84 to 106
     # pixels down (src/app/view_panel.c, view_ui.c). The preset keeps N and the dimension.
     r = run(["view", "--set", "dim=3", "-n", "3000", "--size", "640x400", "--frames", "4",

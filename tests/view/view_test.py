@@ -110,10 +110,10 @@ def test_predator_pushes_boids_away_food_draws_them_in(tmp):
 def test_view_keys_and_panel_change_the_live_settings(tmp):
     need_xvfb()
     # --keys types through the window's own handlers. In a 640x400 window the panel is
-    # 300 pixels wide at x 340 and its "walls" button is centred at (562, 343): the layout
+    # 300 pixels wide at x 340 and its "walls" button is centred at (562, 371): the layout
     # of view_panel.c at text scale 2 (update these numbers with the layout).
     r = run(["view", "--size", "640x400", "--frames", "10", "--steps-per-frame", "1",
-             "--keys", "1:{f1},2:qq,3:{click:562,343},5:2,6:cm,7:i,8:{space}", "--stats"],
+             "--keys", "1:{f1},2:qq,3:{click:562,371},5:2,6:cm,7:i,8:{space}", "--stats"],
             xvfb=True)
     check(r.returncode == 0, f"exit code {r.returncode}", r)
     s = stats(r)
@@ -144,6 +144,12 @@ def test_view_fills_the_window_and_its_panel_scrolls(tmp):
     s = stats(r)
     check(abs(s["width"] / s["height"] - 400 / 700) < 1e-3, f"world {s['width']} x {s['height']}")
     check(abs(s["width"] * s["height"] - 900 * 560) < 1, "the preset's density is kept", r)
+    # With the panel (300 pixels wide at text scale 2), the world takes the shape of the
+    # 340 x 400 pixels beside it: no bands above and below.
+    r = run(["view", "--size", "640x400", "--frames", "2", "--stats"], xvfb=True)
+    s = stats(r)
+    check(r.returncode == 0 and abs(s["width"] / s["height"] - 340 / 400) < 1e-3,
+          f"beside the panel: world {s['width']} x {s['height']}", r)
     # In 800 x 500 the panel is taller than the window: the wheel over it scrolls down to
     # its last rows, where the COLOUR row's third button (plain) is at (745, 402) once the
     # panel's bottom meets the window's (the layout of view_panel.c).
@@ -161,13 +167,13 @@ def test_view_fills_the_window_and_its_panel_scrolls(tmp):
 
 def test_view_speaks_every_model_with_linked_speeds(tmp):
     need_xvfb()
-    # 640x400: the panel is 300 pixels wide at x 340; the SPEED section's max speed slider
-    # track is at y 398 to 408 and spans x 348 to 632 (log scale), the linked / unlinked
-    # buttons are at y 438 to 460 (the layout of view_panel.c).
-    base = ["view", "--size", "640x400", "--frames", "8", "--steps-per-frame", "1", "--stats"]
+    # 640x480: the panel is 300 pixels wide at x 340; the SPEED section's max speed slider
+    # track is at y 426 to 436 and spans x 348 to 632 (log scale), the linked / unlinked
+    # buttons are at y 466 to 488 (the layout of view_panel.c).
+    base = ["view", "--size", "640x480", "--frames", "8", "--steps-per-frame", "1", "--stats"]
     # Walls, then the school preset: the edges stay walls (school sets none). Then the max
     # speed slider: min speed and max force follow it (seed 002's link).
-    r = run(base + ["--keys", "1:b,2:{f2},4:{click:490,403}"], xvfb=True)
+    r = run(base + ["--keys", "1:b,2:{f2},4:{click:490,431}"], xvfb=True)
     check(r.returncode == 0, f"exit {r.returncode}", r)
     s = stats(r)
     check(s["boundary"] == 1 and s["alignment_weight"] == 2.5, f"preset and edges: {s}", r)
@@ -177,7 +183,7 @@ def test_view_speaks_every_model_with_linked_speeds(tmp):
           abs(s["max_force"] - s["max_speed"] / 30) <= 1e-5 * s["max_speed"],
           f"min speed and max force do not follow max speed: {s}", r)
     # Unlinked: the slider moves max speed alone.
-    r = run(base + ["--keys", "1:{click:561,449},4:{click:490,403}"], xvfb=True)
+    r = run(base + ["--keys", "1:{click:561,477},4:{click:490,431}"], xvfb=True)
     s = stats(r)
     check(r.returncode == 0 and s["max_speed"] != 180 and s["min_speed"] == 60 and
           s["max_force"] == 6, f"unlinked: {s}", r)
@@ -337,6 +343,182 @@ def test_no_display_says_so_exit_2(tmp):
         check("boids render" in r.stderr and "boids sim" in r.stderr,
               "message does not point to boids render and boids sim", r)
     print("ok: exit 2 naming boids render and boids sim")
+
+
+def overlay_pixels(path, border=8):
+    """Pixels of the overlays' colours in a frame of green boids: red (the points' reach
+    circles and dots, the pointer's circle: 0xff5a4a blended) and grey (obstacles, edges,
+    margins: R, G and B alike and bright); grey is also counted in a band of `border`
+    pixels along the frame's sides, where the world's edges are drawn. Green boids and their
+    antialiased edges (blends of 0x00ff00 with the dark background) are neither."""
+    w, h, ch, rows = png.read(path)
+    red = grey = edge = 0
+    for y, row in enumerate(rows):
+        for x in range(w):
+            r, g, b = row[x * ch:x * ch + 3]
+            if r > 120 and g < r - 60:
+                red += 1
+            elif r > 60 and abs(r - g) < 24 and abs(g - b) < 32:
+                grey += 1
+                edge += x < border or y < border or x >= w - border or y >= h - border
+    return red, grey, edge
+
+
+def test_view_clean_hides_every_overlay(tmp):
+    need_xvfb()
+    # Walls (their edges and dashed margins), predator 0 (reach circle and dot), a circle
+    # obstacle in the middle and the pointer held as a predator (its circle); green boids.
+    cfg = os.path.join(tmp, "look.ini")
+    with open(cfg, "w") as f:
+        f.write("boundary = walls\npredator.0 = 200 150 120 3\nobstacle = circle 450 280 40\n"
+                "view.colour = plain\nview.plain = #00ff00\n")
+    base = ["view", "--config", cfg, "-n", "300", "--size", "640x400", "--frames", "3",
+            "--steps-per-frame", "1", "--no-hud", "--no-panel", "--press", "600,400"]
+    counts = {}
+    for name, extra in (("shown", []), ("clean", ["--clean"]), ("clean-all", ["--clean-all"])):
+        shot = os.path.join(tmp, f"{name}.png")
+        r = run(base + extra + ["--screenshot", shot], xvfb=True)
+        check(r.returncode == 0, f"{name}: exit {r.returncode}", r)
+        counts[name] = overlay_pixels(shot)
+    print("red, grey, grey at the edges:", counts)
+    red, grey, edge = counts["shown"]
+    # A reach circle of radius 120 world units is hundreds of dashed pixels; the walls'
+    # edges run around the whole frame.
+    check(red > 200 and edge > 500, f"the overlays are not drawn without --clean: {counts}")
+    red, grey, edge = counts["clean"]
+    check(red == 0 and edge == 0, f"--clean leaves reach circles, pointer or edges: {counts}")
+    check(grey > 100, f"--clean hides the obstacle (only --clean-all should): {counts}")
+    check(counts["clean-all"][:2] == (0, 0), f"--clean-all leaves overlays: {counts}")
+    # The look file's key is the same switch, and the key x turns it off again.
+    with open(cfg, "a") as f:
+        f.write("view.clean = all\n")
+    shot = os.path.join(tmp, "key.png")
+    r = run(base + ["--screenshot", shot], xvfb=True)
+    check(r.returncode == 0 and overlay_pixels(shot)[:2] == (0, 0), "view.clean = all", r)
+    r = run(base + ["--keys", "1:x", "--screenshot", shot], xvfb=True)
+    check(r.returncode == 0 and overlay_pixels(shot)[0] > 200, "x does not turn it off", r)
+    # `boids render` reads the same look key.
+    r = run(["render", "--config", cfg, "-n", "300", "--size", "640x400", "--frames", "1",
+             "-o", os.path.join(tmp, "render-%d.png")])
+    check(r.returncode == 0 and overlay_pixels(os.path.join(tmp, "render-0.png"))[:2] == (0, 0),
+          "render with view.clean = all draws overlays", r)
+    with open(cfg, "a") as f:
+        f.write("view.clean = most\n")
+    r = run(base, xvfb=True)
+    check(r.returncode == 2 and "view.clean" in r.stderr and "off, on or all" in r.stderr,
+          "a bad view.clean is not refused naming the key", r)
+    print("ok: --clean, --clean-all, view.clean and x hide and show the overlays")
+
+
+def test_view_hud_has_no_box_over_the_flock(tmp):
+    need_xvfb()
+    # The HUD's lines are text (with a shadow), not a translucent box: the green boids in the
+    # region it takes (the top left 300 x 280 pixels at text scale 2) are as bright as the
+    # others. The old box (alpha 0xb0) left them at a third of their light.
+    cfg = os.path.join(tmp, "green.ini")
+    with open(cfg, "w") as f:
+        f.write("view.colour = plain\nview.plain = #00ff00\n")
+    shot = os.path.join(tmp, "hud.png")
+    r = run(["view", "--config", cfg, "-n", "1500", "--size", "640x400", "--frames", "3",
+             "--no-panel", "--screenshot", shot], xvfb=True)
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    w, h, ch, rows = png.read(shot)
+    inside, outside = [], []
+    for y, row in enumerate(rows):
+        for x in range(w):
+            r_, g, b = row[x * ch:x * ch + 3]
+            if g > 200 and g > r_ + 120:  # a boid's core pixel, not its antialiased rim
+                (inside if x < 300 and y < 280 else outside).append(g)
+    check(len(inside) > 50 and len(outside) > 50, f"{len(inside)}, {len(outside)} boid pixels")
+    ratio = len(inside) / (300 * 280) / (len(outside) / (w * h - 300 * 280))
+    # Core pixels as dense under the HUD as elsewhere, within the flock's unevenness (1,500
+    # random boids: a few per cent) and the letters and shadows that cover some (about 15%).
+    check(ratio > 0.6, f"boids under the HUD are dimmed: {ratio:.2f} of the density elsewhere")
+    print(f"ok: bright boid pixels under the HUD at {ratio:.2f} of their density elsewhere")
+
+
+def ffprobe_frames(path):
+    r = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                        "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0",
+                        path], capture_output=True, text=True, timeout=120)
+    return [int(v) for v in r.stdout.strip().split(",")] if r.returncode == 0 else None
+
+
+def test_view_records_its_frames_to_a_video(tmp):
+    need_xvfb()
+    if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
+        harness.skip("ffmpeg or ffprobe not found (Debian package ffmpeg)")
+    video = os.path.join(tmp, "flock.mp4")
+    r = run(["view", "-n", "400", "--size", "320x200", "--frames", "30", "--steps-per-frame",
+             "1", "--no-hud", "--no-panel", "--record", video], xvfb=True)
+    check(r.returncode == 0, f"--record: exit {r.returncode}", r)
+    got = ffprobe_frames(video)
+    check(got == [320, 200, 30], f"--record: ffprobe says {got} (width, height, frames)", r)
+    check(not [f for f in os.listdir(tmp) if ".tmp" in f], "temporary files left", r)
+    # Its frames are the viewer's: a frame read back shows boids.
+    frame = os.path.join(tmp, "frame.png")
+    subprocess.run(["ffmpeg", "-v", "error", "-i", video, "-frames:v", "1", frame], check=True,
+                   timeout=120)
+    w, h, ch, rows = png.read(frame)
+    lit = png.count_not_background(w, h, ch, rows)
+    check((w, h) == (320, 200) and lit > 400, f"frame 1: {w}x{h}, {lit} lit pixels")
+    # F9 starts and stops a recording into --screenshot-dir; an odd window is cropped even.
+    r = run(["view", "-n", "100", "--size", "321x201", "--frames", "30", "--steps-per-frame",
+             "1", "--screenshot-dir", tmp, "--keys", "5:{f9},25:{f9}"], xvfb=True)
+    made = [f for f in os.listdir(tmp) if f.startswith("boids-") and f.endswith(".mp4")]
+    check(r.returncode == 0 and len(made) == 1 and "recorded 20 frames" in r.stderr,
+          f"F9: {made}", r)
+    got = ffprobe_frames(os.path.join(tmp, made[0]))
+    check(got == [320, 200, 20], f"F9: ffprobe says {got}", r)
+    # A bad target is refused before the window opens.
+    r = run(["view", "--frames", "2", "--record", tmp], xvfb=True)
+    check(r.returncode == 2 and tmp in r.stderr, "--record onto a folder not refused", r)
+    # Without ffmpeg on PATH: exit 2 before any window, nothing written.
+    empty = os.path.join(tmp, "empty")
+    os.mkdir(empty)
+    r = run(["view", "--frames", "2", "--record", os.path.join(tmp, "none.mp4")],
+            env={**os.environ, "PATH": empty})
+    check(r.returncode == 2 and "ffmpeg" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+          and not os.path.exists(os.path.join(tmp, "none.mp4")), "no ffmpeg: not refused", r)
+    print("ok: --record writes 30 frames, F9 20, a bad target exit 2")
+
+
+def test_view_caps_the_steps_each_frame(tmp):
+    need_xvfb()
+    # At 7680 steps a second a 60 Hz frame owes about 128 steps: a frame takes at most 4
+    # (VIEW_MAX_STEPS), the rest is dropped rather than owed.
+    r = run(["view", "-n", "300", "--size", "320x200", "--frames", "40", "--rate", "7680",
+             "--no-hud", "--no-panel", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"exit {r.returncode}", r)
+    s = stats(r)
+    check(s["max_steps_per_frame"] == 4 and s["steps"] <= 4 * s["frames"], f"stats {s}", r)
+    # murmuration at 20,000 boids: frames longer than 25 ms (llvmpipe on 2 cores draws and
+    # steps it in about 70 ms) never earn a second step, so the flock slows down and the
+    # frames stay as long as one step's.
+    r = run(["view", "--preset", "murmuration", "-n", "20000", "--size", "320x200",
+             "--frames", "20", "--rate", "7680", "--no-hud", "--no-panel", "--stats"], xvfb=True)
+    check(r.returncode == 0, f"murmuration: exit {r.returncode}", r)
+    s = stats(r)
+    if s["frame_p50_ms"] > 25:
+        check(s["max_steps_per_frame"] == 1, f"slow frames took several steps: {s}", r)
+    print(f"ok: at most 4 steps a frame; murmuration 20k: p50 {s['frame_p50_ms']} ms, "
+          f"max {s['max_steps_per_frame']:.0f} step(s) a frame")
+
+
+def test_view_murmuration_in_every_preset_list(tmp):
+    need_xvfb()
+    r = run(["view", "--preset", "nope"])
+    check(r.returncode == 2 and "murmuration" in r.stderr, "the unknown-preset message", r)
+    r = run(["view", "--help"])
+    line = [l for l in r.stdout.splitlines() if "--preset" in l]
+    check(line and "murmuration" in line[0], f"--help: {line}", r)
+    r = run(["presets"])
+    check("murmuration" in r.stdout, "boids presets", r)
+    # F8 applies it (keeping N and the plane): topological, 7 neighbours.
+    r = run(["view", "-n", "300", "--size", "640x400", "--frames", "4", "--keys", "1:{f8}",
+             "--stats"], xvfb=True)
+    check(r.returncode == 0 and "preset murmuration" in r.stderr, "F8", r)
+    print("ok: murmuration in the message, --help, presets and F8")
 
 
 if __name__ == "__main__":
