@@ -487,11 +487,16 @@ def test_view_caps_the_steps_each_frame(tmp):
     need_xvfb()
     # At 7680 steps a second a 60 Hz frame owes about 128 steps: a frame takes at most 4
     # (VIEW_MAX_STEPS), the rest is dropped rather than owed.
-    r = run(["view", "-n", "300", "--size", "320x200", "--frames", "40", "--rate", "7680",
+    # Without vsync (Xvfb) a frame of a small flock can take under half a millisecond and
+    # owe fewer than 4 steps even at the highest rate: 2,000 boids make it owe more, and
+    # the cap must then be reached, never passed.
+    r = run(["view", "-n", "2000", "--size", "320x200", "--frames", "40", "--rate", "7680",
              "--no-hud", "--no-panel", "--stats"], xvfb=True)
     check(r.returncode == 0, f"exit {r.returncode}", r)
     s = stats(r)
-    check(s["max_steps_per_frame"] == 4 and s["steps"] <= 4 * s["frames"], f"stats {s}", r)
+    check(s["max_steps_per_frame"] <= 4 and s["steps"] <= 4 * s["frames"], f"stats {s}", r)
+    if s["frame_p50_ms"] * 7.68 >= 8:  # the median frame owes at least twice the cap
+        check(s["max_steps_per_frame"] == 4, f"the cap was never reached: {s}", r)
     # murmuration at 20,000 boids: frames longer than 25 ms (llvmpipe on 2 cores draws and
     # steps it in about 70 ms) never earn a second step, so the flock slows down and the
     # frames stay as long as one step's.
@@ -510,8 +515,11 @@ def test_view_murmuration_in_every_preset_list(tmp):
     r = run(["view", "--preset", "nope"])
     check(r.returncode == 2 and "murmuration" in r.stderr, "the unknown-preset message", r)
     r = run(["view", "--help"])
-    line = [l for l in r.stdout.splitlines() if "--preset" in l]
-    check(line and "murmuration" in line[0], f"--help: {line}", r)
+    # The option's text, with the lines --help wraps it onto (they start at the text column).
+    lines = r.stdout.splitlines()
+    at = next(i for i, l in enumerate(lines) if l.lstrip().startswith("--preset"))
+    text = lines[at] + "".join(l for l in lines[at + 1:at + 3] if l.startswith(" " * 21))
+    check("murmuration" in text, f"--help: {text}", r)
     r = run(["presets"])
     check("murmuration" in r.stdout, "boids presets", r)
     # F8 applies it (keeping N and the plane): topological, 7 neighbours.
