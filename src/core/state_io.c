@@ -492,7 +492,7 @@ boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, lo
                                !path ? "the file name is NULL"
                                : !fl ? "the flock is NULL"
                                      : "the flock's arrays are not allocated");
-    if (noise_seed < -1 || (unsigned long long)noise_seed > SIDECAR_SEED_MAX)
+    if (noise_seed < -1 || (noise_seed >= 0 && (unsigned long long)noise_seed > SIDECAR_SEED_MAX))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "boids_state_save: noise seed %ld is out of range [0, 2^53] (or -1)",
                                noise_seed);
