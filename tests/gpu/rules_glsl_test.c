@@ -245,8 +245,8 @@ static void add_d(unsigned op, float dx, float dy, float vx, float vy, float sel
 }
 
 /* The table of every set (make_table): two circles, one across the wrap seams; a wall, a
- * wall across the seam, a segment of length 0; two overlapping circles; predators 0 and 3, attractors 1 and 15 (index
- * order, and one across the seams). */
+ * wall across the seam, a segment of length 0; two overlapping circles; predators 0 and 3,
+ * attractors 1 and 15 (index order, and one across the seams). */
 static void make_table(boids_interact *t, const boids_params *p) {
     boids_interact_default(t, p);
     t->predators[0] = (boids_point){1, 150, 150, 80, 2, 0};
