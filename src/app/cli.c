@@ -52,7 +52,9 @@ static const shared_option shared[] = {
      "set one parameter (repeatable, applied last); `boids params` lists them"},
     {APP_PARAMS, OPT_SEED, "seed", NULL, "S",
      "random initial state as Python's random.Random(S), and the\nVicsek noise stream"},
-    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE", "state CSV (x,y,vx,vy); N comes from the file"},
+    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE",
+     "state CSV (x,y,vx,vy; 3-D x,y,z,vx,vy,vz); N from the file;\n"
+     "the step and noise seed from FILE.json (--seed wins)"},
     {APP_BACKEND, OPT_BACKEND, "backend", NULL, "NAME",
      "cpu-ref (exact, O(N^2)), cpu (grid, OpenMP) or gpu (OpenGL\ncompute)"},
     {APP_THREADS, OPT_THREADS, "threads", NULL, "T", "cpu: number of threads (default: all)"},
