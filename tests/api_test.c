@@ -150,8 +150,8 @@ static int state_save_seeded_null_path(fixture *x, boids_error *e) {
 }
 static int state_save_seeded_no_vy(fixture *x, boids_error *e) {
     boids_flock g = x->f;
-    g.vy = NULL;
-    return boids_state_save_seeded("api_test_state.csv", &g, 1, e) /* refused before any file */;
+    g.vy = NULL; /* refused before any file is made */
+    return boids_state_save_seeded("api_test_state.csv", &g, 1, e);
 }
 static int state_save_seeded_bad_seed(fixture *x, boids_error *e) {
     return boids_state_save_seeded("api_test_state.csv", &x->f, -2, e);
