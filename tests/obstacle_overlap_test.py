@@ -20,15 +20,11 @@ import math
 import os
 import sys
 
-from harness import check, finish, gpu_required, run, tmpdir
+from harness import check, finish, run, runnable_backends, tmpdir
 
 BOIDS = sys.argv[1]
 d = tmpdir()
-gpu = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
-backends = ["cpu-ref", "cpu"] + (["gpu"] if gpu.returncode == 0 else [])
-if gpu.returncode != 0:
-    check(f"gpu: a GL 4.3 context ({gpu.stderr.strip()})", not gpu_required())
-    print(f"skip gpu: no GL 4.3 context ({gpu.stderr.strip()})")
+backends = runnable_backends(BOIDS)
 
 Z = 280.0
 CIRCLES = [(700.0, 420.0, 30.0), (730.0, 430.0, 25.0)]

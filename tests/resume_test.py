@@ -15,15 +15,11 @@ import json
 import os
 import sys
 
-from harness import check, finish, gpu_required, run, tmpdir
+from harness import check, finish, run, runnable_backends, tmpdir
 
 BOIDS = sys.argv[1]
 d = tmpdir()
-gpu = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
-backends = ["cpu-ref", "cpu"] + (["gpu"] if gpu.returncode == 0 else [])
-if gpu.returncode != 0:
-    check(f"gpu: a GL 4.3 context ({gpu.stderr.strip()})", not gpu_required())
-    print(f"skip gpu: no GL 4.3 context ({gpu.stderr.strip()})")
+backends = runnable_backends(BOIDS)
 
 # Vicsek with noise (eta 2, and 1.5 in 3-D), and a Reynolds flock (classic) for the
 # float clamp; the seed 5 draws the initial state and, for Vicsek, the noise stream.
