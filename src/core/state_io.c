@@ -319,14 +319,24 @@ static boids_status json_member(json_in *j, sidecar *c, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* path with ".json" appended (free it), or NULL out of memory with err set. */
+static char *sidecar_name(const char *path, boids_error *err) {
+    size_t len = strlen(path);
+    char *name = malloc(len + sizeof ".json");
+    if (!name) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    memcpy(name, path, len);
+    memcpy(name + len, ".json", sizeof ".json");
+    return name;
+}
+
 /* Reads the sidecar of path, if there is one, into c. */
 static boids_status read_sidecar(const char *path, sidecar *c, boids_error *err) {
     memset(c, 0, sizeof *c);
-    size_t len = strlen(path);
-    char *name = malloc(len + sizeof ".json");
-    if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
-    memcpy(name, path, len);
-    memcpy(name + len, ".json", sizeof ".json");
+    char *name = sidecar_name(path, err);
+    if (!name) return BOIDS_ERR_NOMEM;
     struct stat st;
     int found = stat(name, &st) == 0;
     if (!found && errno == ENOENT) {
@@ -496,11 +506,8 @@ boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, lo
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "boids_state_save: noise seed %ld is out of range [0, 2^53] (or -1)",
                                noise_seed);
-    size_t len = strlen(path);
-    char *name = malloc(len + sizeof ".json");
-    if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
-    memcpy(name, path, len);
-    memcpy(name + len, ".json", sizeof ".json");
+    char *name = sidecar_name(path, err);
+    if (!name) return BOIDS_ERR_NOMEM;
     /* Both temporary files exist before either target is replaced; the CSV goes first, so a
      * failure up to its rename changes neither file, and a sidecar left from an earlier save
      * after a failure of the last rename no longer matches the CSV's flock_hash. */
