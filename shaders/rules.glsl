@@ -356,6 +356,18 @@ vec2 rules_mirror(float nx, float ny, float vx, float vy) {
     return vec2(ox, oy);
 }
 
+// rules.h's rules_circle_at: the first circle of the table that (x, y) is strictly inside,
+// or -1.
+int rules_circle_at(float x, float y) {
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst c = rules_obst(i);
+        if (c.circle && rules_in_circle(c, x, y)) return int(i);
+    }
+    return -1;
+}
+
+// rules.h's rules_expel: out along the radial, then on along the same ray out of every other
+// circle the point lands in.
 vec2 rules_expel(Obst o, float x, float y) {
     vec2 d = rules_offset(o.x0, o.y0, x, y);
     precise float dx = d.x, dy = d.y;
@@ -374,6 +386,26 @@ vec2 rules_expel(Obst o, float x, float y) {
         rules_boundary(qx, qy);
         if (!rules_in_circle(o, qx, qy)) break;
         g *= 2.0;
+    }
+    precise float ux = dx / dl, uy = dy / dl;
+    for (uint pass = 0u; pass < I.counts.z; pass++) {
+        int i = rules_circle_at(qx, qy);
+        if (i < 0) break;
+        Obst c = rules_obst(uint(i));
+        precise float px = qx, py = qy;
+        vec2 e = rules_offset(c.x0, c.y0, px, py);
+        precise float ex = e.x, ey = e.y;
+        precise float b = ex * ux + ey * uy, cc = ex * ex + ey * ey - c.r2;
+        precise float leave = sqrt(b * b - cc) - b;
+        g = 1.0 / 262144.0;
+        for (int t = 0; t < 16; t++) {
+            precise float s = leave + c.r * g;
+            qx = px + ux * s;
+            qy = py + uy * s;
+            rules_boundary(qx, qy);
+            if (!rules_in_circle(c, qx, qy)) break;
+            g *= 2.0;
+        }
     }
     return vec2(qx, qy);
 }

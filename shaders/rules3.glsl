@@ -281,6 +281,29 @@ vec3 rules3_expel(Sphere o, vec3 p) {
         if (!rules3_in_sphere(o, q)) break;
         g *= 2.0;
     }
+    // rules3.h: on along the same ray out of every other sphere the point lands in.
+    precise float ux = dx / dl, uy = dy / dl, uz = dz / dl;
+    for (uint pass = 0u; pass < I.counts.z; pass++) {
+        int at = -1;
+        for (uint i = 0u; i < I.counts.z && at < 0; i++)
+            if (rules3_in_sphere(rules3_sphere(i), q)) at = int(i);
+        if (at < 0) break;
+        Sphere c = rules3_sphere(uint(at));
+        vec3 from = q;
+        vec3 e = rules3_offset(c.c, from);
+        precise float b = e.x * ux + e.y * uy + e.z * uz;
+        precise float cc = rules3_d2(e) - c.r2;
+        precise float leave = sqrt(b * b - cc) - b;
+        g = 1.0 / 262144.0;
+        for (int t = 0; t < 16; t++) {
+            precise float s = leave + c.r * g;
+            precise float qx = from.x + ux * s, qy = from.y + uy * s, qz = from.z + uz * s;
+            q = vec3(qx, qy, qz);
+            rules3_boundary(q);
+            if (!rules3_in_sphere(c, q)) break;
+            g *= 2.0;
+        }
+    }
     return q;
 }
 

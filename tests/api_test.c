@@ -133,6 +133,29 @@ static int state_save_null(fixture *x, boids_error *e) {
 static int state_save_null_path(fixture *x, boids_error *e) {
     return boids_state_save(NULL, &x->f, e);
 }
+static int state_load_seeded_null(fixture *x, boids_error *e) {
+    long seed;
+    return boids_state_load_seeded(NULL, &x->p, &x->other, &seed, e);
+}
+static int state_load_seeded_null_out(fixture *x, boids_error *e) {
+    long seed;
+    return boids_state_load_seeded("x.csv", &x->p, NULL, &seed, e);
+}
+static int state_save_seeded_null(fixture *x, boids_error *e) {
+    (void)x;
+    return boids_state_save_seeded("x.csv", NULL, 1, e);
+}
+static int state_save_seeded_null_path(fixture *x, boids_error *e) {
+    return boids_state_save_seeded(NULL, &x->f, 1, e);
+}
+static int state_save_seeded_no_vy(fixture *x, boids_error *e) {
+    boids_flock g = x->f;
+    g.vy = NULL; /* refused before any file is made */
+    return boids_state_save_seeded("api_test_state.csv", &g, 1, e);
+}
+static int state_save_seeded_bad_seed(fixture *x, boids_error *e) {
+    return boids_state_save_seeded("api_test_state.csv", &x->f, -2, e);
+}
 static int metrics_null_f(fixture *x, boids_error *e) {
     boids_metrics m;
     return boids_metrics_compute(NULL, &x->p, &m, e);
@@ -346,6 +369,12 @@ static const row rows[] = {
     R("boids_state_load", "NULL flock", BOIDS_ERR_INPUT, state_load_null_out),
     R("boids_state_save", "NULL flock", BOIDS_ERR_INPUT, state_save_null),
     R("boids_state_save", "NULL file name", BOIDS_ERR_INPUT, state_save_null_path),
+    R("boids_state_load_seeded", "NULL file name", BOIDS_ERR_INPUT, state_load_seeded_null),
+    R("boids_state_load_seeded", "NULL flock", BOIDS_ERR_INPUT, state_load_seeded_null_out),
+    R("boids_state_save_seeded", "NULL flock", BOIDS_ERR_INPUT, state_save_seeded_null),
+    R("boids_state_save_seeded", "NULL file name", BOIDS_ERR_INPUT, state_save_seeded_null_path),
+    R("boids_state_save_seeded", "vy NULL", BOIDS_ERR_INPUT, state_save_seeded_no_vy),
+    R("boids_state_save_seeded", "noise seed -2", BOIDS_ERR_INPUT, state_save_seeded_bad_seed),
     R("boids_metrics_compute", "NULL flock", BOIDS_ERR_INPUT, metrics_null_f),
     R("boids_metrics_compute", "NULL parameters", BOIDS_ERR_INPUT, metrics_null_p),
     R("boids_metrics_compute", "NULL output", BOIDS_ERR_INPUT, metrics_null_out),

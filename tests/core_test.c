@@ -66,7 +66,26 @@ static void test_round_trip(void) {
                       (bits(f.vx[i]) != bits(g.vx[i])) + (bits(f.vy[i]) != bits(g.vy[i]));
     CHECK(mismatches == 0, "%zu values changed in the round trip", mismatches);
     CHECK(boids_flock_hash(&f) == boids_flock_hash(&g), "hash differs after round trip");
+    /* The noise seed travels in the sidecar, up to 2^53; a plain save records none. */
+    char sidecar[sizeof path + 5];
+    snprintf(sidecar, sizeof sidecar, "%s.json", path);
+    boids_flock h;
+    long seed = 0;
+    CHECK(boids_state_load_seeded(path, NULL, &h, &seed, &err) == BOIDS_OK && seed == -1 &&
+              h.step == f.step,
+          "a plain save has no noise seed: %ld (%s)", seed, err.msg);
+    boids_flock_free(&h);
+    CHECK(boids_state_save_seeded(path, &f, 9007199254740992L, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_state_load_seeded(path, NULL, &h, &seed, &err) == BOIDS_OK &&
+              seed == 9007199254740992L && h.step == f.step &&
+              boids_flock_hash(&h) == boids_flock_hash(&f),
+          "the noise seed 2^53 and the step come back: %ld (%s)", seed, err.msg);
+    boids_flock_free(&h);
+    CHECK(boids_state_save_seeded(path, &f, -2, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "noise seed"),
+          "a noise seed below -1 is refused: %s", err.msg);
     unlink(path);
+    unlink(sidecar);
     boids_flock_free(&f);
     boids_flock_free(&g);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """3-D flocks through the program: `boids sim --set dim=3` on cpu-ref and cpu resumes bit for
-bit through a 3-D state file (its `# dim=3` line and x,y,z,vx,vy,vz header), a 3-D trajectory
+bit through a 3-D state file (its x,y,z,vx,vy,vz header; its sidecar says dim 3), a 3-D trajectory
 is samples x N x 6 and its last frame is the saved state; with the interaction table's points
 (with z) and spheres a run resumes bit for bit, its sidecar records them and verify passes; a
 planar obstacle (a circle) in 3-D, a sphere in 2-D or a state of the other dim is refused with
@@ -32,8 +32,9 @@ for backend in ["cpu-ref", "cpu"]:
             check_rc=0)
         a, b = open(one).read(), open(two).read()
         check(f"{backend} {model}: 40 steps == 20 + save/load + 20 in 3-D, bit for bit", a == b)
-        check(f"{backend} {model}: a 3-D state file", a.startswith("# step=40\n# dim=3\nx,y,z,vx,vy,vz\n"),
-              a[:60])
+        meta = json.load(open(one + ".json"))
+        check(f"{backend} {model}: a 3-D state file", a.startswith("x,y,z,vx,vy,vz\n") and
+              meta["step"] == 40 and meta["dim"] == 3, a[:60])
 
 # The trajectory: shape (samples, N, 6), float64, the last frame the saved state.
 traj, final = os.path.join(d, "t.npy"), os.path.join(d, "final.csv")
@@ -46,7 +47,7 @@ check("trajectory shape samples x N x 6", header["shape"] == (3, 300, 6), str(he
 data = raw[10 + hlen:]
 check("trajectory size", len(data) == 3 * 300 * 6 * 8, str(len(data)))
 last = struct.unpack("<" + "d" * 300 * 6, data[2 * 300 * 6 * 8:])
-rows = [line.split(",") for line in open(final).read().splitlines()[3:]]
+rows = [line.split(",") for line in open(final).read().splitlines()[1:]]
 saved = [float(v) for row in rows for v in row]
 check("the last frame is the saved state (x, y, z, vx, vy, vz)", list(last) == saved)
 

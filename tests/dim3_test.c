@@ -395,6 +395,9 @@ static void test_state_round_trip(void) {
     CHECK(b && boids_backend_step(b, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "dim"),
           "a 2-D backend refuses dim = 3 parameters: %s", err.msg);
     boids_backend_destroy(b);
+    char sidecar[sizeof path + 5];
+    snprintf(sidecar, sizeof sidecar, "%s.json", path);
+    remove(sidecar);
     remove(path);
     boids_flock_free(&f), boids_flock_free(&mid), boids_flock_free(&back);
     boids_flock_free(&straight), boids_flock_free(&resumed), boids_flock_free(&flat);

@@ -38,6 +38,16 @@ def gpu_required():
     return os.environ.get("BOIDS_REQUIRE_GPU", "") not in ("", "0")
 
 
+def runnable_backends(boids):
+    """cpu-ref and cpu, and gpu where a GL 4.3 context can be made (a missing one fails the
+    test under BOIDS_REQUIRE_GPU, else the gpu is skipped with its reason)."""
+    gpu = run(boids, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
+    if gpu.returncode != 0:
+        check(f"gpu: a GL 4.3 context ({gpu.stderr.strip()})", not gpu_required())
+        print(f"skip gpu: no GL 4.3 context ({gpu.stderr.strip()})")
+    return ["cpu-ref", "cpu"] + (["gpu"] if gpu.returncode == 0 else [])
+
+
 def skip(reason):
     """Ends the test as skipped (exit 77, ctest's SKIP_RETURN_CODE here), or as failed when
     gpu_required()."""

@@ -6,6 +6,7 @@ OSC and TUIO cases, which need a running window, are tests/view/osc_hostile_test
 
 usage: hostile_test.py BOIDS_BINARY [BOIDS_BENCH_BINARY]
 """
+import json
 import os
 import signal
 import subprocess
@@ -48,9 +49,11 @@ def expect(name, args, rc, words, stdout=None, outputs=(OUT,), timeout=60):
           len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:600]))
     for o in outputs:
         check(f"{name}: no {os.path.basename(o)}", not os.path.isfile(o) or o != OUT)
+    check(f"{name}: no state sidecar {os.path.basename(OUT)}.json", not os.path.isfile(OUT + ".json"))
     check(f"{name}: no temporary file", not leftovers(), str(leftovers()))
-    if os.path.isfile(OUT):
-        os.unlink(OUT)
+    for o in (OUT, OUT + ".json"):
+        if os.path.isfile(o):
+            os.unlink(o)
 
 
 # ---- output paths (item 4) ------------------------------------------------------------------
@@ -144,10 +147,55 @@ for name, text in [("80 extra columns", f"{wide}\n{row}\n{row}\n"),
                    ("a step line", "# step=4294967295\nx,y,vx,vy\n1,2,0.5,0\n")]:
     p = run(BOIDS, "sim", "--steps", "2", "--load", write("ok.csv", text), "--save", OUT)
     check(f"state with {name} loads", p.returncode == 0, p.stderr)
-with open(OUT) as f:
-    first = f.readline()
-check("the step counter continues across save/load and wraps at 2^32", first == "# step=1\n", first)
+with open(OUT + ".json") as f:
+    saved = json.load(f)
+check("the step counter continues across save/load and wraps at 2^32", saved.get("step") == 1, saved)
 os.unlink(OUT)
+os.unlink(OUT + ".json")
+
+# ---- state sidecars (issue 19, item 5): one message naming the sidecar and its key ----------
+good_state = H + "1,2,0.5,0\n3,4,0,0.5\n"
+sidecar_cases = [
+    ("malformed JSON", '{"step": 5,', ["s.csv.json:1:12", "expected a key"]),
+    ("not an object", '[1, 2]', ["s.csv.json:1:1", "expected '{'"]),
+    ("an unknown key", '{"stpe": 5}', ["s.csv.json:1:2", '"stpe"', "unknown key"]),
+    ("a key given twice", '{"step": 1, "step": 2}', ["s.csv.json:1:13", '"step"', "twice"]),
+    ("a negative step", '{"step": -1}', ['"step"', "-1 is out of range [0, 4294967295]"]),
+    ("a step beyond 2^32 - 1", '{"step": 4294967296}', ['"step"', "out of range"]),
+    ("a fractional step", '{"step": 2.5}', ['"step"', "integer"]),
+    ("a step as a string", '{"step": "5"}', ['"step"', "integer"]),
+    ("a noise seed beyond 2^53", '{"noise_seed": 9007199254740993}', ['"noise_seed"', "out of range"]),
+    ("the wrong N", '{"step": 5, "n": 3}', ["s.csv.json", '"n"', "3", "holds 2 boids"]),
+    ("the wrong dim", '{"dim": 3}', ["s.csv.json", '"dim"', "2-D"]),
+    ("a dim of 4", '{"dim": 4}', ["s.csv.json", '"dim"', "out of range"]),
+    ("a stale flock hash", '{"step": 5, "flock_hash": "0123456789abcdef"}',
+     ["s.csv.json", '"flock_hash"', "changed after the save"]),
+    ("a short flock hash", '{"flock_hash": "0x12"}', ['"flock_hash"', "16 hexadecimal digits"]),
+    ("text after the object", '{"step": 5} x', ["s.csv.json:1:13", "after the object"]),
+    ("a NUL byte", '{"step": 5\x00}', ["s.csv.json:1", "NUL"]),
+    ("a sidecar beyond 4096 bytes", '{"step": 5' + " " * 5000 + "}", ["s.csv.json", "4096 bytes"]),
+]
+for name, text, words in sidecar_cases:
+    state = write("s.csv", good_state)
+    write("s.csv.json", text)
+    expect(f"state sidecar with {name}", [*sim, "--load", state, "--save", OUT], 2, words)
+os.unlink(os.path.join(d, "s.csv.json"))
+os.mkdir(os.path.join(d, "s.csv.json"))
+expect("state sidecar is a folder", [*sim, "--load", write("s.csv", good_state), "--save", OUT], 2,
+       ["s.csv.json", "folder"])
+os.rmdir(os.path.join(d, "s.csv.json"))
+os.mkfifo(os.path.join(d, "s.csv.json"))
+expect("state sidecar is a FIFO", [*sim, "--load", write("s.csv", good_state), "--save", OUT], 2,
+       ["s.csv.json", "not a regular file"], timeout=10)
+os.unlink(os.path.join(d, "s.csv.json"))
+write("s.csv.json", '{"step": 5}')
+expect("a step line and a sidecar together",
+       [*sim, "--load", write("s.csv", "# step=3\n" + good_state), "--save", OUT], 2,
+       ["s.csv", "s.csv.json", "step=K"])
+os.unlink(os.path.join(d, "s.csv.json"))
+os.mkdir(OUT + ".json")
+expect("--save whose sidecar path is a folder", [*sim, "--save", OUT], 2, ["out.csv.json", "folder"])
+os.rmdir(OUT + ".json")
 
 # ---- plots: no file name is gnuplot code (item 1) -------------------------------------------
 sweep = ["sweep", "--preset", "vicsek", "-n", "30", "--key", "noise", "--values", "0.5,2", "--steps", "4",

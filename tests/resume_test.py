@@ -1,43 +1,131 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The step counter is part of the state: a run of 200 steps equals 100 steps, --save, --load
-and 100 more, bit for bit (the file's `# step=K` makes the Vicsek noise continue), on cpu-ref,
-on cpu (its cells keep their boids in id order, so the result does not depend on the order a
-load gives them) and on the gpu (deterministic mode). States saved by the float backends load back under the
-same parameters (their speeds are within BOIDS_SPEED_TOLERANCE).
+"""A saved state is plain CSV plus a JSON sidecar, and resuming from it continues the run: 200
+steps equal 100 steps, --save, --load and 100 more, bit for bit, in 2-D and 3-D, Reynolds and
+Vicsek, on cpu-ref, on cpu (its cells keep their boids in id order, so the result does not
+depend on the order a load gives them) and on the gpu (deterministic mode). The sidecar carries
+the step and the noise seed, so the resumed run needs no --seed; an explicit --seed that
+differs wins with a note. pandas.read_csv reads a state with no options. States saved by the
+float backends load back under the same parameters (their speeds are within
+BOIDS_SPEED_TOLERANCE). A file of boids 0.3 (`# step=K` and `# dim=3` lines) still loads.
 
 usage: resume_test.py BOIDS_BINARY
 """
+import json
 import os
 import sys
 
-from harness import check, finish, gpu_required, run, tmpdir
+from harness import check, finish, run, runnable_backends, tmpdir
 
 BOIDS = sys.argv[1]
 d = tmpdir()
-gpu = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
-backends = ["cpu-ref", "cpu"] + (["gpu"] if gpu.returncode == 0 else [])
-if gpu.returncode != 0:
-    check(f"gpu: a GL 4.3 context ({gpu.stderr.strip()})", not gpu_required())
-    print(f"skip gpu: no GL 4.3 context ({gpu.stderr.strip()})")
+backends = runnable_backends(BOIDS)
 
-# Vicsek with noise (eta 2) on 400 agents, and a topological Reynolds flock for the float clamp.
-models = {"vicsek": ["--preset", "vicsek", "--seed", "5"],
-          "reynolds": ["--preset", "classic", "--seed", "5", "--set", "noise_seed=3"]}
+# Vicsek with noise (eta 2, and 1.5 in 3-D), and a Reynolds flock (classic) for the
+# float clamp; the seed 5 draws the initial state and, for Vicsek, the noise stream.
+D3 = ["--set", "dim=3"]
+models = {"2-D vicsek": ["--preset", "vicsek", "--seed", "5"],
+          "2-D reynolds": ["--preset", "classic", "--seed", "5", "--set", "noise_seed=3"],
+          "3-D vicsek": ["--preset", "vicsek", *D3, "--set", "noise=1.5", "--seed", "5", "-n", "300"],
+          "3-D reynolds": ["--preset", "classic", *D3, "--seed", "5", "-n", "300", "--set", "fov=270"]}
+STEPS = {"2-D": 100, "3-D": 40}
+headers = {"2-D": ["x", "y", "vx", "vy"], "3-D": ["x", "y", "z", "vx", "vy", "vz"]}
+
+
+def without_seed(args):
+    """The run's options less --seed: the sidecar brings the noise seed back."""
+    i = args.index("--seed")
+    return args[:i] + args[i + 2:]
+
+
 for backend in backends:
     for model, args in models.items():
-        one, half, two = (os.path.join(d, f"{backend}-{model}-{k}.csv") for k in ("one", "half", "two"))
-        run(BOIDS, "sim", "--backend", backend, *args, "--steps", "200", "--save", one, check_rc=0)
-        run(BOIDS, "sim", "--backend", backend, *args, "--steps", "100", "--save", half, check_rc=0)
-        run(BOIDS, "sim", "--backend", backend, *args, "--load", half, "--steps", "100", "--save", two,
-            check_rc=0)
+        dim, k = model[:3], STEPS[model[:3]]
+        name = lambda part: os.path.join(d, f"{backend}-{model.replace(' ', '-')}-{part}.csv")
+        one, half, two = name("one"), name("half"), name("two")
+        run(BOIDS, "sim", "--backend", backend, *args, "--steps", str(2 * k), "--save", one, check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *args, "--steps", str(k), "--save", half, check_rc=0)
+        p = run(BOIDS, "sim", "--backend", backend, *without_seed(args), "--load", half, "--steps",
+                str(k), "--save", two, check_rc=0)
         a, b = open(one).read(), open(two).read()
-        check(f"{backend} {model}: 200 steps == 100 + save/load + 100, bit for bit", a == b)
-        check(f"{backend} {model}: the file says step 200", a.startswith("# step=200\n"), a[:40])
+        check(f"{backend} {model}: {2 * k} steps == {k} + save/load (no --seed) + {k}, bit for bit",
+              a == b)
+        check(f"{backend} {model}: no note when the seed comes from the sidecar", p.stderr == "",
+              p.stderr)
+        check(f"{backend} {model}: the CSV is its header and the boids, no comment line",
+              a.startswith(",".join(headers[dim]) + "\n") and "#" not in a, a[:60])
+        meta = json.load(open(one + ".json"))
+        n = a.count("\n") - 1
+        seed = 3 if model == "2-D reynolds" else 5
+        check(f"{backend} {model}: the sidecar says step {2 * k}, noise seed {seed}, dim, N",
+              meta.get("step") == 2 * k and meta.get("noise_seed") == seed and
+              meta.get("dim") == int(dim[0]) and meta.get("n") == n and
+              len(meta.get("flock_hash", "")) == 16, meta)
+        check(f"{backend} {model}: the two sidecars agree", meta == json.load(open(two + ".json")))
 
-for backend in ["cpu"] + backends[1:]:
+# A Vicsek run resumed with another explicit --seed: that seed's noise, with a note.
+base = models["2-D vicsek"]
+half, other, ref = (os.path.join(d, f"seed-{k}.csv") for k in ("half", "other", "ref"))
+run(BOIDS, "sim", *base, "--steps", "100", "--save", half, check_rc=0)
+p = run(BOIDS, "sim", *without_seed(base), "--seed", "9", "--load", half, "--steps", "100",
+        "--save", other, check_rc=0)
+check("an explicit --seed that differs from the sidecar's: one note naming both seeds",
+      len(p.stderr.splitlines()) == 1 and "noise_seed 5" in p.stderr and "9 from --seed" in p.stderr,
+      p.stderr)
+run(BOIDS, "sim", *base, "--set", "noise_seed=9", "--load", half, "--steps", "100", "--save", ref,
+    check_rc=0)
+check("... and it draws that seed's noise (as --set noise_seed=9)", open(other).read() == open(ref).read())
+check("... which is not the saved run's continuation",
+      open(other).read() != open(os.path.join(d, "cpu-ref-2-D-vicsek-one.csv")).read())
+p = run(BOIDS, "sim", *base, "--load", half, "--steps", "1", check_rc=0)
+check("--seed equal to the sidecar's: no note", p.stderr == "", p.stderr)
+
+# No sidecar: step 0 (the file alone is the state); a file of boids 0.3 still loads.
+bare = os.path.join(d, "bare.csv")
+with open(half) as f, open(bare, "w") as g:
+    g.write(f.read())
+run(BOIDS, "sim", *base, "--load", bare, "--steps", "0", "--save", bare + ".out", check_rc=0)
+check("a state without a sidecar is at step 0", json.load(open(bare + ".out.json"))["step"] == 0)
+legacy = os.path.join(d, "legacy.csv")
+with open(half) as f, open(legacy, "w") as g:
+    g.write("# step=100\n" + f.read())
+back = os.path.join(d, "legacy-back.csv")
+run(BOIDS, "sim", *base, "--load", legacy, "--steps", "100", "--save", back, check_rc=0)
+check("a boids 0.3 file (`# step=K` line) resumes at its step",
+      open(back).read() == open(os.path.join(d, "cpu-ref-2-D-vicsek-one.csv")).read())
+legacy3 = os.path.join(d, "legacy3.csv")
+with open(os.path.join(d, "cpu-3-D-reynolds-half.csv")) as f, open(legacy3, "w") as g:
+    g.write("# step=40\n# dim=3\n" + f.read())
+run(BOIDS, "sim", "--backend", "cpu", *models["3-D reynolds"], "--load", legacy3, "--steps", "40",
+    "--save", back, check_rc=0)
+check("a boids 0.3 3-D file (`# dim=3` line) resumes",
+      open(back).read() == open(os.path.join(d, "cpu-3-D-reynolds-one.csv")).read())
+
+# pandas, no options: N rows, the named columns.
+try:
+    import pandas
+    for dim, path in [("2-D", "cpu-2-D-vicsek-one.csv"), ("3-D", "cpu-3-D-reynolds-one.csv")]:
+        frame = pandas.read_csv(os.path.join(d, path))
+        n = json.load(open(os.path.join(d, path) + ".json"))["n"]
+        check(f"pandas.read_csv of a {dim} state: {n} rows, columns {headers[dim]}",
+              frame.shape == (n, len(headers[dim])) and list(frame.columns) == headers[dim],
+              f"{frame.shape} {list(frame.columns)}")
+        # pandas' default parser (xstrtod) sums the 17 digits in double and is off by up to
+        # 7e-13 relative here (pandas 1.5); 1e-11 bounds that, and round_trip is exact.
+        exact = [[float(v) for v in line.split(",")]
+                 for line in open(os.path.join(d, path)).read().splitlines()[1:]]
+        close = all(abs(a - b) <= 1e-11 * abs(b) for r, e in zip(frame.to_numpy().tolist(), exact)
+                    for a, b in zip(r, e))
+        check(f"pandas.read_csv of a {dim} state: the values within pandas' parser's rounding", close)
+        frame = pandas.read_csv(os.path.join(d, path), float_precision="round_trip")
+        check(f"pandas.read_csv(float_precision='round_trip') of a {dim} state: the values exactly",
+              frame.to_numpy().tolist() == exact)
+except ImportError:
+    check("pandas is installed (Debian python3-pandas, in .ci/install-deps)", False)
+
+for backend in ["cpu"] + backends[2:]:
     for model, args in models.items():
-        saved = os.path.join(d, f"float-{backend}-{model}.csv")
+        saved = os.path.join(d, f"float-{backend}-{model.replace(' ', '-')}.csv")
         run(BOIDS, "sim", "--backend", backend, *args, "--steps", "50", "--save", saved, check_rc=0)
         p = run(BOIDS, "sim", "--backend", "cpu-ref", *args, "--load", saved, "--steps", "1")
         check(f"a {model} state saved by {backend} loads under its parameters", p.returncode == 0,

@@ -1,17 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* State files: CSV with the header `x,y,vx,vy` (further columns allowed and ignored),
- * one boid per line in id order, numbers written with %.17g so that a save/load round
- * trip is bit-exact. An optional first line `# step=K` gives the step counter (the Vicsek
- * noise stream's index), so that a run continued from a saved state draws the noise the
- * uninterrupted run would have; without it the state is at step 0.
+/* State files: plain CSV that any CSV reader takes with no options (pandas.read_csv(path)),
+ * the header `x,y,vx,vy` (3-D: `x,y,z,vx,vy,vz`; further columns allowed and ignored), one
+ * boid per line in id order, numbers written with %.17g so that a save/load round trip is
+ * bit-exact. The dimension is the header's.
  *
- * A 3-D state (a flock with z arrays) has the line `# dim=3` after the step line and the
- * header `x,y,z,vx,vy,vz`; a file without a dim line is 2-D. boids_state_load_for refuses a
- * state whose dim is not the parameters' dim, naming both.
+ * What a resumed run needs beyond the boids travels beside them in the sidecar PATH.json
+ * (PATH with ".json" appended), a JSON object of these keys, each optional:
+ *   step        the step counter (the Vicsek noise stream's index), [0, 4294967295]
+ *   noise_seed  the noise stream's seed (boids_params.noise_seed), [0, 2^53]
+ *   dim, n      the state's dimension and boid count, checked against the CSV
+ *   flock_hash  boids_flock_hash of the boids as 16 hex digits: a CSV changed after the
+ *               save (its values, not its formatting) makes the sidecar stale, and the load
+ *               is refused rather than continued with another state's step
+ * Integers are JSON integer literals; any other key, a key given twice, a value of another
+ * type or out of range, or text that is not one JSON object is refused naming the sidecar,
+ * its line and the key. No sidecar: step 0, no noise seed.
+ *
+ * Files of boids 0.3 and earlier, whose first lines were `# step=K` and then `# dim=3`, are
+ * still read (the step from that line); one of those lines and a sidecar together are
+ * refused (two steps). boids_state_save never writes comment lines.
  *
  * Bounds: lines of at most 4096 bytes, at most 1e9 boids, no NUL byte; a UTF-8 BOM first is
- * skipped (as in config files); a folder is refused. Each line is checked as it is read, so
- * hostile input stops at its line in bounded memory.
+ * skipped (as in config files); a folder is refused; a sidecar of at most 4096 bytes. Each
+ * line is checked as it is read, so hostile input stops at its line in bounded memory.
  *
  * Ownership: boids_state_load allocates the flock (free it with boids_flock_free).
  * Threads: reentrant; two threads writing the same path race like any two writers. */
@@ -25,10 +36,10 @@
 
 BOIDS_BEGIN_DECLS
 
-/* Reads path into f (allocated here; N, the step and the dim come from the file). Missing or
- * empty file, bad step or dim line or header, wrong column count, malformed or non-finite
- * number, a line beyond the bounds: BOIDS_ERR_INPUT naming the file, line and column; f is
- * left empty. */
+/* Reads path and its sidecar into f (allocated here; N, the dim and the step come from the
+ * files). Missing or empty file, bad header, wrong column count, malformed or non-finite
+ * number, a line beyond the bounds, a bad or stale sidecar: BOIDS_ERR_INPUT naming the file,
+ * line and column or key; f is left empty. */
 boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err);
 
 /* boids_state_load, and every boid checked against p as it is read (boids_boid_check:
@@ -36,9 +47,22 @@ boids_status boids_state_load(const char *path, boids_flock *f, boids_error *err
 boids_status boids_state_load_for(const char *path, const boids_params *p, boids_flock *f,
                                   boids_error *err);
 
-/* Writes f to path complete or not at all (boids_atomic_file), the step line first.
- * Unwritable path: BOIDS_ERR_INPUT. */
+/* boids_state_load_for with p NULL allowed (no check), and *noise_seed (when noise_seed is
+ * not NULL) set to the sidecar's noise_seed, or -1 when it gives none. */
+boids_status boids_state_load_seeded(const char *path, const boids_params *p, boids_flock *f,
+                                     long *noise_seed, boids_error *err);
+
+/* Writes f to path and its sidecar to path.json (step, dim, n, flock_hash), each complete or
+ * not at all (boids_atomic_file): both are written before either replaces its target, and a
+ * failure before the CSV's rename leaves both targets as they were. Unwritable path:
+ * BOIDS_ERR_INPUT. */
 boids_status boids_state_save(const char *path, const boids_flock *f, boids_error *err);
+
+/* boids_state_save with the noise seed in the sidecar as well (noise_seed in [0, 2^53];
+ * -1: none, as boids_state_save), so that a loaded Vicsek run draws the noise the saved run
+ * would have drawn. */
+boids_status boids_state_save_seeded(const char *path, const boids_flock *f, long noise_seed,
+                                     boids_error *err);
 
 BOIDS_END_DECLS
 

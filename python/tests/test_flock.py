@@ -19,8 +19,10 @@ def read_save(path):
         if header.startswith("# step="):  # the saved state's step counter
             header = f.readline().strip()
         cols = 4
-        if header == "# dim=3":  # a 3-D state: x,y,z,vx,vy,vz
-            header, cols = f.readline().strip(), 6
+        if header == "# dim=3":  # a 3-D state of boids 0.3: x,y,z,vx,vy,vz
+            header = f.readline().strip()
+        if header.startswith("x,y,z,"):  # the header gives the dim
+            cols = 6
         header = header.split(",")
         assert header[:cols] == (["x", "y", "z", "vx", "vy", "vz"] if cols == 6
                                  else ["x", "y", "vx", "vy"])

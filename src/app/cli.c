@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "boids/gpu.h"
+#include "boids/ini.h"
 #include "boids/state_io.h"
 
 /* Ids of the shared options in getopt_long (short ones use their letter); a command's own
@@ -61,7 +62,9 @@ static const shared_option shared[] = {
      "set one parameter (repeatable, applied last); `boids params` lists them"},
     {APP_PARAMS, OPT_SEED, "seed", NULL, "S",
      "random initial state as Python's random.Random(S), and the\nVicsek noise stream"},
-    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE", "state CSV (x,y,vx,vy); N comes from the file"},
+    {APP_LOAD, OPT_LOAD, "load", NULL, "FILE",
+     "state CSV (x,y,vx,vy; 3-D x,y,z,vx,vy,vz); N from the file;\n"
+     "the step and noise seed from FILE.json (--seed wins)"},
     {APP_BACKEND, OPT_BACKEND, "backend", NULL, "NAME",
      "cpu-ref (exact, O(N^2)), cpu (grid, OpenMP) or gpu (OpenGL\ncompute)"},
     {APP_THREADS, OPT_THREADS, "threads", NULL, "T", "cpu: number of threads (default: all)"},
@@ -193,6 +196,7 @@ static boids_status shared_parse(app_opts *o, int id, const char *arg, boids_err
         o->count = v;
         break;
     case OPT_SEED:
+        o->seed_given = 1;
         return parse_seed(arg, &o->seed, err);
     case OPT_BACKEND:
         if (strcmp(arg, "cpu-ref") && strcmp(arg, "cpu") && strcmp(arg, "gpu"))
@@ -823,6 +827,24 @@ boids_status app_interact(const app_opts *o, const boids_params *p, boids_intera
     return BOIDS_OK;
 }
 
+/* Does the config file or a --set pair name the noise seed? (app_params has read the file
+ * already: its errors were reported there.) */
+static boids_status names_noise_seed(void *user, const char *key, const char *value,
+                                     const char *where, boids_error *err) {
+    (void)value, (void)where, (void)err;
+    if (!strcmp(key, "noise_seed")) *(int *)user = 1;
+    return BOIDS_OK;
+}
+
+static const char *noise_seed_source(const app_opts *o) {
+    for (int i = 0; i < o->nsets; i++)
+        if (!strncmp(o->sets[i], "noise_seed=", 11)) return "--set noise_seed";
+    int named = 0;
+    if (o->config) boids_ini_read(o->config, names_noise_seed, &named, NULL);
+    if (named) return o->config;
+    return o->seed_given ? "--seed" : NULL;
+}
+
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err) {
     if (!o->load) {
@@ -834,17 +856,26 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
         boids_flock_randomize(f, p, o->seed);
         return BOIDS_OK;
     }
-    boids_status s = boids_state_load_for(o->load, p, f, err);
+    long saved;
+    boids_status s = boids_state_load_seeded(o->load, p, f, &saved, err);
     if (s) return s;
     if (o->count && (size_t)o->count != f->n) {
         s = boids_error_set(err, BOIDS_ERR_INPUT,
                             "--count %ld disagrees with %s, which holds %zu boids", o->count,
                             o->load, f->n);
-    } else {
-        p->count = (long)f->n;
+        boids_flock_free(f);
+        return s;
     }
-    if (s) boids_flock_free(f);
-    return s;
+    p->count = (long)f->n;
+    /* The noise continues the saved run's unless the user named another seed. */
+    const char *given = saved >= 0 ? noise_seed_source(o) : NULL;
+    if (saved >= 0 && !given) p->noise_seed = saved;
+    if (given && p->noise_seed != saved)
+        fprintf(stderr,
+                "boids: note: %s.json has noise_seed %ld; the noise seed %ld from %s is used "
+                "instead, so the noise does not continue the saved run's\n",
+                o->load, saved, p->noise_seed, given);
+    return BOIDS_OK;
 }
 
 int app_fail(const boids_error *err) {

@@ -25,6 +25,7 @@ typedef struct app_opts {
     int nsets;
     long count; /* 0: from the parameters */
     uint64_t seed;
+    int seed_given; /* --seed was on the command line (it outranks a loaded state's seed) */
     const char *backend;
     int threads;       /* cpu backend: 0 = all */
     int deterministic; /* gpu backend: 1 per-cell id order, 0 fast; -1 both (boids-bench) */
@@ -173,8 +174,10 @@ void app_world_fit(boids_params *p, const boids_params *base, double aspect);
 boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
                           boids_error *err);
 
-/* The initial state: --load FILE (checked against p; p->count becomes its N) or random
- * from --seed. */
+/* The initial state: --load FILE (checked against p; p->count becomes its N, and its
+ * sidecar's noise_seed becomes p->noise_seed unless --seed, --config or --set gave the noise
+ * seed: then that one stays, with a note on stderr when it differs from the state's) or
+ * random from --seed. */
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err);
 

@@ -74,7 +74,8 @@ static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *er
     const char *files[] = {so->save, so->meta, so->series, so->trajectory};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i] && boids_atomic_check_writable(files[i], err)) return err->status;
-    if ((so->series && app_prov_check_sidecar(so->series, err)) ||
+    if ((so->save && app_prov_check_sidecar(so->save, err)) || /* the state's sidecar */
+        (so->series && app_prov_check_sidecar(so->series, err)) ||
         (so->trajectory && app_prov_check_sidecar(so->trajectory, err)))
         return err->status;
     if (so->dtype && strcmp(so->dtype, "f4") && strcmp(so->dtype, "f8"))
@@ -218,8 +219,8 @@ int boids_cmd_sim(int argc, char **argv) {
          .help = "metrics (and series rows, trajectory frames) every K steps\n"
                  "(default: step 0 and the last step only)"},
         {APP_TEXT, "save", 0, "FILE", &so.save,
-         .help = "write the final state (x,y,vx,vy in id order, %.17g; 3-D:\n"
-                 "a `# dim=3` line and x,y,z,vx,vy,vz)"},
+         .help = "write the final state (CSV x,y,vx,vy in id order, %.17g; 3-D:\n"
+                 "x,y,z,vx,vy,vz) and FILE.json (step, noise seed) for --load"},
         {APP_FLAG, "order-only", 0, NULL, &so.order_only, 1,
          .help = "metrics on stdout: the order parameter only"},
         {APP_TEXT, "series", 0, "FILE", &so.series,
@@ -280,7 +281,8 @@ int boids_cmd_sim(int argc, char **argv) {
     if (!s && (fflush(stdout) != 0 || ferror(stdout)))
         s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
     if (!s && so.save) {
-        if (!(s = boids_backend_download(b, &f, &err))) s = boids_state_save(so.save, &f, &err);
+        if (!(s = boids_backend_download(b, &f, &err)))
+            s = boids_state_save_seeded(so.save, &f, p.noise_seed, &err);
     }
     if (s)
         abort_outputs(&so);

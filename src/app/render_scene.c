@@ -225,6 +225,7 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     boids_params q = s->p;
     if (app_initial_flock(cfg->opts, &q, &s->host, err)) goto fail;
     s->p.count = q.count;
+    s->p.noise_seed = q.noise_seed; /* a loaded state's */
     s->dim = boids_flock_dim(&s->host);
     if (s->dim == 3 && !(s->follow3 = follow3_create(err))) goto fail;
     if (!strcmp(cfg->opts->backend, "gpu")) {

@@ -537,11 +537,22 @@ static inline void RULES_FN(rules_mirror)(R nx, R ny, R *vx, R *vy) {
     *vy = *vy - q * ny;
 }
 
+/* The first circle of the table that (x, y) is strictly inside, or -1. */
+static inline int RULES_FN(rules_circle_at)(const RULES_FN(rules_k) * k, R x, R y) {
+    for (int i = 0; i < k->nobst; i++)
+        if (k->obst[i].circle && RULES_FN(rules_in_circle)(k, &k->obst[i], x, y)) return i;
+    return -1;
+}
+
 /* Moves a boid at (x, y) inside circle o out along the radial from the centre (along +x from
  * the centre itself) to 2^-18 of the radius beyond the rim, doubling that margin until the
- * point, after the world boundary, tests outside in R; 16 tries (a point that stays inside,
- * possible only with a wall or another circle in the way, is kept: the next step expels it
- * again). */
+ * point, after the world boundary, tests outside in R; 16 tries. Where that point lies inside
+ * another circle (overlapping circles), it goes on along the same ray to that circle's far
+ * rim (the ray's exit, t = sqrt(b^2 - c) - b from the offset e to its centre, b = e.u, c =
+ * e.e - r^2, plus the same doubling margin of its radius), once for each circle it still
+ * lands in: a ray leaves each circle once, so at most one round per circle of the table. A
+ * point that stays inside after that (possible only with a wall in the way) is kept: the
+ * next step expels it again. */
 static inline void RULES_FN(rules_expel)(const RULES_FN(rules_k) * k,
                                          const RULES_FN(rules_obst) * o, R *x, R *y) {
     R dx, dy, qx = *x, qy = *y, g = (R)1 / 262144;
@@ -555,6 +566,23 @@ static inline void RULES_FN(rules_expel)(const RULES_FN(rules_k) * k,
         qy = o->y0 + dy * s;
         RULES_FN(rules_boundary)(k, &qx, &qy, &fx, &fy);
         if (!RULES_FN(rules_in_circle)(k, o, qx, qy)) break;
+    }
+    R ux = dx / d, uy = dy / d;
+    for (int pass = 0, i; pass < k->nobst && (i = RULES_FN(rules_circle_at)(k, qx, qy)) >= 0;
+         pass++) {
+        const RULES_FN(rules_obst) *c = &k->obst[i];
+        R ex, ey, px = qx, py = qy;
+        RULES_FN(rules_offset)(k, c->x0, c->y0, px, py, &ex, &ey);
+        R b = ex * ux + ey * uy, cc = ex * ex + ey * ey - c->r2;
+        R leave = (R)sqrt(b * b - cc) - b;
+        g = (R)1 / 262144;
+        for (int t = 0; t < 16; t++, g *= 2) {
+            R s = leave + c->r * g;
+            qx = px + ux * s;
+            qy = py + uy * s;
+            RULES_FN(rules_boundary)(k, &qx, &qy, &fx, &fy);
+            if (!RULES_FN(rules_in_circle)(k, c, qx, qy)) break;
+        }
     }
     *x = qx;
     *y = qy;

@@ -457,7 +457,8 @@ static inline void RULES_FN(rules3_mirror)(const R nrm[3], R v[3]) {
 
 /* Moves a boid at p inside sphere o out along the radial from the centre (along +x from the
  * centre itself) to 2^-18 of the radius beyond the surface, doubling that margin until the
- * point, after the world boundary, tests outside in R; 16 tries, as rules_expel. */
+ * point, after the world boundary, tests outside in R; 16 tries, then on along the same ray
+ * out of every other sphere it lands in, once for each: as rules_expel. */
 static inline void RULES_FN(rules3_expel)(const RULES_FN(rules3_k) * k,
                                           const RULES_FN(rules3_sphere) * o, R p[3]) {
     R d[3], q[3] = {p[0], p[1], p[2]}, g = (R)1 / 262144;
@@ -472,6 +473,27 @@ static inline void RULES_FN(rules3_expel)(const RULES_FN(rules3_k) * k,
         q[2] = o->z + d[2] * s;
         RULES_FN(rules3_boundary)(k, q, flip);
         if (!RULES_FN(rules3_in_sphere)(k, o, q)) break;
+    }
+    const RULES_FN(rules3_table) *tab = k->tab;
+    R u[3] = {d[0] / dl, d[1] / dl, d[2] / dl};
+    for (int pass = 0; pass < tab->nobst; pass++) {
+        const RULES_FN(rules3_sphere) *c = NULL;
+        for (int i = 0; i < tab->nobst && !c; i++)
+            if (RULES_FN(rules3_in_sphere)(k, &tab->obst[i], q)) c = &tab->obst[i];
+        if (!c) break;
+        R e[3], from[3] = {q[0], q[1], q[2]};
+        RULES_FN(rules3_offset)
+        (k, c->x, c->y, c->z, from[0], from[1], from[2], &e[0], &e[1], &e[2]);
+        R b = e[0] * u[0] + e[1] * u[1] + e[2] * u[2];
+        R cc = RULES_FN(rules3_d2)(e[0], e[1], e[2]) - c->r2;
+        R leave = (R)sqrt(b * b - cc) - b;
+        g = (R)1 / 262144;
+        for (int t = 0; t < 16; t++, g *= 2) {
+            R s = leave + c->r * g;
+            for (int a = 0; a < 3; a++) q[a] = from[a] + u[a] * s;
+            RULES_FN(rules3_boundary)(k, q, flip);
+            if (!RULES_FN(rules3_in_sphere)(k, c, q)) break;
+        }
     }
     for (int c = 0; c < 3; c++) p[c] = q[c];
 }

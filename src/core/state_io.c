@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <ctype.h>
 
 /* A boid's line holds four (3-D: six) numbers of at most 24 characters (%.17g) and any further
  * columns; the bound keeps a file of one huge line from being read into memory. */
@@ -67,17 +69,21 @@ typedef struct loader {
     size_t columns, n, cap;
     double *rows; /* 2 * dim values a boid, grown as the file is read */
     uint32_t step;
-    int dim;     /* from the `# dim=D` line; 2 without one */
-    int vals;    /* 2 * dim: values a boid */
-    int has_dim; /* the file had a `# dim=D` line */
+    int dim;      /* from the `# dim=D` line; 2 without one */
+    int vals;     /* 2 * dim: values a boid */
+    int has_dim;  /* the file had a `# dim=D` line (boids 0.3 and earlier) */
+    int has_step; /* the file had a `# step=K` line (boids 0.3 and earlier) */
 } loader;
 
-/* The comment lines before the header: `# step=K` first if present, then `# dim=D` if
- * present. Leaves *line at the first other line; *r is text_next's result for it. */
+/* The comment lines before the header that boids 0.3 and earlier wrote: `# step=K` first if
+ * present, then `# dim=D` if present. Leaves *line at the first other line; *r is
+ * text_next's result for it. */
 static boids_status read_comments(loader *L, char **line, int *r, boids_error *err) {
     *r = text_next(&L->t, line, err);
-    if (*r == 1 && (*line)[0] == '#' && parse_step(*line, &L->step))
+    if (*r == 1 && (*line)[0] == '#' && parse_step(*line, &L->step)) {
+        L->has_step = 1;
         *r = text_next(&L->t, line, err);
+    }
     if (*r == 1 && (*line)[0] == '#') {
         if (!parse_dim(*line, &L->dim))
             return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -90,42 +96,43 @@ static boids_status read_comments(loader *L, char **line, int *r, boids_error *e
     return BOIDS_OK;
 }
 
-/* The lines before the boids: an optional step line, an optional dim line, then the header
- * (x,y,vx,vy in 2-D, x,y,z,vx,vy,vz in 3-D). */
+/* The lines before the boids: the legacy step and dim lines if present, then the header
+ * (x,y,vx,vy in 2-D, x,y,z,vx,vy,vz in 3-D), which gives the dim unless a dim line did. */
 static boids_status read_head(loader *L, boids_error *err) {
     char *line;
     int r;
     L->dim = 2;
     boids_status s = read_comments(L, &line, &r, err);
     if (s) return s;
-    L->vals = 2 * L->dim;
-    const char *header = L->dim == 3 ? "x,y,z,vx,vy,vz" : "x,y,vx,vy";
     if (r < 0) return err ? err->status : BOIDS_ERR_INPUT;
     if (r == 0 && L->t.lineno >= 1)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s:%zu: expected the header %s after the %s line, found the end "
-                               "of the file",
-                               L->t.path, L->t.lineno + 1, header, L->has_dim ? "dim" : "step");
+                               "%s:%zu: expected the header x,y,vx,vy or x,y,z,vx,vy,vz after the "
+                               "%s line, found the end of the file",
+                               L->t.path, L->t.lineno + 1, L->has_dim ? "dim" : "step");
     if (r == 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: empty file (expected the header %s)",
-                               L->t.path, header);
-    if (L->p && L->p->dim != L->dim)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: the state is %d-D (%s) but the parameters say dim = %d (set "
-                               "dim = %d to run it)",
-                               L->t.path, L->dim, L->has_dim ? "its `# dim=3` line" : "no dim line",
-                               L->p->dim, L->dim);
-    const char *const *names = L->dim == 3 ? names3 : names2;
+                               "%s: empty file (expected the header x,y,vx,vy or x,y,z,vx,vy,vz)",
+                               L->t.path);
     char *f[6];
     size_t nf = fields(line, f);
+    if (!L->has_dim && nf >= 3 && !strcmp(f[2], "z")) L->dim = 3;
+    L->vals = 2 * L->dim;
+    const char *header = L->dim == 3 ? "x,y,z,vx,vy,vz" : "x,y,vx,vy";
+    const char *const *names = L->dim == 3 ? names3 : names2;
     for (int c = 0; c < L->vals; c++)
         if (nf < (size_t)L->vals || strcmp(f[c], names[c]) != 0)
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "%s:%zu: bad header: expected %s (further columns allowed)%s",
-                                   L->t.path, L->t.lineno, header,
-                                   L->dim == 2 && nf >= 3 && !strcmp(f[2], "z")
-                                       ? "; a 3-D state needs the line `# dim=3` before it"
-                                       : "");
+            return boids_error_set(
+                err, BOIDS_ERR_INPUT, "%s:%zu: bad header: expected %s (further columns allowed)%s",
+                L->t.path, L->t.lineno, L->has_dim ? header : "x,y,vx,vy or x,y,z,vx,vy,vz",
+                L->dim == 2 && L->has_dim && nf >= 3 && !strcmp(f[2], "z")
+                    ? "; its `# dim=2` line says 2-D"
+                    : "");
+    if (L->p && L->p->dim != L->dim)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the state is %d-D (its header %s) but the parameters say dim = "
+                               "%d (set dim = %d to run it)",
+                               L->t.path, L->dim, header, L->p->dim, L->dim);
     L->columns = nf;
     return BOIDS_OK;
 }
@@ -178,12 +185,245 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* ---- the sidecar PATH.json -------------------------------------------------------------- */
+
+/* A sidecar holds a few short keys (about 150 bytes as saved); the bound keeps a huge file
+ * from being read. */
+enum { SIDECAR_MAX = 4096 };
+/* noise_seed's range, as boids_params.noise_seed's. */
+#define SIDECAR_SEED_MAX 9007199254740992ull
+
+typedef struct sidecar {
+    int present; /* the file exists */
+    int has_step, has_seed, has_dim, has_n, has_hash;
+    uint32_t step;
+    long noise_seed;
+    int dim;
+    unsigned long long n;
+    uint64_t hash;
+} sidecar;
+
+/* The JSON text being read and where: messages name the sidecar, line and column. */
+typedef struct json_in {
+    const char *path, *s, *p;
+} json_in;
+
+static boids_status json_fail(const json_in *j, boids_error *err, const char *what,
+                              const char *key) {
+    size_t line = 1, col = 1;
+    for (const char *c = j->s; c < j->p; c++) line += *c == '\n', col = *c == '\n' ? 1 : col + 1;
+    if (key)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu:%zu: key \"%s\": %s", j->path, line,
+                               col, key, what);
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "%s:%zu:%zu: %s (a state sidecar is one JSON "
+                           "object of step, noise_seed, dim, n, flock_hash)",
+                           j->path, line, col, what);
+}
+
+static void json_space(json_in *j) {
+    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r') j->p++;
+}
+
+/* A string without escapes into buf (size bytes): keys and the hash need none. */
+static boids_status json_string(json_in *j, char *buf, size_t size, const char *key,
+                                boids_error *err) {
+    if (*j->p != '"') return json_fail(j, err, key ? "expected a string" : "expected a key", key);
+    const char *start = ++j->p;
+    while (*j->p != '"') {
+        if (*j->p == '\0') return json_fail(j, err, "unterminated string", key);
+        if (*j->p == '\\' || (unsigned char)*j->p < 0x20)
+            return json_fail(j, err, "escapes and control characters are not used here", key);
+        j->p++;
+    }
+    size_t len = (size_t)(j->p - start);
+    j->p++;
+    if (len >= size) return json_fail(j, err, "too long", key);
+    memcpy(buf, start, len);
+    buf[len] = '\0';
+    return BOIDS_OK;
+}
+
+/* A JSON integer literal (-?digits, no fraction or exponent) in [0, max]. */
+static boids_status json_uint(json_in *j, unsigned long long max, const char *key,
+                              unsigned long long *out, boids_error *err) {
+    const char *start = j->p;
+    if (*j->p == '-') j->p++;
+    const char *digits = j->p;
+    while (*j->p >= '0' && *j->p <= '9') j->p++;
+    int bad = j->p == digits || (*digits == '0' && j->p - digits > 1) || *j->p == '.' ||
+              *j->p == 'e' || *j->p == 'E';
+    if (bad) {
+        j->p = start;
+        return json_fail(j, err, "expected an integer (digits only)", key);
+    }
+    errno = 0;
+    unsigned long long v = strtoull(digits, NULL, 10);
+    if (*start == '-' || errno == ERANGE || v > max) {
+        char what[96];
+        snprintf(what, sizeof what, "%.*s is out of range [0, %llu]", (int)(j->p - start), start,
+                 max);
+        j->p = start;
+        return json_fail(j, err, what, key);
+    }
+    *out = v;
+    return BOIDS_OK;
+}
+
+static boids_status json_member(json_in *j, sidecar *c, boids_error *err) {
+    char key[32];
+    const char *at = j->p;
+    boids_status s = json_string(j, key, sizeof key, NULL, err);
+    if (s) return s;
+    static const char *const keys[] = {"step", "noise_seed", "dim", "n", "flock_hash"};
+    int *seen[] = {&c->has_step, &c->has_seed, &c->has_dim, &c->has_n, &c->has_hash};
+    int k = 0;
+    while (k < 5 && strcmp(key, keys[k])) k++;
+    if (k == 5) {
+        j->p = at;
+        return json_fail(j, err, "unknown key", key);
+    }
+    if (*seen[k]) {
+        j->p = at;
+        return json_fail(j, err, "given twice", key);
+    }
+    *seen[k] = 1;
+    json_space(j);
+    if (*j->p != ':') return json_fail(j, err, "expected ':'", key);
+    j->p++;
+    json_space(j);
+    unsigned long long v = 0;
+    if (k == 4) {
+        char hex[32];
+        const char *value = j->p;
+        if ((s = json_string(j, hex, sizeof hex, key, err))) return s;
+        size_t d = 0;
+        while (isxdigit((unsigned char)hex[d])) d++;
+        if (d != 16 || hex[d] != '\0') {
+            j->p = value;
+            return json_fail(j, err, "expected 16 hexadecimal digits", key);
+        }
+        c->hash = strtoull(hex, NULL, 16);
+        return BOIDS_OK;
+    }
+    static const unsigned long long max[] = {UINT32_MAX, SIDECAR_SEED_MAX, 3, STATE_MAX_BOIDS};
+    if ((s = json_uint(j, max[k], key, &v, err))) return s;
+    if (k == 0) c->step = (uint32_t)v;
+    if (k == 1) c->noise_seed = (long)v;
+    if (k == 2 && v < 2) {
+        j->p = at;
+        return json_fail(j, err, "the dim is 2 or 3", key);
+    }
+    if (k == 2) c->dim = (int)v;
+    if (k == 3) c->n = v;
+    return BOIDS_OK;
+}
+
+/* path with ".json" appended (free it), or NULL out of memory with err set. */
+static char *sidecar_name(const char *path, boids_error *err) {
+    size_t len = strlen(path);
+    char *name = malloc(len + sizeof ".json");
+    if (!name) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    memcpy(name, path, len);
+    memcpy(name + len, ".json", sizeof ".json");
+    return name;
+}
+
+/* Reads the sidecar of path, if there is one, into c. */
+static boids_status read_sidecar(const char *path, sidecar *c, boids_error *err) {
+    memset(c, 0, sizeof *c);
+    char *name = sidecar_name(path, err);
+    if (!name) return BOIDS_ERR_NOMEM;
+    struct stat st;
+    int found = stat(name, &st) == 0;
+    if (!found && errno == ENOENT) {
+        free(name);
+        return BOIDS_OK;
+    }
+    c->present = 1;
+    text_lines t;
+    memset(&t, 0, sizeof t);
+    char *text = NULL;
+    boids_status s = BOIDS_OK;
+    /* A FIFO would block the open: only a regular file is opened. */
+    if (found && !S_ISREG(st.st_mode))
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: state sidecar is %s", name,
+                            S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+    if (!s) s = text_open(&t, name, "state sidecar", SIDECAR_MAX, SIDECAR_MAX, 1, err);
+    if (!s && !(text = malloc(SIDECAR_MAX + 2)))
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", name);
+    size_t used = 0;
+    char *line;
+    int r = 0;
+    while (!s && (r = text_next(&t, &line, err)) == 1) {
+        size_t l = strlen(line); /* text_next bounds the file to SIDECAR_MAX bytes */
+        if (t.lineno > 1) text[used++] = '\n';
+        memcpy(text + used, line, l);
+        used += l;
+    }
+    if (!s && r < 0) s = err ? err->status : BOIDS_ERR_INPUT;
+    if (!s) {
+        text[used] = '\0';
+        json_in j = {t.path, text, text};
+        json_space(&j);
+        if (*j.p != '{') s = json_fail(&j, err, "expected '{'", NULL);
+        if (!s) j.p++, json_space(&j);
+        int first = 1;
+        while (!s && !(first && *j.p == '}')) {
+            if ((s = json_member(&j, c, err))) break;
+            json_space(&j);
+            first = 0;
+            if (*j.p == '}') break;
+            if (*j.p != ',') s = json_fail(&j, err, "expected ',' or '}'", NULL);
+            if (!s) j.p++, json_space(&j);
+        }
+        if (!s) j.p++, json_space(&j);
+        if (!s && *j.p) s = json_fail(&j, err, "text after the object", NULL);
+    }
+    free(text);
+    if (t.f) text_close(&t);
+    free(name);
+    return s;
+}
+
+/* Checks the sidecar against the CSV just read into out. */
+static boids_status check_sidecar(const loader *L, const sidecar *c, const boids_flock *out,
+                                  boids_error *err) {
+    char name[200];
+    snprintf(name, sizeof name, "%s.json", L->t.path);
+    if (L->has_step || L->has_dim)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: its `# %s` line and %s both describe the state; remove the "
+                               "comment lines (the sidecar holds the step)",
+                               L->t.path, L->has_step ? "step=K" : "dim=D", name);
+    if (c->has_dim && c->dim != L->dim)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: key \"dim\": %d, but %s is %d-D (its header)", name, c->dim,
+                               L->t.path, L->dim);
+    if (c->has_n && c->n != L->n)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: key \"n\": %llu, but %s holds %zu boids",
+                               name, c->n, L->t.path, L->n);
+    if (c->has_hash && c->hash != boids_flock_hash(out))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: key \"flock_hash\": %016llx, but the boids of %s hash to "
+                               "%016llx: the CSV changed after the save, so the step and seed may "
+                               "be another state's (delete the sidecar to start at step 0, or "
+                               "its flock_hash to keep them)",
+                               name, (unsigned long long)c->hash, L->t.path,
+                               (unsigned long long)boids_flock_hash(out));
+    return BOIDS_OK;
+}
+
 static boids_status load(const char *path, const boids_params *p, boids_flock *out,
-                         boids_error *err) {
+                         long *noise_seed, boids_error *err) {
     if (!path || !out)
         return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load: %s is NULL",
                                !path ? "the file name" : "the flock");
     memset(out, 0, sizeof *out);
+    if (noise_seed) *noise_seed = -1;
     loader L;
     memset(&L, 0, sizeof L);
     L.p = p;
@@ -211,39 +451,86 @@ static boids_status load(const char *path, const boids_params *p, boids_flock *o
         out->vy[i] = L.rows[6 * i + 4];
         out->vz[i] = L.rows[6 * i + 5];
     }
-    if (!s) out->step = L.step;
+    sidecar c;
+    if (!s) s = read_sidecar(path, &c, err);
+    if (!s && c.present) s = check_sidecar(&L, &c, out, err);
+    if (!s) out->step = c.has_step ? c.step : L.step;
+    if (!s && noise_seed && c.has_seed) *noise_seed = c.noise_seed;
+    if (s && out->x) boids_flock_free(out);
+    if (s) memset(out, 0, sizeof *out);
     free(L.rows);
     text_close(&L.t);
     return s;
 }
 
 boids_status boids_state_load(const char *path, boids_flock *out, boids_error *err) {
-    return load(path, NULL, out, err);
+    return load(path, NULL, out, NULL, err);
 }
 
 boids_status boids_state_load_for(const char *path, const boids_params *p, boids_flock *out,
                                   boids_error *err) {
-    return load(path, p, out, err);
+    return load(path, p, out, NULL, err);
 }
 
-boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
-    if (!path || !fl || (fl->n && !fl->x))
+boids_status boids_state_load_seeded(const char *path, const boids_params *p, boids_flock *out,
+                                     long *noise_seed, boids_error *err) {
+    return load(path, p, out, noise_seed, err);
+}
+
+/* The rows of f, then its sidecar's object, into the two open files. */
+static void write_state(FILE *csv, FILE *json, const boids_flock *fl, long noise_seed) {
+    if (fl->z) {
+        fputs("x,y,z,vx,vy,vz\n", csv);
+        for (size_t i = 0; i < fl->n; i++)
+            fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->z[i],
+                    fl->vx[i], fl->vy[i], fl->vz[i]);
+    } else {
+        fputs("x,y,vx,vy\n", csv);
+        for (size_t i = 0; i < fl->n; i++)
+            fprintf(csv, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
+    }
+    fprintf(json, "{\n  \"step\": %lu,\n", (unsigned long)fl->step);
+    if (noise_seed >= 0) fprintf(json, "  \"noise_seed\": %ld,\n", noise_seed);
+    fprintf(json, "  \"dim\": %d,\n  \"n\": %zu,\n  \"flock_hash\": \"%016llx\"\n}\n",
+            boids_flock_dim(fl), fl->n, (unsigned long long)boids_flock_hash(fl));
+}
+
+boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, long noise_seed,
+                                     boids_error *err) {
+    if (!path || !fl || (fl->n && (!fl->x || !fl->y || !fl->vx || !fl->vy || (fl->z && !fl->vz))))
         return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s",
                                !path ? "the file name is NULL"
                                : !fl ? "the flock is NULL"
                                      : "the flock's arrays are not allocated");
-    boids_atomic_file a;
+    if (noise_seed < -1 || (noise_seed >= 0 && (unsigned long long)noise_seed > SIDECAR_SEED_MAX))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "boids_state_save: noise seed %ld is out of range [0, 2^53] (or -1)",
+                               noise_seed);
+    char *name = sidecar_name(path, err);
+    if (!name) return BOIDS_ERR_NOMEM;
+    /* Both temporary files exist before either target is replaced; the CSV goes first, so a
+     * failure up to its rename changes neither file, and a sidecar left from an earlier save
+     * after a failure of the last rename no longer matches the CSV's flock_hash. */
+    boids_atomic_file a, j;
     boids_status s = boids_atomic_open(&a, path, err);
-    if (s) return s;
-    if (fl->z) {
-        fprintf(a.f, "# step=%lu\n# dim=3\nx,y,z,vx,vy,vz\n", (unsigned long)fl->step);
-        for (size_t i = 0; i < fl->n; i++)
-            fprintf(a.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->z[i],
-                    fl->vx[i], fl->vy[i], fl->vz[i]);
-        return boids_atomic_commit(&a, err);
+    if (!s && (s = boids_atomic_open(&j, name, err))) boids_atomic_abort(&a);
+    if (!s) {
+        write_state(a.f, j.f, fl, noise_seed);
+        if (fflush(j.f) != 0 || ferror(j.f)) {
+            s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", name,
+                                strerror(errno));
+            boids_atomic_abort(&a);
+            boids_atomic_abort(&j);
+        } else if ((s = boids_atomic_commit(&a, err))) {
+            boids_atomic_abort(&j);
+        } else {
+            s = boids_atomic_commit(&j, err);
+        }
     }
-    fprintf(a.f, "# step=%lu\nx,y,vx,vy\n", (unsigned long)fl->step);
-    for (size_t i = 0; i < fl->n; i++)
-        fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
-    return boids_atomic_commit(&a, err);
+    free(name);
+    return s;
+}
+
+boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
+    return boids_state_save_seeded(path, fl, -1, err);
 }

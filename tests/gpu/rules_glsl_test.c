@@ -245,8 +245,8 @@ static void add_d(unsigned op, float dx, float dy, float vx, float vy, float sel
 }
 
 /* The table of every set (make_table): two circles, one across the wrap seams; a wall, a
- * wall across the seam, a segment of length 0; predators 0 and 3, attractors 1 and 15 (index
- * order, and one across the seams). */
+ * wall across the seam, a segment of length 0; two overlapping circles; predators 0 and 3,
+ * attractors 1 and 15 (index order, and one across the seams). */
 static void make_table(boids_interact *t, const boids_params *p) {
     boids_interact_default(t, p);
     t->predators[0] = (boids_point){1, 150, 150, 80, 2, 0};
@@ -257,8 +257,11 @@ static void make_table(boids_interact *t, const boids_params *p) {
                                   {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0},
                                   {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0, 0},
                                   {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20, 0},
-                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0, 0}};
-    t->obstacle_count = 5;
+                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0, 0},
+                                  /* issue 19's overlapping pair, moved by (-640, -160) */
+                                  {BOIDS_OBSTACLE_CIRCLE, 60, 260, 0, 0, 30, 0},
+                                  {BOIDS_OBSTACLE_CIRCLE, 90, 270, 0, 0, 25, 0}};
+    t->obstacle_count = 7;
     memcpy(t->obstacles, obs, sizeof obs);
 }
 
@@ -310,6 +313,13 @@ static void make_table_cases(void) {
     add(OP_EXPEL, 3, (float[]){0, 210, 205});
     add(OP_EXPEL, 3, (float[]){0, 200, 200});
     add(OP_EXPEL, 3, (float[]){3, 2, 12});
+    /* expel into the overlapping circle, on along the ray out of it; inside both, the first
+     * decides; the hard rule and a step there */
+    add(OP_EXPEL, 3, (float[]){5, 74, 284});
+    add(OP_EXPEL, 3, (float[]){6, 74, 284});
+    add(OP_BLOCK, 6, (float[]){74, 284, 77, 284, 3, 0});
+    add(OP_INTEGRATE, 6, (float[]){0, 0, 74, 284, 3, 0});
+    add(OP_VICSEK, 8, (float[]){1, 0, 2, 0.5f, 74, 284, 3, 0});
     /* the hard rule (x, y, end, velocity): blocked by a circle, inside one, blocked by a wall,
      * free, blocked across the seam */
     add(OP_BLOCK, 6, (float[]){168, 200, 171, 200, 3, 0});
