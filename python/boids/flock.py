@@ -402,26 +402,30 @@ class Flock:
 
     def save(self, path):
         """Writes the state to a state file (the library's format, as `boids sim --save`
-        writes it: complete or not at all), with its step counter."""
+        writes it: complete or not at all), with its step counter and noise seed in the
+        sidecar PATH.json."""
         data = c_text(path, "save(): path")
         with self._lock:
             err = Error()
-            check(core.boids_state_save(data, ctypes.byref(self._download()),
-                                        ctypes.byref(err)), err)
+            check(core.boids_state_save_seeded(data, ctypes.byref(self._download()),
+                                               self._p.noise_seed, ctypes.byref(err)), err)
 
     def load(self, path):
         """Replaces the state by a state file's (`boids sim --load`): each boid checked
-        against the parameters as it is read, the step counter restored. The file's N
-        becomes the flock's (params["count"]). A refused file changes nothing."""
+        against the parameters as it is read, the step counter and the noise seed of its
+        sidecar restored (as `--load` without `--seed`). The file's N becomes the flock's
+        (params["count"]). A refused file changes nothing."""
         data = c_text(path, "load(): path")
         with self._lock:
             b = self._live()
-            f, err = FlockC(), Error()
-            check(core.boids_state_load_for(data, ctypes.byref(self._p), ctypes.byref(f),
-                                            ctypes.byref(err)), err)
+            f, err, seed = FlockC(), Error(), ctypes.c_long(-1)
+            check(core.boids_state_load_seeded(data, ctypes.byref(self._p), ctypes.byref(f),
+                                               ctypes.byref(seed), ctypes.byref(err)), err)
             try:
                 p = type(self._p).from_buffer_copy(self._p)
                 p.count = f.n
+                if seed.value >= 0:
+                    p.noise_seed = seed.value
                 _validate(p)
                 out = self._alloc(f.n) if f.n != self._out.n else None
                 if core.boids_backend_upload(b, ctypes.byref(f), ctypes.byref(err)):

@@ -293,6 +293,20 @@ def test_save_load_resumes_bit_for_bit(tmp_path, preset):
         assert_bits_equal(second.state, expected)
 
 
+def test_load_restores_the_saved_noise_seed(tmp_path):
+    # A Vicsek run resumed by a Flock built with another seed draws the saved run's noise:
+    # the seed travels in the sidecar, as --load restores it without --seed.
+    path = str(tmp_path / "s.csv")
+    with Flock(preset="vicsek", n=120, seed=5) as whole:
+        expected = whole.step(30).state
+    with Flock(preset="vicsek", n=120, seed=5) as first:
+        first.step(12).save(path)
+    with Flock(preset="vicsek", n=120, seed=99) as other:
+        other.load(path)
+        assert other.params["noise_seed"] == 5
+        assert_bits_equal(other.step(18).state, expected)
+
+
 def test_load_adopts_n_and_refuses_a_state_outside_the_world(tmp_path):
     path = tmp_path / "s.csv"  # a pathlib.Path works as a str does
     with Flock(preset="lab", n=200, seed=1) as f:
