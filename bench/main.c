@@ -147,12 +147,12 @@ static double world_size(const boids_params *p) {
     return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
 }
 
-/* The parameters of a point: N boids in the world of the one rule (app_world_fit: grown
+/* The parameters of a point: N boids in the world of the one rule (boids_params_fit_world: grown
  * to keep base's density above its N), or base's world with --fixed-world. */
 static void scale_params(const bench_config *c, size_t n, boids_params *p) {
     *p = c->base;
     p->count = (long)n;
-    if (!c->fixed_world) app_world_fit(p, &c->base, 0);
+    if (!c->fixed_world) boids_params_fit_world(p, &c->base, 0, NULL);
 }
 
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision

@@ -167,6 +167,18 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
  * boundary is open. BOIDS_ERR_INPUT naming the key. */
 boids_status boids_params_validate(const boids_params *p, boids_error *err);
 
+/* The one rule of the world for N boids, every `boids` command's for -n unless the world
+ * is fixed (README, "The world follows N"): p->count boids at base's density (base->count
+ * boids in base's world: the parameters before N changed, a preset or a config file), per
+ * area in the plane, per volume in 3-D. Above base's N the world grows; below it stays
+ * base's size, the smallest world (a smaller one would shrink towards the vision radius and
+ * leave a config's obstacles and points outside). In the plane it takes the aspect ratio
+ * `aspect` (width / height: a window's or frame's) at that area, or base's shape when
+ * aspect <= 0; a 3-D box keeps base's shape. The predator and food points keep their places
+ * relative to the world. NULL p or base, or a NaN aspect: BOIDS_ERR_INPUT, p unchanged. */
+boids_status boids_params_fit_world(boids_params *p, const boids_params *base, double aspect,
+                                    boids_error *err);
+
 /* Presets: classic (seed 000), lab (seed 002 defaults), flock, school, swarm, chaos,
  * vicsek (seed 003), murmuration (3-D starlings). */
 typedef struct boids_preset_info {

@@ -258,6 +258,8 @@ for _name, _res, _args in [
      (P(Params), ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(Error))),
     ("boids_boid_check3", ctypes.c_int,
      (P(Params), ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(Error))),
+    ("boids_params_fit_world", ctypes.c_int,
+     (P(Params), P(Params), ctypes.c_double, P(Error))),
     ("boids_state_save_seeded", ctypes.c_int,
      (ctypes.c_char_p, P(FlockC), ctypes.c_long, P(Error))),
     ("boids_state_load_seeded", ctypes.c_int,

@@ -156,9 +156,12 @@ class Params:
 class Flock:
     """A flock of boids stepped by one of the library's backends.
 
-    Flock(preset="lab", n=None, backend="cpu-ref", seed=0, threads=0, **params) builds
-    the parameters as `boids sim --preset PRESET --seed SEED -n N --set key=value ...`
-    does (the Vicsek noise_seed follows seed unless given), draws the initial state from
+    Flock(preset="lab", n=None, backend="cpu-ref", seed=0, threads=0, fixed_world=False,
+    **params) builds the parameters as `boids sim --preset PRESET --seed SEED -n N --set
+    key=value ...` does (the Vicsek noise_seed follows seed unless given; above the
+    parameters' N the world grows to keep their density, unless fixed_world, as
+    `--fixed-world`, or params give width, height or depth and no count), draws the initial
+    state from
     seed, and hands it to the backend: "cpu-ref" (exact, double), "cpu" (grid, float,
     `threads` OpenMP threads, 0 all) or "gpu" (headless EGL, deterministic mode; needs
     libboids_gpu.so). Release it with close() or a `with` block.
@@ -167,7 +170,8 @@ class Flock:
     calls run one at a time (a long step(k) is split into chunks of about 0.05 s, between
     which another thread's call, or close(), gets its turn)."""
 
-    def __init__(self, preset="lab", n=None, backend="cpu-ref", seed=0, threads=0, **params):
+    def __init__(self, preset="lab", n=None, backend="cpu-ref", seed=0, threads=0,
+                 fixed_world=False, **params):
         self._lock = threading.RLock()
         self._b = None
         self._out = None
@@ -183,10 +187,18 @@ class Flock:
         if not 0 <= seed < 2**64:
             raise BoidsError("Flock(): seed %d is outside [0, 2^64)" % seed)
         p.noise_seed = seed % _NOISE_SEED_MOD
-        if n is not None:
-            _set(p, "count", _integer(n, "Flock(n=)"), "Flock(n=)")
         for key, value in params.items():
             _set(p, key, value, "Flock()")
+        if not isinstance(fixed_world, bool):
+            raise TypeError("Flock(fixed_world=) must be a bool, not %s"
+                            % type(fixed_world).__name__)
+        base = type(p).from_buffer_copy(p)
+        if n is not None:  # n is the run's N, as -n, whatever params give as count
+            _set(p, "count", _integer(n, "Flock(n=)"), "Flock(n=)")
+        sized = any(k in params for k in ("width", "height", "depth")) and "count" not in params
+        if not fixed_world and not sized and p.count != base.count:
+            check(core.boids_params_fit_world(ctypes.byref(p), ctypes.byref(base), 0.0,
+                                              ctypes.byref(err)), err)
         _validate(p)
         self._p = p
         if not isinstance(backend, str):

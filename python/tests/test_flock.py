@@ -60,6 +60,25 @@ def test_state_equals_sim_save(sim, tmp_path, backend):
         assert_bits_equal(f.state, read_save(save))
 
 
+@pytest.mark.parametrize("dim", [2, 3])
+def test_n_grows_the_world_as_boids_sim_n_does(sim, tmp_path, dim):
+    # One rule for N: Flock(n=N) has the world of `boids sim -n N` (the preset's density
+    # kept), fixed_world=True that of --fixed-world, and the runs are the same bits.
+    save = tmp_path / "final.csv"
+    sim("--preset", "lab", "--seed", 2, "-n", 4000, "--set", f"dim={dim}", "--steps", 5,
+        "--backend", "cpu", "--save", save)
+    with Flock(preset="lab", seed=2, n=4000, backend="cpu", dim=dim) as f:
+        assert f.params["width"] > 900 and f.params["height"] > 560
+        f.step(5)
+        assert_bits_equal(f.state, read_save(save))
+    with Flock(preset="lab", n=4000, fixed_world=True, dim=dim) as f:
+        assert (f.params["width"], f.params["height"]) == (900, 560)
+    with Flock(preset="lab", n=4000, width=1000, dim=dim) as f:  # a size given: kept
+        assert (f.params["width"], f.params["height"]) == (1000, 560)
+    with pytest.raises(TypeError):
+        Flock(preset="lab", n=4000, fixed_world=1)
+
+
 @pytest.mark.parametrize("backend", ["cpu-ref", "cpu"])
 def test_3d_state_equals_sim_save(sim, tmp_path, backend):
     # dim = 3: the N x 6 state (x, y, z, vx, vy, vz) is boids sim's, bit for bit.

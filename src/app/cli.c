@@ -769,29 +769,6 @@ int app_world_fixed(const app_opts *o) {
     return side && !count;
 }
 
-void app_world_fit(boids_params *p, const boids_params *base, double aspect) {
-    const double n = (double)p->count, n0 = (double)base->count;
-    const double was[3] = {p->width, p->height, p->depth};
-    if (p->dim == 3) {
-        /* A box keeps its shape (it is seen from any side) and grows by volume. */
-        double k = n > n0 ? cbrt(n / n0) : 1;
-        p->width = base->width * k;
-        p->height = base->height * k;
-        p->depth = base->depth * k;
-    } else {
-        double k2 = n > n0 ? n / n0 : 1, area = base->width * base->height * k2;
-        p->width = aspect > 0 ? sqrt(area * aspect) : base->width * sqrt(k2);
-        p->height = aspect > 0 ? sqrt(area / aspect) : base->height * sqrt(k2);
-    }
-    /* The predator and food points keep their places relative to the world. */
-    const double now[3] = {p->width, p->height, p->depth};
-    double *at[2][3] = {{&p->predator_x, &p->predator_y, &p->predator_z},
-                        {&p->food_x, &p->food_y, &p->food_z}};
-    for (int a = 0; a < 3; a++)
-        for (int i = 0; i < 2; i++)
-            if (was[a] > 0 && now[a] != was[a]) *at[i][a] *= now[a] / was[a];
-}
-
 boids_status app_params_world(const app_opts *o, double aspect, boids_params *p, boids_params *base,
                               int *follows, boids_error *err) {
     boids_status s = params_but_count(o, p, err);
@@ -803,7 +780,7 @@ boids_status app_params_world(const app_opts *o, double aspect, boids_params *p,
     /* A loaded state lies in the world it was saved in: only -n (its N) changes that. */
     *follows = !fixed && !o->load;
     if (!fixed && (p->count != base->count || (aspect > 0 && *follows)))
-        app_world_fit(p, base, *follows ? aspect : 0);
+        boids_params_fit_world(p, base, *follows ? aspect : 0, NULL);
     return boids_params_validate(p, err);
 }
 

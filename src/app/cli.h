@@ -142,8 +142,8 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
 boids_status app_check_list(const char *flag, const char *list, boids_error *err);
 
 /* Parameters from the defaults, then --preset, --config, --model, --neighbours, -k and the
- * --set pairs, then -n, validated. The world follows N (app_world_fit) unless it is fixed
- * (app_world_fixed). */
+ * --set pairs, then -n, validated. The world follows N (boids_params_fit_world) unless it
+ * is fixed (app_world_fixed). */
 boids_status app_params(const app_opts *o, boids_params *p, boids_error *err);
 
 /* app_params with the world, where it follows, also shaped to a frame's aspect ratio
@@ -158,15 +158,6 @@ boids_status app_params_world(const app_opts *o, double aspect, boids_params *p,
  * width, height or depth and no count (a size and a count given together state a density,
  * which N keeps, as a preset's do). */
 int app_world_fixed(const app_opts *o);
-
-/* The one rule of the world for N boids, every command's: p->count boids at base's density
- * (base->count boids in base's world, per area in the plane, per volume in 3-D). Above
- * base's N the world grows; below it stays base's size, the smallest world (a smaller one
- * would shrink towards the vision radius and leave a config's obstacles and points outside).
- * In the plane it takes the aspect ratio `aspect` (width / height) at that area, or base's
- * shape when aspect <= 0; a 3-D box keeps base's shape. The predator and food points keep
- * their places relative to the world. */
-void app_world_fit(boids_params *p, const boids_params *base, double aspect);
 
 /* The interaction table of the run: every point off (with p's predator and food radius
  * and weight), no obstacles, then the predator.I, attractor.I and obstacle lines of

@@ -331,7 +331,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (v->fb_w - pw) / v->fb_h : 0;
     boids_params q = *p;
     if (o->scale_world) {
-        app_world_fit(&q, &o->base, v->aspect);
+        boids_params_fit_world(&q, &o->base, v->aspect, NULL);
         if (boids_params_validate(&q, err)) return err->status;
     }
     p = &q;

@@ -52,7 +52,7 @@ static void reload(view *v) {
     boids_error e;
     boids_status st = app_params(&v->app, &np, &e);
     if (!st && v->scale_world) {
-        app_world_fit(&np, &o->base, v->aspect);
+        boids_params_fit_world(&np, &o->base, v->aspect, NULL);
         st = boids_params_validate(&np, &e);
     }
     if (!st) {

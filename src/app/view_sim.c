@@ -94,7 +94,7 @@ void view_set_count(view *v, long n) {
     }
     boids_params np = *scene_params(v->sc);
     np.count = n;
-    if (v->scale_world) app_world_fit(&np, &v->base, v->aspect);
+    if (v->scale_world) boids_params_fit_world(&np, &v->base, v->aspect, NULL);
     view_restart_random(v, np);
 }
 
@@ -117,7 +117,7 @@ void view_apply_preset_named(view *v, const char *name) {
     np.dim = scene_params(v->sc)->dim;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
-    app_world_fit(&np, &base, v->aspect);
+    boids_params_fit_world(&np, &base, v->aspect, NULL);
     v->base = base;
     v->scale_world = 1;
     if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);

@@ -512,3 +512,33 @@ boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *
                                presets[i].info.name);
     return boids_error_set(err, BOIDS_ERR_INPUT, "unknown preset '%s' (presets: %s)", name, names);
 }
+
+boids_status boids_params_fit_world(boids_params *p, const boids_params *base, double aspect,
+                                    boids_error *err) {
+    if (!p || !base)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_params_fit_world: NULL %s",
+                               p ? "base" : "p");
+    if (aspect != aspect)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_params_fit_world: aspect is NaN");
+    const double n = (double)p->count, n0 = (double)base->count;
+    const double was[3] = {p->width, p->height, p->depth};
+    if (p->dim == 3) {
+        /* A box keeps its shape (it is seen from any side) and grows by volume. */
+        double k = n > n0 ? cbrt(n / n0) : 1;
+        p->width = base->width * k;
+        p->height = base->height * k;
+        p->depth = base->depth * k;
+    } else {
+        double k2 = n > n0 ? n / n0 : 1, area = base->width * base->height * k2;
+        p->width = aspect > 0 ? sqrt(area * aspect) : base->width * sqrt(k2);
+        p->height = aspect > 0 ? sqrt(area / aspect) : base->height * sqrt(k2);
+    }
+    /* The predator and food points keep their places relative to the world. */
+    const double now[3] = {p->width, p->height, p->depth};
+    double *at[2][3] = {{&p->predator_x, &p->predator_y, &p->predator_z},
+                        {&p->food_x, &p->food_y, &p->food_z}};
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < 2; i++)
+            if (was[a] > 0 && now[a] != was[a]) *at[i][a] *= now[a] / was[a];
+    return BOIDS_OK;
+}

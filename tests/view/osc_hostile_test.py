@@ -161,7 +161,7 @@ def main():
                   str(wrote) + str(os.listdir(shots)))
     s = stats(out)
     harness.check("N unchanged (300)", s["n"] == 300, str(s))
-    # Fewer boids than lab's 1500 keep its area, 900 x 560 (app_world_fit), in the shape of
+    # Fewer boids than lab's 1500 keep its area, 900 x 560 (boids_params_fit_world), in the shape of
     # the 340 x 400 pixels beside the panel.
     harness.check("the world unchanged", abs(s["width"] * s["height"] - 900 * 560) < 1
                   and abs(s["width"] / s["height"] - 340 / 400) < 1e-3, str(s))
