@@ -415,12 +415,13 @@ static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_pr
 
 /* Before the first run: the results, and in the writer the journal (resuming from it with
  * --resume). */
-static boids_status sweep_start(const sweep *s, const sweep_driver *drv, sweep_result **res,
-                                sweep_journal *j, size_t *resumed, boids_error *err) {
+static boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_driver *drv,
+                                sweep_result **res, sweep_journal *j, size_t *resumed,
+                                boids_error *err) {
     if (!(*res = calloc(s->nruns, sizeof **res)))
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
-    if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, *res, resumed, err);
+    if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, o, *res, resumed, err);
     if (!st && drv->writer && s->resume)
         fprintf(stderr, "boids sweep: resuming: %zu of %zu runs already done (%s)\n", *resumed,
                 s->nruns, s->runs_out);
@@ -499,7 +500,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     sweep_result *res = NULL;
     sweep_journal j = {NULL, NULL};
     size_t resumed = 0;
-    if (!st) st = sweep_start(&s, drv, &res, &j, &resumed, &err);
+    if (!st) st = sweep_start(&s, &o, drv, &res, &j, &resumed, &err);
     if (drv->agree) st = drv->agree(st, &err);
     if (!st) st = drv->run(&s, &o, res, &j, &err);
     if (!st && drv->writer) st = sweep_finish(&s, &o, &pv, res, resumed, &err);

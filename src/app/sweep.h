@@ -92,16 +92,22 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
                             const sweep_result *r, boids_error *err);
 
 /* The journal: FILE.partial beside the runs file, one row appended (and flushed to disk)
- * as each run ends, so that a sweep killed at any moment can be resumed. With --resume,
- * sweep_journal_open first reads the runs file and the journal (a torn last line is
- * dropped) into results; otherwise it starts the journal afresh. */
+ * as each run ends, so that a sweep killed at any moment can be resumed. It is opened without
+ * following a symbolic link, only if it is a regular file (a FIFO is refused, never waited
+ * on), and locked (flock) until sweep_journal_close: a second sweep on the same files is
+ * refused. Without --resume a journal that holds a finished run is refused, never truncated;
+ * with it, sweep_journal_open first reads the runs file and the journal into results (LF or
+ * CRLF, a UTF-8 BOM skipped, a torn last line dropped), checking every row: a run of this
+ * sweep, once per file, its N, world, values and seed as the run's, the sweep's sample count,
+ * every average finite and in its observable's range. Failures: BOIDS_ERR_INPUT naming the
+ * file and line. */
 typedef struct sweep_journal {
     FILE *f;
     char *path;
 } sweep_journal;
 
-boids_status sweep_journal_open(sweep_journal *j, const sweep *s, sweep_result *results,
-                                size_t *resumed, boids_error *err);
+boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts *o,
+                                sweep_result *results, size_t *resumed, boids_error *err);
 boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts *o, size_t run,
                                const sweep_result *r, boids_error *err);
 /* Closes the journal; remove: delete it too (the runs file now holds every run). */
