@@ -238,23 +238,32 @@ static void point_stats(point *q, const sweep_result *res, long seeds) {
 }
 
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
-                           double t0, boids_error *err) {
+                           boids_error *err) {
     boids_params p;
-    uint64_t seed = sweep_run_seed(o, s, r);
     boids_status st = sweep_run_params(o, s, r, &p, err);
-    if (!st) st = run_one(o, &p, s, seed, res[r].avg, &res[r].samples, err);
+    if (!st) st = run_one(o, &p, s, sweep_run_seed(o, s, r), res[r].avg, &res[r].samples, err);
     if (st) return st;
     res[r].done = 1;
+    return BOIDS_OK;
+}
+
+void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_result *res,
+                    size_t done, double t0) {
     char what[512] = "";
     size_t ci, vi[SWEEP_MAX_KEYS];
     sweep_point_coords(s, r / (size_t)s->seeds, &ci, vi);
     for (size_t i = 0; i < s->naxes; i++)
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s %s", s->axes[i].key->key,
                  s->axes[i].values[vi[i]]);
-    fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", r + 1,
-            s->nruns, s->counts[ci], what, (unsigned long long)seed, res[r].avg[0],
-            sweep_now() - t0);
-    return BOIDS_OK;
+    fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", done,
+            s->nruns, s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
+            res[r].avg[0], sweep_now() - t0);
+}
+
+size_t sweep_done(const sweep *s, const sweep_result *res) {
+    size_t done = 0;
+    for (size_t r = 0; r < s->nruns; r++) done += res[r].done != 0;
+    return done;
 }
 
 /* The sweep's part of the sidecars: the grid, the sampling and what the statistics mean. */
@@ -332,9 +341,11 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
 static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
     double t0 = sweep_now();
+    size_t done = sweep_done(s, res);
     for (size_t r = 0; r < s->nruns; r++) {
         if (res[r].done) continue;
-        boids_status st = sweep_execute(o, s, r, res, t0, err);
+        boids_status st = sweep_execute(o, s, r, res, err);
+        if (!st) sweep_progress(o, s, r, res, ++done, t0);
         if (!st && j->f) st = sweep_journal_add(j, s, o, r, &res[r], err);
         if (st) return st;
     }
@@ -485,6 +496,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     };
     app_opts o;
     int rc = app_parse(&sweep_command, own, APP_COUNT(own), &o, argc, argv);
+    if (drv->parsed) rc = drv->parsed(rc);
     if (rc != APP_RUN) {
         sweep_free(&s);
         return rc;
@@ -498,13 +510,16 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
     sweep_result *res = NULL;
-    sweep_journal j = {NULL, NULL};
+    sweep_journal j = {NULL, NULL, 0};
     size_t resumed = 0;
     if (!st) st = sweep_start(&s, &o, drv, &res, &j, &resumed, &err);
-    if (drv->agree) st = drv->agree(st, &err);
+    if (drv->agree) st = drv->agree(st, &s, &o, &err);
+    int ran = !st;
     if (!st) st = drv->run(&s, &o, res, &j, &err);
     if (!st && drv->writer) st = sweep_finish(&s, &o, &pv, res, resumed, &err);
-    sweep_journal_close(&j, !st); /* kept on failure: --resume goes on from it */
+    /* Kept on failure, --resume goes on from it; but not one this sweep made and ran nothing
+     * into (another rank failed before the first run). */
+    sweep_journal_close(&j, !st || (!ran && j.created));
     free(res);
     sweep_free(&s);
     if (!st) return 0;
@@ -512,6 +527,6 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
 }
 
 int boids_cmd_sweep(int argc, char **argv) {
-    const sweep_driver serial = {1, NULL, run_all};
+    const sweep_driver serial = {1, NULL, NULL, run_all};
     return sweep_main(argc, argv, &serial);
 }

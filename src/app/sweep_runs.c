@@ -387,8 +387,8 @@ boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts
     if (!(j->path = malloc(strlen(s->runs_out) + 9)))
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     strcat(strcpy(j->path, s->runs_out), ".partial");
-    int created, missing;
-    int fd = open_table(j->path, 1, &created, err);
+    int missing;
+    int fd = open_table(j->path, 1, &j->created, err);
     if (fd < 0) return err->status;
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         close(fd);
@@ -401,7 +401,7 @@ boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts
         close(fd);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     }
-    if (!s->resume && !created && holds_runs(j->f))
+    if (!s->resume && !j->created && holds_runs(j->f))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: a journal of finished runs is there: pass --resume to go on "
                                "from it, or remove it to start afresh",
@@ -440,7 +440,7 @@ boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts
         sweep_runs_header(j->f, s);
         if (fflush(j->f)) st = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed", j->path);
     }
-    for (size_t r = 0; r < s->nruns; r++) *resumed += (size_t)results[r].done;
+    *resumed = sweep_done(s, results);
     return st;
 }
 
