@@ -2,6 +2,7 @@
 #include "boids/state_io.h"
 
 #include "boids/atomic_file.h"
+#include "check.h"
 #include "text_lines.h"
 
 #include <errno.h>
@@ -223,15 +224,13 @@ boids_status boids_state_load(const char *path, boids_flock *out, boids_error *e
 
 boids_status boids_state_load_for(const char *path, const boids_params *p, boids_flock *out,
                                   boids_error *err) {
+    if (!p) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load_for: p is NULL");
     return load(path, p, out, err);
 }
 
 boids_status boids_state_save(const char *path, const boids_flock *fl, boids_error *err) {
-    if (!path || !fl || (fl->n && !fl->x))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s",
-                               !path ? "the file name is NULL"
-                               : !fl ? "the flock is NULL"
-                                     : "the flock's arrays are not allocated");
+    const char *bad = path ? boids_flock_bad_arrays(fl) : "the file name is NULL";
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s", bad);
     boids_atomic_file a;
     boids_status s = boids_atomic_open(&a, path, err);
     if (s) return s;
