@@ -481,10 +481,12 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
          .help = "write one row per run to FILE (run id, N, values, seed, samples and\n"
                  "each observable's run average) and FILE.json; FILE.partial records\n"
-                 "runs as they finish until the sweep ends"},
+                 "runs as they finish until the sweep ends (locked meanwhile; one that\n"
+                 "holds runs is never overwritten: resume it or remove it)"},
         {APP_FLAG, "resume", 0, NULL, &s.resume, 1,
          .help = "skip the runs that --runs-out FILE or FILE.partial already holds\n"
-                 "(the result is the same, byte for byte, as one uninterrupted sweep)"},
+                 "(each row checked first; the result is the same, byte for\n"
+                 "byte, as one uninterrupted sweep)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,
          .help = "write the provenance of the table (JSON) to FILE, e.g. when the table\n"
                  "goes to stdout"},

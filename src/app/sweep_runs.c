@@ -454,8 +454,10 @@ boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts 
 }
 
 void sweep_journal_close(sweep_journal *j, int remove) {
-    if (j->f) fclose(j->f);
+    /* Removed while still locked: a sweep starting now makes a new journal, never takes over
+     * this one on its way out. */
     if (remove && j->path) unlink(j->path);
+    if (j->f) fclose(j->f);
     free(j->path);
     j->f = NULL;
     j->path = NULL;
