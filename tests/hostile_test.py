@@ -315,4 +315,108 @@ if gpu_check.returncode == 0:
 p = run(BOIDS, "params", "--set", "noise_seed=9007199254740992", "--set", "wall_margin=5e-324")
 check("noise_seed = 2^53 and a subnormal value are accepted", p.returncode == 0, p.stderr)
 
+# ---- the sweep journal (issue 19, item 9) ---------------------------------------------------
+# A journal holds runs someone waited for: never truncated without --resume, never shared by
+# two sweeps, never written through a link or waited on as a FIFO, and every row checked on
+# resume (the message names the file, the line and the column).
+jd = os.path.join(d, "journal")
+os.mkdir(jd)
+JR = os.path.join(jd, "r.csv")
+JOURNAL = JR + ".partial"
+jsweep = ["sweep", "--preset", "vicsek", "-n", "30", "--key", "noise", "--values", "0.5,2", "--steps",
+          "20", "--seeds", "2"]
+p = run(BOIDS, *jsweep, "--runs-out", JR)
+check("journal: the reference sweep runs", p.returncode == 0, p.stderr[-300:])
+with open(JR) as f:
+    ref_runs, ref_table = f.read(), p.stdout
+os.unlink(JR)
+os.unlink(JR + ".json")
+header, row1, row2 = ref_runs.splitlines()[:3]
+
+
+def field(row, i, value):
+    cols = row.split(",")
+    cols[i] = value
+    return ",".join(cols)
+
+
+def journal_case(name, data, args, rc, words, timeout=30):
+    """Writes data (text, or None to leave the path as it is) as the journal, runs the sweep,
+    and checks exit code, message and that the journal's bytes are as they were."""
+    if data is not None:
+        with open(JOURNAL, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+    before = open(JOURNAL, "rb").read() if os.path.isfile(JOURNAL) else None
+    expect(f"journal: {name}", [*jsweep, "--runs-out", JR, *args], rc, words, timeout=timeout)
+    after = open(JOURNAL, "rb").read() if os.path.isfile(JOURNAL) else None
+    check(f"journal: {name}: the journal is unchanged", before == after)
+    check(f"journal: {name}: no runs file written", not os.path.exists(JR))
+
+
+done_two = f"{header}\n{row1}\n{row2}\n"
+journal_case("a sweep without --resume beside a journal of finished runs", done_two, [], 2,
+             ["r.csv.partial", "--resume", "remove it"])
+bad_rows = [
+    ("an order of 5", field(row1, 7, "5"), ["line 2", "order_avg", "[0, 1]"]),
+    ("a milling of nan", field(row1, 8, "nan"), ["line 2", "milling_avg", "nan"]),
+    ("a distance of inf", field(row1, 9, "inf"), ["line 2", "nn_distance_avg", "finite"]),
+    ("more neighbours than boids", field(row1, 10, "30"), ["line 2", "neighbours_avg", "[0, 29]"]),
+    ("999 samples", field(row1, 6, "999"), ["line 2", "samples", "999", "2 samples"]),
+    ("a swept value that is not the run's", field(row1, 4, "2"), ["line 2", "noise", "'2'", "'0.5'"]),
+    ("a seed that is not the run's", field(row1, 5, "7"), ["line 2", "seed", "'7'", "'0'"]),
+    ("a world that is not the run's", field(row1, 2, "11"), ["line 2", "width", "'11'", "'10'"]),
+    ("a run twice", row1 + "\n" + row1, ["line 3", row1.split(",")[0], "second time"]),
+    ("a NUL byte", row1[:5] + "\0" + row1[5:], ["line 2", "NUL"]),
+]
+for name, rows, words in bad_rows:
+    journal_case(f"resumed with {name}", f"{header}\n{rows}\n", ["--resume"], 2,
+                 ["r.csv.partial", *words])
+os.unlink(JOURNAL)
+
+# CRLF line ends and a UTF-8 byte order mark are what an editor may leave: both accepted.
+for name, data in [("CRLF line ends", done_two.replace("\n", "\r\n")),
+                   ("a UTF-8 byte order mark", "\ufeff" + done_two)]:
+    with open(JOURNAL, "wb") as f:
+        f.write(data.encode())
+    p = run(BOIDS, *jsweep, "--runs-out", JR, "--resume")
+    check(f"journal with {name}: resumed, 2 runs done", p.returncode == 0 and
+          "resuming: 2 of 4 runs already done" in p.stderr, p.stderr[-300:])
+    check(f"journal with {name}: the same table and runs file as one sweep",
+          p.stdout == ref_table and open(JR).read() == ref_runs)
+    for f_ in (JR, JR + ".json"):
+        os.unlink(f_)
+
+# Not a regular file: refused at once (a FIFO is not waited on), the thing left as it was.
+target = os.path.join(jd, "precious.csv")
+with open(target, "w") as f:
+    f.write("keep me\n")
+os.symlink(target, JOURNAL)
+for args in ([], ["--resume"]):
+    journal_case(f"a symbolic link {' '.join(args)}", None, args, 2, ["r.csv.partial", "symbolic link"])
+check("journal: the link's target is untouched", open(target).read() == "keep me\n")
+os.unlink(JOURNAL)
+os.mkfifo(JOURNAL)
+for args in ([], ["--resume"]):
+    journal_case(f"a FIFO {' '.join(args)}", None, args, 2, ["r.csv.partial", "FIFO"], timeout=10)
+os.unlink(JOURNAL)
+
+# Two sweeps on one --runs-out: the second is refused while the first holds the lock, and the
+# first one's journal stays a clean table.
+long_j = ["sweep", "--preset", "vicsek", "-n", "200", "--key", "noise", "--values", "0.5,2", "--steps",
+          "100000", "--seeds", "4", "--runs-out", JR]
+first = subprocess.Popen([BOIDS, *long_j], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t0 = time.time()
+while time.time() - t0 < 20 and not (os.path.isfile(JOURNAL) and os.path.getsize(JOURNAL) > 0):
+    time.sleep(0.01)
+for args in ([], ["--resume"]):
+    journal_case(f"a second sweep {' '.join(args)} while one runs", None, args, 2,
+                 ["r.csv.partial", "another sweep"])
+check("journal: the first sweep is still running", first.poll() is None)
+first.send_signal(signal.SIGTERM)
+first.wait(timeout=60)
+with open(JOURNAL, "rb") as f:
+    data = f.read()
+check("journal: the first sweep's journal is its header, no NUL byte",
+      data.startswith(header.encode()) and b"\0" not in data, repr(data[:200]))
+
 finish()

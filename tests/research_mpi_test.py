@@ -11,6 +11,7 @@ usage: research_mpi_test.py cpu|gpu MPIEXEC BOIDS BOIDS_MPI
 """
 import json
 import os
+import subprocess
 import sys
 
 from harness import check, finish, run, skip, tmpdir
@@ -44,6 +45,9 @@ def cpu():
                                      p.stderr.splitlines()) == 32, p.stderr[-800:])
     first = [l for l in p.stderr.splitlines() if l.startswith("boids sweep: [")][:2]
     check("largest N handed out first", all(" N 200," in l for l in first), first)
+    progress = [l.split("]")[0] for l in p.stderr.splitlines() if l.startswith("boids sweep: [")]
+    check("progress counts the runs finished: [1/32] to [32/32] in order",
+          progress == [f"boids sweep: [{k}/32" for k in range(1, 33)], progress[:5])
     for a, b in (("t.csv", "mt.csv"), ("r.csv", "mr.csv")):
         s, m = json.loads(read(f[a] + ".json")), json.loads(read(f[b] + ".json"))
         same = {k: v for k, v in s.items() if k not in PROCESS and k != "output"}
@@ -59,6 +63,9 @@ def cpu():
     p = run(*MPI, *SWEEP, "--out", f["rt.csv"], "--runs-out", f["rr.csv"], "--resume")
     check("MPI resume exits 0, 22 runs left", p.returncode == 0 and
           "resuming: 10 of 32 runs already done" in p.stderr, p.stderr[-800:])
+    progress = [l.split("]")[0] for l in p.stderr.splitlines() if l.startswith("boids sweep: [")]
+    check("MPI resume: progress goes on from the 10 resumed runs, [11/32] to [32/32]",
+          progress == [f"boids sweep: [{k}/32" for k in range(11, 33)], progress[:5])
     check("MPI resume: byte-identical table and runs file",
           read(f["rt.csv"]) == read(f["t.csv"]) and read(f["rr.csv"]) == read(f["r.csv"]))
 
@@ -78,6 +85,52 @@ def cpu():
           "4 of 4 runs failed" in p.stderr and "missing runs: " in p.stderr, p.stderr[-600:])
     check("no table and no runs file; the journal stays for --resume",
           sorted(os.listdir(fail)) == ["r.csv.partial"], os.listdir(fail))
+    mismatched()
+
+
+def mismatched():
+    """Ranks given other command lines: every rank ends, within seconds, exit 2, with the
+    message of the rank that differs and rank 0's, and no output written."""
+    d = tmpdir()
+    out, runs = os.path.join(d, "t.csv"), os.path.join(d, "r.csv")
+    quick = ["sweep", "--preset", "vicsek", "-n", "30", "--key", "noise", "--values", "0.5,2",
+             "--steps", "20", "--seeds", "2"]
+    outputs = ["--out", out, "--runs-out", runs]
+    conf = {}
+    for name, text in (("a.ini", "noise = 1\n"), ("b.ini", "noise = 1.5\n"),
+                       ("c.ini", "noise = 1\nobstacle = circle 5 5 1\n")):
+        conf[name] = os.path.join(d, name)
+        with open(conf[name], "w") as f:
+            f.write(text)
+    with_a = [*quick, "--config", conf["a.ini"]]
+    cases = [  # rank 0's (and rank 1's) sweep, rank 2's
+        ("a rank that rejects its command line", quick, [*quick, "--seeds", "0"],
+         ["--seeds", "rank 2 stopped at its command line"]),
+        ("a worker with a smaller grid", quick, [a if a != "0.5,2" else "0.5" for a in quick],
+         ["rank 2", "'swept key noise: 0.5' here", "'swept key noise: 0.5,2' on rank 0"]),
+        ("a worker with other base parameters", quick, [*quick, "--set", "noise_seed=4"],
+         ["rank 2", "parameter noise_seed = 4", "parameter noise_seed = 0"]),
+        ("a worker with another backend", quick, [*quick, "--backend", "cpu"],
+         ["rank 2", "'--backend cpu' here", "'--backend cpu-ref' on rank 0"]),
+        ("a worker with another --config content", with_a, [*quick, "--config", conf["b.ini"]],
+         ["rank 2", "parameter noise = 1.5", "parameter noise = 1'"]),
+        ("a worker with another --config obstacle", with_a, [*quick, "--config", conf["c.ini"]],
+         ["rank 2", "--config obstacles: 1", "--config obstacles: 0"]),
+    ]
+    for name, root, worker, words in cases:
+        args = [MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-n", "2", BOIDS_MPI, *root,
+                *outputs, ":", "-n", "1", BOIDS_MPI, *worker]
+        try:
+            p = run(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            check(f"{name}: the job ends within 60 s", False)
+            continue
+        check(f"{name}: exit 2", p.returncode == 2, (p.returncode, p.stderr[-600:]))
+        check(f"{name}: the message names the rank and what differs",
+              all(w in p.stderr for w in words), p.stderr[-900:])
+        check(f"{name}: nothing was run", "boids sweep: [" not in p.stderr, p.stderr[-600:])
+        check(f"{name}: no table, no runs file, no journal",
+              sorted(os.listdir(d)) == sorted(conf), os.listdir(d))
 
 
 def gpu():

@@ -34,10 +34,12 @@ typedef struct boids_atomic_file {
 boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_error *err);
 
 /* Closes the stream if open, checks that every write succeeded and renames the temporary
- * file onto the target; on any failure removes it (BOIDS_ERR_RUNTIME naming path). */
+ * file onto the target; on any failure removes it (BOIDS_ERR_RUNTIME naming path). A NULL a,
+ * or one not open (zeroed, or committed or aborted already): BOIDS_ERR_INPUT. */
 boids_status boids_atomic_commit(boids_atomic_file *a, boids_error *err);
 
-/* Closes and removes the temporary file; the target is left as it was. */
+/* Closes and removes the temporary file; the target is left as it was. NULL, or a file not
+ * open: nothing to do. */
 void boids_atomic_abort(boids_atomic_file *a);
 
 /* Makes the programs remove every temporary file still open (and every name passed to

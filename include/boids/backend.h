@@ -34,7 +34,8 @@ BOIDS_BEGIN_DECLS
 typedef struct boids_backend boids_backend;
 
 /* Creates the exact reference backend with a copy of initial (n > 0, every array set).
- * NULL initial or arrays, n = 0: BOIDS_ERR_INPUT; no memory: BOIDS_ERR_NOMEM. Returns NULL
+ * NULL initial or arrays, n = 0, a value that is not finite (NaN, inf): BOIDS_ERR_INPUT; no
+ * memory: BOIDS_ERR_NOMEM. Returns NULL
  * on failure. A 3-D flock (z and vz set, boids_flock_dim) makes a 3-D backend, which steps
  * with dim = 3 parameters only (rules3.h); boids_cpu_create likewise (27-cell grid, scalar
  * kernels); boids_gpu_create likewise (27-cell counting sort in compute shaders). */
@@ -57,7 +58,8 @@ boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigne
 boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_error *err);
 
 /* Replaces the state by a copy of in (any N > 0; the backend reallocates). NULL b or in,
- * n = 0 or a NULL array: BOIDS_ERR_INPUT; a refused upload keeps the previous state. */
+ * n = 0, a NULL array or a value that is not finite: BOIDS_ERR_INPUT; a refused upload keeps
+ * the previous state. */
 boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids_error *err);
 
 /* For the current state and parameters p (checked as in step): the number of neighbours

@@ -13,6 +13,7 @@
 #include "boids/error.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
+#include "boids/ini.h"
 #include "boids/interact.h"
 #include "boids/metrics.h"
 #include "boids/params.h"

@@ -33,7 +33,8 @@ typedef struct boids_error {
     char msg[BOIDS_ERROR_MSG_MAX];
 } boids_error;
 
-/* Records status and a printf-style message in err (err may be NULL); returns status. */
+/* Records status and a printf-style message in err (err may be NULL; fmt NULL records
+ * "(no message)"); returns status. */
 boids_status boids_error_set(boids_error *err, boids_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

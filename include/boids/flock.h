@@ -56,7 +56,9 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
  * A 3-D flock draws, for each boid in this order: c = uniform(-1, 1), phi =
  * uniform(0, 2 pi), x = uniform(0, width), y = uniform(0, height), z = uniform(0, depth),
  * and v = initial_speed * (s cos phi, s sin phi, c) with s = sqrt(1 - c^2): a direction
- * uniform on the sphere (Archimedes: z of a uniform point on the sphere is uniform). */
+ * uniform on the sphere (Archimedes: z of a uniform point on the sphere is uniform).
+ * No error return: a NULL f or p, or a flock with an array of its dimension missing, is left
+ * as it is. */
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed);
 
 /* The open plane's bound on coordinates: squared distances between any two boids stay finite
@@ -82,7 +84,7 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
 
 /* Checks one boid (x, y, vx, vy in v) against p: finite values, the position rule of
  * boids_flock_check and, when speeds != 0, the speed rule above. where starts the message
- * ("flock.csv:12"). */
+ * ("flock.csv:12"; NULL: the function's name). NULL p or v: BOIDS_ERR_INPUT. */
 boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
                               const char *where, boids_error *err);
 

@@ -113,7 +113,7 @@ typedef enum boids_gpu_variant {
 /* "plain", "fused"; "?" out of range. */
 const char *boids_gpu_variant_name(boids_gpu_variant v);
 /* The variant named name (as boids_gpu_variant_name writes it); BOIDS_ERR_INPUT listing the
- * names otherwise. */
+ * names otherwise, or for a NULL name or out. */
 boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err);
 
 typedef struct boids_gpu_options {
@@ -147,7 +147,8 @@ boids_gpu_options boids_gpu_options_default(void);
  * when creation fails) or, with gl NULL, on the GL 4.3 context current on this thread (made
  * ready with boids_gl_load). opt NULL means the defaults. initial->n is checked against the
  * device limits before its arrays are read: beyond them, BOIDS_ERR_LIMIT naming the limit
- * and the largest N that fits. Returns NULL on failure. */
+ * and the largest N that fits. A flock that boids_cpu_create refuses (NULL, empty, an array
+ * missing, a value not finite) is BOIDS_ERR_INPUT. Returns NULL on failure. */
 boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
                                 const boids_gpu_options *opt, boids_error *err);
 
@@ -162,9 +163,10 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
  * allocation the device refuses is BOIDS_ERR_LIMIT at upload. Needs a current context. */
 size_t boids_gpu_max_count(char *why, size_t size);
 
-/* Bytes of GPU buffers b holds now: per boid 2 x 20 (state and id, ping-pong) + 4 (rank in
- * its cell), 20 more in deterministic mode (the sort's input), 20 more once verification's
- * neighbours() ran; per cell 4 (counts) + ~4 (the scan's levels). */
+/* Bytes of GPU buffers b holds now (0 for NULL or a backend of another kind): per boid 2 x 20
+ * (state and id, ping-pong) + 4 (rank in its cell), 20 more in deterministic mode (the sort's
+ * input), 20 more once verification's neighbours() ran; per cell 4 (counts) + ~4 (the scan's
+ * levels). */
 size_t boids_gpu_bytes(const boids_backend *b);
 
 /* Checks, before a program allocates and fills a flock of n boids for the GPU, that the

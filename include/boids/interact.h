@@ -16,6 +16,10 @@
  * planar and a 3-D run refuses them, spheres are solid and a 2-D run refuses them
  * (boids_interact_check_dim).
  *
+ * Every function refuses a NULL table, point, obstacle, key or value with BOIDS_ERR_INPUT
+ * (a NULL `where` is named by the function's name), and a table whose obstacle_count is out
+ * of [0, BOIDS_MAX_OBSTACLES] wherever it reads the obstacles.
+ *
  * Config file lines (the same `key = value` file as the parameters; the parameter reader
  * leaves these keys to boids_interact_load_ini):
  *   predator.I = X Y R W     point I (0 .. 15) on at (X, Y), radius R, weight W; its z is

@@ -154,10 +154,12 @@ boids_status boids_params_load_ini_except(boids_params *p, const char *path,
                                           int (*theirs)(const char *key), boids_error *err);
 
 /* The valid range of a REAL or INT key as text, "(0, 1e+07]" or "[0, 6.2831853071795862]":
- * each bound reads back as exactly the double it is. */
+ * each bound reads back as exactly the double it is. NULL info: "". */
 void boids_param_range(const boids_param_info *info, char *buf, size_t size);
 
-/* Formats the value of key in p into buf (round-trippable). */
+/* Formats the value of key in p into buf (round-trippable); NULL p or info: "". An enum
+ * field holding a value beyond its choices (a struct filled by hand) is written as its
+ * number, which boids_params_set refuses. */
 void boids_params_format(const boids_params *p, const boids_param_info *info, char *buf,
                          size_t size);
 

@@ -7,8 +7,8 @@
  * calls gives the same doubles as random.Random(7) in Python.
  *
  * Ownership and threads: a boids_rng is a plain value owned by the caller; one generator
- * per thread (the functions are reentrant, a generator is not shared safely). The pointer
- * must not be NULL: these run once per random number and have no error return. */
+ * per thread (the functions are reentrant, a generator is not shared safely). They have no
+ * error return: a NULL generator is not seeded and gives 0 (uniform: a). */
 #ifndef BOIDS_RNG_H
 #define BOIDS_RNG_H
 

@@ -248,13 +248,17 @@ static void point_stats(point *q, const sweep_result *res, long seeds) {
 }
 
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
-                           double t0, boids_error *err) {
+                           boids_error *err) {
     boids_params p;
-    uint64_t seed = sweep_run_seed(o, s, r);
     boids_status st = sweep_run_params(o, s, r, &p, err);
-    if (!st) st = run_one(o, &p, s, seed, res[r].avg, &res[r].samples, err);
+    if (!st) st = run_one(o, &p, s, sweep_run_seed(o, s, r), res[r].avg, &res[r].samples, err);
     if (st) return st;
     res[r].done = 1;
+    return BOIDS_OK;
+}
+
+void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_result *res,
+                    size_t done, double t0) {
     if (sweep_bar) app_progress_clear(sweep_bar);
     char what[512] = "";
     size_t ci, vi[SWEEP_MAX_KEYS];
@@ -262,10 +266,15 @@ boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_re
     for (size_t i = 0; i < s->naxes; i++)
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s %s", s->axes[i].key->key,
                  s->axes[i].values[vi[i]]);
-    fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", r + 1,
-            s->nruns, s->counts[ci], what, (unsigned long long)seed, res[r].avg[0],
-            sweep_now() - t0);
-    return BOIDS_OK;
+    fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", done,
+            s->nruns, s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
+            res[r].avg[0], sweep_now() - t0);
+}
+
+size_t sweep_done(const sweep *s, const sweep_result *res) {
+    size_t done = 0;
+    for (size_t r = 0; r < s->nruns; r++) done += res[r].done != 0;
+    return done;
 }
 
 /* The sweep's part of the sidecars: the grid, the sampling and what the statistics mean. */
@@ -348,18 +357,18 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
 static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
     double t0 = sweep_now();
-    size_t left = 0, done = 0;
-    for (size_t r = 0; r < s->nruns; r++) left += !res[r].done;
+    size_t done = sweep_done(s, res), ran = 0;
     app_progress bar;
-    app_progress_begin(&bar, "boids sweep", "runs", (double)left);
+    app_progress_begin(&bar, "boids sweep", "runs", (double)(s->nruns - done));
     sweep_bar = &bar;
     boids_status st = BOIDS_OK;
     for (size_t r = 0; !st && r < s->nruns; r++) {
         if (res[r].done) continue;
-        bar.done = (double)done;
-        st = sweep_execute(o, s, r, res, t0, err);
+        bar.done = (double)ran;
+        st = sweep_execute(o, s, r, res, err);
+        if (!st) sweep_progress(o, s, r, res, ++done, t0);
         if (!st && j->f) st = sweep_journal_add(j, s, o, r, &res[r], err);
-        if (!st) app_progress_update(&bar, (double)++done, NULL, 1);
+        if (!st) app_progress_update(&bar, (double)++ran, NULL, 1);
     }
     app_progress_end(&bar);
     sweep_bar = NULL;
@@ -440,12 +449,13 @@ static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_pr
 
 /* Before the first run: the results, and in the writer the journal (resuming from it with
  * --resume). */
-static boids_status sweep_start(const sweep *s, const sweep_driver *drv, sweep_result **res,
-                                sweep_journal *j, size_t *resumed, boids_error *err) {
+static boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_driver *drv,
+                                sweep_result **res, sweep_journal *j, size_t *resumed,
+                                boids_error *err) {
     if (!(*res = calloc(s->nruns, sizeof **res)))
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
-    if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, *res, resumed, err);
+    if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, o, *res, resumed, err);
     if (!st && drv->writer && s->resume)
         fprintf(stderr, "boids sweep: resuming: %zu of %zu runs already done (%s)\n", *resumed,
                 s->nruns, s->runs_out);
@@ -507,10 +517,12 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
          .help = "write one row per run to FILE (run id, N, values, seed, samples and\n"
                  "each observable's run average) and FILE.json; FILE.partial records\n"
-                 "runs as they finish until the sweep ends"},
+                 "runs as they finish until the sweep ends (locked meanwhile; one that\n"
+                 "holds runs is never overwritten: resume it or remove it)"},
         {APP_FLAG, "resume", 0, NULL, &s.resume, 1,
          .help = "skip the runs that --runs-out FILE or FILE.partial already holds\n"
-                 "(the result is the same, byte for byte, as one uninterrupted sweep)"},
+                 "(each row checked first; the result is the same, byte for\n"
+                 "byte, as one uninterrupted sweep)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,
          .help = "write the provenance of the table (JSON) to FILE, e.g. when the table\n"
                  "goes to stdout"},
@@ -522,6 +534,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     };
     app_opts o;
     int rc = app_parse(&sweep_command, own, APP_COUNT(own), &o, argc, argv);
+    if (drv->parsed) rc = drv->parsed(rc);
     if (rc != APP_RUN) {
         sweep_free(&s);
         return rc;
@@ -536,13 +549,16 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
     if (!st && drv->writer) cpu_ref_note(&s, &o);
     sweep_result *res = NULL;
-    sweep_journal j = {NULL, NULL};
+    sweep_journal j = {NULL, NULL, 0};
     size_t resumed = 0;
-    if (!st) st = sweep_start(&s, drv, &res, &j, &resumed, &err);
-    if (drv->agree) st = drv->agree(st, &err);
+    if (!st) st = sweep_start(&s, &o, drv, &res, &j, &resumed, &err);
+    if (drv->agree) st = drv->agree(st, &s, &o, &err);
+    int ran = !st;
     if (!st) st = drv->run(&s, &o, res, &j, &err);
     if (!st && drv->writer) st = sweep_finish(&s, &o, &pv, res, resumed, &err);
-    sweep_journal_close(&j, !st); /* kept on failure: --resume goes on from it */
+    /* Kept on failure, --resume goes on from it; but not one this sweep made and ran nothing
+     * into (another rank failed before the first run). */
+    sweep_journal_close(&j, !st || (!ran && j.created));
     free(res);
     sweep_free(&s);
     if (!st) return 0;
@@ -550,6 +566,6 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
 }
 
 int boids_cmd_sweep(int argc, char **argv) {
-    const sweep_driver serial = {1, NULL, run_all};
+    const sweep_driver serial = {1, NULL, NULL, run_all};
     return sweep_main(argc, argv, &serial);
 }

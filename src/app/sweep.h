@@ -92,16 +92,23 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
                             const sweep_result *r, boids_error *err);
 
 /* The journal: FILE.partial beside the runs file, one row appended (and flushed to disk)
- * as each run ends, so that a sweep killed at any moment can be resumed. With --resume,
- * sweep_journal_open first reads the runs file and the journal (a torn last line is
- * dropped) into results; otherwise it starts the journal afresh. */
+ * as each run ends, so that a sweep killed at any moment can be resumed. It is opened without
+ * following a symbolic link, only if it is a regular file (a FIFO is refused, never waited
+ * on), and locked (flock) until sweep_journal_close: a second sweep on the same files is
+ * refused. Without --resume a journal that holds a finished run is refused, never truncated;
+ * with it, sweep_journal_open first reads the runs file and the journal into results (LF or
+ * CRLF, a UTF-8 BOM skipped, a torn last line dropped), checking every row: a run of this
+ * sweep, once per file, its N, world, values and seed as the run's, the sweep's sample count,
+ * every average finite and in its observable's range. Failures: BOIDS_ERR_INPUT naming the
+ * file and line. */
 typedef struct sweep_journal {
     FILE *f;
     char *path;
+    int created; /* 1: made by this sweep (it was not there) */
 } sweep_journal;
 
-boids_status sweep_journal_open(sweep_journal *j, const sweep *s, sweep_result *results,
-                                size_t *resumed, boids_error *err);
+boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts *o,
+                                sweep_result *results, size_t *resumed, boids_error *err);
 boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts *o, size_t run,
                                const sweep_result *r, boids_error *err);
 /* Closes the journal; remove: delete it too (the runs file now holds every run). */
@@ -113,9 +120,14 @@ void sweep_journal_close(sweep_journal *j, int remove);
  * ranks (boids-mpi sweep, sweep_mpi.c). */
 typedef struct sweep_driver {
     int writer; /* 1: this process checks and writes every output (serial, or MPI rank 0) */
+    /* NULL, or called by every process with what parsing its command line returned
+     * (app_parse's rc) before anything else: returns the rc to go on with, APP_RUN only when
+     * every process parsed its command line, so that none waits for another forever. */
+    int (*parsed)(int rc);
     /* NULL, or called by every process once set up (st: how that went), before any run:
-     * returns a failure when any process failed, so that none waits for another forever. */
-    boids_status (*agree)(boids_status st, boids_error *err);
+     * returns a failure when any process failed, or when its setup (parameters, config,
+     * backend, grid, sampling) is not the writer's, so that all run one sweep. */
+    boids_status (*agree)(boids_status st, const sweep *s, const app_opts *o, boids_error *err);
     /* Does every run of res not done yet, marking it done, and appends each to the journal
      * j (j->f NULL: none) as it ends; in a process that does not write, the runs it is
      * handed (res and j are then scratch). */
@@ -127,10 +139,17 @@ typedef struct sweep_driver {
  * code; only a writer prints the failure's message. */
 int sweep_main(int argc, char **argv, const sweep_driver *drv);
 
-/* One run: its parameters, its averages into res[r] (done set), and its progress line on
- * stderr (t0: the sweep's start, CLOCK_MONOTONIC seconds). */
+/* One run: its parameters, and its averages into res[r] (done set). */
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
-                           double t0, boids_error *err);
+                           boids_error *err);
+
+/* The progress line of finished run r on stderr: "[done/runs]" counts the runs finished so
+ * far, resumed ones included (t0: the sweep's start, CLOCK_MONOTONIC seconds). */
+void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_result *res,
+                    size_t done, double t0);
+
+/* The runs of res already done. */
+size_t sweep_done(const sweep *s, const sweep_result *res);
 
 /* CLOCK_MONOTONIC seconds. */
 double sweep_now(void);

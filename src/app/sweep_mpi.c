@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* boids-mpi: `boids sweep` with its runs spread over MPI ranks.
  *
- * Every rank parses the same command line and computes the same grid of runs. Rank 0 reads
+ * Every rank parses the same command line and computes the same grid of runs. Before any
+ * run every rank meets rank 0 twice: once parsed (a rank that rejected its command line
+ * stops them all), once set up, comparing its whole setup as text with rank 0's (a worker
+ * given other parameters, --config content, backend or grid would otherwise run another
+ * sweep, or read past rank 0's grid). Only then does any point-to-point work start. Rank 0 reads
  * the journal (--resume), hands out the runs not done yet, largest N first (a run's cost
  * grows at least with N, so the big ones start early and the small ones fill the gaps at the
  * end), one at a time to whichever rank asks, and writes every output exactly as the serial
@@ -69,7 +73,8 @@ static void note_missing(char *list, size_t size, const sweep *s, size_t r) {
  * worker is stopped; records results and failures as they come. */
 static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                           const size_t *q, size_t nq, int workers, boids_error *err) {
-    size_t next = 0, failed = 0;
+    size_t next = 0, failed = 0, done = s->nruns - nq;
+    double t0 = sweep_now();
     char missing[360] = "";
     boids_status st = BOIDS_OK;
     while (workers > 0) {
@@ -81,6 +86,7 @@ static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, 
             memcpy(r->avg, m.avg, sizeof r->avg);
             r->samples = (long)m.samples;
             r->done = 1;
+            sweep_progress(o, s, (size_t)m.run, res, ++done, t0);
             if (!st && j->f) st = sweep_journal_add(j, s, o, (size_t)m.run, r, err);
         } else if (m.run >= 0) {
             m.msg[sizeof m.msg - 1] = '\0';
@@ -116,7 +122,8 @@ static boids_status run_master(const sweep *s, const app_opts *o, sweep_result *
     if (size == 1) {
         double t0 = sweep_now();
         for (size_t i = 0; !st && i < nq; i++) {
-            st = sweep_execute(o, s, q[i], res, t0, err);
+            st = sweep_execute(o, s, q[i], res, err);
+            if (!st) sweep_progress(o, s, q[i], res, s->nruns - nq + i + 1, t0);
             if (!st && j->f) st = sweep_journal_add(j, s, o, q[i], &res[q[i]], err);
         }
     } else {
@@ -135,7 +142,6 @@ static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *
     mpi_result m;
     memset(&m, 0, sizeof m);
     m.run = -1;
-    double t0 = sweep_now();
     for (;;) {
         int64_t work;
         MPI_Send(&m, (int)sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
@@ -145,7 +151,7 @@ static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *
         boids_error_clear(&e);
         memset(&m, 0, sizeof m);
         m.run = work;
-        m.status = (int32_t)sweep_execute(o, s, (size_t)work, res, t0, &e);
+        m.status = (int32_t)sweep_execute(o, s, (size_t)work, res, &e);
         if (m.status == BOIDS_OK) {
             memcpy(m.avg, res[work].avg, sizeof m.avg);
             m.samples = res[work].samples;
@@ -155,11 +161,118 @@ static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *
     }
 }
 
-/* Every rank set up, or none runs: a worker that failed where rank 0 did not (which only
- * running out of memory can cause: the rest is the same on every rank) says why itself. */
-static boids_status agree(boids_status st, boids_error *err) {
-    int rank, ok = st == BOIDS_OK, root_ok = ok, all_ok;
+/* Every rank parsed its command line, or none goes on: a rank that rejected its own (it
+ * printed why) would otherwise leave the others waiting for it forever. */
+static int parsed(int rc) {
+    int rank, size, first;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine = rc == APP_RUN ? size : rank;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == size || rc != APP_RUN) return rc;
+    if (rank == 0)
+        fprintf(stderr,
+                "boids-mpi: rank %d stopped at its command line (its message above); nothing "
+                "was run\n",
+                first);
+    return 2;
+}
+
+/* What decides the sweep's results, one item a line: the backend and its mode, the seeds,
+ * the sampling, the counts, each swept key's values, every base parameter (from --preset,
+ * --config, --set, ...), the interaction table of --config, and the run ids (a hash of
+ * every run's parameters). The caller frees it; NULL when out of memory. */
+static char *setup_text(const sweep *s, const app_opts *o, boids_error *err) {
+    boids_params base;
+    if (app_params(o, &base, err)) return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    if (strcmp(o->backend, "gpu"))
+        fprintf(f, "--backend %s\n", o->backend);
+    else
+        fprintf(f, "--backend gpu %s, variant %d\n", o->deterministic ? "deterministic" : "fast",
+                o->gpu_variant);
+    fprintf(f, "--seed %llu\n--seeds %ld\n--steps %ld\n--burn-in %ld\n--sample-every %ld\n",
+            (unsigned long long)o->seed, s->seeds, s->steps, s->burn_in, s->every);
+    fprintf(f, "--density %.17g\n--counts ", s->density);
+    for (size_t i = 0; i < s->ncounts; i++) fprintf(f, "%s%ld", i ? "," : "", s->counts[i]);
+    for (size_t a = 0; a < s->naxes; a++) {
+        fprintf(f, "\nswept key %s: ", s->axes[a].key->key);
+        for (size_t i = 0; i < s->axes[a].nvalues; i++)
+            fprintf(f, "%s%s", i ? "," : "", s->axes[a].values[i]);
+    }
+    size_t n;
+    const boids_param_info *t = boids_param_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char value[64];
+        boids_params_format(&base, &t[i], value, sizeof value);
+        fprintf(f, "\nparameter %s = %s", t[i].key, value);
+    }
+    const boids_interact *in = o->inter;
+    for (int i = 0; in && i < 2 * BOIDS_MAX_POINTS; i++) {
+        const boids_point *pt =
+            i < BOIDS_MAX_POINTS ? &in->predators[i] : &in->attractors[i - BOIDS_MAX_POINTS];
+        fprintf(f, "\n--config %s.%d = %s %.17g %.17g %.17g %.17g %.17g",
+                i < BOIDS_MAX_POINTS ? "predator" : "attractor", i % BOIDS_MAX_POINTS,
+                pt->on ? "on" : "off", pt->x, pt->y, pt->z, pt->radius, pt->weight);
+    }
+    fprintf(f, "\n--config obstacles: %d", in ? in->obstacle_count : 0);
+    for (int i = 0; in && i < in->obstacle_count && i < BOIDS_MAX_OBSTACLES; i++) {
+        const boids_obstacle *ob = &in->obstacles[i];
+        fprintf(f, "\n--config obstacle %d = kind %d %.17g %.17g %.17g %.17g %.17g %.17g", i,
+                ob->kind, ob->x0, ob->y0, ob->z0, ob->x1, ob->y1, ob->radius);
+    }
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t r = 0; r < s->nruns; r++) h = (h ^ s->ids[r]) * 0x100000001b3ull;
+    fprintf(f, "\nruns %zu, ids hash %016llx\n", s->nruns, (unsigned long long)h);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Compares this rank's setup with rank 0's (broadcast): 1 when equal; else prints the first
+ * line that differs, as this rank and rank 0 have it. */
+static int same_setup(const sweep *s, const app_opts *o, int rank, boids_error *err) {
+    char *mine = setup_text(s, o, err);
+    long long len = mine ? (long long)strlen(mine) + 1 : 0; /* rank 0's counts */
+    MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    char *root = rank == 0 ? mine : malloc(len ? (size_t)len : 1);
+    if (!root && len) {
+        fprintf(stderr, "boids-mpi: rank %d: out of memory\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (len) MPI_Bcast(root, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int same = mine && len && !strcmp(mine, root);
+    if (!mine) {
+        fprintf(stderr, "boids-mpi: rank %d: out of memory describing its sweep\n", rank);
+    } else if (!same && len) {
+        const char *a = mine, *b = root; /* the first line that differs */
+        for (size_t la, lb; (la = strcspn(a, "\n")) == (lb = strcspn(b, "\n")) &&
+                            !strncmp(a, b, la) && a[la] && b[lb];)
+            a += la + 1, b += lb + 1;
+        int la = (int)strcspn(a, "\n"), lb = (int)strcspn(b, "\n");
+        fprintf(stderr,
+                "boids-mpi: rank %d: its sweep is not rank 0's: '%.*s%s' here, '%.*s%s' on "
+                "rank 0 (give every rank the same options, --config file and backend)\n",
+                rank, la > 120 ? 120 : la, a, la > 120 ? "..." : "", lb > 120 ? 120 : lb, b,
+                lb > 120 ? "..." : "");
+    }
+    if (root != mine) free(root);
+    free(mine);
+    return same;
+}
+
+/* Every rank set up, and set up as rank 0, or none runs: a worker that failed where rank 0
+ * did not, or whose sweep is not rank 0's (other parameters, --config content, backend or
+ * grid on its command line), says why itself; rank 0 sums up, and every rank exits. */
+static boids_status agree(boids_status st, const sweep *s, const app_opts *o, boids_error *err) {
+    int rank, size, ok = st == BOIDS_OK, root_ok = ok, all_ok;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Bcast(&root_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!ok && rank && root_ok) fprintf(stderr, "boids-mpi: rank %d: %s\n", rank, err->msg);
@@ -167,12 +280,20 @@ static boids_status agree(boids_status st, boids_error *err) {
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
                                "sweep: a rank failed before the first run (its message above); "
                                "nothing was run");
-    return st;
+    if (!all_ok) return st;
+    int mine = same_setup(s, o, rank, err) ? size : rank, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first < size)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "sweep: rank %d was given another sweep than rank 0 (its message "
+                               "above); nothing was run",
+                               first);
+    return BOIDS_OK;
 }
 
 int boids_mpi_sweep(int argc, char **argv) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const sweep_driver drv = {rank == 0, agree, rank == 0 ? run_master : run_worker};
+    const sweep_driver drv = {rank == 0, parsed, agree, rank == 0 ? run_master : run_worker};
     return sweep_main(argc, argv, &drv);
 }

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* boids sweep: run ids, the runs table and the journal that makes a sweep resumable. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep.h"
@@ -91,8 +95,10 @@ void sweep_runs_header(FILE *f, const sweep *s) {
     fputc('\n', f);
 }
 
-boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t run,
-                            const sweep_result *r, boids_error *err) {
+/* The row of run `run` up to its seed (run_id, N, width, height, the swept values, seed), as
+ * the runs table writes it: what a row read back on --resume must repeat exactly. */
+static boids_status row_key(FILE *f, const sweep *s, const app_opts *o, size_t run,
+                            boids_error *err) {
     boids_params p;
     boids_status st = sweep_run_params(o, s, run, &p, err);
     if (st) return st;
@@ -100,141 +106,341 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
     sweep_point_coords(s, run / (size_t)s->seeds, &ci, vi);
     fprintf(f, "%016" PRIx64 ",%ld,%.17g,%.17g", s->ids[run], p.count, p.width, p.height);
     for (size_t i = 0; i < s->naxes; i++) fprintf(f, ",%s", s->axes[i].values[vi[i]]);
-    fprintf(f, ",%" PRIu64 ",%ld", sweep_run_seed(o, s, run), r->samples);
+    fprintf(f, ",%" PRIu64, sweep_run_seed(o, s, run));
+    return BOIDS_OK;
+}
+
+boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t run,
+                            const sweep_result *r, boids_error *err) {
+    boids_status st = row_key(f, s, o, run, err);
+    if (st) return st;
+    fprintf(f, ",%ld", r->samples);
     /* %.17g: a resumed sweep reads these back into the same doubles. */
     for (int k = 0; k < BOIDS_METRICS_COUNT; k++) fprintf(f, ",%.17g", r->avg[k]);
     fputc('\n', f);
     return BOIDS_OK;
 }
 
-/* The header row as text (the caller frees it), or NULL when out of memory. */
-static char *header_text(const sweep *s) {
+/* Text written to a memory stream by write (the caller frees it), or NULL when out of memory
+ * (err set) or when write fails (err set by it). */
+static char *mem_text(boids_status (*write)(FILE *, const void *, boids_error *), const void *arg,
+                      boids_error *err) {
     char *buf = NULL;
     size_t size = 0;
     FILE *m = open_memstream(&buf, &size);
-    if (!m) return NULL;
-    sweep_runs_header(m, s);
-    fclose(m);
+    if (!m) {
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    boids_status st = write(m, arg, err);
+    if (fclose(m) != 0 && !st) st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    if (st) {
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 
-/* One row of a runs table into results: its id must be a run of this sweep. */
-static boids_status parse_row(char *line, const sweep *s, const id_index *ix, sweep_result *res,
-                              const char *where, boids_error *err) {
-    size_t nf = 6 + s->naxes + BOIDS_METRICS_COUNT, k = 0;
-    char *field[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
+static boids_status header_write(FILE *f, const void *s, boids_error *err) {
+    (void)err;
+    sweep_runs_header(f, s);
+    return BOIDS_OK;
+}
+
+/* What a resumed table is read with: the sweep, its runs by id, the header's columns. */
+typedef struct reader {
+    const sweep *s;
+    const app_opts *o;
+    id_index *ix;
+    sweep_result *res;
+    unsigned char *from; /* per run: 0 not read yet, else the table (1, 2) that held it */
+    char *header;        /* the header row, its commas turned into NULs: column names */
+    char *column[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
+} reader;
+
+typedef struct key_args {
+    const reader *rd;
+    size_t run;
+} key_args;
+
+static boids_status key_write(FILE *f, const void *arg, boids_error *err) {
+    const key_args *k = arg;
+    return row_key(f, k->rd->s, k->rd->o, k->run, err);
+}
+
+/* Splits line at its commas into at most max fields; returns how many (max + 1: too many). */
+static size_t split(char *line, char **field, size_t max) {
+    size_t k = 0;
     for (char *c = line;; *c++ = '\0') {
-        if (k == nf)
-            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %zu fields", where, nf);
+        if (k == max) return max + 1;
         field[k++] = c;
         c += strcspn(c, ",");
-        if (!*c) break;
+        if (!*c) return k;
     }
+}
+
+/* The range a run average of observable m can take with N boids (an average of values in a
+ * range stays in it; every bound is a double that rounding cannot cross). */
+static int avg_in_range(int m, double v, long n, char *range, size_t size) {
+    double lo = 0, hi = 1;
+    int open_lo = 0;
+    switch (m) {
+    case 2: /* nn_distance: NaN exactly when N < 2 */
+        if (n < 2) {
+            snprintf(range, size, "nan (one boid: no nearest neighbour)");
+            return isnan(v);
+        }
+        snprintf(range, size, "a finite distance >= 0");
+        return isfinite(v) && v >= 0;
+    case 3:
+        hi = (double)(n - 1);
+        break;
+    case 4:
+        lo = 1, hi = (double)n;
+        break;
+    case 5:
+        open_lo = 1;
+        break;
+    }
+    snprintf(range, size, "%c%.17g, %.17g]", open_lo ? '(' : '[', lo, hi);
+    return (open_lo ? v > lo : v >= lo) && v <= hi;
+}
+
+/* One row of a runs table (table 1: the runs file, 2: the journal) into the results: a run of
+ * this sweep, read once per table, repeating the run's N, world, values and seed, with the
+ * sweep's sample count and each average finite and within its observable's range. */
+static boids_status parse_row(reader *rd, char *line, int table, const char *where,
+                              boids_error *err) {
+    const sweep *s = rd->s;
+    size_t nf = 6 + s->naxes + BOIDS_METRICS_COUNT;
+    char *field[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
+    size_t k = split(line, field, nf);
+    if (k > nf) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %zu fields", where, nf);
     if (k != nf)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %zu fields, expected %zu", where, k, nf);
     char *end;
     errno = 0;
     id_index key = {strtoull(field[0], &end, 16), 0};
-    const id_index *hit = bsearch(&key, ix, s->nruns, sizeof *ix, cmp_id);
+    const id_index *hit = bsearch(&key, rd->ix, s->nruns, sizeof *rd->ix, cmp_id);
     if (*end || errno || !hit)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: run '%s' is not a run of this sweep (were its keys, values, "
                                "counts, seeds or base parameters changed?)",
                                where, field[0]);
-    sweep_result *r = &res[hit->run];
-    r->samples = strtol(field[5 + s->naxes], &end, 10);
-    int bad = *end != '\0' || r->samples < 1;
+    size_t run = hit->run;
+    if (rd->from[run] == table)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: run %s appears a second time in this file", where, field[0]);
+    /* The columns before the results repeat the run's own: an edited row is refused. */
+    key_args ka = {rd, run};
+    char *want = mem_text(key_write, &ka, err), *wf[6 + SWEEP_MAX_KEYS];
+    if (!want) return err->status;
+    split(want, wf, 5 + s->naxes);
+    boids_status st = BOIDS_OK;
+    for (size_t i = 1; !st && i < 5 + s->naxes; i++)
+        if (strcmp(field[i], wf[i]))
+            st = boids_error_set(err, BOIDS_ERR_INPUT,
+                                 "%s: column %s is '%s', but run %s of this sweep has '%s'", where,
+                                 rd->column[i], field[i], field[0], wf[i]);
+    long n = strtol(wf[1], NULL, 10);
+    free(want);
+    if (st) return st;
+    sweep_result r = {.done = 1};
+    long samples = (s->steps - s->burn_in) / s->every + 1;
+    errno = 0;
+    r.samples = strtol(field[5 + s->naxes], &end, 10);
+    if (*end || end == field[5 + s->naxes] || errno || r.samples != samples)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: column samples is '%s', but this sweep takes %ld samples a "
+                               "run (burn-in %ld, steps %ld, every %ld)",
+                               where, field[5 + s->naxes], samples, s->burn_in, s->steps, s->every);
     for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
-        const char *text = field[6 + s->naxes + (size_t)m];
-        r->avg[m] = strtod(text, &end);
-        bad |= *end != '\0' || end == text; /* "nan" is a number here: nn_distance at N 1 */
+        size_t i = 6 + s->naxes + (size_t)m;
+        char range[64];
+        r.avg[m] = strtod(field[i], &end);
+        if (*end || end == field[i])
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: column %s: '%s' is not a number",
+                                   where, rd->column[i], field[i]);
+        if (!avg_in_range(m, r.avg[m], n, range, sizeof range))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: column %s is %s, outside what a run of %ld boids gives: %s",
+                                   where, rd->column[i], field[i], n, range);
     }
-    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: malformed number", where);
-    r->done = 1;
+    sweep_result *have = &rd->res[run];
+    if (rd->from[run] &&
+        (have->samples != r.samples || memcmp(have->avg, r.avg, sizeof r.avg) != 0))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: run %s has other results than in %s",
+                               where, field[0], s->runs_out);
+    *have = r;
+    rd->from[run] = (unsigned char)table;
     return BOIDS_OK;
 }
 
-/* Reads a runs table (the runs file or the journal) into results. *good: the offset after
- * the last complete line, where a torn last line (the sweep killed mid-write) starts. */
-static boids_status load_table(FILE *f, const char *path, const sweep *s, const id_index *ix,
-                               sweep_result *res, long *good, boids_error *err) {
-    char *header = header_text(s), *line = NULL;
+/* Reads a runs table (the runs file or the journal) into results: LF or CRLF line ends, a
+ * UTF-8 byte order mark before the header skipped. *good: the offset after the last complete
+ * line, where a torn last line (the sweep killed mid-write) starts. */
+static boids_status load_table(reader *rd, FILE *f, const char *path, int table, long *good,
+                               boids_error *err) {
+    char *line = NULL, where[600];
     size_t cap = 0;
-    if (!header) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
-    ssize_t len = getline(&line, &cap, f);
     *good = 0;
-    if (len <= 0) { /* empty: killed before its header reached the disk */
-        free(header);
-        free(line);
-        return BOIDS_OK;
-    }
-    if (strcmp(line, header))
-        st = boids_error_set(err, BOIDS_ERR_INPUT,
-                             "%s: its header is not this sweep's (another set of swept keys?)",
-                             path);
-    *good = ftell(f);
-    for (long ln = 2; !st && (len = getline(&line, &cap, f)) > 0; ln++) {
-        if (line[len - 1] != '\n') break; /* torn: never a finished run */
-        line[len - 1] = '\0';
-        char where[600];
+    for (long ln = 1; !st; ln++) {
+        ssize_t len = getline(&line, &cap, f);
+        if (len <= 0 || line[len - 1] != '\n') break; /* torn: never a finished run */
         snprintf(where, sizeof where, "%s line %ld", path, ln);
-        if (!(st = parse_row(line, s, ix, res, where, err))) *good = ftell(f);
+        char *text = line;
+        line[--len] = '\0';
+        if (len && line[len - 1] == '\r') line[--len] = '\0';
+        if (memchr(line, '\0', (size_t)len)) {
+            st = boids_error_set(err, BOIDS_ERR_INPUT, "%s: holds a NUL byte (a damaged file)",
+                                 where);
+        } else if (ln == 1) {
+            if (!strncmp(text, "\xEF\xBB\xBF", 3)) text += 3;
+            char *want = mem_text(header_write, rd->s, err);
+            if (!want) return err->status;
+            want[strcspn(want, "\n")] = '\0';
+            if (strcmp(text, want))
+                st = boids_error_set(err, BOIDS_ERR_INPUT,
+                                     "%s: its header is not this sweep's (another set of swept "
+                                     "keys?)",
+                                     where);
+            free(want);
+        } else {
+            st = parse_row(rd, text, table, where, err);
+        }
+        if (!st) *good = ftell(f);
     }
     free(line);
-    free(header);
     return st;
 }
 
-/* Loads path into results if it exists; *good as load_table. */
-static boids_status load_if_present(const char *path, FILE **keep, const sweep *s,
-                                    const id_index *ix, sweep_result *res, long *good,
-                                    boids_error *err) {
-    FILE *f = fopen(path, keep ? "r+" : "r");
-    if (!f)
-        return errno == ENOENT ? BOIDS_OK
-                               : boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read it: %s",
-                                                 path, strerror(errno));
-    boids_status st = load_table(f, path, s, ix, res, good, err);
-    if (!st && keep) {
-        *keep = f;
-        return BOIDS_OK;
+/* The kind of a file that is not a regular one, for messages. */
+static const char *kind(mode_t mode) {
+    return S_ISDIR(mode)                    ? "a folder"
+           : S_ISFIFO(mode)                 ? "a FIFO"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+           : S_ISSOCK(mode)                 ? "a socket"
+                                            : "not a regular file";
+}
+
+/* Opens a runs table or journal without following a symbolic link and without blocking on a
+ * FIFO, and only if it is a regular file: read-only (fd returned, -1 and *missing set when it
+ * does not exist), or for the journal read-write, created if missing (*missing set then). */
+static int open_table(const char *path, int journal, int *missing, boids_error *err) {
+    *missing = 0;
+    int flags = (journal ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    int fd = open(path, flags);
+    if (fd < 0 && errno == ENOENT) {
+        *missing = 1;
+        if (!journal) return -1;
+        fd = open(path, flags | O_CREAT | O_EXCL, 0666);
     }
-    fclose(f);
-    return st;
+    if (fd < 0) {
+        struct stat ls;
+        if (errno == ELOOP || (errno == EEXIST && !lstat(path, &ls) && S_ISLNK(ls.st_mode)))
+            boids_error_set(err, BOIDS_ERR_INPUT,
+                            "%s: is a symbolic link; a sweep's records are not written or "
+                            "read through one (name its target instead)",
+                            path);
+        else
+            boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot %s it: %s", path,
+                            journal ? "write" : "read", strerror(errno));
+        *missing = 0;
+        return -1;
+    }
+    struct stat st;
+    int bad = fstat(fd, &st);
+    if (bad || !S_ISREG(st.st_mode)) {
+        if (bad)
+            boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read it: %s", path, strerror(errno));
+        else
+            boids_error_set(err, BOIDS_ERR_INPUT, "%s: is %s, not a runs table", path,
+                            kind(st.st_mode));
+        close(fd);
+        *missing = 0;
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+/* 1 when the file holds a finished run: a line after the header (read from the start). */
+static int holds_runs(FILE *f) {
+    int c, lines = 0;
+    while ((c = getc(f)) != EOF)
+        if (c == '\n' && ++lines == 1) {
+            if ((c = getc(f)) != EOF) return 1;
+            break;
+        }
+    return 0;
 }
 
 /* The journal goes straight to its final name and grows a line at a time: it is a record
  * of progress that must survive a kill, not an output (the runs file, written whole at the
- * end through boids_atomic_file, is). */
-boids_status sweep_journal_open(sweep_journal *j, const sweep *s, sweep_result *results,
-                                size_t *resumed, boids_error *err) {
+ * end through boids_atomic_file, is). Its lock (flock) is held until sweep_journal_close, so
+ * a second sweep on the same files stops at once instead of writing into it. */
+boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts *o,
+                                sweep_result *results, size_t *resumed, boids_error *err) {
     j->f = NULL;
+    *resumed = 0;
     if (!(j->path = malloc(strlen(s->runs_out) + 9)))
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     strcat(strcpy(j->path, s->runs_out), ".partial");
+    int missing;
+    int fd = open_table(j->path, 1, &j->created, err);
+    if (fd < 0) return err->status;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: in use by another sweep (it holds the journal's lock); wait "
+                               "for it to end or stop it",
+                               j->path);
+    }
+    if (!(j->f = fdopen(fd, "r+"))) {
+        close(fd);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    }
+    if (!s->resume && !j->created && holds_runs(j->f))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: a journal of finished runs is there: pass --resume to go on "
+                               "from it, or remove it to start afresh",
+                               j->path);
     boids_status st = BOIDS_OK;
     long good = 0;
     if (s->resume) {
-        id_index *ix = sorted_ids(s);
-        if (!ix) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-        st = load_if_present(s->runs_out, NULL, s, ix, results, &good, err);
-        if (!st) st = load_if_present(j->path, &j->f, s, ix, results, &good, err);
-        free(ix);
+        reader rd = {s, o, sorted_ids(s), results, calloc(s->nruns, 1), NULL, {NULL}};
+        rd.header = mem_text(header_write, s, err);
+        if (!rd.ix || !rd.from || !rd.header) {
+            st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        } else {
+            rd.header[strcspn(rd.header, "\n")] = '\0';
+            split(rd.header, rd.column, 6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT);
+            int rfd = open_table(s->runs_out, 0, &missing, err);
+            FILE *rf = rfd >= 0 ? fdopen(rfd, "r") : NULL;
+            if (rfd >= 0 && !rf) close(rfd);
+            if (rf) {
+                st = load_table(&rd, rf, s->runs_out, 1, &good, err);
+                fclose(rf);
+            } else if (!missing) {
+                st = err->status ? err->status : BOIDS_ERR_NOMEM;
+            }
+            if (!st) st = load_table(&rd, j->f, j->path, 2, &good, err);
+        }
+        free(rd.ix);
+        free(rd.from);
+        free(rd.header);
     }
-    if (!st && j->f) { /* append after the last complete line, dropping a torn one */
-        if (fflush(j->f) || ftruncate(fileno(j->f), good) || fseek(j->f, good, SEEK_SET))
-            st = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot append to it", j->path);
-    } else if (!st && !(j->f = fopen(j->path, "w"))) {
-        st = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write it: %s", j->path,
+    /* Append after the last complete line, dropping a torn one; without --resume the journal
+     * holds no finished run (or was just made) and starts afresh. */
+    if (!st && (fflush(j->f) || ftruncate(fileno(j->f), good) || fseek(j->f, good, SEEK_SET)))
+        st = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot append to it: %s", j->path,
                              strerror(errno));
-    }
-    if (!st && ftell(j->f) == 0) {
+    if (!st && good == 0) {
         sweep_runs_header(j->f, s);
         if (fflush(j->f)) st = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed", j->path);
     }
-    *resumed = 0;
-    for (size_t r = 0; r < s->nruns; r++) *resumed += (size_t)results[r].done;
+    *resumed = sweep_done(s, results);
     return st;
 }
 
@@ -248,8 +454,10 @@ boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts 
 }
 
 void sweep_journal_close(sweep_journal *j, int remove) {
-    if (j->f) fclose(j->f);
+    /* Removed while still locked: a sweep starting now makes a new journal, never takes over
+     * this one on its way out. */
     if (remove && j->path) unlink(j->path);
+    if (j->f) fclose(j->f);
     free(j->path);
     j->f = NULL;
     j->path = NULL;

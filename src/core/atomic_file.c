@@ -50,6 +50,7 @@ void boids_atomic_cleanup_on_signals(void) {
 }
 
 void boids_atomic_track(char *name) {
+    if (!name) return;
     for (int i = 0; i < TRACKED_MAX; i++)
         if (!tracked[i]) {
             tracked[i] = name;
@@ -60,6 +61,7 @@ void boids_atomic_track(char *name) {
 }
 
 void boids_atomic_untrack(const char *name) {
+    if (!name) return;
     for (int i = 0; i < TRACKED_MAX; i++)
         if (tracked[i] == name) tracked[i] = NULL;
 }
@@ -113,6 +115,9 @@ static int create_unique(char *tmp) {
 }
 
 boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_error *err) {
+    if (!a || !path)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_atomic_open: %s is NULL",
+                               !a ? "the file" : "the path");
     memset(a, 0, sizeof *a);
     a->path = path;
     boids_status s = check_target(path, err);
@@ -144,6 +149,15 @@ boids_status boids_atomic_open(boids_atomic_file *a, const char *path, boids_err
 }
 
 boids_status boids_atomic_commit(boids_atomic_file *a, boids_error *err) {
+    /* Open: tmp and path set. A zeroed struct, or one committed or aborted already (its
+     * stream closed), holds nothing to commit. */
+    if (!a || !a->tmp || !a->path) {
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_atomic_commit: %s",
+                               !a ? "the file is NULL"
+                                  : "the file is not open (never "
+                                    "opened, or committed or aborted "
+                                    "already)");
+    }
     int failed_errno = 0;
     if (a->f) {
         if (ferror(a->f)) failed_errno = errno ? errno : EIO;
@@ -169,6 +183,7 @@ boids_status boids_atomic_commit(boids_atomic_file *a, boids_error *err) {
 }
 
 void boids_atomic_abort(boids_atomic_file *a) {
+    if (!a) return;
     if (a->f) fclose(a->f);
     a->f = NULL;
     if (a->tmp) {

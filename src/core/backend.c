@@ -11,11 +11,20 @@
 
 /* NULL flock, no boids or a missing array: BOIDS_ERR_INPUT naming `what`. */
 static boids_status check_flock(const boids_flock *f, const char *what, boids_error *err) {
-    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock is NULL", what);
-    if (f->n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock has no boids", what);
-    if (!f->x || !f->y || !f->vx || !f->vy || !f->z != !f->vz)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the flock's arrays are not allocated",
-                               what);
+    const char *bad = boids_flock_bad_arrays(f);
+    if (!bad && f->n == 0) bad = "the flock has no boids";
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", what, bad);
+    return BOIDS_OK;
+}
+
+/* check_flock, and every value finite: a state a backend takes in (create, upload). A NaN
+ * would spread through every neighbour of the boid within steps. */
+static boids_status check_state(const boids_flock *f, const char *what, boids_error *err) {
+    if (check_flock(f, what, err)) return BOIDS_ERR_INPUT;
+    size_t i = boids_flock_first_not_finite(f);
+    if (i < f->n)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: boid %zu has a value that is not finite",
+                               what, i);
     return BOIDS_OK;
 }
 
@@ -47,12 +56,12 @@ static boids_status check_run(const boids_backend *b, const boids_params *p, con
 }
 
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
-    if (check_flock(initial, "boids_cpu_ref_create", err)) return NULL;
+    if (check_state(initial, "boids_cpu_ref_create", err)) return NULL;
     return boids_cpu_ref_create_unchecked(initial, err);
 }
 
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
-    if (check_flock(initial, "boids_cpu_create", err)) return NULL;
+    if (check_state(initial, "boids_cpu_create", err)) return NULL;
     return boids_cpu_create_unchecked(initial, threads, err);
 }
 
@@ -82,7 +91,7 @@ boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_er
 }
 
 boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
-    if (check_backend(b, "upload", err) || check_flock(in, "upload", err)) return BOIDS_ERR_INPUT;
+    if (check_backend(b, "upload", err) || check_state(in, "upload", err)) return BOIDS_ERR_INPUT;
     if (boids_flock_dim(in) != backend_dim(b))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "upload: a %d-D flock onto a %d-D %s backend (a backend keeps the "

@@ -10,7 +10,10 @@
 #ifndef BOIDS_CHECK_H
 #define BOIDS_CHECK_H
 
+#include <math.h>
+
 #include "boids/error.h"
+#include "boids/flock.h"
 
 /* For a library function that is not public: hidden from the shared libraries even where a
  * public header (whose declarations are exported, boids/api.h) declares it again later. */
@@ -27,6 +30,24 @@
 __attribute__((visibility("default")))
 #endif
 void boids_assert_fail(const char *condition, const char *file, int line);
+
+/* What is wrong with a flock an entry point is about to read: NULL, or an array of its
+ * dimension missing (x, y, vx, vy, and z with vz or neither); NULL when nothing is. */
+static inline const char *boids_flock_bad_arrays(const struct boids_flock *f) {
+    if (!f) return "the flock is NULL";
+    if (f->n && (!f->x || !f->y || !f->vx || !f->vy || !f->z != !f->vz))
+        return "the flock's arrays are not allocated";
+    return NULL;
+}
+
+/* The first boid of f (arrays complete) with a value that is not finite, or f->n. */
+static inline size_t boids_flock_first_not_finite(const struct boids_flock *f) {
+    for (size_t i = 0; i < f->n; i++)
+        if (!isfinite(f->x[i]) || !isfinite(f->y[i]) || !isfinite(f->vx[i]) ||
+            !isfinite(f->vy[i]) || (f->z && (!isfinite(f->z[i]) || !isfinite(f->vz[i]))))
+            return i;
+    return f->n;
+}
 
 #if !defined(NDEBUG) || defined(BOIDS_ENABLE_ASSERT)
 #define BOIDS_ASSERT(c) ((c) ? (void)0 : boids_assert_fail(#c, __FILE__, __LINE__))

@@ -7,6 +7,7 @@
 boids_status boids_error_set(boids_error *err, boids_status status, const char *fmt, ...) {
     if (err) {
         err->status = status;
+        if (!fmt) fmt = "(no message)";
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "boids/rng.h"
+#include "check.h"
 
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
     return boids_flock_alloc_dim(f, n, 2, err);
@@ -52,11 +53,8 @@ void boids_flock_free(boids_flock *f) {
 }
 
 boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_error *err) {
-    if (!dst || !src || (src->n && !src->x))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_copy: %s",
-                               !dst   ? "the destination is NULL"
-                               : !src ? "the source is NULL"
-                                      : "the source's arrays are not allocated");
+    const char *bad = !dst ? "the destination is NULL" : boids_flock_bad_arrays(src);
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_copy: %s", bad);
     const int dim = boids_flock_dim(src);
     boids_status s = boids_flock_alloc_dim(dst, src->n, dim, err);
     if (s) return s;
@@ -73,7 +71,8 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
 }
 
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed) {
-    if (!f || !p) return; /* no error channel; nothing to fill */
+    /* No error channel: nothing to fill, or arrays missing, leaves the flock as it is. */
+    if (!p || boids_flock_bad_arrays(f) || !f->x) return;
     boids_rng r;
     boids_rng_seed(&r, seed);
     if (f->z) {
@@ -119,6 +118,10 @@ static boids_status speed_check(const boids_params *p, double speed, const char 
 boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
                               const char *where, boids_error *err) {
     static const char *names[4] = {"x", "y", "vx", "vy"};
+    if (!where) where = "boids_boid_check";
+    if (!p || !v)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
+                               !p ? "the parameters are" : "the boid's values are");
     for (int c = 0; c < 4; c++)
         if (!isfinite(v[c]))
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where, names[c]);
@@ -139,6 +142,10 @@ boids_status boids_boid_check(const boids_params *p, const double v[4], int spee
 boids_status boids_boid_check3(const boids_params *p, const double v[6], int speeds,
                                const char *where, boids_error *err) {
     static const char *names[6] = {"x", "y", "z", "vx", "vy", "vz"};
+    if (!where) where = "boids_boid_check3";
+    if (!p || !v)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
+                               !p ? "the parameters are" : "the boid's values are");
     for (int c = 0; c < 6; c++)
         if (!isfinite(v[c]))
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where, names[c]);
@@ -161,11 +168,8 @@ boids_status boids_boid_check3(const boids_params *p, const double v[6], int spe
 
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
                                boids_error *err) {
-    if (!f || !p || (f->n && !f->x))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_check: %s",
-                               !f   ? "the flock is NULL"
-                               : !p ? "the parameters are NULL"
-                                    : "the flock's arrays are not allocated");
+    const char *bad = p ? boids_flock_bad_arrays(f) : "the parameters are NULL";
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_flock_check: %s", bad);
     if (!origin) origin = "flock";
     if (boids_flock_dim(f) != p->dim)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -201,7 +205,7 @@ static double order3(const boids_flock *f) {
 }
 
 double boids_order(const boids_flock *f) {
-    if (!f) return 0.0;
+    if (boids_flock_bad_arrays(f)) return 0.0;
     if (f->z) return order3(f);
     double ux = 0, uy = 0;
     for (size_t i = 0; i < f->n; i++) {
@@ -215,7 +219,7 @@ double boids_order(const boids_flock *f) {
 
 uint64_t boids_flock_hash(const boids_flock *f) {
     uint64_t h = 0xcbf29ce484222325ull;
-    if (!f || !f->x) return h; /* the hash of no bytes */
+    if (boids_flock_bad_arrays(f) || !f->x) return h; /* the hash of no bytes */
     const double *arrays[6] = {f->x, f->y, f->vx, f->vy, f->z, f->vz};
     for (int a = 0; a < (f->z ? 6 : 4); a++) {
         const unsigned char *bytes = (const unsigned char *)arrays[a];

@@ -9,7 +9,16 @@
 
 #include "boids/ini.h"
 
+/* A NULL table or argument: BOIDS_ERR_INPUT naming the function (fn) and the argument. A
+ * NULL `where` is the function's name. */
+static boids_status null_arg(boids_error *err, const char *fn, const char *what) {
+    return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is NULL", fn, what);
+}
+
 void boids_interact_default(boids_interact *s, const boids_params *p) {
+    if (!s) return;
+    boids_params d = boids_params_default();
+    if (!p) p = &d; /* no error channel: the default parameters' world */
     memset(s, 0, sizeof *s);
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
         s->predators[i] = (boids_point){
@@ -34,8 +43,8 @@ static boids_point *point_of(boids_interact *s, const char *key, int *index) {
 }
 
 int boids_interact_is_key(const char *key) {
-    return !strcmp(key, "obstacle") || !strncmp(key, "predator.", 9) ||
-           !strncmp(key, "attractor.", 10);
+    return key && (!strcmp(key, "obstacle") || !strncmp(key, "predator.", 9) ||
+                   !strncmp(key, "attractor.", 10));
 }
 
 /* Up to max finite numbers separated by blanks; the count read, or -1 if malformed. */
@@ -57,6 +66,8 @@ static int numbers(const char *text, double *out, int max) {
 
 boids_status boids_interact_check_point(const boids_point *pt, const char *where,
                                         boids_error *err) {
+    if (!where) where = "boids_interact_check_point";
+    if (!pt) return null_arg(err, where, "the point");
     if (!isfinite(pt->x) || !isfinite(pt->y) || !isfinite(pt->z))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g, %g) is not finite",
                                where, pt->x, pt->y, pt->z);
@@ -78,6 +89,8 @@ static const char *kind_name(int kind) {
 
 boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *where,
                                            boids_error *err) {
+    if (!where) where = "boids_interact_check_obstacle";
+    if (!o) return null_arg(err, where, "the obstacle");
     if (!isfinite(o->x0) || !isfinite(o->y0) || !isfinite(o->x1) || !isfinite(o->y1) ||
         !isfinite(o->z0))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be finite",
@@ -94,6 +107,12 @@ boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *
 
 boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
                                          const char *where, boids_error *err) {
+    if (!where) where = "boids_interact_add_obstacle";
+    if (!s || !o) return null_arg(err, where, !s ? "the table" : "the obstacle");
+    if (s->obstacle_count < 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the table's obstacle count %d is negative", where,
+                               s->obstacle_count);
     if (s->obstacle_count >= BOIDS_MAX_OBSTACLES)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %d obstacles", where,
                                BOIDS_MAX_OBSTACLES);
@@ -104,6 +123,8 @@ boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle
 }
 
 boids_status boids_interact_check(const boids_interact *s, const char *where, boids_error *err) {
+    if (!where) where = "boids_interact_check";
+    if (!s) return null_arg(err, where, "the table");
     char what[256];
     for (int i = 0; i < 2 * BOIDS_MAX_POINTS; i++) {
         int pred = i < BOIDS_MAX_POINTS, j = i % BOIDS_MAX_POINTS;
@@ -147,6 +168,9 @@ static boids_status set_obstacle(boids_interact *s, const char *value, const cha
 
 boids_status boids_interact_set(boids_interact *s, const char *key, const char *value,
                                 const char *where, boids_error *err) {
+    if (!where) where = "boids_interact_set";
+    if (!s || !key || !value)
+        return null_arg(err, where, !s ? "the table" : !key ? "the key" : "the value");
     if (!strcmp(key, "obstacle")) return set_obstacle(s, value, where, err);
     int i;
     boids_point *pt = point_of(s, key, &i);
@@ -185,6 +209,7 @@ static boids_status set_interact(void *user, const char *key, const char *value,
 }
 
 boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err) {
+    if (!s) return null_arg(err, "boids_interact_load_ini", "the table");
     boids_interact tmp = *s; /* a file that fails half-way changes nothing */
     boids_status st = boids_ini_read(path, set_interact, &tmp, err);
     if (!st) *s = tmp;
@@ -192,6 +217,11 @@ boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_
 }
 
 boids_status boids_interact_check_dim(const boids_interact *s, int dim, boids_error *err) {
+    if (!s) return null_arg(err, "boids_interact_check_dim", "the table");
+    if (s->obstacle_count < 0 || s->obstacle_count > BOIDS_MAX_OBSTACLES)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "boids_interact_check_dim: obstacle count %d is out of [0, %d]",
+                               s->obstacle_count, BOIDS_MAX_OBSTACLES);
     for (int i = 0; i < s->obstacle_count; i++) {
         const int kind = s->obstacles[i].kind, sphere = kind == BOIDS_OBSTACLE_SPHERE;
         if (dim == 3 && !sphere)
@@ -211,6 +241,8 @@ boids_status boids_interact_check_dim(const boids_interact *s, int dim, boids_er
 
 boids_status boids_interact_check_world(const boids_interact *s, const boids_params *p,
                                         boids_error *err) {
+    if (!s || !p)
+        return null_arg(err, "boids_interact_check_world", !s ? "the table" : "the parameters");
     boids_status st = boids_interact_check_dim(s, p->dim, err);
     if (st || p->boundary != BOIDS_BOUNDARY_WRAP) return st;
     double side = p->width < p->height ? p->width : p->height;

@@ -8,6 +8,7 @@
  * results are computed in parallel into arrays and summed in id order, so the result does
  * not depend on the number of threads (nor on the grid: minima, counts and components). */
 #include "boids/metrics.h"
+#include "check.h"
 #include "grid_geom.h"
 #include "metrics3.h"
 
@@ -47,6 +48,7 @@ double boids_metrics_get(const boids_metrics *m, int i) {
 
 int boids_metrics_format(const boids_metrics *m, char *buf, size_t size) {
     if (!m) return -1;
+    if (!buf) size = 0; /* the length it would have */
     return snprintf(buf, size, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", m->order, m->milling,
                     m->nn_distance, m->neighbours, m->clusters, m->largest_cluster);
 }
@@ -69,7 +71,7 @@ double boids_metrics_circular_mean(const double *x, size_t n, double side) {
 void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *cx, double *cy) {
     if (!cx || !cy) return;
     *cx = *cy = 0;
-    if (!f || !p || f->n == 0 || !f->x) return;
+    if (boids_flock_bad_arrays(f) || !p || f->n == 0) return;
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         *cx = boids_metrics_circular_mean(f->x, f->n, p->width);
         *cy = boids_metrics_circular_mean(f->y, f->n, p->height);
@@ -349,12 +351,10 @@ static boids_status clusters(const grid *g, size_t n, double r2, double *count, 
 
 boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, boids_metrics *out,
                                    boids_error *err) {
-    if (!f || !p || !out || (f->n && !f->x))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: %s",
-                               !f     ? "the flock is NULL"
-                               : !p   ? "the parameters are NULL"
-                               : !out ? "the output is NULL"
-                                      : "the flock's arrays are not allocated");
+    const char *bad = !p     ? "the parameters are NULL"
+                      : !out ? "the output is NULL"
+                             : boids_flock_bad_arrays(f);
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: %s", bad);
     size_t n = f->n;
     if (n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: the flock is empty");
     if (n > UINT32_MAX)

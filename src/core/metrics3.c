@@ -10,6 +10,8 @@
  * outward. Positions are double here, and cells are made 2^-20 wider than the radius so
  * that the rounding of a cell index cannot put a pair within the radius two cells apart.
  * Per-boid results are summed in id order, so nothing depends on the thread count. */
+#include "check.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ typedef struct grid3 {
 void boids_metrics_centre3(const boids_flock *f, const boids_params *p, double c[3]) {
     if (!c) return;
     c[0] = c[1] = c[2] = 0;
-    if (!f || !p || f->n == 0 || !f->x || !f->z) return;
+    if (boids_flock_bad_arrays(f) || !p || f->n == 0 || !f->z) return;
     const double *axes[3] = {f->x, f->y, f->z};
     const double side[3] = {p->width, p->height, p->depth};
     for (int a = 0; a < 3; a++) {

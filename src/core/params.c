@@ -140,6 +140,9 @@ static void format_bound(double v, char *buf, size_t size) {
 }
 
 void boids_param_range(const boids_param_info *info, char *buf, size_t size) {
+    if (!buf || size == 0) return;
+    buf[0] = '\0';
+    if (!info) return;
     char lo[32], hi[32];
     format_bound(info->min, lo, sizeof lo);
     format_bound(info->max, hi, sizeof hi);
@@ -257,9 +260,15 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
     case BOIDS_KEY_BOOL:
         snprintf(buf, size, "%d", *(const int *)cfield(p, info));
         break;
-    case BOIDS_KEY_ENUM:
-        snprintf(buf, size, "%s", info->choices[*(const int *)cfield(p, info)]);
+    case BOIDS_KEY_ENUM: { /* a value beyond the choices (a struct filled by hand): its number */
+        int v = *(const int *)cfield(p, info), n = 0;
+        while (info->choices && info->choices[n]) n++;
+        if (v >= 0 && v < n)
+            snprintf(buf, size, "%s", info->choices[v]);
+        else
+            snprintf(buf, size, "%d", v);
         break;
+    }
     }
 }
 

@@ -38,7 +38,9 @@ static void init_by_array(boids_rng *r, const uint32_t *key, int len) {
     r->index = MT_N;
 }
 
+/* NULL generators: no error channel here (these run once per number), so a neutral answer. */
 void boids_rng_seed(boids_rng *rng, uint64_t seed) {
+    if (!rng) return;
     /* Python splits the seed's absolute value into 32-bit words, least significant first,
      * keeping at least one word (seed 0 gives the key [0]). */
     uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
@@ -47,6 +49,7 @@ void boids_rng_seed(boids_rng *rng, uint64_t seed) {
 
 uint32_t boids_rng_u32(boids_rng *r) {
     static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
+    if (!r) return 0;
     if (r->index >= MT_N) {
         int kk;
         uint32_t y;
@@ -71,6 +74,7 @@ uint32_t boids_rng_u32(boids_rng *r) {
 }
 
 double boids_rng_random(boids_rng *r) {
+    if (!r) return 0;
     uint32_t a = boids_rng_u32(r) >> 5, b = boids_rng_u32(r) >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }

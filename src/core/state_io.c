@@ -2,6 +2,7 @@
 #include "boids/state_io.h"
 
 #include "boids/atomic_file.h"
+#include "check.h"
 #include "text_lines.h"
 
 #include <errno.h>
@@ -469,6 +470,7 @@ boids_status boids_state_load(const char *path, boids_flock *out, boids_error *e
 
 boids_status boids_state_load_for(const char *path, const boids_params *p, boids_flock *out,
                                   boids_error *err) {
+    if (!p) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load_for: p is NULL");
     return load(path, p, out, NULL, err);
 }
 
@@ -497,11 +499,8 @@ static void write_state(FILE *csv, FILE *json, const boids_flock *fl, long noise
 
 boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, long noise_seed,
                                      boids_error *err) {
-    if (!path || !fl || (fl->n && (!fl->x || !fl->y || !fl->vx || !fl->vy || (fl->z && !fl->vz))))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s",
-                               !path ? "the file name is NULL"
-                               : !fl ? "the flock is NULL"
-                                     : "the flock's arrays are not allocated");
+    const char *bad = path ? boids_flock_bad_arrays(fl) : "the file name is NULL";
+    if (bad) return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_save: %s", bad);
     if (noise_seed < -1 || (noise_seed >= 0 && (unsigned long long)noise_seed > SIDECAR_SEED_MAX))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "boids_state_save: noise seed %ld is out of range [0, 2^53] (or -1)",

@@ -19,15 +19,8 @@ static const char no_gl[] = "no OpenGL 4.3 functions loaded: make a context with
 
 boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
                                 const boids_gpu_options *opt, boids_error *err) {
-    const char *bad = NULL;
-    if (!initial)
-        bad = "the flock is NULL";
-    else if (initial->n == 0)
-        bad = "the flock has no boids";
-    else if (!initial->x || !initial->y || !initial->vx || !initial->vy)
-        bad = "the flock's arrays are not allocated";
-    else if (!initial->z != !initial->vz)
-        bad = "the flock's arrays are not allocated";
+    const char *bad = boids_flock_bad_arrays(initial);
+    if (!bad && initial->n == 0) bad = "the flock has no boids";
     if (bad || (!gl && !gl_loaded())) {
         boids_gl_destroy(gl); /* ownership passed to us, also on failure */
         if (bad)

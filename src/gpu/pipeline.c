@@ -997,6 +997,9 @@ const char *boids_gpu_variant_name(boids_gpu_variant v) {
 }
 
 boids_status boids_gpu_variant_parse(const char *name, boids_gpu_variant *out, boids_error *err) {
+    if (!name || !out)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_gpu_variant_parse: %s is NULL",
+                               !name ? "the name" : "the output");
     for (int v = 0; v < BOIDS_GPU_VARIANTS; v++)
         if (!strcmp(name, variant_names[v])) {
             *out = (boids_gpu_variant)v;
@@ -1047,6 +1050,13 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     if (g->opt.log) g->log_errors = g->opt.log->errors;
     boids_status st = check_count(initial->n, err);
     if (st != BOIDS_OK) goto fail;
+    /* The values after the size: a flock beyond the device is refused unread. */
+    size_t bad = boids_flock_first_not_finite(initial);
+    if (bad < initial->n) {
+        st = boids_error_set(err, BOIDS_ERR_INPUT,
+                             "boids_gpu_create: boid %zu has a value that is not finite", bad);
+        goto fail;
+    }
 
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &g->ssbo_align);
     if (g->ssbo_align < 4) g->ssbo_align = 4;
@@ -1113,6 +1123,7 @@ unsigned boids_gpu_velocity_buffer(const boids_backend *b) {
 }
 
 size_t boids_gpu_bytes(const boids_backend *b) {
+    if (!boids_backend_is_gpu(b)) return 0; /* NULL, or a cpu backend: no GPU buffers */
     const gpu_backend *g = as_gpu(b);
     size_t nbuf = g->opt.deterministic ? 3 : 2;
     size_t per_state = g->base.dim == 3 ? 36 : 20; /* 3-D: two vec4 and the id */

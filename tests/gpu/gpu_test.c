@@ -157,6 +157,40 @@ static void test_limit_count(void) {
     boids_flock_free(&f);
 }
 
+/* A state that is not finite (a NaN, an inf) is refused at creation and at upload, as by the
+ * cpu backends (tests/api_test.c), and a refused upload keeps the state. */
+static void test_not_finite_refused(void) {
+    boids_error err;
+    boids_params p = boids_params_default();
+    boids_flock f, bad;
+    CHECK(boids_flock_alloc(&f, 100, &err) == BOIDS_OK, "%s", err.msg);
+    boids_flock_randomize(&f, &p, 3);
+    CHECK(boids_flock_copy(&bad, &f, &err) == BOIDS_OK, "%s", err.msg);
+    bad.vx[17] = NAN;
+    boids_gpu_options o = checked(1);
+    boids_backend *b = boids_gpu_create(NULL, &bad, &o, &err);
+    CHECK(!b && err.status == BOIDS_ERR_INPUT && strstr(err.msg, "boid 17"),
+          "create with a NaN: %s", err.msg);
+    boids_backend_destroy(b);
+    b = boids_gpu_create(NULL, &f, &o, &err);
+    CHECK(b != NULL, "create: %s", err.msg);
+    bad.vx[17] = INFINITY;
+    if (b) {
+        uint64_t h = 0;
+        boids_flock out;
+        if (!boids_flock_alloc(&out, 100, &err) && !boids_backend_download(b, &out, &err))
+            h = boids_flock_hash(&out);
+        CHECK(boids_backend_upload(b, &bad, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "boid 17"),
+              "upload with an inf: %s", err.msg);
+        CHECK(!boids_backend_download(b, &out, &err) && boids_flock_hash(&out) == h,
+              "a refused upload changed the state");
+        boids_flock_free(&out);
+        boids_backend_destroy(b);
+    }
+    boids_flock_free(&bad);
+    boids_flock_free(&f);
+}
+
 /* A tiny radius in a huge world would need 10^18 cells: the grid is bounded (cells made
  * wider), and neighbours are still exactly those of brute force. Boids sit on a lattice of
  * spacing 2^-8 near the origin, so every coordinate and distance is exact in float and no
@@ -256,6 +290,7 @@ int main(void) {
     CHECK(strlen(boids_gl_renderer(gl)) > 0, "renderer string");
     test_deterministic_same_bits();
     test_limit_count();
+    test_not_finite_refused();
     test_bounded_grid();
     test_upload_any_n_id_order();
     test_split_and_2d_dispatch_same_bits();
