@@ -65,11 +65,7 @@ double verify_eps_pos(const boids_params *p);
  * thresholds a boid's decision may be and still be left out. */
 double verify_interact_band(const boids_params *p);
 
-/* Pieces the 2-D and the 3-D float checks share (verify_float.c). The topological
- * selection in float: verify_topo_keep_f keeps the kmax smallest (d2, j) of the m selected,
- * nearest first, candidates coming in ascending j (ties keep the lower id), and returns the
- * new count; verify_ids_ascending puts the m kept back in index order. */
-size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2);
+/* Puts the m ids of nb in ascending order (verify_float.c; verify_step.h's gathers). */
 void verify_ids_ascending(size_t *nb, size_t m);
 /* Lists the other boid j of an ambiguous pair (in: a neighbour in double) in a. */
 void verify_add_amb(verify_amb *a, int in, uint32_t j);

@@ -11,31 +11,7 @@
 #define RULES_FN(name) name##_f
 #include "../core/rules.h" /* the model, in float */
 
-/* Is j a candidate neighbour of i in float (before any topological selection)? Reynolds:
- * d2 < R^2 (metric, or topological with k_in_vision) and the fov; Vicsek: d2 <= R^2 (idem),
- * no fov. */
-static int candidate_f(const boids_params *p, const rules_k_f *k, float dx, float dy, float d2,
-                       float vx, float vy) {
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || rules_in_fov_f(k, dx, dy, d2, vx, vy);
-}
-
-/* Keeps the kmax smallest (float d2, j) of the m selected in nb and sel_d2, nearest first;
- * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
- * count. */
-size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2) {
-    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-        sel_d2[pos] = sel_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-    }
-    sel_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
+#include "verify_step.h" /* one boid's step, in float */
 
 void verify_ids_ascending(size_t *nb, size_t m) {
     for (size_t a = 1; a < m; a++) {
@@ -43,31 +19,6 @@ void verify_ids_ascending(size_t *nb, size_t m) {
         for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
         nb[b] = v;
     }
-}
-
-/* The neighbours of i in float by brute force, into nb (ascending index), returning their
- * number; topological: the first k by (float d2, id), as cpu-ref selects in double. sel_d2
- * is scratch of k entries. */
-static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x, const float *y,
-                       const float *vx, const float *vy, size_t n, size_t i, size_t *nb,
-                       float *sel_d2) {
-    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const size_t kmax = topo ? (size_t)p->k : n;
-    size_t m = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (j == i) continue;
-        float dx, dy;
-        rules_offset_f(k, x[i], y[i], x[j], y[j], &dx, &dy);
-        float d2 = dx * dx + dy * dy;
-        if (!candidate_f(p, k, dx, dy, d2, vx[i], vy[i])) continue;
-        if (!topo) {
-            nb[m++] = j;
-            continue;
-        }
-        m = verify_topo_keep_f(nb, sel_d2, m, kmax, j, d2);
-    }
-    if (topo) verify_ids_ascending(nb, m); /* back to index order */
-    return m;
 }
 
 void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
@@ -79,17 +30,17 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
     rules_k_f k;
     rules_k_init_f(&k, p);
     rules_k_set_interact_f(&k, t);
-    size_t n = in->n;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    float *s = malloc(6 * n * sizeof(float));
+    const size_t n = in->n;
+    float *buf = malloc(6 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));
-    if (!s || !cnt) abort();
-    float *x = s, *y = s + n, *vx = s + 2 * n, *vy = s + 3 * n, *ax = s + 4 * n, *ay = s + 5 * n;
+    if (!buf || !cnt) abort();
+    verify_snap_f s = {{buf, buf + n, NULL}, {buf + 2 * n, buf + 3 * n, NULL}, n};
+    float *dec = buf + 4 * n;
     for (size_t i = 0; i < n; i++) {
-        x[i] = (float)in->x[i];
-        y[i] = (float)in->y[i];
-        vx[i] = (float)in->vx[i];
-        vy[i] = (float)in->vy[i];
+        s.p[0][i] = (float)in->x[i];
+        s.p[1][i] = (float)in->y[i];
+        s.v[0][i] = (float)in->vx[i];
+        s.v[1][i] = (float)in->vy[i];
     }
 #pragma omp parallel
     {
@@ -98,51 +49,21 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
-            size_t m = gather_f(p, &k, x, y, vx, vy, n, i, nb, sel);
-            if (vicsek) {
-                /* Itself included at its index; then the sum in index order or reversed. */
-                size_t q = 0;
-                while (q < m && nb[q] < i) q++;
-                memmove(nb + q + 1, nb + q, (m - q) * sizeof *nb);
-                nb[q] = i;
-                float sx = 0, sy = 0;
-                for (size_t a = 0; a <= m; a++) {
-                    size_t j = nb[reverse ? m - a : a];
-                    vicsek_add_f(vx[j], vy[j], &sx, &sy);
-                }
-                ax[i] = sx; /* the heading sums, until the update below */
-                ay[i] = sy;
-                cnt[i] = (long)m + 1;
-                continue;
-            }
-            rules_acc_f a;
-            rules_acc_init_f(&a);
-            for (size_t q = 0; q < m; q++) {
-                size_t j = nb[reverse ? m - 1 - q : q];
-                float dx, dy;
-                rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
-                rules_acc_add_f(&k, &a, dx, dy, dx * dx + dy * dy, vx[j], vy[j]);
-            }
-            rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax[i], &ay[i]);
+            size_t m = verify_gather_f(p, &k, &s, i, nb, sel);
+            cnt[i] = verify_decide_f(p, &k, &s, i, nb, m, reverse, &dec[2 * i]);
         }
         free(nb);
         free(sel);
     }
     for (size_t i = 0; i < n; i++) {
-        if (vicsek) {
-            /* Step 0 of the noise stream: every backend is fresh from an upload. */
-            float u = (float)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
-            vicsek_update_f(&k, ax[i], ay[i], cnt[i], u, (float)p->noise, (float)p->speed, &x[i],
-                            &y[i], &vx[i], &vy[i]);
-        } else {
-            rules_integrate_f(&k, ax[i], ay[i], &x[i], &y[i], &vx[i], &vy[i]);
-        }
-        out->x[i] = x[i];
-        out->y[i] = y[i];
-        out->vx[i] = vx[i];
-        out->vy[i] = vy[i];
+        float pos[2], vel[2];
+        verify_update_f(p, &k, &s, i, &dec[2 * i], cnt[i], pos, vel);
+        out->x[i] = pos[0];
+        out->y[i] = pos[1];
+        out->vx[i] = vel[0];
+        out->vy[i] = vel[1];
     }
-    free(s);
+    free(buf);
     free(cnt);
 }
 
