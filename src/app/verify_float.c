@@ -88,13 +88,25 @@ static double band_pair(double r, double ax, double bx, double dx, double ay, do
 
 void verify_add_amb(verify_amb *a, int in, uint32_t j) {
     a->boid = 1;
+    for (unsigned q = 0; q < a->namb; q++)
+        if (a->id[q] == j) return;
     if (a->namb == VERIFY_MAX_AMB) {
         a->overflow = 1;
         return;
     }
     a->in[a->namb] = (unsigned char)in;
+    a->id[a->namb] = j;
     a->hash[a->namb] = boids_neighbour_set_hash(j);
     a->namb++;
+}
+
+void verify_amb_shift(verify_amb *a, int enter, int leave, long far, long next) {
+    if (enter > 1 || leave > 1) {
+        a->boid = a->overflow = 1;
+        return;
+    }
+    if (enter && far >= 0) verify_add_amb(a, 1, (uint32_t)far);
+    if (leave && next >= 0) verify_add_amb(a, 0, (uint32_t)next);
 }
 
 /* The decisions of a Reynolds step that do not involve pairs: a boid within float precision
@@ -109,7 +121,7 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
             band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
                       wrap ? p->width : 0, wrap ? p->height : 0))
-            a->boid = 1;
+            verify_amb_self(a);
     }
     if (p->food) {
         double dx = verify_wrap_d(p->food_x - x, p->width, wrap),
@@ -117,13 +129,13 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
             band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
                       wrap ? p->height : 0))
-            a->boid = 1;
+            verify_amb_self(a);
     }
     if (p->boundary == BOIDS_BOUNDARY_WALLS) {
         double m = p->wall_margin;
         if (fabs(x - m) <= 2 * e || fabs(x - (p->width - m)) <= 2 * e || fabs(y - m) <= 2 * e ||
             fabs(y - (p->height - m)) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
     }
 }
 
@@ -195,6 +207,8 @@ typedef struct selection {
     dj kth;      /* the k-th candidate (strict only) */
     int tie;     /* the (k+1)-th is within float precision of the k-th's distance */
     double bk;   /* the band of the k-th's distance */
+    long far;    /* the k-th candidate, whatever the count (-1: fewer than k) */
+    long next;   /* the (k+1)-th candidate (-1: none) */
 } selection;
 
 static selection band_select(const boids_params *p, const boids_flock *f, size_t i, dj *sel) {
@@ -214,7 +228,13 @@ static selection band_select(const boids_params *p, const boids_flock *f, size_t
         for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
         sel[pos] = (dj){q.d2, j};
     }
-    selection s = {topo && m > kk, topo && ncand + namb_out > kk, {INFINITY, (size_t)-1}, 0, 0};
+    selection s = {topo && m > kk,
+                   topo && ncand + namb_out > kk,
+                   {INFINITY, (size_t)-1},
+                   0,
+                   0,
+                   topo && m >= kk ? (long)sel[kk - 1].j : -1,
+                   topo && m > kk ? (long)sel[kk].j : -1};
     if (s.strict) {
         pair_d qk, qn;
         s.kth = sel[kk - 1];
@@ -231,11 +251,12 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
                           verify_amb *a) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double s2 = p->separation_radius * p->separation_radius, e = verify_eps_pos(p);
-    a->boid = a->overflow = a->namb = 0;
+    a->boid = a->self = a->overflow = a->namb = 0;
     const selection sl = band_select(p, f, i, sel);
     const dj kth = sl.kth;
     double sx = 0, sy = 0;
     long cnt = 1;
+    int enter = 0, leave = 0; /* ambiguous candidates that may enter or leave a full selection */
     double sp = hypot(f->vx[i], f->vy[i]);
     if (sp > 0) sx = f->vx[i] / sp, sy = f->vy[i] / sp;
     for (size_t j = 0; j < f->n; j++) {
@@ -252,7 +273,8 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
             if (!sl.crowded) {
                 verify_add_amb(a, in, (uint32_t)j);
             } else if (q.d2 <= kth.d2 + sl.bk || in) {
-                a->boid = a->overflow = 1;
+                verify_add_amb(a, in, (uint32_t)j);
+                enter += !in, leave += in;
             }
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - kth.d2) <= sl.bk + tie_band(f, i, j, &q, kth.d2)) {
@@ -261,20 +283,21 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
         if (in && !vicsek &&
             fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx, f->y[i],
                                          f->y[j], q.dy, q.wx, q.wy))
-            a->boid = 1; /* a neighbour at the separation radius */
+            verify_amb_self(a); /* a neighbour at the separation radius */
     }
+    verify_amb_shift(a, enter, leave, sl.far, sl.next);
     if (!vicsek) {
         band_external(p, f, i, a);
         return;
     }
     /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of a sum
      * of n unit vectors (a few FLT_EPSILON each) on top. */
-    if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
+    if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) verify_amb_self(a);
     if (p->boundary == BOIDS_BOUNDARY_WALLS) {
         double nx = f->x[i] + f->vx[i] * p->dt, ny = f->y[i] + f->vy[i] * p->dt;
         if (fabs(nx) <= 2 * e || fabs(nx - p->width) <= 2 * e || fabs(ny) <= 2 * e ||
             fabs(ny - p->height) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
     }
 }
 
@@ -321,7 +344,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
 #pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < f->n; i++) {
         verify_amb *a = &amb[i];
-        a->boid = a->overflow = a->namb = 0;
+        a->boid = a->self = a->overflow = a->namb = 0;
         double vx = f->vx[i], vy = f->vy[i], sp = sqrt(vx * vx + vy * vy);
         for (size_t j = 0; j < f->n; j++) {
             if (j == i) continue;
@@ -354,29 +377,31 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
             if (amb_pair) {
                 verify_add_amb(a, in_double, (uint32_t)j);
             } else if (in_double && fabs(d2 - s2) <= bs) {
-                a->boid = 1; /* a sure neighbour at the separation radius */
+                verify_amb_self(a); /* a sure neighbour at the separation radius */
             }
         }
         band_external(p, f, i, a);
     }
 }
 
+int verify_mask_matches(const verify_amb *a, unsigned mask, uint32_t ref_count, uint64_t ref_hash,
+                        uint32_t count, uint64_t hash) {
+    for (unsigned k = 0; k < a->namb; k++) {
+        if (!(mask >> k & 1)) continue;
+        if (a->in[k]) {
+            ref_count--;
+            ref_hash -= a->hash[k];
+        } else {
+            ref_count++;
+            ref_hash += a->hash[k];
+        }
+    }
+    return ref_count == count && ref_hash == hash;
+}
+
 int verify_neighbours_match(const verify_amb *a, uint32_t ref_count, uint64_t ref_hash,
                             uint32_t count, uint64_t hash) {
-    for (unsigned mask = 0; mask < (1u << a->namb); mask++) {
-        uint32_t c = ref_count;
-        uint64_t h = ref_hash;
-        for (unsigned k = 0; k < a->namb; k++) {
-            if (!(mask >> k & 1)) continue;
-            if (a->in[k]) {
-                c--;
-                h -= a->hash[k];
-            } else {
-                c++;
-                h += a->hash[k];
-            }
-        }
-        if (c == count && h == hash) return 1;
-    }
+    for (unsigned mask = 0; mask < (1u << a->namb); mask++)
+        if (verify_mask_matches(a, mask, ref_count, ref_hash, count, hash)) return 1;
     return 0;
 }

@@ -145,6 +145,7 @@ typedef struct selection {
     int strict, crowded, tie;
     dj kth;
     double bk;
+    long far, next; /* the k-th and (k+1)-th candidates (-1: none) */
 } selection;
 
 static selection band_select(const boids_params *p, const boids_flock *f, size_t i, dj *sel) {
@@ -163,7 +164,13 @@ static selection band_select(const boids_params *p, const boids_flock *f, size_t
         for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
         sel[pos] = (dj){q.d2, j};
     }
-    selection s = {topo && m > kk, topo && ncand + namb_out > kk, 0, {INFINITY, (size_t)-1}, 0};
+    selection s = {topo && m > kk,
+                   topo && ncand + namb_out > kk,
+                   0,
+                   {INFINITY, (size_t)-1},
+                   0,
+                   topo && m >= kk ? (long)sel[kk - 1].j : -1,
+                   topo && m > kk ? (long)sel[kk].j : -1};
     if (s.strict) {
         pair3 qk, qn;
         s.kth = sel[kk - 1];
@@ -192,11 +199,11 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         double s = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
         /* |S| vs n tol (float n 1e-5, with the float error of the sum on top); the basis
          * sign: S_z / |S| within float precision of 0. */
-        if (s <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
-        if (fabs(sum[2]) <= (double)cnt * 16 * FLT_EPSILON) a->boid = 1;
+        if (s <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) verify_amb_self(a);
+        if (fabs(sum[2]) <= (double)cnt * 16 * FLT_EPSILON) verify_amb_self(a);
         for (int c = 0; walls && c < 3; c++) {
             double nx = x[c] + v[c] * p->dt;
-            if (fabs(nx) <= 2 * e || fabs(nx - side[c]) <= 2 * e) a->boid = 1;
+            if (fabs(nx) <= 2 * e || fabs(nx - side[c]) <= 2 * e) verify_amb_self(a);
         }
         return;
     }
@@ -209,12 +216,12 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
             w[c] = d[c] != raw ? side[c] : 0;
             d2 += d[c] * d[c];
         }
-        if (fabs(d2 - rad[q] * rad[q]) <= band_pair3(rad[q], x, pt[q], d, w)) a->boid = 1;
+        if (fabs(d2 - rad[q] * rad[q]) <= band_pair3(rad[q], x, pt[q], d, w)) verify_amb_self(a);
     }
     for (int c = 0; walls && c < 3; c++)
         if (fabs(x[c] - p->wall_margin) <= 2 * e ||
             fabs(x[c] - (side[c] - p->wall_margin)) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
 }
 
 /* Boid i's band, as verify_float.c's band_lab_boid (which the comment of band_lab there
@@ -223,11 +230,12 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
                       verify_amb *a) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double rs = p->separation_radius;
-    a->boid = a->overflow = a->namb = 0;
+    a->boid = a->self = a->overflow = a->namb = 0;
     const selection sl = band_select(p, f, i, sel);
     double sum[3] = {0, 0, 0}, x[3];
     pos_of(f, i, x);
     long cnt = 1;
+    int enter = 0, leave = 0; /* as in verify_float.c */
     const double *vs[3] = {f->vx, f->vy, f->vz};
     double sp = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i] + f->vz[i] * f->vz[i]);
     for (int c = 0; sp > 0 && c < 3; c++) sum[c] = vs[c][i] / sp;
@@ -242,10 +250,12 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
             cnt++;
         }
         if (q.amb) {
-            if (!sl.crowded)
+            if (!sl.crowded) {
                 verify_add_amb(a, in, (uint32_t)j);
-            else if (q.d2 <= sl.kth.d2 + sl.bk || in)
-                a->boid = a->overflow = 1;
+            } else if (q.d2 <= sl.kth.d2 + sl.bk || in) {
+                verify_add_amb(a, in, (uint32_t)j);
+                enter += !in, leave += in;
+            }
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - sl.kth.d2) <= sl.bk + tie_band(f, i, j, &q, sl.kth.d2)) {
             verify_add_amb(a, in, (uint32_t)j);
@@ -253,8 +263,9 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         double b[3];
         pos_of(f, j, b);
         if (in && !vicsek && fabs(q.d2 - rs * rs) <= band_pair3(rs, x, b, q.d, q.w))
-            a->boid = 1; /* a neighbour at the separation radius */
+            verify_amb_self(a); /* a neighbour at the separation radius */
     }
+    verify_amb_shift(a, enter, leave, sl.far, sl.next);
     band_external(p, f, i, sum, cnt, a);
 }
 

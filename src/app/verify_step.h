@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "boids/params.h"
-#include "boids/rng.h"
+#include "boids/backend.h"
 
 #ifndef VERIFY_STEP_H_SHARED
 #define VERIFY_STEP_H_SHARED
