@@ -43,6 +43,9 @@ enum { MAX_BACKENDS = 4 };
  * difference. With 6 samples x 2 backends, 4 standard errors keep the chance of a false
  * failure of the whole check below 1e-3 (normal approximation). */
 #define ORDER_SE 4.0
+/* The order curves' default N and the Vicsek noise they take where the run has none. */
+#define CURVE_COUNT 100
+#define CURVE_NOISE 2.0
 
 typedef struct verify_opts {
     app_opts common; /* the parameter and GPU options, as in every command */
@@ -649,11 +652,53 @@ static int run_scenario(ctx *c, const char *name, const boids_params *base, boid
 /* ---- order curves
  * ---------------------------------------------------------------------------- */
 
+/* The order curves' parameters: the run's (preset, --config, --set, --model, --neighbours,
+ * -k; --curve-preset replaces the preset), with N boids in a world scaled from the
+ * preset's to keep its density (each side by (N / count)^(1 / dim)), so that a small,
+ * quick flock sees as many neighbours as the preset's; Vicsek with no noise gets
+ * CURVE_NOISE, where the order stays below 1 and a backend that aligns or draws noise
+ * wrongly moves the curve. */
+static boids_status curve_params(const verify_opts *o, boids_params *p, boids_error *err) {
+    boids_status st = make_params(o, o->curve_preset ? o->curve_preset : o->common.preset, p, err);
+    if (st) return st;
+    const long n = o->curve_count > 0 ? o->curve_count : CURVE_COUNT;
+    const double scale = pow((double)n / (double)p->count, 1.0 / p->dim);
+    p->width *= scale;
+    p->height *= scale;
+    p->depth *= scale;
+    p->predator_x *= scale, p->predator_y *= scale, p->predator_z *= scale;
+    p->food_x *= scale, p->food_y *= scale, p->food_z *= scale;
+    p->count = n;
+    if (p->model == BOIDS_MODEL_VICSEK && p->noise == 0) p->noise = CURVE_NOISE;
+    return boids_params_validate(p, err);
+}
+
+static void print_curve_header(const verify_opts *o, const boids_params *p, int m) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    char nbr[64] = "metric";
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        snprintf(nbr, sizeof nbr, "topological k %ld%s", (long)p->k,
+                 p->k_in_vision ? " in vision" : "");
+    printf("\norder curves: preset %s, model %s, neighbours %s, %d-D, N %ld in ",
+           o->curve_preset ? o->curve_preset : o->common.preset, vicsek ? "vicsek" : "reynolds",
+           nbr, p->dim, p->count);
+    if (p->dim == 3)
+        printf("%.0f x %.0f x %.0f", p->width, p->height, p->depth);
+    else
+        printf("%.0f x %.0f", p->width, p->height);
+    printf(" (the preset's density)");
+    if (vicsek) printf(", noise %g", p->noise);
+    printf(", seeds %llu to %llu (each its own initial state%s); mean (standard error) over "
+           "seeds; pass: |mean - cpu-ref's| <= %.0f standard errors of the difference\n",
+           (unsigned long long)o->common.seed, (unsigned long long)o->common.seed + (uint64_t)m - 1,
+           vicsek ? " and noise stream" : "", ORDER_SE);
+}
+
 static int run_curves(ctx *c, boids_error *err) {
     const verify_opts *o = c->o;
     boids_params p;
-    if (make_params(o, o->curve_preset, &p, err)) return -1;
-    if (o->curve_count > 0) p.count = o->curve_count;
+    if (curve_params(o, &p, err)) return -1;
+    const long noise_seed = p.noise_seed; /* --set noise_seed offsets every seed's stream */
     int nsamp = o->steps / o->every + 1, nb = o->nbackends + 1, m = o->seeds;
     double *ord = calloc((size_t)nb * nsamp * m, sizeof *ord);
     boids_flock f = {0}, out = {0};
@@ -665,7 +710,10 @@ static int run_curves(ctx *c, boids_error *err) {
     for (int b = 0; b < nb; b++) {
         const char *name = b == 0 ? "cpu-ref" : o->backends[b - 1];
         for (int s = 0; s < m; s++) {
-            boids_flock_randomize(&f, &p, o->common.seed + (uint64_t)s);
+            /* Seed s: its own initial state and, for Vicsek, its own noise stream. */
+            const uint64_t seed = o->common.seed + (uint64_t)s;
+            p.noise_seed = noise_seed + (long)seed;
+            boids_flock_randomize(&f, &p, seed);
             boids_backend *be = backend_get(c, name, &f, o->common.inter, err);
             if (!be) goto done;
             for (int k = 0; k < nsamp; k++) {
@@ -682,9 +730,7 @@ static int run_curves(ctx *c, boids_error *err) {
             backend_put(c, be);
         }
     }
-    printf("\norder curves: preset %s, N %zu, %d seeds from %llu; mean (standard error) over "
-           "seeds; pass: |mean - cpu-ref's| <= %.0f standard errors of the difference\n",
-           o->curve_preset, f.n, m, (unsigned long long)o->common.seed, ORDER_SE);
+    print_curve_header(o, &p, m);
     printf("%6s %16s", "step", "cpu-ref");
     for (int b = 1; b < nb; b++) printf(" %16s %6s", o->backends[b - 1], "diff/se");
     printf("\n");
@@ -829,8 +875,10 @@ static const app_command verify_command = {
         "Compares the grid backends with the exact reference cpu-ref; exit 0 pass, 1 fail,\n"
         "2 bad usage.\n"
         "\n",
-    .notes = "The parameter options below (with -n) make the one-step scenarios; the order curves\n"
-             "take --curve-preset and --curve-count instead of --preset and -n, and the rest.\n",
+    .notes = "The parameter options below make both checks: -n the one-step scenarios' N, and\n"
+             "the order curves run the same preset, model and neighbour rule with --curve-count\n"
+             "boids at the preset's density (Vicsek without noise: noise 2); each seed has its\n"
+             "own initial state and noise stream.\n",
     .shared = APP_PARAMS | APP_GPU_MODE | APP_VERBOSE,
     .preset = "lab",
     .count = 2000,
@@ -839,11 +887,7 @@ static const app_command verify_command = {
 
 int boids_cmd_verify(int argc, char **argv) {
     static const char default_scenarios[] = ALL_SCENARIOS;
-    verify_opts o = {.steps = 300,
-                     .every = 60,
-                     .seeds = 12,
-                     .curve_preset = "classic",
-                     .scenarios = default_scenarios};
+    verify_opts o = {.steps = 300, .every = 60, .seeds = 12, .scenarios = default_scenarios};
     const char *backends = "cpu,gpu";
     const app_option own[] = {
         {APP_TEXT, "backends", 0, "LIST", &backends,
@@ -857,9 +901,11 @@ int boids_cmd_verify(int argc, char **argv) {
         {APP_INT, "seeds", 0, "M", &o.seeds, 0, 10000,
          .help = "order curves: seeds (default 12; 0 skips the curves)"},
         {APP_TEXT, "curve-preset", 0, "NAME", &o.curve_preset,
-         .help = "order curves: preset (default classic, with --config and --set)"},
-        {APP_LONG, "curve-count", 0, "N", &o.curve_count, 1, 100000000,
-         .help = "order curves: boids (default: the preset's count)"},
+         .help = "order curves: another preset than --preset's (with --config, --set and "
+                 "the model options)"},
+        {APP_LONG, "curve-count", 0, "N", &o.curve_count, 2, 100000000,
+         .help = "order curves: boids (default 100), in the preset's world scaled to "
+                 "keep its density"},
     };
     int rc = app_parse(&verify_command, own, APP_COUNT(own), &o.common, argc, argv);
     if (rc != APP_RUN) return rc;
