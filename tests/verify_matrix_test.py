@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`boids verify` passes across models, neighbour rules, k, N, seeds and both dimensions: where
+no backend disagrees it never fails (the float band's boids are decided against their
+admissible outcomes, not counted against a limit), and the order curves run and name the
+run's model and neighbour rule. tests/verify_fault_test.c is the other half: the same checks
+fail when a backend is falsified.
+
+usage: verify_matrix_test.py BOIDS_BINARY [--full] [--backends LIST]
+
+Without --full, the subset CI runs (about a minute on 2 cores with llvmpipe): the issue's four
+failing commands (one-step checks; their order curves are the default ones of the runs below),
+then one run per cell of model x neighbour rule (metric; topological k 1, 5, 7, 20) x dim at
+N 300, each with its own seed; per model and dim N 7 with k 20 (N - 1 below k: every candidate
+taken), N 2000 metric (random, edges and dense: the scenarios where N matters most), and the
+order curves with topological k 7 (4 seeds, 120 steps). --full runs the whole matrix
+(models x metric and k 1, 5, 7, 20 x N 7, 300, 2000 x seeds 1, 2, 3 x dim 2, 3, one-step
+checks; and the curves) and prints each run's time.
+"""
+import os
+import re
+import sys
+import time
+
+from harness import check, finish, run, skip
+
+args = sys.argv[1:]
+BOIDS = args.pop(0)
+full = "--full" in args
+backends = "cpu,gpu"
+if "--backends" in args:
+    backends = args[args.index("--backends") + 1]
+
+# No GL context: the gpu column cannot run. A skip (exit 77), or a failure with
+# BOIDS_REQUIRE_GPU set; a cpu-only list needs none.
+if "gpu" in backends.split(","):
+    p = run(BOIDS, "verify", "--backends", "gpu", "--scenarios", "n1", "--seeds", "0")
+    if p.returncode != 0 and "context" in (p.stderr + p.stdout).lower():
+        skip(f"no GL context for the gpu backend: {p.stderr.strip()[-300:]}")
+
+RULES = [("metric", [])] + [(f"topological k {k}", ["--neighbours", "topological", "-k", str(k)])
+                            for k in (1, 5, 7, 20)]
+MODELS = ("reynolds", "vicsek")
+ROWS = []  # (label, seconds, band %, undecided, result)
+
+
+def verify(label, argv, curves=False):
+    """Runs boids verify with argv; checks exit 0 and every row passing; records the time."""
+    extra = [] if curves or "--seeds" in argv else ["--seeds", "0"]
+    cmd = [BOIDS, "verify", "--backends", backends, *argv, *extra]
+    t = time.time()
+    p = run(*cmd)
+    dt = time.time() - t
+    rows = [line.split() for line in p.stdout.splitlines()
+            if line.endswith(" pass") or line.endswith(" FAIL")]
+    # band %, then the undecided boids (cmd_verify.c's row)
+    cols = [(float(r[i].rstrip("%")), int(r[i + 1])) for r in rows
+            for i in range(len(r) - 1) if r[i].endswith("%")]
+    band = max((c[0] for c in cols), default=0.0)
+    undec = max((c[1] for c in cols), default=0)
+    ok = p.returncode == 0 and "all checks passed" in p.stdout and rows and \
+        not any(r[-1] == "FAIL" for r in rows)
+    detail = "\n".join(line for line in p.stdout.splitlines() if "FAIL" in line or
+                       line.startswith("  ")) + p.stderr[-500:]
+    check(f"verify {' '.join(argv + extra)} passes ({dt:.1f} s)", ok, detail)
+    ROWS.append((label, dt, band, undec, "pass" if ok else "FAIL"))
+    return p
+
+
+def curves(label, argv):
+    """The order curves of the run: they pass and their header names the model and the rule."""
+    p = verify(label, argv, curves=True)
+    head = next((line for line in p.stdout.splitlines() if line.startswith("order curves:")), "")
+    model = "vicsek" if "vicsek" in argv else "reynolds"
+    rule = "topological" if "topological" in argv else "metric"
+    dim = "3-D" if "dim=3" in argv else "2-D"
+    check(f"{label}: curves name model {model}, rule {rule}, {dim}",
+          f"model {model}" in head and f"neighbours {rule}" in head and dim in head, head)
+    if model == "vicsek":
+        check(f"{label}: Vicsek curves stay below order 0.95 (they discriminate)",
+              all(float(m) < 0.95 for m in re.findall(r"^\s+\d+\s+([0-9.]+)", p.stdout, re.M)),
+              p.stdout[-800:])
+
+
+# The issue's commands, which failed on the edges scenario with "too many boids in the float
+# band" although no backend disagreed.
+ISSUE = [["--model", "vicsek", "--neighbours", "topological", "-k", "5", "--fast", "-n", "300",
+          "--seed", "3"],
+         ["--neighbours", "topological", "-k", "20", "-n", "300", "--seed", "4"],
+         ["--neighbours", "topological", "-k", "7", "-n", "7", "--seed", "1"],
+         ["--set", "dim=3", "--neighbours", "topological"]]
+
+if full:
+    for cmd in ISSUE:
+        curves("issue: " + " ".join(cmd), cmd)
+    for dim in (2, 3):
+        for model in MODELS:
+            for rule, rargs in RULES:
+                for n in (7, 300, 2000):
+                    for seed in (1, 2, 3):
+                        verify(f"{dim}-D {model} {rule} N {n} seed {seed}",
+                               ["--set", f"dim={dim}", "--model", model, *rargs, "-n", str(n),
+                                "--seed", str(seed)])
+                curves(f"{dim}-D {model} {rule} curves",
+                       ["--set", f"dim={dim}", "--model", model, *rargs, "--scenarios", "n1"])
+else:
+    for cmd in ISSUE:
+        verify("issue: " + " ".join(cmd), cmd)
+    seed = 1
+    for dim in (2, 3):
+        for model in MODELS:
+            for rule, rargs in RULES:
+                seed += 1  # a new seed per cell: the subset sees seeds 2 to 21
+                verify(f"{dim}-D {model} {rule} N 300 seed {seed}",
+                       ["--set", f"dim={dim}", "--model", model, *rargs, "-n", "300",
+                        "--seed", str(seed)])
+            verify(f"{dim}-D {model} N 7", ["--set", f"dim={dim}", "--model", model,
+                                            "--neighbours", "topological", "-k", "20", "-n", "7",
+                                            "--seed", str(seed)])
+            verify(f"{dim}-D {model} N 2000 metric", ["--set", f"dim={dim}", "--model", model,
+                                                      "-n", "2000", "--seed", "5",
+                                                      "--scenarios", "random,edges,dense"])
+            curves(f"{dim}-D {model} topological k 7 curves",
+                   ["--set", f"dim={dim}", "--model", model, "--neighbours", "topological",
+                    "--scenarios", "n1", "--seeds", "4", "--steps", "120", "--every", "60"])
+
+print(f"\n{'run':60s} {'s':>6s} {'band':>6s} {'undec':>5s}  result")
+for label, dt, band, undec, res in ROWS:
+    print(f"{label:60s} {dt:6.1f} {band:5.2f}% {undec:5d}  {res}")
+print(f"total {sum(r[1] for r in ROWS):.0f} s over {len(ROWS)} runs")
+finish()
