@@ -818,14 +818,17 @@ static void print_header(const verify_opts *o) {
     printf("tolerance: %.0fx the error of a float brute-force step against cpu-ref on the same "
            "input (both neighbour orders), at least %.0f float spacings of the world size "
            "(positions) or of max_speed (velocities); vicsek rows: vel = heading error in "
-           "radians (modulo 2 pi), at least 16 FLT_EPSILON pi; boids with a decision within "
-           "float precision of its threshold (band: a radius, the fov, the k-th distance, the "
-           "zero-sum tolerance, a wall) are left out, at most 1%%; nbr-over: boids with too "
-           "many band pairs to check their neighbour set\n",
+           "radians (modulo 2 pi), at least 16 FLT_EPSILON pi; band: boids with a decision "
+           "within float precision of its threshold (a radius, the fov, the k-th distance, the "
+           "zero-sum tolerance, a wall), each checked against the reference's outcome for every "
+           "choice of its ambiguous neighbour pairs; undec: boids left out, counted, never a "
+           "failure by themselves (another decision in the band, or no outcome within the "
+           "tolerance while one steers along a sum within float error of zero); over: boids "
+           "with too many band pairs to check their neighbour set\n",
            CALIB_FACTOR, FLOOR_ULPS);
-    printf("%-13s %6s %-5s %9s %9s %9s | %9s %9s %9s | %6s %5s %6s  %s\n", "scenario", "N", "back",
-           "pos max", "pos med", "pos tol", "vel max", "vel med", "vel tol", "band", "nbr-over", "",
-           "result");
+    printf("%-13s %6s %-5s %9s %9s %9s | %9s %9s %9s | %6s %5s %5s %6s  %s\n", "scenario", "N",
+           "back", "pos max", "pos med", "pos tol", "vel max", "vel med", "vel tol", "band",
+           "undec", "over", "", "result");
 }
 
 /* The checks, on a GL context when the gpu is among the backends; returns the exit code. */
