@@ -67,6 +67,33 @@ static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb, 
     return RULES_FN(verify_topo_keep)(nb, sel_d2, m, (size_t)p->k, j, d2);
 }
 
+/* The gathered neighbours in index order (a topological selection is by distance); returns
+ * their number. */
+static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb, size_t m) {
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
+    return m;
+}
+
+/* The Vicsek heading sum of boid i and its neighbours nb (m, ascending) into out, in index
+ * order or reversed; returns the headings summed. */
+static inline long RULES_FN(verify_vicsek_sum)(const RULES_FN(verify_snap) * s, int dim, size_t i,
+                                               const size_t *nb, size_t m, int reverse, R out[3]) {
+    const size_t q = verify_below(nb, m, i);
+    out[0] = out[1] = out[2] = 0;
+    for (size_t a = 0; a <= m; a++) {
+        size_t j = verify_merged(nb, q, i, reverse ? m - a : a);
+#ifdef VERIFY_STEP_3D
+        if (dim == 3) {
+            RULES_FN(vicsek3_add)(s->v[0][j], s->v[1][j], s->v[2][j], out);
+            continue;
+        }
+#endif
+        (void)dim;
+        RULES_FN(vicsek_add)(s->v[0][j], s->v[1][j], &out[0], &out[1]);
+    }
+    return (long)m + 1;
+}
+
 /* Is j a candidate neighbour of i (before any topological selection)? Reynolds: d2 < R^2
  * (metric, or topological with k_in_vision) and the fov; Vicsek: d2 <= R^2 (idem), no fov. */
 static inline int RULES_FN(verify_candidate)(const boids_params *p, const RULES_FN(rules_k) * k,
@@ -91,8 +118,7 @@ static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_
         if (!RULES_FN(verify_candidate)(p, k, dx, dy, d2, s->v[0][i], s->v[1][i])) continue;
         m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
     }
-    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
-    return m;
+    return RULES_FN(verify_selected)(p, nb, m);
 }
 
 /* Boid i's decision with the neighbours nb (m, ascending): the Reynolds acceleration or the
@@ -102,13 +128,10 @@ static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN
                                            const RULES_FN(verify_snap) * s, size_t i,
                                            const size_t *nb, size_t m, int reverse, R out[2]) {
     if (p->model == BOIDS_MODEL_VICSEK) {
-        const size_t q = verify_below(nb, m, i);
-        out[0] = out[1] = 0;
-        for (size_t a = 0; a <= m; a++) {
-            size_t j = verify_merged(nb, q, i, reverse ? m - a : a);
-            RULES_FN(vicsek_add)(s->v[0][j], s->v[1][j], &out[0], &out[1]);
-        }
-        return (long)m + 1;
+        R sum[3];
+        long cnt = RULES_FN(verify_vicsek_sum)(s, 2, i, nb, m, reverse, sum);
+        out[0] = sum[0], out[1] = sum[1];
+        return cnt;
     }
     RULES_FN(rules_acc) a;
     RULES_FN(rules_acc_init)(&a);
@@ -163,22 +186,14 @@ static inline size_t RULES_FN(verify_gather3)(const boids_params *p, const RULES
             continue;
         m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
     }
-    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
-    return m;
+    return RULES_FN(verify_selected)(p, nb, m);
 }
 
 static inline long RULES_FN(verify_decide3)(const boids_params *p, const RULES_FN(rules3_k) * k,
                                             const RULES_FN(verify_snap) * s, size_t i,
                                             const size_t *nb, size_t m, int reverse, R out[3]) {
-    if (p->model == BOIDS_MODEL_VICSEK) {
-        const size_t q = verify_below(nb, m, i);
-        out[0] = out[1] = out[2] = 0;
-        for (size_t a = 0; a <= m; a++) {
-            size_t j = verify_merged(nb, q, i, reverse ? m - a : a);
-            RULES_FN(vicsek3_add)(s->v[0][j], s->v[1][j], s->v[2][j], out);
-        }
-        return (long)m + 1;
-    }
+    if (p->model == BOIDS_MODEL_VICSEK)
+        return RULES_FN(verify_vicsek_sum)(s, 3, i, nb, m, reverse, out);
     RULES_FN(rules3_acc) acc;
     RULES_FN(rules3_acc_init)(&acc);
     for (size_t t = 0; t < m; t++) {
