@@ -913,7 +913,7 @@ int boids_cmd_verify(int argc, char **argv) {
         {APP_TEXT, "curve-preset", 0, "NAME", &o.curve_preset,
          .help = "order curves: another preset than --preset's (with --config, --set and "
                  "the model options)"},
-        {APP_LONG, "curve-count", 0, "N", &o.curve_count, 2, 100000000,
+        {APP_LONG, "curve-count", 0, "N", &o.curve_count, 1, 100000000,
          .help = "order curves: boids (default 100), in the preset's world scaled to "
                  "keep its density"},
     };
