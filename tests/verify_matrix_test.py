@@ -9,13 +9,14 @@ fail when a backend is falsified.
 usage: verify_matrix_test.py BOIDS_BINARY [--full] [--backends LIST]
 
 Without --full, the subset CI runs (about a minute on 2 cores with llvmpipe): the issue's four
-failing commands (one-step checks; their order curves are the default ones of the runs below),
-then one run per cell of model x neighbour rule (metric; topological k 1, 5, 7, 20) x dim at
-N 300, each with its own seed; per model and dim N 7 with k 20 (N - 1 below k: every candidate
-taken), N 2000 metric (random, edges and dense: the scenarios where N matters most), and the
-order curves with topological k 7 (4 seeds, 120 steps). --full runs the whole matrix
-(models x metric and k 1, 5, 7, 20 x N 7, 300, 2000 x seeds 1, 2, 3 x dim 2, 3, one-step
-checks; and the curves) and prints each run's time.
+failing commands (their one-step checks; the order curves are each cell's below), then every
+cell of model x neighbour rule (metric; topological k 1, 5, 7, 20) x dim with one seed of its
+own (2 to 21): the one-step checks at N 7 (N - 1 at or below k: every candidate taken), 300
+and 2000 (every scenario for metric; for topological neighbours random, edges and dense, the
+scenarios where N matters most) and the cell's order curves. --full runs the whole matrix
+(models x metric and k 1, 5, 7, 20 x N 7, 300, 2000 x seeds 1, 2, 3 x dim 2, 3, every
+scenario; each cell's curves; the issue's commands with their curves) and prints each run's
+time.
 """
 import os
 import re
@@ -42,6 +43,7 @@ RULES = [("metric", [])] + [(f"topological k {k}", ["--neighbours", "topological
                             for k in (1, 5, 7, 20)]
 MODELS = ("reynolds", "vicsek")
 ROWS = []  # (label, seconds, band %, undecided, result)
+DSE = []  # the largest |difference| / standard error of each run's order curves
 
 
 def verify(label, argv, curves=False):
@@ -76,6 +78,9 @@ def curves(label, argv):
     dim = "3-D" if "dim=3" in argv else "2-D"
     check(f"{label}: curves name model {model}, rule {rule}, {dim}",
           f"model {model}" in head and f"neighbours {rule}" in head and dim in head, head)
+    dse = [float(x) for line in p.stdout.splitlines() if re.match(r"^\s+\d+\s+[0-9.]+ \(", line)
+           for x in [t for t in line.split() if t != "FAIL"][5::3]]
+    DSE.append((label, max(dse, default=0.0)))
     if model == "vicsek":
         check(f"{label}: Vicsek curves stay below order 0.95 (they discriminate)",
               all(float(m) < 0.95 for m in re.findall(r"^\s+\d+\s+([0-9.]+)", p.stdout, re.M)),
@@ -90,42 +95,40 @@ ISSUE = [["--model", "vicsek", "--neighbours", "topological", "-k", "5", "--fast
          ["--neighbours", "topological", "-k", "7", "-n", "7", "--seed", "1"],
          ["--set", "dim=3", "--neighbours", "topological"]]
 
-if full:
-    for cmd in ISSUE:
-        curves("issue: " + " ".join(cmd), cmd)
-    for dim in (2, 3):
-        for model in MODELS:
-            for rule, rargs in RULES:
-                for n in (7, 300, 2000):
-                    for seed in (1, 2, 3):
-                        verify(f"{dim}-D {model} {rule} N {n} seed {seed}",
-                               ["--set", f"dim={dim}", "--model", model, *rargs, "-n", str(n),
-                                "--seed", str(seed)])
-                curves(f"{dim}-D {model} {rule} curves",
-                       ["--set", f"dim={dim}", "--model", model, *rargs, "--scenarios", "n1"])
-else:
-    for cmd in ISSUE:
-        verify("issue: " + " ".join(cmd), cmd)
-    seed = 1
-    for dim in (2, 3):
-        for model in MODELS:
-            for rule, rargs in RULES:
-                seed += 1  # a new seed per cell: the subset sees seeds 2 to 21
-                verify(f"{dim}-D {model} {rule} N 300 seed {seed}",
-                       ["--set", f"dim={dim}", "--model", model, *rargs, "-n", "300",
-                        "--seed", str(seed)])
-            verify(f"{dim}-D {model} N 7", ["--set", f"dim={dim}", "--model", model,
-                                            "--neighbours", "topological", "-k", "20", "-n", "7",
-                                            "--seed", str(seed)])
-            verify(f"{dim}-D {model} N 2000 metric", ["--set", f"dim={dim}", "--model", model,
-                                                      "-n", "2000", "--seed", "5",
-                                                      "--scenarios", "random,edges,dense"])
-            curves(f"{dim}-D {model} topological k 7 curves",
-                   ["--set", f"dim={dim}", "--model", model, "--neighbours", "topological",
-                    "--scenarios", "n1", "--seeds", "4", "--steps", "120", "--every", "60"])
+
+def cell(dim, model, rule, rargs, seeds, scen2000=None):
+    """One cell of the matrix: the one-step checks at N 7, 300 and 2000 for each seed (at 2000
+    only the scenarios scen2000 when given), then the cell's order curves (the defaults:
+    12 seeds, 120 steps, N 100)."""
+    base = ["--set", f"dim={dim}", "--model", model, *rargs]
+    for n in (7, 300, 2000):
+        for seed in seeds:
+            extra = ["--scenarios", scen2000] if n == 2000 and scen2000 else []
+            verify(f"{dim}-D {model} {rule} N {n} seed {seed}",
+                   base + ["-n", str(n), "--seed", str(seed)] + extra)
+    curves(f"{dim}-D {model} {rule} curves", base + ["--scenarios", "n1"])
+
+
+for cmd in ISSUE:
+    (curves if full else verify)("issue: " + " ".join(cmd), cmd)
+seed = 1
+for dim in (2, 3):
+    for model in MODELS:
+        for rule, rargs in RULES:
+            seed += 1
+            if full:
+                cell(dim, model, rule, rargs, (1, 2, 3))
+            else:
+                # One seed per cell (2 to 21); at N 2000 every scenario for metric, the three
+                # where N matters most (random, edges, dense) for topological neighbours.
+                cell(dim, model, rule, rargs, (seed,),
+                     None if rule == "metric" else "random,edges,dense")
 
 print(f"\n{'run':60s} {'s':>6s} {'band':>6s} {'undec':>5s}  result")
 for label, dt, band, undec, res in ROWS:
     print(f"{label:60s} {dt:6.1f} {band:5.2f}% {undec:5d}  {res}")
 print(f"total {sum(r[1] for r in ROWS):.0f} s over {len(ROWS)} runs")
+if DSE:
+    worst = max(DSE, key=lambda r: r[1])
+    print(f"order curves: largest |diff| / se {worst[1]:.2f} ({worst[0]}) over {len(DSE)} runs")
 finish()
