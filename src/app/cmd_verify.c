@@ -9,12 +9,16 @@
  *    brute force) the full interaction table: 16 predators, 16 attractors, circles and
  *    segments, or spheres in 3-D (verify_interact.c, verify_interact3.c band their
  *    decisions).
- *    Boids with a decision within float precision of its threshold are left out, and
- *    counted: too many of them and the check says nothing, so that fails too.
+ *    Boids with a neighbour decision within float precision of its threshold are decided:
+ *    checked against the double reference's outcome for each choice of their ambiguous
+ *    pairs (verify_decide.c). Those that cannot be (another decision in the band, or an
+ *    outcome that steers along a sum within float error of zero) are left out and
+ *    counted; a count never fails the check by itself.
  * 2. Neighbour counts and sets of each grid backend against cpu-ref's brute force, with
  *    only the pairs in the float band allowed to differ.
- * 3. The order parameter over many steps and seeds: each backend's mean curve against
- *    cpu-ref's, within the seed-to-seed spread. */
+ * 3. The order parameter over many steps and seeds, in the run's model and neighbour rule
+ *    (curve_params): each backend's mean curve against cpu-ref's, within the seed-to-seed
+ *    spread. */
 #include <errno.h>
 #include <float.h>
 #include <math.h>

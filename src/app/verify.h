@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance) and
- * the float-precision band around every threshold of the model. */
+/* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance), the
+ * float-precision band around every threshold of the model, and the double reference of one
+ * boid with its ambiguous neighbour pairs chosen (the decision of the band's boids). */
 #ifndef BOIDS_APP_VERIFY_H
 #define BOIDS_APP_VERIFY_H
 
