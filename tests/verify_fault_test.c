@@ -30,14 +30,13 @@ typedef enum { F_NONE, F_POS, F_VEL, F_NBR, F_CURVE } fault;
 
 static fault g_fault;
 static const double g_size = 0.01; /* pos: world units; vel: radians */
-static unsigned g_last_steps; /* the steps of the cpu backend's last step call */
+static unsigned g_last_steps;      /* the steps of the cpu backend's last step call */
 
 boids_status __real_boids_backend_download(boids_backend *b, boids_flock *out, boids_error *err);
 boids_status __real_boids_backend_step(boids_backend *b, const boids_params *p, unsigned steps,
                                        boids_error *err);
 boids_status __real_boids_backend_neighbours(boids_backend *b, const boids_params *p,
-                                             uint32_t *count, uint64_t *set_hash,
-                                             boids_error *err);
+                                             uint32_t *count, uint64_t *set_hash, boids_error *err);
 
 static int is_cpu(const boids_backend *b) {
     return strcmp(boids_backend_name(b), "cpu") == 0;
