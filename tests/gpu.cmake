@@ -64,16 +64,17 @@ add_test(NAME gpu_verify_matches_cpu_ref_n2
                  random,edges,walls,fov,predator-food,vicsek,vicsek-walls,vicsek-topological,topological,topological-vision
                  --seeds 0)
 add_test(NAME gpu_verify_matches_cpu_ref_n7 COMMAND gpu_verify_test -n 7 --seeds 0)
-# N = 1000: all scenarios and the order curves (classic, 12 seeds, 300 steps).
+# N = 1000: all scenarios and the order curves (the lab preset's Reynolds flock, N 100 at its
+# density, 12 seeds, 120 steps).
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_and_order_curves COMMAND gpu_verify_test -n 1000)
 add_test(NAME gpu_verify_matches_cpu_ref_n1000_deterministic
          COMMAND gpu_verify_test -n 1000 --deterministic
                  --scenarios random,dense,edges,vicsek,vicsek-topological,topological,interact,vicsek-interact
                  --seeds 0)
 # Every scenario run as the Vicsek model with topological neighbours (the dense cluster, the
-# seams and corners, walls), and the Vicsek order curves (noise 2) against cpu-ref's. N 2000:
-# the 16 edge boids of `edges` tie exactly across the seams (0 and W are one point), which
-# bands them all; below ~1600 boids they alone would exceed the 1% band limit.
+# seams and corners, walls), and the Vicsek order curves (noise 2) against cpu-ref's. The 16
+# edge boids of `edges` tie across the seams (0 and W are one point) and are decided against
+# each choice of their tied neighbours (tests/verify_matrix_test.py runs N 7 and 300 too).
 add_test(NAME gpu_verify_vicsek_topological_all_scenarios_n2000
          COMMAND gpu_verify_test -n 2000 --set model=vicsek --set neighbours=topological --seeds 0)
 add_test(NAME gpu_verify_vicsek_order_curves
@@ -84,7 +85,7 @@ add_test(NAME gpu_verify_matches_cpu_ref_n20000
          COMMAND gpu_verify_test -n 20000 --set width=3286 --set height=2045 --scenarios random
                  --seeds 0)
 # Every pipeline variant but plain (the runs above): all scenarios at small N in both modes,
-# and the order curves (300 steps: the fused variant differs from plain only from the
+# and the order curves (120 steps: the fused variant differs from plain only from the
 # second step on).
 foreach(v fused)
   add_test(NAME gpu_verify_variant_${v}_n7 COMMAND gpu_verify_test -n 7 --seeds 0 --gpu-variant ${v})

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance) and
- * the float-precision band around every threshold of the model. */
+/* Helpers of `boids verify`: a brute-force float step (the calibration of the tolerance), the
+ * float-precision band around every threshold of the model, and the double reference of one
+ * boid with its ambiguous neighbour pairs chosen (the decision of the band's boids). */
 #ifndef BOIDS_APP_VERIFY_H
 #define BOIDS_APP_VERIFY_H
 
@@ -11,18 +12,35 @@
 #include "boids/interact.h"
 #include "boids/params.h"
 
-enum { VERIFY_MAX_AMB = 8 };
+/* Ambiguous pairs listed per boid: 2^16 neighbour sets at most to try (verify_ref_boid). */
+enum { VERIFY_MAX_AMB = 16 };
 
 /* What a float path may legitimately decide differently from double for one boid. */
 typedef struct verify_amb {
     unsigned char boid;     /* some decision of this boid's step (a pair at a radius or at the edge
                                of the field of view, the predator or food radius, a wall margin)
                                is within float precision of its threshold */
-    unsigned char overflow; /* more than VERIFY_MAX_AMB ambiguous pairs */
+    unsigned char self;     /* one of them is not a neighbour pair (verify_amb_self) */
+    unsigned char overflow; /* more than VERIFY_MAX_AMB ambiguous pairs, or a topological
+                               selection that ambiguous candidates shift by more than one */
     unsigned char namb;     /* ambiguous neighbour pairs listed below */
     unsigned char in[VERIFY_MAX_AMB]; /* 1: the pair is a neighbour in double */
+    uint32_t id[VERIFY_MAX_AMB];      /* the other boid */
     uint64_t hash[VERIFY_MAX_AMB];    /* boids_neighbour_set_hash of the other boid */
 } verify_amb;
+
+/* A decision of the boid that is not about one neighbour (a separation radius, the predator,
+ * a wall, the zero-sum tolerance, the interaction table) is within float precision. */
+static inline void verify_amb_self(verify_amb *a) {
+    a->boid = 1;
+    a->self = 1;
+}
+
+/* Can the boid's step be decided by trying its neighbour sets (verify_ref_boid)? Every
+ * ambiguity is a listed pair. */
+static inline int verify_amb_decidable(const verify_amb *a) {
+    return !a->self && !a->overflow;
+}
 
 /* One step of the model in float by brute force (rules.h with float and the interaction table
  * t, NULL for none; positions and velocities
@@ -48,6 +66,9 @@ void verify_band_interact(const boids_params *p, const boids_interact *t, const 
  * boid's ambiguous pairs flipped? 1 yes, 0 no. */
 int verify_neighbours_match(const verify_amb *a, uint32_t ref_count, uint64_t ref_hash,
                             uint32_t count, uint64_t hash);
+/* Is (count, hash) the double set with exactly the ambiguous pairs of mask flipped? */
+int verify_mask_matches(const verify_amb *a, unsigned mask, uint32_t ref_count, uint64_t ref_hash,
+                        uint32_t count, uint64_t hash);
 
 /* The two above for a 3-D flock (verify_float3.c; they hand a flock with z arrays there),
  * and verify_band_interact's (verify_interact3.c). */
@@ -65,14 +86,15 @@ double verify_eps_pos(const boids_params *p);
  * thresholds a boid's decision may be and still be left out. */
 double verify_interact_band(const boids_params *p);
 
-/* Pieces the 2-D and the 3-D float checks share (verify_float.c). The topological
- * selection in float: verify_topo_keep_f keeps the kmax smallest (d2, j) of the m selected,
- * nearest first, candidates coming in ascending j (ties keep the lower id), and returns the
- * new count; verify_ids_ascending puts the m kept back in index order. */
-size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2);
+/* Puts the m ids of nb in ascending order (verify_float.c; verify_step.h's gathers). */
 void verify_ids_ascending(size_t *nb, size_t m);
-/* Lists the other boid j of an ambiguous pair (in: a neighbour in double) in a. */
+/* Lists the other boid j of an ambiguous pair (in: a neighbour in double) in a, once. */
 void verify_add_amb(verify_amb *a, int in, uint32_t j);
+/* A full topological selection whose ambiguous candidates may enter (enter of them) or
+ * leave (leave): one entering displaces the k-th candidate far, one leaving lets the
+ * (k+1)-th next in (-1: none), so those become ambiguous pairs too; more than one either
+ * way shifts ranks beyond them: overflow. */
+void verify_amb_shift(verify_amb *a, int enter, int leave, long far, long next);
 /* The offset d on an axis of length side, wrapped to the nearest image when wrap != 0; inline:
  * the bands call it for every pair. */
 static inline double verify_wrap_d(double d, double side, int wrap) {
@@ -81,5 +103,18 @@ static inline double verify_wrap_d(double d, double side, int wrap) {
     if (d < -side / 2) return d + side;
     return d;
 }
+
+/* The double reference of single boids (verify_decide.c), for the boids whose float
+ * decisions are ambiguous: boid i's step from f with cpu-ref's operations and its double
+ * neighbour set, in which the ambiguous pairs of a whose bit is set in mask (below
+ * 2^a->namb) are flipped. verify_ref_boid writes boid i of out; it returns 1 when that
+ * outcome itself turns on a direction float cannot decide (a steered target, or a Vicsek
+ * heading sum, within float error of zero), else 0. Each decision of a boid then has its
+ * outcome computed, so a backend's step is checked against every admissible one instead of
+ * being left out. Not for concurrent use. */
+typedef struct verify_ref verify_ref;
+verify_ref *verify_ref_new(const boids_params *p, const boids_interact *t, const boids_flock *f);
+int verify_ref_boid(verify_ref *r, size_t i, const verify_amb *a, unsigned mask, boids_flock *out);
+void verify_ref_free(verify_ref *r);
 
 #endif

@@ -11,31 +11,7 @@
 #define RULES_FN(name) name##_f
 #include "../core/rules.h" /* the model, in float */
 
-/* Is j a candidate neighbour of i in float (before any topological selection)? Reynolds:
- * d2 < R^2 (metric, or topological with k_in_vision) and the fov; Vicsek: d2 <= R^2 (idem),
- * no fov. */
-static int candidate_f(const boids_params *p, const rules_k_f *k, float dx, float dy, float d2,
-                       float vx, float vy) {
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || rules_in_fov_f(k, dx, dy, d2, vx, vy);
-}
-
-/* Keeps the kmax smallest (float d2, j) of the m selected in nb and sel_d2, nearest first;
- * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
- * count. */
-size_t verify_topo_keep_f(size_t *nb, float *sel_d2, size_t m, size_t kmax, size_t j, float d2) {
-    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-        sel_d2[pos] = sel_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-    }
-    sel_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
+#include "verify_step.h" /* one boid's step, in float */
 
 void verify_ids_ascending(size_t *nb, size_t m) {
     for (size_t a = 1; a < m; a++) {
@@ -43,31 +19,6 @@ void verify_ids_ascending(size_t *nb, size_t m) {
         for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
         nb[b] = v;
     }
-}
-
-/* The neighbours of i in float by brute force, into nb (ascending index), returning their
- * number; topological: the first k by (float d2, id), as cpu-ref selects in double. sel_d2
- * is scratch of k entries. */
-static size_t gather_f(const boids_params *p, const rules_k_f *k, const float *x, const float *y,
-                       const float *vx, const float *vy, size_t n, size_t i, size_t *nb,
-                       float *sel_d2) {
-    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const size_t kmax = topo ? (size_t)p->k : n;
-    size_t m = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (j == i) continue;
-        float dx, dy;
-        rules_offset_f(k, x[i], y[i], x[j], y[j], &dx, &dy);
-        float d2 = dx * dx + dy * dy;
-        if (!candidate_f(p, k, dx, dy, d2, vx[i], vy[i])) continue;
-        if (!topo) {
-            nb[m++] = j;
-            continue;
-        }
-        m = verify_topo_keep_f(nb, sel_d2, m, kmax, j, d2);
-    }
-    if (topo) verify_ids_ascending(nb, m); /* back to index order */
-    return m;
 }
 
 void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
@@ -79,17 +30,17 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
     rules_k_f k;
     rules_k_init_f(&k, p);
     rules_k_set_interact_f(&k, t);
-    size_t n = in->n;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    float *s = malloc(6 * n * sizeof(float));
+    const size_t n = in->n;
+    float *buf = malloc(6 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));
-    if (!s || !cnt) abort();
-    float *x = s, *y = s + n, *vx = s + 2 * n, *vy = s + 3 * n, *ax = s + 4 * n, *ay = s + 5 * n;
+    if (!buf || !cnt) abort();
+    verify_snap_f s = {{buf, buf + n, NULL}, {buf + 2 * n, buf + 3 * n, NULL}, n};
+    float *dec = buf + 4 * n;
     for (size_t i = 0; i < n; i++) {
-        x[i] = (float)in->x[i];
-        y[i] = (float)in->y[i];
-        vx[i] = (float)in->vx[i];
-        vy[i] = (float)in->vy[i];
+        s.p[0][i] = (float)in->x[i];
+        s.p[1][i] = (float)in->y[i];
+        s.v[0][i] = (float)in->vx[i];
+        s.v[1][i] = (float)in->vy[i];
     }
 #pragma omp parallel
     {
@@ -98,51 +49,21 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
-            size_t m = gather_f(p, &k, x, y, vx, vy, n, i, nb, sel);
-            if (vicsek) {
-                /* Itself included at its index; then the sum in index order or reversed. */
-                size_t q = 0;
-                while (q < m && nb[q] < i) q++;
-                memmove(nb + q + 1, nb + q, (m - q) * sizeof *nb);
-                nb[q] = i;
-                float sx = 0, sy = 0;
-                for (size_t a = 0; a <= m; a++) {
-                    size_t j = nb[reverse ? m - a : a];
-                    vicsek_add_f(vx[j], vy[j], &sx, &sy);
-                }
-                ax[i] = sx; /* the heading sums, until the update below */
-                ay[i] = sy;
-                cnt[i] = (long)m + 1;
-                continue;
-            }
-            rules_acc_f a;
-            rules_acc_init_f(&a);
-            for (size_t q = 0; q < m; q++) {
-                size_t j = nb[reverse ? m - 1 - q : q];
-                float dx, dy;
-                rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
-                rules_acc_add_f(&k, &a, dx, dy, dx * dx + dy * dy, vx[j], vy[j]);
-            }
-            rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax[i], &ay[i]);
+            size_t m = verify_gather_f(p, &k, &s, i, nb, sel);
+            cnt[i] = verify_decide_f(p, &k, &s, i, nb, m, reverse, &dec[2 * i]);
         }
         free(nb);
         free(sel);
     }
     for (size_t i = 0; i < n; i++) {
-        if (vicsek) {
-            /* Step 0 of the noise stream: every backend is fresh from an upload. */
-            float u = (float)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
-            vicsek_update_f(&k, ax[i], ay[i], cnt[i], u, (float)p->noise, (float)p->speed, &x[i],
-                            &y[i], &vx[i], &vy[i]);
-        } else {
-            rules_integrate_f(&k, ax[i], ay[i], &x[i], &y[i], &vx[i], &vy[i]);
-        }
-        out->x[i] = x[i];
-        out->y[i] = y[i];
-        out->vx[i] = vx[i];
-        out->vy[i] = vy[i];
+        float pos[2], vel[2];
+        verify_update_f(p, &k, &s, i, &dec[2 * i], cnt[i], pos, vel);
+        out->x[i] = pos[0];
+        out->y[i] = pos[1];
+        out->vx[i] = vel[0];
+        out->vy[i] = vel[1];
     }
-    free(s);
+    free(buf);
     free(cnt);
 }
 
@@ -167,13 +88,25 @@ static double band_pair(double r, double ax, double bx, double dx, double ay, do
 
 void verify_add_amb(verify_amb *a, int in, uint32_t j) {
     a->boid = 1;
+    for (unsigned q = 0; q < a->namb; q++)
+        if (a->id[q] == j) return;
     if (a->namb == VERIFY_MAX_AMB) {
         a->overflow = 1;
         return;
     }
     a->in[a->namb] = (unsigned char)in;
+    a->id[a->namb] = j;
     a->hash[a->namb] = boids_neighbour_set_hash(j);
     a->namb++;
+}
+
+void verify_amb_shift(verify_amb *a, int enter, int leave, long far, long next) {
+    if (enter > 1 || leave > 1) {
+        a->boid = a->overflow = 1;
+        return;
+    }
+    if (enter && far >= 0) verify_add_amb(a, 1, (uint32_t)far);
+    if (leave && next >= 0) verify_add_amb(a, 0, (uint32_t)next);
 }
 
 /* The decisions of a Reynolds step that do not involve pairs: a boid within float precision
@@ -188,7 +121,7 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         if (fabs(dx * dx + dy * dy - p->predator_radius * p->predator_radius) <=
             band_pair(p->predator_radius, x, p->predator_x, dx, y, p->predator_y, dy,
                       wrap ? p->width : 0, wrap ? p->height : 0))
-            a->boid = 1;
+            verify_amb_self(a);
     }
     if (p->food) {
         double dx = verify_wrap_d(p->food_x - x, p->width, wrap),
@@ -196,13 +129,13 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         if (fabs(dx * dx + dy * dy - p->food_radius * p->food_radius) <=
             band_pair(p->food_radius, x, p->food_x, dx, y, p->food_y, dy, wrap ? p->width : 0,
                       wrap ? p->height : 0))
-            a->boid = 1;
+            verify_amb_self(a);
     }
     if (p->boundary == BOIDS_BOUNDARY_WALLS) {
         double m = p->wall_margin;
         if (fabs(x - m) <= 2 * e || fabs(x - (p->width - m)) <= 2 * e || fabs(y - m) <= 2 * e ||
             fabs(y - (p->height - m)) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
     }
 }
 
@@ -274,6 +207,8 @@ typedef struct selection {
     dj kth;      /* the k-th candidate (strict only) */
     int tie;     /* the (k+1)-th is within float precision of the k-th's distance */
     double bk;   /* the band of the k-th's distance */
+    long far;    /* the k-th candidate, whatever the count (-1: fewer than k) */
+    long next;   /* the (k+1)-th candidate (-1: none) */
 } selection;
 
 static selection band_select(const boids_params *p, const boids_flock *f, size_t i, dj *sel) {
@@ -293,7 +228,13 @@ static selection band_select(const boids_params *p, const boids_flock *f, size_t
         for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
         sel[pos] = (dj){q.d2, j};
     }
-    selection s = {topo && m > kk, topo && ncand + namb_out > kk, {INFINITY, (size_t)-1}, 0, 0};
+    selection s = {topo && m > kk,
+                   topo && ncand + namb_out > kk,
+                   {INFINITY, (size_t)-1},
+                   0,
+                   0,
+                   topo && m >= kk ? (long)sel[kk - 1].j : -1,
+                   topo && m > kk ? (long)sel[kk].j : -1};
     if (s.strict) {
         pair_d qk, qn;
         s.kth = sel[kk - 1];
@@ -310,11 +251,12 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
                           verify_amb *a) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double s2 = p->separation_radius * p->separation_radius, e = verify_eps_pos(p);
-    a->boid = a->overflow = a->namb = 0;
+    a->boid = a->self = a->overflow = a->namb = 0;
     const selection sl = band_select(p, f, i, sel);
     const dj kth = sl.kth;
     double sx = 0, sy = 0;
     long cnt = 1;
+    int enter = 0, leave = 0; /* ambiguous candidates that may enter or leave a full selection */
     double sp = hypot(f->vx[i], f->vy[i]);
     if (sp > 0) sx = f->vx[i] / sp, sy = f->vy[i] / sp;
     for (size_t j = 0; j < f->n; j++) {
@@ -331,7 +273,8 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
             if (!sl.crowded) {
                 verify_add_amb(a, in, (uint32_t)j);
             } else if (q.d2 <= kth.d2 + sl.bk || in) {
-                a->boid = a->overflow = 1;
+                verify_add_amb(a, in, (uint32_t)j);
+                enter += !in, leave += in;
             }
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - kth.d2) <= sl.bk + tie_band(f, i, j, &q, kth.d2)) {
@@ -340,20 +283,21 @@ static void band_lab_boid(const boids_params *p, const boids_flock *f, size_t i,
         if (in && !vicsek &&
             fabs(q.d2 - s2) <= band_pair(p->separation_radius, f->x[i], f->x[j], q.dx, f->y[i],
                                          f->y[j], q.dy, q.wx, q.wy))
-            a->boid = 1; /* a neighbour at the separation radius */
+            verify_amb_self(a); /* a neighbour at the separation radius */
     }
+    verify_amb_shift(a, enter, leave, sl.far, sl.next);
     if (!vicsek) {
         band_external(p, f, i, a);
         return;
     }
     /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of a sum
      * of n unit vectors (a few FLT_EPSILON each) on top. */
-    if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
+    if (hypot(sx, sy) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) verify_amb_self(a);
     if (p->boundary == BOIDS_BOUNDARY_WALLS) {
         double nx = f->x[i] + f->vx[i] * p->dt, ny = f->y[i] + f->vy[i] * p->dt;
         if (fabs(nx) <= 2 * e || fabs(nx - p->width) <= 2 * e || fabs(ny) <= 2 * e ||
             fabs(ny - p->height) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
     }
 }
 
@@ -400,7 +344,7 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
 #pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < f->n; i++) {
         verify_amb *a = &amb[i];
-        a->boid = a->overflow = a->namb = 0;
+        a->boid = a->self = a->overflow = a->namb = 0;
         double vx = f->vx[i], vy = f->vy[i], sp = sqrt(vx * vx + vy * vy);
         for (size_t j = 0; j < f->n; j++) {
             if (j == i) continue;
@@ -433,29 +377,31 @@ void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
             if (amb_pair) {
                 verify_add_amb(a, in_double, (uint32_t)j);
             } else if (in_double && fabs(d2 - s2) <= bs) {
-                a->boid = 1; /* a sure neighbour at the separation radius */
+                verify_amb_self(a); /* a sure neighbour at the separation radius */
             }
         }
         band_external(p, f, i, a);
     }
 }
 
+int verify_mask_matches(const verify_amb *a, unsigned mask, uint32_t ref_count, uint64_t ref_hash,
+                        uint32_t count, uint64_t hash) {
+    for (unsigned k = 0; k < a->namb; k++) {
+        if (!(mask >> k & 1)) continue;
+        if (a->in[k]) {
+            ref_count--;
+            ref_hash -= a->hash[k];
+        } else {
+            ref_count++;
+            ref_hash += a->hash[k];
+        }
+    }
+    return ref_count == count && ref_hash == hash;
+}
+
 int verify_neighbours_match(const verify_amb *a, uint32_t ref_count, uint64_t ref_hash,
                             uint32_t count, uint64_t hash) {
-    for (unsigned mask = 0; mask < (1u << a->namb); mask++) {
-        uint32_t c = ref_count;
-        uint64_t h = ref_hash;
-        for (unsigned k = 0; k < a->namb; k++) {
-            if (!(mask >> k & 1)) continue;
-            if (a->in[k]) {
-                c--;
-                h -= a->hash[k];
-            } else {
-                c++;
-                h += a->hash[k];
-            }
-        }
-        if (c == count && h == hash) return 1;
-    }
+    for (unsigned mask = 0; mask < (1u << a->namb); mask++)
+        if (verify_mask_matches(a, mask, ref_count, ref_hash, count, hash)) return 1;
     return 0;
 }

@@ -18,75 +18,8 @@
 #include "../core/rules.h"
 #include "../core/rules3.h" /* the model in 3-D, in float */
 
-typedef struct fstate {
-    float *p[3], *v[3];
-} fstate;
-
-/* Is j a candidate neighbour of i in float (before any topological selection)? */
-static int candidate_f(const boids_params *p, const rules3_k_f *k, const float d[3], float d2,
-                       const fstate *s, size_t i) {
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || rules3_in_fov_f(k, d[0], d[1], d[2], d2, s->v[0][i], s->v[1][i], s->v[2][i]);
-}
-
-static float offset_f(const rules3_k_f *k, const fstate *s, size_t i, size_t j, float d[3]) {
-    rules3_offset_f(k, s->p[0][i], s->p[1][i], s->p[2][i], s->p[0][j], s->p[1][j], s->p[2][j],
-                    &d[0], &d[1], &d[2]);
-    return rules3_d2_f(d[0], d[1], d[2]);
-}
-
-/* The neighbours of i in float by brute force into nb (ascending index); topological: the
- * first k by (float d2, id). */
-static size_t gather_f(const boids_params *p, const rules3_k_f *k, const fstate *s, size_t n,
-                       size_t i, size_t *nb, float *sel_d2) {
-    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const size_t kmax = topo ? (size_t)p->k : n;
-    size_t m = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (j == i) continue;
-        float d[3], d2 = offset_f(k, s, i, j, d);
-        if (!candidate_f(p, k, d, d2, s, i)) continue;
-        if (!topo) {
-            nb[m++] = j;
-            continue;
-        }
-        m = verify_topo_keep_f(nb, sel_d2, m, kmax, j, d2);
-    }
-    if (topo) verify_ids_ascending(nb, m); /* back to index order */
-    return m;
-}
-
-/* Boid i's decision from the float snapshot s: Reynolds acceleration or Vicsek heading sum
- * into out[0..2], and the headings summed. */
-static long decide_f(const boids_params *p, const rules3_k_f *k, const fstate *s, size_t n,
-                     size_t i, int reverse, size_t *nb, float *sel, float out[3]) {
-    size_t m = gather_f(p, k, s, n, i, nb, sel);
-    if (p->model == BOIDS_MODEL_VICSEK) { /* itself at its index, then in order or reversed */
-        size_t q = 0;
-        while (q < m && nb[q] < i) q++;
-        memmove(nb + q + 1, nb + q, (m - q) * sizeof *nb);
-        nb[q] = i;
-        out[0] = out[1] = out[2] = 0;
-        for (size_t a = 0; a <= m; a++) {
-            size_t j = nb[reverse ? m - a : a];
-            vicsek3_add_f(s->v[0][j], s->v[1][j], s->v[2][j], out);
-        }
-        return (long)m + 1;
-    }
-    rules3_acc_f acc;
-    rules3_acc_init_f(&acc);
-    for (size_t q = 0; q < m; q++) {
-        size_t j = nb[reverse ? m - 1 - q : q];
-        float d[3], d2 = offset_f(k, s, i, j, d);
-        rules3_acc_add_f(k, &acc, d[0], d[1], d[2], d2, s->v[0][j], s->v[1][j], s->v[2][j]);
-    }
-    const float pos[3] = {s->p[0][i], s->p[1][i], s->p[2][i]};
-    const float vel[3] = {s->v[0][i], s->v[1][i], s->v[2][i]};
-    rules3_accel_f(k, &acc, pos, vel, out);
-    return 0;
-}
+#define VERIFY_STEP_3D
+#include "verify_step.h" /* one boid's step, in float */
 
 void verify_float_step3(const boids_params *p, const boids_interact *t, const boids_flock *in,
                         int reverse, boids_flock *out) {
@@ -98,7 +31,7 @@ void verify_float_step3(const boids_params *p, const boids_interact *t, const bo
     float *buf = malloc(9 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));
     if (!buf || !cnt) abort();
-    fstate s;
+    verify_snap_f s = {.n = n};
     const double *src[6] = {in->x, in->y, in->z, in->vx, in->vy, in->vz};
     for (int a = 0; a < 3; a++) s.p[a] = buf + (size_t)a * n, s.v[a] = buf + (size_t)(3 + a) * n;
     float *dec = buf + 6 * n;
@@ -110,24 +43,17 @@ void verify_float_step3(const boids_params *p, const boids_interact *t, const bo
         float *sel = malloc((n + 1) * sizeof *sel);
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
-        for (size_t i = 0; i < n; i++)
-            cnt[i] = decide_f(p, &k, &s, n, i, reverse, nb, sel, &dec[3 * i]);
+        for (size_t i = 0; i < n; i++) {
+            size_t m = verify_gather3_f(p, &k, &s, i, nb, sel);
+            cnt[i] = verify_decide3_f(p, &k, &s, i, nb, m, reverse, &dec[3 * i]);
+        }
         free(nb);
         free(sel);
     }
     double *dst[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
     for (size_t i = 0; i < n; i++) {
         float pos[3], vel[3];
-        for (int a = 0; a < 3; a++) pos[a] = s.p[a][i], vel[a] = s.v[a][i];
-        if (p->model == BOIDS_MODEL_VICSEK) {
-            /* Step 0 of the noise stream: every backend is fresh from an upload. */
-            float u1 = (float)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
-            float u2 = (float)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i);
-            vicsek3_update_f(&k, &dec[3 * i], cnt[i], u1, u2, (float)p->noise, (float)p->speed, pos,
-                             vel);
-        } else {
-            rules3_integrate_f(&k, &dec[3 * i], pos, vel);
-        }
+        verify_update3_f(p, &k, &s, i, &dec[3 * i], cnt[i], pos, vel);
         for (int a = 0; a < 3; a++) dst[a][i] = pos[a], dst[3 + a][i] = vel[a];
     }
     free(buf);
@@ -219,6 +145,7 @@ typedef struct selection {
     int strict, crowded, tie;
     dj kth;
     double bk;
+    long far, next; /* the k-th and (k+1)-th candidates (-1: none) */
 } selection;
 
 static selection band_select(const boids_params *p, const boids_flock *f, size_t i, dj *sel) {
@@ -237,7 +164,13 @@ static selection band_select(const boids_params *p, const boids_flock *f, size_t
         for (; pos > 0 && dj_before(q.d2, j, &sel[pos - 1]); pos--) sel[pos] = sel[pos - 1];
         sel[pos] = (dj){q.d2, j};
     }
-    selection s = {topo && m > kk, topo && ncand + namb_out > kk, 0, {INFINITY, (size_t)-1}, 0};
+    selection s = {topo && m > kk,
+                   topo && ncand + namb_out > kk,
+                   0,
+                   {INFINITY, (size_t)-1},
+                   0,
+                   topo && m >= kk ? (long)sel[kk - 1].j : -1,
+                   topo && m > kk ? (long)sel[kk].j : -1};
     if (s.strict) {
         pair3 qk, qn;
         s.kth = sel[kk - 1];
@@ -266,11 +199,11 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
         double s = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
         /* |S| vs n tol (float n 1e-5, with the float error of the sum on top); the basis
          * sign: S_z / |S| within float precision of 0. */
-        if (s <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) a->boid = 1;
-        if (fabs(sum[2]) <= (double)cnt * 16 * FLT_EPSILON) a->boid = 1;
+        if (s <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) verify_amb_self(a);
+        if (fabs(sum[2]) <= (double)cnt * 16 * FLT_EPSILON) verify_amb_self(a);
         for (int c = 0; walls && c < 3; c++) {
             double nx = x[c] + v[c] * p->dt;
-            if (fabs(nx) <= 2 * e || fabs(nx - side[c]) <= 2 * e) a->boid = 1;
+            if (fabs(nx) <= 2 * e || fabs(nx - side[c]) <= 2 * e) verify_amb_self(a);
         }
         return;
     }
@@ -283,12 +216,12 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
             w[c] = d[c] != raw ? side[c] : 0;
             d2 += d[c] * d[c];
         }
-        if (fabs(d2 - rad[q] * rad[q]) <= band_pair3(rad[q], x, pt[q], d, w)) a->boid = 1;
+        if (fabs(d2 - rad[q] * rad[q]) <= band_pair3(rad[q], x, pt[q], d, w)) verify_amb_self(a);
     }
     for (int c = 0; walls && c < 3; c++)
         if (fabs(x[c] - p->wall_margin) <= 2 * e ||
             fabs(x[c] - (side[c] - p->wall_margin)) <= 2 * e)
-            a->boid = 1;
+            verify_amb_self(a);
 }
 
 /* Boid i's band, as verify_float.c's band_lab_boid (which the comment of band_lab there
@@ -297,11 +230,12 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
                       verify_amb *a) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double rs = p->separation_radius;
-    a->boid = a->overflow = a->namb = 0;
+    a->boid = a->self = a->overflow = a->namb = 0;
     const selection sl = band_select(p, f, i, sel);
     double sum[3] = {0, 0, 0}, x[3];
     pos_of(f, i, x);
     long cnt = 1;
+    int enter = 0, leave = 0; /* as in verify_float.c */
     const double *vs[3] = {f->vx, f->vy, f->vz};
     double sp = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i] + f->vz[i] * f->vz[i]);
     for (int c = 0; sp > 0 && c < 3; c++) sum[c] = vs[c][i] / sp;
@@ -316,10 +250,12 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
             cnt++;
         }
         if (q.amb) {
-            if (!sl.crowded)
+            if (!sl.crowded) {
                 verify_add_amb(a, in, (uint32_t)j);
-            else if (q.d2 <= sl.kth.d2 + sl.bk || in)
-                a->boid = a->overflow = 1;
+            } else if (q.d2 <= sl.kth.d2 + sl.bk || in) {
+                verify_add_amb(a, in, (uint32_t)j);
+                enter += !in, leave += in;
+            }
         } else if (sl.tie && q.cand &&
                    fabs(q.d2 - sl.kth.d2) <= sl.bk + tie_band(f, i, j, &q, sl.kth.d2)) {
             verify_add_amb(a, in, (uint32_t)j);
@@ -327,8 +263,9 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         double b[3];
         pos_of(f, j, b);
         if (in && !vicsek && fabs(q.d2 - rs * rs) <= band_pair3(rs, x, b, q.d, q.w))
-            a->boid = 1; /* a neighbour at the separation radius */
+            verify_amb_self(a); /* a neighbour at the separation radius */
     }
+    verify_amb_shift(a, enter, leave, sl.far, sl.next);
     band_external(p, f, i, sum, cnt, a);
 }
 

@@ -132,5 +132,5 @@ void verify_band_interact(const boids_params *p, const boids_interact *t, const 
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
     for (long i = 0; i < n; i++)
-        if (band_boid(&k, p, f, ref, (size_t)i, b)) amb[i].boid = 1;
+        if (band_boid(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
 }
