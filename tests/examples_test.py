@@ -21,7 +21,8 @@ rule keeps the command's options and their meaning:
 Skipped, each for a reason it prints: the synopsis lines of the command table ([OPTIONS],
 "..."), C source blocks (the install test builds examples/minimal.c), and the set-up and
 install commands (.ci/install-deps, cmake, cc, export: CI runs the set-up commands
-themselves, and tests/install_test.py the install and pkg-config ones).
+themselves, and tests/install_test.py the install and pkg-config ones), and the NVIDIA
+script bench/run-on-gpu.sh.
 
 Usage: examples_test.py SOURCE_DIR BUILD_DIR PYTHON (a Python with NumPy, for the package)
 """
@@ -43,7 +44,8 @@ RUNS = ("build/", "boids", "mpirun", "python3", "PYTHONPATH=", "BOIDS_LIBRARY_PA
 SKIPS = ((".ci/", "the set-up commands: CI runs them as they are printed"),
          ("cmake ", "a build or install step: CI and tests/install_test.py run these"),
          ("cc ", "the pkg-config build: tests/install_test.py runs it against a prefix"),
-         ("export ", "the pkg-config set-up: tests/install_test.py runs it against a prefix"))
+         ("export ", "the pkg-config set-up: tests/install_test.py runs it against a prefix"),
+         ("bench/run-on-gpu.sh", "the NVIDIA script: it needs EGL's device platform"))
 FIXTURES = {
     "installation.ini": "# an installation's own settings\ncount = 2000\nalignment_weight = 1.2\n",
     "my_analysis.py": "import boids\nwith boids.Flock(preset='classic', seed=7) as f:\n"
