@@ -236,8 +236,24 @@ static void a_backend_takes_only_a_valid_table(void) {
     boids_flock_free(&f);
 }
 
+/* Finite is not enough for a point or an obstacle: 1e308 is infinity in float, so a GPU
+ * step would turn it into NaN offsets. Beyond a boid's own bound in an open world
+ * (BOIDS_OPEN_COORD_MAX) they are refused; at it they are taken. */
+static void huge_coordinates_are_refused(void) {
+    boids_error e;
+    boids_point pt = {1, 1e308, 0.5, 0, 100, 1};
+    CHECK(boids_interact_check_point(&pt, "t", &e) == BOIDS_ERR_INPUT && strstr(e.msg, "beyond"),
+          "a point at x 1e308: %s", e.msg);
+    pt.x = BOIDS_OPEN_COORD_MAX, pt.z = -BOIDS_OPEN_COORD_MAX;
+    CHECK(boids_interact_check_point(&pt, "t", &e) == BOIDS_OK, "at the bound: %s", e.msg);
+    boids_obstacle o = {BOIDS_OBSTACLE_SEGMENT, 0, 0, 1e300, 5, 0, 0};
+    CHECK(boids_interact_check_obstacle(&o, "t", &e) == BOIDS_ERR_INPUT && strstr(e.msg, "within"),
+          "a segment to x 1e300: %s", e.msg);
+}
+
 int main(void) {
     file_lines_fill_the_table();
+    huge_coordinates_are_refused();
     bad_lines_are_refused_and_change_nothing();
     a_backend_takes_only_a_valid_table();
     lines_in_3d();

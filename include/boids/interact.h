@@ -31,12 +31,13 @@
  *   obstacle = segment X1 Y1 X2 Y2
  *   obstacle = sphere X Y Z R
  * Lengths are world units; a radius is in [0, 1e7], a weight in [0, 1000] (the ranges of
- * predator_radius and predator_weight), positions any finite value. */
+ * predator_radius and predator_weight), positions within +-1e15 (BOIDS_OPEN_COORD_MAX). */
 #ifndef BOIDS_INTERACT_H
 #define BOIDS_INTERACT_H
 
 #include "boids/api.h"
 #include "boids/error.h"
+#include "boids/flock.h"
 #include "boids/params.h"
 
 BOIDS_BEGIN_DECLS
@@ -50,10 +51,10 @@ enum {
  * its meaning (z 0). */
 typedef struct boids_point {
     int on;        /* 0 off, 1 acting on the flock */
-    double x, y;   /* position, length; any finite value */
+    double x, y;   /* position, length; within +-BOIDS_OPEN_COORD_MAX (1e15) */
     double radius; /* boids closer than this react, length; [0, 1e7] */
     double weight; /* weight of the flee or seek steering force; [0, 1000] */
-    double z;      /* depth of the position, length, any finite value; a 2-D run ignores it */
+    double z;      /* depth of the position, length, as x and y; a 2-D run ignores it */
 } boids_point;
 
 typedef enum boids_obstacle_kind {
@@ -98,11 +99,12 @@ boids_status boids_interact_set(boids_interact *s, const char *key, const char *
 boids_status boids_interact_add_obstacle(boids_interact *s, const boids_obstacle *o,
                                          const char *where, boids_error *err);
 
-/* Checks a point's fields (finite position, z included, radius and weight in range). */
+/* Checks a point's fields (a finite position within +-BOIDS_OPEN_COORD_MAX, z included,
+ * radius and weight in range). */
 boids_status boids_interact_check_point(const boids_point *pt, const char *where, boids_error *err);
 
-/* Checks one obstacle (known kind, finite coordinates, circle or sphere radius in
- * (0, 1e7]). */
+/* Checks one obstacle (known kind, finite coordinates within +-BOIDS_OPEN_COORD_MAX,
+ * circle or sphere radius in (0, 1e7]). */
 boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *where,
                                            boids_error *err);
 

@@ -64,6 +64,10 @@ static int numbers(const char *text, double *out, int max) {
     }
 }
 
+static int within_coord(double v) {
+    return fabs(v) <= BOIDS_OPEN_COORD_MAX;
+}
+
 boids_status boids_interact_check_point(const boids_point *pt, const char *where,
                                         boids_error *err) {
     if (!where) where = "boids_interact_check_point";
@@ -71,6 +75,11 @@ boids_status boids_interact_check_point(const boids_point *pt, const char *where
     if (!isfinite(pt->x) || !isfinite(pt->y) || !isfinite(pt->z))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g, %g) is not finite",
                                where, pt->x, pt->y, pt->z);
+    /* Finite in double is not enough: the float backends square offsets, and 1e308 is
+     * infinity in float. A boid's own bound in an open world holds for the points too. */
+    if (!within_coord(pt->x) || !within_coord(pt->y) || !within_coord(pt->z))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%g, %g, %g) is beyond +-%g",
+                               where, pt->x, pt->y, pt->z, BOIDS_OPEN_COORD_MAX);
     if (!(pt->radius >= 0 && pt->radius <= 1e7))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: radius %g is out of range [0, 1e7]",
                                where, pt->radius);
@@ -95,6 +104,10 @@ boids_status boids_interact_check_obstacle(const boids_obstacle *o, const char *
         !isfinite(o->z0))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be finite",
                                where);
+    if (!within_coord(o->x0) || !within_coord(o->y0) || !within_coord(o->x1) ||
+        !within_coord(o->y1) || !within_coord(o->z0))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: obstacle coordinates must be within +-%g",
+                               where, BOIDS_OPEN_COORD_MAX);
     const int round = o->kind == BOIDS_OBSTACLE_CIRCLE || o->kind == BOIDS_OBSTACLE_SPHERE;
     if (round && !(o->radius > 0 && o->radius <= 1e7))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s radius %g is out of range (0, 1e7]",

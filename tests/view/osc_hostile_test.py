@@ -55,6 +55,8 @@ CASES = [
      ["/boids/param/count", "1000000000", "at most"]),
     ("an unknown preset", osc("/boids/preset", "s", "nope"),
      ["/boids/preset", "nope", "murmuration"]),
+    ("a predator at 1e308 (finite, but infinity in float)",
+     osc("/boids/predator/0", "dd", 1e308, 1e308), ["/boids/predator/0", "beyond"]),
 ]
 
 
