@@ -498,14 +498,20 @@ def test_view_caps_the_steps_each_frame(tmp):
     if s["frame_p50_ms"] * 7.68 >= 8:  # the median frame owes at least twice the cap
         check(s["max_steps_per_frame"] == 4, f"the cap was never reached: {s}", r)
     # murmuration at 20,000 boids: frames longer than 25 ms (llvmpipe on 2 cores draws and
-    # steps it in about 70 ms) never earn a second step, so the flock slows down and the
+    # steps it in 40 to 70 ms) do not earn a second step, so the flock slows down and the
     # frames stay as long as one step's.
     r = run(["view", "--preset", "murmuration", "-n", "20000", "--size", "320x200",
              "--frames", "20", "--rate", "7680", "--no-hud", "--no-panel", "--stats"], xvfb=True)
     check(r.returncode == 0, f"murmuration: exit {r.returncode}", r)
     s = stats(r)
     if s["frame_p50_ms"] > 25:
-        check(s["max_steps_per_frame"] == 1, f"slow frames took several steps: {s}", r)
+        # Real time at 7680 steps a second owes p50 * 7.68 steps a frame (over 190 here);
+        # the cap runs about one. A frame that happens to take under 25 ms earns the next
+        # one a second step, so the check is on the average: at most 2 a frame.
+        owed = s["frame_p50_ms"] * 7.68
+        check(s["steps"] <= 2 * s["frames"],
+              f"slow frames ran {s['steps'] / s['frames']:.1f} steps each ({owed:.0f} owed): {s}",
+              r)
     print(f"ok: at most 4 steps a frame; murmuration 20k: p50 {s['frame_p50_ms']} ms, "
           f"max {s['max_steps_per_frame']:.0f} step(s) a frame")
 
