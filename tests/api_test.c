@@ -198,6 +198,16 @@ static int state_save_seeded_novy(fixture *x, boids_error *e) {
     int st = boids_state_save_seeded(in_dir(x, "s.csv"), &x->novy, 1, e);
     return files_in(x) ? -99 : st; /* neither file nor its sidecar, nor a temporary one */
 }
+/* Loads a file that does not exist, with p or the noise seed's place NULL (both allowed),
+ * into a flock of its own: a load allocates the flock it fills. */
+static int load_seeded_missing(fixture *x, int with_p, boids_error *e) {
+    boids_flock g = {0};
+    long seed = 7;
+    int st = boids_state_load_seeded(in_dir(x, "none.csv"), with_p ? &x->p : NULL, &g,
+                                     with_p ? NULL : &seed, e);
+    boids_flock_free(&g);
+    return st;
+}
 static int fit_world_nan_aspect(fixture *x, boids_error *e) {
     boids_params q = x->p;
     int st = boids_params_fit_world(&q, &x->p, NAN, e);
@@ -443,9 +453,9 @@ static int options_default(void) {
     C("boids_state_load_seeded", "NULL f", BOIDS_ERR_INPUT,                                        \
       boids_state_load_seeded("x.csv", &x->p, NULL, NULL, e))                                      \
     C("boids_state_load_seeded", "NULL p (allowed: no check; no such file)", BOIDS_ERR_INPUT,      \
-      boids_state_load_seeded(in_dir(x, "none.csv"), NULL, &x->other, NULL, e))                    \
+      load_seeded_missing(x, 0, e))                                                                \
     C("boids_state_load_seeded", "NULL noise_seed (allowed: not asked; no such file)",             \
-      BOIDS_ERR_INPUT, boids_state_load_seeded(in_dir(x, "none.csv"), &x->p, &x->other, NULL, e))  \
+      BOIDS_ERR_INPUT, load_seeded_missing(x, 1, e))                                               \
     C("boids_state_save_seeded", "NULL path", BOIDS_ERR_INPUT,                                     \
       boids_state_save_seeded(NULL, &x->f, 1, e))                                                  \
     C("boids_state_save_seeded", "NULL f", BOIDS_ERR_INPUT,                                        \
