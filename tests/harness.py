@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Tiny helpers shared by the Python test drivers: run the program, check, report."""
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -56,6 +57,14 @@ def skip(reason):
         sys.exit(1)
     print(f"SKIP: {reason}; set BOIDS_REQUIRE_GPU=1 to make this a failure")
     sys.exit(77)
+
+
+def need_osc_tools(*tools):
+    """Skips (or fails, see skip) unless each program is on PATH: the OSC tests' Xvfb and
+    liblo command-line tools."""
+    for tool in tools:
+        if not shutil.which(tool):
+            skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
 
 
 def tmpdir():

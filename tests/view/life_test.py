@@ -46,9 +46,7 @@ def child_of(pid, parent):
 
 
 def main():
-    for tool in ("xvfb-run", "oscsend"):
-        if not shutil.which(tool):
-            harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
+    harness.need_osc_tools("xvfb-run", "oscsend")
     tmp = harness.tmpdir()
     cfg, err_path = os.path.join(tmp, "live.ini"), os.path.join(tmp, "stderr.txt")
     with open(cfg, "w") as f:

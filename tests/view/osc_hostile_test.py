@@ -71,9 +71,7 @@ def replies(dump):
 
 
 def main():
-    for tool in ("xvfb-run", "oscdump"):
-        if not shutil.which(tool):
-            harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
+    harness.need_osc_tools("xvfb-run", "oscdump")
     tmp = harness.tmpdir()
     errf, shots = os.path.join(tmp, "stderr.txt"), os.path.join(tmp, "shots")
     os.mkdir(shots)

@@ -52,9 +52,7 @@ def drive(port_in, dump):
 
 
 def main():
-    for tool in ("xvfb-run", "oscsend", "oscdump"):
-        if not shutil.which(tool):
-            harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
+    harness.need_osc_tools("xvfb-run", "oscsend", "oscdump")
     tmp = harness.tmpdir()
     viewer, listener, port_in, dump = harness.osc_viewer(
         BOIDS, tmp, ["-n", "300", "--size", "640x400", "--frames", "1000000",

@@ -76,9 +76,7 @@ def drive(port, dump):
 
 
 def main():
-    for tool in ("xvfb-run", "oscsend", "oscdump"):
-        if not shutil.which(tool):
-            harness.skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
+    harness.need_osc_tools("xvfb-run", "oscsend", "oscdump")
     tmp = harness.tmpdir()
     viewer, listener, port_in, dump_path = harness.osc_viewer(
         BOIDS, tmp, ["-n", "100", "--size", "640x400", "--no-panel", "--frames", "1000000",
