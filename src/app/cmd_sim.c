@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "boids/atomic_file.h"
@@ -164,12 +163,9 @@ static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_para
         long next = every ? (done / every + 1) * every : steps;
         if (next > steps) next = steps;
         long to = so->bar.on && (double)(next - done) > chunk ? done + (long)chunk : next;
-        struct timespec a, z;
-        clock_gettime(CLOCK_MONOTONIC, &a);
+        double a = app_now();
         if ((s = boids_backend_step(b, p, (unsigned)(to - done), err))) break;
-        clock_gettime(CLOCK_MONOTONIC, &z);
-        double per = ((double)(z.tv_sec - a.tv_sec) + 1e-9 * (double)(z.tv_nsec - a.tv_nsec)) /
-                     (double)(to - done);
+        double per = (app_now() - a) / (double)(to - done);
         chunk = per > 0 ? fmax(1, fmin(1e9, floor(0.1 / per))) : fmin(1e9, 2 * chunk);
         done = to;
         app_progress_update(&so->bar, (double)done, NULL, 0);
@@ -264,16 +260,14 @@ int boids_cmd_sim(int argc, char **argv) {
         return app_fail(&err);
     }
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = app_now();
     printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
     long steps = so.steps;
     app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);
     boids_status s = run_steps(b, &f, &p, &so, &err);
     app_progress_end(&so.bar);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = app_now() - t0;
     if (!s && o.verbose) {
-        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
                 f.n, boids_backend_name(b), sec, steps ? 1e3 * sec / (double)steps : 0.0);
     }

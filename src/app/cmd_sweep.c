@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "boids/atomic_file.h"
@@ -54,12 +53,6 @@ typedef struct point {
     long samples;
     double mean[BOIDS_METRICS_COUNT], se[BOIDS_METRICS_COUNT];
 } point;
-
-double sweep_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The serial sweep's progress line (run_all sets it; NULL in an MPI rank): runs done, and
  * the fraction of the current one, which run_one updates at each sample. */
@@ -268,7 +261,7 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
                  s->axes[i].values[vi[i]]);
     fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", done,
             s->nruns, s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
-            res[r].avg[0], sweep_now() - t0);
+            res[r].avg[0], app_now() - t0);
 }
 
 size_t sweep_done(const sweep *s, const sweep_result *res) {
@@ -356,7 +349,7 @@ static boids_status write_sidecar(const cJSON *base, const char *file, const cha
  * any) as it ends. The first failure stops the sweep; the journal keeps what finished before. */
 static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
-    double t0 = sweep_now();
+    double t0 = app_now();
     size_t done = sweep_done(s, res), ran = 0;
     app_progress bar;
     app_progress_begin(&bar, "boids sweep", "runs", (double)(s->nruns - done));

@@ -9,7 +9,7 @@
 
 #include "boids/backend.h"
 
-static double now_s(void) {
+double app_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -38,14 +38,14 @@ void app_progress_begin(app_progress *p, const char *prog, const char *unit, dou
     p->prog = prog;
     p->unit = unit;
     p->total = total;
-    p->t0 = p->last = now_s();
+    p->t0 = p->last = app_now();
 }
 
 void app_progress_update(app_progress *p, double done, const char *note, int now) {
     p->done = done;
     if (note) snprintf(p->note, sizeof p->note, "%s", note);
     if (!p->on) return;
-    double t = now_s(), spent = t - p->t0;
+    double t = app_now(), spent = t - p->t0;
     if (!now && (t - p->last < 0.25 || spent < 0.25)) return;
     p->last = t;
     char line[320], left[32];
@@ -94,8 +94,8 @@ void app_cpu_ref_estimate(const char *prog, const char *backend, const boids_par
     boids_backend *b = boids_cpu_ref_create(&f, &err);
     double t = -1;
     if (b) {
-        double t0 = now_s();
-        if (!boids_backend_step(b, &q, 1, &err)) t = now_s() - t0;
+        double t0 = app_now();
+        if (!boids_backend_step(b, &q, 1, &err)) t = app_now() - t0;
         boids_backend_destroy(b);
     }
     boids_flock_free(&f);
