@@ -25,6 +25,15 @@ def check(name, cond, detail=""):
         FAILURES.append(name)
 
 
+def refused(name, p, words):
+    """Checks that the run p was refused as bad input: exit code 2 and one line on stderr
+    naming each of words (what is wrong and where)."""
+    msg = p.stderr.strip()
+    check(f"{name}: exit code 2", p.returncode == 2, f"exit {p.returncode}, stderr {msg[:300]!r}")
+    check(f"{name}: one line naming {words}",
+          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:400]))
+
+
 def read_state(path):
     """The boids of a state file: the rows after the header, past an optional `# step=K` line."""
     with open(path) as f:
