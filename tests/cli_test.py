@@ -7,7 +7,7 @@ usage: cli_test.py BOIDS_BINARY BENCH_BINARY
 import os
 import sys
 
-from harness import check, finish, refused, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir
 
 BOIDS = sys.argv[1]
 BENCH = sys.argv[2]
@@ -95,7 +95,7 @@ cases = [
 for name, args, words in cases:
     out = os.path.join(d, "out.csv")
     p = run(BOIDS, "sim", "--steps", "3", *args, "--save", out)
-    refused(name, p, words)
+    one_message(name, p, words)
     check(f"{name}: no output file", not os.path.exists(out))
     check(f"{name}: no temporary file", not [f for f in os.listdir(d) if ".tmp" in f])
     check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
@@ -198,7 +198,7 @@ for argv, args, words in cases_run:
     name = " ".join(repr(a) if a == "" or " " in a else a for a in args)[:100]
     cwd = tmpdir()
     p = run(*argv, cwd=cwd, env=no_display, timeout=120)
-    refused(name, p, words)
+    one_message(name, p, words)
     check(f"{name}: nothing on stdout", p.stdout == "", repr(p.stdout[:200]))
     check(f"{name}: no output or temporary file left", os.listdir(cwd) == [], os.listdir(cwd))
     if not os.listdir(cwd):
@@ -316,7 +316,7 @@ check("boids-bench --help: both GPU modes by default", "GPU mode (default here: 
 for args, words in ((["--fast", "--backends", "gpu-det"], ["--fast", "gpu-det"]),
                     (["-n", "100", "--sizes", "1k"], ["-n", "--sizes"])):
     p = run(BENCH, "--quick", "--no-plot", "--out", os.path.join(d, "bench"), *args)
-    refused(f"boids-bench {' '.join(args)}", p, words)
+    one_message(f"boids-bench {' '.join(args)}", p, words)
 # A bad point or obstacle line: every command refuses it before any work, exit 2, one line
 # naming the file, line and key.
 bad_lines = {"obstacle": "obstacle = circle 10 10 -5\n", "segment": "obstacle = segment 0 0 1\n",
@@ -325,7 +325,7 @@ for key, line in bad_lines.items():
     cfg = write("bad_points.ini", "noise = 0.5\n" + line)
     for name, cmd in tiny.items():
         p = run(*cmd, "--config", cfg, env=no_display)
-        refused(f"{name} refuses a bad {key} line", p, ["bad_points.ini:2", key.split(".")[0]])
+        one_message(f"{name} refuses a bad {key} line", p, ["bad_points.ini:2", key.split(".")[0]])
 for name in ("verify", "render", "view", "sweep"):
     p = run(BOIDS, name, "--count", "zero", env=no_display)
     check(f"{name} --count zero: exit 2 naming the flag and value",

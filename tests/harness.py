@@ -25,13 +25,14 @@ def check(name, cond, detail=""):
         FAILURES.append(name)
 
 
-def refused(name, p, words):
-    """Checks that the run p was refused as bad input: exit code 2 and one line on stderr
-    naming each of words (what is wrong and where)."""
-    msg = p.stderr.strip()
-    check(f"{name}: exit code 2", p.returncode == 2, f"exit {p.returncode}, stderr {msg[:300]!r}")
+def one_message(name, p, words, rc=2):
+    """Checks that the run p ended with exit code rc (2: bad input, refused before any work)
+    and one line on stderr naming each of words (what is wrong and where)."""
+    msg = (p.stderr or "").strip()
+    check(f"{name}: exit code {rc}", p.returncode == rc,
+          f"exit {p.returncode}, stderr {msg[:600]!r}")
     check(f"{name}: one line naming {words}",
-          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:400]))
+          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:600]))
 
 
 def read_state(path):

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from harness import check, finish, refused, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir
 
 try:
     import numpy as np
@@ -137,6 +137,6 @@ cases = [
 ]
 for name, args, words in cases:
     p = run(BOIDS, "sim", *BASE, "--steps", "5", "--series", os.path.join(bad, "ok.csv"), *args)
-    refused(name, p, words)
+    one_message(name, p, words)
     check(f"{name}: nothing written", os.listdir(bad) == [], os.listdir(bad))
 finish()

@@ -14,7 +14,7 @@ import math
 import os
 import sys
 
-from harness import check, finish, refused, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir
 
 BOIDS = sys.argv[1]
 d = tmpdir()
@@ -104,6 +104,6 @@ cases = [
 for name, args, words in cases:
     out_args = [] if "--out" in args else ["--out", bad]
     p = run(BOIDS, "sweep", "--preset", "vicsek", "--steps", "2", *out_args, *args)
-    refused(name, p, words)
+    one_message(name, p, words)
     check(f"{name}: no output file", not os.path.exists(bad))
 finish()
