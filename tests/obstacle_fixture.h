@@ -46,30 +46,9 @@
 
 /* rules.h and the exact check (below `#else`) in each precision and dimension. */
 #define OBST_INSTANCE
-#define RULES_DIM      2
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d2
-#include "obstacle_fixture.h"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f2
-#include "obstacle_fixture.h"
-#undef RULES_REAL
-#undef RULES_FN
-#undef RULES_DIM
-#define RULES_DIM      3
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d3
-#include "obstacle_fixture.h"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f3
-#include "obstacle_fixture.h"
-#undef RULES_REAL
-#undef RULES_FN
-#undef RULES_DIM
+#define RULES_INSTANCE_FILE "obstacle_fixture.h"
+#include "rules_instances.h"
+#undef RULES_INSTANCE_FILE
 #undef OBST_INSTANCE
 
 enum { OBST_N = 400, OBST_INSIDE = 12, MOVE_EVERY = 10 };
