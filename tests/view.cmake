@@ -54,14 +54,26 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
   boids_gl_tests(${t})
 endforeach()
 
-# The viewer's scene on the gpu backend in 3-D: drawn from the backend's buffers, with the
-# previous velocities put in their order after each step (src/app/render/render_scene.c).
-add_executable(scene3_test view/scene3_test.c)
-target_link_libraries(scene3_test PRIVATE boids_viewer)
-add_test(NAME scene3_gpu_previous_velocities_follow_each_boid COMMAND scene3_test)
-set_tests_properties(scene3_gpu_previous_velocities_follow_each_boid PROPERTIES
-                     SKIP_RETURN_CODE 77 TIMEOUT 300)
-boids_gl_tests(scene3_gpu_previous_velocities_follow_each_boid)
+# The viewer's GL programs on an EGL context (no window; tests/view/view_fixture.h):
+#   follow_test  the follow pass (src/app/render/follow.c) marks exactly the step's
+#                neighbours, in the plane and the box, on every backend whose marks it makes;
+#   render_test  the box's drawing on a synthetic state: the depth cue (fog, perspective),
+#                the box, and two camera positions (src/app/render/render.c);
+#   scene_test   the scene on the gpu backend in 3-D: drawn from the backend's buffers, with
+#                the previous velocities put in their order after each step (render_scene.c).
+foreach(prog follow render scene)
+  add_executable(${prog}_test view/${prog}_test.c)
+  target_link_libraries(${prog}_test PRIVATE boids_viewer)
+  target_include_directories(${prog}_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu)
+endforeach()
+add_test(NAME follow_marks_each_backends_neighbours_and_picks COMMAND follow_test)
+add_test(NAME render_box_far_boids_dimmer_and_smaller_box_drawn COMMAND render_test)
+add_test(NAME scene_gpu_box_previous_velocities_follow_each_boid COMMAND scene_test)
+set(BOIDS_VIEW_GL_TESTS follow_marks_each_backends_neighbours_and_picks
+    render_box_far_boids_dimmer_and_smaller_box_drawn
+    scene_gpu_box_previous_velocities_follow_each_boid)
+set_tests_properties(${BOIDS_VIEW_GL_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+boids_gl_tests(${BOIDS_VIEW_GL_TESTS})
 
 # The 3-D camera's maths, no GL needed (src/app/render/camera3.c).
 add_executable(camera3_test view/camera3_test.c)

@@ -222,7 +222,7 @@ static const view_key keys[] = {
     {0, 0, NULL, 0, "3-D: left drag / right drag", "orbit (fly: look around) / pan"},
     {0, 0, NULL, 0, "3-D: wheel", "zoom (fly: move forward / back)"},
     {'n', 0, camera_mode, 0, "`n`", "3-D: camera orbit / fly"},
-    /* Held, polled each frame (view3.c); in fly mode their characters skip the table. */
+    /* Held, polled each frame (view_camera.c); in fly mode their characters skip the table. */
     {0, 0, NULL, 0, "3-D fly: `w` `s` `a` `d` `q` `e`",
      "forward / back / left / right / down / up, Shift: faster"},
     {'v', 0, fit, 0, "`v`", "fit the world in the window (3-D: reset the camera)"},
@@ -245,7 +245,7 @@ enum { NKEYS = sizeof keys / sizeof keys[0] };
 void view_on_char(GLFWwindow *w, unsigned int c) {
     view *v = glfwGetWindowUserPointer(w);
     view_input_seen(v);
-    if (view3_captures_char(v, c)) return;
+    if (view_camera_captures_char(v, c)) return;
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].ch == c && keys[i].act) {
             keys[i].act(v, keys[i].arg);

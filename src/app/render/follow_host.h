@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* follow3_host's rule in one precision: included by follow3.c once per RULES_REAL, after
+/* follow_host's rule in one precision: included by follow.c once per RULES_REAL, after
  * rules.h and rules3.h with the same RULES_REAL and RULES_FN. The tests are the steps' own:
  * cpu_ref3.c's metric_block and topo_gather in double, cpu_grid3.c's metric_hit and
  * topo_scan in float, each on its own arithmetic (rules3_offset, rules3_d2, rules3_in_fov). */
