@@ -4,6 +4,7 @@
 foreach(t view_starts_draws_boids_and_closes_cleanly
           predator_pushes_boids_away_food_draws_them_in
           view_keys_and_panel_change_the_live_settings
+          view_follow_marks_neighbours_cpu_and_gpu
           view_fills_the_window_and_its_panel_scrolls
           view_speaks_every_model_with_linked_speeds
           view_clean_hides_every_overlay
@@ -31,12 +32,10 @@ foreach(t view_starts_draws_boids_and_closes_cleanly
   endif()
 endforeach()
 
-# The viewer and renderer in 3-D (tests/view/view3_test.py): the murmuration preset from two
-# camera positions, following a boid (its neighbours marked) on cpu and gpu, the gpu
-# backend drawn from its buffers, the depth cue of a two-boid state, the scripted camera and
-# its bad specs.
+# The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from two
+# camera positions, the gpu backend drawn from its buffers, the predator's dives, the depth
+# cue of a two-boid state, the scripted camera and its bad specs.
 foreach(t view_murmuration_two_cameras_show_a_3d_flock
-          view_follow3_marks_neighbours_cpu_and_gpu
           view_gpu_backend_draws_3d_from_its_buffers
           view_murmuration_predator_dives_every_period
           view_panel_offers_murmuration_in_3d
@@ -45,7 +44,7 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
           render_depth_cue_far_boid_dimmer_and_smaller
           render_camera_orbit_writes_frames_bad_specs_exit_2)
   add_test(NAME ${t}
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view3_test.py
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view_box_test.py
                    $<TARGET_FILE:boids> ${t})
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   if(t MATCHES "^view_")
