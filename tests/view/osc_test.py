@@ -7,24 +7,11 @@ Usage: osc_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdump
 xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
 import shutil
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.dirname(HERE)]
-import harness  # noqa: E402
-
-BOIDS = os.path.abspath(sys.argv[1])
-
-
-def send(port, path, types="", *args):
-    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
-                   check=True, timeout=10)
-
-
-def stats(out):
-    lines = out.strip().splitlines()
-    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from view_harness import BOIDS, harness, stats_of  # noqa: E402
+from view_harness import osc_send as send  # noqa: E402
 
 
 def drive(port_in, dump):
@@ -71,7 +58,7 @@ def main():
     harness.check("a /boids/get/param query is answered, and N reaches the observables", replied)
     if viewer.returncode != 0:
         harness.finish()
-    s = stats(out)
+    s = stats_of(out)
     harness.check("the preset applied (vision radius 40, fov 300 of school)",
                   s["vision_radius"] == 40 and s["fov"] == 300, str(s))
     harness.check("a parameter set after the preset wins", s["alignment_weight"] == 2.25, str(s))

@@ -8,20 +8,12 @@ Usage: tuio_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdum
 xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.dirname(HERE)]
-import harness  # noqa: E402
-
-BOIDS = os.path.abspath(sys.argv[1])
-
-
-def send(port, path, types="", *args):
-    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
-                   check=True, timeout=10)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from view_harness import BOIDS, harness  # noqa: E402
+from view_harness import osc_send as send  # noqa: E402
 
 
 def cursor(port, sid, x, y):

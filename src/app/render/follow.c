@@ -82,13 +82,8 @@ unsigned follow_seen_buffer(const follow_pass *f) {
 /* Grows the marks to n uints (never shrinks them); out of GPU memory is BOIDS_ERR_NOMEM. */
 static boids_status reserve(follow_pass *f, size_t n, boids_error *err) {
     if (n <= f->seen_cap) return BOIDS_OK;
-    while (glGetError() != GL_NO_ERROR) continue;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, f->seen);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(4 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if (glGetError() != GL_NO_ERROR)
-        return boids_error_set(err, BOIDS_ERR_NOMEM,
-                               "out of GPU memory for the follow marks of %zu boids", n);
+    boids_status st = render_buffers_alloc(&f->seen, 1, 4 * n, "the follow marks", n, err);
+    if (st) return st;
     f->seen_cap = n;
     return BOIDS_OK;
 }

@@ -111,6 +111,20 @@ unsigned render_program(const char *const *names, int count, int dim, boids_erro
     return prog;
 }
 
+boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,
+                                  size_t n, boids_error *err) {
+    while (glGetError() != GL_NO_ERROR) continue;
+    for (int k = 0; k < count; k++) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[k]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of GPU memory for %s of %zu boids", what,
+                               n);
+    return BOIDS_OK;
+}
+
 double render_default_length(const boids_params *p) {
     return 0.14 * p->vision_radius;
 }

@@ -31,6 +31,11 @@ extern const boids_gpu_shader boids_view_box_shaders[]; /* ends with {NULL, NULL
  * set on failure. */
 unsigned render_program(const char *const *names, int count, int dim, boids_error *err);
 
+/* New storage of bytes bytes (contents undefined) for each of the count GL buffers bufs, for
+ * the GPU's own use; out of GPU memory is BOIDS_ERR_NOMEM naming what and its n boids. */
+boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,
+                                  size_t n, boids_error *err);
+
 /* 0xRRGGBBAA as the bytes R, G, B, A in memory, whatever the host byte order: a vertex's
  * colour for the overlay and line batches (render.c). */
 uint32_t render_pack_rgba(uint32_t rgba);

@@ -147,15 +147,9 @@ static boids_status mirror(scene *s, int stepped, boids_error *err) {
 /* own_by_id and own_prev hold n boids (grown, never shrunk). */
 static boids_status prev_reserve(scene *s, size_t n, boids_error *err) {
     if (n <= s->prev_cap) return BOIDS_OK;
-    while (glGetError() != GL_NO_ERROR) continue;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_by_id);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_prev);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if (glGetError() != GL_NO_ERROR)
-        return boids_error_set(err, BOIDS_ERR_NOMEM,
-                               "out of GPU memory for the banking of %zu boids", n);
+    const unsigned bufs[2] = {s->own_by_id, s->own_prev};
+    boids_status st = render_buffers_alloc(bufs, 2, 16 * n, "the banking", n, err);
+    if (st) return st;
     s->prev_cap = n;
     return BOIDS_OK;
 }
