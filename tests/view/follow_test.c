@@ -6,8 +6,8 @@
  *   gpu:     the follow pass's marks, read back from the buffer boid.vert draws from, have
  *            the count and the neighbour set hash of the gpu backend's neighbours() debug
  *            stage (neighbours*.comp) on the same state;
- *   the box's cpu backends, whose flock the viewer holds on the host: follow_host in float
- *            on the downloaded state gives the cpu grid's sets, in double cpu-ref's.
+ *   cpu:     follow_host in float on the downloaded state gives the cpu grid's sets;
+ *   cpu-ref: follow_host in double gives cpu-ref's.
  * Each compares one backend's rule with itself on the same values (the same float or double
  * operations), so the sets must be equal, not close. The pick pass finds the boid at a
  * point (the plane) or nearest a ray (the box). The passes run on an EGL context, no window.
@@ -120,7 +120,7 @@ static unsigned long check_gpu(const char *name, const boids_params *p, const bo
     return total;
 }
 
-/* A cpu backend of the box: follow_host in its precision against its neighbours(). */
+/* A cpu backend: follow_host in its precision against its neighbours(). */
 static unsigned long check_cpu(const char *name, const boids_params *p, const boids_flock *init,
                                int single, uint32_t *seen, uint32_t *nb, uint32_t *count,
                                uint64_t *hash) {
@@ -129,7 +129,7 @@ static unsigned long check_cpu(const char *name, const boids_params *p, const bo
     CHECK(b != NULL, "%s: %s", name, err.msg);
     if (!b) return 0;
     boids_flock f;
-    CHECK(boids_flock_alloc_dim(&f, N, 3, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_flock_alloc_dim(&f, N, p->dim, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(boids_backend_step(b, p, STEPS, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     CHECK(boids_backend_download(b, &f, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     CHECK(boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK, "%s: %s", name, err.msg);
@@ -151,9 +151,7 @@ static unsigned long check_cpu(const char *name, const boids_params *p, const bo
     return total;
 }
 
-/* Every backend whose marks the viewer makes: the pass on the gpu backend's buffers, and in
- * the box the host's for the cpu backends (in the plane they take the pass, on their
- * uploaded state). */
+/* Every backend: the pass on the gpu backend's buffers, the host's for the cpu backends. */
 static void check_scenario(const char *name, const boids_params *p, follow_pass *fp) {
     boids_error err;
     boids_flock init;
@@ -163,7 +161,7 @@ static void check_scenario(const char *name, const boids_params *p, follow_pass 
     uint64_t *hash = malloc(8 * N);
     char what[96];
     static const char *const backends[] = {"gpu", "cpu", "cpu-ref"};
-    for (int k = 0; k < (p->dim == 3 ? 3 : 1); k++) {
+    for (int k = 0; k < 3; k++) {
         snprintf(what, sizeof what, "%dd %s, %s", p->dim, name, backends[k]);
         unsigned long total = k == 0 ? check_gpu(what, p, &init, fp, seen, ids, count, hash)
                                      : check_cpu(what, p, &init, k == 1, seen, ids, count, hash);

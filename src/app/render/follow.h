@@ -4,12 +4,12 @@
  *
  * On the gpu backend a pass over its state buffers (shaders/view_follow.comp: the rules'
  * neighbour test, and the selection for topological neighbours) marks them in a buffer of
- * its own and reads back 64 bytes. In the plane the cpu backends' uploaded state takes the
- * same pass. In the box the cpu backends hold the flock on the host: follow_host decides
- * there with the core's rules in the backend's own precision (float for the cpu grid, whose
- * float state the host holds exactly; double for cpu-ref), so that the marks are the step's
- * set bit for bit on every backend. Picking the boid under the pointer is a pass too, on
- * any backend's buffers. The GL functions need a current GL 4.3 context, no window. */
+ * its own and reads back 64 bytes. The cpu backends' flock the viewer holds on the host:
+ * follow_host decides there with the core's rules in the backend's own precision (float for
+ * the cpu grid, whose float state the host holds exactly; double for cpu-ref), so that the
+ * marks are the step's set bit for bit on every backend. Picking the boid under the pointer
+ * is a pass, on any backend's buffers. The GL functions need a current GL 4.3 context, no window.
+ */
 #ifndef BOIDS_APP_FOLLOW_H
 #define BOIDS_APP_FOLLOW_H
 
@@ -56,13 +56,13 @@ boids_status follow_run(follow_pass *f, const follow_state *s, const boids_param
                         follow_result *out, boids_error *err);
 unsigned follow_seen_buffer(const follow_pass *f);
 
-/* The boids that boid i of the 3-D flock fl counts under p, by the core's rules on the
- * host, in float (single != 0: the cpu grid's arithmetic on its float state) or in double
- * (cpu-ref): metric, the others within the vision radius (Vicsek: at most R away;
- * Reynolds: closer than R and inside the field-of-view cone); topological, the k nearest of
- * the others by (squared distance, id) inside the cone for Reynolds, within R only with
- * k_in_vision. Writes their indices, ascending, into nb (room for fl->n) and returns their
- * number. */
+/* The boids that boid i of the flock fl (either dimension) counts under p, by the core's
+ * rules (rules.h) on the host, in float (single != 0: the cpu grid's arithmetic on its float
+ * state) or in double (cpu-ref): metric, the others within the vision radius (Vicsek: at
+ * most R away; Reynolds: closer than R and inside the field of view); topological, the k
+ * nearest of the others by (squared distance, id) inside the field of view for Reynolds,
+ * within R only with k_in_vision. Writes their indices, ascending, into nb (room for fl->n)
+ * and returns their number. */
 size_t follow_host(const boids_flock *fl, const boids_params *p, size_t i, int single,
                    uint32_t *nb);
 

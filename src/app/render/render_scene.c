@@ -36,7 +36,7 @@ struct scene {
     unsigned prev_prog;
     int prev_pass_u, prev_n_u;
     double order3; /* 3-D cpu backends: the order computed on the host at the latest request */
-    /* following: the pass (picking; the marks), and in 3-D on the cpu backends the host's
+    /* following: the pass (picking; on gpu the marks), and on the cpu backends the host's
      * marks (one uint a boid, uploaded to own_seen) and its neighbour list */
     follow_pass *follow;
     unsigned own_seen;
@@ -390,7 +390,7 @@ int scene_pick(scene *s, const float from[3], const float dir[3], uint32_t *id) 
     return follow_pick(s->follow, &st, &s->p, from, dir, id);
 }
 
-/* 3-D cpu backends: the host's marks of boid id, uploaded into own_seen (one uint a boid). */
+/* cpu backends: the host's marks of boid id, uploaded into own_seen (one uint a boid). */
 static int follow_on_host(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count) {
     const boids_flock *h = &s->host;
     if (id >= h->n) return 0;
@@ -413,14 +413,15 @@ static int follow_on_host(scene *s, uint32_t id, float pos[3], float vel[3], uns
     glBindBuffer(GL_ARRAY_BUFFER, s->own_seen);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(h->n * 4), s->seen_host);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    const double p[3] = {h->x[id], h->y[id], h->z[id]}, v[3] = {h->vx[id], h->vy[id], h->vz[id]};
+    const double p[3] = {h->x[id], h->y[id], h->z ? h->z[id] : 0},
+                 v[3] = {h->vx[id], h->vy[id], h->vz ? h->vz[id] : 0};
     for (int c = 0; c < 3; c++) pos[c] = (float)p[c], vel[c] = (float)v[c];
     *count = (unsigned)m;
     return 1;
 }
 
 int scene_follow(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count, size_t *slot) {
-    if (s->dim == 3 && !s->gpu) {
+    if (!s->gpu) {
         *slot = id;
         return follow_on_host(s, id, pos, vel, count);
     }
@@ -436,7 +437,7 @@ int scene_follow(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *co
 }
 
 unsigned scene_follow_marks(const scene *s) {
-    return s->dim == 3 && !s->gpu ? s->own_seen : follow_seen_buffer(s->follow);
+    return s->gpu ? follow_seen_buffer(s->follow) : s->own_seen;
 }
 
 const boids_flock *scene_host(const scene *s) {

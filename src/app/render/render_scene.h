@@ -62,8 +62,8 @@ void scene_buffers(const scene *s, render_flock *f);
 int scene_pick(scene *s, const float from[3], const float dir[3], uint32_t *id);
 
 /* Boid id's position and velocity (the plane: x, y and vx, vy), the number of boids it
- * counts by its step's rule (follow.h: a pass, or in 3-D on the cpu backends on the host in
- * their own precision) and its slot in scene_buffers' buffers; they are marked in
+ * counts by its step's rule (follow.h: a pass on gpu, on the host in their own precision for
+ * the cpu backends) and its slot in scene_buffers' buffers; they are marked in
  * scene_follow_marks(). Returns 0 if there is no such id (or no memory for the marks). */
 int scene_follow(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count, size_t *slot);
 
