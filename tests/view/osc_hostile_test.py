@@ -16,8 +16,11 @@ import struct
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from view_harness import BOIDS, harness, stats_of  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE)]
+import harness  # noqa: E402
+
+BOIDS = os.path.abspath(sys.argv[1])
 
 
 def pad(b):
@@ -151,7 +154,7 @@ def main():
                   len(wrote) == 2 and wrote[0] != wrote[1] and all(os.path.getsize(p) > 1000
                                                                    for p in wrote),
                   str(wrote) + str(os.listdir(shots)))
-    s = stats_of(out)
+    s = harness.view_stats(out)
     harness.check("N unchanged (300)", s["n"] == 300, str(s))
     # Fewer boids than lab's 1500 keep its area, 900 x 560 (boids_params_fit_world), in the shape of
     # the 340 x 400 pixels beside the panel.

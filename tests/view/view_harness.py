@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""What the viewer's and renderer's test drivers share (view_test.py, view_box_test.py, the
-OSC and TUIO tests): running `boids` (under Xvfb for the window), checking, reading --stats,
-sending OSC with liblo's oscsend, counting the pixels of a picture, and running the test a
-driver is asked for.
+"""What the viewer's and renderer's test drivers share (view_test.py, view_box_test.py):
+running `boids` (under Xvfb for the window), checking, reading --stats, counting the pixels
+of a picture, and running the test a driver is asked for (the OSC sessions' helpers are
+tests/harness.py's).
 
 A driver is run as DRIVER BOIDS TEST; it imports this module, whose BOIDS is that program,
 and ends with `view_harness.main(globals())`."""
@@ -55,21 +55,9 @@ def stats_text(r):
     return dict(zip(lines[-2].split(","), lines[-1].split(",")))
 
 
-def stats_of(out):
-    """The --stats line at the end of a run's output: column name to its number."""
-    lines = out.strip().splitlines()
-    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
-
-
 def stats(r):
     """The --stats line of a run: column name to its number."""
-    return stats_of(r.stdout)
-
-
-def osc_send(port, path, types="", *args):
-    """One OSC message to the viewer's port on this host, through liblo's oscsend."""
-    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
-                   check=True, timeout=10)
+    return harness.view_stats(r.stdout)
 
 
 def lit_pixels(path, region=None):
