@@ -788,6 +788,19 @@ void render_world_cone(render_ctx *r, const boids_params *p, const float pos[3],
     }
 }
 
+/* A batch's count vertices (bytes of data) drawn as mode from its stream buffer of
+ * capacity bytes, whose storage is orphaned first so that the driver need not wait for the
+ * previous frame's draw. */
+static void stream_draw(unsigned vao, unsigned vbo, size_t capacity, const void *data, size_t bytes,
+                        unsigned mode, size_t count) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)capacity, NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, data);
+    glDrawArrays(mode, 0, (int)count);
+    glBindVertexArray(0);
+}
+
 /* The queued world lines, depth-tested and fogged, under the overlay. */
 static void flush_lines(render_ctx *r) {
     if (r->nlines == 0) return;
@@ -797,12 +810,8 @@ static void flush_lines(render_ctx *r) {
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glBindVertexArray(r->line_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
-    glBufferData(GL_ARRAY_BUFFER, LINE_MAX_VERTS * sizeof(line_vert), NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(r->nlines * sizeof(line_vert)), r->lines);
-    glDrawArrays(GL_LINES, 0, (int)r->nlines);
-    glBindVertexArray(0);
+    stream_draw(r->line_vao, r->line_vbo, LINE_MAX_VERTS * sizeof(line_vert), r->lines,
+                r->nlines * sizeof(line_vert), GL_LINES, r->nlines);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     r->nlines = 0;
@@ -815,13 +824,8 @@ void render_flush(render_ctx *r) {
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(r->ui_prog);
     glUniform2f(r->u_viewport, r->vw, r->vh);
-    glBindVertexArray(r->ui_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ui_vbo);
-    /* Orphan the storage so the driver need not wait for the previous frame's draw. */
-    glBufferData(GL_ARRAY_BUFFER, UI_MAX_VERTS * sizeof(ui_vert), NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(r->nverts * sizeof(ui_vert)), r->verts);
-    glDrawArrays(GL_TRIANGLES, 0, (int)r->nverts);
-    glBindVertexArray(0);
+    stream_draw(r->ui_vao, r->ui_vbo, UI_MAX_VERTS * sizeof(ui_vert), r->verts,
+                r->nverts * sizeof(ui_vert), GL_TRIANGLES, r->nverts);
     glDisable(GL_BLEND);
     r->nverts = 0;
 }
