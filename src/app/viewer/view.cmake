@@ -20,7 +20,7 @@ boids_shader_table(BOIDS_VIEW_BOX_UNITS ${BOIDS_VIEW_GEN}/box ${BOIDS_VIEW_GEN}/
                    boids_view_box_shaders)
 
 # The viewer's shader table and the follow pass need no window: a library of their own, so
-# that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
+# that tests run the follow pass on an EGL context (tests/view/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
   ${BOIDS_VIEW_GEN}/view_box_shaders.c
   ${BOIDS_APP}/render/follow.c
