@@ -78,7 +78,7 @@ static boids_status add_range(sweep_axis *ax, const char *flag, const char *text
     if (!c1 || !c2 || strchr(c2 + 1, ':'))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s '%s': expected A:B:STEP", flag, text);
     *c1 = *c2 = '\0';
-    double a, b, step;
+    double a = 0, b = 0, step = 0; /* set by parse_double before any use */
     if (parse_double(flag, buf, &a, err) || parse_double(flag, c1 + 1, &b, err) ||
         parse_double(flag, c2 + 1, &step, err))
         return BOIDS_ERR_INPUT;
