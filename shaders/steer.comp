@@ -6,5 +6,7 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    state_store(i, steer_metric(i, state_load(i)), src_id[i]);
+    vecD p = pos_load(i);
+    vecD v = steer_metric(i, p, vel_load(i));
+    state_store(i, p, v, src_id[i]);
 }

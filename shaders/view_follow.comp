@@ -26,7 +26,7 @@ uniform uint u_id;
 // are the same.
 void mark_topological() {
     best_m = 0u;
-    topo_scan(slot, followed, 0u, P.n);
+    topo_scan(slot, followed.xy, followed.zw, 0u, P.n);
     for (uint a = 0u; a < best_m; a++) seen[best_slot[a]] = 1u;
     count = best_m;
 }
@@ -40,7 +40,7 @@ void main() {
     if (i >= P.n) return;
     vec4 s = src[i];
     if (u_pass == 0u || u_pass == 1u) {
-        vec2 d = rules_offset(u_point.x, u_point.y, s.x, s.y);
+        vec2 d = rules_offset(u_point, s.xy);
         // Non-negative floats order like their bit patterns, so atomicMin on the bits
         // finds the smallest distance.
         uint bits = floatBitsToUint(d.x * d.x + d.y * d.y);
@@ -57,9 +57,8 @@ void main() {
     } else { // pass 3: the metric marks, or the cleared ones before pass 4
         uint mark = 0u;
         if (P.topo == 0u && i != slot) {
-            vec2 d = rules_offset(followed.x, followed.y, s.x, s.y);
-            precise float d2 = d.x * d.x + d.y * d.y;
-            if (rules_neighbour(false, d.x, d.y, d2, followed.z, followed.w)) mark = 1u;
+            vec2 d = rules_offset(followed.xy, s.xy);
+            if (rules_neighbour(false, d, rules_d2(d), followed.zw)) mark = 1u;
         }
         seen[i] = mark;
         if (mark != 0u) atomicAdd(count, 1u);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// "See what a boid sees" in 3-D: view_follow.comp's passes over the 3-D state (state3.glsl:
+// "See what a boid sees" in 3-D: view_follow.comp's passes over the 3-D state (state.glsl:
 // positions, velocities and ids in any order, as the step leaves them), by the step's own
-// rule: rules3_neighbour for metric neighbours, the k nearest of its candidates
-// (select3.glsl's topo3_scan over every boid) for topological ones. Passes 0 and 1 pick the
+// rule: rules_neighbour for metric neighbours, the k nearest of its candidates
+// (select.glsl's topo_scan over every boid) for topological ones. Passes 0 and 1 pick the
 // boid nearest a ray (the pointer's, from the eye) instead of a point. P is the viewer's copy
 // of the step's uniform block. The host reads only the 64-byte result; the marks (seen, one
 // uint per slot) stay on the GPU for boid3.vert.
@@ -30,7 +30,7 @@ uniform uint u_id;
 // among the same candidates, so the sets are the same.
 void mark_topological() {
     best_m = 0u;
-    topo3_scan(slot, fpos.xyz, fvel.xyz, 0u, P.n);
+    topo_scan(slot, fpos.xyz, fvel.xyz, 0u, P.n);
     for (uint a = 0u; a < best_m; a++) seen[best_slot[a]] = 1u;
     count = best_m;
 }
@@ -62,8 +62,8 @@ void visit(uint i) {
     } else { // pass 3: the metric marks, or the cleared ones before pass 4
         uint mark = 0u;
         if (P.topo == 0u && i != slot) {
-            vec3 d = rules3_offset(fpos.xyz, pos_load(i));
-            if (rules3_neighbour(false, d, rules3_d2(d), fvel.xyz)) mark = 1u;
+            vec3 d = rules_offset(fpos.xyz, pos_load(i));
+            if (rules_neighbour(false, d, rules_d2(d), fvel.xyz)) mark = 1u;
         }
         seen[i] = mark;
         if (mark != 0u) atomicAdd(count, 1u);

@@ -166,14 +166,14 @@ if(TARGET gpu_follow_test)
 endif()
 boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)
 
-# shaders/rules3.glsl function by function against rules3.h in float, on edge cases.
+# shaders/rules.glsl for the box (DIM 3) function by function against rules3.h in float, on
+# edge cases.
 add_executable(gpu_rules3_glsl_test gpu/rules3_glsl_test.c)
 target_include_directories(gpu_rules3_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
                                                         ${PROJECT_SOURCE_DIR}/src/core)
 target_link_libraries(gpu_rules3_glsl_test PRIVATE boids_gpu)
 add_test(NAME gpu_rules3_glsl_match_rules3_h_on_edge_cases
          COMMAND gpu_rules3_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
-                 ${PROJECT_SOURCE_DIR}/shaders/rules3.glsl
                  ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules3_test.comp)
 set_tests_properties(gpu_rules3_glsl_match_rules3_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
 boids_gl_tests(gpu_rules3_glsl_match_rules3_h_on_edge_cases)

@@ -9,7 +9,7 @@
  * both ends outside, the seams, a boid at a centre, overlapping spheres.
  * tests/gpu/rules3_test.comp runs each case, composed after the prelude, rules.glsl and
  * rules3.glsl as the pipeline composes its 3-D programs, with the uniform blocks filled by
- * boids_gpu_params_init and boids_gpu3_interact_init. Every set runs without the table and
+ * boids_gpu_params_init and boids_gpu_interact_init. Every set runs without the table and
  * with it (the table's cases only with it).
  *
  * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
@@ -32,7 +32,6 @@
 
 #include "boids/backend.h"
 #include "gpu_fixture.h"
-#include "pipeline3.h"
 #include "prelude.h"
 
 #define RULES_REAL     float
@@ -81,12 +80,12 @@ static char *slurp(const char *path) {
 }
 
 /* The prelude, then the files, as one compute shader. */
-static GLuint build(const char *const paths[3]) {
-    size_t plen = boids_gpu_prelude(NULL, 0);
-    char *src[4] = {malloc(plen + 1), NULL, NULL, NULL};
-    boids_gpu_prelude(src[0], plen + 1);
+static GLuint build(const char *const paths[2]) {
+    size_t plen = boids_gpu_prelude(NULL, 0, 3);
+    char *src[3] = {malloc(plen + 1), NULL, NULL};
+    boids_gpu_prelude(src[0], plen + 1, 3);
     int ok = src[0] != NULL;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
         src[i + 1] = slurp(paths[i]);
         CHECK(src[i + 1], "cannot read %s", paths[i]);
         ok &= src[i + 1] != NULL;
@@ -94,7 +93,7 @@ static GLuint build(const char *const paths[3]) {
     GLuint prog = 0;
     if (ok) {
         GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 4, (const char *const *)src, NULL);
+        glShaderSource(sh, 3, (const char *const *)src, NULL);
         glCompileShader(sh);
         GLint done = 0;
         glGetShaderiv(sh, GL_COMPILE_STATUS, &done);
@@ -106,7 +105,7 @@ static GLuint build(const char *const paths[3]) {
         glLinkProgram(prog);
         glDeleteShader(sh);
     }
-    for (int i = 0; i < 4; i++) free(src[i]);
+    for (int i = 0; i < 3; i++) free(src[i]);
     return prog;
 }
 
@@ -402,7 +401,7 @@ static void run_set(const char *set, const boids_params *p, int with_table, GLui
     boids_interact t;
     make_table(&t, p);
     boids_gpu_interact ui;
-    boids_gpu3_interact_init(&ui, p, with_table ? &t : NULL);
+    boids_gpu_interact_init(&ui, p, with_table ? &t : NULL);
     glBindBuffer(GL_UNIFORM_BUFFER, ubo[1]);
     glBufferData(GL_UNIFORM_BUFFER, sizeof ui, &ui, GL_STATIC_DRAW);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_INTERACT, ubo[1]);
@@ -450,10 +449,8 @@ static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr,
-                "usage: %s shaders/rules.glsl shaders/rules3.glsl tests/gpu/rules3_test.comp\n",
-                argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s shaders/rules.glsl tests/gpu/rules3_test.comp\n", argv[0]);
         return 2;
     }
     boids_error err;

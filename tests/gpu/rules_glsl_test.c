@@ -76,9 +76,9 @@ static char *slurp(const char *path) {
 }
 
 static GLuint build(const char *rules_path, const char *test_path) {
-    size_t plen = boids_gpu_prelude(NULL, 0);
+    size_t plen = boids_gpu_prelude(NULL, 0, 2);
     char *prelude = malloc(plen + 1);
-    boids_gpu_prelude(prelude, plen + 1);
+    boids_gpu_prelude(prelude, plen + 1, 2);
     char *rules = slurp(rules_path), *test = slurp(test_path);
     CHECK(rules && test, "cannot read %s or %s", rules_path, test_path);
     GLuint prog = 0;
