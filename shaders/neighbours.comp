@@ -12,7 +12,8 @@ layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vecD p = pos_load(i), v = vel_load(i);
+    vecD p, v;
+    boid_load(i, p, v);
     uint n = 0u;
     uvec2 h = uvec2(0u);
     uvec2 r[GRID_RANGES];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The boid state the step reads, a uint id per boid and its position and velocity, in the
-// order of the buffers bound (cell order after the scatter); pos_load and vel_load read them
-// in either layout:
+// order of the buffers bound (cell order after the scatter); pos_load, vel_load, boid_load and
+// the neighbour searches' slot_load read them in either layout:
 //   plane: vec4 (x, y, vx, vy) per boid. A storage block may be no larger than
 //          GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe: 8,388,608 vec4), so the
 //          state is bound as two blocks of one buffer, slots [0, P.split) and [P.split, N);
@@ -29,6 +29,27 @@ vec2 pos_load(uint i) {
 vec2 vel_load(uint i) {
     return state_load(i).zw;
 }
+
+void boid_load(uint i, out vec2 p, out vec2 v) {
+    vec4 s = state_load(i);
+    p = s.xy;
+    v = s.zw;
+}
+
+// A candidate of a neighbour search: its position, and its velocity for slot_vel. The plane
+// reads the one vec4 whole, so that the rule's branch around slot_vel holds no load.
+struct Slot {
+    vec2 p, v;
+};
+
+Slot slot_load(uint j) {
+    vec4 s = state_load(j);
+    return Slot(s.xy, s.zw);
+}
+
+vec2 slot_vel(Slot s, uint j) {
+    return s.v;
+}
 #else
 layout(std430, binding = B_SRC_STATE) readonly buffer SrcPos { vec4 src_pos[]; };
 layout(std430, binding = B_SRC_VEL) readonly buffer SrcVel { vec4 src_vel[]; };
@@ -39,6 +60,25 @@ vec3 pos_load(uint i) {
 
 vec3 vel_load(uint i) {
     return src_vel[i].xyz;
+}
+
+void boid_load(uint i, out vec3 p, out vec3 v) {
+    p = pos_load(i);
+    v = vel_load(i);
+}
+
+// A candidate of a neighbour search: the box reads its velocity, the second array, only
+// when slot_vel asks (for its neighbours).
+struct Slot {
+    vec3 p;
+};
+
+Slot slot_load(uint j) {
+    return Slot(pos_load(j));
+}
+
+vec3 slot_vel(Slot s, uint j) {
+    return vel_load(j);
 }
 #endif
 

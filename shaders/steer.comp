@@ -6,7 +6,8 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vecD p = pos_load(i);
-    vecD v = steer_metric(i, p, vel_load(i));
+    vecD p, v;
+    boid_load(i, p, v);
+    v = steer_metric(i, p, v);
     state_store(i, p, v, src_id[i]);
 }

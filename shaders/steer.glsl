@@ -17,9 +17,10 @@ vecD steer_metric(uint i, inout vecD p, vecD v) {
         for (; q < nr; q++) {
             uint j = r[q].x, e = r[q].y;
             for (; j < e; j++) {
-                vecD d = rules_offset(p, pos_load(j));
+                Slot o = slot_load(j);
+                vecD d = rules_offset(p, o.p);
                 if (!rules_neighbour(j == i, d, rules_d2(d), v)) continue;
-                s += vicsek_unit(vel_load(j));
+                s += vicsek_unit(slot_vel(o, j));
                 cnt++;
             }
             if (j < e) whole = false;
@@ -32,9 +33,10 @@ vecD steer_metric(uint i, inout vecD p, vecD v) {
         uint j = r[q].x, e = r[q].y;
         for (; j < e; j++) {
             if (j == i) continue;
-            vecD d = rules_offset(p, pos_load(j));
+            Slot o = slot_load(j);
+            vecD d = rules_offset(p, o.p);
             float d2 = rules_d2(d);
-            if (rules_neighbour(false, d, d2, v)) rules_acc_add(a, d, d2, vel_load(j));
+            if (rules_neighbour(false, d, d2, v)) rules_acc_add(a, d, d2, slot_vel(o, j));
         }
         if (j < e) whole = false;
     }

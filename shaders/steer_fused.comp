@@ -14,8 +14,9 @@ layout(std430, binding = B_NEXT_RANK) writeonly buffer Rank { uint rank[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vecD p = pos_load(i);
-    vecD v = steer_metric(i, p, vel_load(i));
+    vecD p, v;
+    boid_load(i, p, v);
+    v = steer_metric(i, p, v);
     state_store(i, p, v, src_id[i]);
     rank[i] = atomicAdd(next_counts[grid_index(p)], 1u);
 }

@@ -6,7 +6,8 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vecD p = pos_load(i), v = vel_load(i);
+    vecD p, v;
+    boid_load(i, p, v);
     uint id = src_id[i];
     bool whole = topo_select(i, p, v);
     uint q = 0u;
@@ -18,8 +19,9 @@ void main() {
         Acc a = rules_acc_init();
         for (; q < best_m; q++) {
             uint j = best_slot[q];
-            vecD d = rules_offset(p, pos_load(j));
-            rules_acc_add(a, d, rules_d2(d), vel_load(j));
+            Slot o = slot_load(j);
+            vecD d = rules_offset(p, o.p);
+            rules_acc_add(a, d, rules_d2(d), slot_vel(o, j));
         }
         v = rules_integrate(rules_accel(a, p, v), p, v);
     }
