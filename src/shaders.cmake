@@ -44,7 +44,7 @@ endforeach()
 boids_unit(BOIDS_GPU_UNITS 2 steer_fused.comp rules.glsl grid.glsl state.glsl state_out.glsl
            steer.glsl)
 
-# The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
+# The viewer (src/app/render/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.
 set(BOIDS_VIEW_UNITS)
 foreach(u boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp line3.vert)
