@@ -3,9 +3,11 @@
 # (no GL 4.3 context can be made at all) is a visible SKIP. Every run uses a debug context
 # and checks GL errors after each stage.
 
+# The pipeline in 2-D and 3-D against cpu-ref (neighbour sets, one step), deterministic bits,
+# the state layout, id order, refusals; the plane's limits, bounded grid, split and variants.
 add_executable(gpu_test gpu/gpu_test.c)
 target_link_libraries(gpu_test PRIVATE boids_gpu)
-add_test(NAME gpu_deterministic_limits_bounded_grid_id_order_variants COMMAND gpu_test)
+add_test(NAME gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d COMMAND gpu_test)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c)
@@ -35,20 +37,14 @@ target_include_directories(gpu_obstacle3_test PRIVATE ${PROJECT_SOURCE_DIR}/src/
 target_link_libraries(gpu_obstacle3_test PRIVATE boids_gpu)
 add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle3_test)
 
-# The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
-add_executable(gpu3_test gpu/gpu3_test.c)
-target_link_libraries(gpu3_test PRIVATE boids_gpu)
-add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
-
 # A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
 # topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
 add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
 target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
 add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
 
-set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
-    gpu_loop_cut_reported_not_silent
-    gpu_deterministic_limits_bounded_grid_id_order_variants
+set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent
+    gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_spheres_never_entered_3d_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)

@@ -29,14 +29,15 @@ static inline boids_backend *checked_backend(int deterministic, const boids_floc
     return b;
 }
 
-/* Runs `steps` steps from init in a fresh backend; returns the hash of the state (id order). */
+/* Runs `steps` steps from init (2-D or 3-D) in a fresh backend; returns the hash of the state
+ * (id order). */
 static inline uint64_t run_hash(const boids_params *p, const boids_flock *init, int deterministic,
                                 unsigned steps) {
     boids_error err;
     boids_backend *b = checked_backend(deterministic, init);
     if (!b) return 0;
     boids_flock out;
-    boids_flock_alloc(&out, init->n, &err);
+    boids_flock_alloc_dim(&out, init->n, boids_flock_dim(init), &err);
     CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "step: %s", err.msg);
     CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
     uint64_t h = boids_flock_hash(&out);
