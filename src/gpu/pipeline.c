@@ -39,9 +39,14 @@
 
 /* The float constants of the rules exactly as the float CPU path computes them. */
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
-#include "rules3.h"
+#undef RULES_DIM
+#undef RULES_FN
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
+#include "rules.h"
 #include "grid_geom.h"
 
 enum {
@@ -452,8 +457,8 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
 
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    rules_k_f k;
-    rules_k_init_f(&k, p);
+    rules_k_f2 k;
+    rules_k_init_f2(&k, p);
     *u = (boids_gpu_params){
         .width = k.width,
         .height = k.height,
@@ -497,7 +502,7 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .split = UINT32_MAX,
-        /* 3-D (rules3.h's rules3_k in float; unused in 2-D) */
+        /* 3-D (rules.h's rules_k_f3; unused in 2-D) */
         .depth = (float)p->depth,
         .half_d = (float)p->depth / 2,
         .pred_z = (float)p->predator_z,
@@ -506,60 +511,44 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     };
 }
 
-/* The box's table (rules3.h's rules3_k_set_interact in float): a sphere laid out as a circle
- * at (x, y) with its z in obs_z, the points' z in pts_z (prelude.h). */
-static void interact_init3(boids_gpu_interact *u, const boids_params *p, const boids_interact *t) {
-    rules3_k_f k;
-    rules3_table_f tab;
-    rules3_k_init_f(&k, p);
-    rules3_k_set_interact_f(&k, &tab, t);
-    if (!k.tab) return;
-    u->counts[0] = (uint32_t)tab.npred;
-    u->counts[1] = (uint32_t)tab.nattr;
-    u->counts[2] = (uint32_t)tab.nobst;
-    for (int i = 0; i < tab.npred + tab.nattr; i++) {
-        const rules3_point_f *q = &tab.pts[i];
-        const float v[4] = {q->x, q->y, q->r2, q->w};
-        memcpy(u->pts[i], v, sizeof v);
-        u->pts_z[i] = q->z;
-    }
-    for (int i = 0; i < tab.nobst; i++) {
-        const rules3_sphere_f *o = &tab.obst[i];
-        const float a[4] = {o->x, o->y, o->x, o->y}, b[4] = {o->x, o->y, o->r, o->r2};
-        u->kinds[i] = 1;
-        u->bounds[i] = o->bound;
-        memcpy(u->obs_a[i], a, sizeof a);
-        memcpy(u->obs_b[i], b, sizeof b);
-        u->obs_z[i] = o->z;
-    }
-}
+/* The interaction table of the world of p in float, as rules.h's rules_k_set_interact puts it
+ * beside the float rules_k of dimension DIM (suffix SFX: f2 or f3), into u (prelude.h's
+ * layout): a round obstacle's centre is its a = b = m, so the box's spheres fill the planar
+ * fields as circles at (x, y) and add their z in obs_z, the points theirs in pts_z. */
+#define INTERACT_FILL(SFX, DIM, u, p, t)                                                           \
+    do {                                                                                           \
+        rules_k_##SFX k;                                                                           \
+        rules_table_##SFX tab;                                                                     \
+        rules_k_init_##SFX(&k, p);                                                                 \
+        rules_k_set_interact_##SFX(&k, &tab, t);                                                   \
+        if (!k.tab) break;                                                                         \
+        u->counts[0] = (uint32_t)tab.npred;                                                        \
+        u->counts[1] = (uint32_t)tab.nattr;                                                        \
+        u->counts[2] = (uint32_t)tab.nobst;                                                        \
+        for (int i = 0; i < tab.npred + tab.nattr; i++) {                                          \
+            const rules_point_##SFX *q = &tab.pts[i];                                              \
+            const float v[4] = {q->x, q->y, q->r2, q->w};                                          \
+            memcpy(u->pts[i], v, sizeof v);                                                        \
+            if (DIM == 3) u->pts_z[i] = q->at[DIM - 1];                                            \
+        }                                                                                          \
+        for (int i = 0; i < tab.nobst; i++) {                                                      \
+            const rules_obst_##SFX *o = &tab.obst[i];                                              \
+            const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};   \
+            u->kinds[i] = (uint32_t)o->round;                                                      \
+            u->bounds[i] = o->bound;                                                               \
+            memcpy(u->obs_a[i], a, sizeof a);                                                      \
+            memcpy(u->obs_b[i], b, sizeof b);                                                      \
+            if (DIM == 3) u->obs_z[i] = o->a[DIM - 1];                                             \
+        }                                                                                          \
+    } while (0)
 
 void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p,
                              const boids_interact *t) {
     memset(u, 0, sizeof *u);
-    if (p->dim == 3) {
-        interact_init3(u, p, t);
-        return;
-    }
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_k_set_interact_f(&k, t);
-    u->counts[0] = (uint32_t)k.npred;
-    u->counts[1] = (uint32_t)k.nattr;
-    u->counts[2] = (uint32_t)k.nobst;
-    for (int i = 0; i < k.npred + k.nattr; i++) {
-        const rules_point_f *q = &k.pts[i];
-        const float v[4] = {q->x, q->y, q->r2, q->w};
-        memcpy(u->pts[i], v, sizeof v);
-    }
-    for (int i = 0; i < k.nobst; i++) {
-        const rules_obst_f *o = &k.obst[i];
-        const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};
-        u->kinds[i] = (uint32_t)o->circle;
-        u->bounds[i] = o->bound;
-        memcpy(u->obs_a[i], a, sizeof a);
-        memcpy(u->obs_b[i], b, sizeof b);
-    }
+    if (p->dim == 3)
+        INTERACT_FILL(f3, 3, u, p, t);
+    else
+        INTERACT_FILL(f2, 2, u, p, t);
 }
 
 /* Uploads the interaction table when it or the world it was placed in changed (obstacles
