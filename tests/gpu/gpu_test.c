@@ -121,8 +121,8 @@ static const char *const bnd_name[3] = {"wrap", "walls", "open"};
  * below. The same 2,500 boids on the plane's 400 x 400 have about 6 times the box's
  * neighbours (some 120 a boid within R = 50, against 20 in 400^3), and their velocity sums
  * come out up to 3e-3 off, beyond an absolute bound argued from a few roundings: the plane's
- * step is `boids verify`'s (the gpu_verify_* tests), whose tolerance is calibrated on a float step
- * from the same state. */
+ * step is `boids verify`'s (the gpu_verify_* tests), whose tolerance is calibrated on a
+ * float step from the same state. */
 static void test_against_ref(int dim) {
     for (int model = 0; model < 2; model++)
         for (int topo = 0; topo < 2; topo++)
