@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by the GPU test programs: the debug context and the two helpers every one of them
- * needs. Each program includes this once. */
+/* Shared by the GPU test programs: the debug context and the helpers several of them need.
+ * Each program includes this once. */
 #ifndef BOIDS_TEST_GPU_FIXTURE_H
 #define BOIDS_TEST_GPU_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "../check.h"
 #include "../require_gpu.h"
@@ -10,6 +13,21 @@
 
 /* The debug context of the test program (made in main). */
 static boids_gl *gl;
+
+/* A failure the test cannot go on from: the message, then exit 1. */
+static inline void die(const char *what, const boids_error *err) {
+    fprintf(stderr, "%s: %s\n", what, err->msg);
+    exit(1);
+}
+
+/* n boids at random (boids_flock_randomize) in the world of p, of its dimension. */
+static inline boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) {
+    boids_error err;
+    boids_flock f;
+    if (boids_flock_alloc_dim(&f, n, p->dim, &err)) die("alloc", &err);
+    boids_flock_randomize(&f, p, seed);
+    return f;
+}
 
 /* Options with per-stage error checks against the context's debug log. */
 static boids_gpu_options checked(int deterministic) {

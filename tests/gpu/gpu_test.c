@@ -18,11 +18,6 @@
 
 #include "gpu_fixture.h"
 
-static void die(const char *what, const boids_error *err) {
-    fprintf(stderr, "gpu_test: %s: %s\n", what, err->msg);
-    exit(1);
-}
-
 /* A square (dim 2) or cubic (dim 3) world of the given side, predator and food at its centre. */
 static boids_params world_params(int dim, double side, int boundary) {
     boids_params p = boids_params_default();
@@ -32,14 +27,6 @@ static boids_params world_params(int dim, double side, int boundary) {
     p.predator_x = p.predator_y = p.predator_z = side / 2;
     p.food_x = p.food_y = p.food_z = side / 2;
     return p;
-}
-
-static boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) {
-    boids_error err;
-    boids_flock f;
-    if (boids_flock_alloc_dim(&f, n, p->dim, &err)) die("alloc", &err);
-    boids_flock_randomize(&f, p, seed);
-    return f;
 }
 
 /* f after `steps` steps of p on backend b (destroyed here). */
