@@ -33,13 +33,14 @@
 #include "boids/backend.h"
 #include "gpu_fixture.h"
 #include "prelude.h"
+#include "glsl_cases.h"
 
 #define RULES_REAL     float
 #define RULES_DIM      3
 #define RULES_FN(name) name##_f3
 #include "rules.h"
 
-enum { MAXC = 128, NOUT = 12, ULP_TOL = 16 };
+enum { MAXC = GLSL_MAXC, NOUT = 12, ULP_TOL = 16 };
 enum {
     OP_OFFSET,
     OP_NEIGHBOUR,
@@ -57,57 +58,6 @@ enum {
     OP_EXPEL,
     OP_BLOCK
 };
-
-typedef struct tcase {
-    unsigned op;
-    float in[16];
-} tcase;
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-/* The prelude, then the files, as one compute shader. */
-static GLuint build(const char *const paths[2]) {
-    size_t plen = boids_gpu_prelude(NULL, 0, 3);
-    char *src[3] = {malloc(plen + 1), NULL, NULL};
-    boids_gpu_prelude(src[0], plen + 1, 3);
-    int ok = src[0] != NULL;
-    for (int i = 0; i < 2; i++) {
-        src[i + 1] = slurp(paths[i]);
-        CHECK(src[i + 1], "cannot read %s", paths[i]);
-        ok &= src[i + 1] != NULL;
-    }
-    GLuint prog = 0;
-    if (ok) {
-        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 3, (const char *const *)src, NULL);
-        glCompileShader(sh);
-        GLint done = 0;
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &done);
-        char log[2048] = "";
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        CHECK(done, "rules3_test.comp does not compile: %s", log);
-        prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        glDeleteShader(sh);
-    }
-    for (int i = 0; i < 3; i++) free(src[i]);
-    return prog;
-}
 
 /* rules3.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
  * is named). */
@@ -207,11 +157,6 @@ static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, f
     }
 }
 
-static double ulp(double v) {
-    float f = fabsf((float)v);
-    return (double)(nextafterf(f, INFINITY) - f);
-}
-
 /* Decisions exact; values within ULP_TOL ULP of the case's scale, or 2^-11 of it where
  * the GPU's sin and cos enter (the Vicsek turn with noise). */
 static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
@@ -234,16 +179,7 @@ static void compare(const char *set, int i, const tcase *c, const float *want, c
     }
 }
 
-static int ncases, nplain; /* all cases; those of the sets without a table come first */
-static tcase cases[MAXC];
-
-static void add(unsigned op, int n, const float *v) {
-    if (ncases == MAXC) abort();
-    tcase *c = &cases[ncases++];
-    memset(c, 0, sizeof *c);
-    c->op = op;
-    memcpy(c->in, v, (size_t)n * sizeof *v);
-}
+static int nplain; /* the cases of the sets without a table come first */
 
 /* A neighbour or acc_add case: offset d, its float d2 as the shaders compute it, velocity
  * v, self. */
@@ -460,7 +396,7 @@ int main(int argc, char **argv) {
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules3_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build((const char *const *)argv + 1), bufs[3], ubo[2];
+    GLuint prog = build(3, argv[1], argv[2]), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;
