@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* shaders/rules3.glsl against src/core/rules3.h in float, function by function, on edge
- * cases: the seams d = +-L/2 on every axis, the radius boundary d2 == R^2 exactly (Reynolds
- * excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90 degrees), zero
- * vectors and targets, a resting boid, the separation radius exactly, the wall margins and
- * reflections on the z faces, the Vicsek direction at the poles of its basis, with a zero
- * sum and at rest, and the two noise variates; and with an interaction table (make_table)
- * the points and the spheres: surfaces exactly, a chord that passes within the radius with
- * both ends outside, the seams, a boid at a centre, overlapping spheres.
- * tests/gpu/rules3_test.comp runs each case, composed after the prelude, rules.glsl and
- * rules3.glsl as the pipeline composes its 3-D programs, with the uniform blocks filled by
- * boids_gpu_params_init and boids_gpu_interact_init. Every set runs without the table and
- * with it (the table's cases only with it).
+/* shaders/rules.glsl for the box (DIM 3) against src/core/rules.h (RULES_DIM 3) in float, function
+ * by function, on edge cases: the seams d = +-L/2 on every axis, the radius boundary d2 == R^2
+ * exactly (Reynolds excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90
+ * degrees), zero vectors and targets, a resting boid, the separation radius exactly, the wall
+ * margins and reflections on the z faces, the Vicsek direction at the poles of its basis, with a
+ * zero sum and at rest, and the two noise variates; and with an interaction table (make_table) the
+ * points and the spheres: surfaces exactly, a chord that passes within the radius with both ends
+ * outside, the seams, a boid at a centre, overlapping spheres. tests/gpu/rules3_test.comp runs each
+ * case, composed after the prelude for DIM 3 and rules.glsl as the pipeline composes its 3-D
+ * programs, with the uniform blocks filled by boids_gpu_params_init and boids_gpu_interact_init.
+ * Every set runs without the table and with it (the table's cases only with it).
  *
  * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
  * hashing) must be equal. Values may differ by 16 ULP of the case's scale, the reasoning of
@@ -59,7 +58,7 @@ enum {
     OP_BLOCK
 };
 
-/* rules3.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
+/* rules.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
  * is named). */
 static void expect_sphere(const rules_k_f3 *k, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
@@ -87,7 +86,7 @@ static void expect_sphere(const rules_k_f3 *k, const tcase *c, float out[NOUT]) 
     }
 }
 
-/* rules3.h's answer for one case, in the shader's output layout. */
+/* rules.h's answer for one case, in the shader's output layout. */
 static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
     float a[3] = {x[0], x[1], x[2]}, b[3] = {x[3], x[4], x[5]}, v[3] = {x[6], x[7], x[8]};
@@ -97,7 +96,7 @@ static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, f
     case OP_OFFSET:
         rules_offset_f3(k, a, b, out);
         break;
-    case OP_NEIGHBOUR: { /* the rule as rules3.glsl's rules3_neighbour states it */
+    case OP_NEIGHBOUR: { /* the rule as rules.glsl's rules_neighbour states it */
         const int vicsek = p->model == BOIDS_MODEL_VICSEK;
         const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
         const int fov = rules_in_fov_f3(k, a, x[3], v);
@@ -167,15 +166,15 @@ static void compare(const char *set, int i, const tcase *c, const float *want, c
     const int loose = trig && (c->op == OP_DIRECTION || c->op == OP_UPDATE);
     for (int j = 0; j < NOUT; j++) {
         if (decision[c->op] >> j & 1) {
-            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g", set,
+            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %.9g, rules.h %.9g", set,
                   i, c->op, j, got[j], want[j]);
             continue;
         }
         double s = fmax(scale, fabs(want[j]));
         double tol = loose ? s / 2048 : ULP_TOL * ulp(s);
         CHECK(fabs((double)want[j] - got[j]) <= tol,
-              "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g (tol %s of the scale)", set,
-              i, c->op, j, got[j], want[j], loose ? "2^-11: GLSL sin, cos" : "16 ULP");
+              "%s case %d (op %u) output %d: GLSL %.9g, rules.h %.9g (tol %s of the scale)", set, i,
+              c->op, j, got[j], want[j], loose ? "2^-11: GLSL sin, cos" : "16 ULP");
     }
 }
 
@@ -206,7 +205,7 @@ static void make_table(boids_interact *t, const boids_params *p) {
     memcpy(t->obstacles, obs, sizeof obs);
 }
 
-/* The spheres' functions, and rules3_accel, rules3_integrate and vicsek3_update where the
+/* The spheres' functions, and rules_accel, rules_integrate and vicsek_update where the
  * table acts. */
 static void make_table_cases(void) {
     /* inside (sphere, p): on the surface along x, y and z (outside), just inside, the centre,
