@@ -669,26 +669,29 @@ static void bind_state(const gpu_backend *g, GLuint lo, GLuint hi, GLuint buf) {
     }
 }
 
-/* In 3-D the positions and velocities (N vec4 each, one block each) take the two halves'
- * binding points (shaders/state.glsl). */
-static void bind_src(const gpu_backend *g, int k) {
+/* Binds state k, as the state a stage reads (dst 0) or writes (dst 1): the 2-D vec4 state as
+ * bind_state's two blocks; in 3-D the positions and velocities (N vec4 each, one block each)
+ * at the two halves' binding points (shaders/state.glsl); the ids. */
+static void bind_states(const gpu_backend *g, int k, int dst) {
+    static const GLuint lo[2] = {BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_DST_STATE};
+    static const GLuint hi[2] = {BOIDS_GPU_B_SRC_STATE_HI, BOIDS_GPU_B_DST_STATE_HI};
+    static const GLuint vel[2] = {BOIDS_GPU_B_SRC_VEL, BOIDS_GPU_B_DST_VEL};
+    static const GLuint ids[2] = {BOIDS_GPU_B_SRC_ID, BOIDS_GPU_B_DST_ID};
     if (g->base.dim == 3) {
-        ssbo_range(BOIDS_GPU_B_SRC_STATE, g->state[k], 0, 4 * g->base.n);
-        ssbo_range(BOIDS_GPU_B_SRC_VEL, g->vel[k], 0, 4 * g->base.n);
+        ssbo_range(lo[dst], g->state[k], 0, 4 * g->base.n);
+        ssbo_range(vel[dst], g->vel[k], 0, 4 * g->base.n);
     } else {
-        bind_state(g, BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_SRC_STATE_HI, g->state[k]);
+        bind_state(g, lo[dst], hi[dst], g->state[k]);
     }
-    ssbo(BOIDS_GPU_B_SRC_ID, g->ids[k]);
+    ssbo(ids[dst], g->ids[k]);
+}
+
+static void bind_src(const gpu_backend *g, int k) {
+    bind_states(g, k, 0);
 }
 
 static void bind_dst(const gpu_backend *g, int k) {
-    if (g->base.dim == 3) {
-        ssbo_range(BOIDS_GPU_B_DST_STATE, g->state[k], 0, 4 * g->base.n);
-        ssbo_range(BOIDS_GPU_B_DST_VEL, g->vel[k], 0, 4 * g->base.n);
-    } else {
-        bind_state(g, BOIDS_GPU_B_DST_STATE, BOIDS_GPU_B_DST_STATE_HI, g->state[k]);
-    }
-    ssbo(BOIDS_GPU_B_DST_ID, g->ids[k]);
+    bind_states(g, k, 1);
 }
 
 /* Stage 1: zeroes the cell counts, unless the fused steer took them already. */
