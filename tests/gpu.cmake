@@ -145,17 +145,17 @@ if(TARGET gpu_follow_test)
                  render3_far_boids_dimmer_and_smaller_box_drawn)
 endif()
 
-# shaders/rules.glsl function by function against rules.h in float, on edge cases: compiled
-# for the plane (gpu/rules_glsl_test.c, gpu/rules_test.comp) and for the box (the 3 files).
-foreach(d "" 3)
-  add_executable(gpu_rules${d}_glsl_test gpu/rules${d}_glsl_test.c)
-  target_include_directories(gpu_rules${d}_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
-                                                            ${PROJECT_SOURCE_DIR}/src/core)
-  target_link_libraries(gpu_rules${d}_glsl_test PRIVATE boids_gpu)
-  add_test(NAME gpu_rules${d}_glsl_match_rules${d}_h_on_edge_cases
-           COMMAND gpu_rules${d}_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
-                   ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules${d}_test.comp)
-  set_tests_properties(gpu_rules${d}_glsl_match_rules${d}_h_on_edge_cases PROPERTIES
-                       SKIP_RETURN_CODE 77)
-  boids_gl_tests(gpu_rules${d}_glsl_match_rules${d}_h_on_edge_cases)
-endforeach()
+# shaders/rules.glsl function by function against rules.h in float, on edge cases, compiled
+# for the plane (gpu/rules_glsl_test.c, gpu/rules_test.comp) and the box (the 3 files).
+add_executable(gpu_rules_glsl_test gpu/rules_glsl_main.c gpu/rules_glsl_test.c
+                                   gpu/rules3_glsl_test.c)
+target_include_directories(gpu_rules_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
+                                                       ${PROJECT_SOURCE_DIR}/src/core)
+target_link_libraries(gpu_rules_glsl_test PRIVATE boids_gpu)
+add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d
+         COMMAND gpu_rules_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules3_test.comp)
+set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d PROPERTIES
+                     SKIP_RETURN_CODE 77)
+boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d)

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* shaders/rules.glsl for the box (DIM 3) against src/core/rules.h (RULES_DIM 3) in float, function
- * by function, on edge cases: the seams d = +-L/2 on every axis, the radius boundary d2 == R^2
- * exactly (Reynolds excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90
- * degrees), zero vectors and targets, a resting boid, the separation radius exactly, the wall
- * margins and reflections on the z faces, the Vicsek direction at the poles of its basis, with a
- * zero sum and at rest, and the two noise variates; and with an interaction table (make_table) the
- * points and the spheres: surfaces exactly, a chord that passes within the radius with both ends
- * outside, the seams, a boid at a centre, overlapping spheres. tests/gpu/rules3_test.comp runs each
- * case, composed after the prelude for DIM 3 and rules.glsl as the pipeline composes its 3-D
- * programs, with the uniform blocks filled by boids_gpu_params_init and boids_gpu_interact_init.
- * Every set runs without the table and with it (the table's cases only with it).
+/* The box (DIM 3) of gpu_rules_glsl_test: shaders/rules.glsl against src/core/rules.h (RULES_DIM 3)
+ * in float, function by function, on edge cases: the seams d = +-L/2 on every axis, the radius
+ * boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the cone's boundary (fov
+ * 180: exactly 90 degrees), zero vectors and targets, a resting boid, the separation radius
+ * exactly, the wall margins and reflections on the z faces, the Vicsek direction at the poles of
+ * its basis, with a zero sum and at rest, and the two noise variates; and with an interaction table
+ * (make_table) the points and the spheres: surfaces exactly, a chord that passes within the radius
+ * with both ends outside, the seams, a boid at a centre, overlapping spheres.
+ * tests/gpu/rules3_test.comp runs each case, composed after the prelude for DIM 3 and rules.glsl as
+ * the pipeline composes its 3-D programs, with the uniform blocks filled by boids_gpu_params_init
+ * and boids_gpu_interact_init. Every set runs without the table and with it (the table's cases only
+ * with it).
  *
  * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
  * hashing) must be equal. Values may differ by 16 ULP of the case's scale, the reasoning of
@@ -33,6 +34,8 @@
 #include "gpu_fixture.h"
 #include "prelude.h"
 #include "glsl_cases.h"
+
+int rules_glsl_box(const char *rules_path, const char *test_path);
 
 #define RULES_REAL     float
 #define RULES_DIM      3
@@ -386,16 +389,14 @@ static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint
     run_set(set, p, 1, prog, bufs, ubo);
 }
 
-int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s shaders/rules.glsl tests/gpu/rules3_test.comp\n", argv[0]);
-        return 2;
-    }
+/* The cases of this dimension, rules_path shaders/rules.glsl and test_path
+ * tests/gpu/rules3_test.comp (rules_glsl_main.c): 0 passed, 1 failed, 77 no GL 4.3 context. */
+int rules_glsl_box(const char *rules_path, const char *test_path) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules3_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build(3, argv[1], argv[2]), bufs[3], ubo[2];
+    GLuint prog = build(3, rules_path, test_path), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* shaders/rules.glsl against src/core/rules.h in float, function by function, on edge cases:
- * the radius boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov
- * boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors and zero targets, a
- * resting boid, the seams d = +-L/2, the separation radius exactly, the wall margins, the
- * three boundaries; and with an interaction table (make_table) the points and the obstacles'
- * functions: rims, segment ends, crossings, collinear moves, the seams. tests/gpu/rules_test.comp
- * runs each case, composed after the prelude and rules.glsl as the pipeline composes its
- * programs, with the uniform blocks filled by boids_gpu_params_init and
+/* The plane (DIM 2) of gpu_rules_glsl_test: shaders/rules.glsl against src/core/rules.h in float,
+ * function by function, on edge cases: the radius boundary d2 == R^2 exactly (Reynolds excludes it,
+ * Vicsek includes it), the fov boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors
+ * and zero targets, a resting boid, the seams d = +-L/2, the separation radius exactly, the wall
+ * margins, the three boundaries; and with an interaction table (make_table) the points and the
+ * obstacles' functions: rims, segment ends, crossings, collinear moves, the seams.
+ * tests/gpu/rules_test.comp runs each case, composed after the prelude and rules.glsl as the
+ * pipeline composes its programs, with the uniform blocks filled by boids_gpu_params_init and
  * boids_gpu_interact_init as the pipeline fills them.
  *
  * Tolerance: decisions (neighbour, fov, flips, counts, inside, touch, hit) must be equal. Values
@@ -29,6 +29,8 @@
 #include "gpu_fixture.h"
 #include "prelude.h"
 #include "glsl_cases.h"
+
+int rules_glsl_plane(const char *rules_path, const char *test_path);
 
 #define RULES_REAL     float
 #define RULES_DIM      2
@@ -398,16 +400,14 @@ static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint 
     printf("%-28s %d cases\n", set, ncases);
 }
 
-int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s shaders/rules.glsl tests/gpu/rules_test.comp\n", argv[0]);
-        return 2;
-    }
+/* The cases of this dimension, rules_path shaders/rules.glsl and test_path
+ * tests/gpu/rules_test.comp (rules_glsl_main.c): 0 passed, 1 failed, 77 no GL 4.3 context. */
+int rules_glsl_plane(const char *rules_path, const char *test_path) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build(2, argv[1], argv[2]), bufs[3], ubo[2];
+    GLuint prog = build(2, rules_path, test_path), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;
