@@ -40,6 +40,9 @@ st_outside = write("outside.csv", "x,y,vx,vy\n1,2,0,0\n950,2,0,0\n")
 st_noboids = write("noboids.csv", "x,y,vx,vy\n")
 st_good = write("good.csv", GOOD_STATE)
 missing = os.path.join(d, "missing.csv")
+# A state of the other dimension: a 3-D one as `boids sim` saves it (its sidecar says dim 3).
+st_3d = os.path.join(d, "state3.csv")
+run(BOIDS, "sim", "--set", "dim=3", "-n", "10", "--steps", "0", "--save", st_3d, check_rc=0)
 
 cases = [
     # (name, args, words the message must contain)
@@ -61,6 +64,9 @@ cases = [
     ("--set without =", ["--set", "vision_radius"], ["--set", "KEY=VALUE"]),
     ("step longer than half the world", ["--preset", "classic", "--set", "max_speed=250"],
      ["max_speed * dt"]),
+    ("step longer than half the depth", ["--set", "dim=3", "--set", "depth=5"],
+     ["max_speed * dt", "depth"]),
+    ("dim = 4", ["--set", "dim=4"], ["--set", "dim = 4", "[2, 3]"]),
     ("missing config", ["--config", os.path.join(d, "none.ini")], ["none.ini", "cannot open"]),
     ("config unknown key", ["--config", cfg_unknown], ["unknown.ini:3", "bogus_key"]),
     ("config bad value", ["--config", cfg_value], ["value.ini:2", "vision_radius", "fifty"]),
@@ -77,6 +83,9 @@ cases = [
     ("state outside world", ["--load", st_outside], ["outside.csv:3", "outside"]),
     ("state without boids", ["--load", st_noboids], ["noboids.csv", "no boids"]),
     ("state missing", ["--load", missing], ["missing.csv", "cannot open"]),
+    ("a 3-D state under dim = 2", ["--load", st_3d], ["state3.csv", "3-D", "dim = 2"]),
+    ("a 2-D state under dim = 3", ["--set", "dim=3", "--load", st_good],
+     ["good.csv", "2-D", "dim = 3"]),
     ("count disagrees with state", ["--load", st_good, "-n", "5"], ["--count", "good.csv"]),
     ("count zero", ["-n", "0"], ["--count", "0"]),
     ("count not a number", ["-n", "many"], ["--count", "many"]),
@@ -214,7 +223,8 @@ p = run(BOIDS, "params", check_rc=0)
 rows = [line.split() for line in p.stdout.splitlines()[1:]]
 keys = [r[0] for r in rows]
 for required in ("width height boundary vision_radius separation_radius max_speed min_speed "
-                 "max_force separation_weight alignment_weight cohesion_weight fov dt").split():
+                 "max_force separation_weight alignment_weight cohesion_weight fov dt "
+                 "dim depth predator_z food_z").split():
     check(f"`boids params` lists {required}", required in keys)
 ini = write("all.ini", "".join(f"{r[0]} = {r[1]}\n" for r in rows))
 sets = [a for r in rows for a in ("--set", f"{r[0]}={r[1]}")]
@@ -314,6 +324,21 @@ for key, line in bad_lines.items():
     for name, cmd in tiny.items():
         p = run(*cmd, "--config", cfg, env=no_display)
         one_message(f"{name} refuses a bad {key} line", p, ["bad_points.ini:2", key.split(".")[0]])
+# An obstacle of the other dimension: every command refuses it before any work, exit 2, one
+# line naming the file and the obstacle and what the world takes instead.
+other_dim = [("a circle in 3-D", ["--set", "dim=3"],
+              "predator.0 = 10 10 30 1\nobstacle = circle 10 10 5\n",
+              ["obstacle 0 is a circle, which is planar", "sphere X Y Z R"]),
+             ("a segment in 3-D", ["--set", "dim=3"],
+              "obstacle = sphere 10 10 10 5\nobstacle = segment 0 0 15 5\n",
+              ["obstacle 1 is a segment, which is planar", "sphere X Y Z R"]),
+             ("a sphere in 2-D", [], "predator.0 = 100 100 100 80 2\nobstacle = sphere 200 200 200 40\n",
+              ["obstacle 0 is a sphere, which needs a 3-D world", "circle X Y R"])]
+for what, dim, text, words in other_dim:
+    cfg = write("other_dim.ini", text)
+    for name, cmd in tiny.items():
+        p = run(*cmd, *dim, "--config", cfg, env=no_display)
+        one_message(f"{name} refuses {what}", p, ["other_dim.ini", *words])
 for name in ("verify", "render", "view", "sweep"):
     p = run(BOIDS, name, "--count", "zero", env=no_display)
     check(f"{name} --count zero: exit 2 naming the flag and value",

@@ -24,12 +24,15 @@ add_executable(golden_gpu_test gpu/golden_gpu_test.c)
 target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
 add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
-# No boid enters an obstacle: circles and segments in 10,000 plane steps, spheres in 5,000 box
-# steps (deterministic; a fifth fast and a fifth Vicsek: see the test).
+# No boid enters an obstacle in 10,000 steps (deterministic; 2,000 fast: see the test).
 add_executable(gpu_obstacle_test gpu/obstacle_gpu_test.c)
 target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
 target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
-add_test(NAME gpu_obstacles_never_entered_2d_3d_deterministic_fast COMMAND gpu_obstacle_test)
+add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
+
+# The same test in 3-D: no boid enters a sphere (5,000 deterministic steps; 1,000 fast, 1,000
+# Vicsek: see the test).
+add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle_test 3)
 
 # A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
 # topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
@@ -39,7 +42,8 @@ add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
 
 set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent
     gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d
-    gpu_obstacles_never_entered_2d_3d_deterministic_fast
+    gpu_obstacles_never_entered_10000_steps_deterministic_fast
+    gpu_spheres_never_entered_3d_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
 # Small N: every scenario that keeps its N (dense adds its cluster, n1/n2 fix theirs).
 # Seed 003's scenarios (vicsek*, topological*) are in every run without --scenarios; at

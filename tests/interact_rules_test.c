@@ -45,31 +45,10 @@ static const char *dim_name(int dim) {
     return dim == 3 ? "box" : "plane";
 }
 
-/* The instances: rules checks in double and float, plane and box. */
-#define RULES_DIM      2
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d2
-#include "interact_rules_test.c"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f2
-#include "interact_rules_test.c"
-#undef RULES_REAL
-#undef RULES_FN
-#undef RULES_DIM
-#define RULES_DIM      3
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d3
-#include "interact_rules_test.c"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f3
-#include "interact_rules_test.c"
-#undef RULES_REAL
-#undef RULES_FN
-#undef RULES_DIM
+/* The rules checks (below `#else`) in double and float, plane and box. */
+#define RULES_INSTANCE_FILE "interact_rules_test.c"
+#include "rules_instances.h"
+#undef RULES_INSTANCE_FILE
 
 /* ---- one step on the CPU backends ---------------------------------------------------- */
 
