@@ -10,5 +10,5 @@ layout(std430, binding = B_RANK) writeonly buffer Rank { uint rank[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    rank[i] = atomicAdd(counts[grid_index(state_load(i).xy)], 1u);
+    rank[i] = atomicAdd(counts[grid_index(pos_load(i))], 1u);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The uniform grid: cells of at least the vision radius, row-major, tiling the world
-// exactly (P.ncx x P.ncy cells of width / ncx by height / ncy).
+// The uniform grid, in the plane and the box: cells of at least the vision radius (plus
+// grid_geom.c's rounding margin), P.ncx x P.ncy (x P.ncz) of them tiling the world exactly,
+// x fastest (cell index (z * ncy + y) * ncx + x; the plane has z = 0), so that the
+// x-neighbours of a cell are contiguous in the sorted state.
 
 // starts[c] is the first slot of cell c in the sorted state and starts[ncells] = N, so cell c
 // holds the slots [starts[c], starts[c + 1]).
@@ -24,35 +26,58 @@ void report_cut(bool whole, uint bit) {
     if (!whole) loop_cut |= bit;
 }
 
-// Cell of a position. x == width (reachable after a wrap, as in the seed) belongs to the
-// last cell. On the open plane boids leave the world: the clamp (done in float, before the
-// conversion, which is undefined out of int range) puts them in the edge cells, which keeps
-// any two boids closer than a cell at most one cell apart, so the 3x3 search stays exact.
-// The cell width exceeds the vision radius by a margin far above float rounding
-// (src/core/grid_geom.c), so a boid placed one cell off by rounding still finds every
-// neighbour in its 3x3 block.
-ivec2 grid_cell(vec2 p) {
-    int cx = int(clamp(p.x * P.inv_cell_w, 0.0, float(P.ncx - 1u)));
-    int cy = int(clamp(p.y * P.inv_cell_h, 0.0, float(P.ncy - 1u)));
-    return ivec2(cx, cy);
+// Cell of a position, clamped per axis into the grid. x == width (reachable after a wrap, as
+// in the seed) belongs to the last cell. On the open boundary boids leave the world: the
+// clamp (done in float, before the conversion, which is undefined out of int range) puts
+// them in the edge cells, which keeps any two boids closer than a cell at most one cell apart
+// per axis, so the search of the cells around a boid stays exact. The cell width exceeds the
+// vision radius by a margin far above float rounding (src/core/grid_geom.c), so a boid placed
+// one cell off by rounding still finds every neighbour in its block.
+ivecD grid_cell(vecD p) {
+    vecD last = rules_vec(float(P.ncx - 1u), float(P.ncy - 1u), float(P.ncz - 1u));
+    return ivecD(clamp(p * rules_vec(P.inv_cell_w, P.inv_cell_h, P.inv_cell_d), vecD(0.0), last));
 }
 
-uint grid_index(vec2 p) {
-    ivec2 c = grid_cell(p);
-    return uint(c.y) * P.ncx + uint(c.x);
+// The plane's cells are the box's layer z = 0.
+int grid_z(ivecD c) {
+    return DIM == 3 ? c[DIM - 1] : 0;
 }
 
-// The index ranges [r.x, r.y) of the sorted state that hold the 3x3 cells around c, each
-// cell once even when the grid has fewer than 3 columns or rows. Within a row of cells the
-// neighbour columns are contiguous in memory, so a row is one range, or two where it
-// crosses the wrap seam. Returns the number of ranges (at most 6).
-uint grid_ranges(ivec2 c, out uvec2 r[6]) {
-    int ncx = int(P.ncx), ncy = int(P.ncy);
+uint grid_index(vecD p) {
+    ivecD c = grid_cell(p);
+    return (uint(grid_z(c)) * P.ncy + uint(c.y)) * P.ncx + uint(c.x);
+}
+
+// The cells along the y or z axis (n cells) around c: each once, also with fewer than 3.
+int grid_axis(int c, int n, out int v[3]) {
+    int m = 0;
+    if (n <= 3) {
+        for (int k = 0; k < n; k++) v[m++] = k;
+    } else if (P.wrap == 0u) { // walls, open boundary
+        for (int k = max(c - 1, 0); k <= min(c + 1, n - 1); k++) v[m++] = k;
+    } else {
+        v[0] = (c + n - 1) % n;
+        v[1] = c;
+        v[2] = (c + 1) % n;
+        m = 3;
+    }
+    return m;
+}
+
+// At most two ranges per row of x-neighbours, 3 (plane) or 9 (box) rows.
+const int GRID_RANGES = DIM == 2 ? 6 : 18;
+
+// The index ranges [r.x, r.y) of the sorted state that hold the 3 x 3 (x 3) cells around c,
+// each cell once even when the grid has fewer than 3 cells along an axis: per (y, z) row one
+// range of x-neighbours, or two where it crosses the wrap seam, rows in the order of y within
+// z. Returns the number of ranges.
+uint grid_ranges(ivecD c, out uvec2 r[GRID_RANGES]) {
+    int ncx = int(P.ncx);
     ivec2 seg[2];
     int nseg = 1;
     if (ncx <= 3) {
         seg[0] = ivec2(0, ncx - 1);
-    } else if (P.wrap == 0u) { // walls, open plane
+    } else if (P.wrap == 0u) {
         seg[0] = ivec2(max(c.x - 1, 0), min(c.x + 1, ncx - 1));
     } else if (c.x == 0) {
         seg[0] = ivec2(0, 1);
@@ -65,24 +90,16 @@ uint grid_ranges(ivec2 c, out uvec2 r[6]) {
     } else {
         seg[0] = ivec2(c.x - 1, c.x + 1);
     }
-    int rows[3];
-    int nrow = 0;
-    if (ncy <= 3) {
-        for (int y = 0; y < ncy; y++) rows[nrow++] = y;
-    } else if (P.wrap == 0u) {
-        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, ncy - 1); y++) rows[nrow++] = y;
-    } else {
-        rows[0] = (c.y + ncy - 1) % ncy;
-        rows[1] = c.y;
-        rows[2] = (c.y + 1) % ncy;
-        nrow = 3;
-    }
+    int ys[3], zs[3];
+    int ny = grid_axis(c.y, int(P.ncy), ys), nz = 1;
+    zs[0] = 0;
+    if (DIM == 3) nz = grid_axis(grid_z(c), int(P.ncz), zs);
     uint k = 0u;
-    for (int i = 0; i < nrow; i++) {
-        for (int s = 0; s < nseg; s++) {
-            uint a = uint(rows[i] * ncx + seg[s].x);
-            uint b = uint(rows[i] * ncx + seg[s].y);
-            r[k++] = uvec2(starts[a], starts[b + 1u]);
+    for (int iz = 0; iz < nz; iz++) {
+        for (int iy = 0; iy < ny; iy++) {
+            int row = (zs[iz] * int(P.ncy) + ys[iy]) * ncx;
+            for (int s = 0; s < nseg; s++)
+                r[k++] = uvec2(starts[row + seg[s].x], starts[row + seg[s].y + 1]);
         }
     }
     return k;

@@ -10,7 +10,9 @@ layout(std430, binding = B_ID_HASH) readonly buffer IdHash { uvec2 id_hash[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    bool whole = topo_select(i, state_load(i));
+    vecD p, v;
+    boid_load(i, p, v);
+    bool whole = topo_select(i, p, v);
     uvec2 h = uvec2(0u);
     uint a = 0u;
     for (; a < best_m; a++) {

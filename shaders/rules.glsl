@@ -1,143 +1,246 @@
 // SPDX-License-Identifier: MIT
-// The model's rules in GLSL: src/core/rules.h line for line, same operations in the same
-// order (see the function of the same name there). P is the uniform block of the prelude,
-// holding rules_k computed in float by rules_k_init. Scalar expressions are written out
-// (no length(), dot()) and results are `precise` so that no multiply-add is fused, as the C
-// side is built with -ffp-contract=off.
+// The model's rules in GLSL, once for the plane and the box: src/core/rules.h line for line,
+// same operations in the same order (see the function of the same name there). The prelude
+// defines DIM (2 or 3) and vecD (vec2 or vec3, with ivecD, uvecD, bvecD); every function
+// here works on vecD, component-wise where rules.h loops over the axes, and sums over the
+// axes in the order x, y(, z) (rules_sum). What the plane and the box do differently (the
+// plane's circles and segments against the box's spheres, the Vicsek heading angle against
+// the cone) is the one section under `#if DIM == 2` further down.
+// P is the uniform block of the prelude, holding rules_k computed in float by rules_k_init
+// (the box's depth, half_d, pred_z, food_z beside the plane's fields); I is the interaction
+// table. Scalar sums are written out (no length(), dot()) and results are `precise` so that
+// no multiply-add is fused, as the C side is built with -ffp-contract=off.
+
+// ---- vectors of the dimension ----------------------------------------------------------------
+
+// (x, y, z) in the dimension: the plane drops z.
+vecD rules_vec(float x, float y, float z) {
+    return vecD(vec3(x, y, z));
+}
+
+// The sum of the components, x + y, then + z in the box.
+float rules_sum(vecD a) {
+    precise float s = a.x + a.y;
+    if (DIM == 3) s += a[DIM - 1];
+    return s;
+}
+
+float rules_dot(vecD a, vecD b) {
+    precise vecD q = a * b;
+    return rules_sum(q);
+}
+
+float rules_d2(vecD d) {
+    return rules_dot(d, d);
+}
+
+vecD rules_side() {
+    return rules_vec(P.width, P.height, P.depth);
+}
+
+// ---- neighbours and the flocking forces -------------------------------------------------------
 
 struct Acc {
     uint n;         // neighbours seen
-    float mvx, mvy; // sum of neighbour velocities (alignment target)
-    float cx, cy;   // sum of offsets to neighbours (cohesion target)
-    float sx, sy;   // sum of -d / |d|^2 over close neighbours (separation target)
+    vecD mv;        // sum of neighbour velocities (alignment target)
+    vecD c;         // sum of offsets to neighbours (cohesion target)
+    vecD s;         // sum of -d / |d|^2 over close neighbours (separation target)
     bool separated; // at least one neighbour with 0 < |d|^2 < separation_radius^2
 };
 
-float rules_wrap(float d, float side, float halfside) {
-    if (d > halfside) return d - side;
-    if (d < -halfside) return d + side;
+// rules_wrap per axis: d - side above half the side, d + side below minus half.
+vecD rules_wrap(vecD d, vecD side, vecD halfside) {
+    precise vecD lo = d + side, hi = d - side;
+    return mix(mix(d, lo, lessThan(d, -halfside)), hi, greaterThan(d, halfside));
+}
+
+// Offset from p to p2 under the boundary (shortest image per axis).
+vecD rules_offset(vecD p, vecD p2) {
+    precise vecD d = p2 - p;
+    if (P.wrap != 0u) d = rules_wrap(d, rules_side(), rules_vec(P.half_w, P.half_h, P.half_d));
     return d;
 }
 
-// Offset from (x, y) to (x2, y2) under the boundary.
-vec2 rules_offset(float x, float y, float x2, float y2) {
-    precise float dx = x2 - x;
-    precise float dy = y2 - y;
-    if (P.wrap != 0u) {
-        dx = rules_wrap(dx, P.width, P.half_w);
-        dy = rules_wrap(dy, P.height, P.half_h);
-    }
-    return vec2(dx, dy);
-}
-
-bool rules_in_fov(float dx, float dy, float d2, float vx, float vy) {
+bool rules_in_fov(vecD d, float d2, vecD v) {
     if (P.full_fov != 0u) return true;
-    precise float dt = vx * dx + vy * dy;
-    precise float vv = vx * vx + vy * vy;
+    precise float dt = rules_dot(v, d);
+    precise float vv = rules_d2(v);
     if (vv == 0.0 || d2 == 0.0) return true;
     precise float lim = P.cos_half_fov * sqrt(vv * d2);
     return dt >= lim;
 }
 
 // The neighbour rule, decided here once for every shader that needs it (steer, neighbours,
-// the topological selection, the viewer's follow pass): does boid j, at offset (dx, dy) from
-// boid i with |d|^2 = d2 (self: j is i), count for boid i, which moves with (vx, vy)?
+// the topological selection, the viewer's follow pass): does boid j, at offset d from boid
+// i with |d|^2 = d2 (self: j is i), count for boid i, which moves with v?
 //   Reynolds: j != i, d2 < R^2, within the field of view (rules_sees in rules.h);
 //   Vicsek:   d2 <= R^2, itself included, no field of view.
 // With topological neighbours these are the candidates, of which select.glsl keeps the k
 // nearest (never itself: Vicsek adds it besides the k), and the radius applies only with
 // k_in_vision. src/app/verify_float.c's candidate_f is the same rule in C.
-bool rules_neighbour(bool self, float dx, float dy, float d2, float vx, float vy) {
+bool rules_neighbour(bool self, vecD d, float d2, vecD v) {
     bool vicsek = P.vicsek != 0u;
     if (self) return vicsek;
     if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= P.vision2 : d2 < P.vision2))
         return false;
-    return vicsek || rules_in_fov(dx, dy, d2, vx, vy);
+    return vicsek || rules_in_fov(d, d2, v);
 }
 
 Acc rules_acc_init() {
-    return Acc(0u, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false);
+    return Acc(0u, vecD(0.0), vecD(0.0), vecD(0.0), false);
 }
 
-void rules_acc_add(inout Acc a, float dx, float dy, float d2, float vx2, float vy2) {
+void rules_acc_add(inout Acc a, vecD d, float d2, vecD v2) {
     a.n += 1u;
-    a.mvx += vx2;
-    a.mvy += vy2;
-    a.cx += dx;
-    a.cy += dy;
+    a.mv += v2;
+    a.c += d;
     if (0.0 < d2 && d2 < P.sep2) {
-        precise float qx = dx / d2;
-        precise float qy = dy / d2;
-        a.sx -= qx;
-        a.sy -= qy;
+        precise vecD q = d / d2;
+        a.s -= q;
         a.separated = true;
     }
 }
 
-vec2 rules_steer(float dx, float dy, float vx, float vy) {
-    precise float m = sqrt(dx * dx + dy * dy);
-    if (m == 0.0) return vec2(0.0);
-    precise float gx = dx / m * P.max_speed - vx;
-    precise float gy = dy / m * P.max_speed - vy;
-    precise float n = sqrt(gx * gx + gy * gy);
-    if (n > P.max_force) {
-        gx = gx / n * P.max_force;
-        gy = gy / n * P.max_force;
-    }
-    return vec2(gx, gy);
+vecD rules_steer(vecD d, vecD v) {
+    precise float m = sqrt(rules_d2(d));
+    if (m == 0.0) return vecD(0.0);
+    precise vecD g = d / m * P.max_speed - v;
+    precise float n = sqrt(rules_d2(g));
+    if (n > P.max_force) g = g / n * P.max_force;
+    return g;
 }
 
-// ---- obstacles: rules.h's geometry in float, function for function --------------------------
+// a += w * the steer towards d.
+void rules_add_steer(float w, vecD d, vecD v, inout vecD a) {
+    vecD f = rules_steer(d, v);
+    precise vecD s = a + w * f;
+    a = s;
+}
+
+// Applies the boundary to a moved position: wrap once into [0, L) per axis, reflect off the
+// walls (the flags tell the caller which velocity components to mirror), or nothing on the
+// open boundary.
+bvecD rules_boundary(inout vecD p) {
+    vecD side = rules_side();
+    precise vecD n = p;
+    bvecD flip = bvecD(false);
+    if (P.wrap != 0u) {
+        precise vecD lo = n + side, hi = n - side;
+        n = mix(mix(n, hi, greaterThanEqual(n, side)), lo, lessThan(n, vecD(0.0)));
+    } else if (P.walls != 0u) {
+        bvecD below = lessThan(n, vecD(0.0)), above = greaterThan(n, side);
+        precise vecD up = -n, down = side - (n - side);
+        n = mix(mix(n, down, above), up, below);
+        flip = bvecD(uvecD(below) | uvecD(above));
+    }
+    p = n;
+    return flip;
+}
+
+vecD rules_mirror(vecD nrm, vecD v) {
+    precise float dt = rules_dot(v, nrm), nn = rules_d2(nrm);
+    if (!(dt < 0.0) || nn == 0.0) return v;
+    precise float q = 2.0 * dt / nn;
+    precise vecD o = v - q * nrm;
+    return o;
+}
+
+// ---- obstacles: rules.h's geometry in float, function for function ------------------------
 // I is the interaction block of the prelude, rules_k's table (boids_gpu_interact_init). The
-// decisions rules_in_circle and rules_touch use only products, sums and comparisons, which
-// GLSL rounds as C does: the shaders decide them bit for bit as the float CPU path.
+// decisions (inside, touch, hit) use only products, sums and comparisons, which GLSL rounds
+// as C does: the shaders decide them bit for bit as the float CPU path. In the box every
+// obstacle is a sphere (round), laid out as a circle at (x, y) with its z in I.obs_z.
 
 struct Obst {
-    bool circle;
-    float x0, y0, x1, y1, mx, my, r, r2, bound;
+    bool round;  // a circle (plane) or sphere (box); else a segment (plane only)
+    vecD c;      // round: the centre; a segment: its first end
+    vecD e;      // a segment's second end
+    vecD m;      // the centre of its bound
+    float r, r2; // round: radius and its square
+    float bound; // radius of the bound around m
 };
 
 Obst rules_obst(uint i) {
     vec4 a = I.obs_a[i], b = I.obs_b[i];
-    return Obst(I.kinds[i >> 2u][i & 3u] != 0u, a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
-                I.bounds[i >> 2u][i & 3u]);
+    float z = I.obs_z[i >> 2u][i & 3u];
+    return Obst(I.kinds[i >> 2u][i & 3u] != 0u, rules_vec(a.x, a.y, z), rules_vec(a.z, a.w, z),
+                rules_vec(b.x, b.y, z), b.z, b.w, I.bounds[i >> 2u][i & 3u]);
 }
 
-bool rules_near(Obst o, float x, float y, float reach) {
-    vec2 d = rules_offset(x, y, o.mx, o.my);
+bool rules_near(Obst o, vecD p, float reach) {
+    vecD d = rules_offset(p, o.m);
     precise float rr = o.bound + reach;
-    precise float d2 = d.x * d.x + d.y * d.y;
     precise float rr2 = rr * rr;
-    return d2 < rr2;
+    return rules_d2(d) < rr2;
 }
 
-float rules_slack(float x, float y) {
-    precise float s = (abs(x) + abs(y)) * (1.0 / 65536.0);
+float rules_slack(vecD p) {
+    precise float s = rules_sum(abs(p)) * (1.0 / 65536.0);
     return s;
 }
 
-bool rules_in_circle(Obst o, float x, float y) {
-    vec2 d = rules_offset(x, y, o.x0, o.y0);
-    precise float d2 = d.x * d.x + d.y * d.y;
-    return d2 < o.r2;
+// Strictly inside a round obstacle.
+bool rules_in_round(Obst o, vecD p) {
+    return rules_d2(rules_offset(p, o.c)) < o.r2;
 }
 
-// Returns the ends (ax, ay, bx, by) relative to the boid.
-vec4 rules_seg_rel(Obst o, float x, float y) {
+// The parameter t in [0, 1] of the point of segment [0, e] nearest q.
+float rules_seg_t(vecD q, vecD e) {
+    precise float l2 = rules_d2(e);
+    if (l2 == 0.0) return 0.0;
+    precise float t = rules_dot(q, e) / l2;
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+// Does the look-ahead ending at e (relative to p) threaten the round obstacle o? Sets w, the
+// direction to steer along.
+bool rules_avoid_round(Obst o, vecD p, vecD e, out vecD w) {
+    vecD d = rules_offset(p, o.c);
+    float t = rules_seg_t(d, e);
+    precise vecD q = e * t - d;
+    precise float rc = o.r + P.clear;
+    precise float rc2 = rc * rc;
+    w = q;
+    if (!(rules_d2(q) < rc2)) return false;
+    if (all(equal(q, vecD(0.0)))) w = -d;
+    return true;
+}
+
+const float VICSEK_TOL = 1e-5;                   // RULES_VICSEK_TOL in float
+const float PI_F = 3.14159265358979323846264338; // (float)M_PI
+
+// Defined below the dimension's section, which uses them.
+void rules_block(vecD p, inout vecD n, inout vecD v);
+float noise_u(uint step, uint id);
+float noise_u2(uint step, uint id);
+
+// ---- what the plane and the box do differently -----------------------------------------------
+// rules_avoid_dir (o threatens the look-ahead e: steer along w), rules_hit (the move m from p
+// to n enters o), rules_normal (the normal o reflects a boid at p along) and vicsek_update
+// (the Vicsek model's new velocity from the sum s of n unit headings and the noise variates
+// u, noise_uv's: the plane uses u.x; moves p).
+#if DIM == 2
+// The plane: circles decide "passes within" after a division (the nearest point's t), and
+// segments; the Vicsek heading is an angle turned by the noise.
+
+// Returns the ends (a, b) of segment o relative to the boid at p, shifted by whole periods
+// to o's image nearest p.
+vec4 rules_seg_rel(Obst o, vec2 p) {
     float sx = 0.0, sy = 0.0;
     if (P.wrap != 0u) {
-        precise float mx = o.mx - x, my = o.my - y;
+        precise float mx = o.m.x - p.x, my = o.m.y - p.y;
         if (mx > P.half_w) sx = -P.width;
         else if (mx < -P.half_w) sx = P.width;
         if (my > P.half_h) sy = -P.height;
         else if (my < -P.half_h) sy = P.height;
     }
-    precise float ax = o.x0 - x + sx, ay = o.y0 - y + sy;
-    precise float bx = o.x1 - x + sx, by = o.y1 - y + sy;
+    precise float ax = o.c.x - p.x + sx, ay = o.c.y - p.y + sy;
+    precise float bx = o.e.x - p.x + sx, by = o.e.y - p.y + sy;
     return vec4(ax, ay, bx, by);
 }
 
-float rules_seg_t(float px, float py, float ax, float ay, float abx, float aby) {
+// rules_seg_t for the segment [a, a + ab].
+float rules_seg_t2(float px, float py, float ax, float ay, float abx, float aby) {
     precise float l2 = abx * abx + aby * aby;
     if (l2 == 0.0) return 0.0;
     precise float t = ((px - ax) * abx + (py - ay) * aby) / l2;
@@ -165,46 +268,34 @@ bool rules_touch(float mx, float my, float ax, float ay, float bx, float by) {
            (d4 == 0.0 && rules_in_box(bx, by, 0.0, 0.0, mx, my));
 }
 
-vec2 rules_seg_normal(float ax, float ay, float bx, float by) {
-    precise float abx = bx - ax, aby = by - ay;
-    precise float side = aby * ax - abx * ay;
+vec2 rules_seg_normal(vec4 s) {
+    precise float abx = s.z - s.x, aby = s.w - s.y;
+    precise float side = aby * s.x - abx * s.y;
     return side < 0.0 ? vec2(aby, -abx) : vec2(-aby, abx);
 }
 
-// Returns (hit, tx, ty): hit 1.0 when the look-ahead ending at (ex, ey) threatens o.
-vec3 rules_avoid_dir(Obst o, float x, float y, float ex, float ey) {
-    if (o.circle) {
-        vec2 d = rules_offset(x, y, o.x0, o.y0);
-        float t = rules_seg_t(d.x, d.y, 0.0, 0.0, ex, ey);
-        precise float wx = ex * t - d.x, wy = ey * t - d.y;
-        precise float rc = o.r + P.clear;
-        precise float w2 = wx * wx + wy * wy;
-        precise float rc2 = rc * rc;
-        if (!(w2 < rc2)) return vec3(0.0);
-        if (wx == 0.0 && wy == 0.0) {
-            wx = -d.x;
-            wy = -d.y;
-        }
-        return vec3(1.0, wx, wy);
+bool rules_avoid_dir(Obst o, vec2 p, vec2 e, out vec2 w) {
+    if (o.round) return rules_avoid_round(o, p, e, w);
+    vec4 s = rules_seg_rel(o, p);
+    if (rules_touch(e.x, e.y, s.x, s.y, s.z, s.w)) {
+        w = rules_seg_normal(s);
+        return true;
     }
-    vec4 s = rules_seg_rel(o, x, y);
-    if (rules_touch(ex, ey, s.x, s.y, s.z, s.w))
-        return vec3(1.0, rules_seg_normal(s.x, s.y, s.z, s.w));
     precise float abx = s.z - s.x, aby = s.w - s.y;
     precise float best = 0.0, bwx = 0.0, bwy = 0.0;
     for (int c = 0; c < 4; c++) {
         precise float wx, wy;
         if (c < 2) {
-            float px = c != 0 ? ex : 0.0, py = c != 0 ? ey : 0.0;
-            float t = rules_seg_t(px, py, s.x, s.y, abx, aby);
+            float px = c != 0 ? e.x : 0.0, py = c != 0 ? e.y : 0.0;
+            float t = rules_seg_t2(px, py, s.x, s.y, abx, aby);
             precise float qx = s.x + abx * t, qy = s.y + aby * t;
             wx = px - qx;
             wy = py - qy;
         } else {
             float qx = c == 2 ? s.x : s.z, qy = c == 2 ? s.y : s.w;
-            float t = rules_seg_t(qx, qy, 0.0, 0.0, ex, ey);
-            wx = ex * t - qx;
-            wy = ey * t - qy;
+            float t = rules_seg_t(vec2(qx, qy), e);
+            wx = e.x * t - qx;
+            wy = e.y * t - qy;
         }
         precise float w2 = wx * wx + wy * wy;
         if (c == 0 || w2 < best) {
@@ -214,262 +305,31 @@ vec3 rules_avoid_dir(Obst o, float x, float y, float ex, float ey) {
         }
     }
     precise float clear2 = P.clear * P.clear;
-    return vec3(best < clear2 ? 1.0 : 0.0, bwx, bwy);
+    w = vec2(bwx, bwy);
+    return best < clear2;
 }
 
-// rules.h's rules_interact: the table's points, then obstacle avoidance; returns acc plus
-// their forces.
-vec2 rules_interact(float x, float y, float vx, float vy, vec2 acc) {
-    precise float ax = acc.x, ay = acc.y;
-    vec2 f;
-    uint np = I.counts.x + I.counts.y;
-    for (uint i = 0u; i < np; i++) {
-        vec4 q = I.pts[i];
-        vec2 d = i < I.counts.x ? rules_offset(q.x, q.y, x, y) : rules_offset(x, y, q.x, q.y);
-        precise float d2 = d.x * d.x + d.y * d.y;
-        if (d2 < q.z) {
-            f = rules_steer(d.x, d.y, vx, vy);
-            ax += q.w * f.x;
-            ay += q.w * f.y;
-        }
+bool rules_hit(Obst o, vec2 p, vec2 n, vec2 m) {
+    if (o.round) {
+        if (rules_in_round(o, n)) return true;
+        vec2 a = rules_offset(p, o.c);
+        float t = rules_seg_t(a, m);
+        precise vec2 q = m * t - a;
+        return rules_d2(q) < o.r2;
     }
-    if (I.counts.z == 0u) return vec2(ax, ay);
-    precise float s = sqrt(vx * vx + vy * vy);
-    if (s == 0.0) return vec2(ax, ay); // a boid at rest looks nowhere
-    precise float ex = vx / s * P.avoid_dist, ey = vy / s * P.avoid_dist;
-    precise float reach = P.reach_pad + rules_slack(x, y);
-    for (uint i = 0u; i < I.counts.z; i++) {
-        Obst o = rules_obst(i);
-        if (!rules_near(o, x, y, reach)) continue;
-        vec3 t = rules_avoid_dir(o, x, y, ex, ey);
-        if (t.x == 0.0) continue;
-        f = rules_steer(t.y, t.z, vx, vy);
-        ax += P.w_avoid * f.x;
-        ay += P.w_avoid * f.y;
-    }
-    return vec2(ax, ay);
-}
-
-vec2 rules_accel(Acc a, float x, float y, float vx, float vy) {
-    precise float ax = 0.0, ay = 0.0;
-    vec2 f;
-    if (a.separated) {
-        f = rules_steer(a.sx, a.sy, vx, vy);
-        ax += P.w_sep * f.x;
-        ay += P.w_sep * f.y;
-    }
-    if (a.n != 0u) {
-        f = rules_steer(a.mvx, a.mvy, vx, vy);
-        ax += P.w_align * f.x;
-        ay += P.w_align * f.y;
-        f = rules_steer(a.cx, a.cy, vx, vy);
-        ax += P.w_coh * f.x;
-        ay += P.w_coh * f.y;
-    }
-    if (P.predator != 0u) { // flee: steer along the offset from the predator to the boid
-        vec2 d = rules_offset(P.pred_x, P.pred_y, x, y);
-        if (d.x * d.x + d.y * d.y < P.pred_r2) {
-            f = rules_steer(d.x, d.y, vx, vy);
-            ax += P.w_pred * f.x;
-            ay += P.w_pred * f.y;
-        }
-    }
-    if (P.food != 0u) { // seek: steer along the offset from the boid to the food
-        vec2 d = rules_offset(x, y, P.food_x, P.food_y);
-        if (d.x * d.x + d.y * d.y < P.food_r2) {
-            f = rules_steer(d.x, d.y, vx, vy);
-            ax += P.w_food * f.x;
-            ay += P.w_food * f.y;
-        }
-    }
-    if (P.walls != 0u) { // steer inward within the margin of each edge
-        float tx = 0.0, ty = 0.0;
-        if (x < P.wall_margin) tx += 1.0;
-        if (x > P.width - P.wall_margin) tx -= 1.0;
-        if (y < P.wall_margin) ty += 1.0;
-        if (y > P.height - P.wall_margin) ty -= 1.0;
-        if (tx != 0.0 || ty != 0.0) {
-            f = rules_steer(tx, ty, vx, vy);
-            ax += P.w_wall * f.x;
-            ay += P.w_wall * f.y;
-        }
-    }
-    if (I.counts.x + I.counts.y + I.counts.z != 0u) return rules_interact(x, y, vx, vy, vec2(ax, ay));
-    return vec2(ax, ay);
-}
-
-// Applies the boundary to a moved position: wrap once into [0, L), reflect off the walls
-// (the flags tell the caller which velocity component to mirror), or nothing on the open
-// plane.
-bvec2 rules_boundary(inout float x, inout float y) {
-    precise float nx = x, ny = y;
-    bvec2 flip = bvec2(false);
-    if (P.wrap != 0u) {
-        if (nx < 0.0) nx += P.width;
-        else if (nx >= P.width) nx -= P.width;
-        if (ny < 0.0) ny += P.height;
-        else if (ny >= P.height) ny -= P.height;
-    } else if (P.walls != 0u) {
-        if (nx < 0.0) {
-            nx = -nx;
-            flip.x = true;
-        } else if (nx > P.width) {
-            nx = P.width - (nx - P.width);
-            flip.x = true;
-        }
-        if (ny < 0.0) {
-            ny = -ny;
-            flip.y = true;
-        } else if (ny > P.height) {
-            ny = P.height - (ny - P.height);
-            flip.y = true;
-        }
-    }
-    x = nx;
-    y = ny;
-    return flip;
-}
-
-bool rules_hit(Obst o, float x, float y, float nx, float ny, float mx, float my) {
-    if (o.circle) {
-        if (rules_in_circle(o, nx, ny)) return true;
-        vec2 a = rules_offset(x, y, o.x0, o.y0);
-        float t = rules_seg_t(a.x, a.y, 0.0, 0.0, mx, my);
-        precise float cx = mx * t - a.x, cy = my * t - a.y;
-        precise float c2 = cx * cx + cy * cy;
-        return c2 < o.r2;
-    }
-    vec4 s = rules_seg_rel(o, x, y);
-    if (!rules_touch(mx, my, s.x, s.y, s.z, s.w)) return false;
+    vec4 s = rules_seg_rel(o, p);
+    if (!rules_touch(m.x, m.y, s.x, s.y, s.z, s.w)) return false;
     precise float abx = s.z - s.x, aby = s.w - s.y;
     precise float d1 = aby * s.x - abx * s.y;
-    precise float d2 = abx * (my - s.y) - aby * (mx - s.x);
+    precise float d2 = abx * (m.y - s.y) - aby * (m.x - s.x);
     bool on = d1 == 0.0 && rules_in_box(0.0, 0.0, s.x, s.y, s.z, s.w);
     return !on || d2 == 0.0;
 }
 
-vec2 rules_mirror(float nx, float ny, float vx, float vy) {
-    precise float dt = vx * nx + vy * ny, nn = nx * nx + ny * ny;
-    if (!(dt < 0.0) || nn == 0.0) return vec2(vx, vy);
-    precise float q = 2.0 * dt / nn;
-    precise float ox = vx - q * nx, oy = vy - q * ny;
-    return vec2(ox, oy);
+vec2 rules_normal(Obst o, vec2 p) {
+    return o.round ? rules_offset(o.c, p) : rules_seg_normal(rules_seg_rel(o, p));
 }
 
-// rules.h's rules_circle_at: the first circle of the table that (x, y) is strictly inside,
-// or -1.
-int rules_circle_at(float x, float y) {
-    for (uint i = 0u; i < I.counts.z; i++) {
-        Obst c = rules_obst(i);
-        if (c.circle && rules_in_circle(c, x, y)) return int(i);
-    }
-    return -1;
-}
-
-// rules.h's rules_expel: out along the radial, then on along the same ray out of every other
-// circle the point lands in.
-vec2 rules_expel(Obst o, float x, float y) {
-    vec2 d = rules_offset(o.x0, o.y0, x, y);
-    precise float dx = d.x, dy = d.y;
-    precise float dl = sqrt(dx * dx + dy * dy);
-    if (dl == 0.0) {
-        dx = 1.0;
-        dy = 0.0;
-        dl = 1.0;
-    }
-    precise float g = 1.0 / 262144.0;
-    precise float qx = x, qy = y;
-    for (int t = 0; t < 16; t++) {
-        precise float s = o.r / dl * (1.0 + g);
-        qx = o.x0 + dx * s;
-        qy = o.y0 + dy * s;
-        rules_boundary(qx, qy);
-        if (!rules_in_circle(o, qx, qy)) break;
-        g *= 2.0;
-    }
-    precise float ux = dx / dl, uy = dy / dl;
-    for (uint pass = 0u; pass < I.counts.z; pass++) {
-        int i = rules_circle_at(qx, qy);
-        if (i < 0) break;
-        Obst c = rules_obst(uint(i));
-        precise float px = qx, py = qy;
-        vec2 e = rules_offset(c.x0, c.y0, px, py);
-        precise float ex = e.x, ey = e.y;
-        precise float b = ex * ux + ey * uy, cc = ex * ex + ey * ey - c.r2;
-        precise float leave = sqrt(b * b - cc) - b;
-        g = 1.0 / 262144.0;
-        for (int t = 0; t < 16; t++) {
-            precise float s = leave + c.r * g;
-            qx = px + ux * s;
-            qy = py + uy * s;
-            rules_boundary(qx, qy);
-            if (!rules_in_circle(c, qx, qy)) break;
-            g *= 2.0;
-        }
-    }
-    return vec2(qx, qy);
-}
-
-// rules.h's rules_block: returns the position and velocity after the obstacles' hard rule.
-vec4 rules_block(float x, float y, float nx, float ny, float vx, float vy) {
-    vec2 m = rules_offset(x, y, nx, ny);
-    precise float reach = abs(m.x) + abs(m.y) + rules_slack(x, y);
-    uvec2 near = uvec2(0u); // the obstacles within reach, tested once: bit i % 32 of word i / 32
-    for (uint i = 0u; i < I.counts.z; i++) {
-        Obst o = rules_obst(i);
-        if (!rules_near(o, x, y, reach)) continue;
-        near[i >> 5u] |= 1u << (i & 31u);
-        if (o.circle && rules_in_circle(o, x, y)) return vec4(rules_expel(o, x, y), vx, vy);
-    }
-    for (uint i = 0u; i < I.counts.z; i++) {
-        if ((near[i >> 5u] >> (i & 31u) & 1u) == 0u) continue;
-        Obst o = rules_obst(i);
-        if (!rules_hit(o, x, y, nx, ny, m.x, m.y)) continue;
-        vec2 n;
-        if (o.circle) {
-            n = rules_offset(o.x0, o.y0, x, y);
-        } else {
-            vec4 s = rules_seg_rel(o, x, y);
-            n = rules_seg_normal(s.x, s.y, s.z, s.w);
-        }
-        return vec4(x, y, rules_mirror(n.x, n.y, vx, vy));
-    }
-    return vec4(nx, ny, vx, vy);
-}
-
-// Returns the new (x, y, vx, vy).
-vec4 rules_integrate(float ax, float ay, float x, float y, float vx, float vy) {
-    precise float nvx = vx + ax, nvy = vy + ay;
-    precise float v = sqrt(nvx * nvx + nvy * nvy);
-    if (v > P.max_speed) {
-        nvx = nvx / v * P.max_speed;
-        nvy = nvy / v * P.max_speed;
-    } else if (0.0 < v && v < P.min_speed) {
-        nvx = nvx / v * P.min_speed;
-        nvy = nvy / v * P.min_speed;
-    }
-    precise float nx = x + nvx * P.dt, ny = y + nvy * P.dt;
-    bvec2 flip = rules_boundary(nx, ny);
-    if (flip.x) nvx = -nvx;
-    if (flip.y) nvy = -nvy;
-    if (I.counts.z != 0u) return rules_block(x, y, nx, ny, nvx, nvy);
-    return vec4(nx, ny, nvx, nvy);
-}
-
-// ---- Vicsek model (seed 003): rules.h's vicsek_add and vicsek_update ------------------------
-
-const float VICSEK_TOL = 1e-5;                   // RULES_VICSEK_TOL in float
-const float PI_F = 3.14159265358979323846264338; // (float)M_PI
-
-// vicsek_add's term: the unit heading of a velocity; a resting agent adds nothing (+0 leaves
-// a sum that starts at +0 unchanged).
-vec2 vicsek_unit(float vx, float vy) {
-    precise float v = sqrt(vx * vx + vy * vy);
-    if (!(v > 0.0)) return vec2(0.0);
-    precise float ux = vx / v;
-    precise float uy = vy / v;
-    return vec2(ux, uy);
-}
 
 // C's atan2: GLSL leaves atan(0, 0) undefined, and a resting agent with a zero sum reaches it.
 float atan2_c(float y, float x) {
@@ -478,6 +338,266 @@ float atan2_c(float y, float x) {
         return (floatBitsToUint(y) >> 31) != 0u ? -a : a;
     }
     return atan(y, x);
+}
+
+// vicsek_update: the move with the old velocity, then the new heading's velocity. n is the
+// number of headings summed (itself included), u.x the noise variate.
+vec2 vicsek_update(vec2 s, uint n, vec2 u, inout vec2 p, vec2 v) {
+    precise float m = sqrt(rules_d2(s));
+    precise float lim = float(n) * VICSEK_TOL;
+    precise float heading;
+    if (m <= lim)
+        heading = atan2_c(v.y, v.x); // zero sum: keep the previous heading
+    else
+        heading = atan2_c(s.y, s.x);
+    precise float du = u.x - 0.5;
+    precise float dh = P.noise * du;
+    heading += dh;
+    precise vec2 np = p + v * P.dt;
+    bvec2 flip = rules_boundary(np);
+    if (flip.x) heading = PI_F - heading; // the heading mirrors with the velocity
+    if (flip.y) heading = -heading;
+    precise vec2 h = vec2(cos(heading), sin(heading));
+    if (I.counts.z != 0u) rules_block(p, np, h);
+    p = np;
+    precise vec2 nv = P.speed * h;
+    return nv;
+}
+
+#else
+// The box: spheres decide "passes within" without a division; the Vicsek heading turns
+// within the noise cone.
+
+bool rules_avoid_dir(Obst o, vec3 p, vec3 e, out vec3 w) {
+    return rules_avoid_round(o, p, e, w);
+}
+
+bool rules_hit(Obst o, vec3 p, vec3 n, vec3 m) {
+    if (rules_in_round(o, n)) return true;
+    vec3 a = rules_offset(p, o.c);
+    precise float am = rules_dot(a, m);
+    float mm = rules_d2(m);
+    if (!(0.0 < am && am < mm)) return false;
+    precise float lhs = (rules_d2(a) - o.r2) * mm;
+    precise float rhs = am * am;
+    return lhs < rhs;
+}
+
+vec3 rules_normal(Obst o, vec3 p) {
+    return rules_offset(o.c, p);
+}
+
+// vicsek3_basis: t1, t2 completing the unit e to an orthonormal basis (Duff et al. 2017).
+void vicsek_basis(vec3 e, out vec3 t1, out vec3 t2) {
+    float sgn = e.z >= 0.0 ? 1.0 : -1.0;
+    precise float a = -1.0 / (sgn + e.z);
+    precise float b = e.x * e.y * a;
+    precise float t1x = 1.0 + sgn * e.x * e.x * a;
+    precise float t1y = sgn * b;
+    precise float t1z = -sgn * e.x;
+    precise float t2y = sgn + e.y * e.y * a;
+    t1 = vec3(t1x, t1y, t1z);
+    t2 = vec3(b, t2y, -e.y);
+}
+
+// vicsek3_direction: the mean direction of the sum s of n unit vectors (the previous one,
+// v / |v|, below n * VICSEK_TOL; +x at rest) turned within the noise cone by the variates
+// u1, u2. cos(eta / 2) is P.cos_half_noise, computed on the host as the float path computes
+// it (C's cos rounded to float), so the GPU's own cos is used only for the azimuth.
+vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
+    precise float m = sqrt(rules_d2(s));
+    precise float lim = float(n) * VICSEK_TOL;
+    vec3 src = s;
+    if (m <= lim) {
+        m = sqrt(rules_d2(v));
+        src = v;
+    }
+    vec3 d;
+    if (m == 0.0) {
+        d = vec3(1.0, 0.0, 0.0);
+    } else {
+        precise vec3 q = src / m;
+        d = q;
+    }
+    if (P.noise == 0.0) return d; // no turn: the mean direction exactly
+    precise float ct = 1.0 - u1 * (1.0 - P.cos_half_noise);
+    precise float ct2 = ct * ct;
+    precise float st = sqrt(ct2 < 1.0 ? 1.0 - ct2 : 0.0);
+    precise float phi = (2.0 * PI_F) * u2;
+    precise float cp = cos(phi), sp = sin(phi);
+    vec3 t1, t2;
+    vicsek_basis(d, t1, t2);
+    precise vec3 t = ct * d + st * (cp * t1 + sp * t2);
+    precise float len = sqrt(rules_d2(t));
+    precise vec3 r = t / len;
+    return r;
+}
+
+// vicsek3_update: the move with the old velocity, then the new direction's velocity at
+// P.speed, mirrored per axis where a wall reflected the agent; the spheres' hard rule.
+vec3 vicsek_update(vec3 s, uint n, vec2 u, inout vec3 p, vec3 v) {
+    vec3 d = vicsek_direction(s, n, v, u.x, u.y);
+    precise vec3 np = p + v * P.dt;
+    bvec3 flip = rules_boundary(np);
+    vec3 h = mix(d, -d, flip);
+    if (I.counts.z != 0u) rules_block(p, np, h);
+    p = np;
+    precise vec3 nv = P.speed * h;
+    return nv;
+}
+#endif
+
+// ---- the table's points and obstacles, and the forces ---------------------------------------
+
+// rules.h's rules_interact: the table's points, then obstacle avoidance; returns a plus their
+// forces.
+vecD rules_interact(vecD p, vecD v, vecD a) {
+    uint np = I.counts.x + I.counts.y;
+    for (uint i = 0u; i < np; i++) {
+        vec4 q = I.pts[i];
+        vecD c = rules_vec(q.x, q.y, I.pts_z[i >> 2u][i & 3u]);
+        vecD d = i < I.counts.x ? rules_offset(c, p) : rules_offset(p, c);
+        if (rules_d2(d) < q.z) rules_add_steer(q.w, d, v, a);
+    }
+    if (I.counts.z == 0u) return a;
+    precise float s = sqrt(rules_d2(v));
+    if (s == 0.0) return a; // a boid at rest looks nowhere
+    precise vecD e = v / s * P.avoid_dist;
+    precise float reach = P.reach_pad + rules_slack(p);
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst o = rules_obst(i);
+        if (!rules_near(o, p, reach)) continue;
+        vecD w;
+        if (!rules_avoid_dir(o, p, e, w)) continue;
+        rules_add_steer(P.w_avoid, w, v, a);
+    }
+    return a;
+}
+
+vecD rules_accel(Acc s, vecD p, vecD v) {
+    vecD a = vecD(0.0);
+    if (s.separated) rules_add_steer(P.w_sep, s.s, v, a);
+    if (s.n != 0u) {
+        rules_add_steer(P.w_align, s.mv, v, a);
+        rules_add_steer(P.w_coh, s.c, v, a);
+    }
+    if (P.predator != 0u) { // flee: steer along the offset from the predator to the boid
+        vecD d = rules_offset(rules_vec(P.pred_x, P.pred_y, P.pred_z), p);
+        if (rules_d2(d) < P.pred_r2) rules_add_steer(P.w_pred, d, v, a);
+    }
+    if (P.food != 0u) { // seek: steer along the offset from the boid to the food
+        vecD d = rules_offset(p, rules_vec(P.food_x, P.food_y, P.food_z));
+        if (rules_d2(d) < P.food_r2) rules_add_steer(P.w_food, d, v, a);
+    }
+    if (P.walls != 0u) { // steer inward within the margin of each edge or face
+        vecD in_lo = mix(vecD(0.0), vecD(1.0), lessThan(p, vecD(P.wall_margin)));
+        vecD in_hi = mix(vecD(0.0), vecD(1.0), greaterThan(p, rules_side() - P.wall_margin));
+        vecD t = in_lo - in_hi;
+        if (any(notEqual(t, vecD(0.0)))) rules_add_steer(P.w_wall, t, v, a);
+    }
+    if (I.counts.x + I.counts.y + I.counts.z != 0u) return rules_interact(p, v, a);
+    return a;
+}
+
+// The first round obstacle of the table that p is strictly inside, or -1.
+int rules_round_at(vecD p) {
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst c = rules_obst(i);
+        if (c.round && rules_in_round(c, p)) return int(i);
+    }
+    return -1;
+}
+
+// rules.h's rules_expel: out along the radial, then on along the same ray out of every other
+// round obstacle the point lands in.
+vecD rules_expel(Obst o, vecD p) {
+    precise vecD d = rules_offset(o.c, p);
+    precise float dl = sqrt(rules_d2(d));
+    if (dl == 0.0) {
+        d = rules_vec(1.0, 0.0, 0.0);
+        dl = 1.0;
+    }
+    precise float g = 1.0 / 262144.0;
+    precise vecD q = p;
+    for (int t = 0; t < 16; t++) {
+        precise float s = o.r / dl * (1.0 + g);
+        q = o.c + d * s;
+        rules_boundary(q);
+        if (!rules_in_round(o, q)) break;
+        g *= 2.0;
+    }
+    precise vecD u = d / dl;
+    for (uint pass = 0u; pass < I.counts.z; pass++) {
+        int i = rules_round_at(q);
+        if (i < 0) break;
+        Obst c = rules_obst(uint(i));
+        vecD from = q;
+        vecD e = rules_offset(c.c, from);
+        precise float b = rules_dot(e, u), cc = rules_d2(e) - c.r2;
+        precise float leave = sqrt(b * b - cc) - b;
+        g = 1.0 / 262144.0;
+        for (int t = 0; t < 16; t++) {
+            precise float s = leave + c.r * g;
+            q = from + u * s;
+            rules_boundary(q);
+            if (!rules_in_round(c, q)) break;
+            g *= 2.0;
+        }
+    }
+    return q;
+}
+
+// rules.h's rules_block: the obstacles' hard rule for the move from p to n with the new
+// velocity v.
+void rules_block(vecD p, inout vecD n, inout vecD v) {
+    vecD m = rules_offset(p, n);
+    precise float reach = rules_sum(abs(m)) + rules_slack(p);
+    uvec2 near = uvec2(0u); // the obstacles within reach, tested once: bit i % 32 of word i / 32
+    for (uint i = 0u; i < I.counts.z; i++) {
+        Obst o = rules_obst(i);
+        if (!rules_near(o, p, reach)) continue;
+        near[i >> 5u] |= 1u << (i & 31u);
+        if (o.round && rules_in_round(o, p)) {
+            n = rules_expel(o, p);
+            return;
+        }
+    }
+    for (uint i = 0u; i < I.counts.z; i++) {
+        if ((near[i >> 5u] >> (i & 31u) & 1u) == 0u) continue;
+        Obst o = rules_obst(i);
+        if (!rules_hit(o, p, n, m)) continue;
+        v = rules_mirror(rules_normal(o, p), v);
+        n = p;
+        return;
+    }
+}
+
+// Applies a, clamps the speed, moves by v * dt, applies the boundary and the obstacles'
+// hard rule: the new position in p, the new velocity returned.
+vecD rules_integrate(vecD a, inout vecD p, vecD v) {
+    precise vecD nv = v + a;
+    precise float s = sqrt(rules_d2(nv));
+    if (s > P.max_speed)
+        nv = nv / s * P.max_speed;
+    else if (0.0 < s && s < P.min_speed)
+        nv = nv / s * P.min_speed;
+    precise vecD np = p + nv * P.dt;
+    bvecD flip = rules_boundary(np);
+    nv = mix(nv, -nv, flip);
+    if (I.counts.z != 0u) rules_block(p, np, nv);
+    p = np;
+    return nv;
+}
+
+// ---- the Vicsek model (seed 003): rules.h's vicsek_* -------------------------------------------
+
+// vicsek_add's term: the unit heading of a velocity; a resting agent adds nothing (+0 leaves
+// a sum that starts at +0 unchanged).
+vecD vicsek_unit(vecD v) {
+    precise float m = sqrt(rules_d2(v));
+    if (!(m > 0.0)) return vecD(0.0);
+    precise vecD u = v / m;
+    return u;
 }
 
 // boids_mix32 and boids_noise_u of include/boids/backend.h in the same 32-bit arithmetic:
@@ -491,40 +611,23 @@ uint noise_mix32(uint h) {
     return h;
 }
 
-float noise_u(uint step, uint id) {
+uint noise_hash(uint step, uint id) {
     uint h = noise_mix32(id);
     h = noise_mix32(h ^ step);
     h = noise_mix32(h ^ P.noise_seed_hi);
-    h = noise_mix32(h ^ P.noise_seed_lo);
-    return float(h >> 8) * (1.0 / 16777216.0);
+    return noise_mix32(h ^ P.noise_seed_lo);
 }
 
-// vicsek_update: the move with the old velocity, then the new heading's velocity. n is the
-// number of headings summed (itself included), u the noise variate. Returns (x, y, vx, vy).
-vec4 vicsek_update(float sx, float sy, uint n, float u, float x, float y, float vx, float vy) {
-    precise float m = sqrt(sx * sx + sy * sy);
-    precise float lim = float(n) * VICSEK_TOL;
-    precise float heading;
-    if (m <= lim)
-        heading = atan2_c(vy, vx); // zero sum: keep the previous heading
-    else
-        heading = atan2_c(sy, sx);
-    precise float du = u - 0.5;
-    precise float dh = P.noise * du;
-    heading += dh;
-    precise float nx = x + vx * P.dt, ny = y + vy * P.dt;
-    bvec2 flip = rules_boundary(nx, ny);
-    if (flip.x) heading = PI_F - heading; // the heading mirrors with the velocity
-    if (flip.y) heading = -heading;
-    precise float hx = cos(heading), hy = sin(heading);
-    if (I.counts.z != 0u) {
-        vec4 b = rules_block(x, y, nx, ny, hx, hy);
-        nx = b.x;
-        ny = b.y;
-        hx = b.z;
-        hy = b.w;
-    }
-    precise float nvx = P.speed * hx;
-    precise float nvy = P.speed * hy;
-    return vec4(nx, ny, nvx, nvy);
+float noise_u(uint step, uint id) {
+    return float(noise_hash(step, id) >> 8) * (1.0 / 16777216.0);
+}
+
+// boids_noise_u2: the hash of noise_u mixed once more (the box's second variate).
+float noise_u2(uint step, uint id) {
+    return float(noise_mix32(noise_hash(step, id) ^ 0x9E3779B9u) >> 8) * (1.0 / 16777216.0);
+}
+
+// The Vicsek noise variates of boid id in this step, for vicsek_update.
+vec2 noise_uv(uint id) {
+    return vec2(noise_u(P.step, id), noise_u2(P.step, id));
 }

@@ -10,6 +10,7 @@ layout(std430, binding = B_RANK) readonly buffer Rank { uint rank[]; };
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = state_load(i);
-    state_store(starts[grid_index(s.xy)] + rank[i], s, src_id[i]);
+    vecD p, v;
+    boid_load(i, p, v);
+    state_store(starts[grid_index(p)] + rank[i], p, v, src_id[i]);
 }

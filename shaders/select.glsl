@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Topological neighbours (prepended to steer_topo.comp and neighbours_topo.comp, after the
-// grid and the state): the k nearest candidates of a boid by (float d2, original id), the selection of
-// src/core/cpu_grid.c's topo_select, among the candidates that rules.glsl's rules_neighbour
-// accepts (Reynolds: in the field of view; Vicsek: any boid; with k_in_vision also within
-// the vision radius). The search visits rings of cells outward (ring r: the cells r apart,
-// Chebyshev, periodic under wrap) and stops once k are held and the k-th is closer than any
-// unvisited boid can be; otherwise it visits the whole grid (k > N - 1 takes every
-// candidate).
+// grid and the state), in the plane and the box: the k nearest candidates of a boid by
+// (float d2, original id), the selection of src/core/cpu_grid.c's topo_select, among the
+// candidates that rules.glsl's rules_neighbour accepts (Reynolds: in the field of view;
+// Vicsek: any boid; with k_in_vision also within the vision radius). The search visits
+// shells of cells outward (shell r: the cells r apart, Chebyshev over the axes, periodic
+// under wrap; in the plane a ring, the box's layer z = 0) and stops once k are held and the
+// k-th is closer than any unvisited boid can be; otherwise it visits the whole grid
+// (k > N - 1 takes every candidate).
 
 // The selection, in (d2, id) order: a bounded per-invocation list of MAX_K entries (the C
 // side refuses k > MAX_K with BOIDS_ERR_LIMIT before dispatching).
@@ -20,20 +21,19 @@ bool cand_before(float d2, uint id, uint pos) {
     return d2 < bd || (d2 == bd && id < src_id[best_slot[pos]]);
 }
 
-// Offers the boids of sorted slots [b, e) to the selection of the boid in slot i (state s).
-// Returns whether its loops ended by their own conditions (grid.glsl, report_cut): false if
-// the driver cut one short.
-bool topo_scan(uint i, vec4 s, uint b, uint e) {
+// Offers the boids of sorted slots [b, e) to the selection of the boid in slot i at p moving
+// with v. Returns whether its loops ended by their own conditions (grid.glsl, report_cut):
+// false if the driver cut one short.
+bool topo_scan(uint i, vecD p, vecD v, uint b, uint e) {
     bool whole = true;
     uint j = b;
     for (; j < e; j++) {
         if (j == i) continue;
-        vec4 o = state_load(j);
-        vec2 d = rules_offset(s.x, s.y, o.x, o.y);
-        precise float d2 = d.x * d.x + d.y * d.y;
+        vecD d = rules_offset(p, pos_load(j));
+        float d2 = rules_d2(d);
         uint id = src_id[j];
         if (best_m == P.k && !cand_before(d2, id, best_m - 1u)) continue;
-        if (!rules_neighbour(false, d.x, d.y, d2, s.z, s.w)) continue;
+        if (!rules_neighbour(false, d, d2, v)) continue;
         uint pos = best_m;
         if (best_m < P.k)
             best_m++;
@@ -55,10 +55,6 @@ bool topo_scan(uint i, vec4 s, uint b, uint e) {
     return whole && j >= e;
 }
 
-bool topo_scan_cell(uint i, vec4 s, int cell) {
-    return topo_scan(i, s, starts[cell], starts[cell + 1]);
-}
-
 // The cell offsets along one axis (n cells, from cell c) that name distinct cells: under
 // wrap each cell once by its shortest periodic offset, otherwise those inside the grid.
 ivec2 axis_span(bool wrap, int c, int n) {
@@ -77,46 +73,66 @@ int axis_cell(bool wrap, int c, int n, int d) {
     return v;
 }
 
-// Fills best_* for the boid in slot i. Stopping rule: boids whose cells are r + 1 or more
-// apart along an axis are at a float d2 above r^2 * reach2 (the cell width less a rounding
-// margin, squared and rounded down: src/gpu/pipeline.c), and the clamp of the open plane
-// into the edge cells only brings cells closer. So after rings 0..r, a k-th strictly below
-// that bound cannot be displaced or tied by any unvisited boid: the selection is exactly
-// the first k in (d2, id) order over all candidates. With k_in_vision every candidate is
-// in the 3x3 block (cells are at least R wide).
+// Offers the cells of the x-row starting at cell `row` at offsets dx in the span sx within
+// [-r, r], or only its two ends -r and r (side: the row is inside the shell, only its x
+// faces belong to it); false if the driver cut a loop short.
+bool topo_row(uint i, vecD p, vecD v, int row, int cx, ivec2 sx, int r, bool side) {
+    bool wrap = P.wrap != 0u, whole = true;
+    int ncx = int(P.ncx);
+    if (!side) {
+        int dx = max(sx.x, -r);
+        for (; dx <= min(sx.y, r); dx++) {
+            int cell = row + axis_cell(wrap, cx, ncx, dx);
+            if (!topo_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
+        }
+        return whole && dx > min(sx.y, r);
+    }
+    if (-r >= sx.x) {
+        int cell = row + axis_cell(wrap, cx, ncx, -r);
+        if (!topo_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
+    }
+    if (r <= sx.y) {
+        int cell = row + axis_cell(wrap, cx, ncx, r);
+        if (!topo_scan(i, p, v, starts[cell], starts[cell + 1])) whole = false;
+    }
+    return whole;
+}
+
+// Fills best_* for the boid in slot i at p moving with v. Stopping rule: boids whose cells
+// are r + 1 or more apart along an axis are at a float d2 above r^2 * reach2 (the cell width
+// less a rounding margin, squared and rounded down: src/gpu/pipeline.c), and the clamp of
+// the open boundary into the edge cells only brings cells closer. So after shells 0..r, a
+// k-th strictly below that bound cannot be displaced or tied by any unvisited boid: the
+// selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision
+// every candidate is in the 3 x 3 (x 3) block (cells are at least R wide).
 // Returns whether the search ran to its end: every loop, down to the insertion into the
-// list, ended by its own condition (the ring loop by the bound or after ring rmax). Each
+// list, ended by its own condition (the shell loop by the bound or after shell rmax). Each
 // checks its own end because a driver's cut may fall in any of them: one in the last cell of
-// the last ring leaves the outer loops looking complete.
-bool topo_select(uint i, vec4 s) {
-    ivec2 c = grid_cell(s.xy);
+// the last shell leaves the outer loops looking complete.
+bool topo_select(uint i, vecD p, vecD v) {
+    ivecD c = grid_cell(p);
     bool wrap = P.wrap != 0u;
-    int ncx = int(P.ncx), ncy = int(P.ncy);
-    ivec2 sx = axis_span(wrap, c.x, ncx), sy = axis_span(wrap, c.y, ncy);
-    int rmax = max(max(-sx.x, sx.y), max(-sy.x, sy.y));
+    int ncy = int(P.ncy), ncz = DIM == 3 ? int(P.ncz) : 1;
+    ivec2 sx = axis_span(wrap, c.x, int(P.ncx)), sy = axis_span(wrap, c.y, ncy),
+          sz = axis_span(wrap, grid_z(c), ncz);
+    int rmax = max(max(max(-sx.x, sx.y), max(-sy.x, sy.y)), max(-sz.x, sz.y));
     if (P.k_in_vision != 0u) rmax = min(rmax, 1);
     best_m = 0u;
     bool whole = true, bounded = false;
     int r = 0;
     for (; r <= rmax; r++) {
-        int y0 = max(sy.x, -r), y1 = min(sy.y, r);
-        int x0 = max(sx.x, -r), x1 = min(sx.y, r);
-        int dy = y0;
-        for (; dy <= y1; dy++) {
-            int row = axis_cell(wrap, c.y, ncy, dy) * ncx;
-            if (dy == -r || dy == r) { // a full row of the ring
-                int dx = x0;
-                for (; dx <= x1; dx++)
-                    if (!topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, dx))) whole = false;
-                if (dx <= x1) whole = false;
-            } else { // its two sides
-                if (-r >= sx.x && !topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, -r)))
-                    whole = false;
-                if (r <= sx.y && !topo_scan_cell(i, s, row + axis_cell(wrap, c.x, ncx, r)))
-                    whole = false;
+        int dz = max(sz.x, -r);
+        for (; dz <= min(sz.y, r); dz++) {
+            int layer = axis_cell(wrap, grid_z(c), ncz, dz) * ncy;
+            int dy = max(sy.x, -r);
+            for (; dy <= min(sy.y, r); dy++) {
+                int row = (layer + axis_cell(wrap, c.y, ncy, dy)) * int(P.ncx);
+                bool face = dz == -r || dz == r || dy == -r || dy == r;
+                if (!topo_row(i, p, v, row, c.x, sx, r, !face)) whole = false;
             }
+            if (dy <= min(sy.y, r)) whole = false;
         }
-        if (dy <= y1) whole = false;
+        if (dz <= min(sz.y, r)) whole = false;
         if (best_m == P.k && r >= 1) {
             precise float bound = float(r * r) * P.reach2;
             if (best_d2[best_m - 1u] < bound) {

@@ -8,11 +8,12 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = state_load(i);
+    vecD p, v;
+    boid_load(i, p, v);
     uint id = src_id[i];
-    uint c = grid_index(s.xy);
+    uint c = grid_index(p);
     uint a = starts[c], b = starts[c + 1u];
     uint rank = 0u;
     for (uint k = a; k < b; k++) rank += src_id[k] < id ? 1u : 0u;
-    state_store(a + rank, s, id);
+    state_store(a + rank, p, v, id);
 }

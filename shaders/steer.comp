@@ -6,5 +6,8 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    state_store(i, steer_metric(i, state_load(i)), src_id[i]);
+    vecD p, v;
+    boid_load(i, p, v);
+    v = steer_metric(i, p, v);
+    state_store(i, p, v, src_id[i]);
 }

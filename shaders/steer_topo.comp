@@ -6,30 +6,25 @@ layout(local_size_x = WG) in;
 void main() {
     uint i = boid_index();
     if (i >= P.n) return;
-    vec4 s = state_load(i);
-    bool whole = topo_select(i, s);
+    vecD p, v;
+    boid_load(i, p, v);
+    uint id = src_id[i];
+    bool whole = topo_select(i, p, v);
     uint q = 0u;
     if (P.vicsek != 0u) {
-        vec2 u = vicsek_unit(s.z, s.w); // itself, then the k
-        precise float sx = u.x, sy = u.y;
-        for (; q < best_m; q++) {
-            vec4 o = state_load(best_slot[q]);
-            u = vicsek_unit(o.z, o.w);
-            sx += u.x;
-            sy += u.y;
-        }
-        s = vicsek_update(sx, sy, best_m + 1u, noise_u(P.step, src_id[i]), s.x, s.y, s.z, s.w);
+        precise vecD s = vicsek_unit(v); // itself, then the k
+        for (; q < best_m; q++) s += vicsek_unit(vel_load(best_slot[q]));
+        v = vicsek_update(s, best_m + 1u, noise_uv(id), p, v);
     } else {
         Acc a = rules_acc_init();
         for (; q < best_m; q++) {
-            vec4 o = state_load(best_slot[q]);
-            vec2 d = rules_offset(s.x, s.y, o.x, o.y);
-            precise float d2 = d.x * d.x + d.y * d.y;
-            rules_acc_add(a, d.x, d.y, d2, o.z, o.w);
+            uint j = best_slot[q];
+            Slot o = slot_load(j);
+            vecD d = rules_offset(p, o.p);
+            rules_acc_add(a, d, rules_d2(d), slot_vel(o, j));
         }
-        vec2 acc = rules_accel(a, s.x, s.y, s.z, s.w);
-        s = rules_integrate(acc.x, acc.y, s.x, s.y, s.z, s.w);
+        v = rules_integrate(rules_accel(a, p, v), p, v);
     }
     report_cut(whole && q >= best_m, CUT_TOPO);
-    state_store(i, s, src_id[i]);
+    state_store(i, p, v, id);
 }

@@ -24,40 +24,23 @@ uniform vecD u_from; // the plane: the point to pick nearest; the box: the eye
 uniform vecD u_ray;  // the box: the pointer's ray from the eye, unit length
 uniform uint u_id;
 
-// ---- what differs by dimension: the state's layout, the rules' and the selection's calls,
-// and what a pick measures ----------------------------------------------------------------
-#if DIM == 2
-// state.glsl: vec4 (x, y, vx, vy) a slot.
-vecD boid_pos(uint i) { return src[i].xy; }
-vecD boid_vel(uint i) { return src[i].zw; }
-vecD offset(vecD a, vecD b) { return rules_offset(a.x, a.y, b.x, b.y); }
-vec4 widen(vecD a) { return vec4(a, 0.0, 0.0); }
-
-// Is a boid at offset d from the followed one (heading v) one it counts?
-bool counts(vecD d, vecD v) {
-    precise float d2 = d.x * d.x + d.y * d.y;
-    return rules_neighbour(false, d.x, d.y, d2, v.x, v.y);
-}
-
-void select_k(uint i, vecD p, vecD v) { topo_scan(i, vec4(p, v), 0u, P.n); }
-
-// The squared distance from u_from (shortest image in wrap mode).
-uint off_pick(uint i) {
-    vecD p = boid_pos(i);
-    vecD d = rules_offset(u_from.x, u_from.y, p.x, p.y);
-    return floatBitsToUint(d.x * d.x + d.y * d.y);
-}
-#else
-// state3.glsl: positions and velocities in two arrays.
+// The state (state.glsl's pos_load and vel_load), the rules' neighbour test and the
+// selection's scan are the step's own, in either dimension.
+vecD offset(vecD a, vecD b) { return rules_offset(a, b); }
+bool counts(vecD d, vecD v) { return rules_neighbour(false, d, rules_d2(d), v); }
+void select_k(uint i, vecD p, vecD v) { topo_scan(i, p, v, 0u, P.n); }
 vecD boid_pos(uint i) { return pos_load(i); }
 vecD boid_vel(uint i) { return vel_load(i); }
-vecD offset(vecD a, vecD b) { return rules3_offset(a, b); }
-vec4 widen(vecD a) { return vec4(a, 0.0); }
 
-bool counts(vecD d, vecD v) { return rules3_neighbour(false, d, rules3_d2(d), v); }
-
-void select_k(uint i, vecD p, vecD v) { topo3_scan(i, p, v, 0u, P.n); }
-
+// ---- what differs by dimension: what a pick measures -----------------------------------
+#if DIM == 2
+// The squared distance from u_from (shortest image in wrap mode).
+uint off_pick(uint i) {
+    vecD d = offset(u_from, boid_pos(i));
+    return floatBitsToUint(d.x * d.x + d.y * d.y);
+}
+vec4 widen(vecD a) { return vec4(a, 0.0, 0.0); }
+#else
 // tan^2 of the angle between the ray and the direction from the eye to the boid
 // (|d|^2 / t^2 - 1, t the distance along the ray); behind the eye: no candidate.
 uint off_pick(uint i) {
@@ -66,6 +49,7 @@ uint off_pick(uint i) {
     if (t <= 0.0) return 0xFFFFFFFFu;
     return floatBitsToUint(max(dot(d, d) / (t * t) - 1.0, 0.0));
 }
+vec4 widen(vecD a) { return vec4(a, 0.0); }
 #endif
 
 // Pass 4, one invocation: the k nearest candidates of the followed boid over all N boids.

@@ -3,9 +3,11 @@
 # (no GL 4.3 context can be made at all) is a visible SKIP. Every run uses a debug context
 # and checks GL errors after each stage.
 
+# The pipeline in 2-D and 3-D against cpu-ref (neighbour sets, one step), deterministic bits,
+# the state layout, id order, refusals; the plane's limits, bounded grid, split and variants.
 add_executable(gpu_test gpu/gpu_test.c)
 target_link_libraries(gpu_test PRIVATE boids_gpu)
-add_test(NAME gpu_deterministic_limits_bounded_grid_id_order_variants COMMAND gpu_test)
+add_test(NAME gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d COMMAND gpu_test)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c)
@@ -32,20 +34,14 @@ add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND
 # Vicsek: see the test).
 add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle_test 3)
 
-# The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
-add_executable(gpu3_test gpu/gpu3_test.c)
-target_link_libraries(gpu3_test PRIVATE boids_gpu)
-add_test(NAME gpu3_matches_cpu_ref_neighbours_one_step_deterministic COMMAND gpu3_test)
-
 # A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
 # topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
 add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
 target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
 add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
 
-set(BOIDS_GPU_TESTS gpu3_matches_cpu_ref_neighbours_one_step_deterministic
-    gpu_loop_cut_reported_not_silent
-    gpu_deterministic_limits_bounded_grid_id_order_variants
+set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent
+    gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_spheres_never_entered_3d_deterministic_fast
     gpu_vicsek_seed003_topological_ties_noise_deterministic golden_hashes_gpu_deterministic_llvmpipe)
@@ -124,25 +120,17 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 boids_gl_tests(${BOIDS_GPU_TESTS})
 
-# shaders/rules.glsl function by function against rules.h in float, on edge cases.
-add_executable(gpu_rules_glsl_test gpu/rules_glsl_test.c)
+# shaders/rules.glsl function by function against rules.h in float, on edge cases, compiled
+# for the plane (gpu/rules_glsl_test.c, gpu/rules_test.comp) and the box (the 3 files).
+add_executable(gpu_rules_glsl_test gpu/rules_glsl_main.c gpu/rules_glsl_test.c
+                                   gpu/rules3_glsl_test.c)
 target_include_directories(gpu_rules_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
                                                        ${PROJECT_SOURCE_DIR}/src/core)
 target_link_libraries(gpu_rules_glsl_test PRIVATE boids_gpu)
-add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases
+add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d
          COMMAND gpu_rules_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
-                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp)
-set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
-boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)
-
-# shaders/rules3.glsl function by function against rules3.h in float, on edge cases.
-add_executable(gpu_rules3_glsl_test gpu/rules3_glsl_test.c)
-target_include_directories(gpu_rules3_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
-                                                        ${PROJECT_SOURCE_DIR}/src/core)
-target_link_libraries(gpu_rules3_glsl_test PRIVATE boids_gpu)
-add_test(NAME gpu_rules3_glsl_match_rules3_h_on_edge_cases
-         COMMAND gpu_rules3_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
-                 ${PROJECT_SOURCE_DIR}/shaders/rules3.glsl
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp
                  ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules3_test.comp)
-set_tests_properties(gpu_rules3_glsl_match_rules3_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
-boids_gl_tests(gpu_rules3_glsl_match_rules3_h_on_edge_cases)
+set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d PROPERTIES
+                     SKIP_RETURN_CODE 77)
+boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d)

@@ -16,14 +16,16 @@ static GLenum stage_of(const char *name) {
     return GL_COMPUTE_SHADER;
 }
 
-boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, unsigned *out,
-                               boids_error *err) {
+boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *name, int dim,
+                                   unsigned *out, boids_error *err) {
     const boids_gpu_shader *u = table;
-    while (u->name && strcmp(u->name, name)) u++;
-    if (!u->name) return boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s is not embedded", name);
+    while (u->name && (strcmp(u->name, name) || (dim && u->dim && u->dim != dim))) u++;
+    if (!u->name)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "shader %s (dimension %d) is not embedded",
+                               name, dim);
     int nsrc = 1;
     while (u->sources[nsrc - 1]) nsrc++;
-    size_t plen = boids_gpu_prelude(NULL, 0);
+    size_t plen = boids_gpu_prelude(NULL, 0, u->dim);
     char *prelude = malloc(plen + 1);
     const char **src = malloc((size_t)nsrc * sizeof *src);
     if (!prelude || !src) {
@@ -31,7 +33,7 @@ boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, 
         free(src);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     }
-    boids_gpu_prelude(prelude, plen + 1);
+    boids_gpu_prelude(prelude, plen + 1, u->dim);
     src[0] = prelude;
     for (int i = 1; i < nsrc; i++) src[i] = u->sources[i - 1];
     GLuint sh = glCreateShader(stage_of(name));
@@ -45,9 +47,14 @@ boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, 
         char log[1024] = "";
         glGetShaderInfoLog(sh, sizeof log, NULL, log);
         glDeleteShader(sh);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "shaders/%s does not compile: %s", name,
-                               log);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "shaders/%s (dimension %d) does not compile: %s", name, u->dim, log);
     }
     *out = sh;
     return BOIDS_OK;
+}
+
+boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, unsigned *out,
+                               boids_error *err) {
+    return boids_gpu_compile_dim(table, name, 0, out, err);
 }

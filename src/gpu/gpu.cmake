@@ -3,11 +3,12 @@
 #
 # Generated at build time into the build tree, never committed:
 #   glad/            GL 4.3 core + EGL 1.5 loader (/usr/bin/glad, Debian python3-glad)
-#   gpu/prelude.glsl the text prepended to every shader at load time (#version, #defines, the
-#                    uniform block), printed by the same C code that builds it at run time
-#   gpu/check/*.comp each compute unit of src/shaders.cmake as GL compiles it (prelude + shared
-#                    GLSL + shader), validated with glslangValidator so that a shader error
-#                    fails the build
+#   gpu/preludeD.glsl the text prepended to every shader at load time (#version, #defines, the
+#                    uniform block; for D = 2 or 3 the dimension, DIM and vecD; D = 0 none),
+#                    printed by the same C code that builds it at run time
+#   gpu/check/dD/*   each unit of src/shaders.cmake as GL compiles it for dimension D (prelude
+#                    + shared GLSL + shader), validated with glslangValidator so that a shader
+#                    error fails the build
 #   gpu/shaders.c    the units' sources embedded as C strings, with the table of their order
 
 find_program(BOIDS_GLAD glad PATHS /usr/bin NO_DEFAULT_PATH)
@@ -37,13 +38,15 @@ set(BOIDS_GPU_GEN ${PROJECT_BINARY_DIR}/gpu)
 
 add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
 target_include_directories(boids_gpu_prelude PRIVATE include src/gpu)
-add_custom_command(
-  OUTPUT ${BOIDS_GPU_GEN}/prelude.glsl
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}
-  COMMAND boids_gpu_prelude ${BOIDS_GPU_GEN}/prelude.glsl
-  DEPENDS boids_gpu_prelude
-  COMMENT "Generating the shader prelude"
-  VERBATIM)
+foreach(dim 0 2 3)
+  add_custom_command(
+    OUTPUT ${BOIDS_GPU_GEN}/prelude${dim}.glsl
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}
+    COMMAND boids_gpu_prelude ${BOIDS_GPU_GEN}/prelude${dim}.glsl ${dim}
+    DEPENDS boids_gpu_prelude
+    COMMENT "Generating the shader prelude (dimension ${dim})"
+    VERBATIM)
+endforeach()
 
 # Which files make each shader, the viewer's included: src/shaders.cmake, the one list.
 include(${PROJECT_SOURCE_DIR}/src/shaders.cmake)
@@ -55,7 +58,6 @@ add_library(boids_gpu STATIC
   src/gpu/prelude.c
   src/gpu/compose.c
   src/gpu/pipeline.c
-  src/gpu/pipeline3.c
   ${BOIDS_GPU_GEN}/shaders.c
 )
 add_dependencies(boids_gpu boids_gpu_shaders_gen)

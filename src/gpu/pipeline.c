@@ -17,10 +17,13 @@
  * (boid_index in shaders/state.glsl), and a state buffer larger than one storage block
  * allows is bound as two blocks split at `split` slots (bind_state).
  *
- * A 3-D flock (dim = 3) runs the same stages with the 3-D shader units (prog_files3): state[k]
- * holds positions vec4 (x, y, z, 0) and vel[k] velocities vec4 (vx, vy, vz, 0), bound where
- * the 2-D state's two halves go (bind_src, bind_dst); the grid is 3-D (pipeline3.c), the
- * scan the same. Each array is one storage block: no split in 3-D. */
+ * A 3-D flock (dim = 3) runs the same stages, each shader unit compiled for the box (DIM 3,
+ * src/shaders.cmake): state[k] holds positions vec4 (x, y, z, 0) and vel[k] velocities
+ * vec4 (vx, vy, vz, 0), bound where the 2-D state's two halves go (bind_src, bind_dst); the
+ * grid is 3-D (set_grid), the scan the same. Each array is one storage block: no split in
+ * 3-D. What differs by dimension on this side: the grid's geometry (set_grid), the
+ * interaction table's layout (boids_gpu_interact_init), the state's layout (bind_src,
+ * bind_dst, pack, unpack). */
 #include <glad/gl.h>
 
 #include <math.h>
@@ -31,7 +34,6 @@
 #include <time.h>
 
 #include "gpu_impl.h"
-#include "pipeline3.h"
 #include "prelude.h"
 #include "shaders.h"
 
@@ -39,6 +41,11 @@
 #define RULES_REAL     float
 #define RULES_DIM      2
 #define RULES_FN(name) name##_f2
+#include "rules.h"
+#undef RULES_DIM
+#undef RULES_FN
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
 #include "rules.h"
 #include "grid_geom.h"
 
@@ -55,14 +62,11 @@ enum {
     P_STEER_FUSED, /* built for the fused variant only (ten storage blocks) */
     NPROG
 };
-/* The shader unit of each program; which files compose it is src/shaders.cmake's. */
+/* The shader unit of each program, compiled for the flock's dimension; which files compose it
+ * is src/shaders.cmake's. The fused variant runs in 2-D only. */
 static const char *const prog_files[NPROG] = {
     "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",         "sort.comp",
     "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp", "steer_fused.comp"};
-/* The same programs in 3-D (dim = 3); no fused variant. */
-static const char *const prog_files3[NPROG] = {
-    "count3.comp", "scan.comp",        "scan_add.comp",    "scatter3.comp",         "sort3.comp",
-    "steer3.comp", "neighbours3.comp", "steer3_topo.comp", "neighbours3_topo.comp", NULL};
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
 
 enum { MAX_LEVELS = 8 };
@@ -156,9 +160,9 @@ static boids_status check(gpu_backend *g, const char *what, boids_error *err) {
 
 /* ---- programs ---------------------------------------------------------------------------- */
 
-static boids_status build_program(const char *file, GLuint *out, boids_error *err) {
+static boids_status build_program(const char *file, int dim, GLuint *out, boids_error *err) {
     GLuint sh;
-    boids_status st = boids_gpu_compile(boids_gpu_shaders, file, &sh, err);
+    boids_status st = boids_gpu_compile_dim(boids_gpu_shaders, file, dim, &sh, err);
     if (st != BOIDS_OK) return st;
     GLint ok = 0;
     char log[1024] = "";
@@ -396,12 +400,45 @@ static boids_status ensure_cells(gpu_backend *g, size_t ncells, boids_error *err
 
 /* ---- the grid and the uniform block ------------------------------------------------------ */
 
-/* The topological ring search's bound (shaders/select.glsl): the geometry's reach (see
+/* The topological shell search's bound (shaders/select.glsl): the geometry's reach (see
  * grid_geom.h), squared and shrunk by 2^-20 so that the float product r^2 * reach2 in the
  * shader never rounds above the true bound, nor the float d2 (relative 2^-22 or so) past
  * it. */
-static float ring_reach2(const grid_geom *gg) {
-    return (float)(gg->reach * gg->reach * (1 - 1.0 / 1048576));
+static float ring_reach2(double reach) {
+    return (float)(reach * reach * (1 - 1.0 / 1048576));
+}
+
+/* The grid of the world of p in dimension dim (grid_geom.h, at most max_cells) into the
+ * uniform block's grid fields (ncx, ncy, ncz, ncells, inv_cell_*, reach2); sets *ncells. The
+ * plane has one layer, ncz = 1. */
+static boids_status set_grid(boids_gpu_params *u, const boids_params *p, int dim, double max_cells,
+                             size_t *ncells, boids_error *err) {
+    boids_status st;
+    if (dim == 3) {
+        grid_geom3 gg;
+        if ((st = boids_grid_geom3_init(&gg, p, max_cells, err))) return st;
+        u->ncx = gg.n[0];
+        u->ncy = gg.n[1];
+        u->ncz = gg.n[2];
+        u->inv_cell_w = gg.s[0];
+        u->inv_cell_h = gg.s[1];
+        u->inv_cell_d = gg.s[2];
+        u->reach2 = ring_reach2(gg.reach);
+        u->ncells = (uint32_t)gg.ncells;
+        *ncells = gg.ncells;
+    } else {
+        grid_geom gg;
+        if ((st = boids_grid_geom_init(&gg, p, NULL, max_cells, err))) return st;
+        u->ncx = gg.ncx;
+        u->ncy = gg.ncy;
+        u->ncz = 1;
+        u->inv_cell_w = gg.sx;
+        u->inv_cell_h = gg.sy;
+        u->reach2 = ring_reach2(gg.reach);
+        u->ncells = (uint32_t)(gg.ncx * gg.ncy);
+        *ncells = gg.ncells;
+    }
+    return BOIDS_OK;
 }
 
 boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
@@ -465,7 +502,7 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .split = UINT32_MAX,
-        /* 3-D (rules3.h's rules3_k in float; unused in 2-D) */
+        /* 3-D (rules.h's rules_k_f3; unused in 2-D) */
         .depth = (float)p->depth,
         .half_d = (float)p->depth / 2,
         .pred_z = (float)p->predator_z,
@@ -474,29 +511,44 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     };
 }
 
+/* The interaction table of the world of p in float, as rules.h's rules_k_set_interact puts it
+ * beside the float rules_k of dimension DIM (suffix SFX: f2 or f3), into u (prelude.h's
+ * layout): a round obstacle's centre is its a = b = m, so the box's spheres fill the planar
+ * fields as circles at (x, y) and add their z in obs_z, the points theirs in pts_z. */
+#define INTERACT_FILL(SFX, DIM, u, p, t)                                                           \
+    do {                                                                                           \
+        rules_k_##SFX k;                                                                           \
+        rules_table_##SFX tab;                                                                     \
+        rules_k_init_##SFX(&k, p);                                                                 \
+        rules_k_set_interact_##SFX(&k, &tab, t);                                                   \
+        if (!k.tab) break;                                                                         \
+        u->counts[0] = (uint32_t)tab.npred;                                                        \
+        u->counts[1] = (uint32_t)tab.nattr;                                                        \
+        u->counts[2] = (uint32_t)tab.nobst;                                                        \
+        for (int i = 0; i < tab.npred + tab.nattr; i++) {                                          \
+            const rules_point_##SFX *q = &tab.pts[i];                                              \
+            const float v[4] = {q->x, q->y, q->r2, q->w};                                          \
+            memcpy(u->pts[i], v, sizeof v);                                                        \
+            if (DIM == 3) u->pts_z[i] = q->at[DIM - 1];                                            \
+        }                                                                                          \
+        for (int i = 0; i < tab.nobst; i++) {                                                      \
+            const rules_obst_##SFX *o = &tab.obst[i];                                              \
+            const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};   \
+            u->kinds[i] = (uint32_t)o->round;                                                      \
+            u->bounds[i] = o->bound;                                                               \
+            memcpy(u->obs_a[i], a, sizeof a);                                                      \
+            memcpy(u->obs_b[i], b, sizeof b);                                                      \
+            if (DIM == 3) u->obs_z[i] = o->a[DIM - 1];                                             \
+        }                                                                                          \
+    } while (0)
+
 void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p,
                              const boids_interact *t) {
-    rules_k_f2 k;
-    rules_table_f2 tab;
-    rules_k_init_f2(&k, p);
-    rules_k_set_interact_f2(&k, &tab, t);
     memset(u, 0, sizeof *u);
-    u->counts[0] = (uint32_t)tab.npred;
-    u->counts[1] = (uint32_t)tab.nattr;
-    u->counts[2] = (uint32_t)tab.nobst;
-    for (int i = 0; i < tab.npred + tab.nattr; i++) {
-        const rules_point_f2 *q = &tab.pts[i];
-        const float v[4] = {q->x, q->y, q->r2, q->w};
-        memcpy(u->pts[i], v, sizeof v);
-    }
-    for (int i = 0; i < tab.nobst; i++) {
-        const rules_obst_f2 *o = &tab.obst[i];
-        const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};
-        u->kinds[i] = (uint32_t)o->round;
-        u->bounds[i] = o->bound;
-        memcpy(u->obs_a[i], a, sizeof a);
-        memcpy(u->obs_b[i], b, sizeof b);
-    }
+    if (p->dim == 3)
+        INTERACT_FILL(f3, 3, u, p, t);
+    else
+        INTERACT_FILL(f2, 2, u, p, t);
 }
 
 /* Uploads the interaction table when it or the world it was placed in changed (obstacles
@@ -506,10 +558,7 @@ static void set_interact(gpu_backend *g, const boids_params *p) {
     if (!g->inter_valid || g->inter_version != g->base.inter_version ||
         memcmp(world, g->inter_world, sizeof world) != 0) {
         boids_gpu_interact u;
-        if (g->base.dim == 3)
-            boids_gpu3_interact_init(&u, p, &g->base.inter);
-        else
-            boids_gpu_interact_init(&u, p, &g->base.inter);
+        boids_gpu_interact_init(&u, p, &g->base.inter);
         glBindBuffer(GL_UNIFORM_BUFFER, g->iubo);
         glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
@@ -537,21 +586,7 @@ static boids_status set_params(gpu_backend *g, const boids_params *p, boids_erro
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
         max_cells = fmin(max_cells, boids_grid_geom_cap(g->base.n));
     size_t ncells;
-    if (g->base.dim == 3) {
-        st = boids_gpu3_grid(&u, p, max_cells, &ncells, err);
-    } else {
-        grid_geom gg;
-        st = boids_grid_geom_init(&gg, p, NULL, max_cells, err);
-        if (st != BOIDS_OK) return st;
-        u.ncx = gg.ncx;
-        u.ncy = gg.ncy;
-        u.ncz = 1;
-        ncells = gg.ncells;
-        u.ncells = (uint32_t)(gg.ncx * gg.ncy);
-        u.inv_cell_w = gg.sx;
-        u.inv_cell_h = gg.sy;
-        u.reach2 = ring_reach2(&gg);
-    }
+    st = set_grid(&u, p, g->base.dim, max_cells, &ncells, err);
     if (st == BOIDS_OK) st = ensure_cells(g, ncells, err);
     if (st != BOIDS_OK) return st;
     g->ncx = u.ncx;
@@ -634,26 +669,29 @@ static void bind_state(const gpu_backend *g, GLuint lo, GLuint hi, GLuint buf) {
     }
 }
 
-/* In 3-D the positions and velocities (N vec4 each, one block each) take the two halves'
- * binding points (shaders/state3.glsl). */
-static void bind_src(const gpu_backend *g, int k) {
+/* Binds state k, as the state a stage reads (dst 0) or writes (dst 1): the 2-D vec4 state as
+ * bind_state's two blocks; in 3-D the positions and velocities (N vec4 each, one block each)
+ * at the two halves' binding points (shaders/state.glsl); the ids. */
+static void bind_states(const gpu_backend *g, int k, int dst) {
+    static const GLuint lo[2] = {BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_DST_STATE};
+    static const GLuint hi[2] = {BOIDS_GPU_B_SRC_STATE_HI, BOIDS_GPU_B_DST_STATE_HI};
+    static const GLuint vel[2] = {BOIDS_GPU_B_SRC_VEL, BOIDS_GPU_B_DST_VEL};
+    static const GLuint ids[2] = {BOIDS_GPU_B_SRC_ID, BOIDS_GPU_B_DST_ID};
     if (g->base.dim == 3) {
-        ssbo_range(BOIDS_GPU_B_SRC_STATE, g->state[k], 0, 4 * g->base.n);
-        ssbo_range(BOIDS_GPU_B_SRC_VEL, g->vel[k], 0, 4 * g->base.n);
+        ssbo_range(lo[dst], g->state[k], 0, 4 * g->base.n);
+        ssbo_range(vel[dst], g->vel[k], 0, 4 * g->base.n);
     } else {
-        bind_state(g, BOIDS_GPU_B_SRC_STATE, BOIDS_GPU_B_SRC_STATE_HI, g->state[k]);
+        bind_state(g, lo[dst], hi[dst], g->state[k]);
     }
-    ssbo(BOIDS_GPU_B_SRC_ID, g->ids[k]);
+    ssbo(ids[dst], g->ids[k]);
+}
+
+static void bind_src(const gpu_backend *g, int k) {
+    bind_states(g, k, 0);
 }
 
 static void bind_dst(const gpu_backend *g, int k) {
-    if (g->base.dim == 3) {
-        ssbo_range(BOIDS_GPU_B_DST_STATE, g->state[k], 0, 4 * g->base.n);
-        ssbo_range(BOIDS_GPU_B_DST_VEL, g->vel[k], 0, 4 * g->base.n);
-    } else {
-        bind_state(g, BOIDS_GPU_B_DST_STATE, BOIDS_GPU_B_DST_STATE_HI, g->state[k]);
-    }
-    ssbo(BOIDS_GPU_B_DST_ID, g->ids[k]);
+    bind_states(g, k, 1);
 }
 
 /* Stage 1: zeroes the cell counts, unless the fused steer took them already. */
@@ -816,14 +854,42 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
 
 /* ---- transfers --------------------------------------------------------------------------- */
 
-/* Transfers go through a host buffer of XFER boids at a time, so that the host holds no
+/* Transfers go through host buffers of XFER boids at a time, so that the host holds no
  * second copy of a large flock (10M boids would need 200 MB more). */
 enum { XFER = 1 << 16 };
+
+static void put(GLuint buf, size_t off, size_t bytes, const void *data) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)bytes, data);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
 
 static void read_range(GLuint buf, size_t off, size_t bytes, void *out) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)bytes, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+/* Boid s of f in the state layout of shaders/state.glsl: the plane's vec4 (x, y, vx, vy) in
+ * a; the box's position vec4 (x, y, z, 0) in a and velocity vec4 (vx, vy, vz, 0) in v. */
+static void pack(const boids_flock *f, size_t s, float *a, float *v) {
+    if (f->z) {
+        a[0] = (float)f->x[s], a[1] = (float)f->y[s], a[2] = (float)f->z[s], a[3] = 0;
+        v[0] = (float)f->vx[s], v[1] = (float)f->vy[s], v[2] = (float)f->vz[s], v[3] = 0;
+    } else {
+        a[0] = (float)f->x[s], a[1] = (float)f->y[s], a[2] = (float)f->vx[s];
+        a[3] = (float)f->vy[s];
+    }
+}
+
+/* pack's inverse, into boid k of f. */
+static void unpack(boids_flock *f, size_t k, const float *a, const float *v) {
+    if (f->z) {
+        f->x[k] = a[0], f->y[k] = a[1], f->z[k] = a[2];
+        f->vx[k] = v[0], f->vy[k] = v[1], f->vz[k] = v[2];
+    } else {
+        f->x[k] = a[0], f->y[k] = a[1], f->vx[k] = a[2], f->vy[k] = a[3];
+    }
 }
 
 static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error *err) {
@@ -832,20 +898,17 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     if (out->n != n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "GPU download: flock has %zu boids, not %zu",
                                out->n, n);
-    if (b->dim == 3) {
-        boids_status st3 = boids_gpu3_download(g->state[0], g->vel[0], g->ids[0], n, out, err);
-        if (st3 == BOIDS_OK) st3 = check(g, "read-back", err);
-        out->step = g->t;
-        return st3;
-    }
-    float *s = malloc(16 * XFER);
+    const int box = b->dim == 3;
+    float *s = malloc(32 * XFER);
     uint32_t *id = malloc(4 * XFER);
     boids_status st = BOIDS_OK;
     if (!s || !id)
         st = boids_error_set(err, BOIDS_ERR_NOMEM, "GPU download: out of memory (%zu boids)", n);
+    float *v = s ? s + 4 * XFER : NULL;
     for (size_t i0 = 0; st == BOIDS_OK && i0 < n; i0 += XFER) {
         size_t m = n - i0 < XFER ? n - i0 : XFER;
         read_range(g->state[0], 16 * i0, 16 * m, s);
+        if (box) read_range(g->vel[0], 16 * i0, 16 * m, v);
         read_range(g->ids[0], 4 * i0, 4 * m, id);
         if ((st = check(g, "read-back", err))) break;
         for (size_t i = 0; i < m; i++) {
@@ -854,13 +917,10 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
                                      "GPU download: corrupt id %u at index %zu", id[i], i0 + i);
                 break;
             }
-            out->x[id[i]] = s[4 * i];
-            out->y[id[i]] = s[4 * i + 1];
-            out->vx[id[i]] = s[4 * i + 2];
-            out->vy[id[i]] = s[4 * i + 3];
+            unpack(out, id[i], s + 4 * i, v + 4 * i);
         }
-        out->step = g->t;
     }
+    out->step = g->t;
     free(s);
     free(id);
     return st;
@@ -871,36 +931,25 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     boids_status st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
-    if (b->dim == 3) {
-        if ((st = boids_gpu3_upload(g->state[0], g->vel[0], g->ids[0], in, err))) return st;
-        b->n = n;
-        g->t = in->step;
-        g->primed = 0;
-        clear_cut(g);
-        return check(g, "upload", err);
-    }
-    float *s = malloc(16 * XFER);
+    const int box = b->dim == 3;
+    float *s = malloc(32 * XFER);
     uint32_t *id = malloc(4 * XFER);
     if (!s || !id) {
         free(s);
         free(id);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "GPU upload: out of memory (%zu boids)", n);
     }
+    float *v = s + 4 * XFER;
     for (size_t i0 = 0; i0 < n; i0 += XFER) {
         size_t m = n - i0 < XFER ? n - i0 : XFER;
         for (size_t i = 0; i < m; i++) {
-            s[4 * i] = (float)in->x[i0 + i];
-            s[4 * i + 1] = (float)in->y[i0 + i];
-            s[4 * i + 2] = (float)in->vx[i0 + i];
-            s[4 * i + 3] = (float)in->vy[i0 + i];
+            pack(in, i0 + i, s + 4 * i, v + 4 * i);
             id[i] = (uint32_t)(i0 + i);
         }
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->state[0]);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(16 * i0), (GLsizeiptr)(16 * m), s);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->ids[0]);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(4 * i0), (GLsizeiptr)(4 * m), id);
+        put(g->state[0], 16 * i0, 16 * m, s);
+        if (box) put(g->vel[0], 16 * i0, 16 * m, v);
+        put(g->ids[0], 4 * i0, 4 * m, id);
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     free(s);
     free(id);
     b->n = n;
@@ -1083,10 +1132,9 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         g->max_cells = (size_t)max_groups * BOIDS_GPU_SCAN_WG;
 
     if ((st = check_variant(g, err))) goto fail;
-    const char *const *files = g->base.dim == 3 ? prog_files3 : prog_files;
     for (int i = 0; i < NPROG; i++)
         if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
-            (st = build_program(files[i], &g->prog[i], err)))
+            (st = build_program(prog_files[i], g->base.dim == 3 ? 3 : 2, &g->prog[i], err)))
             goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = check_ubo_layout(g->prog[P_STEER], g->ubo_size, err))) goto fail;

@@ -32,7 +32,7 @@ enum { BOIDS_GPU_MAX_K_SHADER = 128 };
  * GL 4.3 minimum of GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and
  * GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages reuse points for different roles (the
  * scatter uses eight: both states split in two, both ids, the ranks and the starts; in 3-D
- * the two halves of each state are its positions and its velocities, state3.glsl). */
+ * the two halves of each state are its positions and its velocities, state.glsl). */
 enum {
     BOIDS_GPU_B_SRC_STATE = 0,    /* vec4 (x, y, vx, vy) per boid, read */
     BOIDS_GPU_B_SRC_ID = 1,       /* uint id per boid, read */
@@ -46,7 +46,7 @@ enum {
     BOIDS_GPU_B_NEXT_COUNTS = 8,  /* variant fused: the next step's counts (a ninth block) */
     BOIDS_GPU_B_NEXT_RANK = 9,    /* variant fused: the ranks it takes in them (a tenth block) */
     BOIDS_GPU_B_LOOP_CUT = 6,     /* steer, neighbours: uint BOIDS_GPU_CUT_* bits (grid.glsl) */
-    BOIDS_GPU_B_SRC_VEL = 7,      /* 3-D: vec4 (vx, vy, vz, 0) per boid, read (state3.glsl) */
+    BOIDS_GPU_B_SRC_VEL = 7,      /* 3-D: vec4 (vx, vy, vz, 0) per boid, read (state.glsl) */
     BOIDS_GPU_B_DST_VEL = 4,      /* 3-D: the velocities written */
     BOIDS_GPU_B_SCAN_IN = 0,      /* scan: input level */
     BOIDS_GPU_B_SCAN_OUT = 2,     /* scan: exclusive prefix sums of the level */
@@ -66,7 +66,7 @@ enum {
  * own condition and, where one did not, OR a bit into the flag (grid.glsl's report_cut);
  * the host reads it after each step call and each neighbours query. */
 enum {
-    BOIDS_GPU_CUT_TOPO = 1u,  /* the topological search (select*.glsl), or the loop over its k */
+    BOIDS_GPU_CUT_TOPO = 1u,  /* the topological search (select.glsl), or the loop over its k */
     BOIDS_GPU_CUT_METRIC = 2u /* the metric search over the 3 x 3 (x 3) cell block */
 };
 
@@ -211,7 +211,10 @@ typedef struct boids_gpu_field {
 extern const boids_gpu_field boids_gpu_params_fields[BOIDS_GPU_PARAMS_NFIELDS];
 
 /* Writes the shader prelude (#version, #defines, uniform block) into buf; returns its
- * length (like snprintf: a result >= size means it was cut). */
-size_t boids_gpu_prelude(char *buf, size_t size);
+ * length (like snprintf: a result >= size means it was cut). For dim 2 or 3 (a unit of the
+ * model, compiled for the plane or the box) it defines DIM and the vector types vecD,
+ * ivecD, uvecD, bvecD (vec2 ... or vec3 ...); for dim 0 (a unit without a dimension, most of
+ * the viewer's) neither. */
+size_t boids_gpu_prelude(char *buf, size_t size, int dim);
 
 #endif

@@ -1,47 +1,253 @@
 /* SPDX-License-Identifier: MIT */
-/* GPU backend tests that `boids verify` does not cover: deterministic mode, device limits,
- * the bounded grid, the context. Every test runs on a debug context with per-stage error
- * checks; any GL error or high-severity debug message fails it. Exit 77 (skip) only when no
- * GL 4.3 context can be made at all, and then a failure with BOIDS_REQUIRE_GPU set. */
+/* GPU backend tests that `boids verify` does not cover, each in the plane and the box (dim 2
+ * and 3) where the property is one of both: the neighbour sets and one step against cpu-ref
+ * for both models, both neighbour rules and every boundary; deterministic mode; the state
+ * layout the viewer draws from; upload and download in id order; the state that is not
+ * finite; the 2-D grid of work groups; the refusals (a flock or parameters of the other
+ * dim, the fused variant in 3-D). The plane's own: device limits, the bounded grid, the state
+ * split over two storage blocks, the variants. Every test runs on a debug context with
+ * per-stage error checks; any GL error or high-severity debug message fails it. Exit 77
+ * (skip) only when no GL 4.3 context can be made at all, and then a failure with
+ * BOIDS_REQUIRE_GPU set. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <glad/gl.h>
+
 #include "gpu_fixture.h"
 
-/* Deterministic mode: the same initial state gives the same bits after K steps, in fresh
- * backends, for a flock whose cells hold many boids (where the atomic ranks vary). */
-static void test_deterministic_same_bits(void) {
-    boids_error err;
+/* A square (dim 2) or cubic (dim 3) world of the given side, predator and food at its centre. */
+static boids_params world_params(int dim, double side, int boundary) {
     boids_params p = boids_params_default();
-    boids_flock f;
-    boids_flock_alloc(&f, 6000, &err);
-    boids_flock_randomize(&f, &p, 11);
+    p.dim = dim;
+    p.width = p.height = p.depth = side;
+    p.boundary = boundary;
+    p.predator_x = p.predator_y = p.predator_z = side / 2;
+    p.food_x = p.food_y = p.food_z = side / 2;
+    return p;
+}
+
+/* f after `steps` steps of p on backend b (destroyed here). */
+static boids_flock run(boids_backend *b, const boids_params *p, size_t n, unsigned steps) {
+    boids_error err;
+    boids_flock out;
+    if (boids_flock_alloc_dim(&out, n, p->dim, &err)) die("alloc", &err);
+    if (boids_backend_step(b, p, steps, &err)) die("step", &err);
+    if (boids_backend_download(b, &out, &err)) die("download", &err);
+    boids_backend_destroy(b);
+    return out;
+}
+
+static boids_backend *gpu(const boids_flock *f, int deterministic) {
+    boids_error err;
+    boids_gpu_options o = checked(deterministic);
+    boids_backend *b = boids_gpu_create(NULL, f, &o, &err);
+    if (!b) die("gpu create", &err);
+    return b;
+}
+
+static boids_backend *ref(const boids_flock *f) {
+    boids_error err;
+    boids_backend *b = boids_cpu_ref_create(f, &err);
+    if (!b) die("cpu-ref create", &err);
+    return b;
+}
+
+/* Boids whose neighbour count or set differs between the GPU and cpu-ref. Random states
+ * put no pair within float rounding (~1e-7 relative) of a threshold but with a chance of
+ * about 1e-4 per scenario (the argument of tests/dim3_test.c for cpu), so the sets must be
+ * equal; `boids verify` is the check that allows the float band. */
+static size_t neighbour_diffs(const boids_flock *f, const boids_params *p, int deterministic) {
+    boids_error err;
+    size_t n = f->n, diffs = 0;
+    uint32_t *c1 = malloc(n * sizeof *c1), *c2 = malloc(n * sizeof *c2);
+    uint64_t *h1 = malloc(n * sizeof *h1), *h2 = malloc(n * sizeof *h2);
+    boids_backend *r = ref(f), *g = gpu(f, deterministic);
+    if (!c1 || !c2 || !h1 || !h2) die("neighbours", &err);
+    if (boids_backend_neighbours(r, p, c1, h1, &err) ||
+        boids_backend_neighbours(g, p, c2, h2, &err))
+        die("neighbours", &err);
+    for (size_t i = 0; i < n; i++) diffs += c1[i] != c2[i] || h1[i] != h2[i];
+    boids_backend_destroy(r), boids_backend_destroy(g);
+    free(c1), free(c2), free(h1), free(h2);
+    return diffs;
+}
+
+/* The largest position and velocity difference (wrap: on the torus). */
+static void step_diffs(const boids_flock *a, const boids_flock *b, const boids_params *p,
+                       double *dp, double *dv) {
+    const double side[3] = {p->width, p->height, p->depth};
+    const int box = p->dim == 3;
+    *dp = *dv = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const double pa[3] = {a->x[i], a->y[i], box ? a->z[i] : 0};
+        const double pb[3] = {b->x[i], b->y[i], box ? b->z[i] : 0};
+        const double va[3] = {a->vx[i], a->vy[i], box ? a->vz[i] : 0};
+        const double vb[3] = {b->vx[i], b->vy[i], box ? b->vz[i] : 0};
+        double ep = 0, ev = 0;
+        for (int c = 0; c < p->dim; c++) {
+            double d = fabs(pa[c] - pb[c]);
+            if (p->boundary == BOIDS_BOUNDARY_WRAP && d > side[c] / 2) d = side[c] - d;
+            ep += d * d;
+            ev += (va[c] - vb[c]) * (va[c] - vb[c]);
+        }
+        *dp = fmax(*dp, sqrt(ep));
+        *dv = fmax(*dv, sqrt(ev));
+    }
+}
+
+static const char *const model_name[2] = {"reynolds", "vicsek"};
+static const char *const topo_name[2] = {"metric", "topological"};
+static const char *const bnd_name[3] = {"wrap", "walls", "open"};
+
+/* Every model, neighbour rule and boundary in dimension dim, as tests/dim3_test.c runs cpu
+ * against cpu-ref (a field of view of 270 degrees, predator, food and walls active, Vicsek
+ * noise on): the same neighbour sets in both dims; in the box one step within the bound
+ * below. The same 2,500 boids on the plane's 400 x 400 have about 6 times the box's
+ * neighbours (some 120 a boid within R = 50, against 20 in 400^3), and their velocity sums
+ * come out up to 3e-3 off, beyond an absolute bound argued from a few roundings: the plane's
+ * step is `boids verify`'s (the gpu_verify_* tests), whose tolerance is calibrated on a
+ * float step from the same state. */
+static void test_against_ref(int dim) {
+    for (int model = 0; model < 2; model++)
+        for (int topo = 0; topo < 2; topo++)
+            for (int bnd = 0; bnd < 3; bnd++) {
+                boids_params p = world_params(dim, 400, bnd);
+                p.model = model, p.neighbours = topo, p.fov = 270, p.noise = 0.5, p.speed = 150;
+                p.predator = p.food = 1, p.wall_margin = 40, p.wall_weight = 2;
+                boids_flock f = random_flock(&p, 2500, 40 + (uint64_t)(6 * model + 3 * topo + bnd));
+                for (int det = 0; det < 2; det++) {
+                    size_t nd = neighbour_diffs(&f, &p, det);
+                    CHECK(nd == 0, "%d-D %s %s %s det %d: %zu neighbour sets differ", dim,
+                          model_name[model], topo_name[topo], bnd_name[bnd], det, nd);
+                    if (dim != 3) continue;
+                    boids_flock r = run(ref(&f), &p, f.n, 1), g = run(gpu(&f, det), &p, f.n, 1);
+                    double dp, dv;
+                    step_diffs(&g, &r, &p, &dp, &dv);
+                    /* tests/dim3_test.c's bound for cpu: 1e-3 is ~30 float ulps of positions
+                     * (up to 400) and velocities (up to 180), which covers the steering sums'
+                     * roundings; GLSL's division and sqrt add at most ~3 ulps each over C's
+                     * correctly rounded ones (GLSL 4.30 section 4.7.1), a few more ulps. */
+                    CHECK(dp < 1e-3 && dv < 1e-3, "%d-D %s %s %s det %d: one step off by %g / %g",
+                          dim, model_name[model], topo_name[topo], bnd_name[bnd], det, dp, dv);
+                    boids_flock_free(&r), boids_flock_free(&g);
+                }
+                boids_flock_free(&f);
+            }
+}
+
+/* Deterministic mode: the same initial state gives the same bits after K steps, in fresh
+ * backends: for a flock whose cells hold many boids (a dense corner, where the atomic ranks
+ * vary), and for both models and neighbour rules (cells sorted by id). */
+static void test_deterministic_same_bits(int dim) {
+    boids_params p = boids_params_default();
+    p.dim = dim;
+    boids_flock f = random_flock(&p, 6000, 11);
     for (size_t i = 0; i < 1000; i++) { /* a dense corner: ~1000 boids in a few cells */
         f.x[i] = 10 + 0.08 * (double)(i % 977);
         f.y[i] = 10 + 0.05 * (double)(i % 991);
+        if (dim == 3) f.z[i] = 10 + 0.06 * (double)(i % 983);
     }
     const unsigned steps = 40;
     uint64_t h1 = run_hash(&p, &f, 1, steps), h2 = run_hash(&p, &f, 1, steps);
     uint64_t h3 = run_hash(&p, &f, 1, steps);
-    CHECK(h1 == h2 && h2 == h3, "deterministic hashes differ: %016llx %016llx %016llx",
+    CHECK(h1 == h2 && h2 == h3, "%d-D deterministic hashes differ: %016llx %016llx %016llx", dim,
           (unsigned long long)h1, (unsigned long long)h2, (unsigned long long)h3);
     /* Informational: whether the fast mode happened to vary on this device. */
     uint64_t f1 = run_hash(&p, &f, 0, steps), f2 = run_hash(&p, &f, 0, steps);
-    printf("deterministic: %016llx x3; fast mode: %016llx %016llx (%s)\n", (unsigned long long)h1,
-           (unsigned long long)f1, (unsigned long long)f2, f1 == f2 ? "equal this time" : "differ");
+    printf("%d-D deterministic: %016llx x3; fast mode: %016llx %016llx (%s)\n", dim,
+           (unsigned long long)h1, (unsigned long long)f1, (unsigned long long)f2,
+           f1 == f2 ? "equal this time" : "differ");
     boids_flock_free(&f);
+    for (int model = 0; model < 2; model++)
+        for (int topo = 0; topo < 2; topo++) {
+            boids_params q = world_params(dim, 300, BOIDS_BOUNDARY_WRAP);
+            q.model = model, q.neighbours = topo, q.fov = 300, q.noise = 0.3, q.speed = 120;
+            boids_flock g = random_flock(&q, 6000, 7 + (uint64_t)(2 * model + topo));
+            uint64_t a = run_hash(&q, &g, 1, 20), b = run_hash(&q, &g, 1, 20);
+            CHECK(a == b, "%d-D %s %s: deterministic mode repeats bit for bit (%016llx, %016llx)",
+                  dim, model_name[model], topo_name[topo], (unsigned long long)a,
+                  (unsigned long long)b);
+            boids_flock_free(&g);
+        }
 }
 
-/* The large-N paths on a small flock: the state bound as two storage blocks (split at 1024
- * slots, as N > 8,388,608 does at llvmpipe's 128 MiB blocks) and the per-boid stages on a 2-D
- * grid of work groups (7 along x, as N > 65,535 x 128 does) give the same bits as one block
- * and one row of groups, for either model and neighbour kind and in both modes' step. */
-static void test_split_and_2d_dispatch_same_bits(void) {
+/* Upload then download returns the flock; the draw buffers hold the state of
+ * shaders/state.glsl, vec4 (x, y, vx, vy) in the plane, vec4 (x, y, z, 0) and
+ * vec4 (vx, vy, vz, 0) in the box; what a backend of each dim refuses. */
+static void test_layout_and_refusals(int dim) {
+    boids_params p = world_params(dim, 100, BOIDS_BOUNDARY_WALLS);
+    p.depth = 50;
+    boids_flock f = random_flock(&p, 300, 3);
+    boids_error err;
+    boids_backend *b = gpu(&f, 0);
+    boids_flock out;
+    if (boids_flock_alloc_dim(&out, f.n, dim, &err)) die("alloc", &err);
+    CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
+    int same = 1;
+    for (size_t i = 0; i < f.n; i++) {
+        same &= out.x[i] == (float)f.x[i] && out.y[i] == (float)f.y[i] &&
+                out.vx[i] == (float)f.vx[i] && out.vy[i] == (float)f.vy[i];
+        if (dim == 3) same &= out.z[i] == (float)f.z[i] && out.vz[i] == (float)f.vz[i];
+    }
+    CHECK(same, "%d-D: upload and download round-trip the state rounded to float", dim);
+    float pos[4], vel[4] = {0, 0, 0, 0};
+    uint32_t id;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, boids_gpu_state_buffer(b));
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16 * 5, 16, pos);
+    if (dim == 3) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, boids_gpu_velocity_buffer(b));
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16 * 5, 16, vel);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, boids_gpu_id_buffer(b));
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 4 * 5, 4, &id);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (dim == 3)
+        CHECK(id == 5 && pos[0] == (float)f.x[5] && pos[1] == (float)f.y[5] &&
+                  pos[2] == (float)f.z[5] && pos[3] == 0 && vel[0] == (float)f.vx[5] &&
+                  vel[1] == (float)f.vy[5] && vel[2] == (float)f.vz[5] && vel[3] == 0,
+              "draw layout: slot 5 after upload is boid 5 as (x, y, z, 0), (vx, vy, vz, 0)");
+    else
+        CHECK(id == 5 && pos[0] == (float)f.x[5] && pos[1] == (float)f.y[5] &&
+                  pos[2] == (float)f.vx[5] && pos[3] == (float)f.vy[5],
+              "draw layout: slot 5 after upload is boid 5 as (x, y, vx, vy)");
+    const int other = dim == 3 ? 2 : 3;
+    boids_params p2 = p;
+    p2.dim = other;
+    CHECK(boids_backend_step(b, &p2, 1, &err) == BOIDS_ERR_INPUT,
+          "%d-D: dim = %d parameters refused", dim, other);
+    boids_flock flat;
+    if (boids_flock_alloc_dim(&flat, 10, other, &err)) die("alloc", &err);
+    boids_flock_randomize(&flat, &p2, 1);
+    CHECK(boids_backend_upload(b, &flat, &err) == BOIDS_ERR_INPUT, "%d-D: a %d-D upload refused",
+          dim, other);
+    boids_backend_destroy(b);
+    boids_gpu_options o = checked(0);
+    o.variant = BOIDS_GPU_VARIANT_FUSED;
+    b = boids_gpu_create(NULL, &f, &o, &err);
+    if (dim == 3)
+        CHECK(!b && err.status == BOIDS_ERR_INPUT && strstr(err.msg, "fused"),
+              "the fused variant refuses 3-D: %s", b ? "(made)" : err.msg);
+    else
+        CHECK(b != NULL, "the fused variant runs 2-D: %s", b ? "" : err.msg);
+    boids_backend_destroy(b);
+    boids_flock_free(&f), boids_flock_free(&out), boids_flock_free(&flat);
+}
+
+/* The large-N paths on a small flock: the per-boid stages on a 2-D grid of work groups (7
+ * along x, as N > 65,535 x 128 does) and, in the plane, the state bound as two storage blocks
+ * (split at 1024 slots, as N > 8,388,608 does at llvmpipe's 128 MiB blocks; the box refuses
+ * N beyond one block) give the same bits as one block and one row of groups, for either
+ * model and neighbour kind. */
+static void test_split_and_2d_dispatch_same_bits(int dim) {
     boids_error err;
     boids_flock f;
-    boids_flock_alloc(&f, 3000, &err);
+    boids_flock_alloc_dim(&f, 3000, dim, &err);
     for (int variant = 0; variant < 3; variant++) {
         boids_params p = boids_params_default();
+        p.dim = dim;
         if (variant == 1) p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
         if (variant == 2) p.model = BOIDS_MODEL_VICSEK;
         boids_flock_randomize(&f, &p, 21);
@@ -49,22 +255,22 @@ static void test_split_and_2d_dispatch_same_bits(void) {
         for (int large = 0; large < 2; large++) {
             boids_gpu_options o = checked(1);
             if (large) {
-                o.test_block_bytes = 16 * 1024;
+                if (dim == 2) o.test_block_bytes = 16 * 1024;
                 o.test_groups_x = 7;
             }
             boids_backend *b = boids_gpu_create(NULL, &f, &o, &err);
             CHECK(b != NULL, "create: %s", err.msg);
             if (!b) return;
             boids_flock out;
-            boids_flock_alloc(&out, f.n, &err);
+            boids_flock_alloc_dim(&out, f.n, dim, &err);
             CHECK(boids_backend_step(b, &p, 20, &err) == BOIDS_OK, "step: %s", err.msg);
             CHECK(boids_backend_download(b, &out, &err) == BOIDS_OK, "download: %s", err.msg);
             h[large] = boids_flock_hash(&out);
             boids_flock_free(&out);
             boids_backend_destroy(b);
         }
-        CHECK(h[0] == h[1], "case %d: split + 2-D dispatch %016llx, plain %016llx", variant,
-              (unsigned long long)h[1], (unsigned long long)h[0]);
+        CHECK(h[0] == h[1], "%d-D case %d: split + 2-D dispatch %016llx, plain %016llx", dim,
+              variant, (unsigned long long)h[1], (unsigned long long)h[0]);
     }
     boids_flock_free(&f);
 }
@@ -159,11 +365,12 @@ static void test_limit_count(void) {
 
 /* A state that is not finite (a NaN, an inf) is refused at creation and at upload, as by the
  * cpu backends (tests/api_test.c), and a refused upload keeps the state. */
-static void test_not_finite_refused(void) {
+static void test_not_finite_refused(int dim) {
     boids_error err;
     boids_params p = boids_params_default();
+    p.dim = dim;
     boids_flock f, bad;
-    CHECK(boids_flock_alloc(&f, 100, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_flock_alloc_dim(&f, 100, dim, &err) == BOIDS_OK, "%s", err.msg);
     boids_flock_randomize(&f, &p, 3);
     CHECK(boids_flock_copy(&bad, &f, &err) == BOIDS_OK, "%s", err.msg);
     bad.vx[17] = NAN;
@@ -178,7 +385,7 @@ static void test_not_finite_refused(void) {
     if (b) {
         uint64_t h = 0;
         boids_flock out;
-        if (!boids_flock_alloc(&out, 100, &err) && !boids_backend_download(b, &out, &err))
+        if (!boids_flock_alloc_dim(&out, 100, dim, &err) && !boids_backend_download(b, &out, &err))
             h = boids_flock_hash(&out);
         CHECK(boids_backend_upload(b, &bad, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "boid 17"),
               "upload with an inf: %s", err.msg);
@@ -245,11 +452,12 @@ static void test_bounded_grid(void) {
 }
 
 /* Upload changes N both ways; download returns id order whatever the GPU order. */
-static void test_upload_any_n_id_order(void) {
+static void test_upload_any_n_id_order(int dim) {
     boids_error err;
     boids_params p = boids_params_default();
+    p.dim = dim;
     boids_flock a;
-    boids_flock_alloc(&a, 50, &err);
+    boids_flock_alloc_dim(&a, 50, dim, &err);
     boids_flock_randomize(&a, &p, 8);
     boids_gpu_options o = checked(0);
     boids_backend *g = boids_gpu_create(NULL, &a, &o, &err);
@@ -258,8 +466,8 @@ static void test_upload_any_n_id_order(void) {
     const size_t ns[] = {3000, 1, 777};
     for (size_t k = 0; k < 3; k++) {
         boids_flock f, out;
-        boids_flock_alloc(&f, ns[k], &err);
-        boids_flock_alloc(&out, ns[k], &err);
+        boids_flock_alloc_dim(&f, ns[k], dim, &err);
+        boids_flock_alloc_dim(&out, ns[k], dim, &err);
         boids_flock_randomize(&f, &p, 100 + k);
         CHECK(boids_backend_upload(g, &f, &err) == BOIDS_OK, "upload %zu: %s", ns[k], err.msg);
         /* A step reorders the GPU copy by cell; stepping 0 more and reading back must give
@@ -270,8 +478,9 @@ static void test_upload_any_n_id_order(void) {
         CHECK(boids_backend_download(g, &out, &err) == BOIDS_OK, "download: %s", err.msg);
         size_t bad = 0;
         for (size_t i = 0; i < f.n; i++)
-            bad += out.x[i] != (double)(float)f.x[i] || out.vy[i] != (double)(float)f.vy[i];
-        CHECK(bad == 0, "%zu boids not returned in id order (N %zu)", bad, ns[k]);
+            bad += out.x[i] != (double)(float)f.x[i] || out.vy[i] != (double)(float)f.vy[i] ||
+                   (dim == 3 && out.z[i] != (double)(float)f.z[i]);
+        CHECK(bad == 0, "%d-D: %zu boids not returned in id order (N %zu)", dim, bad, ns[k]);
         boids_flock_free(&f);
         boids_flock_free(&out);
     }
@@ -282,19 +491,21 @@ static void test_upload_any_n_id_order(void) {
 int main(void) {
     boids_error err;
     gl = boids_gl_create(1, &err);
-    if (!gl) {
-        return no_gpu_exit("gpu_test", err.msg);
-    }
+    if (!gl) return no_gpu_exit("gpu_test", err.msg);
     printf("GL: %s, %s (EGL %s)\n", boids_gl_renderer(gl), boids_gl_version(gl),
            boids_gl_platform(gl));
     CHECK(strlen(boids_gl_renderer(gl)) > 0, "renderer string");
-    test_deterministic_same_bits();
     test_limit_count();
-    test_not_finite_refused();
     test_bounded_grid();
-    test_upload_any_n_id_order();
-    test_split_and_2d_dispatch_same_bits();
     test_variants_same_bits();
+    for (int dim = 2; dim <= 3; dim++) {
+        test_layout_and_refusals(dim);
+        test_not_finite_refused(dim);
+        test_upload_any_n_id_order(dim);
+        test_split_and_2d_dispatch_same_bits(dim);
+        test_deterministic_same_bits(dim);
+        test_against_ref(dim);
+    }
     const boids_gl_debug *log = boids_gl_debug_log(gl);
     CHECK(log->errors == 0, "%lu GL debug errors, last: %s", log->errors, log->last_error);
     boids_gl_destroy(gl);

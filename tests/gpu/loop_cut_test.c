@@ -29,11 +29,6 @@ static const char *const METRIC_CUT = "stopped the neighbour search";
 
 static int on_llvmpipe;
 
-static void die(const char *what, const boids_error *err) {
-    fprintf(stderr, "loop_cut_test: %s: %s\n", what, err->msg);
-    exit(1);
-}
-
 /* Topological: cells of about the vision radius, 260 x 260 (2-D) or 40^3 (3-D), under the
  * cap of 4N + 4096 = 68,096 and above 65,535 / 2. */
 static boids_params far_world(int dim) {
@@ -46,14 +41,6 @@ static boids_params far_world(int dim) {
     p.k = 7;
     p.k_in_vision = 0;
     return p;
-}
-
-static boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) {
-    boids_error err;
-    boids_flock f;
-    if (boids_flock_alloc_dim(&f, n, p->dim, &err)) die("alloc", &err);
-    boids_flock_randomize(&f, p, seed);
-    return f;
 }
 
 /* Boid 0 at the centre, heading along x; the others at random inside a block of a sixth of

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* shaders/rules3.glsl against src/core/rules3.h in float, function by function, on edge
- * cases: the seams d = +-L/2 on every axis, the radius boundary d2 == R^2 exactly (Reynolds
- * excludes it, Vicsek includes it), the cone's boundary (fov 180: exactly 90 degrees), zero
- * vectors and targets, a resting boid, the separation radius exactly, the wall margins and
- * reflections on the z faces, the Vicsek direction at the poles of its basis, with a zero
- * sum and at rest, and the two noise variates; and with an interaction table (make_table)
- * the points and the spheres: surfaces exactly, a chord that passes within the radius with
- * both ends outside, the seams, a boid at a centre, overlapping spheres.
- * tests/gpu/rules3_test.comp runs each case, composed after the prelude, rules.glsl and
- * rules3.glsl as the pipeline composes its 3-D programs, with the uniform blocks filled by
- * boids_gpu_params_init and boids_gpu3_interact_init. Every set runs without the table and
- * with it (the table's cases only with it).
+/* The box (DIM 3) of gpu_rules_glsl_test: shaders/rules.glsl against src/core/rules.h (RULES_DIM 3)
+ * in float, function by function, on edge cases: the seams d = +-L/2 on every axis, the radius
+ * boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the cone's boundary (fov
+ * 180: exactly 90 degrees), zero vectors and targets, a resting boid, the separation radius
+ * exactly, the wall margins and reflections on the z faces, the Vicsek direction at the poles of
+ * its basis, with a zero sum and at rest, and the two noise variates; and with an interaction table
+ * (make_table) the points and the spheres: surfaces exactly, a chord that passes within the radius
+ * with both ends outside, the seams, a boid at a centre, overlapping spheres.
+ * tests/gpu/rules3_test.comp runs each case, composed after the prelude for DIM 3 and rules.glsl as
+ * the pipeline composes its 3-D programs, with the uniform blocks filled by boids_gpu_params_init
+ * and boids_gpu_interact_init. Every set runs without the table and with it (the table's cases only
+ * with it).
  *
  * Tolerance: decisions (neighbour, cone, counts, separated) and the noise variates (integer
  * hashing) must be equal. Values may differ by 16 ULP of the case's scale, the reasoning of
@@ -32,15 +32,17 @@
 
 #include "boids/backend.h"
 #include "gpu_fixture.h"
-#include "pipeline3.h"
 #include "prelude.h"
+#include "glsl_cases.h"
+
+int rules_glsl_box(const char *rules_path, const char *test_path);
 
 #define RULES_REAL     float
 #define RULES_DIM      3
 #define RULES_FN(name) name##_f3
 #include "rules.h"
 
-enum { MAXC = 128, NOUT = 12, ULP_TOL = 16 };
+enum { MAXC = GLSL_MAXC, NOUT = 12, ULP_TOL = 16 };
 enum {
     OP_OFFSET,
     OP_NEIGHBOUR,
@@ -59,58 +61,7 @@ enum {
     OP_BLOCK
 };
 
-typedef struct tcase {
-    unsigned op;
-    float in[16];
-} tcase;
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-/* The prelude, then the files, as one compute shader. */
-static GLuint build(const char *const paths[3]) {
-    size_t plen = boids_gpu_prelude(NULL, 0);
-    char *src[4] = {malloc(plen + 1), NULL, NULL, NULL};
-    boids_gpu_prelude(src[0], plen + 1);
-    int ok = src[0] != NULL;
-    for (int i = 0; i < 3; i++) {
-        src[i + 1] = slurp(paths[i]);
-        CHECK(src[i + 1], "cannot read %s", paths[i]);
-        ok &= src[i + 1] != NULL;
-    }
-    GLuint prog = 0;
-    if (ok) {
-        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 4, (const char *const *)src, NULL);
-        glCompileShader(sh);
-        GLint done = 0;
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &done);
-        char log[2048] = "";
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        CHECK(done, "rules3_test.comp does not compile: %s", log);
-        prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        glDeleteShader(sh);
-    }
-    for (int i = 0; i < 4; i++) free(src[i]);
-    return prog;
-}
-
-/* rules3.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
+/* rules.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
  * is named). */
 static void expect_sphere(const rules_k_f3 *k, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
@@ -138,7 +89,7 @@ static void expect_sphere(const rules_k_f3 *k, const tcase *c, float out[NOUT]) 
     }
 }
 
-/* rules3.h's answer for one case, in the shader's output layout. */
+/* rules.h's answer for one case, in the shader's output layout. */
 static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
     float a[3] = {x[0], x[1], x[2]}, b[3] = {x[3], x[4], x[5]}, v[3] = {x[6], x[7], x[8]};
@@ -148,7 +99,7 @@ static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, f
     case OP_OFFSET:
         rules_offset_f3(k, a, b, out);
         break;
-    case OP_NEIGHBOUR: { /* the rule as rules3.glsl's rules3_neighbour states it */
+    case OP_NEIGHBOUR: { /* the rule as rules.glsl's rules_neighbour states it */
         const int vicsek = p->model == BOIDS_MODEL_VICSEK;
         const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
         const int fov = rules_in_fov_f3(k, a, x[3], v);
@@ -208,11 +159,6 @@ static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, f
     }
 }
 
-static double ulp(double v) {
-    float f = fabsf((float)v);
-    return (double)(nextafterf(f, INFINITY) - f);
-}
-
 /* Decisions exact; values within ULP_TOL ULP of the case's scale, or 2^-11 of it where
  * the GPU's sin and cos enter (the Vicsek turn with noise). */
 static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
@@ -223,28 +169,19 @@ static void compare(const char *set, int i, const tcase *c, const float *want, c
     const int loose = trig && (c->op == OP_DIRECTION || c->op == OP_UPDATE);
     for (int j = 0; j < NOUT; j++) {
         if (decision[c->op] >> j & 1) {
-            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g", set,
+            CHECK(want[j] == got[j], "%s case %d (op %u) output %d: GLSL %.9g, rules.h %.9g", set,
                   i, c->op, j, got[j], want[j]);
             continue;
         }
         double s = fmax(scale, fabs(want[j]));
         double tol = loose ? s / 2048 : ULP_TOL * ulp(s);
         CHECK(fabs((double)want[j] - got[j]) <= tol,
-              "%s case %d (op %u) output %d: GLSL %.9g, rules3.h %.9g (tol %s of the scale)", set,
-              i, c->op, j, got[j], want[j], loose ? "2^-11: GLSL sin, cos" : "16 ULP");
+              "%s case %d (op %u) output %d: GLSL %.9g, rules.h %.9g (tol %s of the scale)", set, i,
+              c->op, j, got[j], want[j], loose ? "2^-11: GLSL sin, cos" : "16 ULP");
     }
 }
 
-static int ncases, nplain; /* all cases; those of the sets without a table come first */
-static tcase cases[MAXC];
-
-static void add(unsigned op, int n, const float *v) {
-    if (ncases == MAXC) abort();
-    tcase *c = &cases[ncases++];
-    memset(c, 0, sizeof *c);
-    c->op = op;
-    memcpy(c->in, v, (size_t)n * sizeof *v);
-}
+static int nplain; /* the cases of the sets without a table come first */
 
 /* A neighbour or acc_add case: offset d, its float d2 as the shaders compute it, velocity
  * v, self. */
@@ -271,7 +208,7 @@ static void make_table(boids_interact *t, const boids_params *p) {
     memcpy(t->obstacles, obs, sizeof obs);
 }
 
-/* The spheres' functions, and rules3_accel, rules3_integrate and vicsek3_update where the
+/* The spheres' functions, and rules_accel, rules_integrate and vicsek_update where the
  * table acts. */
 static void make_table_cases(void) {
     /* inside (sphere, p): on the surface along x, y and z (outside), just inside, the centre,
@@ -405,7 +342,7 @@ static void run_set(const char *set, const boids_params *p, int with_table, GLui
     boids_interact t;
     make_table(&t, p);
     boids_gpu_interact ui;
-    boids_gpu3_interact_init(&ui, p, with_table ? &t : NULL);
+    boids_gpu_interact_init(&ui, p, with_table ? &t : NULL);
     glBindBuffer(GL_UNIFORM_BUFFER, ubo[1]);
     glBufferData(GL_UNIFORM_BUFFER, sizeof ui, &ui, GL_STATIC_DRAW);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_INTERACT, ubo[1]);
@@ -452,18 +389,14 @@ static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint
     run_set(set, p, 1, prog, bufs, ubo);
 }
 
-int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr,
-                "usage: %s shaders/rules.glsl shaders/rules3.glsl tests/gpu/rules3_test.comp\n",
-                argv[0]);
-        return 2;
-    }
+/* The cases of this dimension, rules_path shaders/rules.glsl and test_path
+ * tests/gpu/rules3_test.comp (rules_glsl_main.c): 0 passed, 1 failed, 77 no GL 4.3 context. */
+int rules_glsl_box(const char *rules_path, const char *test_path) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules3_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build((const char *const *)argv + 1), bufs[3], ubo[2];
+    GLuint prog = build(3, rules_path, test_path), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;

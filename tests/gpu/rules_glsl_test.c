@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* shaders/rules.glsl against src/core/rules.h in float, function by function, on edge cases:
- * the radius boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov
- * boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors and zero targets, a
- * resting boid, the seams d = +-L/2, the separation radius exactly, the wall margins, the
- * three boundaries; and with an interaction table (make_table) the points and the obstacles'
- * functions: rims, segment ends, crossings, collinear moves, the seams. tests/gpu/rules_test.comp
- * runs each case, composed after the prelude and rules.glsl as the pipeline composes its
- * programs, with the uniform blocks filled by boids_gpu_params_init and
+/* The plane (DIM 2) of gpu_rules_glsl_test: shaders/rules.glsl against src/core/rules.h in float,
+ * function by function, on edge cases: the radius boundary d2 == R^2 exactly (Reynolds excludes it,
+ * Vicsek includes it), the fov boundary (fov 180: exactly 90 degrees, cos exactly 0), zero vectors
+ * and zero targets, a resting boid, the seams d = +-L/2, the separation radius exactly, the wall
+ * margins, the three boundaries; and with an interaction table (make_table) the points and the
+ * obstacles' functions: rims, segment ends, crossings, collinear moves, the seams.
+ * tests/gpu/rules_test.comp runs each case, composed after the prelude and rules.glsl as the
+ * pipeline composes its programs, with the uniform blocks filled by boids_gpu_params_init and
  * boids_gpu_interact_init as the pipeline fills them.
  *
  * Tolerance: decisions (neighbour, fov, flips, counts, inside, touch, hit) must be equal. Values
@@ -28,6 +28,9 @@
 
 #include "gpu_fixture.h"
 #include "prelude.h"
+#include "glsl_cases.h"
+
+int rules_glsl_plane(const char *rules_path, const char *test_path);
 
 #define RULES_REAL     float
 #define RULES_DIM      2
@@ -37,7 +40,7 @@
 /* The arrays of rules.h's arguments from the cases' scalars. */
 #define V2(a, b) ((float[2]){(a), (b)})
 
-enum { MAXC = 160, ULP_TOL = 16 };
+enum { MAXC = GLSL_MAXC, ULP_TOL = 16 };
 enum {
     OP_OFFSET,
     OP_FOV,
@@ -57,55 +60,6 @@ enum {
     OP_SEG_REL,
     OP_VICSEK
 };
-
-typedef struct tcase {
-    unsigned op;
-    float in[16];
-} tcase;
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-static GLuint build(const char *rules_path, const char *test_path) {
-    size_t plen = boids_gpu_prelude(NULL, 0);
-    char *prelude = malloc(plen + 1);
-    boids_gpu_prelude(prelude, plen + 1);
-    char *rules = slurp(rules_path), *test = slurp(test_path);
-    CHECK(rules && test, "cannot read %s or %s", rules_path, test_path);
-    GLuint prog = 0;
-    if (rules && test) {
-        const char *src[3] = {prelude, rules, test};
-        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 3, src, NULL);
-        glCompileShader(sh);
-        GLint ok = 0;
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-        char log[2048] = "";
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        CHECK(ok, "rules_test.comp does not compile: %s", log);
-        prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        glDeleteShader(sh);
-    }
-    free(prelude);
-    free(rules);
-    free(test);
-    return prog;
-}
 
 /* rules.h's answer for a case of the obstacles' functions (x[0]: the obstacle's index where
  * one is named). */
@@ -206,11 +160,6 @@ static void expect(const rules_k_f2 *k, const boids_params *p, const tcase *c, f
     }
 }
 
-static double ulp(double v) {
-    float f = fabsf((float)v);
-    return (double)(nextafterf(f, INFINITY) - f);
-}
-
 /* Decisions are exact; values within ULP_TOL ULP of the case's scale. */
 static void compare(const char *set, int i, const tcase *c, const float *want, const float *got,
                     float max_speed) {
@@ -230,16 +179,6 @@ static void compare(const char *set, int i, const tcase *c, const float *want, c
                   set, i, c->op, j, got[j], want[j], ULP_TOL);
         }
     }
-}
-
-static int ncases;
-static tcase cases[MAXC];
-
-static void add(unsigned op, int n, const float *v) {
-    tcase *c = &cases[ncases++];
-    memset(c, 0, sizeof *c);
-    c->op = op;
-    memcpy(c->in, v, (size_t)n * sizeof *v);
 }
 
 /* A case with the offset's float d2 put after (dx, dy), as the shaders compute it. */
@@ -461,16 +400,14 @@ static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint 
     printf("%-28s %d cases\n", set, ncases);
 }
 
-int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s shaders/rules.glsl tests/gpu/rules_test.comp\n", argv[0]);
-        return 2;
-    }
+/* The cases of this dimension, rules_path shaders/rules.glsl and test_path
+ * tests/gpu/rules_test.comp (rules_glsl_main.c): 0 passed, 1 failed, 77 no GL 4.3 context. */
+int rules_glsl_plane(const char *rules_path, const char *test_path) {
     boids_error err;
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit("rules_glsl_test", err.msg);
     make_cases();
-    GLuint prog = build(argv[1], argv[2]), bufs[3], ubo[2];
+    GLuint prog = build(2, rules_path, test_path), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;

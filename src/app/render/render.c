@@ -87,11 +87,10 @@ struct render_ctx {
 };
 
 unsigned render_program(const char *const *names, int count, int dim, boids_error *err) {
-    const boids_gpu_shader *table = dim == 3 ? boids_view_box_shaders : boids_view_shaders;
     unsigned prog = glCreateProgram();
     for (int i = 0; i < count; i++) {
         unsigned sh;
-        if (boids_gpu_compile(table, names[i], &sh, err)) {
+        if (boids_gpu_compile_dim(boids_view_shaders, names[i], dim, &sh, err)) {
             glDeleteProgram(prog);
             return 0;
         }

@@ -21,11 +21,9 @@
 #include "boids/params.h"
 #include "shaders.h"
 
-/* The viewer's shader units (src/shaders.cmake), embedded at build time, for the plane
- * (BOIDS_VIEW_UNITS: DIM 2) and the box (BOIDS_VIEW_BOX_UNITS: DIM 3); each is composed
- * with the compute step's prelude. */
-extern const boids_gpu_shader boids_view_shaders[];     /* ends with {NULL, NULL} */
-extern const boids_gpu_shader boids_view_box_shaders[]; /* ends with {NULL, NULL} */
+/* The viewer's shader units (BOIDS_VIEW_UNITS of src/shaders.cmake), embedded at build time;
+ * each is composed with the compute step's prelude of its dimension. */
+extern const boids_gpu_shader boids_view_shaders[]; /* ends with {NULL, 0, NULL} */
 
 /* Compiles and links the named units of dimension dim (2 or 3) into a program; 0 with err
  * set on failure. */
