@@ -51,7 +51,7 @@ boids_unit(BOIDS_GPU_UNITS steer3_topo.comp rules.glsl rules3.glsl grid.glsl gri
 boids_unit(BOIDS_GPU_UNITS neighbours3_topo.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
            state3.glsl select3.glsl)
 
-# The viewer (src/app/render.c, render_scene.c): the follow pass decides neighbours with the
+# The viewer (src/app/render/render.c, render_scene.c): the follow pass decides neighbours with the
 # step's own rule and selection.
 set(BOIDS_VIEW_UNITS)
 foreach(u boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp line3.vert)

@@ -19,14 +19,16 @@
 #include "check.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      2
+#define RULES_FN(name) name##_d2
 #include "rules.h"
 #undef RULES_REAL
 #undef RULES_FN
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 #undef RULES_REAL
+#undef RULES_DIM
 #undef RULES_FN
 
 static boids_params params(void) {
@@ -89,12 +91,17 @@ static void ring(boids_interact *t, const boids_params *p, int attractors) {
 
 static void accel_d(const boids_params *p, const boids_interact *t, double x, double y, double vx,
                     double vy, double *ax, double *ay) {
-    rules_k_d k;
-    rules_k_init_d(&k, p);
-    rules_k_set_interact_d(&k, t);
-    rules_acc_d a;
-    rules_acc_init_d(&a);
-    rules_accel_d(&k, &a, x, y, vx, vy, ax, ay);
+    rules_k_d2 k;
+    rules_table_d2 tab;
+    rules_k_init_d2(&k, p);
+    rules_k_set_interact_d2(&k, &tab, t);
+    rules_acc_d2 a;
+    rules_acc_init_d2(&a);
+    const double pos[2] = {x, y}, vel[2] = {vx, vy};
+    double acc[2];
+    rules_accel_d2(&k, &a, pos, vel, acc);
+    *ax = acc[0];
+    *ay = acc[1];
 }
 
 static void every_point_counts(void) {
@@ -118,27 +125,31 @@ static void every_point_counts(void) {
  * predator, food and walls), then each predator on, then each attractor on, in index order. */
 static void sum_order_d(const boids_params *p, const boids_interact *t) {
     const double x = 205, y = 195, vx = 1, vy = -2;
-    rules_k_d k;
-    rules_k_init_d(&k, p);
-    rules_acc_d a;
-    rules_acc_init_d(&a);
-    double ax, ay, fx, fy, dx, dy, gx, gy;
-    rules_accel_d(&k, &a, x, y, vx, vy, &ax, &ay); /* no table yet */
+    rules_k_d2 k;
+    rules_table_d2 tab;
+    rules_k_init_d2(&k, p);
+    rules_acc_d2 a;
+    rules_acc_init_d2(&a);
+    const double pos[2] = {x, y}, vel[2] = {vx, vy};
+    double acc[2], f[2], d[2], g[2];
+    rules_accel_d2(&k, &a, pos, vel, acc); /* no table yet */
     for (int i = 0; i < 2 * BOIDS_MAX_POINTS; i++) {
         int pred = i < BOIDS_MAX_POINTS;
         const boids_point *q = pred ? &t->predators[i] : &t->attractors[i - BOIDS_MAX_POINTS];
         if (!q->on) continue;
+        const double at[2] = {q->x, q->y};
         if (pred)
-            rules_offset_d(&k, q->x, q->y, x, y, &dx, &dy);
+            rules_offset_d2(&k, at, pos, d);
         else
-            rules_offset_d(&k, x, y, q->x, q->y, &dx, &dy);
-        if (!(dx * dx + dy * dy < q->radius * q->radius)) continue;
-        rules_steer_d(&k, dx, dy, vx, vy, &fx, &fy);
-        ax += q->weight * fx;
-        ay += q->weight * fy;
+            rules_offset_d2(&k, pos, at, d);
+        if (!(d[0] * d[0] + d[1] * d[1] < q->radius * q->radius)) continue;
+        rules_steer_d2(&k, d, vel, f);
+        acc[0] += q->weight * f[0];
+        acc[1] += q->weight * f[1];
     }
-    rules_k_set_interact_d(&k, t);
-    rules_accel_d(&k, &a, x, y, vx, vy, &gx, &gy);
+    rules_k_set_interact_d2(&k, &tab, t);
+    rules_accel_d2(&k, &a, pos, vel, g);
+    const double ax = acc[0], ay = acc[1], gx = g[0], gy = g[1];
     CHECK(gx == ax && gy == ay,
           "double: rules_accel (%.17g, %.17g), index-order sum (%.17g, %.17g)", gx, gy, ax, ay);
 }
@@ -146,27 +157,31 @@ static void sum_order_d(const boids_params *p, const boids_interact *t) {
 /* The same in float (the weights and radii below are exact in float). */
 static void sum_order_f(const boids_params *p, const boids_interact *t) {
     const float x = 205, y = 195, vx = 1, vy = -2;
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_acc_f a;
-    rules_acc_init_f(&a);
-    float ax, ay, fx, fy, dx, dy, gx, gy;
-    rules_accel_f(&k, &a, x, y, vx, vy, &ax, &ay);
+    rules_k_f2 k;
+    rules_table_f2 tab;
+    rules_k_init_f2(&k, p);
+    rules_acc_f2 a;
+    rules_acc_init_f2(&a);
+    const float pos[2] = {x, y}, vel[2] = {vx, vy};
+    float acc[2], f[2], d[2], g[2];
+    rules_accel_f2(&k, &a, pos, vel, acc);
     for (int i = 0; i < 2 * BOIDS_MAX_POINTS; i++) {
         int pred = i < BOIDS_MAX_POINTS;
         const boids_point *q = pred ? &t->predators[i] : &t->attractors[i - BOIDS_MAX_POINTS];
         if (!q->on) continue;
+        const float at[2] = {(float)q->x, (float)q->y};
         if (pred)
-            rules_offset_f(&k, (float)q->x, (float)q->y, x, y, &dx, &dy);
+            rules_offset_f2(&k, at, pos, d);
         else
-            rules_offset_f(&k, x, y, (float)q->x, (float)q->y, &dx, &dy);
-        if (!(dx * dx + dy * dy < (float)q->radius * (float)q->radius)) continue;
-        rules_steer_f(&k, dx, dy, vx, vy, &fx, &fy);
-        ax += (float)q->weight * fx;
-        ay += (float)q->weight * fy;
+            rules_offset_f2(&k, pos, at, d);
+        if (!(d[0] * d[0] + d[1] * d[1] < (float)q->radius * (float)q->radius)) continue;
+        rules_steer_f2(&k, d, vel, f);
+        acc[0] += (float)q->weight * f[0];
+        acc[1] += (float)q->weight * f[1];
     }
-    rules_k_set_interact_f(&k, t);
-    rules_accel_f(&k, &a, x, y, vx, vy, &gx, &gy);
+    rules_k_set_interact_f2(&k, &tab, t);
+    rules_accel_f2(&k, &a, pos, vel, g);
+    const float ax = acc[0], ay = acc[1], gx = g[0], gy = g[1];
     CHECK(gx == ax && gy == ay, "float: rules_accel (%.9g, %.9g), index-order sum (%.9g, %.9g)", gx,
           gy, ax, ay);
 }
@@ -220,12 +235,17 @@ static void placed_on_a_wall(void) {
     boids_obstacle wall = {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0};
     boids_error err;
     boids_interact_add_obstacle(&t, &wall, "test", &err);
-    rules_k_d k;
-    rules_k_init_d(&k, &p);
-    rules_k_set_interact_d(&k, &t);
-    CHECK(!rules_hit_d(&k, &k.obst[0], 100, 100, 103, 101, 3, 1), "leaving the wall is blocked");
-    CHECK(!rules_hit_d(&k, &k.obst[0], 100, 100, 97, 100, -3, 0), "leaving the wall is blocked");
-    CHECK(rules_hit_d(&k, &k.obst[0], 100, 100, 100, 103, 0, 3), "moving along the wall is free");
+    rules_k_d2 k;
+    rules_table_d2 tab;
+    rules_k_init_d2(&k, &p);
+    rules_k_set_interact_d2(&k, &tab, &t);
+    const double at[2] = {100, 100};
+#define HIT(x1, y1, mx, my)                                                                        \
+    rules_hit_d2(&k, &tab.obst[0], at, (double[2]){x1, y1}, (double[2]){mx, my})
+    CHECK(!HIT(103, 101, 3, 1), "leaving the wall is blocked");
+    CHECK(!HIT(97, 100, -3, 0), "leaving the wall is blocked");
+    CHECK(HIT(100, 103, 0, 3), "moving along the wall is free");
+#undef HIT
     boids_flock f;
     boids_flock_alloc(&f, 1, &err);
     f.x[0] = f.y[0] = 100, f.vx[0] = 3, f.vy[0] = 0;

@@ -34,16 +34,16 @@
 #include "check.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      3
+#define RULES_FN(name) name##_d3
 #include "rules.h"
-#include "rules3.h"
 #undef RULES_REAL
 #undef RULES_FN
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_FN(name) name##_f3
 #include "rules.h"
-#include "rules3.h"
 #undef RULES_REAL
+#undef RULES_DIM
 #undef RULES_FN
 
 enum { OBST3_N = 400, OBST3_INSIDE = 12, MOVE3_EVERY = 10 };
@@ -110,20 +110,20 @@ typedef struct obst3_check {
     int is_float;
     boids_params p;
     boids_interact t;
-    rules3_k_d kd;
-    rules3_table_d td;
-    rules3_k_f kf;
-    rules3_table_f tf;
+    rules_k_d3 kd;
+    rules_table_d3 td;
+    rules_k_f3 kf;
+    rules_table_f3 tf;
     boids_flock prev;
     long bad_exact, bad_indep, stayed, checked;
 } obst3_check;
 
 static void obst3_set_table(obst3_check *c, const boids_interact *t) {
     c->t = *t;
-    rules3_k_init_d(&c->kd, &c->p);
-    rules3_k_set_interact_d(&c->kd, &c->td, t);
-    rules3_k_init_f(&c->kf, &c->p);
-    rules3_k_set_interact_f(&c->kf, &c->tf, t);
+    rules_k_init_d3(&c->kd, &c->p);
+    rules_k_set_interact_d3(&c->kd, &c->td, t);
+    rules_k_init_f3(&c->kf, &c->p);
+    rules_k_set_interact_f3(&c->kf, &c->tf, t);
 }
 
 static void obst3_check_init(obst3_check *c, const char *name, int is_float, const boids_params *p,
@@ -138,32 +138,34 @@ static void obst3_check_init(obst3_check *c, const char *name, int is_float, con
 
 /* The exact check in double: 1 if the boid ends inside a sphere or (not expelled) its move
  * entered one. */
-static int exact3_d(const rules3_k_d *k, const double p0[3], const double p1[3]) {
-    const rules3_table_d *t = k->tab;
+static int exact3_d(const rules_k_d3 *k, const double p0[3], const double p1[3]) {
+    const rules_table_d3 *t = k->tab;
     int expelled = 0;
+    if (!t) return 0;
     for (int i = 0; i < t->nobst; i++) {
-        if (rules3_in_sphere_d(k, &t->obst[i], p1)) return 1;
-        expelled |= rules3_in_sphere_d(k, &t->obst[i], p0);
+        if (rules_in_round_d3(k, &t->obst[i], p1)) return 1;
+        expelled |= rules_in_round_d3(k, &t->obst[i], p0);
     }
     double m[3];
-    rules3_offset_d(k, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], &m[0], &m[1], &m[2]);
+    rules_offset_d3(k, p0, p1, m);
     for (int i = 0; i < t->nobst && !expelled; i++)
-        if (rules3_hit_d(k, &t->obst[i], p0, p1, m)) return 1;
+        if (rules_hit_d3(k, &t->obst[i], p0, p1, m)) return 1;
     return 0;
 }
 
 /* The same in float. */
-static int exact3_f(const rules3_k_f *k, const float p0[3], const float p1[3]) {
-    const rules3_table_f *t = k->tab;
+static int exact3_f(const rules_k_f3 *k, const float p0[3], const float p1[3]) {
+    const rules_table_f3 *t = k->tab;
     int expelled = 0;
+    if (!t) return 0;
     for (int i = 0; i < t->nobst; i++) {
-        if (rules3_in_sphere_f(k, &t->obst[i], p1)) return 1;
-        expelled |= rules3_in_sphere_f(k, &t->obst[i], p0);
+        if (rules_in_round_f3(k, &t->obst[i], p1)) return 1;
+        expelled |= rules_in_round_f3(k, &t->obst[i], p0);
     }
     float m[3];
-    rules3_offset_f(k, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], &m[0], &m[1], &m[2]);
+    rules_offset_f3(k, p0, p1, m);
     for (int i = 0; i < t->nobst && !expelled; i++)
-        if (rules3_hit_f(k, &t->obst[i], p0, p1, m)) return 1;
+        if (rules_hit_f3(k, &t->obst[i], p0, p1, m)) return 1;
     return 0;
 }
 

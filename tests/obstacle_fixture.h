@@ -32,14 +32,16 @@
 #include "check.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      2
+#define RULES_FN(name) name##_d2
 #include "rules.h"
 #undef RULES_REAL
 #undef RULES_FN
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 #undef RULES_REAL
+#undef RULES_DIM
 #undef RULES_FN
 
 enum { OBST_N = 400, OBST_INSIDE = 12, MOVE_EVERY = 10 };
@@ -104,18 +106,20 @@ typedef struct obst_check {
     int is_float;
     boids_params p;
     boids_interact t;
-    rules_k_d kd;
-    rules_k_f kf;
+    rules_k_d2 kd;
+    rules_k_f2 kf;
+    rules_table_d2 td;
+    rules_table_f2 tf;
     boids_flock prev;
     long bad_exact, bad_indep, stayed, checked;
 } obst_check;
 
 static void obst_set_table(obst_check *c, const boids_interact *t) {
     c->t = *t;
-    rules_k_init_d(&c->kd, &c->p);
-    rules_k_set_interact_d(&c->kd, t);
-    rules_k_init_f(&c->kf, &c->p);
-    rules_k_set_interact_f(&c->kf, t);
+    rules_k_init_d2(&c->kd, &c->p);
+    rules_k_set_interact_d2(&c->kd, &c->td, t);
+    rules_k_init_f2(&c->kf, &c->p);
+    rules_k_set_interact_f2(&c->kf, &c->tf, t);
 }
 
 static void obst_check_init(obst_check *c, const char *name, int is_float, const boids_params *p,
@@ -130,32 +134,38 @@ static void obst_check_init(obst_check *c, const char *name, int is_float, const
 
 /* The exact check in double: 1 if the boid ends inside a circle or (not expelled) its move
  * entered an obstacle. */
-static int exact_d(const rules_k_d *k, double x0, double y0, double x1, double y1) {
+static int exact_d(const rules_k_d2 *k, double x0, double y0, double x1, double y1) {
     int expelled = 0;
-    for (int i = 0; i < k->nobst; i++) {
-        if (!k->obst[i].circle) continue;
-        if (rules_in_circle_d(k, &k->obst[i], x1, y1)) return 1;
-        expelled |= rules_in_circle_d(k, &k->obst[i], x0, y0);
+    if (!k->tab) return 0;
+    const rules_table_d2 *t = k->tab;
+    const double p0[2] = {x0, y0}, p1[2] = {x1, y1};
+    for (int i = 0; i < t->nobst; i++) {
+        if (!t->obst[i].round) continue;
+        if (rules_in_round_d2(k, &t->obst[i], p1)) return 1;
+        expelled |= rules_in_round_d2(k, &t->obst[i], p0);
     }
-    double mx, my;
-    rules_offset_d(k, x0, y0, x1, y1, &mx, &my);
-    for (int i = 0; i < k->nobst && !expelled; i++)
-        if (rules_hit_d(k, &k->obst[i], x0, y0, x1, y1, mx, my)) return 1;
+    double m[2];
+    rules_offset_d2(k, p0, p1, m);
+    for (int i = 0; i < t->nobst && !expelled; i++)
+        if (rules_hit_d2(k, &t->obst[i], p0, p1, m)) return 1;
     return 0;
 }
 
 /* The same in float. */
-static int exact_f(const rules_k_f *k, float x0, float y0, float x1, float y1) {
+static int exact_f(const rules_k_f2 *k, float x0, float y0, float x1, float y1) {
     int expelled = 0;
-    for (int i = 0; i < k->nobst; i++) {
-        if (!k->obst[i].circle) continue;
-        if (rules_in_circle_f(k, &k->obst[i], x1, y1)) return 1;
-        expelled |= rules_in_circle_f(k, &k->obst[i], x0, y0);
+    if (!k->tab) return 0;
+    const rules_table_f2 *t = k->tab;
+    const float p0[2] = {x0, y0}, p1[2] = {x1, y1};
+    for (int i = 0; i < t->nobst; i++) {
+        if (!t->obst[i].round) continue;
+        if (rules_in_round_f2(k, &t->obst[i], p1)) return 1;
+        expelled |= rules_in_round_f2(k, &t->obst[i], p0);
     }
-    float mx, my;
-    rules_offset_f(k, x0, y0, x1, y1, &mx, &my);
-    for (int i = 0; i < k->nobst && !expelled; i++)
-        if (rules_hit_f(k, &k->obst[i], x0, y0, x1, y1, mx, my)) return 1;
+    float m[2];
+    rules_offset_f2(k, p0, p1, m);
+    for (int i = 0; i < t->nobst && !expelled; i++)
+        if (rules_hit_f2(k, &t->obst[i], p0, p1, m)) return 1;
     return 0;
 }
 

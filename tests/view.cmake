@@ -55,7 +55,7 @@ foreach(t view_murmuration_two_cameras_show_a_3d_flock
 endforeach()
 
 # The viewer's scene on the gpu backend in 3-D: drawn from the backend's buffers, with the
-# previous velocities put in their order after each step (src/app/render_scene.c).
+# previous velocities put in their order after each step (src/app/render/render_scene.c).
 add_executable(scene3_test view/scene3_test.c)
 target_link_libraries(scene3_test PRIVATE boids_viewer)
 add_test(NAME scene3_gpu_previous_velocities_follow_each_boid COMMAND scene3_test)
@@ -63,12 +63,12 @@ set_tests_properties(scene3_gpu_previous_velocities_follow_each_boid PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300)
 boids_gl_tests(scene3_gpu_previous_velocities_follow_each_boid)
 
-# The 3-D camera's maths, no GL needed (src/app/camera3.c).
+# The 3-D camera's maths, no GL needed (src/app/render/camera3.c).
 add_executable(camera3_test view/camera3_test.c)
 target_link_libraries(camera3_test PRIVATE boids_view_gpu)
 add_test(NAME camera3_orbit_view_matrix_and_fly_move_as_documented COMMAND camera3_test)
 
-# The key table of docs/viewer.md is the viewer's own (src/app/view_keys.c), printed by a
+# The key table of docs/viewer.md is the viewer's own (src/app/viewer/view_keys.c), printed by a
 # small program linked with the viewer.
 add_executable(view_keys_markdown view/keys_markdown.c)
 target_link_libraries(view_keys_markdown PRIVATE boids_viewer)

@@ -359,7 +359,7 @@ typedef struct steer_ctx {
 static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q, uint32_t i,
                             grid_acc *out) {
     grid_acc acc;
-    grid_acc_init(&acc);
+    RULES_FN(rules_acc_init)(&acc);
     const float *ps[D], *vs[D];
     float p[D], v[D];
     for (int a = 0; a < D; a++) {
@@ -373,12 +373,12 @@ static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q
             if (j == i) continue;
             float pj[D], d[D];
             for (int a = 0; a < D; a++) pj[a] = ps[a][j];
-            grid_offset(k, p, pj, d);
-            const float d2 = grid_d2(d);
-            if (!grid_sees(k, d, d2, v)) continue;
+            RULES_FN(rules_offset)(k, p, pj, d);
+            const float d2 = RULES_FN(rules_dot)(d, d);
+            if (!RULES_FN(rules_sees)(k, d, d2, v)) continue;
             float vj[D];
             for (int a = 0; a < D; a++) vj[a] = vs[a][j];
-            grid_acc_add(k, &acc, d, d2, vj);
+            RULES_FN(rules_acc_add)(k, &acc, d, d2, vj);
         }
     *out = acc;
 }
@@ -388,7 +388,7 @@ static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     grid_acc acc[LANES];
 #if BOIDS_AVX2
-    if (x->simd && !grid_k_table(x->k)) {
+    if (x->simd && !x->k->tab) {
         GRID_NAME(boids_cpu_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
         return;
     }
@@ -436,8 +436,8 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
                 for (int a = 0; a < D; a++) pj[a] = s->p[a][j];
-                grid_offset(x->k, p, pj, d);
-                if (!(grid_d2(d) <= x->k->vision2)) continue;
+                RULES_FN(rules_offset)(x->k, p, pj, d);
+                if (!(RULES_FN(rules_dot)(d, d) <= x->k->vision2)) continue;
             }
             for (int a = 0; a < D; a++) acc[a] += x->u[a][j];
             n++;
@@ -609,14 +609,14 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_k *k, const boids_
                     continue;
                 }
                 grid_acc acc;
-                grid_acc_init(&acc);
+                RULES_FN(rules_acc_init)(&acc);
                 float x[D], v[D];
                 state_get(&snap, i, x, v);
                 for (uint32_t b = 0; b < q.m; b++) {
                     float xj[D], vj[D], d[D];
                     state_get(&snap, q.best[b].slot, xj, vj);
-                    grid_offset(k, x, xj, d);
-                    grid_acc_add(k, &acc, d, grid_d2(d), vj);
+                    RULES_FN(rules_offset)(k, x, xj, d);
+                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
                 }
                 grid_move(k, &acc, x, v);
                 state_put(&out, i, x, v);
@@ -807,9 +807,10 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                             if (j == i) continue;
                             float xj[D], vj[D], d[D];
                             state_get(&s, j, xj, vj);
-                            grid_offset(&k, x, xj, d);
-                            const float d2 = grid_d2(d);
-                            if (vicsek ? !(d2 <= k.vision2) : !grid_sees(&k, d, d2, v)) continue;
+                            RULES_FN(rules_offset)(&k, x, xj, d);
+                            const float d2 = RULES_FN(rules_dot)(d, d);
+                            if (vicsek ? !(d2 <= k.vision2) : !RULES_FN(rules_sees)(&k, d, d2, v))
+                                continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);
                         }
@@ -940,8 +941,7 @@ int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b) {
 /* ---- the entry points, one for both dimensions (compiled with the plane's instance) ---- */
 
 /* The box's instance (cpu_grid.c with GRID_DIM 3). */
-boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads,
-                                        boids_error *err);
+boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads, boids_error *err);
 int boids_cpu_grid_is_d3(const boids_backend *b);
 
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {

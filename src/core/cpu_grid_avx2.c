@@ -26,7 +26,7 @@ static inline __m256 wrap8(__m256 d, __m256 side, __m256 half, __m256 neg_half) 
     return _mm256_blendv_ps(r, _mm256_add_ps(d, side), _mm256_cmp_ps(d, neg_half, _CMP_LT_OQ));
 }
 
-/* a0 b0 + a1 b1 (+ a2 b2): a dot product in the rules' order (grid_d2's). */
+/* a0 b0 + a1 b1 (+ a2 b2): a dot product in the rules' order (rules_dot's). */
 static inline __m256 dot8(const __m256 a[D], const __m256 b[D]) {
     __m256 s = _mm256_mul_ps(a[0], b[0]);
     _Pragma("GCC unroll 3") for (int c = 1; c < D; c++) s =
@@ -60,9 +60,9 @@ static inline void lanes8_load(const state *s, const grid_k *k, const cell_group
     GRID_AXES(a) {
         if (v) v[a] = load_lanes(s->v[a], q->i0, valid);
         g->p[a] = load_lanes(s->p[a], q->i0, valid);
-        g->side[a] = _mm256_set1_ps(grid_k_side(k, a));
-        g->half[a] = _mm256_set1_ps(grid_k_half(k, a));
-        g->nhalf[a] = _mm256_set1_ps(-grid_k_half(k, a));
+        g->side[a] = _mm256_set1_ps(k->side[a]);
+        g->half[a] = _mm256_set1_ps(k->half[a]);
+        g->nhalf[a] = _mm256_set1_ps(-k->half[a]);
         g->wrap[a] = q->wrap[a];
     }
     g->self = _mm256_add_epi32(i0, _mm256_and_si256(lane, valid));
@@ -227,7 +227,7 @@ static void scan_group(const lanes8 *g, const state *s, const grid_k *k, sep8 *a
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
  * spare lanes repeat the first boid and are ignored) into a and v, the lanes into g.
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
- * by rules_wrap's comparisons, d2 = grid_d2(d), the fov test of sees8, and each sum
+ * by rules_wrap's comparisons, d2 = RULES_FN(rules_dot)(d, d), the fov test of sees8, and each sum
  * updated as scan8 says; the neighbour counts where count is set. */
 static inline void reynolds_sums(const state *s, const grid_k *k, const cell_group *q, int count,
                                  lanes8 *g, sep8 *a, sums8 *v) {
@@ -329,13 +329,13 @@ static inline void accel8_rules(const grid_k *k, const lanes8 *g, const sep8 *a,
     accel8_add(c, k->w_coh, v->c, all);
     __m256 d[D], pt[D];
     if (k->predator) {
-        GRID_AXES(b) pt[b] = _mm256_set1_ps(grid_k_pred(k, b));
+        GRID_AXES(b) pt[b] = _mm256_set1_ps(k->pred_at[b]);
         world_offset8(k, g, pt, g->p, d);
         accel8_add(c, k->w_pred, d,
                    _mm256_cmp_ps(dot8(d, d), _mm256_set1_ps(k->pred_r2), _CMP_LT_OQ));
     }
     if (k->food) {
-        GRID_AXES(b) pt[b] = _mm256_set1_ps(grid_k_food(k, b));
+        GRID_AXES(b) pt[b] = _mm256_set1_ps(k->food_at[b]);
         world_offset8(k, g, g->p, pt, d);
         accel8_add(c, k->w_food, d,
                    _mm256_cmp_ps(dot8(d, d), _mm256_set1_ps(k->food_r2), _CMP_LT_OQ));
@@ -344,7 +344,7 @@ static inline void accel8_rules(const grid_k *k, const lanes8 *g, const sep8 *a,
         const __m256 one = _mm256_set1_ps(1), margin = _mm256_set1_ps(k->wall_margin);
         __m256 on = zero;
         GRID_AXES(b) {
-            const __m256 hi = _mm256_set1_ps(grid_k_side(k, b) - k->wall_margin);
+            const __m256 hi = _mm256_set1_ps(k->side[b] - k->wall_margin);
             d[b] = _mm256_and_ps(_mm256_cmp_ps(g->p[b], margin, _CMP_LT_OQ), one);
             d[b] = _mm256_blendv_ps(d[b], _mm256_sub_ps(d[b], one),
                                     _mm256_cmp_ps(g->p[b], hi, _CMP_GT_OQ));

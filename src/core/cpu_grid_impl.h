@@ -39,153 +39,67 @@
 #define BOIDS_AVX2 0
 #endif
 
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f
-#include "rules.h"
-#if D == 3
-#include "rules3.h"
+#define RULES_REAL float
+#define RULES_DIM  D
+#if D == 2
+#define RULES_FN(name) name##_f2
+#else
+#define RULES_FN(name) name##_f3
 #endif
+#include "rules.h"
 
 /* ---- the rules of the dimension ---------------------------------------------------------
- * The grid path's view of rules.h / rules3.h: the per-step constants, the neighbour sums,
- * and the calls the kernels make, over arrays of D components. */
-#if D == 2
-typedef rules_k_f grid_k;     /* per-step constants */
-typedef rules_acc_f grid_acc; /* one boid's neighbour sums */
-typedef struct grid_table {   /* the plane's constants hold the interaction table */
-    char unused;
-} grid_table;
+ * The grid path's names for rules.h's instance of this dimension in float (RULES_FN stays
+ * defined: the files call RULES_FN(rules_offset) and the like directly). */
+typedef RULES_FN(rules_k) grid_k;         /* per-step constants */
+typedef RULES_FN(rules_acc) grid_acc;     /* one boid's neighbour sums */
+typedef RULES_FN(rules_table) grid_table; /* the interaction table the constants point to */
+
 static inline void grid_k_init(grid_k *k, grid_table *t, const boids_params *p,
                                const boids_interact *in) {
-    (void)t;
-    rules_k_init_f(k, p);
-    rules_k_set_interact_f(k, in);
+    RULES_FN(rules_k_init)(k, p);
+    RULES_FN(rules_k_set_interact)(k, t, in);
 }
-/* Whether the constants hold interaction points or obstacles (the AVX2 move has neither). */
-static inline int grid_k_table(const grid_k *k) {
-    return k->npred + k->nattr + k->nobst != 0;
-}
-static inline float grid_k_side(const grid_k *k, int a) {
-    return a == 0 ? k->width : k->height;
-}
-static inline float grid_k_half(const grid_k *k, int a) {
-    return a == 0 ? k->half_w : k->half_h;
-}
-static inline float grid_k_pred(const grid_k *k, int a) {
-    return a == 0 ? k->pred_x : k->pred_y;
-}
-static inline float grid_k_food(const grid_k *k, int a) {
-    return a == 0 ? k->food_x : k->food_y;
-}
-static inline void grid_offset(const grid_k *k, const float *p, const float *q, float d[D]) {
-    rules_offset_f(k, p[0], p[1], q[0], q[1], &d[0], &d[1]);
-}
-static inline int grid_in_fov(const grid_k *k, const float d[D], float d2, const float v[D]) {
-    return rules_in_fov_f(k, d[0], d[1], d2, v[0], v[1]);
-}
-static inline int grid_sees(const grid_k *k, const float d[D], float d2, const float v[D]) {
-    return rules_sees_f(k, d[0], d[1], d2, v[0], v[1]);
-}
-static inline void grid_acc_init(grid_acc *a) {
-    rules_acc_init_f(a);
-}
-static inline void grid_acc_add(const grid_k *k, grid_acc *a, const float d[D], float d2,
-                                const float v[D]) {
-    rules_acc_add_f(k, a, d[0], d[1], d2, v[0], v[1]);
-}
+
 /* Sums made elsewhere (the SIMD kernels) into a: n neighbours, velocities mv, offsets c,
  * separation terms sep, separated. */
 static inline void grid_acc_set(grid_acc *a, long n, const float mv[D], const float c[D],
                                 const float sep[D], int separated) {
-    *a = (grid_acc){n, mv[0], mv[1], c[0], c[1], sep[0], sep[1], separated};
+    a->n = n;
+    for (int b = 0; b < D; b++) a->mv[b] = mv[b], a->off[b] = c[b], a->sep[b] = sep[b];
+    a->separated = separated;
 }
+
 /* rules_accel then rules_integrate: the boid at (p, v) moved in place. */
 static inline void grid_move(const grid_k *k, const grid_acc *a, float p[D], float v[D]) {
-    float ax, ay;
-    rules_accel_f(k, a, p[0], p[1], v[0], v[1], &ax, &ay);
-    rules_integrate_f(k, ax, ay, &p[0], &p[1], &v[0], &v[1]);
+    float acc[D];
+    RULES_FN(rules_accel)(k, a, p, v, acc);
+    RULES_FN(rules_integrate)(k, acc, p, v);
 }
-/* The unit heading of velocity v that the Vicsek sums add (vicsek_add's term; 0 at rest). */
+
+/* The unit heading of velocity v that the Vicsek sums add (0 at rest). The one difference
+ * by dimension here: the plane's is the quotient itself, as the plane's grid has always
+ * held it (a -0 stays -0: the first term of a topological sum), the box's is vicsek_add's
+ * term added to a zero sum (never -0). */
 static inline void grid_unit(const float v[D], float u[D]) {
+#if D == 2
     const float s = (float)sqrt(v[0] * v[0] + v[1] * v[1]);
     u[0] = s > 0 ? v[0] / s : 0;
     u[1] = s > 0 ? v[1] / s : 0;
-}
-/* The Vicsek move from heading sum s of n headings, with the noise of (seed, step, id). */
-static inline void grid_vicsek(const grid_k *k, const boids_params *p, uint32_t t, uint32_t id,
-                               const float s[D], long n, float x[D], float v[D]) {
-    const float u = (float)boids_noise_u((uint64_t)p->noise_seed, t, id); /* 24 bits: exact */
-    vicsek_update_f(k, s[0], s[1], n, u, (float)p->noise, (float)p->speed, &x[0], &x[1], &v[0],
-                    &v[1]);
-}
 #else
-typedef rules3_k_f grid_k;
-typedef rules3_acc_f grid_acc;
-typedef rules3_table_f grid_table; /* the box's constants point to it */
-static inline void grid_k_init(grid_k *k, grid_table *t, const boids_params *p,
-                               const boids_interact *in) {
-    rules3_k_init_f(k, p);
-    rules3_k_set_interact_f(k, t, in);
+    for (int a = 0; a < D; a++) u[a] = 0;
+    RULES_FN(vicsek_add)(v, u);
+#endif
 }
-static inline int grid_k_table(const grid_k *k) {
-    return k->tab != NULL;
-}
-static inline float grid_k_side(const grid_k *k, int a) {
-    return a == 0 ? k->width : a == 1 ? k->height : k->depth;
-}
-static inline float grid_k_half(const grid_k *k, int a) {
-    return a == 0 ? k->half_w : a == 1 ? k->half_h : k->half_d;
-}
-static inline float grid_k_pred(const grid_k *k, int a) {
-    return a == 0 ? k->pred_x : a == 1 ? k->pred_y : k->pred_z;
-}
-static inline float grid_k_food(const grid_k *k, int a) {
-    return a == 0 ? k->food_x : a == 1 ? k->food_y : k->food_z;
-}
-static inline void grid_offset(const grid_k *k, const float *p, const float *q, float d[D]) {
-    rules3_offset_f(k, p[0], p[1], p[2], q[0], q[1], q[2], &d[0], &d[1], &d[2]);
-}
-static inline int grid_in_fov(const grid_k *k, const float d[D], float d2, const float v[D]) {
-    return rules3_in_fov_f(k, d[0], d[1], d[2], d2, v[0], v[1], v[2]);
-}
-static inline int grid_sees(const grid_k *k, const float d[D], float d2, const float v[D]) {
-    return rules3_sees_f(k, d[0], d[1], d[2], d2, v[0], v[1], v[2]);
-}
-static inline void grid_acc_init(grid_acc *a) {
-    rules3_acc_init_f(a);
-}
-static inline void grid_acc_add(const grid_k *k, grid_acc *a, const float d[D], float d2,
-                                const float v[D]) {
-    rules3_acc_add_f(k, a, d[0], d[1], d[2], d2, v[0], v[1], v[2]);
-}
-static inline void grid_acc_set(grid_acc *a, long n, const float mv[D], const float c[D],
-                                const float sep[D], int separated) {
-    *a = (grid_acc){n, mv[0], mv[1], mv[2], c[0], c[1], c[2], sep[0], sep[1], sep[2], separated};
-}
-static inline void grid_move(const grid_k *k, const grid_acc *a, float p[D], float v[D]) {
-    float acc[3];
-    rules3_accel_f(k, a, p, v, acc);
-    rules3_integrate_f(k, acc, p, v);
-}
-/* vicsek3_add's term: added to a zero sum, so never -0. */
-static inline void grid_unit(const float v[D], float u[D]) {
-    u[0] = u[1] = u[2] = 0;
-    vicsek3_add_f(v[0], v[1], v[2], u);
-}
+
+/* The Vicsek move from heading sum s of n headings, with the noise of (seed, step, id): one
+ * variate turns the plane's angle, two place the box's direction in its cone. */
 static inline void grid_vicsek(const grid_k *k, const boids_params *p, uint32_t t, uint32_t id,
                                const float s[D], long n, float x[D], float v[D]) {
     const uint64_t seed = (uint64_t)p->noise_seed;
     const float u1 = (float)boids_noise_u(seed, t, id); /* 24 bits: exact */
-    const float u2 = (float)boids_noise_u2(seed, t, id);
-    vicsek3_update_f(k, s, n, u1, u2, (float)p->noise, (float)p->speed, x, v);
-}
-#endif
-
-/* |d|^2 in the one operation order every path uses: ((dx dx + dy dy) + dz dz). */
-static inline float grid_d2(const float d[D]) {
-    float s = d[0] * d[0];
-    for (int a = 1; a < D; a++) s += d[a] * d[a];
-    return s;
+    const float u2 = D == 2 ? 0 : (float)boids_noise_u2(seed, t, id);
+    RULES_FN(vicsek_update)(k, s, n, u1, u2, (float)p->noise, (float)p->speed, x, v);
 }
 
 /* ---- the grid path's data ------------------------------------------------------------- */
@@ -225,7 +139,7 @@ void GRID_NAME(boids_cpu_reynolds_avx2)(const state *s, const grid_k *k, const c
 /* The group's neighbour sums as boids_cpu_reynolds_avx2 makes them, then its boids moved
  * by rules_accel and rules_integrate, operation for operation on each lane, into slots
  * [i0, i0 + lanes) of out. Only for constants without an interaction table
- * (!grid_k_table(k)): its points and obstacles stay with the scalar functions. */
+ * (k->tab NULL): its points and obstacles stay with the scalar functions. */
 void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
                                              const cell_group *q);
 

@@ -55,11 +55,11 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
         if (j == self) continue;
         float xj[D], d[D];
         for (int a = 0; a < D; a++) xj[a] = ps[a][j];
-        grid_offset(k, x, xj, d);
-        const float d2 = grid_d2(d);
+        RULES_FN(rules_offset)(k, x, xj, d);
+        const float d2 = RULES_FN(rules_dot)(d, d);
         if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
         if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        if (!vicsek && !grid_in_fov(k, d, d2, v)) continue;
+        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
         const uint32_t id = ids[j];
         uint32_t pos = m < kmax ? m++ : m - 1;
         for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];

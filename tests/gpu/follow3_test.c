@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* "See what a boid sees" in 3-D marks exactly the neighbours each backend's step uses
- * (src/app/follow3.h), for many followed boids in 3-D flocks: metric Reynolds with fields
+ * (src/app/render/follow3.h), for many followed boids in 3-D flocks: metric Reynolds with fields
  * of view of 240 and 180 degrees (wrap and walls), topological k = 7 at any distance and
  * within the vision radius, metric Vicsek and topological Vicsek.
  *   gpu:     the follow pass's marks, read back from the buffer boid3.vert draws from, have

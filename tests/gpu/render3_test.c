@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The 3-D drawing (src/app/render3.c) on a synthetic 3-D state, no simulation: two boids of
+/* The 3-D drawing (src/app/render/render3.c) on a synthetic 3-D state, no simulation: two boids of
  * the same colour and heading, one near the eye and one across the world, drawn into an
  * offscreen framebuffer on an EGL context. The depth cue must show: the far boid is dimmer
  * (fog) and covers fewer pixels (perspective). The world box's lines are drawn, and a

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The 3-D camera's maths (src/app/camera3.c): where the orbit puts the eye, that the view
+/* The 3-D camera's maths (src/app/render/camera3.c): where the orbit puts the eye, that the view
  * matrix maps the target to the middle of the screen, that fly moves along the look
  * direction, and that toggling and look_at keep what they promise. Tolerances: the camera
  * computes in float, and every quantity checked is of order 1 to 1000 units, so 1e-3

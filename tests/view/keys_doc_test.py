@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """docs/viewer.md's key table is the viewer's own: the program prints its table
-(src/app/view_keys.c, the one the keyboard dispatches through and the `?` overlay lists) and
+(src/app/viewer/view_keys.c, the one the keyboard dispatches through and the `?` overlay lists) and
 the document must hold exactly those lines, as one table.
 
 Usage: keys_doc_test.py KEYS_MARKDOWN DOC. On a difference, the document's table is to be
@@ -23,6 +23,6 @@ have = lines[start:end]
 if have != want:
     print(f"FAILED: the key table of {doc} (line {start + 1}) differs from the viewer's:")
     sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(
-        have, want, f"{doc}", "the viewer (src/app/view_keys.c)", lineterm=""))
+        have, want, f"{doc}", "the viewer (src/app/viewer/view_keys.c)", lineterm=""))
     sys.exit(1)
 print(f"ok: {len(want) - 2} keys, the same in {doc} and in the viewer")

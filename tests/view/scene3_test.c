@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The viewer's scene (src/app/render_scene.c) on the gpu backend in 3-D: it draws from the
+/* The viewer's scene (src/app/render/render_scene.c) on the gpu backend in 3-D: it draws from the
  * backend's own state buffers (cell order, reordered every step), so the previous step's
  * velocities that bank the boids are put in that order by a pass (view_prev3.comp). After
  * each of several steps, slot for slot, they must be exactly the velocities the boid now

@@ -153,7 +153,7 @@ def test_view_panel_offers_murmuration_in_3d(tmp):
         harness.skip("xvfb-run not found (Debian package xvfb)")
     # The lab flock in 3-D; the panel's third preset row holds murmuration: at
     # 640 x 400 the panel is 300 pixels wide at the right, that row's button 84 to 106
-    # pixels down (src/app/view_panel.c, view_ui.c). The preset keeps N and the dimension.
+    # pixels down (src/app/viewer/view_panel.c, view_ui.c). The preset keeps N and the dimension.
     r = run(["view", "--set", "dim=3", "-n", "3000", "--size", "640x400", "--frames", "4",
              "--no-hud", "--keys", "2:{click:490,95}", "--stats"], xvfb=True)
     check(r.returncode == 0, f"exit code {r.returncode}", r)

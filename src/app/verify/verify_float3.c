@@ -3,7 +3,7 @@
  * verify_float.c for flocks with z arrays (verify.h's functions hand those here). The same
  * bounds with a third offset component, and one decision the plane does not have: the 3-D
  * Vicsek noise turns about a basis of the mean direction that changes sign across ez = 0
- * (rules3.h's vicsek3_basis), so a mean direction within float precision of that plane may
+ * (rules.h's vicsek3_basis), so a mean direction within float precision of that plane may
  * be turned another way in float. */
 #include <float.h>
 #include <math.h>
@@ -14,24 +14,23 @@
 #include "verify.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
-#include "../core/rules.h"
-#include "../core/rules3.h" /* the model in 3-D, in float */
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
+#include "../core/rules.h" /* the model in 3-D, in float */
 
-#define VERIFY_STEP_3D
 #include "verify_step.h" /* one boid's step, in float */
 
 void verify_float_step3(const boids_params *p, const boids_interact *t, const boids_flock *in,
                         int reverse, boids_flock *out) {
-    rules3_k_f k;
-    rules3_table_f tab;
-    rules3_k_init_f(&k, p);
-    rules3_k_set_interact_f(&k, &tab, t);
+    rules_k_f3 k;
+    rules_table_f3 tab;
+    rules_k_init_f3(&k, p);
+    rules_k_set_interact_f3(&k, &tab, t);
     const size_t n = in->n;
     float *buf = malloc(9 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));
     if (!buf || !cnt) abort();
-    verify_snap_f s = {.n = n};
+    verify_snap_float s = {.n = n};
     const double *src[6] = {in->x, in->y, in->z, in->vx, in->vy, in->vz};
     for (int a = 0; a < 3; a++) s.p[a] = buf + (size_t)a * n, s.v[a] = buf + (size_t)(3 + a) * n;
     float *dec = buf + 6 * n;
@@ -44,8 +43,8 @@ void verify_float_step3(const boids_params *p, const boids_interact *t, const bo
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
-            size_t m = verify_gather3_f(p, &k, &s, i, nb, sel);
-            cnt[i] = verify_decide3_f(p, &k, &s, i, nb, m, reverse, &dec[3 * i]);
+            size_t m = verify_gather_f3(p, &k, &s, i, nb, sel);
+            cnt[i] = verify_decide_f3(p, &k, &s, i, nb, m, reverse, &dec[3 * i]);
         }
         free(nb);
         free(sel);
@@ -53,7 +52,7 @@ void verify_float_step3(const boids_params *p, const boids_interact *t, const bo
     double *dst[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
     for (size_t i = 0; i < n; i++) {
         float pos[3], vel[3];
-        verify_update3_f(p, &k, &s, i, &dec[3 * i], cnt[i], pos, vel);
+        verify_update_f3(p, &k, &s, i, &dec[3 * i], cnt[i], pos, vel);
         for (int a = 0; a < 3; a++) dst[a][i] = pos[a], dst[3 + a][i] = vel[a];
     }
     free(buf);

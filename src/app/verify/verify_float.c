@@ -8,7 +8,8 @@
 #include "verify.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "../core/rules.h" /* the model, in float */
 
 #include "verify_step.h" /* one boid's step, in float */
@@ -27,14 +28,15 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
         verify_float_step3(p, t, in, reverse, out);
         return;
     }
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_k_set_interact_f(&k, t);
+    rules_k_f2 k;
+    rules_table_f2 tab;
+    rules_k_init_f2(&k, p);
+    rules_k_set_interact_f2(&k, &tab, t);
     const size_t n = in->n;
     float *buf = malloc(6 * n * sizeof(float));
     long *cnt = malloc(n * sizeof(long));
     if (!buf || !cnt) abort();
-    verify_snap_f s = {{buf, buf + n, NULL}, {buf + 2 * n, buf + 3 * n, NULL}, n};
+    verify_snap_float s = {{buf, buf + n, NULL}, {buf + 2 * n, buf + 3 * n, NULL}, n};
     float *dec = buf + 4 * n;
     for (size_t i = 0; i < n; i++) {
         s.p[0][i] = (float)in->x[i];
@@ -49,15 +51,15 @@ void verify_float_step(const boids_params *p, const boids_interact *t, const boi
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
-            size_t m = verify_gather_f(p, &k, &s, i, nb, sel);
-            cnt[i] = verify_decide_f(p, &k, &s, i, nb, m, reverse, &dec[2 * i]);
+            size_t m = verify_gather_f2(p, &k, &s, i, nb, sel);
+            cnt[i] = verify_decide_f2(p, &k, &s, i, nb, m, reverse, &dec[2 * i]);
         }
         free(nb);
         free(sel);
     }
     for (size_t i = 0; i < n; i++) {
         float pos[2], vel[2];
-        verify_update_f(p, &k, &s, i, &dec[2 * i], cnt[i], pos, vel);
+        verify_update_f2(p, &k, &s, i, &dec[2 * i], cnt[i], pos, vel);
         out->x[i] = pos[0];
         out->y[i] = pos[1];
         out->vx[i] = vel[0];

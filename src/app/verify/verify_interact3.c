@@ -8,9 +8,9 @@
 #include "verify.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
-#include "../core/rules.h"
-#include "../core/rules3.h" /* the model in 3-D, in double */
+#define RULES_DIM      3
+#define RULES_FN(name) name##_d3
+#include "../core/rules.h" /* the model in 3-D, in double */
 
 static double norm3(const double v[3]) {
     return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -18,34 +18,34 @@ static double norm3(const double v[3]) {
 
 /* Distance from q to the segment from the origin to m. */
 static double pt_seg3(const double q[3], const double m[3]) {
-    double t = rules3_seg_t_d(q, m);
+    double t = rules_seg_t0_d3(q, m);
     const double w[3] = {q[0] - m[0] * t, q[1] - m[1] * t, q[2] - m[2] * t};
     return norm3(w);
 }
 
 /* Is a decision about sphere o within band b of its threshold, for the segment m from a boid
  * at p (its move: thr 0; its look-ahead: thr the clearance)? The segment's distance to the
- * centre against the radius plus thr (rules3_hit's "passes within" and rules3_avoid_dir's
+ * centre against the radius plus thr (rules_hit's "passes within" and rules_avoid_dir's
  * test, whose interior and end cases meet where their distances agree), the segment's end
  * against it (the move's "ends inside"), and under wrap the choice of the centre's image. */
-static int near_threshold3(const rules3_k_d *k, const rules3_sphere_d *o, const double p[3],
+static int near_threshold3(const rules_k_d3 *k, const rules_obst_d3 *o, const double p[3],
                            const double m[3], double thr, double b) {
     if (k->wrap &&
-        (fabs(fabs(o->x - p[0]) - k->half_w) <= b || fabs(fabs(o->y - p[1]) - k->half_h) <= b ||
-         fabs(fabs(o->z - p[2]) - k->half_d) <= b))
+        (fabs(fabs(o->x0 - p[0]) - k->half_w) <= b || fabs(fabs(o->y0 - p[1]) - k->half_h) <= b ||
+         fabs(fabs(o->z0 - p[2]) - k->half_d) <= b))
         return 1;
     double d[3];
-    rules3_offset_d(k, p[0], p[1], p[2], o->x, o->y, o->z, &d[0], &d[1], &d[2]);
+    rules_offset_d3(k, p, o->a, d);
     const double rim = o->r + thr, e[3] = {d[0] - m[0], d[1] - m[1], d[2] - m[2]};
     return fabs(pt_seg3(d, m) - rim) <= b || fabs(norm3(e) - rim) <= b;
 }
 
 /* Does some sphere near the boid make a decision within the band for the segment m? */
-static int any_near3(const rules3_k_d *k, const double p[3], const double m[3], double thr,
+static int any_near3(const rules_k_d3 *k, const double p[3], const double m[3], double thr,
                      double b) {
-    const rules3_table_d *t = k->tab;
+    const rules_table_d3 *t = k->tab;
     for (int i = 0; t && i < t->nobst; i++)
-        if (rules3_near_d(k, &t->obst[i], p, thr + fabs(m[0]) + fabs(m[1]) + fabs(m[2]) + b) &&
+        if (rules_near_d3(k, &t->obst[i], p, thr + fabs(m[0]) + fabs(m[1]) + fabs(m[2]) + b) &&
             near_threshold3(k, &t->obst[i], p, m, thr, b))
             return 1;
     return 0;
@@ -54,7 +54,7 @@ static int any_near3(const rules3_k_d *k, const double p[3], const double m[3], 
 /* The moves the boid may have meant (verify_interact.c's move_near): the one it made, or,
  * when it stayed put (blocked), its velocity then, as it is or mirrored back about any
  * sphere's radial; Vicsek moves with its old velocity, known. */
-static int move_near3(const rules3_k_d *k, const boids_params *p, const boids_flock *f,
+static int move_near3(const rules_k_d3 *k, const boids_params *p, const boids_flock *f,
                       const boids_flock *ref, size_t i, double b) {
     const double x[3] = {f->x[i], f->y[i], f->z[i]}, dt = p->dt;
     double m[3];
@@ -63,16 +63,17 @@ static int move_near3(const rules3_k_d *k, const boids_params *p, const boids_fl
         return any_near3(k, x, mv, 0, b);
     }
     if (ref->x[i] != x[0] || ref->y[i] != x[1] || ref->z[i] != x[2]) {
-        rules3_offset_d(k, x[0], x[1], x[2], ref->x[i], ref->y[i], ref->z[i], &m[0], &m[1], &m[2]);
+        const double to[3] = {ref->x[i], ref->y[i], ref->z[i]};
+        rules_offset_d3(k, x, to, m);
         return any_near3(k, x, m, 0, b);
     }
     const double v[3] = {ref->vx[i], ref->vy[i], ref->vz[i]};
     for (int c = 0; c < 3; c++) m[c] = v[c] * dt;
     if (any_near3(k, x, m, 0, b)) return 1;
     for (int o = 0; o < k->tab->nobst; o++) {
-        const rules3_sphere_d *s = &k->tab->obst[o];
+        const rules_obst_d3 *s = &k->tab->obst[o];
         double n[3];
-        rules3_offset_d(k, s->x, s->y, s->z, x[0], x[1], x[2], &n[0], &n[1], &n[2]);
+        rules_offset_d3(k, s->a, x, n);
         double nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
         double q = nn > 0 ? 2 * (v[0] * n[0] + v[1] * n[1] + v[2] * n[2]) / nn : 0;
         for (int c = 0; c < 3; c++) m[c] = (v[c] - q * n[c]) * dt;
@@ -84,23 +85,23 @@ static int move_near3(const rules3_k_d *k, const boids_params *p, const boids_fl
 /* One boid's table decisions within the band: a point's radius, a sphere's surface around
  * its start (expelled or not), the look-ahead's clearance (Reynolds), the move (unless it was
  * expelled instead). */
-static int band_boid3(const rules3_k_d *k, const boids_params *p, const boids_flock *f,
+static int band_boid3(const rules_k_d3 *k, const boids_params *p, const boids_flock *f,
                       const boids_flock *ref, size_t i, double b) {
-    const rules3_table_d *t = k->tab;
+    const rules_table_d3 *t = k->tab;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double x[3] = {f->x[i], f->y[i], f->z[i]}, v[3] = {f->vx[i], f->vy[i], f->vz[i]};
     double d[3];
     for (int j = 0; j < t->npred + t->nattr && !vicsek; j++) {
-        const rules3_point_d *q = &t->pts[j];
-        rules3_offset_d(k, x[0], x[1], x[2], q->x, q->y, q->z, &d[0], &d[1], &d[2]);
+        const rules_point_d3 *q = &t->pts[j];
+        rules_offset_d3(k, x, q->at, d);
         if (fabs(norm3(d) - sqrt(q->r2)) <= b) return 1;
     }
     int inside = 0;
     for (int j = 0; j < t->nobst; j++) {
-        const rules3_sphere_d *o = &t->obst[j];
-        rules3_offset_d(k, x[0], x[1], x[2], o->x, o->y, o->z, &d[0], &d[1], &d[2]);
+        const rules_obst_d3 *o = &t->obst[j];
+        rules_offset_d3(k, x, o->a, d);
         if (fabs(norm3(d) - o->r) <= b) return 1;
-        inside |= rules3_in_sphere_d(k, o, x);
+        inside |= rules_in_round_d3(k, o, x);
     }
     const double s = norm3(v);
     if (!vicsek && s > 0) {
@@ -113,10 +114,10 @@ static int band_boid3(const rules3_k_d *k, const boids_params *p, const boids_fl
 
 void verify_band_interact3(const boids_params *p, const boids_interact *t, const boids_flock *f,
                            const boids_flock *ref, verify_amb *amb) {
-    rules3_k_d k;
-    rules3_table_d tab;
-    rules3_k_init_d(&k, p);
-    rules3_k_set_interact_d(&k, &tab, t);
+    rules_k_d3 k;
+    rules_table_d3 tab;
+    rules_k_init_d3(&k, p);
+    rules_k_set_interact_d3(&k, &tab, t);
     if (!k.tab) return;
     double b = verify_interact_band(p);
     long n = (long)f->n;

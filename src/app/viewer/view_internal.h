@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer's state and what its files share. view.h is the viewer seen from the program;
- * this header is for src/app/view*.c only. One file per concern:
- *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats
- *   view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
+ * this header is for the viewer (src/app/viewer) and its remote control (src/app/remote) only. One
+ * file per concern: view.c         view_run: the frame loop, drawing a frame, following a boid,
+ * --stats view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
  *   view_keys.c    the key table: keyboard dispatch, the `?` overlay, the docs' table
  *   view_input.c   mouse and window events, the camera, scripted input (--keys, --press)
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "view_internal.h"
 
 /* The handlers only record the signal; the frame loop acts on it between frames. */

@@ -7,12 +7,23 @@
 #include "verify.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      2
+#define RULES_FN(name) name##_d2
 #include "../core/rules.h" /* the model, in double */
+
+/* rules_offset from (x, y) to b, into (dx, dy). */
+static void offset_xy(const rules_k_d2 *k, double x, double y, const double b[2], double *dx,
+                      double *dy) {
+    const double a[2] = {x, y};
+    double d[2];
+    rules_offset_d2(k, a, b, d);
+    *dx = d[0];
+    *dy = d[1];
+}
 
 /* Distance from p to segment a b. */
 static double pt_seg(double px, double py, double ax, double ay, double bx, double by) {
-    double t = rules_seg_t_d(px, py, ax, ay, bx - ax, by - ay);
+    double t = rules_seg_t_d2(px, py, ax, ay, bx - ax, by - ay);
     return hypot(px - (ax + (bx - ax) * t), py - (ay + (by - ay) * t));
 }
 
@@ -28,31 +39,32 @@ static double ends_apart(double mx, double my, double ax, double ay, double bx, 
  * distance to o against thr (a circle: its rim), touching against not (an end of one
  * segment near the other), the segment's end against the rim, and under wrap the choice of
  * o's image. */
-static int near_threshold(const rules_k_d *k, const rules_obst_d *o, double x, double y, double mx,
-                          double my, double thr, double b) {
+static int near_threshold(const rules_k_d2 *k, const rules_obst_d2 *o, double x, double y,
+                          double mx, double my, double thr, double b) {
     if (k->wrap &&
         (fabs(fabs(o->mx - x) - k->half_w) <= b || fabs(fabs(o->my - y) - k->half_h) <= b))
         return 1;
-    if (o->circle) {
+    if (o->round) {
         double dx, dy;
-        rules_offset_d(k, x, y, o->x0, o->y0, &dx, &dy);
+        offset_xy(k, x, y, o->a, &dx, &dy);
         double rim = o->r + thr;
         return fabs(pt_seg(dx, dy, 0, 0, mx, my) - rim) <= b ||
                fabs(hypot(dx - mx, dy - my) - rim) <= b;
     }
     double ax, ay, bx, by;
-    rules_seg_rel_d(k, o, x, y, &ax, &ay, &bx, &by);
+    rules_seg_rel_d2(k, o, x, y, &ax, &ay, &bx, &by);
     double e = ends_apart(mx, my, ax, ay, bx, by);
-    double d = rules_touch_d(mx, my, ax, ay, bx, by) ? 0 : e; /* apart: an end is closest */
+    double d = rules_touch_d2(mx, my, ax, ay, bx, by) ? 0 : e; /* apart: an end is closest */
     return e <= b || fabs(d - thr) <= b;
 }
 
 /* Does some obstacle near the boid make a decision within the band for the segment m? */
-static int any_near(const rules_k_d *k, double x, double y, double mx, double my, double thr,
+static int any_near(const rules_k_d2 *k, double x, double y, double mx, double my, double thr,
                     double b) {
-    for (int i = 0; i < k->nobst; i++)
-        if (rules_near_d(k, &k->obst[i], x, y, thr + fabs(mx) + fabs(my) + b) &&
-            near_threshold(k, &k->obst[i], x, y, mx, my, thr, b))
+    const double p[2] = {x, y};
+    for (int i = 0; i < k->tab->nobst; i++)
+        if (rules_near_d2(k, &k->tab->obst[i], p, thr + fabs(mx) + fabs(my) + b) &&
+            near_threshold(k, &k->tab->obst[i], x, y, mx, my, thr, b))
             return 1;
     return 0;
 }
@@ -60,25 +72,23 @@ static int any_near(const rules_k_d *k, double x, double y, double mx, double my
 /* The moves the boid may have meant: the one it made, or, when it stayed put (blocked), its
  * velocity then, as it is or mirrored back about any obstacle's normal (the rule mirrors it
  * about the one that blocked it); Vicsek moves with its old velocity, known. */
-static int move_near(const rules_k_d *k, const boids_params *p, const boids_flock *f,
+static int move_near(const rules_k_d2 *k, const boids_params *p, const boids_flock *f,
                      const boids_flock *ref, size_t i, double b) {
     double x = f->x[i], y = f->y[i], mx, my;
     if (p->model == BOIDS_MODEL_VICSEK)
         return any_near(k, x, y, f->vx[i] * p->dt, f->vy[i] * p->dt, 0, b);
     if (ref->x[i] != x || ref->y[i] != y) {
-        rules_offset_d(k, x, y, ref->x[i], ref->y[i], &mx, &my);
+        const double to[2] = {ref->x[i], ref->y[i]};
+        offset_xy(k, x, y, to, &mx, &my);
         return any_near(k, x, y, mx, my, 0, b);
     }
     double vx = ref->vx[i], vy = ref->vy[i];
     if (any_near(k, x, y, vx * p->dt, vy * p->dt, 0, b)) return 1;
-    for (int o = 0; o < k->nobst; o++) {
-        double nx, ny, ax, ay, bx, by;
-        if (k->obst[o].circle) {
-            rules_offset_d(k, k->obst[o].x0, k->obst[o].y0, x, y, &nx, &ny);
-        } else {
-            rules_seg_rel_d(k, &k->obst[o], x, y, &ax, &ay, &bx, &by);
-            rules_seg_normal_d(ax, ay, bx, by, &nx, &ny);
-        }
+    const double at[2] = {x, y};
+    for (int o = 0; o < k->tab->nobst; o++) {
+        double nrm[2];
+        rules_normal_d2(k, &k->tab->obst[o], at, nrm);
+        const double nx = nrm[0], ny = nrm[1];
         double nn = nx * nx + ny * ny, q = nn > 0 ? 2 * (vx * nx + vy * ny) / nn : 0;
         if (any_near(k, x, y, (vx - q * nx) * p->dt, (vy - q * ny) * p->dt, 0, b)) return 1;
     }
@@ -88,20 +98,22 @@ static int move_near(const rules_k_d *k, const boids_params *p, const boids_floc
 /* One boid's table decisions within the band: a point's radius, a circle's rim around its
  * start (expelled or not), the look-ahead's clearance (Reynolds), the move (unless it was
  * expelled instead). */
-static int band_boid(const rules_k_d *k, const boids_params *p, const boids_flock *f,
+static int band_boid(const rules_k_d2 *k, const boids_params *p, const boids_flock *f,
                      const boids_flock *ref, size_t i, double b) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     double x = f->x[i], y = f->y[i], vx = f->vx[i], vy = f->vy[i], dx, dy;
-    for (int j = 0; j < k->npred + k->nattr && !vicsek; j++) {
-        rules_offset_d(k, x, y, k->pts[j].x, k->pts[j].y, &dx, &dy);
-        if (fabs(hypot(dx, dy) - sqrt(k->pts[j].r2)) <= b) return 1;
+    const rules_table_d2 *t = k->tab;
+    const double at[2] = {x, y};
+    for (int j = 0; j < t->npred + t->nattr && !vicsek; j++) {
+        offset_xy(k, x, y, t->pts[j].at, &dx, &dy);
+        if (fabs(hypot(dx, dy) - sqrt(t->pts[j].r2)) <= b) return 1;
     }
     int inside = 0;
-    for (int j = 0; j < k->nobst; j++) {
-        if (!k->obst[j].circle) continue;
-        rules_offset_d(k, x, y, k->obst[j].x0, k->obst[j].y0, &dx, &dy);
-        if (fabs(hypot(dx, dy) - k->obst[j].r) <= b) return 1;
-        inside |= rules_in_circle_d(k, &k->obst[j], x, y);
+    for (int j = 0; j < t->nobst; j++) {
+        if (!t->obst[j].round) continue;
+        offset_xy(k, x, y, t->obst[j].a, &dx, &dy);
+        if (fabs(hypot(dx, dy) - t->obst[j].r) <= b) return 1;
+        inside |= rules_in_round_d2(k, &t->obst[j], at);
     }
     double s = hypot(vx, vy);
     if (!vicsek && s > 0 &&
@@ -125,9 +137,11 @@ void verify_band_interact(const boids_params *p, const boids_interact *t, const 
         verify_band_interact3(p, t, f, ref, amb);
         return;
     }
-    rules_k_d k;
-    rules_k_init_d(&k, p);
-    rules_k_set_interact_d(&k, t);
+    rules_k_d2 k;
+    rules_table_d2 tab;
+    rules_k_init_d2(&k, p);
+    rules_k_set_interact_d2(&k, &tab, t);
+    if (!k.tab) return; /* nothing on: no decision of the table's */
     double b = verify_interact_band(p);
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* One boid's brute-force step, written once for any floating type: the float brute force
+ * that calibrates `boids verify`'s tolerance (verify_float.c, verify_float3.c) and the
+ * double reference of a boid with a neighbour set given (verify_decide.c), which decides
+ * the boids whose float decisions are ambiguous.
+ *
+ * Include after rules.h with the same RULES_REAL, RULES_DIM and RULES_FN, as rules.h itself
+ * is included: once per precision and dimension. The operations are cpu-ref's in their
+ * order: pairs in ascending index, Vicsek agents summed with themselves at their index,
+ * every boid deciding from the same snapshot s. */
+
+#ifndef RULES_REAL
+#error "define RULES_REAL before including verify_step.h"
+#endif
+
+#include <stddef.h>
+
+#include "boids/params.h"
+#include "boids/backend.h"
+
+#ifndef VERIFY_STEP_H_SHARED
+#define VERIFY_STEP_H_SHARED
+/* The t-th of boid i and its neighbours nb (m of them, ascending, i not among them, the
+ * first q of them below i) in index order. */
+static inline size_t verify_merged(const size_t *nb, size_t q, size_t i, size_t t) {
+    return t < q ? nb[t] : t == q ? i : nb[t - 1];
+}
+static inline size_t verify_below(const size_t *nb, size_t m, size_t i) {
+    size_t q = 0;
+    while (q < m && nb[q] < i) q++;
+    return q;
+}
+
+/* The state every boid decides from: positions and velocities per axis (2 or 3 used), one
+ * type per precision (verify_snap_float, verify_snap_double) for both dimensions. */
+typedef struct verify_snap_float {
+    float *p[3], *v[3];
+    size_t n;
+} verify_snap_float;
+typedef struct verify_snap_double {
+    double *p[3], *v[3];
+    size_t n;
+} verify_snap_double;
+#define VERIFY_SNAP_(real) verify_snap_##real
+#define VERIFY_SNAP(real)  VERIFY_SNAP_(real)
+#endif
+
+#define R    RULES_REAL
+#define D    RULES_DIM
+#define SNAP VERIFY_SNAP(RULES_REAL)
+
+/* Keeps the kmax smallest (d2, j) of the m selected in nb and sel_d2, nearest first;
+ * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
+ * count. */
+static inline size_t RULES_FN(verify_topo_keep)(size_t *nb, R *sel_d2, size_t m, size_t kmax,
+                                                size_t j, R d2) {
+    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
+    size_t pos = m < kmax ? m++ : m - 1;
+    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
+        sel_d2[pos] = sel_d2[pos - 1];
+        nb[pos] = nb[pos - 1];
+    }
+    sel_d2[pos] = d2;
+    nb[pos] = j;
+    return m;
+}
+
+/* Passes a candidate (d2, j) to the selection: metric, appended; topological, kept among the
+ * k nearest. Returns the new count. */
+static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb, R *sel_d2, size_t m,
+                                             size_t j, R d2) {
+    if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        nb[m] = j;
+        return m + 1;
+    }
+    return RULES_FN(verify_topo_keep)(nb, sel_d2, m, (size_t)p->k, j, d2);
+}
+
+/* The gathered neighbours in index order (a topological selection is by distance); returns
+ * their number. */
+static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb, size_t m) {
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
+    return m;
+}
+
+/* Boid i's position and velocity in s. */
+static inline void RULES_FN(verify_boid)(const SNAP *s, size_t i, R p[D], R v[D]) {
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
+}
+
+/* The offset d from boid i to boid j of s; returns |d|^2. */
+static inline R RULES_FN(verify_offset)(const RULES_FN(rules_k) * k, const SNAP *s, size_t i,
+                                        size_t j, R d[D]) {
+    R pi[D], pj[D];
+    for (int a = 0; a < D; a++) pi[a] = s->p[a][i], pj[a] = s->p[a][j];
+    RULES_FN(rules_offset)(k, pi, pj, d);
+    return RULES_FN(rules_dot)(d, d);
+}
+
+/* The Vicsek heading sum of boid i and its neighbours nb (m, ascending) into out, in index
+ * order or reversed; returns the headings summed. */
+static inline long RULES_FN(verify_vicsek_sum)(const SNAP *s, size_t i, const size_t *nb, size_t m,
+                                               int reverse, R out[D]) {
+    const size_t q = verify_below(nb, m, i);
+    R pos[D], vel[D];
+    for (int a = 0; a < D; a++) out[a] = 0;
+    for (size_t a = 0; a <= m; a++) {
+        RULES_FN(verify_boid)(s, verify_merged(nb, q, i, reverse ? m - a : a), pos, vel);
+        RULES_FN(vicsek_add)(vel, out);
+    }
+    return (long)m + 1;
+}
+
+/* Is j (at offset d, |d|^2 = d2) a candidate neighbour of i with velocity vi (before any
+ * topological selection)? Reynolds: d2 < R^2 (metric, or topological with k_in_vision) and
+ * the fov; Vicsek: d2 <= R^2 (idem), no fov. */
+static inline int RULES_FN(verify_candidate)(const boids_params *p, const RULES_FN(rules_k) * k,
+                                             const R d[D], R d2, const R vi[D]) {
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
+    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
+    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
+}
+
+/* The neighbours of i by brute force into nb (ascending index), returning their number;
+ * topological: the first k by (d2, id). sel_d2 is scratch of k entries (of n for metric). */
+static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_FN(rules_k) * k,
+                                             const SNAP *s, size_t i, size_t *nb, R *sel_d2) {
+    R pi[D], vi[D], d[D];
+    RULES_FN(verify_boid)(s, i, pi, vi);
+    size_t m = 0;
+    for (size_t j = 0; j < s->n; j++) {
+        if (j == i) continue;
+        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        if (!RULES_FN(verify_candidate)(p, k, d, d2, vi)) continue;
+        m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
+    }
+    return RULES_FN(verify_selected)(p, nb, m);
+}
+
+/* Boid i's decision with the neighbours nb (m, ascending): the Reynolds acceleration or the
+ * Vicsek heading sum into out, summed in index order or reversed (reverse != 0); returns the
+ * headings summed (Vicsek) or 0. */
+static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN(rules_k) * k,
+                                           const SNAP *s, size_t i, const size_t *nb, size_t m,
+                                           int reverse, R out[D]) {
+    if (p->model == BOIDS_MODEL_VICSEK)
+        return RULES_FN(verify_vicsek_sum)(s, i, nb, m, reverse, out);
+    R pi[D], vi[D], pj[D], vj[D], d[D];
+    RULES_FN(rules_acc) a;
+    RULES_FN(rules_acc_init)(&a);
+    for (size_t t = 0; t < m; t++) {
+        size_t j = nb[reverse ? m - 1 - t : t];
+        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        RULES_FN(verify_boid)(s, j, pj, vj);
+        RULES_FN(rules_acc_add)(k, &a, d, d2, vj);
+    }
+    RULES_FN(verify_boid)(s, i, pi, vi);
+    RULES_FN(rules_accel)(k, &a, pi, vi, out);
+    return 0;
+}
+
+/* Moves boid i of s with its decision (dec, cnt) into pos and vel; Vicsek noise at step 0 of
+ * its stream, as every backend is fresh from an upload. */
+static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN(rules_k) * k,
+                                           const SNAP *s, size_t i, const R dec[D], long cnt,
+                                           R pos[D], R vel[D]) {
+    RULES_FN(verify_boid)(s, i, pos, vel);
+    if (p->model == BOIDS_MODEL_VICSEK) {
+        R u1 = (R)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
+        R u2 = D == 3 ? (R)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i) : 0;
+        RULES_FN(vicsek_update)(k, dec, cnt, u1, u2, (R)p->noise, (R)p->speed, pos, vel);
+    } else {
+        RULES_FN(rules_integrate)(k, dec, pos, vel);
+    }
+}
+
+#undef SNAP
+#undef D
+#undef R
