@@ -356,19 +356,6 @@ static void test_cpu_against_ref(void) {
             }
 }
 
-/* Many steps on 1 and 2 threads, and a resumed run (state order by id again), agree. */
-static void test_cpu_threads_and_resume(void) {
-    boids_params p = box_params(300, BOIDS_BOUNDARY_WRAP);
-    p.fov = 300;
-    boids_flock f = random_flock(&p, 4000, 3);
-    boids_flock a = run_cpu(&f, &p, 20, 1), b = run_cpu(&f, &p, 20, 2);
-    boids_flock mid = run_cpu(&f, &p, 10, 2), c = run_cpu(&mid, &p, 10, 2);
-    CHECK(boids_flock_hash(&a) == boids_flock_hash(&b), "20 steps: 1 and 2 threads agree");
-    CHECK(boids_flock_hash(&a) == boids_flock_hash(&c), "10 + 10 steps equal 20");
-    boids_flock_free(&f), boids_flock_free(&a), boids_flock_free(&b);
-    boids_flock_free(&mid), boids_flock_free(&c);
-}
-
 /* ---- state files --------------------------------------------------------------------- */
 
 static void test_state_round_trip(void) {
@@ -610,7 +597,6 @@ int main(void) {
     test_flat_flock_is_planar();
     test_ref_threads();
     test_cpu_against_ref();
-    test_cpu_threads_and_resume();
     test_state_round_trip();
     test_metrics_brute_force();
     test_milling_ring();
