@@ -182,6 +182,18 @@ static boids_flock random_flock(const boids_params *p, size_t n, uint64_t seed) 
     return f;
 }
 
+/* The state of backend b, made from f, after `steps` steps of p; destroys b. */
+static boids_flock stepped(boids_backend *b, const boids_flock *f, const boids_params *p,
+                           unsigned steps) {
+    boids_error err;
+    boids_flock out;
+    if (boids_flock_alloc_dim(&out, f->n, boids_flock_dim(f), &err)) die("alloc", &err);
+    if (boids_backend_step(b, p, steps, &err)) die("step", &err);
+    if (boids_backend_download(b, &out, &err)) die("download", &err);
+    boids_backend_destroy(b);
+    return out;
+}
+
 /* The state of f after `steps` steps of p on cpu-ref with `threads` threads (scalar != 0: the
  * scalar pair scan, not AVX2's). */
 static boids_flock run_ref_scan(const boids_flock *f, const boids_params *p, unsigned steps,
@@ -191,12 +203,7 @@ static boids_flock run_ref_scan(const boids_flock *f, const boids_params *p, uns
     if (!b) die("cpu-ref", &err);
     boids_cpu_ref_set_threads(b, threads);
     CHECK(boids_cpu_ref_force_scalar(b, scalar) == 0, "a 3-D cpu-ref takes the scan hook");
-    boids_flock out;
-    if (boids_flock_alloc_dim(&out, f->n, boids_flock_dim(f), &err)) die("alloc", &err);
-    if (boids_backend_step(b, p, steps, &err)) die("step", &err);
-    if (boids_backend_download(b, &out, &err)) die("download", &err);
-    boids_backend_destroy(b);
-    return out;
+    return stepped(b, f, p, steps);
 }
 
 static boids_flock run_ref(const boids_flock *f, const boids_params *p, unsigned steps,
@@ -265,12 +272,7 @@ static boids_flock run_cpu_kernel(const boids_flock *f, const boids_params *p, u
     if (!b) die("cpu", &err);
     CHECK(boids_cpu_force_scalar(b, scalar) == 0 && boids_cpu_fixed_threads(b, 1) == 0,
           "a 3-D cpu takes the test hooks");
-    boids_flock out;
-    if (boids_flock_alloc_dim(&out, f->n, 3, &err)) die("alloc", &err);
-    if (boids_backend_step(b, p, steps, &err)) die("step", &err);
-    if (boids_backend_download(b, &out, &err)) die("download", &err);
-    boids_backend_destroy(b);
-    return out;
+    return stepped(b, f, p, steps);
 }
 
 /* run_cpu_kernel with the processor's kernels, which must give the scalar ones' bits. */

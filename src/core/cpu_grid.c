@@ -680,6 +680,15 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *bu
     return grid_reserve(c, g, build_threads, err);
 }
 
+/* What a step and a neighbours query begin with: prepare, then the constants of p with
+ * the interaction table in (NULL: none) into k and tab. */
+static boids_status begin(cpu_grid *c, const boids_params *p, const boids_interact *in, geom *g,
+                          int *build_threads, grid_k *k, grid_table *tab, boids_error *err) {
+    boids_status st = prepare(c, p, g, build_threads, err);
+    if (!st) grid_k_init(k, tab, p, in);
+    return st;
+}
+
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -726,11 +735,10 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     c->run_threads = parallel ? c->threads : 1; /* room for the most threads */
     geom g;
     int build_threads;
-    boids_status st = prepare(c, p, &g, &build_threads, err);
-    if (st) return st;
     grid_k k;
     grid_table tab;
-    grid_k_init(&k, &tab, p, &b->inter);
+    boids_status st = begin(c, p, &b->inter, &g, &build_threads, &k, &tab, err);
+    if (st) return st;
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? now_s() : 0;
@@ -759,11 +767,11 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     c->run_threads = b->n >= PARALLEL_MIN ? c->threads : 1;
     geom g;
     int build_threads;
-    boids_status st = prepare(c, p, &g, &build_threads, err);
-    if (st) return st;
     grid_k k;
     grid_table tab;
-    grid_k_init(&k, &tab, p, NULL);
+    boids_status st = prepare(c, p, &g, &build_threads, err);
+    if (st) return st;
+    grid_k_init(&k, &tab, p, NULL);   /* the neighbours of the rules, without the table */
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
     const uint32_t *const start = c->start;
