@@ -104,11 +104,12 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
                 edge = edge || d[a] == -r || d[a] == r;
             }
             row *= g->n[0];
-            if (edge) {
-                for (long dx = b0[0]; dx <= b1[0]; dx++) {
-                    const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], dx);
-                    topo_scan(q, start[cell], start[cell + 1]);
-                }
+            if (edge) { /* the row's cells: one run of slots, or two across the seam */
+                const long n0 = (long)g->n[0], x0 = (long)c[0] + b0[0], x1 = (long)c[0] + b1[0];
+                const long a0 = x0 < 0 ? x0 + n0 : x0, a1 = x0 < 0 ? n0 - 1 : x1 < n0 ? x1 : n0 - 1;
+                topo_scan(q, start[row + (size_t)a0], start[row + (size_t)a1 + 1]);
+                if (x0 < 0) topo_scan(q, start[row], start[row + (size_t)x1 + 1]);
+                if (x1 >= n0) topo_scan(q, start[row], start[row + (size_t)(x1 - n0) + 1]);
             } else { /* else its two ends */
                 if (-r >= lo[0]) {
                     const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], -r);
