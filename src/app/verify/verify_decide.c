@@ -125,7 +125,7 @@ static int targets_zero(const verify_ref *r, size_t i, size_t m) {
 
 /* The Vicsek heading sum dec of cnt headings within float precision of the zero-sum
  * tolerance (float: cnt 1e-5) or, in 3-D, of the plane where the noise's basis turns
- * (verify_float3.c's band_external, the same bounds). */
+ * (verify_float.c's band_external, the same bounds). */
 static int vicsek_zero(const verify_ref *r, const double dec[3], long cnt) {
     const double s = r->dim == 3 ? sqrt(dec[0] * dec[0] + dec[1] * dec[1] + dec[2] * dec[2])
                                  : hypot(dec[0], dec[1]);

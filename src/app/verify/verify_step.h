@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* One boid's brute-force step, written once for any floating type: the float brute force
- * that calibrates `boids verify`'s tolerance (verify_float.c, verify_float3.c) and the
+/* One boid's brute-force step, written once for any floating type and dimension: the float
+ * brute force that calibrates `boids verify`'s tolerance (verify_float.c) and the
  * double reference of a boid with a neighbour set given (verify_decide.c), which decides
  * the boids whose float decisions are ambiguous.
  *
@@ -14,6 +14,7 @@
 #endif
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "boids/params.h"
 #include "boids/backend.h"
@@ -173,6 +174,49 @@ static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN
     } else {
         RULES_FN(rules_integrate)(k, dec, pos, vel);
     }
+}
+
+/* The brute-force step of the whole flock `in` into out: the snapshot rounded to R, every boid
+ * deciding from it (verify_gather, verify_decide: sums in index order, or reversed with
+ * reverse != 0), then moving (verify_update). */
+static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boids_interact *t,
+                                               const boids_flock *in, int reverse,
+                                               boids_flock *out) {
+    RULES_FN(rules_k) k;
+    RULES_FN(rules_table) tab;
+    RULES_FN(rules_k_init)(&k, p);
+    RULES_FN(rules_k_set_interact)(&k, &tab, t);
+    const size_t n = in->n;
+    R *buf = malloc(3 * D * n * sizeof(R));
+    long *cnt = malloc(n * sizeof(long));
+    if (!buf || !cnt) abort();
+    SNAP s = {.n = n};
+    const double *src[6] = {in->x, in->y, in->z, in->vx, in->vy, in->vz};
+    double *dst[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    for (int a = 0; a < D; a++) s.p[a] = buf + (size_t)a * n, s.v[a] = buf + (size_t)(D + a) * n;
+    R *dec = buf + 2 * D * n;
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < D; a++) s.p[a][i] = (R)src[a][i], s.v[a][i] = (R)src[3 + a][i];
+#pragma omp parallel
+    {
+        size_t *nb = malloc((n + 1) * sizeof *nb);
+        R *sel = malloc((n + 1) * sizeof *sel);
+        if (!nb || !sel) abort();
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++) {
+            size_t m = RULES_FN(verify_gather)(p, &k, &s, i, nb, sel);
+            cnt[i] = RULES_FN(verify_decide)(p, &k, &s, i, nb, m, reverse, &dec[D * i]);
+        }
+        free(nb);
+        free(sel);
+    }
+    for (size_t i = 0; i < n; i++) {
+        R pos[D], vel[D];
+        RULES_FN(verify_update)(p, &k, &s, i, &dec[D * i], cnt[i], pos, vel);
+        for (int a = 0; a < D; a++) dst[a][i] = pos[a], dst[3 + a][i] = vel[a];
+    }
+    free(buf);
+    free(cnt);
 }
 
 #undef SNAP
