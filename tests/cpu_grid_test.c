@@ -13,7 +13,10 @@
  *    the summation order of the neighbour sums, with a per-boid bound derived from it;
  *  - the SIMD kernel and the scalar kernel (rules.h per neighbour) give the same bits;
  *  - 1, 2, 3 and 4 threads give the same bits;
- *  - upload / download keep ids, whatever N. */
+ *  - upload / download keep ids, whatever N.
+ * The last three, and resuming bit for bit, are checked over the dimension, in the plane and
+ * in the box (one loop: the grid is one implementation over the dimension); the box's grid
+ * against brute force is dim3_test's comparison with cpu-ref. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -31,19 +34,35 @@
 #define RULES_FN(name) name##_f2
 #include "rules.h"
 
-/* The lab preset scaled to n boids at the same density (the world grows, same aspect). */
-static boids_params lab(size_t n) {
+/* The lab preset scaled to n boids at the same density (the world grows, same aspect) in
+ * dimension dim: the plane of 900 x 560 per 1500 boids, or a box of 540 x 336 x 336 per
+ * 1500 (about 13 neighbours a boid, a cell of R^3 holding about 3: groups of full and of
+ * partial SIMD passes both occur). */
+static boids_params lab_dim(size_t n, int dim) {
     boids_params p = boids_params_default();
-    double s = sqrt((double)n / 1500.0);
-    p.width = 900 * s;
-    p.height = 560 * s;
     p.count = (long)n;
+    if (dim == 2) {
+        double s = sqrt((double)n / 1500.0);
+        p.width = 900 * s;
+        p.height = 560 * s;
+        return p;
+    }
+    double s = cbrt((double)n / 1500.0);
+    p.dim = 3;
+    p.width = 540 * s;
+    p.height = p.depth = 336 * s;
+    p.predator_x = p.food_x = p.width / 2;
+    p.predator_y = p.food_y = p.predator_z = p.food_z = p.height / 2;
     return p;
+}
+
+static boids_params lab(size_t n) {
+    return lab_dim(n, 2);
 }
 
 static void alloc_random(scenario *s, size_t n, uint64_t seed) {
     boids_error err;
-    if (boids_flock_alloc(&s->f, n, &err)) {
+    if (boids_flock_alloc_dim(&s->f, n, s->p.dim, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
@@ -454,33 +473,42 @@ static void add_extremes(scenario *sc, int *ns) {
     put(&s->f, 1, s->p.width - 3, s->p.height - 4, -100, 10);
 }
 
-/* Enough boids for the threads to share the work (small flocks run on one thread). */
-static void check_big_flocks_same_bits(void) {
-    scenario big = {"lab_5000", lab(5000), {0}};
-    alloc_random(&big, 5000, 13);
-    check_same_bits(&big, 20);
-    scenario bigw = {"walls_fov_5000", lab(5000), {0}};
-    bigw.p.boundary = BOIDS_BOUNDARY_WALLS;
-    bigw.p.fov = 240;
-    alloc_random(&bigw, 5000, 14);
-    check_same_bits(&bigw, 20);
+/* Enough boids for the threads to share the work (small flocks run on one thread), in the
+ * plane and in the box: every boundary, a narrow field of view, predator and food, Vicsek
+ * with noise, topological neighbours. */
+static void check_big_flocks_same_bits(int dim) {
+    static const char *const name[2][5] = {
+        {"lab_5000", "walls_fov_5000", "open_points_5000", "vicsek_5000", "topo_walls_5000"},
+        {"lab3_5000", "walls_fov3_5000", "open_points3_5000", "vicsek3_5000", "topo_walls3_5000"}};
+    scenario sc[5];
+    for (int i = 0; i < 5; i++) {
+        sc[i] = (scenario){name[dim - 2][i], lab_dim(5000, dim), {0}};
+        boids_params *p = &sc[i].p;
+        if (i == 1 || i == 4) p->boundary = BOIDS_BOUNDARY_WALLS;
+        if (i == 1) p->fov = 240;
+        if (i == 2) p->boundary = BOIDS_BOUNDARY_OPEN, p->predator = p->food = 1;
+        if (i == 3) p->model = BOIDS_MODEL_VICSEK, p->noise = 0.4, p->speed = 120;
+        if (i == 4) p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        alloc_random(&sc[i], 5000, 13 + (uint64_t)i);
+        check_same_bits(&sc[i], dim == 2 && i < 2 ? 20 : 8);
+    }
     /* Without the test hook the backend picks all threads or one per step by timing: the
      * same bits whatever it picks. */
+    const scenario *big = &sc[0];
     boids_error err;
-    boids_backend *b = boids_cpu_create(&big.f, 2, &err);
+    boids_backend *b = boids_cpu_create(&big->f, 2, &err);
     if (!b) die("boids_cpu_create", &err);
     boids_flock out;
-    if (boids_flock_alloc(&out, big.f.n, &err)) die("alloc", &err);
+    if (boids_flock_alloc_dim(&out, big->f.n, dim, &err)) die("alloc", &err);
     for (int i = 0; i < 20; i++)
-        if (boids_backend_step(b, &big.p, 3, &err)) die(big.name, &err);
-    if (boids_backend_download(b, &out, &err)) die(big.name, &err);
-    uint64_t h = boids_flock_hash(&out), ref = run_hash(&big, 1, 0, 60);
-    CHECK(h == ref, "lab_5000: timed thread pick gives %016" PRIx64 ", 1 thread %016" PRIx64, h,
-          ref);
+        if (boids_backend_step(b, &big->p, 3, &err)) die(big->name, &err);
+    if (boids_backend_download(b, &out, &err)) die(big->name, &err);
+    uint64_t h = boids_flock_hash(&out), ref = run_hash(big, 1, 0, 60);
+    CHECK(h == ref, "%s: timed thread pick gives %016" PRIx64 ", 1 thread %016" PRIx64, big->name,
+          h, ref);
     boids_flock_free(&out);
     boids_backend_destroy(b);
-    boids_flock_free(&big.f);
-    boids_flock_free(&bigw.f);
+    for (int i = 0; i < 5; i++) boids_flock_free(&sc[i].f);
 }
 
 /* Hash of the state after `steps` steps from s's flock, downloaded and uploaded again
@@ -489,7 +517,9 @@ static void check_big_flocks_same_bits(void) {
 static uint64_t resumed_hash(const scenario *s, int threads, unsigned split, unsigned steps) {
     boids_error err;
     boids_flock mid, out;
-    if (boids_flock_alloc(&mid, s->f.n, &err) || boids_flock_alloc(&out, s->f.n, &err))
+    const int dim = boids_flock_dim(&s->f);
+    if (boids_flock_alloc_dim(&mid, s->f.n, dim, &err) ||
+        boids_flock_alloc_dim(&out, s->f.n, dim, &err))
         die("alloc", &err);
     boids_backend *a = make_cpu(&s->f, threads);
     if (boids_backend_step(a, &s->p, split, &err)) die(s->name, &err);
@@ -505,27 +535,31 @@ static uint64_t resumed_hash(const scenario *s, int threads, unsigned split, uns
     return h;
 }
 
-/* Resume bit for bit (Reynolds, no noise stream to restart): 200 steps straight equal 100
- * steps, a save and a load, and 100 more, for every boundary, both neighbour kinds, on 1
- * and 2 threads. Enough boids that 2 threads share the work and that boids cross cells. */
-static void check_resume(void) {
+/* Resume bit for bit (Reynolds, no noise stream to restart): K steps straight equal K / 2
+ * steps, a save and a load, and K / 2 more, for every boundary, both neighbour kinds, on 1
+ * and 2 threads, in dimension dim. Enough boids that 2 threads share the work and that boids
+ * cross cells: K = 200 in the plane; 60 in the box, where a boid moves 2 to 3 units a step
+ * and a cell is about 50 wide. */
+static void check_resume(int dim) {
     static const char *const bname[] = {"wrap", "walls", "open"};
+    const unsigned steps = dim == 2 ? 200 : 60;
     for (int bnd = BOIDS_BOUNDARY_WRAP; bnd <= BOIDS_BOUNDARY_OPEN; bnd++)
         for (int topo = 0; topo <= 1; topo++) {
-            scenario s = {"resume", lab(3000), {0}};
+            scenario s = {"resume", lab_dim(3000, dim), {0}};
             s.p.boundary = (boids_boundary)bnd;
             s.p.neighbours = topo ? BOIDS_NEIGHBOURS_TOPOLOGICAL : BOIDS_NEIGHBOURS_METRIC;
             alloc_random(&s, 3000, 20 + (uint64_t)bnd);
             for (int threads = 1; threads <= 2; threads++) {
-                uint64_t straight = run_hash(&s, threads, 0, 200);
-                uint64_t resumed = resumed_hash(&s, threads, 100, 200);
+                uint64_t straight = run_hash(&s, threads, 0, steps);
+                uint64_t resumed = resumed_hash(&s, threads, steps / 2, steps);
                 CHECK(resumed == straight,
-                      "resume %s %s %d threads: 100 + 100 steps give %016" PRIx64
-                      ", 200 straight %016" PRIx64,
-                      bname[bnd], topo ? "topological" : "metric", threads, resumed, straight);
+                      "resume %d-D %s %s %d threads: %u + %u steps give %016" PRIx64
+                      ", %u straight %016" PRIx64,
+                      dim, bname[bnd], topo ? "topological" : "metric", threads, steps / 2,
+                      steps / 2, resumed, steps, straight);
             }
-            printf("resume %-5s %-11s 200 steps = 100 + save/load + 100 on 1 and 2 threads\n",
-                   bname[bnd], topo ? "topological" : "metric");
+            printf("resume %d-D %-5s %-11s %u steps = %u + save/load + %u on 1 and 2 threads\n",
+                   dim, bname[bnd], topo ? "topological" : "metric", steps, steps / 2, steps / 2);
             boids_flock_free(&s.f);
         }
 }
@@ -545,9 +579,11 @@ int main(void) {
 
     for (int i = 0; i < ns; i++) check_scenario(&sc[i]);
     for (int i = 0; i < ns; i++) check_same_bits(&sc[i], 10);
-    check_big_flocks_same_bits();
     check_upload_download();
-    check_resume();
+    for (int dim = 2; dim <= 3; dim++) {
+        check_big_flocks_same_bits(dim);
+        check_resume(dim);
+    }
 
     for (int i = 0; i < ns; i++) boids_flock_free(&sc[i].f);
     return CHECK_DONE("cpu_grid_test");

@@ -37,9 +37,9 @@ typedef struct boids_backend boids_backend;
  * NULL initial or arrays, n = 0, a value that is not finite (NaN, inf): BOIDS_ERR_INPUT; no
  * memory: BOIDS_ERR_NOMEM. Returns NULL
  * on failure. A 3-D flock (z and vz set, boids_flock_dim) makes a 3-D backend, which steps
- * with dim = 3 parameters only (src/core/rules.h in 3-D); boids_cpu_create likewise (27-cell
- * grid, scalar kernels); boids_gpu_create likewise (27-cell counting sort in compute
- * shaders). */
+ * with dim = 3 parameters only (src/core/rules.h in 3-D); boids_cpu_create likewise (the
+ * plane's grid and AVX2 kernels over 27 cells); boids_gpu_create likewise (27-cell counting
+ * sort in compute shaders). */
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err);
 /* The same for the grid backend; threads <= 0: all available (OpenMP default). A step runs
  * on all of them or, where timing shows one thread to be faster (another process holding a

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cpu: the fast CPU path. Float state in structure-of-arrays, a uniform grid rebuilt by a
+/* cpu: the fast CPU path, for the plane and the box (written once over the dimension D,
+ * cpu_grid_impl.h). Float state in structure-of-arrays, a uniform grid rebuilt by a
  * counting sort every step, OpenMP threads, and a SIMD neighbour kernel.
  *
  * One step:
@@ -7,9 +8,9 @@
  *   2. exclusive prefix sum over cells (in parallel blocks), giving each thread's write
  *      offset in each cell;
  *   3. scatter of the whole state into the snapshot buffer, ordered by cell (so the
- *      neighbours of a cell are a few contiguous ranges: rows of the 3x3 block), then each
- *      cell's boids ordered by id;
- *   4. for every boid, the neighbour sums over the 3x3 block read from the snapshot, then
+ *      neighbours of a cell are a few contiguous ranges: the rows along x of its 3^D
+ *      block), then each cell's boids ordered by id;
+ *   4. for every boid, the neighbour sums over that block read from the snapshot, then
  *      rules_accel / rules_integrate, written into the other buffer (ping-pong): every boid
  *      decides from the same snapshot.
  *
@@ -19,8 +20,8 @@
  * one).
  *
  * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
- * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids of a cell at a time, the scalar
- * kernels' bits), cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
+ * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels'
+ * bits), cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,9 +32,8 @@
 #include <omp.h>
 #endif
 
-#include "backend_impl.h"
-#include "cpu_grid.h"
 #include "cpu_grid_impl.h"
+#include "cpu_grid.h"
 #include "cpu_avx2.h"
 
 enum {
@@ -42,6 +42,12 @@ enum {
     PROBE_MIN = 16,            /* steps between tries of the other thread count: at first, */
     PROBE_MAX = 4096           /* and at most, after tries that lost */
 };
+
+/* Cells along x steered as one unit of work (steer_strip): their boids' partial groups can
+ * share a SIMD pass. In the plane a cell holds about a pass of boids, and a pair of cells
+ * is enough; in the box (cells of R^3) it holds less than one boid, and the boids of about
+ * a dozen cells fill a pass. */
+enum { STRIP = D == 2 ? 2 : 16 };
 
 /* The thread count of each step: all the threads or one. On a shared machine a thread
  * whose core another process holds stalls every barrier of the step while the others
@@ -59,11 +65,8 @@ typedef struct thread_pick {
 } thread_pick;
 
 typedef struct cpu_grid {
-    boids_backend base;
+    cpu_grid_hooks h;  /* the backend and the test hooks */
     int threads;       /* resolved: >= 1 */
-    int force_scalar;  /* test hook */
-    int fixed_threads; /* test hook: no thread_pick, every step on all threads */
-    int have_avx2;
     state cur, snap;   /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
     uint32_t *cell_of; /* cell of each slot of cur */
     uint32_t *start;   /* ncells + 1 cell starts in snap */
@@ -71,7 +74,7 @@ typedef struct cpu_grid {
     uint32_t *hist;    /* per-thread cell counts, then write offsets */
     size_t hist_cap;   /* entries allocated in hist */
     uint32_t *block;   /* per-thread totals of the prefix sum */
-    float *ux, *uy;    /* Vicsek: unit heading of each snapshot slot (vicsek_add's terms) */
+    float *u[D];       /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
     cand *cand;        /* topological: per-thread selection buffers of k entries */
     size_t cand_cap;   /* entries allocated in cand */
     uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
@@ -103,81 +106,128 @@ static int num_threads(void) {
 #endif
 }
 
+static int use_simd(const cpu_grid *c) {
+    return BOIDS_AVX2 && c->h.have_avx2 && !c->h.force_scalar;
+}
+
 /* ---- state buffers ------------------------------------------------------------------ */
 
 static void state_free(state *s) {
-    free(s->x);
+    free(s->p[0]);
     memset(s, 0, sizeof *s);
 }
 
-/* One block per state: 4 float arrays then the ids (both 4-byte types). */
+/* One block per state: 2 D float arrays then the ids (both 4-byte types). */
 static int state_alloc(state *s, size_t n) {
-    float *block = malloc(n * 4 * sizeof(float) + n * sizeof(uint32_t));
+    float *block = malloc(n * 2 * D * sizeof(float) + n * sizeof(uint32_t));
     if (!block) return 0;
-    s->x = block;
-    s->y = block + n;
-    s->vx = block + 2 * n;
-    s->vy = block + 3 * n;
-    s->id = (uint32_t *)(void *)(block + 4 * n);
+    for (int a = 0; a < D; a++) {
+        s->p[a] = block + (size_t)a * n;
+        s->v[a] = block + (size_t)(D + a) * n;
+    }
+    s->id = (uint32_t *)(void *)(block + 2 * D * n);
     return 1;
 }
 
-/* The candidate slots of cell (cx, cy): the rows of its 3x3 block as contiguous ranges of
- * the snapshot, each cell visited once even when the grid is less than 3 cells wide, empty
- * ranges dropped and adjacent ones merged (which keeps the visiting order). This order is
- * the summation order of every boid of the cell. span 2 gives the rows of the 3x4 block of
- * cells (cx, cy) and (cx + 1, cy), a pair that pair_ok admits: see steer_cells. Returns the
- * number of ranges (<= 6). */
-static int cell_ranges(const grid_geom *g, const uint32_t *start, uint32_t cx, uint32_t cy,
-                       uint32_t span, range r[6]) {
-    uint32_t rows[3], nrows = 0;
-    if (g->ncy <= 3) {
-        for (uint32_t y = 0; y < g->ncy; y++) rows[nrows++] = y;
-    } else if (g->wrap) {
-        rows[0] = cy == 0 ? g->ncy - 1 : cy - 1;
-        rows[1] = cy;
-        rows[2] = cy + 1 == g->ncy ? 0 : cy + 1;
-        nrows = 3;
-    } else {
-        for (uint32_t y = cy == 0 ? 0 : cy - 1; y <= cy + 1 && y < g->ncy; y++) rows[nrows++] = y;
+static inline void state_get(const state *s, uint32_t i, float p[D], float v[D]) {
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
+}
+
+static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
+    for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
+}
+
+/* ---- cells ---------------------------------------------------------------------------- */
+
+/* The index of the cell of coordinates k (axis 0 fastest). */
+static inline size_t cell_index(const geom *g, const uint32_t k[D]) {
+    size_t cell = k[D - 1];
+    for (int a = D - 2; a >= 0; a--) cell = cell * g->n[a] + k[a];
+    return cell;
+}
+
+static inline void cell_coords(const geom *g, size_t cell, uint32_t k[D]) {
+    for (int a = 0; a < D; a++) {
+        k[a] = (uint32_t)(cell % g->n[a]);
+        cell /= g->n[a];
     }
+}
+
+/* The distinct coordinates around c on an axis of n cells, in ascending offset order: all
+ * of them for n <= 3, else c - 1, c, c + 1 (periodically under wrap, clipped otherwise).
+ * Returns how many (<= 3). */
+static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
+    int m = 0;
+    if (n <= 3) {
+        for (uint32_t v = 0; v < n; v++) out[m++] = v;
+    } else if (wrap) {
+        out[m++] = c == 0 ? n - 1 : c - 1;
+        out[m++] = c;
+        out[m++] = c + 1 == n ? 0 : c + 1;
+    } else {
+        for (uint32_t v = c == 0 ? 0 : c - 1; v <= c + 1 && v < n; v++) out[m++] = v;
+    }
+    return m;
+}
+
+/* The candidate slots of the cells k .. k + (span - 1) along x: the rows along x of their
+ * 3^D block as contiguous ranges of the snapshot, rows in (z,) y order, each cell visited
+ * once even when an axis has less than 3 cells, empty ranges dropped and adjacent ones
+ * merged (which keeps the visiting order). This order is the summation order of every boid
+ * of the cells. A span above 1 only for cells that run_ok admits (see steer_strip).
+ * Returns the number of ranges (<= MAX_RANGES). */
+static int cell_ranges(const geom *g, const uint32_t *start, const uint32_t k[D], uint32_t span,
+                       range r[MAX_RANGES]) {
+    uint32_t rows[D][3];
+    int nrow[D], idx[D];
+    for (int a = 1; a < D; a++) {
+        nrow[a] = axis_cells(g->wrap, k[a], g->n[a], rows[a]);
+        idx[a] = 0;
+    }
+    const uint32_t cx = k[0], ncx = g->n[0];
     uint32_t cols[2][2], ncols = 0; /* column intervals [a, b) */
-    if (g->ncx <= 3) {
+    if (ncx <= 3) {
         cols[0][0] = 0;
-        cols[0][1] = g->ncx;
+        cols[0][1] = ncx;
         ncols = 1;
     } else if (g->wrap && cx == 0) {
-        cols[0][0] = g->ncx - 1;
-        cols[0][1] = g->ncx;
+        cols[0][0] = ncx - 1;
+        cols[0][1] = ncx;
         cols[1][0] = 0;
         cols[1][1] = 2;
         ncols = 2;
-    } else if (g->wrap && cx == g->ncx - 1) {
+    } else if (g->wrap && cx == ncx - 1) {
         cols[0][0] = cx - 1;
-        cols[0][1] = g->ncx;
+        cols[0][1] = ncx;
         cols[1][0] = 0;
         cols[1][1] = 1;
         ncols = 2;
     } else {
         cols[0][0] = cx == 0 ? 0 : cx - 1;
-        cols[0][1] = cx + span + 1 < g->ncx ? cx + span + 1 : g->ncx;
+        cols[0][1] = cx + span + 1 < ncx ? cx + span + 1 : ncx;
         ncols = 1;
     }
     int nr = 0;
-    for (uint32_t i = 0; i < nrows; i++) {
-        size_t row = (size_t)rows[i] * g->ncx;
-        for (uint32_t c = 0; c < ncols; c++) {
+    for (;;) {
+        size_t row = 0;
+        for (int a = D - 1; a >= 1; a--) row = row * g->n[a] + rows[a][idx[a]];
+        row *= ncx;
+        for (uint32_t c = 0; c < ncols; c++)
             nr = grid_range_add(r, nr, start[row + cols[c][0]], start[row + cols[c][1]]);
+        int a = 1;
+        for (; a < D; a++) {
+            if (++idx[a] < nrow[a]) break;
+            idx[a] = 0;
         }
+        if (a == D) break;
     }
     return nr;
 }
 
 /* ---- grid build: counting sort of cur into snap ----------------------------------- */
 
-static boids_status grid_reserve(cpu_grid *c, const grid_geom *g, int *build_threads,
-                                 boids_error *err) {
-    size_t n = c->base.n, nc = g->ncells;
+static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads, boids_error *err) {
+    size_t n = c->h.base.n, nc = g->ncells;
     boids_status st = grid_reserve_starts(&c->start, &c->start_cap, nc, err);
     if (st) return st;
     /* Each build thread has its own histogram: limit their number so that the histograms
@@ -204,19 +254,14 @@ static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
     for (uint32_t i = b + 1; i < e; i++) {
         const uint32_t id = s->id[i];
         if (s->id[i - 1] < id) continue;
-        const float x = s->x[i], y = s->y[i], vx = s->vx[i], vy = s->vy[i];
+        float p[D], v[D];
+        state_get(s, i, p, v);
         uint32_t j = i;
         for (; j > b && s->id[j - 1] > id; j--) {
-            s->x[j] = s->x[j - 1];
-            s->y[j] = s->y[j - 1];
-            s->vx[j] = s->vx[j - 1];
-            s->vy[j] = s->vy[j - 1];
+            for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
             s->id[j] = s->id[j - 1];
         }
-        s->x[j] = x;
-        s->y[j] = y;
-        s->vx[j] = vx;
-        s->vy[j] = vy;
+        state_put(s, j, p, v);
         s->id[j] = id;
     }
 }
@@ -225,14 +270,16 @@ static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
  * result, depends on the state alone, not on the order in which cur holds it (a resumed run
  * starts in id order, a running one in the previous step's cell order), nor on the number
  * of threads. */
-static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
-    const size_t n = c->base.n, nc = g->ncells;
+static void grid_build(cpu_grid *c, const geom *g, int threads) {
+    const size_t n = c->h.base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
     uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
     uint32_t *const block = c->block;
-    const float ox = (float)g->ox, oy = (float)g->oy; /* exact: 0 or a float box corner */
+    float o[D]; /* exact: 0 or a float box corner */
+    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
 #if BOIDS_AVX2
-    const int simd = c->have_avx2 && !c->force_scalar && g->ncx <= INT32_MAX && g->ncy <= INT32_MAX;
+    int simd = use_simd(c);
+    for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
 #endif
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -242,13 +289,15 @@ static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
 #if BOIDS_AVX2
         if (simd) {
-            boids_cpu_cells_avx2(&cur, i0, i1, g, cell_of);
+            GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
             for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
         } else
 #endif
             for (size_t i = i0; i < i1; i++) {
-                uint32_t cell = grid_cell_coord(cur.y[i] - oy, g->sy, g->ncy) * g->ncx +
-                                grid_cell_coord(cur.x[i] - ox, g->sx, g->ncx);
+                uint32_t cell =
+                    grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
+                for (int a = D - 2; a >= 0; a--)
+                    cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
                 cell_of[i] = cell;
                 h[cell]++;
             }
@@ -274,10 +323,7 @@ static void grid_build(cpu_grid *c, const grid_geom *g, int threads) {
 #pragma omp barrier
         for (size_t i = i0; i < i1; i++) {
             uint32_t d = h[cell_of[i]]++;
-            snap.x[d] = cur.x[i];
-            snap.y[d] = cur.y[i];
-            snap.vx[d] = cur.vx[i];
-            snap.vy[d] = cur.vy[i];
+            for (int a = 0; a < D; a++) snap.p[a][d] = cur.p[a][i], snap.v[a][d] = cur.v[a][i];
             snap.id[d] = cur.id[i];
         }
 #pragma omp barrier
@@ -299,148 +345,152 @@ static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
 
 /* What one step's steering reads and writes. */
 typedef struct steer_ctx {
-    state snap, out;      /* reads the snapshot, writes the new state slot for slot */
-    const float *ux, *uy; /* Vicsek: unit heading of each snapshot slot */
-    const rules_k_f2 *k;
+    state snap, out; /* reads the snapshot, writes the new state slot for slot */
+    float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
+    const grid_k *k;
     const boids_params *p;
     uint32_t t; /* Vicsek: the noise stream's step index */
     int simd;   /* the AVX2 kernels (same bits as the scalar ones) */
 } steer_ctx;
 
-/* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. The
- * sums, ranges and arrays are locals: through pointers, each int store into the sums could
- * alias the ranges' bounds and force their reload for every candidate. */
-static void reynolds_scalar(const state *s, const rules_k_f2 *k, const cell_group *q, uint32_t i,
-                            rules_acc_f2 *out) {
-    rules_acc_f2 a;
-    rules_acc_init_f2(&a);
-    const float *const xs = s->x, *const ys = s->y, *const vxs = s->vx, *const vys = s->vy;
-    const float x = xs[i], y = ys[i], vx = vxs[i], vy = vys[i];
+/* Neighbour sums of the boid in slot i of the snapshot: the rules called per candidate.
+ * The sums, ranges and arrays are locals: through pointers, each int store into the sums
+ * could alias the ranges' bounds and force their reload for every candidate. */
+static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q, uint32_t i,
+                            grid_acc *out) {
+    grid_acc acc;
+    RULES_FN(rules_acc_init)(&acc);
+    const float *ps[D], *vs[D];
+    float p[D], v[D];
+    for (int a = 0; a < D; a++) {
+        ps[a] = s->p[a], vs[a] = s->v[a];
+        p[a] = ps[a][i], v[a] = vs[a][i];
+    }
     const range *const r = q->r;
     const int nr = q->nr;
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
-            const float pi[2] = {x, y}, pj[2] = {xs[j], ys[j]}, vi[2] = {vx, vy};
-            const float vj[2] = {vxs[j], vys[j]};
-            float d[2];
-            rules_offset_f2(k, pi, pj, d);
-            float d2 = d[0] * d[0] + d[1] * d[1];
-            if (!rules_sees_f2(k, d, d2, vi)) continue;
-            rules_acc_add_f2(k, &a, d, d2, vj);
+            float pj[D], d[D];
+            for (int a = 0; a < D; a++) pj[a] = ps[a][j];
+            RULES_FN(rules_offset)(k, p, pj, d);
+            const float d2 = RULES_FN(rules_dot)(d, d);
+            if (!RULES_FN(rules_sees)(k, d, d2, v)) continue;
+            float vj[D];
+            for (int a = 0; a < D; a++) vj[a] = vs[a][j];
+            RULES_FN(rules_acc_add)(k, &acc, d, d2, vj);
         }
-    *out = a;
+    *out = acc;
 }
 
 /* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all 8 lanes
  * at once in AVX2 unless the interaction table has entries). */
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
-    rules_acc_f2 acc[LANES];
+    grid_acc acc[LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        boids_cpu_reynolds_move_avx2(&x->snap, &x->out, x->k, q);
+        GRID_NAME(boids_cpu_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
         return;
     }
     if (x->simd)
-        boids_cpu_reynolds_avx2(&x->snap, x->k, q, acc);
+        GRID_NAME(boids_cpu_reynolds_avx2)(&x->snap, x->k, q, acc);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++)
             reynolds_scalar(&x->snap, x->k, q, q->i0 + l, &acc[l]);
     for (uint32_t l = 0; l < q->lanes; l++) {
         const uint32_t i = q->i0 + l;
-        float p[2] = {x->snap.x[i], x->snap.y[i]}, v[2] = {x->snap.vx[i], x->snap.vy[i]}, a[2];
-        rules_accel_f2(x->k, &acc[l], p, v, a);
-        rules_integrate_f2(x->k, a, p, v);
-        x->out.x[i] = p[0];
-        x->out.y[i] = p[1];
-        x->out.vx[i] = v[0];
-        x->out.vy[i] = v[1];
+        float p[D], v[D];
+        state_get(&x->snap, i, p, v);
+        grid_move(x->k, &acc[l], p, v);
+        state_put(&x->out, i, p, v);
     }
 }
 
-/* Unit heading of every snapshot slot, computed once per step as vicsek_add computes it
- * (a resting boid adds nothing: 0, which leaves a sum unchanged since sums start at +0). */
+/* Unit heading of every snapshot slot, computed once per step (grid_unit: a resting boid
+ * adds nothing, 0, which leaves a sum unchanged since sums start at +0). */
 static void unit_headings(cpu_grid *c, int threads) {
     const state snap = c->snap;
-    float *const ux = c->ux, *const uy = c->uy;
-    const long n = (long)c->base.n;
+    float *const *const u = c->u;
+    const long n = (long)c->h.base.n;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (long i = 0; i < n; i++) {
-        float vx = snap.vx[i], vy = snap.vy[i], v = (float)sqrt(vx * vx + vy * vy);
-        ux[i] = v > 0 ? vx / v : 0;
-        uy[i] = v > 0 ? vy / v : 0;
+        float p[D], v[D], h[D];
+        state_get(&snap, (uint32_t)i, p, v);
+        grid_unit(v, h);
+        for (int a = 0; a < D; a++) u[a][i] = h[a];
     }
 }
 
 /* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included
- * (the 3x3 block holds every pair with float d2 <= R^2). */
-static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float *osx,
-                          float *osy, int32_t *ocnt) {
+ * (the 3^D block holds every pair with float d2 <= R^2). */
+static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float sum[D],
+                          int32_t *ocnt) {
     const state *const s = &x->snap;
-    const float *const ux = x->ux, *const uy = x->uy, px = s->x[i], py = s->y[i];
+    float p[D], pj[D], d[D], acc[D];
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], acc[a] = 0;
     const range *const r = q->r;
     const int nr = q->nr;
-    float sx = 0, sy = 0;
     int32_t n = 0;
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
-                const float pi[2] = {px, py}, pj[2] = {s->x[j], s->y[j]};
-                float d[2];
-                rules_offset_f2(x->k, pi, pj, d);
-                if (!(d[0] * d[0] + d[1] * d[1] <= x->k->vision2)) continue;
+                for (int a = 0; a < D; a++) pj[a] = s->p[a][j];
+                RULES_FN(rules_offset)(x->k, p, pj, d);
+                if (!(RULES_FN(rules_dot)(d, d) <= x->k->vision2)) continue;
             }
-            sx += ux[j];
-            sy += uy[j];
+            for (int a = 0; a < D; a++) acc[a] += x->u[a][j];
             n++;
         }
-    *osx = sx;
-    *osy = sy;
+    for (int a = 0; a < D; a++) sum[a] = acc[a];
     *ocnt = n;
 }
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new
  * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it. */
-static void vicsek_move(const state *snap, const state *out, const rules_k_f2 *k,
-                        const boids_params *p, uint32_t t, uint32_t i, float sx, float sy, long n) {
-    float pos[2] = {snap->x[i], snap->y[i]}, vel[2] = {snap->vx[i], snap->vy[i]};
-    const float sum[2] = {sx, sy};
-    float u = (float)boids_noise_u((uint64_t)p->noise_seed, t, snap->id[i]); /* 24 bits: exact */
-    vicsek_update_f2(k, sum, n, u, 0, (float)p->noise, (float)p->speed, pos, vel);
-    out->x[i] = pos[0];
-    out->y[i] = pos[1];
-    out->vx[i] = vel[0];
-    out->vy[i] = vel[1];
+static void vicsek_move(const state *snap, const state *out, const grid_k *k, const boids_params *p,
+                        uint32_t t, uint32_t i, const float sum[D], long n) {
+    float x[D], v[D];
+    state_get(snap, i, x, v);
+    grid_vicsek(k, p, t, snap->id[i], sum, n, x, v);
+    state_put(out, i, x, v);
 }
 
 /* Vicsek, one group: the heading sums, then the moves. */
 static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
-    float sx[LANES], sy[LANES];
+    float sum[D][LANES];
     int32_t cnt[LANES];
 #if BOIDS_AVX2
     if (x->simd)
-        boids_cpu_vicsek_avx2(&x->snap, x->ux, x->uy, x->k, q, sx, sy, cnt);
+        GRID_NAME(boids_cpu_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
     else
 #endif
-        for (uint32_t l = 0; l < q->lanes; l++)
-            vicsek_scalar(x, q, q->i0 + l, &sx[l], &sy[l], &cnt[l]);
-    for (uint32_t l = 0; l < q->lanes; l++)
-        vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, q->i0 + l, sx[l], sy[l], cnt[l]);
+        for (uint32_t l = 0; l < q->lanes; l++) {
+            float s[D];
+            vicsek_scalar(x, q, q->i0 + l, s, &cnt[l]);
+            for (int a = 0; a < D; a++) sum[a][l] = s[a];
+        }
+    for (uint32_t l = 0; l < q->lanes; l++) {
+        float s[D];
+        for (int a = 0; a < D; a++) s[a] = sum[a][l];
+        vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, q->i0 + l, s, cnt[l]);
+    }
 }
 
-/* Cells handed to a thread at a time: enough chunks per thread to balance dense clusters. */
-static size_t cell_chunk(size_t ncells, int threads) {
-    size_t c = ncells / ((size_t)threads * 64);
+/* Units of work handed to a thread at a time: enough chunks per thread to balance dense
+ * clusters. */
+static size_t cell_chunk(size_t units, int threads) {
+    size_t c = units / ((size_t)threads * 64);
     return c < 16 ? 16 : c;
 }
 
 /* Steers the boids in slots [b, e) of the snapshot, in groups of up to LANES that share the
- * candidate ranges r of their cell (or cell pair), starting at column cx, row cy. The model
+ * candidate ranges r of their cell (or run of cells along x from coordinates k). The model
  * is a branch per group to a kernel inlined here (no call through a pointer). */
-static void steer_groups(const steer_ctx *x, const grid_geom *g, const range *r, int nr,
-                         uint32_t cx, uint32_t cy, uint32_t b, uint32_t e, int vicsek) {
-    cell_group q = {r, nr, needs_wrap(g->wrap, cx, g->ncx), needs_wrap(g->wrap, cy, g->ncy), 0, 0};
+static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
+                         const uint32_t k[D], uint32_t b, uint32_t e, int vicsek) {
+    cell_group q = {r, nr, {0}, 0, 0};
+    for (int a = 0; a < D; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
     for (q.i0 = b; q.i0 < e; q.i0 += LANES) {
         q.lanes = e - q.i0 < LANES ? e - q.i0 : LANES;
         if (vicsek)
@@ -450,66 +500,88 @@ static void steer_groups(const steer_ctx *x, const grid_geom *g, const range *r,
     }
 }
 
-/* Whether cells (cx, cy) and (cx + 1, cy) may share a group: both inside the grid's
+/* Whether the cells ca .. cb along x (of one row) may share a group: inside the grid's
  * columns with a column on either side and no periodic seam in reach, so that their
- * candidates are the rows of one 3x4 block (cell_ranges' span 2) whose offsets need no
- * wrap, as for each cell alone. The extra column changes no boid's sums: it is two cells
- * from the boids of the other cell, more than R away (grid_geom.h), so every boid accepts
+ * candidates are the rows of one block (cell_ranges' span) whose offsets need no wrap, as
+ * for each cell alone. The extra columns change no boid's sums: they are two cells or more
+ * from the boids of the other cells, more than R away (grid_geom.h), so every boid accepts
  * the same neighbours, in the same order (row by row, slot by slot). */
-static int pair_ok(const grid_geom *g, uint32_t cx) {
-    return cx >= 1 && cx + 2 < g->ncx && !needs_wrap(g->wrap, cx, g->ncx) &&
-           !needs_wrap(g->wrap, cx + 1, g->ncx);
+static int run_ok(const geom *g, uint32_t ca, uint32_t cb) {
+    return ca >= 1 && cb + 1 < g->n[0] && !needs_wrap(g->wrap, ca, g->n[0]) &&
+           !needs_wrap(g->wrap, cb, g->n[0]);
 }
 
-/* Steers the boids of cells (cx, cy) and, if it exists, (cx + 1, cy). A cell's boids beyond
- * a multiple of LANES form a partial group that scans the whole 3x3 block for a few lanes;
- * when the partial groups of both cells fit in one, they are steered together (the last
- * boids of the first cell and the first of the second are adjacent slots), over the 3x4
- * block: a third more candidates for one group less. */
-static void steer_cells(const steer_ctx *x, const grid_geom *g, const uint32_t *start, uint32_t cx,
-                        uint32_t cy, int vicsek) {
-    const size_t c0 = (size_t)cy * g->ncx + cx;
-    const int two = cx + 1 < g->ncx;
-    const uint32_t b0 = start[c0], m = start[c0 + 1], e1 = two ? start[c0 + 2] : m;
-    const uint32_t r0 = (m - b0) % LANES, r1 = (e1 - m) % LANES;
-    range r[6];
-    const int pair = two && r0 && r1 && r0 + r1 <= LANES && pair_ok(g, cx);
-    const uint32_t end0 = pair ? m - r0 : m, beg1 = pair ? m + r1 : m;
-    if (b0 < end0)
-        steer_groups(x, g, r, cell_ranges(g, start, cx, cy, 1, r), cx, cy, b0, end0, vicsek);
-    if (beg1 < e1)
-        steer_groups(x, g, r, cell_ranges(g, start, cx + 1, cy, 1, r), cx + 1, cy, beg1, e1,
+/* Steers the boids of the len cells from coordinates k along x. Each cell's boids beyond a
+ * multiple of LANES form a partial group that scans the whole block for a few lanes; the
+ * partial groups of consecutive cells that fit in one (the last boids of a cell and the
+ * first of the next are adjacent slots) are steered together, over their run's block: a
+ * few more candidates for fewer groups. Which boids share a group changes no boid's sums. */
+static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start,
+                        const uint32_t k[D], uint32_t len, int vicsek) {
+    const size_t c0 = cell_index(g, k);
+    range r[MAX_RANGES];
+    uint32_t kc[D], kp[D];
+    for (int a = 0; a < D; a++) kc[a] = kp[a] = k[a];
+    uint32_t pb = 0, pn = 0, pl = 0; /* the pending group: slots [pb, pb + pn), cells to pl */
+    for (uint32_t q = 0; q < len; q++) {
+        const uint32_t b = start[c0 + q], e = start[c0 + q + 1];
+        if (b == e) continue;
+        kc[0] = k[0] + q;
+        const uint32_t rem = (e - b) % LANES, full = e - b - rem;
+        if (pn && rem && pn + rem <= LANES && run_ok(g, kp[0], kc[0])) {
+            pn += rem;
+            pl = kc[0];
+            if (!full) continue;
+            steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
+                         vicsek);
+            pn = 0;
+            steer_groups(x, g, r, cell_ranges(g, start, kc, 1, r), kc, b + rem, e, vicsek);
+            continue;
+        }
+        if (pn)
+            steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
+                         vicsek);
+        pn = 0;
+        if (full) steer_groups(x, g, r, cell_ranges(g, start, kc, 1, r), kc, b, b + full, vicsek);
+        if (rem) {
+            pb = b + full;
+            pn = rem;
+            kp[0] = pl = kc[0];
+        }
+    }
+    if (pn)
+        steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
                      vicsek);
-    if (pair)
-        steer_groups(x, g, r, cell_ranges(g, start, cx, cy, 2, r), cx, cy, end0, beg1, vicsek);
 }
 
 /* Metric neighbours, either model: steers every boid of the snapshot and writes the new
- * state into cur, slot for slot. The one per-cell loop: pairs of cells of a row in
- * parallel (steer_cells), each cell's candidate ranges found once, its boids in groups of
+ * state into cur, slot for slot. The one per-cell loop: strips of STRIP cells along x in
+ * parallel (steer_strip), each cell's candidate ranges found once, its boids in groups of
  * LANES that share them. Which boids share a group changes no boid's sums, so neither
- * does the pairing nor the thread count. */
-static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
-                         const boids_params *p) {
-    const steer_ctx x = {c->snap, c->cur, c->ux, c->uy,
-                         k,       p,      c->t,  BOIDS_AVX2 && c->have_avx2 && !c->force_scalar};
+ * does the grouping nor the thread count. */
+static void steer_metric(cpu_grid *c, const geom *g, const grid_k *k, const boids_params *p) {
+    const steer_ctx x = {c->snap, c->cur, c->u, k, p, c->t, use_simd(c)};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const size_t pairs_x = (g->ncx + 1) / 2, np = pairs_x * g->ncy;
+    const size_t per_row = (g->n[0] + STRIP - 1) / STRIP, np = per_row * (g->ncells / g->n[0]);
     const uint32_t *const start = c->start;
     const int threads = c->run_threads;
     const long chunk = (long)cell_chunk(np, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t u = 0; u < np; u++)
-        steer_cells(&x, g, start, (uint32_t)(u % pairs_x) * 2, (uint32_t)(u / pairs_x), vicsek);
+    for (size_t w = 0; w < np; w++) {
+        uint32_t k[D];
+        cell_coords(g, w / per_row * g->n[0], k);
+        k[0] = (uint32_t)(w % per_row) * STRIP;
+        const uint32_t len = g->n[0] - k[0] < STRIP ? g->n[0] - k[0] : STRIP;
+        steer_strip(&x, g, start, k, len, vicsek);
+    }
 }
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (d2, id) order, which does not depend on the threads. */
-static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
-                       const boids_params *p) {
+static void steer_topo(cpu_grid *c, const geom *g, const grid_k *k, const boids_params *p) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
-    const float *const ux = c->ux, *const uy = c->uy;
+    float *const *const u = c->u;
     const uint32_t *const start = c->start;
     const uint32_t t = c->t, kmax = (uint32_t)p->k;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
@@ -522,35 +594,32 @@ static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
             &snap, k, kmax, vicsek, p->k_in_vision != 0, 0, buf + (size_t)thread_num() * kmax, 0};
 #pragma omp for schedule(dynamic, chunk)
         for (size_t cell = 0; cell < nc; cell++) {
-            const uint32_t cx = (uint32_t)(cell % g->ncx), cy = (uint32_t)(cell / g->ncx);
+            uint32_t kc[D];
+            cell_coords(g, cell, kc);
             for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
                 q.i = i;
-                boids_cpu_topo_select(&q, g, start, cx, cy);
+                GRID_NAME(boids_cpu_topo_select)(&q, g, start, kc);
                 if (vicsek) {
-                    float sx = ux[i], sy = uy[i]; /* itself, then the k */
-                    for (uint32_t a = 0; a < q.m; a++) {
-                        sx += ux[q.best[a].slot];
-                        sy += uy[q.best[a].slot];
+                    float s[D]; /* itself, then the k */
+                    for (int a = 0; a < D; a++) {
+                        s[a] = u[a][i];
+                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
                     }
-                    vicsek_move(&snap, &out, k, p, t, i, sx, sy, (long)q.m + 1);
+                    vicsek_move(&snap, &out, k, p, t, i, s, (long)q.m + 1);
                     continue;
                 }
-                rules_acc_f2 acc;
-                rules_acc_init_f2(&acc);
-                float pi[2] = {snap.x[i], snap.y[i]}, vi[2] = {snap.vx[i], snap.vy[i]}, ai[2];
-                for (uint32_t a = 0; a < q.m; a++) {
-                    const uint32_t j = q.best[a].slot;
-                    const float pj[2] = {snap.x[j], snap.y[j]}, vj[2] = {snap.vx[j], snap.vy[j]};
-                    float d[2];
-                    rules_offset_f2(k, pi, pj, d);
-                    rules_acc_add_f2(k, &acc, d, d[0] * d[0] + d[1] * d[1], vj);
+                grid_acc acc;
+                RULES_FN(rules_acc_init)(&acc);
+                float x[D], v[D];
+                state_get(&snap, i, x, v);
+                for (uint32_t b = 0; b < q.m; b++) {
+                    float xj[D], vj[D], d[D];
+                    state_get(&snap, q.best[b].slot, xj, vj);
+                    RULES_FN(rules_offset)(k, x, xj, d);
+                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
                 }
-                rules_accel_f2(k, &acc, pi, vi, ai);
-                rules_integrate_f2(k, ai, pi, vi);
-                out.x[i] = pi[0];
-                out.y[i] = pi[1];
-                out.vx[i] = vi[0];
-                out.vy[i] = vi[1];
+                grid_move(k, &acc, x, v);
+                state_put(&out, i, x, v);
             }
         }
     }
@@ -559,44 +628,41 @@ static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
 /* ---- step ------------------------------------------------------------------------- */
 
 /* Bounding box of the finite positions of cur (min and max are exact: any thread count
- * gives the same box). No finite position: a box at the origin. */
-static grid_bbox flock_bbox(const cpu_grid *c, int threads) {
+ * gives the same box). No finite position along an axis: 0 there. */
+static grid_boxd flock_bbox(const cpu_grid *c, int threads) {
     const state s = c->cur;
-    const long n = (long)c->base.n;
-    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, am = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)                    \
-    reduction(min                                                                                  \
-              : x0, y0) reduction(max                                                              \
-                                  : x1, y1, am)
-    for (long i = 0; i < n; i++) {
-        const float x = s.x[i], y = s.y[i];
-        if (isfinite(x)) {
-            x0 = x < x0 ? x : x0;
-            x1 = x > x1 ? x : x1;
-            am = fabsf(x) > am ? fabsf(x) : am;
+    const long n = (long)c->h.base.n;
+    grid_boxd b = {{0}, {0}, 0};
+    float am = 0;
+    for (int a = 0; a < D; a++) {
+        const float *const x = s.p[a];
+        float lo = INFINITY, hi = -INFINITY, m = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min      \
+                                                                                          : lo)    \
+    reduction(max                                                                                  \
+              : hi, m)
+        for (long i = 0; i < n; i++) {
+            if (!isfinite(x[i])) continue;
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+            m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
         }
-        if (isfinite(y)) {
-            y0 = y < y0 ? y : y0;
-            y1 = y > y1 ? y : y1;
-            am = fabsf(y) > am ? fabsf(y) : am;
-        }
+        if (lo <= hi) b.lo[a] = lo, b.hi[a] = hi;
+        am = m > am ? m : am;
     }
-    grid_bbox b = {x0, y0, x1, y1, am};
-    if (!(x0 <= x1)) b.x0 = b.x1 = 0;
-    if (!(y0 <= y1)) b.y0 = b.y1 = 0;
+    b.amax = am;
     return b;
 }
 
-/* Grid geometry for the current state (the open plane's follows the flock) and room for
- * it; also the topological selection buffers. */
-static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, int *build_threads,
+/* Grid geometry for the current state (on the open boundary it follows the flock) and room
+ * for it; also the topological selection buffers. */
+static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *build_threads,
                             boids_error *err) {
-    const int threads = c->run_threads;
-    grid_bbox bb;
+    grid_boxd bb;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
-    if (open) bb = flock_bbox(c, threads);
+    if (open) bb = flock_bbox(c, c->run_threads);
     boids_status st =
-        boids_grid_geom_init(g, p, open ? &bb : NULL, boids_grid_geom_cap(c->base.n), err);
+        boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(c->h.base.n), err);
     if (st) return st;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
@@ -612,6 +678,15 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, grid_geom *g, in
         }
     }
     return grid_reserve(c, g, build_threads, err);
+}
+
+/* What a step and a neighbours query begin with: prepare, then the constants of p with
+ * the interaction table in (NULL: none) into k and tab. */
+static boids_status begin(cpu_grid *c, const boids_params *p, const boids_interact *in, geom *g,
+                          int *build_threads, grid_k *k, grid_table *tab, boids_error *err) {
+    boids_status st = prepare(c, p, g, build_threads, err);
+    if (!st) grid_k_init(k, tab, p, in);
+    return st;
 }
 
 static double now_s(void) {
@@ -655,17 +730,15 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const int parallel = c->threads > 1 && c->base.n >= PARALLEL_MIN;
-    const int adapt = parallel && !c->fixed_threads;
+    const int parallel = c->threads > 1 && b->n >= PARALLEL_MIN;
+    const int adapt = parallel && !c->h.fixed_threads;
     c->run_threads = parallel ? c->threads : 1; /* room for the most threads */
-    grid_geom g;
+    geom g;
     int build_threads;
-    boids_status st = prepare(c, p, &g, &build_threads, err);
+    grid_k k;
+    grid_table tab;
+    boids_status st = begin(c, p, &b->inter, &g, &build_threads, &k, &tab, err);
     if (st) return st;
-    rules_k_f2 k;
-    rules_table_f2 tab;
-    rules_k_init_f2(&k, p);
-    rules_k_set_interact_f2(&k, &tab, &b->inter);
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? now_s() : 0;
@@ -691,13 +764,14 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
 static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
-    c->run_threads = c->base.n >= PARALLEL_MIN ? c->threads : 1;
-    grid_geom g;
+    c->run_threads = b->n >= PARALLEL_MIN ? c->threads : 1;
+    geom g;
     int build_threads;
+    grid_k k;
+    grid_table tab;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
-    rules_k_f2 k;
-    rules_k_init_f2(&k, p);
+    grid_k_init(&k, &tab, p, NULL);   /* the neighbours of the rules, without the table */
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
     const uint32_t *const start = c->start;
@@ -721,27 +795,29 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
         for (size_t cell = 0; cell < g.ncells; cell++) {
             const uint32_t b0 = start[cell], b1 = start[cell + 1];
             if (b0 == b1) continue;
-            const uint32_t cx = (uint32_t)(cell % g.ncx), cy = (uint32_t)(cell / g.ncx);
-            range r[6];
-            const int nr = cell_ranges(&g, start, cx, cy, 1, r);
+            uint32_t kc[D];
+            cell_coords(&g, cell, kc);
+            range r[MAX_RANGES];
+            const int nr = cell_ranges(&g, start, kc, 1, r);
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
                 if (topo) {
                     q.i = i;
-                    boids_cpu_topo_select(&q, &g, start, cx, cy);
+                    GRID_NAME(boids_cpu_topo_select)(&q, &g, start, kc);
                     for (uint32_t a = 0; a < q.m; a++) h += boids_neighbour_set_hash(q.best[a].id);
                     n = q.m;
                 } else {
+                    float x[D], v[D];
+                    state_get(&s, i, x, v);
                     for (int w = 0; w < nr; w++)
                         for (uint32_t j = r[w].b; j < r[w].e; j++) {
                             if (j == i) continue;
-                            const float pi[2] = {s.x[i], s.y[i]}, pj[2] = {s.x[j], s.y[j]};
-                            const float vi[2] = {s.vx[i], s.vy[i]};
-                            float d[2];
-                            rules_offset_f2(&k, pi, pj, d);
-                            const float d2 = d[0] * d[0] + d[1] * d[1];
-                            if (vicsek ? !(d2 <= k.vision2) : !rules_sees_f2(&k, d, d2, vi))
+                            float xj[D], vj[D], d[D];
+                            state_get(&s, j, xj, vj);
+                            RULES_FN(rules_offset)(&k, x, xj, d);
+                            const float d2 = RULES_FN(rules_dot)(d, d);
+                            if (vicsek ? !(d2 <= k.vision2) : !RULES_FN(rules_sees)(&k, d, d2, v))
                                 continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);
@@ -755,22 +831,32 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     return BOIDS_OK;
 }
 
+/* The flock's position and velocity arrays, axis by axis. */
+static void flock_axes(const boids_flock *f, double *p[D], double *v[D]) {
+    double *const fp[3] = {f->x, f->y, f->z}, *const fv[3] = {f->vx, f->vy, f->vz};
+    for (int a = 0; a < D; a++) p[a] = fp[a], v[a] = fv[a];
+}
+
 static boids_status download(boids_backend *b, boids_flock *out, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
-    if (out->n != c->base.n)
+    if (out->n != b->n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "download: flock has %zu boids, backend %zu",
-                               out->n, c->base.n);
+                               out->n, b->n);
+    double *p[D], *v[D];
+    flock_axes(out, p, v);
     const state s = c->cur;
-    for (size_t i = 0; i < c->base.n; i++) {
-        uint32_t id = s.id[i];
-        out->x[id] = s.x[i];
-        out->y[id] = s.y[i];
-        out->vx[id] = s.vx[i];
-        out->vy[id] = s.vy[i];
+    for (size_t i = 0; i < b->n; i++) {
+        const uint32_t id = s.id[i];
+        for (int a = 0; a < D; a++) p[a][id] = s.p[a][i], v[a][id] = s.v[a][i];
     }
     out->step = c->t;
     return BOIDS_OK;
 }
+
+/* Bytes per boid: two states, the cell of each slot, the unit headings. */
+enum {
+    PER_BOID = 2 * (2 * D * sizeof(float) + sizeof(uint32_t)) + sizeof(uint32_t) + D * sizeof(float)
+};
 
 static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
@@ -778,13 +864,13 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     if (n == 0)
         return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: a flock needs at least one boid");
     /* Ids and cell starts are 32-bit: they halve the memory traffic of the sort. */
-    if (n >= UINT32_MAX || n > SIZE_MAX / (2 * 5 * sizeof(float) + 3 * sizeof(uint32_t)))
+    if (n >= UINT32_MAX || n > SIZE_MAX / PER_BOID)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "cpu: %zu boids is beyond this path's limit of %u", n,
                                (unsigned)(UINT32_MAX - 1));
     state cur, snap;
     uint32_t *cell_of = malloc(n * sizeof *cell_of);
-    float *unit = malloc(2 * n * sizeof *unit);
+    float *unit = malloc(D * n * sizeof *unit);
     int ok_cur = state_alloc(&cur, n), ok_snap = state_alloc(&snap, n);
     if (!cell_of || !unit || !ok_cur || !ok_snap) {
         free(cell_of);
@@ -792,25 +878,23 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
         if (ok_cur) state_free(&cur);
         if (ok_snap) state_free(&snap);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids (%zu MiB)",
-                               n, n * (2 * 5 * sizeof(float) + 3 * sizeof(uint32_t)) >> 20);
+                               n, n * PER_BOID >> 20);
     }
+    double *p[D], *v[D];
+    flock_axes(in, p, v);
     for (size_t i = 0; i < n; i++) {
-        cur.x[i] = (float)in->x[i];
-        cur.y[i] = (float)in->y[i];
-        cur.vx[i] = (float)in->vx[i];
-        cur.vy[i] = (float)in->vy[i];
+        for (int a = 0; a < D; a++) cur.p[a][i] = (float)p[a][i], cur.v[a][i] = (float)v[a][i];
         cur.id[i] = (uint32_t)i;
     }
     state_free(&c->cur);
     state_free(&c->snap);
     free(c->cell_of);
-    free(c->ux);
+    free(c->u[0]);
     c->cur = cur;
     c->snap = snap;
     c->cell_of = cell_of;
-    c->ux = unit;
-    c->uy = unit + n;
-    c->base.n = n;
+    for (int a = 0; a < D; a++) c->u[a] = unit + (size_t)a * n;
+    b->n = n;
     c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
     return BOIDS_OK;
 }
@@ -820,7 +904,7 @@ static void destroy(boids_backend *b) {
     state_free(&c->cur);
     state_free(&c->snap);
     free(c->cell_of);
-    free(c->ux);
+    free(c->u[0]);
     free(c->cand);
     free(c->start);
     free(c->hist);
@@ -830,17 +914,18 @@ static void destroy(boids_backend *b) {
 
 static const boids_backend_ops ops = {"cpu", destroy, step, download, upload, neighbours};
 
-boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
-    if (initial->z) return boids_cpu3_create(initial, threads, err);
+boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
+                                                boids_error *err) {
     cpu_grid *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    c->base.ops = &ops;
+    c->h.base.ops = &ops;
+    c->h.base.dim = D;
+    c->h.have_avx2 = cpu_has_avx2();
     c->threads = threads > 0 ? threads : max_threads();
     if (c->threads < 1) c->threads = 1;
-    c->have_avx2 = cpu_has_avx2();
     c->run_threads = 1;
     c->pick = (thread_pick){{-1, -1}, 1, PROBE_MIN, PROBE_MIN};
     c->block = malloc((size_t)c->threads * sizeof *c->block);
@@ -849,30 +934,51 @@ boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_e
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    if (upload(&c->base, initial, err)) {
-        destroy(&c->base);
+    if (upload(&c->h.base, initial, err)) {
+        destroy(&c->h.base);
         return NULL;
     }
-    return &c->base;
+    return &c->h.base;
+}
+
+int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b) {
+    return b && b->ops == &ops;
+}
+
+#if D == 2
+/* ---- the entry points, one for both dimensions (compiled with the plane's instance) ---- */
+
+/* The box's instance (cpu_grid.c with GRID_DIM 3). */
+boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads, boids_error *err);
+int boids_cpu_grid_is_d3(const boids_backend *b);
+
+boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
+    return initial->z ? boids_cpu_grid_create_d3(initial, threads, err)
+                      : boids_cpu_grid_create_d2(initial, threads, err);
+}
+
+/* The hooks of a `cpu` backend of either dimension; NULL for any other. */
+static cpu_grid_hooks *hooks_of(const boids_backend *b) {
+    return boids_cpu_grid_is_d2(b) || boids_cpu_grid_is_d3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
 }
 
 const char *boids_cpu_kernel_name(const boids_backend *b) {
-    if (b && b->dim == 3) return boids_cpu3_is(b) ? "scalar" : NULL; /* 3-D: scalar only */
-    if (!b || b->ops != &ops) return NULL;
-    const cpu_grid *c = (const cpu_grid *)b;
-    return BOIDS_AVX2 && c->have_avx2 && !c->force_scalar ? "avx2" : "scalar";
+    const cpu_grid_hooks *h = hooks_of(b);
+    if (!h) return NULL;
+    return BOIDS_AVX2 && h->have_avx2 && !h->force_scalar ? "avx2" : "scalar";
 }
 
 int boids_cpu_fixed_threads(boids_backend *b, int on) {
-    if (b && b->dim == 3) return boids_cpu3_is(b) ? 0 : -1; /* 3-D: always its full count */
-    if (!b || b->ops != &ops) return -1;
-    ((cpu_grid *)b)->fixed_threads = on != 0;
+    cpu_grid_hooks *h = hooks_of(b);
+    if (!h) return -1;
+    h->fixed_threads = on != 0;
     return 0;
 }
 
 int boids_cpu_force_scalar(boids_backend *b, int on) {
-    if (b && b->dim == 3) return boids_cpu3_is(b) ? 0 : -1; /* 3-D: scalar only */
-    if (!b || b->ops != &ops) return -1;
-    ((cpu_grid *)b)->force_scalar = on != 0;
+    cpu_grid_hooks *h = hooks_of(b);
+    if (!h) return -1;
+    h->force_scalar = on != 0;
     return 0;
 }
+#endif

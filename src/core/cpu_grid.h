@@ -6,9 +6,9 @@
 
 #include "boids/backend.h"
 
-/* The neighbour kernel a `cpu` backend uses: "avx2" (8 boids of a cell per SIMD pass) when
- * the processor has it, "scalar" (rules.h called per neighbour) otherwise. NULL if b is not
- * a `cpu` backend. */
+/* The neighbour kernel a `cpu` backend (2-D or 3-D) uses: "avx2" (8 boids of a cell per
+ * SIMD pass) when the processor has it, "scalar" (the rules called per neighbour)
+ * otherwise. NULL if b is not a `cpu` backend. */
 const char *boids_cpu_kernel_name(const boids_backend *b);
 
 /* on != 0 forces the scalar kernel, which calls rules_offset / rules_sees / rules_acc_add
@@ -20,9 +20,5 @@ int boids_cpu_force_scalar(boids_backend *b, int on);
  * speed (see thread_pick in cpu_grid.c): the tests that compare thread counts use it, so
  * that each count really runs. Returns 0, or -1 if b is not a `cpu` backend. */
 int boids_cpu_fixed_threads(boids_backend *b, int on);
-
-/* 1 if b is a 3-D `cpu` backend (cpu_grid3.c: scalar kernels, every step on its full
- * thread count), which the three hooks above answer for. */
-int boids_cpu3_is(const boids_backend *b);
 
 #endif

@@ -3,19 +3,35 @@
  *   cpu_grid.c       the backend: state buffers, the counting-sort grid, the per-cell
  *                    steering loop with the scalar kernels, Vicsek, topological steering;
  *   cpu_grid_avx2.c  the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
- *   cpu_grid_topo.c  the topological k-nearest selection (ring search over the cells).
+ *   cpu_grid_topo.c  the topological k-nearest selection (shell search over the cells).
+ *
+ * The three are written once over the dimension D = GRID_DIM (2: the plane, 3: the box)
+ * and compiled once for each (CMakeLists.txt generates the wrappers that define GRID_DIM).
+ * Positions and velocities are arrays over the axes, components in the order x, y, z; the
+ * grid's cells are numbered with x fastest, and a cell's candidates are the rows (along x)
+ * of its 3^D block, higher axes outermost. What differs by dimension lives in the one
+ * section below ("the rules of the dimension") and in the names of the functions the files
+ * share, which carry the dimension (GRID_NAME).
  * Not part of the public API. */
 #ifndef BOIDS_CPU_GRID_IMPL_H
 #define BOIDS_CPU_GRID_IMPL_H
 
 #include <stdint.h>
 
+#include "backend_impl.h"
 #include "grid_geom.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
+#ifndef GRID_DIM
+#error "define GRID_DIM (2 or 3) before including cpu_grid_impl.h"
+#endif
+#define D               GRID_DIM
+#define GRID_CAT_(a, b) a##_d##b
+#define GRID_CAT(a, b)  GRID_CAT_(a, b)
+#define GRID_NAME(name) GRID_CAT(name, GRID_DIM) /* boids_cpu_x_d2, boids_cpu_x_d3 */
+
+/* A loop over the axes, unrolled where it is compiled, so that the arrays over the axes of
+ * the kernels' loops stay in registers. */
+#define GRID_AXES(a) _Pragma("GCC unroll 3") for (int a = 0; a < D; a++)
 
 /* BOIDS_AVX2=1 (the CMake option of that name, x86-64 only) builds cpu_grid_avx2.c with
  * -mavx2; without it only the scalar kernels are compiled, for any processor. */
@@ -23,49 +39,120 @@
 #define BOIDS_AVX2 0
 #endif
 
+#define RULES_REAL float
+#define RULES_DIM  D
+#if D == 2
+#define RULES_FN(name) name##_f2
+#else
+#define RULES_FN(name) name##_f3
+#endif
+#include "rules.h"
+
+/* ---- the rules of the dimension ---------------------------------------------------------
+ * The grid path's names for rules.h's instance of this dimension in float (RULES_FN stays
+ * defined: the files call RULES_FN(rules_offset) and the like directly). */
+typedef RULES_FN(rules_k) grid_k;         /* per-step constants */
+typedef RULES_FN(rules_acc) grid_acc;     /* one boid's neighbour sums */
+typedef RULES_FN(rules_table) grid_table; /* the interaction table the constants point to */
+
+static inline void grid_k_init(grid_k *k, grid_table *t, const boids_params *p,
+                               const boids_interact *in) {
+    RULES_FN(rules_k_init)(k, p);
+    RULES_FN(rules_k_set_interact)(k, t, in);
+}
+
+/* Sums made elsewhere (the SIMD kernels) into a: n neighbours, velocities mv, offsets c,
+ * separation terms sep, separated. */
+static inline void grid_acc_set(grid_acc *a, long n, const float mv[D], const float c[D],
+                                const float sep[D], int separated) {
+    a->n = n;
+    for (int b = 0; b < D; b++) a->mv[b] = mv[b], a->off[b] = c[b], a->sep[b] = sep[b];
+    a->separated = separated;
+}
+
+/* rules_accel then rules_integrate: the boid at (p, v) moved in place. */
+static inline void grid_move(const grid_k *k, const grid_acc *a, float p[D], float v[D]) {
+    float acc[D];
+    RULES_FN(rules_accel)(k, a, p, v, acc);
+    RULES_FN(rules_integrate)(k, acc, p, v);
+}
+
+/* The unit heading of velocity v that the Vicsek sums add (0 at rest). The one difference
+ * by dimension here: the plane's is the quotient itself, as the plane's grid has always
+ * held it (a -0 stays -0: the first term of a topological sum), the box's is vicsek_add's
+ * term added to a zero sum (never -0). */
+static inline void grid_unit(const float v[D], float u[D]) {
+#if D == 2
+    const float s = (float)sqrt(v[0] * v[0] + v[1] * v[1]);
+    u[0] = s > 0 ? v[0] / s : 0;
+    u[1] = s > 0 ? v[1] / s : 0;
+#else
+    for (int a = 0; a < D; a++) u[a] = 0;
+    RULES_FN(vicsek_add)(v, u);
+#endif
+}
+
+/* The Vicsek move from heading sum s of n headings, with the noise of (seed, step, id): one
+ * variate turns the plane's angle, two place the box's direction in its cone. */
+static inline void grid_vicsek(const grid_k *k, const boids_params *p, uint32_t t, uint32_t id,
+                               const float s[D], long n, float x[D], float v[D]) {
+    const uint64_t seed = (uint64_t)p->noise_seed;
+    const float u1 = (float)boids_noise_u(seed, t, id); /* 24 bits: exact */
+    const float u2 = D == 2 ? 0 : (float)boids_noise_u2(seed, t, id);
+    RULES_FN(vicsek_update)(k, s, n, u1, u2, (float)p->noise, (float)p->speed, x, v);
+}
+
+/* ---- the grid path's data ------------------------------------------------------------- */
+
 enum { LANES = 8 }; /* boids per SIMD pass: one AVX2 register of floats */
 
 /* One copy of the state: positions, velocities and the id of the boid in each slot. */
 typedef struct state {
-    float *x, *y, *vx, *vy;
+    float *p[D], *v[D];
     uint32_t *id;
 } state;
+
+/* The grid of one step (grid_geom.h, over D axes): the cell of a position x along axis a is
+ * grid_cell_coord(x - o[a], s[a], n[a]), cells numbered with axis 0 fastest. */
+typedef grid_geomd geom;
 
 /* A contiguous range [b, e) of snapshot slots (grid_geom.h). */
 typedef grid_range range;
 
-/* Up to LANES boids of one cell, steered together: they share the cell's candidates. */
+enum { MAX_RANGES = 2 * (D == 2 ? 3 : 9) }; /* two column intervals per row of the block */
+
+/* Up to LANES boids of consecutive slots, steered together: they share the candidates of
+ * their cells (one cell, or a run of cells along x, whose blocks' rows are merged). */
 typedef struct cell_group {
-    const range *r;     /* candidate ranges: the rows of the 3x3 block, in summation order */
-    int nr;             /* number of ranges (<= 6) */
-    int wrap_x, wrap_y; /* whether an offset along the axis can need rules_wrap */
+    const range *r;     /* candidate ranges: the rows of the block, in summation order */
+    int nr;             /* number of ranges (<= MAX_RANGES) */
+    int wrap[D];        /* whether an offset along the axis can need rules_wrap */
     uint32_t i0, lanes; /* the boids in slots [i0, i0 + lanes), lanes <= LANES */
 } cell_group;
 
 #if BOIDS_AVX2
 /* Reynolds neighbour sums of the group's boids into out[0 .. lanes): operation for
  * operation those of the scalar kernel (cpu_grid.c), so the results are bit-identical. */
-void boids_cpu_reynolds_avx2(const state *s, const rules_k_f2 *k, const cell_group *q,
-                             rules_acc_f2 out[LANES]);
+void GRID_NAME(boids_cpu_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
+                                        grid_acc out[LANES]);
 
 /* The group's neighbour sums as boids_cpu_reynolds_avx2 makes them, then its boids moved
  * by rules_accel and rules_integrate, operation for operation on each lane, into slots
- * [i0, i0 + lanes) of out. Only for a rules_k_f2 with an empty interaction table (k->tab
- * NULL): its points and obstacles stay with the scalar functions. */
-void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f2 *k,
-                                  const cell_group *q);
+ * [i0, i0 + lanes) of out. Only for constants without an interaction table
+ * (k->tab NULL): its points and obstacles stay with the scalar functions. */
+void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
+                                             const cell_group *q);
 
 /* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
  * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
  * side. */
-void boids_cpu_cells_avx2(const state *s, size_t i0, size_t i1, const grid_geom *g,
-                          uint32_t *cell_of);
+void GRID_NAME(boids_cpu_cells_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
+                                     uint32_t *cell_of);
 
-/* Vicsek heading sums (sx, sy) and neighbour counts of the group's boids, itself included,
- * in candidate order as the scalar kernel adds them. */
-void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f2 *k,
-                           const cell_group *q, float sx[LANES], float sy[LANES],
-                           int32_t cnt[LANES]);
+/* Vicsek heading sums and neighbour counts of the group's boids, itself included, in
+ * candidate order as the scalar kernel adds them. u: the unit headings, per axis. */
+void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
+                                      const cell_group *q, float sum[D][LANES], int32_t cnt[LANES]);
 #endif
 
 /* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
@@ -77,7 +164,7 @@ typedef struct cand {
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {
     const state *s;
-    const rules_k_f2 *k;
+    const grid_k *k;
     uint32_t kmax; /* k */
     int vicsek;    /* no fov; radius test d2 <= R^2 */
     int in_vision; /* k_in_vision */
@@ -86,10 +173,23 @@ typedef struct topo_q {
     uint32_t m;    /* entries in best */
 } topo_q;
 
-/* Selects the k nearest candidates of the boid in slot q->i, in cell (cx, cy) of the grid
- * g whose cell starts in the snapshot are start, into q->best (q->m of them): exactly the
- * first k in (d2, id) order over all candidates. */
-void boids_cpu_topo_select(topo_q *q, const grid_geom *g, const uint32_t *start, uint32_t cx,
-                           uint32_t cy);
+/* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c
+ * of the grid g whose cell starts in the snapshot are start, into q->best (q->m of them):
+ * exactly the first k in (d2, id) order over all candidates. */
+void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
+                                      const uint32_t c[D]);
+
+/* The backend of this dimension (cpu_grid.c); and whether b is one. */
+boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
+                                                boids_error *err);
+int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b);
+
+/* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */
+typedef struct cpu_grid_hooks {
+    boids_backend base;
+    int force_scalar;  /* the scalar kernels even where AVX2 runs */
+    int fixed_threads; /* no thread_pick: every step on all threads */
+    int have_avx2;     /* the processor runs the AVX2 kernels */
+} cpu_grid_hooks;
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu: the topological neighbours, the k nearest of a boid (ties by id) found by
- * searching rings of grid cells outward from its own, for either model. */
+ * searching shells of grid cells outward from its own, for either model and dimension
+ * (cpu_grid_impl.h). */
 #include <math.h>
 #include <stdint.h>
 
@@ -33,11 +34,16 @@ static inline int cand_before(float d2, uint32_t id, const cand *b) {
  * held in locals: the stores into best would otherwise make the compiler reload it all
  * (they may alias) for every candidate. */
 static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
-    const float *const xs = q->s->x, *const ys = q->s->y;
+    const float *ps[D];
+    float x[D], v[D];
+    for (int a = 0; a < D; a++) {
+        ps[a] = q->s->p[a];
+        x[a] = ps[a][q->i];
+        v[a] = q->s->v[a][q->i];
+    }
     const uint32_t *const ids = q->s->id;
-    const rules_k_f2 *const k = q->k;
+    const grid_k *const k = q->k;
     const uint32_t self = q->i, kmax = q->kmax;
-    const float x = xs[self], y = ys[self], vx = q->s->vx[self], vy = q->s->vy[self];
     const float vision2 = k->vision2;
     const int vicsek = q->vicsek, in_vision = q->in_vision;
     cand *const best = q->best;
@@ -47,14 +53,13 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
-        const float pi[2] = {x, y}, pj[2] = {xs[j], ys[j]};
-        float d[2];
-        rules_offset_f2(k, pi, pj, d);
-        const float d2 = d[0] * d[0] + d[1] * d[1];
+        float xj[D], d[D];
+        for (int a = 0; a < D; a++) xj[a] = ps[a][j];
+        RULES_FN(rules_offset)(k, x, xj, d);
+        const float d2 = RULES_FN(rules_dot)(d, d);
         if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
         if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        const float vi[2] = {vx, vy};
-        if (!vicsek && !rules_in_fov_f2(k, d, d2, vi)) continue;
+        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
         const uint32_t id = ids[j];
         uint32_t pos = m < kmax ? m++ : m - 1;
         for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
@@ -67,43 +72,60 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     q->m = m;
 }
 
-/* Selects the k nearest candidates of the boid in slot i (cell cx, cy) into q->best by
- * searching rings of cells outward: ring r holds the cells r apart (Chebyshev, periodic
- * under wrap). After rings 0..r every unvisited boid is at d2 > (r * reach)^2 (grid_geom.h), so
- * once k are held and the k-th is below that, no unvisited boid can come before it, not
- * even by a tie on the id: the selection is exactly the first k in (d2, id) order over all
- * candidates. With k_in_vision only the 3x3 block can hold candidates. */
-void boids_cpu_topo_select(topo_q *q, const grid_geom *g, const uint32_t *start, uint32_t cx,
-                           uint32_t cy) {
-    long xlo, xhi, ylo, yhi;
-    axis_span(g->wrap, cx, g->ncx, &xlo, &xhi);
-    axis_span(g->wrap, cy, g->ncy, &ylo, &yhi);
-    long rmax = -xlo;
-    if (xhi > rmax) rmax = xhi;
-    if (-ylo > rmax) rmax = -ylo;
-    if (yhi > rmax) rmax = yhi;
+/* Selects the k nearest candidates of the boid in slot i (cell c) into q->best by
+ * searching shells of cells outward: shell r holds the cells r apart (Chebyshev, periodic
+ * under wrap), visited row by row along x, higher axes outermost. After shells 0..r every
+ * unvisited boid is at d2 > (r * reach)^2 (grid_geom.h), so once k are held and the k-th is
+ * below that, no unvisited boid can come before it, not even by a tie on the id: the
+ * selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision
+ * only the 3^D block can hold candidates. */
+void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
+                                      const uint32_t c[D]) {
+    long lo[D], hi[D], rmax = 0;
+    for (int a = 0; a < D; a++) {
+        axis_span(g->wrap, c[a], g->n[a], &lo[a], &hi[a]);
+        if (-lo[a] > rmax) rmax = -lo[a];
+        if (hi[a] > rmax) rmax = hi[a];
+    }
     if (q->in_vision && rmax > 1) rmax = 1;
     q->m = 0;
     for (long r = 0; r <= rmax; r++) {
-        const long y0 = ylo > -r ? ylo : -r, y1 = yhi < r ? yhi : r;
-        const long x0 = xlo > -r ? xlo : -r, x1 = xhi < r ? xhi : r;
-        for (long dy = y0; dy <= y1; dy++) {
-            const size_t row = (size_t)axis_cell(g->wrap, cy, g->ncy, dy) * g->ncx;
-            if (dy == -r || dy == r) { /* a full row of the ring */
-                for (long dx = x0; dx <= x1; dx++) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, dx);
+        long b0[D], b1[D], d[D];
+        for (int a = 0; a < D; a++) {
+            b0[a] = lo[a] > -r ? lo[a] : -r;
+            b1[a] = hi[a] < r ? hi[a] : r;
+            d[a] = b0[a];
+        }
+        for (;;) { /* the rows of the shell: offsets d[1 ..] */
+            size_t row = 0;
+            int edge = 0; /* the row lies on the shell's face: all of it is in the shell */
+            for (int a = D - 1; a >= 1; a--) {
+                row = row * g->n[a] + axis_cell(g->wrap, c[a], g->n[a], d[a]);
+                edge = edge || d[a] == -r || d[a] == r;
+            }
+            row *= g->n[0];
+            if (edge) { /* the row's cells: one run of slots, or two across the seam */
+                const long n0 = (long)g->n[0], x0 = (long)c[0] + b0[0], x1 = (long)c[0] + b1[0];
+                const long a0 = x0 < 0 ? x0 + n0 : x0, a1 = x0 < 0 ? n0 - 1 : x1 < n0 ? x1 : n0 - 1;
+                topo_scan(q, start[row + (size_t)a0], start[row + (size_t)a1 + 1]);
+                if (x0 < 0) topo_scan(q, start[row], start[row + (size_t)x1 + 1]);
+                if (x1 >= n0) topo_scan(q, start[row], start[row + (size_t)(x1 - n0) + 1]);
+            } else { /* else its two ends */
+                if (-r >= lo[0]) {
+                    const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], -r);
                     topo_scan(q, start[cell], start[cell + 1]);
                 }
-            } else { /* its two sides */
-                if (-r >= xlo) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, -r);
-                    topo_scan(q, start[cell], start[cell + 1]);
-                }
-                if (r <= xhi) {
-                    const size_t cell = row + axis_cell(g->wrap, cx, g->ncx, r);
+                if (r <= hi[0]) {
+                    const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], r);
                     topo_scan(q, start[cell], start[cell + 1]);
                 }
             }
+            int a = 1;
+            for (; a < D; a++) {
+                if (++d[a] <= b1[a]) break;
+                d[a] = b0[a];
+            }
+            if (a == D) break;
         }
         if (q->m == q->kmax && r >= 1) {
             const double bound = (double)r * g->reach;

@@ -111,4 +111,31 @@ typedef struct grid_geom3 {
 boids_status boids_grid_geom3_init(grid_geom3 *g, const boids_params *p, double max_cells,
                                    boids_error *err);
 
+/* ---- the same geometry over the dimension ---------------------------------------------
+ * The one formula behind boids_grid_geom_init and boids_grid_geom3_init, for dim 2 or 3
+ * (axes x, y, z; entries beyond dim unused): the cpu path calls it directly. */
+typedef struct grid_geomd {
+    int dim;
+    uint32_t n[3]; /* cells along each axis, >= 1 */
+    size_t ncells; /* their product */
+    float s[3];    /* cells per length unit: the cell of x along a is floor((x - o[a]) * s[a]) */
+    double o[3];   /* corner of cell 0: 0 for the world grid, the box's corner for a box grid */
+    int wrap;      /* the cells tile a periodic world */
+    double margin; /* how much wider than R a cell is made, for float rounding */
+    double reach;  /* see grid_geom */
+} grid_geomd;
+
+/* Bounding box of a flock's finite positions (lo[a] <= hi[a]), for a grid over the flock. */
+typedef struct grid_boxd {
+    double lo[3], hi[3];
+    double amax; /* largest |coordinate| */
+} grid_boxd;
+
+/* bb NULL: the world's grid (width, height, depth); bb given: cells over the box, of one
+ * float size 1 / s >= R + margin on every axis, widened until they fit in max_cells (by
+ * the dim-th root of the excess, at least 1.25 times). BOIDS_ERR_INPUT as
+ * boids_grid_geom_init, over the dim sides. */
+boids_status boids_grid_geomd_init(grid_geomd *g, int dim, const boids_params *p,
+                                   const grid_boxd *bb, double max_cells, boids_error *err);
+
 #endif
