@@ -39,7 +39,7 @@
 typedef struct golden_scenario {
     const char *name;
     const char *preset;
-    const char *set[10][2]; /* key, value: applied after the preset, in order */
+    const char *set; /* key=value settings, space-separated: applied after the preset, in order */
     unsigned steps;
     uint64_t seed; /* of boids_flock_randomize */
 } golden_scenario;
@@ -48,83 +48,26 @@ enum { GOLDEN_COUNT = 9 };
 
 /* A few hundred boids and some tens of steps: long enough for neighbours to interact and
  * for a changed rounding to spread through the state, short enough for cpu-ref (O(N^2))
- * and llvmpipe to run in a second or two. The plane's lab worlds hold 400 boids at the lab
- * preset's density (1500 in 900 x 560); the box's (dim = 3, issue 15) 400 boids at a
- * density that gives each a few neighbours, and the Vicsek box 3.2 agents per unit
- * volume. */
+ * and llvmpipe to run in a second or two. The worlds the scenarios share: the plane's lab
+ * world holds 400 boids at the lab preset's density (1500 in 900 x 560); the box's (dim =
+ * 3, issue 15) 400 boids at a density that gives each a few neighbours, and the Vicsek box
+ * 3.2 agents per unit volume. */
+#define GOLDEN_LAB              "count=400 width=465 height=289"
+#define GOLDEN_LAB3             "dim=3 count=400 width=200 height=160 depth=120"
+#define GOLDEN_VICSEK3          "dim=3 width=5 height=5 depth=5 "
+#define GOLDEN_TOPOLOGICAL_OPEN "noise=0.5 noise_seed=23 neighbours=topological k=7 boundary=open"
+
 static const golden_scenario golden_scenarios[GOLDEN_COUNT] = {
-    {"lab", "lab", {{"count", "400"}, {"width", "465"}, {"height", "289"}}, 40, 1},
-    {"lab-fov270-walls",
-     "lab",
-     {{"count", "400"}, {"width", "465"}, {"height", "289"}, {"fov", "270"}, {"boundary", "walls"}},
-     40,
+    {"lab", "lab", GOLDEN_LAB, 40, 1},
+    {"lab-fov270-walls", "lab", GOLDEN_LAB " fov=270 boundary=walls", 40, 2},
+    {"lab-topological", "lab", GOLDEN_LAB " neighbours=topological k=7", 40, 3},
+    {"vicsek-noise", "vicsek", "noise=2 noise_seed=17", 40, 4},
+    {"vicsek-topological-open", "vicsek", GOLDEN_TOPOLOGICAL_OPEN, 40, 5},
+    {"lab3-fov270-predator", "lab", GOLDEN_LAB3 " fov=270 predator=1 predator_z=60", 40, 1},
+    {"lab3-walls-topological", "lab", GOLDEN_LAB3 " boundary=walls neighbours=topological k=7", 40,
      2},
-    {"lab-topological",
-     "lab",
-     {{"count", "400"},
-      {"width", "465"},
-      {"height", "289"},
-      {"neighbours", "topological"},
-      {"k", "7"}},
-     40,
-     3},
-    {"vicsek-noise", "vicsek", {{"noise", "2"}, {"noise_seed", "17"}}, 40, 4},
-    {"vicsek-topological-open",
-     "vicsek",
-     {{"noise", "0.5"},
-      {"noise_seed", "23"},
-      {"neighbours", "topological"},
-      {"k", "7"},
-      {"boundary", "open"}},
-     40,
-     5},
-    {"lab3-fov270-predator",
-     "lab",
-     {{"dim", "3"},
-      {"count", "400"},
-      {"width", "200"},
-      {"height", "160"},
-      {"depth", "120"},
-      {"fov", "270"},
-      {"predator", "1"},
-      {"predator_z", "60"}},
-     40,
-     1},
-    {"lab3-walls-topological",
-     "lab",
-     {{"dim", "3"},
-      {"count", "400"},
-      {"width", "200"},
-      {"height", "160"},
-      {"depth", "120"},
-      {"boundary", "walls"},
-      {"neighbours", "topological"},
-      {"k", "7"}},
-     40,
-     2},
-    {"vicsek3-noise",
-     "vicsek",
-     {{"dim", "3"},
-      {"width", "5"},
-      {"height", "5"},
-      {"depth", "5"},
-      {"noise", "1"},
-      {"noise_seed", "17"}},
-     40,
-     3},
-    {"vicsek3-topological-open",
-     "vicsek",
-     {{"dim", "3"},
-      {"width", "5"},
-      {"height", "5"},
-      {"depth", "5"},
-      {"noise", "0.5"},
-      {"noise_seed", "23"},
-      {"neighbours", "topological"},
-      {"k", "7"},
-      {"boundary", "open"}},
-     40,
-     4},
+    {"vicsek3-noise", "vicsek", GOLDEN_VICSEK3 "noise=1 noise_seed=17", 40, 3},
+    {"vicsek3-topological-open", "vicsek", GOLDEN_VICSEK3 GOLDEN_TOPOLOGICAL_OPEN, 40, 4},
 };
 
 /* The pinned hashes of one scenario, one column per path. */
@@ -156,8 +99,16 @@ static const golden_pins golden_pinned[GOLDEN_COUNT] = {
 static void golden_setup(const golden_scenario *g, boids_params *p, boids_flock *f) {
     boids_error err;
     int bad = boids_preset_apply(p, g->preset, &err) != BOIDS_OK;
-    for (int i = 0; !bad && i < 10 && g->set[i][0]; i++)
-        bad = boids_params_set(p, g->set[i][0], g->set[i][1], g->name, &err) != BOIDS_OK;
+    char key[64], value[64];
+    for (const char *at = g->set; !bad && *at; at += strspn(at, " ")) {
+        int used = 0;
+        if (sscanf(at, "%63[^= ]=%63s%n", key, value, &used) != 2) {
+            fprintf(stderr, "golden scenario %s: '%s' is not key=value\n", g->name, at);
+            exit(1);
+        }
+        bad = boids_params_set(p, key, value, g->name, &err) != BOIDS_OK;
+        at += used;
+    }
     bad = bad || boids_params_validate(p, &err) != BOIDS_OK ||
           boids_flock_alloc_dim(f, (size_t)p->count, p->dim, &err) != BOIDS_OK;
     if (bad) {

@@ -150,22 +150,24 @@ static boids_status boid_check(const boids_params *p, int dim, const double *v, 
     return speed_check(p, sqrt(v2), where, err);
 }
 
-boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
-                              const char *where, boids_error *err) {
-    if (!where) where = "boids_boid_check";
+/* The public checks: NULL arguments refused, where defaulting to the function's name. */
+static boids_status boid_check_args(const boids_params *p, int dim, const double *v, int speeds,
+                                    const char *where, boids_error *err) {
+    if (!where) where = dim == 2 ? "boids_boid_check" : "boids_boid_check3";
     if (!p || !v)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
                                !p ? "the parameters are" : "the boid's values are");
-    return boid_check(p, 2, v, speeds, where, err);
+    return boid_check(p, dim, v, speeds, where, err);
+}
+
+boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
+                              const char *where, boids_error *err) {
+    return boid_check_args(p, 2, v, speeds, where, err);
 }
 
 boids_status boids_boid_check3(const boids_params *p, const double v[6], int speeds,
                                const char *where, boids_error *err) {
-    if (!where) where = "boids_boid_check3";
-    if (!p || !v)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
-                               !p ? "the parameters are" : "the boid's values are");
-    return boid_check(p, 3, v, speeds, where, err);
+    return boid_check_args(p, 3, v, speeds, where, err);
 }
 
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
