@@ -17,18 +17,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from harness import gpu_required  # noqa: E402
+from harness import check, finish, gpu_required  # noqa: E402
 
 BENCH = sys.argv[1]
 BACKENDS = ["cpu-ref", "cpu-1t", "cpu-all", "gpu", "gpu-det"]
 STAGES = ["clear", "count", "scan", "scatter", "sort", "steer"]
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + (f": {detail}" if detail and not cond else ""))
-    if not cond:
-        failures.append(name)
 
 
 def positive(v):
@@ -356,7 +349,4 @@ for args, what in [(["--sizes", "ten"], "bad --sizes"), (["--backends", "tpu"], 
     check(f"{what}: exit 2 with one message", q.returncode == 2 and
           q.stderr.count("\n") == 1 and q.stderr.startswith("boids-bench: "), q.stderr)
 
-if failures:
-    print(f"{len(failures)} check(s) failed: {', '.join(failures)}")
-    sys.exit(1)
-print("all checks passed")
+finish()

@@ -97,43 +97,20 @@ bench_stats bench_stats_of(double *v, size_t n) {
  *        steer: read 24, write 24 = 124 B per boid, the cells as in 2-D
  *   cpu-ref  the double state, 48 B, read and written: 96 B per boid
  * (the fused variant is 2-D only). */
-static double bytes_per_step_3d(bench_backend b, double N, double C, int threads) {
-    switch (b) {
-    case BENCH_CPU_REF:
-        return 96.0 * N;
-    case BENCH_CPU_1T:
-    case BENCH_CPU_ALL:
-        return 124.0 * N + (16.0 * (threads > 0 ? threads : 1) + 8.0) * C;
-    case BENCH_GPU:
-        return 168.0 * N + 28.0 * C;
-    case BENCH_GPU_DET:
-        return 240.0 * N + 32.0 * C;
-    default:
-        return NAN;
-    }
-}
+static const struct {
+    double boid, cell; /* bytes per boid and per cell; the cpu rows add 16 per thread per cell */
+} step_bytes[2][BENCH_BACKENDS] = {
+    /* cpu-ref, cpu-1t, cpu-all, gpu, gpu-det, gpu-fused, gpu-fused-det */
+    {{64, 0}, {88, 8}, {88, 8}, {104, 28}, {144, 32}, {88, 28}, {128, 32}},
+    {{96, 0}, {124, 8}, {124, 8}, {168, 28}, {240, 32}, {NAN, NAN}, {NAN, NAN}},
+};
 
 double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int threads, int dim) {
+    if (b >= BENCH_BACKENDS) return NAN;
     const double N = (double)n, C = (double)ncells;
-    if (dim == 3) return bytes_per_step_3d(b, N, C, threads);
-    switch (b) {
-    case BENCH_CPU_REF:
-        return 64.0 * N;
-    case BENCH_CPU_1T:
-    case BENCH_CPU_ALL:
-        return 88.0 * N + (16.0 * (threads > 0 ? threads : 1) + 8.0) * C;
-    case BENCH_GPU:
-        return 104.0 * N + 28.0 * C;
-    case BENCH_GPU_DET:
-        return 144.0 * N + 32.0 * C;
-    case BENCH_GPU_FUSED:
-        return 88.0 * N + 28.0 * C;
-    case BENCH_GPU_FUSED_DET:
-        return 128.0 * N + 32.0 * C;
-    case BENCH_BACKENDS:
-        break;
-    }
-    return 0.0;
+    double boid = step_bytes[dim == 3][b].boid, cell = step_bytes[dim == 3][b].cell;
+    if (b == BENCH_CPU_1T || b == BENCH_CPU_ALL) cell += 16.0 * (threads > 0 ? threads : 1);
+    return boid * N + cell * C;
 }
 
 static void trim(char *s) {

@@ -27,7 +27,8 @@
 #include "grid_geom.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 
 /* The lab preset scaled to n boids at the same density (the world grows, same aspect). */
@@ -78,8 +79,8 @@ static double condition(double abs_x, double abs_y, float sx, float sy) {
 static void brute_step(const scenario *s, brute *b) {
     const boids_flock *f = &s->f;
     size_t n = f->n;
-    rules_k_f k;
-    rules_k_init_f(&k, &s->p);
+    rules_k_f2 k;
+    rules_k_init_f2(&k, &s->p);
     float *x = malloc(4 * n * sizeof(float));
     b->n = n;
     b->x = malloc(4 * n * sizeof(float));
@@ -97,18 +98,21 @@ static void brute_step(const scenario *s, brute *b) {
         vy[i] = (float)f->vy[i];
     }
     for (size_t i = 0; i < n; i++) {
-        rules_acc_f a;
-        rules_acc_init_f(&a);
+        rules_acc_f2 a;
+        rules_acc_init_f2(&a);
         double abs_align[2] = {0, 0}, abs_coh[2] = {0, 0}, abs_sep[2] = {0, 0};
         long nsep = 0;
         uint64_t h = 0;
         for (size_t j = 0; j < n; j++) {
             if (j == i) continue;
-            float dx, dy;
-            rules_offset_f(&k, x[i], y[i], x[j], y[j], &dx, &dy);
+            const float pi[2] = {x[i], y[i]}, pj[2] = {x[j], y[j]};
+            const float vi[2] = {vx[i], vy[i]}, vj[2] = {vx[j], vy[j]};
+            float d[2];
+            rules_offset_f2(&k, pi, pj, d);
+            const float dx = d[0], dy = d[1];
             float d2 = dx * dx + dy * dy;
-            if (!rules_sees_f(&k, dx, dy, d2, vx[i], vy[i])) continue;
-            rules_acc_add_f(&k, &a, dx, dy, d2, vx[j], vy[j]);
+            if (!rules_sees_f2(&k, d, d2, vi)) continue;
+            rules_acc_add_f2(&k, &a, d, d2, vj);
             h += boids_neighbour_set_hash((uint32_t)j);
             abs_align[0] += fabs(vx[j]);
             abs_align[1] += fabs(vy[j]);
@@ -133,13 +137,13 @@ static void brute_step(const scenario *s, brute *b) {
             turn +=
                 (double)(nsep - 1) * e * k.w_sep * condition(abs_sep[0], abs_sep[1], a.sx, a.sy);
         b->tol_v[i] = 3 * k.max_speed * turn + 16 * e * k.max_speed;
-        float ax, ay, nx = x[i], ny = y[i], nvx = vx[i], nvy = vy[i];
-        rules_accel_f(&k, &a, x[i], y[i], vx[i], vy[i], &ax, &ay);
-        rules_integrate_f(&k, ax, ay, &nx, &ny, &nvx, &nvy);
-        b->x[i] = nx;
-        b->y[i] = ny;
-        b->vx[i] = nvx;
-        b->vy[i] = nvy;
+        float acc[2], np[2] = {x[i], y[i]}, nv[2] = {vx[i], vy[i]};
+        rules_accel_f2(&k, &a, np, nv, acc);
+        rules_integrate_f2(&k, acc, np, nv);
+        b->x[i] = np[0];
+        b->y[i] = np[1];
+        b->vx[i] = nv[0];
+        b->vy[i] = nv[1];
     }
     free(x);
 }

@@ -24,12 +24,13 @@
 #include "cpu_grid.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 #undef RULES_REAL
 #undef RULES_FN
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_FN(name) name##_d2
 #include "rules.h"
 
 /* The lab preset scaled to n boids at the same density. */
@@ -93,29 +94,33 @@ static size_t brute_select(const scenario *s, int dbl, size_t i, pick *buf, size
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const int use_radius = !topo || p->k_in_vision;
-    rules_k_f kf;
-    rules_k_d kd;
-    rules_k_init_f(&kf, p);
-    rules_k_init_d(&kd, p);
+    rules_k_f2 kf;
+    rules_k_d2 kd;
+    rules_k_init_f2(&kf, p);
+    rules_k_init_d2(&kd, p);
     size_t m = 0;
     for (size_t j = 0; j < f->n; j++) {
         if (j == i) continue;
         double d2;
         int in_r, in_fov;
         if (dbl) {
-            double dx, dy;
-            rules_offset_d(&kd, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
-            d2 = dx * dx + dy * dy;
+            const double pi[2] = {f->x[i], f->y[i]}, pj[2] = {f->x[j], f->y[j]};
+            const double vi[2] = {f->vx[i], f->vy[i]};
+            double d[2];
+            rules_offset_d2(&kd, pi, pj, d);
+            d2 = d[0] * d[0] + d[1] * d[1];
             in_r = vicsek ? d2 <= kd.vision2 : d2 < kd.vision2;
-            in_fov = vicsek || rules_in_fov_d(&kd, dx, dy, d2, f->vx[i], f->vy[i]);
+            in_fov = vicsek || rules_in_fov_d2(&kd, d, d2, vi);
         } else {
-            float dx, dy;
-            rules_offset_f(&kf, (float)f->x[i], (float)f->y[i], (float)f->x[j], (float)f->y[j], &dx,
-                           &dy);
-            float d2f = dx * dx + dy * dy;
+            const float pi[2] = {(float)f->x[i], (float)f->y[i]};
+            const float pj[2] = {(float)f->x[j], (float)f->y[j]};
+            const float vi[2] = {(float)f->vx[i], (float)f->vy[i]};
+            float d[2];
+            rules_offset_f2(&kf, pi, pj, d);
+            float d2f = d[0] * d[0] + d[1] * d[1];
             d2 = d2f;
             in_r = vicsek ? d2f <= kf.vision2 : d2f < kf.vision2;
-            in_fov = vicsek || rules_in_fov_f(&kf, dx, dy, d2f, (float)f->vx[i], (float)f->vy[i]);
+            in_fov = vicsek || rules_in_fov_f2(&kf, d, d2f, vi);
         }
         if ((use_radius && !in_r) || !in_fov) continue;
         buf[m++] = (pick){d2, j};
@@ -200,9 +205,14 @@ static double vicsek_ratio(const scenario *s, size_t i, const size_t *idd, size_
                            const boids_flock *a, const boids_flock *r, double *tol_v) {
     const boids_flock *f = &s->f;
     const double e = FLT_EPSILON;
-    double sx = 0, sy = 0;
-    vicsek_add_d(f->vx[i], f->vy[i], &sx, &sy);
-    for (size_t q = 0; q < md; q++) vicsek_add_d(f->vx[idd[q]], f->vy[idd[q]], &sx, &sy);
+    double sum[2] = {0, 0};
+    const double vi[2] = {f->vx[i], f->vy[i]};
+    vicsek_add_d2(vi, sum);
+    for (size_t q = 0; q < md; q++) {
+        const double vj[2] = {f->vx[idd[q]], f->vy[idd[q]]};
+        vicsek_add_d2(vj, sum);
+    }
+    const double sx = sum[0], sy = sum[1];
     double m = (double)md + 1;
     double tol_h = 2 * (m + 1) * m * e * condition(1, sx, sy) + 16 * e * (M_PI + s->p.noise);
     if (tol_h > 0.1) return -1;
@@ -213,7 +223,7 @@ static double vicsek_ratio(const scenario *s, size_t i, const size_t *idd, size_
 }
 
 /* Reynolds velocity of boid i, as vicsek_ratio: the bound from the three sums. */
-static double reynolds_ratio(const scenario *s, const rules_k_d *k, size_t i, const size_t *idd,
+static double reynolds_ratio(const scenario *s, const rules_k_d2 *k, size_t i, const size_t *idd,
                              size_t md, const boids_flock *a, const boids_flock *r, double *tol_v) {
     const boids_flock *f = &s->f;
     const double e = FLT_EPSILON;
@@ -221,8 +231,10 @@ static double reynolds_ratio(const scenario *s, const rules_k_d *k, size_t i, co
     long nsep = 0;
     for (size_t q = 0; q < md; q++) {
         size_t j = idd[q];
-        double dx, dy;
-        rules_offset_d(k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
+        const double pi[2] = {f->x[i], f->y[i]}, pj[2] = {f->x[j], f->y[j]};
+        double d[2];
+        rules_offset_d2(k, pi, pj, d);
+        const double dx = d[0], dy = d[1];
         double d2 = dx * dx + dy * dy;
         ab[0] += fabs(f->vx[j]) + fabs(f->vy[j]);
         sum[0][0] += f->vx[j];
@@ -269,8 +281,8 @@ static void check_vs_ref(const scenario *s) {
     boids_flock a, r;
     step_once(s, make_cpu(f, 2), &a);
     step_once(s, ref, &r);
-    rules_k_d k;
-    rules_k_init_d(&k, p);
+    rules_k_d2 k;
+    rules_k_init_d2(&k, p);
     pick *buf = malloc(n * sizeof *buf);
     size_t *idf = malloc(n * sizeof *idf), *idd = malloc(n * sizeof *idd);
     size_t skipped = 0, worst_i = 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Three-dimensional flocks on the exact reference (cpu-ref): the rules of rules3.h on small
+/* Three-dimensional flocks on the exact reference (cpu-ref): the rules of rules.h on small
  * hand-computed cases, a flat 3-D flock (z = vz = 0) stepping to the planar bits, the same
  * bits for every thread count, 3-D state files (round trip, the dim check, resume), and the
  * 3-D Vicsek noise (its cone, the null model E[P^2] = 1/N, order against noise).
@@ -21,9 +21,9 @@
 #include "cpu_ref.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      3
+#define RULES_FN(name) name##_d3
 #include "rules.h"
-#include "rules3.h"
 
 static const double TOL = 1e-12;
 
@@ -42,49 +42,58 @@ static boids_params box_params(double side, int boundary) {
     return p;
 }
 
-/* ---- rules3.h on hand-computed cases -------------------------------------------------- */
+/* ---- rules.h on hand-computed cases -------------------------------------------------- */
 
 static void test_rules3_geometry(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_WRAP);
     p.width = 10, p.height = 20, p.depth = 30;
-    rules3_k_d k;
-    rules3_k_init_d(&k, &p);
-    double dx, dy, dz;
-    rules3_offset_d(&k, 1, 1, 1, 9, 19, 29, &dx, &dy, &dz);
-    CHECK(dx == -2 && dy == -2 && dz == -2, "shortest image per axis: %g %g %g", dx, dy, dz);
-    rules3_offset_d(&k, 9, 19, 29, 1, 1, 1, &dx, &dy, &dz);
-    CHECK(dx == 2 && dy == 2 && dz == 2, "and back across the seams: %g %g %g", dx, dy, dz);
-    CHECK(rules3_d2_d(1, 2, 2) == 9, "|(1, 2, 2)|^2 = 9");
+    rules_k_d3 k;
+    rules_k_init_d3(&k, &p);
+    const double a[3] = {1, 1, 1}, b[3] = {9, 19, 29}, e[3] = {1, 2, 2};
+    double d[3];
+    rules_offset_d3(&k, a, b, d);
+    CHECK(d[0] == -2 && d[1] == -2 && d[2] == -2, "shortest image per axis: %g %g %g", d[0], d[1],
+          d[2]);
+    rules_offset_d3(&k, b, a, d);
+    CHECK(d[0] == 2 && d[1] == 2 && d[2] == 2, "and back across the seams: %g %g %g", d[0], d[1],
+          d[2]);
+    CHECK(rules_dot_d3(e, e) == 9, "|(1, 2, 2)|^2 = 9");
 
     p.fov = 180; /* half-angle 90 degrees: cos exactly 0, the inclusive edge is testable */
-    rules3_k_init_d(&k, &p);
-    CHECK(rules3_in_fov_d(&k, 1, 0, 0, 1, 0, 0, 1), "90 degrees off the velocity: inside");
-    CHECK(!rules3_in_fov_d(&k, 1, 0, -0.001, 1.000001, 0, 0, 1), "just behind: outside");
-    CHECK(rules3_in_fov_d(&k, 0, 3, 0, 9, 0, 0, 0), "a resting boid sees all around");
+    rules_k_init_d3(&k, &p);
+    CHECK(rules_in_fov_d3(&k, (const double[3]){1, 0, 0}, 1, (const double[3]){0, 0, 1}),
+          "90 degrees off the velocity: inside");
+    CHECK(
+        !rules_in_fov_d3(&k, (const double[3]){1, 0, -0.001}, 1.000001, (const double[3]){0, 0, 1}),
+        "just behind: outside");
+    CHECK(rules_in_fov_d3(&k, (const double[3]){0, 3, 0}, 9, (const double[3]){0, 0, 0}),
+          "a resting boid sees all around");
     p.fov = 270;
-    rules3_k_init_d(&k, &p);
-    CHECK(!rules3_in_fov_d(&k, 0, 0, -1, 1, 0, 0, 1), "straight behind: outside a 270 cone");
-    CHECK(rules3_in_fov_d(&k, 0, 1, -1, 2, 0, 0, 1), "135 degrees: on the 270 cone's edge");
+    rules_k_init_d3(&k, &p);
+    CHECK(!rules_in_fov_d3(&k, (const double[3]){0, 0, -1}, 1, (const double[3]){0, 0, 1}),
+          "straight behind: outside a 270 cone");
+    CHECK(rules_in_fov_d3(&k, (const double[3]){0, 1, -1}, 2, (const double[3]){0, 0, 1}),
+          "135 degrees: on the 270 cone's edge");
 }
 
 static void test_rules3_steer_and_sums(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_OPEN);
     p.max_speed = 10, p.max_force = 100, p.separation_radius = 4;
-    rules3_k_d k;
-    rules3_k_init_d(&k, &p);
+    rules_k_d3 k;
+    rules_k_init_d3(&k, &p);
     double f[3];
-    rules3_steer_d(&k, 0, 3, 4, 0, 0, 0, f);
+    rules_steer_d3(&k, (const double[3]){0, 3, 4}, (const double[3]){0, 0, 0}, f);
     CHECK(f[0] == 0 && fabs(f[1] - 6) < TOL && fabs(f[2] - 8) < TOL, "full speed along (0,3,4)");
     k.max_force = 5;
-    rules3_steer_d(&k, 0, 3, 4, 0, 0, 0, f);
+    rules_steer_d3(&k, (const double[3]){0, 3, 4}, (const double[3]){0, 0, 0}, f);
     CHECK_NEAR(f[1], 3, TOL, "capped at max_force 5: (0, 3, 4)");
     CHECK_NEAR(f[2], 4, TOL, "capped at max_force 5: (0, 3, 4)");
-    rules3_steer_d(&k, 0, 0, 0, 1, 2, 3, f);
+    rules_steer_d3(&k, (const double[3]){0, 0, 0}, (const double[3]){1, 2, 3}, f);
     CHECK(f[0] == 0 && f[1] == 0 && f[2] == 0, "a zero target gives zero force");
 
-    rules3_acc_d a;
-    rules3_acc_init_d(&a);
-    rules3_acc_add_d(&k, &a, 1, 2, 2, 9, 5, 6, 7);
+    rules_acc_d3 a;
+    rules_acc_init_d3(&a);
+    rules_acc_add_d3(&k, &a, (const double[3]){1, 2, 2}, 9, (const double[3]){5, 6, 7});
     CHECK(a.n == 1 && a.mvx == 5 && a.mvy == 6 && a.mvz == 7, "alignment sums velocities");
     CHECK(a.cx == 1 && a.cy == 2 && a.cz == 2, "cohesion sums offsets");
     CHECK(a.separated, "d2 = 9 < 16: separation");
@@ -96,13 +105,13 @@ static void test_rules3_walls_and_integrate(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_WALLS);
     p.wall_margin = 5, p.wall_weight = 1, p.max_speed = 4, p.min_speed = 1, p.max_force = 100;
     p.dt = 1;
-    rules3_k_d k;
-    rules3_k_init_d(&k, &p);
-    rules3_acc_d none;
-    rules3_acc_init_d(&none);
+    rules_k_d3 k;
+    rules_k_init_d3(&k, &p);
+    rules_acc_d3 none;
+    rules_acc_init_d3(&none);
     const double pos[3] = {1, 50, 99}, vel[3] = {0, 0, 0};
     double a[3];
-    rules3_accel_d(&k, &none, pos, vel, a);
+    rules_accel_d3(&k, &none, pos, vel, a);
     /* inward (1, 0, -1) at full speed 4: (4, 0, -4) / sqrt 2 */
     CHECK_NEAR(a[0], 4 / sqrt(2), TOL, "pushed in from x = 0");
     CHECK(a[1] == 0, "no push along y in the middle");
@@ -110,16 +119,16 @@ static void test_rules3_walls_and_integrate(void) {
 
     double pp[3] = {50, 50, 99.5}, vv[3] = {3, 0, 4};
     const double acc[3] = {0, 0, 0};
-    rules3_integrate_d(&k, acc, pp, vv); /* |v| = 5 > 4: (2.4, 0, 3.2) */
+    rules_integrate_d3(&k, acc, pp, vv); /* |v| = 5 > 4: (2.4, 0, 3.2) */
     CHECK_NEAR(pp[0], 52.4, TOL, "moved by the clamped velocity");
     CHECK_NEAR(pp[2], 100 - (99.5 + 3.2 - 100), TOL, "reflected off the z = depth face");
     CHECK_NEAR(vv[2], -3.2, TOL, "vz mirrored by the reflection");
     CHECK_NEAR(vv[0], 2.4, TOL, "vx kept");
 
     p.boundary = BOIDS_BOUNDARY_WRAP;
-    rules3_k_init_d(&k, &p);
+    rules_k_init_d3(&k, &p);
     double pw[3] = {50, 50, 0.5}, vw[3] = {0, 0, -2};
-    rules3_integrate_d(&k, acc, pw, vw);
+    rules_integrate_d3(&k, acc, pw, vw);
     CHECK_NEAR(pw[2], 98.5, TOL, "wrapped through z = 0");
 }
 
@@ -131,12 +140,13 @@ static double angle(const double a[3], const double b[3]) {
 
 static void test_vicsek3_direction(void) {
     const double v[3] = {0, 0, 0.5};
+    const int noflip[3] = {0, 0, 0};
     double d[3];
     const double s[3] = {1, 1, 0};
-    vicsek3_direction_d(s, 2, v, 0.3, 0.7, 0, d);
+    vicsek_direction_d3(s, 2, v, 0.3, 0.7, 0, noflip, d);
     CHECK(d[0] == 1 / sqrt(2) && d[1] == 1 / sqrt(2) && d[2] == 0, "noise 0: the mean exactly");
     const double zero[3] = {1e-14, 0, 0};
-    vicsek3_direction_d(zero, 2, v, 0.3, 0.7, 0, d);
+    vicsek_direction_d3(zero, 2, v, 0.3, 0.7, 0, noflip, d);
     CHECK(d[0] == 0 && d[1] == 0 && d[2] == 1, "a zero sum keeps the previous direction");
 
     /* The turn is theta with cos theta = 1 - u1 (1 - cos(eta / 2)) from the mean, for mean
@@ -146,14 +156,14 @@ static void test_vicsek3_direction(void) {
     for (size_t m = 0; m < sizeof means / sizeof means[0]; m++)
         for (int q = 0; q < 8; q++) {
             double u1 = (q + 0.5) / 8, u2 = (q * 3 % 8 + 0.25) / 8, e[3], t1[3], t2[3];
-            double len = sqrt(rules3_d2_d(means[m][0], means[m][1], means[m][2]));
+            double len = sqrt(rules_dot_d3(means[m], means[m]));
             for (int c = 0; c < 3; c++) e[c] = means[m][c] / len;
-            vicsek3_direction_d(means[m], 1, v, u1, u2, eta, d);
-            CHECK_NEAR(rules3_d2_d(d[0], d[1], d[2]), 1, TOL, "a unit direction");
+            vicsek_direction_d3(means[m], 1, v, u1, u2, eta, noflip, d);
+            CHECK_NEAR(rules_dot_d3(d, d), 1, TOL, "a unit direction");
             CHECK_NEAR(cos(angle(d, e)), 1 - u1 * (1 - cos(eta / 2)), 1e-9,
                        "turned by theta (acos near 0 loses digits: 1e-9)");
-            vicsek3_basis_d(e, t1, t2);
-            CHECK_NEAR(rules3_d2_d(t1[0], t1[1], t1[2]), 1, TOL, "t1 unit");
+            vicsek3_basis_d3(e, t1, t2);
+            CHECK_NEAR(rules_dot_d3(t1, t1), 1, TOL, "t1 unit");
             CHECK_NEAR(t1[0] * t2[0] + t1[1] * t2[1] + t1[2] * t2[2], 0, TOL, "t1 . t2 = 0");
             CHECK_NEAR(t1[0] * e[0] + t1[1] * e[1] + t1[2] * e[2], 0, TOL, "t1 . e = 0");
             double phi = atan2(d[0] * t2[0] + d[1] * t2[1] + d[2] * t2[2],
@@ -411,7 +421,7 @@ static double pair_d2(const boids_flock *f, const boids_params *p, size_t i, siz
     double d2 = 0;
     for (int c = 0; c < 3; c++) {
         double e = d[c];
-        if (p->boundary == BOIDS_BOUNDARY_WRAP) e = rules_wrap_d(e, side[c], side[c] / 2);
+        if (p->boundary == BOIDS_BOUNDARY_WRAP) e = rules_wrap_d3(e, side[c], side[c] / 2);
         d2 += e * e;
     }
     return d2;

@@ -29,7 +29,8 @@
 #include "cpu_grid.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      2
+#define RULES_FN(name) name##_d2
 #include "rules.h"
 
 static boids_gl *gl;

@@ -25,6 +25,16 @@ def check(name, cond, detail=""):
         FAILURES.append(name)
 
 
+def one_message(name, p, words, rc=2):
+    """Checks that the run p ended with exit code rc (2: bad input, refused before any work)
+    and one line on stderr naming each of words (what is wrong and where)."""
+    msg = (p.stderr or "").strip()
+    check(f"{name}: exit code {rc}", p.returncode == rc,
+          f"exit {p.returncode}, stderr {msg[:600]!r}")
+    check(f"{name}: one line naming {words}",
+          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:600]))
+
+
 def read_state(path):
     """The boids of a state file: the rows after the header, past an optional `# step=K` line."""
     with open(path) as f:
@@ -103,6 +113,47 @@ def osc_viewer(boids, tmp, args, stderr=subprocess.PIPE):
          "--osc-port", str(port_in), "--osc-send", f"127.0.0.1:{port_out}"],
         stdout=subprocess.PIPE, stderr=stderr, text=True)
     return viewer, listener, port_in, dump
+
+
+def osc_send(port, path, types="", *args):
+    """One OSC message to 127.0.0.1:port with liblo's oscsend (`types` as oscsend takes it)."""
+    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
+                   check=True, timeout=10)
+
+
+def view_stats(out):
+    """The --stats of a viewer's stdout (its last two lines, names then values) as a dict."""
+    lines = out.strip().splitlines()
+    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
+
+
+def osc_session(boids, args, drive, up_name):
+    """`boids view ARGS` under OSC control (osc_viewer): skips (see skip) without xvfb-run,
+    oscsend or oscdump (Debian packages xvfb, liblo-tools); once the viewer's first
+    observables reach the dump (checked as up_name), calls drive(port_in, dump path), which
+    ends with /boids/quit; checks that the viewer then ends with exit 0. Both processes are
+    killed whatever happens, and the temporary folder is removed after an exit 0. Returns
+    (drive's result, None when the viewer never came up; the viewer's stdout, its stderr,
+    its exit code; the lines oscdump wrote)."""
+    need_osc_tools("xvfb-run", "oscsend", "oscdump")
+    tmp = tmpdir()
+    viewer, listener, port_in, dump = osc_viewer(boids, tmp, args)
+    try:
+        up = wait_for(dump, "/boids/observables", 120)
+        check(up_name, up)
+        got = drive(port_in, dump) if up else None
+        out, err = viewer.communicate(timeout=120)
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+        listener.kill()
+    check("/boids/quit ends the viewer with exit 0", viewer.returncode == 0,
+          f"exit {viewer.returncode}\n{err[-2000:]}")
+    with open(dump) as f:
+        lines = f.read().splitlines()
+    if viewer.returncode == 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return got, out, err, viewer.returncode, lines
 
 
 def free_udp_port():

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from harness import check, finish, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir
 
 BOIDS = os.path.abspath(sys.argv[1])
 BENCH = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -43,10 +43,7 @@ def expect(name, args, rc, words, stdout=None, outputs=(OUT,), timeout=60):
     except subprocess.TimeoutExpired:
         check(f"{name}: finishes within {timeout} s", False)
         return
-    msg = (p.stderr or "").strip()
-    check(f"{name}: exit code {rc}", p.returncode == rc, f"exit {p.returncode}, stderr {msg!r}")
-    check(f"{name}: one line naming {words}",
-          len(msg.splitlines()) == 1 and all(w in msg for w in words), repr(msg[:600]))
+    one_message(name, p, words, rc)
     for o in outputs:
         check(f"{name}: no {os.path.basename(o)}", not os.path.isfile(o) or o != OUT)
     check(f"{name}: no state sidecar {os.path.basename(OUT)}.json", not os.path.isfile(OUT + ".json"))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* No boid enters a sphere over a 10,000-step run in 3-D on cpu-ref and on cpu, and over 2,000
- * steps of the Vicsek model (the scenario and the checks are tests/obstacle3_fixture.h's);
+ * steps of the Vicsek model (the scenario and the checks are tests/obstacle_fixture.h's);
  * and cpu in 3-D with the table has the same bits at 1, 2 and 3 threads (2,500 boids, 100
  * steps: below 2,048 boids the cpu backend runs one thread whatever it is given; more of
  * either mostly adds OpenMP's waiting on the loaded 2-core machine). Argument: the Reynolds
@@ -10,7 +10,7 @@
 
 #include "boids/backend.h"
 #include "cpu_ref.h"
-#include "obstacle3_fixture.h"
+#include "obstacle_fixture.h"
 
 static boids_backend *make(int cpu_ref, int threads, const boids_flock *f) {
     boids_error err;
@@ -24,17 +24,17 @@ static boids_backend *make(int cpu_ref, int threads, const boids_flock *f) {
 }
 
 static void run_model(int vicsek, unsigned steps) {
-    boids_params p = obst3_params(vicsek);
+    boids_params p = obst_params(3, vicsek);
     boids_flock f;
-    obst3_flock(&f, &p, 7);
+    obst_flock(&f, &p, 7);
     for (int ref = 1; ref >= 0; ref--) {
-        obst3_check c;
+        obst_check c;
         const char *name = ref ? (vicsek ? "3-D cpu-ref vicsek" : "3-D cpu-ref")
                                : (vicsek ? "3-D cpu vicsek" : "3-D cpu");
-        obst3_check_init(&c, name, !ref, &p, &f);
+        obst_check_init(&c, name, !ref, &p, &f);
         boids_backend *b = make(ref, 1, &f);
-        obst3_run(&c, b, &f, steps);
-        obst3_check_done(&c);
+        obst_run(&c, b, &f, steps);
+        obst_check_done(&c);
         boids_backend_destroy(b);
     }
     boids_flock_free(&f);
@@ -43,7 +43,7 @@ static void run_model(int vicsek, unsigned steps) {
 /* 2,500 boids in the scenario's box scaled to keep the density, the table moving as in the
  * long runs: the state hash after `steps` steps at 1, 2 and 3 threads. */
 static void threads_same_bits(int vicsek, unsigned steps) {
-    boids_params p = obst3_params(vicsek);
+    boids_params p = obst_params(3, vicsek);
     p.width = 442; /* 240 x 200 x 160 scaled by the cube root of 2500 / 400 */
     p.height = 368;
     p.depth = 295;
@@ -55,10 +55,10 @@ static void threads_same_bits(int vicsek, unsigned steps) {
     boids_interact t;
     for (int k = 0; k < 3; k++) {
         boids_backend *b = make(0, k + 1, &f);
-        for (unsigned s = 0; s < steps; s += MOVE3_EVERY) {
-            obst3_table(&t, &p, s);
+        for (unsigned s = 0; s < steps; s += MOVE_EVERY) {
+            obst_table(&t, &p, s);
             boids_backend_set_interact(b, &t, &err);
-            CHECK(boids_backend_step(b, &p, MOVE3_EVERY, &err) == BOIDS_OK, "step: %s", err.msg);
+            CHECK(boids_backend_step(b, &p, MOVE_EVERY, &err) == BOIDS_OK, "step: %s", err.msg);
         }
         boids_flock out;
         boids_flock_alloc_dim(&out, f.n, 3, &err);

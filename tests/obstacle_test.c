@@ -23,7 +23,7 @@ static boids_backend *make(int cpu_ref, int threads, const boids_flock *f) {
 }
 
 static void run_model(int vicsek, unsigned steps) {
-    boids_params p = obst_params(vicsek);
+    boids_params p = obst_params(2, vicsek);
     boids_flock f;
     obst_flock(&f, &p, 7);
     for (int ref = 1; ref >= 0; ref--) {
@@ -42,7 +42,7 @@ static void run_model(int vicsek, unsigned steps) {
 /* 4,000 boids in the scenario's world scaled to keep the density, the table moving as in the
  * long runs: the state hash after `steps` steps at 1, 2 and 3 threads. */
 static void threads_same_bits(int vicsek, unsigned steps) {
-    boids_params p = obst_params(vicsek);
+    boids_params p = obst_params(2, vicsek);
     p.width = 1467; /* 464 x 290 scaled by sqrt(10) */
     p.height = 917;
     boids_flock f;

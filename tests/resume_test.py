@@ -7,7 +7,9 @@ depend on the order a load gives them) and on the gpu (deterministic mode). The 
 the step and the noise seed, so the resumed run needs no --seed; an explicit --seed that
 differs wins with a note. pandas.read_csv reads a state with no options. States saved by the
 float backends load back under the same parameters (their speeds are within
-BOIDS_SPEED_TOLERANCE). A file of boids 0.3 (`# step=K` and `# dim=3` lines) still loads.
+BOIDS_SPEED_TOLERANCE). A file of boids 0.3 (`# step=K` and `# dim=3` lines) still loads. With
+a config's points and obstacles (circles in 2-D; points with z and spheres in 3-D) a run
+resumes bit for bit on every backend, and `boids verify` with that config passes on cpu.
 
 usage: resume_test.py BOIDS_BINARY
 """
@@ -62,6 +64,34 @@ for backend in backends:
               meta.get("dim") == int(dim[0]) and meta.get("n") == n and
               len(meta.get("flock_hash", "")) == 16, meta)
         check(f"{backend} {model}: the two sidecars agree", meta == json.load(open(two + ".json")))
+
+# The interaction table: a run with a config's points and obstacles resumes bit for bit, and
+# verify checks the config's table on cpu against cpu-ref. classic's 400-wide world kept
+# (--fixed-world), which the points and obstacles are placed in.
+tables = {"2-D": "predator.0 = 100 100 80 2\nattractor.3 = 300 250 60 4\n"
+                 "obstacle = circle 200 200 40\nobstacle = circle 0 0 30\n",
+          "3-D": "predator.0 = 100 100 100 80 2\nattractor.3 = 300 250 60 4\n"
+                 "obstacle = sphere 200 200 200 40\nobstacle = sphere 0 0 0 30\n"}
+for dim, text in tables.items():
+    table = os.path.join(d, f"table-{dim}.ini")
+    with open(table, "w") as f:
+        f.write(text)
+    with_table = ["--preset", "classic", "--set", f"dim={dim[0]}", "-n", "300", "--fixed-world",
+                  "--seed", "4", "--config", table]
+    for backend in backends:
+        one, half, two = (os.path.join(d, f"{backend}-{dim}-table-{k}.csv")
+                          for k in ("one", "half", "two"))
+        run(BOIDS, "sim", "--backend", backend, *with_table, "--steps", "40", "--save", one, check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *with_table, "--steps", "20", "--save", half,
+            check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *with_table, "--load", half, "--steps", "20",
+            "--save", two, check_rc=0)
+        check(f"{backend} {dim} with points and obstacles: 40 steps == 20 + save/load + 20",
+              open(one).read() == open(two).read())
+    p = run(BOIDS, "verify", "--set", f"dim={dim[0]}", "--config", table, "--backends", "cpu",
+            "-n", "500", "--scenarios", "random,walls", "--seeds", "0")
+    check(f"{dim} verify with the config's points and obstacles passes on cpu",
+          p.returncode == 0 and "all checks passed" in p.stdout, p.stdout[-800:] + p.stderr)
 
 # A Vicsek run resumed with another explicit --seed: that seed's noise, with a note.
 base = models["2-D vicsek"]

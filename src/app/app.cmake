@@ -22,8 +22,6 @@ if(BOIDS_BUILD_GPU)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
                                   ${BOIDS_APP}/verify/verify_interact.c
-                                  ${BOIDS_APP}/verify/verify_float3.c
-                                  ${BOIDS_APP}/verify/verify_interact3.c
                                   ${BOIDS_APP}/verify/verify_decide.c)
   target_link_libraries(boids_verify PUBLIC boids_cli)
 endif()

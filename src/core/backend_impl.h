@@ -28,10 +28,7 @@ BOIDS_HIDDEN struct boids_backend *boids_cpu_ref_create_unchecked(const struct b
                                                                   boids_error *err);
 BOIDS_HIDDEN struct boids_backend *boids_cpu_create_unchecked(const struct boids_flock *initial,
                                                               int threads, boids_error *err);
-/* The 3-D implementations (cpu_ref3.c, cpu_grid3.c), which the constructors above hand a
- * 3-D flock to. */
-BOIDS_HIDDEN struct boids_backend *boids_cpu_ref3_create(const struct boids_flock *initial,
-                                                         boids_error *err);
+/* The 3-D implementation (cpu_grid3.c), which the constructor above hands a 3-D flock to. */
 BOIDS_HIDDEN struct boids_backend *boids_cpu3_create(const struct boids_flock *initial, int threads,
                                                      boids_error *err);
 

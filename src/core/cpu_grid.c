@@ -301,7 +301,7 @@ static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
 typedef struct steer_ctx {
     state snap, out;      /* reads the snapshot, writes the new state slot for slot */
     const float *ux, *uy; /* Vicsek: unit heading of each snapshot slot */
-    const rules_k_f *k;
+    const rules_k_f2 *k;
     const boids_params *p;
     uint32_t t; /* Vicsek: the noise stream's step index */
     int simd;   /* the AVX2 kernels (same bits as the scalar ones) */
@@ -310,10 +310,10 @@ typedef struct steer_ctx {
 /* Neighbour sums of the boid in slot i of the snapshot: rules.h called per candidate. The
  * sums, ranges and arrays are locals: through pointers, each int store into the sums could
  * alias the ranges' bounds and force their reload for every candidate. */
-static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group *q, uint32_t i,
-                            rules_acc_f *out) {
-    rules_acc_f a;
-    rules_acc_init_f(&a);
+static void reynolds_scalar(const state *s, const rules_k_f2 *k, const cell_group *q, uint32_t i,
+                            rules_acc_f2 *out) {
+    rules_acc_f2 a;
+    rules_acc_init_f2(&a);
     const float *const xs = s->x, *const ys = s->y, *const vxs = s->vx, *const vys = s->vy;
     const float x = xs[i], y = ys[i], vx = vxs[i], vy = vys[i];
     const range *const r = q->r;
@@ -321,11 +321,13 @@ static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
-            float dx, dy;
-            rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
-            float d2 = dx * dx + dy * dy;
-            if (!rules_sees_f(k, dx, dy, d2, vx, vy)) continue;
-            rules_acc_add_f(k, &a, dx, dy, d2, vxs[j], vys[j]);
+            const float pi[2] = {x, y}, pj[2] = {xs[j], ys[j]}, vi[2] = {vx, vy};
+            const float vj[2] = {vxs[j], vys[j]};
+            float d[2];
+            rules_offset_f2(k, pi, pj, d);
+            float d2 = d[0] * d[0] + d[1] * d[1];
+            if (!rules_sees_f2(k, d, d2, vi)) continue;
+            rules_acc_add_f2(k, &a, d, d2, vj);
         }
     *out = a;
 }
@@ -333,9 +335,9 @@ static void reynolds_scalar(const state *s, const rules_k_f *k, const cell_group
 /* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all 8 lanes
  * at once in AVX2 unless the interaction table has entries). */
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
-    rules_acc_f acc[LANES];
+    rules_acc_f2 acc[LANES];
 #if BOIDS_AVX2
-    if (x->simd && x->k->npred + x->k->nattr + x->k->nobst == 0) {
+    if (x->simd && !x->k->tab) {
         boids_cpu_reynolds_move_avx2(&x->snap, &x->out, x->k, q);
         return;
     }
@@ -347,13 +349,13 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
             reynolds_scalar(&x->snap, x->k, q, q->i0 + l, &acc[l]);
     for (uint32_t l = 0; l < q->lanes; l++) {
         const uint32_t i = q->i0 + l;
-        float px = x->snap.x[i], py = x->snap.y[i], vx = x->snap.vx[i], vy = x->snap.vy[i], ax, ay;
-        rules_accel_f(x->k, &acc[l], px, py, vx, vy, &ax, &ay);
-        rules_integrate_f(x->k, ax, ay, &px, &py, &vx, &vy);
-        x->out.x[i] = px;
-        x->out.y[i] = py;
-        x->out.vx[i] = vx;
-        x->out.vy[i] = vy;
+        float p[2] = {x->snap.x[i], x->snap.y[i]}, v[2] = {x->snap.vx[i], x->snap.vy[i]}, a[2];
+        rules_accel_f2(x->k, &acc[l], p, v, a);
+        rules_integrate_f2(x->k, a, p, v);
+        x->out.x[i] = p[0];
+        x->out.y[i] = p[1];
+        x->out.vx[i] = v[0];
+        x->out.vy[i] = v[1];
     }
 }
 
@@ -384,9 +386,10 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
-                float dx, dy;
-                rules_offset_f(x->k, px, py, s->x[j], s->y[j], &dx, &dy);
-                if (!(dx * dx + dy * dy <= x->k->vision2)) continue;
+                const float pi[2] = {px, py}, pj[2] = {s->x[j], s->y[j]};
+                float d[2];
+                rules_offset_f2(x->k, pi, pj, d);
+                if (!(d[0] * d[0] + d[1] * d[1] <= x->k->vision2)) continue;
             }
             sx += ux[j];
             sy += uy[j];
@@ -399,15 +402,16 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new
  * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it. */
-static void vicsek_move(const state *snap, const state *out, const rules_k_f *k,
+static void vicsek_move(const state *snap, const state *out, const rules_k_f2 *k,
                         const boids_params *p, uint32_t t, uint32_t i, float sx, float sy, long n) {
-    float x = snap->x[i], y = snap->y[i], vx = snap->vx[i], vy = snap->vy[i];
+    float pos[2] = {snap->x[i], snap->y[i]}, vel[2] = {snap->vx[i], snap->vy[i]};
+    const float sum[2] = {sx, sy};
     float u = (float)boids_noise_u((uint64_t)p->noise_seed, t, snap->id[i]); /* 24 bits: exact */
-    vicsek_update_f(k, sx, sy, n, u, (float)p->noise, (float)p->speed, &x, &y, &vx, &vy);
-    out->x[i] = x;
-    out->y[i] = y;
-    out->vx[i] = vx;
-    out->vy[i] = vy;
+    vicsek_update_f2(k, sum, n, u, 0, (float)p->noise, (float)p->speed, pos, vel);
+    out->x[i] = pos[0];
+    out->y[i] = pos[1];
+    out->vx[i] = vel[0];
+    out->vy[i] = vel[1];
 }
 
 /* Vicsek, one group: the heading sums, then the moves. */
@@ -485,7 +489,7 @@ static void steer_cells(const steer_ctx *x, const grid_geom *g, const uint32_t *
  * parallel (steer_cells), each cell's candidate ranges found once, its boids in groups of
  * LANES that share them. Which boids share a group changes no boid's sums, so neither
  * does the pairing nor the thread count. */
-static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
+static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
                          const boids_params *p) {
     const steer_ctx x = {c->snap, c->cur, c->ux, c->uy,
                          k,       p,      c->t,  BOIDS_AVX2 && c->have_avx2 && !c->force_scalar};
@@ -501,7 +505,8 @@ static void steer_metric(cpu_grid *c, const grid_geom *g, const rules_k_f *k,
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (d2, id) order, which does not depend on the threads. */
-static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f *k, const boids_params *p) {
+static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f2 *k,
+                       const boids_params *p) {
     const size_t nc = g->ncells;
     const state snap = c->snap, out = c->cur;
     const float *const ux = c->ux, *const uy = c->uy;
@@ -530,22 +535,22 @@ static void steer_topo(cpu_grid *c, const grid_geom *g, const rules_k_f *k, cons
                     vicsek_move(&snap, &out, k, p, t, i, sx, sy, (long)q.m + 1);
                     continue;
                 }
-                rules_acc_f acc;
-                rules_acc_init_f(&acc);
-                const float x = snap.x[i], y = snap.y[i], vx = snap.vx[i], vy = snap.vy[i];
+                rules_acc_f2 acc;
+                rules_acc_init_f2(&acc);
+                float pi[2] = {snap.x[i], snap.y[i]}, vi[2] = {snap.vx[i], snap.vy[i]}, ai[2];
                 for (uint32_t a = 0; a < q.m; a++) {
                     const uint32_t j = q.best[a].slot;
-                    float dx, dy;
-                    rules_offset_f(k, x, y, snap.x[j], snap.y[j], &dx, &dy);
-                    rules_acc_add_f(k, &acc, dx, dy, dx * dx + dy * dy, snap.vx[j], snap.vy[j]);
+                    const float pj[2] = {snap.x[j], snap.y[j]}, vj[2] = {snap.vx[j], snap.vy[j]};
+                    float d[2];
+                    rules_offset_f2(k, pi, pj, d);
+                    rules_acc_add_f2(k, &acc, d, d[0] * d[0] + d[1] * d[1], vj);
                 }
-                float nx = x, ny = y, nvx = vx, nvy = vy, ax, ay;
-                rules_accel_f(k, &acc, x, y, vx, vy, &ax, &ay);
-                rules_integrate_f(k, ax, ay, &nx, &ny, &nvx, &nvy);
-                out.x[i] = nx;
-                out.y[i] = ny;
-                out.vx[i] = nvx;
-                out.vy[i] = nvy;
+                rules_accel_f2(k, &acc, pi, vi, ai);
+                rules_integrate_f2(k, ai, pi, vi);
+                out.x[i] = pi[0];
+                out.y[i] = pi[1];
+                out.vx[i] = vi[0];
+                out.vy[i] = vi[1];
             }
         }
     }
@@ -657,9 +662,10 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_k_set_interact_f(&k, &b->inter);
+    rules_k_f2 k;
+    rules_table_f2 tab;
+    rules_k_init_f2(&k, p);
+    rules_k_set_interact_f2(&k, &tab, &b->inter);
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? now_s() : 0;
@@ -690,8 +696,8 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     int build_threads;
     boids_status st = prepare(c, p, &g, &build_threads, err);
     if (st) return st;
-    rules_k_f k;
-    rules_k_init_f(&k, p);
+    rules_k_f2 k;
+    rules_k_init_f2(&k, p);
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
     const uint32_t *const start = c->start;
@@ -730,11 +736,12 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                     for (int w = 0; w < nr; w++)
                         for (uint32_t j = r[w].b; j < r[w].e; j++) {
                             if (j == i) continue;
-                            float dx, dy;
-                            rules_offset_f(&k, s.x[i], s.y[i], s.x[j], s.y[j], &dx, &dy);
-                            const float d2 = dx * dx + dy * dy;
-                            if (vicsek ? !(d2 <= k.vision2)
-                                       : !rules_sees_f(&k, dx, dy, d2, s.vx[i], s.vy[i]))
+                            const float pi[2] = {s.x[i], s.y[i]}, pj[2] = {s.x[j], s.y[j]};
+                            const float vi[2] = {s.vx[i], s.vy[i]};
+                            float d[2];
+                            rules_offset_f2(&k, pi, pj, d);
+                            const float d2 = d[0] * d[0] + d[1] * d[1];
+                            if (vicsek ? !(d2 <= k.vision2) : !rules_sees_f2(&k, d, d2, vi))
                                 continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);

@@ -2,7 +2,7 @@
 /* cpu in three dimensions: the grid path for 3-D flocks (boids_cpu_create hands a flock with
  * z arrays here). Float state in structure-of-arrays, a uniform grid of cells at least
  * vision_radius (plus a float margin, grid_geom.h) wide rebuilt by a counting sort every
- * step, OpenMP threads over cells, scalar kernels (the rules of rules3.h called per
+ * step, OpenMP threads over cells, scalar kernels (the rules of rules.h called per
  * candidate).
  *
  * One step:
@@ -11,8 +11,8 @@
  *      into the snapshot, and each cell's boids ordered by id;
  *   2. for every boid, the sums over the 27 cells around its own (each cell once, also when
  *      an axis has fewer than 3 cells) in a candidate order fixed by the grid, or the k
- *      nearest found by searching shells of cells outward; then rules3_accel /
- *      rules3_integrate (or the Vicsek update), the interaction table's points and spheres
+ *      nearest found by searching shells of cells outward; then rules_accel /
+ *      rules_integrate (or the Vicsek update), the interaction table's points and spheres
  *      included, into the other buffer, slot for slot.
  *
  * Every boid's sums run over an order fixed by the state alone (cells in id order), on one
@@ -32,9 +32,9 @@
 #include "grid_geom.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
 #include "rules.h"
-#include "rules3.h"
 
 enum { PARALLEL_MIN = 2048 }; /* below this many boids, threads cost more than they save */
 
@@ -61,7 +61,7 @@ typedef struct cpu3 {
     uint32_t *cell_of; /* cell of each slot of cur */
     uint32_t *start;   /* ncells + 1 cell starts in snap */
     size_t start_cap;
-    float *unit; /* Vicsek: 3 per snapshot slot, vicsek3_add's terms */
+    float *unit; /* Vicsek: 3 per snapshot slot, vicsek_add's terms */
     uint32_t t;  /* steps since upload: the Vicsek noise stream's step index */
 } cpu3;
 
@@ -265,7 +265,7 @@ static int cell_ranges(const geom3 *g, const uint32_t *start, const uint32_t k[3
 typedef struct ctx3 {
     state3 snap, out;
     const float *unit;
-    const rules3_k_f *k;
+    const rules_k_f3 *k;
     const boids_params *p;
     uint32_t t;
     cand3 *best; /* topological: this thread's k entries */
@@ -274,9 +274,10 @@ typedef struct ctx3 {
 /* Offset and squared distance from slot i to slot j. */
 static inline float offset3(const ctx3 *x, uint32_t i, uint32_t j, float d[3]) {
     const state3 *s = &x->snap;
-    rules3_offset_f(x->k, s->p[0][i], s->p[1][i], s->p[2][i], s->p[0][j], s->p[1][j], s->p[2][j],
-                    &d[0], &d[1], &d[2]);
-    return rules3_d2_f(d[0], d[1], d[2]);
+    const float pi[3] = {s->p[0][i], s->p[1][i], s->p[2][i]};
+    const float pj[3] = {s->p[0][j], s->p[1][j], s->p[2][j]};
+    rules_offset_f3(x->k, pi, pj, d);
+    return rules_dot_f3(d, d);
 }
 
 /* Is slot j a metric neighbour of slot i (d2 < R^2 and the cone for Reynolds; d2 <= R^2 for
@@ -287,7 +288,8 @@ static inline int metric_hit(const ctx3 *x, int vicsek, uint32_t i, uint32_t j, 
     *d2 = offset3(x, i, j, d);
     if (vicsek) return *d2 <= x->k->vision2;
     const state3 *s = &x->snap;
-    return rules3_sees_f(x->k, d[0], d[1], d[2], *d2, s->v[0][i], s->v[1][i], s->v[2][i]);
+    const float vi[3] = {s->v[0][i], s->v[1][i], s->v[2][i]};
+    return rules_sees_f3(x->k, d, *d2, vi);
 }
 
 /* ---- topological selection ----------------------------------------------------------- */
@@ -308,9 +310,8 @@ static void topo_scan(const ctx3 *x, uint32_t i, uint32_t b, uint32_t e, uint32_
         const uint32_t id = s->id[j];
         if (*m == kmax && !cand_before(d2, id, &x->best[kmax - 1])) continue;
         if (in_vision && !(vicsek ? d2 <= x->k->vision2 : d2 < x->k->vision2)) continue;
-        if (!vicsek &&
-            !rules3_in_fov_f(x->k, d[0], d[1], d[2], d2, s->v[0][i], s->v[1][i], s->v[2][i]))
-            continue;
+        const float vi[3] = {s->v[0][i], s->v[1][i], s->v[2][i]};
+        if (!vicsek && !rules_in_fov_f3(x->k, d, d2, vi)) continue;
         uint32_t pos = *m < kmax ? (*m)++ : *m - 1;
         for (; pos > 0 && cand_before(d2, id, &x->best[pos - 1]); pos--)
             x->best[pos] = x->best[pos - 1];
@@ -388,10 +389,11 @@ static inline void get(const state3 *s, uint32_t i, float p[3], float v[3]) {
 }
 
 /* Adds neighbour j to Reynolds sums. */
-static inline void reynolds_add(const ctx3 *x, rules3_acc_f *a, uint32_t j, const float d[3],
+static inline void reynolds_add(const ctx3 *x, rules_acc_f3 *a, uint32_t j, const float d[3],
                                 float d2) {
     const state3 *s = &x->snap;
-    rules3_acc_add_f(x->k, a, d[0], d[1], d[2], d2, s->v[0][j], s->v[1][j], s->v[2][j]);
+    const float vj[3] = {s->v[0][j], s->v[1][j], s->v[2][j]};
+    rules_acc_add_f3(x->k, a, d, d2, vj);
 }
 
 /* Adds slot j's unit heading to a Vicsek sum. */
@@ -399,11 +401,11 @@ static inline void vicsek_add(const ctx3 *x, float sum[3], uint32_t j) {
     for (int a = 0; a < 3; a++) sum[a] += x->unit[3 * (size_t)j + a];
 }
 
-static void reynolds_move(const ctx3 *x, uint32_t i, const rules3_acc_f *acc) {
+static void reynolds_move(const ctx3 *x, uint32_t i, const rules_acc_f3 *acc) {
     float p[3], v[3], a[3];
     get(&x->snap, i, p, v);
-    rules3_accel_f(x->k, acc, p, v, a);
-    rules3_integrate_f(x->k, a, p, v);
+    rules_accel_f3(x->k, acc, p, v, a);
+    rules_integrate_f3(x->k, a, p, v);
     put(x, i, p, v);
 }
 
@@ -415,7 +417,7 @@ static void vicsek_move(const ctx3 *x, uint32_t i, const float sum[3], long n) {
     const uint64_t seed = (uint64_t)x->p->noise_seed;
     const float u1 = (float)boids_noise_u(seed, x->t, x->snap.id[i]); /* 24 bits: exact */
     const float u2 = (float)boids_noise_u2(seed, x->t, x->snap.id[i]);
-    vicsek3_update_f(x->k, sum, n, u1, u2, (float)x->p->noise, (float)x->p->speed, p, v);
+    vicsek_update_f3(x->k, sum, n, u1, u2, (float)x->p->noise, (float)x->p->speed, p, v);
     put(x, i, p, v);
 }
 
@@ -424,20 +426,22 @@ static void vicsek_move(const ctx3 *x, uint32_t i, const float sum[3], long n) {
  * pointers, each store into the sums could alias them and force their reload for every
  * candidate (cpu_grid.c's reynolds_scalar says the same). */
 static void reynolds_metric_boid(const ctx3 *x, const grid_range *r, int nr, uint32_t i) {
-    const rules3_k_f k = *x->k;
+    const rules_k_f3 k = *x->k;
     const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
     const float *const vx = x->snap.v[0], *const vy = x->snap.v[1], *const vz = x->snap.v[2];
     const float xi = px[i], yi = py[i], zi = pz[i], vxi = vx[i], vyi = vy[i], vzi = vz[i];
-    rules3_acc_f acc;
-    rules3_acc_init_f(&acc);
+    rules_acc_f3 acc;
+    rules_acc_init_f3(&acc);
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
-            float dx, dy, dz;
-            rules3_offset_f(&k, xi, yi, zi, px[j], py[j], pz[j], &dx, &dy, &dz);
-            const float d2 = rules3_d2_f(dx, dy, dz);
-            if (!rules3_sees_f(&k, dx, dy, dz, d2, vxi, vyi, vzi)) continue;
-            rules3_acc_add_f(&k, &acc, dx, dy, dz, d2, vx[j], vy[j], vz[j]);
+            const float pi[3] = {xi, yi, zi}, pj[3] = {px[j], py[j], pz[j]};
+            const float vi[3] = {vxi, vyi, vzi}, vj[3] = {vx[j], vy[j], vz[j]};
+            float d[3];
+            rules_offset_f3(&k, pi, pj, d);
+            const float d2 = rules_dot_f3(d, d);
+            if (!rules_sees_f3(&k, d, d2, vi)) continue;
+            rules_acc_add_f3(&k, &acc, d, d2, vj);
         }
     reynolds_move(x, i, &acc);
 }
@@ -445,7 +449,7 @@ static void reynolds_metric_boid(const ctx3 *x, const grid_range *r, int nr, uin
 /* Slot i's Vicsek heading sum over the candidate ranges, itself included in candidate
  * order, then its move; locals as above. */
 static void vicsek_metric_boid(const ctx3 *x, const grid_range *r, int nr, uint32_t i) {
-    const rules3_k_f k = *x->k;
+    const rules_k_f3 k = *x->k;
     const float *const px = x->snap.p[0], *const py = x->snap.p[1], *const pz = x->snap.p[2];
     const float *const unit = x->unit;
     const float xi = px[i], yi = py[i], zi = pz[i];
@@ -454,9 +458,10 @@ static void vicsek_metric_boid(const ctx3 *x, const grid_range *r, int nr, uint3
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
-                float dx, dy, dz;
-                rules3_offset_f(&k, xi, yi, zi, px[j], py[j], pz[j], &dx, &dy, &dz);
-                if (!(rules3_d2_f(dx, dy, dz) <= k.vision2)) continue;
+                const float pi[3] = {xi, yi, zi}, pj[3] = {px[j], py[j], pz[j]};
+                float d[3];
+                rules_offset_f3(&k, pi, pj, d);
+                if (!(rules_dot_f3(d, d) <= k.vision2)) continue;
             }
             sum[0] += unit[3 * (size_t)j];
             sum[1] += unit[3 * (size_t)j + 1];
@@ -477,8 +482,8 @@ static void steer_topo_boid(const ctx3 *x, const geom3 *g, const uint32_t *start
         vicsek_move(x, i, sum, (long)m + 1);
         return;
     }
-    rules3_acc_f acc;
-    rules3_acc_init_f(&acc);
+    rules_acc_f3 acc;
+    rules_acc_init_f3(&acc);
     for (uint32_t a = 0; a < m; a++) {
         float d[3];
         const float d2 = offset3(x, i, x->best[a].slot, d);
@@ -496,7 +501,7 @@ static void cell_coords(const geom3 *g, size_t cell, uint32_t k[3]) {
 
 /* Every boid of the snapshot, cells shared among the threads; the k-nearest buffers are
  * allocated per thread here. */
-static boids_status steer(cpu3 *c, const geom3 *g, const rules3_k_f *k, const boids_params *p,
+static boids_status steer(cpu3 *c, const geom3 *g, const rules_k_f3 *k, const boids_params *p,
                           int threads, boids_error *err) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
@@ -531,7 +536,7 @@ static boids_status steer(cpu3 *c, const geom3 *g, const rules3_k_f *k, const bo
     return BOIDS_OK;
 }
 
-/* Unit heading of every snapshot slot, as vicsek3_add computes it. */
+/* Unit heading of every snapshot slot, as vicsek_add computes it. */
 static void unit_headings(cpu3 *c, int threads) {
     const state3 s = c->snap;
     float *const u = c->unit;
@@ -539,7 +544,8 @@ static void unit_headings(cpu3 *c, int threads) {
     for (long i = 0; i < (long)c->base.n; i++) {
         float *ui = u + 3 * (size_t)i;
         ui[0] = ui[1] = ui[2] = 0;
-        vicsek3_add_f(s.v[0][i], s.v[1][i], s.v[2][i], ui);
+        const float v[3] = {s.v[0][i], s.v[1][i], s.v[2][i]};
+        vicsek_add_f3(v, ui);
     }
 }
 
@@ -553,10 +559,10 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && (p->k < 1 || p->k > 1000))
         return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: k = %ld is outside [1, 1000]", p->k);
     const int threads = run_threads(c);
-    rules3_k_f k;
-    rules3_table_f tab;
-    rules3_k_init_f(&k, p);
-    rules3_k_set_interact_f(&k, &tab, &b->inter);
+    rules_k_f3 k;
+    rules_table_f3 tab;
+    rules_k_init_f3(&k, p);
+    rules_k_set_interact_f3(&k, &tab, &b->inter);
     for (unsigned s = 0; s < steps; s++, c->t++) {
         geom3 g;
         geometry(&g, c, p);
@@ -606,8 +612,8 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     geometry(&g, c, p);
     boids_status st = grid_build(c, &g, threads, err); /* fills snap only */
     if (st) return st;
-    rules3_k_f k;
-    rules3_k_init_f(&k, p);
+    rules_k_f3 k;
+    rules_k_init_f3(&k, p);
     int failed = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : failed)
     {

@@ -43,7 +43,7 @@ static inline __m256 load_lanes(const float *a, uint32_t i0, __m256i valid) {
 
 /* The lanes of cell group q (the spare ones repeat the first boid, so that they list no
  * separation candidate the first does not); v receives their velocities when not NULL. */
-static inline lanes8 lanes8_load(const state *s, const rules_k_f *k, const cell_group *q,
+static inline lanes8 lanes8_load(const state *s, const rules_k_f2 *k, const cell_group *q,
                                  __m256 *vx, __m256 *vy) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)q->lanes), lane);
@@ -81,7 +81,7 @@ static inline __m256 offset8(const lanes8 *g, int wrap_x, int wrap_y, const stat
 /* The lanes' sums into out[0 .. lanes): velocities, offsets and separation terms (x, y
  * each), the neighbour counts, and sep, the lanes that saw a close neighbour. The vectors
  * come by value: an array of them would keep the loop's sums in memory. */
-static inline void store_sums(rules_acc_f *out, uint32_t lanes, __m256 mvx, __m256 mvy, __m256 cx,
+static inline void store_sums(rules_acc_f2 *out, uint32_t lanes, __m256 mvx, __m256 mvy, __m256 cx,
                               __m256 cy, __m256 sx, __m256 sy, __m256i cnt, __m256 sep) {
     float o[6][LANES];
     int32_t ocnt[LANES];
@@ -109,7 +109,7 @@ static inline void store_sums(rules_acc_f *out, uint32_t lanes, __m256 mvx, __m2
  * one of the lanes), and within the field of view (rules_sees: dot >= cos(fov/2) *
  * sqrt(vv * d2), a float sqrt equal to rules.h's double sqrt rounded to float, double
  * rounding being exact for sqrt). */
-static inline __m256 sees8(const rules_k_f *k, int full_fov, __m256 v2, __m256 vxi, __m256 vyi,
+static inline __m256 sees8(const rules_k_f2 *k, int full_fov, __m256 v2, __m256 vxi, __m256 vyi,
                            __m256 vv, __m256 vv0, __m256 dx, __m256 dy, __m256 d2,
                            const __m256 *is_self) {
     __m256 m = _mm256_cmp_ps(d2, v2, _CMP_LT_OQ);
@@ -138,7 +138,7 @@ typedef struct sep8 {
  * its bits, as they were; it keeps the two divisions per candidate (the kernel's costliest
  * operations) off the candidates that no lane has within R_sep, most of them. */
 static inline __attribute__((always_inline)) void sep_pass(const lanes8 *g, const state *s,
-                                                           const rules_k_f *k, sep8 *a,
+                                                           const rules_k_f2 *k, sep8 *a,
                                                            const uint32_t *js, uint32_t n,
                                                            int wrap_x, int wrap_y, int full_fov) {
     const __m256 zero = _mm256_setzero_ps(), s2 = _mm256_set1_ps(k->sep2);
@@ -173,7 +173,7 @@ typedef struct sums8 {
  * sum: the sums start at +0, and under round-to-nearest a sum of terms that starts at +0 is
  * never -0, the one value to which adding +0 is not the identity. */
 static inline __attribute__((always_inline)) void scan8(const lanes8 *g, const state *s,
-                                                        const rules_k_f *k, sep8 *a, sums8 *v,
+                                                        const rules_k_f2 *k, sep8 *a, sums8 *v,
                                                         uint32_t b, uint32_t e, int self,
                                                         int wrap_x, int wrap_y, int full_fov,
                                                         int count, uint32_t *js, uint32_t *n) {
@@ -211,7 +211,7 @@ static inline __attribute__((always_inline)) void scan8(const lanes8 *g, const s
  * candidates. The sums stay in registers throughout (local copies: a store through a
  * pointer to a vector may alias anything). */
 static inline __attribute__((always_inline)) void
-scan_all(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v, const range *r,
+scan_all(const lanes8 *g, const state *s, const rules_k_f2 *k, sep8 *a, sums8 *v, const range *r,
          int nr, uint32_t i0, uint32_t i1, int wrap_x, int wrap_y, int full_fov, int count) {
     sums8 u = *v;
     sep8 t = *a;
@@ -231,7 +231,7 @@ scan_all(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
 /* scan_all compiled for the common case apart (no wrap, full field of view; the flags then
  * constants), with and without the counts, and for the general one (which counts): the
  * flags are tested once per group instead of once per candidate. */
-static void scan_group(const lanes8 *g, const state *s, const rules_k_f *k, sep8 *a, sums8 *v,
+static void scan_group(const lanes8 *g, const state *s, const rules_k_f2 *k, sep8 *a, sums8 *v,
                        const cell_group *q, int count) {
     const int wx = g->wrap_x, wy = g->wrap_y, ff = k->full_fov;
     const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
@@ -248,8 +248,8 @@ static void scan_group(const lanes8 *g, const state *s, const rules_k_f *k, sep8
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
  * by rules_wrap's comparisons, d2 = dx*dx + dy*dy, the fov test of sees8, and each sum
  * updated as scan8 says; the neighbour counts where count is set. */
-static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_group *q, int count,
-                                 lanes8 *g, sep8 *a, sums8 *v) {
+static inline void reynolds_sums(const state *s, const rules_k_f2 *k, const cell_group *q,
+                                 int count, lanes8 *g, sep8 *a, sums8 *v) {
     *g = lanes8_load(s, k, q, &a->vxi, &a->vyi);
     const __m256 zero = _mm256_setzero_ps();
     a->vv = _mm256_add_ps(_mm256_mul_ps(a->vxi, a->vxi), _mm256_mul_ps(a->vyi, a->vyi));
@@ -259,8 +259,8 @@ static inline void reynolds_sums(const state *s, const rules_k_f *k, const cell_
     scan_group(g, s, k, a, v, q, count);
 }
 
-void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_group *q,
-                             rules_acc_f out[LANES]) {
+void boids_cpu_reynolds_avx2(const state *s, const rules_k_f2 *k, const cell_group *q,
+                             rules_acc_f2 out[LANES]) {
     lanes8 g;
     sep8 a;
     sums8 v;
@@ -309,8 +309,8 @@ static inline void accel8_add(accel8 *c, float w, __m256 dx, __m256 dy, __m256 m
 
 /* rules_offset on 8 lanes under the world's boundary (not the cell's wrap flags: a point
  * can be anywhere). */
-static inline void world_offset8(const rules_k_f *k, const lanes8 *g, __m256 x, __m256 y, __m256 x2,
-                                 __m256 y2, __m256 *dx, __m256 *dy) {
+static inline void world_offset8(const rules_k_f2 *k, const lanes8 *g, __m256 x, __m256 y,
+                                 __m256 x2, __m256 y2, __m256 *dx, __m256 *dy) {
     *dx = _mm256_sub_ps(x2, x);
     *dy = _mm256_sub_ps(y2, y);
     if (k->wrap) {
@@ -326,7 +326,7 @@ static inline void world_offset8(const rules_k_f *k, const lanes8 *g, __m256 x, 
  * are validated) leaves the acceleration as it is, which is never -0 (it starts at +0, and
  * under round-to-nearest a sum is -0 only if both terms are). So the scan need not count
  * the neighbours. */
-static inline void accel8_rules(const rules_k_f *k, const lanes8 *g, const sep8 *a, const sums8 *v,
+static inline void accel8_rules(const rules_k_f2 *k, const lanes8 *g, const sep8 *a, const sums8 *v,
                                 accel8 *c) {
     const __m256 zero = _mm256_setzero_ps();
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
@@ -362,7 +362,7 @@ static inline void accel8_rules(const rules_k_f *k, const lanes8 *g, const sep8 
 
 /* rules_integrate without obstacles (the caller's condition): the speed clamp, the move
  * and the world boundary, from the lanes' state (x, y, vx, vy) into *o. */
-static inline void integrate8(const rules_k_f *k, const lanes8 *g, __m256 ax, __m256 ay, __m256 vx,
+static inline void integrate8(const rules_k_f2 *k, const lanes8 *g, __m256 ax, __m256 ay, __m256 vx,
                               __m256 vy, __m256 o[4]) {
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     const __m256 hi = _mm256_set1_ps(k->max_speed), lo = _mm256_set1_ps(k->min_speed);
@@ -407,7 +407,7 @@ static inline void integrate8(const rules_k_f *k, const lanes8 *g, __m256 ax, __
     o[3] = nvy;
 }
 
-void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f *k,
+void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f2 *k,
                                   const cell_group *q) {
     lanes8 g;
     sep8 a;
@@ -430,7 +430,7 @@ void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_
  * order, exactly as vicsek_scalar (cpu_grid.c) does: accepted when d2 <= R^2 (the seed's
  * "no mayor que R") or when the candidate is the boid itself (always included, whatever
  * its position). */
-void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k,
+void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f2 *k,
                            const cell_group *q, float osx[LANES], float osy[LANES],
                            int32_t ocnt[LANES]) {
     const range *const r = q->r;

@@ -13,7 +13,8 @@
 #include "grid_geom.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 
 /* BOIDS_AVX2=1 (the CMake option of that name, x86-64 only) builds cpu_grid_avx2.c with
@@ -44,14 +45,14 @@ typedef struct cell_group {
 #if BOIDS_AVX2
 /* Reynolds neighbour sums of the group's boids into out[0 .. lanes): operation for
  * operation those of the scalar kernel (cpu_grid.c), so the results are bit-identical. */
-void boids_cpu_reynolds_avx2(const state *s, const rules_k_f *k, const cell_group *q,
-                             rules_acc_f out[LANES]);
+void boids_cpu_reynolds_avx2(const state *s, const rules_k_f2 *k, const cell_group *q,
+                             rules_acc_f2 out[LANES]);
 
 /* The group's neighbour sums as boids_cpu_reynolds_avx2 makes them, then its boids moved
  * by rules_accel and rules_integrate, operation for operation on each lane, into slots
- * [i0, i0 + lanes) of out. Only for a rules_k_f with an empty interaction table (k->npred,
- * k->nattr and k->nobst 0): its points and obstacles stay with the scalar functions. */
-void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f *k,
+ * [i0, i0 + lanes) of out. Only for a rules_k_f2 with an empty interaction table (k->tab
+ * NULL): its points and obstacles stay with the scalar functions. */
+void boids_cpu_reynolds_move_avx2(const state *s, const state *out, const rules_k_f2 *k,
                                   const cell_group *q);
 
 /* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
@@ -62,7 +63,7 @@ void boids_cpu_cells_avx2(const state *s, size_t i0, size_t i1, const grid_geom 
 
 /* Vicsek heading sums (sx, sy) and neighbour counts of the group's boids, itself included,
  * in candidate order as the scalar kernel adds them. */
-void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f *k,
+void boids_cpu_vicsek_avx2(const state *s, const float *ux, const float *uy, const rules_k_f2 *k,
                            const cell_group *q, float sx[LANES], float sy[LANES],
                            int32_t cnt[LANES]);
 #endif
@@ -76,7 +77,7 @@ typedef struct cand {
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {
     const state *s;
-    const rules_k_f *k;
+    const rules_k_f2 *k;
     uint32_t kmax; /* k */
     int vicsek;    /* no fov; radius test d2 <= R^2 */
     int in_vision; /* k_in_vision */

@@ -35,7 +35,7 @@ static inline int cand_before(float d2, uint32_t id, const cand *b) {
 static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     const float *const xs = q->s->x, *const ys = q->s->y;
     const uint32_t *const ids = q->s->id;
-    const rules_k_f *const k = q->k;
+    const rules_k_f2 *const k = q->k;
     const uint32_t self = q->i, kmax = q->kmax;
     const float x = xs[self], y = ys[self], vx = q->s->vx[self], vy = q->s->vy[self];
     const float vision2 = k->vision2;
@@ -47,12 +47,14 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
-        float dx, dy;
-        rules_offset_f(k, x, y, xs[j], ys[j], &dx, &dy);
-        const float d2 = dx * dx + dy * dy;
+        const float pi[2] = {x, y}, pj[2] = {xs[j], ys[j]};
+        float d[2];
+        rules_offset_f2(k, pi, pj, d);
+        const float d2 = d[0] * d[0] + d[1] * d[1];
         if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
         if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        if (!vicsek && !rules_in_fov_f(k, dx, dy, d2, vx, vy)) continue;
+        const float vi[2] = {vx, vy};
+        if (!vicsek && !rules_in_fov_f2(k, d, d2, vi)) continue;
         const uint32_t id = ids[j];
         uint32_t pos = m < kmax ? m++ : m - 1;
         for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];

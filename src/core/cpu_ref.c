@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* cpu-ref: the exact reference path. Double precision, every pair visited in index order,
- * all boids decide from the same snapshot and then all move: the loop structure and the
- * operation order are those of seed 000's paso(), so this path reproduces the seed
- * program bit for bit. O(N^2) on purpose: it is the source of truth, not the fast path.
+#ifndef CPU_REF_DIM
+/* cpu-ref: the exact reference path, for the plane and the box. Double precision, every pair
+ * visited in index order, all boids decide from the same snapshot and then all move: the
+ * loop structure and the operation order are those of seed 000's paso(), so this path
+ * reproduces the seed program bit for bit. O(N^2) on purpose: it is the source of truth,
+ * not the fast path.
  *
  * Fast where that changes no bit. The pair scan of one boid runs over blocks of the
  * others: the wrapped offsets and squared distances of a whole block first (four pairs per
- * AVX2 instruction, the very operations of rules_offset and dx*dx + dy*dy, so the very
- * values), with the indices that pass the distance test kept; only those get the field of
- * view test and the sums, in index order, through rules.h as before. Within a step each
- * boid reads the snapshot and writes only its own result, so the boids are shared among
- * OpenMP threads: a boid's sums run in the same order on any thread, and the state has the
- * same bits for every thread count. */
+ * AVX2 instruction, the very operations of rules_offset and rules_dot, so the very values),
+ * with the indices that pass the distance test kept; only those get the field of view test
+ * and the sums, in index order, through rules.h as before. Within a step each boid reads the
+ * snapshot and writes only its own result, so the boids are shared among OpenMP threads: a
+ * boid's sums run in the same order on any thread, and the state has the same bits for
+ * every thread count.
+ *
+ * The implementation is written once over the dimension (the part of this file below
+ * `#else`, where CPU_REF_DIM is 2 or 3) and compiled twice: this file includes itself once
+ * per dimension, with rules.h's instance of that dimension in double. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +26,63 @@
 #include "cpu_ref.h"
 #include "cpu_ref_impl.h"
 
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d
-#include "rules.h"
-
 enum {
-    BLOCK = 256, /* pairs per scan block: its arrays (7 KiB) stay in the L1 cache */
+    BLOCK = 256, /* pairs per scan block: its arrays (7 or 9 KiB) stay in the L1 cache */
     CHUNK = 16   /* boids per OpenMP work item: a boid's scan is short at small N */
 };
 
-typedef struct cpu_ref {
+#define CPU_REF_DIM 2
+#include "cpu_ref.c"
+#undef CPU_REF_DIM
+#define CPU_REF_DIM 3
+#include "cpu_ref.c"
+#undef CPU_REF_DIM
+
+boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
+    return initial->z ? create_3(initial, err) : create_2(initial, err);
+}
+
+int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
+    if (!b || (b->ops != &ops_2 && b->ops != &ops_3)) return -1;
+    if (b->ops == &ops_2)
+        ((cpu_ref_2 *)b)->threads = threads;
+    else
+        ((cpu_ref_3 *)b)->threads = threads;
+    return 0;
+}
+
+int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
+    if (!b || (b->ops != &ops_2 && b->ops != &ops_3)) return -1;
+    if (b->ops == &ops_2)
+        ((cpu_ref_2 *)b)->force_scalar = on != 0;
+    else
+        ((cpu_ref_3 *)b)->force_scalar = on != 0;
+    return 0;
+}
+
+#else /* the implementation over the dimension CPU_REF_DIM */
+
+#define D          CPU_REF_DIM
+#define RULES_REAL double
+#define RULES_DIM  CPU_REF_DIM
+#if D == 2
+#define RULES_FN(name) name##_d2
+#define CR(name)       name##_2
+#else
+#define RULES_FN(name) name##_d3
+#define CR(name)       name##_3
+#endif
+#include "rules.h"
+
+#define K      RULES_FN(rules_k)
+#define BLOCKT CR(block)
+#define REF    CR(cpu_ref)
+
+typedef struct CR(cpu_ref) {
     boids_backend base;
-    boids_flock state;
-    double *ax, *ay;     /* Reynolds: accelerations decided from the snapshot */
-    double *sx, *sy;     /* Vicsek: heading sums decided from the snapshot */
-    double *ux, *uy;     /* Vicsek: each agent's heading term, once per step (vicsek_term) */
+    boids_flock state;   /* id order */
+    double *acc;         /* D per boid: Reynolds accelerations or Vicsek heading sums */
+    double *u;           /* Vicsek: D per boid, each agent's heading term (vicsek_term) */
     long *count;         /* Vicsek: headings summed */
     ref_lists lists;     /* topological: each thread's list of one boid's neighbours */
     int threads;         /* <= 0: OpenMP's default */
@@ -43,34 +91,47 @@ typedef struct cpu_ref {
     uint32_t t;          /* the Vicsek noise stream's step index: the uploaded step + steps since */
     uint32_t *out_count; /* neighbours(): where neighbour_boid writes, id order */
     uint64_t *out_hash;
-} cpu_ref;
+} REF;
 
-/* One block of boid i's scan: offsets and squared distances to the boids j0 .. j0 + len - 1
- * at positions 0 .. len - 1, and the positions that passed the pre-test, ascending. */
-typedef struct block {
-    double dx[BLOCK], dy[BLOCK], d2[BLOCK];
+/* One block of boid i's scan: offsets (per axis) and squared distances to the boids j0 ..
+ * j0 + len - 1 at positions 0 .. len - 1, and the positions that passed the pre-test,
+ * ascending. */
+typedef struct CR(block) {
+    double d[D][BLOCK], d2[BLOCK];
     unsigned hit[BLOCK];
-} block;
+} BLOCKT;
 
-static void destroy(boids_backend *b) {
-    cpu_ref *c = (cpu_ref *)b;
+/* The flock's arrays per axis: positions and velocities. */
+static void CR(axes)(const boids_flock *f, double *pos[D], double *vel[D]) {
+    double *const p[3] = {f->x, f->y, f->z}, *const v[3] = {f->vx, f->vy, f->vz};
+    for (int c = 0; c < D; c++) pos[c] = p[c], vel[c] = v[c];
+}
+
+/* Boid i's position and velocity. */
+static void CR(boid)(const boids_flock *f, size_t i, double p[D], double v[D]) {
+    double *pos[D], *vel[D];
+    CR(axes)(f, pos, vel);
+    for (int c = 0; c < D; c++) p[c] = pos[c][i], v[c] = vel[c][i];
+}
+
+static void CR(destroy)(boids_backend *b) {
+    REF *c = (REF *)b;
     boids_flock_free(&c->state);
-    free(c->ax);
+    free(c->acc);
     ref_lists_free(&c->lists);
     free(c);
 }
 
-/* Positions q0 .. len - 1 of a block with rules_offset and d2 = dx*dx + dy*dy; appends the
- * hits after the h already found and returns their new number. */
-static size_t scan_scalar(const rules_k_d *k, double xi, double yi, const double *x,
-                          const double *y, size_t q0, size_t len, keep_mode keep, double limit,
-                          block *b, size_t h) {
+/* Positions q0 .. len - 1 of a block with rules_offset from pi and d2 = rules_dot(d, d);
+ * appends the hits after the h already found and returns their new number. */
+static size_t CR(scan_scalar)(const K *k, const double pi[D], double *const pj[D], size_t q0,
+                              size_t len, keep_mode keep, double limit, BLOCKT *b, size_t h) {
     for (size_t q = q0; q < len; q++) {
-        double dx, dy;
-        rules_offset_d(k, xi, yi, x[q], y[q], &dx, &dy);
-        double d2 = dx * dx + dy * dy;
-        b->dx[q] = dx;
-        b->dy[q] = dy;
+        double a[D], d[D];
+        for (int c = 0; c < D; c++) a[c] = pj[c][q];
+        RULES_FN(rules_offset)(k, pi, a, d);
+        double d2 = RULES_FN(rules_dot)(d, d);
+        for (int c = 0; c < D; c++) b->d[c][q] = d[c];
         b->d2[q] = d2;
         if (ref_keeps(keep, d2, limit)) b->hit[h++] = (unsigned)q;
     }
@@ -78,26 +139,26 @@ static size_t scan_scalar(const rules_k_d *k, double xi, double yi, const double
 }
 
 #if HAVE_AVX2_SCAN
-/* scan_scalar for a whole block, four pairs at a time: x_j - x_i, the wrap, dx*dx + dy*dy
- * as separate IEEE operations (no fused multiply-add: intrinsics are not contracted), and
- * the ordered compares that C's < and <= are. The last len % 4 pairs go to scan_scalar. */
-__attribute__((target("avx2"))) static size_t scan_avx2(const rules_k_d *k, double xi, double yi,
-                                                        const double *x, const double *y,
-                                                        size_t len, keep_mode keep, double limit,
-                                                        block *b) {
-    const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi);
+/* scan_scalar for a whole block, four pairs at a time: x_j - x_i per axis, the wrap,
+ * (dx*dx + dy*dy) + dz*dz as separate IEEE operations (no fused multiply-add: intrinsics
+ * are not contracted), and the ordered compares that C's < and <= are. The last len % 4
+ * pairs go to scan_scalar. */
+__attribute__((target("avx2"))) static size_t CR(scan_avx2)(const K *k, const double pi[D],
+                                                            double *const pj[D], size_t len,
+                                                            keep_mode keep, double limit,
+                                                            BLOCKT *b) {
+    __m256d vi[D];
+    for (int c = 0; c < D; c++) vi[c] = _mm256_set1_pd(pi[c]);
     const __m256d lim = _mm256_set1_pd(limit);
     size_t h = 0, q = 0;
     for (; q + 4 <= len; q += 4) {
-        __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + q), vxi);
-        __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + q), vyi);
-        if (k->wrap) {
-            dx = wrap4(dx, k->width, k->half_w);
-            dy = wrap4(dy, k->height, k->half_h);
-        }
-        __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
-        _mm256_storeu_pd(b->dx + q, dx);
-        _mm256_storeu_pd(b->dy + q, dy);
+        __m256d d[D];
+        for (int c = 0; c < D; c++) d[c] = _mm256_sub_pd(_mm256_loadu_pd(pj[c] + q), vi[c]);
+        if (k->wrap)
+            for (int c = 0; c < D; c++) d[c] = wrap4(d[c], k->side[c], k->half[c]);
+        __m256d d2 = _mm256_mul_pd(d[0], d[0]);
+        for (int c = 1; c < D; c++) d2 = _mm256_add_pd(d2, _mm256_mul_pd(d[c], d[c]));
+        for (int c = 0; c < D; c++) _mm256_storeu_pd(b->d[c] + q, d[c]);
         _mm256_storeu_pd(b->d2 + q, d2);
         unsigned mask = keep4(keep, d2, lim);
         for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
@@ -106,40 +167,47 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const rules_k_d *k, doub
      * GCC emitted no vzeroupper here, and dirty halves made the SSE code that followed
      * (in boids verify: its float checks and cos) about 20% slower. */
     _mm256_zeroupper();
-    return scan_scalar(k, xi, yi, x, y, q, len, keep, limit, b, h);
+    return CR(scan_scalar)(k, pi, pj, q, len, keep, limit, b, h);
 }
-
 #endif
 
 /* Fills b for boid i against boids j0 .. j0 + len - 1; returns the number of hits. */
-static size_t scan(const cpu_ref *c, const rules_k_d *k, size_t i, size_t j0, size_t len,
-                   keep_mode keep, double limit, block *b) {
-    const boids_flock *f = &c->state;
+static size_t CR(scan)(const REF *c, const K *k, size_t i, size_t j0, size_t len, keep_mode keep,
+                       double limit, BLOCKT *b) {
+    double *pos[D], *vel[D], *pj[D], pi[D];
+    CR(axes)(&c->state, pos, vel);
+    for (int a = 0; a < D; a++) pi[a] = pos[a][i], pj[a] = pos[a] + j0;
 #if HAVE_AVX2_SCAN
-    if (c->have_avx2 && !c->force_scalar)
-        return scan_avx2(k, f->x[i], f->y[i], f->x + j0, f->y + j0, len, keep, limit, b);
+    if (c->have_avx2 && !c->force_scalar) return CR(scan_avx2)(k, pi, pj, len, keep, limit, b);
 #endif
-    return scan_scalar(k, f->x[i], f->y[i], f->x + j0, f->y + j0, 0, len, keep, limit, b, 0);
+    return CR(scan_scalar)(k, pi, pj, 0, len, keep, limit, b, 0);
 }
 
-static size_t block_len(size_t n, size_t j0) {
+static size_t CR(block_len)(size_t n, size_t j0) {
     return n - j0 < BLOCK ? n - j0 : BLOCK;
+}
+
+/* Does boid i with velocity vi see block position s (rules_in_fov)? */
+static int CR(block_fov)(const K *k, const BLOCKT *b, unsigned s, const double vi[D]) {
+    double d[D];
+    for (int c = 0; c < D; c++) d[c] = b->d[c][s];
+    return RULES_FN(rules_in_fov)(k, d, b->d2[s], vi);
 }
 
 /* The metric neighbours of boid i among boids j0 .. j0 + len - 1: others within
  * vision_radius (strictly for Reynolds; distance <= R for Vicsek, the seed's "no mayor que
  * R") and, for Reynolds, within the field of view. Returns their number, with their block
  * positions ascending in b->hit. */
-static size_t metric_block(const cpu_ref *c, const rules_k_d *k, int vicsek, size_t i, size_t j0,
-                           size_t len, block *b) {
-    const boids_flock *f = &c->state;
-    size_t h = scan(c, k, i, j0, len, vicsek ? KEEP_LE : KEEP_LT, k->vision2, b);
+static size_t CR(metric_block)(const REF *c, const K *k, int vicsek, size_t i, size_t j0,
+                               size_t len, BLOCKT *b) {
+    double pi[D], vi[D];
+    CR(boid)(&c->state, i, pi, vi);
+    size_t h = CR(scan)(c, k, i, j0, len, vicsek ? KEEP_LE : KEEP_LT, k->vision2, b);
     size_t m = 0;
     for (size_t q = 0; q < h; q++) {
         unsigned s = b->hit[q];
         if (j0 + s == i) continue;
-        if (!vicsek && !rules_in_fov_d(k, b->dx[s], b->dy[s], b->d2[s], f->vx[i], f->vy[i]))
-            continue;
+        if (!vicsek && !CR(block_fov)(k, b, s, vi)) continue;
         b->hit[m++] = s;
     }
     return m;
@@ -149,25 +217,27 @@ static size_t metric_block(const cpu_ref *c, const rules_k_d *k, int vicsek, siz
  * sum runs in); returns their number: the k nearest by (distance, id) of the others, the
  * radius applying only with k_in_vision, the field of view for Reynolds. nb and nb_d2 hold
  * min(k, n) entries. */
-static size_t topo_gather(const cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
-                          size_t *nb, double *nb_d2, block *b) {
+static size_t CR(topo_gather)(const REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
+                              double *nb_d2, BLOCKT *b) {
     const boids_flock *f = &c->state;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const size_t kmax = (size_t)p->k;
+    double pi[D], vi[D];
+    CR(boid)(f, i, pi, vi);
     size_t m = 0;
     for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
         /* Once kmax are kept, only a pair nearer than the farthest kept can enter, and the
          * farthest only comes nearer within the block: a pre-test that drops no candidate. */
         int full = m == kmax;
         keep_mode keep = full ? KEEP_LT : !p->k_in_vision ? KEEP_ALL : vicsek ? KEEP_LE : KEEP_LT;
-        size_t h =
-            scan(c, k, i, j0, block_len(f->n, j0), keep, full ? nb_d2[m - 1] : k->vision2, b);
+        size_t h = CR(scan)(c, k, i, j0, CR(block_len)(f->n, j0), keep,
+                            full ? nb_d2[m - 1] : k->vision2, b);
         for (size_t q = 0; q < h; q++) {
             unsigned s = b->hit[q];
             double d2 = b->d2[s];
             if (j0 + s == i) continue;
             if (p->k_in_vision && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
-            if (!vicsek && !rules_in_fov_d(k, b->dx[s], b->dy[s], d2, f->vx[i], f->vy[i])) continue;
+            if (!vicsek && !CR(block_fov)(k, b, s, vi)) continue;
             m = topo_keep(nb, nb_d2, m, kmax, j0 + s, d2);
         }
     }
@@ -175,188 +245,91 @@ static size_t topo_gather(const cpu_ref *c, const rules_k_d *k, const boids_para
     return m;
 }
 
-/* Boid i's acceleration from the snapshot into ax[i], ay[i]. */
-static void reynolds_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
-                          size_t *nb, double *nb_d2, block *b) {
+/* Boid i's acceleration from the snapshot into acc[D i ..]. */
+static void CR(reynolds_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
+                              double *nb_d2, BLOCKT *b) {
     const boids_flock *f = &c->state;
-    rules_acc_d a;
-    rules_acc_init_d(&a);
+    double pi[D], vi[D], pj[D], vj[D], d[D];
+    CR(boid)(f, i, pi, vi);
+    RULES_FN(rules_acc) a;
+    RULES_FN(rules_acc_init)(&a);
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        size_t m = topo_gather(c, k, p, i, nb, nb_d2, b);
+        size_t m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
         for (size_t q = 0; q < m; q++) {
-            size_t j = nb[q];
-            double dx, dy;
-            rules_offset_d(k, f->x[i], f->y[i], f->x[j], f->y[j], &dx, &dy);
-            rules_acc_add_d(k, &a, dx, dy, dx * dx + dy * dy, f->vx[j], f->vy[j]);
+            CR(boid)(f, nb[q], pj, vj);
+            RULES_FN(rules_offset)(k, pi, pj, d);
+            RULES_FN(rules_acc_add)(k, &a, d, RULES_FN(rules_dot)(d, d), vj);
         }
     } else {
         for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
-            size_t m = metric_block(c, k, 0, i, j0, block_len(f->n, j0), b);
+            size_t m = CR(metric_block)(c, k, 0, i, j0, CR(block_len)(f->n, j0), b);
             for (size_t q = 0; q < m; q++) {
                 unsigned s = b->hit[q];
-                rules_acc_add_d(k, &a, b->dx[s], b->dy[s], b->d2[s], f->vx[j0 + s], f->vy[j0 + s]);
+                CR(boid)(f, j0 + s, pj, vj);
+                for (int x = 0; x < D; x++) d[x] = b->d[x][s];
+                RULES_FN(rules_acc_add)(k, &a, d, b->d2[s], vj);
             }
         }
     }
-    rules_accel_d(k, &a, f->x[i], f->y[i], f->vx[i], f->vy[i], &c->ax[i], &c->ay[i]);
+    RULES_FN(rules_accel)(k, &a, pi, vi, &c->acc[D * i]);
 }
 
-/* Adds agent j's heading term. ux[j], uy[j] hold what vicsek_add adds for j, but +0 for a
+/* Adds agent j's heading term. u[D j ..] holds what vicsek_add adds for j, but +0 for a
  * resting agent (where it adds nothing) and in place of a -0 term: x + (-0) is x, x + (+0)
  * is x for every x but -0, and a sum that starts at +0 is never -0 (a rounded sum is -0
  * only when both terms are), so the sums are vicsek_add's, bit for bit. */
-static void vicsek_term(const cpu_ref *c, size_t j, double *sx, double *sy) {
-    *sx += c->ux[j];
-    *sy += c->uy[j];
+static void CR(vicsek_term)(const REF *c, size_t j, double s[D]) {
+    for (int a = 0; a < D; a++) s[a] += c->u[D * j + a];
 }
 
 /* Agent i's heading sum and count from the snapshot: itself included, in index order with
  * the others. */
-static void vicsek_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i, size_t *nb,
-                        double *nb_d2, block *b) {
-    double sx = 0, sy = 0;
+static void CR(vicsek_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
+                            double *nb_d2, BLOCKT *b) {
+    double *s = &c->acc[D * i];
+    for (int a = 0; a < D; a++) s[a] = 0;
     long count = 1;
     int self = 0; /* itself added */
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        size_t m = topo_gather(c, k, p, i, nb, nb_d2, b);
+        size_t m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
         for (size_t q = 0; q < m; q++) {
             if (!self && nb[q] > i) {
-                vicsek_term(c, i, &sx, &sy);
+                CR(vicsek_term)(c, i, s);
                 self = 1;
             }
-            vicsek_term(c, nb[q], &sx, &sy);
+            CR(vicsek_term)(c, nb[q], s);
         }
         count += (long)m;
     } else {
         for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
-            size_t m = metric_block(c, k, 1, i, j0, block_len(c->state.n, j0), b);
+            size_t m = CR(metric_block)(c, k, 1, i, j0, CR(block_len)(c->state.n, j0), b);
             for (size_t q = 0; q < m; q++) {
                 if (!self && j0 + b->hit[q] > i) {
-                    vicsek_term(c, i, &sx, &sy);
+                    CR(vicsek_term)(c, i, s);
                     self = 1;
                 }
-                vicsek_term(c, j0 + b->hit[q], &sx, &sy);
+                CR(vicsek_term)(c, j0 + b->hit[q], s);
             }
             count += (long)m;
         }
     }
-    if (!self) vicsek_term(c, i, &sx, &sy);
-    c->sx[i] = sx;
-    c->sy[i] = sy;
+    if (!self) CR(vicsek_term)(c, i, s);
     c->count[i] = count;
-}
-/* What one boid decides from the snapshot (reynolds_boid, vicsek_boid, neighbour_boid). */
-typedef void (*boid_fn)(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i, size_t *nb,
-                        double *nb_d2, block *b);
-
-/* fn for every boid, shared among the threads; each boid's work is its own, so the result
- * does not depend on the thread count. */
-static void for_each_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads,
-                          boid_fn fn) {
-    const size_t n = c->state.n;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        block b;
-        size_t *nb;
-        double *nb_d2;
-        ref_lists_thread(&c->lists, &nb, &nb_d2);
-#pragma omp for schedule(dynamic, CHUNK)
-        for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, nb_d2, &b);
-    }
-}
-
-static void step_reynolds(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
-    boids_flock *f = &c->state;
-    for_each_boid(c, k, p, threads, reynolds_boid);
-    for (size_t i = 0; i < f->n; i++)
-        rules_integrate_d(k, c->ax[i], c->ay[i], &f->x[i], &f->y[i], &f->vx[i], &f->vy[i]);
-}
-
-static void step_vicsek(cpu_ref *c, const rules_k_d *k, const boids_params *p, int threads) {
-    boids_flock *f = &c->state;
-    for (size_t j = 0; j < f->n; j++) {
-        c->ux[j] = c->uy[j] = 0;
-        vicsek_add_d(f->vx[j], f->vy[j], &c->ux[j], &c->uy[j]);
-    }
-    for_each_boid(c, k, p, threads, vicsek_boid);
-    for (size_t i = 0; i < f->n; i++) {
-        double u = boids_noise_u((uint64_t)p->noise_seed, c->t, (uint32_t)i);
-        vicsek_update_d(k, c->sx[i], c->sy[i], c->count[i], u, p->noise, p->speed, &f->x[i],
-                        &f->y[i], &f->vx[i], &f->vy[i]);
-    }
-}
-
-static boids_status step(boids_backend *b, const boids_params *p, unsigned steps,
-                         boids_error *err) {
-    cpu_ref *c = (cpu_ref *)b;
-    rules_k_d k;
-    rules_k_init_d(&k, p);
-    rules_k_set_interact_d(&k, &b->inter);
-    int threads = ref_thread_count(c->threads);
-    boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
-    if (s) return s;
-    for (unsigned n = 0; n < steps; n++, c->t++) {
-        if (p->model == BOIDS_MODEL_VICSEK)
-            step_vicsek(c, &k, p, threads);
-        else
-            step_reynolds(c, &k, p, threads);
-    }
-    return BOIDS_OK;
-}
-
-static boids_status download(boids_backend *b, boids_flock *out, boids_error *err) {
-    cpu_ref *c = (cpu_ref *)b;
-    if (out->n != c->state.n)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "download: flock has %zu boids, backend %zu",
-                               out->n, c->state.n);
-    memcpy(out->x, c->state.x, out->n * sizeof(double));
-    memcpy(out->y, c->state.y, out->n * sizeof(double));
-    memcpy(out->vx, c->state.vx, out->n * sizeof(double));
-    memcpy(out->vy, c->state.vy, out->n * sizeof(double));
-    out->step = c->t;
-    return BOIDS_OK;
-}
-
-static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
-    cpu_ref *c = (cpu_ref *)b;
-    boids_flock copy;
-    boids_status s = boids_flock_copy(&copy, in, err);
-    if (s) return s;
-    size_t n = in->n;
-    /* One block: ax ay sx sy ux uy (doubles), then count (longs). */
-    double *block = malloc(n * (6 * sizeof(double) + sizeof(long)));
-    if (!block) {
-        boids_flock_free(&copy);
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
-    }
-    free(c->ax);
-    boids_flock_free(&c->state);
-    c->state = copy;
-    c->ax = block;
-    c->ay = block + n;
-    c->sx = block + 2 * n;
-    c->sy = block + 3 * n;
-    c->ux = block + 4 * n;
-    c->uy = block + 5 * n;
-    c->count = (long *)(block + 6 * n);
-    c->base.n = n;
-    c->t = in->step;
-    return BOIDS_OK;
 }
 
 /* Boid i's neighbour count and set hash, as its step would see its neighbours, into
  * c->out_count[i] and c->out_hash[i]. */
-static void neighbour_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p, size_t i,
-                           size_t *nb, double *nb_d2, block *b) {
+static void CR(neighbour_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
+                               double *nb_d2, BLOCKT *b) {
     uint64_t h = 0;
     size_t m = 0;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        m = topo_gather(c, k, p, i, nb, nb_d2, b);
+        m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
         for (size_t q = 0; q < m; q++) h += boids_neighbour_set_hash((uint32_t)nb[q]);
     } else {
         for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
-            size_t mb = metric_block(c, k, p->model == BOIDS_MODEL_VICSEK, i, j0,
-                                     block_len(c->state.n, j0), b);
+            size_t mb = CR(metric_block)(c, k, p->model == BOIDS_MODEL_VICSEK, i, j0,
+                                         CR(block_len)(c->state.n, j0), b);
             for (size_t q = 0; q < mb; q++)
                 h += boids_neighbour_set_hash((uint32_t)(j0 + b->hit[q]));
             m += mb;
@@ -366,48 +339,157 @@ static void neighbour_boid(cpu_ref *c, const rules_k_d *k, const boids_params *p
     c->out_hash[i] = h;
 }
 
-static boids_status neighbours(boids_backend *bk, const boids_params *p, uint32_t *count,
-                               uint64_t *set_hash, boids_error *err) {
-    cpu_ref *c = (cpu_ref *)bk;
-    rules_k_d k;
-    rules_k_init_d(&k, p);
+/* fn for every boid, shared among the threads; each boid's work is its own, so the result
+ * does not depend on the thread count. */
+static void CR(for_each_boid)(REF *c, const K *k, const boids_params *p, int threads,
+                              void (*fn)(REF *c, const K *k, const boids_params *p, size_t i,
+                                         size_t *nb, double *nb_d2, BLOCKT *b)) {
+    const size_t n = c->state.n;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        BLOCKT b;
+        size_t *nb;
+        double *nb_d2;
+        ref_lists_thread(&c->lists, &nb, &nb_d2);
+#pragma omp for schedule(dynamic, CHUNK)
+        for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, nb_d2, &b);
+    }
+}
+
+/* Writes boid i's position and velocity back into the flock. */
+static void CR(set_boid)(boids_flock *f, size_t i, const double p[D], const double v[D]) {
+    double *pos[D], *vel[D];
+    CR(axes)(f, pos, vel);
+    for (int c = 0; c < D; c++) pos[c][i] = p[c], vel[c][i] = v[c];
+}
+
+static void CR(step_reynolds)(REF *c, const K *k, const boids_params *p, int threads) {
+    boids_flock *f = &c->state;
+    CR(for_each_boid)(c, k, p, threads, CR(reynolds_boid));
+    for (size_t i = 0; i < f->n; i++) {
+        double pos[D], vel[D];
+        CR(boid)(f, i, pos, vel);
+        RULES_FN(rules_integrate)(k, &c->acc[D * i], pos, vel);
+        CR(set_boid)(f, i, pos, vel);
+    }
+}
+
+static void CR(step_vicsek)(REF *c, const K *k, const boids_params *p, int threads) {
+    boids_flock *f = &c->state;
+    double pos[D], vel[D];
+    for (size_t j = 0; j < f->n; j++) {
+        double *u = &c->u[D * j];
+        for (int a = 0; a < D; a++) u[a] = 0;
+        CR(boid)(f, j, pos, vel);
+        RULES_FN(vicsek_add)(vel, u);
+    }
+    CR(for_each_boid)(c, k, p, threads, CR(vicsek_boid));
+    for (size_t i = 0; i < f->n; i++) {
+        double u1 = boids_noise_u((uint64_t)p->noise_seed, c->t, (uint32_t)i);
+        double u2 = D == 3 ? boids_noise_u2((uint64_t)p->noise_seed, c->t, (uint32_t)i) : 0;
+        CR(boid)(f, i, pos, vel);
+        RULES_FN(vicsek_update)
+        (k, &c->acc[D * i], c->count[i], u1, u2, p->noise, p->speed, pos, vel);
+        CR(set_boid)(f, i, pos, vel);
+    }
+}
+
+static boids_status CR(step)(boids_backend *b, const boids_params *p, unsigned steps,
+                             boids_error *err) {
+    REF *c = (REF *)b;
+    K k;
+    RULES_FN(rules_table) tab;
+    RULES_FN(rules_k_init)(&k, p);
+    RULES_FN(rules_k_set_interact)(&k, &tab, &b->inter);
+    int threads = ref_thread_count(c->threads);
+    boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
+    if (s) return s;
+    for (unsigned n = 0; n < steps; n++, c->t++) {
+        if (p->model == BOIDS_MODEL_VICSEK)
+            CR(step_vicsek)(c, &k, p, threads);
+        else
+            CR(step_reynolds)(c, &k, p, threads);
+    }
+    return BOIDS_OK;
+}
+
+static boids_status CR(download)(boids_backend *b, boids_flock *out, boids_error *err) {
+    REF *c = (REF *)b;
+    if (out->n != c->state.n)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "download: flock has %zu boids, backend %zu",
+                               out->n, c->state.n);
+    double *from[2][D], *to[2][D];
+    CR(axes)(&c->state, from[0], from[1]);
+    CR(axes)(out, to[0], to[1]);
+    for (int w = 0; w < 2; w++)
+        for (int a = 0; a < D; a++) memcpy(to[w][a], from[w][a], out->n * sizeof(double));
+    out->step = c->t;
+    return BOIDS_OK;
+}
+
+static boids_status CR(upload)(boids_backend *b, const boids_flock *in, boids_error *err) {
+    REF *c = (REF *)b;
+    boids_flock copy;
+    boids_status s = boids_flock_copy(&copy, in, err);
+    if (s) return s;
+    size_t n = in->n;
+    /* One block: acc and u (D doubles each per boid), then count (longs). */
+    double *block = malloc(n * (2 * D * sizeof(double) + sizeof(long)));
+    if (!block) {
+        boids_flock_free(&copy);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
+    }
+    free(c->acc);
+    boids_flock_free(&c->state);
+    c->state = copy;
+    c->acc = block;
+    c->u = block + D * n;
+    c->count = (long *)(block + 2 * D * n);
+    c->base.n = n;
+    c->t = in->step;
+    return BOIDS_OK;
+}
+
+static boids_status CR(neighbours)(boids_backend *bk, const boids_params *p, uint32_t *count,
+                                   uint64_t *set_hash, boids_error *err) {
+    REF *c = (REF *)bk;
+    K k;
+    RULES_FN(rules_k_init)(&k, p);
     int threads = ref_thread_count(c->threads);
     boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;
     c->out_count = count;
     c->out_hash = set_hash;
-    for_each_boid(c, &k, p, threads, neighbour_boid);
+    CR(for_each_boid)(c, &k, p, threads, CR(neighbour_boid));
     return BOIDS_OK;
 }
 
-static const boids_backend_ops ops = {"cpu-ref", destroy, step, download, upload, neighbours};
+static const boids_backend_ops CR(ops) = {"cpu-ref",    CR(destroy), CR(step),
+                                          CR(download), CR(upload),  CR(neighbours)};
 
-boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
-    if (initial->z) return boids_cpu_ref3_create(initial, err);
-    cpu_ref *c = calloc(1, sizeof *c);
+static boids_backend *CR(create)(const boids_flock *initial, boids_error *err) {
+    REF *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    c->base.ops = &ops;
+    c->base.ops = &CR(ops);
+    c->base.dim = D;
     c->have_avx2 = cpu_has_avx2();
-    if (upload(&c->base, initial, err)) {
+    if (CR(upload)(&c->base, initial, err)) {
         free(c);
         return NULL;
     }
     return &c->base;
 }
 
-int boids_cpu_ref_set_threads(boids_backend *b, int threads) {
-    if (b && b->dim == 3) return boids_cpu_ref3_set_threads(b, threads);
-    if (!b || b->ops != &ops) return -1;
-    ((cpu_ref *)b)->threads = threads;
-    return 0;
-}
+#undef REF
+#undef BLOCKT
+#undef K
+#undef CR
+#undef RULES_FN
+#undef RULES_DIM
+#undef RULES_REAL
+#undef D
 
-int boids_cpu_ref_force_scalar(boids_backend *b, int on) {
-    if (b && b->dim == 3) return boids_cpu_ref3_force_scalar(b, on);
-    if (!b || b->ops != &ops) return -1;
-    ((cpu_ref *)b)->force_scalar = on != 0;
-    return 0;
-}
+#endif

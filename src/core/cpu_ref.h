@@ -15,9 +15,4 @@ int boids_cpu_ref_set_threads(boids_backend *b, int threads);
  * which the processor may lack. Returns 0, or -1 if b is not a `cpu-ref` backend. */
 int boids_cpu_ref_force_scalar(boids_backend *b, int on);
 
-/* The same two hooks of the 3-D reference (cpu_ref3.c), which the two above forward to for a
- * 3-D backend. */
-int boids_cpu_ref3_set_threads(boids_backend *b, int threads);
-int boids_cpu_ref3_force_scalar(boids_backend *b, int on);
-
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What the 2-D and the 3-D exact references (cpu_ref.c, cpu_ref3.c) share: their thread
- * setup, the per-thread topological neighbour lists and the k-nearest bookkeeping. Neither
- * depends on the dimension, so one copy serves both and they cannot drift apart. Only those
- * two files include this; cpu_ref.h stays the hooks the tests and the benchmark see. */
+/* The parts of the exact reference (cpu_ref.c) that do not depend on the dimension, ahead of
+ * its instances for the plane and the box: the thread setup, the per-thread topological
+ * neighbour lists, the k-nearest bookkeeping and the AVX2 lanes of the pair scan. Only
+ * cpu_ref.c includes this; cpu_ref.h stays the hooks the tests and the benchmark see. */
 #ifndef BOIDS_CPU_REF_IMPL_H
 #define BOIDS_CPU_REF_IMPL_H
 

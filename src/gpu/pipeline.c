@@ -37,7 +37,8 @@
 
 /* The float constants of the rules exactly as the float CPU path computes them. */
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
 #include "grid_geom.h"
 
@@ -419,8 +420,8 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
 
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    rules_k_f k;
-    rules_k_init_f(&k, p);
+    rules_k_f2 k;
+    rules_k_init_f2(&k, p);
     *u = (boids_gpu_params){
         .width = k.width,
         .height = k.height,
@@ -475,22 +476,23 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
 
 void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p,
                              const boids_interact *t) {
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_k_set_interact_f(&k, t);
+    rules_k_f2 k;
+    rules_table_f2 tab;
+    rules_k_init_f2(&k, p);
+    rules_k_set_interact_f2(&k, &tab, t);
     memset(u, 0, sizeof *u);
-    u->counts[0] = (uint32_t)k.npred;
-    u->counts[1] = (uint32_t)k.nattr;
-    u->counts[2] = (uint32_t)k.nobst;
-    for (int i = 0; i < k.npred + k.nattr; i++) {
-        const rules_point_f *q = &k.pts[i];
+    u->counts[0] = (uint32_t)tab.npred;
+    u->counts[1] = (uint32_t)tab.nattr;
+    u->counts[2] = (uint32_t)tab.nobst;
+    for (int i = 0; i < tab.npred + tab.nattr; i++) {
+        const rules_point_f2 *q = &tab.pts[i];
         const float v[4] = {q->x, q->y, q->r2, q->w};
         memcpy(u->pts[i], v, sizeof v);
     }
-    for (int i = 0; i < k.nobst; i++) {
-        const rules_obst_f *o = &k.obst[i];
+    for (int i = 0; i < tab.nobst; i++) {
+        const rules_obst_f2 *o = &tab.obst[i];
         const float a[4] = {o->x0, o->y0, o->x1, o->y1}, b[4] = {o->mx, o->my, o->r, o->r2};
-        u->kinds[i] = (uint32_t)o->circle;
+        u->kinds[i] = (uint32_t)o->round;
         u->bounds[i] = o->bound;
         memcpy(u->obs_a[i], a, sizeof a);
         memcpy(u->obs_b[i], b, sizeof b);

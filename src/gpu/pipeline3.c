@@ -10,9 +10,9 @@
 #include "pipeline3.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
 #include "rules.h"
-#include "rules3.h"
 
 boids_status boids_gpu3_grid(boids_gpu_params *u, const boids_params *p, double max_cells,
                              size_t *ncells, boids_error *err) {
@@ -34,29 +34,29 @@ boids_status boids_gpu3_grid(boids_gpu_params *u, const boids_params *p, double 
 
 void boids_gpu3_interact_init(boids_gpu_interact *u, const boids_params *p,
                               const boids_interact *t) {
-    rules3_k_f k;
-    rules3_table_f tab;
-    rules3_k_init_f(&k, p);
-    rules3_k_set_interact_f(&k, &tab, t);
+    rules_k_f3 k;
+    rules_table_f3 tab;
+    rules_k_init_f3(&k, p);
+    rules_k_set_interact_f3(&k, &tab, t);
     memset(u, 0, sizeof *u);
     if (!k.tab) return;
     u->counts[0] = (uint32_t)tab.npred;
     u->counts[1] = (uint32_t)tab.nattr;
     u->counts[2] = (uint32_t)tab.nobst;
     for (int i = 0; i < tab.npred + tab.nattr; i++) {
-        const rules3_point_f *q = &tab.pts[i];
+        const rules_point_f3 *q = &tab.pts[i];
         const float v[4] = {q->x, q->y, q->r2, q->w};
         memcpy(u->pts[i], v, sizeof v);
         u->pts_z[i] = q->z;
     }
     for (int i = 0; i < tab.nobst; i++) {
-        const rules3_sphere_f *o = &tab.obst[i];
-        const float a[4] = {o->x, o->y, o->x, o->y}, b[4] = {o->x, o->y, o->r, o->r2};
+        const rules_obst_f3 *o = &tab.obst[i];
+        const float a[4] = {o->x0, o->y0, o->x0, o->y0}, b[4] = {o->x0, o->y0, o->r, o->r2};
         u->kinds[i] = 1;
         u->bounds[i] = o->bound;
         memcpy(u->obs_a[i], a, sizeof a);
         memcpy(u->obs_b[i], b, sizeof b);
-        u->obs_z[i] = o->z;
+        u->obs_z[i] = o->z0;
     }
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* No boid enters a sphere on the GPU backend in 3-D (the scenario and the checks of
- * tests/obstacle3_fixture.h, in float: the shaders decide rules3.h's predicates bit for bit
+ * tests/obstacle_fixture.h, in float: the shaders decide rules.h's predicates bit for bit
  * as the float path does): STEPS Reynolds steps in deterministic mode, a fifth of that in fast
  * mode and a fifth as Vicsek steps; and deterministic mode stays deterministic with a table
  * (two runs, one state hash). STEPS defaults to 5,000, half the CPU test's 10,000: llvmpipe
@@ -14,23 +14,23 @@
 #include <stdlib.h>
 
 #include "gpu_fixture.h"
-#include "../obstacle3_fixture.h"
+#include "../obstacle_fixture.h"
 
 /* `steps` steps in deterministic mode, `fast` in fast mode (0: not run). */
 static void run_model(int vicsek, unsigned steps, unsigned fast) {
-    boids_params p = obst3_params(vicsek);
+    boids_params p = obst_params(3, vicsek);
     boids_flock f;
-    obst3_flock(&f, &p, 7);
+    obst_flock(&f, &p, 7);
     for (int det = 1; det >= 0; det--) {
         if (!det && !fast) break;
         char name[64];
         snprintf(name, sizeof name, "3-D gpu %s%s", det ? "deterministic" : "fast",
                  vicsek ? " vicsek" : "");
-        obst3_check c;
-        obst3_check_init(&c, name, 1, &p, &f);
+        obst_check c;
+        obst_check_init(&c, name, 1, &p, &f);
         boids_backend *b = checked_backend(det, &f);
-        if (b) obst3_run(&c, b, &f, det ? steps : fast);
-        obst3_check_done(&c);
+        if (b) obst_run(&c, b, &f, det ? steps : fast);
+        obst_check_done(&c);
         boids_backend_destroy(b);
     }
     boids_flock_free(&f);
@@ -38,20 +38,20 @@ static void run_model(int vicsek, unsigned steps, unsigned fast) {
 
 /* Deterministic mode, twice from one state with the moving table: one hash. */
 static void deterministic_with_table(unsigned steps) {
-    boids_params p = obst3_params(0);
+    boids_params p = obst_params(3, 0);
     boids_flock f, out;
     boids_error err;
-    obst3_flock(&f, &p, 9);
+    obst_flock(&f, &p, 9);
     boids_flock_alloc_dim(&out, f.n, 3, &err);
     uint64_t h[2] = {0, 1};
     boids_interact t;
     for (int k = 0; k < 2; k++) {
         boids_backend *b = checked_backend(1, &f);
         if (!b) break;
-        for (unsigned s = 0; s < steps; s += MOVE3_EVERY) {
-            obst3_table(&t, &p, s);
+        for (unsigned s = 0; s < steps; s += MOVE_EVERY) {
+            obst_table(&t, &p, s);
             boids_backend_set_interact(b, &t, &err);
-            CHECK(boids_backend_step(b, &p, MOVE3_EVERY, &err) == BOIDS_OK, "step: %s", err.msg);
+            CHECK(boids_backend_step(b, &p, MOVE_EVERY, &err) == BOIDS_OK, "step: %s", err.msg);
         }
         boids_backend_download(b, &out, &err);
         h[k] = boids_flock_hash(&out);

@@ -16,7 +16,7 @@
 
 /* `steps` steps in deterministic mode, `fast` in fast mode (0: not run). */
 static void run_model(int vicsek, unsigned steps, unsigned fast) {
-    boids_params p = obst_params(vicsek);
+    boids_params p = obst_params(2, vicsek);
     boids_flock f;
     obst_flock(&f, &p, 7);
     for (int det = 1; det >= 0; det--) {
@@ -36,7 +36,7 @@ static void run_model(int vicsek, unsigned steps, unsigned fast) {
 
 /* Deterministic mode, twice from one state with the moving table: one hash. */
 static void deterministic_with_table(unsigned steps) {
-    boids_params p = obst_params(0);
+    boids_params p = obst_params(2, 0);
     boids_flock f, out;
     boids_error err;
     obst_flock(&f, &p, 9);

@@ -36,9 +36,9 @@
 #include "prelude.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
 #include "rules.h"
-#include "rules3.h"
 
 enum { MAXC = 128, NOUT = 12, ULP_TOL = 16 };
 enum {
@@ -112,46 +112,46 @@ static GLuint build(const char *const paths[3]) {
 
 /* rules3.h's answer for a case of the spheres' functions (x[0]: the sphere's index where one
  * is named). */
-static void expect_sphere(const rules3_k_f *k, const tcase *c, float out[NOUT]) {
+static void expect_sphere(const rules_k_f3 *k, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
-    const rules3_sphere_f *o = &k->tab->obst[(int)x[0]];
+    const rules_obst_f3 *o = &k->tab->obst[(int)x[0]];
     const float p[3] = {x[1], x[2], x[3]}, q[3] = {x[4], x[5], x[6]}, m[3] = {x[7], x[8], x[9]};
     switch (c->op) {
     case OP_IN_SPHERE:
-        out[0] = (float)rules3_in_sphere_f(k, o, p);
+        out[0] = (float)rules_in_round_f3(k, o, p);
         break;
     case OP_AVOID:
-        out[0] = (float)rules3_avoid_dir_f(k, o, p, q, &out[1]);
+        out[0] = (float)rules_avoid_dir_f3(k, o, p, q, &out[1]);
         if (out[0] == 0) out[1] = out[2] = out[3] = 0; /* the shader returns no direction then */
         break;
     case OP_HIT:
-        out[0] = (float)rules3_hit_f(k, o, p, q, m);
+        out[0] = (float)rules_hit_f3(k, o, p, q, m);
         break;
     case OP_EXPEL:
         memcpy(out, p, sizeof p);
-        rules3_expel_f(k, o, out);
+        rules_expel_f3(k, o, out);
         break;
     case OP_BLOCK: /* position x[0..2], end x[3..5], velocity x[6..8] */
         memcpy(out, x + 3, 3 * sizeof *x), memcpy(out + 4, x + 6, 3 * sizeof *x);
-        rules3_block_f(k, x, out, out + 4);
+        rules_block_f3(k, x, out, out + 4);
         break;
     }
 }
 
 /* rules3.h's answer for one case, in the shader's output layout. */
-static void expect(const rules3_k_f *k, const boids_params *p, const tcase *c, float out[NOUT]) {
+static void expect(const rules_k_f3 *k, const boids_params *p, const tcase *c, float out[NOUT]) {
     const float *x = c->in;
     float a[3] = {x[0], x[1], x[2]}, b[3] = {x[3], x[4], x[5]}, v[3] = {x[6], x[7], x[8]};
     const float noise = (float)p->noise, speed = (float)p->speed;
     memset(out, 0, NOUT * sizeof *out);
     switch (c->op) {
     case OP_OFFSET:
-        rules3_offset_f(k, a[0], a[1], a[2], b[0], b[1], b[2], &out[0], &out[1], &out[2]);
+        rules_offset_f3(k, a, b, out);
         break;
     case OP_NEIGHBOUR: { /* the rule as rules3.glsl's rules3_neighbour states it */
         const int vicsek = p->model == BOIDS_MODEL_VICSEK;
         const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-        const int fov = rules3_in_fov_f(k, a[0], a[1], a[2], x[3], v[0], v[1], v[2]);
+        const int fov = rules_in_fov_f3(k, a, x[3], v);
         int r;
         if (x[9] != 0)
             r = vicsek;
@@ -163,36 +163,39 @@ static void expect(const rules3_k_f *k, const boids_params *p, const tcase *c, f
         break;
     }
     case OP_STEER:
-        rules3_steer_f(k, a[0], a[1], a[2], b[0], b[1], b[2], out);
+        rules_steer_f3(k, a, b, out);
         break;
     case OP_INTEGRATE:
-        rules3_integrate_f(k, a, b, v);
+        rules_integrate_f3(k, a, b, v);
         memcpy(out, b, sizeof b), memcpy(out + 4, v, sizeof v);
         break;
     case OP_ACC_ADD: {
-        rules3_acc_f s;
-        rules3_acc_init_f(&s);
-        rules3_acc_add_f(k, &s, a[0], a[1], a[2], x[3], v[0], v[1], v[2]);
+        rules_acc_f3 s;
+        rules_acc_init_f3(&s);
+        rules_acc_add_f3(k, &s, a, x[3], v);
         const float r[NOUT] = {(float)s.n,         s.mvx, s.mvy, s.mvz, s.cx, s.cy, s.cz,
                                (float)s.separated, s.sx,  s.sy,  s.sz,  0};
         memcpy(out, r, sizeof r);
         break;
     }
     case OP_ACCEL: {
-        rules3_acc_f s = {(long)x[9], a[0], a[1], a[2], b[0],      b[1],
-                          b[2],       v[0], v[1], v[2], x[10] != 0};
+        rules_acc_f3 s = {(long)x[9],
+                          {{a[0], a[1], a[2]}},
+                          {{b[0], b[1], b[2]}},
+                          {{v[0], v[1], v[2]}},
+                          x[10] != 0};
         const float pos[3] = {x[11], x[12], x[13]}, vel[3] = {x[14], x[15], 0.5f};
-        rules3_accel_f(k, &s, pos, vel, out);
+        rules_accel_f3(k, &s, pos, vel, out);
         break;
     }
     case OP_UNIT:
-        vicsek3_add_f(a[0], a[1], a[2], out);
+        vicsek_add_f3(a, out);
         break;
     case OP_DIRECTION:
-        vicsek3_direction_f(a, (long)x[9], b, x[10], x[11], noise, out);
+        vicsek_direction_f3(a, (long)x[9], b, x[10], x[11], noise, (const int[3]){0, 0, 0}, out);
         break;
     case OP_UPDATE:
-        vicsek3_update_f(k, a, (long)x[9], x[10], x[11], noise, speed, b, v);
+        vicsek_update_f3(k, a, (long)x[9], x[10], x[11], noise, speed, b, v);
         memcpy(out, b, sizeof b), memcpy(out + 4, v, sizeof v);
         break;
     case OP_NOISE:
@@ -427,10 +430,10 @@ static void run_set(const char *set, const boids_params *p, int with_table, GLui
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    rules3_k_f k;
-    rules3_table_f tab;
-    rules3_k_init_f(&k, p);
-    rules3_k_set_interact_f(&k, &tab, with_table ? &t : NULL);
+    rules_k_f3 k;
+    rules_table_f3 tab;
+    rules_k_init_f3(&k, p);
+    rules_k_set_interact_f3(&k, &tab, with_table ? &t : NULL);
     char name[96];
     snprintf(name, sizeof name, "%s%s", set, with_table ? ", table" : "");
     for (int i = 0; i < n; i++) {

@@ -30,8 +30,12 @@
 #include "prelude.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      2
+#define RULES_FN(name) name##_f2
 #include "rules.h"
+
+/* The arrays of rules.h's arguments from the cases' scalars. */
+#define V2(a, b) ((float[2]){(a), (b)})
 
 enum { MAXC = 160, ULP_TOL = 16 };
 enum {
@@ -105,53 +109,53 @@ static GLuint build(const char *rules_path, const char *test_path) {
 
 /* rules.h's answer for a case of the obstacles' functions (x[0]: the obstacle's index where
  * one is named). */
-static void expect_obstacle(const rules_k_f *k, const boids_params *p, const tcase *c,
+static void expect_obstacle(const rules_k_f2 *k, const boids_params *p, const tcase *c,
                             float out[8]) {
     const float *x = c->in;
-    const rules_obst_f *o = &k->obst[(int)x[0] < k->nobst ? (int)x[0] : 0];
+    const rules_obst_f2 *o = &k->tab->obst[(int)x[0] < k->tab->nobst ? (int)x[0] : 0];
     switch (c->op) {
     case OP_IN_CIRCLE:
-        out[0] = (float)rules_in_circle_f(k, o, x[1], x[2]);
+        out[0] = (float)rules_in_round_f2(k, o, V2(x[1], x[2]));
         break;
     case OP_TOUCH:
-        out[0] = (float)rules_touch_f(x[0], x[1], x[2], x[3], x[4], x[5]);
+        out[0] = (float)rules_touch_f2(x[0], x[1], x[2], x[3], x[4], x[5]);
         break;
     case OP_AVOID:
-        out[0] = (float)rules_avoid_dir_f(k, o, x[1], x[2], x[3], x[4], &out[1], &out[2]);
+        out[0] = (float)rules_avoid_dir_f2(k, o, V2(x[1], x[2]), V2(x[3], x[4]), &out[1]);
         if (out[0] == 0) out[1] = out[2] = 0; /* the shader returns no direction then */
         break;
     case OP_HIT:
-        out[0] = (float)rules_hit_f(k, o, x[1], x[2], x[3], x[4], x[5], x[6]);
+        out[0] = (float)rules_hit_f2(k, o, V2(x[1], x[2]), V2(x[3], x[4]), V2(x[5], x[6]));
         break;
     case OP_EXPEL:
         out[0] = x[1], out[1] = x[2];
-        rules_expel_f(k, o, &out[0], &out[1]);
+        rules_expel_f2(k, o, out);
         break;
     case OP_BLOCK:
         out[0] = x[2], out[1] = x[3], out[2] = x[4], out[3] = x[5];
-        rules_block_f(k, x[0], x[1], &out[0], &out[1], &out[2], &out[3]);
+        rules_block_f2(k, V2(x[0], x[1]), &out[0], &out[2]);
         break;
     case OP_SEG_REL:
-        rules_seg_rel_f(k, o, x[1], x[2], &out[0], &out[1], &out[2], &out[3]);
+        rules_seg_rel_f2(k, o, x[1], x[2], &out[0], &out[1], &out[2], &out[3]);
         break;
     case OP_VICSEK:
         out[0] = x[4], out[1] = x[5], out[2] = x[6], out[3] = x[7];
-        vicsek_update_f(k, x[0], x[1], (long)x[2], x[3], (float)p->noise, (float)p->speed, &out[0],
-                        &out[1], &out[2], &out[3]);
+        vicsek_update_f2(k, V2(x[0], x[1]), (long)x[2], x[3], 0, (float)p->noise, (float)p->speed,
+                         &out[0], &out[2]);
         break;
     }
 }
 
 /* rules.h's answer for one case, in the shader's output layout. */
-static void expect(const rules_k_f *k, const boids_params *p, const tcase *c, float out[8]) {
+static void expect(const rules_k_f2 *k, const boids_params *p, const tcase *c, float out[8]) {
     const float *x = c->in;
     memset(out, 0, 8 * sizeof *out);
     switch (c->op) {
     case OP_OFFSET:
-        rules_offset_f(k, x[0], x[1], x[2], x[3], &out[0], &out[1]);
+        rules_offset_f2(k, V2(x[0], x[1]), V2(x[2], x[3]), out);
         break;
     case OP_FOV:
-        out[0] = (float)rules_in_fov_f(k, x[0], x[1], x[2], x[3], x[4]);
+        out[0] = (float)rules_in_fov_f2(k, V2(x[0], x[1]), x[2], V2(x[3], x[4]));
         break;
     case OP_NEIGHBOUR: { /* the rule as README states it, from rules.h's pieces */
         const int vicsek = p->model == BOIDS_MODEL_VICSEK;
@@ -162,39 +166,39 @@ static void expect(const rules_k_f *k, const boids_params *p, const tcase *c, fl
         else if (radius && !(vicsek ? x[2] <= k->vision2 : x[2] < k->vision2))
             r = 0;
         else
-            r = vicsek || rules_in_fov_f(k, x[0], x[1], x[2], x[3], x[4]);
+            r = vicsek || rules_in_fov_f2(k, V2(x[0], x[1]), x[2], V2(x[3], x[4]));
         out[0] = (float)r;
         break;
     }
     case OP_STEER:
-        rules_steer_f(k, x[0], x[1], x[2], x[3], &out[0], &out[1]);
+        rules_steer_f2(k, V2(x[0], x[1]), V2(x[2], x[3]), out);
         break;
     case OP_INTEGRATE:
         out[0] = x[2], out[1] = x[3], out[2] = x[4], out[3] = x[5];
-        rules_integrate_f(k, x[0], x[1], &out[0], &out[1], &out[2], &out[3]);
+        rules_integrate_f2(k, V2(x[0], x[1]), &out[0], &out[2]);
         break;
     case OP_BOUNDARY: {
-        int fx, fy;
+        int flip[2];
         out[0] = x[0], out[1] = x[1];
-        rules_boundary_f(k, &out[0], &out[1], &fx, &fy);
-        out[2] = (float)fx, out[3] = (float)fy;
+        rules_boundary_f2(k, out, flip);
+        out[2] = (float)flip[0], out[3] = (float)flip[1];
         break;
     }
     case OP_ACC_ADD: {
-        rules_acc_f a;
-        rules_acc_init_f(&a);
-        rules_acc_add_f(k, &a, x[0], x[1], x[2], x[3], x[4]);
+        rules_acc_f2 a;
+        rules_acc_init_f2(&a);
+        rules_acc_add_f2(k, &a, V2(x[0], x[1]), x[2], V2(x[3], x[4]));
         float v[8] = {(float)a.n, a.mvx, a.mvy, a.cx, a.cy, a.sx, a.sy, (float)a.separated};
         memcpy(out, v, sizeof v);
         break;
     }
     case OP_ACCEL: {
-        rules_acc_f a = {(long)x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] != 0};
-        rules_accel_f(k, &a, x[8], x[9], x[10], x[11], &out[0], &out[1]);
+        rules_acc_f2 a = {(long)x[0], {{x[1], x[2]}}, {{x[3], x[4]}}, {{x[5], x[6]}}, x[7] != 0};
+        rules_accel_f2(k, &a, V2(x[8], x[9]), V2(x[10], x[11]), out);
         break;
     }
     case OP_UNIT:
-        vicsek_add_f(x[0], x[1], &out[0], &out[1]);
+        vicsek_add_f2(V2(x[0], x[1]), out);
         break;
     default:
         expect_obstacle(k, p, c, out);
@@ -444,9 +448,11 @@ static void run_set(const char *set, const boids_params *p, GLuint prog, GLuint 
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[2]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizeof out, out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    rules_k_f k;
-    rules_k_init_f(&k, p);
-    rules_k_set_interact_f(&k, &t);
+    rules_k_f2 k;
+    rules_table_f2 tab;
+    rules_k_init_f2(&k, p);
+    rules_k_set_interact_f2(&k, &tab, &t);
+    if (!k.tab) k.tab = &tab; /* empty: the same rules, and an obstacle case's table to read */
     for (int i = 0; i < ncases; i++) {
         float want[8];
         expect(&k, p, &cases[i], want);

@@ -3,11 +3,8 @@
 running viewer (parameters, a preset, a predator, an obstacle, pause), a bad message is
 refused and the viewer goes on, and the observables arrive at an oscdump listener.
 
-Usage: osc_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdump: Debian
-xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
+Usage: osc_test.py BOIDS; it skips where harness.osc_session does."""
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -15,16 +12,7 @@ sys.path[:0] = [os.path.dirname(HERE)]
 import harness  # noqa: E402
 
 BOIDS = os.path.abspath(sys.argv[1])
-
-
-def send(port, path, types="", *args):
-    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
-                   check=True, timeout=10)
-
-
-def stats(out):
-    lines = out.strip().splitlines()
-    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
+send = harness.osc_send
 
 
 def drive(port_in, dump):
@@ -52,26 +40,14 @@ def drive(port_in, dump):
 
 
 def main():
-    harness.need_osc_tools("xvfb-run", "oscsend", "oscdump")
-    tmp = harness.tmpdir()
-    viewer, listener, port_in, dump = harness.osc_viewer(
-        BOIDS, tmp, ["-n", "300", "--size", "640x400", "--frames", "1000000",
-                     "--steps-per-frame", "1", "--stats", "--osc-rate", "10"])
-    try:
-        up = harness.wait_for(dump, "/boids/observables", 120)
-        harness.check("the viewer sends observables once it runs", up)
-        replied = up and drive(port_in, dump)
-        out, err = viewer.communicate(timeout=120)
-    finally:
-        if viewer.poll() is None:
-            viewer.kill()
-        listener.kill()
-    harness.check("/boids/quit ends the viewer with exit 0", viewer.returncode == 0,
-                  f"exit {viewer.returncode}\n{err[-2000:]}")
+    replied, out, err, rc, lines = harness.osc_session(
+        BOIDS, ["-n", "300", "--size", "640x400", "--frames", "1000000", "--steps-per-frame",
+                "1", "--stats", "--osc-rate", "10"], drive,
+        "the viewer sends observables once it runs")
     harness.check("a /boids/get/param query is answered, and N reaches the observables", replied)
-    if viewer.returncode != 0:
+    if rc != 0:
         harness.finish()
-    s = stats(out)
+    s = harness.view_stats(out)
     harness.check("the preset applied (vision radius 40, fov 300 of school)",
                   s["vision_radius"] == 40 and s["fov"] == 300, str(s))
     harness.check("a parameter set after the preset wins", s["alignment_weight"] == 2.25, str(s))
@@ -86,8 +62,6 @@ def main():
     harness.check("pause paused", s["paused"] == 1, str(s))
     complaints = [l for l in err.splitlines() if "/boids/param/fov" in l]
     harness.check("the bad message is logged once", len(complaints) == 1, err[-2000:])
-    with open(dump) as f:
-        lines = f.read().splitlines()
     obs = [l.split()[2:] for l in lines if " /boids/observables " in l]
     harness.check("observables have the five values (ffiih)",
                   obs and all(o[0] == "ffiih" and len(o) == 6 for o in obs), str(obs[:3]))
@@ -101,7 +75,6 @@ def main():
                   str(reply))
     harness.check("predator 5 kept the z of the three-number message (77), last in the reply",
                   reply and reply[0].split('"')[1].split()[5:] == ["77"], str(reply))
-    shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 
 

@@ -4,11 +4,8 @@ the interaction table at the window's point, it goes away when `alive` no longer
 and cursors beyond the 16 points are ignored with one message. liblo's oscsend sends the
 /tuio/2Dcur messages a tracker would; /boids/get/predator/I queries answer to oscdump.
 
-Usage: tuio_test.py BOIDS. Exit 77 means skipped (no xvfb-run, oscsend or oscdump: Debian
-xvfb and liblo-tools), a failure instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
+Usage: tuio_test.py BOIDS; it skips where harness.osc_session does."""
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -17,11 +14,7 @@ sys.path[:0] = [os.path.dirname(HERE)]
 import harness  # noqa: E402
 
 BOIDS = os.path.abspath(sys.argv[1])
-
-
-def send(port, path, types="", *args):
-    subprocess.run(["oscsend", "127.0.0.1", str(port), path, types, *map(str, args)],
-                   check=True, timeout=10)
+send = harness.osc_send
 
 
 def cursor(port, sid, x, y):
@@ -53,8 +46,9 @@ class Dump:
         return None
 
 
-def drive(port, dump):
+def drive(port, dump_path):
     """The cursors and what they should do; the viewer is already running at 640 x 400."""
+    dump = Dump(dump_path)
     alive(port, 7)
     cursor(port, 7, 0.25, 0.5)
     p0 = dump.point(port, 0)
@@ -76,28 +70,14 @@ def drive(port, dump):
 
 
 def main():
-    harness.need_osc_tools("xvfb-run", "oscsend", "oscdump")
-    tmp = harness.tmpdir()
-    viewer, listener, port_in, dump_path = harness.osc_viewer(
-        BOIDS, tmp, ["-n", "100", "--size", "640x400", "--no-panel", "--frames", "1000000",
-                     "--steps-per-frame", "1", "--stats"])
-    try:
-        up = harness.wait_for(dump_path, "/boids/observables", 120)
-        harness.check("the viewer runs and sends observables", up)
-        got = drive(port_in, Dump(dump_path)) if up else (None,) * 6
-        out, err = viewer.communicate(timeout=120)
-    finally:
-        if viewer.poll() is None:
-            viewer.kill()
-        listener.kill()
-    harness.check("/boids/quit ends the viewer with exit 0", viewer.returncode == 0,
-                  f"exit {viewer.returncode}\n{err[-2000:]}")
-    if viewer.returncode != 0 or None in got:
-        harness.check("every query was answered", None not in got, str(got))
+    got, out, err, rc, _ = harness.osc_session(
+        BOIDS, ["-n", "100", "--size", "640x400", "--no-panel", "--frames", "1000000",
+                "--steps-per-frame", "1", "--stats"], drive, "the viewer runs and sends observables")
+    if rc != 0 or got is None or None in got:
+        harness.check("every query was answered", got is not None and None not in got, str(got))
         harness.finish()
     p0, p1, gone, stays, last, cleared = got
-    lines = out.strip().splitlines()
-    s = dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
+    s = harness.view_stats(out)
     w, h = s["width"], s["height"]
     # The window shows the whole world, 4 pixels of margin aside (view_input.c): a quarter
     # of the window is a quarter of the world within 2% of its side.
@@ -113,7 +93,6 @@ def main():
     harness.check("no predator of the table is on at the end", s["predators_on"] == 0, str(s))
     full = [l for l in err.splitlines() if "no free predator point" in l]
     harness.check("the cursors beyond 16 are said once", len(full) == 1, err[-2000:])
-    shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 
 

@@ -7,8 +7,7 @@
  *    calibrated on the same input: a float brute-force step (verify_float.c) against
  *    cpu-ref, in both neighbour orders. The interact scenarios hand every backend (and the
  *    brute force) the full interaction table: 16 predators, 16 attractors, circles and
- *    segments, or spheres in 3-D (verify_interact.c, verify_interact3.c band their
- *    decisions).
+ *    segments, or spheres in 3-D (verify_interact.c bands their decisions).
  *    Boids with a neighbour decision within float precision of its threshold are decided:
  *    checked against the double reference's outcome for each choice of their ambiguous
  *    pairs (verify_decide.c). Those that cannot be (another decision in the band, or an

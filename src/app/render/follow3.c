@@ -11,19 +11,21 @@
 #include "prelude.h"
 
 #define RULES_REAL     float
-#define RULES_FN(name) name##_f
+#define RULES_DIM      3
+#define RULES_FN(name) name##_f3
 #include "../core/rules.h"
-#include "../core/rules3.h"
 #include "follow3_host.h"
 #undef RULES_REAL
+#undef RULES_DIM
 #undef RULES_FN
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      3
+#define RULES_FN(name) name##_d3
 #include "../core/rules.h"
-#include "../core/rules3.h"
 #include "follow3_host.h"
 #undef RULES_REAL
+#undef RULES_DIM
 #undef RULES_FN
 
 enum { RESULT_WORDS = 16 }; /* the Result block of view_follow3.comp (std430): 64 bytes */
@@ -127,7 +129,7 @@ static int by_index(const void *a, const void *b) {
 size_t follow3_host(const boids_flock *fl, const boids_params *p, size_t i, int single,
                     uint32_t *nb) {
     if (!fl->z || i >= fl->n) return 0;
-    size_t m = single ? host3_marks_f(fl, p, i, nb) : host3_marks_d(fl, p, i, nb);
+    size_t m = single ? host3_marks_f3(fl, p, i, nb) : host3_marks_d3(fl, p, i, nb);
     /* the topological selection is kept nearest first */
     qsort(nb, m, sizeof *nb, by_index);
     return m;

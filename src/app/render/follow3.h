@@ -5,7 +5,7 @@
  * On the gpu backend a pass over its state buffers (shaders/view_follow3.comp: rules3.glsl's
  * rules3_neighbour, and select3.glsl's selection for topological neighbours) marks them in
  * a buffer of its own and reads back 64 bytes. The cpu backends hold the flock on the host:
- * follow3_host decides there with rules3.h in the backend's own precision (float for the cpu
+ * follow3_host decides there with rules.h in the backend's own precision (float for the cpu
  * grid, whose float state the host holds exactly; double for cpu-ref), so that the marks are
  * the step's set bit for bit on every backend. Picking the boid under the pointer is a pass
  * too, on any backend's buffers. The GL functions need a current GL 4.3 context, no window. */
@@ -51,7 +51,7 @@ boids_status follow3_run(follow3_pass *f, const follow3_state *s, const boids_pa
                          uint32_t id, follow3_result *out, boids_error *err);
 unsigned follow3_seen_buffer(const follow3_pass *f);
 
-/* The boids that boid i of the 3-D flock fl counts under p, by rules3.h on the host, in
+/* The boids that boid i of the 3-D flock fl counts under p, by rules.h on the host, in
  * float (single != 0: the cpu grid's arithmetic on its float state) or in double (cpu-ref):
  * metric, the others within the vision radius (Vicsek: at most R away; Reynolds: closer
  * than R and inside the field-of-view cone); topological, the k nearest of the others by

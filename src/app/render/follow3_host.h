@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /* follow3_host's rule in one precision: included by follow3.c once per RULES_REAL, after
- * rules.h and rules3.h with the same RULES_REAL and RULES_FN. The tests are the steps' own:
- * cpu_ref3.c's metric_block and topo_gather in double, cpu_grid3.c's metric_hit and
- * topo_scan in float, each on its own arithmetic (rules3_offset, rules3_d2, rules3_in_fov). */
+ * rules.h (RULES_DIM 3) with the same RULES_REAL and RULES_FN. The tests are the steps' own:
+ * cpu_ref.c's metric_block and topo_gather in double, cpu_grid3.c's metric_hit and
+ * topo_scan in float, each on its own arithmetic (rules_offset, rules_dot, rules_in_fov). */
 
 #define R RULES_REAL
 
 /* Offset from boid i to boid j of fl in R, into d; returns |d|^2. Positions in R: the cpu
  * grid's float state is held exactly in the host's doubles. */
-static R RULES_FN(host3_offset)(const RULES_FN(rules3_k) * k, const boids_flock *fl, size_t i,
+static R RULES_FN(host3_offset)(const RULES_FN(rules_k) * k, const boids_flock *fl, size_t i,
                                 size_t j, R d[3]) {
-    RULES_FN(rules3_offset)
-    (k, (R)fl->x[i], (R)fl->y[i], (R)fl->z[i], (R)fl->x[j], (R)fl->y[j], (R)fl->z[j], &d[0], &d[1],
-     &d[2]);
-    return RULES_FN(rules3_d2)(d[0], d[1], d[2]);
+    const R pi[3] = {(R)fl->x[i], (R)fl->y[i], (R)fl->z[i]};
+    const R pj[3] = {(R)fl->x[j], (R)fl->y[j], (R)fl->z[j]};
+    RULES_FN(rules_offset)(k, pi, pj, d);
+    return RULES_FN(rules_dot)(d, d);
 }
 
 /* Is j (at offset d, |d|^2 = d2) a candidate of i: in the cone for Reynolds, and within the
  * vision radius where the model's neighbours are metric or k_in_vision asks for it. */
-static int RULES_FN(host3_candidate)(const RULES_FN(rules3_k) * k, const boids_params *p,
+static int RULES_FN(host3_candidate)(const RULES_FN(rules_k) * k, const boids_params *p,
                                      const boids_flock *fl, size_t i, const R d[3], R d2) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
     if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || RULES_FN(rules3_in_fov)(k, d[0], d[1], d[2], d2, (R)fl->vx[i], (R)fl->vy[i],
-                                             (R)fl->vz[i]);
+    const R vi[3] = {(R)fl->vx[i], (R)fl->vy[i], (R)fl->vz[i]};
+    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
 }
 
 /* Is candidate (d2, j) before the held neighbour h in the selection's (d2, id) order? */
-static int RULES_FN(host3_before)(const RULES_FN(rules3_k) * k, const boids_flock *fl, size_t i,
+static int RULES_FN(host3_before)(const RULES_FN(rules_k) * k, const boids_flock *fl, size_t i,
                                   R d2, size_t j, size_t h) {
     R e[3];
     const R hd2 = RULES_FN(host3_offset)(k, fl, i, h, e);
@@ -37,8 +37,8 @@ static int RULES_FN(host3_before)(const RULES_FN(rules3_k) * k, const boids_floc
 
 static size_t RULES_FN(host3_marks)(const boids_flock *fl, const boids_params *p, size_t i,
                                     uint32_t *nb) {
-    RULES_FN(rules3_k) k;
-    RULES_FN(rules3_k_init)(&k, p);
+    RULES_FN(rules_k) k;
+    RULES_FN(rules_k_init)(&k, p);
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const size_t kmax = topo ? (size_t)p->k : fl->n;
     size_t m = 0;

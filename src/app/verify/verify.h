@@ -70,14 +70,6 @@ int verify_neighbours_match(const verify_amb *a, uint32_t ref_count, uint64_t re
 int verify_mask_matches(const verify_amb *a, unsigned mask, uint32_t ref_count, uint64_t ref_hash,
                         uint32_t count, uint64_t hash);
 
-/* The two above for a 3-D flock (verify_float3.c; they hand a flock with z arrays there),
- * and verify_band_interact's (verify_interact3.c). */
-void verify_float_step3(const boids_params *p, const boids_interact *t, const boids_flock *in,
-                        int reverse, boids_flock *out);
-void verify_band3(const boids_params *p, const boids_flock *f, verify_amb *amb);
-void verify_band_interact3(const boids_params *p, const boids_interact *t, const boids_flock *f,
-                           const boids_flock *ref, verify_amb *amb);
-
 /* Upper bound on the spacing of floats at the world's largest coordinate (depth included in
  * 3-D). */
 double verify_eps_pos(const boids_params *p);

@@ -14,18 +14,24 @@
 #include "verify.h"
 
 #define RULES_REAL     double
-#define RULES_FN(name) name##_d
+#define RULES_DIM      2
+#define RULES_FN(name) name##_d2
 #include "../core/rules.h"
-#include "../core/rules3.h"
-#define VERIFY_STEP_3D
+#include "verify_step.h"
+#undef RULES_DIM
+#undef RULES_FN
+#define RULES_DIM      3
+#define RULES_FN(name) name##_d3
+#include "../core/rules.h"
 #include "verify_step.h"
 
 struct verify_ref {
     boids_params p;
-    rules_k_d k;
-    rules3_k_d k3;
-    rules3_table_d tab;
-    verify_snap_d s;
+    rules_k_d2 k;
+    rules_k_d3 k3;
+    rules_table_d2 tab;
+    rules_table_d3 tab3;
+    verify_snap_double s;
     int dim;
     size_t cur;          /* the boid whose double set base holds ((size_t)-1: none) */
     size_t nbase;        /* its size */
@@ -51,14 +57,14 @@ verify_ref *verify_ref_new(const boids_params *p, const boids_interact *t, const
     r->p = *p;
     r->dim = f->z ? 3 : 2;
     if (r->dim == 3) {
-        rules3_k_init_d(&r->k3, p);
-        rules3_k_set_interact_d(&r->k3, &r->tab, t);
+        rules_k_init_d3(&r->k3, p);
+        rules_k_set_interact_d3(&r->k3, &r->tab3, t);
     } else {
-        rules_k_init_d(&r->k, p);
-        rules_k_set_interact_d(&r->k, t);
+        rules_k_init_d2(&r->k, p);
+        rules_k_set_interact_d2(&r->k, &r->tab, t);
     }
     /* The snapshot: f itself, read only. */
-    r->s = (verify_snap_d){{f->x, f->y, f->z}, {f->vx, f->vy, f->vz}, n};
+    r->s = (verify_snap_double){{f->x, f->y, f->z}, {f->vx, f->vy, f->vz}, n};
     r->cur = (size_t)-1;
     return r;
 }
@@ -89,10 +95,9 @@ static int targets_zero(const verify_ref *r, size_t i, size_t m) {
         const size_t j = r->nb[t];
         double d[3] = {0, 0, 0}, err = 0, d2 = 0;
         if (r->dim == 3)
-            verify_offset3_d(&r->k3, &r->s, i, j, d);
+            verify_offset_d3(&r->k3, &r->s, i, j, d);
         else
-            rules_offset_d(&r->k, r->s.p[0][i], r->s.p[1][i], r->s.p[0][j], r->s.p[1][j], &d[0],
-                           &d[1]);
+            verify_offset_d2(&r->k, &r->s, i, j, d);
         double vn = 0;
         for (int c = 0; c < r->dim; c++) {
             err += e * (fabs(r->s.p[c][i]) + fabs(r->s.p[c][j]) + side[c]);
@@ -120,7 +125,7 @@ static int targets_zero(const verify_ref *r, size_t i, size_t m) {
 
 /* The Vicsek heading sum dec of cnt headings within float precision of the zero-sum
  * tolerance (float: cnt 1e-5) or, in 3-D, of the plane where the noise's basis turns
- * (verify_float3.c's band_external, the same bounds). */
+ * (verify_float.c's band_external, the same bounds). */
 static int vicsek_zero(const verify_ref *r, const double dec[3], long cnt) {
     const double s = r->dim == 3 ? sqrt(dec[0] * dec[0] + dec[1] * dec[1] + dec[2] * dec[2])
                                  : hypot(dec[0], dec[1]);
@@ -131,8 +136,8 @@ static int vicsek_zero(const verify_ref *r, const double dec[3], long cnt) {
 int verify_ref_boid(verify_ref *r, size_t i, const verify_amb *a, unsigned mask, boids_flock *out) {
     const boids_params *p = &r->p;
     if (r->cur != i) {
-        r->nbase = r->dim == 3 ? verify_gather3_d(p, &r->k3, &r->s, i, r->base, r->sel)
-                               : verify_gather_d(p, &r->k, &r->s, i, r->base, r->sel);
+        r->nbase = r->dim == 3 ? verify_gather_d3(p, &r->k3, &r->s, i, r->base, r->sel)
+                               : verify_gather_d2(p, &r->k, &r->s, i, r->base, r->sel);
         r->cur = i;
         for (unsigned q = 0; q < a->namb; q++) r->mark[a->id[q]] = 1;
         for (size_t t = 0; t < r->nbase; t++) r->mark[r->base[t]] |= 2;
@@ -154,13 +159,13 @@ int verify_ref_boid(verify_ref *r, size_t i, const verify_amb *a, unsigned mask,
     double dec[3], pos[3], vel[3];
     long cnt;
     if (r->dim == 3) {
-        cnt = verify_decide3_d(p, &r->k3, &r->s, i, r->nb, m, 0, dec);
-        verify_update3_d(p, &r->k3, &r->s, i, dec, cnt, pos, vel);
+        cnt = verify_decide_d3(p, &r->k3, &r->s, i, r->nb, m, 0, dec);
+        verify_update_d3(p, &r->k3, &r->s, i, dec, cnt, pos, vel);
         out->z[i] = pos[2];
         out->vz[i] = vel[2];
     } else {
-        cnt = verify_decide_d(p, &r->k, &r->s, i, r->nb, m, 0, dec);
-        verify_update_d(p, &r->k, &r->s, i, dec, cnt, pos, vel);
+        cnt = verify_decide_d2(p, &r->k, &r->s, i, r->nb, m, 0, dec);
+        verify_update_d2(p, &r->k, &r->s, i, dec, cnt, pos, vel);
     }
     out->x[i] = pos[0];
     out->y[i] = pos[1];

@@ -1,18 +1,73 @@
 /* SPDX-License-Identifier: MIT */
-/* `boids verify` with an interaction table: the float band of the table's decisions. */
+#ifndef VERIFY_INTERACT_DIM
+/* `boids verify` with an interaction table: the float band of the table's decisions, for the
+ * plane (its points, circles and segments) and the box (its points with their z, and
+ * spheres). The band is written once over the dimension, below `#else`, with rules.h's
+ * instance of that dimension in double, and compiled twice: this file includes itself once
+ * per dimension. What the plane adds, its segments, sits in one `#if VERIFY_INTERACT_DIM == 2`
+ * section. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
 
 #include "verify.h"
 
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d
+/* 64 float spacings of the world size, of a step and of the look-ahead: far above the float
+ * error of an offset, a move (a velocity summed from a few dozen capped forces) or the
+ * look-ahead's end. */
+double verify_interact_band(const boids_params *p) {
+    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    return 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
+}
+
+#define VERIFY_INTERACT_DIM 2
+#include "verify_interact.c"
+#undef VERIFY_INTERACT_DIM
+#define VERIFY_INTERACT_DIM 3
+#include "verify_interact.c"
+#undef VERIFY_INTERACT_DIM
+
+void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
+                          const boids_flock *ref, verify_amb *amb) {
+    if (!t) return;
+    if (f->z)
+        band_interact_3(p, t, f, ref, amb);
+    else
+        band_interact_2(p, t, f, ref, amb);
+}
+
+#else /* the band over the dimension VERIFY_INTERACT_DIM */
+
+#define D          VERIFY_INTERACT_DIM
+#define RULES_REAL double
+#define RULES_DIM  VERIFY_INTERACT_DIM
+#if D == 2
+#define RULES_FN(name) name##_d2
+#define VI(name)       name##_2
+#else
+#define RULES_FN(name) name##_d3
+#define VI(name)       name##_3
+#endif
 #include "../core/rules.h" /* the model, in double */
 
+#define K    RULES_FN(rules_k)
+#define OBST RULES_FN(rules_obst)
+
+static double VI(norm)(const double v[D]) {
+    return sqrt(RULES_FN(rules_dot)(v, v));
+}
+
+/* Distance from q to the segment from the origin to m. */
+static double VI(pt_seg0)(const double q[D], const double m[D]) {
+    double t = RULES_FN(rules_seg_t0)(q, m), w[D];
+    for (int c = 0; c < D; c++) w[c] = q[c] - m[c] * t;
+    return VI(norm)(w);
+}
+
+#if D == 2
 /* Distance from p to segment a b. */
 static double pt_seg(double px, double py, double ax, double ay, double bx, double by) {
-    double t = rules_seg_t_d(px, py, ax, ay, bx - ax, by - ay);
+    double t = rules_seg_t_d2(px, py, ax, ay, bx - ax, by - ay);
     return hypot(px - (ax + (bx - ax) * t), py - (ay + (by - ay) * t));
 }
 
@@ -23,36 +78,47 @@ static double ends_apart(double mx, double my, double ax, double ay, double bx, 
                 fmin(pt_seg(ax, ay, 0, 0, mx, my), pt_seg(bx, by, 0, 0, mx, my)));
 }
 
-/* Is a decision about obstacle o within band b of its threshold, for the segment (mx, my)
- * from a boid at (x, y) (its move: thr 0; its look-ahead: thr the clearance)? The segment's
- * distance to o against thr (a circle: its rim), touching against not (an end of one
- * segment near the other), the segment's end against the rim, and under wrap the choice of
- * o's image. */
-static int near_threshold(const rules_k_d *k, const rules_obst_d *o, double x, double y, double mx,
-                          double my, double thr, double b) {
-    if (k->wrap &&
-        (fabs(fabs(o->mx - x) - k->half_w) <= b || fabs(fabs(o->my - y) - k->half_h) <= b))
-        return 1;
-    if (o->circle) {
-        double dx, dy;
-        rules_offset_d(k, x, y, o->x0, o->y0, &dx, &dy);
-        double rim = o->r + thr;
-        return fabs(pt_seg(dx, dy, 0, 0, mx, my) - rim) <= b ||
-               fabs(hypot(dx - mx, dy - my) - rim) <= b;
-    }
+/* A segment's decision for the segment m from a boid at p against thr: touching against not
+ * (an end of one segment near the other), and the distance apart against thr. */
+static int seg_threshold(const K *k, const OBST *o, const double p[2], const double m[2],
+                         double thr, double b) {
     double ax, ay, bx, by;
-    rules_seg_rel_d(k, o, x, y, &ax, &ay, &bx, &by);
-    double e = ends_apart(mx, my, ax, ay, bx, by);
-    double d = rules_touch_d(mx, my, ax, ay, bx, by) ? 0 : e; /* apart: an end is closest */
+    rules_seg_rel_d2(k, o, p[0], p[1], &ax, &ay, &bx, &by);
+    double e = ends_apart(m[0], m[1], ax, ay, bx, by);
+    double d = rules_touch_d2(m[0], m[1], ax, ay, bx, by) ? 0 : e; /* apart: an end is closest */
     return e <= b || fabs(d - thr) <= b;
+}
+#endif
+
+/* Is a decision about obstacle o within band b of its threshold, for the segment m from a
+ * boid at p (its move: thr 0; its look-ahead: thr the clearance)? Under wrap the choice of
+ * o's image; a round obstacle: the segment's distance to the centre against the radius plus
+ * thr (rules_hit's "passes within" and rules_avoid_dir's test, whose interior and end cases
+ * meet where their distances agree) and the segment's end against it (the move's "ends
+ * inside"); a segment: seg_threshold. */
+static int VI(near_threshold)(const K *k, const OBST *o, const double p[D], const double m[D],
+                              double thr, double b) {
+    for (int c = 0; k->wrap && c < D; c++)
+        if (fabs(fabs(o->m[c] - p[c]) - k->half[c]) <= b) return 1;
+#if D == 2
+    if (!o->round) return seg_threshold(k, o, p, m, thr, b);
+#endif
+    double d[D], e[D];
+    RULES_FN(rules_offset)(k, p, o->a, d);
+    const double rim = o->r + thr;
+    for (int c = 0; c < D; c++) e[c] = d[c] - m[c];
+    return fabs(VI(pt_seg0)(d, m) - rim) <= b || fabs(VI(norm)(e) - rim) <= b;
 }
 
 /* Does some obstacle near the boid make a decision within the band for the segment m? */
-static int any_near(const rules_k_d *k, double x, double y, double mx, double my, double thr,
-                    double b) {
-    for (int i = 0; i < k->nobst; i++)
-        if (rules_near_d(k, &k->obst[i], x, y, thr + fabs(mx) + fabs(my) + b) &&
-            near_threshold(k, &k->obst[i], x, y, mx, my, thr, b))
+static int VI(any_near)(const K *k, const double p[D], const double m[D], double thr, double b) {
+    const RULES_FN(rules_table) *t = k->tab;
+    double reach = thr;
+    for (int c = 0; c < D; c++) reach += fabs(m[c]);
+    reach += b;
+    for (int i = 0; i < t->nobst; i++)
+        if (RULES_FN(rules_near)(k, &t->obst[i], p, reach) &&
+            VI(near_threshold)(k, &t->obst[i], p, m, thr, b))
             return 1;
     return 0;
 }
@@ -60,77 +126,90 @@ static int any_near(const rules_k_d *k, double x, double y, double mx, double my
 /* The moves the boid may have meant: the one it made, or, when it stayed put (blocked), its
  * velocity then, as it is or mirrored back about any obstacle's normal (the rule mirrors it
  * about the one that blocked it); Vicsek moves with its old velocity, known. */
-static int move_near(const rules_k_d *k, const boids_params *p, const boids_flock *f,
-                     const boids_flock *ref, size_t i, double b) {
-    double x = f->x[i], y = f->y[i], mx, my;
-    if (p->model == BOIDS_MODEL_VICSEK)
-        return any_near(k, x, y, f->vx[i] * p->dt, f->vy[i] * p->dt, 0, b);
-    if (ref->x[i] != x || ref->y[i] != y) {
-        rules_offset_d(k, x, y, ref->x[i], ref->y[i], &mx, &my);
-        return any_near(k, x, y, mx, my, 0, b);
+static int VI(move_near)(const K *k, const boids_params *p, const boids_flock *f,
+                         const boids_flock *ref, size_t i, double b) {
+    const double *const at[3] = {f->x, f->y, f->z}, *const vel[3] = {f->vx, f->vy, f->vz};
+    const double *const to[3] = {ref->x, ref->y, ref->z}, *const rv[3] = {ref->vx, ref->vy,
+                                                                          ref->vz};
+    const double dt = p->dt;
+    double x[D], m[D], v[D], end[D];
+    int moved = 0;
+    for (int c = 0; c < D; c++) {
+        x[c] = at[c][i], end[c] = to[c][i], v[c] = rv[c][i];
+        moved |= end[c] != x[c];
     }
-    double vx = ref->vx[i], vy = ref->vy[i];
-    if (any_near(k, x, y, vx * p->dt, vy * p->dt, 0, b)) return 1;
-    for (int o = 0; o < k->nobst; o++) {
-        double nx, ny, ax, ay, bx, by;
-        if (k->obst[o].circle) {
-            rules_offset_d(k, k->obst[o].x0, k->obst[o].y0, x, y, &nx, &ny);
-        } else {
-            rules_seg_rel_d(k, &k->obst[o], x, y, &ax, &ay, &bx, &by);
-            rules_seg_normal_d(ax, ay, bx, by, &nx, &ny);
-        }
-        double nn = nx * nx + ny * ny, q = nn > 0 ? 2 * (vx * nx + vy * ny) / nn : 0;
-        if (any_near(k, x, y, (vx - q * nx) * p->dt, (vy - q * ny) * p->dt, 0, b)) return 1;
+    if (p->model == BOIDS_MODEL_VICSEK) {
+        for (int c = 0; c < D; c++) m[c] = vel[c][i] * dt;
+        return VI(any_near)(k, x, m, 0, b);
+    }
+    if (moved) {
+        RULES_FN(rules_offset)(k, x, end, m);
+        return VI(any_near)(k, x, m, 0, b);
+    }
+    for (int c = 0; c < D; c++) m[c] = v[c] * dt;
+    if (VI(any_near)(k, x, m, 0, b)) return 1;
+    for (int o = 0; o < k->tab->nobst; o++) {
+        double n[D];
+        RULES_FN(rules_normal)(k, &k->tab->obst[o], x, n);
+        double nn = RULES_FN(rules_dot)(n, n);
+        double q = nn > 0 ? 2 * RULES_FN(rules_dot)(v, n) / nn : 0;
+        for (int c = 0; c < D; c++) m[c] = (v[c] - q * n[c]) * dt;
+        if (VI(any_near)(k, x, m, 0, b)) return 1;
     }
     return 0;
 }
 
-/* One boid's table decisions within the band: a point's radius, a circle's rim around its
- * start (expelled or not), the look-ahead's clearance (Reynolds), the move (unless it was
- * expelled instead). */
-static int band_boid(const rules_k_d *k, const boids_params *p, const boids_flock *f,
-                     const boids_flock *ref, size_t i, double b) {
+/* One boid's table decisions within the band: a point's radius, a round obstacle's rim
+ * around its start (expelled or not), the look-ahead's clearance (Reynolds), the move
+ * (unless it was expelled instead). */
+static int VI(band_boid)(const K *k, const boids_params *p, const boids_flock *f,
+                         const boids_flock *ref, size_t i, double b) {
+    const RULES_FN(rules_table) *t = k->tab;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    double x = f->x[i], y = f->y[i], vx = f->vx[i], vy = f->vy[i], dx, dy;
-    for (int j = 0; j < k->npred + k->nattr && !vicsek; j++) {
-        rules_offset_d(k, x, y, k->pts[j].x, k->pts[j].y, &dx, &dy);
-        if (fabs(hypot(dx, dy) - sqrt(k->pts[j].r2)) <= b) return 1;
+    const double *const at[3] = {f->x, f->y, f->z}, *const vel[3] = {f->vx, f->vy, f->vz};
+    double x[D], v[D], d[D];
+    for (int c = 0; c < D; c++) x[c] = at[c][i], v[c] = vel[c][i];
+    for (int j = 0; j < t->npred + t->nattr && !vicsek; j++) {
+        RULES_FN(rules_offset)(k, x, t->pts[j].at, d);
+        if (fabs(VI(norm)(d) - sqrt(t->pts[j].r2)) <= b) return 1;
     }
     int inside = 0;
-    for (int j = 0; j < k->nobst; j++) {
-        if (!k->obst[j].circle) continue;
-        rules_offset_d(k, x, y, k->obst[j].x0, k->obst[j].y0, &dx, &dy);
-        if (fabs(hypot(dx, dy) - k->obst[j].r) <= b) return 1;
-        inside |= rules_in_circle_d(k, &k->obst[j], x, y);
+    for (int j = 0; j < t->nobst; j++) {
+        const OBST *o = &t->obst[j];
+        if (!o->round) continue;
+        RULES_FN(rules_offset)(k, x, o->a, d);
+        if (fabs(VI(norm)(d) - o->r) <= b) return 1;
+        inside |= RULES_FN(rules_in_round)(k, o, x);
     }
-    double s = hypot(vx, vy);
-    if (!vicsek && s > 0 &&
-        any_near(k, x, y, vx / s * k->avoid_dist, vy / s * k->avoid_dist, k->clear, b))
-        return 1;
-    return !inside && move_near(k, p, f, ref, i, b); /* inside: expelled, not moved */
+    const double s = VI(norm)(v);
+    if (!vicsek && s > 0) {
+        double e[D];
+        for (int c = 0; c < D; c++) e[c] = v[c] / s * k->avoid_dist;
+        if (VI(any_near)(k, x, e, k->clear, b)) return 1;
+    }
+    return !inside && VI(move_near)(k, p, f, ref, i, b); /* inside: expelled, not moved */
 }
 
-/* 64 float spacings of the world size, of a step and of the look-ahead: far above the float
- * error of an offset, a move (a velocity summed from a few dozen capped forces) or the
- * look-ahead's end. */
-double verify_interact_band(const boids_params *p) {
-    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
-    return 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
-}
-
-void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
-                          const boids_flock *ref, verify_amb *amb) {
-    if (!t) return;
-    if (f->z) {
-        verify_band_interact3(p, t, f, ref, amb);
-        return;
-    }
-    rules_k_d k;
-    rules_k_init_d(&k, p);
-    rules_k_set_interact_d(&k, t);
+static void VI(band_interact)(const boids_params *p, const boids_interact *t, const boids_flock *f,
+                              const boids_flock *ref, verify_amb *amb) {
+    K k;
+    RULES_FN(rules_table) tab;
+    RULES_FN(rules_k_init)(&k, p);
+    RULES_FN(rules_k_set_interact)(&k, &tab, t);
+    if (!k.tab) return; /* nothing on: no decision of the table's */
     double b = verify_interact_band(p);
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
     for (long i = 0; i < n; i++)
-        if (band_boid(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
+        if (VI(band_boid)(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
 }
+
+#undef OBST
+#undef K
+#undef VI
+#undef RULES_FN
+#undef RULES_DIM
+#undef RULES_REAL
+#undef D
+
+#endif

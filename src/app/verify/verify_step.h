@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* One boid's brute-force step, written once for any floating type: the float brute force
- * that calibrates `boids verify`'s tolerance (verify_float.c, verify_float3.c) and the
+/* One boid's brute-force step, written once for any floating type and dimension: the float
+ * brute force that calibrates `boids verify`'s tolerance (verify_float.c) and the
  * double reference of a boid with a neighbour set given (verify_decide.c), which decides
  * the boids whose float decisions are ambiguous.
  *
- * Include after rules.h (and, with VERIFY_STEP_3D defined, rules3.h) with the same
- * RULES_REAL and RULES_FN, as rules.h itself is included. The operations are cpu-ref's in
- * their order: pairs in ascending index, Vicsek agents summed with themselves at their
- * index, every boid deciding from the same snapshot s. */
+ * Include after rules.h with the same RULES_REAL, RULES_DIM and RULES_FN, as rules.h itself
+ * is included: once per precision and dimension. The operations are cpu-ref's in their
+ * order: pairs in ascending index, Vicsek agents summed with themselves at their index,
+ * every boid deciding from the same snapshot s. */
 
 #ifndef RULES_REAL
 #error "define RULES_REAL before including verify_step.h"
 #endif
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "boids/params.h"
 #include "boids/backend.h"
@@ -30,15 +31,24 @@ static inline size_t verify_below(const size_t *nb, size_t m, size_t i) {
     while (q < m && nb[q] < i) q++;
     return q;
 }
+
+/* The state every boid decides from: positions and velocities per axis (2 or 3 used), one
+ * type per precision (verify_snap_float, verify_snap_double) for both dimensions. */
+typedef struct verify_snap_float {
+    float *p[3], *v[3];
+    size_t n;
+} verify_snap_float;
+typedef struct verify_snap_double {
+    double *p[3], *v[3];
+    size_t n;
+} verify_snap_double;
+#define VERIFY_SNAP_(real) verify_snap_##real
+#define VERIFY_SNAP(real)  VERIFY_SNAP_(real)
 #endif
 
-#define R RULES_REAL
-
-/* The state every boid decides from: positions and velocities per axis (2 or 3 used). */
-typedef struct RULES_FN(verify_snap) {
-    R *p[3], *v[3];
-    size_t n;
-} RULES_FN(verify_snap);
+#define R    RULES_REAL
+#define D    RULES_DIM
+#define SNAP VERIFY_SNAP(RULES_REAL)
 
 /* Keeps the kmax smallest (d2, j) of the m selected in nb and sel_d2, nearest first;
  * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
@@ -74,48 +84,56 @@ static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb
     return m;
 }
 
+/* Boid i's position and velocity in s. */
+static inline void RULES_FN(verify_boid)(const SNAP *s, size_t i, R p[D], R v[D]) {
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
+}
+
+/* The offset d from boid i to boid j of s; returns |d|^2. */
+static inline R RULES_FN(verify_offset)(const RULES_FN(rules_k) * k, const SNAP *s, size_t i,
+                                        size_t j, R d[D]) {
+    R pi[D], pj[D];
+    for (int a = 0; a < D; a++) pi[a] = s->p[a][i], pj[a] = s->p[a][j];
+    RULES_FN(rules_offset)(k, pi, pj, d);
+    return RULES_FN(rules_dot)(d, d);
+}
+
 /* The Vicsek heading sum of boid i and its neighbours nb (m, ascending) into out, in index
  * order or reversed; returns the headings summed. */
-static inline long RULES_FN(verify_vicsek_sum)(const RULES_FN(verify_snap) * s, int dim, size_t i,
-                                               const size_t *nb, size_t m, int reverse, R out[3]) {
+static inline long RULES_FN(verify_vicsek_sum)(const SNAP *s, size_t i, const size_t *nb, size_t m,
+                                               int reverse, R out[D]) {
     const size_t q = verify_below(nb, m, i);
-    out[0] = out[1] = out[2] = 0;
+    R pos[D], vel[D];
+    for (int a = 0; a < D; a++) out[a] = 0;
     for (size_t a = 0; a <= m; a++) {
-        size_t j = verify_merged(nb, q, i, reverse ? m - a : a);
-#ifdef VERIFY_STEP_3D
-        if (dim == 3) {
-            RULES_FN(vicsek3_add)(s->v[0][j], s->v[1][j], s->v[2][j], out);
-            continue;
-        }
-#endif
-        (void)dim;
-        RULES_FN(vicsek_add)(s->v[0][j], s->v[1][j], &out[0], &out[1]);
+        RULES_FN(verify_boid)(s, verify_merged(nb, q, i, reverse ? m - a : a), pos, vel);
+        RULES_FN(vicsek_add)(vel, out);
     }
     return (long)m + 1;
 }
 
-/* Is j a candidate neighbour of i (before any topological selection)? Reynolds: d2 < R^2
- * (metric, or topological with k_in_vision) and the fov; Vicsek: d2 <= R^2 (idem), no fov. */
+/* Is j (at offset d, |d|^2 = d2) a candidate neighbour of i with velocity vi (before any
+ * topological selection)? Reynolds: d2 < R^2 (metric, or topological with k_in_vision) and
+ * the fov; Vicsek: d2 <= R^2 (idem), no fov. */
 static inline int RULES_FN(verify_candidate)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                             R dx, R dy, R d2, R vx, R vy) {
+                                             const R d[D], R d2, const R vi[D]) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
     if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || RULES_FN(rules_in_fov)(k, dx, dy, d2, vx, vy);
+    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
 }
 
 /* The neighbours of i by brute force into nb (ascending index), returning their number;
  * topological: the first k by (d2, id). sel_d2 is scratch of k entries (of n for metric). */
 static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                             const RULES_FN(verify_snap) * s, size_t i, size_t *nb,
-                                             R *sel_d2) {
+                                             const SNAP *s, size_t i, size_t *nb, R *sel_d2) {
+    R pi[D], vi[D], d[D];
+    RULES_FN(verify_boid)(s, i, pi, vi);
     size_t m = 0;
     for (size_t j = 0; j < s->n; j++) {
         if (j == i) continue;
-        R dx, dy;
-        RULES_FN(rules_offset)(k, s->p[0][i], s->p[1][i], s->p[0][j], s->p[1][j], &dx, &dy);
-        R d2 = dx * dx + dy * dy;
-        if (!RULES_FN(verify_candidate)(p, k, dx, dy, d2, s->v[0][i], s->v[1][i])) continue;
+        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        if (!RULES_FN(verify_candidate)(p, k, d, d2, vi)) continue;
         m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
     }
     return RULES_FN(verify_selected)(p, nb, m);
@@ -125,101 +143,82 @@ static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_
  * Vicsek heading sum into out, summed in index order or reversed (reverse != 0); returns the
  * headings summed (Vicsek) or 0. */
 static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                           const RULES_FN(verify_snap) * s, size_t i,
-                                           const size_t *nb, size_t m, int reverse, R out[2]) {
-    if (p->model == BOIDS_MODEL_VICSEK) {
-        R sum[3];
-        long cnt = RULES_FN(verify_vicsek_sum)(s, 2, i, nb, m, reverse, sum);
-        out[0] = sum[0], out[1] = sum[1];
-        return cnt;
-    }
+                                           const SNAP *s, size_t i, const size_t *nb, size_t m,
+                                           int reverse, R out[D]) {
+    if (p->model == BOIDS_MODEL_VICSEK)
+        return RULES_FN(verify_vicsek_sum)(s, i, nb, m, reverse, out);
+    R pi[D], vi[D], pj[D], vj[D], d[D];
     RULES_FN(rules_acc) a;
     RULES_FN(rules_acc_init)(&a);
     for (size_t t = 0; t < m; t++) {
         size_t j = nb[reverse ? m - 1 - t : t];
-        R dx, dy;
-        RULES_FN(rules_offset)(k, s->p[0][i], s->p[1][i], s->p[0][j], s->p[1][j], &dx, &dy);
-        RULES_FN(rules_acc_add)(k, &a, dx, dy, dx * dx + dy * dy, s->v[0][j], s->v[1][j]);
+        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        RULES_FN(verify_boid)(s, j, pj, vj);
+        RULES_FN(rules_acc_add)(k, &a, d, d2, vj);
     }
-    RULES_FN(rules_accel)
-    (k, &a, s->p[0][i], s->p[1][i], s->v[0][i], s->v[1][i], &out[0], &out[1]);
+    RULES_FN(verify_boid)(s, i, pi, vi);
+    RULES_FN(rules_accel)(k, &a, pi, vi, out);
     return 0;
 }
 
 /* Moves boid i of s with its decision (dec, cnt) into pos and vel; Vicsek noise at step 0 of
  * its stream, as every backend is fresh from an upload. */
 static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                           const RULES_FN(verify_snap) * s, size_t i,
-                                           const R dec[2], long cnt, R pos[2], R vel[2]) {
-    pos[0] = s->p[0][i], pos[1] = s->p[1][i], vel[0] = s->v[0][i], vel[1] = s->v[1][i];
-    if (p->model == BOIDS_MODEL_VICSEK) {
-        R u = (R)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
-        RULES_FN(vicsek_update)
-        (k, dec[0], dec[1], cnt, u, (R)p->noise, (R)p->speed, &pos[0], &pos[1], &vel[0], &vel[1]);
-    } else {
-        RULES_FN(rules_integrate)(k, dec[0], dec[1], &pos[0], &pos[1], &vel[0], &vel[1]);
-    }
-}
-
-#ifdef VERIFY_STEP_3D
-static inline R RULES_FN(verify_offset3)(const RULES_FN(rules3_k) * k,
-                                         const RULES_FN(verify_snap) * s, size_t i, size_t j,
-                                         R d[3]) {
-    RULES_FN(rules3_offset)
-    (k, s->p[0][i], s->p[1][i], s->p[2][i], s->p[0][j], s->p[1][j], s->p[2][j], &d[0], &d[1],
-     &d[2]);
-    return RULES_FN(rules3_d2)(d[0], d[1], d[2]);
-}
-
-static inline size_t RULES_FN(verify_gather3)(const boids_params *p, const RULES_FN(rules3_k) * k,
-                                              const RULES_FN(verify_snap) * s, size_t i, size_t *nb,
-                                              R *sel_d2) {
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    size_t m = 0;
-    for (size_t j = 0; j < s->n; j++) {
-        if (j == i) continue;
-        R d[3], d2 = RULES_FN(verify_offset3)(k, s, i, j, d);
-        if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
-        if (!vicsek &&
-            !RULES_FN(rules3_in_fov)(k, d[0], d[1], d[2], d2, s->v[0][i], s->v[1][i], s->v[2][i]))
-            continue;
-        m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
-    }
-    return RULES_FN(verify_selected)(p, nb, m);
-}
-
-static inline long RULES_FN(verify_decide3)(const boids_params *p, const RULES_FN(rules3_k) * k,
-                                            const RULES_FN(verify_snap) * s, size_t i,
-                                            const size_t *nb, size_t m, int reverse, R out[3]) {
-    if (p->model == BOIDS_MODEL_VICSEK)
-        return RULES_FN(verify_vicsek_sum)(s, 3, i, nb, m, reverse, out);
-    RULES_FN(rules3_acc) acc;
-    RULES_FN(rules3_acc_init)(&acc);
-    for (size_t t = 0; t < m; t++) {
-        size_t j = nb[reverse ? m - 1 - t : t];
-        R d[3], d2 = RULES_FN(verify_offset3)(k, s, i, j, d);
-        RULES_FN(rules3_acc_add)
-        (k, &acc, d[0], d[1], d[2], d2, s->v[0][j], s->v[1][j], s->v[2][j]);
-    }
-    const R pos[3] = {s->p[0][i], s->p[1][i], s->p[2][i]};
-    const R vel[3] = {s->v[0][i], s->v[1][i], s->v[2][i]};
-    RULES_FN(rules3_accel)(k, &acc, pos, vel, out);
-    return 0;
-}
-
-static inline void RULES_FN(verify_update3)(const boids_params *p, const RULES_FN(rules3_k) * k,
-                                            const RULES_FN(verify_snap) * s, size_t i,
-                                            const R dec[3], long cnt, R pos[3], R vel[3]) {
-    for (int a = 0; a < 3; a++) pos[a] = s->p[a][i], vel[a] = s->v[a][i];
+                                           const SNAP *s, size_t i, const R dec[D], long cnt,
+                                           R pos[D], R vel[D]) {
+    RULES_FN(verify_boid)(s, i, pos, vel);
     if (p->model == BOIDS_MODEL_VICSEK) {
         R u1 = (R)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
-        R u2 = (R)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i);
-        RULES_FN(vicsek3_update)(k, dec, cnt, u1, u2, (R)p->noise, (R)p->speed, pos, vel);
+        R u2 = D == 3 ? (R)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i) : 0;
+        RULES_FN(vicsek_update)(k, dec, cnt, u1, u2, (R)p->noise, (R)p->speed, pos, vel);
     } else {
-        RULES_FN(rules3_integrate)(k, dec, pos, vel);
+        RULES_FN(rules_integrate)(k, dec, pos, vel);
     }
 }
-#endif
 
+/* The brute-force step of the whole flock `in` into out: the snapshot rounded to R, every boid
+ * deciding from it (verify_gather, verify_decide: sums in index order, or reversed with
+ * reverse != 0), then moving (verify_update). */
+static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boids_interact *t,
+                                               const boids_flock *in, int reverse,
+                                               boids_flock *out) {
+    RULES_FN(rules_k) k;
+    RULES_FN(rules_table) tab;
+    RULES_FN(rules_k_init)(&k, p);
+    RULES_FN(rules_k_set_interact)(&k, &tab, t);
+    const size_t n = in->n;
+    R *buf = malloc(3 * D * n * sizeof(R));
+    long *cnt = malloc(n * sizeof(long));
+    if (!buf || !cnt) abort();
+    SNAP s = {.n = n};
+    const double *src[6] = {in->x, in->y, in->z, in->vx, in->vy, in->vz};
+    double *dst[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    for (int a = 0; a < D; a++) s.p[a] = buf + (size_t)a * n, s.v[a] = buf + (size_t)(D + a) * n;
+    R *dec = buf + 2 * D * n;
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < D; a++) s.p[a][i] = (R)src[a][i], s.v[a][i] = (R)src[3 + a][i];
+#pragma omp parallel
+    {
+        size_t *nb = malloc((n + 1) * sizeof *nb);
+        R *sel = malloc((n + 1) * sizeof *sel);
+        if (!nb || !sel) abort();
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++) {
+            size_t m = RULES_FN(verify_gather)(p, &k, &s, i, nb, sel);
+            cnt[i] = RULES_FN(verify_decide)(p, &k, &s, i, nb, m, reverse, &dec[D * i]);
+        }
+        free(nb);
+        free(sel);
+    }
+    for (size_t i = 0; i < n; i++) {
+        R pos[D], vel[D];
+        RULES_FN(verify_update)(p, &k, &s, i, &dec[D * i], cnt[i], pos, vel);
+        for (int a = 0; a < D; a++) dst[a][i] = pos[a], dst[3 + a][i] = vel[a];
+    }
+    free(buf);
+    free(cnt);
+}
+
+#undef SNAP
+#undef D
 #undef R
