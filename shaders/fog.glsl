@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Depth cue of the 3-D view: exponential fog towards the background. A fragment keeps
 // exp(-(d - u_fog_near) / u_fog_range) of its own colour, d its distance from the eye;
-// render3.c sets u_fog_near where the world's bounding sphere begins, so the nearest boids
+// render.c sets u_fog_near where the world's bounding sphere begins, so the nearest boids
 // are unfogged whatever the zoom, and u_fog_range so the far side of the world keeps about
 // a third of its light.
 

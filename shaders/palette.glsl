@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The colours of the boids, one rule for the plane (boid.vert) and the box (boid3.vert): by
+// The colours of the boids, one rule for the plane and the box (boid.vert): by
 // heading, by speed or plain, with the look's palette (render_look of render.h).
 
 uniform int u_colour;      // 0 heading, 1 speed, 2 plain

@@ -51,24 +51,30 @@ boids_unit(BOIDS_GPU_UNITS steer3_topo.comp rules.glsl rules3.glsl grid.glsl gri
 boids_unit(BOIDS_GPU_UNITS neighbours3_topo.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
            state3.glsl select3.glsl)
 
-# The viewer (src/app/render/render.c, render_scene.c): the follow pass decides neighbours with the
-# step's own rule and selection.
+# The viewer (src/app/render/render.c, render_scene.c, follow.c): every unit once for the plane
+# (BOIDS_VIEW_UNITS, the table boids_view_shaders) and once for the box
+# (BOIDS_VIEW_BOX_UNITS, boids_view_box_shaders), after plane.glsl or box.glsl, which define
+# DIM. boids_view_unit(MAIN [SHARED...]) appends MAIN to both.
 set(BOIDS_VIEW_UNITS)
-foreach(u boid.frag ui.vert ui.frag layer.vert layer.frag view_order.comp line3.vert)
-  boids_unit(BOIDS_VIEW_UNITS ${u})
+set(BOIDS_VIEW_BOX_UNITS)
+macro(boids_view_unit main)
+  boids_unit(BOIDS_VIEW_UNITS ${main} plane.glsl ${ARGN})
+  boids_unit(BOIDS_VIEW_BOX_UNITS ${main} box.glsl ${ARGN})
+endmacro()
+foreach(u ui.vert ui.frag layer.vert layer.frag view_order.comp line.vert view_prev.comp)
+  boids_view_unit(${u})
 endforeach()
-# The boids of the plane and of the box share their colours (palette.glsl); the box's are
-# lit and fogged (fog.glsl, with the lines of the world box and the vision cone).
-boids_unit(BOIDS_VIEW_UNITS boid.vert palette.glsl)
-boids_unit(BOIDS_VIEW_UNITS boid3.vert palette.glsl)
-boids_unit(BOIDS_VIEW_UNITS boid3.frag fog.glsl)
-boids_unit(BOIDS_VIEW_UNITS line3.frag fog.glsl)
-boids_unit(BOIDS_VIEW_UNITS view_follow.comp rules.glsl grid.glsl state.glsl select.glsl)
-# The same in 3-D, with the 3-D step's rules, state and selection.
-boids_unit(BOIDS_VIEW_UNITS view_follow3.comp rules.glsl rules3.glsl grid.glsl grid3.glsl
-           state3.glsl select3.glsl)
-# A 3-D flock on the gpu backend: the previous step's velocities in the order of its state.
-boids_unit(BOIDS_VIEW_UNITS view_prev3.comp)
+# The boids share their colours (palette.glsl); the box's are lit and fogged (fog.glsl, with
+# the lines of the world box and the vision cone).
+boids_view_unit(boid.vert palette.glsl)
+boids_view_unit(boid.frag fog.glsl)
+boids_view_unit(line.frag fog.glsl)
+# The follow pass decides neighbours with the step's own rule and selection: each dimension's
+# rules, state and selection.
+boids_unit(BOIDS_VIEW_UNITS view_follow.comp plane.glsl rules.glsl grid.glsl state.glsl
+           select.glsl)
+boids_unit(BOIDS_VIEW_BOX_UNITS view_follow.comp box.glsl rules.glsl rules3.glsl grid.glsl
+           grid3.glsl state3.glsl select3.glsl)
 
 # boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
 # under GEN_DIR/check and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h),

@@ -28,12 +28,9 @@ target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/c
 target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
 add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
 
-# No boid enters a sphere in 3-D (5,000 deterministic steps; 1,000 fast, 1,000 Vicsek: see the
-# test).
-add_executable(gpu_obstacle3_test gpu/obstacle3_gpu_test.c)
-target_include_directories(gpu_obstacle3_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
-target_link_libraries(gpu_obstacle3_test PRIVATE boids_gpu)
-add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle3_test)
+# The same test in 3-D: no boid enters a sphere (5,000 deterministic steps; 1,000 fast, 1,000
+# Vicsek: see the test).
+add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstacle_test 3)
 
 # The 3-D pipeline against cpu-ref: neighbour sets, one step, deterministic bits, layout.
 add_executable(gpu3_test gpu/gpu3_test.c)
@@ -127,29 +124,6 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 boids_gl_tests(${BOIDS_GPU_TESTS})
 
-# The viewer's follow pass (src/app/follow.c) marks exactly the step's neighbours, on an EGL
-# context (no window).
-if(TARGET boids_view_gpu)
-  add_executable(gpu_follow_test gpu/follow_test.c)
-  target_link_libraries(gpu_follow_test PRIVATE boids_view_gpu)
-  add_test(NAME gpu_follow_pass_marks_the_steps_neighbours COMMAND gpu_follow_test)
-  set_tests_properties(gpu_follow_pass_marks_the_steps_neighbours PROPERTIES SKIP_RETURN_CODE 77
-                       TIMEOUT 300)
-  # The same in 3-D (src/app/follow3.c), on the gpu, cpu and cpu-ref backends.
-  add_executable(gpu_follow3_test gpu/follow3_test.c)
-  target_link_libraries(gpu_follow3_test PRIVATE boids_view_gpu)
-  add_test(NAME follow3_marks_each_backends_neighbours_and_picks COMMAND gpu_follow3_test)
-  set_tests_properties(follow3_marks_each_backends_neighbours_and_picks PROPERTIES
-                       SKIP_RETURN_CODE 77 TIMEOUT 300)
-  # The 3-D drawing on a synthetic state: the depth cue (fog, perspective), the box, and
-  # two camera positions (src/app/render3.c).
-  add_executable(gpu_render3_test gpu/render3_test.c)
-  target_link_libraries(gpu_render3_test PRIVATE boids_view_gpu)
-  add_test(NAME render3_far_boids_dimmer_and_smaller_box_drawn COMMAND gpu_render3_test)
-  set_tests_properties(render3_far_boids_dimmer_and_smaller_box_drawn PROPERTIES
-                       SKIP_RETURN_CODE 77 TIMEOUT 300)
-endif()
-
 # shaders/rules.glsl function by function against rules.h in float, on edge cases.
 add_executable(gpu_rules_glsl_test gpu/rules_glsl_test.c)
 target_include_directories(gpu_rules_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
@@ -159,11 +133,6 @@ add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases
          COMMAND gpu_rules_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
                  ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp)
 set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases PROPERTIES SKIP_RETURN_CODE 77)
-if(TARGET gpu_follow_test)
-  boids_gl_tests(gpu_follow_pass_marks_the_steps_neighbours
-                 follow3_marks_each_backends_neighbours_and_picks
-                 render3_far_boids_dimmer_and_smaller_box_drawn)
-endif()
 boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases)
 
 # shaders/rules3.glsl function by function against rules3.h in float, on edge cases.

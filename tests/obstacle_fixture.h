@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef OBST_INSTANCE
-/* The long obstacle runs (obstacle_test.c and obstacle3_test.c on the CPU backends,
- * gpu/obstacle_gpu_test.c and gpu/obstacle3_gpu_test.c): one scenario per dimension and one
- * check for both, shared.
+/* The long obstacle runs (obstacle_test.c on the CPU backends, gpu/obstacle_gpu_test.c, each
+ * given the dimension): one scenario per dimension and one check for both, shared.
  *
  * Scenario in the plane: 400 boids at the lab's density (1500 in 900 x 560) in a 464 x 290
  * periodic world; four circles (one across the four corners of the torus, one with 12 boids

@@ -1,67 +1,77 @@
 # SPDX-License-Identifier: MIT
 # Viewer and offscreen rendering tests (included from tests/CMakeLists.txt). The window
 # tests run under Xvfb (xvfb-run, Debian xvfb) and are skipped without it.
-foreach(t view_starts_draws_boids_and_closes_cleanly
-          predator_pushes_boids_away_food_draws_them_in
-          view_keys_and_panel_change_the_live_settings
-          view_fills_the_window_and_its_panel_scrolls
-          view_speaks_every_model_with_linked_speeds
-          view_clean_hides_every_overlay
-          view_hud_has_no_box_over_the_flock
-          view_records_its_frames_to_a_video
-          view_caps_the_steps_each_frame
-          view_murmuration_in_every_preset_list
-          render_world_takes_the_frame_shape
-          render_look_from_config_trails_and_density
-          render_draws_obstacles_and_points
-          render_writes_pngs_with_boids
-          render_same_seed_same_frames_and_raw_rgba
-          no_display_says_so_exit_2)
-  add_test(NAME ${t}
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view_test.py
-                   $<TARGET_FILE:boids> ${t})
-  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
-  # `xvfb-run -a` picks a free display number racily: one Xvfb test at a time.
-  if(t MATCHES "^view_|^predator_|^osc_")
-    set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
-  endif()
-  # The no-display test makes no GL context (tests/CMakeLists.txt: boids_gl_tests).
-  if(NOT t STREQUAL "no_display_says_so_exit_2")
-    boids_gl_tests(${t})
-  endif()
-endforeach()
 
-# The viewer and renderer in 3-D (tests/view/view3_test.py): the murmuration preset from two
-# camera positions, following a boid (its neighbours marked) on cpu and gpu, the gpu
-# backend drawn from its buffers, the depth cue of a two-boid state, the scripted camera and
-# its bad specs.
-foreach(t view_murmuration_two_cameras_show_a_3d_flock
-          view_follow3_marks_neighbours_cpu_and_gpu
-          view_gpu_backend_draws_3d_from_its_buffers
-          view_murmuration_predator_dives_every_period
-          view_panel_offers_murmuration_in_3d
-          render_murmuration_dark_birds_on_a_pale_sky
-          render_3d_backend_gpu_on_request_cpu_on_software
-          render_depth_cue_far_boid_dimmer_and_smaller
-          render_camera_orbit_writes_frames_bad_specs_exit_2)
-  add_test(NAME ${t}
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/view3_test.py
-                   $<TARGET_FILE:boids> ${t})
-  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
-  if(t MATCHES "^view_")
-    set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
-  endif()
-  boids_gl_tests(${t})
-endforeach()
+# boids_view_py_tests(DRIVER TEST...): each TEST the test of that name of tests/view/DRIVER.
+# `xvfb-run -a` picks a free display number racily: one Xvfb test at a time. The no-display
+# test makes no GL context (tests/CMakeLists.txt: boids_gl_tests).
+function(boids_view_py_tests driver)
+  foreach(t ${ARGN})
+    add_test(NAME ${t}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/${driver}
+                     $<TARGET_FILE:boids> ${t})
+    set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+    if(t MATCHES "^view_|^predator_|^osc_")
+      set_tests_properties(${t} PROPERTIES RESOURCE_LOCK xvfb)
+    endif()
+    if(NOT t STREQUAL "no_display_says_so_exit_2")
+      boids_gl_tests(${t})
+    endif()
+  endforeach()
+endfunction()
 
-# The viewer's scene on the gpu backend in 3-D: drawn from the backend's buffers, with the
-# previous velocities put in their order after each step (src/app/render/render_scene.c).
-add_executable(scene3_test view/scene3_test.c)
-target_link_libraries(scene3_test PRIVATE boids_viewer)
-add_test(NAME scene3_gpu_previous_velocities_follow_each_boid COMMAND scene3_test)
-set_tests_properties(scene3_gpu_previous_velocities_follow_each_boid PROPERTIES
-                     SKIP_RETURN_CODE 77 TIMEOUT 300)
-boids_gl_tests(scene3_gpu_previous_velocities_follow_each_boid)
+boids_view_py_tests(view_test.py
+  view_starts_draws_boids_and_closes_cleanly
+  predator_pushes_boids_away_food_draws_them_in
+  view_keys_and_panel_change_the_live_settings
+  view_follow_marks_neighbours_cpu_and_gpu
+  view_fills_the_window_and_its_panel_scrolls
+  view_speaks_every_model_with_linked_speeds
+  view_clean_hides_every_overlay
+  view_hud_has_no_box_over_the_flock
+  view_records_its_frames_to_a_video
+  view_caps_the_steps_each_frame
+  view_murmuration_in_every_preset_list
+  render_world_takes_the_frame_shape
+  render_look_from_config_trails_and_density
+  render_draws_obstacles_and_points
+  render_writes_pngs_with_boids
+  render_same_seed_same_frames_and_raw_rgba
+  no_display_says_so_exit_2)
+
+# The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from
+# two camera positions, the gpu backend drawn from its buffers, the predator's dives, the
+# depth cue of a two-boid state, the scripted camera and its bad specs.
+boids_view_py_tests(view_box_test.py
+  view_murmuration_two_cameras_show_a_3d_flock
+  view_gpu_backend_draws_3d_from_its_buffers
+  view_murmuration_predator_dives_every_period
+  view_panel_offers_murmuration_in_3d
+  render_murmuration_dark_birds_on_a_pale_sky
+  render_3d_backend_gpu_on_request_cpu_on_software
+  render_depth_cue_far_boid_dimmer_and_smaller
+  render_camera_orbit_writes_frames_bad_specs_exit_2)
+
+# The viewer's GL programs on an EGL context (no window; tests/view/view_fixture.h):
+#   follow_test  the follow pass (src/app/render/follow.c) marks exactly the step's
+#                neighbours, in the plane and the box, on every backend whose marks it makes;
+#   render_test  the box's drawing on a synthetic state: the depth cue (fog, perspective),
+#                the box, and two camera positions (src/app/render/render.c);
+#   scene_test   the scene on the gpu backend in 3-D: drawn from the backend's buffers, with
+#                the previous velocities put in their order after each step (render_scene.c).
+foreach(prog follow render scene)
+  add_executable(${prog}_test view/${prog}_test.c)
+  target_link_libraries(${prog}_test PRIVATE boids_viewer)
+  target_include_directories(${prog}_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu)
+endforeach()
+add_test(NAME follow_marks_each_backends_neighbours_and_picks COMMAND follow_test)
+add_test(NAME render_box_far_boids_dimmer_and_smaller_box_drawn COMMAND render_test)
+add_test(NAME scene_gpu_box_previous_velocities_follow_each_boid COMMAND scene_test)
+set(BOIDS_VIEW_GL_TESTS follow_marks_each_backends_neighbours_and_picks
+    render_box_far_boids_dimmer_and_smaller_box_drawn
+    scene_gpu_box_previous_velocities_follow_each_boid)
+set_tests_properties(${BOIDS_VIEW_GL_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+boids_gl_tests(${BOIDS_VIEW_GL_TESTS})
 
 # The 3-D camera's maths, no GL needed (src/app/render/camera3.c).
 add_executable(camera3_test view/camera3_test.c)

@@ -37,8 +37,9 @@ typedef struct boids_backend boids_backend;
  * NULL initial or arrays, n = 0, a value that is not finite (NaN, inf): BOIDS_ERR_INPUT; no
  * memory: BOIDS_ERR_NOMEM. Returns NULL
  * on failure. A 3-D flock (z and vz set, boids_flock_dim) makes a 3-D backend, which steps
- * with dim = 3 parameters only (rules3.h); boids_cpu_create likewise (27-cell grid, scalar
- * kernels); boids_gpu_create likewise (27-cell counting sort in compute shaders). */
+ * with dim = 3 parameters only (src/core/rules.h in 3-D); boids_cpu_create likewise (27-cell
+ * grid, scalar kernels); boids_gpu_create likewise (27-cell counting sort in compute
+ * shaders). */
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err);
 /* The same for the grid backend; threads <= 0: all available (OpenMP default). A step runs
  * on all of them or, where timing shows one thread to be faster (another process holding a
@@ -126,7 +127,7 @@ static inline double boids_noise_u(uint64_t noise_seed, uint32_t step, uint32_t 
 }
 
 /* The second variate of agent `id` at `step`, which the 3-D Vicsek noise needs (the azimuth
- * of its turn; rules3.h): the same hash mixed once more with a constant, a stream distinct
+ * of its turn; src/core/rules.h): the same hash mixed once more with a constant, a stream distinct
  * from boids_noise_u's, again 24 bits in [0, 1). */
 static inline double boids_noise_u2(uint64_t noise_seed, uint32_t step, uint32_t id) {
     uint32_t h = boids_mix32(boids_noise_hash(noise_seed, step, id) ^ 0x9E3779B9u);

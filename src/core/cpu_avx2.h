@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Whether the processor runs the AVX2 kernels: one answer for the cpu grid (cpu_grid.c) and
- * the exact references (cpu_ref.c, cpu_ref3.c). Include it only from files built without
+ * the exact reference (cpu_ref.c, both dimensions). Include it only from files built without
  * -mavx2: where that flag is on, the compiler may use AVX encodings anywhere, before the
  * answer is known. Without the BOIDS_AVX2 build option (x86-64 only) the answer is no. */
 #ifndef BOIDS_CPU_AVX2_H

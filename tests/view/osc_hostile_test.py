@@ -60,11 +60,6 @@ CASES = [
 ]
 
 
-def stats(out):
-    lines = out.strip().splitlines()
-    return dict(zip(lines[-2].split(","), (float(v) for v in lines[-1].split(","))))
-
-
 def replies(dump):
     with open(dump) as f:
         return [l for l in f.read().splitlines() if " /boids/error " in l]
@@ -159,7 +154,7 @@ def main():
                   len(wrote) == 2 and wrote[0] != wrote[1] and all(os.path.getsize(p) > 1000
                                                                    for p in wrote),
                   str(wrote) + str(os.listdir(shots)))
-    s = stats(out)
+    s = harness.view_stats(out)
     harness.check("N unchanged (300)", s["n"] == 300, str(s))
     # Fewer boids than lab's 1500 keep its area, 900 x 560 (boids_params_fit_world), in the shape of
     # the 340 x 400 pixels beside the panel.

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Tests of `boids view` (under Xvfb) and `boids render` (EGL, no display).
 
-Usage: view_test.py BOIDS TEST. Each TEST asserts one property, named in its function's
+Usage: view_test.py BOIDS TEST (the box's own tests: view_box_test.py; what both share:
+view_harness.py). Each TEST asserts one property, named in its function's
 name; the sizes are small (a few hundred boids, tens of frames) because these run on
 llvmpipe with two cores. Exit 77 means skipped (no xvfb-run), a failure instead with
 BOIDS_REQUIRE_GPU set (tests/harness.py)."""
@@ -10,50 +11,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.dirname(HERE)]
-import harness  # noqa: E402
-import png  # noqa: E402
-
-BOIDS = os.path.abspath(sys.argv[1])
-XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
-
-
-# xvfb-run itself sometimes fails to remove its temporary folder on a loaded machine and then
-# replaces the program's exit status with its own; that run says nothing about boids, so it
-# is run again (the message is xvfb-run's, never the program's).
-XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
-
-
-def run(args, env=None, xvfb=False, timeout=240):
-    cmd = (XVFB if xvfb else []) + [BOIDS] + args
-    for _ in range(3):
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
-        if not (xvfb and XVFB_CLEANUP in r.stderr):
-            break
-    return r
-
-
-def check(cond, what, r=None):
-    if not cond:
-        print("FAILED:", what)
-        if r is not None:
-            print("stdout:", r.stdout[-2000:])
-            print("stderr:", r.stderr[-2000:])
-        sys.exit(1)
-
-
-def need_xvfb():
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
-
-
-def stats(r):
-    lines = r.stdout.strip().splitlines()
-    keys, vals = lines[-2].split(","), lines[-1].split(",")
-    return dict(zip(keys, (float(v) for v in vals)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from view_harness import (BOIDS, check, colour_pixels, harness, need_xvfb, png, run,  # noqa: E402
+                          stats, stats_text)
+import view_harness  # noqa: E402
 
 
 def test_view_starts_draws_boids_and_closes_cleanly(tmp):
@@ -82,6 +44,40 @@ def test_view_starts_draws_boids_and_closes_cleanly(tmp):
     check(r.returncode == 0, f"default command with HUD and panel: exit {r.returncode}", r)
     check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
     print(f"ok: {lit} lit pixels for {n} boids; clean exit with HUD and panel")
+
+
+def test_view_follow_marks_neighbours_cpu_and_gpu(tmp):
+    need_xvfb()
+    # In the plane and in the box: plain boids, no predator and no pointer; `f` follows the
+    # boid nearest the middle of the window (the box: nearest the pointer's ray), `z` locks
+    # the camera on it and the wheel zooms in. The followed boid is red, the seven it counts
+    # (topological k = 7) blue: drawn from the marks of each backend's own rule
+    # (follow_test checks that those are the step's sets).
+    keys = "2:{click:320,200}f,3:z,4:{wheel:320,200,12}"
+    for dim, preset in ((2, "lab"), (3, "murmuration")):
+        base = ["view", "--preset", preset, "--set", f"dim={dim}", "-n", "3000", "--size",
+                "640x400", "--frames", "8", "--steps-per-frame", "1", "--no-hud", "--no-panel",
+                "--colour", "plain", "--set", "predator=0", "--set", "neighbours=topological",
+                "--set", "k=7", "--pointer", "off", "--stats", "-vv"]
+        shots = {}
+        for backend, follow in (("cpu", True), ("gpu", True), ("cpu", False)):
+            what = f"{dim}-D, {backend}"
+            shot = os.path.join(tmp, f"{dim}-{backend}-{follow}.png")
+            extra = ["--keys", keys if follow else keys.replace("f,", ",")]
+            r = run(base + ["--backend", backend, "--screenshot", shot] + extra, xvfb=True)
+            check(r.returncode == 0, f"{what}: exit code {r.returncode}", r)
+            check(f"backend {backend}," in r.stderr, f"{what}: the viewer ran on {backend}", r)
+            check("GL debug: 0 errors" in r.stderr, f"{what}: GL errors in the window", r)
+            check(stats_text(r)["following"] == ("1" if follow else "0"), f"{what}: following", r)
+            shots[(backend, follow)] = colour_pixels(shot)
+            print(f"{what}, follow {follow}: {shots[(backend, follow)]} (blue, red) pixels")
+        for backend in ("cpu", "gpu"):
+            blue, red = shots[(backend, True)]
+            # seven small boids near the eye: some tens of pixels at the least
+            check(blue >= 20 and red >= 3,
+                  f"{dim}-D, {backend}: neighbours or the followed boid not drawn")
+        check(shots[("cpu", False)] == (0, 0), f"{dim}-D: blue or red boids without a followed one")
+    print("ok: the followed boid red and its neighbours blue, in 2-D and 3-D, on cpu and gpu")
 
 
 def mean_distance(pointer, tmp):
@@ -536,9 +532,4 @@ def test_view_murmuration_in_every_preset_list(tmp):
 
 
 if __name__ == "__main__":
-    name = sys.argv[2]
-    tmp = tempfile.mkdtemp(prefix="boids-view-")
-    try:
-        globals()["test_" + name](tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    view_harness.main(globals())

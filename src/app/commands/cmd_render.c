@@ -208,48 +208,46 @@ static boids_status check_output(render_job *j, boids_error *err) {
 static void draw_flock(const render_job *j, const boids_params *p, render_ctx *r, scene *sc,
                        const render_camera *cam) {
     render_flock fl = {0};
-    scene_buffers(sc, &fl.state_buf, &fl.id_buf, &fl.n);
+    scene_buffers(sc, &fl);
     fl.colour = (render_colour)j->colour;
     fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(p);
     fl.min_px = 3 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1);
     render_layer_begin(r, cam, fl.n);
-    render_draw_flock(r, cam, scene_params(sc), &fl);
+    render_draw_flock(r, scene_params(sc), &fl);
     render_layer_end(r);
     render_interact(r, cam, &j->inter,
                     (float)(3 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1)));
 }
 
 /* The 3-D flock seen by camera c, the box and the points that are on. */
-static void draw_flock3(const render_job *j, render_ctx *r, render3 *r3, scene *sc,
-                        const camera3 *c) {
+static void draw_flock3(const render_job *j, render_ctx *r, scene *sc, const camera3 *c) {
     const boids_params *sp = scene_params(sc);
     render_view3 v = render_view3_make(c, j->size[0], j->size[1]);
-    render3_begin(r3);
-    render_flock3 fl = {0};
-    scene_buffers3(sc, &fl.pos_buf, &fl.vel_buf, &fl.prev_vel_buf, &fl.n);
+    render_set_view(r, &v);
+    render_flock fl = {0};
+    scene_buffers(sc, &fl);
     fl.colour = (render_colour)j->colour;
     fl.length = j->boid_len > 0 ? j->boid_len : render_default_length(sp);
     fl.min_px = 2 * (j->size[1] > 800 ? (double)j->size[1] / 800 : 1);
-    render3_draw_flock(r3, render_get_look(r), &v, sp, &fl);
+    render_draw_flock(r, sp, &fl);
     const float size[3] = {(float)sp->width, (float)sp->height, (float)sp->depth};
     const int clean = render_get_look(r)->clean != RENDER_CLEAN_OFF;
-    if (!clean) render3_box(r3, size, sp->boundary);
+    if (!clean) render_world_box(r, size, sp->boundary);
     if (!clean && sp->predator) {
         const float at[3] = {(float)sp->predator_x, (float)sp->predator_y, (float)sp->predator_z};
-        render3_circle(r3, &v, at, (float)sp->predator_radius * 0.06f, 0xff5a4aff);
+        render_world_circle(r, at, (float)sp->predator_radius * 0.06f, 0xff5a4aff);
     }
-    render3_flush(r3, render_get_look(r), &v);
 }
 
-/* Draws the scene's current state into the multisampled target (3-D: when r3 is given, seen
- * by c3), with the HUD line if asked. */
-static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, render3 *r3,
-                       const camera3 *c3, scene *sc, const render_camera *cam, const target *t) {
+/* Draws the scene's current state into the multisampled target (3-D: seen by c3), with the
+ * HUD line if asked. */
+static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r, const camera3 *c3,
+                       scene *sc, const render_camera *cam, const target *t) {
     const int h = j->size[1];
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo_ms);
     render_begin(r, cam);
-    if (r3)
-        draw_flock3(j, r, r3, sc, c3);
+    if (p->dim == 3)
+        draw_flock3(j, r, sc, c3);
     else
         draw_flock(j, p, r, sc, cam);
     if (!j->hud) {
@@ -295,7 +293,6 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     const int w = j->size[0], h = j->size[1];
     boids_status st = BOIDS_OK;
     render_ctx *r = NULL;
-    render3 *r3 = NULL;
     scene *sc = NULL;
     target t = {0};
     if (check_gl_limits(w, h, err)) return err->status;
@@ -304,12 +301,12 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     scene_config cfg = {&so, o->deterministic != 0, 0};
     if (!px)
         st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for a %dx%d frame", w, h);
-    else if (!(r = render_create(err)))
+    else if (!(r = render_create(p->dim, err)))
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     /* A 3-D flock steps on cpu on a software rasteriser (llvmpipe runs the 3-D pipeline
      * about 7.6x slower than the cpu grid), unless --backend names the backend. */
     if (!st && p->dim == 3 && !j->backend_given && render_software(r)) so.backend = "cpu";
-    if (!st && (!(sc = scene_create(&cfg, p, err)) || (p->dim == 3 && !(r3 = render3_create(err)))))
+    if (!st && !(sc = scene_create(&cfg, p, err)))
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     if (!st) st = target_create(&t, w, h, err);
     if (!st) render_set_look(r, &j->look);
@@ -330,13 +327,12 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
         dive_apply(p, scene_steps(sc), scene_params(sc));
         c3 = start;
         if (j->camera) camera_path_at(&j->path, (double)f / j->fps, &c3);
-        draw_frame(j, p, r, r3, &c3, sc, &cam, &t);
+        draw_frame(j, p, r, &c3, sc, &cam, &t);
         st = write_frame(j, &t, px, f, err);
     }
     app_progress_end(&bar);
     target_destroy(&t);
     scene_destroy(sc);
-    render3_destroy(r3);
     render_destroy(r);
     free(px);
     return st;

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cglm/cglm.h>
 #include <glad/gl.h>
+
+#include "camera3.h"
 
 /* stb_easy_font is a single header whose functions are all static: including it here is
  * its whole use. */
@@ -27,29 +30,55 @@ const char *const render_clean_names[RENDER_CLEANS + 1] = {"off", "on", "all", N
 
 /* The overlay batch has a fixed capacity so that a frame never allocates: a viewer left
  * running for days keeps the memory it had after its first frame. Shapes past the capacity
- * are dropped (the panel and HUD use a small fraction of it). */
-enum { UI_MAX_VERTS = 3 * 65536 };
+ * are dropped (the panel and HUD use a small fraction of it). The box's world-space lines
+ * have a batch of their own, of a fixed capacity too: the box, a cone and a few circles take
+ * a few hundred vertices. */
+enum { UI_MAX_VERTS = 3 * 65536, LINE_MAX_VERTS = 16384, CIRCLE_SEGS = 48 };
 
 typedef struct ui_vert {
     float x, y;
     uint32_t rgba; /* bytes R, G, B, A in memory order */
 } ui_vert;
 
+typedef struct line_vert {
+    float x, y, z;
+    uint32_t rgba; /* bytes R, G, B, A in memory order */
+} line_vert;
+
+/* The boid program's uniforms, of both dimensions (-1 where the one compiled has none). */
+typedef struct boid_uniform_locs {
+    int colour, min_speed, max_speed, follow, follow_slot, palette, stops, plain, shape;
+    /* the plane */
+    int viewport, center, scale, size, pull, alpha;
+    /* the box */
+    int base, view_proj, length, min_px, px_per_unit, bank_gain, eye, background, fog_near,
+        fog_range;
+} boid_uniform_locs;
+
 struct render_ctx {
+    int dim; /* the flock's: 2, the plane; 3, the box */
     unsigned boid_prog, ui_prog;
     unsigned boid_vao, corner_vbo;
-    unsigned pull_vao, tex_states, tex_ids, tex_seen; /* vertex pulling: buffer textures */
-    int max_texels;                                   /* GL_MAX_TEXTURE_BUFFER_SIZE */
-    int force_instanced;                              /* BOIDS_DRAW=instanced (comparisons) */
+    /* vertex pulling: the buffer textures of the state (the box: positions, velocities and
+     * the previous velocities) and the follow marks */
+    unsigned pull_vao, tex[4];
+    int max_texels;      /* GL_MAX_TEXTURE_BUFFER_SIZE */
+    int align_texels;    /* the box's chunks start at a multiple of this texel */
+    int force_instanced; /* BOIDS_DRAW=instanced (comparisons) */
     unsigned ui_vao, ui_vbo;
     ui_vert *verts;
     size_t nverts;
     float vw, vh;
-    /* Uniform locations. */
-    int b_viewport, b_center, b_scale, b_size, b_colour, b_min_speed, b_max_speed, b_follow,
-        b_follow_id, b_pull, b_palette, b_stops, b_plain, b_shape, b_alpha;
+    boid_uniform_locs b;
     int u_viewport;
+    /* the box: the camera's view of the frame, and the world-space lines */
+    render_view3 view;
+    unsigned line_prog, line_vao, line_vbo;
+    int l_view_proj, l_eye, l_background, l_fog_near, l_fog_range;
+    line_vert *lines;
+    size_t nlines;
     render_look look;
+    render_camera cam; /* the plane's, of the frame begun */
     /* The accumulation layer of trails and density. */
     unsigned layer_prog, layer_fbo, layer_tex;
     int layer_w, layer_h, layer_fresh, layer_on, layer_density, layer_prev;
@@ -57,11 +86,12 @@ struct render_ctx {
     int l_mode, l_colour;
 };
 
-unsigned render_program(const char *const *names, int count, boids_error *err) {
+unsigned render_program(const char *const *names, int count, int dim, boids_error *err) {
+    const boids_gpu_shader *table = dim == 3 ? boids_view_box_shaders : boids_view_shaders;
     unsigned prog = glCreateProgram();
     for (int i = 0; i < count; i++) {
         unsigned sh;
-        if (boids_gpu_compile(boids_view_shaders, names[i], &sh, err)) {
+        if (boids_gpu_compile(table, names[i], &sh, err)) {
             glDeleteProgram(prog);
             return 0;
         }
@@ -79,6 +109,20 @@ unsigned render_program(const char *const *names, int count, boids_error *err) {
         return 0;
     }
     return prog;
+}
+
+boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,
+                                  size_t n, boids_error *err) {
+    while (glGetError() != GL_NO_ERROR) continue;
+    for (int k = 0; k < count; k++) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[k]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of GPU memory for %s of %zu boids", what,
+                               n);
+    return BOIDS_OK;
 }
 
 double render_default_length(const boids_params *p) {
@@ -108,33 +152,63 @@ void render_px_to_world(const render_camera *c, double px, double py, double *x,
     *y = (py - 0.5 * c->fb_h) / c->scale + c->cy;
 }
 
-/* Uniform locations of the boid program, and its three buffer textures' units. */
+/* Uniform locations of the boid program, and its buffer textures' units: the state's
+ * (the plane: one; the box: positions, velocities, the previous velocities), then the
+ * marks'. */
 static void boid_uniforms(render_ctx *r) {
     unsigned p = r->boid_prog;
-    r->b_viewport = glGetUniformLocation(p, "u_viewport");
-    r->b_center = glGetUniformLocation(p, "u_center");
-    r->b_scale = glGetUniformLocation(p, "u_scale");
-    r->b_size = glGetUniformLocation(p, "u_size_px");
-    r->b_colour = glGetUniformLocation(p, "u_colour");
-    r->b_min_speed = glGetUniformLocation(p, "u_min_speed");
-    r->b_max_speed = glGetUniformLocation(p, "u_max_speed");
-    r->b_follow = glGetUniformLocation(p, "u_follow");
-    r->b_follow_id = glGetUniformLocation(p, "u_follow_id");
-    r->b_pull = glGetUniformLocation(p, "u_pull");
-    r->b_palette = glGetUniformLocation(p, "u_palette");
-    r->b_stops = glGetUniformLocation(p, "u_stops");
-    r->b_plain = glGetUniformLocation(p, "u_plain");
-    r->b_shape = glGetUniformLocation(p, "u_shape");
-    r->b_alpha = glGetUniformLocation(p, "u_alpha");
+    boid_uniform_locs *b = &r->b;
+    static const struct {
+        const char *name;
+        size_t at;
+    } locs[] = {
+#define LOC(field, name) {name, offsetof(boid_uniform_locs, field)}
+        LOC(colour, "u_colour"),
+        LOC(min_speed, "u_min_speed"),
+        LOC(max_speed, "u_max_speed"),
+        LOC(follow, "u_follow"),
+        LOC(follow_slot, "u_follow_slot"),
+        LOC(palette, "u_palette"),
+        LOC(stops, "u_stops"),
+        LOC(plain, "u_plain"),
+        LOC(shape, "u_shape"),
+        LOC(viewport, "u_viewport"),
+        LOC(center, "u_center"),
+        LOC(scale, "u_scale"),
+        LOC(size, "u_size_px"),
+        LOC(pull, "u_pull"),
+        LOC(alpha, "u_alpha"),
+        LOC(base, "u_base"),
+        LOC(view_proj, "u_view_proj"),
+        LOC(length, "u_length"),
+        LOC(min_px, "u_min_px"),
+        LOC(px_per_unit, "u_px_per_unit"),
+        LOC(bank_gain, "u_bank_gain"),
+        LOC(eye, "u_eye"),
+        LOC(background, "u_background"),
+        LOC(fog_near, "u_fog_near"),
+        LOC(fog_range, "u_fog_range"),
+#undef LOC
+    };
+    for (size_t k = 0; k < sizeof locs / sizeof locs[0]; k++)
+        *(int *)((char *)b + locs[k].at) = glGetUniformLocation(p, locs[k].name);
+    static const char *const units[2][4] = {{"u_states", "u_seen"},
+                                            {"u_pos", "u_vel", "u_prev", "u_seen"}};
     glUseProgram(p);
-    glUniform1i(glGetUniformLocation(p, "u_states"), 0);
-    glUniform1i(glGetUniformLocation(p, "u_ids"), 1);
-    glUniform1i(glGetUniformLocation(p, "u_seen"), 2);
+    for (int k = 0; k < 4 && units[r->dim == 3][k]; k++)
+        glUniform1i(glGetUniformLocation(p, units[r->dim == 3][k]), k);
     glUseProgram(0);
+    if (r->dim != 3) return;
+    unsigned l = r->line_prog;
+    r->l_view_proj = glGetUniformLocation(l, "u_view_proj");
+    r->l_eye = glGetUniformLocation(l, "u_eye");
+    r->l_background = glGetUniformLocation(l, "u_background");
+    r->l_fog_near = glGetUniformLocation(l, "u_fog_near");
+    r->l_fog_range = glGetUniformLocation(l, "u_fog_range");
 }
 
-/* The instanced path's vertex array: the dart's corners per vertex, state, id and the
- * follow marks per instance. */
+/* The plane's instanced path's vertex array: the dart's corners per vertex, the state and
+ * the follow marks per instance. */
 static void instanced_vao(render_ctx *r) {
     /* A dart pointing along +x, one unit long, centred on the boid's position. */
     static const float corners[] = {0.6f, 0.0f, -0.4f, 0.32f, -0.4f, -0.32f};
@@ -154,10 +228,6 @@ static void instanced_vao(render_ctx *r) {
     glVertexAttribBinding(1, 1);
     glVertexBindingDivisor(1, 1);
     glEnableVertexAttribArray(1);
-    glVertexAttribIFormat(2, 1, GL_UNSIGNED_INT, 0);
-    glVertexAttribBinding(2, 2);
-    glVertexBindingDivisor(2, 1);
-    glEnableVertexAttribArray(2);
     glVertexAttribIFormat(3, 1, GL_UNSIGNED_INT, 0);
     glVertexAttribBinding(3, 3);
     glVertexBindingDivisor(3, 1);
@@ -191,24 +261,28 @@ int render_software(const render_ctx *r) {
     return r->software;
 }
 
-render_ctx *render_create(boids_error *err) {
+render_ctx *render_create(int dim, boids_error *err) {
     render_ctx *r = calloc(1, sizeof *r);
     if (!r) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
         return NULL;
     }
+    r->dim = dim == 3 ? 3 : 2;
     r->verts = malloc(UI_MAX_VERTS * sizeof *r->verts);
-    if (!r->verts) {
-        free(r);
+    r->lines = r->dim == 3 ? malloc(LINE_MAX_VERTS * sizeof *r->lines) : NULL;
+    if (!r->verts || (r->dim == 3 && !r->lines)) {
+        render_destroy(r);
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
         return NULL;
     }
     static const char *const boid_names[] = {"boid.vert", "boid.frag"};
     static const char *const ui_names[] = {"ui.vert", "ui.frag"};
     static const char *const layer_names[] = {"layer.vert", "layer.frag"};
-    if (!(r->boid_prog = render_program(boid_names, 2, err)) ||
-        !(r->ui_prog = render_program(ui_names, 2, err)) ||
-        !(r->layer_prog = render_program(layer_names, 2, err))) {
+    static const char *const line_names[] = {"line.vert", "line.frag"};
+    if (!(r->boid_prog = render_program(boid_names, 2, r->dim, err)) ||
+        !(r->ui_prog = render_program(ui_names, 2, 2, err)) ||
+        !(r->layer_prog = render_program(layer_names, 2, 2, err)) ||
+        (r->dim == 3 && !(r->line_prog = render_program(line_names, 2, 3, err)))) {
         render_destroy(r);
         return NULL;
     }
@@ -221,14 +295,19 @@ render_ctx *render_create(boids_error *err) {
                                strstr(renderer, "SwiftShader"));
     r->u_viewport = glGetUniformLocation(r->ui_prog, "u_viewport");
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r->max_texels);
+    int align = 16;
+    glGetIntegerv(GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT, &align);
+    /* a chunk's first texel must be aligned in the marks too: 4 bytes a texel there */
+    r->align_texels = align > 4 ? align / 4 : 1;
     const char *draw = getenv("BOIDS_DRAW");
     r->force_instanced = draw && !strcmp(draw, "instanced");
     glGenVertexArrays(1, &r->pull_vao);
-    glGenTextures(1, &r->tex_states);
-    glGenTextures(1, &r->tex_ids);
-    glGenTextures(1, &r->tex_seen);
+    glGenTextures(4, r->tex);
     instanced_vao(r);
     overlay_vao(r);
+    if (r->dim == 3)
+        render_stream_vao(&r->line_vao, &r->line_vbo, LINE_MAX_VERTS * sizeof(line_vert), 3,
+                          sizeof(line_vert), offsetof(line_vert, rgba));
     return r;
 }
 
@@ -241,13 +320,15 @@ void render_destroy(render_ctx *r) {
     if (r->layer_tex) glDeleteTextures(1, &r->layer_tex);
     if (r->boid_vao) glDeleteVertexArrays(1, &r->boid_vao);
     if (r->pull_vao) glDeleteVertexArrays(1, &r->pull_vao);
-    if (r->tex_states) glDeleteTextures(1, &r->tex_states);
-    if (r->tex_ids) glDeleteTextures(1, &r->tex_ids);
-    if (r->tex_seen) glDeleteTextures(1, &r->tex_seen);
+    if (r->tex[0]) glDeleteTextures(4, r->tex);
     if (r->ui_vao) glDeleteVertexArrays(1, &r->ui_vao);
     if (r->corner_vbo) glDeleteBuffers(1, &r->corner_vbo);
     if (r->ui_vbo) glDeleteBuffers(1, &r->ui_vbo);
+    if (r->line_prog) glDeleteProgram(r->line_prog);
+    if (r->line_vao) glDeleteVertexArrays(1, &r->line_vao);
+    if (r->line_vbo) glDeleteBuffers(1, &r->line_vbo);
     free(r->verts);
+    free(r->lines);
     free(r);
 }
 
@@ -264,10 +345,17 @@ void render_begin(render_ctx *r, const render_camera *cam) {
     r->vw = (float)cam->fb_w;
     r->vh = (float)cam->fb_h;
     r->nverts = 0;
+    r->nlines = 0;
+    r->cam = *cam;
     glViewport(0, 0, cam->fb_w, cam->fb_h);
     const float *bg = r->look.background;
     glClearColor(bg[0], bg[1], bg[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
+    /* the box is depth-tested: the framebuffer needs a depth buffer */
+    glClear(r->dim == 3 ? GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT : GL_COLOR_BUFFER_BIT);
+}
+
+void render_set_view(render_ctx *r, const render_view3 *v) {
+    r->view = *v;
 }
 
 /* ---- the accumulation layer ------------------------------------------------------------ */
@@ -352,66 +440,157 @@ void render_layer_end(render_ctx *r) {
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-/* The look's part of the boid program's uniforms, and in density mode additive blending:
- * each boid adds half its colour's light to the layer (render_layer_begin). */
-static void look_uniforms(render_ctx *r) {
+/* The boid program's uniforms that both dimensions have: the look's, and following. */
+static void look_uniforms(render_ctx *r, const render_flock *f) {
     static const float shapes[RENDER_SHAPES][2] = {{1, 1}, {1.25f, 0.4f}, {0.8f, 1.6f}};
     const render_look *l = &r->look;
-    glUniform1i(r->b_palette, l->palette);
-    glUniform3fv(r->b_stops, 3, &l->stops[0][0]);
-    glUniform3fv(r->b_plain, 1, l->plain);
+    const boid_uniform_locs *b = &r->b;
+    glUniform1i(b->colour, (int)f->colour);
+    glUniform1i(b->follow, f->follow && f->seen_buf);
+    glUniform1i(b->follow_slot, (int)f->follow_slot);
+    glUniform1i(b->palette, l->palette);
+    glUniform3fv(b->stops, 3, &l->stops[0][0]);
+    glUniform3fv(b->plain, 1, l->plain);
     int s = l->shape >= 0 && l->shape < RENDER_SHAPES ? l->shape : 0;
-    glUniform2f(r->b_shape, shapes[s][0], shapes[s][1]);
+    glUniform2f(b->shape, shapes[s][0], shapes[s][1]);
+}
+
+/* Buffer texture unit k over bytes [at, at + len) of buf, as texels of format. */
+static void texels(const render_ctx *r, int k, unsigned format, unsigned buf, size_t at,
+                   size_t len) {
+    glActiveTexture(GL_TEXTURE0 + (unsigned)k);
+    glBindTexture(GL_TEXTURE_BUFFER, r->tex[k]);
+    glTexBufferRange(GL_TEXTURE_BUFFER, format, buf, (GLintptr)at, (GLsizeiptr)len);
+}
+
+/* ---- what differs by dimension: the plane's view in pixels, the box's camera ---------- */
+
+/* The plane: a dart a boid, in pixels of the frame's camera, colour by speed from
+ * min_speed to max_speed; in density mode with additive blending, each boid adding half
+ * its colour's light to the layer (render_layer_begin). */
+static void draw_plane(render_ctx *r, const boids_params *p, const render_flock *f) {
+    const render_camera *cam = &r->cam;
+    const boid_uniform_locs *b = &r->b;
+    glUniform2f(b->viewport, (float)cam->fb_w, (float)cam->fb_h);
+    glUniform2f(b->center, (float)cam->cx, (float)cam->cy);
+    glUniform1f(b->scale, (float)cam->scale);
+    glUniform1f(b->size, (float)fmax(f->length * cam->scale, f->min_px));
+    glUniform1f(b->min_speed, (float)p->min_speed);
+    glUniform1f(b->max_speed, (float)p->max_speed);
     int additive = r->layer_on && r->layer_density;
-    glUniform1f(r->b_alpha, additive ? 0.5f : 1.0f);
+    glUniform1f(b->alpha, additive ? 0.5f : 1.0f);
     if (additive) {
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE);
     }
-}
-
-void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_params *p,
-                       const render_flock *f) {
-    if (f->n == 0) return;
-    glUseProgram(r->boid_prog);
-    glUniform2f(r->b_viewport, (float)cam->fb_w, (float)cam->fb_h);
-    glUniform2f(r->b_center, (float)cam->cx, (float)cam->cy);
-    glUniform1f(r->b_scale, (float)cam->scale);
-    glUniform1f(r->b_size, (float)fmax(f->length * cam->scale, f->min_px));
-    glUniform1i(r->b_colour, (int)f->colour);
-    glUniform1f(r->b_min_speed, (float)p->min_speed);
-    glUniform1f(r->b_max_speed, (float)p->max_speed);
-    glUniform1i(r->b_follow, f->follow);
-    glUniform1ui(r->b_follow_id, f->follow_id);
-    look_uniforms(r);
     /* Not following, the marks are not read; the id buffer (as many uints) stands in for
      * them so that every enabled attribute has a buffer. */
     unsigned seen = f->follow ? f->seen_buf : f->id_buf;
     /* Vertex pulling draws 3 N vertices: it needs N texels and 3 N below INT_MAX. */
     int pull = f->n <= (size_t)r->max_texels && f->n < 700000000u && !r->force_instanced;
-    glUniform1i(r->b_pull, pull);
+    glUniform1i(b->pull, pull);
     if (pull) {
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_BUFFER, r->tex_states);
-        glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, f->state_buf);
-        glActiveTexture(GL_TEXTURE1);
-        glBindTexture(GL_TEXTURE_BUFFER, r->tex_ids);
-        glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, f->id_buf);
-        glActiveTexture(GL_TEXTURE2);
-        glBindTexture(GL_TEXTURE_BUFFER, r->tex_seen);
-        glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, seen);
+        texels(r, 0, GL_RGBA32F, f->state_buf, 0, 16 * f->n);
+        texels(r, 1, GL_R32UI, seen, 0, 4 * f->n);
         glActiveTexture(GL_TEXTURE0);
         glBindVertexArray(r->pull_vao);
         glDrawArrays(GL_TRIANGLES, 0, (int)(3 * f->n));
     } else {
         glBindVertexArray(r->boid_vao);
         glBindVertexBuffer(1, f->state_buf, 0, 4 * sizeof(float));
-        glBindVertexBuffer(2, f->id_buf, 0, sizeof(uint32_t));
         glBindVertexBuffer(3, seen, 0, sizeof(uint32_t));
         glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (int)f->n);
     }
     glBindVertexArray(0);
     glDisable(GL_BLEND);
+}
+
+/* The fog's uniforms (fog.glsl) of the box's view. */
+static void fog_uniforms(int eye, int bg, int near_, int range, const render_look *look,
+                         const render_view3 *v) {
+    glUniform3fv(eye, 1, v->eye);
+    glUniform3fv(bg, 1, look->background);
+    glUniform1f(near_, v->fog_near);
+    glUniform1f(range, v->fog_range);
+}
+
+/* The box: a banked body a boid through the camera, lit and fogged towards the look's
+ * background, depth-tested; colour by speed over the model's range (Vicsek: 0 to its
+ * speed). A buffer texture holds at most max_texels: a larger flock is drawn in chunks,
+ * each a range of the buffers starting at an aligned texel. */
+static void draw_box(render_ctx *r, const boids_params *p, const render_flock *f) {
+    const render_view3 *v = &r->view;
+    const boid_uniform_locs *b = &r->b;
+    glUniformMatrix4fv(b->view_proj, 1, GL_FALSE, v->view_proj);
+    glUniform1f(b->length, (float)f->length);
+    glUniform1f(b->min_px, (float)f->min_px);
+    glUniform1f(b->px_per_unit, v->px_per_unit);
+    /* A boid at max_force turns by about max_force / max_speed radians a step (0.017 in the
+     * seeds' units): gain that to a bank of about 40 degrees. */
+    double turn = p->max_speed > 0 ? p->max_force / p->max_speed : 0;
+    glUniform1f(b->bank_gain, turn > 0 ? (float)(0.7 / turn) : 0.0f);
+    double vmax = p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed;
+    double vmin = p->model == BOIDS_MODEL_VICSEK ? 0 : p->min_speed;
+    glUniform1f(b->min_speed, (float)vmin);
+    glUniform1f(b->max_speed, (float)vmax);
+    fog_uniforms(b->eye, b->background, b->fog_near, b->fog_range, &r->look, v);
+    glEnable(GL_DEPTH_TEST);
+    glBindVertexArray(r->pull_vao);
+    size_t chunk = (size_t)r->max_texels - (size_t)r->max_texels % (size_t)r->align_texels;
+    if (chunk > 100000000u) chunk = 100000000u; /* 12 vertices a boid stay below INT_MAX */
+    /* without marks the positions stand in, never read (u_follow is 0) */
+    const int marks = f->follow && f->seen_buf;
+    const unsigned bufs[4] = {f->state_buf, f->vel_buf, f->prev_vel_buf,
+                              marks ? f->seen_buf : f->state_buf};
+    for (size_t base = 0; base < f->n; base += chunk) {
+        size_t count = f->n - base < chunk ? f->n - base : chunk;
+        for (int k = 0; k < 4; k++) {
+            const size_t bytes = k < 3 ? 16 : 4;
+            texels(r, k, k < 3 ? GL_RGBA32F : GL_R32UI, bufs[k], base * bytes, count * bytes);
+        }
+        glUniform1i(b->base, (int)base);
+        glDrawArrays(GL_TRIANGLES, 0, (int)(12 * count));
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindVertexArray(0);
+    glDisable(GL_DEPTH_TEST);
+}
+
+/* ---- the flock, in either dimension --------------------------------------------------- */
+
+void render_draw_flock(render_ctx *r, const boids_params *p, const render_flock *f) {
+    if (f->n == 0) return;
+    glUseProgram(r->boid_prog);
+    look_uniforms(r, f);
+    if (r->dim == 3)
+        draw_box(r, p, f);
+    else
+        draw_plane(r, p, f);
+}
+
+render_view3 render_view3_make(const camera3 *c, int fb_w, int fb_h) {
+    render_view3 v;
+    memset(&v, 0, sizeof v);
+    v.fb_w = fb_w;
+    v.fb_h = fb_h;
+    camera3_view_projection(c, fb_h > 0 ? (double)fb_w / fb_h : 1.0, v.view_proj);
+    camera3_eye(c, v.eye);
+    mat4 view;
+    camera3_view(c, (float *)view);
+    for (int i = 0; i < 3; i++) {
+        v.right[i] = view[i][0]; /* the view matrix's rows are the camera's axes */
+        v.up[i] = view[i][1];
+    }
+    v.px_per_unit = (float)fb_h / (2.0f * tanf(0.5f * c->fov_y));
+    /* Fog starts where the world's bounding sphere begins and keeps a third of the light
+     * across its diameter (2 r / ln 3): the near side of the flock is clear, the far side
+     * visibly dimmer, at every zoom. */
+    vec3 mid;
+    glm_vec3_scale((float *)c->world, 0.5f, mid);
+    float r = glm_vec3_norm(mid);
+    v.fog_near = fmaxf(0.0f, glm_vec3_distance(v.eye, mid) - r);
+    v.fog_range = 2.0f * r / logf(3.0f);
+    return v;
 }
 
 uint32_t render_pack_rgba(uint32_t rgba) {
@@ -535,19 +714,118 @@ float render_text(render_ctx *r, float x, float y, float scale, const char *text
     return render_text_width(text, scale);
 }
 
+/* ---- the box's world-space lines ------------------------------------------------------ */
+
+void render_world_line(render_ctx *r, const float a[3], const float b[3], uint32_t rgba) {
+    if (r->dim != 3 || r->nlines + 2 > LINE_MAX_VERTS) return;
+    uint32_t c = render_pack_rgba(rgba);
+    r->lines[r->nlines++] = (line_vert){a[0], a[1], a[2], c};
+    r->lines[r->nlines++] = (line_vert){b[0], b[1], b[2], c};
+}
+
+void render_world_box(render_ctx *r, const float s[3], int boundary) {
+    if (boundary == BOIDS_BOUNDARY_OPEN) return;
+    uint32_t col = boundary == BOIDS_BOUNDARY_WALLS ? 0xc8ccd8ff : 0x5b6478ff;
+    /* corner k has coordinate i at s[i] when bit i of k is set; an edge joins corners one
+     * bit apart */
+    for (int k = 0; k < 8; k++)
+        for (int i = 0; i < 3; i++) {
+            if (k & (1 << i)) continue;
+            int m = k | (1 << i);
+            float a[3], b[3];
+            for (int j = 0; j < 3; j++) {
+                a[j] = k & (1 << j) ? s[j] : 0;
+                b[j] = m & (1 << j) ? s[j] : 0;
+            }
+            render_world_line(r, a, b, col);
+        }
+}
+
+/* A circle about c in the plane of unit vectors u and w, radius rad. */
+static void world_circle(render_ctx *r, const float c[3], const float u[3], const float w[3],
+                         float rad, uint32_t rgba) {
+    float prev[3] = {0, 0, 0}, cur[3]; /* prev is set at i = 0 before its first use */
+    for (int i = 0; i <= CIRCLE_SEGS; i++) {
+        float a = 2.0f * GLM_PIf * (float)i / CIRCLE_SEGS;
+        for (int j = 0; j < 3; j++) cur[j] = c[j] + rad * (cosf(a) * u[j] + sinf(a) * w[j]);
+        if (i) render_world_line(r, prev, cur, rgba);
+        memcpy(prev, cur, sizeof prev);
+    }
+}
+
+void render_world_circle(render_ctx *r, const float c[3], float radius, uint32_t rgba) {
+    world_circle(r, c, r->view.right, r->view.up, radius, rgba);
+}
+
+void render_world_cone(render_ctx *r, const boids_params *p, const float pos[3],
+                       const float vel[3]) {
+    const uint32_t col = 0x8fb4ffd0;
+    float R = (float)p->vision_radius;
+    vec3 f, s, u;
+    glm_vec3_normalize_to((float *)vel, f);
+    if (glm_vec3_norm2(f) == 0) f[0] = 1;
+    /* any two unit vectors across the heading */
+    vec3 ref = {0, fabsf(f[1]) < 0.9f ? -1.0f : 0.0f, fabsf(f[1]) < 0.9f ? 0.0f : 1.0f};
+    glm_vec3_crossn(ref, f, s);
+    glm_vec3_cross(f, s, u);
+    double half = p->model == BOIDS_MODEL_VICSEK ? M_PI : p->fov * M_PI / 360.0;
+    if (half >= M_PI) {
+        /* sees all round: the vision sphere */
+        world_circle(r, pos, s, u, R, col);
+        world_circle(r, pos, f, s, R, col);
+        world_circle(r, pos, f, u, R, col);
+        return;
+    }
+    /* the rim at angle `half` from the heading, and the generators to it */
+    float along = R * (float)cos(half), across = R * (float)sin(half);
+    float rim[3];
+    for (int j = 0; j < 3; j++) rim[j] = pos[j] + along * f[j];
+    world_circle(r, rim, s, u, across, col);
+    for (int i = 0; i < 12; i++) {
+        float a = 2.0f * GLM_PIf * (float)i / 12, end[3];
+        for (int j = 0; j < 3; j++) end[j] = rim[j] + across * (cosf(a) * s[j] + sinf(a) * u[j]);
+        render_world_line(r, pos, end, col);
+    }
+}
+
+/* A batch's count vertices (bytes of data) drawn as mode from its stream buffer of
+ * capacity bytes, whose storage is orphaned first so that the driver need not wait for the
+ * previous frame's draw. */
+static void stream_draw(unsigned vao, unsigned vbo, size_t capacity, const void *data, size_t bytes,
+                        unsigned mode, size_t count) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)capacity, NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, data);
+    glDrawArrays(mode, 0, (int)count);
+    glBindVertexArray(0);
+}
+
+/* The queued world lines, depth-tested and fogged, under the overlay. */
+static void flush_lines(render_ctx *r) {
+    if (r->nlines == 0) return;
+    glUseProgram(r->line_prog);
+    glUniformMatrix4fv(r->l_view_proj, 1, GL_FALSE, r->view.view_proj);
+    fog_uniforms(r->l_eye, r->l_background, r->l_fog_near, r->l_fog_range, &r->look, &r->view);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    stream_draw(r->line_vao, r->line_vbo, LINE_MAX_VERTS * sizeof(line_vert), r->lines,
+                r->nlines * sizeof(line_vert), GL_LINES, r->nlines);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    r->nlines = 0;
+}
+
 void render_flush(render_ctx *r) {
+    flush_lines(r);
     if (r->nverts == 0) return;
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(r->ui_prog);
     glUniform2f(r->u_viewport, r->vw, r->vh);
-    glBindVertexArray(r->ui_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ui_vbo);
-    /* Orphan the storage so the driver need not wait for the previous frame's draw. */
-    glBufferData(GL_ARRAY_BUFFER, UI_MAX_VERTS * sizeof(ui_vert), NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(r->nverts * sizeof(ui_vert)), r->verts);
-    glDrawArrays(GL_TRIANGLES, 0, (int)r->nverts);
-    glBindVertexArray(0);
+    stream_draw(r->ui_vao, r->ui_vbo, UI_MAX_VERTS * sizeof(ui_vert), r->verts,
+                r->nverts * sizeof(ui_vert), GL_TRIANGLES, r->nverts);
     glDisable(GL_BLEND);
     r->nverts = 0;
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Drawing shared by the window (`boids view`) and offscreen rendering (`boids render`).
+/* Drawing shared by the window (`boids view`) and offscreen rendering (`boids render`), for
+ * a flock of either dimension.
  *
  * Everything here works on the GL 4.3 context current on the calling thread, loaded with
- * boids_gl_load() or made by boids_gl_create(). The flock is drawn straight from a state
- * buffer (N vec4 x, y, vx, vy, plus N uint ids), one triangle a boid, by vertex pulling
- * through buffer textures (instanced when N is beyond the buffer-texture limit, or when
- * BOIDS_DRAW=instanced asks); the overlay (panel, HUD text, circles) is batched as 2D
- * triangles in pixel coordinates and drawn by render_flush(). */
+ * boids_gl_load() or made by boids_gl_create(). The flock is drawn straight from the
+ * state's buffers by vertex pulling through buffer textures: in the plane one triangle a
+ * boid in pixels of a render_camera (instanced when N is beyond the buffer-texture limit,
+ * or when BOIDS_DRAW=instanced asks), in the box a banked body a boid through the 3-D
+ * camera, lit, fogged and depth-tested, with world-space lines (the box, the vision cone,
+ * the points). The overlay (panel, HUD text, circles) is batched as 2D triangles in pixel
+ * coordinates; render_flush() draws the lines, then the overlay. */
 #ifndef BOIDS_APP_RENDER_H
 #define BOIDS_APP_RENDER_H
 
@@ -18,15 +21,23 @@
 #include "boids/params.h"
 #include "shaders.h"
 
-/* The viewer's shader units (BOIDS_VIEW_UNITS of src/shaders.cmake), embedded at build time;
- * each is composed with the compute step's prelude. */
-extern const boids_gpu_shader boids_view_shaders[]; /* ends with {NULL, NULL} */
+/* The viewer's shader units (src/shaders.cmake), embedded at build time, for the plane
+ * (BOIDS_VIEW_UNITS: DIM 2) and the box (BOIDS_VIEW_BOX_UNITS: DIM 3); each is composed
+ * with the compute step's prelude. */
+extern const boids_gpu_shader boids_view_shaders[];     /* ends with {NULL, NULL} */
+extern const boids_gpu_shader boids_view_box_shaders[]; /* ends with {NULL, NULL} */
 
-/* Compiles and links the named units into a program; 0 with err set on failure. */
-unsigned render_program(const char *const *names, int count, boids_error *err);
+/* Compiles and links the named units of dimension dim (2 or 3) into a program; 0 with err
+ * set on failure. */
+unsigned render_program(const char *const *names, int count, int dim, boids_error *err);
+
+/* New storage of bytes bytes (contents undefined) for each of the count GL buffers bufs, for
+ * the GPU's own use; out of GPU memory is BOIDS_ERR_NOMEM naming what and its n boids. */
+boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,
+                                  size_t n, boids_error *err);
 
 /* 0xRRGGBBAA as the bytes R, G, B, A in memory, whatever the host byte order: a vertex's
- * colour for the overlay and line batches (render.c, render3.c). */
+ * colour for the overlay and line batches (render.c). */
 uint32_t render_pack_rgba(uint32_t rgba);
 
 /* A vertex array over a stream buffer of bytes bytes: dims floats of position (attribute 0)
@@ -124,23 +135,33 @@ void render_px_to_world(const render_camera *c, double px, double py, double *x,
  * where R is 50), so that a model in other units (Vicsek's R = 1) looks the same. */
 double render_default_length(const boids_params *p);
 
-/* What to draw of the flock. */
+/* What to draw of the flock: GL buffer names of N slots, boid i at slot i of each.
+ *   the plane: state_buf N vec4 (x, y, vx, vy), id_buf N uint ids;
+ *   the box:   state_buf N RGBA32F positions vec4(x, y, z, 0), vel_buf the velocities
+ *              vec4(vx, vy, vz, 0) and prev_vel_buf the previous step's, which banks the
+ *              boids by their turn (w is padding: std430 and texel fetches both want 16-byte
+ *              elements): the GPU pipeline's 3-D state as it is, or the cpu backends'
+ *              upload (render_scene.c). The world box is [0, width] x [0, height] x
+ *              [0, depth] (camera3.h: y down). */
 typedef struct render_flock {
-    unsigned state_buf, id_buf; /* GL buffer names */
+    unsigned state_buf, id_buf;
+    unsigned vel_buf, prev_vel_buf; /* the box */
     size_t n;
     render_colour colour;
     double length; /* boid length, world length units (drawn to scale, like the radii) */
     double min_px; /* ...but at least this many pixels long, so a zoomed-out flock shows */
-    /* Following one boid: its id, and the follow pass's marks (follow.h: one uint per boid
-     * of state_buf, 1 for the boids it counts), which are highlighted. */
+    /* Following one boid: its slot, drawn red and twice as large, and the follow pass's
+     * marks (follow.h: one uint per slot, 1 for the boids it counts, drawn blue); the
+     * others fade. seen_buf 0: no follow. */
     int follow;
-    uint32_t follow_id;
+    size_t follow_slot;
     unsigned seen_buf;
 } render_flock;
 
 typedef struct render_ctx render_ctx;
 
-render_ctx *render_create(boids_error *err);
+/* A renderer of flocks of dimension dim (2 or 3). */
+render_ctx *render_create(int dim, boids_error *err);
 
 /* 1 when the context's GL renderer is a software rasteriser (llvmpipe, softpipe,
  * SwiftShader). */
@@ -151,7 +172,8 @@ void render_destroy(render_ctx *r);
 void render_set_look(render_ctx *r, const render_look *look);
 const render_look *render_get_look(const render_ctx *r);
 
-/* Clears the framebuffer currently bound to the background colour and sets the viewport. */
+/* Clears the framebuffer currently bound to the background colour (the box: and its depth
+ * buffer, which it needs) and sets the viewport; the plane's flock is drawn through cam. */
 void render_begin(render_ctx *r, const render_camera *cam);
 
 /* Trails and density draw the flock into an accumulation layer (a half-float texture of
@@ -165,8 +187,9 @@ int render_density_on(const render_ctx *r, size_t n);
 void render_layer_end(render_ctx *r);
 /* The next layer starts empty (a restart, a jump of the camera). */
 void render_layer_reset(render_ctx *r);
-void render_draw_flock(render_ctx *r, const render_camera *cam, const boids_params *p,
-                       const render_flock *f);
+/* The flock of parameters p, through the camera of the frame (the plane: render_begin's;
+ * the box: render_set_view's). */
+void render_draw_flock(render_ctx *r, const boids_params *p, const render_flock *f);
 
 /* 2D overlay, pixel coordinates, origin at the top left; colours 0xRRGGBBAA. Shapes are
  * queued and drawn, in the order queued, by render_flush(). */
@@ -190,27 +213,7 @@ float render_text(render_ctx *r, float x, float y, float scale, const char *text
 float render_text_width(const char *text, float scale);
 void render_flush(render_ctx *r);
 
-/* ---- 3-D (dim = 3): render3.c ------------------------------------------------------------
- *
- * The 3-D state layout, shared by the cpu backends' upload (render_scene.c) and the GPU
- * pipeline's state in 3-D (state3.glsl, drawn as it is): two GL buffers of N RGBA32F
- * texels, boid i at texel i of both,
- *   positions  vec4(x, y, z, 0)
- *   velocities vec4(vx, vy, vz, 0)
- * (w is padding: std430 and texel fetches both want 16-byte elements), plus a third buffer
- * in the velocities' layout with the previous step's velocities, which banks the boids by
- * their turn. The world box is [0, width] x [0, height] x [0, depth] (camera3.h: y down). */
-typedef struct render_flock3 {
-    unsigned pos_buf, vel_buf, prev_vel_buf; /* GL buffer names */
-    size_t n;
-    render_colour colour;
-    double length; /* boid length, world units */
-    double min_px; /* ...but at least this many pixels long */
-    int follow;    /* 1: boid follow_index is drawn red and twice as long, ... */
-    size_t follow_index;
-    unsigned seen_buf; /* ... and the boids it counts, 1 in this buffer of one uint a boid
-                          (follow3.h's marks), blue; the others fade. 0: no follow. */
-} render_flock3;
+/* ---- the box (dim = 3) ------------------------------------------------------------------ */
 
 /* What the camera makes of a frame: matrices, eye and the fog's reach. */
 typedef struct render_view3 {
@@ -226,27 +229,20 @@ struct camera3;
 /* The camera's view of a frame of fb_w x fb_h pixels, its world box the camera's. */
 render_view3 render_view3_make(const struct camera3 *c, int fb_w, int fb_h);
 
-typedef struct render3 render3;
-render3 *render3_create(boids_error *err);
-void render3_destroy(render3 *t);
-
-/* After render_begin: clears the depth buffer (the framebuffer needs one). */
-void render3_begin(render3 *t);
-/* The flock, lit and fogged towards the look's background, depth-tested. */
-void render3_draw_flock(render3 *t, const render_look *look, const render_view3 *v,
-                        const boids_params *p, const render_flock3 *f);
+/* After render_begin: the view the frame's flock and lines are drawn through. */
+void render_set_view(render_ctx *r, const render_view3 *v);
 /* World-space lines, queued (a fixed capacity: past it they are dropped) and drawn,
- * depth-tested and fogged, by render3_flush. Colours 0xRRGGBBAA. */
-void render3_line(render3 *t, const float a[3], const float b[3], uint32_t rgba);
+ * depth-tested and fogged, by render_flush. Colours 0xRRGGBBAA. */
+void render_world_line(render_ctx *r, const float a[3], const float b[3], uint32_t rgba);
 /* The edges of the box [0, size[0]] x [0, size[1]] x [0, size[2]] with boundary
  * (boids_boundary): thin where it wraps, bright walls; nothing when open. */
-void render3_box(render3 *t, const float size[3], int boundary);
-/* A circle of radius r about (x, y, z) facing the viewer (a point's reach). */
-void render3_circle(render3 *t, const render_view3 *v, const float c[3], float r, uint32_t rgba);
+void render_world_box(render_ctx *r, const float size[3], int boundary);
+/* A circle of the given radius about c facing the viewer (a point's reach). */
+void render_world_circle(render_ctx *r, const float c[3], float radius, uint32_t rgba);
 /* "See what a boid sees": the field-of-view cone of a boid at pos heading along vel, as
  * long as the vision radius (fov >= 360: the vision sphere as three great circles). */
-void render3_cone(render3 *t, const boids_params *p, const float pos[3], const float vel[3]);
-void render3_flush(render3 *t, const render_look *look, const render_view3 *v);
+void render_world_cone(render_ctx *r, const boids_params *p, const float pos[3],
+                       const float vel[3]);
 
 /* Reads the framebuffer currently bound for reading (w x h) as RGBA rows top to bottom
  * into pixels (w * h * 4 bytes). */

@@ -9,8 +9,6 @@
 
 #include "boids/gpu.h"
 #include "follow.h"
-#include "follow3.h"
-#include "render.h"
 
 enum {
     ORDER_GROUPS = 64, /* work groups of the order reduction: 64 partial sums to read */
@@ -38,9 +36,9 @@ struct scene {
     unsigned prev_prog;
     int prev_pass_u, prev_n_u;
     double order3; /* 3-D cpu backends: the order computed on the host at the latest request */
-    /* 3-D following: the pass (picking; the marks on gpu), and on the cpu backends the
-     * host's marks (one uint a boid, uploaded to own_seen) and its neighbour list */
-    follow3_pass *follow3;
+    /* following: the pass (picking; on gpu the marks), and on the cpu backends the host's
+     * marks (one uint a boid, uploaded to own_seen) and its neighbour list */
+    follow_pass *follow;
     unsigned own_seen;
     uint32_t *seen_host, *nb_host;
     size_t seen_cap;
@@ -49,7 +47,6 @@ struct scene {
     int order_n, order_dim;
     GLsync order_fence;
     size_t order_count; /* N when the pending reduction was started */
-    follow_pass *follow;
     /* timestamp queries: [slot][0] before the steps, [slot][1] after */
     int timing;
     unsigned queries[TIMER_SLOTS][2];
@@ -150,20 +147,14 @@ static boids_status mirror(scene *s, int stepped, boids_error *err) {
 /* own_by_id and own_prev hold n boids (grown, never shrunk). */
 static boids_status prev_reserve(scene *s, size_t n, boids_error *err) {
     if (n <= s->prev_cap) return BOIDS_OK;
-    while (glGetError() != GL_NO_ERROR) continue;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_by_id);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->own_prev);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(16 * n), NULL, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    if (glGetError() != GL_NO_ERROR)
-        return boids_error_set(err, BOIDS_ERR_NOMEM,
-                               "out of GPU memory for the banking of %zu boids", n);
+    const unsigned bufs[2] = {s->own_by_id, s->own_prev};
+    boids_status st = render_buffers_alloc(bufs, 2, 16 * n, "the banking", n, err);
+    if (st) return st;
     s->prev_cap = n;
     return BOIDS_OK;
 }
 
-/* view_prev3.comp's pass 0 (before a step: the velocities filed by id) or 1 (after it: the
+/* view_prev.comp's pass 0 (before a step: the velocities filed by id) or 1 (after it: the
  * filed ones in the order of the new state); 0 then 1 without a step makes them equal. */
 static void prev_pass(scene *s, unsigned pass) {
     size_t n = boids_backend_n(s->b);
@@ -193,8 +184,8 @@ static boids_status prev_reset(scene *s, boids_error *err) {
 
 /* The gpu backend's program and buffers for the previous velocities (3-D only). */
 static boids_status prev_create(scene *s, boids_error *err) {
-    static const char *const names[] = {"view_prev3.comp"};
-    if (!(s->prev_prog = render_program(names, 1, err))) return err->status;
+    static const char *const names[] = {"view_prev.comp"};
+    if (!(s->prev_prog = render_program(names, 1, 3, err))) return err->status;
     s->prev_pass_u = glGetUniformLocation(s->prev_prog, "u_pass");
     s->prev_n_u = glGetUniformLocation(s->prev_prog, "u_n");
     glGenBuffers(1, &s->own_by_id);
@@ -212,8 +203,7 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     s->timing = cfg->timing;
     s->gpu_ms = -1;
     static const char *const order_names[] = {"view_order.comp"};
-    if (!(s->order_prog = render_program(order_names, 1, err)) || !(s->follow = follow_create(err)))
-        goto fail;
+    if (!(s->order_prog = render_program(order_names, 1, 2, err))) goto fail;
     s->order_n = glGetUniformLocation(s->order_prog, "u_n");
     s->order_dim = glGetUniformLocation(s->order_prog, "u_dim");
     glGenBuffers(1, &s->order_buf);
@@ -227,7 +217,7 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     s->p.count = q.count;
     s->p.noise_seed = q.noise_seed; /* a loaded state's */
     s->dim = boids_flock_dim(&s->host);
-    if (s->dim == 3 && !(s->follow3 = follow3_create(err))) goto fail;
+    if (!(s->follow = follow_create(s->dim, err))) goto fail;
     if (!strcmp(cfg->opts->backend, "gpu")) {
         boids_gpu_options o = boids_gpu_options_default();
         o.deterministic = cfg->deterministic;
@@ -270,7 +260,6 @@ void scene_destroy(scene *s) {
     if (s->own_by_id) glDeleteBuffers(1, &s->own_by_id);
     if (s->own_seen) glDeleteBuffers(1, &s->own_seen);
     if (s->prev_prog) glDeleteProgram(s->prev_prog);
-    follow3_destroy(s->follow3);
     free(s->seen_host);
     free(s->nb_host);
     if (s->order_buf) glDeleteBuffers(1, &s->order_buf);
@@ -374,48 +363,35 @@ boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     return BOIDS_OK;
 }
 
-void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n) {
+void scene_buffers(const scene *s, render_flock *f) {
     if (s->gpu) {
-        *state = boids_gpu_state_buffer(s->b);
-        *ids = boids_gpu_id_buffer(s->b);
+        f->state_buf = boids_gpu_state_buffer(s->b);
+        f->id_buf = boids_gpu_id_buffer(s->b);
+        f->vel_buf = s->dim == 3 ? boids_gpu_velocity_buffer(s->b) : 0;
     } else {
-        *state = s->own_state;
-        *ids = s->own_ids;
+        f->state_buf = s->own_state;
+        f->id_buf = s->own_ids;
+        f->vel_buf = s->dim == 3 ? s->own_vel : 0;
     }
-    *n = boids_backend_n(s->b);
+    f->prev_vel_buf = s->dim == 3 ? s->own_prev : 0;
+    f->n = boids_backend_n(s->b);
 }
 
-int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n) {
-    if (s->dim != 3) return 0;
-    if (s->gpu) {
-        *pos = boids_gpu_state_buffer(s->b);
-        *vel = boids_gpu_velocity_buffer(s->b);
-    } else {
-        *pos = s->own_state;
-        *vel = s->own_vel;
-    }
-    *prev = s->own_prev;
-    *n = boids_backend_n(s->b);
-    return 1;
-}
-
-/* The 3-D state the follow passes read: the backend's buffers, or ours with ids 0..n-1. */
-static follow3_state state3(const scene *s) {
-    follow3_state st;
-    unsigned prev;
-    scene_buffers3(s, &st.pos, &st.vel, &prev, &st.n);
-    st.ids = s->gpu ? boids_gpu_id_buffer(s->b) : s->own_ids;
+/* The state the follow passes read: the backend's buffers, or ours with ids 0..n-1. */
+static follow_state state_of(const scene *s) {
+    render_flock f;
+    scene_buffers(s, &f);
+    follow_state st = {f.state_buf, f.vel_buf, f.id_buf, f.n};
     return st;
 }
 
-int scene_pick3(scene *s, const float eye[3], const float dir[3], uint32_t *id) {
-    if (s->dim != 3) return 0;
-    follow3_state st = state3(s);
-    return follow3_pick(s->follow3, &st, &s->p, eye, dir, id);
+int scene_pick(scene *s, const float from[3], const float dir[3], uint32_t *id) {
+    follow_state st = state_of(s);
+    return follow_pick(s->follow, &st, &s->p, from, dir, id);
 }
 
 /* cpu backends: the host's marks of boid id, uploaded into own_seen (one uint a boid). */
-static int follow3_cpu(scene *s, uint32_t id, float state[6], unsigned *count) {
+static int follow_on_host(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count) {
     const boids_flock *h = &s->host;
     if (id >= h->n) return 0;
     if (h->n > s->seen_cap) {
@@ -431,32 +407,37 @@ static int follow3_cpu(scene *s, uint32_t id, float state[6], unsigned *count) {
         s->seen_cap = h->n;
     }
     const int single = strcmp(boids_backend_name(s->b), "cpu-ref") != 0;
-    size_t m = follow3_host(h, &s->p, id, single, s->nb_host);
+    size_t m = follow_host(h, &s->p, id, single, s->nb_host);
     memset(s->seen_host, 0, h->n * sizeof *s->seen_host);
     for (size_t q = 0; q < m; q++) s->seen_host[s->nb_host[q]] = 1;
     glBindBuffer(GL_ARRAY_BUFFER, s->own_seen);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(h->n * 4), s->seen_host);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    const double v[6] = {h->x[id], h->y[id], h->z[id], h->vx[id], h->vy[id], h->vz[id]};
-    for (int c = 0; c < 6; c++) state[c] = (float)v[c];
+    const double p[3] = {h->x[id], h->y[id], h->z ? h->z[id] : 0},
+                 v[3] = {h->vx[id], h->vy[id], h->vz ? h->vz[id] : 0};
+    for (int c = 0; c < 3; c++) pos[c] = (float)p[c], vel[c] = (float)v[c];
     *count = (unsigned)m;
     return 1;
 }
 
-int scene_follow3(scene *s, uint32_t id, float state[6], unsigned *count, size_t *slot) {
-    if (s->dim != 3) return 0;
+int scene_follow(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count, size_t *slot) {
     if (!s->gpu) {
         *slot = id;
-        return follow3_cpu(s, id, state, count);
+        return follow_on_host(s, id, pos, vel, count);
     }
-    follow3_state st = state3(s);
-    follow3_result r;
+    follow_state st = state_of(s);
+    follow_result r;
     boids_error err;
-    if (follow3_run(s->follow3, &st, &s->p, id, &r, &err) || !r.found) return 0;
-    memcpy(state, r.state, sizeof r.state);
+    if (follow_run(s->follow, &st, &s->p, id, &r, &err) || !r.found) return 0;
+    memcpy(pos, r.pos, sizeof r.pos);
+    memcpy(vel, r.vel, sizeof r.vel);
     *count = r.count;
     *slot = r.slot;
     return 1;
+}
+
+unsigned scene_follow_marks(const scene *s) {
+    return s->gpu ? follow_seen_buffer(s->follow) : s->own_seen;
 }
 
 const boids_flock *scene_host(const scene *s) {
@@ -470,10 +451,10 @@ void scene_order_request(scene *s) {
         return;
     }
     if (s->order_fence) return; /* the previous one is still running */
-    unsigned state, ids;
-    size_t n;
-    scene_buffers(s, &state, &ids, &n);
-    if (s->dim == 3) state = boids_gpu_velocity_buffer(s->b);
+    render_flock f;
+    scene_buffers(s, &f);
+    const unsigned state = s->dim == 3 ? f.vel_buf : f.state_buf;
+    const size_t n = f.n;
     glUseProgram(s->order_prog);
     glUniform1ui(s->order_n, (unsigned)n);
     glUniform1ui(s->order_dim, (unsigned)s->dim);
@@ -508,28 +489,6 @@ int scene_order_poll(scene *s, int wait, double *order) {
     }
     *order = s->order_count ? sqrt(ux * ux + uy * uy + uz * uz) / (double)s->order_count : 0;
     return 1;
-}
-
-uint32_t scene_nearest(scene *s, double x, double y) {
-    unsigned state, ids;
-    size_t n;
-    scene_buffers(s, &state, &ids, &n);
-    return follow_nearest(s->follow, state, ids, n, &s->p, x, y);
-}
-
-int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours) {
-    unsigned st, ids;
-    size_t n;
-    scene_buffers(s, &st, &ids, &n);
-    int found = 0;
-    boids_error err;
-    if (follow_run(s->follow, st, ids, n, &s->p, id, &found, state, neighbours, &err)) return 0;
-    return found;
-}
-
-unsigned scene_follow_marks(const scene *s) {
-    if (s->dim == 3) return s->gpu ? follow3_seen_buffer(s->follow3) : s->own_seen;
-    return follow_seen_buffer(s->follow);
 }
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {

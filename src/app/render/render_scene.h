@@ -17,6 +17,7 @@
 #include "boids/metrics.h"
 #include "boids/params.h"
 #include "cli.h"
+#include "render.h"
 
 typedef struct scene scene;
 
@@ -49,24 +50,22 @@ boids_status scene_step(scene *s, unsigned steps, boids_error *err);
 /* Steps done since creation or the latest restart. */
 uint64_t scene_steps(const scene *s);
 
-/* Buffers to draw from: N vec4 state and N uint ids, valid until the next step/restart. */
-void scene_buffers(const scene *s, unsigned *state, unsigned *ids, size_t *n);
+/* The buffers to draw from (render_flock's state_buf, id_buf, vel_buf, prev_vel_buf and n
+ * in render.h's layout of the flock's dimension), valid until the next step/restart. On gpu
+ * they are the backend's own (cell order; in 3-D the previous velocities are put in that
+ * order after each step by a small pass, view_prev.comp); the cpu backends' are uploaded
+ * after each step, ids 0..n-1. */
+void scene_buffers(const scene *s, render_flock *f);
 
-/* 3-D (dim = 3): the buffers of render.h's 3-D layout, valid until the next step/restart;
- * returns 0 for a 2-D flock. On gpu the positions and velocities are the backend's own
- * (cell order) and the previous velocities are put in that order after each step (a small
- * pass, view_prev3.comp); the cpu backends' are uploaded after each step. */
-int scene_buffers3(const scene *s, unsigned *pos, unsigned *vel, unsigned *prev, size_t *n);
+/* The boid picked from `from` (follow.h's follow_pick: the plane, nearest the world point;
+ * the box, nearest the ray from the eye along dir) into *id; 0 when there is none. */
+int scene_pick(scene *s, const float from[3], const float dir[3], uint32_t *id);
 
-/* 3-D: the id of the boid whose direction from eye is nearest the ray along dir (unit
- * length), into *id; 0 when none is in front of the eye, or for a 2-D flock (follow3.h). */
-int scene_pick3(scene *s, const float eye[3], const float dir[3], uint32_t *id);
-
-/* 3-D: boid id's state (x, y, z, vx, vy, vz), the number of boids it counts by its step's
- * rule (follow3.h: on the host in the cpu backends' own precision, by a pass on gpu) and its
- * slot in scene_buffers3's buffers; they are marked in scene_follow_marks(). Returns 0 if
- * there is no such id (or no memory for the marks). */
-int scene_follow3(scene *s, uint32_t id, float state[6], unsigned *count, size_t *slot);
+/* Boid id's position and velocity (the plane: x, y and vx, vy), the number of boids it
+ * counts by its step's rule (follow.h: a pass on gpu, on the host in their own precision for
+ * the cpu backends) and its slot in scene_buffers' buffers; they are marked in
+ * scene_follow_marks(). Returns 0 if there is no such id (or no memory for the marks). */
+int scene_follow(scene *s, uint32_t id, float pos[3], float vel[3], unsigned *count, size_t *slot);
 
 /* The cpu backends' flock as downloaded after the latest step (id order); NULL on gpu. */
 const boids_flock *scene_host(const scene *s);
@@ -79,17 +78,8 @@ const char *scene_backend_name(const scene *s);
 void scene_order_request(scene *s);
 int scene_order_poll(scene *s, int wait, double *order);
 
-/* The id of the boid nearest to world point (x, y) (shortest image in wrap mode). */
-uint32_t scene_nearest(scene *s, double x, double y);
-
-/* State of boid `id` and the number of neighbours it counts under the current parameters
- * (the step's rule: follow.h), marked in scene_follow_marks(); returns 0 if there is no
- * such id (or no memory for the marks). Reads back 48 bytes. */
-int scene_follow(scene *s, uint32_t id, float state[4], unsigned *neighbours);
-
-/* The marks of the latest scene_follow (3-D: scene_follow3): a buffer of one uint per boid
- * of scene_buffers()' state (3-D: scene_buffers3's), 1 for the boids the followed one
- * counts. */
+/* The marks of the latest scene_follow: a buffer of one uint per slot of scene_buffers',
+ * 1 for the boids the followed one counts. */
 unsigned scene_follow_marks(const scene *s);
 
 /* GPU time of the steps of recent frames, milliseconds per frame (timestamp queries,

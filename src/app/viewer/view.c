@@ -16,6 +16,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "dive.h"
 #include "view_internal.h"
 
 const char *const view_pointer_names[VIEW_POINTERS + 1] = {"off", "predator", "food", "hover",
@@ -93,9 +94,9 @@ static void follow_overlay(view *v, const render_camera *c) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
     double px, py;
-    render_world_to_px(c, v->follow_state[0], v->follow_state[1], &px, &py);
+    render_world_to_px(c, v->follow_pos[0], v->follow_pos[1], &px, &py);
     float R = (float)(p->vision_radius * c->scale), Rs = (float)(p->separation_radius * c->scale);
-    float head = atan2f(v->follow_state[3], v->follow_state[2]);
+    float head = atan2f(v->follow_vel[1], v->follow_vel[0]);
     float half = vicsek ? (float)M_PI : (float)(p->fov * M_PI / 360.0);
     render_wedge(v->r, (float)px, (float)py, R, head - half, head + half, 0x5b8def30);
     if (radius) render_circle(v->r, (float)px, (float)py, R, 1.5f, 0, 0x8fb4ffd0);
@@ -142,31 +143,28 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     return at;
 }
 
-/* The follow toggle (`f`, the panel) picks the boid nearest the pointer at (wx, wy); a
- * followed boid's state is read each frame, and a locked camera moves with it. */
+/* The follow toggle (`f`, the panel) picks the boid under the pointer: the plane's nearest
+ * the world point (wx, wy), the box's nearest the pointer's ray. A followed boid's state and
+ * the boids it counts (marked for drawing: follow.h) are read each frame, and a locked
+ * camera moves with it. */
 static void follow_update(view *v, double wx, double wy, render_camera *c) {
-    if (view_is3d(v)) {
-        view3_follow_update(v);
-        return;
-    }
     if (v->want_follow_toggle) {
         v->want_follow_toggle = 0;
+        float from[3] = {(float)wx, (float)wy, 0}, dir[3] = {0, 0, 0};
+        if (view_is3d(v)) view_camera_ray(v, from, dir);
+        uint32_t id = 0;
         if (v->follow) {
-            v->follow = 0;
-            v->lock = 0;
-        } else {
+            v->follow = v->lock = 0;
+        } else if (scene_pick(v->sc, from, dir, &id)) {
             v->follow = 1;
-            v->follow_id = scene_nearest(v->sc, wx, wy);
+            v->follow_id = id;
         }
     }
-    if (v->follow) {
-        v->follow_found = scene_follow(v->sc, v->follow_id, v->follow_state, &v->follow_count);
-        if (v->follow_found && v->lock) {
-            v->cx = v->follow_state[0];
-            v->cy = v->follow_state[1];
-            *c = view_camera(v);
-        }
-    }
+    v->follow_found = v->follow && scene_follow(v->sc, v->follow_id, v->follow_pos, v->follow_vel,
+                                                &v->follow_count, &v->follow_slot);
+    if (!v->follow_found) return;
+    view_camera_follow(v, v->follow_pos);
+    *c = view_camera(v);
 }
 
 /* The world's edges: where it wraps (thin) or its walls (bright, with the margin where
@@ -203,16 +201,62 @@ static void edges_draw(view *v, const render_camera *c) {
     }
 }
 
-static void draw_flat(view *v, const render_camera *c, const pointer_at *at);
+/* The predators and attractors that are on, as circles of their reach facing the viewer;
+ * the diving predator where the next step has it. */
+static void points_draw_box(view *v) {
+    boids_params dived = *scene_params(v->sc);
+    dive_apply(scene_params(v->sc), scene_steps(v->sc), &dived);
+    const boids_params *p = &dived;
+    if (p->predator) {
+        const float c[3] = {(float)p->predator_x, (float)p->predator_y, (float)p->predator_z};
+        render_world_circle(v->r, c, (float)p->predator_radius, 0xff5a4ad0);
+        render_world_circle(v->r, c, (float)p->predator_radius * 0.06f, 0xff5a4aff);
+    }
+    if (p->food) {
+        const float c[3] = {(float)p->food_x, (float)p->food_y, (float)p->food_z};
+        render_world_circle(v->r, c, (float)p->food_radius, 0x6bd66bc0);
+        render_world_circle(v->r, c, (float)p->food_radius * 0.06f, 0x6bd66bff);
+    }
+}
+
+/* The flock, and what is drawn with it in world coordinates: the plane's trails and
+ * density layer, the followed boid's circles, the edges, the obstacles and points and the
+ * pointer; the box's edges, the followed boid's cone and the points. */
+static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
+    const boids_params *p = scene_params(v->sc);
+    const int box = view_is3d(v);
+    render_flock f = {0};
+    scene_buffers(v->sc, &f);
+    f.colour = v->colour;
+    f.length = v->boid_len;
+    f.min_px = 1.5 * v->u.ts;
+    f.follow = v->follow && v->follow_found;
+    f.follow_slot = v->follow_slot;
+    f.seen_buf = scene_follow_marks(v->sc);
+    const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
+    if (box) {
+        render_view3 rv = view_camera_box(v);
+        render_set_view(v->r, &rv);
+        render_draw_flock(v->r, p, &f);
+        const float size[3] = {(float)p->width, (float)p->height, (float)p->depth};
+        if (!clean) render_world_box(v->r, size, p->boundary);
+        if (f.follow) render_world_cone(v->r, p, v->follow_pos, v->follow_vel);
+        if (!clean) points_draw_box(v);
+        return;
+    }
+    render_layer_begin(v->r, c, f.n);
+    render_draw_flock(v->r, p, &f);
+    render_layer_end(v->r);
+    if (f.follow) follow_overlay(v, c);
+    if (!clean) edges_draw(v, c);
+    render_interact(v->r, c, &v->inter, 3 * v->u.ts);
+    if (!clean && v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
+}
 
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
     ui *u = &v->u;
     render_begin(v->r, c);
-    if (view_is3d(v)) {
-        view3_draw(v);
-    } else {
-        draw_flat(v, c, at);
-    }
+    draw_world(v, c, at);
     if (v->hud) view_hud_draw(v);
     if (v->panel)
         view_panel_draw(v);
@@ -220,27 +264,6 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
         u->over_panel = 0, u->active = 0;
     if (v->help) view_help_draw(v);
     render_flush(v->r);
-}
-
-/* The plane's flock and what is drawn over it in world coordinates. */
-static void draw_flat(view *v, const render_camera *c, const pointer_at *at) {
-    ui *u = &v->u;
-    render_flock f = {0};
-    scene_buffers(v->sc, &f.state_buf, &f.id_buf, &f.n);
-    f.colour = v->colour;
-    f.length = v->boid_len;
-    f.min_px = 1.5 * u->ts;
-    f.follow = v->follow && v->follow_found;
-    f.follow_id = v->follow_id;
-    f.seen_buf = scene_follow_marks(v->sc);
-    render_layer_begin(v->r, c, f.n);
-    render_draw_flock(v->r, c, scene_params(v->sc), &f);
-    render_layer_end(v->r);
-    if (f.follow) follow_overlay(v, c);
-    const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
-    if (!clean) edges_draw(v, c);
-    render_interact(v->r, c, &v->inter, 3 * v->u.ts);
-    if (!clean && v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
 }
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
@@ -286,7 +309,7 @@ static int frame(view *v, long frame_no) {
     uint64_t t0 = view_now_ns();
     view_osc_poll(v, t0);
     view_attract_update(v, t0);
-    if (view_is3d(v)) view3_fly(v, t0);
+    view_camera_fly(v, t0);
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
@@ -320,7 +343,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     if (!v->renderer) v->renderer = "?";
     glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
-    if (!(v->r = render_create(err))) return err->status;
+    if (!(v->r = render_create(p->dim, err))) return err->status;
     render_set_look(v->r, &o->look);
     /* The world takes the shape of the part of the window beside the panel (the whole
      * window without it) at the preset's density, so that it fills it without bands; a world
@@ -341,7 +364,6 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
-    if (p->dim == 3 && !(v->r3 = render3_create(err))) return err->status;
     v->start = *scene_params(v->sc);
     v->seed = o->app.seed;
     v->base = o->base;
@@ -433,7 +455,6 @@ static void close_view(view *v, const view_opts *o) {
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
                 v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);
     scene_destroy(v->sc);
-    render3_destroy(v->r3);
     render_destroy(v->r);
     if (v->win) glfwDestroyWindow(v->win);
     glfwTerminate();

@@ -16,20 +16,22 @@ find_package(Threads REQUIRED)
 set(BOIDS_VIEW_GEN ${PROJECT_BINARY_DIR}/view)
 boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_shaders.c
                    boids_view_shaders)
+boids_shader_table(BOIDS_VIEW_BOX_UNITS ${BOIDS_VIEW_GEN}/box ${BOIDS_VIEW_GEN}/view_box_shaders.c
+                   boids_view_box_shaders)
 
 # The viewer's shader table and the follow pass need no window: a library of their own, so
-# that tests run the follow pass on an EGL context (tests/gpu/follow_test.c).
+# that tests run the follow pass on an EGL context (tests/view/follow_test.c).
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
+  ${BOIDS_VIEW_GEN}/view_box_shaders.c
   ${BOIDS_APP}/render/follow.c
-  ${BOIDS_APP}/render/follow3.c
   ${BOIDS_APP}/render/render.c
-  ${BOIDS_APP}/render/render3.c
   ${BOIDS_APP}/render/look.c
   ${BOIDS_APP}/render/camera3.c
   ${BOIDS_APP}/render/camera_path.c)
 # Its shaders are validated after the prelude the compute step generates.
 add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
-add_dependencies(boids_view_gpu boids_view_shaders_gen)
+add_dependencies(boids_view_box_shaders_gen boids_gpu_shaders_gen)
+add_dependencies(boids_view_gpu boids_view_shaders_gen boids_view_box_shaders_gen)
 target_include_directories(boids_view_gpu PUBLIC src/gpu)
 target_link_libraries(boids_view_gpu PUBLIC boids_app_tree boids_gpu PkgConfig::CGLM)
 
@@ -47,7 +49,7 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/remote/view_tuio.c
   ${BOIDS_APP}/viewer/view_record.c
   ${BOIDS_APP}/viewer/view_life.c
-  ${BOIDS_APP}/viewer/view3.c
+  ${BOIDS_APP}/viewer/view_camera.c
   ${BOIDS_APP}/viewer/dive.c
   ${BOIDS_APP}/remote/osc.c
   ${BOIDS_APP}/viewer/view_ui.c

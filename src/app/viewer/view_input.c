@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Mouse and window events, the camera they move, and scripted input: --press and --keys
- * go through the same handlers as a person's hands. (Keys: view_keys.c.) */
+/* Mouse and window events and scripted input: --press and --keys go through the same
+ * handlers as a person's hands. (Keys: view_keys.c; the camera they move: view_camera.c.) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,34 +13,6 @@
 
 #include "view_internal.h"
 
-render_camera view_camera(const view *v) {
-    const boids_params *p = scene_params(v->sc);
-    render_camera c = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4);
-    c.scale *= v->zoom;
-    c.cx = v->cx;
-    c.cy = v->cy;
-    return c;
-}
-
-/* The whole world in the part of the window the panel leaves free: the zoom that fits it
- * there, and the camera's centre moved left by half the panel. */
-void view_camera_fit(view *v) {
-    if (view_is3d(v)) {
-        view3_camera_reset(v);
-        return;
-    }
-    const boids_params *p = scene_params(v->sc);
-    double pw = v->panel ? view_panel_width(v) : 0;
-    if (pw > v->fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
-    double full = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4).scale;
-    double left = render_camera_fit(p->width, p->height, v->fb_w - (int)pw, v->fb_h, 4).scale;
-    v->zoom = left / full;
-    v->cx = p->width / 2 + pw / 2 / left;
-    v->cy = p->height / 2;
-    v->lock = 0;
-    v->fitted = 1;
-}
-
 int view_text_scale(int fb_h) {
     /* stb_easy_font glyphs are about 7 units tall: 2 pixels a unit reads well on ordinary
      * screens, and the panel grows with large framebuffers (HiDPI, 4K installations). */
@@ -52,15 +24,7 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
     double sx = v->win_w ? (double)v->fb_w / v->win_w : 1,
            sy = v->win_h ? (double)v->fb_h / v->win_h : 1;
     double nx = x * sx, ny = y * sy;
-    if (view_is3d(v)) {
-        view3_drag(v, nx - v->mx, ny - v->my);
-    } else if (v->right_down) {
-        render_camera c = view_camera(v);
-        v->cx -= (nx - v->mx) / c.scale;
-        v->cy -= (ny - v->my) / c.scale;
-        v->lock = 0;
-        v->fitted = 0;
-    }
+    view_camera_drag(v, nx - v->mx, ny - v->my);
     if (nx != v->mx || ny != v->my) view_input_seen(v);
     v->mx = nx;
     v->my = ny;
@@ -105,22 +69,7 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
         v->panel_scroll -= dy * 20 * v->u.ts; /* clamped when the panel is drawn */
         return;
     }
-    if (view_is3d(v)) {
-        view3_wheel(v, dy);
-        return;
-    }
-    v->fitted = 0;
-    /* Zoom about the cursor: the world point under it stays under it. */
-    render_camera c = view_camera(v);
-    double wx, wy;
-    render_px_to_world(&c, v->mx, v->my, &wx, &wy);
-    double k = pow(1.15, dy);
-    v->zoom = fmin(200, fmax(0.2, v->zoom * k));
-    render_camera c2 = view_camera(v);
-    double wx2, wy2;
-    render_px_to_world(&c2, v->mx, v->my, &wx2, &wy2);
-    v->cx += wx - wx2;
-    v->cy += wy - wy2;
+    view_camera_wheel(v, dy);
 }
 
 static void on_size(GLFWwindow *w, int width, int height) {

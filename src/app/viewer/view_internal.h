@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer's state and what its files share. view.h is the viewer seen from the program;
  * this header is for the viewer (src/app/viewer) and its remote control (src/app/remote) only. One
- * file per concern: view.c         view_run: the frame loop, drawing a frame, following a boid,
- * --stats view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
+ * file per concern:
+ *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats
+ *   view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
  *   view_keys.c    the key table: keyboard dispatch, the `?` overlay, the docs' table
- *   view_input.c   mouse and window events, the camera, scripted input (--keys, --press)
+ *   view_input.c   mouse and window events, scripted input (--keys, --press)
+ *   view_camera.c  the camera of the plane and of the box, and what moves it
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
  *   view_panel.c   the control panel on the right
  *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
- *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)
- *   view3.c        dim = 3: the orbit / fly camera, picking, the diving predator, drawing */
+ *   view_record.c  recording the frames to a video through ffmpeg (--record, F9) */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
@@ -74,8 +75,10 @@ typedef struct view {
     uint64_t seed, restarts;
     double weights[3]; /* the weights the one-rule-removed restarts go back to */
     int win_w, win_h, fb_w, fb_h;
-    /* camera */
+    /* camera (view_camera.c): the plane's zoom and centre, or the box's cam3 */
     double zoom, cx, cy;
+    camera3 cam3;
+    uint64_t fly_ns; /* the previous frame's start: the fly keys' clock */
     int lock;
     int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
     /* input */
@@ -95,7 +98,8 @@ typedef struct view {
     render_colour colour;
     int follow, follow_found;
     uint32_t follow_id;
-    float follow_state[4];
+    float follow_pos[3], follow_vel[3]; /* the followed boid (the plane: x, y and vx, vy) */
+    size_t follow_slot;                 /* its slot in the drawn buffers (gpu: cell order) */
     unsigned follow_count;
     int want_follow_toggle, want_quit;
     int want_shot;    /* screenshots to write after this frame */
@@ -139,13 +143,6 @@ typedef struct view {
     unsigned long osc_hushed; /* complaints refused without a line since the last line */
     view_record rec;
     int want_record; /* the record key: start or stop after this frame */
-    /* 3-D (view3.c) */
-    render3 *r3;      /* made when the flock is 3-D */
-    camera3 cam3;     /* replaces zoom, cx, cy */
-    uint64_t fly_ns;  /* the previous frame's start: the fly keys' clock */
-    float follow3[6]; /* the followed boid: x, y, z, vx, vy, vz */
-    /* the followed boid's slot in the drawn buffers (gpu: cell order) */
-    size_t follow_slot;
 } view;
 
 /* view.c */
@@ -175,8 +172,6 @@ void view_help_draw(view *v);
 
 /* view_input.c */
 void view_callbacks_install(view *v);
-render_camera view_camera(const view *v);
-void view_camera_fit(view *v); /* the whole world beside the panel, unlocked */
 int view_text_scale(int fb_h); /* the HUD's and panel's pixels per font unit */
 /* Scripted input before a frame: --press holds the button at a world point; a scripted
  * click from the previous frame is released. */
@@ -232,23 +227,25 @@ void view_attract_update(view *v, uint64_t now);
 void view_frame_time(view *v, double ms);
 double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
-/* view3.c: with dim = 3 the camera is cam3; the mouse turns it (left drag), pans it (right
- * or middle drag) and zooms it (wheel), `n` toggles orbit / fly and `v` resets it. */
+/* view_camera.c: the plane's camera is zoom and (cx, cy), the box's cam3. */
 int view_is3d(const view *v);
-void view3_camera_reset(view *v);
+render_camera view_camera(const view *v); /* the plane's; the box: the framebuffer's size */
+void view_camera_fit(view *v);            /* the whole world beside the panel, unlocked */
+/* The pointer moved by (dx, dy) pixels with the buttons as they are: the plane pans with
+ * the right button; the box turns (left) or pans (right or middle). */
+void view_camera_drag(view *v, double dx, double dy);
+void view_camera_wheel(view *v, double notches); /* zoom; the plane: about the cursor */
 /* In fly mode the movement keys move the camera: their characters do not reach the table. */
-int view3_captures_char(const view *v, unsigned c);
-void view3_fly(view *v, uint64_t now); /* the fly keys held, each frame */
-void view3_drag(view *v, double dx, double dy);
-void view3_wheel(view *v, double notches);
-/* The follow toggle picks the boid nearest the pointer's ray; each frame its state and the
- * boids it counts (marked for drawing: follow3.h), and a locked camera orbits it. */
-void view3_follow_update(view *v);
-/* dive.h: the predator of a 3-D flock dives through the roost. It changes the parameters of
- * the steps only (view_step puts the viewer's own back after them, as for the pointer), so
- * a predator that is on stays on between dives. */
-void view3_dive(view *v);
-void view3_draw(view *v);
+int view_camera_captures_char(const view *v, unsigned c);
+void view_camera_fly(view *v, uint64_t now); /* the fly keys held, each frame */
+/* The box: the camera's view of the frame; with the panel shown, the picture's centre moves
+ * to the middle of the part of the window the panel leaves free, as the plane's fit does (a
+ * shift in clip space, so the perspective itself is unchanged). */
+render_view3 view_camera_box(const view *v);
+/* The box: the eye and the unit ray through the pointer. */
+void view_camera_ray(const view *v, float eye[3], float ray[3]);
+/* A locked camera moves with the followed boid at pos (the box: orbits it). */
+void view_camera_follow(view *v, const float pos[3]);
 
 /* view_hud.c */
 /* A status line for 3 seconds (and on stderr): fmt with one %s. */

@@ -35,28 +35,24 @@ static void speed(view *v, int dir) {
     view_set_rate(v, dir > 0 ? v->rate * 2 : v->rate / 2);
 }
 
-static void separation_weight(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, separation_weight), 0.1 * dir, 0, 10);
-}
+/* The parameters the paired keys nudge: the field, its step and its range. */
+enum { N_SEPARATION = 1, N_ALIGNMENT, N_COHESION, N_VISION, N_SEPARATION_RADIUS, N_FOV };
+static const struct {
+    size_t field;
+    double step, lo, hi;
+} nudges[] = {
+    [N_SEPARATION] = {offsetof(boids_params, separation_weight), 0.1, 0, 10},
+    [N_ALIGNMENT] = {offsetof(boids_params, alignment_weight), 0.1, 0, 10},
+    [N_COHESION] = {offsetof(boids_params, cohesion_weight), 0.1, 0, 10},
+    [N_VISION] = {offsetof(boids_params, vision_radius), 5, 1, 1000},
+    [N_SEPARATION_RADIUS] = {offsetof(boids_params, separation_radius), 2, 0, 1000},
+    [N_FOV] = {offsetof(boids_params, fov), 10, 10, 360},
+};
 
-static void alignment_weight(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, alignment_weight), 0.1 * dir, 0, 10);
-}
-
-static void cohesion_weight(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, cohesion_weight), 0.1 * dir, 0, 10);
-}
-
-static void vision_radius(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, vision_radius), 5 * dir, 1, 1000);
-}
-
-static void separation_radius(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, separation_radius), 2 * dir, 0, 1000);
-}
-
-static void field_of_view(view *v, int dir) {
-    view_nudge(v, offsetof(boids_params, fov), 10 * dir, 10, 360);
+/* arg: +k or -k, nudges[k] up or down by its step. */
+static void nudge(view *v, int arg) {
+    const int k = arg > 0 ? arg : -arg, dir = arg > 0 ? 1 : -1;
+    view_nudge(v, nudges[k].field, nudges[k].step * dir, nudges[k].lo, nudges[k].hi);
 }
 
 static void count(view *v, int dir) {
@@ -182,18 +178,18 @@ static const view_key keys[] = {
     {'+', 0, speed, 1, "`+` / `-`", "simulation speed x2 / /2 (steps per second)"},
     {'=', 0, speed, 1, NULL, NULL}, /* + without Shift on US layouts */
     {'-', 0, speed, -1, NULL, NULL},
-    {'q', 0, separation_weight, 1, "`q` / `a`", "separation weight +/- 0.1"},
-    {'a', 0, separation_weight, -1, NULL, NULL},
-    {'w', 0, alignment_weight, 1, "`w` / `s`", "alignment weight +/- 0.1"},
-    {'s', 0, alignment_weight, -1, NULL, NULL},
-    {'e', 0, cohesion_weight, 1, "`e` / `d`", "cohesion weight +/- 0.1"},
-    {'d', 0, cohesion_weight, -1, NULL, NULL},
-    {'t', 0, vision_radius, 1, "`t` / `g`", "vision radius +/- 5"},
-    {'g', 0, vision_radius, -1, NULL, NULL},
-    {'y', 0, separation_radius, 1, "`y` / `h`", "separation radius +/- 2"},
-    {'h', 0, separation_radius, -1, NULL, NULL},
-    {'u', 0, field_of_view, 1, "`u` / `j`", "field of view +/- 10 degrees"},
-    {'j', 0, field_of_view, -1, NULL, NULL},
+    {'q', 0, nudge, N_SEPARATION, "`q` / `a`", "separation weight +/- 0.1"},
+    {'a', 0, nudge, -N_SEPARATION, NULL, NULL},
+    {'w', 0, nudge, N_ALIGNMENT, "`w` / `s`", "alignment weight +/- 0.1"},
+    {'s', 0, nudge, -N_ALIGNMENT, NULL, NULL},
+    {'e', 0, nudge, N_COHESION, "`e` / `d`", "cohesion weight +/- 0.1"},
+    {'d', 0, nudge, -N_COHESION, NULL, NULL},
+    {'t', 0, nudge, N_VISION, "`t` / `g`", "vision radius +/- 5"},
+    {'g', 0, nudge, -N_VISION, NULL, NULL},
+    {'y', 0, nudge, N_SEPARATION_RADIUS, "`y` / `h`", "separation radius +/- 2"},
+    {'h', 0, nudge, -N_SEPARATION_RADIUS, NULL, NULL},
+    {'u', 0, nudge, N_FOV, "`u` / `j`", "field of view +/- 10 degrees"},
+    {'j', 0, nudge, -N_FOV, NULL, NULL},
     {'i', 0, count, 1, "`i` / `k`", "number of boids x2 / /2 (restarts)"},
     {'k', 0, count, -1, NULL, NULL},
     {'b', 0, boundary, 0, "`b`", "edges: wrap / walls"},
@@ -222,7 +218,7 @@ static const view_key keys[] = {
     {0, 0, NULL, 0, "3-D: left drag / right drag", "orbit (fly: look around) / pan"},
     {0, 0, NULL, 0, "3-D: wheel", "zoom (fly: move forward / back)"},
     {'n', 0, camera_mode, 0, "`n`", "3-D: camera orbit / fly"},
-    /* Held, polled each frame (view3.c); in fly mode their characters skip the table. */
+    /* Held, polled each frame (view_camera.c); in fly mode their characters skip the table. */
     {0, 0, NULL, 0, "3-D fly: `w` `s` `a` `d` `q` `e`",
      "forward / back / left / right / down / up, Shift: faster"},
     {'v', 0, fit, 0, "`v`", "fit the world in the window (3-D: reset the camera)"},
@@ -245,7 +241,7 @@ enum { NKEYS = sizeof keys / sizeof keys[0] };
 void view_on_char(GLFWwindow *w, unsigned int c) {
     view *v = glfwGetWindowUserPointer(w);
     view_input_seen(v);
-    if (view3_captures_char(v, c)) return;
+    if (view_camera_captures_char(v, c)) return;
     for (int i = 0; i < NKEYS; i++)
         if (keys[i].ch == c && keys[i].act) {
             keys[i].act(v, keys[i].arg);

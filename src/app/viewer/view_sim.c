@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dive.h"
 #include "view_internal.h"
 
 const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm",  "chaos",
@@ -203,7 +204,7 @@ static unsigned steps_due(view *v, uint64_t now) {
 
 /* The steps take the interaction table as it is now, and the pointer while it acts as the
  * parameters' single predator or food point (seed 002's mouse), over their own; in 3-D the
- * diving predator (view3_dive) likewise. */
+ * diving predator (dive.h) likewise. */
 boids_status view_step(view *v, uint64_t t0) {
     unsigned k = steps_due(v, t0);
     v->frame_steps = k;
@@ -213,7 +214,10 @@ boids_status view_step(view *v, uint64_t t0) {
     boids_params *p = scene_params(v->sc), own = *p;
     if (v->ptr_predator) p->predator = 1, p->predator_x = v->ptr_x, p->predator_y = v->ptr_y;
     if (v->ptr_food) p->food = 1, p->food_x = v->ptr_x, p->food_y = v->ptr_y;
-    if (view_is3d(v)) view3_dive(v);
+    /* dive.h: in 3-D the predator dives through the roost; the steps' parameters only, so a
+     * predator that is on stays on between dives */
+    const boids_params base = *p;
+    dive_apply(&base, scene_steps(v->sc), p);
     st = scene_step(v->sc, k, &v->err);
     *p = own;
     if (st || k == 0) return st;

@@ -3,53 +3,20 @@
 from two camera positions, the depth cue on a synthetic two-boid state through `boids render
 --load`, and the scripted camera of `boids render --camera` with its bad specs.
 
-Usage: view3_test.py BOIDS TEST. Sizes are small (a few thousand boids, a handful of frames)
+Usage: view_box_test.py BOIDS TEST. Sizes are small (a few thousand boids, a handful of frames)
 because these run on llvmpipe with two cores. Exit 77 means skipped (no xvfb-run), a failure
 instead with BOIDS_REQUIRE_GPU set (tests/harness.py)."""
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.dirname(HERE)]
-import harness  # noqa: E402
-import png  # noqa: E402
-
-BOIDS = os.path.abspath(sys.argv[1])
-XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"]
-# xvfb-run sometimes fails to remove its temporary folder on a loaded machine and replaces
-# the program's exit status with its own: that run says nothing about boids (view_test.py).
-XVFB_CLEANUP = "xvfb-run: error: problem while cleaning up temporary directory"
-
-
-def run(args, xvfb=False, timeout=280, cwd=None):
-    cmd = (XVFB if xvfb else []) + [BOIDS] + args
-    for _ in range(3):
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
-        if not (xvfb and XVFB_CLEANUP in r.stderr):
-            break
-    return r
-
-
-def check(cond, what, r=None):
-    if not cond:
-        print("FAILED:", what)
-        if r is not None:
-            print("stdout:", r.stdout[-2000:])
-            print("stderr:", r.stderr[-2000:])
-        sys.exit(1)
-
-
-def lit_pixels(path, region=None):
-    w, h, ch, rows = png.read(path)
-    return png.count_not_background(w, h, ch, rows, region)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from view_harness import (check, colour_pixels, lit_pixels, need_xvfb, png, run,  # noqa: E402
+                          stats_text)
+import view_harness  # noqa: E402
 
 
 def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
+    need_xvfb()
     # The preset at 3000 boids (its world shrinks to keep its density) for speed; the
     # second run turns the camera with a left drag and zooms in with the wheel.
     shots = [os.path.join(tmp, "a.png"), os.path.join(tmp, "b.png")]
@@ -73,57 +40,8 @@ def test_view_murmuration_two_cameras_show_a_3d_flock(tmp):
     print("ok: two camera positions, two pictures of a 3-D flock")
 
 
-def colour_pixels(path):
-    """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0), and the red of the followed
-    boid (1.0, 0.25, 0.2) and of the predator's circle (0xff5a4a), lit and fogged towards the
-    background, which no plain-coloured boid, the background or another line has; the
-    vision cone's pale blue lines have red above 100."""
-    w, h, ch, rows = png.read(path)
-    blue = red = 0
-    for r in rows:
-        for x in range(w):
-            cr, cg, cb = r[x * ch], r[x * ch + 1], r[x * ch + 2]
-            if cb > cr + 80 and cb > cg + 30 and cr < 100:
-                blue += 1
-            if cr > cg + 60 and cr > cb + 60:
-                red += 1
-    return blue, red
-
-
-def test_view_follow3_marks_neighbours_cpu_and_gpu(tmp):
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
-    # Plain boids, no predator; `f` follows the boid nearest the middle of the window, `z`
-    # locks the camera on it and the wheel zooms in. The followed boid is red, the seven it counts
-    # (topological k = 7) blue: drawn from the marks of each backend's own rule
-    # (follow3_test checks that those are the step's sets).
-    base = ["view", "--preset", "murmuration", "-n", "3000", "--size", "640x400", "--frames",
-            "8", "--steps-per-frame", "1", "--no-hud", "--no-panel", "--colour", "plain",
-            "--set", "predator=0", "--stats", "-vv"]
-    keys = "2:{click:320,200}f,3:z,4:{wheel:320,200,12}"
-    shots = {}
-    for backend, follow in (("cpu", True), ("gpu", True), ("cpu", False)):
-        shot = os.path.join(tmp, f"{backend}-{follow}.png")
-        extra = ["--keys", keys if follow else keys.replace("f,", ",")]
-        r = run(base + ["--backend", backend, "--screenshot", shot] + extra, xvfb=True)
-        check(r.returncode == 0, f"{backend}: exit code {r.returncode}", r)
-        check(f"backend {backend}," in r.stderr, f"the viewer ran on {backend}", r)
-        check("GL debug: 0 errors" in r.stderr, "GL errors in the window", r)
-        stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
-        check(stats["following"] == ("1" if follow else "0"), f"{backend}: following", r)
-        shots[(backend, follow)] = colour_pixels(shot)
-        print(f"{backend}, follow {follow}: {shots[(backend, follow)]} (blue, red) pixels")
-    for backend in ("cpu", "gpu"):
-        blue, red = shots[(backend, True)]
-        # seven small boids near the eye: some tens of pixels at the least
-        check(blue >= 20 and red >= 3, f"{backend}: neighbours or the followed boid not drawn")
-    check(shots[("cpu", False)] == (0, 0), "blue or red boids without a followed one")
-    print("ok: the followed boid red and its neighbours blue, on cpu and gpu")
-
-
 def test_view_murmuration_predator_dives_every_period(tmp):
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
+    need_xvfb()
     # dive.h: 240 steps of every 900 the predator dives, drawn as a red circle of its reach.
     # Step 1000 is 100 steps into the second dive, step 600 between the first two (the
     # viewer once turned the predator off for good when the first dive ended).
@@ -149,8 +67,7 @@ def preset_params(name):
 
 
 def test_view_panel_offers_murmuration_in_3d(tmp):
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
+    need_xvfb()
     # The lab flock in 3-D; the panel's third preset row holds murmuration: at
     # 640 x 400 the panel is 300 pixels wide at the right, that row's button 84 to 106
     # pixels down (src/app/viewer/view_panel.c, view_ui.c). The preset keeps N and the dimension.
@@ -158,7 +75,7 @@ def test_view_panel_offers_murmuration_in_3d(tmp):
              "--no-hud", "--keys", "2:{click:490,95}", "--stats"], xvfb=True)
     check(r.returncode == 0, f"exit code {r.returncode}", r)
     check("preset murmuration" in r.stderr, "the button did not apply the preset", r)
-    stats = dict(zip(*[line.split(",") for line in r.stdout.strip().splitlines()[-2:]]))
+    stats = stats_text(r)
     want = preset_params("murmuration")
     for key in ("separation_weight", "alignment_weight", "cohesion_weight", "separation_radius",
                 "fov", "max_speed", "min_speed", "max_force"):
@@ -168,8 +85,7 @@ def test_view_panel_offers_murmuration_in_3d(tmp):
 
 
 def test_view_gpu_backend_draws_3d_from_its_buffers(tmp):
-    if not shutil.which("xvfb-run"):
-        harness.skip("xvfb-run not found (Debian package xvfb)")
+    need_xvfb()
     # --backend gpu: the compute pipeline in 3-D, drawn straight from its state buffers (no
     # host copy of the flock: scene_host is NULL there). The same state on cpu gives the
     # same picture to within the float differences of a few steps' arithmetic.
@@ -324,9 +240,4 @@ def test_render_camera_orbit_writes_frames_bad_specs_exit_2(tmp):
 
 
 if __name__ == "__main__":
-    name = sys.argv[2]
-    tmp = tempfile.mkdtemp(prefix="boids-view3-")
-    try:
-        globals()["test_" + name](tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    view_harness.main(globals())

@@ -1,37 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/* "See what a boid sees" in 3-D marks exactly the neighbours each backend's step uses
- * (src/app/render/follow3.h), for many followed boids in 3-D flocks: metric Reynolds with fields
- * of view of 240 and 180 degrees (wrap and walls), topological k = 7 at any distance and
- * within the vision radius, metric Vicsek and topological Vicsek.
- *   gpu:     the follow pass's marks, read back from the buffer boid3.vert draws from, have
+/* "See what a boid sees" marks exactly the neighbours each backend's step uses
+ * (src/app/render/follow.h), for many followed boids, in the plane and in the box: metric
+ * Reynolds with fields of view under 360 degrees (wrap and walls), topological k = 7 at any
+ * distance and within the vision radius, metric Vicsek and topological Vicsek.
+ *   gpu:     the follow pass's marks, read back from the buffer boid.vert draws from, have
  *            the count and the neighbour set hash of the gpu backend's neighbours() debug
- *            stage (neighbours3.comp / neighbours3_topo.comp) on the same state;
- *   cpu:     follow3_host in float on the downloaded state gives the cpu grid's sets;
- *   cpu-ref: follow3_host in double gives cpu-ref's.
+ *            stage (neighbours*.comp) on the same state;
+ *   cpu:     follow_host in float on the downloaded state gives the cpu grid's sets;
+ *   cpu-ref: follow_host in double gives cpu-ref's.
  * Each compares one backend's rule with itself on the same values (the same float or double
- * operations), so the sets must be equal, not close. The pick pass finds the boid nearest a
- * ray. The passes run on an EGL context, no window. Exit 77 (skip) when no GL 4.3 context
- * can be made at all. */
+ * operations), so the sets must be equal, not close. The pick pass finds the boid at a
+ * point (the plane) or nearest a ray (the box). The passes run on an EGL context, no window.
+ * Exit 77 (skip) when no GL 4.3 context can be made at all. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <glad/gl.h>
-
 #include "boids/backend.h"
 #include "boids/gpu.h"
-#include "follow3.h"
-#include "gpu_fixture.h"
+#include "follow.h"
+#include "view_fixture.h"
 
 enum { N = 2000, FOLLOWED = 40, STEPS = 10 };
-
-static void read_u32(unsigned buf, size_t n, uint32_t *out) {
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(4 * n), out);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-}
 
 /* The followed boids: spread over the ids. */
 static uint32_t followed(int t) {
@@ -57,20 +49,30 @@ static unsigned long compare(const char *what, uint32_t id, const uint32_t *seen
     return marked;
 }
 
-/* The pick pass against the same measure in double on the downloaded state: the picked
- * boid is the nearest to the ray up to the float rounding of the measure (the pass computes
- * |d|^2 / t^2 - 1 in float, a ratio near 1: a few float ulps of 1 + the measure). */
-static void check_pick(const char *name, follow3_pass *fp, const follow3_state *s,
+/* The pick pass against the same measure in double on the downloaded state.
+ * The plane: picked at a boid's own position, the pass's squared distance to it is exactly
+ * 0, so the boid picked lies at that point (that boid, or one on top of it).
+ * The box: the boid picked is the nearest to the ray up to the float rounding of the
+ * measure (the pass computes |d|^2 / t^2 - 1 in float, a ratio near 1: a few float ulps of
+ * 1 + the measure). */
+static void check_pick(const char *name, follow_pass *fp, const follow_state *s,
                        const boids_params *p, const boids_flock *f) {
     const float eye[3] = {(float)p->width * 0.5f, (float)p->height * 0.5f, -(float)p->depth};
     for (int t = 0; t < 4; t++) {
         size_t target = followed(t * 7);
+        uint32_t id = UINT32_MAX;
+        if (p->dim == 2) {
+            const float at[3] = {(float)f->x[target], (float)f->y[target], 0};
+            CHECK(follow_pick(fp, s, p, at, NULL, &id), "%s: nothing picked", name);
+            CHECK(id < f->n && f->x[id] == f->x[target] && f->y[id] == f->y[target],
+                  "%s: picked %u at a boid %zu's position", name, id, target);
+            continue;
+        }
         float dir[3] = {(float)f->x[target] - eye[0], (float)f->y[target] - eye[1],
                         (float)f->z[target] - eye[2]};
         float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
         for (int c = 0; c < 3; c++) dir[c] /= len;
-        uint32_t id = UINT32_MAX;
-        CHECK(follow3_pick(fp, s, p, eye, dir, &id), "%s: nothing picked", name);
+        CHECK(follow_pick(fp, s, p, eye, dir, &id), "%s: nothing picked", name);
         double best = INFINITY, got = INFINITY;
         for (size_t i = 0; i < f->n; i++) {
             double d[3] = {f->x[i] - eye[0], f->y[i] - eye[1], f->z[i] - eye[2]};
@@ -87,7 +89,7 @@ static void check_pick(const char *name, follow3_pass *fp, const follow3_state *
 
 /* The gpu backend: the pass's marks against its neighbours() stage, and the pick. */
 static unsigned long check_gpu(const char *name, const boids_params *p, const boids_flock *init,
-                               follow3_pass *fp, uint32_t *seen, uint32_t *ids, uint32_t *count,
+                               follow_pass *fp, uint32_t *seen, uint32_t *ids, uint32_t *count,
                                uint64_t *hash) {
     boids_error err;
     boids_gpu_options o = checked(0);
@@ -97,20 +99,20 @@ static unsigned long check_gpu(const char *name, const boids_params *p, const bo
     /* Some steps first, so the state buffers are in the grid's order, not the upload's. */
     CHECK(boids_backend_step(b, p, STEPS, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     CHECK(boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK, "%s: %s", name, err.msg);
-    follow3_state s = {boids_gpu_state_buffer(b), boids_gpu_velocity_buffer(b),
-                       boids_gpu_id_buffer(b), N};
-    read_u32(s.ids, N, ids);
+    follow_state s = {boids_gpu_state_buffer(b), p->dim == 3 ? boids_gpu_velocity_buffer(b) : 0,
+                      boids_gpu_id_buffer(b), N};
+    read_buffer(s.ids, 4 * N, ids);
     unsigned long total = 0;
     for (int t = 0; t < FOLLOWED; t++) {
         uint32_t id = followed(t);
-        follow3_result r;
-        CHECK(follow3_run(fp, &s, p, id, &r, &err) == BOIDS_OK, "%s: %s", name, err.msg);
+        follow_result r;
+        CHECK(follow_run(fp, &s, p, id, &r, &err) == BOIDS_OK, "%s: %s", name, err.msg);
         CHECK(r.found && ids[r.slot] == id, "%s: boid %u not found", name, id);
-        read_u32(follow3_seen_buffer(fp), N, seen);
+        read_buffer(follow_seen_buffer(fp), 4 * N, seen);
         total += compare(name, id, seen, ids, r.count, count[id], hash[id]);
     }
     boids_flock f;
-    CHECK(boids_flock_alloc_dim(&f, N, 3, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_flock_alloc_dim(&f, N, p->dim, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(boids_backend_download(b, &f, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     check_pick(name, fp, &s, p, &f);
     boids_flock_free(&f);
@@ -118,7 +120,7 @@ static unsigned long check_gpu(const char *name, const boids_params *p, const bo
     return total;
 }
 
-/* A cpu backend: follow3_host in its precision against its neighbours(). */
+/* A cpu backend: follow_host in its precision against its neighbours(). */
 static unsigned long check_cpu(const char *name, const boids_params *p, const boids_flock *init,
                                int single, uint32_t *seen, uint32_t *nb, uint32_t *count,
                                uint64_t *hash) {
@@ -127,7 +129,7 @@ static unsigned long check_cpu(const char *name, const boids_params *p, const bo
     CHECK(b != NULL, "%s: %s", name, err.msg);
     if (!b) return 0;
     boids_flock f;
-    CHECK(boids_flock_alloc_dim(&f, N, 3, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_flock_alloc_dim(&f, N, p->dim, &err) == BOIDS_OK, "%s", err.msg);
     CHECK(boids_backend_step(b, p, STEPS, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     CHECK(boids_backend_download(b, &f, &err) == BOIDS_OK, "%s: %s", name, err.msg);
     CHECK(boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK, "%s: %s", name, err.msg);
@@ -136,7 +138,7 @@ static unsigned long check_cpu(const char *name, const boids_params *p, const bo
     unsigned long total = 0;
     for (int t = 0; t < FOLLOWED; t++) {
         uint32_t id = followed(t);
-        size_t m = follow3_host(&f, p, id, single, nb);
+        size_t m = follow_host(&f, p, id, single, nb);
         memset(seen, 0, N * sizeof *seen);
         for (size_t q = 0; q < m; q++) {
             CHECK(q == 0 || nb[q - 1] < nb[q], "%s: boid %u: marks not ascending", name, id);
@@ -149,20 +151,21 @@ static unsigned long check_cpu(const char *name, const boids_params *p, const bo
     return total;
 }
 
-static void check_scenario(const char *name, const boids_params *p, follow3_pass *fp) {
+/* Every backend: the pass on the gpu backend's buffers, the host's for the cpu backends. */
+static void check_scenario(const char *name, const boids_params *p, follow_pass *fp) {
     boids_error err;
     boids_flock init;
-    CHECK(boids_flock_alloc_dim(&init, N, 3, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_flock_alloc_dim(&init, N, p->dim, &err) == BOIDS_OK, "%s", err.msg);
     boids_flock_randomize(&init, p, 11);
     uint32_t *seen = malloc(4 * N), *ids = malloc(4 * N), *count = malloc(4 * N);
     uint64_t *hash = malloc(8 * N);
     char what[96];
     static const char *const backends[] = {"gpu", "cpu", "cpu-ref"};
     for (int k = 0; k < 3; k++) {
-        snprintf(what, sizeof what, "%s, %s", name, backends[k]);
+        snprintf(what, sizeof what, "%dd %s, %s", p->dim, name, backends[k]);
         unsigned long total = k == 0 ? check_gpu(what, p, &init, fp, seen, ids, count, hash)
                                      : check_cpu(what, p, &init, k == 1, seen, ids, count, hash);
-        printf("%-36s %d followed boids, %lu neighbours marked, the step's sets\n", what, FOLLOWED,
+        printf("%-40s %d followed boids, %lu neighbours marked, the step's sets\n", what, FOLLOWED,
                total);
         CHECK(total > FOLLOWED, "%s: too few neighbours (%lu) for the check to mean much", what,
               total);
@@ -174,17 +177,21 @@ static void check_scenario(const char *name, const boids_params *p, follow3_pass
     boids_flock_free(&init);
 }
 
-/* The murmuration preset at 2000 boids in a box of about its density, and its variants. */
-static void scenarios(follow3_pass *fp) {
+/* The scenarios, in one dimension: the plane from the lab preset, the box from the
+ * murmuration preset at 2000 boids in a box of about its density. */
+static void scenarios(int dim, follow_pass *fp) {
     boids_error err;
     boids_params p;
-    CHECK(boids_preset_apply(&p, "murmuration", &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_preset_apply(&p, dim == 3 ? "murmuration" : "lab", &err) == BOIDS_OK, "%s",
+          err.msg);
     p.count = N;
-    p.width = 600;
-    p.height = 400;
-    p.depth = 500;
-    p.food_x = 300, p.food_y = 220, p.food_z = 250;
-    p.predator_x = 300, p.predator_y = 220, p.predator_z = 250;
+    if (dim == 3) {
+        p.width = 600;
+        p.height = 400;
+        p.depth = 500;
+        p.food_x = 300, p.food_y = 220, p.food_z = 250;
+        p.predator_x = 300, p.predator_y = 220, p.predator_z = 250;
+    }
     p.neighbours = BOIDS_NEIGHBOURS_METRIC;
     p.fov = 240;
     p.boundary = BOIDS_BOUNDARY_WRAP;
@@ -211,16 +218,14 @@ static void scenarios(follow3_pass *fp) {
 
 int main(void) {
     boids_error err;
-    gl = boids_gl_create(1, &err);
-    if (!gl) return no_gpu_exit("follow3_test", err.msg);
-    follow3_pass *fp = follow3_create(&err);
-    CHECK(fp != NULL, "follow3_create: %s", err.msg);
-    if (fp) {
-        scenarios(fp);
-        follow3_destroy(fp);
+    int code;
+    if (!view_fixture_open("follow_test", &code)) return code;
+    for (int dim = 2; dim <= 3; dim++) {
+        follow_pass *fp = follow_create(dim, &err);
+        CHECK(fp != NULL, "follow_create(%d): %s", dim, err.msg);
+        if (!fp) continue;
+        scenarios(dim, fp);
+        follow_destroy(fp);
     }
-    const boids_gl_debug *log = boids_gl_debug_log(gl);
-    CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);
-    boids_gl_destroy(gl);
-    return CHECK_DONE("follow3_test");
+    return view_fixture_close("follow_test");
 }

@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The 3-D drawing (src/app/render/render3.c) on a synthetic 3-D state, no simulation: two boids of
- * the same colour and heading, one near the eye and one across the world, drawn into an
- * offscreen framebuffer on an EGL context. The depth cue must show: the far boid is dimmer
- * (fog) and covers fewer pixels (perspective). The world box's lines are drawn, and a
- * second camera position gives a different picture. Exit 77 (skip) when no GL 4.3 context
- * can be made at all. */
+/* The drawing of the box (src/app/render/render.c, dim = 3) on a synthetic 3-D state, no
+ * simulation: two boids of the same colour and heading, one near the eye and one across the
+ * world, drawn into an offscreen framebuffer on an EGL context. The depth cue must show: the far
+ * boid is dimmer (fog) and covers fewer pixels (perspective). The world box's lines are drawn, and
+ * a second camera position gives a different picture. Exit 77 (skip) when no GL 4.3 context can be
+ * made at all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <glad/gl.h>
-
-#include "boids/gpu.h"
 #include "camera3.h"
-#include "gpu_fixture.h"
 #include "render.h"
+#include "view_fixture.h"
 
 enum { W = 640, H = 480 };
 
@@ -60,19 +57,19 @@ static void measure(const unsigned char *px, const unsigned char bg[3], blob out
         }
 }
 
-static void draw(render_ctx *r, render3 *t, const camera3 *c, const render_flock3 *f,
-                 const boids_params *p, const float box[3], unsigned char *px) {
+static void draw(render_ctx *r, const camera3 *c, const render_flock *f, const boids_params *p,
+                 const float box[3], unsigned char *px) {
     render_camera cam = {0, 0, 1, W, H};
     render_begin(r, &cam);
-    render3_begin(t);
     render_view3 v = render_view3_make(c, W, H);
-    render3_draw_flock(t, render_get_look(r), &v, p, f);
-    if (box) render3_box(t, box, BOIDS_BOUNDARY_WALLS);
-    render3_flush(t, render_get_look(r), &v);
+    render_set_view(r, &v);
+    render_draw_flock(r, p, f);
+    if (box) render_world_box(r, box, BOIDS_BOUNDARY_WALLS);
+    render_flush(r);
     render_read_pixels(W, H, px);
 }
 
-static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
+static void far_boids_are_dimmer_and_smaller(render_ctx *r) {
     boids_params p = boids_params_default();
     const float world[3] = {1000, 1000, 1000};
     camera3 c;
@@ -100,9 +97,15 @@ static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
     render_look look = render_look_default();
     look.plain[0] = look.plain[1] = look.plain[2] = 1;
     render_set_look(r, &look);
-    render_flock3 f = {pb, vb, vb, 2, RENDER_PLAIN, 60, 1, 0, 0, 0};
+    render_flock f = {0};
+    f.state_buf = pb;
+    f.vel_buf = f.prev_vel_buf = vb;
+    f.n = 2;
+    f.colour = RENDER_PLAIN;
+    f.length = 60;
+    f.min_px = 1;
     unsigned char *px = malloc((size_t)W * H * 4);
-    draw(r, t, &c, &f, &p, NULL, px);
+    draw(r, &c, &f, &p, NULL, px);
     unsigned char bg[3] = {(unsigned char)(look.background[0] * 255 + 0.5f),
                            (unsigned char)(look.background[1] * 255 + 0.5f),
                            (unsigned char)(look.background[2] * 255 + 0.5f)};
@@ -112,7 +115,7 @@ static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
            m[0].peak, m[1].pixels, m[1].peak, bg[1]);
     CHECK(m[0].pixels > 20 && m[1].pixels > 2, "both boids visible");
     /* The fog keeps exp(-1200 / range) ~ 0.47 of the far boid's light over the background
-     * (render3.c: range = diameter / ln 3); perspective halves it or more. The margins
+     * (render.c: range = diameter / ln 3); perspective halves it or more. The margins
      * (0.8, 0.6) leave room for the lighting of the faces seen and the rasterisation of a
      * boid a few pixels across. */
     CHECK(m[1].peak - bg[1] < 0.8 * (m[0].peak - bg[1]), "far boid dimmer: %d vs %d", m[1].peak,
@@ -122,13 +125,13 @@ static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
 
     /* The box's edges are drawn, and another camera position draws another picture. */
     unsigned char *px2 = malloc((size_t)W * H * 4);
-    draw(r, t, &c, &f, &p, world, px);
+    draw(r, &c, &f, &p, world, px);
     blob with_box[2];
     measure(px, bg, with_box);
     CHECK(with_box[0].pixels + with_box[1].pixels > m[0].pixels + m[1].pixels + 500,
           "the box's lines are drawn");
     c.yaw += 1.2f;
-    draw(r, t, &c, &f, &p, world, px2);
+    draw(r, &c, &f, &p, world, px2);
     long differ = 0;
     for (size_t i = 0; i < (size_t)W * H * 4; i++) differ += px[i] != px2[i];
     CHECK(differ > 1000, "two camera positions, two pictures (%ld bytes differ)", differ);
@@ -140,23 +143,18 @@ static void far_boids_are_dimmer_and_smaller(render_ctx *r, render3 *t) {
 
 int main(void) {
     boids_error err;
-    gl = boids_gl_create(1, &err);
-    if (!gl) return no_gpu_exit("render3_test", err.msg);
-    render_ctx *r = render_create(&err);
-    render3 *t = r ? render3_create(&err) : NULL;
-    CHECK(r && t, "renderer: %s", err.msg);
-    if (r && t) {
+    int code;
+    if (!view_fixture_open("render_test", &code)) return code;
+    render_ctx *r = render_create(3, &err);
+    CHECK(r, "renderer: %s", err.msg);
+    if (r) {
         unsigned fbo, rb[2];
         target(&fbo, rb);
-        far_boids_are_dimmer_and_smaller(r, t);
+        far_boids_are_dimmer_and_smaller(r);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glDeleteFramebuffers(1, &fbo);
         glDeleteRenderbuffers(2, rb);
     }
-    render3_destroy(t);
     render_destroy(r);
-    const boids_gl_debug *log = boids_gl_debug_log(gl);
-    CHECK(log->errors == 0, "GL errors: %lu (%s)", log->errors, log->last_error);
-    boids_gl_destroy(gl);
-    return CHECK_DONE("render3_test");
+    return view_fixture_close("render_test");
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The previous step's velocities of a 3-D flock on the gpu backend, for boid3.vert's bank:
+// The previous step's velocities of a 3-D flock on the gpu backend, for boid.vert's bank:
 // the step reorders its state by cell, so a boid's slot changes from step to step. Before
 // the step, pass 0 files each velocity under its boid's id; after it, pass 1 fetches each
 // slot's old velocity by the id now in that slot. A fixed number of groups strides over N

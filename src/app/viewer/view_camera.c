@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* The viewer's camera, of either dimension, and the mouse and keys that move it. The plane:
+ * a zoom and a centre (cx, cy) over render_camera_fit's view, the right (or middle) button
+ * pans it and the wheel zooms about the cursor. The box: cam3 (camera3.h), orbiting or
+ * flying; the left button turns it, the right (or middle) pans it, the wheel zooms, `n`
+ * toggles orbit / fly (view_keys.c) and in fly mode the movement keys, held, move the eye.
+ * A locked camera moves with the followed boid. */
+#include <math.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+/* glad provides the GL declarations; GLFW must not include its own. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "view_internal.h"
+
+int view_is3d(const view *v) {
+    return scene_params(v->sc)->dim == 3;
+}
+
+render_camera view_camera(const view *v) {
+    const boids_params *p = scene_params(v->sc);
+    render_camera c = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4);
+    c.scale *= v->zoom;
+    c.cx = v->cx;
+    c.cy = v->cy;
+    return c;
+}
+
+/* The plane: the whole world in the part of the window the panel leaves free, the zoom that
+ * fits it there and the camera's centre moved left by half the panel. The box: the start
+ * view of camera3_reset (frame_view moves it beside the panel). */
+void view_camera_fit(view *v) {
+    const boids_params *p = scene_params(v->sc);
+    v->lock = 0;
+    v->fitted = 1;
+    if (view_is3d(v)) {
+        camera3_reset(&v->cam3, p->width, p->height, p->depth);
+        return;
+    }
+    double pw = v->panel ? view_panel_width(v) : 0;
+    if (pw > v->fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
+    double full = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4).scale;
+    double left = render_camera_fit(p->width, p->height, v->fb_w - (int)pw, v->fb_h, 4).scale;
+    v->zoom = left / full;
+    v->cx = p->width / 2 + pw / 2 / left;
+    v->cy = p->height / 2;
+}
+
+void view_camera_drag(view *v, double dx, double dy) {
+    if (!view_is3d(v)) {
+        if (!v->right_down) return;
+        render_camera c = view_camera(v);
+        v->cx -= dx / c.scale;
+        v->cy -= dy / c.scale;
+    } else if (v->left_down &&
+               !(v->panel && (v->u.over_panel || v->press_on_panel || v->u.active))) {
+        camera3_turn(&v->cam3, dx, dy, v->fb_h);
+    } else if (v->right_down) {
+        camera3_pan(&v->cam3, dx, dy, v->fb_h);
+    } else {
+        return;
+    }
+    v->lock = 0;
+    v->fitted = 0;
+}
+
+void view_camera_wheel(view *v, double notches) {
+    v->fitted = 0;
+    if (view_is3d(v)) {
+        camera3_wheel(&v->cam3, notches);
+        return;
+    }
+    /* Zoom about the cursor: the world point under it stays under it. */
+    render_camera c = view_camera(v);
+    double wx, wy;
+    render_px_to_world(&c, v->mx, v->my, &wx, &wy);
+    double k = pow(1.15, notches);
+    v->zoom = fmin(200, fmax(0.2, v->zoom * k));
+    render_camera c2 = view_camera(v);
+    double wx2, wy2;
+    render_px_to_world(&c2, v->mx, v->my, &wx2, &wy2);
+    v->cx += wx - wx2;
+    v->cy += wy - wy2;
+}
+
+/* The fly camera's keys, held: w/s forward and back, d/a right and left, e/q up and down. */
+static const int fly_keys[6] = {GLFW_KEY_W, GLFW_KEY_S, GLFW_KEY_D,
+                                GLFW_KEY_A, GLFW_KEY_E, GLFW_KEY_Q};
+
+int view_camera_captures_char(const view *v, unsigned c) {
+    if (!view_is3d(v) || v->cam3.mode != CAMERA3_FLY) return 0;
+    static const char moves[] = "wsdaeqWSDAEQ";
+    for (const char *m = moves; *m; m++)
+        if ((unsigned)*m == c) return 1;
+    return 0;
+}
+
+void view_camera_fly(view *v, uint64_t now) {
+    double dt = v->fly_ns ? (double)(now - v->fly_ns) * 1e-9 : 0;
+    v->fly_ns = now;
+    if (!view_is3d(v) || v->cam3.mode != CAMERA3_FLY || dt <= 0) return;
+    int held[6];
+    for (int i = 0; i < 6; i++) held[i] = glfwGetKey(v->win, fly_keys[i]) == GLFW_PRESS;
+    int fwd = held[0] - held[1], right = held[2] - held[3], up = held[4] - held[5];
+    if (!fwd && !right && !up) return;
+    int fast = glfwGetKey(v->win, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+               glfwGetKey(v->win, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    /* a stalled frame (a restart of a huge flock) must not throw the eye across the world */
+    camera3_fly(&v->cam3, fwd, right, up, fmin(dt, 0.1), fast);
+    v->fitted = 0;
+    view_input_seen(v);
+}
+
+render_view3 view_camera_box(const view *v) {
+    render_view3 rv = render_view3_make(&v->cam3, v->fb_w, v->fb_h);
+    double pw = v->panel ? view_panel_width(v) : 0;
+    if (pw <= 0 || pw > v->fb_w / 2) return rv;
+    mat4 shift, vp;
+    glm_translate_make(shift, (vec3){-(float)(pw / v->fb_w), 0, 0});
+    glm_mat4_mul(shift, (vec4 *)rv.view_proj, vp);
+    memcpy(rv.view_proj, vp, sizeof vp);
+    return rv;
+}
+
+void view_camera_ray(const view *v, float eye[3], float ray[3]) {
+    render_view3 rv = view_camera_box(v);
+    mat4 inv;
+    glm_mat4_inv((vec4 *)rv.view_proj, inv);
+    vec4 ndc = {(float)(2 * v->mx / v->fb_w - 1), (float)(1 - 2 * v->my / v->fb_h), 1, 1}, far_;
+    glm_mat4_mulv(inv, ndc, far_);
+    camera3_eye(&v->cam3, eye);
+    glm_vec3_scale(far_, 1.0f / far_[3], ray);
+    glm_vec3_sub(ray, eye, ray);
+    glm_vec3_normalize(ray);
+}
+
+void view_camera_follow(view *v, const float pos[3]) {
+    if (!v->lock) return;
+    if (!view_is3d(v)) {
+        v->cx = pos[0];
+        v->cy = pos[1];
+        return;
+    }
+    vec3 eye, target = {pos[0], pos[1], pos[2]}, shift;
+    camera3_eye(&v->cam3, eye);
+    glm_vec3_sub(target, v->cam3.target, shift);
+    glm_vec3_add(eye, shift, eye);
+    camera3_look_at(&v->cam3, eye, target);
+}
