@@ -418,62 +418,8 @@ static void test_state_round_trip(void) {
 
 /* ---- observables in 3-D -------------------------------------------------------------- */
 
-static double pair_d2(const boids_flock *f, const boids_params *p, size_t i, size_t j) {
-    const double side[3] = {p->width, p->height, p->depth};
-    const double d[3] = {f->x[j] - f->x[i], f->y[j] - f->y[i], f->z[j] - f->z[i]};
-    double d2 = 0;
-    for (int c = 0; c < 3; c++) {
-        double e = d[c];
-        if (p->boundary == BOIDS_BOUNDARY_WRAP) e = rules_wrap_d3(e, side[c], side[c] / 2);
-        d2 += e * e;
-    }
-    return d2;
-}
-
-static size_t root(size_t *parent, size_t a) {
-    while (parent[a] != a) a = parent[a];
-    return a;
-}
-
-/* The grid observables against an O(N^2) count: nearest neighbours (same minima, summed in
- * id order: 1e-12 relative for the sum's rounding), neighbour counts and components exact. */
-static void test_metrics_brute_force(void) {
-    for (int bnd = 0; bnd < 3; bnd++) {
-        boids_params p = box_params(300, bnd);
-        p.vision_radius = 35;
-        boids_flock f = random_flock(&p, 700, 31 + (uint64_t)bnd);
-        if (bnd == BOIDS_BOUNDARY_OPEN)
-            for (size_t i = 0; i < f.n; i++) f.z[i] = 3 * f.z[i] - 250; /* beyond the box */
-        boids_metrics m;
-        boids_error err;
-        CHECK(boids_metrics_compute(&f, &p, &m, &err) == BOIDS_OK, "%s", err.msg);
-        size_t *parent = malloc(f.n * sizeof *parent);
-        double snn = 0, scnt = 0, r2 = p.vision_radius * p.vision_radius;
-        for (size_t i = 0; i < f.n; i++) parent[i] = i;
-        for (size_t i = 0; i < f.n; i++) {
-            double best = INFINITY;
-            for (size_t j = 0; j < f.n; j++) {
-                if (j == i) continue;
-                double d2 = pair_d2(&f, &p, i, j);
-                best = fmin(best, d2);
-                scnt += d2 < r2;
-                if (d2 < r2) parent[root(parent, i)] = root(parent, j);
-            }
-            snn += sqrt(best);
-        }
-        size_t roots = 0;
-        for (size_t i = 0; i < f.n; i++) roots += parent[i] == i;
-        CHECK_NEAR(m.nn_distance, snn / (double)f.n, 1e-12 * m.nn_distance,
-                   "boundary %d: nearest neighbours", bnd);
-        CHECK(m.neighbours == scnt / (double)f.n, "boundary %d: neighbour count %g vs %g", bnd,
-              m.neighbours, scnt / (double)f.n);
-        CHECK(m.clusters == (double)roots, "boundary %d: %g clusters vs %zu", bnd, m.clusters,
-              roots);
-        CHECK_NEAR(m.order, boids_order(&f), 0, "order is boids_order");
-        free(parent);
-        boids_flock_free(&f);
-    }
-}
+/* The grid observables against an O(N^2) count are tests/metrics_test.c's, in the plane and
+ * in the box. */
 
 /* A ring about the y axis, every boid moving round it the same way: milling 1, order ~0. */
 static void test_milling_ring(void) {
@@ -600,7 +546,6 @@ int main(void) {
     test_ref_threads();
     test_cpu_against_ref();
     test_state_round_trip();
-    test_metrics_brute_force();
     test_milling_ring();
     test_rotation();
     test_vicsek3_null_model();

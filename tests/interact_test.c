@@ -57,6 +57,19 @@ static void file_lines_fill_the_table(void) {
           "off");
 }
 
+/* A file of text whose line `line` is bad: s refuses it naming that line and `expect`, and
+ * stays as it was. */
+static void refused_unchanged(boids_interact *s, const char *text, int line, const char *expect) {
+    const boids_interact before = *s;
+    const char *path = write_file("bad", text);
+    boids_error e;
+    char at[16];
+    snprintf(at, sizeof at, ":%d:", line);
+    CHECK(boids_interact_load_ini(s, path, &e) == BOIDS_ERR_INPUT, "'%s' accepted", text);
+    CHECK(strstr(e.msg, at) && strstr(e.msg, expect), "'%s': message '%s'", text, e.msg);
+    CHECK(!memcmp(s, &before, sizeof *s), "'%s' changed the table", text);
+}
+
 static void bad_lines_are_refused_and_change_nothing(void) {
     static const struct {
         const char *text, *expect;
@@ -74,19 +87,12 @@ static void bad_lines_are_refused_and_change_nothing(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         boids_params p = boids_params_default();
-        boids_interact s, before;
+        boids_interact s;
         boids_interact_default(&s, &p);
         /* A good line first: the bad second line must undo it too. */
         char text[512];
         snprintf(text, sizeof text, "obstacle = circle 5 5 5\n%s", cases[i].text);
-        const char *path = write_file("bad", text);
-        before = s;
-        boids_error e;
-        CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_ERR_INPUT, "'%s' accepted",
-              cases[i].text);
-        CHECK(strstr(e.msg, ":2:") && strstr(e.msg, cases[i].expect), "'%s': message '%s'",
-              cases[i].text, e.msg);
-        CHECK(!memcmp(&s, &before, sizeof s), "'%s' changed the table", cases[i].text);
+        refused_unchanged(&s, text, 2, cases[i].expect);
     }
     boids_params p = boids_params_default();
     boids_interact s;
@@ -137,15 +143,8 @@ static void lines_in_3d(void) {
         {"obstacle = sphere 1 2 3 2e7\n", "sphere radius 2e+07 is out of range"},
         {"obstacle = sphere 1 inf 3 4\n", "`sphere X Y Z R`"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        boids_interact before = s;
-        path = write_file("bad3", bad[i].text);
-        CHECK(boids_interact_load_ini(&s, path, &e) == BOIDS_ERR_INPUT, "'%s' accepted",
-              bad[i].text);
-        CHECK(strstr(e.msg, ":1:") && strstr(e.msg, bad[i].expect), "'%s': message '%s'",
-              bad[i].text, e.msg);
-        CHECK(!memcmp(&s, &before, sizeof s), "'%s' changed the table", bad[i].text);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        refused_unchanged(&s, bad[i].text, 1, bad[i].expect);
 }
 
 /* Obstacles of the other dimension are refused where the dimension is known: the world check

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Observables (boids/metrics.h) against the checks of seed 003, sections 246.5 and 246.9,
- * and against an O(N^2) brute force on random states. Each check names the property. */
+ * and against an O(N^2) brute force on random states in the plane and in the box (the
+ * box's own checks, rings about any axis and rotations, are tests/dim3_test.c's). Each
+ * check names the property. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +24,18 @@ static boids_params world(double w, double h, int boundary, double radius) {
     return p;
 }
 
-static boids_flock flock(size_t n) {
+static boids_flock flock_dim(size_t n, int dim) {
     boids_flock f;
     boids_error err;
-    if (boids_flock_alloc(&f, n, &err)) {
+    if (boids_flock_alloc_dim(&f, n, dim, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
     return f;
+}
+
+static boids_flock flock(size_t n) {
+    return flock_dim(n, 2);
 }
 
 static boids_metrics compute(const boids_flock *f, const boids_params *p) {
@@ -331,19 +337,22 @@ static void test_three_groups(void) {
 }
 
 /* ---- the grid agrees with an O(N^2) brute force -------------------------------------- */
+/* The shortest-image squared distance from boid i to boid j over the flock's axes, summed
+ * x, y (z) from 0: the plane's dx * dx + dy * dy to the bit. */
 static double bf_d2(const boids_flock *f, const boids_params *p, size_t i, size_t j) {
-    double dx = f->x[j] - f->x[i], dy = f->y[j] - f->y[i];
-    if (p->boundary == BOIDS_BOUNDARY_WRAP) {
-        if (dx > p->width / 2)
-            dx -= p->width;
-        else if (dx < -p->width / 2)
-            dx += p->width;
-        if (dy > p->height / 2)
-            dy -= p->height;
-        else if (dy < -p->height / 2)
-            dy += p->height;
+    const double *pos[3] = {f->x, f->y, f->z}, side[3] = {p->width, p->height, p->depth};
+    double d2 = 0;
+    for (int a = 0; a < boids_flock_dim(f); a++) {
+        double d = pos[a][j] - pos[a][i];
+        if (p->boundary == BOIDS_BOUNDARY_WRAP) {
+            if (d > side[a] / 2)
+                d -= side[a];
+            else if (d < -side[a] / 2)
+                d += side[a];
+        }
+        d2 += d * d;
     }
-    return dx * dx + dy * dy;
+    return d2;
 }
 
 static size_t bf_find(size_t *parent, size_t a) {
@@ -352,69 +361,85 @@ static size_t bf_find(size_t *parent, size_t a) {
 }
 
 static void test_brute_force(void) {
-    /* Radii from tiny (the nearest-neighbour search walks many rings; the cell cap bites)
-     * to wider than the world (1 or 2 cells per axis, where wrap must not visit a cell
-     * twice); boundaries wrap, walls and a plain box (an open plane reads the same);
-     * clustered and uniform layouts. Same distance formula, same summation order: every
-     * value must match exactly. */
+    /* In the plane and in the box: radii from tiny (the nearest-neighbour search walks many
+     * shells; the cell cap bites) to wider than the world (1 or 2 cells per axis, where wrap
+     * must not visit a cell twice); boundaries wrap, walls and open (a fifth of the boids
+     * far outside the world, where the grid covers the flock's extent); clustered and
+     * uniform layouts. Same distance formula, same summation order: every value must match
+     * exactly. */
     const double radii[] = {0.01, 0.7, 3, 13, 40, 70, 250};
     boids_rng rng;
     boids_rng_seed(&rng, 9);
     int cases = 0;
-    for (int b = 0; b < 2; b++)
-        for (int ri = 0; ri < 7; ri++)
-            for (int layout = 0; layout < 3; layout++) {
-                size_t n = layout == 2 ? 7 : 900;
-                boids_params p =
-                    world(120, 80, b ? BOIDS_BOUNDARY_WALLS : BOIDS_BOUNDARY_WRAP, radii[ri]);
-                boids_flock f = flock(n);
-                for (size_t i = 0; i < n; i++) {
-                    double x = 120 * boids_rng_random(&rng), y = 80 * boids_rng_random(&rng);
-                    if (layout == 1) { /* four tight clumps, two of them across the seam */
-                        int k = (int)(i % 4);
-                        double cx[] = {1, 119, 60, 30}, cy[] = {40, 40, 79.5, 10};
-                        x = fmod(cx[k] + 3 * (boids_rng_random(&rng) - 0.5) + 120, 120);
-                        y = fmod(cy[k] + 3 * (boids_rng_random(&rng) - 0.5) + 80, 80);
-                    }
-                    set(&f, i, x, y, boids_rng_random(&rng) - 0.5, boids_rng_random(&rng) - 0.5);
-                }
-                boids_metrics m = compute(&f, &p);
-                double r2 = p.vision_radius * p.vision_radius, snn = 0, scnt = 0;
-                size_t *parent = malloc(n * sizeof *parent);
-                for (size_t i = 0; i < n; i++) parent[i] = i;
-                for (size_t i = 0; i < n; i++) {
-                    double best = INFINITY;
-                    for (size_t j = 0; j < n; j++) {
-                        if (j == i) continue;
-                        double d2 = bf_d2(&f, &p, i, j);
-                        if (d2 < best) best = d2;
-                        if (d2 < r2) {
-                            scnt += 1;
-                            parent[bf_find(parent, i)] = bf_find(parent, j);
+    for (int dim = 2; dim <= 3; dim++)
+        for (int b = 0; b < 3; b++)
+            for (int ri = 0; ri < 7; ri++)
+                for (int layout = 0; layout < 3; layout++) {
+                    size_t n = layout == 2 ? 7 : 900;
+                    const int boundary =
+                        (int[]){BOIDS_BOUNDARY_WRAP, BOIDS_BOUNDARY_WALLS, BOIDS_BOUNDARY_OPEN}[b];
+                    boids_params p = world(120, 80, boundary, radii[ri]);
+                    p.dim = dim;
+                    p.depth = 60;
+                    boids_flock f = flock_dim(n, dim);
+                    for (size_t i = 0; i < n; i++) {
+                        double x = 120 * boids_rng_random(&rng), y = 80 * boids_rng_random(&rng);
+                        if (layout == 1) { /* four tight clumps, two of them across the seam */
+                            int k = (int)(i % 4);
+                            double cx[] = {1, 119, 60, 30}, cy[] = {40, 40, 79.5, 10};
+                            x = fmod(cx[k] + 3 * (boids_rng_random(&rng) - 0.5) + 120, 120);
+                            y = fmod(cy[k] + 3 * (boids_rng_random(&rng) - 0.5) + 80, 80);
                         }
+                        set(&f, i, x, y, boids_rng_random(&rng) - 0.5,
+                            boids_rng_random(&rng) - 0.5);
+                        if (dim == 3) {
+                            f.z[i] = layout == 1 ? 59 + 2 * boids_rng_random(&rng)
+                                                 : 60 * boids_rng_random(&rng);
+                            if (f.z[i] >= 60) f.z[i] -= 60; /* a clump across the z seam */
+                            f.vz[i] = boids_rng_random(&rng) - 0.5;
+                        }
+                        if (boundary == BOIDS_BOUNDARY_OPEN && i % 5 == 0) f.x[i] += 500;
                     }
-                    snn += sqrt(best);
+                    boids_metrics m = compute(&f, &p);
+                    double r2 = p.vision_radius * p.vision_radius, snn = 0, scnt = 0;
+                    size_t *parent = malloc(n * sizeof *parent);
+                    for (size_t i = 0; i < n; i++) parent[i] = i;
+                    for (size_t i = 0; i < n; i++) {
+                        double best = INFINITY;
+                        for (size_t j = 0; j < n; j++) {
+                            if (j == i) continue;
+                            double d2 = bf_d2(&f, &p, i, j);
+                            if (d2 < best) best = d2;
+                            if (d2 < r2) {
+                                scnt += 1;
+                                parent[bf_find(parent, i)] = bf_find(parent, j);
+                            }
+                        }
+                        snn += sqrt(best);
+                    }
+                    size_t roots = 0, *size = calloc(n, sizeof *size), big = 0;
+                    for (size_t i = 0; i < n; i++) size[bf_find(parent, i)]++;
+                    for (size_t i = 0; i < n; i++) {
+                        if (parent[i] == i) roots++;
+                        if (size[i] > big) big = size[i];
+                    }
+                    CHECK(m.nn_distance == snn / (double)n,
+                          "dim %d b %d R %g layout %d: nn %.17g vs %.17g", dim, b, p.vision_radius,
+                          layout, m.nn_distance, snn / (double)n);
+                    CHECK(m.neighbours == scnt / (double)n,
+                          "dim %d b %d R %g layout %d: neighbours %g vs %g", dim, b,
+                          p.vision_radius, layout, m.neighbours, scnt / (double)n);
+                    CHECK(m.clusters == (double)roots,
+                          "dim %d b %d R %g layout %d: clusters %g vs %zu", dim, b, p.vision_radius,
+                          layout, m.clusters, roots);
+                    CHECK(m.largest_cluster == (double)big / (double)n,
+                          "dim %d b %d R %g layout %d: largest %g vs %zu", dim, b, p.vision_radius,
+                          layout, m.largest_cluster, big);
+                    free(parent);
+                    free(size);
+                    boids_flock_free(&f);
+                    cases++;
                 }
-                size_t roots = 0, *size = calloc(n, sizeof *size), big = 0;
-                for (size_t i = 0; i < n; i++) size[bf_find(parent, i)]++;
-                for (size_t i = 0; i < n; i++) {
-                    if (parent[i] == i) roots++;
-                    if (size[i] > big) big = size[i];
-                }
-                CHECK(m.nn_distance == snn / (double)n, "b %d R %g layout %d: nn %.17g vs %.17g", b,
-                      p.vision_radius, layout, m.nn_distance, snn / (double)n);
-                CHECK(m.neighbours == scnt / (double)n, "b %d R %g layout %d: neighbours %g vs %g",
-                      b, p.vision_radius, layout, m.neighbours, scnt / (double)n);
-                CHECK(m.clusters == (double)roots, "b %d R %g layout %d: clusters %g vs %zu", b,
-                      p.vision_radius, layout, m.clusters, roots);
-                CHECK(m.largest_cluster == (double)big / (double)n,
-                      "b %d R %g layout %d: largest %g vs %zu", b, p.vision_radius, layout,
-                      m.largest_cluster, big);
-                free(parent);
-                free(size);
-                boids_flock_free(&f);
-                cases++;
-            }
     printf("brute force: %d cases compared\n", cases);
 }
 

@@ -9,20 +9,9 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "seed003.h"
 
 static const double TOL = 1e-12;
-
-static boids_params three_agent_params(void) {
-    boids_params p = boids_params_default();
-    p.model = BOIDS_MODEL_VICSEK;
-    p.boundary = BOIDS_BOUNDARY_OPEN;
-    p.vision_radius = 1.1;
-    p.separation_radius = 0;
-    p.noise = 0;
-    p.speed = 0.2;
-    p.dt = 1;
-    return p;
-}
 
 static void set_agents(boids_flock *f, const double *x, const double *y, const double *deg,
                        double speed) {
@@ -48,13 +37,21 @@ static void step_once(const boids_params *p, boids_flock *f) {
     boids_backend_destroy(b);
 }
 
-static void test_three_agents(void) {
-    boids_params p = three_agent_params();
+/* Seed 003's line of three agents at x = 0, 1, 2 on y = 0, moving at 0.2 with the headings
+ * deg (degrees), into f (allocated here). */
+static void three_agents(boids_flock *f, const double deg[3]) {
     boids_error err;
+    const double x[] = {0, 1, 2}, y[] = {0, 0, 0};
+    CHECK(boids_flock_alloc(f, 3, &err) == BOIDS_OK, "%s", err.msg);
+    set_agents(f, x, y, deg, 0.2);
+}
+
+static const double EAST_NORTH_WEST[3] = {0, 90, 180};
+
+static void test_three_agents(void) {
+    boids_params p = seed003_three_agent_params();
     boids_flock f;
-    boids_flock_alloc(&f, 3, &err);
-    const double x[] = {0, 1, 2}, y[] = {0, 0, 0}, deg[] = {0, 90, 180};
-    set_agents(&f, x, y, deg, 0.2);
+    three_agents(&f, EAST_NORTH_WEST);
     CHECK_NEAR(boids_order(&f), 1.0 / 3, TOL, "initial polarization 1/3");
     step_once(&p, &f);
     const double want_deg[] = {45, 90, 135}, want_x[] = {0.2, 1, 1.8}, want_y[] = {0, 0.2, 0};
@@ -66,7 +63,8 @@ static void test_three_agents(void) {
     }
     CHECK_NEAR(boids_order(&f), (1 + sqrt(2.0)) / 3, TOL, "polarization (1 + sqrt 2) / 3");
     /* With a radius that covers everyone, all three take the common mean, 90 degrees. */
-    set_agents(&f, x, y, deg, 0.2);
+    boids_flock_free(&f);
+    three_agents(&f, EAST_NORTH_WEST);
     p.vision_radius = 3;
     step_once(&p, &f);
     for (int i = 0; i < 3; i++)
@@ -76,14 +74,12 @@ static void test_three_agents(void) {
 }
 
 static void test_circular_means(void) {
-    boids_params p = three_agent_params();
+    boids_params p = seed003_three_agent_params();
     p.vision_radius = 10;
     boids_error err;
     boids_flock f;
     /* 350, 0 and 10 degrees: the circular mean is 0 (the arithmetic mean would be 120). */
-    boids_flock_alloc(&f, 3, &err);
-    const double x[] = {0, 1, 2}, y[] = {0, 0, 0}, deg[] = {350, 0, 10};
-    set_agents(&f, x, y, deg, 0.2);
+    three_agents(&f, (const double[]){350, 0, 10});
     step_once(&p, &f);
     for (int i = 0; i < 3; i++)
         CHECK_NEAR(heading_deg(&f, i), 0, 1e-10, "agent %d: mean of 350, 0, 10 is 0", i);
@@ -102,14 +98,12 @@ static void test_circular_means(void) {
  * distance 1; the tie goes to the smaller id (the left agent), so its heading becomes the
  * mean of 90 and 0 degrees, 45. The ends each pick the middle agent. */
 static void test_topological_ties(void) {
-    boids_params p = three_agent_params();
+    boids_params p = seed003_three_agent_params();
     p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
     p.k = 1;
     boids_error err;
     boids_flock f;
-    boids_flock_alloc(&f, 3, &err);
-    const double x[] = {0, 1, 2}, y[] = {0, 0, 0}, deg[] = {0, 90, 180};
-    set_agents(&f, x, y, deg, 0.2);
+    three_agents(&f, EAST_NORTH_WEST);
     boids_backend *b = boids_cpu_ref_create(&f, &err);
     uint32_t count[3];
     uint64_t hash[3];
@@ -141,13 +135,10 @@ static void test_noise(void) {
     CHECK(boids_noise_u(1, 2, 3) == boids_noise_u(1, 2, 3), "same inputs, same variate");
     CHECK(boids_noise_u(1, 2, 3) != boids_noise_u(2, 2, 3), "the seed changes the variate");
 
-    boids_params p = three_agent_params();
+    boids_params p = seed003_three_agent_params();
     p.noise = 1.0;
-    boids_error err;
     boids_flock f;
-    boids_flock_alloc(&f, 3, &err);
-    const double x[] = {0, 1, 2}, y[] = {0, 0, 0}, deg[] = {0, 90, 180};
-    set_agents(&f, x, y, deg, 0.2);
+    three_agents(&f, EAST_NORTH_WEST);
     step_once(&p, &f);
     const double mean[] = {45, 90, 135};
     for (int i = 0; i < 3; i++) {

@@ -84,7 +84,8 @@ extern const char *const boids_metrics_names[BOIDS_METRICS_COUNT];
 
 /* Computes every observable of f in the world of p (width, height, depth in 3-D, boundary,
  * vision_radius). Empty flock: BOIDS_ERR_INPUT; a non-finite coordinate: BOIDS_ERR_INPUT
- * naming the boid; allocation failure: BOIDS_ERR_NOMEM. */
+ * naming the boid; a world side or vision_radius not in (0, 1e30]: BOIDS_ERR_INPUT naming
+ * it; allocation failure: BOIDS_ERR_NOMEM. */
 boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, boids_metrics *out,
                                    boids_error *err);
 

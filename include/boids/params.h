@@ -84,21 +84,14 @@ typedef struct boids_params {
     long noise_seed; /* noise stream: a hash of (noise_seed, step, id); the run's --seed by
                       * default; [0, 2^53] */
 
-    /* Predator: a point that boids within its radius flee from (seed 002's pointer). */
-    int predator;           /* 0 off, 1 on */
-    double predator_x;      /* position, length; any finite value */
-    double predator_y;      /* position, length; any finite value */
-    double predator_z;      /* position, length; any finite value; used only when dim = 3 */
-    double predator_radius; /* length; [0, 1e7] */
-    double predator_weight; /* [0, 1000] */
-
-    /* Food: a point that boids within its radius steer towards. */
-    int food;           /* 0 off, 1 on */
-    double food_x;      /* position, length; any finite value */
-    double food_y;      /* position, length; any finite value */
-    double food_z;      /* position, length; any finite value; used only when dim = 3 */
-    double food_radius; /* length; [0, 1e7] */
-    double food_weight; /* [0, 1000] */
+    /* Predator: a point that boids within its radius flee from (seed 002's pointer); food: a
+     * point that boids within its radius steer towards. Each: on (0 off, 1 on), position
+     * x, y, z (length, any finite value; z used only when dim = 3), radius (length;
+     * [0, 1e7]), weight ([0, 1000]). */
+    int predator;
+    double predator_x, predator_y, predator_z, predator_radius, predator_weight;
+    int food;
+    double food_x, food_y, food_z, food_radius, food_weight;
 
     /* Obstacles of the interaction table (boids/interact.h, README "Interaction points and
      * obstacles"): a Reynolds boid looks avoid_distance ahead along its velocity and steers

@@ -115,55 +115,59 @@ static boids_status speed_check(const boids_params *p, double speed, const char 
     return BOIDS_OK;
 }
 
-boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
-                              const char *where, boids_error *err) {
-    static const char *names[4] = {"x", "y", "vx", "vy"};
-    if (!where) where = "boids_boid_check";
+/* The checks of boids_boid_check for a boid of dim axes: v holds the dim coordinates, then
+ * the dim velocity components. */
+static boids_status boid_check(const boids_params *p, int dim, const double *v, int speeds,
+                               const char *where, boids_error *err) {
+    static const char *names[6] = {"x", "y", "z", "vx", "vy", "vz"};
+    const double side[3] = {p->width, p->height, p->depth};
+    for (int c = 0; c < 2 * dim; c++)
+        if (!isfinite(v[c]))
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where,
+                                   names[c < dim ? c : 3 + c - dim]);
+    int outside = 0, beyond = 0;
+    for (int a = 0; a < dim; a++) {
+        outside |= v[a] < 0 || v[a] > side[a];
+        beyond |= !(fabs(v[a]) <= BOIDS_OPEN_COORD_MAX);
+    }
+    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+    if (open ? beyond : outside) {
+        char at[80] = "", world[80] = "";
+        for (int a = 0, n = 0, m = 0; a < dim; a++) {
+            n += snprintf(at + n, sizeof at - (size_t)n, "%s%.17g", a ? ", " : "", v[a]);
+            m += snprintf(world + m, sizeof world - (size_t)m, "%s%g", a ? " x " : "", side[a]);
+        }
+        if (open)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: position (%s) is beyond +-%g, the open %s's bound", where,
+                                   at, BOIDS_OPEN_COORD_MAX, dim == 2 ? "plane" : "boundary");
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: position (%s) is outside the %s world",
+                               where, at, world);
+    }
+    if (!speeds) return BOIDS_OK;
+    double v2 = 0;
+    for (int a = 0; a < dim; a++) v2 += v[dim + a] * v[dim + a];
+    return speed_check(p, sqrt(v2), where, err);
+}
+
+/* The public checks: NULL arguments refused, where defaulting to the function's name. */
+static boids_status boid_check_args(const boids_params *p, int dim, const double *v, int speeds,
+                                    const char *where, boids_error *err) {
+    if (!where) where = dim == 2 ? "boids_boid_check" : "boids_boid_check3";
     if (!p || !v)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
                                !p ? "the parameters are" : "the boid's values are");
-    for (int c = 0; c < 4; c++)
-        if (!isfinite(v[c]))
-            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where, names[c]);
-    if (p->boundary != BOIDS_BOUNDARY_OPEN &&
-        (v[0] < 0 || v[0] > p->width || v[1] < 0 || v[1] > p->height))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: position (%.17g, %.17g) is outside the %g x %g world", where,
-                               v[0], v[1], p->width, p->height);
-    if (p->boundary == BOIDS_BOUNDARY_OPEN &&
-        !(fabs(v[0]) <= BOIDS_OPEN_COORD_MAX && fabs(v[1]) <= BOIDS_OPEN_COORD_MAX))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: position (%.17g, %.17g) is beyond +-%g, the open plane's bound",
-                               where, v[0], v[1], BOIDS_OPEN_COORD_MAX);
-    if (!speeds) return BOIDS_OK;
-    return speed_check(p, sqrt(v[2] * v[2] + v[3] * v[3]), where, err);
+    return boid_check(p, dim, v, speeds, where, err);
+}
+
+boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
+                              const char *where, boids_error *err) {
+    return boid_check_args(p, 2, v, speeds, where, err);
 }
 
 boids_status boids_boid_check3(const boids_params *p, const double v[6], int speeds,
                                const char *where, boids_error *err) {
-    static const char *names[6] = {"x", "y", "z", "vx", "vy", "vz"};
-    if (!where) where = "boids_boid_check3";
-    if (!p || !v)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s NULL", where,
-                               !p ? "the parameters are" : "the boid's values are");
-    for (int c = 0; c < 6; c++)
-        if (!isfinite(v[c]))
-            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not finite", where, names[c]);
-    if (p->boundary != BOIDS_BOUNDARY_OPEN && (v[0] < 0 || v[0] > p->width || v[1] < 0 ||
-                                               v[1] > p->height || v[2] < 0 || v[2] > p->depth))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: position (%.17g, %.17g, %.17g) is outside the %g x %g x %g "
-                               "world",
-                               where, v[0], v[1], v[2], p->width, p->height, p->depth);
-    if (p->boundary == BOIDS_BOUNDARY_OPEN &&
-        !(fabs(v[0]) <= BOIDS_OPEN_COORD_MAX && fabs(v[1]) <= BOIDS_OPEN_COORD_MAX &&
-          fabs(v[2]) <= BOIDS_OPEN_COORD_MAX))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: position (%.17g, %.17g, %.17g) is beyond +-%g, the open "
-                               "boundary's bound",
-                               where, v[0], v[1], v[2], BOIDS_OPEN_COORD_MAX);
-    if (!speeds) return BOIDS_OK;
-    return speed_check(p, sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]), where, err);
+    return boid_check_args(p, 3, v, speeds, where, err);
 }
 
 boids_status boids_flock_check(const boids_flock *f, const boids_params *p, const char *origin,
@@ -178,43 +182,33 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
     for (size_t i = 0; i < f->n; i++) {
         char where[200];
         snprintf(where, sizeof where, "%.160s: boid %zu", origin, i);
-        boids_status s;
-        if (f->z) {
-            double v[6] = {f->x[i], f->y[i], f->z[i], f->vx[i], f->vy[i], f->vz[i]};
-            s = boids_boid_check3(p, v, 0, where, err);
-        } else {
-            double v[4] = {f->x[i], f->y[i], f->vx[i], f->vy[i]};
-            s = boids_boid_check(p, v, 0, where, err);
-        }
+        const int dim = f->z ? 3 : 2;
+        const double *arrays[6] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
+        double v[6];
+        for (int c = 0; c < 2 * dim; c++) v[c] = arrays[c < dim ? c : 3 + c - dim][i];
+        boids_status s = boid_check(p, dim, v, 0, where, err);
         if (s) return s;
     }
     return BOIDS_OK;
 }
 
-/* boids_order of a 3-D flock: the same operations with the z component last. */
-static double order3(const boids_flock *f) {
-    double ux = 0, uy = 0, uz = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        double v = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i] + f->vz[i] * f->vz[i]);
-        if (v == 0) continue;
-        ux += f->vx[i] / v;
-        uy += f->vy[i] / v;
-        uz += f->vz[i] / v;
-    }
-    return f->n ? sqrt(ux * ux + uy * uy + uz * uz) / (double)f->n : 0.0;
-}
-
+/* The sum of the unit velocities, component by component in order x, y (z), then its
+ * length over N: seed 000's orden() in the plane, the same with z last in the box. */
 double boids_order(const boids_flock *f) {
     if (boids_flock_bad_arrays(f)) return 0.0;
-    if (f->z) return order3(f);
-    double ux = 0, uy = 0;
+    const int dim = boids_flock_dim(f);
+    const double *vel[3] = {f->vx, f->vy, f->vz};
+    double u[3] = {0, 0, 0};
     for (size_t i = 0; i < f->n; i++) {
-        double v = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
+        double v2 = 0;
+        for (int a = 0; a < dim; a++) v2 += vel[a][i] * vel[a][i];
+        double v = sqrt(v2);
         if (v == 0) continue;
-        ux += f->vx[i] / v;
-        uy += f->vy[i] / v;
+        for (int a = 0; a < dim; a++) u[a] += vel[a][i] / v;
     }
-    return f->n ? sqrt(ux * ux + uy * uy) / (double)f->n : 0.0;
+    double u2 = 0;
+    for (int a = 0; a < dim; a++) u2 += u[a] * u[a];
+    return f->n ? sqrt(u2) / (double)f->n : 0.0;
 }
 
 uint64_t boids_flock_hash(const boids_flock *f) {

@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* Observables of a flock state (definitions in include/boids/metrics.h).
+/* Observables of a flock state (definitions in include/boids/metrics.h), one source for
+ * the plane and the box: a flock with z arrays is measured over three axes, one without
+ * over two, every distance, centre and grid loop running over the flock's axes.
  *
  * Everything that looks at pairs goes through one uniform grid whose cells are at least
- * vision_radius wide, so that the boids within vision_radius of a boid lie in its own cell
- * and the 8 around it: the geometry of the cpu path (grid_geom.h), which tiles the periodic
- * world exactly or covers the flock's bounding box, with at most about 4N cells. Per-boid
- * results are computed in parallel into arrays and summed in id order, so the result does
- * not depend on the number of threads (nor on the grid: minima, counts and components). */
+ * vision_radius wide (the periodic world's, or over the flock's bounding box, with at most
+ * about 4N cells), so that the boids within vision_radius of a boid lie in the 3^dim cells
+ * around its own; the nearest neighbour searches shells of cells outward. Positions are
+ * double here, and cells are made 2^-20 wider than the radius so that the rounding of a
+ * cell index cannot put a pair within the radius two cells apart. Per-boid results are
+ * computed in parallel into arrays and summed in id order, so the result does not depend
+ * on the number of threads (nor on the grid: minima, counts and components).
+ *
+ * Each sum runs over the axes in order x, y, z from 0, which is the plane's expression
+ * dx * dx + dy * dy to the bit (0 + a is a). What differs by dimension is milling's cross
+ * product, a number in the plane and a vector in the box (milling_of below). */
 #include "boids/metrics.h"
 #include "check.h"
 #include "grid_geom.h"
-#include "metrics3.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -53,10 +60,30 @@ int boids_metrics_format(const boids_metrics *m, char *buf, size_t size) {
                     m->nn_distance, m->neighbours, m->clusters, m->largest_cluster);
 }
 
+/* Shortest periodic image of a difference d of two coordinates in [0, side]: |d| <= side,
+ * so one correction is enough. The same test as the rules' wrap, so that metrics and
+ * interactions agree on who is within reach. */
+static inline double wrap_diff(double d, double side, double half) {
+    if (d > half) return d - side;
+    if (d < -half) return d + side;
+    return d;
+}
+
+/* The flock's axes: positions, velocities and the world's side along x, y (and z). */
+typedef struct axes {
+    int dim;
+    const double *pos[3], *vel[3];
+    double side[3];
+} axes;
+
+static axes axes_of(const boids_flock *f, const boids_params *p, int dim) {
+    return (axes){dim, {f->x, f->y, f->z}, {f->vx, f->vy, f->vz}, {p->width, p->height, p->depth}};
+}
+
 /* Circular mean of coordinates on a circle of circumference `side`: each coordinate is an
  * angle theta = 2 pi x / side; the mean angle is atan2(sum sin, sum cos), mapped back into
  * [0, side). atan2(0, 0) = 0 when the mean vector vanishes (see the header). */
-double boids_metrics_circular_mean(const double *x, size_t n, double side) {
+static double circular_mean(const double *x, size_t n, double side) {
     double s = 0, c = 0, k = 2.0 * M_PI / side;
     for (size_t i = 0; i < n; i++) {
         s += sin(k * x[i]);
@@ -68,232 +95,283 @@ double boids_metrics_circular_mean(const double *x, size_t n, double side) {
     return m;
 }
 
+/* The centre along each of the first ax->dim axes (f valid and not empty). */
+static void centre_of(const boids_flock *f, const boids_params *p, const axes *ax, double c[3]) {
+    for (int a = 0; a < ax->dim; a++) {
+        if (p->boundary == BOIDS_BOUNDARY_WRAP) {
+            c[a] = circular_mean(ax->pos[a], f->n, ax->side[a]);
+            continue;
+        }
+        double s = 0;
+        for (size_t i = 0; i < f->n; i++) s += ax->pos[a][i];
+        c[a] = s / (double)f->n;
+    }
+}
+
 void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *cx, double *cy) {
     if (!cx || !cy) return;
     *cx = *cy = 0;
     if (boids_flock_bad_arrays(f) || !p || f->n == 0) return;
-    if (p->boundary == BOIDS_BOUNDARY_WRAP) {
-        *cx = boids_metrics_circular_mean(f->x, f->n, p->width);
-        *cy = boids_metrics_circular_mean(f->y, f->n, p->height);
-        return;
-    }
-    double sx = 0, sy = 0;
+    const axes ax = axes_of(f, p, 2);
+    double c[3];
+    centre_of(f, p, &ax, c);
+    *cx = c[0];
+    *cy = c[1];
+}
+
+void boids_metrics_centre3(const boids_flock *f, const boids_params *p, double c[3]) {
+    if (!c) return;
+    c[0] = c[1] = c[2] = 0;
+    if (boids_flock_bad_arrays(f) || !p || f->n == 0 || !f->z) return;
+    const axes ax = axes_of(f, p, 3);
+    centre_of(f, p, &ax, c);
+}
+
+/* Milling |(1/N) sum_i rhat_i x u_i| about the centre (shortest image under wrap). The
+ * cross product is where the dimensions differ: in the plane it is the one number
+ * r_x u_y - r_y u_x (the z component of the box's vector), whose magnitude is its absolute
+ * value; in the box it is a vector of three. */
+static double milling_of(const boids_flock *f, const boids_params *p, const axes *ax) {
+    const int dim = ax->dim, first = dim == 2 ? 2 : 0; /* the components there are */
+    double c[3], l[3] = {0, 0, 0};
+    centre_of(f, p, ax, c);
     for (size_t i = 0; i < f->n; i++) {
-        sx += f->x[i];
-        sy += f->y[i];
+        double r[3] = {0, 0, 0}, v[3] = {0, 0, 0}, rr = 0, vv = 0;
+        for (int a = 0; a < dim; a++) {
+            r[a] = ax->pos[a][i] - c[a];
+            if (p->boundary == BOIDS_BOUNDARY_WRAP)
+                r[a] = wrap_diff(r[a], ax->side[a], ax->side[a] / 2);
+            v[a] = ax->vel[a][i];
+            rr += r[a] * r[a];
+            vv += v[a] * v[a];
+        }
+        double rl = sqrt(rr), vl = sqrt(vv);
+        if (rl == 0 || vl == 0) continue; /* at the centre or not moving: contributes 0 */
+        for (int k = first; k < 3; k++) {
+            const int s = (k + 1) % 3, t = (k + 2) % 3;
+            l[k] += (r[s] * v[t] - r[t] * v[s]) / (rl * vl);
+        }
     }
-    *cx = sx / (double)f->n;
-    *cy = sy / (double)f->n;
+    if (dim == 2) return fabs(l[2]) / (double)f->n;
+    return sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) / (double)f->n;
 }
 
 /* ---- the grid ------------------------------------------------------------------------ */
 
+/* Cells over the flock's axes; an axis the flock does not have (z in the plane) has one
+ * cell and offset 0, so that every loop below runs over three axes in both dimensions. */
 typedef struct grid {
-    grid_geom geom; /* cell size, origin, reach */
-    int wrap;
-    long nx, ny;         /* cells per axis (geom's) */
-    double w, h, hw, hh; /* world and half world, for the shortest image */
-    size_t *start;       /* nx * ny + 1 offsets into the slots */
-    uint32_t *ids;       /* boid id in each slot: sorted by cell, id order within a cell */
-    double *sx, *sy;     /* positions by slot, so that a cell's boids are contiguous in memory
-                            (random access by id costs a cache miss per pair at large N) */
+    int dim, wrap;
+    long n[3];               /* cells per axis */
+    double o[3], w[3];       /* origin and cell width per axis */
+    double side[3], half[3]; /* the world, for the shortest image */
+    size_t *start;           /* ncells + 1 offsets into the slots */
+    uint32_t *ids;           /* boid id of each slot: by cell, id order within a cell */
+    double *pos;             /* dim per slot: positions, a cell's boids contiguous in memory
+                                (random access by id costs a cache miss per pair at large N) */
 } grid;
-
-/* Cell along one axis of the position v: (v - origin) * s in double (positions are double
- * here; the geometry's margin covers float rounding, far above this). Periodically folded
- * under wrap, clamped to the edge cells otherwise. */
-static long cell_index(const grid *g, double v, double origin, float s, long n) {
-    long k = (long)floor((v - origin) * (double)s);
-    if (g->wrap) {
-        k %= n;
-        if (k < 0) k += n;
-        return k;
-    }
-    return k < 0 ? 0 : k >= n ? n - 1 : k;
-}
 
 static void grid_free(grid *g) {
     free(g->start);
     free(g->ids);
-    free(g->sx);
-    free(g->sy);
+    free(g->pos);
 }
 
-/* Bounding box of the positions (finite: boids_metrics_compute checks them). */
-static grid_bbox flock_bbox(const boids_flock *f) {
-    grid_bbox b = {f->x[0], f->y[0], f->x[0], f->y[0], 0};
-    for (size_t i = 0; i < f->n; i++) {
-        b.x0 = fmin(b.x0, f->x[i]);
-        b.x1 = fmax(b.x1, f->x[i]);
-        b.y0 = fmin(b.y0, f->y[i]);
-        b.y1 = fmax(b.y1, f->y[i]);
-        b.amax = fmax(b.amax, fmax(fabs(f->x[i]), fabs(f->y[i])));
-    }
-    return b;
-}
-
-/* The cells: the periodic world's, or over the flock's bounding box otherwise. */
-static boids_status grid_geometry(grid *g, const boids_flock *f, const boids_params *p,
-                                  boids_error *err) {
+/* Cells along each axis: a periodic world's n cells of side / n >= R (1 + 2^-20), or cells
+ * of R (1 + 2^-20) over the flock's extent; widened until there are at most about 4N. */
+static void grid_geometry(grid *g, const boids_flock *f, const boids_params *p, const axes *ax) {
+    const double cap = boids_grid_geom_cap(f->n);
+    double rc = p->vision_radius * (1 + 0x1p-20), ext[3] = {0, 0, 0}, n[3] = {1, 1, 1};
+    g->dim = ax->dim;
     g->wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
-    g->w = p->width;
-    g->h = p->height;
-    g->hw = p->width / 2;
-    g->hh = p->height / 2;
-    grid_bbox bb;
-    if (!g->wrap) bb = flock_bbox(f);
-    boids_status s =
-        boids_grid_geom_init(&g->geom, p, g->wrap ? NULL : &bb, boids_grid_geom_cap(f->n), err);
-    if (s) return s;
-    g->nx = (long)g->geom.ncx;
-    g->ny = (long)g->geom.ncy;
-    return BOIDS_OK;
+    for (int a = 0; a < 3; a++) {
+        g->o[a] = 0;
+        g->side[a] = g->half[a] = g->w[a] = 1;
+        if (a >= ax->dim) continue;
+        g->side[a] = ax->side[a];
+        g->half[a] = ax->side[a] / 2;
+        double lo = ax->pos[a][0], hi = ax->pos[a][0];
+        for (size_t i = 0; i < f->n; i++)
+            lo = fmin(lo, ax->pos[a][i]), hi = fmax(hi, ax->pos[a][i]);
+        g->o[a] = g->wrap ? 0 : lo;
+        ext[a] = g->wrap ? ax->side[a] : hi - lo;
+    }
+    for (;;) {
+        double total = 1;
+        for (int a = 0; a < ax->dim; a++) {
+            n[a] = g->wrap ? fmax(1, floor(ext[a] / rc)) : floor(ext[a] / rc) + 1;
+            total *= n[a];
+        }
+        if (total <= cap) break;
+        rc *= fmax(1.25, pow(total / cap, 1.0 / ax->dim));
+    }
+    for (int a = 0; a < 3; a++) {
+        g->n[a] = (long)n[a];
+        if (a < ax->dim) g->w[a] = g->wrap ? ax->side[a] / n[a] : rc;
+    }
+}
+
+static long cell_coord(const grid *g, int a, double x) {
+    long k = (long)floor((x - g->o[a]) / g->w[a]);
+    if (g->wrap) {
+        k %= g->n[a];
+        return k < 0 ? k + g->n[a] : k;
+    }
+    return k < 0 ? 0 : k >= g->n[a] ? g->n[a] - 1 : k;
+}
+
+static inline size_t cell_index(const grid *g, const long k[3]) {
+    return ((size_t)k[2] * (size_t)g->n[1] + (size_t)k[1]) * (size_t)g->n[0] + (size_t)k[0];
+}
+
+/* The cell coordinates of cell number c. */
+static void cell_coords(const grid *g, long c, long k[3]) {
+    k[0] = c % g->n[0];
+    k[1] = c / g->n[0] % g->n[1];
+    k[2] = c / (g->n[0] * g->n[1]);
 }
 
 /* Counting sort of the boids by cell into the slots, stable in id order. */
-static boids_status grid_sort(grid *g, const boids_flock *f, boids_error *err) {
-    const size_t n = f->n, ncells = g->geom.ncells;
-    g->start = calloc(ncells + 1, sizeof *g->start);
+static boids_status grid_build(grid *g, const boids_flock *f, const boids_params *p, const axes *ax,
+                               boids_error *err) {
+    *g = (grid){0};
+    grid_geometry(g, f, p, ax);
+    const int dim = ax->dim;
+    const size_t n = f->n, nc = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
+    g->start = calloc(nc + 1, sizeof *g->start);
     g->ids = malloc(n * sizeof *g->ids);
-    g->sx = malloc(n * sizeof *g->sx);
-    g->sy = malloc(n * sizeof *g->sy);
-    size_t *cell = malloc(n * sizeof *cell), *fill = malloc(ncells * sizeof *fill);
-    if (!g->start || !g->ids || !g->sx || !g->sy || !cell || !fill) {
+    g->pos = malloc((size_t)dim * n * sizeof *g->pos);
+    size_t *cell = malloc(n * sizeof *cell);
+    if (!g->start || !g->ids || !g->pos || !cell) {
         free(cell);
-        free(fill);
         grid_free(g);
         return boids_error_set(err, BOIDS_ERR_NOMEM,
-                               "metrics: out of memory for %zu boids and %zu cells", n, ncells);
+                               "metrics: out of memory for %zu boids and %zu cells", n, nc);
     }
     for (size_t i = 0; i < n; i++) {
-        long kx = cell_index(g, f->x[i], g->geom.ox, g->geom.sx, g->nx);
-        long ky = cell_index(g, f->y[i], g->geom.oy, g->geom.sy, g->ny);
-        cell[i] = (size_t)ky * (size_t)g->nx + (size_t)kx;
+        long k[3] = {0, 0, 0};
+        for (int a = 0; a < dim; a++) k[a] = cell_coord(g, a, ax->pos[a][i]);
+        cell[i] = cell_index(g, k);
         g->start[cell[i] + 1]++;
     }
-    for (size_t c = 0; c < ncells; c++) g->start[c + 1] += g->start[c];
-    for (size_t c = 0; c < ncells; c++) fill[c] = g->start[c];
-    for (size_t i = 0; i < n; i++) {
-        size_t k = fill[cell[i]]++;
-        g->ids[k] = (uint32_t)i;
-        g->sx[k] = f->x[i];
-        g->sy[k] = f->y[i];
+    for (size_t c = 0; c < nc; c++) g->start[c + 1] += g->start[c];
+    for (size_t i = 0; i < n; i++) { /* start[c] runs up to start[c + 1] while filling */
+        size_t s = g->start[cell[i]]++;
+        g->ids[s] = (uint32_t)i;
+        for (int a = 0; a < dim; a++) g->pos[(size_t)dim * s + (size_t)a] = ax->pos[a][i];
     }
+    for (size_t c = nc; c > 0; c--) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
     free(cell);
-    free(fill);
     return BOIDS_OK;
 }
 
-static boids_status grid_build(grid *g, const boids_flock *f, const boids_params *p,
-                               boids_error *err) {
-    *g = (grid){0};
-    boids_status s = grid_geometry(g, f, p, err);
-    return s ? s : grid_sort(g, f, err);
-}
+/* The pair loops below take the dimension as an argument, always a constant 2 or 3 where
+ * pairs() calls them, so that the compiler makes each loop over the axes a fixed one. */
+#if defined(__GNUC__)
+#define PAIR_FN static inline __attribute__((always_inline))
+#else
+#define PAIR_FN static inline
+#endif
 
-/* The range of cell offsets [lo, hi] along one axis that names each reachable cell once:
- * with wrap, the n distinct offsets -(n-1)/2 .. n/2 (so a world only 1 or 2 cells wide is
- * not visited twice); otherwise the cells that exist. */
-static void offset_range(const grid *g, long c, long n, long *lo, long *hi) {
-    if (g->wrap) {
-        *lo = -((n - 1) / 2);
-        *hi = n / 2;
-    } else {
-        *lo = -c;
-        *hi = n - 1 - c;
+/* Squared distance between slots a and b under the boundary. The offset is taken from a to
+ * b as in the rules, so every path measures a pair the same way. */
+PAIR_FN double pair_d2(const grid *g, int dim, size_t a, size_t b) {
+    const double *pa = g->pos + (size_t)dim * a, *pb = g->pos + (size_t)dim * b;
+    double d2 = 0;
+    for (int c = 0; c < dim; c++) {
+        double d = pb[c] - pa[c];
+        if (g->wrap) d = wrap_diff(d, g->side[c], g->half[c]);
+        d2 += d * d;
     }
+    return d2;
 }
 
-static size_t cell_at(const grid *g, long cx, long cy) {
-    if (g->wrap) {
-        cx %= g->nx;
-        if (cx < 0) cx += g->nx;
-        cy %= g->ny;
-        if (cy < 0) cy += g->ny;
+/* The range of cell offsets [lo, hi] along axis a from cell coordinate c that names each
+ * reachable cell once: with wrap, the n distinct offsets -(n-1)/2 .. n/2 (so a world only
+ * 1 or 2 cells wide is not visited twice); otherwise the cells that exist. */
+static void offset_range(const grid *g, int a, long c, long *lo, long *hi) {
+    *lo = g->wrap ? -((g->n[a] - 1) / 2) : -c;
+    *hi = g->wrap ? g->n[a] / 2 : g->n[a] - 1 - c;
+}
+
+/* The cell at offset d from cell k; offsets from offset_range are within one turn of the
+ * world, so one correction folds them (no division: the pair loops call this per cell). */
+PAIR_FN size_t cell_at(const grid *g, int dim, const long k[3], const long d[3]) {
+    long m[3] = {0, 0, 0};
+    for (int a = 0; a < dim; a++) {
+        m[a] = k[a] + d[a];
+        if (m[a] < 0) m[a] += g->n[a];
+        if (m[a] >= g->n[a]) m[a] -= g->n[a];
     }
-    return (size_t)cy * (size_t)g->nx + (size_t)cx;
+    return cell_index(g, m);
 }
 
-/* Squared distance between the boids in slots a and b under the boundary. The offset is
- * taken from a to b as in the rules, so every path measures a pair the same way. */
-static double pair_d2(const grid *g, size_t a, size_t b) {
-    double dx = g->sx[b] - g->sx[a], dy = g->sy[b] - g->sy[a];
-    if (g->wrap) {
-        dx = wrap_diff(dx, g->w, g->hw);
-        dy = wrap_diff(dy, g->h, g->hh);
-    }
-    return dx * dx + dy * dy;
-}
-
-/* Smallest of best and the squared distances from slot a to the other boids of cell c. */
-static double cell_min_d2(const grid *g, size_t a, size_t c, double best) {
-    for (size_t k = g->start[c]; k < g->start[c + 1]; k++) {
-        if (k == a) continue;
-        double d2 = pair_d2(g, a, k);
+/* Smallest of best and the squared distances from slot s to the other boids of cell c. */
+PAIR_FN double cell_min_d2(const grid *g, int dim, size_t s, size_t c, double best) {
+    for (size_t b = g->start[c]; b < g->start[c + 1]; b++) {
+        if (b == s) continue;
+        double d2 = pair_d2(g, dim, s, b);
         if (d2 < best) best = d2;
     }
     return best;
 }
 
-/* Squared distance from slot a (in cell cx, cy) to its nearest other boid: rings of cells
- * at Chebyshev offset r = 0, 1, 2, ... After ring r, a boid not yet seen lies in a cell at
- * offset at least r + 1 along some axis not yet exhausted, so at least r cells (less a
- * rounding margin) away along it: the search stops once the best distance is within that
- * bound, or when every cell has been seen. */
-static double nearest_d2(const grid *g, size_t a, long cx, long cy) {
-    long lox, hix, loy, hiy;
-    offset_range(g, cx, g->nx, &lox, &hix);
-    offset_range(g, cy, g->ny, &loy, &hiy);
-    double best = INFINITY;
-    for (long r = 0;; r++) {
-        long y0 = -r > loy ? -r : loy, y1 = r < hiy ? r : hiy;
-        long x0 = -r > lox ? -r : lox, x1 = r < hix ? r : hix;
-        for (long dy = y0; dy <= y1; dy++) {
-            if (dy == -r || dy == r) {
-                for (long dx = x0; dx <= x1; dx++)
-                    best = cell_min_d2(g, a, cell_at(g, cx + dx, cy + dy), best);
-            } else {
-                if (-r >= lox) best = cell_min_d2(g, a, cell_at(g, cx - r, cy + dy), best);
-                if (r > 0 && r <= hix) best = cell_min_d2(g, a, cell_at(g, cx + r, cy + dy), best);
-            }
-        }
-        int xdone = r >= -lox && r >= hix, ydone = r >= -loy && r >= hiy;
-        if (xdone && ydone) return best;
-        const double bound = (double)r * g->geom.reach;
-        if (bound > 0 && best <= bound * bound) return best;
+static long clampl(long v, long lo, long hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Squared distance from slot s (cell k) to its nearest other boid: shells of cells at
+ * Chebyshev offset r = 0, 1, ... (the cells of a shell: those with some offset at +-r;
+ * along x only the two ends of a row whose other offsets are inside). After shell r an
+ * unseen boid is at least r cells of the narrowest axis away (less 2^-20 for rounding):
+ * the search stops once the best is within that, or when every cell has been seen. */
+PAIR_FN double nearest_d2(const grid *g, int dim, size_t s, const long k[3]) {
+    long lo[3], hi[3], rmax = 0;
+    double wmin = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        offset_range(g, a, k[a], &lo[a], &hi[a]);
+        rmax = -lo[a] > rmax ? -lo[a] : rmax;
+        rmax = hi[a] > rmax ? hi[a] : rmax;
+        if (g->n[a] > 1) wmin = fmin(wmin, g->w[a]);
     }
+    double best = INFINITY;
+    for (long r = 0; r <= rmax; r++) {
+        long d[3];
+        for (d[2] = clampl(-r, lo[2], hi[2]); d[2] <= clampl(r, lo[2], hi[2]); d[2]++)
+            for (d[1] = clampl(-r, lo[1], hi[1]); d[1] <= clampl(r, lo[1], hi[1]); d[1]++) {
+                const int edge = labs(d[1]) == r || labs(d[2]) == r;
+                for (d[0] = clampl(-r, lo[0], hi[0]); d[0] <= clampl(r, lo[0], hi[0]);) {
+                    if (labs(d[0]) == r || edge)
+                        best = cell_min_d2(g, dim, s, cell_at(g, dim, k, d), best);
+                    /* inside the shell along y and z: only x = -r and x = +r */
+                    d[0] = edge || d[0] >= r ? d[0] + 1 : r;
+                }
+            }
+        const double bound = (double)r * wmin * (1 - 0x1p-20);
+        if (isfinite(bound) && bound > 0 && best <= bound * bound) break;
+    }
+    return best;
 }
 
-/* The cells of the 3 x 3 block around (cx, cy), each once (see offset_range); returns how
- * many (at most 9). */
-static int block_cells(const grid *g, long cx, long cy, size_t cells[9]) {
-    long lox, hix, loy, hiy;
-    offset_range(g, cx, g->nx, &lox, &hix);
-    offset_range(g, cy, g->ny, &loy, &hiy);
+/* The distinct cells of the 3^dim-cell block around k; returns how many. */
+PAIR_FN int block_cells(const grid *g, int dim, const long k[3], size_t out[27]) {
+    long lo[3], hi[3], d[3];
     int m = 0;
-    for (long dy = loy > -1 ? loy : -1; dy <= (hiy < 1 ? hiy : 1); dy++)
-        for (long dx = lox > -1 ? lox : -1; dx <= (hix < 1 ? hix : 1); dx++)
-            cells[m++] = cell_at(g, cx + dx, cy + dy);
+    for (int a = 0; a < 3; a++) {
+        offset_range(g, a, k[a], &lo[a], &hi[a]);
+        lo[a] = lo[a] > -1 ? lo[a] : -1;
+        hi[a] = hi[a] < 1 ? hi[a] : 1;
+    }
+    for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
+        for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
+            for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) out[m++] = cell_at(g, dim, k, d);
     return m;
-}
-
-/* Number of other boids within vision_radius (d^2 < R^2) of slot a. */
-static long neighbour_count(const grid *g, size_t a, long cx, long cy, double r2) {
-    size_t cells[9];
-    int m = block_cells(g, cx, cy, cells);
-    long count = 0;
-    for (int q = 0; q < m; q++)
-        for (size_t k = g->start[cells[q]]; k < g->start[cells[q] + 1]; k++)
-            if (k != a && pair_d2(g, a, k) < r2) count++;
-    return count;
 }
 
 /* Union-find over slots with path halving and union by size. */
 static uint32_t uf_find(uint32_t *parent, uint32_t a) {
-    while (parent[a] != a) {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-    }
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
     return a;
 }
 
@@ -310,42 +388,79 @@ static void uf_union(uint32_t *parent, uint32_t *size, uint32_t a, uint32_t b) {
     size[a] += size[b];
 }
 
-/* Components of the graph "distance < vision_radius": each pair of slots a < b found in the
- * 3 x 3 cells is joined once. */
-static boids_status clusters(const grid *g, size_t n, double r2, double *count, double *largest,
-                             boids_error *err) {
+/* The boids of cell c: each one's number of other boids within vision_radius (d^2 < R^2)
+ * and its nearest-neighbour distance, at its id. */
+PAIR_FN void cell_stats(const grid *g, int dim, long c, size_t n, double r2, long *cnt,
+                        double *nn) {
+    long k[3];
+    cell_coords(g, c, k);
+    size_t cells[27];
+    const int m = block_cells(g, dim, k, cells);
+    for (size_t a = g->start[c]; a < g->start[c + 1]; a++) {
+        long count = 0;
+        for (int q = 0; q < m; q++)
+            for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
+                count += b != a && pair_d2(g, dim, a, b) < r2;
+        cnt[g->ids[a]] = count;
+        nn[g->ids[a]] = n > 1 ? sqrt(nearest_d2(g, dim, a, k)) : NAN;
+    }
+}
+
+/* Joins each boid of cell c to every later slot within vision_radius in its block. */
+PAIR_FN void cell_links(const grid *g, int dim, long c, double r2, uint32_t *parent,
+                        uint32_t *size) {
+    long k[3];
+    cell_coords(g, c, k);
+    size_t cells[27];
+    const int m = block_cells(g, dim, k, cells);
+    for (size_t a = g->start[c]; a < g->start[c + 1]; a++)
+        for (int q = 0; q < m; q++)
+            for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
+                if (b > a && pair_d2(g, dim, a, b) < r2)
+                    uf_union(parent, size, (uint32_t)a, (uint32_t)b);
+}
+
+/* Nearest-neighbour distances, neighbour counts and the components of the graph "distance
+ * < vision_radius", each pair of slots a < b in a block joined once. Each cell's work is
+ * called with the dimension as a constant. */
+static boids_status pairs(const grid *g, size_t n, double r2, boids_metrics *out,
+                          boids_error *err) {
+    double *nn = malloc(n * sizeof *nn);
+    long *cnt = malloc(n * sizeof *cnt);
     uint32_t *parent = malloc(n * sizeof *parent), *size = malloc(n * sizeof *size);
-    if (!parent || !size) {
-        free(parent);
-        free(size);
+    if (!nn || !cnt || !parent || !size) {
+        free(nn), free(cnt), free(parent), free(size);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu boids", n);
     }
-    for (size_t i = 0; i < n; i++) {
-        parent[i] = (uint32_t)i;
-        size[i] = 1;
+    for (size_t i = 0; i < n; i++) parent[i] = (uint32_t)i, size[i] = 1;
+    const long nc = g->n[0] * g->n[1] * g->n[2];
+    const int plane = g->dim == 2;
+    /* Per-boid results go to the boid's id, and are summed in id order below. */
+#pragma omp parallel for schedule(dynamic, 64) if (n > 16384)
+    for (long c = 0; c < nc; c++) {
+        if (plane)
+            cell_stats(g, 2, c, n, r2, cnt, nn);
+        else
+            cell_stats(g, 3, c, n, r2, cnt, nn);
     }
-    for (long cy = 0; cy < g->ny; cy++)
-        for (long cx = 0; cx < g->nx; cx++) {
-            size_t own = (size_t)cy * (size_t)g->nx + (size_t)cx;
-            if (g->start[own] == g->start[own + 1]) continue;
-            size_t cells[9];
-            int m = block_cells(g, cx, cy, cells);
-            for (size_t a = g->start[own]; a < g->start[own + 1]; a++)
-                for (int q = 0; q < m; q++)
-                    for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
-                        if (b > a && pair_d2(g, a, b) < r2)
-                            uf_union(parent, size, (uint32_t)a, (uint32_t)b);
-        }
+    for (long c = 0; c < nc; c++) { /* components: serial union-find over the slots */
+        if (g->start[c] == g->start[c + 1]) continue;
+        if (plane)
+            cell_links(g, 2, c, r2, parent, size);
+        else
+            cell_links(g, 3, c, r2, parent, size);
+    }
+    double snn = 0, scnt = 0;
     size_t roots = 0, big = 0;
-    for (size_t i = 0; i < n; i++)
-        if (parent[i] == i) {
-            roots++;
-            if (size[i] > big) big = size[i];
-        }
-    *count = (double)roots;
-    *largest = (double)big / (double)n;
-    free(parent);
-    free(size);
+    for (size_t i = 0; i < n; i++) {
+        snn += nn[i], scnt += (double)cnt[i];
+        if (parent[i] == i) roots++, big = size[i] > big ? size[i] : big;
+    }
+    out->nn_distance = n > 1 ? snn / (double)n : NAN;
+    out->neighbours = scnt / (double)n;
+    out->clusters = (double)roots;
+    out->largest_cluster = (double)big / (double)n;
+    free(nn), free(cnt), free(parent), free(size);
     return BOIDS_OK;
 }
 
@@ -359,62 +474,24 @@ boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, 
     if (n == 0) return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: the flock is empty");
     if (n > UINT32_MAX)
         return boids_error_set(err, BOIDS_ERR_LIMIT, "metrics: %zu boids is beyond 2^32 - 1", n);
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(f->x[i]) || !isfinite(f->y[i]) || !isfinite(f->vx[i]) || !isfinite(f->vy[i]))
-            return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: boid %zu is not finite", i);
-    if (f->z) return boids_metrics_compute3(f, p, out, err);
+    const size_t i = boids_flock_first_not_finite(f);
+    if (i < n) return boids_error_set(err, BOIDS_ERR_INPUT, "metrics: boid %zu is not finite", i);
+    const axes ax = axes_of(f, p, boids_flock_dim(f));
+    for (int a = 0; a < ax.dim; a++)
+        if (!(ax.side[a] > 0 && ax.side[a] <= 1e30) ||
+            !(p->vision_radius > 0 && p->vision_radius <= 1e30))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "metrics: the world's %s = %g and vision_radius = %g must be "
+                                   "positive and at most 1e30",
+                                   (const char *[]){"width", "height", "depth"}[a], ax.side[a],
+                                   p->vision_radius);
 
     out->order = boids_order(f);
-
-    double cx, cy;
-    boids_metrics_centre(f, p, &cx, &cy);
-    int wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
-    double hw = p->width / 2, hh = p->height / 2, l = 0;
-    for (size_t i = 0; i < n; i++) {
-        double rx = f->x[i] - cx, ry = f->y[i] - cy;
-        if (wrap) {
-            rx = wrap_diff(rx, p->width, hw);
-            ry = wrap_diff(ry, p->height, hh);
-        }
-        double r = sqrt(rx * rx + ry * ry);
-        double v = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
-        if (r == 0 || v == 0) continue; /* at the centre or not moving: contributes 0 */
-        l += (rx * f->vy[i] - ry * f->vx[i]) / (r * v);
-    }
-    out->milling = fabs(l) / (double)n;
-
+    out->milling = milling_of(f, p, &ax);
     grid g;
-    boids_status s = grid_build(&g, f, p, err);
+    boids_status s = grid_build(&g, f, p, &ax, err);
     if (s) return s;
-    double *nn = malloc(n * sizeof *nn);
-    long *cnt = malloc(n * sizeof *cnt);
-    if (!nn || !cnt) {
-        free(nn);
-        free(cnt);
-        grid_free(&g);
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu boids", n);
-    }
-    double r2 = p->vision_radius * p->vision_radius;
-    long ncells = g.nx * g.ny;
-    /* Per-boid results go to the boid's id, and are summed in id order below. */
-#pragma omp parallel for schedule(dynamic, 256) if (n > 16384)
-    for (long c = 0; c < ncells; c++) {
-        long kx = c % g.nx, ky = c / g.nx;
-        for (size_t a = g.start[c]; a < g.start[c + 1]; a++) {
-            nn[g.ids[a]] = n > 1 ? sqrt(nearest_d2(&g, a, kx, ky)) : NAN;
-            cnt[g.ids[a]] = neighbour_count(&g, a, kx, ky, r2);
-        }
-    }
-    double snn = 0, scnt = 0;
-    for (size_t i = 0; i < n; i++) {
-        snn += nn[i];
-        scnt += (double)cnt[i];
-    }
-    out->nn_distance = n > 1 ? snn / (double)n : NAN;
-    out->neighbours = scnt / (double)n;
-    s = clusters(&g, n, r2, &out->clusters, &out->largest_cluster, err);
-    free(nn);
-    free(cnt);
+    s = pairs(&g, n, p->vision_radius * p->vision_radius, out, err);
     grid_free(&g);
     return s;
 }

@@ -330,29 +330,6 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
 
 /* ---- presets ------------------------------------------------------------------------- */
 
-static void preset_classic(boids_params *p) {
-    /* Seed 000 exactly: everything per step (dt = 1). */
-    *p = boids_params_default();
-    p->width = p->height = 400;
-    p->count = 80;
-    p->initial_speed = 2;
-    p->vision_radius = 50;
-    p->separation_radius = 20;
-    p->max_speed = 3;
-    p->min_speed = 1.5;
-    p->max_force = 0.05;
-    p->dt = 1;
-    p->separation_weight = 1.5;
-    p->alignment_weight = 1;
-    p->cohesion_weight = 1;
-    p->wall_margin = 20;
-    p->predator_x = p->food_x = 200;
-    p->predator_y = p->food_y = 200;
-    p->depth = 400;
-    p->predator_z = p->food_z = 200;
-    p->predator_radius = p->food_radius = 80;
-}
-
 static void preset_lab(boids_params *p) {
     *p = boids_params_default();
 }
@@ -364,50 +341,53 @@ static void preset_flock(boids_params *p) {
     p->fov = 270;
 }
 
+/* The fields a Reynolds preset changes of the lab's defaults to give its look, in the order
+ * the presets below write their values: the rules' weights (alignment, cohesion,
+ * separation), the radii (vision, separation), the speeds (max, min, initial), the turning
+ * force and the field of view. */
+static const size_t look_fields[] = {
+    offsetof(boids_params, alignment_weight),  offsetof(boids_params, cohesion_weight),
+    offsetof(boids_params, separation_weight), offsetof(boids_params, vision_radius),
+    offsetof(boids_params, separation_radius), offsetof(boids_params, max_speed),
+    offsetof(boids_params, min_speed),         offsetof(boids_params, initial_speed),
+    offsetof(boids_params, max_force),         offsetof(boids_params, fov)};
+enum { LOOK_FIELDS = sizeof look_fields / sizeof look_fields[0] };
+
+static void preset_look(boids_params *p, const double look[LOOK_FIELDS]) {
+    *p = boids_params_default();
+    for (size_t i = 0; i < LOOK_FIELDS; i++) *(double *)((char *)p + look_fields[i]) = look[i];
+}
+
+static void preset_classic(boids_params *p) {
+    /* Seed 000 exactly: everything per step (dt = 1). */
+    preset_look(p, (const double[LOOK_FIELDS]){1, 1, 1.5, 50, 20, 3, 1.5, 2, 0.05, 360});
+    p->width = p->height = 400;
+    p->count = 80;
+    p->dt = 1;
+    p->wall_margin = 20;
+    p->predator_x = p->food_x = 200;
+    p->predator_y = p->food_y = 200;
+    p->depth = 400;
+    p->predator_z = p->food_z = 200;
+    p->predator_radius = p->food_radius = 80;
+}
+
 static void preset_school(boids_params *p) {
     /* Fish schools: strong alignment, close spacing and a narrow speed band make long
      * polarised columns that turn together. */
-    *p = boids_params_default();
-    p->alignment_weight = 2.5;
-    p->cohesion_weight = 0.8;
-    p->separation_weight = 1.5;
-    p->vision_radius = 40;
-    p->separation_radius = 12;
-    p->max_speed = 150;
-    p->min_speed = 110;
-    p->initial_speed = 130;
-    p->max_force = 8;
-    p->fov = 300;
+    preset_look(p, (const double[LOOK_FIELDS]){2.5, 0.8, 1.5, 40, 12, 150, 110, 130, 8, 300});
 }
 
 static void preset_swarm(boids_params *p) {
     /* Insect swarms: no alignment, strong cohesion: the boids seek each other but copy no
      * heading, so they form dense buzzing clouds with order near 0. */
-    *p = boids_params_default();
-    p->alignment_weight = 0;
-    p->cohesion_weight = 2;
-    p->separation_weight = 1.5;
-    p->vision_radius = 60;
-    p->separation_radius = 10;
-    p->max_speed = 140;
-    p->min_speed = 40;
-    p->initial_speed = 90;
-    p->max_force = 12;
+    preset_look(p, (const double[LOOK_FIELDS]){0, 2, 1.5, 60, 10, 140, 40, 90, 12, 360});
 }
 
 static void preset_chaos(boids_params *p) {
     /* A gas: only separation, at high speed. No group forms and headings stay random, so
      * the order stays at the 1/sqrt(N) level of independent headings. */
-    *p = boids_params_default();
-    p->alignment_weight = 0;
-    p->cohesion_weight = 0;
-    p->separation_weight = 3;
-    p->vision_radius = 30;
-    p->separation_radius = 25;
-    p->max_speed = 240;
-    p->min_speed = 160;
-    p->initial_speed = 200;
-    p->max_force = 20;
+    preset_look(p, (const double[LOOK_FIELDS]){0, 0, 3, 30, 25, 240, 160, 200, 20, 360});
 }
 
 static void preset_murmuration(boids_params *p) {
@@ -426,7 +406,7 @@ static void preset_murmuration(boids_params *p) {
      * alone. A larger turning force lets the flock wheel and fold as a whole, and a wide
      * wall margin turns it before it flattens on a wall. 20,000 boids: the cpu grid steps
      * them at 30 to 60 ms a step on the 2-core development machine. */
-    *p = boids_params_default();
+    preset_look(p, (const double[LOOK_FIELDS]){2, 1, 2, 60, 15, 180, 120, 150, 8, 300});
     p->dim = 3;
     p->count = 20000;
     p->width = 1600;
@@ -437,16 +417,6 @@ static void preset_murmuration(boids_params *p) {
     p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
     p->k = 7;
     p->k_in_vision = 0;
-    p->vision_radius = 60;
-    p->separation_radius = 15;
-    p->fov = 300;
-    p->max_speed = 180;
-    p->min_speed = 120;
-    p->initial_speed = 150;
-    p->max_force = 8;
-    p->separation_weight = 2;
-    p->alignment_weight = 2;
-    p->cohesion_weight = 1;
     p->food = 1;
     p->food_x = p->width / 2;
     p->food_y = p->height * 0.55;
