@@ -26,7 +26,8 @@ add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
 
 # No boid enters an obstacle in 10,000 steps (deterministic; 2,000 fast: see the test).
 add_executable(gpu_obstacle_test gpu/obstacle_gpu_test.c)
-target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core
+                                                     ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
 add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
 

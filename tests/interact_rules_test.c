@@ -354,8 +354,7 @@ int main(void) {
 }
 
 #else /* the rules-level checks in RULES_REAL over RULES_DIM */
-
-#include "rules.h"
+/* (rules.h's instance: rules_instances.h includes it before this file) */
 
 #define R RULES_REAL
 #define D RULES_DIM

@@ -351,8 +351,7 @@ static void obst_run(obst_check *c, boids_backend *b, const boids_flock *initial
 #endif
 
 #else /* the exact check in RULES_REAL over RULES_DIM */
-
-#include "rules.h"
+/* (rules.h's instance: rules_instances.h includes it before this file) */
 
 /* 1 if the boid ends inside a round obstacle or (not expelled) its move from p0 to p1
  * entered an obstacle, by rules.h's predicates. */

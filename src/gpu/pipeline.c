@@ -38,15 +38,9 @@
 #include "shaders.h"
 
 /* The float constants of the rules exactly as the float CPU path computes them. */
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
-#undef RULES_DIM
-#undef RULES_FN
-#define RULES_DIM      3
-#define RULES_FN(name) name##_f3
-#include "rules.h"
+#define RULES_INSTANCE_FLOAT
+#include "rules_instances.h"
+#undef RULES_INSTANCE_FLOAT
 #include "grid_geom.h"
 
 enum {

@@ -11,35 +11,9 @@
 
 /* follow_host in each precision (f: the cpu grid's float, d: cpu-ref's double) and
  * dimension. */
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "../core/rules.h"
-#include "follow_host.h"
-#undef RULES_DIM
-#undef RULES_FN
-#define RULES_DIM      3
-#define RULES_FN(name) name##_f3
-#include "../core/rules.h"
-#include "follow_host.h"
-#undef RULES_REAL
-#undef RULES_DIM
-#undef RULES_FN
-
-#define RULES_REAL     double
-#define RULES_DIM      2
-#define RULES_FN(name) name##_d2
-#include "../core/rules.h"
-#include "follow_host.h"
-#undef RULES_DIM
-#undef RULES_FN
-#define RULES_DIM      3
-#define RULES_FN(name) name##_d3
-#include "../core/rules.h"
-#include "follow_host.h"
-#undef RULES_REAL
-#undef RULES_DIM
-#undef RULES_FN
+#define RULES_INSTANCE_FILE "follow_host.h"
+#include "../core/rules_instances.h"
+#undef RULES_INSTANCE_FILE
 
 enum { RESULT_WORDS = 16 }; /* the Result block of view_follow.comp (std430): 64 bytes */
 #define NO_BOID 0xFFFFFFFFu /* the pick's start: no boid yet */

@@ -13,17 +13,11 @@
 
 #include "verify.h"
 
-#define RULES_REAL     double
-#define RULES_DIM      2
-#define RULES_FN(name) name##_d2
-#include "../core/rules.h"
-#include "verify_step.h"
-#undef RULES_DIM
-#undef RULES_FN
-#define RULES_DIM      3
-#define RULES_FN(name) name##_d3
-#include "../core/rules.h"
-#include "verify_step.h"
+#define RULES_INSTANCE_DOUBLE
+#define RULES_INSTANCE_FILE "verify_step.h"
+#include "../core/rules_instances.h"
+#undef RULES_INSTANCE_FILE
+#undef RULES_INSTANCE_DOUBLE
 
 struct verify_ref {
     boids_params p;

@@ -14,17 +14,11 @@
 #include "boids/backend.h"
 #include "verify.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "../core/rules.h" /* the model, in float */
-#include "verify_step.h"   /* one boid's step, in float */
-#undef RULES_DIM
-#undef RULES_FN
-#define RULES_DIM      3
-#define RULES_FN(name) name##_f3
-#include "../core/rules.h"
-#include "verify_step.h"
+#define RULES_INSTANCE_FLOAT /* the model, in float */
+#define RULES_INSTANCE_FILE "verify_step.h" /* one boid's step, in float */
+#include "../core/rules_instances.h"
+#undef RULES_INSTANCE_FILE
+#undef RULES_INSTANCE_FLOAT
 
 void verify_ids_ascending(size_t *nb, size_t m) {
     for (size_t a = 1; a < m; a++) {
