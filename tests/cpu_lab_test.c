@@ -22,6 +22,7 @@
 #include "check.h"
 #include "cpu_fixture.h"
 #include "cpu_grid.h"
+#include "seed003.h"
 
 #define RULES_REAL     float
 #define RULES_DIM      2
@@ -323,14 +324,7 @@ static void check_vs_ref(const scenario *s) {
 /* ---- seed 003, 246.4: three agents ---------------------------------------------------- */
 
 static void check_three_agents(void) {
-    boids_params p = boids_params_default();
-    p.model = BOIDS_MODEL_VICSEK;
-    p.boundary = BOIDS_BOUNDARY_OPEN;
-    p.vision_radius = 1.1;
-    p.separation_radius = 0;
-    p.noise = 0;
-    p.speed = 0.2;
-    p.dt = 1;
+    boids_params p = seed003_three_agent_params();
     boids_error err;
     boids_flock f, out;
     if (boids_flock_alloc(&f, 3, &err) || boids_flock_alloc(&out, 3, &err)) die("alloc", &err);

@@ -16,6 +16,7 @@
 #include "boids/backend.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
+#include "backend_compare.h"
 #include "check.h"
 #include "cpu_grid.h"
 #include "cpu_ref.h"
@@ -292,38 +293,11 @@ static boids_flock run_cpu(const boids_flock *f, const boids_params *p, unsigned
  * exactly (boids verify handles the float band in general). */
 static size_t neighbour_diffs(const boids_flock *f, const boids_params *p) {
     boids_error err;
-    size_t n = f->n, diffs = 0;
-    uint32_t *c1 = malloc(n * sizeof *c1), *c2 = malloc(n * sizeof *c2);
-    uint64_t *h1 = malloc(n * sizeof *h1), *h2 = malloc(n * sizeof *h2);
-    boids_backend *r = boids_cpu_ref_create(f, &err), *g = boids_cpu_create(f, 2, &err);
-    if (!c1 || !c2 || !h1 || !h2 || !r || !g) die("neighbours", &err);
-    if (boids_backend_neighbours(r, p, c1, h1, &err) ||
-        boids_backend_neighbours(g, p, c2, h2, &err))
-        die("neighbours", &err);
-    for (size_t i = 0; i < n; i++) diffs += c1[i] != c2[i] || h1[i] != h2[i];
+    boids_backend *r = boids_cpu_ref_create(f, &err), *g = r ? boids_cpu_create(f, 2, &err) : NULL;
+    size_t diffs = g ? compare_neighbour_sets(r, g, p, f->n, &err) : (size_t)-1;
+    if (diffs == (size_t)-1) die("neighbours", &err);
     boids_backend_destroy(r), boids_backend_destroy(g);
-    free(c1), free(c2), free(h1), free(h2);
     return diffs;
-}
-
-/* The largest position and velocity difference after one step (wrap: on the torus). */
-static void step_diffs(const boids_flock *a, const boids_flock *b, const boids_params *p,
-                       double *dp, double *dv) {
-    *dp = *dv = 0;
-    const double side[3] = {p->width, p->height, p->depth};
-    for (size_t i = 0; i < a->n; i++) {
-        const double pa[3] = {a->x[i], a->y[i], a->z[i]}, pb[3] = {b->x[i], b->y[i], b->z[i]};
-        const double va[3] = {a->vx[i], a->vy[i], a->vz[i]}, vb[3] = {b->vx[i], b->vy[i], b->vz[i]};
-        double ep = 0, ev = 0;
-        for (int c = 0; c < 3; c++) {
-            double d = fabs(pa[c] - pb[c]);
-            if (p->boundary == BOIDS_BOUNDARY_WRAP && d > side[c] / 2) d = side[c] - d;
-            ep += d * d;
-            ev += (va[c] - vb[c]) * (va[c] - vb[c]);
-        }
-        *dp = fmax(*dp, sqrt(ep));
-        *dv = fmax(*dv, sqrt(ev));
-    }
 }
 
 /* cpu against cpu-ref for both models, both neighbour rules and every boundary: the same
@@ -344,7 +318,7 @@ static void test_cpu_against_ref(void) {
                 boids_flock r = run_ref(&f, &p, 1, 2), a = run_cpu(&f, &p, 1, 1);
                 boids_flock b = run_cpu(&f, &p, 1, 2);
                 double dp, dv;
-                step_diffs(&a, &r, &p, &dp, &dv);
+                compare_states(&a, &r, &p, &dp, &dv);
                 /* Float rounding: positions up to 400 have ulps of 3e-5 and the step adds a
                  * few roundings; velocities up to 180 have ulps of 1.5e-5, and a steering
                  * sum over ~10 neighbours and the normalisations add a few dozen: 1e-3 is
@@ -476,7 +450,7 @@ static void test_rotation(void) {
         if (boids_flock_copy(&sr, &stepped, &err)) die("copy", &err);
         rotate(&sr, a, L);
         double dp, dv;
-        step_diffs(&rs, &sr, &p, &dp, &dv);
+        compare_states(&rs, &sr, &p, &dp, &dv);
         CHECK(dp < 1e-9 && dv < 1e-9, "axis %d: the step commutes with the rotation (%g, %g)", a,
               dp, dv);
         boids_flock_free(&r), boids_flock_free(&rs), boids_flock_free(&sr);

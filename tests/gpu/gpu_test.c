@@ -16,6 +16,7 @@
 
 #include <glad/gl.h>
 
+#include "../backend_compare.h"
 #include "gpu_fixture.h"
 
 /* A square (dim 2) or cubic (dim 3) world of the given side, predator and food at its centre. */
@@ -61,41 +62,11 @@ static boids_backend *ref(const boids_flock *f) {
  * equal; `boids verify` is the check that allows the float band. */
 static size_t neighbour_diffs(const boids_flock *f, const boids_params *p, int deterministic) {
     boids_error err;
-    size_t n = f->n, diffs = 0;
-    uint32_t *c1 = malloc(n * sizeof *c1), *c2 = malloc(n * sizeof *c2);
-    uint64_t *h1 = malloc(n * sizeof *h1), *h2 = malloc(n * sizeof *h2);
     boids_backend *r = ref(f), *g = gpu(f, deterministic);
-    if (!c1 || !c2 || !h1 || !h2) die("neighbours", &err);
-    if (boids_backend_neighbours(r, p, c1, h1, &err) ||
-        boids_backend_neighbours(g, p, c2, h2, &err))
-        die("neighbours", &err);
-    for (size_t i = 0; i < n; i++) diffs += c1[i] != c2[i] || h1[i] != h2[i];
+    size_t diffs = compare_neighbour_sets(r, g, p, f->n, &err);
+    if (diffs == (size_t)-1) die("neighbours", &err);
     boids_backend_destroy(r), boids_backend_destroy(g);
-    free(c1), free(c2), free(h1), free(h2);
     return diffs;
-}
-
-/* The largest position and velocity difference (wrap: on the torus). */
-static void step_diffs(const boids_flock *a, const boids_flock *b, const boids_params *p,
-                       double *dp, double *dv) {
-    const double side[3] = {p->width, p->height, p->depth};
-    const int box = p->dim == 3;
-    *dp = *dv = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const double pa[3] = {a->x[i], a->y[i], box ? a->z[i] : 0};
-        const double pb[3] = {b->x[i], b->y[i], box ? b->z[i] : 0};
-        const double va[3] = {a->vx[i], a->vy[i], box ? a->vz[i] : 0};
-        const double vb[3] = {b->vx[i], b->vy[i], box ? b->vz[i] : 0};
-        double ep = 0, ev = 0;
-        for (int c = 0; c < p->dim; c++) {
-            double d = fabs(pa[c] - pb[c]);
-            if (p->boundary == BOIDS_BOUNDARY_WRAP && d > side[c] / 2) d = side[c] - d;
-            ep += d * d;
-            ev += (va[c] - vb[c]) * (va[c] - vb[c]);
-        }
-        *dp = fmax(*dp, sqrt(ep));
-        *dv = fmax(*dv, sqrt(ev));
-    }
 }
 
 static const char *const model_name[2] = {"reynolds", "vicsek"};
@@ -125,7 +96,7 @@ static void test_against_ref(int dim) {
                     if (dim != 3) continue;
                     boids_flock r = run(ref(&f), &p, f.n, 1), g = run(gpu(&f, det), &p, f.n, 1);
                     double dp, dv;
-                    step_diffs(&g, &r, &p, &dp, &dv);
+                    compare_states(&g, &r, &p, &dp, &dv);
                     /* tests/dim3_test.c's bound for cpu: 1e-3 is ~30 float ulps of positions
                      * (up to 400) and velocities (up to 180), which covers the steering sums'
                      * roundings; GLSL's division and sqrt add at most ~3 ulps each over C's
