@@ -141,26 +141,18 @@ static void expect_dim(const rules_k_f2 *k, const boids_params *p, const tcase *
     }
 }
 
-/* The table of every set (make_table): two circles, one across the wrap seams; a wall, a
- * wall across the seam, a segment of length 0; two overlapping circles; predators 0 and 3,
- * attractors 1 and 15 (index order, and one across the seams). */
-static void make_table(boids_interact *t, const boids_params *p) {
-    boids_interact_default(t, p);
-    t->predators[0] = (boids_point){1, 150, 150, 80, 2, 0};
-    t->predators[3] = (boids_point){1, 210, 190, 50, 1, 0};
-    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5, 0};
-    t->attractors[15] = (boids_point){1, 10, 390, 60, 1, 0};
-    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 30, 0},
-                                  {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0},
-                                  {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0, 0},
-                                  {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20, 0},
-                                  {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0, 0},
-                                  /* issue 19's overlapping pair, moved by (-640, -160) */
-                                  {BOIDS_OBSTACLE_CIRCLE, 60, 260, 0, 0, 30, 0},
-                                  {BOIDS_OBSTACLE_CIRCLE, 90, 270, 0, 0, 25, 0}};
-    t->obstacle_count = 7;
-    memcpy(t->obstacles, obs, sizeof obs);
-}
+/* The table's obstacles (make_table): two circles, one across the wrap seams; a wall, a wall
+ * across the seam, a segment of length 0; two overlapping circles. Its points' depths: a 2-D
+ * run ignores them. */
+static const boids_obstacle table_obst[] = {{BOIDS_OBSTACLE_CIRCLE, 200, 200, 0, 0, 30, 0},
+                                            {BOIDS_OBSTACLE_SEGMENT, 100, 50, 100, 150, 0, 0},
+                                            {BOIDS_OBSTACLE_SEGMENT, 390, 300, 420, 300, 0, 0},
+                                            {BOIDS_OBSTACLE_CIRCLE, 395, 10, 0, 0, 20, 0},
+                                            {BOIDS_OBSTACLE_SEGMENT, 300, 100, 300, 100, 0, 0},
+                                            /* issue 19's overlapping pair, moved by (-640, -160) */
+                                            {BOIDS_OBSTACLE_CIRCLE, 60, 260, 0, 0, 30, 0},
+                                            {BOIDS_OBSTACLE_CIRCLE, 90, 270, 0, 0, 25, 0}};
+static const double point_z[4] = {0, 0, 0, 0};
 
 /* The obstacles' functions, and rules_accel, rules_integrate and vicsek_update where the
  * table acts: rims and ends exactly, crossings, collinear segments, the seams, a boid at a
@@ -308,18 +300,14 @@ static void make_cases(void) {
     make_table_cases();
 }
 
-/* The plane's sets, every one with the table. */
-static void dim_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint ubo[2]) {
-    p->fov = 180;
-    run_sets("reynolds wrap fov 180", p, prog, bufs, ubo);
-    p->boundary = BOIDS_BOUNDARY_WALLS;
-    p->fov = 120;
-    p->predator = 1, p->predator_x = 100, p->predator_y = 100;
-    p->food = 1, p->food_x = 150, p->food_y = 80;
-    run_sets("reynolds walls fov 120", p, prog, bufs, ubo);
-    p->boundary = BOIDS_BOUNDARY_OPEN;
-    p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    run_sets("reynolds open topological", p, prog, bufs, ubo);
+/* The plane's own parameters (none: the classic preset's plane) and its Vicsek sets. */
+static void dim_box(boids_params *p) {
+    (void)p;
+}
+static void dim_points_z(boids_params *p) {
+    (void)p;
+}
+static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint ubo[2]) {
     p->model = BOIDS_MODEL_VICSEK;
     run_sets("vicsek open topological", p, prog, bufs, ubo);
     p->neighbours = BOIDS_NEIGHBOURS_METRIC;
@@ -368,22 +356,13 @@ static void expect_dim(const rules_k_f3 *k, const boids_params *p, const tcase *
     }
 }
 
-/* The table of the table's sets in the 400^3 box: spheres at the centre, on the corners
- * across every seam, a small one, and one overlapping the first; predators 0 and 3,
- * attractors 1 and 15 (index order, and one across the seams). */
-static void make_table(boids_interact *t, const boids_params *p) {
-    boids_interact_default(t, p);
-    t->predators[0] = (boids_point){1, 150, 150, 80, 2, 150};
-    t->predators[3] = (boids_point){1, 210, 190, 50, 1, 220};
-    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5, 100};
-    t->attractors[15] = (boids_point){1, 10, 390, 60, 1, 395};
-    const boids_obstacle obs[] = {{BOIDS_OBSTACLE_SPHERE, 200, 200, 0, 0, 30, 200},
-                                  {BOIDS_OBSTACLE_SPHERE, 395, 10, 0, 0, 20, 390},
-                                  {BOIDS_OBSTACLE_SPHERE, 100, 300, 0, 0, 15, 100},
-                                  {BOIDS_OBSTACLE_SPHERE, 250, 200, 0, 0, 25, 200}};
-    t->obstacle_count = 4;
-    memcpy(t->obstacles, obs, sizeof obs);
-}
+/* The table's obstacles (make_table) in the 400^3 box: spheres at the centre, on the corners
+ * across every seam, a small one, and one overlapping the first. Its points' depths. */
+static const boids_obstacle table_obst[] = {{BOIDS_OBSTACLE_SPHERE, 200, 200, 0, 0, 30, 200},
+                                            {BOIDS_OBSTACLE_SPHERE, 395, 10, 0, 0, 20, 390},
+                                            {BOIDS_OBSTACLE_SPHERE, 100, 300, 0, 0, 15, 100},
+                                            {BOIDS_OBSTACLE_SPHERE, 250, 200, 0, 0, 25, 200}};
+static const double point_z[4] = {150, 220, 100, 395};
 
 /* The spheres' functions, and rules_accel, rules_integrate and vicsek_update where the
  * table acts. */
@@ -509,18 +488,15 @@ static void make_cases(void) {
     make_table_cases();
 }
 
-/* The box's sets, each without the table and with it. */
-static void dim_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint ubo[2]) {
-    p->dim = 3, p->depth = 400, p->fov = 180;
-    run_sets("reynolds wrap fov 180", p, prog, bufs, ubo);
-    p->boundary = BOIDS_BOUNDARY_WALLS;
-    p->fov = 120;
-    p->predator = 1, p->predator_x = 100, p->predator_y = 100, p->predator_z = 110;
-    p->food = 1, p->food_x = 150, p->food_y = 80, p->food_z = 130;
-    run_sets("reynolds walls fov 120", p, prog, bufs, ubo);
-    p->boundary = BOIDS_BOUNDARY_OPEN;
-    p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    run_sets("reynolds open topological", p, prog, bufs, ubo);
+/* The box's own parameters: its depth, the predator's and the food's, and its Vicsek sets
+ * (the noise's variates and cone). */
+static void dim_box(boids_params *p) {
+    p->dim = 3, p->depth = 400;
+}
+static void dim_points_z(boids_params *p) {
+    p->predator_z = 110, p->food_z = 130;
+}
+static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint ubo[2]) {
     p->model = BOIDS_MODEL_VICSEK, p->noise = 0, p->speed = 2;
     run_sets("vicsek walls noise 0", p, prog, bufs, ubo);
     p->boundary = BOIDS_BOUNDARY_WALLS, p->noise = 1.5, p->noise_seed = 0x123456789abcLL;
@@ -529,6 +505,18 @@ static void dim_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint ubo[2]
     run_sets("vicsek wrap metric noise 2 pi", p, prog, bufs, ubo);
 }
 #endif
+
+/* The table of the sets with one: the dimension's obstacles; predators 0 and 3, attractors 1
+ * and 15 (index order, and one across the seams). */
+static void make_table(boids_interact *t, const boids_params *p) {
+    boids_interact_default(t, p);
+    t->predators[0] = (boids_point){1, 150, 150, 80, 2, point_z[0]};
+    t->predators[3] = (boids_point){1, 210, 190, 50, 1, point_z[1]};
+    t->attractors[1] = (boids_point){1, 250, 250, 100, 1.5, point_z[2]};
+    t->attractors[15] = (boids_point){1, 10, 390, 60, 1, point_z[3]};
+    t->obstacle_count = (int)(sizeof table_obst / sizeof *table_obst);
+    memcpy(t->obstacles, table_obst, sizeof table_obst);
+}
 
 /* The outputs compared exactly, per op (bit j: output j). */
 static unsigned decision(unsigned op) {
@@ -732,7 +720,19 @@ int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path) {
     glGenBuffers(2, ubo);
     boids_params p;
     boids_preset_apply(&p, "classic", &err); /* 400 x 400 wrap, R 50, R_sep 20, per step */
-    dim_sets(&p, prog, bufs, ubo);
+    dim_box(&p);
+    p.fov = 180;
+    run_sets("reynolds wrap fov 180", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_WALLS;
+    p.fov = 120;
+    p.predator = 1, p.predator_x = 100, p.predator_y = 100;
+    p.food = 1, p.food_x = 150, p.food_y = 80;
+    dim_points_z(&p);
+    run_sets("reynolds walls fov 120", &p, prog, bufs, ubo);
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    run_sets("reynolds open topological", &p, prog, bufs, ubo);
+    dim_vicsek_sets(&p, prog, bufs, ubo);
     glDeleteBuffers(3, bufs);
     glDeleteBuffers(2, ubo);
     glDeleteProgram(prog);
