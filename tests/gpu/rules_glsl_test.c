@@ -107,24 +107,13 @@ static const RULES_FN(rules_obst) * obst(const RULES_FN(rules_k) * k, const floa
 #define TEST_NAME "rules_glsl_test (plane)"
 enum { OP_TOUCH = OP_UPDATE + 1, OP_SEG_REL, OP_COUNT, PLAIN_SETS = 0 };
 
-/* The plane's exactly compared outputs of its own ops; none of its values is held looser. */
-static unsigned dim_decision(unsigned op) {
-    return op == OP_TOUCH ? 0xF : 0;
-}
-static int trig_op(const boids_params *p, unsigned op) {
-    return (void)p, (void)op, 0;
-}
-
 /* accel's inputs: n, mv, c, s, separated, position, velocity; vicsek_update's: the sum, n,
- * u (the plane draws one variate), position, velocity. */
-enum { ACC_N = 0, ACC_MV = 1, ACC_C = 3, ACC_S = 5, ACC_SEP = 7, ACC_P = 8 };
-enum { UPD_N = 2, UPD_U1 = 3, UPD_P = 4, UPD_V = 6 };
-static void accel_vel(const float *x, float v[D]) {
-    v[0] = x[10], v[1] = x[11];
-}
-static float upd_u2(const float *x) {
-    return (void)x, 0;
-}
+ * u1, u2 (the plane draws one variate: u2 is an input no case sets, 0), position, velocity.
+ * The plane's own op compared exactly: touch; it holds no output to the looser bound of the
+ * box's trigonometry (OP_TRIG none). */
+enum { ACC_N = 0, ACC_MV = 1, ACC_C = 3, ACC_S = 5, ACC_SEP = 7, ACC_P = 8, ACC_V = 10 };
+enum { UPD_N = 2, UPD_U1 = 3, UPD_U2 = 8, UPD_P = 4, UPD_V = 6 };
+enum { OP_EXACT = OP_TOUCH, OP_EXACT_MASK = 0xF, OP_TRIG = -1 };
 
 /* rules.h's answer for the plane's own ops: the segments' functions. */
 static void expect_dim(const rules_k_f2 *k, const boids_params *p, const tcase *c,
@@ -319,25 +308,13 @@ static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint
 #define TEST_NAME "rules_glsl_test (box)"
 enum { OP_DIRECTION = OP_UPDATE + 1, OP_NOISE, OP_COUNT, PLAIN_SETS = 1 };
 
-/* The box's exactly compared outputs of its own ops (the noise variates); the outputs the
- * GPU's sin and cos enter (the Vicsek turn with noise), held to 2^-11 of their scale. */
-static unsigned dim_decision(unsigned op) {
-    return op == OP_NOISE ? 0x3 : 0;
-}
-static int trig_op(const boids_params *p, unsigned op) {
-    return p->noise != 0 && (op == OP_DIRECTION || op == OP_UPDATE);
-}
-
-/* accel's inputs: mv, c, s, n, separated, position, velocity (x, y; its z is 0.5, the 16
- * inputs ending there); vicsek_update's: the sum, position, velocity, n, u1, u2. */
-enum { ACC_MV = 0, ACC_C = 3, ACC_S = 6, ACC_N = 9, ACC_SEP = 10, ACC_P = 11 };
-enum { UPD_P = 3, UPD_V = 6, UPD_N = 9, UPD_U1 = 10 };
-static void accel_vel(const float *x, float v[D]) {
-    v[0] = x[14], v[1] = x[15], v[2] = 0.5f;
-}
-static float upd_u2(const float *x) {
-    return x[11];
-}
+/* accel's inputs: mv, c, s, n, separated, position, velocity (x, y; its z past the 16
+ * inputs, 0.5); vicsek_update's: the sum, position, velocity, n, u1, u2. The box's own op
+ * compared exactly: the noise variates; the outputs the GPU's sin and cos enter (the Vicsek
+ * cone's direction, and the update, with noise) are held to 2^-11 of their scale. */
+enum { ACC_MV = 0, ACC_C = 3, ACC_S = 6, ACC_N = 9, ACC_SEP = 10, ACC_P = 11, ACC_V = 14 };
+enum { UPD_P = 3, UPD_V = 6, UPD_N = 9, UPD_U1 = 10, UPD_U2 = 11 };
+enum { OP_EXACT = OP_NOISE, OP_EXACT_MASK = 0x3, OP_TRIG = OP_DIRECTION };
 
 /* rules.h's answer for the box's own ops: the Vicsek cone's direction, the noise variates. */
 static void expect_dim(const rules_k_f3 *k, const boids_params *p, const tcase *c,
@@ -532,9 +509,17 @@ static unsigned decision(unsigned op) {
         return 0x81;
     case OP_AVOID:
         return 0x1;
+    case OP_EXACT:
+        return OP_EXACT_MASK;
     default:
-        return dim_decision(op);
+        return 0;
     }
+}
+
+/* Whether the GPU's sin and cos enter a case's outputs: the ops of the dimension's Vicsek turn
+ * (OP_TRIG and the update, where it has one), with noise. */
+static int trig_op(const boids_params *p, unsigned op) {
+    return OP_TRIG >= 0 && p->noise != 0 && ((int)op == OP_TRIG || op == OP_UPDATE);
 }
 
 /* rules.h's answer for one case, in the shader's output layout. */
@@ -590,7 +575,7 @@ static void expect(const RULES_FN(rules_k) * k, const boids_params *p, const tca
         RULES_FN(rules_acc) s = {.n = (long)x[ACC_N], .separated = x[ACC_SEP] != 0};
         float vel[D];
         memcpy(s.mv, x + ACC_MV, vec), memcpy(s.off, x + ACC_C, vec), memcpy(s.sep, x + ACC_S, vec);
-        accel_vel(x, vel);
+        for (int j = 0; j < D; j++) vel[j] = ACC_V + j < 16 ? x[ACC_V + j] : 0.5f;
         RULES_FN(rules_accel)(k, &s, x + ACC_P, vel, out);
         break;
     }
@@ -600,7 +585,7 @@ static void expect(const RULES_FN(rules_k) * k, const boids_params *p, const tca
     case OP_UPDATE: /* the heading sum x[0] */
         memcpy(out, x + UPD_P, vec), memcpy(out + 4, x + UPD_V, vec);
         RULES_FN(vicsek_update)
-        (k, x, (long)x[UPD_N], x[UPD_U1], upd_u2(x), (float)p->noise, (float)p->speed, out,
+        (k, x, (long)x[UPD_N], x[UPD_U1], x[UPD_U2], (float)p->noise, (float)p->speed, out,
          out + 4);
         break;
     /* The obstacles (x[0]: the obstacle's index; a position at x[1]). */

@@ -12,7 +12,8 @@ layout(std430, binding = 2) writeonly buffer Out { float o[]; }; // 12 per case
 
 uniform uint u_cases;
 
-// The case's (this invocation's) input i, the vector of its inputs from i, its outputs' scalar and vector at j.
+// The case's (this invocation's) input i, the vector of its inputs from i, its outputs'
+// scalar and vector at j.
 float x(int i) { return a[16u * gl_GlobalInvocationID.x + uint(i)]; }
 vecD at(int i) {
     vecD v;
@@ -26,12 +27,10 @@ void putv(int j, vecD v) {
 
 // ---- what one dimension has alone: its input layouts and its own ops ----------------------
 #if DIM == 2
-// accel: n, mv, c, s, separated, position, velocity; vicsek_update: the sum, n, u (the plane
-// draws one variate), position, velocity.
-const int ACC_N = 0, ACC_MV = 1, ACC_C = 3, ACC_S = 5, ACC_SEP = 7, ACC_P = 8;
-const int UPD_N = 2, UPD_P = 4, UPD_V = 6;
-vecD accel_vel() { return at(10); }
-vec2 upd_u() { return vec2(x(3), 0.0); }
+// accel: n, mv, c, s, separated, position, velocity; vicsek_update: the sum, n, u1, u2 (the
+// plane draws one variate: u2 is an input no case sets, 0), position, velocity.
+const int ACC_N = 0, ACC_MV = 1, ACC_C = 3, ACC_S = 5, ACC_SEP = 7, ACC_P = 8, ACC_V = 10;
+const int UPD_N = 2, UPD_U1 = 3, UPD_U2 = 8, UPD_P = 4, UPD_V = 6;
 
 void dim_op(uint op) {
     switch (op) {
@@ -46,12 +45,10 @@ void dim_op(uint op) {
     }
 }
 #else
-// accel: mv, c, s, n, separated, position, velocity (x, y; its z is 0.5, the 16 inputs ending
-// there); vicsek_update: the sum, position, velocity, n, u1, u2.
-const int ACC_MV = 0, ACC_C = 3, ACC_S = 6, ACC_N = 9, ACC_SEP = 10, ACC_P = 11;
-const int UPD_P = 3, UPD_V = 6, UPD_N = 9;
-vecD accel_vel() { return vec3(x(14), x(15), 0.5); }
-vec2 upd_u() { return vec2(x(10), x(11)); }
+// accel: mv, c, s, n, separated, position, velocity (x, y; its z past the 16 inputs, 0.5);
+// vicsek_update: the sum, position, velocity, n, u1, u2.
+const int ACC_MV = 0, ACC_C = 3, ACC_S = 6, ACC_N = 9, ACC_SEP = 10, ACC_P = 11, ACC_V = 14;
+const int UPD_P = 3, UPD_V = 6, UPD_N = 9, UPD_U1 = 10, UPD_U2 = 11;
 
 void dim_op(uint op) {
     switch (op) {
@@ -110,7 +107,9 @@ void main() {
     }
     case 7u: {
         Acc acc = Acc(uint(x(ACC_N)), at(ACC_MV), at(ACC_C), at(ACC_S), x(ACC_SEP) != 0.0);
-        putv(0, rules_accel(acc, at(ACC_P), accel_vel()));
+        vecD v;
+        for (int k = 0; k < D; k++) v[k] = ACC_V + k < 16 ? x(ACC_V + k) : 0.5;
+        putv(0, rules_accel(acc, at(ACC_P), v));
         break;
     }
     case 8u:
@@ -142,7 +141,7 @@ void main() {
     }
     case 14u: { // vicsek_update: the heading sum at 0, n, u, position, velocity
         vecD p = at(UPD_P);
-        vecD v = vicsek_update(at(0), uint(x(UPD_N)), upd_u(), p, at(UPD_V));
+        vecD v = vicsek_update(at(0), uint(x(UPD_N)), vec2(x(UPD_U1), x(UPD_U2)), p, at(UPD_V));
         putv(0, p);
         putv(4, v);
         break;
