@@ -38,7 +38,6 @@
 #include "boids/backend.h"
 #include "gpu_fixture.h"
 #include "prelude.h"
-#include "glsl_cases.h"
 
 #ifndef RULES_DIM
 #error "compile with RULES_DIM 2 (the plane) or 3 (the box)"
@@ -53,8 +52,77 @@
 
 int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path);
 
-/* A case's outputs: NOUT floats, a vector output at 0, 4 or 8 (tests/gpu/rules_test.comp). */
-enum { MAXC = GLSL_MAXC, NOUT = 12, ULP_TOL = 16, D = RULES_DIM };
+/* The cases at most; a case's outputs: NOUT floats, a vector output at 0, 4 or 8
+ * (tests/gpu/rules_test.comp). */
+enum { MAXC = 160, NOUT = 12, ULP_TOL = 16, D = RULES_DIM };
+
+/* One call of a shader function: which (op) and its inputs. */
+typedef struct tcase {
+    unsigned op;
+    float in[16];
+} tcase;
+
+static int ncases;
+static tcase cases[MAXC];
+
+/* A case of op with the n inputs v (the others 0). */
+static void add(unsigned op, int n, const float *v) {
+    if (ncases == MAXC) abort();
+    tcase *c = &cases[ncases++];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    memcpy(c->in, v, (size_t)n * sizeof *v);
+}
+
+/* The float spacing at |v|. */
+static double ulp(double v) {
+    float f = fabsf((float)v);
+    return (double)(nextafterf(f, INFINITY) - f);
+}
+
+/* The text of the file at path (malloc), NULL when it cannot be read. */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* The compute program of the prelude for this dimension, then shaders/rules.glsl (rules_path)
+ * and the case shader (test_path); 0 (and a failed check) when it does not compile. */
+static GLuint build(const char *rules_path, const char *test_path) {
+    const int dim = D;
+    size_t plen = boids_gpu_prelude(NULL, 0, dim);
+    char *src[3] = {malloc(plen + 1), slurp(rules_path), slurp(test_path)};
+    if (src[0]) boids_gpu_prelude(src[0], plen + 1, dim);
+    CHECK(src[0] && src[1] && src[2], "cannot read %s or %s", rules_path, test_path);
+    GLuint prog = 0;
+    if (src[0] && src[1] && src[2]) {
+        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+        glShaderSource(sh, 3, (const char *const *)src, NULL);
+        glCompileShader(sh);
+        GLint ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        char log[2048] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        CHECK(ok, "%s does not compile for dimension %d: %s", test_path, dim, log);
+        prog = glCreateProgram();
+        glAttachShader(prog, sh);
+        glLinkProgram(prog);
+        glDeleteShader(sh);
+    }
+    for (int i = 0; i < 3; i++) free(src[i]);
+    return prog;
+}
 
 /* The ops, numbered as tests/gpu/rules_test.comp numbers them: those of both dimensions,
  * then those of one (below). */
@@ -700,7 +768,7 @@ int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path) {
     gl = boids_gl_create(1, &err);
     if (!gl) return no_gpu_exit(TEST_NAME, err.msg);
     make_cases();
-    GLuint prog = build(D, rules_path, test_path), bufs[3], ubo[2];
+    GLuint prog = build(rules_path, test_path), bufs[3], ubo[2];
     glGenBuffers(3, bufs);
     glGenBuffers(2, ubo);
     boids_params p;
