@@ -42,12 +42,11 @@
 #ifndef RULES_DIM
 #error "compile with RULES_DIM 2 (the plane) or 3 (the box)"
 #endif
-#define RULES_REAL float
-#if RULES_DIM == 2
-#define RULES_FN(name) name##_f2
-#else
-#define RULES_FN(name) name##_f3
-#endif
+/* rules.h in float for this dimension: its names end in _f2 or _f3. */
+#define RULES_REAL          float
+#define RULES_SUFFIX_(n, d) n##_f##d
+#define RULES_SUFFIX(n, d)  RULES_SUFFIX_(n, d)
+#define RULES_FN(name)      RULES_SUFFIX(name, RULES_DIM)
 #include "rules.h"
 
 int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path);
