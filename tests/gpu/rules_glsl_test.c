@@ -550,6 +550,9 @@ static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint
 }
 #endif
 
+_Static_assert(OP_UPDATE == 14 && OP_COUNT == 17, "tests/gpu/rules_test.comp numbers the ops "
+                                                  "both dimensions share 0 to 14, its own 15, 16");
+
 /* The table of the sets with one: the dimension's obstacles; predators 0 and 3, attractors 1
  * and 15 (index order, and one across the seams). */
 static void make_table(boids_interact *t, const boids_params *p) {
