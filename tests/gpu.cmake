@@ -121,17 +121,21 @@ list(APPEND BOIDS_GPU_TESTS gpu_verify_matches_cpu_ref_n1 gpu_verify_matches_cpu
 set_tests_properties(${BOIDS_GPU_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 boids_gl_tests(${BOIDS_GPU_TESTS})
 
-# shaders/rules.glsl function by function against rules.h in float, on edge cases, compiled
-# for the plane (gpu/rules_glsl_test.c, gpu/rules_test.comp) and the box (the 3 files).
-add_executable(gpu_rules_glsl_test gpu/rules_glsl_main.c gpu/rules_glsl_test.c
-                                   gpu/rules3_glsl_test.c)
-target_include_directories(gpu_rules_glsl_test PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
-                                                       ${PROJECT_SOURCE_DIR}/src/core)
-target_link_libraries(gpu_rules_glsl_test PRIVATE boids_gpu)
+# shaders/rules.glsl function by function against rules.h in float, on edge cases: one test
+# source (gpu/rules_glsl_test.c) and one case shader (gpu/rules_test.comp) over the dimension,
+# compiled for the plane and for the box.
+foreach(dim 2 3)
+  add_library(gpu_rules_glsl_${dim}d OBJECT gpu/rules_glsl_test.c)
+  target_compile_definitions(gpu_rules_glsl_${dim}d PRIVATE RULES_DIM=${dim})
+  target_include_directories(gpu_rules_glsl_${dim}d PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
+                                                            ${PROJECT_SOURCE_DIR}/src/core)
+  target_link_libraries(gpu_rules_glsl_${dim}d PRIVATE boids_gpu)
+endforeach()
+add_executable(gpu_rules_glsl_test gpu/rules_glsl_main.c)
+target_link_libraries(gpu_rules_glsl_test PRIVATE gpu_rules_glsl_2d gpu_rules_glsl_3d boids_gpu)
 add_test(NAME gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d
          COMMAND gpu_rules_glsl_test ${PROJECT_SOURCE_DIR}/shaders/rules.glsl
-                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp
-                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules3_test.comp)
+                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/rules_test.comp)
 set_tests_properties(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d PROPERTIES
                      SKIP_RETURN_CODE 77)
 boids_gl_tests(gpu_rules_glsl_match_rules_h_on_edge_cases_2d_3d)
