@@ -9,61 +9,56 @@
  *                        so that code written once over RULES_DIM and RULES_REAL (a float
  *                        step, the follow pass's host marks, a test's checks) is compiled for
  *                        every instance. It must not include rules.h itself.
- * No include guard: each inclusion instantiates again (with other files or precisions). */
+ * No include guard: each inclusion instantiates again (with other files or precisions). The
+ * file includes itself: once per dimension, and within that once per precision. */
+#if !defined(RULES_INSTANCE_DIM_)
+/* ---- the dimensions -------------------------------------------------------------------- */
 #if !defined(RULES_INSTANCE_DOUBLE) && !defined(RULES_INSTANCE_FLOAT)
 #define RULES_INSTANCE_DOUBLE
 #define RULES_INSTANCE_FLOAT
 #define RULES_INSTANCE_BOTH_ /* set here: undefined at the end */
 #endif
-
-#define RULES_DIM 2
-#ifdef RULES_INSTANCE_DOUBLE
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d2
-#include "rules.h"
-#ifdef RULES_INSTANCE_FILE
-#include RULES_INSTANCE_FILE
-#endif
-#undef RULES_REAL
-#undef RULES_FN
-#endif
-#ifdef RULES_INSTANCE_FLOAT
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f2
-#include "rules.h"
-#ifdef RULES_INSTANCE_FILE
-#include RULES_INSTANCE_FILE
-#endif
-#undef RULES_REAL
-#undef RULES_FN
-#endif
-#undef RULES_DIM
-
-#define RULES_DIM 3
-#ifdef RULES_INSTANCE_DOUBLE
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d3
-#include "rules.h"
-#ifdef RULES_INSTANCE_FILE
-#include RULES_INSTANCE_FILE
-#endif
-#undef RULES_REAL
-#undef RULES_FN
-#endif
-#ifdef RULES_INSTANCE_FLOAT
-#define RULES_REAL     float
-#define RULES_FN(name) name##_f3
-#include "rules.h"
-#ifdef RULES_INSTANCE_FILE
-#include RULES_INSTANCE_FILE
-#endif
-#undef RULES_REAL
-#undef RULES_FN
-#endif
-#undef RULES_DIM
-
+#define RULES_INSTANCE_CAT_(a, b, c) a##b##c
+#define RULES_INSTANCE_CAT(a, b, c)  RULES_INSTANCE_CAT_(a, b, c)
+#define RULES_INSTANCE_DIM_          2
+#include "rules_instances.h"
+#undef RULES_INSTANCE_DIM_
+#define RULES_INSTANCE_DIM_ 3
+#include "rules_instances.h"
+#undef RULES_INSTANCE_DIM_
+#undef RULES_INSTANCE_CAT_
+#undef RULES_INSTANCE_CAT
 #ifdef RULES_INSTANCE_BOTH_
 #undef RULES_INSTANCE_DOUBLE
 #undef RULES_INSTANCE_FLOAT
 #undef RULES_INSTANCE_BOTH_
+#endif
+
+#elif !defined(RULES_REAL)
+/* ---- the precisions of one dimension --------------------------------------------------- */
+#define RULES_DIM      RULES_INSTANCE_DIM_
+#define RULES_FN(name) RULES_INSTANCE_CAT(name, RULES_INSTANCE_LETTER_, RULES_DIM)
+#ifdef RULES_INSTANCE_DOUBLE
+#define RULES_REAL             double
+#define RULES_INSTANCE_LETTER_ _d
+#include "rules_instances.h"
+#undef RULES_REAL
+#undef RULES_INSTANCE_LETTER_
+#endif
+#ifdef RULES_INSTANCE_FLOAT
+#define RULES_REAL             float
+#define RULES_INSTANCE_LETTER_ _f
+#include "rules_instances.h"
+#undef RULES_REAL
+#undef RULES_INSTANCE_LETTER_
+#endif
+#undef RULES_FN
+#undef RULES_DIM
+
+#else
+/* ---- one instance ---------------------------------------------------------------------- */
+#include "rules.h"
+#ifdef RULES_INSTANCE_FILE
+#include RULES_INSTANCE_FILE
+#endif
 #endif
