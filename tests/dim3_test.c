@@ -45,7 +45,7 @@ static boids_params box_params(double side, int boundary) {
 
 /* ---- rules.h on hand-computed cases -------------------------------------------------- */
 
-static void test_rules3_geometry(void) {
+static void test_box_rules_geometry(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_WRAP);
     p.width = 10, p.height = 20, p.depth = 30;
     rules_k_d3 k;
@@ -77,7 +77,7 @@ static void test_rules3_geometry(void) {
           "135 degrees: on the 270 cone's edge");
 }
 
-static void test_rules3_steer_and_sums(void) {
+static void test_box_rules_steer_and_sums(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_OPEN);
     p.max_speed = 10, p.max_force = 100, p.separation_radius = 4;
     rules_k_d3 k;
@@ -102,7 +102,7 @@ static void test_rules3_steer_and_sums(void) {
     CHECK_NEAR(a.sz, -2.0 / 9, TOL, "-d / |d|^2");
 }
 
-static void test_rules3_walls_and_integrate(void) {
+static void test_box_rules_walls_and_integrate(void) {
     boids_params p = box_params(100, BOIDS_BOUNDARY_WALLS);
     p.wall_margin = 5, p.wall_weight = 1, p.max_speed = 4, p.min_speed = 1, p.max_force = 100;
     p.dt = 1;
@@ -512,9 +512,9 @@ static void test_vicsek3_order_vs_noise(void) {
 }
 
 int main(void) {
-    test_rules3_geometry();
-    test_rules3_steer_and_sums();
-    test_rules3_walls_and_integrate();
+    test_box_rules_geometry();
+    test_box_rules_steer_and_sums();
+    test_box_rules_walls_and_integrate();
     test_vicsek3_direction();
     test_flat_flock_is_planar();
     test_ref_threads();

@@ -159,7 +159,7 @@ _Static_assert(offsetof(boids_gpu_params, split) == 4 * (BOIDS_GPU_PARAMS_NFIELD
  *   vec4 pts_z[8]        3-D: point i's z at pts_z[i / 4][i % 4]
  *   vec4 obs_z[16]       3-D: sphere i's centre z, likewise
  * Arrays of vec4 have a 16-byte stride in std140, like the C arrays of four 4-byte values.
- * In 3-D (rules3.h's rules3_k_set_interact in float, boids_gpu3_interact_init) a sphere is
+ * In 3-D (rules.h's rules_k_set_interact_f3, boids_gpu_interact_init) a sphere is
  * laid out as a circle at (x, y) (kinds 1, obs_a (x, y, x, y), obs_b (x, y, r, r2), its
  * bound), with its z in obs_z; the z arrays come last, so the planar layout is unchanged. */
 typedef struct boids_gpu_interact {
