@@ -130,13 +130,3 @@ boids_status boids_grid_geom_init(grid_geom *g, const boids_params *p, const gri
                      d.o[0], d.o[1], d.wrap,   d.margin, d.reach};
     return BOIDS_OK;
 }
-
-boids_status boids_grid_geom3_init(grid_geom3 *g, const boids_params *p, double max_cells,
-                                   boids_error *err) {
-    grid_geomd d = {0};
-    boids_status st = boids_grid_geomd_init(&d, 3, p, NULL, max_cells, err);
-    if (st) return st;
-    *g = (grid_geom3){
-        {d.n[0], d.n[1], d.n[2]}, d.ncells, {d.s[0], d.s[1], d.s[2]}, d.margin, d.reach};
-    return BOIDS_OK;
-}

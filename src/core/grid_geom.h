@@ -94,26 +94,9 @@ static inline boids_status grid_reserve_starts(uint32_t **start, size_t *cap, si
     return BOIDS_OK;
 }
 
-/* The world's grid of a 3-D box (dim = 3), for the GPU pipeline: n[a] cells along axis a
- * (x, y, z) of side[a] / n[a], tiling [0, W] x [0, H] x [0, D] exactly, as many of at least
- * R + margin as fit, then fewer past max_cells (scaled by the cube root, then the axis with
- * the most cells halved). On the open boundary the shaders clamp into the edge cells, as
- * in 2-D. reach as in grid_geom, over the three axes. BOIDS_ERR_INPUT as
- * boids_grid_geom_init, depth included. */
-typedef struct grid_geom3 {
-    uint32_t n[3]; /* cells along x, y, z, >= 1 */
-    size_t ncells; /* n[0] * n[1] * n[2] */
-    float s[3];    /* cells per length unit along each axis */
-    double margin; /* how much wider than R a cell is made, for float rounding */
-    double reach;  /* see grid_geom */
-} grid_geom3;
-
-boids_status boids_grid_geom3_init(grid_geom3 *g, const boids_params *p, double max_cells,
-                                   boids_error *err);
-
 /* ---- the same geometry over the dimension ---------------------------------------------
- * The one formula behind boids_grid_geom_init and boids_grid_geom3_init, for dim 2 or 3
- * (axes x, y, z; entries beyond dim unused): the cpu path calls it directly. */
+ * The one formula behind boids_grid_geom_init, for dim 2 or 3 (axes x, y, z; entries beyond
+ * dim unused): the cpu path and the GPU pipeline call it directly. */
 typedef struct grid_geomd {
     int dim;
     uint32_t n[3]; /* cells along each axis, >= 1 */

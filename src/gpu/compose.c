@@ -53,8 +53,3 @@ boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *na
     *out = sh;
     return BOIDS_OK;
 }
-
-boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, unsigned *out,
-                               boids_error *err) {
-    return boids_gpu_compile_dim(table, name, 0, out, err);
-}

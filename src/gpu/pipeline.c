@@ -407,31 +407,18 @@ static float ring_reach2(double reach) {
  * plane has one layer, ncz = 1. */
 static boids_status set_grid(boids_gpu_params *u, const boids_params *p, int dim, double max_cells,
                              size_t *ncells, boids_error *err) {
-    boids_status st;
-    if (dim == 3) {
-        grid_geom3 gg;
-        if ((st = boids_grid_geom3_init(&gg, p, max_cells, err))) return st;
-        u->ncx = gg.n[0];
-        u->ncy = gg.n[1];
-        u->ncz = gg.n[2];
-        u->inv_cell_w = gg.s[0];
-        u->inv_cell_h = gg.s[1];
-        u->inv_cell_d = gg.s[2];
-        u->reach2 = ring_reach2(gg.reach);
-        u->ncells = (uint32_t)gg.ncells;
-        *ncells = gg.ncells;
-    } else {
-        grid_geom gg;
-        if ((st = boids_grid_geom_init(&gg, p, NULL, max_cells, err))) return st;
-        u->ncx = gg.ncx;
-        u->ncy = gg.ncy;
-        u->ncz = 1;
-        u->inv_cell_w = gg.sx;
-        u->inv_cell_h = gg.sy;
-        u->reach2 = ring_reach2(gg.reach);
-        u->ncells = (uint32_t)(gg.ncx * gg.ncy);
-        *ncells = gg.ncells;
-    }
+    grid_geomd gg = {0};
+    boids_status st = boids_grid_geomd_init(&gg, dim, p, NULL, max_cells, err);
+    if (st) return st;
+    u->ncx = gg.n[0];
+    u->ncy = gg.n[1];
+    u->ncz = dim == 3 ? gg.n[2] : 1;
+    u->inv_cell_w = gg.s[0];
+    u->inv_cell_h = gg.s[1];
+    if (dim == 3) u->inv_cell_d = gg.s[2];
+    u->reach2 = ring_reach2(gg.reach);
+    u->ncells = (uint32_t)gg.ncells;
+    *ncells = gg.ncells;
     return BOIDS_OK;
 }
 

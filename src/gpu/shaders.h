@@ -23,8 +23,4 @@ extern const boids_gpu_shader boids_gpu_shaders[];
 boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *name, int dim,
                                    unsigned *out, boids_error *err);
 
-/* boids_gpu_compile_dim of the first unit named `name`, whatever its dimension. */
-boids_status boids_gpu_compile(const boids_gpu_shader *table, const char *name, unsigned *out,
-                               boids_error *err);
-
 #endif
