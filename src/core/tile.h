@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* Tiles: one flock stepped as slabs of the global grid, for `boids-mpi sim` (src/app/mpi),
+ * where each rank holds one slab. Internal to the project (the app and the tests use it).
+ *
+ * The cut. The whole flock's grid (grid_geom.h: the geometry the backend's step would use
+ * for all N boids) has n[D-1] rows along its last axis (y in the plane, z in the box). A
+ * tile is a range of whole rows [lo, hi) of that grid; the tiles of K ranks cover the rows
+ * in order, each at least one row. A boid belongs to the tile of its row (boids_tile_row).
+ *
+ * The window. To step its tile a rank needs the boids of its rows and of the row on either
+ * side (the halo): cells are at least one interaction reach wide, so those are all the
+ * candidates any boid of the tile can have (metric neighbours; topological ones with
+ * k_in_vision). The rank uploads them to its backend with boids_backend_upload_tile: the
+ * window is the rows row_lo, row_lo + 1, ... (periodically under wrap) and the backend
+ * numbers its cells over the window alone, so its memory follows the tile, not the world.
+ *
+ * Why the bits are those of one process. Each boid's neighbour sums are made over its
+ * cell's 3^D block, cells in a fixed order of offsets, each cell's boids in id order
+ * (cpu_grid.c, the GPU's --deterministic sort). A window holds the same block of every
+ * boid of its steered rows, in the same offset order, with the same ids (the global ones,
+ * boids_tile.gid) in the same order, and every offset is taken in the world's geometry
+ * (rules_wrap of global positions). So every steered boid adds the same terms in the same
+ * order as in one process and moves to the same float values. */
+#ifndef BOIDS_TILE_H
+#define BOIDS_TILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boids/backend.h"
+#include "boids/error.h"
+#include "boids/params.h"
+#include "grid_geom.h"
+
+/* What a backend needs besides the local boids to step them as part of the whole flock. */
+typedef struct boids_tile {
+    size_t n_global; /* the whole flock's N: the grid's cell cap (boids_grid_geom_cap) is its */
+    uint32_t row_lo; /* the global row of the window's first row */
+    uint32_t rows;   /* rows in the window, >= 1: row_lo .. row_lo + rows - 1 (mod n[D-1]
+                      * under wrap; never more rows than the grid has) */
+    uint32_t steer_lo, steer_hi; /* the window rows [steer_lo, steer_hi) whose boids a step
+                                  * moves; the boids of the other rows keep their state */
+    int has_box; /* the open boundary: box is the whole flock's bounding box as the backend
+                  * would compute it over all N boids (boids_tile_box_add, then min/max) */
+    grid_boxd box;
+    const uint32_t *gid; /* gid[i]: the global id of local boid i, strictly ascending (the
+                          * uploaded flock's n entries): the Vicsek noise, the cells' id order and
+                          * the topological ties use it. Copied by the upload. */
+} boids_tile;
+
+/* The geometry the backend's step uses for the whole flock of t->n_global boids (t->box on
+ * the open boundary; t->rows and the rest are not read). The cpu backend's is the box grid
+ * over the flock on the open boundary, the world grid otherwise; the GPU's the world grid
+ * (boids_grid_geomd_init). BOIDS_ERR_INPUT for a backend without tiles (cpu-ref) or
+ * parameters the backend refuses; the message says why. */
+boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params *p,
+                                     const boids_tile *t, grid_geomd *g, boids_error *err);
+
+/* Replaces the state by the local flock in (its boids in global id order, in->step the
+ * whole flock's step) stepped as the window t of the whole flock. The next steps move only
+ * the boids of rows [steer_lo, steer_hi); a boid outside the window after a step is
+ * stepped no further. A later boids_backend_upload ends tile mode. BOIDS_ERR_INPUT: a
+ * backend without tiles, gid not ascending or NULL, a window with more rows than the grid,
+ * a boid of in outside the window (its id and row named). */
+boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
+                                       boids_error *err);
+
+/* The global row of a boid at coordinate c along the grid's last axis: the row the backend
+ * puts it in (the float position, as the backends hold it). */
+static inline uint32_t boids_tile_row(const grid_geomd *g, double c) {
+    const int a = g->dim - 1;
+    return grid_cell_coord((float)c - (float)g->o[a], g->s[a], g->n[a]);
+}
+
+/* Adds the float positions of f to the bounding box b (start from boids_tile_box_empty):
+ * min, max and amax as the cpu backend's open grid takes them over its float state. */
+void boids_tile_box_empty(grid_boxd *b);
+void boids_tile_box_add(grid_boxd *b, const boids_flock *f);
+
+/* The cut of rows [0, nrows) into k tiles for the boids counted per row (count[r] boids in
+ * row r): cut[0] = 0 <= cut[1] <= ... <= cut[k] = nrows, tile j the rows [cut[j], cut[j+1]),
+ * each at least one row, the loads as even as whole rows allow (each tile's load is within
+ * one row's count of total / k where rows permit). Under wrap (a periodic last axis) with
+ * k > 1 the grid needs at least 4 rows and every tile with its two halo rows must fit
+ * (rows + 2 <= nrows); without wrap k <= nrows. Else BOIDS_ERR_INPUT saying how many ranks
+ * the grid admits and what to change. */
+boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int k, uint32_t *cut,
+                            boids_error *err);
+
+/* The tile (0 .. k-1) of a row under the cut (binary search). */
+int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
+
+/* Why parameters p cannot be split into tiles, or NULL when they can: topological
+ * neighbours without k_in_vision have no bounded reach (a boid's k nearest may be any
+ * distance away), so no halo of fixed width holds them. */
+const char *boids_tile_refusal(const boids_params *p);
+
+#endif
