@@ -8,7 +8,7 @@ set(BOIDS_APP ${PROJECT_SOURCE_DIR}/src/app)
 add_library(boids_app_tree INTERFACE)
 target_include_directories(boids_app_tree INTERFACE
   ${BOIDS_APP} # for the parts' "../core/..." includes of the core's internal rules
-  ${BOIDS_APP}/cli ${BOIDS_APP}/commands ${BOIDS_APP}/output ${BOIDS_APP}/remote
+  ${BOIDS_APP}/cli ${BOIDS_APP}/commands ${BOIDS_APP}/mpi ${BOIDS_APP}/output ${BOIDS_APP}/remote
   ${BOIDS_APP}/render ${BOIDS_APP}/sweep ${BOIDS_APP}/verify ${BOIDS_APP}/viewer)
 
 # ---- the command line shared by `boids` and boids-bench, and `boids verify` -----------------
@@ -45,27 +45,28 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/.git)
 endif()
 pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
 add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/output/npy.c
+                                  ${BOIDS_APP}/commands/cmd_sim.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
                                   ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")
 target_link_libraries(boids_research PUBLIC boids_cli PkgConfig::CJSON)
 
-add_executable(boids
-  ${BOIDS_APP}/commands/main.c
-  ${BOIDS_APP}/commands/cmd_sim.c
-)
+add_executable(boids ${BOIDS_APP}/commands/main.c)
 target_link_libraries(boids PRIVATE boids_cli boids_verify boids_research)
 if(BOIDS_BUILD_VIEWER)
   include(${BOIDS_APP}/viewer/view.cmake)
   target_compile_definitions(boids PRIVATE BOIDS_HAVE_VIEWER=1)
 endif()
 
-# ---- boids-mpi: a sweep's runs over MPI ranks, built when MPI (Debian: libopenmpi-dev) is found
+# ---- boids-mpi: one flock split over MPI ranks (sim) and a sweep's runs over them (sweep),
+# built when MPI (Debian: libopenmpi-dev) is found
 option(BOIDS_MPI "Build boids-mpi when an MPI library is found" ON)
 if(BOIDS_MPI)
   find_package(MPI COMPONENTS C)
   if(MPI_C_FOUND)
-    add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/sweep/sweep_mpi.c)
+    add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/mpi/mpi_agree.c
+                             ${BOIDS_APP}/mpi/mpi_flock.c ${BOIDS_APP}/mpi/sim_mpi.c
+                             ${BOIDS_APP}/mpi/sweep_mpi.c)
     target_link_libraries(boids-mpi PRIVATE boids_research MPI::MPI_C)
   else()
     message(STATUS "MPI not found: boids-mpi is not built (Debian: libopenmpi-dev openmpi-bin)")

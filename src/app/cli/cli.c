@@ -855,6 +855,29 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
     return BOIDS_OK;
 }
 
+void app_describe_model(FILE *out, const boids_params *p, const boids_interact *in) {
+    size_t n;
+    const boids_param_info *t = boids_param_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char value[64];
+        boids_params_format(p, &t[i], value, sizeof value);
+        fprintf(out, "parameter %s = %s\n", t[i].key, value);
+    }
+    for (int i = 0; in && i < 2 * BOIDS_MAX_POINTS; i++) {
+        const boids_point *pt =
+            i < BOIDS_MAX_POINTS ? &in->predators[i] : &in->attractors[i - BOIDS_MAX_POINTS];
+        fprintf(out, "--config %s.%d = %s %.17g %.17g %.17g %.17g %.17g\n",
+                i < BOIDS_MAX_POINTS ? "predator" : "attractor", i % BOIDS_MAX_POINTS,
+                pt->on ? "on" : "off", pt->x, pt->y, pt->z, pt->radius, pt->weight);
+    }
+    fprintf(out, "--config obstacles: %d", in ? in->obstacle_count : 0);
+    for (int i = 0; in && i < in->obstacle_count && i < BOIDS_MAX_OBSTACLES; i++) {
+        const boids_obstacle *ob = &in->obstacles[i];
+        fprintf(out, "\n--config obstacle %d = kind %d %.17g %.17g %.17g %.17g %.17g %.17g", i,
+                ob->kind, ob->x0, ob->y0, ob->z0, ob->x1, ob->y1, ob->radius);
+    }
+}
+
 int app_fail(const boids_error *err) {
     fprintf(stderr, "boids: %s\n", err->msg);
     return boids_status_exit_code(err->status);

@@ -180,6 +180,11 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
  * made none: output provenance records it. */
 const char *app_backend_renderer(void);
 
+/* What decides a model run, one item a line (no newline after the last): every parameter of
+ * p by key, then the interaction table in (NULL: none), each value exactly (%.17g), so that
+ * two processes can compare their runs as text. */
+void app_describe_model(FILE *out, const boids_params *p, const boids_interact *in);
+
 /* Prints "boids: message" for a failed status and returns its exit code. */
 int app_fail(const boids_error *err);
 

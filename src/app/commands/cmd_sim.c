@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* boids sim: headless simulation with metrics on stdout and an optional final state. */
+/* boids sim: headless simulation with metrics on stdout and an optional final state.
+ * The same command runs one flock over MPI ranks (`boids-mpi sim`, src/app/mpi): sim_main
+ * takes a driver that says which process writes, how the processes agree before the first
+ * step, which backend holds the flock and how its state reaches the writer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +33,10 @@ static const app_command sim_command = {
 
 /* Where the samples go: stdout, and on request a series CSV, a trajectory and sidecars. */
 typedef struct sim_out {
-    const char *save, *series, *trajectory, *meta, *dtype;
+    const char *save, *series, *trajectory, *meta, *dtype, *checkpoint;
     int order_only;
-    long steps, every;
+    long steps, every, checkpoint_every;
+    const sim_driver *drv;
     boids_atomic_file series_file; /* .f NULL: no series */
     app_npy traj;                  /* .file.f NULL: no trajectory */
     app_progress bar;              /* steps done, on a terminal's stderr */
@@ -48,6 +52,7 @@ static size_t sample_count(long steps, long every) {
 /* One sample: the metrics line on stdout, a series row, a trajectory frame. */
 static boids_status sample(unsigned long step, const boids_flock *f, const boids_params *p,
                            sim_out *so, boids_error *err) {
+    if (!so->drv->writer) return BOIDS_OK;
     boids_metrics m;
     char line[512];
     if (!so->order_only || so->series_file.f) {
@@ -151,17 +156,39 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     return doc;
 }
 
-/* Steps b through so->steps, sampling step 0 and every so->every-th step (or the last). */
+/* The state of b into f (the writer's) through the driver; another process only takes part. */
+static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, boids_error *err) {
+    if (so->drv->pull) return so->drv->pull(b, so->drv->writer ? f : NULL, err);
+    return boids_backend_download(b, f, err);
+}
+
+/* The checkpoint: the state at this step, replacing the previous one (atomically), with
+ * its sidecar (step, noise seed), so that `--load FILE` goes on as the run would have. */
+static boids_status checkpoint(boids_backend *b, boids_flock *f, const boids_params *p,
+                               const sim_out *so, boids_error *err) {
+    boids_status s = pull(b, f, so, err);
+    if (s || !so->drv->writer) return s;
+    return boids_state_save_seeded(so->checkpoint, f, p->noise_seed, err);
+}
+
+/* The next step after done that is a multiple of k (0: none), or steps. */
+static long next_multiple(long done, long k, long steps) {
+    long next = k ? (done / k + 1) * k : steps;
+    return next < steps ? next : steps;
+}
+
+/* Steps b through so->steps, sampling step 0 and every so->every-th step (or the last), and
+ * writing the checkpoint every so->checkpoint_every steps. */
 static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_params *p, sim_out *so,
                               boids_error *err) {
-    long done = 0, steps = so->steps, every = so->every;
+    long done = 0, steps = so->steps, every = so->every, ck = so->checkpoint_every;
     /* With the bar, steps go in chunks of about a tenth of a second, so that it moves even
      * without --every (the same steps, the same result: the step count is the backend's). */
     double chunk = 1;
     boids_status s = sample(0, f, p, so, err);
     while (!s && done < steps) {
-        long next = every ? (done / every + 1) * every : steps;
-        if (next > steps) next = steps;
+        long next = next_multiple(done, every, steps), nck = next_multiple(done, ck, steps);
+        if (nck < next) next = nck;
         long to = so->bar.on && (double)(next - done) > chunk ? done + (long)chunk : next;
         double a = app_now();
         if ((s = boids_backend_step(b, p, (unsigned)(to - done), err))) break;
@@ -170,9 +197,10 @@ static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_para
         done = to;
         app_progress_update(&so->bar, (double)done, NULL, 0);
         if (done == next && (every ? done % every == 0 : done == steps)) {
-            if ((s = boids_backend_download(b, f, err))) break;
+            if ((s = pull(b, f, so, err))) break;
             s = sample((unsigned long)done, f, p, so, err);
         }
+        if (!s && ck && done % ck == 0) s = checkpoint(b, f, p, so, err);
     }
     return s;
 }
@@ -206,9 +234,35 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
     return s;
 }
 
-int boids_cmd_sim(int argc, char **argv) {
-    sim_out so = {.steps = 1000};
-    const app_option own[] = {
+/* What decides the run, one item a line, for the processes to compare (sim_driver.agree):
+ * the model (every parameter, the interaction table), the initial state, the backend and its
+ * mode, the steps and the sampling. Not the thread count, which changes no bit. NULL when
+ * out of memory. */
+static char *setup_text(const app_opts *o, const boids_params *p, const boids_flock *f,
+                        const sim_out *so) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *t = open_memstream(&buf, &len);
+    if (!t) return NULL;
+    app_describe_model(t, p, o->inter);
+    fprintf(t, "\ninitial state: %s, %zu boids, step %u, hash %016llx\n",
+            o->load ? "--load" : "--seed", f->n, (unsigned)f->step,
+            (unsigned long long)boids_flock_hash(f));
+    fprintf(t, "--backend %s%s\n--steps %ld\n--every %ld\n--checkpoint-every %ld\n", o->backend,
+            strcmp(o->backend, "gpu") ? ""
+            : o->deterministic        ? " deterministic"
+                                      : " fast",
+            so->steps, so->every, so->checkpoint_every);
+    if (fclose(t) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int sim_main(int argc, char **argv, const sim_driver *drv) {
+    sim_out so = {.steps = 1000, .drv = drv};
+    const app_option base[] = {
         {APP_LONG, "steps", 0, "K", &so.steps, 0, 2000000000L,
          .help = "number of steps (default 1000)"},
         {APP_LONG, "every", 0, "K", &so.every, 1, 2000000000L,
@@ -230,9 +284,20 @@ int boids_cmd_sim(int argc, char **argv) {
          .help = "f4 (float32, default) or f8 (float64, exact)"},
         {APP_TEXT, "meta", 0, "FILE", &so.meta,
          .help = "write the provenance of the metrics on stdout to FILE (JSON)"},
+        {APP_LONG, "checkpoint-every", 0, "K", &so.checkpoint_every, 1, 2000000000L,
+         .help = "write the state every K steps to the --checkpoint FILE (replacing\n"
+                 "it; --load FILE goes on bit for bit as the run would have)"},
+        {APP_TEXT, "checkpoint", 0, "FILE", &so.checkpoint,
+         .help = "the checkpoint file (a state file as --save writes it)"},
     };
+    enum { NBASE = APP_COUNT(base), MAX_OWN = NBASE + 8 };
+    app_option own[MAX_OWN];
+    size_t nown = NBASE;
+    memcpy(own, base, sizeof base);
+    for (size_t i = 0; i < drv->nextra && nown < MAX_OWN; i++) own[nown++] = drv->extra[i];
     app_opts o;
-    int rc = app_parse(&sim_command, own, APP_COUNT(own), &o, argc, argv);
+    int rc = app_parse(drv->command ? drv->command : &sim_command, own, nown, &o, argc, argv);
+    if (drv->parsed) rc = drv->parsed(rc);
     if (rc != APP_RUN) return rc;
     /* Each metrics line leaves as it is computed, into a pipe too (a file's reader, `tail -f`
      * or pandas on a FIFO, sees the run as it goes). */
@@ -241,48 +306,78 @@ int boids_cmd_sim(int argc, char **argv) {
     app_prov pv;
     app_prov_begin(&pv);
     boids_error err;
+    boids_error_clear(&err);
     boids_params p;
     boids_interact inter;
-    if (app_params(&o, &p, &err) || app_interact(&o, &p, &inter, &err)) return app_fail(&err);
+    boids_flock f = {0};
+    boids_status st = app_params(&o, &p, &err);
+    if (!st) st = app_interact(&o, &p, &inter, &err);
     o.inter = &inter;
-    boids_flock f;
-    if (app_initial_flock(&o, &p, &f, &err)) return app_fail(&err);
-    if (open_outputs(&so, f.n, p.dim, &err)) {
+    if (!st) st = app_initial_flock(&o, &p, &f, &err);
+    if (!st && so.checkpoint_every && !so.checkpoint)
+        st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint-every needs --checkpoint FILE");
+    if (!st && so.checkpoint && !so.checkpoint_every)
+        st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint needs --checkpoint-every K");
+    if (!st && so.checkpoint &&
+        (boids_atomic_check_writable(so.checkpoint, &err) ||
+         app_prov_check_sidecar(so.checkpoint, &err)))
+        st = err.status;
+    if (!st && drv->writer) st = open_outputs(&so, f.n, p.dim, &err);
+    if (drv->agree) {
+        char *text = st ? NULL : setup_text(&o, &p, &f, &so);
+        if (!st && !text) st = boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
+        st = drv->agree(st, text, &err);
+        free(text);
+    }
+    boids_backend *b = NULL;
+    if (!st) {
+        if (drv->writer) app_cpu_ref_estimate("boids sim", o.backend, &p, so.steps);
+        b = drv->create ? drv->create(&o, &p, &f, &err) : app_backend_create(&o, &p, &f, &err);
+        if (!b) st = err.status;
+    }
+    if (st) {
         abort_outputs(&so);
         boids_flock_free(&f);
-        return app_fail(&err);
+        return drv->writer ? app_fail(&err) : boids_status_exit_code(st);
     }
-    app_cpu_ref_estimate("boids sim", o.backend, &p, so.steps);
-    boids_backend *b = app_backend_create(&o, &p, &f, &err);
-    if (!b) {
-        abort_outputs(&so);
-        boids_flock_free(&f);
-        return app_fail(&err);
-    }
+    /* Only the writer samples and saves: the others need no copy of the whole flock. */
+    if (!drv->writer) boids_flock_free(&f);
 
     double t0 = app_now();
-    printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
     long steps = so.steps;
-    app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);
+    if (drv->writer) {
+        printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
+        app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);
+    }
     boids_status s = run_steps(b, &f, &p, &so, &err);
-    app_progress_end(&so.bar);
+    if (drv->writer) app_progress_end(&so.bar);
     double sec = app_now() - t0;
-    if (!s && o.verbose) {
+    if (!s && o.verbose && drv->writer) {
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
-                f.n, boids_backend_name(b), sec, steps ? 1e3 * sec / (double)steps : 0.0);
+                (size_t)p.count, boids_backend_name(b), sec,
+                steps ? 1e3 * sec / (double)steps : 0.0);
     }
     /* stdout first: a run whose metrics were lost leaves no state file either. */
-    if (!s && (fflush(stdout) != 0 || ferror(stdout)))
+    if (!s && drv->writer && (fflush(stdout) != 0 || ferror(stdout)))
         s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
     if (!s && so.save) {
-        if (!(s = boids_backend_download(b, &f, &err)))
+        if (!(s = pull(b, &f, &so, &err)) && drv->writer)
             s = boids_state_save_seeded(so.save, &f, p.noise_seed, &err);
     }
-    if (s)
+    if (!s && drv->finish) s = drv->finish(b, &err);
+    if (s) {
         abort_outputs(&so);
-    else
+        if (drv->fatal) drv->fatal(b, &err);
+    } else if (drv->writer) {
         s = finish_outputs(&so, &pv, &o, &p, &err);
+    }
     boids_backend_destroy(b);
     boids_flock_free(&f);
-    return s ? app_fail(&err) : 0;
+    if (!s) return 0;
+    return drv->writer ? app_fail(&err) : boids_status_exit_code(s);
+}
+
+int boids_cmd_sim(int argc, char **argv) {
+    const sim_driver serial = {.writer = 1};
+    return sim_main(argc, argv, &serial);
 }

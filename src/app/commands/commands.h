@@ -13,4 +13,34 @@ int boids_cmd_sweep(int argc, char **argv);
 int boids_cmd_view(int argc, char **argv);
 int boids_cmd_render(int argc, char **argv);
 
+/* How `boids sim` runs in a process (cmd_sim.c): alone ({.writer = 1}, boids_cmd_sim), or as
+ * one of the ranks that step one flock together (`boids-mpi sim`, src/app/mpi/sim_mpi.c).
+ * Every hook may be NULL (then the serial behaviour). */
+typedef struct sim_driver {
+    int writer;                 /* this process writes stdout and every file */
+    const app_command *command; /* the help and messages' name; NULL: boids sim's */
+    const app_option *extra;    /* more options after sim's own (at most 8) */
+    size_t nextra;
+    /* Called by every process with app_parse's rc: the rc to go on with (APP_RUN only when
+     * every process parsed its command line). */
+    int (*parsed)(int rc);
+    /* Called by every process once set up (st: how that went here; setup: what decides the
+     * run, as text, NULL after a failure): a failure when any process failed or was set up
+     * otherwise than the writer. */
+    boids_status (*agree)(boids_status st, const char *setup, boids_error *err);
+    /* The backend that holds the flock f (every process has f), with o->inter's table. */
+    boids_backend *(*create)(const app_opts *o, const boids_params *p, const boids_flock *f,
+                             boids_error *err);
+    /* The state into out (the writer's flock; NULL in the other processes, which take part). */
+    boids_status (*pull)(boids_backend *b, boids_flock *out, boids_error *err);
+    /* After the last step (every process): the driver's own report. */
+    boids_status (*finish)(boids_backend *b, boids_error *err);
+    /* A failure after the first step, with the outputs already discarded: ends every process
+     * if they cannot all know of it (may not return). */
+    void (*fatal)(boids_backend *b, const boids_error *err);
+} sim_driver;
+
+/* boids sim through driver drv; returns the exit code (only the writer prints a failure). */
+int sim_main(int argc, char **argv, const sim_driver *drv);
+
 #endif

@@ -151,9 +151,5 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
 /* The runs of res already done. */
 size_t sweep_done(const sweep *s, const sweep_result *res);
 
-/* boids-mpi's sweep (sweep_mpi.c, built only with MPI): sweep_main with rank 0 as the writer
- * handing out the runs and the other ranks running them; call between MPI_Init and
- * MPI_Finalize. */
-int boids_mpi_sweep(int argc, char **argv);
 
 #endif

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_common.h"
+#include "mpi_run.h"
 #include "progress.h"
 #include "sweep.h"
 
@@ -162,23 +164,6 @@ static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *
     }
 }
 
-/* Every rank parsed its command line, or none goes on: a rank that rejected its own (it
- * printed why) would otherwise leave the others waiting for it forever. */
-static int parsed(int rc) {
-    int rank, size, first;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int mine = rc == APP_RUN ? size : rank;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == size || rc != APP_RUN) return rc;
-    if (rank == 0)
-        fprintf(stderr,
-                "boids-mpi: rank %d stopped at its command line (its message above); nothing "
-                "was run\n",
-                first);
-    return 2;
-}
-
 /* What decides the sweep's results, one item a line: the backend and its mode, the seeds,
  * the sampling, the counts, each swept key's values, every base parameter (from --preset,
  * --config, --set, ...), the interaction table of --config, and the run ids (a hash of
@@ -204,27 +189,8 @@ static char *setup_text(const sweep *s, const app_opts *o, boids_error *err) {
         for (size_t i = 0; i < s->axes[a].nvalues; i++)
             fprintf(f, "%s%s", i ? "," : "", s->axes[a].values[i]);
     }
-    size_t n;
-    const boids_param_info *t = boids_param_table(&n);
-    for (size_t i = 0; i < n; i++) {
-        char value[64];
-        boids_params_format(&base, &t[i], value, sizeof value);
-        fprintf(f, "\nparameter %s = %s", t[i].key, value);
-    }
-    const boids_interact *in = o->inter;
-    for (int i = 0; in && i < 2 * BOIDS_MAX_POINTS; i++) {
-        const boids_point *pt =
-            i < BOIDS_MAX_POINTS ? &in->predators[i] : &in->attractors[i - BOIDS_MAX_POINTS];
-        fprintf(f, "\n--config %s.%d = %s %.17g %.17g %.17g %.17g %.17g",
-                i < BOIDS_MAX_POINTS ? "predator" : "attractor", i % BOIDS_MAX_POINTS,
-                pt->on ? "on" : "off", pt->x, pt->y, pt->z, pt->radius, pt->weight);
-    }
-    fprintf(f, "\n--config obstacles: %d", in ? in->obstacle_count : 0);
-    for (int i = 0; in && i < in->obstacle_count && i < BOIDS_MAX_OBSTACLES; i++) {
-        const boids_obstacle *ob = &in->obstacles[i];
-        fprintf(f, "\n--config obstacle %d = kind %d %.17g %.17g %.17g %.17g %.17g %.17g", i,
-                ob->kind, ob->x0, ob->y0, ob->z0, ob->x1, ob->y1, ob->radius);
-    }
+    fputc('\n', f);
+    app_describe_model(f, &base, o->inter);
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t r = 0; r < s->nruns; r++) h = (h ^ s->ids[r]) * 0x100000001b3ull;
     fprintf(f, "\nruns %zu, ids hash %016llx\n", s->nruns, (unsigned long long)h);
@@ -235,66 +201,19 @@ static char *setup_text(const sweep *s, const app_opts *o, boids_error *err) {
     return buf;
 }
 
-/* Compares this rank's setup with rank 0's (broadcast): 1 when equal; else prints the first
- * line that differs, as this rank and rank 0 have it. */
-static int same_setup(const sweep *s, const app_opts *o, int rank, boids_error *err) {
-    char *mine = setup_text(s, o, err);
-    long long len = mine ? (long long)strlen(mine) + 1 : 0; /* rank 0's counts */
-    MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-    char *root = rank == 0 ? mine : malloc(len ? (size_t)len : 1);
-    if (!root && len) {
-        fprintf(stderr, "boids-mpi: rank %d: out of memory\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    if (len) MPI_Bcast(root, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
-    int same = mine && len && !strcmp(mine, root);
-    if (!mine) {
-        fprintf(stderr, "boids-mpi: rank %d: out of memory describing its sweep\n", rank);
-    } else if (!same && len) {
-        const char *a = mine, *b = root; /* the first line that differs */
-        for (size_t la, lb; (la = strcspn(a, "\n")) == (lb = strcspn(b, "\n")) &&
-                            !strncmp(a, b, la) && a[la] && b[lb];)
-            a += la + 1, b += lb + 1;
-        int la = (int)strcspn(a, "\n"), lb = (int)strcspn(b, "\n");
-        fprintf(stderr,
-                "boids-mpi: rank %d: its sweep is not rank 0's: '%.*s%s' here, '%.*s%s' on "
-                "rank 0 (give every rank the same options, --config file and backend)\n",
-                rank, la > 120 ? 120 : la, a, la > 120 ? "..." : "", lb > 120 ? 120 : lb, b,
-                lb > 120 ? "..." : "");
-    }
-    if (root != mine) free(root);
-    free(mine);
-    return same;
-}
-
-/* Every rank set up, and set up as rank 0, or none runs: a worker that failed where rank 0
- * did not, or whose sweep is not rank 0's (other parameters, --config content, backend or
- * grid on its command line), says why itself; rank 0 sums up, and every rank exits. */
+/* Every rank set up, and set up as rank 0 (mpi_agree.c), or none runs. */
 static boids_status agree(boids_status st, const sweep *s, const app_opts *o, boids_error *err) {
-    int rank, size, ok = st == BOIDS_OK, root_ok = ok, all_ok;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Bcast(&root_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!ok && rank && root_ok) fprintf(stderr, "boids-mpi: rank %d: %s\n", rank, err->msg);
-    if (ok && !all_ok)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "sweep: a rank failed before the first run (its message above); "
-                               "nothing was run");
-    if (!all_ok) return st;
-    int mine = same_setup(s, o, rank, err) ? size : rank, first;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first < size)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "sweep: rank %d was given another sweep than rank 0 (its message "
-                               "above); nothing was run",
-                               first);
-    return BOIDS_OK;
+    char *text = st ? NULL : setup_text(s, o, err);
+    if (!st && !text)
+        st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory describing the sweep");
+    st = mpi_agree(st, text, "sweep", err);
+    free(text);
+    return st;
 }
 
 int boids_mpi_sweep(int argc, char **argv) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const sweep_driver drv = {rank == 0, parsed, agree, rank == 0 ? run_master : run_worker};
+    const sweep_driver drv = {rank == 0, mpi_parsed, agree, rank == 0 ? run_master : run_worker};
     return sweep_main(argc, argv, &drv);
 }

@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: MIT */
+/* One flock over MPI ranks (mpi_flock.h): the tiles, the exchanges, the gather.
+ *
+ * A rank holds its boids as records (global id, then the float position and velocity: the
+ * values the float backends hold, so nothing is rounded again), in id order. One step:
+ *   1. the whole flock's geometry (boids_backend_tile_geom; on the open boundary from the
+ *      bounding box, reduced over the ranks: min and max are exact in any order);
+ *   2. the boids per row, summed over the ranks; a new cut when the fullest tile is above
+ *      MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows the
+ *      flock); every rank computes the same cut from the same counts;
+ *   3. migration: the boids whose row is in another tile go to its rank (all-to-all);
+ *   4. the halo: each tile's first and last rows go to the ranks of the rows beside it,
+ *      sent and received without blocking (every rank posts its sends before it waits);
+ *   5. the window (the tile's rows and the halo rows) onto the rank's backend in id order
+ *      (boids_backend_upload_tile), one step of the tile's rows, and their boids back.
+ * Messages carry records as bytes: every rank runs the same binary on the same kind of
+ * processor (a homogeneous cluster), as the sweep's messages assume. */
+#define BOIDS_BACKEND_CHECKS 1 /* no renaming of the constructors: this file makes none */
+#include "mpi_flock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/backend_impl.h"
+#include "../core/tile.h"
+
+enum { TAG_DOWN = 31, TAG_UP = 32, TAG_GATHER = 33 };
+
+/* Records per message of the gather: well within an int count. */
+enum { GATHER_CHUNK = 1 << 22 };
+
+typedef struct mflock {
+    boids_backend base;
+    boids_backend *local;
+    MPI_Comm comm;
+    MPI_Datatype rec_type; /* one record */
+    int rank, size, dim, single, shared_failure;
+    size_t rs;          /* bytes per record: 4 + 8 dim */
+    size_t n_global;    /* the flock's N */
+    uint32_t step;      /* the whole flock's step: the noise stream's index */
+    unsigned char *own; /* the owned boids, id order */
+    size_t m, own_cap;
+    uint32_t *row; /* row of each owned boid in the current grid */
+    size_t row_cap;
+    uint32_t *cut; /* size + 1 entries */
+    uint32_t nrows;
+    int have_cut;
+    uint64_t *hist, *hist_all;
+    size_t hist_cap;
+    unsigned char *buf, *rbuf, *tmp; /* send, receive and merge scratch */
+    size_t buf_cap, rbuf_cap, tmp_cap;
+    int *scount, *sdispl, *rcount, *rdispl;
+    boids_flock lf; /* the window, for the backend */
+    size_t lf_cap;
+    uint32_t *lgid;
+    size_t *lown; /* where each owned boid is in lf */
+    size_t lgid_cap, lown_cap;
+    mpi_flock_stats st;
+} mflock;
+
+/* ---- records ---------------------------------------------------------------------- */
+
+static inline unsigned char *rec_at(const mflock *c, unsigned char *base, size_t i) {
+    return base + i * c->rs;
+}
+static inline uint32_t rec_gid(const unsigned char *r) {
+    uint32_t g;
+    memcpy(&g, r, sizeof g);
+    return g;
+}
+static inline float rec_get(const unsigned char *r, int k) {
+    float x;
+    memcpy(&x, r + 4 + 4 * (size_t)k, sizeof x);
+    return x;
+}
+static inline void rec_set(unsigned char *r, int k, float x) {
+    memcpy(r + 4 + 4 * (size_t)k, &x, sizeof x);
+}
+
+static int cmp_gid(const void *a, const void *b) {
+    uint32_t x = rec_gid(a), y = rec_gid(b);
+    return (x > y) - (x < y);
+}
+
+/* Makes *p hold at least need elements of size elem (growing by half again). */
+static int grow(void *pp, size_t *cap, size_t need, size_t elem) {
+    void **p = pp;
+    if (need <= *cap && *p) return 1;
+    size_t n = need + need / 2 + 16;
+    void *q = realloc(*p, n * elem);
+    if (!q) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+static boids_status nomem(mflock *c, const char *what, boids_error *err) {
+    c->shared_failure = 0;
+    return boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for %s", c->rank, what);
+}
+
+/* The flock's axes as arrays: positions then velocities. */
+static void flock_axes(const boids_flock *f, double *a[6]) {
+    a[0] = f->x, a[1] = f->y, a[2] = f->z;
+    a[3] = f->vx, a[4] = f->vy, a[5] = f->vz;
+}
+
+/* Axis k (0 .. 2 dim) of flock f: positions x y (z), then velocities. */
+static double *axis_of(const mflock *c, const boids_flock *f, int k) {
+    double *a[6];
+    flock_axes(f, a);
+    return k < c->dim ? a[k] : a[3 + k - c->dim];
+}
+
+/* ---- the cut -------------------------------------------------------------------------- */
+
+/* The row of every owned boid in grid g. */
+static boids_status owned_rows(mflock *c, const grid_geomd *g, boids_error *err) {
+    if (!grow(&c->row, &c->row_cap, c->m, sizeof *c->row)) return nomem(c, "rows", err);
+    for (size_t i = 0; i < c->m; i++)
+        c->row[i] = boids_tile_row(g, rec_get(rec_at(c, c->own, i), c->dim - 1));
+    return BOIDS_OK;
+}
+
+/* The load of tile j under the cut, from the whole flock's row counts. */
+static uint64_t tile_load(const mflock *c, int j) {
+    uint64_t s = 0;
+    for (uint32_t r = c->cut[j]; r < c->cut[j + 1]; r++) s += c->hist_all[r];
+    return s;
+}
+
+/* Whether the cut must be made again: none yet, other rows, or a tile too full. */
+static int needs_cut(const mflock *c, uint32_t nrows) {
+    if (!c->have_cut || nrows != c->nrows) return 1;
+    uint64_t max = 0;
+    for (int j = 0; j < c->size; j++) {
+        uint64_t l = tile_load(c, j);
+        max = l > max ? l : max;
+    }
+    return (double)max > MPI_FLOCK_IMBALANCE * (double)c->n_global / c->size;
+}
+
+/* ---- the step ------------------------------------------------------------------------- */
+
+/* Migration: every owned boid whose row is another tile's goes to that rank; the boids that
+ * arrive join the owned ones in id order. */
+static boids_status migrate(mflock *c, boids_error *err) {
+    const int K = c->size;
+    memset(c->scount, 0, (size_t)K * sizeof *c->scount);
+    for (size_t i = 0; i < c->m; i++) c->scount[boids_tile_of_row(c->cut, K, c->row[i])]++;
+    const size_t leave = c->m - (size_t)c->scount[c->rank];
+    c->scount[c->rank] = 0;
+    c->sdispl[0] = 0;
+    for (int j = 1; j < K; j++) c->sdispl[j] = c->sdispl[j - 1] + c->scount[j - 1];
+    if (!grow(&c->buf, &c->buf_cap, leave, c->rs)) return nomem(c, "migration", err);
+    /* Leaving boids by destination (in id order within each), staying ones compacted. */
+    size_t keep = 0;
+    int *at = c->rdispl; /* scratch: the next slot per destination */
+    memcpy(at, c->sdispl, (size_t)K * sizeof *at);
+    for (size_t i = 0; i < c->m; i++) {
+        int j = boids_tile_of_row(c->cut, K, c->row[i]);
+        unsigned char *r = rec_at(c, c->own, i);
+        if (j == c->rank) {
+            if (keep != i) memmove(rec_at(c, c->own, keep), r, c->rs);
+            c->row[keep++] = c->row[i];
+        } else {
+            memcpy(rec_at(c, c->buf, (size_t)at[j]++), r, c->rs);
+        }
+    }
+    double t = MPI_Wtime();
+    MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm);
+    size_t arrive = 0;
+    for (int j = 0; j < K; j++) {
+        c->rdispl[j] = (int)arrive;
+        arrive += (size_t)c->rcount[j];
+    }
+    if (!grow(&c->rbuf, &c->rbuf_cap, arrive, c->rs) ||
+        !grow(&c->own, &c->own_cap, keep + arrive, c->rs))
+        return nomem(c, "migration", err);
+    MPI_Alltoallv(c->buf, c->scount, c->sdispl, c->rec_type, c->rbuf, c->rcount, c->rdispl,
+                  c->rec_type, c->comm);
+    c->st.wait += MPI_Wtime() - t;
+    c->st.migrated += (double)leave;
+    if (arrive) { /* merge in id order: the staying boids are, the arrivals are sorted here */
+        qsort(c->rbuf, arrive, c->rs, cmp_gid);
+        if (!grow(&c->tmp, &c->tmp_cap, keep + arrive, c->rs)) return nomem(c, "migration", err);
+        size_t a = 0, b = 0, o = 0;
+        while (a < keep || b < arrive) {
+            int from_own = b == arrive || (a < keep && rec_gid(rec_at(c, c->own, a)) <
+                                                           rec_gid(rec_at(c, c->rbuf, b)));
+            memcpy(rec_at(c, c->tmp, o++),
+                   from_own ? rec_at(c, c->own, a++) : rec_at(c, c->rbuf, b++), c->rs);
+        }
+        unsigned char *x = c->own;
+        size_t xc = c->own_cap;
+        c->own = c->tmp, c->own_cap = c->tmp_cap;
+        c->tmp = x, c->tmp_cap = xc;
+    }
+    c->m = keep + arrive;
+    return BOIDS_OK;
+}
+
+/* The records of owned rows == r into dst (id order); their number. */
+static size_t rows_of(const mflock *c, uint32_t r, unsigned char *dst) {
+    size_t n = 0;
+    for (size_t i = 0; i < c->m; i++)
+        if (c->row[i] == r) memcpy(dst + n++ * c->rs, rec_at(c, c->own, i), c->rs);
+    return n;
+}
+
+/* Receives the message of (src, tag), of any length, into *dst (grown); its records. */
+static boids_status receive(mflock *c, int src, int tag, unsigned char **dst, size_t *cap,
+                            size_t *n, boids_error *err) {
+    MPI_Message msg;
+    MPI_Status status;
+    int count;
+    MPI_Mprobe(src, tag, c->comm, &msg, &status);
+    MPI_Get_count(&status, c->rec_type, &count);
+    if (!grow(dst, cap, (size_t)count, c->rs)) return nomem(c, "the halo", err);
+    MPI_Mrecv(*dst, count, c->rec_type, &msg, MPI_STATUS_IGNORE);
+    *n = (size_t)count;
+    return BOIDS_OK;
+}
+
+/* The window into c->lf in id order: the owned boids and the two halos (a, na; b, nb). */
+static boids_status window(mflock *c, const unsigned char *a, size_t na, const unsigned char *b,
+                           size_t nb, boids_error *err) {
+    const size_t n = c->m + na + nb;
+    if (n > c->lf_cap) {
+        boids_flock_free(&c->lf);
+        if (boids_flock_alloc_dim(&c->lf, n + n / 2 + 16, c->dim, err)) return err->status;
+        c->lf_cap = n + n / 2 + 16;
+    }
+    if (!grow(&c->lgid, &c->lgid_cap, n, sizeof *c->lgid) ||
+        !grow(&c->lown, &c->lown_cap, c->m, sizeof *c->lown))
+        return nomem(c, "the window", err);
+    double *ax[6];
+    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
+    size_t i = 0, ia = 0, ib = 0, o = 0;
+    while (i < c->m || ia < na || ib < nb) {
+        /* the smallest id of the three heads */
+        uint32_t gi = i < c->m ? rec_gid(rec_at(c, c->own, i)) : UINT32_MAX;
+        uint32_t ga = ia < na ? rec_gid(a + ia * c->rs) : UINT32_MAX;
+        uint32_t gb = ib < nb ? rec_gid(b + ib * c->rs) : UINT32_MAX;
+        const unsigned char *r;
+        if (i < c->m && gi <= ga && gi <= gb) {
+            c->lown[i] = o;
+            r = rec_at(c, c->own, i++);
+        } else if (ia < na && ga <= gb) {
+            r = a + ia++ * c->rs;
+        } else {
+            r = b + ib++ * c->rs;
+        }
+        c->lgid[o] = rec_gid(r);
+        for (int k = 0; k < 2 * c->dim; k++) ax[k][o] = rec_get(r, k);
+        o++;
+    }
+    c->lf.n = n;
+    c->lf.step = c->step;
+    return BOIDS_OK;
+}
+
+static boids_status step_one(mflock *c, const boids_params *p, boids_error *err) {
+    const int K = c->size, D = c->dim;
+    const double t0 = MPI_Wtime();
+    boids_tile t = {.n_global = c->n_global};
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+        grid_boxd mine, all;
+        boids_tile_box_empty(&mine);
+        for (size_t i = 0; i < c->m; i++) {
+            const unsigned char *r = rec_at(c, c->own, i);
+            for (int a = 0; a < D; a++) {
+                float x = rec_get(r, a);
+                mine.lo[a] = x < mine.lo[a] ? x : mine.lo[a];
+                mine.hi[a] = x > mine.hi[a] ? x : mine.hi[a];
+                mine.amax = fabsf(x) > mine.amax ? fabsf(x) : mine.amax;
+            }
+        }
+        double t1 = MPI_Wtime();
+        MPI_Allreduce(mine.lo, all.lo, 3, MPI_DOUBLE, MPI_MIN, c->comm);
+        MPI_Allreduce(mine.hi, all.hi, 3, MPI_DOUBLE, MPI_MAX, c->comm);
+        MPI_Allreduce(&mine.amax, &all.amax, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+        c->st.wait += MPI_Wtime() - t1;
+        for (int a = D; a < 3; a++) all.lo[a] = all.hi[a] = 0;
+        t.has_box = 1;
+        t.box = all;
+    }
+    grid_geomd g;
+    boids_status s = boids_backend_tile_geom(c->local, p, &t, &g, err);
+    if (s) { /* the same parameters on every rank: the same answer */
+        c->shared_failure = 1;
+        return s;
+    }
+    const uint32_t nrows = g.n[D - 1];
+    if ((s = owned_rows(c, &g, err))) return s;
+    if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
+        !(c->hist_all = realloc(c->hist_all, c->hist_cap * sizeof *c->hist_all)))
+        return nomem(c, "the row counts", err);
+    memset(c->hist, 0, nrows * sizeof *c->hist);
+    for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
+    double t1 = MPI_Wtime();
+    MPI_Allreduce(c->hist, c->hist_all, (int)nrows, MPI_UINT64_T, MPI_SUM, c->comm);
+    c->st.wait += MPI_Wtime() - t1;
+    if (needs_cut(c, nrows)) {
+        if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, K, c->cut, err))) {
+            c->shared_failure = 1;
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step,
+                                   err->msg);
+        }
+        c->st.rebalances += c->have_cut;
+        c->have_cut = 1;
+        c->nrows = nrows;
+    }
+    if ((s = migrate(c, err))) return s;
+    c->st.boids_sum += (double)c->m;
+    if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
+    if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
+
+    /* The halo: the rows beside the tile, from the ranks that own them. */
+    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1];
+    const int has_lo = g.wrap || lo > 0, has_hi = g.wrap || hi < nrows;
+    const int lower = has_lo ? boids_tile_of_row(c->cut, K, (lo + nrows - 1) % nrows) : -1;
+    const int upper = has_hi ? boids_tile_of_row(c->cut, K, hi % nrows) : -1;
+    if (!grow(&c->buf, &c->buf_cap, 2 * c->m, c->rs)) return nomem(c, "the halo", err);
+    unsigned char *first = c->buf;
+    const size_t nfirst = has_lo ? rows_of(c, lo, first) : 0;
+    unsigned char *last = c->buf + nfirst * c->rs;
+    const size_t nlast = has_hi ? rows_of(c, hi - 1, last) : 0;
+    MPI_Request req[2];
+    int nreq = 0;
+    t1 = MPI_Wtime();
+    if (has_lo) MPI_Isend(first, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
+    if (has_hi) MPI_Isend(last, (int)nlast, c->rec_type, upper, TAG_UP, c->comm, &req[nreq++]);
+    c->st.halo_bytes += (double)((nfirst + nlast) * c->rs);
+    size_t nbelow = 0, nabove = 0;
+    if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
+    if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
+    MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    c->st.wait += MPI_Wtime() - t1;
+
+    /* The window and its step. */
+    const double t2 = MPI_Wtime();
+    if (c->m > 0) {
+        if ((s = window(c, c->rbuf, nbelow, c->tmp, nabove, err))) return s;
+        t.row_lo = has_lo ? (lo + nrows - 1) % nrows : lo;
+        t.rows = (hi - lo) + (uint32_t)has_lo + (uint32_t)has_hi;
+        t.steer_lo = (uint32_t)has_lo;
+        t.steer_hi = t.steer_lo + (hi - lo);
+        t.gid = c->lgid;
+        if ((s = boids_backend_upload_tile(c->local, &c->lf, &t, err)) ||
+            (s = boids_backend_step(c->local, p, 1, err)) ||
+            (s = boids_backend_download(c->local, &c->lf, err))) {
+            c->shared_failure = 0;
+            return s;
+        }
+        for (size_t i = 0; i < c->m; i++) {
+            unsigned char *r = rec_at(c, c->own, i);
+            for (int k = 0; k < 2 * D; k++) rec_set(r, k, (float)axis_of(c, &c->lf, k)[c->lown[i]]);
+        }
+    }
+    c->st.local += MPI_Wtime() - t2;
+    c->step++;
+    c->st.steps += 1;
+    c->st.seconds += MPI_Wtime() - t0;
+    return BOIDS_OK;
+}
+
+/* ---- the backend's operations ------------------------------------------------------- */
+
+static boids_status op_step(boids_backend *b, const boids_params *p, unsigned steps,
+                            boids_error *err) {
+    mflock *c = (mflock *)b;
+    if (c->single) {
+        boids_status s = boids_backend_step(c->local, p, steps, err);
+        if (!s) c->step += steps;
+        c->shared_failure = 1; /* one rank: every rank knows */
+        return s;
+    }
+    for (unsigned i = 0; i < steps; i++) {
+        boids_status s = step_one(c, p, err);
+        if (s) return s;
+    }
+    return BOIDS_OK;
+}
+
+boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err) {
+    mflock *c = (mflock *)b;
+    if (c->single) return boids_backend_download(c->local, out, err);
+    if (c->rank != 0) {
+        uint64_t m = c->m;
+        MPI_Send(&m, 1, MPI_UINT64_T, 0, TAG_GATHER, c->comm);
+        for (size_t i = 0; i < c->m; i += GATHER_CHUNK) {
+            size_t k = c->m - i < GATHER_CHUNK ? c->m - i : GATHER_CHUNK;
+            MPI_Send(rec_at(c, c->own, i), (int)k, c->rec_type, 0, TAG_GATHER, c->comm);
+        }
+        return BOIDS_OK;
+    }
+    double *ax[6];
+    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, out, k);
+    for (size_t i = 0; i < c->m; i++) {
+        const unsigned char *r = rec_at(c, c->own, i);
+        for (int k = 0; k < 2 * c->dim; k++) ax[k][rec_gid(r)] = rec_get(r, k);
+    }
+    if (!grow(&c->rbuf, &c->rbuf_cap, GATHER_CHUNK < c->n_global ? GATHER_CHUNK : c->n_global,
+              c->rs))
+        return nomem(c, "the gather", err);
+    for (int j = 1; j < c->size; j++) {
+        uint64_t m;
+        MPI_Recv(&m, 1, MPI_UINT64_T, j, TAG_GATHER, c->comm, MPI_STATUS_IGNORE);
+        for (uint64_t i = 0; i < m; i += GATHER_CHUNK) {
+            int k = (int)(m - i < GATHER_CHUNK ? m - i : GATHER_CHUNK);
+            MPI_Recv(c->rbuf, k, c->rec_type, j, TAG_GATHER, c->comm, MPI_STATUS_IGNORE);
+            for (int q = 0; q < k; q++) {
+                const unsigned char *r = rec_at(c, c->rbuf, (size_t)q);
+                for (int a = 0; a < 2 * c->dim; a++) ax[a][rec_gid(r)] = rec_get(r, a);
+            }
+        }
+    }
+    out->step = c->step;
+    return BOIDS_OK;
+}
+
+static boids_status op_download(boids_backend *b, boids_flock *out, boids_error *err) {
+    return mpi_flock_gather(b, out, err);
+}
+
+static boids_status op_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
+    (void)b;
+    (void)in;
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "a flock split over MPI ranks takes its state when it is made");
+}
+
+static void op_destroy(boids_backend *b) {
+    mflock *c = (mflock *)b;
+    boids_backend_destroy(c->local);
+    MPI_Type_free(&c->rec_type);
+    free(c->own);
+    free(c->row);
+    free(c->cut);
+    free(c->hist);
+    free(c->hist_all);
+    free(c->buf);
+    free(c->rbuf);
+    free(c->tmp);
+    free(c->scount);
+    boids_flock_free(&c->lf);
+    free(c->lgid);
+    free(c->lown);
+    free(c);
+}
+
+static const boids_backend_ops ops_cpu = {"cpu", op_destroy, op_step, op_download, op_upload, NULL};
+static const boids_backend_ops ops_gpu = {"gpu", op_destroy, op_step, op_download, op_upload, NULL};
+
+int mpi_flock_failure_shared(const boids_backend *b) {
+    return ((const mflock *)b)->shared_failure;
+}
+
+void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
+    *s = ((const mflock *)b)->st;
+    if (s->steps == 0) s->boids_min = s->boids_max = 0;
+}
+
+/* The first tiles, from the whole flock every rank holds: this rank's boids as records. */
+static boids_status first_tiles(mflock *c, const boids_params *p, const boids_flock *w,
+                                boids_error *err) {
+    boids_tile t = {.n_global = w->n};
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+        boids_tile_box_empty(&t.box);
+        boids_tile_box_add(&t.box, w);
+        t.has_box = 1;
+    }
+    grid_geomd g;
+    boids_status s = boids_backend_tile_geom(c->local, p, &t, &g, err);
+    if (s) return s;
+    const uint32_t nrows = g.n[c->dim - 1];
+    if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
+        !(c->hist_all = calloc(c->hist_cap, sizeof *c->hist_all)))
+        return nomem(c, "the row counts", err);
+    const double *along = axis_of(c, w, c->dim - 1);
+    for (size_t i = 0; i < w->n; i++) c->hist_all[boids_tile_row(&g, along[i])]++;
+    if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, c->size, c->cut, err))) return s;
+    c->have_cut = 1;
+    c->nrows = nrows;
+    size_t m = 0;
+    for (size_t i = 0; i < w->n; i++)
+        m += boids_tile_of_row(c->cut, c->size, boids_tile_row(&g, along[i])) == c->rank;
+    if (!grow(&c->own, &c->own_cap, m, c->rs)) return nomem(c, "its boids", err);
+    double *ax[6];
+    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, w, k);
+    for (size_t i = 0; i < w->n; i++) {
+        if (boids_tile_of_row(c->cut, c->size, boids_tile_row(&g, along[i])) != c->rank) continue;
+        unsigned char *r = rec_at(c, c->own, c->m++);
+        uint32_t gid = (uint32_t)i;
+        memcpy(r, &gid, sizeof gid);
+        for (int k = 0; k < 2 * c->dim; k++) rec_set(r, k, (float)ax[k][i]);
+    }
+    return BOIDS_OK;
+}
+
+boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
+                                const boids_flock *whole, boids_error *err) {
+    mflock *c = calloc(1, sizeof *c);
+    if (!c) {
+        boids_backend_destroy(local);
+        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    c->local = local;
+    c->comm = comm;
+    MPI_Comm_rank(comm, &c->rank);
+    MPI_Comm_size(comm, &c->size);
+    c->dim = boids_flock_dim(whole);
+    c->rs = 4 + 8 * (size_t)c->dim;
+    c->n_global = whole->n;
+    c->step = whole->step;
+    c->single = c->size == 1;
+    c->st.boids_min = (double)whole->n;
+    MPI_Type_contiguous((int)c->rs, MPI_BYTE, &c->rec_type);
+    MPI_Type_commit(&c->rec_type);
+    c->base.ops = strcmp(boids_backend_name(local), "gpu") ? &ops_cpu : &ops_gpu;
+    c->base.n = whole->n;
+    c->base.dim = c->dim;
+    boids_status s = BOIDS_OK;
+    const char *why = boids_tile_refusal(p);
+    if (c->single) {
+        /* one rank steps the whole flock as one process does */
+    } else if (why) {
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s", why);
+    } else if (whole->n > UINT32_MAX) {
+        s = boids_error_set(err, BOIDS_ERR_LIMIT, "%zu boids: the ids are 32-bit (at most %u)",
+                            whole->n, UINT32_MAX);
+    } else {
+        const size_t K = (size_t)c->size;
+        c->cut = calloc(K + 1, sizeof *c->cut);
+        c->scount = calloc(4 * K, sizeof *c->scount);
+        if (!c->cut || !c->scount) {
+            s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        } else {
+            c->sdispl = c->scount + K, c->rcount = c->scount + 2 * K, c->rdispl = c->scount + 3 * K;
+            s = first_tiles(c, p, whole, err);
+        }
+    }
+    /* Every rank made it, or none goes on. */
+    int mine = s ? c->rank : c->size, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first < c->size) {
+        if (!s)
+            boids_error_set(err, BOIDS_ERR_RUNTIME,
+                            "rank %d could not set up its tile (its message above)", first);
+        else if (c->rank != 0 && first != 0)
+            fprintf(stderr, "boids-mpi: rank %d: %s\n", c->rank, err->msg);
+        op_destroy(&c->base);
+        return NULL;
+    }
+    return &c->base;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* One flock over the ranks of an MPI communicator, behind the backend interface, so that
+ * `boids sim`'s loop (cmd_sim.c) runs it unchanged (mpi_flock.c; src/core/tile.h says why
+ * the split run has the bits of one process).
+ *
+ * Each rank owns the boids of a slab of whole rows of the flock's grid (its tile) and steps
+ * them on its own backend (cpu or gpu) each step, after four exchanges: the bounding box
+ * (open boundary), the boids per row (for the cut, rebalanced when a tile holds more than
+ * MPI_FLOCK_IMBALANCE times the mean), the boids that left their tile (migration), and the
+ * halo (the border row of each neighbouring tile, by non-blocking point-to-point messages).
+ * Every operation is collective: every rank calls it, in the same order. */
+#ifndef BOIDS_APP_MPI_FLOCK_H
+#define BOIDS_APP_MPI_FLOCK_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "boids/backend.h"
+
+/* A new cut is made when the fullest tile holds more than this times the mean load: the cut
+ * of whole rows then gives every tile at most the mean plus one row's boids. */
+#define MPI_FLOCK_IMBALANCE 1.1
+
+/* The split flock of whole (present on every rank, the same flock), stepped on each rank
+ * by local: with one rank, local must hold whole and steps it alone; with more, local may
+ * hold anything of whole's dimension (it is replaced by the rank's window each step).
+ * Takes local (destroyed with the split flock, or on failure). Collective. NULL on failure,
+ * the same on every rank for a refusal of the model or the cut (err says why). */
+boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
+                                const boids_flock *whole, boids_error *err);
+
+/* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
+ * pass NULL and send theirs. Collective. */
+boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
+
+/* Whether the last failure of b is known to every rank (all returned it): then every rank
+ * can stop on its own; else the others wait for this one, which must end the job. */
+int mpi_flock_failure_shared(const boids_backend *b);
+
+/* What the exchanges cost on this rank, since creation. */
+typedef struct mpi_flock_stats {
+    double steps;      /* steps taken */
+    double seconds;    /* wall time in the steps */
+    double wait;       /* of which in MPI calls (waiting for the other ranks and the network) */
+    double local;      /* of which in the rank's backend (upload, step, download) */
+    double halo_bytes; /* halo bytes sent */
+    double migrated;   /* boids sent to another tile */
+    double boids_min, boids_max, boids_sum; /* boids owned, over the steps */
+    double rebalances;                      /* new cuts after the first */
+} mpi_flock_stats;
+
+void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);
+
+#endif

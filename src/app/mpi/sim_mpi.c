@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* boids-mpi sim: `boids sim` with one flock split over the MPI ranks (mpi_flock.h).
+ *
+ * Every rank parses the same command line, sets up the same run (parameters, --config,
+ * initial state) and compares it with rank 0's as text before any step (mpi_agree.c): rank
+ * 0's parameters are the run's, and a rank given others is refused, naming what differs.
+ * Then every rank steps its tile; rank 0 gathers the state at each sample and writes
+ * stdout and every file exactly as `boids sim` does, so they hold the same bytes. A
+ * failure that every rank sees (a refused model or cut) ends every rank with its message;
+ * one that only its rank sees ends the job from there (MPI_Abort), naming the rank. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/atomic_file.h"
+#include "boids/gpu.h"
+#include "commands.h"
+#include "mpi_common.h"
+#include "mpi_flock.h"
+
+static const char *stats_path; /* --mpi-stats FILE */
+
+static const app_command mpi_sim_command = {
+    .prog = "boids-mpi sim",
+    .synopsis =
+        "usage: mpirun -n K boids-mpi sim [OPTIONS]\n"
+        "Runs `boids sim` (see boids sim --help) with the flock split over the K ranks: each\n"
+        "rank steps the boids of a slab of the grid's rows, with the rows beside it as its\n"
+        "halo. With --backend cpu (any --threads) or gpu --deterministic the final state,\n"
+        "the metrics and every file are those of `boids sim` with the same options, byte for\n"
+        "byte. Rank 0 writes every output. Each rank with the gpu backend uses the EGL device\n"
+        "of its rank on its node (modulo the devices there) unless BOIDS_EGL_DEVICE is set.\n"
+        "\n",
+    .shared = APP_ALL,
+    .backend = "cpu",
+    .deterministic = 1};
+
+static const app_option mpi_options[] = {
+    {APP_TEXT, "mpi-stats", 0, "FILE", &stats_path,
+     .help = "write what the split cost on each rank to FILE (CSV: boids, ms per\n"
+             "step, waiting share, halo bytes and migrated boids per step)"},
+};
+
+static boids_status agree(boids_status st, const char *setup, boids_error *err) {
+    if (!st && stats_path) { /* the writer checks its file; the others agree on the outcome */
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0) st = boids_atomic_check_writable(stats_path, err);
+    }
+    return mpi_agree(st, setup, "run", err);
+}
+
+/* The rank among the ranks of its node. */
+static int node_rank(void) {
+    MPI_Comm node;
+    int r = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_rank(node, &r);
+        MPI_Comm_free(&node);
+    }
+    return r;
+}
+
+static boids_backend *create(const app_opts *o, const boids_params *p, const boids_flock *f,
+                             boids_error *err) {
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    boids_status st = BOIDS_OK;
+    if (!strcmp(o->backend, "cpu-ref"))
+        st = boids_error_set(err, BOIDS_ERR_INPUT,
+                             "--backend cpu-ref: the exact reference steps the whole flock in one "
+                             "process; boids-mpi sim runs cpu or gpu");
+    const int local_rank = node_rank();
+    if (!st && !strcmp(o->backend, "gpu") && !getenv("BOIDS_EGL_DEVICE")) {
+        int devices = boids_gl_device_count();
+        if (devices > 1) {
+            char v[16];
+            snprintf(v, sizeof v, "%d", local_rank % devices);
+            setenv("BOIDS_EGL_DEVICE", v, 1);
+        }
+    }
+    /* With more ranks the local backend starts with one boid: each step uploads the window. */
+    boids_flock first = *f;
+    if (size > 1) first.n = 1;
+    boids_backend *local = st ? NULL : app_backend_create(o, p, &first, err);
+    int ok = local != NULL, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (!ok && rank != 0) fprintf(stderr, "boids-mpi: rank %d: %s\n", rank, err->msg);
+        if (ok)
+            boids_error_set(err, BOIDS_ERR_RUNTIME,
+                            "a rank could not make its %s backend (its message above)", o->backend);
+        boids_backend_destroy(local);
+        return NULL;
+    }
+    return mpi_flock_create(MPI_COMM_WORLD, local, p, f, err);
+}
+
+/* Every rank's mpi_flock_stats, in rank order, into --mpi-stats FILE on rank 0. */
+static boids_status finish(boids_backend *b, boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!stats_path) return BOIDS_OK;
+    mpi_flock_stats mine;
+    mpi_flock_get_stats(b, &mine);
+    mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    int ok = rank != 0 || all, root_ok;
+    MPI_Allreduce(&ok, &root_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!root_ok) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for --mpi-stats");
+    MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+               MPI_COMM_WORLD);
+    if (rank != 0) return BOIDS_OK;
+    boids_atomic_file out;
+    boids_status s = boids_atomic_open(&out, stats_path, err);
+    if (!s) {
+        fprintf(out.f, "rank,ranks,steps,boids_mean,boids_min,boids_max,ms_per_step,wait_share,"
+                       "local_share,halo_bytes_per_step,migrated_per_step,rebalances\n");
+        for (int r = 0; r < size; r++) {
+            const mpi_flock_stats *x = &all[r];
+            const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
+            fprintf(out.f, "%d,%d,%.0f,%.1f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f\n", r, size,
+                    x->steps, x->boids_sum / n, x->boids_min, x->boids_max, 1e3 * x->seconds / n,
+                    x->wait / t, x->local / t, x->halo_bytes / n, x->migrated / n, x->rebalances);
+        }
+        s = boids_atomic_commit(&out, err);
+    }
+    free(all);
+    return s;
+}
+
+static boids_status pull(boids_backend *b, boids_flock *out, boids_error *err) {
+    return mpi_flock_gather(b, out, err);
+}
+
+/* A failure only this rank knows: the others wait for it, so it ends the job. */
+static void fatal(boids_backend *b, const boids_error *err) {
+    if (b && mpi_flock_failure_shared(b)) return;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "boids-mpi: rank %d: %s; stopping every rank\n", rank, err->msg);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, boids_status_exit_code(err->status));
+}
+
+int boids_mpi_sim(int argc, char **argv) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const sim_driver drv = {.writer = rank == 0,
+                            .command = &mpi_sim_command,
+                            .extra = mpi_options,
+                            .nextra = APP_COUNT(mpi_options),
+                            .parsed = mpi_parsed,
+                            .agree = agree,
+                            .create = create,
+                            .pull = pull,
+                            .finish = finish,
+                            .fatal = fatal};
+    return sim_main(argc, argv, &drv);
+}
