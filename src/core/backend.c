@@ -5,6 +5,7 @@
 #define BOIDS_BACKEND_CHECKS 1
 #include "backend_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,21 @@ boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigne
     if (boids_interact_check_world(&b->inter, p, &e))
         return boids_error_set(err, e.status, "step on the %s backend: %s", b->ops->name, e.msg);
     if (steps == 0) return BOIDS_OK;
+    if (b->tile) {
+        const char *why = boids_tile_refusal(p);
+        if (why)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "step of a tile on the %s backend: %s",
+                                   b->ops->name, why);
+        if (b->tile == 2 || steps > 1)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "step of a tile on the %s backend: a tile is stepped once per "
+                                   "boids_backend_upload_tile (after a step its halo is stale); "
+                                   "upload the next window",
+                                   b->ops->name);
+        st = b->ops->step(b, p, 1, err);
+        if (!st) b->tile = 2;
+        return st;
+    }
     return b->ops->step(b, p, steps, err);
 }
 
@@ -97,7 +113,84 @@ boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids
                                "upload: a %d-D flock onto a %d-D %s backend (a backend keeps the "
                                "dimension it was created with)",
                                boids_flock_dim(in), backend_dim(b), b->ops->name);
-    return b->ops->upload(b, in, err);
+    boids_status st = b->ops->upload(b, in, err);
+    if (!st) b->tile = 0;
+    return st;
+}
+
+/* The backend, and whether it steps tiles (cpu-ref does not). */
+static boids_status check_tiles(const boids_backend *b, const char *what, boids_error *err) {
+    if (check_backend(b, what, err)) return BOIDS_ERR_INPUT;
+    if (!b->ops->tile_geom || !b->ops->upload_tile)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the %s backend cannot step a tile; use cpu or gpu", what,
+                               b->ops->name);
+    return BOIDS_OK;
+}
+
+/* The fields of t that every backend reads: the whole flock's size, the window's rows, the
+ * steered rows, the box. */
+static boids_status check_tile(const boids_tile *t, const boids_params *p, const char *what,
+                               boids_error *err) {
+    if (!t) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the tile is NULL", what);
+    if (t->n_global == 0 || t->n_global >= UINT32_MAX)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the whole flock has %zu boids (1 to %u admitted)", what,
+                               t->n_global, (unsigned)(UINT32_MAX - 1));
+    if (t->rows == 0 || t->steer_lo > t->steer_hi || t->steer_hi > t->rows)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the window has %u rows and steers rows [%u, %u) of them "
+                               "(need 1 row or more, steer_lo <= steer_hi <= rows)",
+                               what, t->rows, t->steer_lo, t->steer_hi);
+    if (p && p->boundary == BOIDS_BOUNDARY_OPEN && !t->has_box)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the open boundary needs the whole flock's box (has_box)", what);
+    if (t->has_box)
+        for (int a = 0; a < 3; a++)
+            if (isnan(t->box.lo[a]) || isnan(t->box.hi[a]) || !isfinite(t->box.amax))
+                return boids_error_set(err, BOIDS_ERR_INPUT,
+                                       "%s: the tile's box is not a number along axis %d", what, a);
+    return BOIDS_OK;
+}
+
+boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params *p,
+                                     const boids_tile *t, grid_geomd *g, boids_error *err) {
+    const char *what = "tile_geom";
+    if (check_tiles(b, what, err) || check_run(b, p, what, err) || check_tile(t, p, what, err))
+        return BOIDS_ERR_INPUT;
+    if (!g) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the geometry is NULL", what);
+    const char *why = boids_tile_refusal(p);
+    if (why) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", what, why);
+    return b->ops->tile_geom(b, p, t, g, err);
+}
+
+boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
+                                       boids_error *err) {
+    const char *what = "upload_tile";
+    if (check_tiles(b, what, err) || check_state(in, what, err) || check_tile(t, NULL, what, err))
+        return BOIDS_ERR_INPUT;
+    if (boids_flock_dim(in) != backend_dim(b))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: a %d-D flock onto a %d-D %s backend",
+                               what, boids_flock_dim(in), backend_dim(b), b->ops->name);
+    if (in->n > t->n_global)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %zu local boids of a whole flock of %zu",
+                               what, in->n, t->n_global);
+    if (!t->gid) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the global ids are NULL", what);
+    for (size_t i = 0; i < in->n; i++) {
+        if (i > 0 && t->gid[i] <= t->gid[i - 1])
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: the global ids are not strictly ascending: local boid "
+                                   "%zu has id %u after %u",
+                                   what, i, t->gid[i], t->gid[i - 1]);
+        if (t->gid[i] >= t->n_global)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: local boid %zu has the global id %u, beyond the whole "
+                                   "flock's %zu boids",
+                                   what, i, t->gid[i], t->n_global);
+    }
+    boids_status st = b->ops->upload_tile(b, in, t, err);
+    if (!st) b->tile = 1;
+    return st;
 }
 
 boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
@@ -106,6 +199,10 @@ boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, u
     if (st) return st;
     if (!count || !set_hash)
         return boids_error_set(err, BOIDS_ERR_INPUT, "neighbours: the output arrays are NULL");
+    if (b->tile)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "neighbours: the %s backend holds a tile; upload a whole flock",
+                               b->ops->name);
     if (!b->ops->neighbours)
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
                                "neighbours: the %s backend cannot list neighbours", b->ops->name);

@@ -30,6 +30,7 @@ BOIDS_HIDDEN struct boids_backend *boids_cpu_create_unchecked(const struct boids
                                                               int threads, boids_error *err);
 
 #include "boids/backend.h"
+#include "tile.h"
 
 typedef struct boids_backend_ops {
     const char *name;
@@ -43,6 +44,13 @@ typedef struct boids_backend_ops {
     /* Optional (NULL if absent): see boids_backend_neighbours. */
     boids_status (*neighbours)(boids_backend *b, const boids_params *p, uint32_t *count,
                                uint64_t *set_hash, boids_error *err);
+    /* Optional (NULL: the backend steps no tiles), both checked by backend.c first (tile.h):
+     * the whole flock's geometry for tile t, and the upload of the window t (the backend
+     * copies t->gid). */
+    boids_status (*tile_geom)(const boids_backend *b, const boids_params *p, const boids_tile *t,
+                              grid_geomd *g, boids_error *err);
+    boids_status (*upload_tile)(boids_backend *b, const boids_flock *in, const boids_tile *t,
+                                boids_error *err);
 } boids_backend_ops;
 
 struct boids_backend {
@@ -58,6 +66,10 @@ struct boids_backend {
      * buffer) uploads it only when it changed. */
     boids_interact inter;
     unsigned inter_version;
+    /* Tile mode (tile.h), kept by backend.c: 0 the whole flock (after create or
+     * boids_backend_upload), 1 a tile uploaded and not yet stepped, 2 that tile stepped (its
+     * halo is stale: a step needs the next upload). */
+    int tile;
 };
 
 #endif

@@ -912,7 +912,8 @@ static void destroy(boids_backend *b) {
     free(c);
 }
 
-static const boids_backend_ops ops = {"cpu", destroy, step, download, upload, neighbours};
+static const boids_backend_ops ops = {"cpu",  destroy,    step, download,
+                                      upload, neighbours, NULL, NULL};
 
 boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
                                                 boids_error *err) {

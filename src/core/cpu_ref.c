@@ -464,8 +464,9 @@ static boids_status CR(neighbours)(boids_backend *bk, const boids_params *p, uin
     return BOIDS_OK;
 }
 
-static const boids_backend_ops CR(ops) = {"cpu-ref",    CR(destroy), CR(step),
-                                          CR(download), CR(upload),  CR(neighbours)};
+/* No tiles (tile.h): the reference steps whole flocks only. */
+static const boids_backend_ops CR(ops) = {"cpu-ref",  CR(destroy),    CR(step), CR(download),
+                                          CR(upload), CR(neighbours), NULL,     NULL};
 
 static boids_backend *CR(create)(const boids_flock *initial, boids_error *err) {
     REF *c = calloc(1, sizeof *c);

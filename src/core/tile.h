@@ -57,11 +57,16 @@ boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params 
                                      const boids_tile *t, grid_geomd *g, boids_error *err);
 
 /* Replaces the state by the local flock in (its boids in global id order, in->step the
- * whole flock's step) stepped as the window t of the whole flock. The next steps move only
- * the boids of rows [steer_lo, steer_hi); a boid outside the window after a step is
- * stepped no further. A later boids_backend_upload ends tile mode. BOIDS_ERR_INPUT: a
- * backend without tiles, gid not ascending or NULL, a window with more rows than the grid,
- * a boid of in outside the window (its id and row named). */
+ * whole flock's step) stepped as the window t of the whole flock. The next step moves only
+ * the boids of rows [steer_lo, steer_hi) and keeps the others; it is one step
+ * (boids_backend_step with steps = 1): after it the halo is stale, so a further step before
+ * the next upload_tile is BOIDS_ERR_INPUT, as is boids_backend_neighbours in tile mode. A
+ * later boids_backend_upload ends tile mode. BOIDS_ERR_INPUT here: a backend without tiles
+ * (cpu-ref), gid not ascending, NULL or beyond n_global, rows 0 or a steered range outside
+ * the window, the open boundary without has_box (checked at the step). The geometry needs
+ * the parameters, which the step brings: so the step refuses a window with more rows than
+ * the grid, steered rows without their halo rows in the window (unless at a wall or open
+ * edge of the world) and a boid of in outside the window (its global id and row named). */
 boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
                                        boids_error *err);
 

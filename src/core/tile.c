@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* Tiles (tile.h): the bounding box over several local flocks, the cut of the grid's rows
+ * into tiles, and the refusal of parameters that no halo bounds. The backend entry points
+ * (boids_backend_tile_geom, boids_backend_upload_tile) are with the other checked backend
+ * functions in backend.c. */
+#include "tile.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "boids/flock.h"
+
+void boids_tile_box_empty(grid_boxd *b) {
+    for (int a = 0; a < 3; a++) b->lo[a] = INFINITY, b->hi[a] = -INFINITY;
+    b->amax = 0;
+}
+
+/* The comparisons of cpu_grid.c's flock_bbox over the float state: min and max are exact, so
+ * any split of the flock gives the same box. */
+void boids_tile_box_add(grid_boxd *b, const boids_flock *f) {
+    const double *const x[3] = {f->x, f->y, f->z};
+    const int dim = boids_flock_dim(f);
+    float am = (float)b->amax;
+    for (int a = 0; a < dim; a++) {
+        float lo = (float)b->lo[a], hi = (float)b->hi[a];
+        for (size_t i = 0; i < f->n; i++) {
+            const float v = (float)x[a][i];
+            if (!isfinite(v)) continue;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            am = fabsf(v) > am ? fabsf(v) : am;
+        }
+        b->lo[a] = lo, b->hi[a] = hi;
+    }
+    b->amax = am;
+}
+
+/* The most tiles a grid of nrows rows admits (see boids_tile_cut). */
+static uint32_t max_tiles(uint32_t nrows, int wrap) {
+    if (wrap) return nrows >= 4 ? nrows : 1;
+    return nrows;
+}
+
+boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int k, uint32_t *cut,
+                            boids_error *err) {
+    if (!count || !cut)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_tile_cut: the arrays are NULL");
+    if (nrows == 0 || k < 1)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "boids_tile_cut: %d tiles of %u rows (need at least one of each)", k,
+                               nrows);
+    const uint32_t most = max_tiles(nrows, wrap);
+    if ((uint32_t)k > most)
+        return boids_error_set(
+            err, BOIDS_ERR_INPUT,
+            "the grid has %u rows along its last axis (y in the plane, z in the box): at most %u "
+            "ranks (every tile needs at least one row%s); use fewer ranks or a larger "
+            "world/smaller vision_radius",
+            nrows, most,
+            wrap ? ", and under wrap its two halo rows and itself must fit in the "
+                   "grid, which takes 4 rows or more"
+                 : "");
+    /* Under wrap a tile and its two halo rows must be distinct rows. */
+    const uint32_t widest = wrap && k > 1 ? nrows - 2 : nrows;
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < nrows; r++) total += count[r];
+    cut[0] = 0;
+    uint32_t r = 0;   /* the row the next boundary is searched from */
+    uint64_t sum = 0; /* boids in rows [0, r) */
+    for (int j = 1; j < k; j++) {
+        /* The rows tile j - 1 may end at, so that the tiles left each get one row and no
+         * tile is wider than `widest`. */
+        const uint32_t left = (uint32_t)(k - j);
+        uint32_t lo = cut[j - 1] + 1, hi = nrows - left;
+        if (cut[j - 1] + widest < hi) hi = cut[j - 1] + widest;
+        if ((uint64_t)left * widest < nrows && nrows - left * widest > lo)
+            lo = nrows - left * widest;
+        /* The boundary nearest the even share j * total / k. */
+        const double target = (double)total * (double)j / (double)k;
+        while (r < lo) sum += count[r++];
+        while (r < hi && (double)(sum + count[r]) <= target) sum += count[r++];
+        if (r < hi && target - (double)sum > (double)(sum + count[r]) - target) sum += count[r++];
+        cut[j] = r;
+    }
+    cut[k] = nrows;
+    return BOIDS_OK;
+}
+
+int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row) {
+    int lo = 0, hi = k - 1; /* the last tile whose first row is <= row */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (cut[mid] <= row)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+const char *boids_tile_refusal(const boids_params *p) {
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && !p->k_in_vision)
+        return "topological neighbours without k_in_vision have no bounded reach (a boid's k "
+               "nearest may be any distance away, beyond any halo a tile could hold); set "
+               "k_in_vision=1 to keep them within vision_radius";
+    return NULL;
+}
