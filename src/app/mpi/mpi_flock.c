@@ -55,8 +55,11 @@ typedef struct mflock {
     boids_flock lf; /* the window, for the backend */
     size_t lf_cap;
     uint32_t *lgid;
-    size_t *lown; /* where each owned boid is in lf */
-    size_t lgid_cap, lown_cap;
+    size_t *lown; /* pairs: an owned boid's index, its index in lf */
+    size_t lgid_cap, lown_cap, nlown;
+    unsigned char *next; /* the owned boids' new state */
+    size_t next_cap;
+    int overlap; /* step the interior rows while the halo travels */
     mpi_flock_stats st;
 } mflock;
 
@@ -224,34 +227,47 @@ static boids_status receive(mflock *c, int src, int tag, unsigned char **dst, si
     return BOIDS_OK;
 }
 
-/* The window into c->lf in id order: the owned boids and the two halos (a, na; b, nb). */
-static boids_status window(mflock *c, const unsigned char *a, size_t na, const unsigned char *b,
-                           size_t nb, boids_error *err) {
-    const size_t n = c->m + na + nb;
+/* The window into c->lf in id order: the owned boids of rows [ra, rb) and the halos a (na
+ * records) and b (nb); c->lown[j] = (owned index, window index) of the owned ones, c->nlown
+ * of them. */
+static boids_status window(mflock *c, uint32_t ra, uint32_t rb, const unsigned char *a, size_t na,
+                           const unsigned char *b, size_t nb, boids_error *err) {
+    size_t mine = 0;
+    for (size_t i = 0; i < c->m; i++) mine += c->row[i] >= ra && c->row[i] < rb;
+    const size_t n = mine + na + nb;
     if (n > c->lf_cap) {
         boids_flock_free(&c->lf);
-        if (boids_flock_alloc_dim(&c->lf, n + n / 2 + 16, c->dim, err)) return err->status;
+        c->lf_cap = 0;
+        if (boids_flock_alloc_dim(&c->lf, n + n / 2 + 16, c->dim, err)) {
+            c->shared_failure = 0;
+            return err->status;
+        }
         c->lf_cap = n + n / 2 + 16;
     }
     if (!grow(&c->lgid, &c->lgid_cap, n, sizeof *c->lgid) ||
-        !grow(&c->lown, &c->lown_cap, c->m, sizeof *c->lown))
+        !grow(&c->lown, &c->lown_cap, 2 * mine, sizeof *c->lown))
         return nomem(c, "the window", err);
     double *ax[6];
     for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
     size_t i = 0, ia = 0, ib = 0, o = 0;
-    while (i < c->m || ia < na || ib < nb) {
+    c->nlown = 0;
+    for (;;) {
+        while (i < c->m && !(c->row[i] >= ra && c->row[i] < rb)) i++;
         /* the smallest id of the three heads */
-        uint32_t gi = i < c->m ? rec_gid(rec_at(c, c->own, i)) : UINT32_MAX;
-        uint32_t ga = ia < na ? rec_gid(a + ia * c->rs) : UINT32_MAX;
-        uint32_t gb = ib < nb ? rec_gid(b + ib * c->rs) : UINT32_MAX;
+        const uint32_t gi = i < c->m ? rec_gid(rec_at(c, c->own, i)) : UINT32_MAX;
+        const uint32_t ga = ia < na ? rec_gid(a + ia * c->rs) : UINT32_MAX;
+        const uint32_t gb = ib < nb ? rec_gid(b + ib * c->rs) : UINT32_MAX;
         const unsigned char *r;
         if (i < c->m && gi <= ga && gi <= gb) {
-            c->lown[i] = o;
+            c->lown[2 * c->nlown] = i;
+            c->lown[2 * c->nlown++ + 1] = o;
             r = rec_at(c, c->own, i++);
         } else if (ia < na && ga <= gb) {
             r = a + ia++ * c->rs;
-        } else {
+        } else if (ib < nb) {
             r = b + ib++ * c->rs;
+        } else {
+            break;
         }
         c->lgid[o] = rec_gid(r);
         for (int k = 0; k < 2 * c->dim; k++) ax[k][o] = rec_get(r, k);
@@ -259,6 +275,47 @@ static boids_status window(mflock *c, const unsigned char *a, size_t na, const u
     }
     c->lf.n = n;
     c->lf.step = c->step;
+    return BOIDS_OK;
+}
+
+/* A window: global rows row_lo .. row_lo + rows - 1 (periodically), of which the window
+ * rows [steer_lo, steer_hi) move: the owned rows [wa, wb) of the tile. */
+typedef struct span {
+    uint32_t row_lo, rows, steer_lo, steer_hi, wa, wb;
+} span;
+
+/* One step of window w holding the owned rows [ra, rb) and the halos a, b: the new state of
+ * the owned boids of the rows it moves into c->next. */
+static boids_status step_window(mflock *c, const boids_params *p, const boids_tile *whole, span w,
+                                uint32_t ra, uint32_t rb, const unsigned char *a, size_t na,
+                                const unsigned char *b, size_t nb, boids_error *err) {
+    boids_status s = window(c, ra, rb, a, na, b, nb, err);
+    if (s || c->nlown == 0) return s; /* no boid of this rank to move */
+    const uint32_t wa = w.wa, wb = w.wb, row_lo = w.row_lo, rows = w.rows, steer_lo = w.steer_lo,
+                   steer_hi = w.steer_hi;
+    boids_tile t = *whole;
+    t.row_lo = row_lo;
+    t.rows = rows;
+    t.steer_lo = steer_lo;
+    t.steer_hi = steer_hi;
+    t.gid = c->lgid;
+    const double t0 = MPI_Wtime();
+    if ((s = boids_backend_upload_tile(c->local, &c->lf, &t, err)) ||
+        (s = boids_backend_step(c->local, p, 1, err)) ||
+        (s = boids_backend_download(c->local, &c->lf, err))) {
+        c->shared_failure = 0;
+        return s;
+    }
+    c->st.local += MPI_Wtime() - t0;
+    double *ax[6];
+    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
+    for (size_t j = 0; j < c->nlown; j++) {
+        const size_t i = c->lown[2 * j], o = c->lown[2 * j + 1];
+        const uint32_t r = c->row[i];
+        if (r < wa || r >= wb) continue;
+        unsigned char *dst = rec_at(c, c->next, i);
+        for (int k = 0; k < 2 * c->dim; k++) rec_set(dst, k, (float)ax[k][o]);
+    }
     return BOIDS_OK;
 }
 
@@ -317,9 +374,12 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     c->st.boids_sum += (double)c->m;
     if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
     if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
+    /* The new state, record for record; the ids stay. */
+    if (!grow(&c->next, &c->next_cap, c->m, c->rs)) return nomem(c, "the new state", err);
+    memcpy(c->next, c->own, c->m * c->rs);
 
-    /* The halo: the rows beside the tile, from the ranks that own them. */
-    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1];
+    /* The halo: the rows beside the tile, from the ranks that own them, sent first. */
+    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1], T = hi - lo;
     const int has_lo = g.wrap || lo > 0, has_hi = g.wrap || hi < nrows;
     const int lower = has_lo ? boids_tile_of_row(c->cut, K, (lo + nrows - 1) % nrows) : -1;
     const int upper = has_hi ? boids_tile_of_row(c->cut, K, hi % nrows) : -1;
@@ -333,34 +393,36 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     t1 = MPI_Wtime();
     if (has_lo) MPI_Isend(first, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
     if (has_hi) MPI_Isend(last, (int)nlast, c->rec_type, upper, TAG_UP, c->comm, &req[nreq++]);
+    c->st.wait += MPI_Wtime() - t1;
     c->st.halo_bytes += (double)((nfirst + nlast) * c->rs);
+    /* The interior rows, whose neighbours are all owned, while the halo travels. */
+    const int overlap = c->overlap && T >= 3;
+    if (overlap && (s = step_window(c, p, &t, (span){lo, T, 1, T - 1, lo + 1, hi - 1}, lo, hi, NULL,
+                                    0, NULL, 0, err)))
+        return s;
     size_t nbelow = 0, nabove = 0;
+    t1 = MPI_Wtime();
     if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
     if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     c->st.wait += MPI_Wtime() - t1;
-
-    /* The window and its step. */
-    const double t2 = MPI_Wtime();
-    if (c->m > 0) {
-        if ((s = window(c, c->rbuf, nbelow, c->tmp, nabove, err))) return s;
-        t.row_lo = has_lo ? (lo + nrows - 1) % nrows : lo;
-        t.rows = (hi - lo) + (uint32_t)has_lo + (uint32_t)has_hi;
-        t.steer_lo = (uint32_t)has_lo;
-        t.steer_hi = t.steer_lo + (hi - lo);
-        t.gid = c->lgid;
-        if ((s = boids_backend_upload_tile(c->local, &c->lf, &t, err)) ||
-            (s = boids_backend_step(c->local, p, 1, err)) ||
-            (s = boids_backend_download(c->local, &c->lf, err))) {
-            c->shared_failure = 0;
+    const uint32_t below = (uint32_t)has_lo, above = (uint32_t)has_hi;
+    const uint32_t start = has_lo ? (lo + nrows - 1) % nrows : lo;
+    if (overlap) { /* then the first and the last row, each with its halo */
+        if ((s = step_window(c, p, &t, (span){start, 2 + below, below, below + 1, lo, lo + 1}, lo,
+                             lo + 2, c->rbuf, nbelow, NULL, 0, err)) ||
+            (s = step_window(c, p, &t, (span){hi - 2, 2 + above, 1, 2, hi - 1, hi}, hi - 2, hi,
+                             NULL, 0, c->tmp, nabove, err)))
             return s;
-        }
-        for (size_t i = 0; i < c->m; i++) {
-            unsigned char *r = rec_at(c, c->own, i);
-            for (int k = 0; k < 2 * D; k++) rec_set(r, k, (float)axis_of(c, &c->lf, k)[c->lown[i]]);
-        }
+    } else if ((s = step_window(c, p, &t,
+                                (span){start, T + below + above, below, below + T, lo, hi}, lo, hi,
+                                c->rbuf, nbelow, c->tmp, nabove, err))) {
+        return s;
     }
-    c->st.local += MPI_Wtime() - t2;
+    unsigned char *x = c->own;
+    size_t xc = c->own_cap;
+    c->own = c->next, c->own_cap = c->next_cap;
+    c->next = x, c->next_cap = xc;
     c->step++;
     c->st.steps += 1;
     c->st.seconds += MPI_Wtime() - t0;
@@ -373,10 +435,17 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
                             boids_error *err) {
     mflock *c = (mflock *)b;
     if (c->single) {
+        const double t0 = MPI_Wtime();
         boids_status s = boids_backend_step(c->local, p, steps, err);
-        if (!s) c->step += steps;
         c->shared_failure = 1; /* one rank: every rank knows */
-        return s;
+        if (s) return s;
+        c->step += steps;
+        c->st.steps += steps;
+        c->st.seconds += MPI_Wtime() - t0;
+        c->st.local += MPI_Wtime() - t0;
+        c->st.boids_sum += (double)steps * (double)c->n_global;
+        c->st.boids_min = c->st.boids_max = (double)c->n_global;
+        return BOIDS_OK;
     }
     for (unsigned i = 0; i < steps; i++) {
         boids_status s = step_one(c, p, err);
@@ -449,11 +518,16 @@ static void op_destroy(boids_backend *b) {
     boids_flock_free(&c->lf);
     free(c->lgid);
     free(c->lown);
+    free(c->next);
     free(c);
 }
 
-static const boids_backend_ops ops_cpu = {"cpu", op_destroy, op_step, op_download, op_upload, NULL};
-static const boids_backend_ops ops_gpu = {"gpu", op_destroy, op_step, op_download, op_upload, NULL};
+#define MFLOCK_OPS(backend_name)                                                                   \
+    {                                                                                              \
+        .name = backend_name, .destroy = op_destroy, .step = op_step, .download = op_download,     \
+        .upload = op_upload                                                                        \
+    }
+static const boids_backend_ops ops_cpu = MFLOCK_OPS("cpu"), ops_gpu = MFLOCK_OPS("gpu");
 
 int mpi_flock_failure_shared(const boids_backend *b) {
     return ((const mflock *)b)->shared_failure;
@@ -519,6 +593,7 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
     c->step = whole->step;
     c->single = c->size == 1;
     c->st.boids_min = (double)whole->n;
+    c->overlap = 1;
     MPI_Type_contiguous((int)c->rs, MPI_BYTE, &c->rec_type);
     MPI_Type_commit(&c->rec_type);
     c->base.ops = strcmp(boids_backend_name(local), "gpu") ? &ops_cpu : &ops_gpu;

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""boids-mpi sim: one flock split over K ranks gives the bytes of `boids sim` in one process:
+the metrics on stdout, --series, --trajectory and the --save state, for the plane and the
+box, wrap, walls and open, Reynolds with the interaction table, Vicsek with noise, metric and
+topological neighbours, K = 2, 3 and 4 (oversubscribed on this machine's cores).
+
+usage: mpi_sim_test.py cpu|gpu|faults MPIEXEC BOIDS BOIDS_MPI
+  cpu:    the cases above on the cpu backend (threads 1 and 2), and a checkpoint restart
+  gpu:    the plane and the box on gpu --deterministic (llvmpipe here), K = 2 and 3
+  faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
+          and a killed rank, which ends the job within a minute, leaving no final file
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness import check, finish, run, skip, tmpdir
+
+MODE, MPIEXEC, BOIDS, BOIDS_MPI = sys.argv[1:5]
+# CI runs as root, which Open MPI refuses without the first flag; 4 ranks on 2 cores need the
+# second.
+MPI = [MPIEXEC, "--allow-run-as-root", "--oversubscribe"]
+OUTPUTS = ("stdout", "save.csv", "series.csv", "traj.npy")
+
+
+def write(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def outputs(d, tag):
+    return ["--every", "10", "--save", os.path.join(d, f"{tag}.save.csv"),
+            "--series", os.path.join(d, f"{tag}.series.csv"),
+            "--trajectory", os.path.join(d, f"{tag}.traj.npy"), "--trajectory-dtype", "f8"]
+
+
+def read_bytes(d, tag, what):
+    if what == "stdout":
+        return open(os.path.join(d, f"{tag}.stdout"), "rb").read()
+    return open(os.path.join(d, f"{tag}.{what}"), "rb").read()
+
+
+def sim(d, tag, args, ranks=None, timeout=300):
+    """One run, `boids sim` (ranks None) or mpirun -n ranks boids-mpi sim; its exit status."""
+    cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+    p = run(*cmd, *args, *outputs(d, tag), timeout=timeout)
+    with open(os.path.join(d, f"{tag}.stdout"), "w") as f:
+        f.write(p.stdout)
+    return p
+
+
+def compare(d, name, args, ranks, extra_mpi=()):
+    """The serial run against each rank count: every output byte for byte."""
+    ref = sim(d, "one", args)
+    if not check(f"{name}: boids sim exits 0", ref.returncode == 0, ref.stderr[-600:]):
+        return
+    for k in ranks:
+        p = sim(d, f"k{k}", [*args, *extra_mpi], ranks=k)
+        if not check(f"{name}: mpirun -n {k} exits 0", p.returncode == 0, p.stderr[-900:]):
+            continue
+        for what in OUTPUTS:
+            a, b = read_bytes(d, "one", what), read_bytes(d, f"k{k}", what)
+            check(f"{name}: {k} ranks, {what} byte-identical ({len(a)} bytes)", a == b,
+                  f"{len(a)} vs {len(b)} bytes")
+
+
+def cpu():
+    d = tmpdir()
+    table2 = write(d, "t2.ini", "predator.0 = 300 300 120 2\nattractor.0 = 900 500 150 0.5\n"
+                                "obstacle = circle 600 400 40\nobstacle = segment 200 600 500 650\n")
+    base = ["--backend", "cpu", "--steps", "40"]
+    cases = [
+        ("plane wrap reynolds", ["--preset", "lab", "-n", "3000"]),
+        ("plane walls, predator, attractor, obstacles",
+         ["--preset", "lab", "-n", "3000", "--set", "boundary=walls", "--set", "predator=1",
+          "--set", "food=1", "--config", table2]),
+        ("plane open", ["--preset", "lab", "-n", "2000", "--set", "boundary=open"]),
+        ("plane vicsek noise", ["--preset", "vicsek", "-n", "3000", "--set", "noise=2"]),
+        ("plane topological k_in_vision",
+         ["--preset", "lab", "-n", "3000", "--neighbours", "topological", "--set",
+          "k_in_vision=1"]),
+        ("plane vicsek topological",
+         ["--preset", "vicsek", "-n", "3000", "--set", "noise=1", "--neighbours", "topological",
+          "--set", "k_in_vision=1"]),
+        ("box wrap reynolds", ["--preset", "lab", "-n", "3000", "--set", "dim=3"]),
+        ("box walls vicsek noise",
+         ["--preset", "vicsek", "-n", "3000", "--set", "dim=3", "--set", "boundary=walls",
+          "--set", "noise=1"]),
+        ("box murmuration (topological, roost and falcon)",
+         ["--preset", "murmuration", "-n", "3000", "--set", "k_in_vision=1"]),
+    ]
+    for name, args in cases:
+        compare(d, name, [*base, *args], (2, 3, 4))
+    # Threads change no bit, on either side.
+    compare(d, "plane wrap, 2 threads per rank",
+            [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))
+
+    # A checkpoint every 20 steps on 3 ranks; the run restarted from it on 2 ranks (and in one
+    # process) ends with the bytes of the uninterrupted run.
+    args = ["--backend", "cpu", "--preset", "vicsek", "-n", "3000", "--set", "noise=2"]
+    full, ck = os.path.join(d, "full.csv"), os.path.join(d, "ck.csv")
+    run(BOIDS, "sim", *args, "--steps", "60", "--save", full, check_rc=0)
+    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", *args, "--steps", "40", "--checkpoint-every",
+            "20", "--checkpoint", ck)
+    check("checkpoint: 3 ranks write it", p.returncode == 0 and os.path.exists(ck),
+          p.stderr[-600:])
+    for ranks in (2, None):
+        out = os.path.join(d, f"resumed{ranks}.csv")
+        cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+        p = run(*cmd, *args, "--load", ck, "--steps", "20", "--save", out)
+        check(f"checkpoint: restarted on {ranks or 1} rank(s), the state is the uninterrupted "
+              "run's", p.returncode == 0 and open(out, "rb").read() == open(full, "rb").read(),
+              p.stderr[-600:])
+
+    # What the split cost, per rank.
+    stats = os.path.join(d, "stats.csv")
+    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "--preset", "lab", "-n",
+            "3000", "--steps", "20", "--order-only", "--mpi-stats", stats)
+    rows = open(stats).read().splitlines() if os.path.exists(stats) else []
+    check("--mpi-stats: a header and one row per rank", p.returncode == 0 and len(rows) == 4 and
+          rows[0].startswith("rank,ranks,steps,boids_mean"), (p.stderr[-400:], rows))
+    if len(rows) == 4:
+        owned = sum(float(r.split(",")[3]) for r in rows[1:])
+        check("--mpi-stats: the ranks own the 3000 boids between them", abs(owned - 3000) < 1e-9,
+              owned)
+
+
+def gpu():
+    probe = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
+    if probe.returncode != 0:
+        skip(f"no GL context for the gpu backend: {probe.stderr.strip()[-200:]}")
+    d = tmpdir()
+    base = ["--backend", "gpu", "--deterministic", "--steps", "20"]
+    compare(d, "gpu plane walls, predator",
+            [*base, "--preset", "lab", "-n", "2000", "--set", "boundary=walls", "--set",
+             "predator=1"], (2, 3))
+    compare(d, "gpu plane vicsek noise", [*base, "--preset", "vicsek", "-n", "2000", "--set",
+                                          "noise=2"], (2,))
+    compare(d, "gpu box wrap", [*base, "--preset", "lab", "-n", "2000", "--set", "dim=3"], (2,))
+
+
+def refused(name, args, words, ranks=2):
+    d = tmpdir()
+    save = os.path.join(d, "final.csv")
+    p = run(*MPI, "-n", str(ranks), BOIDS_MPI, "sim", *args, "--save", save, timeout=120)
+    check(f"{name}: exit 2", p.returncode == 2, (p.returncode, p.stderr[-600:]))
+    check(f"{name}: the message says why", all(w in p.stderr for w in words), p.stderr[-900:])
+    check(f"{name}: no file", not os.path.exists(save), os.listdir(d))
+
+
+def faults():
+    refused("topological without k_in_vision",
+            ["--backend", "cpu", "-n", "2000", "--neighbours", "topological", "--steps", "5"],
+            ["k_in_vision=1"])
+    refused("the cpu-ref backend", ["--backend", "cpu-ref", "-n", "200", "--steps", "5"],
+            ["cpu-ref", "cpu or gpu"])
+    refused("more ranks than the grid's rows admit",
+            ["--backend", "cpu", "-n", "300", "--fixed-world", "--set", "vision_radius=150",
+             "--steps", "5"], ["rows", "ranks"], ranks=4)
+    # Ranks given other parameters (as a config that differs between nodes would): refused,
+    # naming the rank and what differs.
+    d = tmpdir()
+    args = ["--backend", "cpu", "-n", "2000", "--steps", "5"]
+    p = run(*MPI, "-n", "2", BOIDS_MPI, "sim", *args, ":", "-n", "1", BOIDS_MPI, "sim", *args,
+            "--set", "noise_seed=4", timeout=120)
+    check("a rank with other parameters: exit 2", p.returncode == 2, (p.returncode, p.stderr[-600:]))
+    check("a rank with other parameters: named, with what differs",
+          "rank 2" in p.stderr and "parameter noise_seed = 4" in p.stderr, p.stderr[-900:])
+
+    # A rank killed mid-run: the job ends with an error naming it within a minute, and the
+    # final state file is not written.
+    save = os.path.join(d, "final.csv")
+    job = subprocess.Popen([*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "-n", "20000",
+                            "--steps", "100000", "--order-only", "--save", save],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    victim = None
+    for _ in range(100):  # the ranks' processes, found by their MPI rank
+        time.sleep(0.2)
+        for pid in os.listdir("/proc"):
+            try:
+                env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+            except (OSError, ValueError):
+                continue
+            if b"OMPI_COMM_WORLD_RANK=1" in env and pid.isdigit() and \
+                    os.readlink(f"/proc/{pid}/exe").endswith("boids-mpi"):
+                victim = int(pid)
+        if victim:
+            break
+    check("the rank to kill is found", victim is not None)
+    if victim is None:
+        job.kill()
+        return
+    time.sleep(1.0)  # well into the steps
+    os.kill(victim, signal.SIGKILL)
+    t0 = time.monotonic()
+    try:
+        _, err = job.communicate(timeout=60)
+        waited = time.monotonic() - t0
+        check(f"a killed rank ends the job within a minute ({waited:.1f} s)", True)
+        check("the job's exit status is an error", job.returncode != 0, job.returncode)
+        check("the message names the rank", "rank 1" in err or "rank [[" in err or
+              "process rank 1" in err, err[-900:])
+    except subprocess.TimeoutExpired:
+        job.kill()
+        job.communicate()
+        check("a killed rank ends the job within a minute", False)
+    check("no final state file", not os.path.exists(save), os.listdir(d))
+
+
+{"cpu": cpu, "gpu": gpu, "faults": faults}[MODE]()
+finish()
