@@ -167,7 +167,7 @@ static boids_status migrate(mflock *c, boids_error *err) {
         unsigned char *r = rec_at(c, c->own, i);
         if (j == c->rank) {
             if (keep != i) memmove(rec_at(c, c->own, keep), r, c->rs);
-            c->row[keep++] = c->row[i];
+            keep++;
         } else {
             memcpy(rec_at(c, c->buf, (size_t)at[j]++), r, c->rs);
         }
@@ -322,7 +322,7 @@ static boids_status step_window(mflock *c, const boids_params *p, const boids_ti
 static boids_status step_one(mflock *c, const boids_params *p, boids_error *err) {
     const int K = c->size, D = c->dim;
     const double t0 = MPI_Wtime();
-    boids_tile t = {.n_global = c->n_global};
+    boids_tile t = {.n_global = c->n_global, .rows = 1}; /* rows: not read by tile_geom */
     if (p->boundary == BOIDS_BOUNDARY_OPEN) {
         grid_boxd mine, all;
         boids_tile_box_empty(&mine);
@@ -370,7 +370,7 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
         c->have_cut = 1;
         c->nrows = nrows;
     }
-    if ((s = migrate(c, err))) return s;
+    if ((s = migrate(c, err)) || (s = owned_rows(c, &g, err))) return s; /* rows in new order */
     c->st.boids_sum += (double)c->m;
     if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
     if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
@@ -529,6 +529,10 @@ static void op_destroy(boids_backend *b) {
     }
 static const boids_backend_ops ops_cpu = MFLOCK_OPS("cpu"), ops_gpu = MFLOCK_OPS("gpu");
 
+void mpi_flock_set_overlap(boids_backend *b, int on) {
+    ((mflock *)b)->overlap = on;
+}
+
 int mpi_flock_failure_shared(const boids_backend *b) {
     return ((const mflock *)b)->shared_failure;
 }
@@ -541,7 +545,7 @@ void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
 /* The first tiles, from the whole flock every rank holds: this rank's boids as records. */
 static boids_status first_tiles(mflock *c, const boids_params *p, const boids_flock *w,
                                 boids_error *err) {
-    boids_tile t = {.n_global = w->n};
+    boids_tile t = {.n_global = w->n, .rows = 1};
     if (p->boundary == BOIDS_BOUNDARY_OPEN) {
         boids_tile_box_empty(&t.box);
         boids_tile_box_add(&t.box, w);

@@ -29,6 +29,11 @@
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
                                 const boids_flock *whole, boids_error *err);
 
+/* on = 1 (the default): each step moves the tile's interior rows while the halo is on its
+ * way, then the border rows; 0: waits for the halo, then moves the tile at once. The same
+ * bits either way (boids-mpi sim --mpi-no-overlap; the benchmark compares them). */
+void mpi_flock_set_overlap(boids_backend *b, int on);
+
 /* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);

@@ -20,6 +20,7 @@
 #include "mpi_flock.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
+static int no_overlap;         /* --mpi-no-overlap */
 
 static const app_command mpi_sim_command = {
     .prog = "boids-mpi sim",
@@ -40,6 +41,9 @@ static const app_option mpi_options[] = {
     {APP_TEXT, "mpi-stats", 0, "FILE", &stats_path,
      .help = "write what the split cost on each rank to FILE (CSV: boids, ms per\n"
              "step, waiting share, halo bytes and migrated boids per step)"},
+    {APP_FLAG, "mpi-no-overlap", 0, NULL, &no_overlap, 1,
+     .help = "wait for the halo before moving any boid (default: the interior rows\n"
+             "move while it travels; the same bits either way)"},
 };
 
 static boids_status agree(boids_status st, const char *setup, boids_error *err) {
@@ -90,7 +94,9 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
         boids_backend_destroy(local);
         return NULL;
     }
-    return mpi_flock_create(MPI_COMM_WORLD, local, p, f, err);
+    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, err);
+    if (b) mpi_flock_set_overlap(b, !no_overlap);
+    return b;
 }
 
 /* Every rank's mpi_flock_stats, in rank order, into --mpi-stats FILE on rank 0. */
