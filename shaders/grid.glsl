@@ -33,18 +33,61 @@ void report_cut(bool whole, uint bit) {
 // per axis, so the search of the cells around a boid stays exact. The cell width exceeds the
 // vision radius by a margin far above float rounding (src/core/grid_geom.c), so a boid placed
 // one cell off by rounding still finds every neighbour in its block.
+#ifndef TILE
 ivecD grid_cell(vecD p) {
     vecD last = rules_vec(float(P.ncx - 1u), float(P.ncy - 1u), float(P.ncz - 1u));
     return ivecD(clamp(p * rules_vec(P.inv_cell_w, P.inv_cell_h, P.inv_cell_d), vecD(0.0), last));
 }
+#else
+// Tile mode (src/core/tile.h): the cells cover a window of rows of the whole flock's grid
+// along the last axis (y in the plane, z in the box), P.tile_nrows rows in all; the window is
+// rows P.tile_lo, P.tile_lo + 1, ... (periodically under wrap), P.ncy (plane) or P.ncz (box)
+// of them, and a cell's last coordinate is its window row. The global row is the expression
+// above over the whole grid (boids_tile_row on the host is the same float operations).
+int grid_rows() {
+    return int(DIM == 3 ? P.ncz : P.ncy);
+}
+
+// The window row of global row g; grid_rows() or more when the row is outside the window.
+int tile_window(int g) {
+    int w = g - int(P.tile_lo);
+    return w < 0 ? w + int(P.tile_nrows) : w;
+}
+
+// The global row of window row w.
+int tile_global(int w) {
+    int g = w + int(P.tile_lo);
+    return g >= int(P.tile_nrows) ? g - int(P.tile_nrows) : g;
+}
+
+ivecD grid_cell(vecD p) {
+    vecD last = rules_vec(float(P.ncx - 1u), float(P.ncy - 1u), float(P.ncz - 1u));
+    last[DIM - 1] = float(P.tile_nrows - 1u);
+    ivecD c =
+        ivecD(clamp(p * rules_vec(P.inv_cell_w, P.inv_cell_h, P.inv_cell_d), vecD(0.0), last));
+    c[DIM - 1] = tile_window(c[DIM - 1]);
+    return c;
+}
+
+// Only the boids of window rows [P.steer_lo, P.steer_hi) move; the others keep their state.
+bool tile_steered(vecD p) {
+    int w = grid_cell(p)[DIM - 1];
+    return w >= int(P.steer_lo) && w < int(P.steer_hi);
+}
+#endif
 
 // The plane's cells are the box's layer z = 0.
 int grid_z(ivecD c) {
     return DIM == 3 ? c[DIM - 1] : 0;
 }
 
+// In tile mode a boid outside the window goes to the cell after the window's, P.ncells,
+// which no search visits.
 uint grid_index(vecD p) {
     ivecD c = grid_cell(p);
+#ifdef TILE
+    if (c[DIM - 1] >= grid_rows()) return P.ncells;
+#endif
     return (uint(grid_z(c)) * P.ncy + uint(c.y)) * P.ncx + uint(c.x);
 }
 
@@ -63,6 +106,22 @@ int grid_axis(int c, int n, out int v[3]) {
     }
     return m;
 }
+
+#ifdef TILE
+// The rows around window row c along the last axis: the whole grid's (grid_axis over its
+// global rows, in its order) that lie in the window, as window rows. A steered boid's
+// neighbour rows all do (the window has a row on either side of the steered ones); the others
+// are two or more rows away and hold no neighbour.
+int tile_axis(int c, out int v[3]) {
+    int gv[3];
+    int m = grid_axis(tile_global(c), int(P.tile_nrows), gv), k = 0;
+    for (int a = 0; a < m; a++) {
+        int w = tile_window(gv[a]);
+        if (w < grid_rows()) v[k++] = w;
+    }
+    return k;
+}
+#endif
 
 // At most two ranges per row of x-neighbours, 3 (plane) or 9 (box) rows.
 const int GRID_RANGES = DIM == 2 ? 6 : 18;
@@ -91,9 +150,15 @@ uint grid_ranges(ivecD c, out uvec2 r[GRID_RANGES]) {
         seg[0] = ivec2(c.x - 1, c.x + 1);
     }
     int ys[3], zs[3];
+#ifndef TILE
     int ny = grid_axis(c.y, int(P.ncy), ys), nz = 1;
     zs[0] = 0;
     if (DIM == 3) nz = grid_axis(grid_z(c), int(P.ncz), zs);
+#else // the last axis through the whole grid's rows
+    int ny = DIM == 3 ? grid_axis(c.y, int(P.ncy), ys) : tile_axis(c.y, ys), nz = 1;
+    zs[0] = 0;
+    if (DIM == 3) nz = tile_axis(grid_z(c), zs);
+#endif
     uint k = 0u;
     for (int iz = 0; iz < nz; iz++) {
         for (int iy = 0; iy < ny; iy++) {

@@ -113,8 +113,22 @@ bool topo_select(uint i, vecD p, vecD v) {
     ivecD c = grid_cell(p);
     bool wrap = P.wrap != 0u;
     int ncy = int(P.ncy), ncz = DIM == 3 ? int(P.ncz) : 1;
-    ivec2 sx = axis_span(wrap, c.x, int(P.ncx)), sy = axis_span(wrap, c.y, ncy),
-          sz = axis_span(wrap, grid_z(c), ncz);
+    // The cell and the cells along y and z the shells walk: the grid's; in tile mode the
+    // last axis's are the whole grid's rows, taken back to window rows cell by cell, those
+    // outside the window skipped (with k_in_vision, the only tiles there are, a steered boid
+    // visits no row outside it).
+    int cy = c.y, cz = grid_z(c), ny = ncy, nz = ncz;
+#ifdef TILE
+    if (DIM == 3) {
+        cz = tile_global(cz);
+        nz = int(P.tile_nrows);
+    } else {
+        cy = tile_global(cy);
+        ny = int(P.tile_nrows);
+    }
+#endif
+    ivec2 sx = axis_span(wrap, c.x, int(P.ncx)), sy = axis_span(wrap, cy, ny),
+          sz = axis_span(wrap, cz, nz);
     int rmax = max(max(max(-sx.x, sx.y), max(-sy.x, sy.y)), max(-sz.x, sz.y));
     if (P.k_in_vision != 0u) rmax = min(rmax, 1);
     best_m = 0u;
@@ -123,10 +137,20 @@ bool topo_select(uint i, vecD p, vecD v) {
     for (; r <= rmax; r++) {
         int dz = max(sz.x, -r);
         for (; dz <= min(sz.y, r); dz++) {
-            int layer = axis_cell(wrap, grid_z(c), ncz, dz) * ncy;
+            int lz = axis_cell(wrap, cz, nz, dz);
+#ifdef TILE
+            if (DIM == 3) lz = tile_window(lz);
+            if (lz >= ncz) continue;
+#endif
+            int layer = lz * ncy;
             int dy = max(sy.x, -r);
             for (; dy <= min(sy.y, r); dy++) {
-                int row = (layer + axis_cell(wrap, c.y, ncy, dy)) * int(P.ncx);
+                int ly = axis_cell(wrap, cy, ny, dy);
+#ifdef TILE
+                if (DIM == 2) ly = tile_window(ly);
+                if (ly >= ncy) continue;
+#endif
+                int row = (layer + ly) * int(P.ncx);
                 bool face = dz == -r || dz == r || dy == -r || dy == r;
                 if (!topo_row(i, p, v, row, c.x, sx, r, !face)) whole = false;
             }

@@ -9,6 +9,12 @@ void main() {
     vecD p, v;
     boid_load(i, p, v);
     uint id = src_id[i];
+#ifdef TILE
+    if (!tile_steered(p)) {
+        state_store(i, p, v, id);
+        return;
+    }
+#endif
     bool whole = topo_select(i, p, v);
     uint q = 0u;
     if (P.vicsek != 0u) {

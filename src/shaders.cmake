@@ -61,9 +61,10 @@ foreach(dim 2 3)
              select.glsl)
 endforeach()
 
-# boids_shader_table(UNITS GEN_DIR OUT TABLE): validates every unit of the list variable UNITS
-# under GEN_DIR/check/dDIM and writes OUT, the C table TABLE (type boids_gpu_shader, shaders.h),
-# driven by the custom target TABLE_gen.
+# boids_shader_table(UNITS GEN_DIR OUT TABLE [TILE]): validates every unit of the list variable
+# UNITS under GEN_DIR/check/dDIM and writes OUT, the C table TABLE (type boids_gpu_shader,
+# shaders.h), driven by the custom target TABLE_gen. TILE: the units of a dimension are also
+# validated as the tile mode compiles them (the prelude's TILE, under GEN_DIR/check/dDIMt).
 function(boids_shader_table units gen out table)
   set(dir ${PROJECT_SOURCE_DIR}/shaders)
   set(files)
@@ -78,17 +79,23 @@ function(boids_shader_table units gen out table)
       list(APPEND srcs ${dir}/${f})
     endforeach()
     list(APPEND files ${srcs})
-    add_custom_command(
-      OUTPUT ${gen}/check/d${dim}/${name}.stamp
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}/check/d${dim}
-      COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude${dim}.glsl ${srcs} >
-              ${gen}/check/d${dim}/${name}
-      COMMAND ${BOIDS_GLSLANG} --quiet ${gen}/check/d${dim}/${name}
-      COMMAND ${CMAKE_COMMAND} -E touch ${gen}/check/d${dim}/${name}.stamp
-      DEPENDS ${BOIDS_GPU_GEN}/prelude${dim}.glsl ${srcs}
-      COMMENT "Validating shaders/${name} (dimension ${dim}) with glslangValidator"
-      VERBATIM)
-    list(APPEND stamps ${gen}/check/d${dim}/${name}.stamp)
+    set(preludes ${dim})
+    if(ARGV4 STREQUAL "TILE" AND NOT dim EQUAL 0)
+      list(APPEND preludes ${dim}t)
+    endif()
+    foreach(d IN LISTS preludes)
+      add_custom_command(
+        OUTPUT ${gen}/check/d${d}/${name}.stamp
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}/check/d${d}
+        COMMAND ${CMAKE_COMMAND} -E cat ${BOIDS_GPU_GEN}/prelude${d}.glsl ${srcs} >
+                ${gen}/check/d${d}/${name}
+        COMMAND ${BOIDS_GLSLANG} --quiet ${gen}/check/d${d}/${name}
+        COMMAND ${CMAKE_COMMAND} -E touch ${gen}/check/d${d}/${name}.stamp
+        DEPENDS ${BOIDS_GPU_GEN}/prelude${d}.glsl ${srcs}
+        COMMENT "Validating shaders/${name} (dimension ${d}) with glslangValidator"
+        VERBATIM)
+      list(APPEND stamps ${gen}/check/d${d}/${name}.stamp)
+    endforeach()
   endforeach()
   list(REMOVE_DUPLICATES files)
   add_custom_command(

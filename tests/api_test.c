@@ -256,10 +256,11 @@ static int create_nan(fixture *x, int which, boids_error *e) {
 
 #if BOIDS_TEST_GPU
 /* ---- GPU (no context is made) -------------------------------------------------------------- */
-static int gl_create_bad_platform(boids_error *e) {
-    setenv("BOIDS_EGL_PLATFORM", "nonsense", 1);
+/* boids_gl_create with the environment variable name set to value (and then unset). */
+static int gl_create_env(const char *name, const char *value, boids_error *e) {
+    setenv(name, value, 1);
     boids_gl *gl = boids_gl_create(0, e);
-    unsetenv("BOIDS_EGL_PLATFORM");
+    unsetenv(name);
     boids_gl_destroy(gl);
     return gl ? 0 : ST(e);
 }
@@ -571,7 +572,13 @@ static int options_default(void) {
 #if BOIDS_TEST_GPU
 #define GPU_ROWS(C)                                                                                \
     C("boids_gl_create", "BOIDS_EGL_PLATFORM=nonsense", BOIDS_ERR_INPUT,                           \
-      gl_create_bad_platform(e))                                                                   \
+      gl_create_env("BOIDS_EGL_PLATFORM", "nonsense", e))                                          \
+    C("boids_gl_create", "BOIDS_EGL_DEVICE=nonsense", BOIDS_ERR_INPUT,                             \
+      gl_create_env("BOIDS_EGL_DEVICE", "nonsense", e))                                            \
+    C("boids_gl_create", "BOIDS_EGL_DEVICE=100000 (beyond the devices)", BOIDS_ERR_INPUT,          \
+      gl_create_env("BOIDS_EGL_DEVICE", "100000", e))                                              \
+    C("boids_gl_device_count", "no argument (0 or more)", NEUTRAL,                                 \
+      boids_gl_device_count() >= 0 ? NEUTRAL : 0)                                                  \
     C("boids_gl_destroy", "NULL gl", NEUTRAL, (boids_gl_destroy(NULL), NEUTRAL))                   \
     C("boids_gl_renderer", "NULL gl (\"\")", NEUTRAL, !*boids_gl_renderer(NULL) ? NEUTRAL : 0)     \
     C("boids_gl_version", "NULL gl (\"\")", NEUTRAL, !*boids_gl_version(NULL) ? NEUTRAL : 0)       \

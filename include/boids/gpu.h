@@ -67,11 +67,21 @@ typedef struct boids_gl_debug {
 /* Creates a headless GL 4.3 core context with EGL and makes it current (no surface).
  * Platform: the EGL device platform when an NVIDIA device is present, else Mesa's
  * surfaceless platform, each falling back to the other; the environment variable
- * BOIDS_EGL_PLATFORM=device|surfaceless forces one. debug != 0: a debug context with
+ * BOIDS_EGL_PLATFORM=device|surfaceless forces one. On the device platform the context is
+ * made on the first of the devices boids_gl_device_count counts, or with the environment
+ * variable BOIDS_EGL_DEVICE=I on device I of them (0 .. count - 1; the device platform
+ * only, no fallback: one device per MPI rank, say). debug != 0: a debug context with
  * KHR_debug output recorded in boids_gl_debug_log(). Returns NULL with BOIDS_ERR_RUNTIME
  * and a message naming what failed on each platform tried when no GL 4.3 context can be
- * made, BOIDS_ERR_INPUT when BOIDS_EGL_PLATFORM holds another value. */
+ * made, BOIDS_ERR_INPUT when BOIDS_EGL_PLATFORM holds another value or BOIDS_EGL_DEVICE
+ * is not an index of a device (the message says how many there are), or is set with
+ * BOIDS_EGL_PLATFORM=surfaceless. */
 boids_gl *boids_gl_create(int debug, boids_error *err);
+
+/* The EGL devices a context may be made on, in EGL's order: the NVIDIA ones when there is
+ * any, else all (Mesa lists its software renderer as one); 0 when EGL cannot be loaded or
+ * lists no devices. Makes no context. */
+int boids_gl_device_count(void);
 void boids_gl_destroy(boids_gl *gl);
 
 /* GL_RENDERER, GL_VERSION, and the EGL platform used ("device" or "surfaceless"). */

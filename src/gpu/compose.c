@@ -18,6 +18,8 @@ static GLenum stage_of(const char *name) {
 
 boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *name, int dim,
                                    unsigned *out, boids_error *err) {
+    const int tile = dim & BOIDS_GPU_TILE;
+    dim &= ~BOIDS_GPU_TILE;
     const boids_gpu_shader *u = table;
     while (u->name && (strcmp(u->name, name) || (dim && u->dim && u->dim != dim))) u++;
     if (!u->name)
@@ -25,7 +27,8 @@ boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *na
                                name, dim);
     int nsrc = 1;
     while (u->sources[nsrc - 1]) nsrc++;
-    size_t plen = boids_gpu_prelude(NULL, 0, u->dim);
+    const int pdim = u->dim ? u->dim | tile : 0;
+    size_t plen = boids_gpu_prelude(NULL, 0, pdim);
     char *prelude = malloc(plen + 1);
     const char **src = malloc((size_t)nsrc * sizeof *src);
     if (!prelude || !src) {
@@ -33,7 +36,7 @@ boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *na
         free(src);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     }
-    boids_gpu_prelude(prelude, plen + 1, u->dim);
+    boids_gpu_prelude(prelude, plen + 1, pdim);
     src[0] = prelude;
     for (int i = 1; i < nsrc; i++) src[i] = u->sources[i - 1];
     GLuint sh = glCreateShader(stage_of(name));
@@ -48,7 +51,8 @@ boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *na
         glGetShaderInfoLog(sh, sizeof log, NULL, log);
         glDeleteShader(sh);
         return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "shaders/%s (dimension %d) does not compile: %s", name, u->dim, log);
+                               "shaders/%s (dimension %d%s) does not compile: %s", name, u->dim,
+                               tile ? ", tile mode" : "", log);
     }
     *out = sh;
     return BOIDS_OK;

@@ -77,21 +77,85 @@ static GLADapiproc egl_loader(const char *name) {
     return (GLADapiproc)eglGetProcAddress(name);
 }
 
-/* The display of the first EGL device whose extensions say NVIDIA (EGL_NV_device_cuda), or
- * with nvidia_only == 0 the first device at all; EGL_NO_DISPLAY if none. */
-static EGLDisplay device_display(int nvidia_only) {
-    if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device) return EGL_NO_DISPLAY;
-    EGLDeviceEXT devices[16];
+/* The EGL devices a context is made on, in EGL's order: the NVIDIA ones (EGL_NV_device_cuda)
+ * when there is any (*nvidia = 1), else all of them (Mesa's software device among them).
+ * Returns how many, at most MAX_DEVICES; 0 without device enumeration. */
+enum { MAX_DEVICES = 64 };
+static int list_devices(EGLDeviceEXT *dev, int *nvidia) {
+    *nvidia = 0;
+    if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device) return 0;
+    EGLDeviceEXT all[MAX_DEVICES];
     EGLint n = 0;
-    if (!eglQueryDevicesEXT(16, devices, &n)) return EGL_NO_DISPLAY;
+    if (!eglQueryDevicesEXT(MAX_DEVICES, all, &n)) return 0;
+    int m = 0;
     for (EGLint i = 0; i < n; i++) {
         const char *ext =
-            GLAD_EGL_EXT_device_query ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : NULL;
-        if (nvidia_only && !has_ext(ext, "EGL_NV_device_cuda")) continue;
-        EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
-        if (d != EGL_NO_DISPLAY) return d;
+            GLAD_EGL_EXT_device_query ? eglQueryDeviceStringEXT(all[i], EGL_EXTENSIONS) : NULL;
+        if (has_ext(ext, "EGL_NV_device_cuda")) dev[m++] = all[i];
+    }
+    if (m > 0) {
+        *nvidia = 1;
+        return m;
+    }
+    for (EGLint i = 0; i < n; i++) dev[i] = all[i];
+    return (int)n;
+}
+
+int boids_gl_device_count(void) {
+    if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) return 0;
+    EGLDeviceEXT dev[MAX_DEVICES];
+    int nvidia;
+    return list_devices(dev, &nvidia);
+}
+
+/* The display of device `index` of list_devices, or with index -1 of the first device that
+ * has one; EGL_NO_DISPLAY if there is none. */
+static EGLDisplay device_display(int index) {
+    EGLDeviceEXT dev[MAX_DEVICES];
+    int nvidia;
+    int n = list_devices(dev, &nvidia);
+    for (int i = index >= 0 ? index : 0; i < n; i++) {
+        EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, dev[i], NULL);
+        if (d != EGL_NO_DISPLAY || index >= 0) return d;
     }
     return EGL_NO_DISPLAY;
+}
+
+/* BOIDS_EGL_DEVICE: unset or empty gives -1 (the first device that works, as before it
+ * existed); else the index it holds, checked against the devices there are. */
+static boids_status chosen_device(const char *platform, int *index, boids_error *err) {
+    const char *v = getenv("BOIDS_EGL_DEVICE");
+    *index = -1;
+    if (!v || !*v) return BOIDS_OK;
+    char *end = NULL;
+    long i = strtol(v, &end, 10);
+    if (*end || v[0] < '0' || v[0] > '9')
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "BOIDS_EGL_DEVICE=%s: expected the index of an EGL device (0, 1, "
+                               "...)",
+                               v);
+    if (platform && !strcmp(platform, "surfaceless"))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "BOIDS_EGL_DEVICE=%s picks a device of the EGL device platform, "
+                               "and BOIDS_EGL_PLATFORM=surfaceless has none: unset one of them",
+                               v);
+    EGLDeviceEXT dev[MAX_DEVICES];
+    int nvidia;
+    int n = list_devices(dev, &nvidia);
+    if (n == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "BOIDS_EGL_DEVICE=%s: EGL lists no devices here (no "
+                               "EGL_EXT_device_enumeration, or no device): unset it",
+                               v);
+    if (i >= n)
+        return boids_error_set(
+            err, BOIDS_ERR_INPUT,
+            "BOIDS_EGL_DEVICE=%s: there %s %d EGL device%s (%s), so the index "
+            "is at most %d",
+            v, n == 1 ? "is" : "are", n, n == 1 ? "" : "s",
+            nvidia ? "NVIDIA devices only, as there is one" : "no NVIDIA one: all devices", n - 1);
+    *index = (int)i;
+    return BOIDS_OK;
 }
 
 static EGLDisplay surfaceless_display(void) {
@@ -175,17 +239,22 @@ boids_gl *boids_gl_create(int debug, boids_error *err) {
                         "BOIDS_EGL_PLATFORM=%s: expected \"device\" or \"surfaceless\"", force);
         return NULL;
     }
+    int index;
+    if (chosen_device(force, &index, err)) return NULL;
     boids_gl *gl = calloc(1, sizeof *gl);
     if (!gl) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    /* Candidates in order of preference. */
+    EGLDeviceEXT dev[MAX_DEVICES];
+    int nvidia;
+    list_devices(dev, &nvidia);
+    /* Candidates in order of preference: a chosen device is the only one. */
     const char *order[3];
     int n = 0;
-    if (force && *force) {
-        order[n++] = force;
-    } else if (device_display(1) != EGL_NO_DISPLAY) {
+    if ((force && *force) || index >= 0) {
+        order[n++] = index >= 0 ? "device" : force;
+    } else if (nvidia) {
         order[n++] = "device";
         order[n++] = "surfaceless";
     } else {
@@ -195,9 +264,9 @@ boids_gl *boids_gl_create(int debug, boids_error *err) {
     char why[2][200] = {"", ""};
     for (int i = 0; i < n; i++) {
         int device = strcmp(order[i], "device") == 0;
-        EGLDisplay d = device ? device_display(0) : surfaceless_display();
-        /* On the device platform prefer an NVIDIA device over Mesa's software one. */
-        if (device && device_display(1) != EGL_NO_DISPLAY) d = device_display(1);
+        /* On the device platform the chosen device, or the first (an NVIDIA one when there
+         * is any). */
+        EGLDisplay d = device ? device_display(index) : surfaceless_display();
         if (d == EGL_NO_DISPLAY) {
             snprintf(why[i], sizeof why[i], "no EGL display");
             continue;

@@ -4,8 +4,9 @@
 # Generated at build time into the build tree, never committed:
 #   glad/            GL 4.3 core + EGL 1.5 loader (/usr/bin/glad, Debian python3-glad)
 #   gpu/preludeD.glsl the text prepended to every shader at load time (#version, #defines, the
-#                    uniform block; for D = 2 or 3 the dimension, DIM and vecD; D = 0 none),
-#                    printed by the same C code that builds it at run time
+#                    uniform block; for D = 2 or 3 the dimension, DIM and vecD; D = 0 none;
+#                    D = 2t or 3t also TILE, the tile mode's), printed by the same C code
+#                    that builds it at run time
 #   gpu/check/dD/*   each unit of src/shaders.cmake as GL compiles it for dimension D (prelude
 #                    + shared GLSL + shader), validated with glslangValidator so that a shader
 #                    error fails the build
@@ -38,7 +39,7 @@ set(BOIDS_GPU_GEN ${PROJECT_BINARY_DIR}/gpu)
 
 add_executable(boids_gpu_prelude src/gpu/gen_prelude.c src/gpu/prelude.c)
 target_include_directories(boids_gpu_prelude PRIVATE include src/gpu)
-foreach(dim 0 2 3)
+foreach(dim 0 2 3 2t 3t)
   add_custom_command(
     OUTPUT ${BOIDS_GPU_GEN}/prelude${dim}.glsl
     COMMAND ${CMAKE_COMMAND} -E make_directory ${BOIDS_GPU_GEN}
@@ -50,7 +51,7 @@ endforeach()
 
 # Which files make each shader, the viewer's included: src/shaders.cmake, the one list.
 include(${PROJECT_SOURCE_DIR}/src/shaders.cmake)
-boids_shader_table(BOIDS_GPU_UNITS ${BOIDS_GPU_GEN} ${BOIDS_GPU_GEN}/shaders.c boids_gpu_shaders)
+boids_shader_table(BOIDS_GPU_UNITS ${BOIDS_GPU_GEN} ${BOIDS_GPU_GEN}/shaders.c boids_gpu_shaders TILE)
 
 add_library(boids_gpu STATIC
   src/gpu/gl.c

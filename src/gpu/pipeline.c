@@ -42,6 +42,7 @@
 #include "rules_instances.h"
 #undef RULES_INSTANCE_FLOAT
 #include "grid_geom.h"
+#include "tile.h"
 
 enum {
     P_COUNT,
@@ -62,6 +63,10 @@ static const char *const prog_files[NPROG] = {
     "count.comp", "scan.comp",       "scan_add.comp",   "scatter.comp",         "sort.comp",
     "steer.comp", "neighbours.comp", "steer_topo.comp", "neighbours_topo.comp", "steer_fused.comp"};
 _Static_assert((int)BOIDS_GPU_MAX_K == (int)BOIDS_GPU_MAX_K_SHADER, "one topological k limit");
+/* The programs tile mode builds again with TILE (the others it shares, or does not run: the
+ * fused variant and the verification's neighbour queries). */
+static const int prog_tiled[NPROG] = {
+    [P_COUNT] = 1, [P_SCATTER] = 1, [P_SORT] = 1, [P_STEER] = 1, [P_STEER_TOPO] = 1};
 
 enum { MAX_LEVELS = 8 };
 
@@ -104,6 +109,19 @@ typedef struct gpu_backend {
      * the latest steer, so the next sort_by_cell skips its clear and count. */
     int primed;
     float primed_grid[4]; /* ncx, ncy, inv_cell_w, inv_cell_h they were taken on */
+
+    /* Tile mode (src/core/tile.h), from gpu_upload_tile to the next gpu_upload: the state is
+     * the window `tile` of a flock of tile.n_global boids; the id buffers hold the global
+     * ids (tile.gid, copied to gid), which order the cells (--deterministic), break the
+     * topological ties and draw the Vicsek noise as the whole flock's ids do; download maps
+     * them back to the local boids. tprog: the programs of prog_tiled compiled with TILE,
+     * built by the first gpu_upload_tile. */
+    int tiled;
+    boids_tile tile;
+    grid_geomd tile_grid; /* the whole flock's grid of the latest step */
+    uint32_t *gid;
+    size_t gid_cap;
+    GLuint tprog[NPROG];
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -402,23 +420,72 @@ static float ring_reach2(double reach) {
     return (float)(reach * reach * (1 - 1.0 / 1048576));
 }
 
-/* The grid of the world of p in dimension dim (grid_geom.h, at most max_cells) into the
- * uniform block's grid fields (ncx, ncy, ncz, ncells, inv_cell_*, reach2); sets *ncells. The
- * plane has one layer, ncz = 1. */
-static boids_status set_grid(boids_gpu_params *u, const boids_params *p, int dim, double max_cells,
-                             size_t *ncells, boids_error *err) {
-    grid_geomd gg = {0};
-    boids_status st = boids_grid_geomd_init(&gg, dim, p, NULL, max_cells, err);
-    if (st) return st;
-    u->ncx = gg.n[0];
-    u->ncy = gg.n[1];
-    u->ncz = dim == 3 ? gg.n[2] : 1;
-    u->inv_cell_w = gg.s[0];
-    u->inv_cell_h = gg.s[1];
-    if (dim == 3) u->inv_cell_d = gg.s[2];
-    u->reach2 = ring_reach2(gg.reach);
-    u->ncells = (uint32_t)gg.ncells;
-    *ncells = gg.ncells;
+/* The whole flock's grid for parameters p and n boids: the world's on every boundary (on the
+ * open plane the shaders clamp to the edge cells), at most the device's cells. The
+ * topological search's worst case (k nearest far away, or N <= k) visits every cell, and a
+ * driver may stop a long loop (llvmpipe: 65,535 iterations per invocation): its cells are
+ * capped at the cpu grid's ~4 per boid, which bounds that walk by the flock's size. Its
+ * results do not depend on the grid (the selection is exact in (d2, id) order), so they keep
+ * their bits; the metric grid keeps its cells, whose order sets its sums. */
+static boids_status world_grid(const gpu_backend *g, const boids_params *p, size_t n,
+                               grid_geomd *gg, boids_error *err) {
+    double max_cells = (double)g->max_cells;
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        max_cells = fmin(max_cells, boids_grid_geom_cap(n));
+    return boids_grid_geomd_init(gg, g->base.dim == 3 ? 3 : 2, p, NULL, max_cells, err);
+}
+
+/* The grid gg of dimension dim into the uniform block's grid fields (ncx, ncy, ncz, ncells,
+ * inv_cell_*, reach2). The plane has one layer, ncz = 1. */
+static void set_grid(boids_gpu_params *u, const grid_geomd *gg, int dim) {
+    u->ncx = gg->n[0];
+    u->ncy = gg->n[1];
+    u->ncz = dim == 3 ? gg->n[2] : 1;
+    u->inv_cell_w = gg->s[0];
+    u->inv_cell_h = gg->s[1];
+    if (dim == 3) u->inv_cell_d = gg->s[2];
+    u->reach2 = ring_reach2(gg->reach);
+    u->ncells = (uint32_t)gg->ncells;
+}
+
+/* Tile mode: the window of g->tile over the whole grid gg (set_grid's fields) in u: the
+ * last axis's cells become the window's rows (shaders/grid.glsl), one more cell holds the
+ * boids outside the window; sets *ncells to the cells the step counts. BOIDS_ERR_INPUT when
+ * the window does not fit the grid these parameters give. */
+static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const grid_geomd *gg,
+                               size_t *ncells, boids_error *err) {
+    const boids_tile *t = &g->tile;
+    const int last = gg->dim - 1;
+    const uint32_t nrows = gg->n[last];
+    if (t->rows > nrows || t->row_lo >= nrows || (!gg->wrap && t->rows > nrows - t->row_lo))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile: the window of rows %u .. %u + %u does not fit the "
+                               "grid of %u rows these parameters give%s",
+                               t->row_lo, t->row_lo, t->rows, nrows,
+                               gg->wrap ? "" : " (no wrap: it must end by the last row)");
+    /* A steered row needs the rows on either side in the window, or no row there (a wall or
+     * the open edge of the world). */
+    const int whole = gg->wrap && t->rows == nrows;
+    const int below = whole || (!gg->wrap && t->row_lo == 0);
+    const int above = whole || (!gg->wrap && t->row_lo + t->rows == nrows);
+    if (t->steer_lo < t->steer_hi &&
+        ((t->steer_lo == 0 && !below) || (t->steer_hi == t->rows && !above)))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile: the steered rows [%u, %u) of the window of %u rows from "
+                               "row %u lack the halo row %s them",
+                               t->steer_lo, t->steer_hi, t->rows, t->row_lo,
+                               t->steer_lo == 0 && !below ? "below" : "above");
+    u->tile_lo = t->row_lo;
+    u->tile_nrows = nrows;
+    u->steer_lo = t->steer_lo;
+    u->steer_hi = t->steer_hi;
+    if (last == 2)
+        u->ncz = t->rows;
+    else
+        u->ncy = t->rows;
+    size_t window = (size_t)u->ncx * u->ncy * u->ncz;
+    u->ncells = (uint32_t)window;
+    *ncells = window + 1;
     return BOIDS_OK;
 }
 
@@ -553,21 +620,17 @@ static void set_interact(gpu_backend *g, const boids_params *p) {
 static boids_status set_params(gpu_backend *g, const boids_params *p, boids_error *err) {
     boids_status st = boids_gpu_check_params(p, err);
     if (st != BOIDS_OK) return st;
-    /* The world's grid on every boundary: on the open plane the shaders clamp to the
-     * edge cells. */
     boids_gpu_params u;
     boids_gpu_params_init(&u, p);
-    /* The topological search's worst case (k nearest far away, or N <= k) visits every
-     * cell, and a driver may stop a long loop (llvmpipe: 65,535 iterations per
-     * invocation): cap the cells at the cpu grid's ~4 per boid, which bounds that walk by
-     * the flock's size. Its results do not depend on the grid (the selection is exact in
-     * (d2, id) order), so they keep their bits; the metric grid keeps its cells, whose
-     * order sets its sums. */
-    double max_cells = (double)g->max_cells;
-    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
-        max_cells = fmin(max_cells, boids_grid_geom_cap(g->base.n));
-    size_t ncells;
-    st = set_grid(&u, p, g->base.dim, max_cells, &ncells, err);
+    grid_geomd gg = {0};
+    st = world_grid(g, p, g->tiled ? g->tile.n_global : g->base.n, &gg, err);
+    if (st != BOIDS_OK) return st;
+    set_grid(&u, &gg, g->base.dim);
+    size_t ncells = gg.ncells;
+    if (g->tiled) {
+        st = set_window(g, &u, &gg, &ncells, err);
+        g->tile_grid = gg;
+    }
     if (st == BOIDS_OK) st = ensure_cells(g, ncells, err);
     if (st != BOIDS_OK) return st;
     g->ncx = u.ncx;
@@ -624,6 +687,11 @@ static boids_status stage_end(gpu_backend *g, boids_gpu_stage s, boids_error *er
         glEndQuery(GL_TIME_ELAPSED);
     }
     return check(g, boids_gpu_stage_name(s), err);
+}
+
+/* Program i of the mode the state is in. */
+static GLuint prog(const gpu_backend *g, int i) {
+    return g->tiled && prog_tiled[i] ? g->tprog[i] : g->prog[i];
 }
 
 /* One invocation per boid on a 2-D grid of work groups, rows of at most max_groups_x (the
@@ -700,7 +768,7 @@ static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
         bind_src(g, 0);
         ssbo(BOIDS_GPU_B_RANK, g->rank);
         ssbo_range(BOIDS_GPU_B_COUNTS, g->counts, 0, g->ncells + 1);
-        dispatch_boids(g, g->prog[P_COUNT]);
+        dispatch_boids(g, prog(g, P_COUNT));
     }
     if ((st = stage_end(g, BOIDS_GPU_STAGE_COUNT, err))) return st;
 
@@ -738,14 +806,14 @@ static boids_status sort_by_cell(gpu_backend *g, boids_error *err) {
     bind_src(g, 0);
     bind_dst(g, det ? 2 : 1);
     ssbo(BOIDS_GPU_B_RANK, g->rank);
-    dispatch_boids(g, g->prog[P_SCATTER]);
+    dispatch_boids(g, prog(g, P_SCATTER));
     if ((st = stage_end(g, BOIDS_GPU_STAGE_SCATTER, err))) return st;
 
     if (det) {
         stage_begin(g, BOIDS_GPU_STAGE_SORT);
         bind_src(g, 2);
         bind_dst(g, 1);
-        dispatch_boids(g, g->prog[P_SORT]);
+        dispatch_boids(g, prog(g, P_SORT));
         if ((st = stage_end(g, BOIDS_GPU_STAGE_SORT, err))) return st;
     }
     return BOIDS_OK;
@@ -798,6 +866,8 @@ static void collect_timing(gpu_backend *g) {
     g->timing.steps++;
 }
 
+static boids_status check_window(gpu_backend *g, boids_error *err);
+
 static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned steps,
                              boids_error *err) {
     gpu_backend *g = as_gpu(b);
@@ -812,9 +882,10 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
             glBindBuffer(GL_UNIFORM_BUFFER, 0);
         }
         if ((st = sort_by_cell(g, err))) return st;
+        if (g->tiled && (st = check_window(g, err))) return st;
         /* The fused steer counts into the counts the scan has consumed: clear them first
          * (timed with the clear stage). */
-        const int fused = g->opt.variant == BOIDS_GPU_VARIANT_FUSED && !topo;
+        const int fused = g->opt.variant == BOIDS_GPU_VARIANT_FUSED && !topo && !g->tiled;
         g->primed = 0;
         if (fused && (st = clear_counts(g, err))) return st;
         stage_begin(g, BOIDS_GPU_STAGE_STEER);
@@ -825,7 +896,7 @@ static boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned s
             ssbo(BOIDS_GPU_B_NEXT_RANK, g->rank);
             ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
         }
-        dispatch_boids(g, g->prog[fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER]);
+        dispatch_boids(g, prog(g, fused ? P_STEER_FUSED : topo ? P_STEER_TOPO : P_STEER));
         if ((st = stage_end(g, BOIDS_GPU_STAGE_STEER, err))) return st;
         g->primed = fused;
         collect_timing(g);
@@ -873,6 +944,21 @@ static void unpack(boids_flock *f, size_t k, const float *a, const float *v) {
     }
 }
 
+/* The boid of the state whose id buffers hold id: id itself, or in tile mode the local boid
+ * of that global id (a binary search of the ascending gid); n when there is none. */
+static size_t local_index(const gpu_backend *g, uint32_t id) {
+    if (!g->tiled) return id < g->base.n ? id : g->base.n;
+    size_t lo = 0, hi = g->base.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->gid[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->base.n && g->gid[lo] == id ? lo : g->base.n;
+}
+
 static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error *err) {
     gpu_backend *g = as_gpu(b);
     size_t n = b->n;
@@ -893,12 +979,13 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
         read_range(g->ids[0], 4 * i0, 4 * m, id);
         if ((st = check(g, "read-back", err))) break;
         for (size_t i = 0; i < m; i++) {
-            if (id[i] >= n) {
+            size_t k = local_index(g, id[i]);
+            if (k >= n) {
                 st = boids_error_set(err, BOIDS_ERR_RUNTIME,
                                      "GPU download: corrupt id %u at index %zu", id[i], i0 + i);
                 break;
             }
-            unpack(out, id[i], s + 4 * i, v + 4 * i);
+            unpack(out, k, s + 4 * i, v + 4 * i);
         }
     }
     out->step = g->t;
@@ -907,12 +994,13 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     return st;
 }
 
-static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
-    gpu_backend *g = as_gpu(b);
+/* Replaces the state by in, boid i with id gid[i] (gid NULL: i). */
+static boids_status upload_state(gpu_backend *g, const boids_flock *in, const uint32_t *gid,
+                                 boids_error *err) {
     boids_status st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
-    const int box = b->dim == 3;
+    const int box = g->base.dim == 3;
     float *s = malloc(32 * XFER);
     uint32_t *id = malloc(4 * XFER);
     if (!s || !id) {
@@ -925,7 +1013,7 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
         size_t m = n - i0 < XFER ? n - i0 : XFER;
         for (size_t i = 0; i < m; i++) {
             pack(in, i0 + i, s + 4 * i, v + 4 * i);
-            id[i] = (uint32_t)(i0 + i);
+            id[i] = gid ? gid[i0 + i] : (uint32_t)(i0 + i);
         }
         put(g->state[0], 16 * i0, 16 * m, s);
         if (box) put(g->vel[0], 16 * i0, 16 * m, v);
@@ -933,11 +1021,70 @@ static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_er
     }
     free(s);
     free(id);
-    b->n = n;
+    g->base.n = n;
     g->t = in->step;
     g->primed = 0;
     clear_cut(g);
     return check(g, "upload", err);
+}
+
+static boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    g->tiled = 0;
+    return upload_state(g, in, NULL, err);
+}
+
+/* ---- tile mode (src/core/tile.h) ----------------------------------------------------------- */
+
+static boids_status gpu_tile_geom(const boids_backend *b, const boids_params *p,
+                                  const boids_tile *t, grid_geomd *gg, boids_error *err) {
+    boids_status st = boids_gpu_check_params(p, err);
+    return st ? st : world_grid(as_gpu(b), p, t->n_global, gg, err);
+}
+
+static boids_status gpu_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
+                                    boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    boids_status st;
+    for (int i = 0; i < NPROG; i++)
+        if (prog_tiled[i] && !g->tprog[i] &&
+            (st = build_program(prog_files[i], (g->base.dim == 3 ? 3 : 2) | BOIDS_GPU_TILE,
+                                &g->tprog[i], err)))
+            return st;
+    if (g->opt.check && (st = check_ubo_layout(g->tprog[P_STEER], g->ubo_size, err))) return st;
+    if (in->n > g->gid_cap) {
+        uint32_t *gid = realloc(g->gid, in->n * sizeof *gid);
+        if (!gid)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "GPU tile: out of memory (%zu boids)",
+                                   in->n);
+        g->gid = gid;
+        g->gid_cap = in->n;
+    }
+    g->tiled = 0; /* until the state is the window's */
+    if ((st = upload_state(g, in, t->gid, err))) return st;
+    memcpy(g->gid, t->gid, in->n * sizeof *g->gid);
+    g->tile = *t;
+    g->tile.gid = g->gid;
+    g->tiled = 1;
+    return BOIDS_OK;
+}
+
+/* After the sort: refuses a state with boids outside the window (the cell after the
+ * window's, at the end of the sorted state), naming the first, its global id and its row as
+ * the host's boids_tile_row puts it (the count stage's operations, so the same row). */
+static boids_status check_window(gpu_backend *g, boids_error *err) {
+    GLuint se[2], id;
+    read_range(g->scan, (size_t)g->lvl_out[0] + 4 * (g->ncells - 1), sizeof se, se);
+    if (se[0] == se[1]) return check(g, "tile window", err);
+    float s[4];
+    read_range(g->state[1], 16 * (size_t)se[0], sizeof s, s);
+    read_range(g->ids[1], 4 * (size_t)se[0], sizeof id, &id);
+    const grid_geomd *gg = &g->tile_grid;
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "GPU tile: boid %u (global id) is in row %u, outside the window of "
+                           "%u rows from row %u (%u boids outside)",
+                           id, boids_tile_row(gg, s[gg->dim - 1]), g->tile.rows, g->tile.row_lo,
+                           se[1] - se[0]);
 }
 
 /* ---- neighbours (verification) ------------------------------------------------------------ */
@@ -1001,8 +1148,11 @@ static boids_status gpu_neighbours(boids_backend *b, const boids_params *p, uint
 static void gpu_destroy(boids_backend *b) {
     gpu_backend *g = as_gpu(b);
     if (!g) return;
-    for (int i = 0; i < NPROG; i++)
+    for (int i = 0; i < NPROG; i++) {
         if (g->prog[i]) glDeleteProgram(g->prog[i]);
+        if (g->tprog[i]) glDeleteProgram(g->tprog[i]);
+    }
+    free(g->gid);
     GLuint bufs[] = {g->state[0], g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
                      g->rank,     g->counts,   g->scan,     g->ubo,    g->iubo,   g->nbr_count,
                      g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2], g->cut};
@@ -1020,6 +1170,8 @@ static const boids_backend_ops gpu_ops = {
     .download = gpu_download,
     .upload = gpu_upload,
     .neighbours = gpu_neighbours,
+    .tile_geom = gpu_tile_geom,
+    .upload_tile = gpu_upload_tile,
 };
 
 static const char *const variant_names[BOIDS_GPU_VARIANTS] = {"plain", "fused"};

@@ -130,7 +130,11 @@ enum {
     X(uint, uint32_t, ncz)                                                                         \
     X(float, float, inv_cell_d)                                                                    \
     X(float, float, cos_half_noise)                                                                \
-    X(uint, uint32_t, split)
+    X(uint, uint32_t, split)                                                                       \
+    X(uint, uint32_t, tile_lo)                                                                     \
+    X(uint, uint32_t, tile_nrows)                                                                  \
+    X(uint, uint32_t, steer_lo)                                                                    \
+    X(uint, uint32_t, steer_hi)
 
 typedef struct boids_gpu_params {
 #define BOIDS_GPU_FIELD_C(glsl, ctype, name) ctype name;
@@ -145,7 +149,7 @@ enum { BOIDS_GPU_PARAMS_NFIELDS = 0 BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_ONE)
 /* Every field is a 4-byte scalar with no padding: the std140 layout. */
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
 _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
-_Static_assert(offsetof(boids_gpu_params, split) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
+_Static_assert(offsetof(boids_gpu_params, steer_hi) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
 
 /* The interaction table as the shaders read it: the uniform block Interact (I) of the
@@ -210,11 +214,16 @@ typedef struct boids_gpu_field {
 } boids_gpu_field;
 extern const boids_gpu_field boids_gpu_params_fields[BOIDS_GPU_PARAMS_NFIELDS];
 
+/* Tile mode (src/core/tile.h): the flag a unit's dimension carries when it is compiled for a
+ * window of the whole flock's grid. The prelude then defines TILE; shaders/grid.glsl says
+ * what changes. Without it the units are the same text as before tile mode existed. */
+enum { BOIDS_GPU_TILE = 16 };
+
 /* Writes the shader prelude (#version, #defines, uniform block) into buf; returns its
  * length (like snprintf: a result >= size means it was cut). For dim 2 or 3 (a unit of the
  * model, compiled for the plane or the box) it defines DIM and the vector types vecD,
  * ivecD, uvecD, bvecD (vec2 ... or vec3 ...); for dim 0 (a unit without a dimension, most of
- * the viewer's) neither. */
+ * the viewer's) neither. dim 2 or 3 | BOIDS_GPU_TILE also defines TILE. */
 size_t boids_gpu_prelude(char *buf, size_t size, int dim);
 
 #endif

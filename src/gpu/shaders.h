@@ -16,8 +16,9 @@ typedef struct boids_gpu_shader {
 extern const boids_gpu_shader boids_gpu_shaders[];
 
 /* Compiles unit `name` of `table` for dimension `dim` (0: the first unit of that name, of
- * any dimension; a unit of no dimension serves every dim) on the current context: the prelude of
- * its dimension (prelude.h), then its sources; the stage follows the name's extension (.vert,
+ * any dimension; a unit of no dimension serves every dim; | BOIDS_GPU_TILE: a unit of the model
+ * in tile mode) on the current context: the prelude of its dimension (prelude.h), then its
+ * sources; the stage follows the name's extension (.vert,
  * .frag, else compute). Sets *out to the shader object; fails when the unit is missing or does not
  * compile. */
 boids_status boids_gpu_compile_dim(const boids_gpu_shader *table, const char *name, int dim,
