@@ -77,7 +77,14 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
                              "--backend cpu-ref: the exact reference steps the whole flock in one "
                              "process; boids-mpi sim runs cpu or gpu");
     const int local_rank = node_rank();
-    (void)local_rank; /* DEVICE-CHOICE */
+    if (!st && !strcmp(o->backend, "gpu") && !getenv("BOIDS_EGL_DEVICE")) {
+        const int devices = boids_gl_device_count();
+        if (devices > 1) { /* one device per rank of the node, round robin */
+            char v[16];
+            snprintf(v, sizeof v, "%d", local_rank % devices);
+            setenv("BOIDS_EGL_DEVICE", v, 1);
+        }
+    }
     /* With more ranks the local backend starts with one boid: each step uploads the window. */
     boids_flock first = *f;
     if (size > 1) first.n = 1;
