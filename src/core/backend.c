@@ -177,11 +177,6 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
                                what, in->n, t->n_global);
     if (!t->gid) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the global ids are NULL", what);
     for (size_t i = 0; i < in->n; i++) {
-        if (i > 0 && t->gid[i] <= t->gid[i - 1])
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "%s: the global ids are not strictly ascending: local boid "
-                                   "%zu has id %u after %u",
-                                   what, i, t->gid[i], t->gid[i - 1]);
         if (t->gid[i] >= t->n_global)
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "%s: local boid %zu has the global id %u, beyond the whole "

@@ -252,17 +252,23 @@ static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads,
     return BOIDS_OK;
 }
 
-/* Orders the boids of snapshot slots [b, e) by id. Insertion sort: a cell holds a few
- * boids, and most of them arrive in order (those that stayed in the cell keep the previous
- * step's id order), so this is nearly one comparison per boid. */
-static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
+/* The id a boid is ordered by: its own, or in tile mode its global one (gid[id]), so that a
+ * window may hold its boids in any order and still sum them as the whole flock does. */
+static inline uint32_t order_key(const uint32_t *gid, uint32_t id) {
+    return gid ? gid[id] : id;
+}
+
+/* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
+ * a few boids, and most of them arrive in order (those that stayed in the cell keep the
+ * previous step's id order), so this is nearly one comparison per boid. */
+static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
     for (uint32_t i = b + 1; i < e; i++) {
-        const uint32_t id = s->id[i];
-        if (s->id[i - 1] < id) continue;
+        const uint32_t id = s->id[i], key = order_key(gid, id);
+        if (order_key(gid, s->id[i - 1]) < key) continue;
         float p[D], v[D];
         state_get(s, i, p, v);
         uint32_t j = i;
-        for (; j > b && s->id[j - 1] > id; j--) {
+        for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
             for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
             s->id[j] = s->id[j - 1];
         }
@@ -281,6 +287,7 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
     const state cur = c->cur, snap = c->snap;
     uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
     uint32_t *const block = c->block;
+    const uint32_t *const gid = c->tiled ? c->gid : NULL;
     float o[D]; /* exact: 0 or a float box corner */
     for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
 #if BOIDS_AVX2
@@ -337,7 +344,7 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
         }
 #pragma omp barrier
         for (size_t cell = c0; cell < c1; cell++)
-            cell_sort_by_id(&snap, start[cell], start[cell + 1]);
+            cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
     }
 }
 
@@ -633,9 +640,16 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const gr
     cand *const buf = c->cand;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        topo_q q = {
-            &snap, k, kmax, vicsek, p->k_in_vision != 0, win, 0, buf + (size_t)thread_num() * kmax,
-            0};
+        topo_q q = {&snap,
+                    k,
+                    kmax,
+                    vicsek,
+                    p->k_in_vision != 0,
+                    win,
+                    0,
+                    buf + (size_t)thread_num() * kmax,
+                    0,
+                    c->tiled ? c->gid : NULL};
 #pragma omp for schedule(dynamic, chunk)
         for (size_t cell = c0; cell < nc; cell++) {
             uint32_t kc[D];
@@ -931,7 +945,8 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                     &w,
                     0,
                     topo ? buf + (size_t)thread_num() * kmax : NULL,
-                    0};
+                    0,
+                    NULL};
 #pragma omp for schedule(dynamic, chunk)
         for (size_t cell = 0; cell < g.ncells; cell++) {
             const uint32_t b0 = start[cell], b1 = start[cell + 1];

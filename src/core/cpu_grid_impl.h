@@ -193,6 +193,8 @@ typedef struct topo_q {
     uint32_t i;          /* the boid's slot */
     cand *best;          /* kmax entries, ordered by (d2, id) */
     uint32_t m;          /* entries in best */
+    const uint32_t *gid; /* tile mode: the id of local id j is gid[j] (ties and best's ids);
+                          * NULL: the local ids */
 } topo_q;
 
 /* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c

@@ -41,7 +41,7 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
         x[a] = ps[a][q->i];
         v[a] = q->s->v[a][q->i];
     }
-    const uint32_t *const ids = q->s->id;
+    const uint32_t *const ids = q->s->id, *const gid = q->gid;
     const grid_k *const k = q->k;
     const uint32_t self = q->i, kmax = q->kmax;
     const float vision2 = k->vision2;
@@ -57,10 +57,10 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
         for (int a = 0; a < D; a++) xj[a] = ps[a][j];
         RULES_FN(rules_offset)(k, x, xj, d);
         const float d2 = RULES_FN(rules_dot)(d, d);
-        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && ids[j] < wid))) continue;
+        const uint32_t id = gid ? gid[ids[j]] : ids[j];
+        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && id < wid))) continue;
         if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
         if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
-        const uint32_t id = ids[j];
         uint32_t pos = m < kmax ? m++ : m - 1;
         for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
         best[pos] = (cand){d2, id, j};

@@ -43,9 +43,11 @@ typedef struct boids_tile {
     int has_box; /* the open boundary: box is the whole flock's bounding box as the backend
                   * would compute it over all N boids (boids_tile_box_add, then min/max) */
     grid_boxd box;
-    const uint32_t *gid; /* gid[i]: the global id of local boid i, strictly ascending (the
-                          * uploaded flock's n entries): the Vicsek noise, the cells' id order and
-                          * the topological ties use it. Copied by the upload. */
+    const uint32_t *gid; /* gid[i]: the global id of local boid i (the uploaded flock's n
+                          * entries, all distinct, in any order): the Vicsek noise, the cells'
+                          * id order and the topological ties use it, so the order of the local
+                          * boids changes no bit. Copied by the upload. Ids beyond n_global are
+                          * refused; repeated ids are not detected (the caller's duty). */
 } boids_tile;
 
 /* The geometry the backend's step uses for the whole flock of t->n_global boids (t->box on
@@ -62,7 +64,7 @@ boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params 
  * (boids_backend_step with steps = 1): after it the halo is stale, so a further step before
  * the next upload_tile is BOIDS_ERR_INPUT, as is boids_backend_neighbours in tile mode. A
  * later boids_backend_upload ends tile mode. BOIDS_ERR_INPUT here: a backend without tiles
- * (cpu-ref), gid not ascending, NULL or beyond n_global, rows 0 or a steered range outside
+ * (cpu-ref), gid NULL or beyond n_global, rows 0 or a steered range outside
  * the window, the open boundary without has_box (checked at the step). The geometry needs
  * the parameters, which the step brings: so the step refuses a window with more rows than
  * the grid, steered rows without their halo rows in the window (unless at a wall or open

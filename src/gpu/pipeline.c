@@ -121,6 +121,9 @@ typedef struct gpu_backend {
     grid_geomd tile_grid; /* the whole flock's grid of the latest step */
     uint32_t *gid;
     size_t gid_cap;
+    uint32_t *map; /* open addressing, map_cap slots (a power of two): local index + 1 of a
+                    * global id hashed there, 0 empty; the ids may come in any order */
+    size_t map_cap;
     GLuint tprog[NPROG];
 
     GLuint queries[BOIDS_GPU_STAGES];
@@ -944,19 +947,35 @@ static void unpack(boids_flock *f, size_t k, const float *a, const float *v) {
     }
 }
 
+/* The slot of global id `id` in the map: where it is, or the empty slot where it goes. */
+static size_t map_slot(const gpu_backend *g, uint32_t id) {
+    size_t k = boids_mix32(id) & (g->map_cap - 1);
+    while (g->map[k] && g->gid[g->map[k] - 1] != id) k = (k + 1) & (g->map_cap - 1);
+    return k;
+}
+
+/* The map of the n global ids gid (2 n slots or more: short probes). */
+static boids_status map_build(gpu_backend *g, size_t n, boids_error *err) {
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (cap > g->map_cap) {
+        uint32_t *m = realloc(g->map, cap * sizeof *m);
+        if (!m)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "GPU tile: out of memory (%zu boids)", n);
+        g->map = m;
+        g->map_cap = cap;
+    }
+    memset(g->map, 0, g->map_cap * sizeof *g->map);
+    for (size_t i = 0; i < n; i++) g->map[map_slot(g, g->gid[i])] = (uint32_t)i + 1;
+    return BOIDS_OK;
+}
+
 /* The boid of the state whose id buffers hold id: id itself, or in tile mode the local boid
- * of that global id (a binary search of the ascending gid); n when there is none. */
+ * of that global id (the map); n when there is none. */
 static size_t local_index(const gpu_backend *g, uint32_t id) {
     if (!g->tiled) return id < g->base.n ? id : g->base.n;
-    size_t lo = 0, hi = g->base.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (g->gid[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < g->base.n && g->gid[lo] == id ? lo : g->base.n;
+    const uint32_t v = g->map[map_slot(g, id)];
+    return v ? v - 1 : g->base.n;
 }
 
 static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error *err) {
@@ -1063,6 +1082,7 @@ static boids_status gpu_upload_tile(boids_backend *b, const boids_flock *in, con
     g->tiled = 0; /* until the state is the window's */
     if ((st = upload_state(g, in, t->gid, err))) return st;
     memcpy(g->gid, t->gid, in->n * sizeof *g->gid);
+    if ((st = map_build(g, in->n, err))) return st;
     g->tile = *t;
     g->tile.gid = g->gid;
     g->tiled = 1;
@@ -1153,6 +1173,7 @@ static void gpu_destroy(boids_backend *b) {
         if (g->tprog[i]) glDeleteProgram(g->tprog[i]);
     }
     free(g->gid);
+    free(g->map);
     GLuint bufs[] = {g->state[0], g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
                      g->rank,     g->counts,   g->scan,     g->ubo,    g->iubo,   g->nbr_count,
                      g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2], g->cut};
