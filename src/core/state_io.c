@@ -505,19 +505,21 @@ static boids_status npy_state_header(FILE *f, const struct stat *st, const char 
 static boids_status read_npy(const char *path, const boids_params *p, boids_flock *out,
                              state_read *r, char *shown, size_t shown_size, boids_error *err) {
     text_short_path(path, shown, shown_size);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file is opened (a FIFO would block the open), and its size bounds what
+     * is allocated; fstat on the open file checks what is actually read. */
+    struct stat st;
+    FILE *f = NULL;
+    boids_status s = BOIDS_OK;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: state file is %s", shown,
+                               S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+    if (!(f = fopen(path, "rb")))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open state file: %s", shown,
                                strerror(errno));
-    struct stat st;
     npy_header h;
-    boids_status s = BOIDS_OK;
-    if (fstat(fileno(f), &st) != 0)
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file: %s", shown,
-                            strerror(errno));
-    else if (!S_ISREG(st.st_mode)) /* its size bounds what is allocated */
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: state file is %s", shown,
-                            S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file as a regular file",
+                            shown);
     if (!s) s = npy_state_header(f, &st, shown, p, &h, err);
     size_t n = s ? 0 : h.shape[0], vals = s ? 0 : h.shape[1], item = h.f8 ? 8 : 4;
     int dim = (int)vals / 2;
