@@ -110,6 +110,13 @@ static int quoted(dict_in *d, char *buf, size_t size) {
     return 1;
 }
 
+/* After an item of a tuple or dict: a ',' (skipped) or the closing character; 0 if neither. */
+static int separator(dict_in *d, char close) {
+    space(d);
+    if (*d->p == ',') return d->p++, 1;
+    return *d->p == close;
+}
+
 /* A tuple of non-negative decimal integers: (), (N,), (N, M), ... */
 static boids_status shape_tuple(dict_in *d, npy_header *h, boids_error *err) {
     if (*d->p != '(') return bad(d, err, "'shape' is not a tuple");
@@ -127,11 +134,7 @@ static boids_status shape_tuple(dict_in *d, npy_header *h, boids_error *err) {
         if (errno == ERANGE || v > SIZE_MAX) return bad(d, err, "a length in 'shape' is too large");
         h->shape[h->ndim++] = (size_t)v;
         d->p = end;
-        space(d);
-        if (*d->p == ',')
-            d->p++;
-        else if (*d->p != ')')
-            return bad(d, err, "'shape' is not a tuple of integers");
+        if (!separator(d, ')')) return bad(d, err, "'shape' is not a tuple of integers");
     }
     d->p++;
     return BOIDS_OK;
@@ -178,11 +181,7 @@ static boids_status parse_dict(dict_in *d, npy_header *h, boids_error *err) {
         } else if ((s = shape_tuple(d, h, err))) {
             return s;
         }
-        space(d);
-        if (*d->p == ',')
-            d->p++;
-        else if (*d->p != '}')
-            return bad(d, err, "expected ',' or '}'");
+        if (!separator(d, '}')) return bad(d, err, "expected ',' or '}'");
     }
     d->p++;
     space(d);
