@@ -516,7 +516,7 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
     if (!(f = fopen(path, "rb")))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open state file: %s", shown,
                                strerror(errno));
-    npy_header h;
+    npy_header h = {0};
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file as a regular file",
                             shown);
@@ -544,11 +544,12 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
                                         "number",
                                         shown, k, k, names[c], v[c]);
             }
-            char where[200];
-            snprintf(where, sizeof where, "%s: boid %zu (row %zu)", shown, k, k);
-            if (!s && p)
+            if (!s && p) {
+                char where[200];
+                snprintf(where, sizeof where, "%s: boid %zu (row %zu)", shown, k, k);
                 s = dim == 3 ? boids_boid_check3(p, v, 1, where, err)
                              : boids_boid_check(p, v, 1, where, err);
+            }
         }
     }
     fclose(f);
