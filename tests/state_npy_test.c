@@ -180,6 +180,33 @@ static void test_f4(void) {
     boids_flock_free(&f);
 }
 
+/* Format 2.0 (and 3.0, the same layout): a 32-bit header length, as NumPy writes for a header
+ * beyond 65535 bytes. */
+static void test_version2(void) {
+    double v[1][4] = {{1, 2, 0.5, 0}};
+    const char dict[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 4), }";
+    for (int major = 2; major <= 3; major++) {
+        const char *path = in_dir("v2.npy");
+        FILE *f = fopen(path, "wb");
+        size_t hlen = (12 + sizeof dict + 63) / 64 * 64 - 12; /* dict, padding, '\n' */
+        fwrite("\x93NUMPY", 1, 6, f);
+        fputc(major, f);
+        fputc(0, f);
+        for (int b = 0; b < 4; b++) fputc((int)(hlen >> (8 * b)) & 0xff, f);
+        fputs(dict, f);
+        for (size_t i = sizeof dict; i < hlen; i++) fputc(' ', f);
+        fputc('\n', f);
+        fwrite(v, 1, sizeof v, f);
+        fclose(f);
+        boids_flock g;
+        boids_error err;
+        CHECK(boids_state_load(path, &g, &err) == BOIDS_OK && g.n == 1 && g.x[0] == 1 &&
+                  g.vx[0] == 0.5,
+              "format %d.0 loads: %s", major, err.msg);
+        if (g.x) boids_flock_free(&g);
+    }
+}
+
 /* Each bad file: BOIDS_ERR_INPUT, an empty flock, a message naming the file and each word. */
 static void refused(const char *what, const char *path, const boids_params *p, const char *w1,
                     const char *w2) {
@@ -286,6 +313,7 @@ int main(void) {
     test_csv_npy_csv(2);
     test_csv_npy_csv(3);
     test_f4();
+    test_version2();
     test_refused();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
