@@ -9,6 +9,7 @@ usage: hostile_test.py BOIDS_BINARY [BOIDS_BENCH_BINARY]
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -147,6 +148,53 @@ for name, text in [("80 extra columns", f"{wide}\n{row}\n{row}\n"),
 with open(OUT + ".json") as f:
     saved = json.load(f)
 check("the step counter continues across save/load and wraps at 2^32", saved.get("step") == 1, saved)
+os.unlink(OUT)
+os.unlink(OUT + ".json")
+
+# ---- .npy states: one message naming the file and what is wrong, exit 2 -------------------
+
+
+def npy(name, rows, descr="<f8", fortran="False", shape=None, magic=b"\x93NUMPY\x01\x00", cut=0):
+    """A .npy file of rows as NumPy 1.0 writes it (header padded to 64 bytes), less cut bytes."""
+    shape = shape if shape is not None else f"({len(rows)}, {len(rows[0])})"
+    head = f"{{'descr': '{descr}', 'fortran_order': {fortran}, 'shape': {shape}, }}"
+    head += " " * (-(10 + len(head) + 1) % 64) + "\n"
+    code = {"<f4": "f"}.get(descr, "d")
+    data = b"".join(struct.pack("<" + code * len(r), *r) for r in rows)
+    body = magic + struct.pack("<H", len(head)) + head.encode() + data
+    return write(name, body[:len(body) - cut])
+
+
+rows = [(1, 2, 0.5, 0), (3, 4, 0, 0.5)]
+npy_cases = [
+    ("another magic", dict(magic=b"\x93NUMPZ\x01\x00"), ["s.npy", "not a .npy file"]),
+    ("a big-endian dtype", dict(descr=">f8"), ["s.npy", "dtype '>f8'", "'<f8' or '<f4'"]),
+    ("an integer dtype", dict(descr="<i8"), ["s.npy", "dtype '<i8'"]),
+    ("Fortran order", dict(fortran="True"), ["s.npy", "fortran_order is True"]),
+    ("a 1-D shape", dict(shape="(8,)"), ["s.npy", "shape (8,)", "(N, 4)"]),
+    ("a shape (2, 5)", dict(shape="(2, 5)"), ["s.npy", "shape (2, 5)", "(N, 6)"]),
+    ("truncated data", dict(cut=8), ["s.npy", "truncated", "64 bytes of data", "holds 56"]),
+    ("a billion rows in a small file", dict(shape="(1000000000, 4)"), ["s.npy", "truncated"]),
+]
+for name, kw, words in npy_cases:
+    expect(f".npy state with {name}", [*sim, "--load", npy("s.npy", rows, **kw), "--save", OUT], 2,
+           words)
+expect(".npy state with a position outside the world",
+       [*sim, "--load", npy("s.npy", [(1, 2, 0.5, 0), (950, 2, 0, 0)]), "--save", OUT], 2,
+       ["s.npy", "boid 1 (row 1)", "outside"])
+expect(".npy state with a NaN", [*sim, "--load", npy("s.npy", [(1, 2, float("nan"), 0)]), "--save", OUT],
+       2, ["s.npy", "boid 0", "column vx", "not a finite number"])
+expect("a 3-D .npy state for 2-D parameters",
+       [*sim, "--load", npy("s.npy", [(1, 2, 3, 0.5, 0, 0)]), "--save", OUT], 2,
+       ["s.npy", "3-D", "dim = 2"])
+os.mkdir(os.path.join(d, "dir.npy"))
+expect(".npy state is a folder", [*sim, "--load", os.path.join(d, "dir.npy"), "--save", OUT], 2,
+       ["dir.npy", "folder"])
+os.mkfifo(os.path.join(d, "fifo.npy"))
+expect(".npy state is a FIFO", [*sim, "--load", os.path.join(d, "fifo.npy"), "--save", OUT], 2,
+       ["fifo.npy", "not a regular file"], timeout=10)
+p = run(BOIDS, "sim", "--steps", "2", "--load", npy("f4.npy", rows, descr="<f4"), "--save", OUT)
+check(".npy state of '<f4' (the trajectory dtype) loads", p.returncode == 0, p.stderr)
 os.unlink(OUT)
 os.unlink(OUT + ".json")
 

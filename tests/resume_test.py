@@ -5,7 +5,8 @@ steps equal 100 steps, --save, --load and 100 more, bit for bit, in 2-D and 3-D,
 Vicsek, on cpu-ref, on cpu (its cells keep their boids in id order, so the result does not
 depend on the order a load gives them) and on the gpu (deterministic mode). The sidecar carries
 the step and the noise seed, so the resumed run needs no --seed; an explicit --seed that
-differs wins with a note. pandas.read_csv reads a state with no options. States saved by the
+differs wins with a note. pandas.read_csv reads a state with no options. A .npy state (numpy.load reads it) resumes to
+the same bytes as the CSV state, and CSV -> .npy -> CSV gives the CSV's bytes again. States saved by the
 float backends load back under the same parameters (their speeds are within
 BOIDS_SPEED_TOLERANCE). A file of boids 0.3 (`# step=K` and `# dim=3` lines) still loads. With
 a config's points and obstacles (circles in 2-D; points with z and spheres in 3-D) a run
@@ -64,6 +65,17 @@ for backend in backends:
               meta.get("dim") == int(dim[0]) and meta.get("n") == n and
               len(meta.get("flock_hash", "")) == 16, meta)
         check(f"{backend} {model}: the two sidecars agree", meta == json.load(open(two + ".json")))
+        # The same resume through a .npy state: the same final bytes as through the CSV.
+        half_npy, two_npy = name("half")[:-4] + ".npy", name("two-npy")
+        run(BOIDS, "sim", "--backend", backend, *args, "--steps", str(k), "--save", half_npy,
+            check_rc=0)
+        run(BOIDS, "sim", "--backend", backend, *without_seed(args), "--load", half_npy, "--steps",
+            str(k), "--save", two_npy, check_rc=0)
+        check(f"{backend} {model}: resumed from the .npy state == resumed from the CSV state",
+              open(two_npy).read() == b and
+              json.load(open(two_npy + ".json")) == json.load(open(two + ".json")))
+        check(f"{backend} {model}: the .npy state's sidecar is the CSV's",
+              json.load(open(half_npy + ".json")) == json.load(open(half + ".json")))
 
 # The interaction table: a run with a config's points and obstacles resumes bit for bit, and
 # verify checks the config's table on cpu against cpu-ref. classic's 400-wide world kept
@@ -152,6 +164,26 @@ try:
               frame.to_numpy().tolist() == exact)
 except ImportError:
     check("pandas is installed (Debian python3-pandas, in .ci/install-deps)", False)
+
+# CSV -> .npy -> CSV (`--steps 0`): the same bytes as the CSV, sidecar included; numpy.load
+# reads the .npy state as the CSV's values, exactly.
+for dim, path in [("2-D", "cpu-ref-2-D-vicsek-half.csv"), ("3-D", "cpu-ref-3-D-reynolds-half.csv")]:
+    args = models["2-D vicsek" if dim == "2-D" else "3-D reynolds"]
+    csv, mid, back = os.path.join(d, path), os.path.join(d, f"mid-{dim}.npy"), os.path.join(d, f"back-{dim}.csv")
+    run(BOIDS, "sim", *without_seed(args), "--load", csv, "--steps", "0", "--save", mid, check_rc=0)
+    run(BOIDS, "sim", *without_seed(args), "--load", mid, "--steps", "0", "--save", back, check_rc=0)
+    check(f"{dim}: CSV -> .npy -> CSV gives the CSV's bytes",
+          open(back).read() == open(csv).read() and
+          open(back + ".json").read() == open(csv + ".json").read())
+    try:
+        import numpy
+        a = numpy.load(mid)
+        exact = [[float(v) for v in line.split(",")] for line in open(csv).read().splitlines()[1:]]
+        check(f"{dim}: numpy.load of the .npy state: '<f8', shape (N, {len(headers[dim])}), the "
+              "CSV's values exactly", a.dtype == numpy.dtype("<f8") and
+              a.shape == (len(exact), len(headers[dim])) and a.tolist() == exact, f"{a.dtype} {a.shape}")
+    except ImportError:
+        check("numpy is installed (Debian python3-numpy, in .ci/install-deps)", False)
 
 for backend in ["cpu"] + backends[2:]:
     for model, args in models.items():

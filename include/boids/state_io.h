@@ -16,6 +16,13 @@
  * type or out of range, or text that is not one JSON object is refused naming the sidecar,
  * its line and the key. No sidecar: step 0, no noise seed.
  *
+ * A path ending in ".npy" is a NumPy .npy array instead (format 1.0 as written; 1.0, 2.0 and
+ * 3.0 read): shape (N, 4) of x, y, vx, vy or (N, 6) of x, y, z, vx, vy, vz, one row a boid in
+ * id order, C order, '<f8' as written (exact) and '<f8' or '<f4' read (numpy.load(path) reads
+ * it). Written and read through a fixed buffer, so no second copy of the flock is held; the
+ * file must be a regular one of exactly the bytes its header's shape needs. The sidecar and
+ * every check are the CSV's; a bad header, dtype, order or shape is refused naming the file.
+ *
  * Files of boids 0.3 and earlier, whose first lines were `# step=K` and then `# dim=3`, are
  * still read (the step from that line); one of those lines and a sidecar together are
  * refused (two steps). boids_state_save never writes comment lines.
@@ -52,10 +59,10 @@ boids_status boids_state_load_for(const char *path, const boids_params *p, boids
 boids_status boids_state_load_seeded(const char *path, const boids_params *p, boids_flock *f,
                                      long *noise_seed, boids_error *err);
 
-/* Writes f to path and its sidecar to path.json (step, dim, n, flock_hash), each complete or
- * not at all (boids_atomic_file): both are written before either replaces its target, and a
- * failure before the CSV's rename leaves both targets as they were. Unwritable path:
- * BOIDS_ERR_INPUT. */
+/* Writes f to path (.npy if it ends so, CSV otherwise) and its sidecar to path.json (step, dim,
+ * n, flock_hash), each complete or not at all (boids_atomic_file): both are written before
+ * either replaces its target, and a failure before the state's rename leaves both targets as
+ * they were. Unwritable path: BOIDS_ERR_INPUT. */
 boids_status boids_state_save(const char *path, const boids_flock *f, boids_error *err);
 
 /* boids_state_save with the noise seed in the sidecar as well (noise_seed in [0, 2^53];

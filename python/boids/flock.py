@@ -415,7 +415,8 @@ class Flock:
     def save(self, path):
         """Writes the state to a state file (the library's format, as `boids sim --save`
         writes it: complete or not at all), with its step counter and noise seed in the
-        sidecar PATH.json."""
+        sidecar PATH.json. A PATH ending in .npy gets a NumPy array (numpy.load reads it),
+        any other a CSV."""
         data = c_text(path, "save(): path")
         with self._lock:
             err = Error()
@@ -423,9 +424,9 @@ class Flock:
                                                self._p.noise_seed, ctypes.byref(err)), err)
 
     def load(self, path):
-        """Replaces the state by a state file's (`boids sim --load`): each boid checked
-        against the parameters as it is read, the step counter and the noise seed of its
-        sidecar restored (as `--load` without `--seed`). The file's N becomes the flock's
+        """Replaces the state by a state file's (`boids sim --load`: CSV, or .npy when PATH
+        ends so): each boid checked against the parameters as it is read, the step counter
+        and the noise seed of its sidecar restored (as `--load` without `--seed`). The file's N becomes the flock's
         (params["count"]). A refused file changes nothing."""
         data = c_text(path, "load(): path")
         with self._lock:

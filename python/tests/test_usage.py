@@ -293,6 +293,45 @@ def test_save_load_resumes_bit_for_bit(tmp_path, preset):
         assert_bits_equal(second.state, expected)
 
 
+@pytest.mark.parametrize("dim", [2, 3])
+def test_npy_state_is_numpy_load_able_and_resumes_bit_for_bit(sim, tmp_path, dim):
+    # A .npy state: numpy.load reads the state array exactly, a load resumes the run, and
+    # `boids sim --save` of the same run writes the same bytes.
+    path, csv, by_sim = (str(tmp_path / n) for n in ("s.npy", "s.csv", "sim.npy"))
+    args = dict(preset="vicsek", n=120, seed=5, dim=dim)
+    with Flock(**args) as whole:
+        expected = whole.step(30).state
+    with Flock(**args) as first:
+        first.step(12).save(path)
+        first.save(csv)
+        state = first.state
+    a = np.load(path)
+    assert a.dtype == np.dtype("<f8") and a.shape == (120, 2 * dim)
+    assert_bits_equal(a, state)
+    with Flock(**args) as second:
+        second.load(path)
+        assert second.steps == 12
+        assert_bits_equal(second.step(18).state, expected)
+    sim("--preset", "vicsek", "-n", 120, "--seed", 5, "--set", f"dim={dim}", "--steps", 12,
+        "--save", by_sim)
+    with open(path, "rb") as x, open(by_sim, "rb") as y:
+        assert x.read() == y.read()
+    with open(path + ".json") as x, open(csv + ".json") as y:
+        assert x.read() == y.read()  # the sidecar is the CSV state's
+
+
+def test_npy_state_refused_with_its_reason(tmp_path):
+    path = tmp_path / "bad.npy"
+    np.save(path, np.zeros((3, 4), dtype=">f8"))
+    with Flock(preset="lab", n=10, seed=1) as f:
+        with pytest.raises(BoidsError, match=r"bad\.npy.*dtype '>f8'"):
+            f.load(path)
+        np.save(path, np.zeros((3, 5)))
+        with pytest.raises(BoidsError, match=r"shape \(3, 5\)"):
+            f.load(path)
+        assert f.n == 10 and f.steps == 0
+
+
 def test_load_restores_the_saved_noise_seed(tmp_path):
     # A Vicsek run resumed by a Flock built with another seed draws the saved run's noise:
     # the seed travels in the sidecar, as --load restores it without --seed.

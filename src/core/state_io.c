@@ -3,6 +3,7 @@
 
 #include "boids/atomic_file.h"
 #include "check.h"
+#include "npy_format.h"
 #include "text_lines.h"
 
 #include <errno.h>
@@ -390,32 +391,170 @@ static boids_status read_sidecar(const char *path, sidecar *c, boids_error *err)
     return s;
 }
 
-/* Checks the sidecar against the CSV just read into out. */
-static boids_status check_sidecar(const loader *L, const sidecar *c, const boids_flock *out,
+/* What a state file held beside its boids, for the sidecar check: the file as messages name
+ * it, what they call it, and the legacy comment lines of a CSV. */
+typedef struct state_read {
+    const char *path, *kind;
+    int dim, has_step, has_dim;
+    size_t n;
+} state_read;
+
+/* Checks the sidecar against the state just read into out. */
+static boids_status check_sidecar(const state_read *r, const sidecar *c, const boids_flock *out,
                                   boids_error *err) {
     char name[200];
-    snprintf(name, sizeof name, "%s.json", L->t.path);
-    if (L->has_step || L->has_dim)
+    snprintf(name, sizeof name, "%s.json", r->path);
+    if (r->has_step || r->has_dim)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: its `# %s` line and %s both describe the state; remove the "
                                "comment lines (the sidecar holds the step)",
-                               L->t.path, L->has_step ? "step=K" : "dim=D", name);
-    if (c->has_dim && c->dim != L->dim)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: key \"dim\": %d, but %s is %d-D (its header)", name, c->dim,
-                               L->t.path, L->dim);
-    if (c->has_n && c->n != L->n)
+                               r->path, r->has_step ? "step=K" : "dim=D", name);
+    if (c->has_dim && c->dim != r->dim)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: key \"dim\": %d, but %s is %d-D (its %s)",
+                               name, c->dim, r->path, r->dim,
+                               strcmp(r->kind, "CSV") ? "shape" : "header");
+    if (c->has_n && c->n != r->n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: key \"n\": %llu, but %s holds %zu boids",
-                               name, c->n, L->t.path, L->n);
+                               name, c->n, r->path, r->n);
     if (c->has_hash && c->hash != boids_flock_hash(out))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: key \"flock_hash\": %016llx, but the boids of %s hash to "
-                               "%016llx: the CSV changed after the save, so the step and seed may "
+                               "%016llx: the %s changed after the save, so the step and seed may "
                                "be another state's (delete the sidecar to start at step 0, or "
                                "its flock_hash to keep them)",
-                               name, (unsigned long long)c->hash, L->t.path,
-                               (unsigned long long)boids_flock_hash(out));
+                               name, (unsigned long long)c->hash, r->path,
+                               (unsigned long long)boids_flock_hash(out), r->kind);
     return BOIDS_OK;
+}
+
+/* A state file whose name ends in .npy is a NumPy array, any other a CSV. */
+static int is_npy(const char *path) {
+    size_t len = strlen(path);
+    return len > 4 && !strcmp(path + len - 4, ".npy");
+}
+
+/* The boids of a CSV state into out (allocated here); *r and *step say what else it held. */
+static boids_status read_csv(const char *path, const boids_params *p, boids_flock *out,
+                             state_read *r, char *shown, size_t shown_size, uint32_t *step,
+                             boids_error *err) {
+    loader L;
+    memset(&L, 0, sizeof L);
+    L.p = p;
+    boids_status s = text_open(&L.t, path, "state file", STATE_MAX_LINE, 0, 0, err);
+    if (s) return s;
+    s = read_head(&L, err);
+    char *line;
+    int got = 0;
+    while (!s && (got = text_next(&L.t, &line, err)) == 1) s = read_boid(&L, line, err);
+    if (!s && got < 0) s = err ? err->status : BOIDS_ERR_INPUT;
+    if (!s && L.n == 0)
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L.t.path);
+    if (!s) s = boids_flock_alloc_dim(out, L.n, L.dim, err);
+    double *cols[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    if (L.dim == 2) cols[2] = out->vx, cols[3] = out->vy;
+    for (size_t i = 0; !s && i < L.n; i++)
+        for (int c = 0; c < L.vals; c++) cols[c][i] = L.rows[(size_t)L.vals * i + (size_t)c];
+    snprintf(shown, shown_size, "%s", L.t.path);
+    *r = (state_read){shown, "CSV", L.dim, L.has_step, L.has_dim, L.n};
+    *step = L.step;
+    free(L.rows);
+    text_close(&L.t);
+    return s;
+}
+
+/* The header of a .npy state: a shape (N, 4) or (N, 6) that p allows, and a file of exactly
+ * the bytes it needs (so that nothing is allocated for data the file does not hold). */
+static boids_status npy_state_header(FILE *f, const struct stat *st, const char *shown,
+                                     const boids_params *p, npy_header *h, boids_error *err) {
+    boids_status s = npy_read_header(f, shown, h, err);
+    if (s) return s;
+    if (h->ndim != 2 || (h->shape[1] != 4 && h->shape[1] != 6)) {
+        char dims[80] = "";
+        for (int d = 0, used = 0; d < h->ndim; d++)
+            used +=
+                snprintf(dims + used, sizeof dims - (size_t)used, d ? ", %zu" : "%zu", h->shape[d]);
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: shape (%s%s) is not a state's: expected (N, 4) (x, y, vx, "
+                               "vy) or (N, 6) (x, y, z, vx, vy, vz)",
+                               shown, dims, h->ndim == 1 ? "," : "");
+    }
+    size_t n = h->shape[0], vals = h->shape[1], dim = vals / 2, item = h->f8 ? 8 : 4;
+    if (n == 0 || n > STATE_MAX_BOIDS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: shape (%zu, %zu): %s", shown, n, vals,
+                               n ? "more than 1000000000 boids" : "no boids");
+    if (p && (size_t)p->dim != dim)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the state is %zu-D (its shape (%zu, %zu)) but the parameters "
+                               "say dim = %d (set dim = %zu to run it)",
+                               shown, dim, n, vals, p->dim, dim);
+    unsigned long long need = (unsigned long long)n * vals * item;
+    long long held = (long long)st->st_size - (long long)h->data_offset;
+    if (held < 0 || (unsigned long long)held != need)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: %s: shape (%zu, %zu) of '%s' is %llu bytes of data, the file "
+                               "holds %lld",
+                               shown,
+                               held < 0 || (unsigned long long)held < need ? "truncated"
+                                                                           : "bytes after the data",
+                               n, vals, h->f8 ? "<f8" : "<f4", need, held < 0 ? 0 : held);
+    return BOIDS_OK;
+}
+
+/* The boids of a .npy state into out (allocated here), each checked as a CSV line is: finite
+ * numbers and, with parameters, a boid they allow. */
+static boids_status read_npy(const char *path, const boids_params *p, boids_flock *out,
+                             state_read *r, char *shown, size_t shown_size, boids_error *err) {
+    text_short_path(path, shown, shown_size);
+    /* Only a regular file is opened (a FIFO would block the open), and its size bounds what
+     * is allocated; fstat on the open file checks what is actually read. */
+    struct stat st;
+    FILE *f = NULL;
+    boids_status s = BOIDS_OK;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: state file is %s", shown,
+                               S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+    if (!(f = fopen(path, "rb")))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open state file: %s", shown,
+                               strerror(errno));
+    npy_header h = {0};
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file as a regular file",
+                            shown);
+    if (!s) s = npy_state_header(f, &st, shown, p, &h, err);
+    size_t n = s ? 0 : h.shape[0], vals = s ? 0 : h.shape[1], item = h.f8 ? 8 : 4;
+    int dim = (int)vals / 2;
+    if (!s) s = boids_flock_alloc_dim(out, n, dim, err);
+    double *cols[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    if (dim == 2) cols[2] = out->vx, cols[3] = out->vy;
+    const char *const *names = dim == 3 ? names3 : names2;
+    enum { CHUNK = 1024 }; /* boids a read: a fixed 48 KiB buffer */
+    unsigned char buf[CHUNK * 6 * 8];
+    for (size_t i = 0; !s && i < n; i += CHUNK) {
+        size_t end = i + CHUNK < n ? i + CHUNK : n, bytes = (end - i) * vals * item;
+        if (fread(buf, 1, bytes, f) != bytes)
+            s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: truncated at boid %zu", shown, i);
+        for (size_t k = i; !s && k < end; k++) {
+            double v[6];
+            for (size_t c = 0; !s && c < vals; c++) {
+                v[c] = npy_get_value(buf + ((k - i) * vals + c) * item, h.f8);
+                cols[c][k] = v[c];
+                if (!isfinite(v[c]))
+                    s = boids_error_set(err, BOIDS_ERR_INPUT,
+                                        "%s: boid %zu (row %zu): column %s: %g is not a finite "
+                                        "number",
+                                        shown, k, k, names[c], v[c]);
+            }
+            if (!s && p) {
+                char where[200];
+                snprintf(where, sizeof where, "%s: boid %zu (row %zu)", shown, k, k);
+                s = dim == 3 ? boids_boid_check3(p, v, 1, where, err)
+                             : boids_boid_check(p, v, 1, where, err);
+            }
+        }
+    }
+    fclose(f);
+    *r = (state_read){shown, ".npy file", dim, 0, 0, n};
+    return s;
 }
 
 static boids_status load(const char *path, const boids_params *p, boids_flock *out,
@@ -425,42 +564,19 @@ static boids_status load(const char *path, const boids_params *p, boids_flock *o
                                !path ? "the file name" : "the flock");
     memset(out, 0, sizeof *out);
     if (noise_seed) *noise_seed = -1;
-    loader L;
-    memset(&L, 0, sizeof L);
-    L.p = p;
-    boids_status s = text_open(&L.t, path, "state file", STATE_MAX_LINE, 0, 0, err);
-    if (s) return s;
-    s = read_head(&L, err);
-    char *line;
-    int r = 0;
-    while (!s && (r = text_next(&L.t, &line, err)) == 1) s = read_boid(&L, line, err);
-    if (!s && r < 0) s = err ? err->status : BOIDS_ERR_INPUT;
-    if (!s && L.n == 0)
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L.t.path);
-    if (!s) s = boids_flock_alloc_dim(out, L.n, L.dim, err);
-    for (size_t i = 0; !s && i < L.n && L.dim == 2; i++) {
-        out->x[i] = L.rows[4 * i];
-        out->y[i] = L.rows[4 * i + 1];
-        out->vx[i] = L.rows[4 * i + 2];
-        out->vy[i] = L.rows[4 * i + 3];
-    }
-    for (size_t i = 0; !s && i < L.n && L.dim == 3; i++) {
-        out->x[i] = L.rows[6 * i];
-        out->y[i] = L.rows[6 * i + 1];
-        out->z[i] = L.rows[6 * i + 2];
-        out->vx[i] = L.rows[6 * i + 3];
-        out->vy[i] = L.rows[6 * i + 4];
-        out->vz[i] = L.rows[6 * i + 5];
-    }
+    state_read r;
+    char shown[160];
+    uint32_t legacy_step = 0;
+    boids_status s = is_npy(path)
+                         ? read_npy(path, p, out, &r, shown, sizeof shown, err)
+                         : read_csv(path, p, out, &r, shown, sizeof shown, &legacy_step, err);
     sidecar c;
     if (!s) s = read_sidecar(path, &c, err);
-    if (!s && c.present) s = check_sidecar(&L, &c, out, err);
-    if (!s) out->step = c.has_step ? c.step : L.step;
+    if (!s && c.present) s = check_sidecar(&r, &c, out, err);
+    if (!s) out->step = c.has_step ? c.step : legacy_step;
     if (!s && noise_seed && c.has_seed) *noise_seed = c.noise_seed;
     if (s && out->x) boids_flock_free(out);
     if (s) memset(out, 0, sizeof *out);
-    free(L.rows);
-    text_close(&L.t);
     return s;
 }
 
@@ -479,9 +595,14 @@ boids_status boids_state_load_seeded(const char *path, const boids_params *p, bo
     return load(path, p, out, noise_seed, err);
 }
 
-/* The rows of f, then its sidecar's object, into the two open files. */
-static void write_state(FILE *csv, FILE *json, const boids_flock *fl, long noise_seed) {
-    if (fl->z) {
+/* The rows of fl into the open state file csv: a .npy array of shape (N, 2 * dim), '<f8', or the
+ * CSV. A write error shows in ferror(out). */
+static void write_rows(FILE *csv, int npy, const boids_flock *fl) {
+    if (npy) {
+        size_t shape[2] = {fl->n, 2 * (size_t)boids_flock_dim(fl)};
+        npy_write_header(csv, shape, 2, 1);
+        npy_write_flock(csv, fl, 1); /* a failed write shows in ferror, at the commit */
+    } else if (fl->z) {
         fputs("x,y,z,vx,vy,vz\n", csv);
         for (size_t i = 0; i < fl->n; i++)
             fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->z[i],
@@ -491,6 +612,10 @@ static void write_state(FILE *csv, FILE *json, const boids_flock *fl, long noise
         for (size_t i = 0; i < fl->n; i++)
             fprintf(csv, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
     }
+}
+
+/* The sidecar's object of fl into the open file. */
+static void write_sidecar(FILE *json, const boids_flock *fl, long noise_seed) {
     fprintf(json, "{\n  \"step\": %lu,\n", (unsigned long)fl->step);
     if (noise_seed >= 0) fprintf(json, "  \"noise_seed\": %ld,\n", noise_seed);
     fprintf(json, "  \"dim\": %d,\n  \"n\": %zu,\n  \"flock_hash\": \"%016llx\"\n}\n",
@@ -509,12 +634,13 @@ boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, lo
     if (!name) return BOIDS_ERR_NOMEM;
     /* Both temporary files exist before either target is replaced; the CSV goes first, so a
      * failure up to its rename changes neither file, and a sidecar left from an earlier save
-     * after a failure of the last rename no longer matches the CSV's flock_hash. */
+     * after a failure of the last rename no longer matches the new state's flock_hash. */
     boids_atomic_file a, j;
     boids_status s = boids_atomic_open(&a, path, err);
     if (!s && (s = boids_atomic_open(&j, name, err))) boids_atomic_abort(&a);
     if (!s) {
-        write_state(a.f, j.f, fl, noise_seed);
+        write_rows(a.f, is_npy(path), fl);
+        write_sidecar(j.f, fl, noise_seed);
         if (fflush(j.f) != 0 || ferror(j.f)) {
             s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", name,
                                 strerror(errno));

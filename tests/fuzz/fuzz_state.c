@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the state reader (boids_state_load_seeded) on arbitrary bytes: those
  * before the first NUL byte are the CSV, those after it (when there is one) its sidecar
- * FILE.json. Properties: a failed load leaves the flock empty and names the file (the CSV
- * or the sidecar); a successful one fits the parameters, saves, and loads back bit for bit
+ * FILE.json; an input that starts with the .npy magic is a .npy state, whole, without a
+ * sidecar (and saved as .npy). Properties: a failed load leaves the flock empty and names the file
+ * (the CSV or the sidecar); a successful one fits the parameters, saves, and loads back bit for bit
  * with the same step and noise seed, and saving that again gives the same bytes in both
  * files. */
 #include "fuzz_util.h"
@@ -34,13 +35,17 @@ static void slurp(const char *path, char **text, size_t *len) {
     fclose(f);
 }
 
-static char dir[64], in[96], in_json[104], out[96], out_json[104];
+static char dir[64], in_csv[96], in_npy[96], in_json[104], out_csv[96], out_npy[96], out_json[104];
+static const char *in = in_csv, *out = out_csv; /* this input's: CSV or .npy */
 
 static void remove_dir(void) {
-    unlink(in);
-    unlink(in_json);
-    unlink(out);
-    unlink(out_json);
+    const char *files[] = {in_csv, in_npy, out_csv, out_npy};
+    for (int k = 0; k < 4; k++) {
+        char json[104];
+        snprintf(json, sizeof json, "%s.json", files[k]);
+        unlink(files[k]);
+        unlink(json);
+    }
     rmdir(dir);
 }
 
@@ -70,23 +75,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             snprintf(dir, sizeof dir, "/tmp/boids-fuzz-state-XXXXXX");
             if (!mkdtemp(dir)) abort();
         }
-        snprintf(in, sizeof in, "%s/in.csv", dir);
-        snprintf(in_json, sizeof in_json, "%s.json", in);
-        snprintf(out, sizeof out, "%s/saved.csv", dir);
-        snprintf(out_json, sizeof out_json, "%s.json", out);
+        snprintf(in_csv, sizeof in_csv, "%s/in.csv", dir);
+        snprintf(in_npy, sizeof in_npy, "%s/in.npy", dir);
+        snprintf(out_csv, sizeof out_csv, "%s/saved.csv", dir);
+        snprintf(out_npy, sizeof out_npy, "%s/saved.npy", dir);
         atexit(remove_dir);
     }
-    const uint8_t *nul = memchr(data, 0, size);
+    int npy = size >= 6 && !memcmp(data, "\x93NUMPY", 6);
+    in = npy ? in_npy : in_csv;
+    out = npy ? out_npy : out_csv;
+    snprintf(in_json, sizeof in_json, "%s.json", in);
+    snprintf(out_json, sizeof out_json, "%s.json", out);
+    const uint8_t *nul = npy ? NULL : memchr(data, 0, size);
     put(in, data, nul ? (size_t)(nul - data) : size);
     unlink(in_json);
     if (nul) put(in_json, nul + 1, size - (size_t)(nul - data) - 1);
-    /* The open plane (no position rule), the lab box and Vicsek: each rule gets inputs. */
+    /* The open plane (no position rule), the lab box and Vicsek: each rule gets inputs (a
+     * .npy state's first byte is its magic's, so its last byte chooses). */
     boids_params p = boids_params_default();
-    if (size && data[0] % 3 == 1) boids_preset_apply(&p, "vicsek", NULL);
-    if (size && data[0] % 3 == 2) p.boundary = BOIDS_BOUNDARY_OPEN;
-    /* A first line that names z gets 3-D parameters, so that the 3-D reader is reached. */
+    uint8_t rule = size ? data[npy ? size - 1 : 0] % 3 : 0;
+    if (rule == 1) boids_preset_apply(&p, "vicsek", NULL);
+    if (rule == 2) p.boundary = BOIDS_BOUNDARY_OPEN;
+    /* A first line that names z (a .npy header that names 6 columns) gets 3-D parameters, so
+     * that the 3-D reader is reached. */
     const uint8_t *eol = memchr(data, '\n', size);
-    if (memchr(data, 'z', eol ? (size_t)(eol - data) : size)) p.dim = 3;
+    size_t head = eol ? (size_t)(eol - data) : size;
+    if (!npy && memchr(data, 'z', head)) p.dim = 3;
+    for (size_t i = 0; npy && i + 4 <= head; i++)
+        if (!memcmp(data + i, ", 6)", 4)) p.dim = 3;
     boids_flock f;
     boids_error err;
     memset(&f, 0x5a, sizeof f); /* the loader must reset it, whatever it held */

@@ -63,7 +63,8 @@ static const shared_option shared[] = {
     {APP_PARAMS, OPT_SEED, "seed", NULL, "S",
      "random initial state as Python's random.Random(S), and the\nVicsek noise stream"},
     {APP_LOAD, OPT_LOAD, "load", NULL, "FILE",
-     "state CSV (x,y,vx,vy; 3-D x,y,z,vx,vy,vz); N from the file;\n"
+     "state CSV (x,y,vx,vy; 3-D x,y,z,vx,vy,vz) or FILE.npy (NumPy\n"
+     "(N, 4) or (N, 6), '<f8' or '<f4'); N from the file;\n"
      "the step and noise seed from FILE.json (--seed wins)"},
     {APP_BACKEND, OPT_BACKEND, "backend", NULL, "NAME",
      "cpu-ref (exact, O(N^2)), cpu (grid, OpenMP) or gpu (OpenGL\ncompute)"},

@@ -269,8 +269,10 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
          .help = "metrics (and series rows, trajectory frames) every K steps\n"
                  "(default: step 0 and the last step only)"},
         {APP_TEXT, "save", 0, "FILE", &so.save,
-         .help = "write the final state (CSV x,y,vx,vy in id order, %.17g; 3-D:\n"
-                 "x,y,z,vx,vy,vz) and FILE.json (step, noise seed) for --load"},
+         .help = "write the final state and FILE.json (step, noise seed)\n"
+                 "for --load: CSV x,y,vx,vy in id order, %.17g (3-D:\n"
+                 "x,y,z,vx,vy,vz); FILE.npy: a NumPy array (N, 4) or\n"
+                 "(N, 6) of '<f8' in id order, exact"},
         {APP_FLAG, "order-only", 0, NULL, &so.order_only, 1,
          .help = "metrics on stdout: the order parameter only"},
         {APP_TEXT, "series", 0, "FILE", &so.series,

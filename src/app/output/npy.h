@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Trajectories as NumPy .npy files (format version 1.0), streamed to disk frame by frame.
+/* Trajectories as NumPy .npy files (format version 1.0), streamed to disk frame by frame; the
+ * header and the rows are the core's (src/core/npy_format.h), shared with .npy state files.
  *
  * Layout: one array of shape (frames, N, 4), C order, little-endian float32 ('<f4') or
  * float64 ('<f8'): a[t, i] = (x, y, vx, vy) of boid i (id order) at the t-th frame; a 3-D
