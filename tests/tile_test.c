@@ -258,6 +258,7 @@ typedef struct run {
     int dim, boundary, vicsek, topo, table;
     int k, uneven, threads;
     size_t n;
+    double height; /* 0: the default's */
 } run;
 
 static void run_case(const run *r) {
@@ -266,6 +267,7 @@ static void run_case(const run *r) {
     p.dim = r->dim;
     p.boundary = r->boundary;
     if (r->dim == 3) p.width = 400, p.height = 300, p.depth = 450;
+    if (r->height > 0) p.height = r->height;
     p.count = (long)r->n;
     if (r->vicsek) {
         p.model = BOIDS_MODEL_VICSEK;
@@ -294,24 +296,27 @@ int main(void) {
     test_refusals();
     enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
     static const run runs[] = {
-        /* name                        dim bnd vic top tab  k  unev thr  n */
-        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 1500},
-        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 1000},
-        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 1500},
-        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 1500},
-        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 1500},
-        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 1500},
-        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 1500},
-        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 4500},
-        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 1500},
-        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 1500},
-        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 2000},
-        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 2000},
-        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 2000},
-        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 2000},
-        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 2000},
-        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 2000},
-        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 5000},
+        /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, n, height */
+        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 1500, 0},
+        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 1000, 0},
+        /* 4 rows under wrap: two tiles of 2 rows, each window all 4 rows from row_lo 1 or 3 */
+        {"2d wrap 4 rows reynolds", 2, W, 0, 0, 1, 2, 0, 1, 800, 220},
+        {"2d wrap 4 rows vicsek", 2, W, 1, 0, 0, 2, 0, 1, 800, 220},
+        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 1500, 0},
+        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 1500, 0},
+        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 1500, 0},
+        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 1500, 0},
+        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 1500, 0},
+        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 4500, 0},
+        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 1500, 0},
+        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 1500, 0},
+        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 2000, 0},
+        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 2000, 0},
+        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 2000, 0},
+        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 2000, 0},
+        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 2000, 0},
+        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 2000, 0},
+        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 5000, 0},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
     return CHECK_DONE("tile_test");
