@@ -2,7 +2,8 @@
 /* Tiles on the cpu backend (tile.h): a flock stepped as K tiles (tile_fixture.h) ends with
  * the bytes of the whole flock's run, in the plane and the box, under wrap, walls and the
  * open boundary, Reynolds with the interaction table and Vicsek with noise, metric and
- * topological neighbours (k_in_vision), balanced and uneven cuts, one and two threads. Also
+ * topological neighbours (k_in_vision), balanced and uneven cuts, one and two threads, the
+ * SIMD and the scalar kernels. Also
  * the cut (boids_tile_cut, boids_tile_of_row), the box and the refusals. */
 #include <math.h>
 #include <stdio.h>
@@ -127,9 +128,17 @@ static void test_box(void) {
 
 /* ---- refusals --------------------------------------------------------------------------- */
 
+/* What make_cpu_tile makes: the threads, and the scalar kernel (that of processors without
+ * AVX2) or the fastest. */
+typedef struct cpu_kind {
+    int threads, scalar;
+} cpu_kind;
+
 static boids_backend *make_cpu_tile(const boids_flock *f, void *ctx, boids_error *err) {
-    boids_backend *b = boids_cpu_create(f, *(const int *)ctx, err);
+    const cpu_kind *kind = ctx;
+    boids_backend *b = boids_cpu_create(f, kind->threads, err);
     if (b) boids_cpu_fixed_threads(b, 1); /* each thread count runs as asked */
+    if (b) boids_cpu_force_scalar(b, kind->scalar);
     return b;
 }
 
@@ -141,8 +150,8 @@ static void test_refusals(void) {
     if (boids_flock_alloc(&f, 300, &err)) exit(1);
     boids_flock_randomize(&f, &p, 5);
     boids_backend *ref = boids_cpu_ref_create(&f, &err);
-    int threads = 1;
-    boids_backend *cpu = make_cpu_tile(&f, &threads, &err);
+    cpu_kind kind = {1, 0};
+    boids_backend *cpu = make_cpu_tile(&f, &kind, &err);
     if (!ref || !cpu) exit(1);
     uint32_t gid[300];
     for (uint32_t i = 0; i < 300; i++) gid[i] = i;
@@ -256,7 +265,7 @@ static boids_interact table_for(const boids_params *p) {
 typedef struct run {
     const char *name;
     int dim, boundary, vicsek, topo, table;
-    int k, uneven, threads;
+    int k, uneven, threads, scalar;
     size_t n;
     double height; /* 0: the default's */
 } run;
@@ -285,8 +294,8 @@ static void run_case(const run *r) {
     boids_flock_randomize(&f, &p, 1234 + r->n);
     const boids_interact t = table_for(&p);
     tile_case c = {r->name, p, r->table ? &t : NULL, &f, 24, r->k, r->uneven};
-    int threads = r->threads;
-    tile_check_equal(&c, make_cpu_tile, &threads);
+    cpu_kind kind = {r->threads, r->scalar};
+    tile_check_equal(&c, make_cpu_tile, &kind);
     boids_flock_free(&f);
 }
 
@@ -296,27 +305,29 @@ int main(void) {
     test_refusals();
     enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
     static const run runs[] = {
-        /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, n, height */
-        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 1500, 0},
-        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 1000, 0},
+        /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, scalar, n, height */
+        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 0, 1500, 0},
+        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 0, 1000, 0},
         /* 4 rows under wrap: two tiles of 2 rows, each window all 4 rows from row_lo 1 or 3 */
-        {"2d wrap 4 rows reynolds", 2, W, 0, 0, 1, 2, 0, 1, 800, 220},
-        {"2d wrap 4 rows vicsek", 2, W, 1, 0, 0, 2, 0, 1, 800, 220},
-        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 1500, 0},
-        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 1500, 0},
-        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 1500, 0},
-        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 1500, 0},
-        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 1500, 0},
-        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 4500, 0},
-        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 1500, 0},
-        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 1500, 0},
-        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 2000, 0},
-        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 2000, 0},
-        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 2000, 0},
-        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 2000, 0},
-        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 2000, 0},
-        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 2000, 0},
-        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 5000, 0},
+        {"2d wrap 4 rows reynolds", 2, W, 0, 0, 1, 2, 0, 1, 0, 800, 220},
+        {"2d wrap 4 rows vicsek", 2, W, 1, 0, 0, 2, 0, 1, 0, 800, 220},
+        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 0, 1500, 0},
+        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 0, 1500, 0},
+        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 0, 1500, 0},
+        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 0, 1500, 0},
+        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 0, 1500, 0},
+        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 0, 4500, 0},
+        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 0, 1500, 0},
+        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 0, 1500, 0},
+        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0},
+        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 0, 2000, 0},
+        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 0, 2000, 0},
+        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 0, 2000, 0},
+        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 0, 2000, 0},
+        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0},
+        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 0, 5000, 0},
+        {"2d wrap reynolds scalar", 2, W, 0, 0, 1, 3, 0, 1, 1, 1500, 0},
+        {"3d wrap vicsek scalar", 3, W, 1, 0, 0, 3, 0, 1, 1, 2000, 0},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
     return CHECK_DONE("tile_test");
