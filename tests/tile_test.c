@@ -3,8 +3,8 @@
  * the bytes of the whole flock's run, in the plane and the box, under wrap, walls and the
  * open boundary, Reynolds with the interaction table and Vicsek with noise, metric and
  * topological neighbours (k_in_vision), balanced and uneven cuts, one and two threads, the
- * SIMD and the scalar kernels. Also
- * the cut (boids_tile_cut, boids_tile_of_row), the box and the refusals. */
+ * SIMD and the scalar kernels. Also the cut (boids_tile_cut, boids_tile_of_row), the box
+ * and the refusals. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
