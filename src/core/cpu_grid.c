@@ -19,6 +19,17 @@
  * threads and whatever the order of the state in memory (a resumed run equals a straight
  * one).
  *
+ * Tile mode (tile.h, boids_backend_upload_tile): the state is a window of the whole flock,
+ * its boids in global id order (local ids in that order, gid their global ones). The grid
+ * is the whole flock's (tile_window: cap from n_global, on the open boundary the tile's box)
+ * with the window's rows along the last axis; cells hold their boids in local id order,
+ * which is the global one, and candidates come in the same offset order as in the whole
+ * grid; offsets use the world's wrap of the global positions, the SIMD kernels' skip of
+ * rules_wrap is decided from the global row (steer_groups); the Vicsek noise draws with the
+ * global id. Only the steered rows are steered, the others copied (steered_cells). The
+ * cells of a tile are computed by the scalar code (tile_cells, the same cells as the AVX2
+ * cell kernel's), which also refuses a boid outside the window.
+ *
  * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
  * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels'
  * bits), cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */

@@ -52,9 +52,11 @@ typedef struct boids_tile {
 
 /* The geometry the backend's step uses for the whole flock of t->n_global boids (t->box on
  * the open boundary; t->rows and the rest are not read). The cpu backend's is the box grid
- * over the flock on the open boundary, the world grid otherwise; the GPU's the world grid
- * (boids_grid_geomd_init). BOIDS_ERR_INPUT for a backend without tiles (cpu-ref) or
- * parameters the backend refuses; the message says why. */
+ * over the flock on the open boundary (an axis where the box is empty, lo > hi, at 0 as
+ * for a flock without a finite position there), the world grid otherwise; the GPU's the
+ * world grid (boids_grid_geomd_init). BOIDS_ERR_INPUT for a backend without tiles
+ * (cpu-ref), the open boundary without has_box, parameters boids_tile_refusal refuses or
+ * the backend refuses; the message says why. */
 boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params *p,
                                      const boids_tile *t, grid_geomd *g, boids_error *err);
 
