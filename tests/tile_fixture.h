@@ -42,8 +42,9 @@ typedef struct tile_case {
     const boids_interact *inter; /* NULL: none */
     const boids_flock *start;    /* the whole flock at the start */
     unsigned steps;
-    int k;      /* tiles, 1 .. TILE_MAX_K */
-    int uneven; /* tile 0 one row, the other rows shared evenly by rows; else boids_tile_cut */
+    int k;       /* tiles, 1 .. TILE_MAX_K */
+    int uneven;  /* tile 0 one row, the other rows shared evenly by rows; else boids_tile_cut */
+    int reverse; /* each tile's boids uploaded in descending id order (any order is allowed) */
 } tile_case;
 
 static void tile_die(const char *name, const char *what, const boids_error *err) {
@@ -149,7 +150,8 @@ static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
             tiny += cut[j + 1] - cut[j] == 1;
             w.n_global = n, w.has_box = t.has_box, w.box = t.box, w.gid = gid;
             size_t m = 0;
-            for (size_t i = 0; i < n; i++) {
+            for (size_t q = 0; q < n; q++) {
+                const size_t i = c->reverse ? n - 1 - q : q;
                 const uint32_t r = (row[i] + nrows - w.row_lo) % nrows;
                 if (r >= w.rows) continue;
                 for (int a = 0; a < dim; a++) {
