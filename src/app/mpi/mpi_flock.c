@@ -59,6 +59,8 @@ typedef struct mflock {
     uint32_t *lgid;
     size_t *lown; /* pairs: an owned boid's index, its index in lf */
     size_t lgid_cap, lown_cap, nlown;
+    size_t *edge, *pair; /* the owned boids of the border rows, by index (step_one) */
+    size_t edge_cap, pair_cap;
     unsigned char *next; /* the owned boids' new state */
     size_t next_cap;
     int overlap; /* step the interior rows while the halo travels */
@@ -89,6 +91,14 @@ typedef struct place {
     uint64_t cell;
     size_t i;
 } place;
+
+/* One record from src to dst (a constant size for each dimension: an inlined copy). */
+static inline void rec_copy(const mflock *c, unsigned char *dst, const unsigned char *src) {
+    if (c->dim == 2)
+        memcpy(dst, src, 4 + 8 * 2);
+    else
+        memcpy(dst, src, 4 + 8 * 3);
+}
 
 static int cmp_place(const void *a, const void *b) {
     const place *x = a, *y = b;
@@ -158,7 +168,7 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
 
 /* Migration: every owned boid whose row is another tile's goes to that rank; the boids that
  * arrive join the owned ones. */
-static boids_status migrate(mflock *c, boids_error *err) {
+static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     const int K = c->size;
     memset(c->scount, 0, (size_t)K * sizeof *c->scount);
     for (size_t i = 0; i < c->m; i++) c->scount[boids_tile_of_row(c->cut, K, c->row[i])]++;
@@ -175,10 +185,10 @@ static boids_status migrate(mflock *c, boids_error *err) {
         int j = boids_tile_of_row(c->cut, K, c->row[i]);
         unsigned char *r = rec_at(c, c->own, i);
         if (j == c->rank) {
-            if (keep != i) memmove(rec_at(c, c->own, keep), r, c->rs);
-            keep++;
+            if (keep != i) rec_copy(c, rec_at(c, c->own, keep), r);
+            c->row[keep++] = c->row[i];
         } else {
-            memcpy(rec_at(c, c->buf, (size_t)at[j]++), r, c->rs);
+            rec_copy(c, rec_at(c, c->buf, (size_t)at[j]++), r);
         }
     }
     double t = MPI_Wtime();
@@ -189,7 +199,8 @@ static boids_status migrate(mflock *c, boids_error *err) {
         arrive += (size_t)c->rcount[j];
     }
     if (!grow(&c->rbuf, &c->rbuf_cap, arrive, c->rs) ||
-        !grow(&c->own, &c->own_cap, keep + arrive, c->rs))
+        !grow(&c->own, &c->own_cap, keep + arrive, c->rs) ||
+        !grow(&c->row, &c->row_cap, keep + arrive, sizeof *c->row))
         return nomem(c, "migration", err);
     MPI_Alltoallv(c->buf, c->scount, c->sdispl, c->rec_type, c->rbuf, c->rcount, c->rdispl,
                   c->rec_type, c->comm);
@@ -199,16 +210,10 @@ static boids_status migrate(mflock *c, boids_error *err) {
      * orders each cell by id), and kept from step to step, so that it stays close to the
      * grid's (see resort). */
     memcpy(rec_at(c, c->own, keep), c->rbuf, arrive * c->rs);
+    for (size_t i = keep; i < keep + arrive; i++)
+        c->row[i] = boids_tile_row(g, rec_get(rec_at(c, c->own, i), c->dim - 1));
     c->m = keep + arrive;
     return BOIDS_OK;
-}
-
-/* The records of owned rows == r into dst; their number. */
-static size_t rows_of(const mflock *c, uint32_t r, unsigned char *dst) {
-    size_t n = 0;
-    for (size_t i = 0; i < c->m; i++)
-        if (c->row[i] == r) memcpy(dst + n++ * c->rs, rec_at(c, c->own, i), c->rs);
-    return n;
 }
 
 /* Receives the message of (src, tag), of any length, into *dst (grown); its records. */
@@ -225,13 +230,12 @@ static boids_status receive(mflock *c, int src, int tag, unsigned char **dst, si
     return BOIDS_OK;
 }
 
-/* The window into c->lf: the owned boids of rows [ra, rb), then the halos a (na records)
- * and b (nb); c->lown[j] = (owned index, window index) of the owned ones, c->nlown of them. */
-static boids_status window(mflock *c, uint32_t ra, uint32_t rb, const unsigned char *a, size_t na,
-                           const unsigned char *b, size_t nb, boids_error *err) {
-    size_t mine = 0;
-    for (size_t i = 0; i < c->m; i++) mine += c->row[i] >= ra && c->row[i] < rb;
-    const size_t n = mine + na + nb;
+/* The window into c->lf: the owned boids idx[0 .. nidx) (idx NULL: all of them), then the
+ * halos a (na records) and b (nb); c->lown[j] = (owned index, window index) of the owned
+ * ones, c->nlown of them. */
+static boids_status window(mflock *c, const size_t *idx, size_t nidx, const unsigned char *a,
+                           size_t na, const unsigned char *b, size_t nb, boids_error *err) {
+    const size_t mine = idx ? nidx : c->m, n = mine + na + nb;
     if (n > c->lf_cap) {
         boids_flock_free(&c->lf);
         c->lf_cap = 0;
@@ -245,25 +249,25 @@ static boids_status window(mflock *c, uint32_t ra, uint32_t rb, const unsigned c
         !grow(&c->lown, &c->lown_cap, 2 * mine, sizeof *c->lown))
         return nomem(c, "the window", err);
     double *ax[6];
-    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
-    size_t o = 0;
-    c->nlown = 0;
-    for (size_t i = 0; i < c->m; i++) {
-        if (c->row[i] < ra || c->row[i] >= rb) continue;
+    const int nk = 2 * c->dim;
+    for (int k = 0; k < nk; k++) ax[k] = axis_of(c, &c->lf, k);
+    for (size_t o = 0; o < mine; o++) {
+        const size_t i = idx ? idx[o] : o;
         const unsigned char *r = rec_at(c, c->own, i);
-        c->lown[2 * c->nlown] = i;
-        c->lown[2 * c->nlown++ + 1] = o;
+        c->lown[2 * o] = i;
+        c->lown[2 * o + 1] = o;
         c->lgid[o] = rec_gid(r);
-        for (int k = 0; k < 2 * c->dim; k++) ax[k][o] = rec_get(r, k);
-        o++;
+        for (int k = 0; k < nk; k++) ax[k][o] = rec_get(r, k);
     }
+    c->nlown = mine;
+    size_t o = mine;
     const unsigned char *halo[2] = {a, b};
     const size_t nhalo[2] = {na, nb};
     for (int h = 0; h < 2; h++)
         for (size_t j = 0; j < nhalo[h]; j++, o++) {
             const unsigned char *r = halo[h] + j * c->rs;
             c->lgid[o] = rec_gid(r);
-            for (int k = 0; k < 2 * c->dim; k++) ax[k][o] = rec_get(r, k);
+            for (int k = 0; k < nk; k++) ax[k][o] = rec_get(r, k);
         }
     c->lf.n = n;
     c->lf.step = c->step;
@@ -279,9 +283,9 @@ typedef struct span {
 /* One step of window w holding the owned rows [ra, rb) and the halos a, b: the new state of
  * the owned boids of the rows it moves into c->next. */
 static boids_status step_window(mflock *c, const boids_params *p, const boids_tile *whole, span w,
-                                uint32_t ra, uint32_t rb, const unsigned char *a, size_t na,
+                                const size_t *idx, size_t nidx, const unsigned char *a, size_t na,
                                 const unsigned char *b, size_t nb, boids_error *err) {
-    boids_status s = window(c, ra, rb, a, na, b, nb, err);
+    boids_status s = window(c, idx, nidx, a, na, b, nb, err);
     if (s || c->nlown == 0) return s; /* no boid of this rank to move */
     const uint32_t wa = w.wa, wb = w.wb, row_lo = w.row_lo, rows = w.rows, steer_lo = w.steer_lo,
                    steer_hi = w.steer_hi;
@@ -306,6 +310,8 @@ static boids_status step_window(mflock *c, const boids_params *p, const boids_ti
         const uint32_t r = c->row[i];
         if (r < wa || r >= wb) continue;
         unsigned char *dst = rec_at(c, c->next, i);
+        const uint32_t gid = c->lgid[o];
+        memcpy(dst, &gid, sizeof gid);
         for (int k = 0; k < 2 * c->dim; k++) rec_set(dst, k, (float)ax[k][o]);
     }
     return BOIDS_OK;
@@ -332,8 +338,10 @@ static boids_status resort(mflock *c, const grid_geomd *g, boids_error *err) {
         pl[i] = (place){cell, i};
     }
     qsort(pl, c->m, sizeof *pl, cmp_place);
-    for (size_t i = 0; i < c->m; i++)
-        memcpy(rec_at(c, c->tmp, i), rec_at(c, c->own, pl[i].i), c->rs);
+    for (size_t i = 0; i < c->m; i++) {
+        rec_copy(c, rec_at(c, c->tmp, i), rec_at(c, c->own, pl[i].i));
+        c->row[i] = boids_tile_row(g, rec_get(rec_at(c, c->tmp, i), c->dim - 1));
+    }
     free(pl);
     unsigned char *x = c->own;
     size_t xc = c->own_cap;
@@ -393,26 +401,37 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
         c->have_cut = 1;
         c->nrows = nrows;
     }
-    if ((s = migrate(c, err))) return s;
-    if (c->st.steps == 0 || c->step % RESORT == 0) s = resort(c, &g, err);
-    if (s || (s = owned_rows(c, &g, err))) return s; /* the rows in the new order */
+    if ((s = migrate(c, &g, err))) return s;
+    if ((c->st.steps == 0 || c->step % RESORT == 0) && (s = resort(c, &g, err))) return s;
     c->st.boids_sum += (double)c->m;
     if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
     if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
-    /* The new state, record for record; the ids stay. */
+    /* The new state, record for record (every owned boid is in the moved rows of one
+     * window below, which writes it). */
     if (!grow(&c->next, &c->next_cap, c->m, c->rs)) return nomem(c, "the new state", err);
-    memcpy(c->next, c->own, c->m * c->rs);
+
+    /* The boids of the tile's two first and two last rows, by index: the halo the other
+     * ranks need, and the border windows. */
+    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1], T = hi - lo;
+    const uint32_t edge_row[4] = {lo, lo + 1, hi - 2, hi - 1};
+    size_t nedge[4] = {0, 0, 0, 0};
+    if (!grow(&c->edge, &c->edge_cap, 4 * c->m, sizeof *c->edge))
+        return nomem(c, "the border rows", err);
+    for (size_t i = 0; i < c->m; i++)
+        for (int e = 0; e < 4; e++)
+            if (c->row[i] == edge_row[e]) c->edge[(size_t)e * c->m + nedge[e]++] = i;
+    const size_t *edge[4] = {c->edge, c->edge + c->m, c->edge + 2 * c->m, c->edge + 3 * c->m};
 
     /* The halo: the rows beside the tile, from the ranks that own them, sent first. */
-    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1], T = hi - lo;
     const int has_lo = g.wrap || lo > 0, has_hi = g.wrap || hi < nrows;
     const int lower = has_lo ? boids_tile_of_row(c->cut, K, (lo + nrows - 1) % nrows) : -1;
     const int upper = has_hi ? boids_tile_of_row(c->cut, K, hi % nrows) : -1;
-    if (!grow(&c->buf, &c->buf_cap, 2 * c->m, c->rs)) return nomem(c, "the halo", err);
-    unsigned char *first = c->buf;
-    const size_t nfirst = has_lo ? rows_of(c, lo, first) : 0;
-    unsigned char *last = c->buf + nfirst * c->rs;
-    const size_t nlast = has_hi ? rows_of(c, hi - 1, last) : 0;
+    const size_t nfirst = has_lo ? nedge[0] : 0, nlast = has_hi ? nedge[3] : 0;
+    if (!grow(&c->buf, &c->buf_cap, nfirst + nlast, c->rs)) return nomem(c, "the halo", err);
+    unsigned char *first = c->buf, *last = c->buf + nfirst * c->rs;
+    for (size_t j = 0; j < nfirst; j++)
+        rec_copy(c, first + j * c->rs, rec_at(c, c->own, edge[0][j]));
+    for (size_t j = 0; j < nlast; j++) rec_copy(c, last + j * c->rs, rec_at(c, c->own, edge[3][j]));
     MPI_Request req[2];
     int nreq = 0;
     t1 = MPI_Wtime();
@@ -422,8 +441,8 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     c->st.halo_bytes += (double)((nfirst + nlast) * c->rs);
     /* The interior rows, whose neighbours are all owned, while the halo travels. */
     const int overlap = c->overlap && T >= 3;
-    if (overlap && (s = step_window(c, p, &t, (span){lo, T, 1, T - 1, lo + 1, hi - 1}, lo, hi, NULL,
-                                    0, NULL, 0, err)))
+    if (overlap && (s = step_window(c, p, &t, (span){lo, T, 1, T - 1, lo + 1, hi - 1}, NULL, 0,
+                                    NULL, 0, NULL, 0, err)))
         return s;
     size_t nbelow = 0, nabove = 0;
     t1 = MPI_Wtime();
@@ -434,13 +453,21 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     const uint32_t below = (uint32_t)has_lo, above = (uint32_t)has_hi;
     const uint32_t start = has_lo ? (lo + nrows - 1) % nrows : lo;
     if (overlap) { /* then the first and the last row, each with its halo */
-        if ((s = step_window(c, p, &t, (span){start, 2 + below, below, below + 1, lo, lo + 1}, lo,
-                             lo + 2, c->rbuf, nbelow, NULL, 0, err)) ||
-            (s = step_window(c, p, &t, (span){hi - 2, 2 + above, 1, 2, hi - 1, hi}, hi - 2, hi,
-                             NULL, 0, c->tmp, nabove, err)))
+        if (!grow(&c->pair, &c->pair_cap, nedge[0] + nedge[1] + nedge[2] + nedge[3],
+                  sizeof *c->pair))
+            return nomem(c, "the border rows", err);
+        size_t *a = c->pair, *b = c->pair + nedge[0] + nedge[1];
+        memcpy(a, edge[0], nedge[0] * sizeof *a);
+        memcpy(a + nedge[0], edge[1], nedge[1] * sizeof *a);
+        memcpy(b, edge[2], nedge[2] * sizeof *b);
+        memcpy(b + nedge[2], edge[3], nedge[3] * sizeof *b);
+        if ((s = step_window(c, p, &t, (span){start, 2 + below, below, below + 1, lo, lo + 1}, a,
+                             nedge[0] + nedge[1], c->rbuf, nbelow, NULL, 0, err)) ||
+            (s = step_window(c, p, &t, (span){hi - 2, 2 + above, 1, 2, hi - 1, hi}, b,
+                             nedge[2] + nedge[3], NULL, 0, c->tmp, nabove, err)))
             return s;
     } else if ((s = step_window(c, p, &t,
-                                (span){start, T + below + above, below, below + T, lo, hi}, lo, hi,
+                                (span){start, T + below + above, below, below + T, lo, hi}, NULL, 0,
                                 c->rbuf, nbelow, c->tmp, nabove, err))) {
         return s;
     }
@@ -544,6 +571,8 @@ static void op_destroy(boids_backend *b) {
     free(c->lgid);
     free(c->lown);
     free(c->next);
+    free(c->edge);
+    free(c->pair);
     free(c);
 }
 
