@@ -128,8 +128,8 @@ static boids_status check_tiles(const boids_backend *b, const char *what, boids_
     return BOIDS_OK;
 }
 
-/* The fields of t that every backend reads: the whole flock's size, the window's rows, the
- * steered rows, the box. */
+/* The fields of t that every backend reads: the whole flock's size, the box (p given: on the
+ * open boundary it is needed), with the window (p NULL) its rows and the steered rows. */
 static boids_status check_tile(const boids_tile *t, const boids_params *p, const char *what,
                                boids_error *err) {
     if (!t) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the tile is NULL", what);
@@ -137,7 +137,7 @@ static boids_status check_tile(const boids_tile *t, const boids_params *p, const
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: the whole flock has %zu boids (1 to %u admitted)", what,
                                t->n_global, (unsigned)(UINT32_MAX - 1));
-    if (t->rows == 0 || t->steer_lo > t->steer_hi || t->steer_hi > t->rows)
+    if (!p && (t->rows == 0 || t->steer_lo > t->steer_hi || t->steer_hi > t->rows))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: the window has %u rows and steers rows [%u, %u) of them "
                                "(need 1 row or more, steer_lo <= steer_hi <= rows)",

@@ -77,7 +77,12 @@ typedef struct cpu_grid {
     float *u[D];       /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
     cand *cand;        /* topological: per-thread selection buffers of k entries */
     size_t cand_cap;   /* entries allocated in cand */
+    size_t cap;        /* boids the state buffers (cur, snap, cell_of, u) hold */
     uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
+    int tiled;         /* tile mode (tile.h): the state is the window `tile` */
+    boids_tile tile;   /* its gid points to gid */
+    uint32_t *gid;     /* the global ids of the local boids */
+    size_t gid_cap;    /* entries allocated in gid */
     int run_threads;   /* threads of the current step (or neighbours query) */
     thread_pick pick;
 } cpu_grid;
@@ -176,12 +181,12 @@ static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
  * merged (which keeps the visiting order). This order is the summation order of every boid
  * of the cells. A span above 1 only for cells that run_ok admits (see steer_strip).
  * Returns the number of ranges (<= MAX_RANGES). */
-static int cell_ranges(const geom *g, const uint32_t *start, const uint32_t k[D], uint32_t span,
-                       range r[MAX_RANGES]) {
+static int cell_ranges(const geom *g, const grid_win *w, const uint32_t *start, const uint32_t k[D],
+                       uint32_t span, range r[MAX_RANGES]) {
     uint32_t rows[D][3];
     int nrow[D], idx[D];
     for (int a = 1; a < D; a++) {
-        nrow[a] = axis_cells(g->wrap, k[a], g->n[a], rows[a]);
+        nrow[a] = axis_cells(grid_axis_wraps(g, w, a), k[a], g->n[a], rows[a]);
         idx[a] = 0;
     }
     const uint32_t cx = k[0], ncx = g->n[0];
@@ -269,7 +274,8 @@ static void cell_sort_by_id(const state *s, uint32_t b, uint32_t e) {
 /* Within a cell, boids end in id order: the summation order of every boid, hence the
  * result, depends on the state alone, not on the order in which cur holds it (a resumed run
  * starts in id order, a running one in the previous step's cell order), nor on the number
- * of threads. */
+ * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
+ * window's rows), already in cell_of. */
 static void grid_build(cpu_grid *c, const geom *g, int threads) {
     const size_t n = c->h.base.n, nc = g->ncells;
     const state cur = c->cur, snap = c->snap;
@@ -287,8 +293,11 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+        if (c->tiled) { /* cell_of holds the window's cells (tile_cells) */
+            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
+        } else
 #if BOIDS_AVX2
-        if (simd) {
+            if (simd) {
             GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
             for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
         } else
@@ -349,8 +358,10 @@ typedef struct steer_ctx {
     float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
     const grid_k *k;
     const boids_params *p;
-    uint32_t t; /* Vicsek: the noise stream's step index */
-    int simd;   /* the AVX2 kernels (same bits as the scalar ones) */
+    uint32_t t;          /* Vicsek: the noise stream's step index */
+    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
+    const grid_win *win; /* the rows the grid numbers */
+    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
 } steer_ctx;
 
 /* Neighbour sums of the boid in slot i of the snapshot: the rules called per candidate.
@@ -447,12 +458,13 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
 }
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new
- * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it. */
+ * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
+ * original id is gid's in tile mode (gid NULL: the local one). */
 static void vicsek_move(const state *snap, const state *out, const grid_k *k, const boids_params *p,
-                        uint32_t t, uint32_t i, const float sum[D], long n) {
+                        uint32_t t, const uint32_t *gid, uint32_t i, const float sum[D], long n) {
     float x[D], v[D];
     state_get(snap, i, x, v);
-    grid_vicsek(k, p, t, snap->id[i], sum, n, x, v);
+    grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
     state_put(out, i, x, v);
 }
 
@@ -473,7 +485,7 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     for (uint32_t l = 0; l < q->lanes; l++) {
         float s[D];
         for (int a = 0; a < D; a++) s[a] = sum[a][l];
-        vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, q->i0 + l, s, cnt[l]);
+        vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, x->gid, q->i0 + l, s, cnt[l]);
     }
 }
 
@@ -490,7 +502,9 @@ static size_t cell_chunk(size_t units, int threads) {
 static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
                          const uint32_t k[D], uint32_t b, uint32_t e, int vicsek) {
     cell_group q = {r, nr, {0}, 0, 0};
-    for (int a = 0; a < D; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
+    for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
+    /* The last axis by its global row: a window's rows are not the world's. */
+    q.wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(x->win, k[D - 1]), x->win->n);
     for (q.i0 = b; q.i0 < e; q.i0 += LANES) {
         q.lanes = e - q.i0 < LANES ? e - q.i0 : LANES;
         if (vicsek)
@@ -532,17 +546,18 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
             pn += rem;
             pl = kc[0];
             if (!full) continue;
-            steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
-                         vicsek);
+            steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb,
+                         pb + pn, vicsek);
             pn = 0;
-            steer_groups(x, g, r, cell_ranges(g, start, kc, 1, r), kc, b + rem, e, vicsek);
+            steer_groups(x, g, r, cell_ranges(g, x->win, start, kc, 1, r), kc, b + rem, e, vicsek);
             continue;
         }
         if (pn)
-            steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
-                         vicsek);
+            steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb,
+                         pb + pn, vicsek);
         pn = 0;
-        if (full) steer_groups(x, g, r, cell_ranges(g, start, kc, 1, r), kc, b, b + full, vicsek);
+        if (full)
+            steer_groups(x, g, r, cell_ranges(g, x->win, start, kc, 1, r), kc, b, b + full, vicsek);
         if (rem) {
             pb = b + full;
             pn = rem;
@@ -550,24 +565,48 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
         }
     }
     if (pn)
-        steer_groups(x, g, r, cell_ranges(g, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
+        steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
                      vicsek);
 }
 
-/* Metric neighbours, either model: steers every boid of the snapshot and writes the new
- * state into cur, slot for slot. The one per-cell loop: strips of STRIP cells along x in
- * parallel (steer_strip), each cell's candidate ranges found once, its boids in groups of
- * LANES that share them. Which boids share a group changes no boid's sums, so neither
- * does the grouping nor the thread count. */
-static void steer_metric(cpu_grid *c, const geom *g, const grid_k *k, const boids_params *p) {
-    const steer_ctx x = {c->snap, c->cur, c->u, k, p, c->t, use_simd(c)};
+/* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
+ * steered rows [steer_lo, steer_hi) (a row along the last axis is ncells / n[D-1] cells).
+ * The boids of the other cells keep their state: copied from the snapshot into cur, slot for
+ * slot. */
+static void steered_cells(const cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
+    *c0 = 0, *c1 = g->ncells;
+    if (!c->tiled) return;
+    const size_t row = g->ncells / g->n[D - 1];
+    *c0 = c->tile.steer_lo * row, *c1 = c->tile.steer_hi * row;
+    const state snap = c->snap, out = c->cur;
+    const size_t b = c->start[*c0], e = c->start[*c1], n = c->h.base.n;
+    for (int a = 0; a < D; a++) {
+        memcpy(out.p[a], snap.p[a], b * sizeof(float));
+        memcpy(out.v[a], snap.v[a], b * sizeof(float));
+        memcpy(out.p[a] + e, snap.p[a] + e, (n - e) * sizeof(float));
+        memcpy(out.v[a] + e, snap.v[a] + e, (n - e) * sizeof(float));
+    }
+}
+
+/* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
+ * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
+ * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
+ * found once, its boids in groups of LANES that share them. Which boids share a group
+ * changes no boid's sums, so neither does the grouping nor the thread count. */
+static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
+                         const boids_params *p) {
+    const steer_ctx x = {
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const size_t per_row = (g->n[0] + STRIP - 1) / STRIP, np = per_row * (g->ncells / g->n[0]);
+    size_t c0, c1;
+    steered_cells(c, g, &c0, &c1);
+    const size_t per_row = (g->n[0] + STRIP - 1) / STRIP;
+    const size_t w0 = per_row * (c0 / g->n[0]), w1 = per_row * (c1 / g->n[0]);
     const uint32_t *const start = c->start;
     const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(np, threads);
+    const long chunk = (long)cell_chunk(w1 - w0, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t w = 0; w < np; w++) {
+    for (size_t w = w0; w < w1; w++) {
         uint32_t k[D];
         cell_coords(g, w / per_row * g->n[0], k);
         k[0] = (uint32_t)(w % per_row) * STRIP;
@@ -577,23 +616,28 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_k *k, const boid
 }
 
 /* Topological neighbours, either model: select, then sum over the selection in its
- * (d2, id) order, which does not depend on the threads. */
-static void steer_topo(cpu_grid *c, const geom *g, const grid_k *k, const boids_params *p) {
-    const size_t nc = g->ncells;
+ * (d2, id) order, which does not depend on the threads. In tile mode the selection's ties
+ * go by the local ids, which are in global id order. */
+static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
+                       const boids_params *p) {
+    size_t c0, nc;
+    steered_cells(c, g, &c0, &nc);
+    const uint32_t *const gid = c->tiled ? c->gid : NULL;
     const state snap = c->snap, out = c->cur;
     float *const *const u = c->u;
     const uint32_t *const start = c->start;
     const uint32_t t = c->t, kmax = (uint32_t)p->k;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(nc, threads);
+    const long chunk = (long)cell_chunk(nc - c0, threads);
     cand *const buf = c->cand;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         topo_q q = {
-            &snap, k, kmax, vicsek, p->k_in_vision != 0, 0, buf + (size_t)thread_num() * kmax, 0};
+            &snap, k, kmax, vicsek, p->k_in_vision != 0, win, 0, buf + (size_t)thread_num() * kmax,
+            0};
 #pragma omp for schedule(dynamic, chunk)
-        for (size_t cell = 0; cell < nc; cell++) {
+        for (size_t cell = c0; cell < nc; cell++) {
             uint32_t kc[D];
             cell_coords(g, cell, kc);
             for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
@@ -605,7 +649,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_k *k, const boids_
                         s[a] = u[a][i];
                         for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
                     }
-                    vicsek_move(&snap, &out, k, p, t, i, s, (long)q.m + 1);
+                    vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
                     continue;
                 }
                 grid_acc acc;
@@ -654,15 +698,106 @@ static grid_boxd flock_bbox(const cpu_grid *c, int threads) {
     return b;
 }
 
-/* Grid geometry for the current state (on the open boundary it follows the flock) and room
- * for it; also the topological selection buffers. */
-static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *build_threads,
-                            boids_error *err) {
-    grid_boxd bb;
+/* The geometry of the whole flock of tile t (tile.h): the world grid, or on the open boundary
+ * the grid over t's box, an axis without a finite position at 0 as in flock_bbox. */
+static boids_status whole_geom(const boids_params *p, const boids_tile *t, geom *g,
+                               boids_error *err) {
+    grid_boxd bb = t->box;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
-    if (open) bb = flock_bbox(c, c->run_threads);
-    boids_status st =
-        boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(c->h.base.n), err);
+    if (open && !t->has_box)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: a tile on the open boundary needs the whole flock's box");
+    for (int a = 0; a < D; a++)
+        if (!(bb.lo[a] <= bb.hi[a])) bb.lo[a] = bb.hi[a] = 0;
+    return boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(t->n_global), err);
+}
+
+static boids_status tile_geom(const boids_backend *b, const boids_params *p, const boids_tile *t,
+                              grid_geomd *g, boids_error *err) {
+    (void)b;
+    return whole_geom(p, t, g, err);
+}
+
+/* The window's grid: the whole flock's, with the window's rows along the last axis, and the
+ * rows it numbers. Refuses a window the grid cannot hold and steered rows whose halo rows
+ * are not in the window (tile.h). */
+static boids_status tile_window(const cpu_grid *c, const boids_params *p, geom *g, grid_win *w,
+                                boids_error *err) {
+    const boids_tile *t = &c->tile;
+    boids_status st = whole_geom(p, t, g, err);
+    if (st) return st;
+    const uint32_t n = g->n[D - 1];
+    if (t->rows > n || t->row_lo >= n || (!g->wrap && t->row_lo + t->rows > n))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: the tile's window, rows %u to %u, is not within the grid's "
+                               "%u rows along its last axis",
+                               t->row_lo, t->row_lo + t->rows - 1, n);
+    *w = (grid_win){t->row_lo, n, g->wrap && t->row_lo == 0 && t->rows == n};
+    /* A steered row's neighbour rows are in the window, or beyond the world's edge. */
+    const int below = t->steer_lo > 0 || w->wrap || (!g->wrap && t->row_lo == 0);
+    const int above = t->steer_hi < t->rows || w->wrap || (!g->wrap && t->row_lo + t->rows == n);
+    if (t->steer_lo < t->steer_hi && (!below || !above))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: the tile's window (global rows from %u, %u rows) lacks the "
+                               "halo row %s its steered rows [%u, %u)",
+                               t->row_lo, t->rows, below ? "above" : "below", t->steer_lo,
+                               t->steer_hi);
+    g->ncells = g->ncells / n * t->rows;
+    g->n[D - 1] = t->rows;
+    return BOIDS_OK;
+}
+
+/* The cell of every boid in the window's grid into cell_of (as grid_build computes it, with
+ * the window row of its global row). BOIDS_ERR_INPUT naming the first boid outside the
+ * window. */
+static boids_status tile_cells(cpu_grid *c, const geom *g, const grid_win *w, boids_error *err) {
+    const state cur = c->cur;
+    uint32_t *const cell_of = c->cell_of;
+    const long n = (long)c->h.base.n;
+    const int threads = c->run_threads;
+    float o[D];
+    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
+    long bad = n;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
+    for (long i = 0; i < n; i++) {
+        const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
+        const uint32_t r = row >= w->lo ? row - w->lo : row + w->n - w->lo;
+        if (r >= g->n[D - 1]) {
+            bad = i < bad ? i : bad;
+            continue;
+        }
+        uint32_t cell = r;
+        for (int a = D - 2; a >= 0; a--)
+            cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
+        cell_of[i] = cell;
+    }
+    if (bad < n) {
+        const uint32_t row = grid_cell_coord(cur.p[D - 1][bad] - o[D - 1], g->s[D - 1], w->n);
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: boid %u of the tile is in global row %u, outside the "
+                               "window's rows %u to %u",
+                               c->gid[cur.id[bad]], row, w->lo,
+                               (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
+    }
+    return BOIDS_OK;
+}
+
+/* Grid geometry for the current state (on the open boundary it follows the flock; in tile
+ * mode the window's) and the rows it numbers, room for it; also the topological selection
+ * buffers. */
+static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_win *w,
+                            int *build_threads, boids_error *err) {
+    boids_status st;
+    if (c->tiled) {
+        st = tile_window(c, p, g, w, err);
+    } else {
+        grid_boxd bb;
+        const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+        if (open) bb = flock_bbox(c, c->run_threads);
+        st = boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(c->h.base.n),
+                                   err);
+        *w = (grid_win){0, g->n[D - 1], g->wrap};
+    }
     if (st) return st;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
@@ -683,8 +818,9 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, int *bu
 /* What a step and a neighbours query begin with: prepare, then the constants of p with
  * the interaction table in (NULL: none) into k and tab. */
 static boids_status begin(cpu_grid *c, const boids_params *p, const boids_interact *in, geom *g,
-                          int *build_threads, grid_k *k, grid_table *tab, boids_error *err) {
-    boids_status st = prepare(c, p, g, build_threads, err);
+                          grid_win *w, int *build_threads, grid_k *k, grid_table *tab,
+                          boids_error *err) {
+    boids_status st = prepare(c, p, g, w, build_threads, err);
     if (!st) grid_k_init(k, tab, p, in);
     return st;
 }
@@ -734,22 +870,25 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     const int adapt = parallel && !c->h.fixed_threads;
     c->run_threads = parallel ? c->threads : 1; /* room for the most threads */
     geom g;
+    grid_win w;
     int build_threads;
     grid_k k;
     grid_table tab;
-    boids_status st = begin(c, p, &b->inter, &g, &build_threads, &k, &tab, err);
+    boids_status st = begin(c, p, &b->inter, &g, &w, &build_threads, &k, &tab, err);
     if (st) return st;
+    /* backend.c steps a tile once per upload: its whole flock's box does not follow. */
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? now_s() : 0;
         c->run_threads = all ? c->threads : 1;
-        if (open && s > 0 && (st = prepare(c, p, &g, &build_threads, err))) return st;
+        if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
+        if (c->tiled && (st = tile_cells(c, &g, &w, err))) return st;
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
         if (vicsek) unit_headings(c, c->run_threads);
         if (topo)
-            steer_topo(c, &g, &k, p);
+            steer_topo(c, &g, &w, &k, p);
         else
-            steer_metric(c, &g, &k, p);
+            steer_metric(c, &g, &w, &k, p);
         if (adapt) pick_record(&c->pick, all, now_s() - t0);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
@@ -766,10 +905,11 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     cpu_grid *c = (cpu_grid *)b;
     c->run_threads = b->n >= PARALLEL_MIN ? c->threads : 1;
     geom g;
+    grid_win w;
     int build_threads;
     grid_k k;
     grid_table tab;
-    boids_status st = prepare(c, p, &g, &build_threads, err);
+    boids_status st = prepare(c, p, &g, &w, &build_threads, err);
     if (st) return st;
     grid_k_init(&k, &tab, p, NULL);   /* the neighbours of the rules, without the table */
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
@@ -788,6 +928,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                     kmax,
                     vicsek,
                     p->k_in_vision != 0,
+                    &w,
                     0,
                     topo ? buf + (size_t)thread_num() * kmax : NULL,
                     0};
@@ -798,7 +939,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
             uint32_t kc[D];
             cell_coords(&g, cell, kc);
             range r[MAX_RANGES];
-            const int nr = cell_ranges(&g, start, kc, 1, r);
+            const int nr = cell_ranges(&g, &w, start, kc, 1, r);
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
@@ -858,33 +999,28 @@ enum {
     PER_BOID = 2 * (2 * D * sizeof(float) + sizeof(uint32_t)) + sizeof(uint32_t) + D * sizeof(float)
 };
 
-static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
-    cpu_grid *c = (cpu_grid *)b;
-    size_t n = in->n;
-    if (n == 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: a flock needs at least one boid");
+/* Makes the state buffers hold n boids or more; keeps them when they do (spare: a tile is
+ * uploaded every step, its size changing a little, so room for an eighth more then). */
+static boids_status reserve(cpu_grid *c, size_t n, int spare, boids_error *err) {
+    if (n <= c->cap) return BOIDS_OK;
     /* Ids and cell starts are 32-bit: they halve the memory traffic of the sort. */
     if (n >= UINT32_MAX || n > SIZE_MAX / PER_BOID)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "cpu: %zu boids is beyond this path's limit of %u", n,
                                (unsigned)(UINT32_MAX - 1));
+    const size_t cap =
+        spare && n + n / 8 < UINT32_MAX && n + n / 8 <= SIZE_MAX / PER_BOID ? n + n / 8 : n;
     state cur, snap;
-    uint32_t *cell_of = malloc(n * sizeof *cell_of);
-    float *unit = malloc(D * n * sizeof *unit);
-    int ok_cur = state_alloc(&cur, n), ok_snap = state_alloc(&snap, n);
+    uint32_t *cell_of = malloc(cap * sizeof *cell_of);
+    float *unit = malloc(D * cap * sizeof *unit);
+    int ok_cur = state_alloc(&cur, cap), ok_snap = state_alloc(&snap, cap);
     if (!cell_of || !unit || !ok_cur || !ok_snap) {
         free(cell_of);
         free(unit);
         if (ok_cur) state_free(&cur);
         if (ok_snap) state_free(&snap);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids (%zu MiB)",
-                               n, n * PER_BOID >> 20);
-    }
-    double *p[D], *v[D];
-    flock_axes(in, p, v);
-    for (size_t i = 0; i < n; i++) {
-        for (int a = 0; a < D; a++) cur.p[a][i] = (float)p[a][i], cur.v[a][i] = (float)v[a][i];
-        cur.id[i] = (uint32_t)i;
+                               n, cap * PER_BOID >> 20);
     }
     state_free(&c->cur);
     state_free(&c->snap);
@@ -893,9 +1029,54 @@ static boids_status upload(boids_backend *b, const boids_flock *in, boids_error 
     c->cur = cur;
     c->snap = snap;
     c->cell_of = cell_of;
-    for (int a = 0; a < D; a++) c->u[a] = unit + (size_t)a * n;
-    b->n = n;
+    for (int a = 0; a < D; a++) c->u[a] = unit + (size_t)a * cap;
+    c->cap = cap;
+    return BOIDS_OK;
+}
+
+/* The state of flock in (local ids 0 .. n - 1), into buffers that hold it. */
+static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_error *err) {
+    const size_t n = in->n;
+    if (n == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: a flock needs at least one boid");
+    boids_status st = reserve(c, n, spare, err);
+    if (st) return st;
+    double *p[D], *v[D];
+    flock_axes(in, p, v);
+    const state cur = c->cur;
+    for (size_t i = 0; i < n; i++) {
+        for (int a = 0; a < D; a++) cur.p[a][i] = (float)p[a][i], cur.v[a][i] = (float)v[a][i];
+        cur.id[i] = (uint32_t)i;
+    }
+    c->h.base.n = n;
     c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
+    return BOIDS_OK;
+}
+
+static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
+    cpu_grid *c = (cpu_grid *)b;
+    boids_status st = load(c, in, 0, err);
+    if (!st) c->tiled = 0;
+    return st;
+}
+
+/* Tile mode: the window's boids with their global ids (backend.c checked t). */
+static boids_status upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
+                                boids_error *err) {
+    cpu_grid *c = (cpu_grid *)b;
+    if (in->n > c->gid_cap) {
+        uint32_t *g = realloc(c->gid, in->n * sizeof *g);
+        if (!g)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu ids", in->n);
+        c->gid = g;
+        c->gid_cap = in->n;
+    }
+    boids_status st = load(c, in, 1, err);
+    if (st) return st;
+    memcpy(c->gid, t->gid, in->n * sizeof *c->gid);
+    c->tile = *t;
+    c->tile.gid = c->gid;
+    c->tiled = 1;
     return BOIDS_OK;
 }
 
@@ -906,14 +1087,15 @@ static void destroy(boids_backend *b) {
     free(c->cell_of);
     free(c->u[0]);
     free(c->cand);
+    free(c->gid);
     free(c->start);
     free(c->hist);
     free(c->block);
     free(c);
 }
 
-static const boids_backend_ops ops = {"cpu",  destroy,    step, download,
-                                      upload, neighbours, NULL, NULL};
+static const boids_backend_ops ops = {"cpu",  destroy,    step,      download,
+                                      upload, neighbours, tile_geom, upload_tile};
 
 boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
                                                 boids_error *err) {

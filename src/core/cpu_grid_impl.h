@@ -116,6 +116,27 @@ typedef struct state {
  * grid_cell_coord(x - o[a], s[a], n[a]), cells numbered with axis 0 fastest. */
 typedef grid_geomd geom;
 
+/* The rows along the last axis that a step's grid numbers: all the rows of the world's grid,
+ * or a tile's window (tile.h): rows lo, lo + 1, ... of the global grid's n, periodically
+ * under wrap. The window's own rows are a plain range (they wrap only when they are the
+ * whole grid), while offsets between boids keep the world's wrap. */
+typedef struct grid_win {
+    uint32_t lo; /* the global row of the grid's row 0 */
+    uint32_t n;  /* rows of the global grid */
+    int wrap;    /* the grid's rows wrap: the whole grid of a periodic world */
+} grid_win;
+
+/* The global row of row r of the grid. */
+static inline uint32_t grid_win_row(const grid_win *w, uint32_t r) {
+    const uint64_t v = (uint64_t)r + w->lo;
+    return (uint32_t)(v >= w->n ? v - w->n : v);
+}
+
+/* Whether the grid's axis a wraps (its cells' neighbours across the seam). */
+static inline int grid_axis_wraps(const geom *g, const grid_win *w, int a) {
+    return a == D - 1 ? w->wrap : g->wrap;
+}
+
 /* A contiguous range [b, e) of snapshot slots (grid_geom.h). */
 typedef grid_range range;
 
@@ -165,12 +186,13 @@ typedef struct cand {
 typedef struct topo_q {
     const state *s;
     const grid_k *k;
-    uint32_t kmax; /* k */
-    int vicsek;    /* no fov; radius test d2 <= R^2 */
-    int in_vision; /* k_in_vision */
-    uint32_t i;    /* the boid's slot */
-    cand *best;    /* kmax entries, ordered by (d2, id) */
-    uint32_t m;    /* entries in best */
+    uint32_t kmax;       /* k */
+    int vicsek;          /* no fov; radius test d2 <= R^2 */
+    int in_vision;       /* k_in_vision */
+    const grid_win *win; /* the rows the grid numbers */
+    uint32_t i;          /* the boid's slot */
+    cand *best;          /* kmax entries, ordered by (d2, id) */
+    uint32_t m;          /* entries in best */
 } topo_q;
 
 /* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c

@@ -82,8 +82,10 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
 void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
                                       const uint32_t c[D]) {
     long lo[D], hi[D], rmax = 0;
+    int wrap[D];
     for (int a = 0; a < D; a++) {
-        axis_span(g->wrap, c[a], g->n[a], &lo[a], &hi[a]);
+        wrap[a] = grid_axis_wraps(g, q->win, a);
+        axis_span(wrap[a], c[a], g->n[a], &lo[a], &hi[a]);
         if (-lo[a] > rmax) rmax = -lo[a];
         if (hi[a] > rmax) rmax = hi[a];
     }
@@ -100,7 +102,7 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
             size_t row = 0;
             int edge = 0; /* the row lies on the shell's face: all of it is in the shell */
             for (int a = D - 1; a >= 1; a--) {
-                row = row * g->n[a] + axis_cell(g->wrap, c[a], g->n[a], d[a]);
+                row = row * g->n[a] + axis_cell(wrap[a], c[a], g->n[a], d[a]);
                 edge = edge || d[a] == -r || d[a] == r;
             }
             row *= g->n[0];
@@ -112,11 +114,11 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
                 if (x1 >= n0) topo_scan(q, start[row], start[row + (size_t)(x1 - n0) + 1]);
             } else { /* else its two ends */
                 if (-r >= lo[0]) {
-                    const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], -r);
+                    const size_t cell = row + axis_cell(wrap[0], c[0], g->n[0], -r);
                     topo_scan(q, start[cell], start[cell + 1]);
                 }
                 if (r <= hi[0]) {
-                    const size_t cell = row + axis_cell(g->wrap, c[0], g->n[0], r);
+                    const size_t cell = row + axis_cell(wrap[0], c[0], g->n[0], r);
                     topo_scan(q, start[cell], start[cell + 1]);
                 }
             }

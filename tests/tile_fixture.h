@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/* One flock stepped as K tiles in one process (tile.h), against the whole flock stepped by
+ * the same kind of backend: the test of the tile contract for any backend (tile_test.c on
+ * cpu, the GPU's with --deterministic), given a factory that makes the backend.
+ *
+ * Each step starts from the current global state, as the ranks of boids-mpi would:
+ *   1. the whole flock's box (open boundary) from K chunks of the boids, each added with
+ *      boids_tile_box_add, merged by min and max (what an all-reduce over ranks makes);
+ *   2. the geometry (boids_backend_tile_geom), the row of every boid (boids_tile_row), the
+ *      cut of the rows (boids_tile_cut, or an uneven cut: tile 0 one row, the other rows
+ *      shared evenly, to show that any cut of whole rows gives the same bits);
+ *   3. for each tile: its boids and those of its two halo rows in global id order, uploaded
+ *      to the tile's backend (one per tile, kept over the steps as a rank keeps its own)
+ *      with the tile's rows as the steered rows, one step, download, and the steered boids
+ *      written into the next global state (each boid exactly once: the tiles' rows cover
+ *      the grid);
+ * then, after all steps, the global state is compared with the whole flock's run byte for
+ * byte: boids_flock_hash, memcmp of every array and the step count. Nothing is tolerated:
+ * the contract is the same bits. */
+#ifndef BOIDS_TEST_TILE_FIXTURE_H
+#define BOIDS_TEST_TILE_FIXTURE_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/backend.h"
+#include "boids/flock.h"
+#include "check.h"
+#include "tile.h"
+
+/* Makes a backend holding f (a whole flock or a tile's first upload); NULL with err set. */
+typedef boids_backend *(*tile_factory)(const boids_flock *f, void *ctx, boids_error *err);
+
+enum { TILE_MAX_K = 16 };
+
+typedef struct tile_case {
+    const char *name;
+    boids_params p;
+    const boids_interact *inter; /* NULL: none */
+    const boids_flock *start;    /* the whole flock at the start */
+    unsigned steps;
+    int k;      /* tiles, 1 .. TILE_MAX_K */
+    int uneven; /* tile 0 one row, the other rows shared evenly by rows; else boids_tile_cut */
+} tile_case;
+
+static void tile_die(const char *name, const char *what, const boids_error *err) {
+    fprintf(stderr, "%s: %s: %s\n", name, what, err->msg);
+    exit(1);
+}
+
+static double *tile_axis(const boids_flock *f, int a, int vel) {
+    double *const p[3] = {f->x, f->y, f->z}, *const v[3] = {f->vx, f->vy, f->vz};
+    return vel ? v[a] : p[a];
+}
+
+/* The even cut of nrows rows into k tiles by rows, after a first tile of one row. */
+static void tile_uneven_cut(uint32_t nrows, int k, uint32_t *cut) {
+    cut[0] = 0;
+    cut[1] = 1;
+    for (int j = 2; j <= k; j++) cut[j] = 1 + (uint32_t)((uint64_t)(nrows - 1) * (j - 1) / (k - 1));
+}
+
+/* The window of tile j under the cut (rows [cut[j], cut[j + 1]) and their halo rows). */
+static boids_tile tile_window_of(const uint32_t *cut, int j, int k, uint32_t nrows, int wrap) {
+    boids_tile t = {0};
+    const uint32_t lo = cut[j], hi = cut[j + 1];
+    if (k == 1) { /* the whole grid */
+        t.row_lo = 0, t.rows = nrows, t.steer_lo = 0, t.steer_hi = nrows;
+    } else if (wrap) {
+        t.row_lo = lo == 0 ? nrows - 1 : lo - 1;
+        t.rows = hi - lo + 2, t.steer_lo = 1, t.steer_hi = 1 + hi - lo;
+    } else {
+        const uint32_t a = lo > 0 ? lo - 1 : 0, b = hi < nrows ? hi + 1 : nrows;
+        t.row_lo = a, t.rows = b - a, t.steer_lo = lo - a, t.steer_hi = hi - a;
+    }
+    return t;
+}
+
+/* Runs c as tiles and as a whole flock with backends from make; CHECKs that both end with
+ * the same bytes. Returns 1 when they do. */
+static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
+    boids_error err;
+    const boids_flock *f0 = c->start;
+    const size_t n = f0->n;
+    const int dim = boids_flock_dim(f0), k = c->k;
+    boids_flock cur, next, local;
+    if (boids_flock_copy(&cur, f0, &err) || boids_flock_copy(&next, f0, &err) ||
+        boids_flock_alloc_dim(&local, n, dim, &err))
+        tile_die(c->name, "alloc", &err);
+    const size_t local_cap = local.n;
+    uint32_t *row = malloc(n * sizeof *row), *gid = malloc(n * sizeof *gid);
+    uint8_t *done = malloc(n);
+    boids_backend *tb[TILE_MAX_K] = {0};
+    if (!row || !gid || !done) {
+        fprintf(stderr, "%s: out of memory\n", c->name);
+        exit(1);
+    }
+    for (int j = 0; j < k; j++) {
+        if (!(tb[j] = make(f0, ctx, &err))) tile_die(c->name, "make", &err);
+        if (c->inter && boids_backend_set_interact(tb[j], c->inter, &err))
+            tile_die(c->name, "set_interact", &err);
+    }
+    unsigned tiny = 0; /* steps where some tile had a single row */
+    for (unsigned s = 0; s < c->steps; s++) {
+        boids_tile t = {0};
+        t.n_global = n;
+        t.has_box = c->p.boundary == BOIDS_BOUNDARY_OPEN;
+        boids_tile_box_empty(&t.box);
+        for (int j = 0; j < k; j++) { /* the box of K chunks, merged */
+            grid_boxd part;
+            boids_tile_box_empty(&part);
+            const size_t i0 = n * (size_t)j / (size_t)k, i1 = n * (size_t)(j + 1) / (size_t)k;
+            boids_flock chunk = cur;
+            chunk.n = i1 - i0;
+            for (int a = 0; a < dim; a++) {
+                double *const pa = tile_axis(&cur, a, 0) + i0, *const va =
+                                                                   tile_axis(&cur, a, 1) + i0;
+                if (a == 0) chunk.x = pa, chunk.vx = va;
+                if (a == 1) chunk.y = pa, chunk.vy = va;
+                if (a == 2) chunk.z = pa, chunk.vz = va;
+            }
+            if (chunk.n) boids_tile_box_add(&part, &chunk);
+            for (int a = 0; a < 3; a++) {
+                t.box.lo[a] = part.lo[a] < t.box.lo[a] ? part.lo[a] : t.box.lo[a];
+                t.box.hi[a] = part.hi[a] > t.box.hi[a] ? part.hi[a] : t.box.hi[a];
+            }
+            t.box.amax = part.amax > t.box.amax ? part.amax : t.box.amax;
+        }
+        grid_geomd g;
+        if (boids_backend_tile_geom(tb[0], &c->p, &t, &g, &err))
+            tile_die(c->name, "tile_geom", &err);
+        const uint32_t nrows = g.n[dim - 1];
+        uint64_t *count = calloc(nrows, sizeof *count);
+        uint32_t cut[TILE_MAX_K + 1];
+        if (!count) exit(1);
+        const double *const last = tile_axis(&cur, dim - 1, 0);
+        for (size_t i = 0; i < n; i++) count[row[i] = boids_tile_row(&g, last[i])]++;
+        if (c->uneven && nrows > (uint32_t)k)
+            tile_uneven_cut(nrows, k, cut);
+        else if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))
+            tile_die(c->name, "boids_tile_cut", &err);
+        free(count);
+        memset(done, 0, n);
+        for (int j = 0; j < k; j++) {
+            boids_tile w = tile_window_of(cut, j, k, nrows, g.wrap);
+            tiny += cut[j + 1] - cut[j] == 1;
+            w.n_global = n, w.has_box = t.has_box, w.box = t.box, w.gid = gid;
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++) {
+                const uint32_t r = (row[i] + nrows - w.row_lo) % nrows;
+                if (r >= w.rows) continue;
+                for (int a = 0; a < dim; a++) {
+                    tile_axis(&local, a, 0)[m] = tile_axis(&cur, a, 0)[i];
+                    tile_axis(&local, a, 1)[m] = tile_axis(&cur, a, 1)[i];
+                }
+                gid[m++] = (uint32_t)i;
+            }
+            if (m == 0) continue; /* a tile without boids steps nothing */
+            local.n = m;
+            local.step = cur.step;
+            if (boids_backend_upload_tile(tb[j], &local, &w, &err))
+                tile_die(c->name, "upload_tile", &err);
+            if (boids_backend_step(tb[j], &c->p, 1, &err)) tile_die(c->name, "tile step", &err);
+            if (boids_backend_download(tb[j], &local, &err)) tile_die(c->name, "download", &err);
+            CHECK(local.step == cur.step + 1, "%s: a tile's step count %u after step %u", c->name,
+                  local.step, cur.step);
+            for (size_t l = 0; l < m; l++) {
+                const uint32_t i = gid[l], r = (row[i] + nrows - w.row_lo) % nrows;
+                if (r < w.steer_lo || r >= w.steer_hi) continue;
+                CHECK(!done[i], "%s: boid %u steered by two tiles", c->name, i);
+                done[i] = 1;
+                for (int a = 0; a < dim; a++) {
+                    tile_axis(&next, a, 0)[i] = tile_axis(&local, a, 0)[l];
+                    tile_axis(&next, a, 1)[i] = tile_axis(&local, a, 1)[l];
+                }
+            }
+            local.n = local_cap;
+        }
+        size_t missed = 0;
+        for (size_t i = 0; i < n; i++) missed += !done[i];
+        CHECK(missed == 0, "%s: step %u: %zu boids steered by no tile", c->name, s, missed);
+        next.step = cur.step + 1;
+        boids_flock swap = cur;
+        cur = next;
+        next = swap;
+    }
+    /* The whole flock, all steps in one call, on a fresh backend of the kind. */
+    boids_backend *whole = make(f0, ctx, &err);
+    if (!whole) tile_die(c->name, "make", &err);
+    if (c->inter && boids_backend_set_interact(whole, c->inter, &err))
+        tile_die(c->name, "set_interact", &err);
+    if (boids_backend_step(whole, &c->p, c->steps, &err)) tile_die(c->name, "whole step", &err);
+    if (boids_backend_download(whole, &next, &err)) tile_die(c->name, "download", &err);
+    const uint64_t ht = boids_flock_hash(&cur), hw = boids_flock_hash(&next);
+    int same = ht == hw && cur.step == next.step;
+    for (int a = 0; a < dim; a++)
+        for (int v = 0; v < 2; v++)
+            same =
+                same && !memcmp(tile_axis(&cur, a, v), tile_axis(&next, a, v), n * sizeof(double));
+    CHECK(same,
+          "%s: %d tiles give %016" PRIx64 " (step %u), the whole flock %016" PRIx64 " (step %u)",
+          c->name, k, ht, cur.step, hw, next.step);
+    printf("%-34s n=%-5zu K=%d%s %u steps: %s (%016" PRIx64 ")%s\n", c->name, n, k,
+           c->uneven ? " uneven" : "", c->steps, same ? "same bytes" : "DIFFERENT", ht,
+           tiny ? ", with one-row tiles" : "");
+    boids_backend_destroy(whole);
+    for (int j = 0; j < k; j++) boids_backend_destroy(tb[j]);
+    boids_flock_free(&cur);
+    boids_flock_free(&next);
+    boids_flock_free(&local);
+    free(row);
+    free(gid);
+    free(done);
+    return same;
+}
+
+#endif

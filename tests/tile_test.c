@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* Tiles on the cpu backend (tile.h): a flock stepped as K tiles (tile_fixture.h) ends with
+ * the bytes of the whole flock's run, in the plane and the box, under wrap, walls and the
+ * open boundary, Reynolds with the interaction table and Vicsek with noise, metric and
+ * topological neighbours (k_in_vision), balanced and uneven cuts, one and two threads. Also
+ * the cut (boids_tile_cut, boids_tile_of_row), the box and the refusals. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/backend.h"
+#include "boids/interact.h"
+#include "check.h"
+#include "cpu_grid.h"
+#include "tile_fixture.h"
+
+/* ---- the cut ---------------------------------------------------------------------------- */
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+/* The cut's shape: from 0 to nrows, every tile at least one row, under wrap with k > 1 no
+ * tile wider than nrows - 2; and boids_tile_of_row inverts it. */
+static void check_cut_shape(const uint32_t *cut, uint32_t nrows, int wrap, int k,
+                            const char *what) {
+    CHECK(cut[0] == 0 && cut[k] == nrows, "%s: the cut runs from %u to %u of %u rows", what, cut[0],
+          cut[k], nrows);
+    for (int j = 0; j < k; j++) {
+        CHECK(cut[j + 1] > cut[j], "%s: tile %d has rows [%u, %u)", what, j, cut[j], cut[j + 1]);
+        if (wrap && k > 1)
+            CHECK(cut[j + 1] - cut[j] + 2 <= nrows,
+                  "%s: tile %d of %u rows and its halo in %u rows", what, j, cut[j + 1] - cut[j],
+                  nrows);
+    }
+    for (uint32_t r = 0; r < nrows; r++) {
+        const int j = boids_tile_of_row(cut, k, r);
+        CHECK(j >= 0 && j < k && cut[j] <= r && r < cut[j + 1], "%s: row %u in tile %d", what, r,
+              j);
+    }
+}
+
+static void test_cut(void) {
+    boids_error err;
+    uint64_t seed = 21;
+    uint64_t count[200];
+    uint32_t cut[TILE_MAX_K + 1];
+    /* Balance: rows of 0 to 100 boids, tiles of many rows, so that no tile's bound on its
+     * rows binds: each boundary is the nearest row boundary to its even share, within half
+     * a row's count of it, so a tile's load is within one row's count of total / k. */
+    for (int trial = 0; trial < 200; trial++) {
+        const uint32_t nrows = 40 + (uint32_t)(lcg(&seed) % 160);
+        const int k = 1 + (int)(lcg(&seed) % 8), wrap = (int)(lcg(&seed) % 2);
+        uint64_t total = 0, most = 0;
+        for (uint32_t r = 0; r < nrows; r++) {
+            count[r] = lcg(&seed) % 101;
+            total += count[r];
+            most = count[r] > most ? count[r] : most;
+        }
+        CHECK(!boids_tile_cut(count, nrows, wrap, k, cut, &err), "cut: %s", err.msg);
+        check_cut_shape(cut, nrows, wrap, k, "balanced cut");
+        for (int j = 0; j < k; j++) {
+            uint64_t load = 0;
+            for (uint32_t r = cut[j]; r < cut[j + 1]; r++) load += count[r];
+            CHECK(fabs((double)load - (double)total / k) <= (double)most,
+                  "trial %d: tile %d of %d holds %llu boids, the even share %.1f, a row at most "
+                  "%llu",
+                  trial, j, k, (unsigned long long)load, (double)total / k,
+                  (unsigned long long)most);
+        }
+    }
+    /* Every boid in one row, or none at all: still whole rows, at least one each, and under
+     * wrap each tile with its halo within the grid. */
+    for (uint32_t nrows = 1; nrows <= 12; nrows++)
+        for (int wrap = 0; wrap <= 1; wrap++)
+            for (int k = 1; k <= 12; k++) {
+                const int admitted =
+                    wrap ? (k == 1 || (nrows >= 4 && (uint32_t)k <= nrows)) : (uint32_t)k <= nrows;
+                for (uint32_t hot = 0; hot <= nrows; hot++) { /* hot == nrows: no boids */
+                    for (uint32_t r = 0; r < nrows; r++) count[r] = r == hot ? 1000 : 0;
+                    boids_error_clear(&err);
+                    const boids_status st = boids_tile_cut(count, nrows, wrap, k, cut, &err);
+                    CHECK(admitted ? st == BOIDS_OK : st == BOIDS_ERR_INPUT,
+                          "%u rows, wrap %d, %d tiles: status %d (%s)", nrows, wrap, k, st,
+                          err.msg);
+                    if (st == BOIDS_OK) check_cut_shape(cut, nrows, wrap, k, "one-row flock");
+                    if (!admitted)
+                        CHECK(strstr(err.msg, "at most") && strstr(err.msg, "fewer ranks"),
+                              "the refusal says how many ranks and what to change: %s", err.msg);
+                }
+            }
+    CHECK(boids_tile_cut(count, 5, 0, 0, cut, &err) == BOIDS_ERR_INPUT, "0 tiles refused");
+    CHECK(boids_tile_cut(NULL, 5, 0, 2, cut, &err) == BOIDS_ERR_INPUT, "NULL counts refused");
+    printf("cut: balance within one row's count, whole rows, the wrap bound, refusals\n");
+}
+
+/* ---- the box ---------------------------------------------------------------------------- */
+
+static void test_box(void) {
+    boids_error err;
+    boids_flock f;
+    if (boids_flock_alloc_dim(&f, 3, 3, &err)) exit(1);
+    const double v[3][3] = {{0.1, -2.5, 7}, {1e10 + 1, 3, -0.3}, {5, 5, 5}};
+    for (size_t i = 0; i < 3; i++) f.x[i] = v[0][i], f.y[i] = v[1][i], f.z[i] = v[2][i];
+    grid_boxd whole, a;
+    boids_tile_box_empty(&whole);
+    boids_tile_box_add(&whole, &f);
+    CHECK(whole.lo[0] == (double)(float)-2.5 && whole.hi[0] == 7, "x from %g to %g", whole.lo[0],
+          whole.hi[0]);
+    CHECK(whole.lo[1] == (double)(float)-0.3 && whole.hi[1] == (double)(float)(1e10 + 1),
+          "y: the float positions (%.17g, %.17g)", whole.lo[1], whole.hi[1]);
+    CHECK(whole.amax == (double)(float)1e10, "amax %.17g", whole.amax);
+    /* Two parts added into one box give the same box. */
+    boids_tile_box_empty(&a);
+    boids_flock part = f;
+    part.n = 1;
+    boids_tile_box_add(&a, &part);
+    part.x++, part.y++, part.z++, part.vx++, part.vy++, part.vz++;
+    part.n = 2;
+    boids_tile_box_add(&a, &part);
+    CHECK(!memcmp(&a, &whole, sizeof a), "the box of two parts is the box of the whole");
+    boids_flock_free(&f);
+    printf("box: float positions, any split of the flock\n");
+}
+
+/* ---- refusals --------------------------------------------------------------------------- */
+
+static boids_backend *make_cpu_tile(const boids_flock *f, void *ctx, boids_error *err) {
+    boids_backend *b = boids_cpu_create(f, *(const int *)ctx, err);
+    if (b) boids_cpu_fixed_threads(b, 1); /* each thread count runs as asked */
+    return b;
+}
+
+static void test_refusals(void) {
+    boids_error err;
+    boids_params p = boids_params_default();
+    p.count = 300;
+    boids_flock f;
+    if (boids_flock_alloc(&f, 300, &err)) exit(1);
+    boids_flock_randomize(&f, &p, 5);
+    boids_backend *ref = boids_cpu_ref_create(&f, &err);
+    int threads = 1;
+    boids_backend *cpu = make_cpu_tile(&f, &threads, &err);
+    if (!ref || !cpu) exit(1);
+    uint32_t gid[300];
+    for (uint32_t i = 0; i < 300; i++) gid[i] = i;
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid};
+    grid_geomd g;
+    CHECK(boids_backend_tile_geom(ref, &p, &t, &g, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "cpu-ref backend cannot step a tile; use cpu or gpu"),
+          "cpu-ref: %s", err.msg);
+    CHECK(boids_backend_upload_tile(ref, &f, &t, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "cannot step a tile"),
+          "cpu-ref upload: %s", err.msg);
+    CHECK(!boids_backend_tile_geom(cpu, &p, &t, &g, &err), "tile_geom: %s", err.msg);
+    t.rows = g.n[1];
+    t.steer_hi = g.n[1];
+    /* Global ids: NULL, not ascending, beyond the flock. */
+    t.gid = NULL;
+    CHECK(boids_backend_upload_tile(cpu, &f, &t, &err) == BOIDS_ERR_INPUT, "NULL gid");
+    t.gid = gid;
+    gid[7] = 6;
+    CHECK(boids_backend_upload_tile(cpu, &f, &t, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "not strictly ascending") && strstr(err.msg, "local boid 7"),
+          "ascending: %s", err.msg);
+    gid[7] = 7;
+    t.n_global = 299;
+    CHECK(boids_backend_upload_tile(cpu, &f, &t, &err) == BOIDS_ERR_INPUT, "n_global below n");
+    t.n_global = 300;
+    t.steer_hi = t.rows + 1;
+    CHECK(boids_backend_upload_tile(cpu, &f, &t, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "steers rows"),
+          "steered rows beyond the window: %s", err.msg);
+    t.steer_hi = t.rows;
+    /* The whole grid as one window: accepted, one step, then no second. */
+    CHECK(!boids_backend_upload_tile(cpu, &f, &t, &err), "whole window: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 2, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "once"),
+          "two steps of a tile: %s", err.msg);
+    uint32_t cnt[300];
+    uint64_t hs[300];
+    CHECK(boids_backend_neighbours(cpu, &p, cnt, hs, &err) == BOIDS_ERR_INPUT,
+          "neighbours of a tile: %s", err.msg);
+    CHECK(!boids_backend_step(cpu, &p, 1, &err), "one step: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "stale"),
+          "a second step: %s", err.msg);
+    /* A window of rows 0 .. 2 under wrap steering row 0: its halo row below is missing. */
+    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 0, 2, 0, t.box, gid}, &err),
+          "upload: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo row"),
+          "missing halo: %s", err.msg);
+    /* A window of 3 rows holding boids of every row: the first outside is named. */
+    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid}, &err),
+          "upload: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "outside") &&
+              strstr(err.msg, "global row"),
+          "a boid outside the window: %s", err.msg);
+    CHECK(!boids_backend_upload_tile(cpu, &f,
+                                     &(boids_tile){300, 0, g.n[1] + 1, 1, 2, 0, t.box, gid}, &err),
+          "upload: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "window"),
+          "a window wider than the grid: %s", err.msg);
+    /* Topological neighbours without k_in_vision: refused with the reason and the fix. */
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    p.k = 7;
+    p.k_in_vision = 0;
+    const char *why = boids_tile_refusal(&p);
+    CHECK(why && strstr(why, "set k_in_vision=1"), "refusal: %s", why ? why : "(none)");
+    CHECK(boids_backend_tile_geom(cpu, &p, &t, &g, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "k_in_vision=1"),
+          "tile_geom, topological: %s", err.msg);
+    CHECK(!boids_backend_upload_tile(cpu, &f, &t, &err), "upload: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "k_in_vision=1"),
+          "step, topological: %s", err.msg);
+    p.k_in_vision = 1;
+    CHECK(boids_tile_refusal(&p) == NULL, "k_in_vision bounds the reach");
+    p.neighbours = BOIDS_NEIGHBOURS_METRIC;
+    CHECK(boids_tile_refusal(&p) == NULL, "metric neighbours have a reach");
+    /* The open boundary needs the box. */
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    CHECK(boids_backend_tile_geom(cpu, &p, &t, &g, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "box"),
+          "open without a box: %s", err.msg);
+    /* An upload of the whole flock ends tile mode. */
+    p.boundary = BOIDS_BOUNDARY_WRAP;
+    CHECK(!boids_backend_upload(cpu, &f, &err) && !boids_backend_step(cpu, &p, 2, &err),
+          "whole flock again: %s", err.msg);
+    boids_backend_destroy(ref);
+    boids_backend_destroy(cpu);
+    boids_flock_free(&f);
+    printf("refusals: cpu-ref, global ids, windows, steps, topological without k_in_vision\n");
+}
+
+/* ---- the tiles' steps ------------------------------------------------------------------- */
+
+/* A predator, an attractor and an obstacle (a circle in the plane, a sphere in the box)
+ * inside the flock. */
+static boids_interact table_for(const boids_params *p) {
+    boids_interact t;
+    boids_interact_default(&t, p);
+    t.predators[0] = (boids_point){1, p->width * 0.3, p->height * 0.6, 90, 2, p->depth * 0.4};
+    t.attractors[0] = (boids_point){1, p->width * 0.7, p->height * 0.3, 120, 1, p->depth * 0.6};
+    t.obstacle_count = 1;
+    t.obstacles[0] = (boids_obstacle){p->dim == 3 ? BOIDS_OBSTACLE_SPHERE : BOIDS_OBSTACLE_CIRCLE,
+                                      p->width * 0.5,
+                                      p->height * 0.5,
+                                      0,
+                                      0,
+                                      40,
+                                      p->depth * 0.5};
+    return t;
+}
+
+typedef struct run {
+    const char *name;
+    int dim, boundary, vicsek, topo, table;
+    int k, uneven, threads;
+    size_t n;
+} run;
+
+static void run_case(const run *r) {
+    boids_error err;
+    boids_params p = boids_params_default();
+    p.dim = r->dim;
+    p.boundary = r->boundary;
+    if (r->dim == 3) p.width = 400, p.height = 300, p.depth = 450;
+    p.count = (long)r->n;
+    if (r->vicsek) {
+        p.model = BOIDS_MODEL_VICSEK;
+        p.noise = 1.0;
+        p.noise_seed = 11;
+        p.speed = 120;
+    }
+    if (r->topo) {
+        p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        p.k = 7;
+        p.k_in_vision = 1;
+    }
+    boids_flock f;
+    if (boids_flock_alloc_dim(&f, r->n, r->dim, &err)) exit(1);
+    boids_flock_randomize(&f, &p, 1234 + r->n);
+    const boids_interact t = table_for(&p);
+    tile_case c = {r->name, p, r->table ? &t : NULL, &f, 24, r->k, r->uneven};
+    int threads = r->threads;
+    tile_check_equal(&c, make_cpu_tile, &threads);
+    boids_flock_free(&f);
+}
+
+int main(void) {
+    test_cut();
+    test_box();
+    test_refusals();
+    enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
+    static const run runs[] = {
+        /* name                        dim bnd vic top tab  k  unev thr  n */
+        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 1500},
+        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 1000},
+        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 1500},
+        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 1500},
+        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 1500},
+        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 1500},
+        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 1500},
+        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 4500},
+        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 1500},
+        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 1500},
+        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 2000},
+        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 2000},
+        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 2000},
+        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 2000},
+        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 2000},
+        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 2000},
+        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 5000},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
+    return CHECK_DONE("tile_test");
+}
