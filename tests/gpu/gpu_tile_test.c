@@ -8,7 +8,9 @@
  * failure, not a rounding. Besides: the row the count stage puts a boid in is the host's
  * boids_tile_row, on either side of every row boundary (a window of one row takes exactly
  * the boids the host places in it, and the step refuses one it places outside, naming it);
- * the boids of unsteered rows keep their bits. The context is made with
+ * the boids of unsteered rows keep their bits; a window the grid cannot hold and steered rows
+ * without their halo rows are refused; a fused-variant backend steps tiles with the same
+ * bits. The context is made with
  * BOIDS_EGL_DEVICE=0 (device 0 of boids_gl_device_count's), and an index beyond the
  * devices is refused. Small flocks and few steps: llvmpipe is slow. Exit 77 (skip) only
  * when no GL 4.3 context can be made, a failure with BOIDS_REQUIRE_GPU set. */
@@ -19,10 +21,11 @@
 #include "gpu_fixture.h"
 #include "tile.h"
 
-/* tile_fixture.h's factory: a checked gpu backend in --deterministic mode. */
+/* tile_fixture.h's factory: a checked gpu backend in --deterministic mode, of the variant
+ * *ctx (NULL: plain). */
 static boids_backend *make_gpu(const boids_flock *f, void *ctx, boids_error *err) {
-    (void)ctx;
     boids_gpu_options o = checked(1);
+    if (ctx) o.variant = *(const boids_gpu_variant *)ctx;
     return boids_gpu_create(NULL, f, &o, err);
 }
 
@@ -34,7 +37,8 @@ static const char *const boundary_names[3] = {"wrap", "walls", "open"};
 /* One case: the model m in dimension dim on boundary b, as k tiles. The lab preset's world
  * at 1200 boids; the table holds a predator, an attractor and an obstacle (circle, or sphere
  * in the box) inside the world; 12 steps move boids across rows. */
-static void same_bits(int dim, boids_boundary b, int m, int k, int uneven) {
+static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
+                      boids_gpu_variant variant) {
     boids_params p = boids_params_default();
     p.dim = dim;
     p.boundary = b;
@@ -64,9 +68,10 @@ static void same_bits(int dim, boids_boundary b, int m, int k, int uneven) {
     }
     boids_flock f = random_flock(&p, 1200, (uint64_t)(100 * dim + 10 * b + m));
     char name[96];
-    snprintf(name, sizeof name, "%dd %s %s", dim, boundary_names[b], model_names[m]);
+    snprintf(name, sizeof name, "%dd %s %s%s", dim, boundary_names[b], model_names[m],
+             variant == BOIDS_GPU_VARIANT_FUSED ? " fused" : "");
     tile_case c = {name, p, m == MODEL_REYNOLDS ? &t : NULL, &f, 12, k, uneven};
-    tile_check_equal(&c, make_gpu, NULL);
+    tile_check_equal(&c, make_gpu, &variant);
     boids_flock_free(&f);
 }
 
@@ -155,6 +160,51 @@ static void rows_agree(int dim, boids_boundary boundary) {
     boids_flock_free(&out);
 }
 
+/* The step refuses a window the grid cannot hold and steered rows without their halo rows,
+ * saying so. */
+static void window_refusals(int dim) {
+    boids_error err;
+    boids_params p = boids_params_default();
+    p.dim = dim;
+    p.boundary = BOIDS_BOUNDARY_WALLS;
+    if (dim == 3) p.depth = p.height;
+    boids_flock f = random_flock(&p, 50, 3);
+    boids_backend *b = checked_backend(1, &f);
+    boids_tile t = {.n_global = f.n, .rows = 1};
+    grid_geomd g;
+    CHECK(b && boids_backend_tile_geom(b, &p, &t, &g, &err) == BOIDS_OK, "tile_geom: %s", err.msg);
+    const uint32_t n = g.n[dim - 1];
+    CHECK(n >= 6, "dim %d: %u rows (the cases below need 6)", dim, n);
+    uint32_t *gid = malloc(f.n * sizeof *gid);
+    for (size_t i = 0; b && i < f.n; i++) gid[i] = (uint32_t)i;
+    const struct {
+        uint32_t row_lo, rows, steer_lo, steer_hi;
+        const char *says;
+    } bad[] = {
+        {1, n, 0, 0, "does not fit"},      /* past the last row, without wrap */
+        {2, 3, 0, 3, "lack the halo row"}, /* rows 2 .. 4 steered, rows 1 and 5 not held */
+        {0, 3, 0, 3, "lack the halo row"}, /* row 3 not held */
+    };
+    for (size_t i = 0; b && i < sizeof bad / sizeof bad[0]; i++) {
+        t = (boids_tile){.n_global = f.n,
+                         .row_lo = bad[i].row_lo,
+                         .rows = bad[i].rows,
+                         .steer_lo = bad[i].steer_lo,
+                         .steer_hi = bad[i].steer_hi,
+                         .gid = gid};
+        boids_status st = boids_backend_upload_tile(b, &f, &t, &err);
+        CHECK(st == BOIDS_OK, "upload_tile: %s", err.msg);
+        st = boids_backend_step(b, &p, 1, &err);
+        CHECK(st == BOIDS_ERR_INPUT && strstr(err.msg, bad[i].says),
+              "dim %d: window %u + %u steering [%u, %u) of %u rows: status %d, %s", dim,
+              bad[i].row_lo, bad[i].rows, bad[i].steer_lo, bad[i].steer_hi, n, (int)st,
+              st ? err.msg : "accepted");
+    }
+    free(gid);
+    boids_backend_destroy(b);
+    boids_flock_free(&f);
+}
+
 /* BOIDS_EGL_DEVICE beyond the devices is refused with their count. */
 static void device_choice(void) {
     const int n = boids_gl_device_count();
@@ -184,8 +234,14 @@ int main(void) {
         for (int b = 0; b < 3; b++)
             for (int m = 0; m < MODELS; m++)
                 for (int k = 2; k <= 3; k++)
-                    same_bits(dim, (boids_boundary)b, m, k, k == 3 && m == 0);
+                    same_bits(dim, (boids_boundary)b, m, k, k == 3 && m == 0,
+                              BOIDS_GPU_VARIANT_PLAIN);
+    /* A backend of the fused variant steps its tiles with the plain stages (the fused steer
+     * counts the next step's cells over the whole grid), which give its bits: the
+     * variants agree in deterministic mode. */
+    same_bits(2, BOIDS_BOUNDARY_WRAP, MODEL_REYNOLDS, 2, 0, BOIDS_GPU_VARIANT_FUSED);
     for (int dim = 2; dim <= 3; dim++) {
+        window_refusals(dim);
         rows_agree(dim, BOIDS_BOUNDARY_WALLS);
         rows_agree(dim, BOIDS_BOUNDARY_WRAP);
         rows_agree(dim, BOIDS_BOUNDARY_OPEN);
