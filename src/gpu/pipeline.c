@@ -459,9 +459,9 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     const uint32_t nrows = gg->n[last];
     if (t->rows > nrows || t->row_lo >= nrows || (!gg->wrap && t->rows > nrows - t->row_lo))
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the window of rows %u .. %u + %u does not fit the "
+                               "GPU tile: the window of %u rows from row %u does not fit the "
                                "grid of %u rows these parameters give%s",
-                               t->row_lo, t->row_lo, t->rows, nrows,
+                               t->rows, t->row_lo, nrows,
                                gg->wrap ? "" : " (no wrap: it must end by the last row)");
     /* A steered row needs the rows on either side in the window, or no row there (a wall or
      * the open edge of the world). */
