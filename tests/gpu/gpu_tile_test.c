@@ -3,7 +3,8 @@
  * K = 2 and 3 tiles gives every boid the same bits as the whole flock stepped at once
  * (tests/tile_fixture.h), in the plane and the box, under wrap, walls and the open
  * boundary, for Reynolds with a predator, an attractor and an obstacle, Vicsek with noise
- * (which draws by the global id) and topological neighbours with k_in_vision. Exact: the
+ * (which draws by the global id) and topological neighbours with k_in_vision; also one tile
+ * (the whole grid as its window) and grids of 3 rows (walls) and 4 rows (wrap). Exact: the
  * contract promises the same float operations in the same order, so any difference is a
  * failure, not a rounding. Besides: the row the count stage puts a boid in is the host's
  * boids_tile_row, on either side of every row boundary (a window of one row takes exactly
@@ -38,11 +39,12 @@ static const char *const boundary_names[3] = {"wrap", "walls", "open"};
  * at 1200 boids; the table holds a predator, an attractor and an obstacle (circle, or sphere
  * in the box) inside the world; 12 steps move boids across rows. */
 static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
-                      boids_gpu_variant variant) {
+                      boids_gpu_variant variant, double side) {
     boids_params p = boids_params_default();
     p.dim = dim;
     p.boundary = b;
-    if (dim == 3) p.depth = p.height;
+    if (side > 0) *(dim == 3 ? &p.depth : &p.height) = side;
+    if (dim == 3 && !(side > 0)) p.depth = p.height;
     if (m == MODEL_VICSEK || (m == MODEL_TOPO && dim == 3)) {
         p.model = BOIDS_MODEL_VICSEK;
         p.noise = 0.6;
@@ -68,8 +70,12 @@ static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
     }
     boids_flock f = random_flock(&p, 1200, (uint64_t)(100 * dim + 10 * b + m));
     char name[96];
-    snprintf(name, sizeof name, "%dd %s %s%s", dim, boundary_names[b], model_names[m],
-             variant == BOIDS_GPU_VARIANT_FUSED ? " fused" : "");
+    grid_geomd g;
+    boids_error err;
+    CHECK(boids_grid_geomd_init(&g, dim, &p, NULL, BOIDS_GPU_MAX_CELLS, &err) == BOIDS_OK,
+          "grid: %s", err.msg);
+    snprintf(name, sizeof name, "%dd %s %s%s, %u rows", dim, boundary_names[b], model_names[m],
+             variant == BOIDS_GPU_VARIANT_FUSED ? " fused" : "", g.n[dim - 1]);
     tile_case c = {name, p, m == MODEL_REYNOLDS ? &t : NULL, &f, 12, k, uneven};
     tile_check_equal(&c, make_gpu, &variant);
     boids_flock_free(&f);
@@ -235,11 +241,20 @@ int main(void) {
             for (int m = 0; m < MODELS; m++)
                 for (int k = 2; k <= 3; k++)
                     same_bits(dim, (boids_boundary)b, m, k, k == 3 && m == 0,
-                              BOIDS_GPU_VARIANT_PLAIN);
+                              BOIDS_GPU_VARIANT_PLAIN, 0);
     /* A backend of the fused variant steps its tiles with the plain stages (the fused steer
      * counts the next step's cells over the whole grid), which give its bits: the
      * variants agree in deterministic mode. */
-    same_bits(2, BOIDS_BOUNDARY_WRAP, MODEL_REYNOLDS, 2, 0, BOIDS_GPU_VARIANT_FUSED);
+    same_bits(2, BOIDS_BOUNDARY_WRAP, MODEL_REYNOLDS, 2, 0, BOIDS_GPU_VARIANT_FUSED, 0);
+    /* One tile: the window is the whole grid, which wraps. */
+    same_bits(3, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 1, 0, BOIDS_GPU_VARIANT_PLAIN, 0);
+    /* Grids of few rows along the last axis (vision 50): 3 rows between walls, where the
+     * search of a cell takes every row, in 3 one-row tiles; 4 rows under wrap in 2 tiles,
+     * whose windows hold every row. */
+    for (int dim = 2; dim <= 3; dim++) {
+        same_bits(dim, BOIDS_BOUNDARY_WALLS, MODEL_REYNOLDS, 3, 0, BOIDS_GPU_VARIANT_PLAIN, 160);
+        same_bits(dim, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 2, 0, BOIDS_GPU_VARIANT_PLAIN, 215);
+    }
     for (int dim = 2; dim <= 3; dim++) {
         window_refusals(dim);
         rows_agree(dim, BOIDS_BOUNDARY_WALLS);
