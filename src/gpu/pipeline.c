@@ -994,10 +994,14 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     return st;
 }
 
-/* Replaces the state by in, boid i with id gid[i] (gid NULL: i). */
+/* Replaces the state by in, boid i with id gid[i] (gid NULL: i). A tile's buffers are
+ * reserved an eighth larger where the device allows, so that the per-step uploads of a
+ * tile whose count drifts do not reallocate them each time. */
 static boids_status upload_state(gpu_backend *g, const boids_flock *in, const uint32_t *gid,
                                  boids_error *err) {
-    boids_status st = ensure_boids(g, in->n, err);
+    boids_status st = BOIDS_ERR_LIMIT;
+    if (gid && in->n > g->cap_n) st = ensure_boids(g, in->n + in->n / 8, err);
+    if (st != BOIDS_OK) st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
     const int box = g->base.dim == 3;
