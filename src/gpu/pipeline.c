@@ -23,7 +23,12 @@
  * grid is 3-D (set_grid), the scan the same. Each array is one storage block: no split in
  * 3-D. What differs by dimension on this side: the grid's geometry (set_grid), the
  * interaction table's layout (boids_gpu_interact_init), the state's layout (bind_src,
- * bind_dst, pack, unpack). */
+ * bind_dst, pack, unpack).
+ *
+ * Tile mode (src/core/tile.h, gpu_upload_tile): the same stages compiled with TILE
+ * (shaders/grid.glsl) over the cells of a window of the whole flock's grid, plus one cell
+ * after them for boids outside the window (set_window, check_window); the ids are the
+ * global ones. */
 #include <glad/gl.h>
 
 #include <math.h>
