@@ -41,7 +41,16 @@ add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
 target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
 add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
 
-set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent
+# Tile mode (src/core/tile.h): K = 2 and 3 tiles give the whole flock's bits, 2-D and 3-D,
+# every boundary, Reynolds with the interaction table, Vicsek with noise, topological with
+# k_in_vision; the host's row of a boid is the count stage's; BOIDS_EGL_DEVICE.
+add_executable(gpu_tile_test gpu/gpu_tile_test.c)
+target_include_directories(gpu_tile_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core
+                                                 ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(gpu_tile_test PRIVATE boids_gpu)
+add_test(NAME gpu_tile_same_bits_as_whole_flock_rows_device COMMAND gpu_tile_test)
+
+set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent gpu_tile_same_bits_as_whole_flock_rows_device
     gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d
     gpu_obstacles_never_entered_10000_steps_deterministic_fast
     gpu_spheres_never_entered_3d_deterministic_fast

@@ -23,7 +23,12 @@
  * grid is 3-D (set_grid), the scan the same. Each array is one storage block: no split in
  * 3-D. What differs by dimension on this side: the grid's geometry (set_grid), the
  * interaction table's layout (boids_gpu_interact_init), the state's layout (bind_src,
- * bind_dst, pack, unpack). */
+ * bind_dst, pack, unpack).
+ *
+ * Tile mode (src/core/tile.h, gpu_upload_tile): the same stages compiled with TILE
+ * (shaders/grid.glsl) over the cells of a window of the whole flock's grid, plus one cell
+ * after them for boids outside the window (set_window, check_window); the ids are the
+ * global ones. */
 #include <glad/gl.h>
 
 #include <math.h>
@@ -462,9 +467,9 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     const uint32_t nrows = gg->n[last];
     if (t->rows > nrows || t->row_lo >= nrows || (!gg->wrap && t->rows > nrows - t->row_lo))
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the window of rows %u .. %u + %u does not fit the "
+                               "GPU tile: the window of %u rows from row %u does not fit the "
                                "grid of %u rows these parameters give%s",
-                               t->row_lo, t->row_lo, t->rows, nrows,
+                               t->rows, t->row_lo, nrows,
                                gg->wrap ? "" : " (no wrap: it must end by the last row)");
     /* A steered row needs the rows on either side in the window, or no row there (a wall or
      * the open edge of the world). */
@@ -1013,10 +1018,14 @@ static boids_status gpu_download(boids_backend *b, boids_flock *out, boids_error
     return st;
 }
 
-/* Replaces the state by in, boid i with id gid[i] (gid NULL: i). */
+/* Replaces the state by in, boid i with id gid[i] (gid NULL: i). A tile's buffers are
+ * reserved an eighth larger where the device allows, so that the per-step uploads of a
+ * tile whose count drifts do not reallocate them each time. */
 static boids_status upload_state(gpu_backend *g, const boids_flock *in, const uint32_t *gid,
                                  boids_error *err) {
-    boids_status st = ensure_boids(g, in->n, err);
+    boids_status st = BOIDS_ERR_LIMIT;
+    if (gid && in->n > g->cap_n) st = ensure_boids(g, in->n + in->n / 8, err);
+    if (st != BOIDS_OK) st = ensure_boids(g, in->n, err);
     if (st != BOIDS_OK) return st;
     size_t n = in->n;
     const int box = g->base.dim == 3;

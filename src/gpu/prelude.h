@@ -199,8 +199,10 @@ _Static_assert(sizeof(boids_gpu_interact) == 16 + 44 * BOIDS_MAX_OBSTACLES + 40 
 
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.
- * The grid's fields, n and step are left 0 for the caller; split is UINT32_MAX (the state in
- * one block, which the viewer's buffers always are). (src/gpu/pipeline.c) */
+ * The grid's fields, n and step are left 0 for the caller, as are the tile mode's (tile_lo,
+ * tile_nrows, steer_lo, steer_hi: read only by the units compiled with TILE, set by the
+ * pipeline's set_window); split is UINT32_MAX (the state in one block, which the viewer's
+ * buffers always are). (src/gpu/pipeline.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
 
 /* Fills the interaction block for table t (NULL: none) in the world of p, as rules.h's
