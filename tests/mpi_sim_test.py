@@ -107,16 +107,17 @@ def cpu():
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))
 
     # A checkpoint every 20 steps on 3 ranks; the run restarted from it on 2 ranks (and in one
-    # process) ends with the bytes of the uninterrupted run.
+    # process) ends with the bytes of the uninterrupted run. The binary state format (.npy)
+    # for both.
     args = ["--backend", "cpu", "--preset", "vicsek", "-n", "3000", "--set", "noise=2"]
-    full, ck = os.path.join(d, "full.csv"), os.path.join(d, "ck.csv")
+    full, ck = os.path.join(d, "full.npy"), os.path.join(d, "ck.npy")
     run(BOIDS, "sim", *args, "--steps", "60", "--save", full, check_rc=0)
     p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", *args, "--steps", "40", "--checkpoint-every",
             "20", "--checkpoint", ck)
     check("checkpoint: 3 ranks write it", p.returncode == 0 and os.path.exists(ck),
           p.stderr[-600:])
     for ranks in (2, None):
-        out = os.path.join(d, f"resumed{ranks}.csv")
+        out = os.path.join(d, f"resumed{ranks}.npy")
         cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
         p = run(*cmd, *args, "--load", ck, "--steps", "20", "--save", out)
         check(f"checkpoint: restarted on {ranks or 1} rank(s), the state is the uninterrupted "
