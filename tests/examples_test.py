@@ -13,7 +13,8 @@ rule keeps the command's options and their meaning:
   - counts of work are cut: --steps to at most 20 (with --burn-in, --sample-every and
     --every shrunk to fit inside them), --frames to at most 3, --seeds to at most 2, a
     viewer without --frames gets --frames 3, boids-bench runs --quick with its sizes cut to
-    500 and 2000, mpirun starts 2 ranks;
+    500 and 2000, mpirun starts 2 ranks, bench/mpi_scaling.py times 2000 and 4000 boids
+    on 1 and 2 ranks for 5 steps;
   - the machine's facts: one monitor (--monitor N becomes 0), --baseline names this build's
     own boids-bench, /etc/boids/installation.ini is ./installation.ini;
   - the user's own files the documents name but do not write: installation.ini and
@@ -162,6 +163,12 @@ def rewrite(cmd, build):
                     words[words.index(flag) + 1] = "500,2000"
             if "--quick" not in words:
                 words.append("--quick")
+        if any(w.endswith("mpi_scaling.py") for w in words):
+            # the scaling table's runs: small flocks on 1 and 2 ranks, a few steps
+            for flag, v in (("--sizes", "2000,4000"), ("--ranks", "1,2"), ("--weak", "1000"),
+                            ("--steps", "5")):
+                if flag in words:
+                    words[words.index(flag) + 1] = v
         if name == "osc_soak.py" or "osc_soak.py" in " ".join(words):
             k = next(i for i, w in enumerate(words) if w.endswith("osc_soak.py")) + 2
             words[k] = "5"  # seconds: the hour-long soak's harness, not its hour

@@ -179,6 +179,19 @@ def faults():
     check("a rank with other parameters: named, with what differs",
           "rank 2" in p.stderr and "parameter noise_seed = 4" in p.stderr, p.stderr[-900:])
 
+    # A rank given another state file (--load), as a node with a stale copy would be.
+    a_csv, b_csv = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
+    for path, steps in ((a_csv, "0"), (b_csv, "1")):  # the same seed and N, another state
+        run(BOIDS, "sim", "--backend", "cpu", "-n", "2000", "--steps", steps, "--save", path,
+            check_rc=0)
+    args = ["--backend", "cpu", "-n", "2000", "--steps", "5"]
+    p = run(*MPI, "-n", "2", BOIDS_MPI, "sim", *args, "--load", a_csv, ":", "-n", "1", BOIDS_MPI,
+            "sim", *args, "--load", b_csv, timeout=120)
+    check("a rank with another state file: exit 2", p.returncode == 2,
+          (p.returncode, p.stderr[-600:]))
+    check("a rank with another state file: named, with what differs",
+          "rank 2" in p.stderr and "initial state" in p.stderr, p.stderr[-900:])
+
     # A rank killed mid-run: the job ends with an error naming it within a minute, and the
     # final state file is not written.
     save = os.path.join(d, "final.csv")
