@@ -11,6 +11,7 @@ usage: mpi_sim_test.py cpu|gpu|faults MPIEXEC BOIDS BOIDS_MPI
   faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
           and a killed rank, which ends the job within a minute, leaving no final file
 """
+import csv
 import os
 import signal
 import subprocess
@@ -123,6 +124,17 @@ def cpu():
         check(f"checkpoint: restarted on {ranks or 1} rank(s), the state is the uninterrupted "
               "run's", p.returncode == 0 and open(out, "rb").read() == open(full, "rb").read(),
               p.stderr[-600:])
+
+    # A flock that gathers (all of it drawn to one food point inside walls): the rows are cut
+    # again as it does, and the bytes stay one process's.
+    gather = [*base[:2], "--steps", "120", "--preset", "lab", "-n", "3000", "--set",
+              "boundary=walls", "--set", "food=1", "--set", "food_weight=5", "--set",
+              "food_radius=2000"]
+    stats = os.path.join(d, "gather.csv")
+    compare(d, "a gathering flock", gather, (3,), extra_mpi=("--mpi-stats", stats))
+    rows = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
+    check("a gathering flock: the tiles were cut again",
+          len(rows) == 3 and all(float(r["rebalances"]) > 0 for r in rows), rows)
 
     # What the split cost, per rank.
     stats = os.path.join(d, "stats.csv")
