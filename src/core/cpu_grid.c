@@ -772,7 +772,7 @@ static boids_status tile_cells(cpu_grid *c, const geom *g, const grid_win *w, bo
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
     for (long i = 0; i < n; i++) {
         const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
-        const uint32_t r = row >= w->lo ? row - w->lo : row + w->n - w->lo;
+        const uint32_t r = boids_tile_window_row(&c->tile, w->n, row);
         if (r >= g->n[D - 1]) {
             bad = i < bad ? i : bad;
             continue;
