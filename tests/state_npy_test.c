@@ -267,7 +267,8 @@ static void test_refused(void) {
     refused("not a dict", npy("nd.npy", V1, "[1, 2]", good, sizeof good), &p, "not a dict", NULL);
     refused("truncated data", npy("tr.npy", V1, d24, good, sizeof good - 8), &p, "truncated",
             "the file holds 56");
-    refused("bytes after the data", npy("pad.npy", V1, d24, good, sizeof good + 8 * 4), &p,
+    double padded[12] = {1, 2, 0.5, 0, 3, 4, 0, 0.5}; /* the two boids and four more values */
+    refused("bytes after the data", npy("pad.npy", V1, d24, padded, sizeof padded), &p,
             "bytes after the data", "holds 96");
     refused("a billion boids in a small file",
             npy("big.npy", V1,

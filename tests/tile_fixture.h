@@ -9,11 +9,11 @@
  *   2. the geometry (boids_backend_tile_geom), the row of every boid (boids_tile_row), the
  *      cut of the rows (boids_tile_cut, or an uneven cut: tile 0 one row, the other rows
  *      shared evenly, to show that any cut of whole rows gives the same bits);
- *   3. for each tile: its boids and those of its two halo rows in global id order, uploaded
- *      to the tile's backend (one per tile, kept over the steps as a rank keeps its own)
- *      with the tile's rows as the steered rows, one step, download, and the steered boids
- *      written into the next global state (each boid exactly once: the tiles' rows cover
- *      the grid);
+ *   3. for each tile: its window (boids_tile_window), its boids and those of its halo rows
+ *      (boids_tile_window_row) in global id order, uploaded to the tile's backend (one per
+ *      tile, kept over the steps as a rank keeps its own) with the tile's rows as the
+ *      steered rows, one step, download, and the steered boids written into the next
+ *      global state (each boid exactly once: the tiles' rows cover the grid);
  * then, after all steps, the global state is compared with the whole flock's run byte for
  * byte: boids_flock_hash, memcmp of every array and the step count. Nothing is tolerated:
  * the contract is the same bits. */
@@ -62,22 +62,6 @@ static void tile_uneven_cut(uint32_t nrows, int k, uint32_t *cut) {
     cut[0] = 0;
     cut[1] = 1;
     for (int j = 2; j <= k; j++) cut[j] = 1 + (uint32_t)((uint64_t)(nrows - 1) * (j - 1) / (k - 1));
-}
-
-/* The window of tile j under the cut (rows [cut[j], cut[j + 1]) and their halo rows). */
-static boids_tile tile_window_of(const uint32_t *cut, int j, int k, uint32_t nrows, int wrap) {
-    boids_tile t = {0};
-    const uint32_t lo = cut[j], hi = cut[j + 1];
-    if (k == 1) { /* the whole grid */
-        t.row_lo = 0, t.rows = nrows, t.steer_lo = 0, t.steer_hi = nrows;
-    } else if (wrap) {
-        t.row_lo = lo == 0 ? nrows - 1 : lo - 1;
-        t.rows = hi - lo + 2, t.steer_lo = 1, t.steer_hi = 1 + hi - lo;
-    } else {
-        const uint32_t a = lo > 0 ? lo - 1 : 0, b = hi < nrows ? hi + 1 : nrows;
-        t.row_lo = a, t.rows = b - a, t.steer_lo = lo - a, t.steer_hi = hi - a;
-    }
-    return t;
 }
 
 /* Runs c as tiles and as a whole flock with backends from make; CHECKs that both end with
@@ -146,14 +130,14 @@ static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
         free(count);
         memset(done, 0, n);
         for (int j = 0; j < k; j++) {
-            boids_tile w = tile_window_of(cut, j, k, nrows, g.wrap);
+            boids_tile w = {0};
+            boids_tile_window(cut, k, j, nrows, g.wrap, &w);
             tiny += cut[j + 1] - cut[j] == 1;
             w.n_global = n, w.has_box = t.has_box, w.box = t.box, w.gid = gid;
             size_t m = 0;
             for (size_t q = 0; q < n; q++) {
                 const size_t i = c->reverse ? n - 1 - q : q;
-                const uint32_t r = (row[i] + nrows - w.row_lo) % nrows;
-                if (r >= w.rows) continue;
+                if (boids_tile_window_row(&w, nrows, row[i]) >= w.rows) continue;
                 for (int a = 0; a < dim; a++) {
                     tile_axis(&local, a, 0)[m] = tile_axis(&cur, a, 0)[i];
                     tile_axis(&local, a, 1)[m] = tile_axis(&cur, a, 1)[i];
@@ -170,7 +154,7 @@ static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
             CHECK(local.step == cur.step + 1, "%s: a tile's step count %u after step %u", c->name,
                   local.step, cur.step);
             for (size_t l = 0; l < m; l++) {
-                const uint32_t i = gid[l], r = (row[i] + nrows - w.row_lo) % nrows;
+                const uint32_t i = gid[l], r = boids_tile_window_row(&w, nrows, row[i]);
                 if (r < w.steer_lo || r >= w.steer_hi) continue;
                 CHECK(!done[i], "%s: boid %u steered by two tiles", c->name, i);
                 done[i] = 1;

@@ -41,6 +41,24 @@ static void check_cut_shape(const uint32_t *cut, uint32_t nrows, int wrap, int k
         CHECK(j >= 0 && j < k && cut[j] <= r && r < cut[j + 1], "%s: row %u in tile %d", what, r,
               j);
     }
+    /* Each window: within the grid, steering exactly its tile's rows, holding the row on
+     * either side (periodically under wrap, where one exists otherwise). */
+    for (int j = 0; j < k; j++) {
+        boids_tile t = {0};
+        boids_tile_window(cut, k, j, nrows, wrap, &t);
+        CHECK(t.rows >= 1 && t.rows <= nrows && t.steer_lo < t.steer_hi && t.steer_hi <= t.rows,
+              "%s: tile %d's window of %u rows from %u steers [%u, %u)", what, j, t.rows, t.row_lo,
+              t.steer_lo, t.steer_hi);
+        for (uint32_t r = 0; r < nrows; r++) {
+            const uint32_t w = boids_tile_window_row(&t, nrows, r);
+            const int own = r >= cut[j] && r < cut[j + 1];
+            const int halo = wrap ? (r + 1) % nrows == cut[j] || r == cut[j + 1] % nrows
+                                  : r + 1 == cut[j] || r == cut[j + 1];
+            CHECK(own == (w >= t.steer_lo && w < t.steer_hi), "%s: tile %d steers row %u: %d", what,
+                  j, r, !own);
+            if (halo) CHECK(w < t.rows, "%s: tile %d's window lacks its halo row %u", what, j, r);
+        }
+    }
 }
 
 static void test_cut(void) {

@@ -21,7 +21,7 @@
  *
  * Tile mode (tile.h, boids_backend_upload_tile): the state is a window of the whole flock,
  * its boids in global id order (local ids in that order, gid their global ones). The grid
- * is the whole flock's (tile_window: cap from n_global, on the open boundary the tile's box)
+ * is the whole flock's (window_geom: cap from n_global, on the open boundary the tile's box)
  * with the window's rows along the last axis; cells hold their boids in local id order,
  * which is the global one, and candidates come in the same offset order as in the whole
  * grid; offsets use the world's wrap of the global positions, the SIMD kernels' skip of
@@ -301,25 +301,20 @@ static void grid_build(cpu_grid *c, const geom *g, int threads) {
     const uint32_t *const gid = c->tiled ? c->gid : NULL;
     float o[D]; /* exact: 0 or a float box corner */
     for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
-#if BOIDS_AVX2
     int simd = use_simd(c);
     for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
-#endif
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         const int t = thread_num(), nt = num_threads();
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        if (c->tiled) { /* cell_of holds the window's cells (tile_cells) */
-            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
-        } else
+        if (c->tiled || simd) { /* the cells: tile_cells' (in cell_of), or the AVX2 kernel's */
 #if BOIDS_AVX2
-            if (simd) {
-            GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
+            if (!c->tiled) GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
+#endif
             for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
         } else
-#endif
             for (size_t i = i0; i < i1; i++) {
                 uint32_t cell =
                     grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
@@ -746,7 +741,7 @@ static boids_status tile_geom(const boids_backend *b, const boids_params *p, con
 /* The window's grid: the whole flock's, with the window's rows along the last axis, and the
  * rows it numbers. Refuses a window the grid cannot hold and steered rows whose halo rows
  * are not in the window (tile.h). */
-static boids_status tile_window(const cpu_grid *c, const boids_params *p, geom *g, grid_win *w,
+static boids_status window_geom(const cpu_grid *c, const boids_params *p, geom *g, grid_win *w,
                                 boids_error *err) {
     const boids_tile *t = &c->tile;
     boids_status st = whole_geom(p, t, g, err);
@@ -786,7 +781,7 @@ static boids_status tile_cells(cpu_grid *c, const geom *g, const grid_win *w, bo
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
     for (long i = 0; i < n; i++) {
         const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
-        const uint32_t r = row >= w->lo ? row - w->lo : row + w->n - w->lo;
+        const uint32_t r = boids_tile_window_row(&c->tile, w->n, row);
         if (r >= g->n[D - 1]) {
             bad = i < bad ? i : bad;
             continue;
@@ -814,7 +809,7 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
                             int *build_threads, boids_error *err) {
     boids_status st;
     if (c->tiled) {
-        st = tile_window(c, p, g, w, err);
+        st = window_geom(c, p, g, w, err);
     } else {
         grid_boxd bb;
         const int open = p->boundary == BOIDS_BOUNDARY_OPEN;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tiles (tile.h): the bounding box over several local flocks, the cut of the grid's rows
- * into tiles, and the refusal of parameters that no halo bounds. The backend entry points
- * (boids_backend_tile_geom, boids_backend_upload_tile) are with the other checked backend
- * functions in backend.c. */
+ * into tiles and their windows, and the refusal of parameters that no halo bounds. The backend
+ * entry points (boids_backend_tile_geom, boids_backend_upload_tile) are with the other checked
+ * backend functions in backend.c. */
 #include "tile.h"
 
 #include <math.h>
@@ -96,6 +96,19 @@ int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row) {
             hi = mid - 1;
     }
     return lo;
+}
+
+void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t) {
+    const uint32_t lo = cut[j], hi = cut[j + 1];
+    if (k == 1) {
+        t->row_lo = 0, t->rows = nrows, t->steer_lo = 0, t->steer_hi = nrows;
+    } else if (wrap) {
+        t->row_lo = lo == 0 ? nrows - 1 : lo - 1;
+        t->rows = hi - lo + 2, t->steer_lo = 1, t->steer_hi = 1 + hi - lo;
+    } else {
+        const uint32_t a = lo > 0 ? lo - 1 : 0, b = hi < nrows ? hi + 1 : nrows;
+        t->row_lo = a, t->rows = b - a, t->steer_lo = lo - a, t->steer_hi = hi - a;
+    }
 }
 
 const char *boids_tile_refusal(const boids_params *p) {

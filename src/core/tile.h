@@ -99,6 +99,18 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
 /* The tile (0 .. k-1) of a row under the cut (binary search). */
 int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
 
+/* The window of tile j (0 .. k-1) under the cut of a grid of nrows rows (wrap: a periodic
+ * last axis): the tile's rows and one halo row on either side (periodically under wrap;
+ * none beyond a wall or open edge), steering the tile's rows; k = 1: the whole grid from
+ * row 0. Sets t->row_lo, rows, steer_lo and steer_hi; the other fields are the caller's. */
+void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t);
+
+/* The row of the window t (of a grid of nrows rows) that global row r is: t->rows or more
+ * when r is outside the window. */
+static inline uint32_t boids_tile_window_row(const boids_tile *t, uint32_t nrows, uint32_t r) {
+    return r >= t->row_lo ? r - t->row_lo : r + (nrows - t->row_lo);
+}
+
 /* Why parameters p cannot be split into tiles, or NULL when they can: topological
  * neighbours without k_in_vision have no bounded reach (a boid's k nearest may be any
  * distance away), so no halo of fixed width holds them. */
