@@ -466,10 +466,12 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
             (s = step_window(c, p, &t, (span){hi - 2, 2 + above, 1, 2, hi - 1, hi}, b,
                              nedge[2] + nedge[3], NULL, 0, c->tmp, nabove, err)))
             return s;
-    } else if ((s = step_window(c, p, &t,
-                                (span){start, T + below + above, below, below + T, lo, hi}, NULL, 0,
-                                c->rbuf, nbelow, c->tmp, nabove, err))) {
-        return s;
+    } else { /* the whole tile with both halos at once */
+        boids_tile w;
+        boids_tile_window(c->cut, K, c->rank, nrows, g.wrap, &w);
+        if ((s = step_window(c, p, &t, (span){w.row_lo, w.rows, w.steer_lo, w.steer_hi, lo, hi},
+                             NULL, 0, c->rbuf, nbelow, c->tmp, nabove, err)))
+            return s;
     }
     unsigned char *x = c->own;
     size_t xc = c->own_cap;
