@@ -171,7 +171,10 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
 static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     const int K = c->size;
     memset(c->scount, 0, (size_t)K * sizeof *c->scount);
-    for (size_t i = 0; i < c->m; i++) c->scount[boids_tile_of_row(c->cut, K, c->row[i])]++;
+    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1];
+    for (size_t i = 0; i < c->m; i++)
+        c->scount[c->row[i] >= lo && c->row[i] < hi ? c->rank
+                                                    : boids_tile_of_row(c->cut, K, c->row[i])]++;
     const size_t leave = c->m - (size_t)c->scount[c->rank];
     c->scount[c->rank] = 0;
     c->sdispl[0] = 0;
@@ -182,7 +185,8 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     int *at = c->rdispl; /* scratch: the next slot per destination */
     memcpy(at, c->sdispl, (size_t)K * sizeof *at);
     for (size_t i = 0; i < c->m; i++) {
-        int j = boids_tile_of_row(c->cut, K, c->row[i]);
+        const int j =
+            c->row[i] >= lo && c->row[i] < hi ? c->rank : boids_tile_of_row(c->cut, K, c->row[i]);
         unsigned char *r = rec_at(c, c->own, i);
         if (j == c->rank) {
             if (keep != i) rec_copy(c, rec_at(c, c->own, keep), r);
