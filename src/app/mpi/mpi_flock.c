@@ -418,13 +418,17 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
      * ranks need, and the border windows. */
     const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1], T = hi - lo;
     const uint32_t edge_row[4] = {lo, lo + 1, hi - 2, hi - 1};
-    size_t nedge[4] = {0, 0, 0, 0};
-    if (!grow(&c->edge, &c->edge_cap, 4 * c->m, sizeof *c->edge))
+    size_t nedge[4] = {0, 0, 0, 0}, at[4];
+    for (size_t i = 0; i < c->m; i++) /* counted first: the lists take what they hold */
+        for (int e = 0; e < 4; e++) nedge[e] += c->row[i] == edge_row[e];
+    at[0] = 0;
+    for (int e = 1; e < 4; e++) at[e] = at[e - 1] + nedge[e - 1];
+    if (!grow(&c->edge, &c->edge_cap, at[3] + nedge[3], sizeof *c->edge))
         return nomem(c, "the border rows", err);
+    const size_t *edge[4] = {c->edge, c->edge + at[1], c->edge + at[2], c->edge + at[3]};
     for (size_t i = 0; i < c->m; i++)
         for (int e = 0; e < 4; e++)
-            if (c->row[i] == edge_row[e]) c->edge[(size_t)e * c->m + nedge[e]++] = i;
-    const size_t *edge[4] = {c->edge, c->edge + c->m, c->edge + 2 * c->m, c->edge + 3 * c->m};
+            if (c->row[i] == edge_row[e]) c->edge[at[e]++] = i;
 
     /* The halo: the rows beside the tile, from the ranks that own them, sent first. */
     const int has_lo = g.wrap || lo > 0, has_hi = g.wrap || hi < nrows;
