@@ -207,25 +207,35 @@ def faults():
     # A rank killed mid-run: the job ends with an error naming it within a minute, and the
     # final state file is not written.
     save = os.path.join(d, "final.csv")
+    # In its own process group, so that whatever happens every rank is ended at the end.
     job = subprocess.Popen([*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "-n", "20000",
                             "--steps", "100000", "--order-only", "--save", save],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+
+    def end_job():
+        try:
+            os.killpg(job.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        job.communicate()
     victim = None
     for _ in range(100):  # the ranks' processes, found by their MPI rank
         time.sleep(0.2)
-        for pid in os.listdir("/proc"):
+        for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
-            except (OSError, ValueError):
+                exe = os.readlink(f"/proc/{pid}/exe")
+            except OSError:  # gone, or not ours to read
                 continue
-            if b"OMPI_COMM_WORLD_RANK=1" in env and pid.isdigit() and \
-                    os.readlink(f"/proc/{pid}/exe").endswith("boids-mpi"):
+            if b"OMPI_COMM_WORLD_RANK=1" in env and exe.endswith("boids-mpi") and \
+                    os.getpgid(int(pid)) == job.pid:
                 victim = int(pid)
         if victim:
             break
     check("the rank to kill is found", victim is not None)
     if victim is None:
-        job.kill()
+        end_job()
         return
     time.sleep(1.0)  # well into the steps
     os.kill(victim, signal.SIGKILL)
@@ -238,8 +248,7 @@ def faults():
         check("the message names the rank", "rank 1" in err or "rank [[" in err or
               "process rank 1" in err, err[-900:])
     except subprocess.TimeoutExpired:
-        job.kill()
-        job.communicate()
+        end_job()
         check("a killed rank ends the job within a minute", False)
     check("no final state file", not os.path.exists(save), os.listdir(d))
 
