@@ -207,18 +207,25 @@ def faults():
     # A rank killed mid-run: the job ends with an error naming it within a minute, and the
     # final state file is not written.
     save = os.path.join(d, "final.csv")
-    # In its own process group, so that whatever happens every rank is ended at the end.
+    # Its ranks are recorded, so that whatever happens none is left running.
     job = subprocess.Popen([*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "-n", "20000",
                             "--steps", "100000", "--order-only", "--save", save],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
-    def end_job():
+    ranks = set()
+
+    def end_job():  # mpirun ends its ranks on SIGTERM; any left then are killed one by one
+        job.terminate()
         try:
-            os.killpg(job.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        job.communicate()
+            job.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            job.kill()
+            job.communicate()
+        for pid in ranks:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
     victim = None
     for _ in range(100):  # the ranks' processes, found by their MPI rank
         time.sleep(0.2)
@@ -228,9 +235,14 @@ def faults():
                 exe = os.readlink(f"/proc/{pid}/exe")
             except OSError:  # gone, or not ours to read
                 continue
-            if b"OMPI_COMM_WORLD_RANK=1" in env and exe.endswith("boids-mpi") and \
-                    os.getpgid(int(pid)) == job.pid:
-                victim = int(pid)
+            try:
+                parent = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if exe.endswith("boids-mpi") and parent == job.pid:  # one of this job's ranks
+                ranks.add(int(pid))
+                if b"OMPI_COMM_WORLD_RANK=1" in env:
+                    victim = int(pid)
         if victim:
             break
     check("the rank to kill is found", victim is not None)
