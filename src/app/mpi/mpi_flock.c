@@ -57,8 +57,8 @@ typedef struct mflock {
     boids_flock lf; /* the window, for the backend */
     size_t lf_cap;
     uint32_t *lgid;
-    size_t *lown; /* pairs: an owned boid's index, its index in lf */
-    size_t lgid_cap, lown_cap, nlown;
+    const size_t *lidx; /* the owned boids in lf[0 .. nlown): their indices (NULL: 0 ..) */
+    size_t lgid_cap, nlown;
     size_t *edge, *pair; /* the owned boids of the border rows, by index (step_one) */
     size_t edge_cap, pair_cap;
     unsigned char *next; /* the owned boids' new state */
@@ -235,8 +235,7 @@ static boids_status receive(mflock *c, int src, int tag, unsigned char **dst, si
 }
 
 /* The window into c->lf: the owned boids idx[0 .. nidx) (idx NULL: all of them), then the
- * halos a (na records) and b (nb); c->lown[j] = (owned index, window index) of the owned
- * ones, c->nlown of them. */
+ * halos a (na records) and b (nb); c->nlown and c->lidx say which owned boids lead it. */
 static boids_status window(mflock *c, const size_t *idx, size_t nidx, const unsigned char *a,
                            size_t na, const unsigned char *b, size_t nb, boids_error *err) {
     const size_t mine = idx ? nidx : c->m, n = mine + na + nb;
@@ -249,21 +248,18 @@ static boids_status window(mflock *c, const size_t *idx, size_t nidx, const unsi
         }
         c->lf_cap = n + n / 2 + 16;
     }
-    if (!grow(&c->lgid, &c->lgid_cap, n, sizeof *c->lgid) ||
-        !grow(&c->lown, &c->lown_cap, 2 * mine, sizeof *c->lown))
-        return nomem(c, "the window", err);
+    if (!grow(&c->lgid, &c->lgid_cap, n, sizeof *c->lgid)) return nomem(c, "the window", err);
     double *ax[6];
     const int nk = 2 * c->dim;
     for (int k = 0; k < nk; k++) ax[k] = axis_of(c, &c->lf, k);
     for (size_t o = 0; o < mine; o++) {
         const size_t i = idx ? idx[o] : o;
         const unsigned char *r = rec_at(c, c->own, i);
-        c->lown[2 * o] = i;
-        c->lown[2 * o + 1] = o;
         c->lgid[o] = rec_gid(r);
         for (int k = 0; k < nk; k++) ax[k][o] = rec_get(r, k);
     }
     c->nlown = mine;
+    c->lidx = idx;
     size_t o = mine;
     const unsigned char *halo[2] = {a, b};
     const size_t nhalo[2] = {na, nb};
@@ -310,7 +306,7 @@ static boids_status step_window(mflock *c, const boids_params *p, const boids_ti
     double *ax[6];
     for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
     for (size_t j = 0; j < c->nlown; j++) {
-        const size_t i = c->lown[2 * j], o = c->lown[2 * j + 1];
+        const size_t i = c->lidx ? c->lidx[j] : j, o = j;
         const uint32_t r = c->row[i];
         if (r < wa || r >= wb) continue;
         unsigned char *dst = rec_at(c, c->next, i);
@@ -325,7 +321,7 @@ static boids_status step_window(mflock *c, const boids_params *p, const boids_ti
  * from cell to cell, and a window in cell order lets the backend's grid build and download
  * run along memory instead of across it (a third of a step's time at 500k boids per rank on
  * the 2-core development machine, and twice the step's time in all). */
-enum { RESORT = 32 };
+enum { RESORT = 64 };
 
 static boids_status resort(mflock *c, const grid_geomd *g, boids_error *err) {
     place *pl = malloc((c->m ? c->m : 1) * sizeof *pl);
@@ -579,7 +575,6 @@ static void op_destroy(boids_backend *b) {
     free(c->scount);
     boids_flock_free(&c->lf);
     free(c->lgid);
-    free(c->lown);
     free(c->next);
     free(c->edge);
     free(c->pair);
