@@ -180,19 +180,22 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     c->sdispl[0] = 0;
     for (int j = 1; j < K; j++) c->sdispl[j] = c->sdispl[j - 1] + c->scount[j - 1];
     if (!grow(&c->buf, &c->buf_cap, leave, c->rs)) return nomem(c, "migration", err);
-    /* Leaving boids by destination, staying ones compacted (both keep their order). */
-    size_t keep = 0;
+    /* Leaving boids by destination; each hole they leave is filled by the last staying boid,
+     * so that the slab is not shifted (its order is free) and the rest stays in place. */
     int *at = c->rdispl; /* scratch: the next slot per destination */
     memcpy(at, c->sdispl, (size_t)K * sizeof *at);
-    for (size_t i = 0; i < c->m; i++) {
-        const int j =
-            c->row[i] >= lo && c->row[i] < hi ? c->rank : boids_tile_of_row(c->cut, K, c->row[i]);
-        unsigned char *r = rec_at(c, c->own, i);
-        if (j == c->rank) {
-            if (keep != i) rec_copy(c, rec_at(c, c->own, keep), r);
-            c->row[keep++] = c->row[i];
-        } else {
-            rec_copy(c, rec_at(c, c->buf, (size_t)at[j]++), r);
+    size_t keep = c->m;
+    for (size_t i = 0; i < keep;) {
+        if (c->row[i] >= lo && c->row[i] < hi) {
+            i++;
+            continue;
+        }
+        const int j = boids_tile_of_row(c->cut, K, c->row[i]);
+        rec_copy(c, rec_at(c, c->buf, (size_t)at[j]++), rec_at(c, c->own, i));
+        keep--; /* the last record takes the hole (it is looked at next) */
+        if (keep != i) {
+            rec_copy(c, rec_at(c, c->own, i), rec_at(c, c->own, keep));
+            c->row[i] = c->row[keep];
         }
     }
     double t = MPI_Wtime();
