@@ -4,9 +4,9 @@
 The examples are read from the documents themselves (indented code blocks, and fenced ones
 marked sh, bash, console or python), so an example that stops working, or names an option
 that no longer exists, fails here. Each runs from a scratch folder laid out like the source
-tree (build/, tests/, python/ and examples/ link to the real ones; docs/, bench/results/ and
-frames/ are empty folders to write into), with the programs also on PATH under their
-installed names, under the Xvfb display this test is started in.
+tree (build/, tests/, python/, examples/ and bench's scripts link to the real ones; docs/,
+bench/results/ and frames/ are empty folders to write into), with the programs also on PATH
+under their installed names, under the Xvfb display this test is started in.
 
 What the test changes, so that the whole set takes a couple of minutes on two cores; each
 rule keeps the command's options and their meaning:
@@ -186,6 +186,8 @@ def scratch(source, build, python):
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
     for sub in ("docs", "bench/results", "frames", "bin"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
+    for script in ("mpi_scaling.py",):  # the benchmark's scripts the documents run
+        os.symlink(os.path.join(source, "bench", script), os.path.join(d, "bench", script))
     for name, path in (("boids", "boids"), ("boids-bench", "bench/boids-bench"),
                        ("boids-mpi", "boids-mpi"), ("python3", python)):
         target = path if os.path.isabs(path) else os.path.join(build, path)
