@@ -21,6 +21,7 @@ commands["boids-bench"] = [BENCH, "--help"]
 if MPI:
     commands["boids-mpi"] = [MPI, "--help"]
     commands["boids-mpi sweep"] = [MPI, "sweep", "--help"]
+    commands["boids-mpi sim"] = [MPI, "sim", "--help"]
 
 # A number cut by a line break leaves its head at the end of one line ("50," "0." "8192x"
 # "1e" "1e-") and its tail at the start of the next ("000", "14", "x8192", "15").

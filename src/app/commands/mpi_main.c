@@ -13,10 +13,9 @@
 static const char usage[] =
     "usage: mpirun -n K boids-mpi COMMAND [OPTIONS]\n"
     "Commands:\n"
-    "  sim    one flock split over the ranks: `boids sim` with the same bits (see\n"
-    "         boids-mpi sim --help)\n"
-    "  sweep  `boids sweep` with its runs spread over the ranks: rank 0 hands them out,\n"
-    "         largest N first, and writes every output\n";
+    "  sim    one flock split over the ranks, with the bits of `boids sim`\n"
+    "  sweep  the runs of `boids sweep` spread over the ranks\n"
+    "`boids-mpi COMMAND --help` describes each. Rank 0 writes every output.\n";
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
