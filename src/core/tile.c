@@ -54,9 +54,9 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
         return boids_error_set(
             err, BOIDS_ERR_INPUT,
             "the grid has %u rows along its last axis (y in the plane, z in the box): at most %u "
-            "ranks (every tile needs at least one row%s); use fewer ranks or a larger "
+            "rank%s, not %d (every tile needs at least one row%s); use fewer ranks or a larger "
             "world/smaller vision_radius",
-            nrows, most,
+            nrows, most, most == 1 ? "" : "s", k,
             wrap ? ", and under wrap its two halo rows and itself must fit in the "
                    "grid, which takes 4 rows or more"
                  : "");
