@@ -50,10 +50,12 @@ if(TARGET boids_gpu)
   # in-tree boids_gpu so that src/gpu/gpu.cmake stays the one place that lists them.
   get_target_property(BOIDS_GPU_LIB_SOURCES boids_gpu SOURCES)
   get_target_property(BOIDS_GLAD_SOURCES boids_glad SOURCES)
-  # The grid geometry (src/core/grid_geom.c) is internal to the core, hidden in its shared
-  # library, so the GPU libraries carry their own hidden copy of it.
+  # The grid geometry and the tiles' window check (src/core/grid_geom.c, tile.c) are
+  # internal to the core, hidden in its shared library, so the GPU libraries carry their own
+  # hidden copy of them.
   add_library(boids_gpu_objects OBJECT ${BOIDS_GPU_LIB_SOURCES} ${BOIDS_GLAD_SOURCES}
-                                       ${PROJECT_SOURCE_DIR}/src/core/grid_geom.c)
+                                       ${PROJECT_SOURCE_DIR}/src/core/grid_geom.c
+                                       ${PROJECT_SOURCE_DIR}/src/core/tile.c)
   target_include_directories(boids_gpu_objects
     PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include)
   target_link_libraries(boids_gpu_objects PRIVATE boids_core_shared)

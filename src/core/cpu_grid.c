@@ -747,21 +747,9 @@ static boids_status window_geom(const cpu_grid *c, const boids_params *p, geom *
     boids_status st = whole_geom(p, t, g, err);
     if (st) return st;
     const uint32_t n = g->n[D - 1];
-    if (t->rows > n || t->row_lo >= n || (!g->wrap && t->row_lo + t->rows > n))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: the tile's window, rows %u to %u, is not within the grid's "
-                               "%u rows along its last axis",
-                               t->row_lo, t->row_lo + t->rows - 1, n);
-    *w = (grid_win){t->row_lo, n, g->wrap && t->row_lo == 0 && t->rows == n};
-    /* A steered row's neighbour rows are in the window, or beyond the world's edge. */
-    const int below = t->steer_lo > 0 || w->wrap || (!g->wrap && t->row_lo == 0);
-    const int above = t->steer_hi < t->rows || w->wrap || (!g->wrap && t->row_lo + t->rows == n);
-    if (t->steer_lo < t->steer_hi && (!below || !above))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: the tile's window (global rows from %u, %u rows) lacks the "
-                               "halo row %s its steered rows [%u, %u)",
-                               t->row_lo, t->rows, below ? "above" : "below", t->steer_lo,
-                               t->steer_hi);
+    int whole;
+    if ((st = boids_tile_check_window(t, n, g->wrap, "cpu", &whole, err))) return st;
+    *w = (grid_win){t->row_lo, n, whole};
     g->ncells = g->ncells / n * t->rows;
     g->n[D - 1] = t->rows;
     return BOIDS_OK;

@@ -111,6 +111,26 @@ void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wr
     }
 }
 
+boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wrap, const char *who,
+                                     int *whole, boids_error *err) {
+    if (t->rows > nrows || t->row_lo >= nrows || (!wrap && t->row_lo + t->rows > nrows))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the tile's window of %u rows from row %u does not fit the "
+                               "grid's %u rows along its last axis%s",
+                               who, t->rows, t->row_lo, nrows,
+                               wrap ? "" : " (no wrap: it must end by the last row)");
+    *whole = wrap && t->row_lo == 0 && t->rows == nrows;
+    const int below = t->steer_lo > 0 || *whole || (!wrap && t->row_lo == 0);
+    const int above = t->steer_hi < t->rows || *whole || (!wrap && t->row_lo + t->rows == nrows);
+    if (t->steer_lo < t->steer_hi && (!below || !above))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the tile's window (%u rows from row %u) lacks the halo row "
+                               "%s its steered rows [%u, %u)",
+                               who, t->rows, t->row_lo, below ? "above" : "below", t->steer_lo,
+                               t->steer_hi);
+    return BOIDS_OK;
+}
+
 const char *boids_tile_refusal(const boids_params *p) {
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && !p->k_in_vision)
         return "topological neighbours without k_in_vision have no bounded reach (a boid's k "

@@ -96,6 +96,14 @@ void boids_tile_box_add(grid_boxd *b, const boids_flock *f);
 boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int k, uint32_t *cut,
                             boids_error *err);
 
+/* Whether the window t fits a grid of nrows rows along its last axis (wrap: periodic) and
+ * holds the halo rows of its steered rows (a steered row's neighbour rows are in the window
+ * or beyond a wall or the open edge); *whole = 1 when it is the whole periodic axis from row
+ * 0 (the window then wraps as the grid does). The backends' steps call it; BOIDS_ERR_INPUT
+ * naming who (the backend) and what does not fit. */
+boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wrap, const char *who,
+                                     int *whole, boids_error *err);
+
 /* The tile (0 .. k-1) of a row under the cut (binary search). */
 int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
 

@@ -465,24 +465,9 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     const boids_tile *t = &g->tile;
     const int last = gg->dim - 1;
     const uint32_t nrows = gg->n[last];
-    if (t->rows > nrows || t->row_lo >= nrows || (!gg->wrap && t->rows > nrows - t->row_lo))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the window of %u rows from row %u does not fit the "
-                               "grid of %u rows these parameters give%s",
-                               t->rows, t->row_lo, nrows,
-                               gg->wrap ? "" : " (no wrap: it must end by the last row)");
-    /* A steered row needs the rows on either side in the window, or no row there (a wall or
-     * the open edge of the world). */
-    const int whole = gg->wrap && t->rows == nrows;
-    const int below = whole || (!gg->wrap && t->row_lo == 0);
-    const int above = whole || (!gg->wrap && t->row_lo + t->rows == nrows);
-    if (t->steer_lo < t->steer_hi &&
-        ((t->steer_lo == 0 && !below) || (t->steer_hi == t->rows && !above)))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the steered rows [%u, %u) of the window of %u rows from "
-                               "row %u lack the halo row %s them",
-                               t->steer_lo, t->steer_hi, t->rows, t->row_lo,
-                               t->steer_lo == 0 && !below ? "below" : "above");
+    int whole;
+    boids_status st = boids_tile_check_window(t, nrows, gg->wrap, "GPU tile", &whole, err);
+    if (st) return st;
     u->tile_lo = t->row_lo;
     u->tile_nrows = nrows;
     u->steer_lo = t->steer_lo;

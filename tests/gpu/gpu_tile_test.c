@@ -188,9 +188,9 @@ static void window_refusals(int dim) {
         uint32_t row_lo, rows, steer_lo, steer_hi;
         const char *says;
     } bad[] = {
-        {1, n, 0, 0, "does not fit"},      /* past the last row, without wrap */
-        {2, 3, 0, 3, "lack the halo row"}, /* rows 2 .. 4 steered, rows 1 and 5 not held */
-        {0, 3, 0, 3, "lack the halo row"}, /* row 3 not held */
+        {1, n, 0, 0, "does not fit"},       /* past the last row, without wrap */
+        {2, 3, 0, 3, "lacks the halo row"}, /* rows 2 .. 4 steered, rows 1 and 5 not held */
+        {0, 3, 0, 3, "lacks the halo row"}, /* row 3 not held */
     };
     for (size_t i = 0; b && i < sizeof bad / sizeof bad[0]; i++) {
         t = (boids_tile){.n_global = f.n,
