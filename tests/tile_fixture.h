@@ -10,10 +10,11 @@
  *      cut of the rows (boids_tile_cut, or an uneven cut: tile 0 one row, the other rows
  *      shared evenly, to show that any cut of whole rows gives the same bits);
  *   3. for each tile: its window (boids_tile_window), its boids and those of its halo rows
- *      (boids_tile_window_row) in global id order, uploaded to the tile's backend (one per
- *      tile, kept over the steps as a rank keeps its own) with the tile's rows as the
- *      steered rows, one step, download, and the steered boids written into the next
- *      global state (each boid exactly once: the tiles' rows cover the grid);
+ *      (boids_tile_window_row) in global id order (or its reverse: any order is allowed),
+ *      uploaded to the tile's backend (one per tile, kept over the steps as a rank keeps
+ *      its own) with the tile's rows as the steered rows, one step, download, and the
+ *      steered boids written into the next global state (each boid exactly once: the
+ *      tiles' rows cover the grid);
  * then, after all steps, the global state is compared with the whole flock's run byte for
  * byte: boids_flock_hash, memcmp of every array and the step count. Nothing is tolerated:
  * the contract is the same bits. */

@@ -20,11 +20,11 @@
  * one).
  *
  * Tile mode (tile.h, boids_backend_upload_tile): the state is a window of the whole flock,
- * its boids in global id order (local ids in that order, gid their global ones). The grid
- * is the whole flock's (window_geom: cap from n_global, on the open boundary the tile's box)
- * with the window's rows along the last axis; cells hold their boids in local id order,
- * which is the global one, and candidates come in the same offset order as in the whole
- * grid; offsets use the world's wrap of the global positions, the SIMD kernels' skip of
+ * its boids in any order (gid: their global ids). The grid is the whole flock's
+ * (window_geom: cap from n_global, on the open boundary the tile's box) with the window's
+ * rows along the last axis; cells hold their boids in global id order (order_key) and the
+ * topological ties compare global ids, and candidates come in the same offset order as in
+ * the whole grid; offsets use the world's wrap of the global positions, the SIMD kernels' skip of
  * rules_wrap is decided from the global row (steer_groups); the Vicsek noise draws with the
  * global id. Only the steered rows are steered, the others copied (steered_cells). The
  * cells of a tile are computed by the scalar code (tile_cells, the same cells as the AVX2
@@ -630,7 +630,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (d2, id) order, which does not depend on the threads. In tile mode the selection's ties
- * go by the local ids, which are in global id order. */
+ * go by the global ids (topo_q.gid). */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     size_t c0, nc;

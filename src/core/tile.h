@@ -60,7 +60,7 @@ typedef struct boids_tile {
 boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params *p,
                                      const boids_tile *t, grid_geomd *g, boids_error *err);
 
-/* Replaces the state by the local flock in (its boids in global id order, in->step the
+/* Replaces the state by the local flock in (its boids in any order, in->step the
  * whole flock's step) stepped as the window t of the whole flock. The next step moves only
  * the boids of rows [steer_lo, steer_hi) and keeps the others; it is one step
  * (boids_backend_step with steps = 1): after it the halo is stale, so a further step before
