@@ -20,19 +20,11 @@ void boids_tile_box_empty(grid_boxd *b) {
 void boids_tile_box_add(grid_boxd *b, const boids_flock *f) {
     const double *const x[3] = {f->x, f->y, f->z};
     const int dim = boids_flock_dim(f);
-    float am = (float)b->amax;
-    for (int a = 0; a < dim; a++) {
-        float lo = (float)b->lo[a], hi = (float)b->hi[a];
-        for (size_t i = 0; i < f->n; i++) {
-            const float v = (float)x[a][i];
-            if (!isfinite(v)) continue;
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            am = fabsf(v) > am ? fabsf(v) : am;
-        }
-        b->lo[a] = lo, b->hi[a] = hi;
+    for (size_t i = 0; i < f->n; i++) {
+        float v[3];
+        for (int a = 0; a < dim; a++) v[a] = (float)x[a][i];
+        boids_tile_box_point(b, dim, v);
     }
-    b->amax = am;
 }
 
 /* The most tiles a grid of nrows rows admits (see boids_tile_cut). */

@@ -24,6 +24,7 @@
 #ifndef BOIDS_TILE_H
 #define BOIDS_TILE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,18 @@ static inline uint32_t boids_tile_row(const grid_geomd *g, double c) {
  * min, max and amax as the cpu backend's open grid takes them over its float state. */
 void boids_tile_box_empty(grid_boxd *b);
 void boids_tile_box_add(grid_boxd *b, const boids_flock *f);
+
+/* The same for one float position x (dim axes): what boids_tile_box_add does per boid, for a
+ * caller that holds its boids as floats (boids-mpi's slab). */
+static inline void boids_tile_box_point(grid_boxd *b, int dim, const float *x) {
+    for (int a = 0; a < dim; a++) {
+        const float v = x[a];
+        if (!isfinite(v)) continue;
+        if (v < b->lo[a]) b->lo[a] = v;
+        if (v > b->hi[a]) b->hi[a] = v;
+        if (fabsf(v) > b->amax) b->amax = fabsf(v);
+    }
+}
 
 /* The cut of rows [0, nrows) into k tiles for the boids counted per row (count[r] boids in
  * row r): cut[0] = 0 <= cut[1] <= ... <= cut[k] = nrows, tile j the rows [cut[j], cut[j+1]),

@@ -20,7 +20,6 @@
 #define BOIDS_BACKEND_CHECKS 1 /* no renaming of the constructors: this file makes none */
 #include "mpi_flock.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,18 +355,15 @@ static boids_status resort(mflock *c, const grid_geomd *g, boids_error *err) {
 static boids_status step_one(mflock *c, const boids_params *p, boids_error *err) {
     const int K = c->size, D = c->dim;
     const double t0 = MPI_Wtime();
-    boids_tile t = {.n_global = c->n_global, .rows = 1}; /* rows: not read by tile_geom */
+    boids_tile t = {.n_global = c->n_global};
     if (p->boundary == BOIDS_BOUNDARY_OPEN) {
         grid_boxd mine, all;
         boids_tile_box_empty(&mine);
         for (size_t i = 0; i < c->m; i++) {
             const unsigned char *r = rec_at(c, c->own, i);
-            for (int a = 0; a < D; a++) {
-                float x = rec_get(r, a);
-                mine.lo[a] = x < mine.lo[a] ? x : mine.lo[a];
-                mine.hi[a] = x > mine.hi[a] ? x : mine.hi[a];
-                mine.amax = fabsf(x) > mine.amax ? fabsf(x) : mine.amax;
-            }
+            float x[3];
+            for (int a = 0; a < D; a++) x[a] = rec_get(r, a);
+            boids_tile_box_point(&mine, D, x);
         }
         double t1 = MPI_Wtime();
         MPI_Allreduce(mine.lo, all.lo, 3, MPI_DOUBLE, MPI_MIN, c->comm);
@@ -607,7 +603,7 @@ void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
 /* The first tiles, from the whole flock every rank holds: this rank's boids as records. */
 static boids_status first_tiles(mflock *c, const boids_params *p, const boids_flock *w,
                                 boids_error *err) {
-    boids_tile t = {.n_global = w->n, .rows = 1};
+    boids_tile t = {.n_global = w->n};
     if (p->boundary == BOIDS_BOUNDARY_OPEN) {
         boids_tile_box_empty(&t.box);
         boids_tile_box_add(&t.box, w);
