@@ -48,8 +48,8 @@ typedef struct mflock {
     uint32_t *cut; /* size + 1 entries */
     uint32_t nrows;
     int have_cut;
-    uint64_t *hist, *hist_all;
-    size_t hist_cap;
+    uint64_t *hist, *hist_all; /* the rank's row counts, and the whole flock's */
+    size_t hist_cap, hist_all_cap;
     unsigned char *buf, *rbuf, *tmp; /* send, receive and merge scratch */
     size_t buf_cap, rbuf_cap, tmp_cap;
     int *scount, *sdispl, *rcount, *rdispl;
@@ -383,7 +383,7 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     const uint32_t nrows = g.n[D - 1];
     if ((s = owned_rows(c, &g, err))) return s;
     if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
-        !(c->hist_all = realloc(c->hist_all, c->hist_cap * sizeof *c->hist_all)))
+        !grow(&c->hist_all, &c->hist_all_cap, nrows, sizeof *c->hist_all))
         return nomem(c, "the row counts", err);
     memset(c->hist, 0, nrows * sizeof *c->hist);
     for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
@@ -614,8 +614,9 @@ static boids_status first_tiles(mflock *c, const boids_params *p, const boids_fl
     if (s) return s;
     const uint32_t nrows = g.n[c->dim - 1];
     if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
-        !(c->hist_all = calloc(c->hist_cap, sizeof *c->hist_all)))
+        !grow(&c->hist_all, &c->hist_all_cap, nrows, sizeof *c->hist_all))
         return nomem(c, "the row counts", err);
+    memset(c->hist_all, 0, nrows * sizeof *c->hist_all);
     const double *along = axis_of(c, w, c->dim - 1);
     for (size_t i = 0; i < w->n; i++) c->hist_all[boids_tile_row(&g, along[i])]++;
     if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, c->size, c->cut, err))) return s;
