@@ -16,10 +16,16 @@
 /* The handler may run between any two instructions of the writer, so it only reads this
  * fixed array: a slot holds a complete name or NULL (a name is stored after it is written
  * and cleared before it is freed). unlink() and rmdir() are async-signal-safe. */
-enum { TRACKED_MAX = 64 };
+enum { TRACKED_MAX = 64, HOOKS_MAX = 8 };
 static char *volatile tracked[TRACKED_MAX];
+static const boids_atomic_hook *volatile hooks[HOOKS_MAX];
 
 static void on_signal(int signo) {
+    /* The hooks first: they empty the folders that the names below then remove. */
+    for (int i = HOOKS_MAX - 1; i >= 0; i--) {
+        const boids_atomic_hook *h = hooks[i];
+        if (h && h->fn) h->fn(h->arg);
+    }
     /* Newest first, so that a folder comes after the files inside it; a file's rmdir and
      * a folder's unlink fail harmlessly. */
     for (int i = TRACKED_MAX - 1; i >= 0; i--) {
@@ -64,6 +70,22 @@ void boids_atomic_untrack(const char *name) {
     if (!name) return;
     for (int i = 0; i < TRACKED_MAX; i++)
         if (tracked[i] == name) tracked[i] = NULL;
+}
+
+void boids_atomic_track_hook(const boids_atomic_hook *hook) {
+    if (!hook) return;
+    for (int i = 0; i < HOOKS_MAX; i++)
+        if (!hooks[i]) {
+            hooks[i] = hook;
+            return;
+        }
+    /* More than HOOKS_MAX at once: not run on a signal. One writer of folders exists. */
+}
+
+void boids_atomic_untrack_hook(const boids_atomic_hook *hook) {
+    if (!hook) return;
+    for (int i = 0; i < HOOKS_MAX; i++)
+        if (hooks[i] == hook) hooks[i] = NULL;
 }
 
 /* ---- the target ------------------------------------------------------------------------ */
