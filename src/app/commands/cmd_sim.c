@@ -273,10 +273,10 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
                  "row first) and its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE, streamed,\n"
-                 "and FILE.json: NumPy .npy, shape samples x N x 4 (x, y, vx, vy;\n"
-                 "3-D: x N x 6, x, y, z, vx, vy, vz); FILE ending in .pvd: for\n"
-                 "ParaView, a VTK collection of one .vtp a frame in the folder\n"
-                 "FILE without .pvd (points, velocity, id; time = step * dt)"},
+                 "with FILE.json: a NumPy .npy array, x, y, vx, vy of each boid\n"
+                 "(samples x N x 4; 3-D: x N x 6 with z, vz), or for a FILE ending in\n"
+                 ".pvd a VTK collection for ParaView: one .vtp a frame (points,\n"
+                 "velocity, id, time step * dt) in the folder FILE without .pvd"},
         {APP_TEXT, "trajectory-dtype", 0, "T", &so.dtype,
          .help = "f4 (float32, default) or f8 (float64, exact)"},
         {APP_TEXT, "meta", 0, "FILE", &so.meta,

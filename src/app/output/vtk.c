@@ -57,7 +57,7 @@ static int is_frame_name(const char *name) {
 /* ---- the folder rule ----------------------------------------------------------------------- */
 
 /* dir is absent (0), or a folder of frames only (1); anything else: BOIDS_ERR_INPUT naming
- * it (-1). status says which error was set. */
+ * it (-1), with err set. */
 static int frames_folder(const char *dir, boids_error *err) {
     struct stat st;
     if (lstat(dir, &st) != 0) {
