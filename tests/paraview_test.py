@@ -51,11 +51,14 @@ def sim(args, out, dtype, **kw):
 
 
 def read_vtp(name):
-    """vtkXMLPolyDataReader's output for one file, and whether it reported an error."""
-    r = vtk.vtkXMLPolyDataReader()
+    """vtkXMLPolyDataReader's output for one file, and whether it reported an error or a
+    warning (the events its error macros fire, caught here rather than printed)."""
+    r, events = vtk.vtkXMLPolyDataReader(), []
+    for kind in ("ErrorEvent", "WarningEvent"):
+        r.AddObserver(kind, lambda obj, event: events.append(event))
     r.SetFileName(name)
     r.Update()
-    return r.GetOutput(), r.GetErrorCode() != 0
+    return r.GetOutput(), bool(events) or r.GetErrorCode() != 0
 
 
 def read_pvd(name):
