@@ -39,6 +39,9 @@ typedef struct sweep {
     long seeds, steps, burn_in, every;
     const char *out, *plot, *runs_out, *meta;
     int resume;
+    /* --part K/M: only the runs r with r % M == K - 1 (part_m 0: every run), written to the
+     * runs file alone, for a later --resume to merge into the table. */
+    long part_k, part_m;
     int plot_y;            /* index into boids_metrics_names */
     size_t npoints, nruns; /* set by sweep_grid_check */
     uint64_t *ids;         /* nruns run ids, set by sweep_ids */
@@ -60,6 +63,8 @@ boids_status sweep_parse_values(const char *flag, const char *text, void *dst, b
 boids_status sweep_parse_range(const char *flag, const char *text, void *dst, boids_error *err);
 boids_status sweep_parse_grid(const char *flag, const char *text, void *dst, boids_error *err);
 boids_status sweep_parse_counts(const char *flag, const char *text, void *dst, boids_error *err);
+/* --part K/M, dst the sweep: integers with 1 <= K <= M <= 10^8. */
+boids_status sweep_parse_part(const char *flag, const char *text, void *dst, boids_error *err);
 
 /* After parsing: every axis has values, the options that exclude each other, one N (-n, else
  * the parameters' count) without --counts; sets npoints and nruns (at most 10^8 runs). */
@@ -75,6 +80,12 @@ boids_status sweep_run_params(const app_opts *o, const sweep *s, size_t run, boi
 
 /* The seed of run `run`: --seed plus its index among the point's seeds. */
 uint64_t sweep_run_seed(const app_opts *o, const sweep *s, size_t run);
+
+/* Whether run `run` is one of this process's part (every run without --part), and how many
+ * runs the part holds. Runs are dealt round-robin, r % M == K - 1, not in blocks: with N
+ * outermost in the run order, a block would give one part all the largest (costliest) runs. */
+int sweep_in_part(const sweep *s, size_t run);
+size_t sweep_part_runs(const sweep *s);
 
 void sweep_free(sweep *s);
 
@@ -148,8 +159,7 @@ boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_re
 void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_result *res,
                     size_t done, double t0);
 
-/* The runs of res already done. */
+/* The runs of res already done (of the part, with --part). */
 size_t sweep_done(const sweep *s, const sweep_result *res);
-
 
 #endif
