@@ -201,7 +201,7 @@ boids_status sweep_parse_part(const char *flag, const char *text, void *dst, boi
     if (!slash)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s %s: expected K/M (part K of M)", flag,
                                text);
-    long k, m;
+    long k = 0, m = 0; /* set by part_number before any use */
     if (part_number(flag, text, text, (size_t)(slash - text), "K", &k, err) ||
         part_number(flag, text, slash + 1, strlen(slash + 1), "M", &m, err))
         return BOIDS_ERR_INPUT;
