@@ -14,10 +14,10 @@ import sys
 from harness import check, finish, one_message, run, tmpdir
 
 BOIDS = sys.argv[1]
-# 2 values x 3 seeds = 6 runs: 4 parts hold 2, 2, 1 and 1 of them (an uneven split).
-SWEEP = ["sweep", "--preset", "vicsek", "-n", "50", "--steps", "40", "--burn-in", "20",
+# 2 N x 2 values x 3 seeds = 12 runs: 5 parts hold 3, 3, 2, 2 and 2 of them (uneven).
+SWEEP = ["sweep", "--preset", "vicsek", "--counts", "30,50", "--steps", "40", "--burn-in", "20",
          "--sample-every", "10", "--grid", "noise=0.5,3", "--seeds", "3"]
-M = 4
+M = 5
 
 
 def read(path):
@@ -62,7 +62,7 @@ all_t, all_r = os.path.join(d, "all_t.csv"), os.path.join(d, "all.csv")
 merge(parts, all_r + ".partial")
 p = run(BOIDS, *SWEEP, "--out", all_t, "--runs-out", all_r, "--resume")
 check("merge: exit 0, every run resumed", p.returncode == 0 and
-      "resuming: 6 of 6 runs already done" in p.stderr, p.stderr[-500:])
+      "resuming: 12 of 12 runs already done" in p.stderr, p.stderr[-500:])
 check("merge: table byte-identical to the serial sweep's", read(all_t) == read(serial_t))
 check("merge: runs file byte-identical to the serial sweep's", read(all_r) == read(serial_r))
 check("merge: the journal is gone", not os.path.exists(all_r + ".partial"))
@@ -71,15 +71,15 @@ check("merge: the journal is gone", not os.path.exists(all_r + ".partial"))
 lost_t, lost_r = os.path.join(d, "lost_t.csv"), os.path.join(d, "lost.csv")
 merge(parts[:-1], lost_r + ".partial")
 p = run(BOIDS, *SWEEP, "--out", lost_t, "--runs-out", lost_r, "--resume")
-check("merge without part 4: exit 0, 5 of 6 resumed", p.returncode == 0 and
-      "resuming: 5 of 6 runs already done" in p.stderr, p.stderr[-500:])
-check("merge without part 4: table and runs file byte-identical to the serial sweep's",
+check("merge without part 5: exit 0, 10 of 12 resumed", p.returncode == 0 and
+      "resuming: 10 of 12 runs already done" in p.stderr, p.stderr[-500:])
+check("merge without part 5: table and runs file byte-identical to the serial sweep's",
       read(lost_t) == read(serial_t) and read(lost_r) == read(serial_r))
 
 # A part beyond the runs (M larger than the sweep): the header alone.
 empty = os.path.join(d, "empty.csv")
-run(BOIDS, *SWEEP, "--part", "7/7", "--runs-out", empty, check_rc=0)
-check("part 7/7 of 6 runs: the header row alone", read(empty) == serial_rows[0])
+run(BOIDS, *SWEEP, "--part", "13/13", "--runs-out", empty, check_rc=0)
+check("part 13/13 of 12 runs: the header row alone", read(empty) == serial_rows[0])
 
 bad_d = tmpdir()
 runs = os.path.join(bad_d, "x.csv")
@@ -96,6 +96,7 @@ cases = [
      ["--part 1/2", "--out"]),
     ("with --plot", ["--part", "1/2", "--runs-out", runs, "--plot",
                      os.path.join(bad_d, "p.png")], ["--part 1/2", "--plot"]),
+    ("given twice", ["--part", "1/2", "--part", "2/2", "--runs-out", runs], ["--part"]),
     ("with --meta", ["--part", "1/2", "--runs-out", runs, "--meta",
                      os.path.join(bad_d, "m.json")], ["--part 1/2", "--meta"]),
 ]

@@ -17,9 +17,9 @@ from boids.sweep import program
 pd = pytest.importorskip("pandas")
 
 # N = 50, 40 steps, 2 values, 2 seeds: 4 runs of a few milliseconds each.
-KW = dict(preset="vicsek", n=50, steps=40, burn_in=20, sample_every=10, seeds=2)
+KW = dict(preset="vicsek", counts=[50], steps=40, burn_in=20, sample_every=10, seeds=2)
 GRID = {"noise": [0.5, 3]}
-CLI = ["--preset", "vicsek", "-n", "50", "--steps", "40", "--burn-in", "20",
+CLI = ["--preset", "vicsek", "--counts", "50", "--steps", "40", "--burn-in", "20",
        "--sample-every", "10", "--seeds", "2", "--grid", "noise=0.5,3"]
 
 
@@ -53,8 +53,9 @@ def test_sweep_table_and_runs_equal_the_cli_files_read_with_pandas(boids_exe, tm
 
 def test_sweep_keywords_become_the_cli_options(boids_exe, tmp_path):
     want, _ = cli_frames(boids_exe, tmp_path, "--set", "vision_radius=1.5", "--seed", "4",
-                         "--backend", "cpu", "--threads", "1")
-    got = boids.sweep(GRID, vision_radius=1.5, seed=4, backend="cpu", threads=1, **KW)
+                         "--backend", "cpu", "--threads", "1", "--density", "0.25")
+    got = boids.sweep(GRID, vision_radius=1.5, seed=4, backend="cpu", threads=1, density=0.25,
+                      **KW)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
 
 

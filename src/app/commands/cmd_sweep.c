@@ -209,11 +209,11 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
     if (s->resume && !s->runs_out)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--resume needs --runs-out FILE (the record of finished runs)");
-    if (s->part_m && (!s->runs_out || s->out || s->plot || s->meta))
+    if (s->part.m && (!s->runs_out || s->out || s->plot || s->meta))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--part %ld/%ld writes its runs to --runs-out FILE and no table: "
                                "%s (the table comes from the --resume that merges the parts)",
-                               s->part_k, s->part_m,
+                               s->part.k, s->part.m,
                                !s->runs_out ? "give --runs-out"
                                : s->out     ? "not with --out"
                                : s->plot    ? "not with --plot"
@@ -307,10 +307,10 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
     cJSON_AddNumberToObject(obj, "points", (double)s->npoints);
     cJSON_AddNumberToObject(obj, "runs", (double)s->nruns);
     cJSON_AddNumberToObject(obj, "resumed_runs", (double)resumed);
-    if (s->part_m) { /* --part K/M: this file holds the runs r with r % M == K - 1 */
+    if (s->part.m) { /* --part K/M: this file holds the runs r with r % M == K - 1 */
         cJSON *part = cJSON_AddObjectToObject(obj, "part");
-        cJSON_AddNumberToObject(part, "k", (double)s->part_k);
-        cJSON_AddNumberToObject(part, "m", (double)s->part_m);
+        cJSON_AddNumberToObject(part, "k", (double)s->part.k);
+        cJSON_AddNumberToObject(part, "m", (double)s->part.m);
         cJSON_AddNumberToObject(part, "runs", (double)sweep_part_runs(s));
     } else {
         cJSON_AddNullToObject(obj, "part");
@@ -425,7 +425,7 @@ static boids_status save_sidecars(const sweep *s, const app_opts *o, const app_p
  * the plot; with --part the runs file and its sidecar alone. */
 static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_prov *pv,
                                  const sweep_result *res, size_t resumed, boids_error *err) {
-    if (s->part_m) {
+    if (s->part.m) {
         boids_status st = save_runs(s, o, res, err);
         return st ? st : save_sidecars(s, o, pv, resumed, err);
     }
@@ -538,7 +538,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "skip the runs that --runs-out FILE or FILE.partial already holds\n"
                  "(each row checked first; the result is the same, byte for\n"
                  "byte, as one uninterrupted sweep)"},
-        {APP_CUSTOM, "part", 0, "K/M", &s, .parse = sweep_parse_part,
+        {APP_CUSTOM, "part", 0, "K/M", &s.part, .parse = sweep_parse_part,
          .help = "run only part K of M (1 <= K <= M): the runs r (0, 1, ... in the\n"
                  "rows' order) with r % M == K - 1, into --runs-out FILE alone (no\n"
                  "table); FILE.partial holding every part's rows, --resume writes\n"

@@ -196,7 +196,7 @@ static boids_status part_number(const char *flag, const char *text, const char *
 }
 
 boids_status sweep_parse_part(const char *flag, const char *text, void *dst, boids_error *err) {
-    sweep *s = dst;
+    sweep_part *part = dst;
     const char *slash = strchr(text, '/');
     if (!slash)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s %s: expected K/M (part K of M)", flag,
@@ -209,18 +209,17 @@ boids_status sweep_parse_part(const char *flag, const char *text, void *dst, boi
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s %s: part %ld of %ld does not exist (K goes from 1 to M)", flag,
                                text, k, m);
-    s->part_k = k;
-    s->part_m = m;
+    *part = (sweep_part){k, m};
     return BOIDS_OK;
 }
 
 int sweep_in_part(const sweep *s, size_t run) {
-    return !s->part_m || run % (size_t)s->part_m == (size_t)(s->part_k - 1);
+    return !s->part.m || run % (size_t)s->part.m == (size_t)(s->part.k - 1);
 }
 
 size_t sweep_part_runs(const sweep *s) {
-    if (!s->part_m) return s->nruns;
-    size_t first = (size_t)(s->part_k - 1), m = (size_t)s->part_m;
+    if (!s->part.m) return s->nruns;
+    size_t first = (size_t)(s->part.k - 1), m = (size_t)s->part.m;
     return first < s->nruns ? (s->nruns - first + m - 1) / m : 0;
 }
 
