@@ -539,10 +539,10 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
                  "(each row checked first; the result is the same, byte for\n"
                  "byte, as one uninterrupted sweep)"},
         {APP_CUSTOM, "part", 0, "K/M", &s.part, .parse = sweep_parse_part,
-         .help = "run only part K of M (1 <= K <= M): the runs r (0, 1, ... in the\n"
-                 "rows' order) with r % M == K - 1, into --runs-out FILE alone (no\n"
-                 "table); FILE.partial holding every part's rows, --resume writes\n"
-                 "the table and runs file of one whole sweep (docs/research.md)"},
+         .help = "run only part K of M (1 <= K <= M): the runs r = 0, 1, ... (in\n"
+                 "the rows' order) with r % M == K - 1, their rows to --runs-out\n"
+                 "FILE, no table; with every part's rows in ALL.partial, --resume\n"
+                 "--runs-out ALL writes the whole sweep's files (docs/research.md)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,
          .help = "write the provenance of the table (JSON) to FILE, e.g. when the table\n"
                  "goes to stdout"},
