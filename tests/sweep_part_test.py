@@ -52,9 +52,9 @@ for k, path in enumerate(parts, 1):
     check(f"part {k}/{M}: its sidecar names the part", side["sweep"]["part"] ==
           {"k": k, "m": M, "runs": len(want) - 1} and side["output"]["kind"] == "runs",
           side["sweep"].get("part"))
+written = [os.path.basename(p) + e for p in parts for e in ("", ".json")]
 check("the parts wrote their runs files and sidecars, no table",
-      sorted(os.listdir(d)) == sorted(["t.csv", "t.csv.json", "r.csv", "r.csv.json"] +
-                                      [os.path.basename(p) + e for p in parts for e in ("", ".json")]),
+      sorted(os.listdir(d)) == sorted(["t.csv", "t.csv.json", "r.csv", "r.csv.json"] + written),
       sorted(os.listdir(d)))
 
 # Every part merged: nothing left to run, the serial bytes.
