@@ -17,8 +17,8 @@ rule keeps the command's options and their meaning:
     on 1 and 2 ranks for 5 steps;
   - the machine's facts: one monitor (--monitor N becomes 0), --baseline names this build's
     own boids-bench, /etc/boids/installation.ini is ./installation.ini;
-  - the user's own files the documents name but do not write: installation.ini and
-    my_analysis.py are small fixtures made here (FIXTURES).
+  - the user's own files the documents name but do not write: installation.ini,
+    my_analysis.py and my_sweep.py are small fixtures made here (FIXTURES).
 Skipped, each for a reason it prints: the synopsis lines of the command table ([OPTIONS],
 "..."), C source blocks (the install test builds examples/minimal.c), and the set-up and
 install commands (.ci/install-deps, cmake, cc, export: CI runs the set-up commands
@@ -41,7 +41,10 @@ from harness import check, finish  # noqa: E402
 
 DOCS = ["README.md", "bench/README.md"]
 RUNS = ("build/", "boids", "mpirun", "python3", "PYTHONPATH=", "BOIDS_LIBRARY_PATH=",
-        "oscsend", "v/bin/")
+        "oscsend", "v/bin/", "awk ")
+# The system's tools run as printed: nothing of theirs to cut, and their quoted programs (awk's
+# ||, its >) are not for the splitting below, which knows only the shell's own | && and >.
+VERBATIM = ("awk ",)
 SKIPS = ((".ci/", "the set-up commands: CI runs them as they are printed"),
          ("cmake ", "a build or install step: CI and tests/install_test.py run these"),
          ("cc ", "the pkg-config build: tests/install_test.py runs it against a prefix"),
@@ -51,6 +54,10 @@ FIXTURES = {
     "installation.ini": "# an installation's own settings\ncount = 2000\nalignment_weight = 1.2\n",
     "my_analysis.py": "import boids\nwith boids.Flock(preset='classic', seed=7) as f:\n"
                       "    f.step(10)\n    print(f.steps, f.observables()['order'])\n",
+    # docs/research.md prints this script, as it is here, before it runs it under mpirun
+    "my_sweep.py": 'import boids\n\ntable = boids.sweep({"noise": [0.5, 2, 4]}, preset="vicsek", '
+                   'n=100, seeds=4, steps=200,\n                    backend="cpu", threads=1)\n'
+                   'print(table[["noise", "order_mean", "order_se"]])\n',
 }
 TIMEOUT = 240  # seconds for one example: the longest cut example takes well under a minute
 
@@ -133,6 +140,8 @@ def cut(words):
 
 def rewrite(cmd, build):
     """The shell line to run for one documented command."""
+    if cmd.startswith(VERBATIM):
+        return cmd
     cmd = cmd.replace("/etc/boids/installation.ini", "installation.ini")
     cmd = re.sub(r"\s+#.*$", "", cmd)  # a trailing comment
     background = cmd.endswith("&")

@@ -2,7 +2,8 @@
 """Shared fixtures: the `boids` program (BOIDS_EXE) that the results are compared with,
 and a runner for it. ctest sets BOIDS_EXE, BOIDS_ABI_PROBE, BOIDS_LIBRARY_PATH,
 PYTHONPATH, and for the `cmake --install` test BOIDS_CMAKE and BOIDS_BUILD_DIR
-(tests/CMakeLists.txt); run by hand:
+(tests/CMakeLists.txt), and BOIDS_MPIEXEC (its mpirun, when boids-mpi was built:
+test_sweep.py then needs mpi4py); run by hand:
 
     PYTHONPATH=python BOIDS_LIBRARY_PATH=build BOIDS_EXE=build/boids \
         BOIDS_ABI_PROBE=build/tests/python_abi_probe BOIDS_CMAKE=cmake BOIDS_BUILD_DIR=build \

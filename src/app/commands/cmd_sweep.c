@@ -209,6 +209,15 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
     if (s->resume && !s->runs_out)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--resume needs --runs-out FILE (the record of finished runs)");
+    if (s->part.m && (!s->runs_out || s->out || s->plot || s->meta))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--part %ld/%ld writes its runs to --runs-out FILE and no table: "
+                               "%s (the table comes from the --resume that merges the parts)",
+                               s->part.k, s->part.m,
+                               !s->runs_out ? "give --runs-out"
+                               : s->out     ? "not with --out"
+                               : s->plot    ? "not with --plot"
+                                            : "not with --meta");
     const char *tables[] = {s->out, s->runs_out};
     for (int i = 0; writer && i < 2; i++)
         if (tables[i] &&
@@ -260,13 +269,13 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s %s", s->axes[i].key->key,
                  s->axes[i].values[vi[i]]);
     fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", done,
-            s->nruns, s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
+            sweep_part_runs(s), s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
             res[r].avg[0], app_now() - t0);
 }
 
 size_t sweep_done(const sweep *s, const sweep_result *res) {
     size_t done = 0;
-    for (size_t r = 0; r < s->nruns; r++) done += res[r].done != 0;
+    for (size_t r = 0; r < s->nruns; r++) done += res[r].done && sweep_in_part(s, r);
     return done;
 }
 
@@ -298,6 +307,14 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
     cJSON_AddNumberToObject(obj, "points", (double)s->npoints);
     cJSON_AddNumberToObject(obj, "runs", (double)s->nruns);
     cJSON_AddNumberToObject(obj, "resumed_runs", (double)resumed);
+    if (s->part.m) { /* --part K/M: this file holds the runs r with r % M == K - 1 */
+        cJSON *part = cJSON_AddObjectToObject(obj, "part");
+        cJSON_AddNumberToObject(part, "k", (double)s->part.k);
+        cJSON_AddNumberToObject(part, "m", (double)s->part.m);
+        cJSON_AddNumberToObject(part, "runs", (double)sweep_part_runs(s));
+    } else {
+        cJSON_AddNullToObject(obj, "part");
+    }
     cJSON_AddStringToObject(
         obj, "statistics",
         "each run: the average of each observable over its samples at steps burn_in, "
@@ -352,11 +369,11 @@ static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res
     double t0 = app_now();
     size_t done = sweep_done(s, res), ran = 0;
     app_progress bar;
-    app_progress_begin(&bar, "boids sweep", "runs", (double)(s->nruns - done));
+    app_progress_begin(&bar, "boids sweep", "runs", (double)(sweep_part_runs(s) - done));
     sweep_bar = &bar;
     boids_status st = BOIDS_OK;
     for (size_t r = 0; !st && r < s->nruns; r++) {
-        if (res[r].done) continue;
+        if (res[r].done || !sweep_in_part(s, r)) continue;
         bar.done = (double)ran;
         st = sweep_execute(o, s, r, res, err);
         if (!st) sweep_progress(o, s, r, res, ++done, t0);
@@ -368,14 +385,15 @@ static boids_status run_all(const sweep *s, const app_opts *o, sweep_result *res
     return st;
 }
 
-/* The runs table, complete or not at all. */
+/* The runs table (the part's runs alone with --part), complete or not at all. */
 static boids_status save_runs(const sweep *s, const app_opts *o, const sweep_result *res,
                               boids_error *err) {
     boids_atomic_file a;
     boids_status st = boids_atomic_open(&a, s->runs_out, err);
     if (st) return st;
     sweep_runs_header(a.f, s);
-    for (size_t r = 0; !st && r < s->nruns; r++) st = sweep_runs_row(a.f, s, o, r, &res[r], err);
+    for (size_t r = 0; !st && r < s->nruns; r++)
+        if (sweep_in_part(s, r)) st = sweep_runs_row(a.f, s, o, r, &res[r], err);
     if (st) {
         boids_atomic_abort(&a);
         return st;
@@ -404,9 +422,13 @@ static boids_status save_sidecars(const sweep *s, const app_opts *o, const app_p
 }
 
 /* From every run's result: the table (--out or stdout), the runs file, the sidecars and
- * the plot. */
+ * the plot; with --part the runs file and its sidecar alone. */
 static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_prov *pv,
                                  const sweep_result *res, size_t resumed, boids_error *err) {
+    if (s->part.m) {
+        boids_status st = save_runs(s, o, res, err);
+        return st ? st : save_sidecars(s, o, pv, resumed, err);
+    }
     point *pts = calloc(s->npoints, sizeof *pts);
     if (!pts) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
@@ -451,7 +473,7 @@ static boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_d
     if (drv->writer && s->runs_out) st = sweep_journal_open(j, s, o, *res, resumed, err);
     if (!st && drv->writer && s->resume)
         fprintf(stderr, "boids sweep: resuming: %zu of %zu runs already done (%s)\n", *resumed,
-                s->nruns, s->runs_out);
+                sweep_part_runs(s), s->runs_out);
     return st;
 }
 
@@ -516,6 +538,11 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "skip the runs that --runs-out FILE or FILE.partial already holds\n"
                  "(each row checked first; the result is the same, byte for\n"
                  "byte, as one uninterrupted sweep)"},
+        {APP_CUSTOM, "part", 0, "K/M", &s.part, .parse = sweep_parse_part,
+         .help = "run only part K of M (1 <= K <= M): the runs r = 0, 1, ... (in\n"
+                 "the rows' order) with r % M == K - 1, their rows to --runs-out\n"
+                 "FILE, no table; with every part's rows in ALL.partial, --resume\n"
+                 "--runs-out ALL writes the whole sweep's files (docs/research.md)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,
          .help = "write the provenance of the table (JSON) to FILE, e.g. when the table\n"
                  "goes to stdout"},

@@ -50,13 +50,14 @@ static int cmp_cost(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* The runs not done yet, in the order they are handed out; NULL when out of memory. */
+/* The runs not done yet (of the part, with --part), in the order they are handed out; NULL
+ * when out of memory. */
 static size_t *work_queue(const sweep *s, const sweep_result *res, size_t *n) {
     size_t *q = malloc((s->nruns ? s->nruns : 1) * sizeof *q);
     if (!q) return NULL;
     *n = 0;
     for (size_t r = 0; r < s->nruns; r++)
-        if (!res[r].done) q[(*n)++] = r;
+        if (!res[r].done && sweep_in_part(s, r)) q[(*n)++] = r;
     order_sweep = s;
     qsort(q, *n, sizeof *q, cmp_cost);
     return q;
@@ -76,7 +77,7 @@ static void note_missing(char *list, size_t size, const sweep *s, size_t r) {
  * worker is stopped; records results and failures as they come. */
 static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                           const size_t *q, size_t nq, int workers, boids_error *err) {
-    size_t next = 0, failed = 0, done = s->nruns - nq;
+    size_t next = 0, failed = 0, done = sweep_part_runs(s) - nq;
     double t0 = app_now();
     char missing[360] = "";
     boids_status st = BOIDS_OK;
@@ -126,7 +127,7 @@ static boids_status run_master(const sweep *s, const app_opts *o, sweep_result *
         double t0 = app_now();
         for (size_t i = 0; !st && i < nq; i++) {
             st = sweep_execute(o, s, q[i], res, err);
-            if (!st) sweep_progress(o, s, q[i], res, s->nruns - nq + i + 1, t0);
+            if (!st) sweep_progress(o, s, q[i], res, sweep_part_runs(s) - nq + i + 1, t0);
             if (!st && j->f) st = sweep_journal_add(j, s, o, q[i], &res[q[i]], err);
         }
     } else {

@@ -174,6 +174,55 @@ boids_status sweep_parse_counts(const char *flag, const char *list, void *dst, b
     }
 }
 
+/* One integer of --part's K/M, the whole text in the message. */
+static boids_status part_number(const char *flag, const char *text, const char *item, size_t len,
+                                const char *name, long *out, boids_error *err) {
+    char buf[32];
+    long v = 0;
+    if (len && len < sizeof buf) {
+        memcpy(buf, item, len);
+        buf[len] = '\0';
+        char *end;
+        errno = 0;
+        v = buf[0] >= '0' && buf[0] <= '9' ? strtol(buf, &end, 10) : 0;
+        if (v && (*end || errno)) v = 0;
+    }
+    if (v < 1 || v > 100000000)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s %s: %s must be an integer from 1 to 10^8 (part K of M, K <= M)",
+                               flag, text, name);
+    *out = v;
+    return BOIDS_OK;
+}
+
+boids_status sweep_parse_part(const char *flag, const char *text, void *dst, boids_error *err) {
+    sweep_part *part = dst;
+    const char *slash = strchr(text, '/');
+    if (!slash)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s %s: expected K/M (part K of M)", flag,
+                               text);
+    long k = 0, m = 0; /* set by part_number before any use */
+    if (part_number(flag, text, text, (size_t)(slash - text), "K", &k, err) ||
+        part_number(flag, text, slash + 1, strlen(slash + 1), "M", &m, err))
+        return BOIDS_ERR_INPUT;
+    if (k > m)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s %s: part %ld of %ld does not exist (K goes from 1 to M)", flag,
+                               text, k, m);
+    *part = (sweep_part){k, m};
+    return BOIDS_OK;
+}
+
+int sweep_in_part(const sweep *s, size_t run) {
+    return !s->part.m || run % (size_t)s->part.m == (size_t)(s->part.k - 1);
+}
+
+size_t sweep_part_runs(const sweep *s) {
+    if (!s->part.m) return s->nruns;
+    size_t first = (size_t)(s->part.k - 1), m = (size_t)s->part.m;
+    return first < s->nruns ? (s->nruns - first + m - 1) / m : 0;
+}
+
 /* Every axis complete, the world keys free under --density, and the number of runs. */
 boids_status sweep_grid_check(sweep *s, const app_opts *o, boids_error *err) {
     if (!s->naxes)

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: MIT
+"""boids.sweep(): the table (and runs file) of `boids sweep` with the same options, read with
+pandas, value for value; the program's own message in a BoidsError; under mpirun -n 2 every
+rank returns the serial call's DataFrames."""
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import boids
+from boids.sweep import program
+
+pd = pytest.importorskip("pandas")
+
+# N = 50, 40 steps, 2 values, 2 seeds: 4 runs of a few milliseconds each.
+KW = dict(preset="vicsek", counts=[50], steps=40, burn_in=20, sample_every=10, seeds=2)
+GRID = {"noise": [0.5, 3]}
+CLI = ["--preset", "vicsek", "--counts", "50", "--steps", "40", "--burn-in", "20",
+       "--sample-every", "10", "--seeds", "2", "--grid", "noise=0.5,3"]
+
+
+def cli_frames(boids_exe, tmp_path, *extra):
+    table, runs = tmp_path / "t.csv", tmp_path / "r.csv"
+    subprocess.run([boids_exe, "sweep", *CLI, *extra, "--out", table, "--runs-out", runs],
+                   check=True, capture_output=True)
+    return pd.read_csv(table), pd.read_csv(runs, dtype={"run_id": str})
+
+
+def test_program_is_the_boids_beside_the_loaded_library(boids_exe, monkeypatch):
+    monkeypatch.delenv("BOIDS_PROGRAM", raising=False)
+    assert os.path.samefile(program(), boids_exe)
+    monkeypatch.setenv("BOIDS_PROGRAM", boids_exe)
+    assert program() == os.path.normpath(boids_exe)
+
+
+def test_sweep_table_and_runs_equal_the_cli_files_read_with_pandas(boids_exe, tmp_path):
+    want_table, want_runs = cli_frames(boids_exe, tmp_path)
+    table, runs = boids.sweep(GRID, runs=True, **KW)
+    # The same files parsed by the same reader: equal to the last bit, no tolerance.
+    pd.testing.assert_frame_equal(table, want_table, check_exact=True)
+    pd.testing.assert_frame_equal(runs, want_runs, check_exact=True)
+    assert list(table["noise"]) == [0.5, 3] and len(runs) == 4
+    assert table.attrs["provenance"]["sweep"]["runs"] == 4
+    assert runs.attrs["provenance"]["output"]["kind"] == "runs"
+    # runs=False (the default): the table alone; a range as the command line's text.
+    alone = boids.sweep({"noise": "0.5:3:2.5"}, **KW)
+    pd.testing.assert_frame_equal(alone, want_table, check_exact=True)
+
+
+def test_sweep_keywords_become_the_cli_options(boids_exe, tmp_path):
+    want, _ = cli_frames(boids_exe, tmp_path, "--set", "vision_radius=1.5", "--seed", "4",
+                         "--backend", "cpu", "--threads", "1", "--density", "0.25")
+    got = boids.sweep(GRID, vision_radius=1.5, seed=4, backend="cpu", threads=1, density=0.25,
+                      **KW)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_progress_is_called_once_per_run():
+    seen = []
+    boids.sweep(GRID, progress=lambda done, total: seen.append((done, total)), **KW)
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_the_programs_message_in_a_boids_error():
+    with pytest.raises(boids.BoidsError, match="noise = 9 is out of range") as e:
+        boids.sweep({"noise": [0.5, 9]}, **KW)
+    assert e.value.status == 1 and e.value.exit_code == 2
+    with pytest.raises(boids.BoidsError, match="unknown key 'bogus'"):
+        boids.sweep(GRID, bogus=1, **KW)
+    with pytest.raises(boids.BoidsError, match="not one value"):
+        boids.sweep({"noise": ["0.5,3"]}, **KW)
+    with pytest.raises(boids.BoidsError, match="at least one key"):
+        boids.sweep({}, **KW)
+    with pytest.raises(TypeError, match="seeds"):
+        boids.sweep(GRID, **dict(KW, seeds=2.5))
+    with pytest.raises(TypeError, match="grid"):
+        boids.sweep({"noise": 0.5}, **KW)
+
+
+def test_a_missing_program_is_named(monkeypatch, tmp_path):
+    monkeypatch.setenv("BOIDS_PROGRAM", str(tmp_path / "nowhere"))
+    with pytest.raises(boids.BoidsError, match="nowhere"):
+        boids.sweep(GRID, **KW)
+
+
+RANK_SCRIPT = """
+import os, pickle, sys
+import boids
+rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "-1")))
+kw = pickle.loads(bytes.fromhex(sys.argv[2]))
+out = {"good": boids.sweep(kw["grid"], runs=True, **kw["kw"])}
+try:
+    boids.sweep({"noise": [0.5, 9]}, **kw["kw"])
+except boids.BoidsError as e:
+    out["bad"] = (str(e), e.status, e.exit_code)
+with open("%s.%d" % (sys.argv[1], rank), "wb") as f:
+    pickle.dump(out, f)
+"""
+
+
+def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
+    mpirun = os.environ.get("BOIDS_MPIEXEC") or shutil.which("mpirun")
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        mpi4py = None
+    if not mpirun or mpi4py is None:
+        # CMake names its mpirun when it built boids-mpi: then mpi4py (.ci/install-deps)
+        # is part of the set-up and its absence a failure.
+        assert not os.environ.get("BOIDS_MPIEXEC"), "mpi4py missing (Debian: python3-mpi4py)"
+        pytest.skip("mpirun or mpi4py missing (Debian: openmpi-bin, python3-mpi4py)")
+    script, out = tmp_path / "ranks.py", tmp_path / "frames"
+    script.write_text(RANK_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI"))}
+    p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "2",
+                        sys.executable, script, out,
+                        pickle.dumps({"grid": GRID, "kw": KW}).hex()],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    serial_table, serial_runs = boids.sweep(GRID, runs=True, **KW)
+    for rank in (0, 1):
+        with open("%s.%d" % (out, rank), "rb") as f:
+            got = pickle.load(f)
+        table, runs = got["good"]
+        pd.testing.assert_frame_equal(table, serial_table, check_exact=True)
+        pd.testing.assert_frame_equal(runs, serial_runs, check_exact=True)
+        # The parts ran the runs; the table came from the merge, which resumed all four.
+        assert table.attrs["provenance"]["sweep"]["resumed_runs"] == 4
+        message, status, code = got["bad"]
+        assert message.startswith("rank 0 of 2: ") and "noise = 9" in message
+        assert (status, code) == (1, 2)
