@@ -73,7 +73,8 @@ def view(traj, shot, args):
 
 def test_view_replay_window_shows_the_recorded_frames_forwards_and_back(tmp):
     need_xvfb()
-    traj = record(tmp)
+    series = os.path.join(tmp, "t.csv")
+    traj = record(tmp, extra=["--series", series])
     pattern = os.path.join(tmp, "f%02d.png")
     r = run(["render", "--replay", traj, "-o", pattern, "--size", f"{W}x{H}", *LOOK])
     check(r.returncode == 0, f"render --replay: exit {r.returncode}", r)
@@ -81,7 +82,7 @@ def test_view_replay_window_shows_the_recorded_frames_forwards_and_back(tmp):
     check(written == [f"f{k:02d}.png" for k in range(FRAMES)], f"frames written: {written}")
     render = [lit_set(pattern % k) for k in range(FRAMES)]
     # --steps-per-frame 1: each window frame shows the next recorded one, from frame 0.
-    cases = [("forwards", [], 4, 0),
+    cases = [("forwards, the HUD's order from the run's series", ["--series", series], 4, 0),
              # `/` before the first frame plays backwards from --from 6: 5, then 4
              ("backwards", ["--from", "6", "--frames", "2", "--keys", "0:/"], 4, 0),
              # `,` one frame back and paused there
@@ -125,6 +126,40 @@ def test_view_replay_box_renders_the_flock_and_moves(tmp):
         check(r.returncode == 0 and "GL debug: 0 errors" in r.stderr,
               f"view --replay in 3-D with the HUD, panel and follow: exit {r.returncode}", r)
     print(f"ok: 3-D replay frames with {lit} lit pixels, moving ({moved:.3f})")
+
+
+def grey_pixels(path):
+    """The obstacles' outline colour (RENDER_OBSTACLE_RGBA, 0xc8ccd8) within 24 levels: no boid
+    of the heading palette and not the background."""
+    w, h, ch, rows = png.read(path)
+    return sum(1 for r in rows for x in range(w)
+               if all(abs(r[x * ch + c] - v) <= 24 for c, v in enumerate((0xc8, 0xcc, 0xd8))))
+
+
+def test_replay_draws_the_recorded_runs_obstacles_and_points(tmp):
+    ini = os.path.join(tmp, "o.ini")
+    with open(ini, "w") as f:
+        f.write("obstacle = circle 450 280 40\nobstacle = segment 100 500 400 500\n"
+                "predator.1 = 200 200 120 3\n")
+    traj = record(tmp, extra=["--config", ini])
+    drawn = {}
+    for what in ("recorded", "removed"):
+        if what == "removed":
+            with open(traj + ".json") as f:
+                side = json.load(f)
+            side["interaction"] = {"predators": [], "attractors": [], "obstacles": []}
+            with open(traj + ".json", "w") as f:
+                json.dump(side, f)
+        shot = os.path.join(tmp, f"{what}%d.png")
+        r = run(["render", "--replay", traj, "-o", shot, "--size", "320x200", "--frames", "1",
+                 "--colour", "plain"])
+        check(r.returncode == 0, f"render --replay, interaction {what}: exit {r.returncode}", r)
+        drawn[what] = (grey_pixels(shot % 0), view_harness.colour_pixels(shot % 0)[1])
+    # the circle and the segment: hundreds of outline pixels; the predator's dashed circle red
+    grey, red = drawn["recorded"]
+    check(grey >= 100 and red >= 50, f"the recorded obstacles and predator: {drawn}")
+    check(drawn["removed"] == (0, 0), f"without the sidecar's interaction: {drawn}")
+    print(f"ok: the recorded run's obstacles and predator drawn ({drawn})")
 
 
 def npy(path, shape, descr="<f4", data=b""):
@@ -184,6 +219,8 @@ def test_replay_bad_input_exit_2_naming_what(tmp):
             sidecar(lambda d: d["parameters"]["values"].update(dim=3, depth=500)))
     refused("sidecar shape", ["--replay", bad], ["bad.npy.json", "shape"],
             sidecar(lambda d: d["output"].update(shape=[FRAMES + 1, N, 4])))
+    refused("sidecar obstacle", ["--replay", bad], ["bad.npy.json", "interaction", "obstacle"],
+            sidecar(lambda d: d["interaction"]["obstacles"].append({"kind": "blob"})))
     os.unlink(bad + ".json")
     refused("no sidecar, no parameters", ["--replay", bad], ["bad.npy.json", "--preset"])
     refused("no sidecar, other N", ["--replay", bad, "-n", "100"], ["-n 100", "200 boids"])
@@ -204,6 +241,10 @@ def test_replay_bad_input_exit_2_naming_what(tmp):
         f.write("step,order\n0,0.5\n")
     r = run(["view", "--replay", traj, "--series", os.path.join(tmp, "s.csv")])
     harness.one_message("view --series of another run", r, ["s.csv", "rows"])
+    with open(os.path.join(tmp, "s.csv"), "w") as f:
+        f.write("step,order\n" + "".join(f"{k * EVERY + 1},0.5\n" for k in range(FRAMES)))
+    r = run(["view", "--replay", traj, "--series", os.path.join(tmp, "s.csv")])
+    harness.one_message("view --series at other steps", r, ["s.csv:2", "step 0"])
     # Without a sidecar the parameters the options give, as the run had them, play it.
     r = run(["render", "--replay", bad, "--preset", "lab", "-o", os.path.join(tmp, "ok%d.png"),
              "--size", "64x40", "--frames", "1"])

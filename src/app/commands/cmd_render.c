@@ -488,6 +488,7 @@ int boids_cmd_render(int argc, char **argv) {
         app_traj_in_close(&j.traj);
         return app_fail(&err);
     }
+    if (j.replay && j.traj.has_sidecar) j.inter = j.traj.inter; /* the recorded run's */
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);
     boids_gl *gl = boids_gl_create(o.verbose >= 2, &err);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,81 @@ static boids_status sidecar_params(app_traj_in *t, const char *name, const cJSON
     return BOIDS_OK;
 }
 
+/* Member key of o as a number into *v; 0 if it is not one. */
+static int number(const cJSON *o, const char *key, double *v) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(x)) return 0;
+    *v = x->valuedouble;
+    return 1;
+}
+
+/* interaction.predators or .attractors: {index, x, y, [z,] radius, weight} each. */
+static boids_status sidecar_points(const app_traj_in *t, const char *where, const cJSON *list,
+                                   boids_point *pts, boids_error *err) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        boids_point pt = {1, 0, 0, 0, 0, 0};
+        double k = -1;
+        if (!number(e, "index", &k) || !(k >= 0 && k < BOIDS_MAX_POINTS) || k != floor(k) ||
+            !number(e, "x", &pt.x) || !number(e, "y", &pt.y) ||
+            (t->dim == 3 && !number(e, "z", &pt.z)) || !number(e, "radius", &pt.radius) ||
+            !number(e, "weight", &pt.weight))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: a point without index (0 to %d), x, y,%s radius, weight",
+                                   where, BOIDS_MAX_POINTS - 1, t->dim == 3 ? " z," : "");
+        if (boids_interact_check_point(&pt, where, err)) return err->status;
+        pts[(int)k] = pt;
+    }
+    return BOIDS_OK;
+}
+
+/* interaction.obstacles: {kind: circle, x, y, radius}, {kind: sphere, x, y, z, radius} or
+ * {kind: segment, x0, y0, x1, y1}. */
+static boids_status sidecar_obstacles(const char *where, const cJSON *list, boids_interact *in,
+                                      boids_error *err) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
+        const char *k = cJSON_IsString(kind) ? kind->valuestring : "";
+        boids_obstacle o = {0};
+        int ok;
+        if (!strcmp(k, "segment")) {
+            o.kind = BOIDS_OBSTACLE_SEGMENT;
+            ok = number(e, "x0", &o.x0) && number(e, "y0", &o.y0) && number(e, "x1", &o.x1) &&
+                 number(e, "y1", &o.y1);
+        } else {
+            o.kind = !strcmp(k, "sphere") ? BOIDS_OBSTACLE_SPHERE : BOIDS_OBSTACLE_CIRCLE;
+            ok = (!strcmp(k, "circle") || o.kind == BOIDS_OBSTACLE_SPHERE) &&
+                 number(e, "x", &o.x0) && number(e, "y", &o.y0) && number(e, "radius", &o.radius) &&
+                 (o.kind != BOIDS_OBSTACLE_SPHERE || number(e, "z", &o.z0));
+        }
+        if (!ok)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: an obstacle that is not a circle {x, y, radius}, sphere "
+                                   "{x, y, z, radius} or segment {x0, y0, x1, y1}",
+                                   where);
+        if (boids_interact_add_obstacle(in, &o, where, err)) return err->status;
+    }
+    return BOIDS_OK;
+}
+
+/* "interaction": the table the run stepped with (none without the object). */
+static boids_status sidecar_interact(app_traj_in *t, const char *name, const cJSON *doc,
+                                     boids_error *err) {
+    boids_interact_default(&t->inter, &t->params);
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(doc, "interaction");
+    if (!in) return BOIDS_OK;
+    char where[4200];
+    snprintf(where, sizeof where, "%s: interaction", name);
+    if (sidecar_points(t, where, cJSON_GetObjectItemCaseSensitive(in, "predators"),
+                       t->inter.predators, err) ||
+        sidecar_points(t, where, cJSON_GetObjectItemCaseSensitive(in, "attractors"),
+                       t->inter.attractors, err) ||
+        sidecar_obstacles(where, cJSON_GetObjectItemCaseSensitive(in, "obstacles"), &t->inter, err))
+        return err->status;
+    return boids_interact_check_dim(&t->inter, t->dim, err);
+}
+
 /* output: a trajectory of this shape, sampled at first, first + every, ... */
 static boids_status sidecar_output(app_traj_in *t, const char *name, const cJSON *doc,
                                    boids_error *err) {
@@ -158,8 +234,9 @@ static boids_status read_sidecar(app_traj_in *t, boids_error *err) {
         cJSON *doc = cJSON_Parse(text);
         if (!doc)
             st = boids_error_set(err, BOIDS_ERR_INPUT, "%s: not valid JSON", name);
-        else if (!(st = sidecar_output(t, name, doc, err)))
-            st = sidecar_params(t, name, doc, err);
+        else if (!(st = sidecar_output(t, name, doc, err)) &&
+                 !(st = sidecar_params(t, name, doc, err)))
+            st = sidecar_interact(t, name, doc, err);
         t->has_sidecar = !st;
         cJSON_Delete(doc);
     }

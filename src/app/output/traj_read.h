@@ -17,6 +17,7 @@
 
 #include "boids/error.h"
 #include "boids/flock.h"
+#include "boids/interact.h"
 #include "boids/params.h"
 
 typedef struct app_traj_in {
@@ -28,10 +29,13 @@ typedef struct app_traj_in {
     unsigned char *buf; /* one frame's bytes */
     size_t frame_bytes;
     /* The sidecar FILE.json, when there is one (has_sidecar): the run's parameters and the
-     * sampled steps, frame t being step first + t * every. Without it first = 0, every = 1
-     * (frame numbers stand for the steps). */
+     * sampled steps, frame t being step first + t * every, and the interaction points and
+     * obstacles the run stepped with (its "interaction", drawn as a live run draws them;
+     * none when the sidecar has no such object). Without it first = 0, every = 1 (frame
+     * numbers stand for the steps). */
     int has_sidecar;
     boids_params params;
+    boids_interact inter;
     char preset[32]; /* the preset the run started from ("" if the sidecar names none) */
     uint64_t first, every;
 } app_traj_in;
