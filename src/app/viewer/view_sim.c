@@ -199,6 +199,8 @@ unsigned view_steps_due(view *v, uint64_t now) {
     /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
      * under slow drawing (llvmpipe) may still catch up several steps a frame. */
     unsigned cap = v->step_ms > 25 ? 1 : v->step_cap ? v->step_cap : 1;
+    /* A replay shows only the frame it lands on: the frames between cost nothing. */
+    if (v->o->replay) cap = UINT32_MAX;
     if (due <= v->anchor_steps) return 0;
     uint64_t k = due - v->anchor_steps;
     if (k > cap) {
