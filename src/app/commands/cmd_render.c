@@ -464,10 +464,10 @@ int boids_cmd_render(int argc, char **argv) {
         {APP_REAL, "fps", 0, "F", &j.fps, 0, 1000, .open = 1,
          .help = "frames a second of the film, the --camera path's clock (default 60)"},
         {APP_TEXT, "replay", 0, "FILE", &j.replay,
-         .help = "draw the frames of a trajectory (`boids sim --trajectory FILE`,\n"
-                 ".npy) instead of simulating: the parameters come from FILE.json\n"
-                 "(without it, from --preset, --config, --set as the run had them);\n"
-                 "no --backend, --load, --steps-per-frame or --warmup"},
+         .help = "draw the frames of a trajectory (boids sim --trajectory FILE.npy)\n"
+                 "instead of simulating: the parameters come from FILE.json (without\n"
+                 "it, from --preset, --config, --set as the run had them); no\n"
+                 "--backend, --load, --steps-per-frame or --warmup"},
         {APP_LONG, "from", 0, "K", &j.from, 0, 2000000000L,
          .help = "--replay: the first frame drawn, a frame index (default 0)"},
     };

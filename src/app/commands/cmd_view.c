@@ -196,11 +196,13 @@ int boids_cmd_view(int argc, char **argv) {
                  "until someone moves the mouse or presses a key (default 0: off)"},
         {APP_SECTION, .name = "Replay (docs/viewer.md, Replay):"},
         {APP_TEXT, "replay", 0, "FILE", &replay.path,
-         .help = "play the frames of a trajectory (`boids sim --trajectory FILE`,\n"
-                 ".npy) instead of simulating: the parameters come from FILE.json\n"
-                 "(without it, from --preset, --config, --set as the run had them);\n"
-                 "--rate is then frames a second, --steps-per-frame frames a frame;\n"
-                 "no --backend or --load"},
+         .help = "play the frames of a trajectory (boids sim --trajectory FILE.npy)\n"
+                 "instead of simulating: the parameters come from FILE.json (without\n"
+                 "it, from --preset, --config, --set as the run had them); no\n"
+                 "--backend or --load. --rate is then frames a second,\n"
+                 "--steps-per-frame frames a frame. Keys: Space pause, `.` / `,` a\n"
+                 "frame on / back, `/` backwards / forwards, `l` loop / stop at the\n"
+                 "ends, `+` / `-` faster / slower"},
         {APP_LONG, "from", 0, "K", &replay.from, 0, 2000000000L,
          .help = "--replay: the first frame shown, a frame index (default 0)"},
         {APP_TEXT, "series", 0, "FILE", &replay.series,
