@@ -120,3 +120,13 @@ add_test(NAME view_sighup_reloads_attract_mode_sigterm_exits_0
 set_tests_properties(view_sighup_reloads_attract_mode_sigterm_exits_0 PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(view_sighup_reloads_attract_mode_sigterm_exits_0)
+
+# Replays of a recorded trajectory (tests/view/replay_test.py): the window's screenshot of
+# a frame against `boids render --replay`'s, forwards, backwards, a frame back and stopping
+# at the end; the box's replay drawn and moving; the recorded run's obstacles and points
+# drawn; bad trajectories, sidecars and options.
+boids_view_py_tests(replay_test.py
+  view_replay_window_shows_the_recorded_frames_forwards_and_back
+  view_replay_box_renders_the_flock_and_moves
+  replay_draws_the_recorded_runs_obstacles_and_points
+  replay_bad_input_exit_2_naming_what)

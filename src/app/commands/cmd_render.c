@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "render.h"
 #include "render_scene.h"
+#include "replay.h"
 #include "view.h"
 
 static const app_command render_command = {
@@ -158,6 +159,10 @@ typedef struct render_job {
     double fps;           /* the film's frames a second: the camera path's clock */
     int backend_given;    /* --backend was on the command line */
     camera_path path;
+    const char *replay; /* --replay: the frames of this trajectory, no simulation */
+    long from;          /* --replay: the first frame drawn */
+    app_traj_in traj;
+    boids_flock shown[2]; /* --replay: the frame drawn and the one before it (3-D banking) */
 } render_job;
 
 /* The file name of frame f from the checked pattern; 0 if it does not fit in size. */
@@ -287,8 +292,22 @@ static boids_status write_frame(const render_job *j, const target *t, unsigned c
     return render_write_png(path, w, h, px, err);
 }
 
-/* The frames on the current GL context: warm-up steps, then one frame every spf steps. */
-static boids_status render_frames(const render_job *j, const app_opts *o, const boids_params *p,
+/* --replay: the f-th frame drawn, from the trajectory into the scene. */
+static boids_status replay_show(render_job *j, scene *sc, long f, boids_error *err) {
+    size_t k = (size_t)(j->from + f);
+    int banked;
+    if (!j->shown[0].x && (boids_flock_alloc_dim(&j->shown[0], j->traj.n, j->traj.dim, err) ||
+                           boids_flock_alloc_dim(&j->shown[1], j->traj.n, j->traj.dim, err)))
+        return err->status;
+    if (app_traj_in_read_shown(&j->traj, k, &j->shown[0], &j->shown[1], &banked, err))
+        return err->status;
+    return scene_show(sc, &j->shown[0], banked ? &j->shown[1] : NULL, app_traj_in_step(&j->traj, k),
+                      err);
+}
+
+/* The frames on the current GL context: warm-up steps, then one frame every spf steps (a
+ * replay: the recorded frames from --from, no step). */
+static boids_status render_frames(render_job *j, const app_opts *o, const boids_params *p,
                                   boids_gl *gl, boids_error *err) {
     const int w = j->size[0], h = j->size[1];
     boids_status st = BOIDS_OK;
@@ -306,7 +325,7 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     /* A 3-D flock steps on cpu on a software rasteriser (llvmpipe runs the 3-D pipeline
      * about 7.6x slower than the cpu grid), unless --backend names the backend. */
     if (!st && p->dim == 3 && !j->backend_given && render_software(r)) so.backend = "cpu";
-    if (!st && !(sc = scene_create(&cfg, p, err)))
+    if (!st && !(sc = j->replay ? scene_create_replay(p, err) : scene_create(&cfg, p, err)))
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     if (!st) st = target_create(&t, w, h, err);
     if (!st) render_set_look(r, &j->look);
@@ -322,7 +341,9 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     app_progress_begin(&bar, "boids render", "frames", (double)j->frames);
     for (long f = 0; !st && f < j->frames; f++) {
         app_progress_update(&bar, (double)f, NULL, 0);
-        if (f > 0 && (st = scene_step(sc, (unsigned)j->spf, err))) break;
+        if (j->replay ? (st = replay_show(j, sc, f, err)) != BOIDS_OK
+                      : f > 0 && (st = scene_step(sc, (unsigned)j->spf, err)) != BOIDS_OK)
+            break;
         /* the predator's dive of the steps to come (dive.h: 3-D only) */
         dive_apply(p, scene_steps(sc), scene_params(sc));
         c3 = start;
@@ -336,6 +357,33 @@ static boids_status render_frames(const render_job *j, const app_opts *o, const 
     render_destroy(r);
     free(px);
     return st;
+}
+
+/* --replay FILE: the trajectory and its parameters; --frames all frames from --from (by
+ * default), and no option of the simulation's. */
+static boids_status render_job_replay(render_job *j, app_opts *o, boids_params *p,
+                                      boids_error *err) {
+    if (!j->replay) {
+        if (j->from >= 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "--from %ld needs --replay FILE", j->from);
+        if (j->spf < 0) j->spf = 1;
+        if (!j->frames) j->frames = 300;
+        return BOIDS_OK;
+    }
+    const char *sim = j->spf >= 0 ? "--steps-per-frame" : j->warmup ? "--warmup" : NULL;
+    if (sim)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: a replay runs no simulation (--replay %s)", sim, j->replay);
+    if (app_replay_open(o, o->backend != render_command.backend, j->replay, &j->traj, p, err))
+        return err->status;
+    if (j->from < 0) j->from = 0;
+    if (app_replay_check_from(&j->traj, j->from, err)) return err->status;
+    long left = (long)j->traj.frames - j->from;
+    if (!j->frames) j->frames = left;
+    if (j->frames > left)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--frames %ld: %s has %ld frames from %ld",
+                               j->frames, j->replay, left, j->from);
+    return BOIDS_OK;
 }
 
 /* The look: the preset's, the config file's `view.` lines, then the flags. */
@@ -373,8 +421,9 @@ static boids_status render_job_camera(render_job *j, app_opts *o, const boids_pa
 int boids_cmd_render(int argc, char **argv) {
     render_job j = {.out = "frame-%05d.png",
                     .size = {1280, 720},
-                    .frames = 300,
-                    .spf = 1,
+                    .spf = -1,
+                    .from = -1,
+                    .traj = {.fd = -1},
                     .colour = -1,
                     .trail = -1,
                     .density = -1,
@@ -391,7 +440,7 @@ int boids_cmd_render(int argc, char **argv) {
         {APP_CUSTOM, "size", 0, "WxH", j.size, .parse = app_parse_size,
          .help = "frame size in pixels, at most 8192x8192 in area (default 1280x720)"},
         {APP_LONG, "frames", 0, "K", &j.frames, 1, 100000000L,
-         .help = "number of frames (default 300)"},
+         .help = "number of frames (default 300; --replay: every frame from --from)"},
         {APP_LONG, "steps-per-frame", 0, "S", &j.spf, 0, 100000L,
          .help = "simulation steps between frames (default 1)"},
         {APP_LONG, "warmup", 0, "K", &j.warmup, 0, 2000000000L,
@@ -414,6 +463,13 @@ int boids_cmd_render(int argc, char **argv) {
                  "(default: the start view, still)"},
         {APP_REAL, "fps", 0, "F", &j.fps, 0, 1000, .open = 1,
          .help = "frames a second of the film, the --camera path's clock (default 60)"},
+        {APP_TEXT, "replay", 0, "FILE", &j.replay,
+         .help = "draw the frames of a trajectory (boids sim --trajectory FILE.npy)\n"
+                 "instead of simulating: the parameters come from FILE.json (without\n"
+                 "it, from --preset, --config, --set as the run had them); no\n"
+                 "--backend, --load, --steps-per-frame or --warmup"},
+        {APP_LONG, "from", 0, "K", &j.from, 0, 2000000000L,
+         .help = "--replay: the first frame drawn, a frame index (default 0)"},
     };
     app_opts o;
     int rc = app_parse(&render_command, own, APP_COUNT(own), &o, argc, argv);
@@ -424,15 +480,22 @@ int boids_cmd_render(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
-    if (check_output(&j, &err) ||
-        app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err) ||
+    if (render_job_replay(&j, &o, &p, &err) || check_output(&j, &err) ||
+        (!j.replay &&
+         app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err)) ||
         render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||
-        render_job_camera(&j, &o, &p, &err))
+        render_job_camera(&j, &o, &p, &err)) {
+        app_traj_in_close(&j.traj);
         return app_fail(&err);
+    }
+    if (j.replay && j.traj.has_sidecar) j.inter = j.traj.inter; /* the recorded run's */
     /* A broken pipe (ffmpeg gone) must be an error message, not a silent death. */
     if (j.raw) signal(SIGPIPE, SIG_IGN);
     boids_gl *gl = boids_gl_create(o.verbose >= 2, &err);
-    if (!gl) return app_fail(&err);
+    if (!gl) {
+        app_traj_in_close(&j.traj);
+        return app_fail(&err);
+    }
     boids_status st = render_frames(&j, &o, &p, gl, &err);
     if (!st && o.verbose && !j.raw)
         fprintf(stderr, "boids render: wrote %ld frames (%s)\n", j.frames, j.out);
@@ -443,5 +506,8 @@ int boids_cmd_render(int argc, char **argv) {
     }
     boids_gl_destroy(gl);
     camera_path_free(&j.path);
+    app_traj_in_close(&j.traj);
+    boids_flock_free(&j.shown[0]);
+    boids_flock_free(&j.shown[1]);
     return st ? app_fail(&err) : 0;
 }

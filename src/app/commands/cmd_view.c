@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "render.h"
+#include "replay.h"
 #include "view.h"
 
 static const app_command view_command = {
@@ -89,6 +90,36 @@ static boids_status view_check(const view_opts *o, const boids_params *p, boids_
     return BOIDS_OK;
 }
 
+/* --replay FILE (--from, --series): the trajectory, the parameters it was recorded with, and
+ * the world as it was (not the window's shape). */
+typedef struct view_replay_opts {
+    const char *path, *series;
+    long from;
+    app_traj_in traj;
+    double *order;
+} view_replay_opts;
+
+static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_params *p,
+                                     boids_error *err) {
+    if (!r->path) {
+        if (r->from >= 0 || r->series)
+            return boids_error_set(err, BOIDS_ERR_INPUT, "%s needs --replay FILE",
+                                   r->series ? "--series" : "--from");
+        return BOIDS_OK;
+    }
+    if (app_replay_open(&o->app, o->app.backend != view_command.backend, r->path, &r->traj, p, err))
+        return err->status;
+    o->replay = &r->traj;
+    o->replay_from = r->from < 0 ? 0 : r->from;
+    o->base = *p;
+    o->scale_world = 0;
+    if (app_replay_check_from(&r->traj, o->replay_from, err)) return err->status;
+    if (r->series && app_traj_in_series_order(&r->traj, r->series, &r->order, err))
+        return err->status;
+    o->series_order = r->order;
+    return BOIDS_OK;
+}
+
 /* The option table, then the calls: as long as the table is. */
 int boids_cmd_view(int argc, char **argv) {
     view_opts o = {.monitor = -1,
@@ -103,6 +134,7 @@ int boids_cmd_view(int argc, char **argv) {
     int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1,
         clean = -1;
     double trail = -1;
+    view_replay_opts replay = {.from = -1, .traj = {.fd = -1}};
     const app_option own[] = {
         {APP_SECTION, .name = "Window:"},
         {APP_CUSTOM, "size", 0, "WxH", size, .parse = app_parse_size,
@@ -162,6 +194,20 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_REAL, "attract", 0, "T", &o.attract, 0, 1e7,
          .help = "attract mode: after T seconds without input, predators wander\n"
                  "until someone moves the mouse or presses a key (default 0: off)"},
+        {APP_SECTION, .name = "Replay (docs/viewer.md, Replay):"},
+        {APP_TEXT, "replay", 0, "FILE", &replay.path,
+         .help = "play the frames of a trajectory (boids sim --trajectory FILE.npy)\n"
+                 "instead of simulating: the parameters come from FILE.json (without\n"
+                 "it, from --preset, --config, --set as the run had them); no\n"
+                 "--backend or --load. --rate is then frames a second,\n"
+                 "--steps-per-frame frames a frame. Keys: Space pause, `.` / `,` a\n"
+                 "frame on / back, `/` backwards / forwards, `l` loop / stop at the\n"
+                 "ends, `+` / `-` faster / slower"},
+        {APP_LONG, "from", 0, "K", &replay.from, 0, 2000000000L,
+         .help = "--replay: the first frame shown, a frame index (default 0)"},
+        {APP_TEXT, "series", 0, "FILE", &replay.series,
+         .help = "--replay: the HUD's order history from the run's --series CSV\n"
+                 "(default: computed from each frame shown)"},
         {APP_SECTION, .name = "Remote control (OSC, docs/osc.md):"},
         {APP_INT, "osc-port", 0, "P", &o.osc_port, 1, 65535,
          .help = "listen for OSC control messages on UDP port P"},
@@ -203,16 +249,25 @@ int boids_cmd_view(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
+    boids_status st = view_replay_open(&o, &replay, &p, &err);
+    if (!st && !replay.path) st = app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err);
     o.look = render_look_for_preset(o.app.preset);
-    if (app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err) ||
-        view_start_interact(&o, &p, &err))
+    if (!st) st = view_start_interact(&o, &p, &err);
+    if (!st && replay.traj.has_sidecar) o.inter = replay.traj.inter; /* the recorded run's */
+    if (st) {
+        app_traj_in_close(&replay.traj);
+        free(replay.order);
         return app_fail(&err);
+    }
     /* The flags win over the config's `view.` lines. */
     if (trail >= 0) o.look.trail = trail;
     if (density >= 0) o.look.density = density;
     if (clean >= 0) o.look.clean = clean;
     if (colour < 0) colour = o.look.colour >= 0 ? o.look.colour : RENDER_HEADING;
     o.colour = (render_colour)colour;
-    if (view_check(&o, &p, &err) || view_run(&o, &p, &err)) return app_fail(&err);
-    return 0;
+    st = view_check(&o, &p, &err);
+    if (!st) st = view_run(&o, &p, &err);
+    app_traj_in_close(&replay.traj);
+    free(replay.order);
+    return st ? app_fail(&err) : 0;
 }

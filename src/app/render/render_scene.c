@@ -64,7 +64,7 @@ uint64_t scene_steps(const scene *s) {
 }
 
 const char *scene_backend_name(const scene *s) {
-    return boids_backend_name(s->b);
+    return s->b ? boids_backend_name(s->b) : "replay";
 }
 
 double scene_gpu_ms(const scene *s) {
@@ -74,9 +74,8 @@ double scene_gpu_ms(const scene *s) {
 /* 3-D: positions vec4(x, y, z, 0) into own_state and velocities vec4(vx, vy, vz, 0) into
  * own_vel; after a step the velocities they replace become own_prev (a restart has no
  * previous step: both the same). */
-static void mirror3(scene *s, int stepped) {
-    size_t n = s->host.n;
-    const boids_flock *h = &s->host;
+static void mirror3(scene *s, const boids_flock *h, int stepped) {
+    size_t n = h->n;
     long bytes = (long)(n * 4 * sizeof(float));
     for (size_t i = 0; i < n; i++) {
         float *u = s->upload + 4 * i;
@@ -101,10 +100,10 @@ static void mirror3(scene *s, int stepped) {
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-/* cpu backends: mirror the host flock into our buffers as float vec4 + ids 0..n-1 (3-D:
- * mirror3's layout). */
-static boids_status mirror(scene *s, int stepped, boids_error *err) {
-    size_t n = s->host.n;
+/* cpu backends and replays: mirror flock h (the host's) into our buffers as float vec4 + ids
+ * 0..n-1 (3-D: mirror3's layout). */
+static boids_status mirror(scene *s, const boids_flock *h, int stepped, boids_error *err) {
+    size_t n = h->n;
     if (n > s->own_cap) {
         float *u = realloc(s->upload, n * 4 * sizeof *u);
         if (!u) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids", n);
@@ -117,7 +116,7 @@ static boids_status mirror(scene *s, int stepped, boids_error *err) {
         glBindBuffer(GL_ARRAY_BUFFER, s->own_ids);
         glBufferData(GL_ARRAY_BUFFER, (long)(n * sizeof(uint32_t)), ids, GL_STATIC_DRAW);
         free(ids);
-        if (s->host.z) {
+        if (h->z) {
             glBindBuffer(GL_ARRAY_BUFFER, s->own_vel);
             glBufferData(GL_ARRAY_BUFFER, (long)(n * 4 * sizeof(float)), NULL, GL_STREAM_DRAW);
             glBindBuffer(GL_ARRAY_BUFFER, s->own_prev);
@@ -126,15 +125,15 @@ static boids_status mirror(scene *s, int stepped, boids_error *err) {
         s->own_cap = n;
         stepped = 0; /* new buffers: no previous velocities in them */
     }
-    if (s->host.z) {
-        mirror3(s, stepped);
+    if (h->z) {
+        mirror3(s, h, stepped);
         return BOIDS_OK;
     }
     for (size_t i = 0; i < n; i++) {
-        s->upload[4 * i + 0] = (float)s->host.x[i];
-        s->upload[4 * i + 1] = (float)s->host.y[i];
-        s->upload[4 * i + 2] = (float)s->host.vx[i];
-        s->upload[4 * i + 3] = (float)s->host.vy[i];
+        s->upload[4 * i + 0] = (float)h->x[i];
+        s->upload[4 * i + 1] = (float)h->y[i];
+        s->upload[4 * i + 2] = (float)h->vx[i];
+        s->upload[4 * i + 3] = (float)h->vy[i];
     }
     glBindBuffer(GL_ARRAY_BUFFER, s->own_state);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (long)(n * 4 * sizeof(float)), s->upload);
@@ -193,17 +192,21 @@ static boids_status prev_create(scene *s, boids_error *err) {
     return prev_reset(s, err);
 }
 
-scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err) {
+/* What every scene has: its parameters, the order reduction and the timer queries. */
+static scene *scene_new(const boids_params *p, int timing, boids_error *err) {
     scene *s = calloc(1, sizeof *s);
     if (!s) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
     s->p = *p;
-    s->timing = cfg->timing;
+    s->timing = timing;
     s->gpu_ms = -1;
     static const char *const order_names[] = {"view_order.comp"};
-    if (!(s->order_prog = render_program(order_names, 1, 2, err))) goto fail;
+    if (!(s->order_prog = render_program(order_names, 1, 2, err))) {
+        scene_destroy(s);
+        return NULL;
+    }
     s->order_n = glGetUniformLocation(s->order_prog, "u_n");
     s->order_dim = glGetUniformLocation(s->order_prog, "u_dim");
     glGenBuffers(1, &s->order_buf);
@@ -211,7 +214,20 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
     glBufferData(GL_SHADER_STORAGE_BUFFER, ORDER_GROUPS * 4 * sizeof(float), NULL, GL_DYNAMIC_READ);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     if (s->timing) glGenQueries(2 * TIMER_SLOTS, &s->queries[0][0]);
+    return s;
+}
 
+/* The buffers the cpu backends and replays upload the host's flock into. */
+static void own_buffers(scene *s) {
+    glGenBuffers(1, &s->own_state);
+    glGenBuffers(1, &s->own_ids);
+    glGenBuffers(1, &s->own_vel);
+    glGenBuffers(1, &s->own_prev);
+}
+
+scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err) {
+    scene *s = scene_new(p, cfg->timing, err);
+    if (!s) return NULL;
     boids_params q = s->p;
     if (app_initial_flock(cfg->opts, &q, &s->host, err)) goto fail;
     s->p.count = q.count;
@@ -228,22 +244,50 @@ scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error 
         app_opts ao = *cfg->opts;
         ao.inter = NULL; /* scene_set_interact hands it over, for every backend alike */
         s->b = app_backend_create(&ao, &s->p, &s->host, err);
-        glGenBuffers(1, &s->own_state);
-        glGenBuffers(1, &s->own_ids);
-        glGenBuffers(1, &s->own_vel);
-        glGenBuffers(1, &s->own_prev);
+        own_buffers(s);
     }
     if (!s->b || (cfg->opts->inter && scene_set_interact(s, cfg->opts->inter, err))) goto fail;
     if (s->gpu) {
         boids_flock_free(&s->host); /* the GPU holds it now */
         if (s->dim == 3 && prev_create(s, err)) goto fail;
-    } else if (mirror(s, 0, err)) {
+    } else if (mirror(s, &s->host, 0, err)) {
         goto fail;
     }
     return s;
 fail:
     scene_destroy(s);
     return NULL;
+}
+
+scene *scene_create_replay(const boids_params *p, boids_error *err) {
+    scene *s = scene_new(p, 0, err);
+    if (!s) return NULL;
+    s->dim = p->dim;
+    if (boids_flock_alloc_dim(&s->host, (size_t)p->count, p->dim, err) ||
+        !(s->follow = follow_create(s->dim, err)))
+        goto fail;
+    own_buffers(s);
+    if (mirror(s, &s->host, 0, err)) goto fail;
+    return s;
+fail:
+    scene_destroy(s);
+    return NULL;
+}
+
+boids_status scene_show(scene *s, const boids_flock *f, const boids_flock *prev, uint64_t step,
+                        boids_error *err) {
+    if (s->b || f->n != s->host.n || boids_flock_dim(f) != s->dim)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "scene_show: a replay's scene of %zu boids in %d-D (got %zu)",
+                               s->host.n, s->dim, f->n);
+    const int banked = prev && s->dim == 3;
+    if (banked && mirror(s, prev, 0, err)) return err->status;
+    double *to[6] = {s->host.x, s->host.y, s->host.vx, s->host.vy, s->host.z, s->host.vz};
+    const double *from[6] = {f->x, f->y, f->vx, f->vy, f->z, f->vz};
+    for (int a = 0; a < (s->dim == 3 ? 6 : 4); a++) memcpy(to[a], from[a], f->n * sizeof(double));
+    s->host.step = f->step;
+    s->steps = step;
+    return mirror(s, &s->host, banked, err);
 }
 
 void scene_destroy(scene *s) {
@@ -269,7 +313,12 @@ void scene_destroy(scene *s) {
     free(s);
 }
 
+static boids_status no_simulation(boids_error *err) {
+    return boids_error_set(err, BOIDS_ERR_INPUT, "a replay runs no simulation");
+}
+
 boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids_error *err) {
+    if (!s->b) return no_simulation(err);
     boids_flock f;
     boids_status st = boids_flock_alloc_dim(&f, (size_t)p->count, p->dim, err);
     if (st) return st;
@@ -281,7 +330,7 @@ boids_status scene_restart(scene *s, const boids_params *p, uint64_t seed, boids
         if (!s->gpu) {
             boids_flock_free(&s->host);
             s->host = f;
-            return mirror(s, 0, err);
+            return mirror(s, &s->host, 0, err);
         }
         st = prev_reset(s, err);
     }
@@ -312,6 +361,7 @@ static int same_table(const boids_interact *a, const boids_interact *b) {
 
 boids_status scene_set_interact(scene *s, const boids_interact *in, boids_error *err) {
     if (same_table(&s->inter, in)) return BOIDS_OK;
+    if (!s->b) return s->inter = *in, BOIDS_OK; /* a replay: drawn, never stepped */
     boids_status st = boids_backend_set_interact(s->b, in, err);
     if (!st) s->inter = *in;
     return st;
@@ -336,6 +386,7 @@ static void read_timers(scene *s) {
 
 boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     if (steps == 0) return BOIDS_OK;
+    if (!s->b) return no_simulation(err);
     /* 3-D on gpu: the velocities the steps replace, filed by id (outside the timed steps) */
     const int prev = s->gpu && s->dim == 3;
     if (prev) prev_pass(s, 0);
@@ -353,7 +404,7 @@ boids_status scene_step(scene *s, unsigned steps, boids_error *err) {
     s->steps += steps;
     if (!s->gpu) {
         if ((st = boids_backend_download(s->b, &s->host, err))) return st;
-        return mirror(s, 1, err);
+        return mirror(s, &s->host, 1, err);
     }
     /* Our passes and the draw (as attributes, or fetched from buffer textures) read what the
      * compute pipeline wrote. */
@@ -374,7 +425,7 @@ void scene_buffers(const scene *s, render_flock *f) {
         f->vel_buf = s->dim == 3 ? s->own_vel : 0;
     }
     f->prev_vel_buf = s->dim == 3 ? s->own_prev : 0;
-    f->n = boids_backend_n(s->b);
+    f->n = s->gpu ? boids_backend_n(s->b) : s->host.n;
 }
 
 /* The state the follow passes read: the backend's buffers, or ours with ids 0..n-1. */
@@ -406,7 +457,7 @@ static int follow_on_host(scene *s, uint32_t id, float pos[3], float vel[3], uns
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         s->seen_cap = h->n;
     }
-    const int single = strcmp(boids_backend_name(s->b), "cpu-ref") != 0;
+    const int single = strcmp(scene_backend_name(s), "cpu-ref") != 0; /* a replay: as cpu */
     size_t m = follow_host(h, &s->p, id, single, s->nb_host);
     memset(s->seen_host, 0, h->n * sizeof *s->seen_host);
     for (size_t q = 0; q < m; q++) s->seen_host[s->nb_host[q]] = 1;
@@ -492,17 +543,20 @@ int scene_order_poll(scene *s, int wait, double *order) {
 }
 
 boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boids_error *err) {
-    boids_flock f;
-    boids_status st = boids_flock_alloc_dim(&f, boids_backend_n(s->b), s->p.dim, err);
-    if (st) return st;
-    if ((st = boids_backend_download(s->b, &f, err))) {
-        boids_flock_free(&f);
-        return st;
+    boids_flock f = {0};
+    if (s->gpu) {
+        boids_status st = boids_flock_alloc_dim(&f, boids_backend_n(s->b), s->p.dim, err);
+        if (st) return st;
+        if ((st = boids_backend_download(s->b, &f, err))) {
+            boids_flock_free(&f);
+            return st;
+        }
     }
+    const boids_flock *h = s->gpu ? &f : &s->host; /* the cpu backends': the latest step's */
     int wrap = s->p.boundary == BOIDS_BOUNDARY_WRAP;
     double sum = 0;
-    for (size_t i = 0; i < f.n; i++) {
-        double dx = f.x[i] - x, dy = f.y[i] - y;
+    for (size_t i = 0; i < h->n; i++) {
+        double dx = h->x[i] - x, dy = h->y[i] - y;
         if (wrap) {
             if (dx > s->p.width / 2) dx -= s->p.width;
             if (dx < -s->p.width / 2) dx += s->p.width;
@@ -511,7 +565,7 @@ boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boi
         }
         sum += sqrt(dx * dx + dy * dy);
     }
-    *mean = sum / (double)f.n;
+    *mean = sum / (double)h->n;
     boids_flock_free(&f);
     return BOIDS_OK;
 }

@@ -32,6 +32,17 @@ typedef struct scene_config {
 scene *scene_create(const scene_config *cfg, const boids_params *p, boids_error *err);
 void scene_destroy(scene *s);
 
+/* A replay's scene (`--replay`): no backend, a flock of p->count boids of p->dim that
+ * scene_show replaces; scene_step and scene_restart refuse (BOIDS_ERR_INPUT), the rest
+ * (drawing, follow, order, metrics) works as on the cpu backends, named "replay". */
+scene *scene_create_replay(const boids_params *p, boids_error *err);
+
+/* A replay's frame f (p->count boids, id order) at step `step` (scene_steps). In 3-D prev
+ * is the frame before it, whose velocities bank the boids by their turn (NULL: none, drawn
+ * level), so that a frame looks the same however it was reached. */
+boids_status scene_show(scene *s, const boids_flock *f, const boids_flock *prev, uint64_t step,
+                        boids_error *err);
+
 /* Current parameters (the viewer edits them live; N changes go through scene_restart). */
 boids_params *scene_params(scene *s);
 

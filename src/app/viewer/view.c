@@ -363,7 +363,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->app = o->app;
     if (!strcmp(v->app.backend, "auto")) v->app.backend = view_software_renderer() ? "cpu" : "gpu";
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
-    if (!(v->sc = scene_create(&cfg, p, err))) return err->status;
+    if (!(v->sc = o->replay ? scene_create_replay(p, err) : scene_create(&cfg, p, err)))
+        return err->status;
     v->start = *scene_params(v->sc);
     v->seed = o->app.seed;
     v->base = o->base;
@@ -379,6 +380,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->steps_per_frame = o->steps_per_frame;
     v->colour = o->colour;
     v->pointer = o->pointer;
+    if (o->replay && view_replay_start(v)) return *err = v->err, err->status;
     v->u.r = v->r;
     view_camera_fit(v);
     if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
@@ -450,6 +452,7 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
 static void close_view(view *v, const view_opts *o) {
     view_record_abort(v); /* a failed run: no video left behind */
     view_record_free(v);
+    view_replay_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
         fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,

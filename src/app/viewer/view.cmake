@@ -44,6 +44,7 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/remote/view_osc.c
   ${BOIDS_APP}/remote/view_tuio.c
   ${BOIDS_APP}/viewer/view_record.c
+  ${BOIDS_APP}/viewer/view_replay.c
   ${BOIDS_APP}/viewer/view_life.c
   ${BOIDS_APP}/viewer/view_camera.c
   ${BOIDS_APP}/viewer/dive.c
@@ -52,11 +53,12 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/render/render_scene.c
   ${BOIDS_APP}/render/render_image.c
 )
-target_link_libraries(boids_viewer PUBLIC boids_cli boids_view_gpu PkgConfig::GLFW
+target_link_libraries(boids_viewer PUBLIC boids_cli boids_research boids_view_gpu PkgConfig::GLFW
                                           PkgConfig::LIBLO Threads::Threads)
 
 target_sources(boids PRIVATE
   ${BOIDS_APP}/commands/cmd_view.c
   ${BOIDS_APP}/commands/cmd_render.c
+  ${BOIDS_APP}/commands/replay.c
 )
 target_link_libraries(boids PRIVATE boids_viewer)

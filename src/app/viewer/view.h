@@ -13,6 +13,7 @@
 #include "boids/params.h"
 #include "cli.h"
 #include "render.h"
+#include "traj_read.h"
 
 typedef enum view_pointer {
     VIEW_POINTER_OFF = 0,
@@ -69,6 +70,10 @@ typedef struct view_opts {
     double osc_rate;      /* observables sent per second */
     int tuio;             /* view_tuio_kind */
     double attract;       /* > 0: attract mode after this many seconds without input */
+    /* Replay (--replay, view_replay.c): the recorded frames instead of a simulation. */
+    app_traj_in *replay;        /* NULL: a live run */
+    long replay_from;           /* the first frame shown */
+    const double *series_order; /* --series: the order of each frame; NULL: computed */
 } view_opts;
 
 /* Runs the window until it is closed (or o->frames frames). No display: BOIDS_ERR_INPUT

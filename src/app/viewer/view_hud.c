@@ -18,6 +18,7 @@ void view_say(view *v, const char *fmt, const char *arg) {
 }
 
 void view_order_update(view *v, uint64_t now) {
+    if (v->o->replay) return; /* each shown frame's order (view_replay.c) */
     /* Read when the GPU has it, never waiting for it. */
     double ord;
     if (scene_order_poll(v->sc, 0, &ord)) {
@@ -57,7 +58,9 @@ static void order_plot(view *v, float x, float y, float w) {
 /* The step's cost: CPU wall time, or the GPU's timestamp queries. */
 static void step_cost(view *v, char *line, size_t size) {
     double g = scene_gpu_ms(v->sc);
-    if (strcmp(scene_backend_name(v->sc), "gpu") != 0)
+    if (v->o->replay)
+        snprintf(line, size, "replay: no simulation");
+    else if (strcmp(scene_backend_name(v->sc), "gpu") != 0)
         snprintf(line, size, "CPU step %.2f ms/frame", v->step_ms);
     else if (g >= 0)
         snprintf(line, size, "GPU compute %.2f ms/frame", g);
@@ -102,7 +105,11 @@ void view_hud_draw(view *v) {
     snprintf(line, sizeof line, "N %ld   step %llu", p->count,
              (unsigned long long)scene_steps(v->sc));
     hud_text(v, x, y, line, TEXT), y += lh;
-    uint32_t col = rate_line(v, line, sizeof line);
+    uint32_t col = TEXT;
+    if (v->o->replay)
+        view_replay_line(v, line, sizeof line);
+    else
+        col = rate_line(v, line, sizeof line);
     hud_text(v, x, y, line, col), y += lh;
     snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->frame_ms,
              v->frame_ms > 0 ? 1000 / v->frame_ms : 0);

@@ -13,7 +13,8 @@
  *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
- *   view_record.c  recording the frames to a video through ffmpeg (--record, F9) */
+ *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)
+ *   view_replay.c  playing a recorded trajectory (--replay): pace, direction, ends */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
@@ -143,6 +144,12 @@ typedef struct view {
     unsigned long osc_hushed; /* complaints refused without a line since the last line */
     view_record rec;
     int want_record; /* the record key: start or stop after this frame */
+    /* replay (o->replay): the frame shown, the direction (+1, -1), looping or stopping at
+     * the ends, frames to move while paused, and the frame (and the one before it) read */
+    long frame;
+    int dir, loop;
+    long moves;
+    boids_flock shown[2];
 } view;
 
 /* view.c */
@@ -195,10 +202,24 @@ void view_apply_preset_named(view *v, const char *name); /* any preset of boids_
 void view_nudge(view *v, size_t field, double delta, double lo, double hi);
 void view_toggle_boundary(view *v);
 void view_set_rate(view *v, long rate);
-/* Takes the steps due in the frame that started at t0; on failure v->err says why. */
+/* Takes the steps due in the frame that started at t0 (a replay: moves its frames); on
+ * failure v->err says why. */
 boids_status view_step(view *v, uint64_t t0);
+/* Steps due in the frame that started at t0 at the live pace (paused: the single steps). */
+unsigned view_steps_due(view *v, uint64_t now);
+/* Says on the status line that a replay changes nothing of the run: 1 when replaying. */
+int view_replaying(view *v);
 /* After a frame of ms milliseconds: the next real-time frame's cap on its steps. */
 void view_step_cap(view *v, double ms);
+
+/* view_replay.c: errors into v->err. */
+boids_status view_replay_start(view *v); /* shows o->replay_from */
+void view_replay_free(view *v);
+boids_status view_replay_step(view *v, uint64_t t0); /* the frames due this frame */
+void view_replay_move(view *v, int dir);             /* one frame on (+1) or back (-1), paused */
+void view_replay_reverse(view *v);
+void view_replay_loop(view *v);                                /* loop / stop at the ends */
+void view_replay_line(const view *v, char *line, size_t size); /* the HUD's pace line */
 
 /* view_panel.c */
 void view_panel_draw(view *v);

@@ -27,7 +27,25 @@ static void toggle_pause(view *v, int arg) {
 
 static void single_step(view *v, int arg) {
     (void)arg;
-    v->single = 1;
+    if (v->o->replay)
+        view_replay_move(v, 1);
+    else
+        v->single = 1;
+}
+
+static void frame_back(view *v, int arg) {
+    (void)arg;
+    view_replay_move(v, -1);
+}
+
+static void reverse(view *v, int arg) {
+    (void)arg;
+    view_replay_reverse(v);
+}
+
+static void loop(view *v, int arg) {
+    (void)arg;
+    view_replay_loop(v);
 }
 
 /* For the keys that come in pairs, arg is the direction: +1 or -1. */
@@ -174,8 +192,12 @@ typedef struct view_key {
 static const view_key keys[] = {
     {'?', 0, toggle_help, 0, "`?`", "this help (Esc closes it)"},
     {0, GLFW_KEY_SPACE, toggle_pause, 0, "Space", "pause / run"},
-    {'.', 0, single_step, 0, "`.`", "one step (when paused)"},
-    {'+', 0, speed, 1, "`+` / `-`", "simulation speed x2 / /2 (steps per second)"},
+    {'.', 0, single_step, 0, "`.`", "one step (when paused; a replay: one frame on, pausing)"},
+    {',', 0, frame_back, 0, "`,`", "a replay: one frame back, pausing"},
+    {'/', 0, reverse, 0, "`/`", "a replay: play backwards / forwards"},
+    {'l', 0, loop, 0, "`l`", "a replay: loop / stop at the first and last frames"},
+    {'+', 0, speed, 1, "`+` / `-`",
+     "simulation speed x2 / /2 (steps per second; a replay: frames per second)"},
     {'=', 0, speed, 1, NULL, NULL}, /* + without Shift on US layouts */
     {'-', 0, speed, -1, NULL, NULL},
     {'q', 0, nudge, N_SEPARATION, "`q` / `a`", "separation weight +/- 0.1"},

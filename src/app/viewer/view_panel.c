@@ -100,6 +100,24 @@ static void flock(view *v, ui *u) {
     if (k == 2) v->want_follow_toggle = 1;
 }
 
+/* A replay's controls instead of the simulation's: its pace, a frame either way, pause,
+ * direction and ends, follow. */
+static void replay(view *v, ui *u) {
+    ui_label(u, "REPLAY", HEADING);
+    double rate = (double)v->rate;
+    if (ui_slider(u, 8, "frames per second", &rate, 1, 960, "%.0f", 1))
+        view_set_rate(v, lround(rate));
+    static const char *const moves[] = {"< frame", "pause", "frame >"};
+    int k = ui_buttons(u, 113, moves, 3, v->paused ? 1 : -1);
+    if (k == 0 || k == 2) view_replay_move(v, k - 1);
+    if (k == 1) v->paused = !v->paused;
+    static const char *const ways[] = {"reverse", "loop", "follow"};
+    k = ui_buttons(u, 114, ways, 3, v->follow ? 2 : v->loop ? 1 : v->dir < 0 ? 0 : -1);
+    if (k == 0) view_replay_reverse(v);
+    if (k == 1) view_replay_loop(v);
+    if (k == 2) v->want_follow_toggle = 1;
+}
+
 /* Trails (30 frames, or the length the config or --trail gave) and density on or off. */
 static void look(view *v, ui *u) {
     render_look l = *render_get_look(v->r);
@@ -152,10 +170,14 @@ void view_panel_draw(view *v) {
     v->panel_scroll = fmax(0, fmin(v->panel_scroll, max));
     ui_begin(u, (float)v->fb_w - pw, (float)-v->panel_scroll, pw);
     scroll_bar(v, (float)v->fb_w - pw);
-    presets(v, u);
-    rules(v, u);
-    speeds(v, u);
-    flock(v, u);
+    if (v->o->replay) {
+        replay(v, u);
+    } else {
+        presets(v, u);
+        rules(v, u);
+        speeds(v, u);
+        flock(v, u);
+    }
     display(v, u);
     ui_label(u, "Tab: hide panel   ?: keys", HEADING);
     ui_end(u);

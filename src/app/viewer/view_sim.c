@@ -13,8 +13,14 @@ const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm"
 
 /* Parameters the interaction table also suits (a periodic world must stay larger than its
  * obstacles): 0 and why on the status line otherwise. */
+int view_replaying(view *v) {
+    if (v->o->replay) view_say(v, "%s", "a replay: the recorded run's parameters stay");
+    return v->o->replay != NULL;
+}
+
 static int params_ok(view *v, const boids_params *np) {
     boids_error e;
+    if (view_replaying(v)) return 0;
     if (boids_params_validate(np, &e) || boids_interact_check_world(&v->inter, np, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
@@ -67,6 +73,7 @@ void view_restart_without(view *v, int k) {
 }
 
 void view_reset(view *v) {
+    if (view_replaying(v)) return;
     v->restarts = 0;
     restart(v, v->start, v->seed);
     v->base = v->o->base;
@@ -106,6 +113,7 @@ void view_apply_preset(view *v, int k) {
 void view_apply_preset_named(view *v, const char *name) {
     boids_params np;
     boids_error e;
+    if (view_replaying(v)) return;
     if (boids_preset_apply(&np, name, &e)) {
         view_say(v, "%s", e.msg);
         return;
@@ -168,7 +176,7 @@ void view_step_cap(view *v, double ms) {
  * so nothing drifts however long it runs). Falling behind drops the backlog rather than
  * spiralling: a frame never runs more than step_cap steps (view_step_cap), and only one when
  * the steps themselves are slow. */
-static unsigned steps_due(view *v, uint64_t now) {
+unsigned view_steps_due(view *v, uint64_t now) {
     if (v->paused) {
         v->anchor_ns = now;
         v->anchor_steps = 0;
@@ -191,6 +199,8 @@ static unsigned steps_due(view *v, uint64_t now) {
     /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
      * under slow drawing (llvmpipe) may still catch up several steps a frame. */
     unsigned cap = v->step_ms > 25 ? 1 : v->step_cap ? v->step_cap : 1;
+    /* A replay shows only the frame it lands on: the frames between cost nothing. */
+    if (v->o->replay) cap = UINT32_MAX;
     if (due <= v->anchor_steps) return 0;
     uint64_t k = due - v->anchor_steps;
     if (k > cap) {
@@ -206,7 +216,8 @@ static unsigned steps_due(view *v, uint64_t now) {
  * parameters' single predator or food point (seed 002's mouse), over their own; in 3-D the
  * diving predator (dive.h) likewise. */
 boids_status view_step(view *v, uint64_t t0) {
-    unsigned k = steps_due(v, t0);
+    if (v->o->replay) return view_replay_step(v, t0);
+    unsigned k = view_steps_due(v, t0);
     v->frame_steps = k;
     if (k > v->max_frame_steps && v->steps_per_frame <= 0 && !v->paused) v->max_frame_steps = k;
     boids_status st = scene_set_interact(v->sc, &v->inter, &v->err);
