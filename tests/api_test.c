@@ -471,6 +471,26 @@ static int options_default(void) {
       boids_params_fit_world(&x->far, NULL, 0, e))                                                 \
     C("boids_params_fit_world", "NaN aspect (p unchanged)", BOIDS_ERR_INPUT,                       \
       fit_world_nan_aspect(x, e))                                                                  \
+    C("boids_series_analyse", "NULL x", BOIDS_ERR_INPUT,                                           \
+      boids_series_analyse(NULL, 3, &(boids_series_stats){0}, e))                                  \
+    C("boids_series_analyse", "NULL out", BOIDS_ERR_INPUT,                                         \
+      boids_series_analyse((double[3]){1, 2, 3}, 3, NULL, e))                                      \
+    C("boids_series_analyse", "no samples", BOIDS_ERR_INPUT,                                       \
+      boids_series_analyse((double[1]){1}, 0, &(boids_series_stats){0}, e))                        \
+    C("boids_transition_estimate", "NULL m1", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, NULL, (double[1]){1}, (double[1]){1}, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL m2", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, (double[1]){1}, NULL, (double[1]){1}, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL m4", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, (double[1]){1}, (double[1]){1}, NULL, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL out", BOIDS_ERR_INPUT,                                    \
+      boids_transition_estimate(1, (double[1]){1}, (double[1]){1}, (double[1]){1}, 10, NULL, e))   \
+    C("boids_transition_estimate", "no runs", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(0, (double[1]){1}, (double[1]){1}, (double[1]){1}, 10,             \
+                                &(boids_transition){0}, e))                                        \
     C("boids_metrics_compute", "NULL f", BOIDS_ERR_INPUT,                                          \
       boids_metrics_compute(NULL, &x->p, &(boids_metrics){0}, e))                                  \
     C("boids_metrics_compute", "NULL p", BOIDS_ERR_INPUT,                                          \

@@ -11,6 +11,7 @@
 #include "boids/atomic_file.h"
 #include "boids/backend.h"
 #include "boids/error.h"
+#include "boids/estimators.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
 #include "boids/ini.h"
