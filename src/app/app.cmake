@@ -47,6 +47,7 @@ endif()
 pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
 add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/output/npy.c
                                   ${BOIDS_APP}/commands/cmd_sim.c
+                                  ${BOIDS_APP}/commands/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
                                   ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")

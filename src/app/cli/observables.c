@@ -42,10 +42,10 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
     for (int d = 0; d < p->dim; d++)
         if (ob->range > side[d] / 2)
             return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "--correlation-range %g is beyond half the world's %s %g (a "
-                                   "pair of a wrap world farther apart than that has two "
-                                   "distances)",
-                                   ob->range, names[d], side[d]);
+                                   "--correlation-range %g is beyond half (%g) of the world's "
+                                   "%s %g (a pair of a wrap world farther apart than that has "
+                                   "two distances)",
+                                   ob->range, side[d] / 2, names[d], side[d]);
     return BOIDS_OK;
 }
 
@@ -63,4 +63,13 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
     st = boids_velocity_correlation_add(f, p, ob->range, bins, ob->sum, ob->pairs, err);
     if (!st) x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, bins, ob->range);
     return st;
+}
+
+boids_status app_obs_series(const double *x, size_t n, boids_series_stats *st, boids_error *err) {
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += x[i];
+    if (!isnan(sum)) return boids_series_analyse(x, n, st, err);
+    *st = (boids_series_stats){
+        .n = n, .mean = sum / (double)n, .var = NAN, .tau = NAN, .n_eff = NAN, .se_blocks = NAN};
+    return BOIDS_OK;
 }

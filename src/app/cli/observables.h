@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "boids/estimators.h"
 #include "boids/metrics.h"
 #include "boids/structure.h"
 #include "cli.h"
@@ -67,5 +68,10 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
  * ob->sum, ob->pairs and ob->fluct hold this state's C(r) and fluctuations after it. */
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
                             boids_metrics *m, double *x, boids_error *err);
+
+/* The statistics of one observable's samples x[0 .. n-1] (n >= 1): those of
+ * boids_series_analyse, or, when a sample is NaN (the observable undefined for that state),
+ * the mean (NaN) with tau, n_eff and se_blocks NaN. */
+boids_status app_obs_series(const double *x, size_t n, boids_series_stats *st, boids_error *err);
 
 #endif

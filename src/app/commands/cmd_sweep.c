@@ -30,15 +30,23 @@ static const app_command sweep_command = {
         "Runs the simulation for every combination of the values of the swept keys (any key of\n"
         "`boids params`; --key and --grid repeat, one key each), every N of --counts and\n"
         "--seeds seeds each, and prints for each point (N, values) the observables\n"
-        "(order, milling, nn_distance, neighbours, clusters, largest_cluster) as CSV.\n"
+        "(order, milling, nn_distance, neighbours, clusters, largest_cluster, gnf_alpha, and\n"
+        "corr_length with --correlation-range) as CSV.\n"
         "\n"
-        "Statistics: each run gives one number per observable, its average over the samples\n"
-        "taken at steps B, B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps). The\n"
-        "CSV holds the mean of those run averages over the seeds and its standard error\n"
-        "sd / sqrt(seeds): it captures seed-to-seed variation only, not the autocorrelation of\n"
-        "samples within a run (which a run average does not need, and a per-sample SE would\n"
-        "understate). Seeds are --seed, --seed + 1, ...; each seed sets the initial state and\n"
-        "the Vicsek noise stream. --runs-out keeps every run's averages, one row per run.\n"
+        "Statistics (docs/research.md, section 3): each run takes the samples at steps B,\n"
+        "B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps) and gives per\n"
+        "observable X its average, its integrated autocorrelation time tau (in samples,\n"
+        "Sokal's window: the smallest W with W >= 5 tau(W)) and a standard error from 16\n"
+        "blocks of its samples. Per point: X_mean, the mean of the run averages over the\n"
+        "seeds; X_se = sd / sqrt(seeds), their seed-to-seed standard error; X_se_blocks =\n"
+        "sqrt(sum of the runs' squared block errors) / seeds, the error of the same mean\n"
+        "from within the runs (a gap between the two: runs in different states, or blocks\n"
+        "shorter than tau); X_tau, the mean over seeds of tau; X_neff, the sum over seeds of\n"
+        "samples / tau. For the order parameter phi pooled over every sample of the point's\n"
+        "runs: order_chi = N (<phi^2> - <phi>^2) and order_binder = 1 - <phi^4> / (3 <phi^2>^2)\n"
+        "with jackknife errors over the seeds (_se). Seeds are --seed, --seed + 1, ...; each\n"
+        "seed sets the initial state and the Vicsek noise stream. --runs-out keeps every\n"
+        "run's numbers, one row per run.\n"
         "\n",
     .notes = "Every CSV starts with its header row (pandas.read_csv reads it as is); what made it\n"
              "(version, commit, command line, parameters, machine, times) goes to FILE.json.\n"
@@ -62,24 +70,6 @@ typedef struct point {
 /* The serial sweep's progress line (run_all sets it; NULL in an MPI rank): runs done, and
  * the fraction of the current one, which run_one updates at each sample. */
 static app_progress *sweep_bar;
-
-/* The statistics of one observable's samples x[0 .. n-1] into r (index k): NaN throughout
- * when a sample is NaN (the observable is undefined for that state), else the average, tau
- * and the blocks' standard error of boids_series_analyse. */
-static boids_status observable_stats(const double *x, long n, int k, sweep_result *r,
-                                     boids_error *err) {
-    double sum = 0;
-    for (long i = 0; i < n; i++) sum += x[i];
-    r->avg[k] = sum / (double)n;
-    r->tau[k] = r->se_blocks[k] = NAN;
-    if (isnan(r->avg[k])) return BOIDS_OK;
-    boids_series_stats st;
-    boids_status s = boids_series_analyse(x, (size_t)n, &st, err);
-    if (s) return s;
-    r->tau[k] = st.tau;
-    r->se_blocks[k] = st.se_blocks;
-    return BOIDS_OK;
-}
 
 /* The samples of one run: each observable's at steps burn_in, burn_in + every, ... into
  * x[k * n + i] (n samples), and the means of order^2 and order^4 into r. */
@@ -130,8 +120,11 @@ static boids_status run_one(const app_opts *o, const boids_params *p, const swee
     double *x = malloc((size_t)s->obs.count * (size_t)n * sizeof *x);
     if (!x) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %ld samples", n);
     boids_status st = run_samples(&ro, &pp, s, x, n, r, err);
-    for (int k = 0; !st && k < s->obs.count; k++)
-        st = observable_stats(x + (size_t)k * (size_t)n, n, k, r, err);
+    for (int k = 0; !st && k < s->obs.count; k++) {
+        boids_series_stats ss;
+        st = app_obs_series(x + (size_t)k * (size_t)n, (size_t)n, &ss, err);
+        if (!st) r->avg[k] = ss.mean, r->tau[k] = ss.tau, r->se_blocks[k] = ss.se_blocks;
+    }
     free(x);
     r->samples = n;
     return st;
@@ -370,9 +363,14 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
     cJSON_AddStringToObject(
         obj, "statistics",
         "each run: the average of each observable over its samples at steps burn_in, "
-        "burn_in + sample_every, ... up to steps. X_mean: the mean over seeds of the run "
-        "averages; X_se: its standard error sd / sqrt(seeds), seed-to-seed variation only, not "
-        "the autocorrelation within a run (nan with one seed).");
+        "burn_in + sample_every, ... up to steps, their integrated autocorrelation time tau "
+        "(samples, Sokal window c = 5) and block standard error (16 blocks); boids/estimators.h. "
+        "X_mean: the mean over seeds of the run averages; X_se: its standard error "
+        "sd / sqrt(seeds), seed-to-seed variation only, not the autocorrelation within a run "
+        "(nan with one seed); X_se_blocks: sqrt(sum of the runs' squared block errors) / seeds; "
+        "X_tau: the mean of the runs' tau; X_neff: the sum of samples / tau; order_chi, "
+        "order_binder: N (<phi^2> - <phi>^2) and 1 - <phi^4> / (3 <phi^2>^2) pooled over the "
+        "point's runs, _se: jackknife over the runs.");
     /* The columns the rows follow, slowest first (a table row averages the seeds). */
     cJSON *order = cJSON_AddArrayToObject(obj, "order");
     cJSON_AddItemToArray(order, cJSON_CreateString("N"));
@@ -577,8 +575,9 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "write the table to FILE (atomically) instead of stdout, and its\n"
                  "provenance to FILE.json"},
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
-         .help = "write one row per run to FILE (run id, N, values, seed, samples and\n"
-                 "each observable's run average) and FILE.json; FILE.partial records\n"
+         .help = "write one row per run to FILE (run id, N, values, seed, samples,\n"
+                 "each observable's run average, then its tau and se_blocks, then\n"
+                 "order_m2 and order_m4) and FILE.json; FILE.partial records\n"
                  "runs as they finish until the sweep ends (locked meanwhile; one that\n"
                  "holds runs is never overwritten: resume it or remove it)"},
         {APP_FLAG, "resume", 0, NULL, &s.resume, 1,
