@@ -12,6 +12,12 @@ const char *app_obs_name(const app_obs *ob, int k) {
 }
 
 boids_status app_obs_begin(app_obs *ob, boids_error *err) {
+    if (ob->bins && !(ob->range > 0))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--correlation-bins %ld: there is no C(r) to bin without a "
+                               "correlation range",
+                               ob->bins);
+    if (!ob->bins && ob->range > 0) ob->bins = 50;
     ob->count = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
     ob->sum = ob->pairs = NULL;
     if (!(ob->range > 0)) return BOIDS_OK;

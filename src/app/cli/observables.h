@@ -30,7 +30,7 @@ enum {
 
 typedef struct app_obs {
     double range;        /* > 0: corr_length over [0, range); 0: not an observable */
-    long bins;           /* bins of C(r), default 50 */
+    long bins;           /* bins of C(r); 0: not given, 50 once app_obs_begin ran */
     int count;           /* observables: 7, or 8 with corr_length (set by app_obs_begin) */
     double *sum, *pairs; /* the last sample's C(r) pair sums and counts (bins each) */
     boids_fluct fluct;   /* the last sample's number fluctuations */
@@ -56,12 +56,14 @@ typedef struct app_obs {
 /* The observables' names (k < count); the CSV columns use them as they are. */
 const char *app_obs_name(const app_obs *ob, int k);
 
-/* After parsing: the count, and the arrays of C(r) when a range is set. */
+/* After parsing, once the range is known: --correlation-bins only with a range
+ * (BOIDS_ERR_INPUT), the default bins (50), the count, and the arrays of C(r) when a range
+ * is set. Begun again on a copy (a run's own arrays), it only allocates. */
 boids_status app_obs_begin(app_obs *ob, boids_error *err);
 void app_obs_free(app_obs *ob);
 
-/* The range against the world of p (a wrap world: at most half its smallest side), before
- * any run: BOIDS_ERR_INPUT naming --correlation-range and the side. */
+/* The range against the world of p (a wrap world: at most half its smallest side; 2 boids
+ * at least), before any run: BOIDS_ERR_INPUT naming --correlation-range. */
 boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error *err);
 
 /* The observables of f in the world of p into x[0 .. count - 1] and the metrics into *m;

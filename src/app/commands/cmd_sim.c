@@ -287,7 +287,7 @@ static char *setup_text(const app_opts *o, const boids_params *p, const boids_fl
 }
 
 int sim_main(int argc, char **argv, const sim_driver *drv) {
-    sim_out so = {.steps = 1000, .drv = drv, .stats = {.burn_in = -1, .obs = {.bins = 50}}};
+    sim_out so = {.steps = 1000, .drv = drv, .stats = {.burn_in = -1}};
     const app_option base[] = {
         {APP_LONG, "steps", 0, "K", &so.steps, 0, 2000000000L,
          .help = "number of steps (default 1000)"},

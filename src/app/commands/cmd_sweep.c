@@ -545,7 +545,7 @@ static void cpu_ref_note(const sweep *s, const app_opts *o) {
 }
 
 int sweep_main(int argc, char **argv, const sweep_driver *drv) {
-    sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10, .obs = {.bins = 50}};
+    sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
     sweep_args a = {.plot_y = "order"};
     const app_option own[] = {
         {APP_CUSTOM, "key", 0, "KEY", &s, .parse = sweep_parse_key, .repeat = 1,
