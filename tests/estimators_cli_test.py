@@ -234,5 +234,8 @@ one_message("correlation in walls without a range", p, ["--correlation-range"])
 p = run(BOIDS, "sim", "-n", "50", "--steps", "100", "--every", "10", "--correlation-range",
         "1e6", "--series", bad)
 one_message("a range beyond half the side", p, ["--correlation-range", "half"])
+p = run(BOIDS, "sweep", "--key", "noise", "--values", "1", "-n", "50", "--steps", "10",
+        "--correlation-bins", "20", "--out", bad)
+one_message("bins without a correlation range", p, ["--correlation-bins", "range"])
 check("nothing written by a refused run", not os.path.exists(bad))
 finish()
