@@ -574,6 +574,9 @@ static int options_default(void) {
       (boids_atomic_cleanup_on_signals(), NEUTRAL))                                                \
     C("boids_atomic_track", "NULL name", NEUTRAL, (boids_atomic_track(NULL), NEUTRAL))             \
     C("boids_atomic_untrack", "NULL name", NEUTRAL, (boids_atomic_untrack(NULL), NEUTRAL))         \
+    C("boids_atomic_track_hook", "NULL hook", NEUTRAL, (boids_atomic_track_hook(NULL), NEUTRAL))   \
+    C("boids_atomic_untrack_hook", "NULL hook", NEUTRAL,                                           \
+      (boids_atomic_untrack_hook(NULL), NEUTRAL))                                                  \
     C("boids_atomic_check_writable", "NULL path", BOIDS_ERR_INPUT,                                 \
       boids_atomic_check_writable(NULL, e))                                                        \
     C("boids_cpu_ref_create", "NULL initial", BOIDS_ERR_INPUT,                                     \

@@ -214,14 +214,21 @@ static void test_atomic_refuses_non_regular_targets(void) {
     rmdir(dir);
 }
 
+/* The hook of test_atomic_signal_removes_temporaries: removes the file its argument names. */
+static void unlink_arg(void *name) {
+    unlink(name);
+}
+
 /* SIGTERM while a temporary file is open removes it (and a tracked private folder with its
- * file), then ends the process by that signal, as without the handler. */
+ * file, and a file that only a hook removes, before the folder), then ends the process by
+ * that signal, as without the handler. */
 static void test_atomic_signal_removes_temporaries(void) {
-    char dir[] = "/tmp/boids-atomic-XXXXXX", path[64], priv[64], inner[80];
+    char dir[] = "/tmp/boids-atomic-XXXXXX", path[64], priv[64], inner[80], hooked[80];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/out.txt", dir);
     snprintf(priv, sizeof priv, "%s/private", dir);
     snprintf(inner, sizeof inner, "%s/private/plot.svg", dir);
+    snprintf(hooked, sizeof hooked, "%s/private/frame_0.vtp", dir);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -233,6 +240,10 @@ static void test_atomic_signal_removes_temporaries(void) {
         FILE *f = fopen(inner, "w");
         if (!f) _exit(3);
         boids_atomic_track(inner);
+        FILE *g = fopen(hooked, "w");
+        if (!g) _exit(3);
+        boids_atomic_hook hook = {unlink_arg, hooked};
+        boids_atomic_track_hook(&hook);
         fputs("partial", a.f);
         fflush(a.f);
         raise(SIGTERM);

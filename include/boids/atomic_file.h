@@ -55,6 +55,22 @@ void boids_atomic_cleanup_on_signals(void);
 void boids_atomic_track(char *name);
 void boids_atomic_untrack(const char *name);
 
+/* A cleanup for the signal handler, for a writer whose temporary output is more files than it
+ * can track by name (a folder of frames): the handler calls fn(arg) before it removes the
+ * tracked names (so a tracked folder that fn empties is then removed). fn runs inside the
+ * handler: only async-signal-safe calls (unlink, rmdir; no malloc, no stdio), and it reads
+ * the writer's state while the writer may be halfway through changing it. */
+typedef struct boids_atomic_hook {
+    void (*fn)(void *arg);
+    void *arg;
+} boids_atomic_hook;
+
+/* Adds hook (kept as the pointer given, filled in before the call: it must stay valid until
+ * untracked) to the cleanups the signal handler runs, newest first. At most 8 at a time;
+ * beyond that a hook is not run. NULL: nothing to do. */
+void boids_atomic_track_hook(const boids_atomic_hook *hook);
+void boids_atomic_untrack_hook(const boids_atomic_hook *hook);
+
 /* Checks, before a long run, that path can be written later (its folder exists and is
  * writable), leaving nothing behind: BOIDS_ERR_INPUT naming path if not. */
 boids_status boids_atomic_check_writable(const char *path, boids_error *err);

@@ -29,7 +29,7 @@ endif()
 
 # ---- the program --------------------------------------------------------------------------
 if(BOIDS_BUILD_PROGRAM)
-# Research outputs: provenance sidecars (cJSON), NumPy trajectories, factorial sweeps.
+# Research outputs: provenance sidecars (cJSON), NumPy and VTK trajectories, factorial sweeps.
 # The commit is read once, at configure time: a build from a tarball says "unknown".
 set(BOIDS_GIT_COMMIT "unknown")
 if(EXISTS ${PROJECT_SOURCE_DIR}/.git)
@@ -46,6 +46,7 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/.git)
 endif()
 pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
 add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/output/npy.c
+                                  ${BOIDS_APP}/output/vtk.c ${BOIDS_APP}/output/trajectory.c
                                   ${BOIDS_APP}/commands/cmd_sim.c
                                   ${BOIDS_APP}/commands/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c

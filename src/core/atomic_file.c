@@ -13,13 +13,19 @@
 
 /* ---- temporary files removed on SIGINT, SIGTERM, SIGHUP --------------------------------- */
 
-/* The handler may run between any two instructions of the writer, so it only reads this
- * fixed array: a slot holds a complete name or NULL (a name is stored after it is written
- * and cleared before it is freed). unlink() and rmdir() are async-signal-safe. */
-enum { TRACKED_MAX = 64 };
-static char *volatile tracked[TRACKED_MAX];
+/* The handler may run between any two instructions of the writer, so it only reads these
+ * fixed arrays: a slot holds a complete name (a hook filled in) or NULL (stored after it is
+ * written, cleared before it is freed). unlink() and rmdir() are async-signal-safe. */
+enum { TRACKED_MAX = 64, HOOKS_MAX = 8 };
+static void *volatile tracked[TRACKED_MAX]; /* char *: the names */
+static void *volatile hooks[HOOKS_MAX];     /* const boids_atomic_hook * */
 
 static void on_signal(int signo) {
+    /* The hooks first: they empty the folders that the names below then remove. */
+    for (int i = HOOKS_MAX - 1; i >= 0; i--) {
+        const boids_atomic_hook *h = hooks[i];
+        if (h && h->fn) h->fn(h->arg);
+    }
     /* Newest first, so that a folder comes after the files inside it; a file's rmdir and
      * a folder's unlink fail harmlessly. */
     for (int i = TRACKED_MAX - 1; i >= 0; i--) {
@@ -49,21 +55,38 @@ void boids_atomic_cleanup_on_signals(void) {
     }
 }
 
-void boids_atomic_track(char *name) {
-    if (!name) return;
-    for (int i = 0; i < TRACKED_MAX; i++)
-        if (!tracked[i]) {
-            tracked[i] = name;
+/* The tables of names and hooks: a slot holds a pointer or NULL, one store each. */
+static void slot_put(void *volatile *table, int n, void *p) {
+    if (!p) return;
+    for (int i = 0; i < n; i++)
+        if (!table[i]) {
+            table[i] = p;
             return;
         }
-    /* More than TRACKED_MAX names at once: this one is not removed on a signal. No writer
-     * keeps more than a few open. */
+    /* A full table: p is not seen by the handler. No writer keeps more than a few names
+     * open, and one writer of folders exists. */
+}
+
+static void slot_clear(void *volatile *table, int n, const void *p) {
+    if (!p) return;
+    for (int i = 0; i < n; i++)
+        if (table[i] == p) table[i] = NULL;
+}
+
+void boids_atomic_track(char *name) {
+    slot_put(tracked, TRACKED_MAX, name);
 }
 
 void boids_atomic_untrack(const char *name) {
-    if (!name) return;
-    for (int i = 0; i < TRACKED_MAX; i++)
-        if (tracked[i] == name) tracked[i] = NULL;
+    slot_clear(tracked, TRACKED_MAX, name);
+}
+
+void boids_atomic_track_hook(const boids_atomic_hook *hook) {
+    slot_put(hooks, HOOKS_MAX, (void *)hook); /* only read through a const pointer */
+}
+
+void boids_atomic_untrack_hook(const boids_atomic_hook *hook) {
+    slot_clear(hooks, HOOKS_MAX, hook);
 }
 
 /* ---- the target ------------------------------------------------------------------------ */

@@ -33,21 +33,21 @@ void npy_write_header(FILE *f, const size_t *shape, int ndim, int f8) {
     fputc('\n', f);
 }
 
-static unsigned char *put_le(unsigned char *out, uint64_t bits, size_t bytes) {
+unsigned char *npy_put_le(unsigned char *out, uint64_t bits, size_t bytes) {
     for (size_t b = 0; b < bytes; b++) out[b] = (unsigned char)(bits >> (8 * b));
     return out + bytes;
 }
 
-static unsigned char *put_value(unsigned char *out, double v, int f8) {
+unsigned char *npy_put_value(unsigned char *out, double v, int f8) {
     if (f8) {
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
-        return put_le(out, bits, 8);
+        return npy_put_le(out, bits, 8);
     }
     float x = (float)v; /* round to nearest: numpy's float32(v) */
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
-    return put_le(out, bits, 4);
+    return npy_put_le(out, bits, 4);
 }
 
 int npy_write_flock(FILE *f, const boids_flock *fl, int f8) {
@@ -57,12 +57,12 @@ int npy_write_flock(FILE *f, const boids_flock *fl, int f8) {
         size_t end = i + CHUNK < fl->n ? i + CHUNK : fl->n;
         unsigned char *p = buf;
         for (size_t k = i; k < end; k++) {
-            p = put_value(p, fl->x[k], f8);
-            p = put_value(p, fl->y[k], f8);
-            if (fl->z) p = put_value(p, fl->z[k], f8);
-            p = put_value(p, fl->vx[k], f8);
-            p = put_value(p, fl->vy[k], f8);
-            if (fl->z) p = put_value(p, fl->vz[k], f8);
+            p = npy_put_value(p, fl->x[k], f8);
+            p = npy_put_value(p, fl->y[k], f8);
+            if (fl->z) p = npy_put_value(p, fl->z[k], f8);
+            p = npy_put_value(p, fl->vx[k], f8);
+            p = npy_put_value(p, fl->vy[k], f8);
+            if (fl->z) p = npy_put_value(p, fl->vz[k], f8);
         }
         if (fwrite(buf, 1, (size_t)(p - buf), f) != (size_t)(p - buf)) return -1;
     }

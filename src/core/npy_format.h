@@ -11,6 +11,7 @@
 #define BOIDS_NPY_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "boids/error.h"
@@ -30,6 +31,15 @@ typedef struct npy_header {
  * so that the data starts at a multiple of 64 bytes (NumPy's alignment, which keeps memory
  * maps aligned). A write error shows in ferror(f). */
 void npy_write_header(FILE *f, const size_t *shape, int ndim, int f8);
+
+/* The `bytes` low bytes of bits at out, little-endian whatever the host's order; returns the
+ * byte after them. Also the integers of the VTK trajectory files (src/app/output/vtk.c). */
+unsigned char *npy_put_le(unsigned char *out, uint64_t bits, size_t bytes);
+
+/* One value at out as '<f8' (f8: its 8 bytes) or '<f4' (rounded to nearest, as
+ * numpy.float32(v)); returns the byte after it. Every float a trajectory holds goes through
+ * this, so that its .npy and VTK forms hold the same float32 values. */
+unsigned char *npy_put_value(unsigned char *out, double v, int f8);
 
 /* Appends the boids of fl in id order, 2 * dim values each (x, y, [z,] vx, vy, [vz]), as
  * '<f8' (exact) or '<f4' (rounded to nearest, as numpy.float32(v)), through a fixed buffer.

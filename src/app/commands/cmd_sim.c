@@ -14,10 +14,10 @@
 #include "boids/state_io.h"
 #include "cli.h"
 #include "commands.h"
-#include "npy.h"
 #include "progress.h"
 #include "provenance.h"
 #include "sim_stats.h"
+#include "trajectory.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",
@@ -39,7 +39,7 @@ typedef struct sim_out {
     long steps, every, checkpoint_every;
     const sim_driver *drv;
     boids_atomic_file series_file; /* .f NULL: no series */
-    app_npy traj;                  /* .file.f NULL: no trajectory */
+    app_traj traj;                 /* .open 0: no trajectory */
     app_progress bar;              /* steps done, on a terminal's stderr */
     sim_stats stats;               /* the observables of each sample and the estimators */
     int stdout_tty;                /* the metrics share the terminal with the bar */
@@ -78,12 +78,12 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
             fprintf(so->series_file.f, ",%.17g", x[k]);
         fputc('\n', so->series_file.f);
     }
-    return so->traj.file.f ? app_npy_frame(&so->traj, f, err) : BOIDS_OK;
+    return app_traj_frame(&so->traj, f, step, err);
 }
 
 /* Opens the series and trajectory files (temporary until the run ends) and checks that
  * every output and sidecar can be written, before the first step. */
-static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *err) {
+static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, boids_error *err) {
     const char *files[] = {so->save, so->meta, so->series, so->trajectory};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i] && boids_atomic_check_writable(files[i], err)) return err->status;
@@ -105,8 +105,9 @@ static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *er
     }
     if (so->trajectory) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
-        boids_status s = app_npy_open(&so->traj, so->trajectory, sample_count(so->steps, so->every),
-                                      n, dim, f8, err);
+        boids_status s =
+            app_traj_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, p->dim,
+                          f8, p->dt, err);
         if (s) return s;
     }
     return BOIDS_OK;
@@ -114,7 +115,7 @@ static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *er
 
 static void abort_outputs(sim_out *so) {
     if (so->series_file.f) boids_atomic_abort(&so->series_file);
-    if (so->traj.file.f) app_npy_abort(&so->traj);
+    app_traj_abort(&so->traj);
 }
 
 /* What the samples were: which steps (first, first + every, ... last: range(first, last + 1,
@@ -148,15 +149,7 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     add_sampling(out, so);
     if (!strcmp(kind, "trajectory")) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
-        double shape[3] = {(double)sample_count(so->steps, so->every), (double)n, 2.0 * dim};
-        cJSON_AddStringToObject(out, "format", "NumPy .npy 1.0, C order");
-        cJSON_AddStringToObject(out, "dtype", f8 ? "<f8" : "<f4");
-        cJSON_AddItemToObject(out, "shape", cJSON_CreateDoubleArray(shape, 3));
-        cJSON_AddStringToObject(out, "layout",
-                                dim == 3 ? "a[t, i] = (x, y, z, vx, vy, vz) of boid i (id order) "
-                                           "at sample t"
-                                         : "a[t, i] = (x, y, vx, vy) of boid i (id order) at "
-                                           "sample t");
+        app_traj_describe(out, file, sample_count(so->steps, so->every), n, dim, f8);
     } else if (!strcmp(kind, "series") || !strcmp(kind, "stdout")) {
         char columns[256], obs[200];
         sim_stats_columns(&so->stats, obs, sizeof obs);
@@ -232,7 +225,7 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
         abort_outputs(so);
         return s;
     }
-    if (so->traj.file.f && (s = app_npy_close(&so->traj, err))) return s;
+    if ((s = app_traj_close(&so->traj, err))) return s;
     if ((s = sim_stats_write(&so->stats, p, err))) return s;
     const sim_stats *ss = &so->stats;
     const char *files[] = {so->series,      so->trajectory,   ss->estimates,
@@ -306,9 +299,11 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
                  "row first): the six metrics, gnf_alpha, and corr_length when a\n"
                  "correlation range is set; its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
-         .help = "write positions and velocities at each sample to FILE (NumPy\n"
-                 ".npy, shape samples x N x 4: x, y, vx, vy; 3-D: x N x 6, x, y, z,\n"
-                 "vx, vy, vz), streamed; FILE.json"},
+         .help = "write positions and velocities at each sample to FILE, streamed,\n"
+                 "with FILE.json: a NumPy .npy array, x, y, vx, vy of each boid\n"
+                 "(samples x N x 4; 3-D: x N x 6 with z, vz), or for a FILE ending in\n"
+                 ".pvd a VTK collection for ParaView: one .vtp a frame (points,\n"
+                 "velocity, id, time step * dt) in the folder FILE without .pvd"},
         {APP_TEXT, "trajectory-dtype", 0, "T", &so.dtype,
          .help = "f4 (float32, default) or f8 (float64, exact)"},
         {APP_TEXT, "meta", 0, "FILE", &so.meta,
@@ -372,7 +367,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         st = err.status;
     if (!st && drv->writer)
         st = sim_stats_begin(&so.stats, &p, so.steps, so.every, so.series != NULL, &err);
-    if (!st && drv->writer) st = open_outputs(&so, f.n, p.dim, &err);
+    if (!st && drv->writer) st = open_outputs(&so, f.n, &p, &err);
     if (drv->agree) {
         char *text = st ? NULL : setup_text(&o, &p, &f, &so);
         if (!st && !text) st = boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");

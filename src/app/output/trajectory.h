@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The trajectory of `boids sim --trajectory FILE`, in the format its name asks for: a VTK
+ * collection for a name ending in ".pvd" (vtk.h, for ParaView), else a NumPy .npy array
+ * (npy.h). Both stream one frame at a time and are complete or absent. */
+#ifndef BOIDS_APP_TRAJECTORY_H
+#define BOIDS_APP_TRAJECTORY_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "npy.h"
+#include "vtk.h"
+
+typedef struct app_traj {
+    int open; /* 0: no trajectory (a zeroed struct), 1: open */
+    int vtk;  /* 1: the VTK collection, 0: the .npy array */
+    app_npy npy;
+    app_vtk pvd;
+} app_traj;
+
+/* Opens path for frames frames of n boids of dimension dim, float64 (f8) or float32; dt: the
+ * time a step, for the VTK frames' times (step * dt). The errors of app_npy_open or
+ * app_vtk_open. */
+boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t n, int dim, int f8,
+                           double dt, boids_error *err);
+
+/* Appends the flock after `step` steps (the .npy array keeps no step: its sidecar says them). */
+boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,
+                            boids_error *err);
+
+/* Commits the trajectory once every frame was written (fewer: BOIDS_ERR_RUNTIME, nothing
+ * kept). */
+boids_status app_traj_close(app_traj *t, boids_error *err);
+
+/* Removes what was written; a closed or zeroed trajectory: nothing to do. */
+void app_traj_abort(app_traj *t);
+
+/* Adds to a sidecar's "output" object the format of the trajectory path (which need not be
+ * open): format, dtype, shape and layout. */
+void app_traj_describe(cJSON *out, const char *path, size_t frames, size_t n, int dim, int f8);
+
+#endif
