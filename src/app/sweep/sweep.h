@@ -106,8 +106,10 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
  * with it, sweep_journal_open first reads the runs file and the journal into results (LF or
  * CRLF, a UTF-8 BOM skipped, a torn last line dropped), checking every row: a run of this
  * sweep, once per file, its N, world, values and seed as the run's, the sweep's sample count,
- * every average finite and in its observable's range. Failures: BOIDS_ERR_INPUT naming the
- * file and line. */
+ * every average in its observable's range, each tau > 0 and block error >= 0 (NaN where the
+ * average is, or below 4 samples), order_m2 and order_m4 in [0, 1]; a runs file of the version
+ * before these columns is refused as such. Failures: BOIDS_ERR_INPUT naming the file, line
+ * and column. */
 typedef struct sweep_journal {
     FILE *f;
     char *path;

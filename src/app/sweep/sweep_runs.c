@@ -158,7 +158,6 @@ static boids_status header_write(FILE *f, const void *s, boids_error *err) {
     return BOIDS_OK;
 }
 
-/* What a resumed table is read with: the sweep, its runs by id, the header's columns. */
 /* The fields of a runs table's row: run_id, N, width, height, the keys, seed, samples, each
  * observable's average, then its tau and se_blocks, then order_m2 and order_m4. */
 enum { RUN_FIELDS_MAX = 8 + SWEEP_MAX_KEYS + 3 * APP_OBS_MAX };
@@ -167,6 +166,7 @@ static size_t run_fields(const sweep *s) {
     return 8 + s->naxes + 3 * (size_t)s->obs.count;
 }
 
+/* What a resumed table is read with: the sweep, its runs by id, the header's columns. */
 typedef struct reader {
     const sweep *s;
     const app_opts *o;
