@@ -23,7 +23,8 @@ MPI = [MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-n", "3", BOIDS_MPI]
 SWEEP = ["sweep", "--preset", "vicsek", "--steps", "200", "--burn-in", "100",
          "--sample-every", "20", "--key", "noise", "--values", "0.5,2", "--key", "vision_radius",
          "--values", "1,2", "--counts", "100,200", "--density", "2", "--seeds", "4",
-         "--backend", "cpu", "--threads", "1"]
+         "--backend", "cpu", "--threads", "1", "--correlation-range", "2"]
+# (--correlation-range: corr_length too, so every per-run number crosses the ranks.)
 # What a sidecar says about the process rather than the results.
 PROCESS = {"argv", "command_line", "machine", "start", "end", "wall_seconds"}
 

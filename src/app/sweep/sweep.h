@@ -16,6 +16,7 @@
 
 #include "boids/metrics.h"
 #include "cli.h"
+#include "observables.h"
 
 enum { SWEEP_MAX_KEYS = 16, SWEEP_MAX_VALUES = 10000 };
 
@@ -48,14 +49,20 @@ typedef struct sweep {
     /* --part K/M: only the runs r with r % M == K - 1 (m 0: every run), written to the runs
      * file alone, for a later --resume to merge into the table. */
     sweep_part part;
-    int plot_y;            /* index into boids_metrics_names */
+    int plot_y;            /* index of the observable to plot (app_obs_name) */
+    app_obs obs;           /* the observables of each sample (set up by sweep_outputs) */
     size_t npoints, nruns; /* set by sweep_grid_check */
     uint64_t *ids;         /* nruns run ids, set by sweep_ids */
 } sweep;
 
-/* What one run gave: its average of each observable over its samples. */
+/* What one run gave, per observable k < obs.count (boids/estimators.h): the average over its
+ * samples, their integrated autocorrelation time (samples) and the standard error of that
+ * average from blocks; all three NaN when a sample of the observable is NaN (nn_distance of
+ * one boid, gnf_alpha of too few boids, corr_length beyond the range). For the order
+ * parameter phi also the means of phi^2 and phi^4 (avg[0] is that of phi). */
 typedef struct sweep_result {
-    double avg[BOIDS_METRICS_COUNT];
+    double avg[APP_OBS_MAX], tau[APP_OBS_MAX], se_blocks[APP_OBS_MAX];
+    double m2, m4;
     long samples;
     int done;
 } sweep_result;
@@ -116,8 +123,10 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
  * with it, sweep_journal_open first reads the runs file and the journal into results (LF or
  * CRLF, a UTF-8 BOM skipped, a torn last line dropped), checking every row: a run of this
  * sweep, once per file, its N, world, values and seed as the run's, the sweep's sample count,
- * every average finite and in its observable's range. Failures: BOIDS_ERR_INPUT naming the
- * file and line. */
+ * every average in its observable's range, each tau > 0 and block error >= 0 (NaN where the
+ * average is, or below 4 samples), order_m2 and order_m4 in [0, 1]; a runs file of the version
+ * before these columns is refused as such. Failures: BOIDS_ERR_INPUT naming the file, line
+ * and column. */
 typedef struct sweep_journal {
     FILE *f;
     char *path;
