@@ -6,10 +6,12 @@
  * says whether they are. Each measure is timed like a backend's point (bench/README.md):
  * a first untimed call, --warmup more, then --reps timed calls (fewer, at least 3, when they
  * would exceed --budget), judged by the same trust rule. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -33,16 +35,20 @@ typedef struct struct_point {
     double exponent;
     int threads;
     double cpu_util, load1, load1_end, others_cpu;
+    double cpu_ms; /* this process's CPU time per call, every thread: the work, whatever the
+                      machine's load (a shared core stretches the wall time, not this) */
     int trusted;
     char why[256];
     char not_run[BOIDS_ERROR_MSG_MAX]; /* why the call refused (a range beyond half a small
                                           wrap world's side); "" when measured */
 } struct_point;
 
+/* The monotonic clock in ms: read around each call (a bench_sample reads /proc, too slow to
+ * bracket a call of a tenth of a millisecond). */
 static double now_ms(void) {
-    bench_sample s;
-    bench_sample_take(&s);
-    return s.wall_s * 1e3;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + 1e-6 * (double)t.tv_nsec;
 }
 
 /* One call of the measure; the correlation's pair count into pairs_per_boid (each pair
@@ -86,6 +92,7 @@ static void measure(const bench_config *c, struct_point *pt, const boids_flock *
     pt->ms = bench_stats_of(ms, pt->reps);
     pt->threads = u.busy_threads > 0 ? u.busy_threads : 1;
     pt->cpu_util = u.wall_s > 0 ? u.cpu_s / u.wall_s : NAN;
+    pt->cpu_ms = u.cpu_s * 1e3 / pt->reps;
     pt->load1 = u.load_before;
     pt->load1_end = u.load_after;
     pt->others_cpu = u.others_cpu;
@@ -113,8 +120,8 @@ static void print_table(const bench_config *c, const bench_machine *m, const str
     printf("%d-D random state at %.3g boids per %s, vision radius %g, %d bins, seed %llu\n",
            c->base.dim, c->density, c->base.dim == 3 ? "volume" : "area", c->base.vision_radius,
            STRUCT_BINS, c->seed);
-    printf("%-4s %9s %5s %7s %9s %21s %8s %5s %3s %4s %5s %6s %s\n", "what", "N", "range",
-           "pairs/b", "ms", "[q1 .. q3]", "ns/boid", "exp", "thr", "util", "load", "others", "!");
+    printf("%-4s %9s %5s %7s %9s %20s %8s %8s %5s %3s %4s %5s %s\n", "what", "N", "range",
+           "pairs/b", "ms", "[q1 .. q3]", "ns/boid", "cpu ns/b", "exp", "thr", "util", "load", "!");
     for (size_t i = 0; i < npts; i++) {
         const struct_point *pt = &pts[i];
         char range[16] = "-", pairs[16] = "-", exp[16] = "", q[48];
@@ -128,10 +135,10 @@ static void print_table(const bench_config *c, const bench_machine *m, const str
         }
         if (!isnan(pt->exponent)) snprintf(exp, sizeof exp, "%.2f", pt->exponent);
         snprintf(q, sizeof q, "[%.4g .. %.4g]", pt->ms.q1, pt->ms.q3);
-        printf("%-4s %9zu %5s %7s %9.4g %21s %8.1f %5s %3d %4.2f %5.2f %6.2f%s\n",
+        printf("%-4s %9zu %5s %7s %9.4g %20s %8.1f %8.1f %5s %3d %4.2f %5.2f%s\n",
                measure_short(pt->measure), pt->n, range, pairs, pt->ms.median, q,
-               pt->ms.median * 1e6 / (double)pt->n, exp, pt->threads, pt->cpu_util,
-               fmax(pt->load1, pt->load1_end), pt->others_cpu, pt->trusted ? "" : " !");
+               pt->ms.median * 1e6 / (double)pt->n, pt->cpu_ms * 1e6 / (double)pt->n, exp,
+               pt->threads, pt->cpu_util, fmax(pt->load1, pt->load1_end), pt->trusted ? "" : " !");
     }
     for (size_t i = 0; i < npts; i++) {
         const struct_point *pt = &pts[i];
@@ -145,7 +152,8 @@ static void print_table(const bench_config *c, const bench_machine *m, const str
     }
     printf("gnf: boids_number_fluctuations; corr: boids_velocity_correlation_add at range = k\n"
            "vision radii (R), pairs/b the boids within range of a boid; ms per call, median of\n"
-           "the reps; exp: d log t / d log N from the previous size (1: linear)\n");
+           "the reps; cpu ns/b: CPU time of every thread per call and boid, the work whatever\n"
+           "the load; exp: d log t / d log N from the previous size (1: linear)\n");
 }
 
 static boids_status write_csv(const char *path, const struct_point *pts, size_t npts,
@@ -155,22 +163,23 @@ static boids_status write_csv(const char *path, const struct_point *pts, size_t 
     size_t len = 0;
     char *text = malloc(cap);
     if (!text) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %s", path);
-    len += (size_t)snprintf(text, cap,
-                            "measure,n,range,range_radii,bins,pairs_per_boid,reps,ms_median,"
-                            "ms_q1,ms_q3,ms_min,ms_max,ns_per_boid,exponent,threads,cpu_util,"
-                            "load1,load1_end,others_cpu,trusted,why,not_run\n");
+    len +=
+        (size_t)snprintf(text, cap,
+                         "measure,n,range,range_radii,bins,pairs_per_boid,reps,ms_median,"
+                         "ms_q1,ms_q3,ms_min,ms_max,ns_per_boid,cpu_ms,exponent,threads,cpu_util,"
+                         "load1,load1_end,others_cpu,trusted,why,not_run\n");
     for (size_t i = 0; i < npts && len < cap - row; i++) {
         const struct_point *pt = &pts[i];
         len += (size_t)snprintf(
             text + len, row,
-            "%s,%zu,%.17g,%g,%d,%.17g,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.4g,%.3g,%.3g,"
+            "%s,%zu,%.17g,%g,%d,%.17g,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.4g,%.3g,%.3g,"
             "%.4g,%d,\"%s\",\"%s\"\n",
             measure_name(pt->measure), pt->n, pt->measure ? pt->range : NAN,
             range_radii[pt->measure], pt->measure ? STRUCT_BINS : 0,
             pt->measure ? pt->pairs_per_boid : NAN, pt->reps, pt->ms.median, pt->ms.q1, pt->ms.q3,
-            pt->ms.min, pt->ms.max, pt->ms.median * 1e6 / (double)pt->n, pt->exponent, pt->threads,
-            pt->cpu_util, pt->load1, pt->load1_end, pt->others_cpu, pt->trusted, pt->why,
-            pt->not_run);
+            pt->ms.min, pt->ms.max, pt->ms.median * 1e6 / (double)pt->n, pt->cpu_ms, pt->exponent,
+            pt->threads, pt->cpu_util, pt->load1, pt->load1_end, pt->others_cpu, pt->trusted,
+            pt->why, pt->not_run);
     }
     boids_status s = bench_write_file(path, text, len, err);
     free(text);
