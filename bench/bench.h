@@ -236,6 +236,14 @@ enum { BENCH_MAX_REPS = 100 };
 void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p,
                    const boids_flock *init);
 
+/* The parameters of size n: base's, with N boids in the world of the one rule
+ * (boids_params_fit_world), or base's world with --fixed-world. */
+void bench_scale_params(const bench_config *c, size_t n, boids_params *p);
+
+/* --structure (structure.c): times the structure observables over c's sizes instead of the
+ * backends, prints the table and writes structure.csv into c->out. Returns the exit code. */
+int bench_structure(const bench_config *c, const bench_machine *m);
+
 /* ---- --baseline (baseline.c) ----------------------------------------------------------- */
 
 enum { BENCH_FWD_MAX = 640 };

@@ -147,9 +147,8 @@ static double world_size(const boids_params *p) {
     return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
 }
 
-/* The parameters of a point: N boids in the world of the one rule (boids_params_fit_world: grown
- * to keep base's density above its N), or base's world with --fixed-world. */
-static void scale_params(const bench_config *c, size_t n, boids_params *p) {
+/* The parameters of a point (bench.h). */
+void bench_scale_params(const bench_config *c, size_t n, boids_params *p) {
     *p = c->base;
     p->count = (long)n;
     if (!c->fixed_world) boids_params_fit_world(p, &c->base, 0, NULL);
@@ -509,7 +508,7 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
 static void run_size(bench_run *r, size_t n) {
     const bench_config *c = r->c;
     boids_params p;
-    scale_params(c, n, &p);
+    bench_scale_params(c, n, &p);
     boids_error perr;
     boids_status ps = boids_params_validate(&p, &perr);
     boids_flock init = {0};
@@ -587,6 +586,7 @@ int main(int argc, char **argv) {
     boids_atomic_cleanup_on_signals(); /* an interrupted sweep leaves no temporary files */
     bench_config c = {.out = ".", .plot = 1};
     bench_args a = {.reps = -1, .warmup = -1, .max_steps = -1, .rep_ms = NAN, .budget = NAN};
+    int structure = 0;
     const app_option own[] = {
         {APP_SECTION, .name = "Sweep:"},
         {APP_TEXT, "sizes", 'N', "LIST", &a.sizes,
@@ -595,6 +595,10 @@ int main(int argc, char **argv) {
         {APP_TEXT, "backends", 0, "LIST", &a.backends,
          .help =
              "any of cpu-ref,cpu-1t,cpu-all,gpu,gpu-det,gpu-fused,\ngpu-fused-det (default: all)"},
+        {APP_FLAG, "structure", 0, NULL, &structure, 1,
+         .help = "time the structure observables instead of the backends: number\n"
+                 "fluctuations and the velocity correlation at 2 and 8 vision radii\n"
+                 "on each size's random state; writes structure.csv (bench/README.md)"},
         {APP_LONG, "age", 0, "K", &a.age, 0, 10000000L,
          .help = "advance the random initial state K steps (cpu path) before timing,\n"
                  "to time formed flocks: more neighbours per boid (default 0)"},
@@ -636,12 +640,23 @@ int main(int argc, char **argv) {
     int rc = app_parse(&bench_command, own, APP_COUNT(own), &o, argc, argv);
     if (rc != APP_RUN) return rc;
     boids_error err;
+    const char *no_structure = a.backends   ? "--backends"
+                               : c.baseline ? "--baseline"
+                               : c.contend  ? "--contend"
+                               : a.age      ? "--age"
+                                            : NULL;
+    if (structure && no_structure) {
+        boids_error_set(&err, BOIDS_ERR_INPUT, "--structure times no backend steps: drop %s",
+                        no_structure);
+        return fail(&err);
+    }
     if (configure(&c, &a, &o, &err) || make_dir(c.out, &err)) return fail(&err);
     static bench_forward fwd; /* 21 KB */
     bench_forward_build(&fwd, &c, &o);
     if (c.baseline && bench_baseline_check(c.baseline, &fwd, &err)) return fail(&err);
     bench_machine m;
     bench_machine_fill(&m);
+    if (structure) return bench_structure(&c, &m);
     void *gl = gpu_open(&c, &m);
     static bench_run r; /* its stop reasons take 28 KB */
     r = (bench_run){.c = &c,
