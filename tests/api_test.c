@@ -225,6 +225,19 @@ static int centre3_null(fixture *x, int which) {
                           which == 2 ? NULL : c);
     return which == 2 || (c[0] == 0 && c[1] == 0 && c[2] == 0) ? NEUTRAL : 0;
 }
+/* boids_velocity_correlation_add with argument which NULL (0 f, 1 p, 2 sum, 3 pairs; 4: a
+ * flock without vy), or none (-1); a refusal must leave the sums as they were. */
+static int correlation_add(fixture *x, int which, double range, size_t bins, boids_error *e) {
+    double sum[4] = {0}, pairs[4] = {0};
+    int st = boids_velocity_correlation_add(which == 0   ? NULL
+                                            : which == 4 ? &x->novy
+                                                         : &x->f,
+                                            which == 1 ? NULL : &x->p, range, bins,
+                                            which == 2 ? NULL : sum, which == 3 ? NULL : pairs, e);
+    for (int b = 0; b < 4; b++)
+        if (sum[b] != 0 || pairs[b] != 0) return -99;
+    return st;
+}
 static int atomic_commit_twice(fixture *x, boids_error *e) {
     boids_atomic_file a;
     if (boids_atomic_open(&a, in_dir(x, "a.csv"), e)) return 0;
@@ -471,6 +484,26 @@ static int options_default(void) {
       boids_params_fit_world(&x->far, NULL, 0, e))                                                 \
     C("boids_params_fit_world", "NaN aspect (p unchanged)", BOIDS_ERR_INPUT,                       \
       fit_world_nan_aspect(x, e))                                                                  \
+    C("boids_series_analyse", "NULL x", BOIDS_ERR_INPUT,                                           \
+      boids_series_analyse(NULL, 3, &(boids_series_stats){0}, e))                                  \
+    C("boids_series_analyse", "NULL out", BOIDS_ERR_INPUT,                                         \
+      boids_series_analyse((double[3]){1, 2, 3}, 3, NULL, e))                                      \
+    C("boids_series_analyse", "no samples", BOIDS_ERR_INPUT,                                       \
+      boids_series_analyse((double[1]){1}, 0, &(boids_series_stats){0}, e))                        \
+    C("boids_transition_estimate", "NULL m1", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, NULL, (double[1]){1}, (double[1]){1}, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL m2", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, (double[1]){1}, NULL, (double[1]){1}, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL m4", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(1, (double[1]){1}, (double[1]){1}, NULL, 10,                       \
+                                &(boids_transition){0}, e))                                        \
+    C("boids_transition_estimate", "NULL out", BOIDS_ERR_INPUT,                                    \
+      boids_transition_estimate(1, (double[1]){1}, (double[1]){1}, (double[1]){1}, 10, NULL, e))   \
+    C("boids_transition_estimate", "no runs", BOIDS_ERR_INPUT,                                     \
+      boids_transition_estimate(0, (double[1]){1}, (double[1]){1}, (double[1]){1}, 10,             \
+                                &(boids_transition){0}, e))                                        \
     C("boids_metrics_compute", "NULL f", BOIDS_ERR_INPUT,                                          \
       boids_metrics_compute(NULL, &x->p, &(boids_metrics){0}, e))                                  \
     C("boids_metrics_compute", "NULL p", BOIDS_ERR_INPUT,                                          \
@@ -494,6 +527,35 @@ static int options_default(void) {
       boids_metrics_format(NULL, (char[8]){0}, 8) < 0 ? NEUTRAL : 0)                               \
     C("boids_metrics_format", "NULL buf (the length)", NEUTRAL,                                    \
       boids_metrics_format(&(boids_metrics){0}, NULL, 8) == 11 ? NEUTRAL : 0)                      \
+    C("boids_number_fluctuations", "NULL f", BOIDS_ERR_INPUT,                                      \
+      boids_number_fluctuations(NULL, &x->p, &(boids_fluct){0}, e))                                \
+    C("boids_number_fluctuations", "NULL p", BOIDS_ERR_INPUT,                                      \
+      boids_number_fluctuations(&x->f, NULL, &(boids_fluct){0}, e))                                \
+    C("boids_number_fluctuations", "NULL out", BOIDS_ERR_INPUT,                                    \
+      boids_number_fluctuations(&x->f, &x->p, NULL, e))                                            \
+    C("boids_number_fluctuations", "empty flock", BOIDS_ERR_INPUT,                                 \
+      boids_number_fluctuations(&x->empty, &x->p, &(boids_fluct){0}, e))                           \
+    C("boids_number_fluctuations", "a NaN velocity", BOIDS_ERR_INPUT,                              \
+      boids_number_fluctuations(&x->nan, &x->p, &(boids_fluct){0}, e))                             \
+    C("boids_fluct_fit", "NULL levels (NaN)", NEUTRAL, isnan(boids_fluct_fit(NULL)) ? NEUTRAL : 0) \
+    C("boids_velocity_correlation_add", "NULL f", BOIDS_ERR_INPUT,                                 \
+      correlation_add(x, 0, 50, 4, e))                                                             \
+    C("boids_velocity_correlation_add", "NULL p", BOIDS_ERR_INPUT,                                 \
+      correlation_add(x, 1, 50, 4, e))                                                             \
+    C("boids_velocity_correlation_add", "NULL sum", BOIDS_ERR_INPUT,                               \
+      correlation_add(x, 2, 50, 4, e))                                                             \
+    C("boids_velocity_correlation_add", "NULL pairs", BOIDS_ERR_INPUT,                             \
+      correlation_add(x, 3, 50, 4, e))                                                             \
+    C("boids_velocity_correlation_add", "range 0", BOIDS_ERR_INPUT,                                \
+      correlation_add(x, -1, 0, 4, e))                                                             \
+    C("boids_velocity_correlation_add", "bins 0", BOIDS_ERR_INPUT,                                 \
+      correlation_add(x, -1, 50, 0, e))                                                            \
+    C("boids_velocity_correlation_add", "without vy", BOIDS_ERR_INPUT,                             \
+      correlation_add(x, 4, 50, 4, e))                                                             \
+    C("boids_correlation_length", "NULL sum (NaN)", NEUTRAL,                                       \
+      isnan(boids_correlation_length(NULL, (double[1]){1}, 1, 1)) ? NEUTRAL : 0)                   \
+    C("boids_correlation_length", "NULL pairs (NaN)", NEUTRAL,                                     \
+      isnan(boids_correlation_length((double[1]){1}, NULL, 1, 1)) ? NEUTRAL : 0)                   \
     C("boids_rng_seed", "NULL rng", NEUTRAL, rng_null())                                           \
     C("boids_rng_u32", "NULL rng (0)", NEUTRAL, rng_null())                                        \
     C("boids_rng_random", "NULL rng (0)", NEUTRAL, rng_null())                                     \

@@ -52,7 +52,13 @@ with open(path("s.csv")) as f:
     text = f.read()
 check("series: header row first, no comment lines",
       text.startswith("step,order,milling,") and "#" not in text, text[:200])
-check("series rows are the stdout rows", text == p.stdout, (text[-200:], p.stdout[-200:]))
+# The series is the stdout rows (the six metrics) with gnf_alpha after them, line by line.
+series_lines, stdout_lines = text.splitlines(), p.stdout.splitlines()
+check("series rows are the stdout rows, then gnf_alpha",
+      len(series_lines) == len(stdout_lines) and
+      series_lines[0] == stdout_lines[0] + ",gnf_alpha" and
+      all(a.rsplit(",", 1)[0] == b for a, b in zip(series_lines[1:], stdout_lines[1:])),
+      (text[-200:], p.stdout[-200:]))
 rows = list(csv.DictReader(open(path("s.csv"))))
 check("series: one row per sample (steps 0, 25, ..., 100)",
       [r["step"] for r in rows] == ["0", "25", "50", "75", "100"], [r["step"] for r in rows])

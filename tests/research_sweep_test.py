@@ -47,7 +47,9 @@ R, T = rows(runs), rows(out)
 check("runs file: 32 rows (2 keys x 2 values x 2 N x 4 seeds)", len(R) == 32, len(R))
 check("runs file: columns", list(R[0].keys()) ==
       ["run_id", "N", "width", "height", "noise", "vision_radius", "seed", "samples"] +
-      [o + "_avg" for o in OBS],
+      [o + "_avg" for o in OBS + ["gnf_alpha"]] +
+      [f"{o}_{s}" for o in OBS + ["gnf_alpha"] for s in ("tau", "se_blocks")] +
+      ["order_m2", "order_m4"],
       list(R[0].keys()))
 check("runs file: order N, keys (last fastest), seeds",
       [(r["N"], r["noise"], r["vision_radius"], r["seed"]) for r in R[:5]] ==
@@ -80,7 +82,8 @@ for path in (out, runs):
 try:
     import pandas  # optional here: the acceptance is read_csv with no options
     check("pandas reads both CSVs with no options",
-          pandas.read_csv(out).shape == (8, 19) and pandas.read_csv(runs).shape == (32, 14))
+          pandas.read_csv(out).shape == (8, 19 + 2 + 7 * 3 + 4) and
+          pandas.read_csv(runs).shape == (32, 14 + 1 + 7 * 2 + 2))
 except ImportError:
     print("note: pandas not installed; the csv module read both files above")
 

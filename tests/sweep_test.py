@@ -37,8 +37,12 @@ with open(meta) as f:
     stats = json.load(f)["sweep"]["statistics"]
 check("--meta says what the SE captures", "seed-to-seed" in stats and "autocorrelation" in stats)
 rows = rows_of(p.stdout)
+# The six metrics' columns where they always were, then gnf_alpha's, then the estimators'.
+OBS7 = OBS + ["gnf_alpha"]
 header = ["N", "width", "height", "noise", "seeds", "samples"] + \
-    [f"{o}_{s}" for o in OBS for s in ("mean", "se")]
+    [f"{o}_{s}" for o in OBS7 for s in ("mean", "se")] + \
+    [f"{o}_{s}" for o in OBS7 for s in ("se_blocks", "tau", "neff")] + \
+    ["order_chi", "order_chi_se", "order_binder", "order_binder_se"]
 check("columns", rows and list(rows[0].keys()) == header, rows and list(rows[0].keys()))
 check("one row per (N, value)", [(r["N"], r["noise"]) for r in rows] ==
       [("12", "0"), ("12", "2"), ("12", "4"), ("30", "0"), ("30", "2"), ("30", "4")],

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The whole public API in one include: the core (parameters, flock state, backends,
- * metrics, state files) and the GPU pipeline's declarations.
+ * metrics, structure, state files) and the GPU pipeline's declarations.
  *
  * Link boids::core (pkg-config: boids) for the core; boids::gpu adds the GPU backend. The
  * GPU declarations need no GL header, and using only the core's functions needs no GPU
@@ -11,6 +11,7 @@
 #include "boids/atomic_file.h"
 #include "boids/backend.h"
 #include "boids/error.h"
+#include "boids/estimators.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
 #include "boids/ini.h"
@@ -19,6 +20,7 @@
 #include "boids/params.h"
 #include "boids/rng.h"
 #include "boids/state_io.h"
+#include "boids/structure.h"
 #include "boids/version.h"
 
 #endif

@@ -17,7 +17,8 @@ target_include_directories(boids_app_tree INTERFACE
 # They set up every backend, the GPU's included, so they come with the GPU library.
 if(BOIDS_BUILD_GPU)
   add_library(boids_cli STATIC ${BOIDS_APP}/cli/cli.c ${BOIDS_APP}/cli/backends.c
-                               ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/output/gnuplot.c)
+                               ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/cli/observables.c
+                               ${BOIDS_APP}/output/gnuplot.c)
   target_link_libraries(boids_cli PUBLIC boids_app_tree boids_core boids_gpu)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
@@ -46,6 +47,7 @@ endif()
 pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
 add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/output/npy.c
                                   ${BOIDS_APP}/commands/cmd_sim.c
+                                  ${BOIDS_APP}/commands/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
                                   ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")

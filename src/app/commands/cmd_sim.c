@@ -17,6 +17,7 @@
 #include "npy.h"
 #include "progress.h"
 #include "provenance.h"
+#include "sim_stats.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",
@@ -40,6 +41,7 @@ typedef struct sim_out {
     boids_atomic_file series_file; /* .f NULL: no series */
     app_npy traj;                  /* .file.f NULL: no trajectory */
     app_progress bar;              /* steps done, on a terminal's stderr */
+    sim_stats stats;               /* the observables of each sample and the estimators */
     int stdout_tty;                /* the metrics share the terminal with the bar */
 } sim_out;
 
@@ -54,9 +56,11 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
                            sim_out *so, boids_error *err) {
     if (!so->drv->writer) return BOIDS_OK;
     boids_metrics m;
+    double x[APP_OBS_MAX];
     char line[512];
-    if (!so->order_only || so->series_file.f) {
-        boids_status s = boids_metrics_compute(f, p, &m, err);
+    if (so->stats.on || !so->order_only) {
+        boids_status s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
+                                      : boids_metrics_compute(f, p, &m, err);
         if (s) return s;
         boids_metrics_format(&m, line, sizeof line);
     }
@@ -68,7 +72,12 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
     else
         printf("%lu,%s\n", step, line);
     if (bar) app_progress_update(&so->bar, so->bar.done, NULL, 1);
-    if (so->series_file.f) fprintf(so->series_file.f, "%lu,%s\n", step, line);
+    if (so->series_file.f) {
+        fprintf(so->series_file.f, "%lu,%s", step, line);
+        for (int k = BOIDS_METRICS_COUNT; k < so->stats.obs.count; k++)
+            fprintf(so->series_file.f, ",%.17g", x[k]);
+        fputc('\n', so->series_file.f);
+    }
     return so->traj.file.f ? app_npy_frame(&so->traj, f, err) : BOIDS_OK;
 }
 
@@ -90,7 +99,9 @@ static boids_status open_outputs(sim_out *so, size_t n, int dim, boids_error *er
     if (so->series) {
         boids_status s = boids_atomic_open(&so->series_file, so->series, err);
         if (s) return s;
-        fprintf(so->series_file.f, "step,%s\n", boids_metrics_columns);
+        char columns[256];
+        sim_stats_columns(&so->stats, columns, sizeof columns);
+        fprintf(so->series_file.f, "step,%s\n", columns);
     }
     if (so->trajectory) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
@@ -146,12 +157,20 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
                                            "at sample t"
                                          : "a[t, i] = (x, y, vx, vy) of boid i (id order) at "
                                            "sample t");
-    } else {
-        char columns[256];
-        int all = strcmp(kind, "stdout") || !so->order_only;
-        snprintf(columns, sizeof columns, "step,%s", all ? boids_metrics_columns : "order");
+    } else if (!strcmp(kind, "series") || !strcmp(kind, "stdout")) {
+        char columns[256], obs[200];
+        sim_stats_columns(&so->stats, obs, sizeof obs);
+        snprintf(columns, sizeof columns, "step,%s",
+                 strcmp(kind, "stdout") ? obs
+                 : so->order_only       ? "order"
+                                        : boids_metrics_columns);
         cJSON_AddItemToObject(out, "columns", app_prov_columns(columns));
-        cJSON_AddStringToObject(out, "observables", "README, Observables; boids/metrics.h");
+        cJSON_AddStringToObject(out, "observables",
+                                strcmp(kind, "stdout")
+                                    ? "README, Observables; boids/metrics.h, boids/structure.h"
+                                    : "README, Observables; boids/metrics.h");
+    } else {
+        sim_stats_describe(&so->stats, kind, out);
     }
     return doc;
 }
@@ -214,17 +233,24 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
         return s;
     }
     if (so->traj.file.f && (s = app_npy_close(&so->traj, err))) return s;
-    if (!so->series && !so->trajectory && !so->meta) return BOIDS_OK;
+    if ((s = sim_stats_write(&so->stats, p, err))) return s;
+    const sim_stats *ss = &so->stats;
+    const char *files[] = {so->series,      so->trajectory,   ss->estimates,
+                           ss->correlation, ss->fluctuations, so->meta};
+    const char *kinds[] = {"series",      "trajectory",   "estimates",
+                           "correlation", "fluctuations", "stdout"};
+    enum { NFILES = sizeof files / sizeof files[0] };
+    int any = 0;
+    for (int i = 0; i < NFILES; i++) any |= files[i] != NULL;
+    if (!any) return BOIDS_OK;
     cJSON *base = app_prov_document(pv, o, p);
-    const char *files[] = {so->series, so->trajectory, so->meta};
-    const char *kinds[] = {"series", "trajectory", "stdout"};
-    for (int i = 0; !s && i < 3; i++) {
+    for (int i = 0; !s && i < NFILES; i++) {
         if (!files[i]) continue;
         cJSON *doc =
             base ? output_doc(base, files[i], kinds[i], so, (size_t)p->count, p->dim) : NULL;
         if (!doc)
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory writing provenance");
-        else if (i < 2)
+        else if (i < NFILES - 1)
             s = app_prov_sidecar(files[i], doc, err);
         else
             s = app_prov_write(files[i], doc, err);
@@ -261,7 +287,7 @@ static char *setup_text(const app_opts *o, const boids_params *p, const boids_fl
 }
 
 int sim_main(int argc, char **argv, const sim_driver *drv) {
-    sim_out so = {.steps = 1000, .drv = drv};
+    sim_out so = {.steps = 1000, .drv = drv, .stats = {.burn_in = -1, .obs = {.bins = 50}}};
     const app_option base[] = {
         {APP_LONG, "steps", 0, "K", &so.steps, 0, 2000000000L,
          .help = "number of steps (default 1000)"},
@@ -277,7 +303,8 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
          .help = "metrics on stdout: the order parameter only"},
         {APP_TEXT, "series", 0, "FILE", &so.series,
          .help = "also write every observable at each sample to FILE (CSV, header\n"
-                 "row first) and its provenance to FILE.json"},
+                 "row first): the six metrics, gnf_alpha, and corr_length when a\n"
+                 "correlation range is set; its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE (NumPy\n"
                  ".npy, shape samples x N x 4: x, y, vx, vy; 3-D: x N x 6, x, y, z,\n"
@@ -291,6 +318,25 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
                  "it; --load FILE goes on bit for bit as the run would have)"},
         {APP_TEXT, "checkpoint", 0, "FILE", &so.checkpoint,
          .help = "the checkpoint file (a state file as --save writes it)"},
+        {APP_SECTION, .name = "Estimators, over the samples at steps >= --burn-in:"},
+        {APP_LONG, "burn-in", 0, "B", &so.stats.burn_in, 0, 2000000000L,
+         .help = "the first step the estimators take (default K / 2; a sample is\n"
+                 "at step 0 and every --every steps)"},
+        {APP_TEXT, "estimates", 0, "FILE", &so.stats.estimates,
+         .help = "write one row to FILE (CSV) and FILE.json: N, samples, per\n"
+                 "observable X_mean, X_se_blocks, X_tau, X_neff, then order_chi,\n"
+                 "order_binder (this run), corr_length_pooled (with --correlation)\n"
+                 "and gnf_alpha_pooled (with --fluctuations)"},
+        {APP_TEXT, "correlation", 0, "FILE", &so.stats.correlation,
+         .help = "write the velocity correlation C(r) summed over the samples to\n"
+                 "FILE: r_lo,r_hi,r,pairs,c per bin (c nan: no pair), FILE.json;\n"
+                 "range: --correlation-range, default half the smallest side of a\n"
+                 "wrap world (walls, open: required)"},
+        {APP_TEXT, "fluctuations", 0, "FILE", &so.stats.fluctuations,
+         .help = "write the number fluctuations pooled over the samples to FILE\n"
+                 "(CSV, one row per level of boxes: per_axis, boxes, side_x,\n"
+                 "side_y, side_z, mean, sd = sqrt(mean variance), fitted), FILE.json"},
+        APP_OBS_OPTIONS(&so.stats.obs),
     };
     enum { NBASE = APP_COUNT(base), MAX_OWN = NBASE + 8 };
     app_option own[MAX_OWN];
@@ -324,6 +370,8 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         (boids_atomic_check_writable(so.checkpoint, &err) ||
          app_prov_check_sidecar(so.checkpoint, &err)))
         st = err.status;
+    if (!st && drv->writer)
+        st = sim_stats_begin(&so.stats, &p, so.steps, so.every, so.series != NULL, &err);
     if (!st && drv->writer) st = open_outputs(&so, f.n, p.dim, &err);
     if (drv->agree) {
         char *text = st ? NULL : setup_text(&o, &p, &f, &so);
@@ -340,6 +388,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     if (st) {
         abort_outputs(&so);
         boids_flock_free(&f);
+        sim_stats_free(&so.stats);
         return drv->writer ? app_fail(&err) : boids_status_exit_code(st);
     }
     /* Only the writer samples and saves: the others need no copy of the whole flock. */
@@ -375,6 +424,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     }
     boids_backend_destroy(b);
     boids_flock_free(&f);
+    sim_stats_free(&so.stats);
     if (!s) return 0;
     return drv->writer ? app_fail(&err) : boids_status_exit_code(s);
 }

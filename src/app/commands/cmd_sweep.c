@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "boids/atomic_file.h"
+#include "boids/estimators.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "cli.h"
@@ -29,15 +30,23 @@ static const app_command sweep_command = {
         "Runs the simulation for every combination of the values of the swept keys (any key of\n"
         "`boids params`; --key and --grid repeat, one key each), every N of --counts and\n"
         "--seeds seeds each, and prints for each point (N, values) the observables\n"
-        "(order, milling, nn_distance, neighbours, clusters, largest_cluster) as CSV.\n"
+        "(order, milling, nn_distance, neighbours, clusters, largest_cluster, gnf_alpha, and\n"
+        "corr_length with --correlation-range) as CSV.\n"
         "\n"
-        "Statistics: each run gives one number per observable, its average over the samples\n"
-        "taken at steps B, B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps). The\n"
-        "CSV holds the mean of those run averages over the seeds and its standard error\n"
-        "sd / sqrt(seeds): it captures seed-to-seed variation only, not the autocorrelation of\n"
-        "samples within a run (which a run average does not need, and a per-sample SE would\n"
-        "understate). Seeds are --seed, --seed + 1, ...; each seed sets the initial state and\n"
-        "the Vicsek noise stream. --runs-out keeps every run's averages, one row per run.\n"
+        "Statistics (docs/research.md, section 3): each run takes the samples at steps B,\n"
+        "B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps) and gives per\n"
+        "observable X its average, its integrated autocorrelation time tau (in samples,\n"
+        "Sokal's window: the smallest W with W >= 5 tau(W)) and a standard error from 16\n"
+        "blocks of its samples. Per point: X_mean, the mean of the run averages over the\n"
+        "seeds; X_se = sd / sqrt(seeds), their seed-to-seed standard error; X_se_blocks =\n"
+        "sqrt(sum of the runs' squared block errors) / seeds, the error of the same mean\n"
+        "from within the runs (a gap between the two: runs in different states, or blocks\n"
+        "shorter than tau); X_tau, the mean over seeds of tau; X_neff, the sum over seeds of\n"
+        "samples / tau. For the order parameter phi pooled over every sample of the point's\n"
+        "runs: order_chi = N (<phi^2> - <phi>^2) and order_binder = 1 - <phi^4> / (3 <phi^2>^2)\n"
+        "with jackknife errors over the seeds (_se). Seeds are --seed, --seed + 1, ...; each\n"
+        "seed sets the initial state and the Vicsek noise stream. --runs-out keeps every\n"
+        "run's numbers, one row per run.\n"
         "\n",
     .notes = "Every CSV starts with its header row (pandas.read_csv reads it as is); what made it\n"
              "(version, commit, command line, parameters, machine, times) goes to FILE.json.\n"
@@ -47,52 +56,78 @@ static const app_command sweep_command = {
     .backend = "cpu-ref",
     .deterministic = 1};
 
-/* Per point: mean and standard error over seeds of each observable's run average. */
+/* Per point, for each observable: the mean and standard error over seeds of the run
+ * averages, the error of that mean from the runs' blocks, the mean tau and the summed n_eff;
+ * and the transition estimators of the order parameter over the point's runs. */
 typedef struct point {
     double width, height;
     long samples;
-    double mean[BOIDS_METRICS_COUNT], se[BOIDS_METRICS_COUNT];
+    double mean[APP_OBS_MAX], se[APP_OBS_MAX];
+    double se_blocks[APP_OBS_MAX], tau[APP_OBS_MAX], neff[APP_OBS_MAX];
+    boids_transition order;
 } point;
 
 /* The serial sweep's progress line (run_all sets it; NULL in an MPI rank): runs done, and
  * the fraction of the current one, which run_one updates at each sample. */
 static app_progress *sweep_bar;
 
-/* One run: its average of each observable over the samples. */
-static boids_status run_one(const app_opts *o, const boids_params *p, const sweep *s, uint64_t seed,
-                            double avg[BOIDS_METRICS_COUNT], long *samples, boids_error *err) {
-    app_opts ro = *o;
-    ro.seed = seed;
-    boids_params pp = *p;
+/* The samples of one run: each observable's at steps burn_in, burn_in + every, ... into
+ * x[k * n + i] (n samples), and the means of order^2 and order^4 into r. */
+static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep *s, double *x,
+                                long n, sweep_result *r, boids_error *err) {
     boids_flock f;
-    boids_status st = app_initial_flock(&ro, &pp, &f, err);
+    boids_status st = app_initial_flock(o, pp, &f, err);
     if (st) return st;
-    boids_backend *b = app_backend_create(&ro, &pp, &f, err);
+    boids_backend *b = app_backend_create(o, pp, &f, err);
     if (!b) {
         boids_flock_free(&f);
         return err->status;
     }
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) avg[k] = 0;
-    long done = 0, count = 0;
-    for (long t = s->burn_in; t <= s->steps; t += s->every) {
-        if (t > done && (st = boids_backend_step(b, &pp, (unsigned)(t - done), err))) break;
-        done = t;
-        boids_metrics m;
-        if ((st = boids_backend_download(b, &f, err)) ||
-            (st = boids_metrics_compute(&f, &pp, &m, err)))
-            break;
-        for (int k = 0; k < BOIDS_METRICS_COUNT; k++) avg[k] += boids_metrics_get(&m, k);
-        count++;
-        if (sweep_bar)
-            app_progress_update(sweep_bar, floor(sweep_bar->done) + (double)t / (double)s->steps,
-                                NULL, 0);
+    app_obs ob = s->obs;
+    double m2 = 0, m4 = 0, v[APP_OBS_MAX];
+    long done = 0, i = 0;
+    if (!(st = app_obs_begin(&ob, err))) {
+        for (long t = s->burn_in; t <= s->steps && i < n; t += s->every, i++) {
+            if (t > done && (st = boids_backend_step(b, pp, (unsigned)(t - done), err))) break;
+            done = t;
+            boids_metrics m;
+            if ((st = boids_backend_download(b, &f, err)) ||
+                (st = app_obs_sample(&ob, &f, pp, &m, v, err)))
+                break;
+            for (int k = 0; k < ob.count; k++) x[(size_t)k * (size_t)n + (size_t)i] = v[k];
+            m2 += m.order * m.order;
+            m4 += m.order * m.order * (m.order * m.order);
+            if (sweep_bar)
+                app_progress_update(sweep_bar,
+                                    floor(sweep_bar->done) + (double)t / (double)s->steps, NULL, 0);
+        }
     }
+    app_obs_free(&ob);
     boids_backend_destroy(b);
     boids_flock_free(&f);
-    if (st) return st;
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) avg[k] /= (double)count;
-    *samples = count;
-    return BOIDS_OK;
+    r->m2 = m2 / (double)n;
+    r->m4 = m4 / (double)n;
+    return st;
+}
+
+/* One run: the statistics of each observable over its samples (sweep_result). */
+static boids_status run_one(const app_opts *o, const boids_params *p, const sweep *s, uint64_t seed,
+                            sweep_result *r, boids_error *err) {
+    app_opts ro = *o;
+    ro.seed = seed;
+    boids_params pp = *p;
+    long n = (s->steps - s->burn_in) / s->every + 1;
+    double *x = malloc((size_t)s->obs.count * (size_t)n * sizeof *x);
+    if (!x) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %ld samples", n);
+    boids_status st = run_samples(&ro, &pp, s, x, n, r, err);
+    for (int k = 0; !st && k < s->obs.count; k++) {
+        boids_series_stats ss;
+        st = app_obs_series(x + (size_t)k * (size_t)n, (size_t)n, &ss, err);
+        if (!st) r->avg[k] = ss.mean, r->tau[k] = ss.tau, r->se_blocks[k] = ss.se_blocks;
+    }
+    free(x);
+    r->samples = n;
+    return st;
 }
 
 /* The table's header row: plain, first, no comments (its sidecar says what made it). */
@@ -100,9 +135,14 @@ static void write_header(FILE *out, const sweep *s) {
     fputs("N,width,height", out);
     for (size_t i = 0; i < s->naxes; i++) fprintf(out, ",%s", s->axes[i].key->key);
     fputs(",seeds,samples", out);
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
-        fprintf(out, ",%s_mean,%s_se", boids_metrics_names[k], boids_metrics_names[k]);
-    fputc('\n', out);
+    /* The columns of the six metrics first, where they always were; then the others'. */
+    for (int k = 0; k < s->obs.count; k++)
+        fprintf(out, ",%s_mean,%s_se", app_obs_name(&s->obs, k), app_obs_name(&s->obs, k));
+    for (int k = 0; k < s->obs.count; k++) {
+        const char *x = app_obs_name(&s->obs, k);
+        fprintf(out, ",%s_se_blocks,%s_tau,%s_neff", x, x, x);
+    }
+    fputs(",order_chi,order_chi_se,order_binder,order_binder_se\n", out);
 }
 
 static void write_csv(FILE *out, const sweep *s, const point *pts) {
@@ -114,9 +154,11 @@ static void write_csv(FILE *out, const sweep *s, const point *pts) {
         fprintf(out, "%ld,%.17g,%.17g", s->counts[ci], q->width, q->height);
         for (size_t i = 0; i < s->naxes; i++) fprintf(out, ",%s", s->axes[i].values[vi[i]]);
         fprintf(out, ",%ld,%ld", s->seeds, q->samples);
-        for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
-            fprintf(out, ",%.10g,%.10g", q->mean[k], q->se[k]);
-        fputc('\n', out);
+        for (int k = 0; k < s->obs.count; k++) fprintf(out, ",%.10g,%.10g", q->mean[k], q->se[k]);
+        for (int k = 0; k < s->obs.count; k++)
+            fprintf(out, ",%.10g,%.10g,%.10g", q->se_blocks[k], q->tau[k], q->neff[k]);
+        fprintf(out, ",%.10g,%.10g,%.10g,%.10g\n", q->order.chi, q->order.chi_se, q->order.binder,
+                q->order.binder_se);
     }
 }
 
@@ -142,7 +184,7 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
         }
         fputs("EOD\n", g);
     }
-    const char *name = boids_metrics_names[y];
+    const char *name = app_obs_name(&s->obs, y);
     /* noenhanced: key and observable names are printed as they are (enhanced text would make
      * "separation_radius" a subscript); the key goes below the plot, off the curves. */
     fprintf(g, "set terminal %s size 900,600 %s noenhanced\n", svg ? "svg" : "pngcairo",
@@ -185,11 +227,14 @@ typedef struct sweep_args {
  * by the process that writes them) and the burn-in. */
 static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boids_error *err) {
     s->plot_y = -1;
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++)
-        if (!strcmp(a->plot_y, boids_metrics_names[k])) s->plot_y = k;
+    boids_status st = app_obs_begin(&s->obs, err);
+    if (st) return st;
+    for (int k = 0; k < s->obs.count; k++)
+        if (!strcmp(a->plot_y, app_obs_name(&s->obs, k))) s->plot_y = k;
     if (s->plot_y < 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s)",
-                               a->plot_y, boids_metrics_columns);
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s%s%s)",
+                               a->plot_y, boids_metrics_columns, ",gnf_alpha",
+                               s->obs.count > APP_OBS_CORR ? ",corr_length" : "");
     if (s->plot) {
         const char *ext = strrchr(s->plot, '.');
         if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
@@ -223,28 +268,45 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
     return BOIDS_OK;
 }
 
-/* Mean and standard error over seeds of each observable's run average (res: the point's
- * seeds runs): SE = sd / sqrt(S), sd with S - 1. */
-static void point_stats(point *q, const sweep_result *res, long seeds) {
-    for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
-        double sum = 0, ss = 0;
+/* The point's statistics from its seeds runs res (see point): SE = sd / sqrt(S), sd with
+ * S - 1; se_blocks = sqrt(sum_r se_r^2) / S, the error of the same mean from each run's
+ * blocks; tau the mean over runs, n_eff the sum of samples / tau. */
+static boids_status point_stats(point *q, const sweep *s, const sweep_result *res, long n,
+                                boids_error *err) {
+    long seeds = s->seeds;
+    for (int m = 0; m < s->obs.count; m++) {
+        double sum = 0, ss = 0, se2 = 0, tau = 0, neff = 0;
         for (long k = 0; k < seeds; k++) sum += res[k].avg[m];
         double mean = sum / (double)seeds;
         for (long k = 0; k < seeds; k++) {
             double d = res[k].avg[m] - mean;
             ss += d * d;
+            se2 += res[k].se_blocks[m] * res[k].se_blocks[m];
+            tau += res[k].tau[m];
+            neff += (double)res[k].samples / res[k].tau[m];
         }
         q->mean[m] = mean;
         q->se[m] = seeds > 1 ? sqrt(ss / (double)(seeds - 1) / (double)seeds) : NAN;
+        q->se_blocks[m] = sqrt(se2) / (double)seeds;
+        q->tau[m] = tau / (double)seeds;
+        q->neff[m] = neff;
     }
     q->samples = res[0].samples;
+    double *m = malloc(3 * (size_t)seeds * sizeof *m);
+    if (!m) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    for (long k = 0; k < seeds; k++)
+        m[k] = res[k].avg[0], m[seeds + k] = res[k].m2, m[2 * seeds + k] = res[k].m4;
+    boids_status st = boids_transition_estimate((size_t)seeds, m, m + seeds, m + 2 * seeds,
+                                                (double)n, &q->order, err);
+    free(m);
+    return st;
 }
 
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
                            boids_error *err) {
     boids_params p;
     boids_status st = sweep_run_params(o, s, r, &p, err);
-    if (!st) st = run_one(o, &p, s, sweep_run_seed(o, s, r), res[r].avg, &res[r].samples, err);
+    if (!st) st = run_one(o, &p, s, sweep_run_seed(o, s, r), &res[r], err);
     if (st) return st;
     res[r].done = 1;
     return BOIDS_OK;
@@ -301,9 +363,14 @@ static cJSON *sweep_object(const sweep *s, const app_opts *o, size_t resumed) {
     cJSON_AddStringToObject(
         obj, "statistics",
         "each run: the average of each observable over its samples at steps burn_in, "
-        "burn_in + sample_every, ... up to steps. X_mean: the mean over seeds of the run "
-        "averages; X_se: its standard error sd / sqrt(seeds), seed-to-seed variation only, not "
-        "the autocorrelation within a run (nan with one seed).");
+        "burn_in + sample_every, ... up to steps, their integrated autocorrelation time tau "
+        "(samples, Sokal window c = 5) and block standard error (16 blocks); boids/estimators.h. "
+        "X_mean: the mean over seeds of the run averages; X_se: its standard error "
+        "sd / sqrt(seeds), seed-to-seed variation only, not the autocorrelation within a run "
+        "(nan with one seed); X_se_blocks: sqrt(sum of the runs' squared block errors) / seeds; "
+        "X_tau: the mean of the runs' tau; X_neff: the sum of samples / tau; order_chi, "
+        "order_binder: N (<phi^2> - <phi>^2) and 1 - <phi^4> / (3 <phi^2>^2) pooled over the "
+        "point's runs, _se: jackknife over the runs.");
     /* The columns the rows follow, slowest first (a table row averages the seeds). */
     cJSON *order = cJSON_AddArrayToObject(obj, "order");
     cJSON_AddItemToArray(order, cJSON_CreateString("N"));
@@ -415,7 +482,7 @@ static boids_status sweep_finish(const sweep *s, const app_opts *o, const app_pr
         st = sweep_run_params(o, s, pi * (size_t)s->seeds, &p, err);
         pts[pi].width = p.width;
         pts[pi].height = p.height;
-        point_stats(&pts[pi], &res[pi * (size_t)s->seeds], s->seeds);
+        if (!st) st = point_stats(&pts[pi], s, &res[pi * (size_t)s->seeds], p.count, err);
     }
     /* The table and the plot all or nothing: the table's file is committed only once the
      * plot is written, so a failed plot leaves no table behind either. */
@@ -478,7 +545,7 @@ static void cpu_ref_note(const sweep *s, const app_opts *o) {
 }
 
 int sweep_main(int argc, char **argv, const sweep_driver *drv) {
-    sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10};
+    sweep s = {.seeds = 3, .steps = 1000, .burn_in = -1, .every = 10, .obs = {.bins = 50}};
     sweep_args a = {.plot_y = "order"};
     const app_option own[] = {
         {APP_CUSTOM, "key", 0, "KEY", &s, .parse = sweep_parse_key, .repeat = 1,
@@ -508,8 +575,9 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "write the table to FILE (atomically) instead of stdout, and its\n"
                  "provenance to FILE.json"},
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
-         .help = "write one row per run to FILE (run id, N, values, seed, samples and\n"
-                 "each observable's run average) and FILE.json; FILE.partial records\n"
+         .help = "write one row per run to FILE (run id, N, values, seed, samples,\n"
+                 "each observable's run average, then its tau and se_blocks, then\n"
+                 "order_m2 and order_m4) and FILE.json; FILE.partial records\n"
                  "runs as they finish until the sweep ends (locked meanwhile; one that\n"
                  "holds runs is never overwritten: resume it or remove it)"},
         {APP_FLAG, "resume", 0, NULL, &s.resume, 1,
@@ -524,6 +592,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
                  "(one swept key; .png or .svg; needs gnuplot)"},
         {APP_TEXT, "plot-y", 0, "NAME", &a.plot_y,
          .help = "the observable to plot (default order)"},
+        APP_OBS_OPTIONS(&s.obs),
     };
     app_opts o;
     int rc = app_parse(&sweep_command, own, APP_COUNT(own), &o, argc, argv);

@@ -33,9 +33,8 @@ enum { TAG_RESULT = 1, TAG_WORK = 2 };
 /* Worker to rank 0: a result, or (run -1) a first request for work. */
 typedef struct mpi_result {
     int64_t run;
-    int32_t status; /* boids_status of the run */
-    int64_t samples;
-    double avg[BOIDS_METRICS_COUNT];
+    int32_t status;   /* boids_status of the run */
+    sweep_result res; /* its statistics (every number the runs file keeps) */
     char msg[BOIDS_ERROR_MSG_MAX];
 } mpi_result;
 
@@ -86,8 +85,7 @@ static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, 
         MPI_Recv(&m, (int)sizeof m, MPI_BYTE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &from);
         if (m.run >= 0 && m.status == BOIDS_OK) {
             sweep_result *r = &res[m.run];
-            memcpy(r->avg, m.avg, sizeof r->avg);
-            r->samples = (long)m.samples;
+            *r = m.res;
             r->done = 1;
             sweep_progress(o, s, (size_t)m.run, res, ++done, t0);
             if (!st && j->f) st = sweep_journal_add(j, s, o, (size_t)m.run, r, err);
@@ -156,8 +154,7 @@ static boids_status run_worker(const sweep *s, const app_opts *o, sweep_result *
         m.run = work;
         m.status = (int32_t)sweep_execute(o, s, (size_t)work, res, &e);
         if (m.status == BOIDS_OK) {
-            memcpy(m.avg, res[work].avg, sizeof m.avg);
-            m.samples = res[work].samples;
+            m.res = res[work];
         } else {
             snprintf(m.msg, sizeof m.msg, "%s", e.msg);
         }
@@ -182,6 +179,7 @@ static char *setup_text(const sweep *s, const app_opts *o, boids_error *err) {
                 o->gpu_variant);
     fprintf(f, "--seed %llu\n--seeds %ld\n--steps %ld\n--burn-in %ld\n--sample-every %ld\n",
             (unsigned long long)o->seed, s->seeds, s->steps, s->burn_in, s->every);
+    fprintf(f, "--correlation-range %.17g\n--correlation-bins %ld\n", s->obs.range, s->obs.bins);
     fprintf(f, "--density %.17g\n--counts ", s->density);
     for (size_t i = 0; i < s->ncounts; i++) fprintf(f, "%s%ld", i ? "," : "", s->counts[i]);
     for (size_t a = 0; a < s->naxes; a++) {

@@ -16,6 +16,7 @@
 
 #include "boids/metrics.h"
 #include "cli.h"
+#include "observables.h"
 
 enum { SWEEP_MAX_KEYS = 16, SWEEP_MAX_VALUES = 10000 };
 
@@ -39,14 +40,20 @@ typedef struct sweep {
     long seeds, steps, burn_in, every;
     const char *out, *plot, *runs_out, *meta;
     int resume;
-    int plot_y;            /* index into boids_metrics_names */
+    int plot_y;            /* index of the observable to plot (app_obs_name) */
+    app_obs obs;           /* the observables of each sample (set up by sweep_outputs) */
     size_t npoints, nruns; /* set by sweep_grid_check */
     uint64_t *ids;         /* nruns run ids, set by sweep_ids */
 } sweep;
 
-/* What one run gave: its average of each observable over its samples. */
+/* What one run gave, per observable k < obs.count (boids/estimators.h): the average over its
+ * samples, their integrated autocorrelation time (samples) and the standard error of that
+ * average from blocks; all three NaN when a sample of the observable is NaN (nn_distance of
+ * one boid, gnf_alpha of too few boids, corr_length beyond the range). For the order
+ * parameter phi also the means of phi^2 and phi^4 (avg[0] is that of phi). */
 typedef struct sweep_result {
-    double avg[BOIDS_METRICS_COUNT];
+    double avg[APP_OBS_MAX], tau[APP_OBS_MAX], se_blocks[APP_OBS_MAX];
+    double m2, m4;
     long samples;
     int done;
 } sweep_result;
@@ -150,6 +157,5 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
 
 /* The runs of res already done. */
 size_t sweep_done(const sweep *s, const sweep_result *res);
-
 
 #endif

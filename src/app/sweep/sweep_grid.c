@@ -258,4 +258,5 @@ void sweep_free(sweep *s) {
     }
     free(s->counts);
     free(s->ids);
+    app_obs_free(&s->obs);
 }

@@ -41,7 +41,14 @@ static uint64_t run_id(const sweep *s, const app_opts *o, const boids_params *p,
              : o->deterministic        ? " deterministic"
                                        : " fast",
              s->steps, s->burn_in, s->every);
-    return fnv1a(h, line);
+    h = fnv1a(h, line);
+    /* Only with corr_length, so that the ids of a sweep without it stay what they were. */
+    if (s->obs.range > 0) {
+        snprintf(line, sizeof line, "correlation_range=%.17g\ncorrelation_bins=%ld\n", s->obs.range,
+                 s->obs.bins);
+        h = fnv1a(h, line);
+    }
+    return h;
 }
 
 typedef struct id_index {
@@ -69,6 +76,7 @@ boids_status sweep_ids(sweep *s, const app_opts *o, boids_error *err) {
     for (size_t r = 0; r < s->nruns; r++) {
         boids_params p;
         boids_status st = sweep_run_params(o, s, r, &p, err);
+        if (!st) st = app_obs_check(&s->obs, &p, err);
         if (st) return st;
         s->ids[r] = run_id(s, o, &p, sweep_run_seed(o, s, r));
     }
@@ -91,8 +99,10 @@ void sweep_runs_header(FILE *f, const sweep *s) {
     for (size_t i = 0; i < s->naxes; i++) fprintf(f, ",%s", s->axes[i].key->key);
     fputs(",seed,samples", f);
     /* "_avg": the bare names would clash with a swept key of the same name (neighbours). */
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) fprintf(f, ",%s_avg", boids_metrics_names[k]);
-    fputc('\n', f);
+    for (int k = 0; k < s->obs.count; k++) fprintf(f, ",%s_avg", app_obs_name(&s->obs, k));
+    for (int k = 0; k < s->obs.count; k++)
+        fprintf(f, ",%s_tau,%s_se_blocks", app_obs_name(&s->obs, k), app_obs_name(&s->obs, k));
+    fputs(",order_m2,order_m4\n", f);
 }
 
 /* The row of run `run` up to its seed (run_id, N, width, height, the swept values, seed), as
@@ -116,8 +126,9 @@ boids_status sweep_runs_row(FILE *f, const sweep *s, const app_opts *o, size_t r
     if (st) return st;
     fprintf(f, ",%ld", r->samples);
     /* %.17g: a resumed sweep reads these back into the same doubles. */
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) fprintf(f, ",%.17g", r->avg[k]);
-    fputc('\n', f);
+    for (int k = 0; k < s->obs.count; k++) fprintf(f, ",%.17g", r->avg[k]);
+    for (int k = 0; k < s->obs.count; k++) fprintf(f, ",%.17g,%.17g", r->tau[k], r->se_blocks[k]);
+    fprintf(f, ",%.17g,%.17g\n", r->m2, r->m4);
     return BOIDS_OK;
 }
 
@@ -148,6 +159,14 @@ static boids_status header_write(FILE *f, const void *s, boids_error *err) {
 }
 
 /* What a resumed table is read with: the sweep, its runs by id, the header's columns. */
+/* The fields of a runs table's row: run_id, N, width, height, the keys, seed, samples, each
+ * observable's average, then its tau and se_blocks, then order_m2 and order_m4. */
+enum { RUN_FIELDS_MAX = 8 + SWEEP_MAX_KEYS + 3 * APP_OBS_MAX };
+
+static size_t run_fields(const sweep *s) {
+    return 8 + s->naxes + 3 * (size_t)s->obs.count;
+}
+
 typedef struct reader {
     const sweep *s;
     const app_opts *o;
@@ -155,7 +174,7 @@ typedef struct reader {
     sweep_result *res;
     unsigned char *from; /* per run: 0 not read yet, else the table (1, 2) that held it */
     char *header;        /* the header row, its commas turned into NULs: column names */
-    char *column[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
+    char *column[RUN_FIELDS_MAX];
 } reader;
 
 typedef struct key_args {
@@ -181,10 +200,16 @@ static size_t split(char *line, char **field, size_t max) {
 
 /* The range a run average of observable m can take with N boids (an average of values in a
  * range stays in it; every bound is a double that rounding cannot cross). */
-static int avg_in_range(int m, double v, long n, char *range, size_t size) {
+static int avg_in_range(const sweep *s, int m, double v, long n, char *range, size_t size) {
     double lo = 0, hi = 1;
     int open_lo = 0;
     switch (m) {
+    case APP_OBS_GNF: /* a fitted slope, NaN when the flock has too few fit levels */
+        snprintf(range, size, "a finite number or nan");
+        return !isinf(v);
+    case APP_OBS_CORR: /* a distance within the range, NaN when C stays positive over it */
+        snprintf(range, size, "nan or in [0, %.17g]", s->obs.range);
+        return isnan(v) || (v >= 0 && v <= s->obs.range);
     case 2: /* nn_distance: NaN exactly when N < 2 */
         if (n < 2) {
             snprintf(range, size, "nan (one boid: no nearest neighbour)");
@@ -206,14 +231,90 @@ static int avg_in_range(int m, double v, long n, char *range, size_t size) {
     return (open_lo ? v > lo : v >= lo) && v <= hi;
 }
 
+/* A number of column `name` (the whole field); BOIDS_ERR_INPUT otherwise. */
+static boids_status number(const char *text, const char *name, const char *where, double *v,
+                           boids_error *err) {
+    char *end;
+    *v = strtod(text, &end);
+    if (*end || end == text)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: column %s: '%s' is not a number", where,
+                               name, text);
+    return BOIDS_OK;
+}
+
+/* Observable k's tau and se_blocks: NaN both when its average is (a sample was NaN), else
+ * tau finite and > 0, se_blocks finite and >= 0 (NaN below 4 samples: fewer than 2 blocks). */
+static boids_status check_errors(const sweep_result *r, int k, char **field, char **name,
+                                 const char *where, boids_error *err) {
+    int undefined = isnan(r->avg[k]);
+    if (undefined ? !isnan(r->tau[k]) : !(isfinite(r->tau[k]) && r->tau[k] > 0))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: column %s is %s, but it must be %s",
+                               where, name[0], field[0],
+                               undefined ? "nan (the average is)" : "a finite time > 0");
+    int blocks = !undefined && r->samples >= 4;
+    if (blocks ? !(isfinite(r->se_blocks[k]) && r->se_blocks[k] >= 0) : !isnan(r->se_blocks[k]))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: column %s is %s, but it must be %s",
+                               where, name[1], field[1],
+                               blocks      ? "a finite error >= 0"
+                               : undefined ? "nan (the average is)"
+                                           : "nan (fewer than 4 samples: no 2 blocks)");
+    return BOIDS_OK;
+}
+
+/* The results of a row (field[0]: the first average; name: those fields' columns) into the
+ * run's entry of the reader: each average in its observable's range (N boids), the errors as
+ * check_errors says, the moments of order in [0, 1]; the same as another table's row of it. */
+static boids_status parse_results(reader *rd, char **field, char **name, long n, const char *where,
+                                  sweep_result *r, size_t run, int table, boids_error *err) {
+    const sweep *s = rd->s;
+    int count = s->obs.count;
+    for (int m = 0; m < count; m++) {
+        char range[64];
+        if (number(field[m], name[m], where, &r->avg[m], err)) return err->status;
+        if (!avg_in_range(s, m, r->avg[m], n, range, sizeof range))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: column %s is %s, outside what a run of %ld boids gives: %s",
+                                   where, name[m], field[m], n, range);
+    }
+    for (int m = 0; m < count; m++) {
+        char **f = field + count + 2 * m, **c = name + count + 2 * m;
+        if (number(f[0], c[0], where, &r->tau[m], err) ||
+            number(f[1], c[1], where, &r->se_blocks[m], err) ||
+            check_errors(r, m, f, c, where, err))
+            return err->status;
+    }
+    double *moment[2] = {&r->m2, &r->m4};
+    for (int i = 0; i < 2; i++) {
+        char **f = field + 3 * count + i, **c = name + 3 * count + i;
+        if (number(*f, *c, where, moment[i], err)) return err->status;
+        if (!(*moment[i] >= 0 && *moment[i] <= 1))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: column %s is %s, outside [0, 1] (a mean of a power of "
+                                   "the order parameter)",
+                                   where, *c, *f);
+    }
+    sweep_result *have = &rd->res[run];
+    if (rd->from[run] &&
+        (have->samples != r->samples || memcmp(have->avg, r->avg, sizeof r->avg) != 0 ||
+         memcmp(have->tau, r->tau, sizeof r->tau) != 0 ||
+         memcmp(have->se_blocks, r->se_blocks, sizeof r->se_blocks) != 0 || have->m2 != r->m2 ||
+         have->m4 != r->m4))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: run %016" PRIx64 " has other results than in %s", where,
+                               s->ids[run], s->runs_out);
+    *have = *r;
+    rd->from[run] = (unsigned char)table;
+    return BOIDS_OK;
+}
+
 /* One row of a runs table (table 1: the runs file, 2: the journal) into the results: a run of
  * this sweep, read once per table, repeating the run's N, world, values and seed, with the
- * sweep's sample count and each average finite and within its observable's range. */
+ * sweep's sample count and results as parse_results checks them. */
 static boids_status parse_row(reader *rd, char *line, int table, const char *where,
                               boids_error *err) {
     const sweep *s = rd->s;
-    size_t nf = 6 + s->naxes + BOIDS_METRICS_COUNT;
-    char *field[6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT];
+    size_t nf = run_fields(s);
+    char *field[RUN_FIELDS_MAX];
     size_t k = split(line, field, nf);
     if (k > nf) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: more than %zu fields", where, nf);
     if (k != nf)
@@ -254,26 +355,8 @@ static boids_status parse_row(reader *rd, char *line, int table, const char *whe
                                "%s: column samples is '%s', but this sweep takes %ld samples a "
                                "run (burn-in %ld, steps %ld, every %ld)",
                                where, field[5 + s->naxes], samples, s->burn_in, s->steps, s->every);
-    for (int m = 0; m < BOIDS_METRICS_COUNT; m++) {
-        size_t i = 6 + s->naxes + (size_t)m;
-        char range[64];
-        r.avg[m] = strtod(field[i], &end);
-        if (*end || end == field[i])
-            return boids_error_set(err, BOIDS_ERR_INPUT, "%s: column %s: '%s' is not a number",
-                                   where, rd->column[i], field[i]);
-        if (!avg_in_range(m, r.avg[m], n, range, sizeof range))
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "%s: column %s is %s, outside what a run of %ld boids gives: %s",
-                                   where, rd->column[i], field[i], n, range);
-    }
-    sweep_result *have = &rd->res[run];
-    if (rd->from[run] &&
-        (have->samples != r.samples || memcmp(have->avg, r.avg, sizeof r.avg) != 0))
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: run %s has other results than in %s",
-                               where, field[0], s->runs_out);
-    *have = r;
-    rd->from[run] = (unsigned char)table;
-    return BOIDS_OK;
+    return parse_results(rd, field + 6 + s->naxes, rd->column + 6 + s->naxes, n, where, &r, run,
+                         table, err);
 }
 
 /* Reads a runs table (the runs file or the journal) into results: LF or CRLF line ends, a
@@ -300,10 +383,21 @@ static boids_status load_table(reader *rd, FILE *f, const char *path, int table,
             char *want = mem_text(header_write, rd->s, err);
             if (!want) return err->status;
             want[strcspn(want, "\n")] = '\0';
-            if (strcmp(text, want))
+            /* A file of a version before the estimators: its header stops after the six
+             * metrics' averages, which this one continues with gnf_alpha's. */
+            size_t old = strstr(want, ",gnf_alpha_avg")
+                             ? (size_t)(strstr(want, ",gnf_alpha_avg") - want)
+                             : 0;
+            if (old && !strncmp(text, want, old) && !text[old])
+                st = boids_error_set(err, BOIDS_ERR_INPUT,
+                                     "%s: the runs file is from an older version of boids sweep "
+                                     "(no gnf_alpha, tau or se_blocks columns); its runs cannot "
+                                     "be resumed: run the sweep again without --resume",
+                                     where);
+            else if (strcmp(text, want))
                 st = boids_error_set(err, BOIDS_ERR_INPUT,
                                      "%s: its header is not this sweep's (another set of swept "
-                                     "keys?)",
+                                     "keys, or --correlation-range given or left out?)",
                                      where);
             free(want);
         } else {
@@ -415,7 +509,7 @@ boids_status sweep_journal_open(sweep_journal *j, const sweep *s, const app_opts
             st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         } else {
             rd.header[strcspn(rd.header, "\n")] = '\0';
-            split(rd.header, rd.column, 6 + SWEEP_MAX_KEYS + BOIDS_METRICS_COUNT);
+            split(rd.header, rd.column, RUN_FIELDS_MAX);
             int rfd = open_table(s->runs_out, 0, &missing, err);
             FILE *rf = rfd >= 0 ? fdopen(rfd, "r") : NULL;
             if (rfd >= 0 && !rf) close(rfd);

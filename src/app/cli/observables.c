@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-sample observables of sim and sweep (observables.h). */
+#include "observables.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *app_obs_name(const app_obs *ob, int k) {
+    if (k < BOIDS_METRICS_COUNT) return boids_metrics_names[k];
+    return k == APP_OBS_GNF ? "gnf_alpha" : k == APP_OBS_CORR && ob->range > 0 ? "corr_length" : "";
+}
+
+boids_status app_obs_begin(app_obs *ob, boids_error *err) {
+    ob->count = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
+    ob->sum = ob->pairs = NULL;
+    if (!(ob->range > 0)) return BOIDS_OK;
+    ob->sum = malloc((size_t)ob->bins * sizeof *ob->sum);
+    ob->pairs = malloc((size_t)ob->bins * sizeof *ob->pairs);
+    if (!ob->sum || !ob->pairs) {
+        app_obs_free(ob);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    }
+    return BOIDS_OK;
+}
+
+void app_obs_free(app_obs *ob) {
+    free(ob->sum);
+    free(ob->pairs);
+    ob->sum = ob->pairs = NULL;
+}
+
+boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error *err) {
+    if (!(ob->range > 0)) return BOIDS_OK;
+    if (p->count < 2)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--correlation-range: a flock of %ld boid has no pairs to correlate",
+                               p->count);
+    if (p->boundary != BOIDS_BOUNDARY_WRAP) return BOIDS_OK;
+    double side[3] = {p->width, p->height, p->depth};
+    static const char *const names[3] = {"width", "height", "depth"};
+    for (int d = 0; d < p->dim; d++)
+        if (ob->range > side[d] / 2)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--correlation-range %g is beyond half (%g) of the world's "
+                                   "%s %g (a pair of a wrap world farther apart than that has "
+                                   "two distances)",
+                                   ob->range, side[d] / 2, names[d], side[d]);
+    return BOIDS_OK;
+}
+
+boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
+                            boids_metrics *m, double *x, boids_error *err) {
+    boids_status st = boids_metrics_compute(f, p, m, err);
+    if (!st) st = boids_number_fluctuations(f, p, &ob->fluct, err);
+    if (st) return st;
+    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) x[k] = boids_metrics_get(m, k);
+    x[APP_OBS_GNF] = ob->fluct.alpha;
+    if (ob->count <= APP_OBS_CORR) return BOIDS_OK;
+    size_t bins = (size_t)ob->bins;
+    memset(ob->sum, 0, bins * sizeof *ob->sum);
+    memset(ob->pairs, 0, bins * sizeof *ob->pairs);
+    st = boids_velocity_correlation_add(f, p, ob->range, bins, ob->sum, ob->pairs, err);
+    if (!st) x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, bins, ob->range);
+    return st;
+}
+
+boids_status app_obs_series(const double *x, size_t n, boids_series_stats *st, boids_error *err) {
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += x[i];
+    if (!isnan(sum)) return boids_series_analyse(x, n, st, err);
+    *st = (boids_series_stats){
+        .n = n, .mean = sum / (double)n, .var = NAN, .tau = NAN, .n_eff = NAN, .se_blocks = NAN};
+    return BOIDS_OK;
+}

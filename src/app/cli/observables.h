@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* The observables of one flock state that `boids sim` (its --series and --estimates) and
+ * `boids sweep` (its runs) take at each sample, defined once for both, in this order:
+ *
+ *   the six of boids_metrics (boids/metrics.h), in struct order;
+ *   gnf_alpha    the exponent of the number fluctuations (boids_number_fluctuations,
+ *                boids/structure.h), always; NaN when the flock has too few boids for two
+ *                fit levels (fewer than 256 in 2-D);
+ *   corr_length  the first zero of this state's velocity correlation C(r) over `range` in
+ *                `bins` bins (boids_correlation_length), only when a range is set; NaN when
+ *                C stays positive over the range.
+ *
+ * Ownership: app_obs_begin allocates the state's correlation arrays, app_obs_free frees
+ * them. Threads: one app_obs per thread. */
+#ifndef BOIDS_APP_OBSERVABLES_H
+#define BOIDS_APP_OBSERVABLES_H
+
+#include <stddef.h>
+
+#include "boids/estimators.h"
+#include "boids/metrics.h"
+#include "boids/structure.h"
+#include "cli.h"
+
+enum {
+    APP_OBS_GNF = BOIDS_METRICS_COUNT,      /* index of gnf_alpha */
+    APP_OBS_CORR = BOIDS_METRICS_COUNT + 1, /* index of corr_length, when counted */
+    APP_OBS_MAX = BOIDS_METRICS_COUNT + 2
+};
+
+typedef struct app_obs {
+    double range;        /* > 0: corr_length over [0, range); 0: not an observable */
+    long bins;           /* bins of C(r), default 50 */
+    int count;           /* observables: 7, or 8 with corr_length (set by app_obs_begin) */
+    double *sum, *pairs; /* the last sample's C(r) pair sums and counts (bins each) */
+    boids_fluct fluct;   /* the last sample's number fluctuations */
+} app_obs;
+
+/* The two options that set range and bins, for a command's own table (ob: an app_obs *). */
+#define APP_OBS_OPTIONS(ob)                                                                        \
+    {APP_REAL,                                                                                     \
+     "correlation-range",                                                                          \
+     0,                                                                                            \
+     "R",                                                                                          \
+     &(ob)->range,                                                                                 \
+     0,                                                                                            \
+     1e30,                                                                                         \
+     .open = 1,                                                                                    \
+     .help = "also the observable corr_length: the first zero of C(r) over\n"                      \
+             "[0, R) (at most half the smallest side of a wrap world)"},                           \
+    {                                                                                              \
+        APP_LONG, "correlation-bins", 0, "B", &(ob)->bins, 1, 100000,                              \
+            .help = "distance bins of C(r) in [0, R) (default 50)"                                 \
+    }
+
+/* The observables' names (k < count); the CSV columns use them as they are. */
+const char *app_obs_name(const app_obs *ob, int k);
+
+/* After parsing: the count, and the arrays of C(r) when a range is set. */
+boids_status app_obs_begin(app_obs *ob, boids_error *err);
+void app_obs_free(app_obs *ob);
+
+/* The range against the world of p (a wrap world: at most half its smallest side), before
+ * any run: BOIDS_ERR_INPUT naming --correlation-range and the side. */
+boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error *err);
+
+/* The observables of f in the world of p into x[0 .. count - 1] and the metrics into *m;
+ * ob->sum, ob->pairs and ob->fluct hold this state's C(r) and fluctuations after it. */
+boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
+                            boids_metrics *m, double *x, boids_error *err);
+
+/* The statistics of one observable's samples x[0 .. n-1] (n >= 1): those of
+ * boids_series_analyse, or, when a sample is NaN (the observable undefined for that state),
+ * the mean (NaN) with tau, n_eff and se_blocks NaN. */
+boids_status app_obs_series(const double *x, size_t n, boids_series_stats *st, boids_error *err);
+
+#endif

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* Number fluctuations and the velocity correlation of a state (definitions, geometry and
+ * cost in include/boids/structure.h), one source for the plane and the box: every box,
+ * distance and velocity loop runs over the flock's axes.
+ *
+ * The correlation visits pairs through the observables' grid (obs_grid.h) with cells at
+ * least range wide. Its sums are floating point, so their order is fixed: the cells are cut
+ * into a fixed number of runs, each run summed in cell and slot order into bins of its own
+ * (in parallel), and the runs added in run order; the number of threads changes nothing. */
+#include "boids/structure.h"
+#include "obs_grid.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    FLUCT_MAX_PER_AXIS = 4096, /* the finest level's m at the most */
+    FLUCT_FIT_BOXES = 16,      /* a fit level has at least this many boxes ... */
+    FLUCT_FIT_MEAN = 4,        /* ... and a mean count of at least this */
+    CORR_MAX_BINS = 100000,
+    CORR_MAX_RUNS = 64,         /* runs of cells summed separately (more: better balance) */
+    CORR_RUN_DOUBLES = 1 << 21, /* the runs' bins together hold at most this many doubles */
+};
+
+/* ---- number fluctuations ------------------------------------------------------------- */
+
+double boids_fluct_fit(boids_fluct *levels) {
+    if (!levels) return NAN;
+    const size_t nl =
+        levels->nlevels < BOIDS_FLUCT_MAX_LEVELS ? levels->nlevels : BOIDS_FLUCT_MAX_LEVELS;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0;
+    for (size_t l = 0; l < nl; l++) {
+        boids_fluct_level *v = &levels->level[l];
+        v->fitted = v->boxes >= FLUCT_FIT_BOXES && v->mean >= FLUCT_FIT_MEAN && v->sd > 0 &&
+                    isfinite(v->mean) && isfinite(v->sd);
+        if (!v->fitted) continue;
+        const double x = log(v->mean), y = log(v->sd);
+        sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+    }
+    if (k < 2) {
+        for (size_t l = 0; l < nl; l++) levels->level[l].fitted = 0;
+        return levels->alpha = NAN;
+    }
+    /* Centred sums: the slope of the least-squares line through the (ln <n>, ln Delta n). */
+    const double mx = sx / k, my = sy / k;
+    return levels->alpha = (sxy - k * mx * my) / (sxx - k * mx * mx);
+}
+
+/* The box frame along each axis: its corner lo and extent w (the world's, or the flock's
+ * bounding box on the open plane). */
+static void fluct_frame(const axes *ax, size_t n, int open, double lo[3], double w[3]) {
+    for (int a = 0; a < ax->dim; a++) {
+        lo[a] = 0, w[a] = ax->side[a];
+        if (!open) continue;
+        double hi;
+        boids_obs_extent(ax, n, a, &lo[a], &hi);
+        w[a] = hi - lo[a];
+    }
+}
+
+/* The box of coordinate x along an axis of m boxes over [lo, lo + w]. */
+static long fluct_box(double x, double lo, double w, long m) {
+    if (!(w > 0)) return 0;
+    const double t = floor((x - lo) * ((double)m / w));
+    return t < 0 ? 0 : t >= (double)m ? m - 1 : (long)t;
+}
+
+/* Level m's mean and sd from its box counts (boxes of them, n boids in all). */
+static void fluct_level(boids_fluct_level *v, const uint32_t *count, size_t boxes, size_t n, long m,
+                        int dim, const double w[3]) {
+    const uint64_t q = n / boxes; /* floor(<n>): (n - q)^2 summed exactly, in any order */
+    uint64_t s = 0;
+    for (size_t b = 0; b < boxes; b++) {
+        const uint64_t d = count[b] > q ? count[b] - q : q - count[b];
+        s += d * d;
+    }
+    const double frac = (double)(n - q * boxes) / (double)boxes; /* <n> - q, in [0, 1) */
+    v->per_axis = m;
+    v->boxes = (double)boxes;
+    for (int a = 0; a < 3; a++) v->side[a] = a < dim ? w[a] / (double)m : 0;
+    v->mean = (double)n / (double)boxes;
+    v->sd = sqrt(fmax(0, (double)s / (double)boxes - frac * frac));
+}
+
+/* Box counts of level m from those of level 2m (fine), each coarse box the sum of its 2^dim
+ * sub-boxes. */
+static void fluct_coarsen(const uint32_t *fine, uint32_t *coarse, long m, int dim) {
+    const long mf = 2 * m, mz = dim == 3 ? m : 1, mfz = dim == 3 ? mf : 1;
+    memset(coarse, 0, (size_t)(m * m * mz) * sizeof *coarse);
+    for (long z = 0; z < mfz; z++)
+        for (long y = 0; y < mf; y++)
+            for (long x = 0; x < mf; x++)
+                coarse[((z / 2) * m + y / 2) * m + x / 2] += fine[(z * mf + y) * mf + x];
+}
+
+boids_status boids_number_fluctuations(const boids_flock *f, const boids_params *p,
+                                       boids_fluct *out, boids_error *err) {
+    static const char who[] = "number fluctuations";
+    if (!out) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the output is NULL", who);
+    boids_status st = boids_obs_check_flock(f, p, who, err);
+    if (st) return st;
+    const axes ax = axes_of(f, p, boids_flock_dim(f));
+    if ((st = boids_obs_check_world(&ax, 1, NULL, who, err))) return st;
+    const int dim = ax.dim;
+    const size_t n = f->n;
+    *out = (boids_fluct){0};
+    out->alpha = NAN;
+    long m = 1; /* the finest level: the largest m = 2^k <= 4096 with m^dim <= N */
+    while (2 * m <= FLUCT_MAX_PER_AXIS && pow(2.0 * (double)m, dim) <= (double)n) m *= 2;
+    if (m == 1) return BOIDS_OK;
+    const size_t boxes = (size_t)pow((double)m, dim);
+    uint32_t *count = calloc(boxes, sizeof *count);
+    uint32_t *coarse = malloc((boxes / 2 + 1) * sizeof *coarse);
+    if (!count || !coarse) {
+        free(count), free(coarse);
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boxes", who, boxes);
+    }
+    double lo[3], w[3];
+    fluct_frame(&ax, n, p->boundary == BOIDS_BOUNDARY_OPEN, lo, w);
+    for (size_t i = 0; i < n; i++) {
+        size_t b = 0;
+        for (int a = dim - 1; a >= 0; a--)
+            b = b * (size_t)m + (size_t)fluct_box(ax.pos[a][i], lo[a], w[a], m);
+        count[b]++;
+    }
+    for (long k = m; k > 1; k /= 2) out->nlevels++;  /* m = 2, 4, .. up to the finest */
+    for (size_t l = out->nlevels; l-- > 0; m /= 2) { /* finest first, then coarser */
+        fluct_level(&out->level[l], count, (size_t)pow((double)m, dim), n, m, dim, w);
+        if (l == 0) break;
+        fluct_coarsen(count, coarse, m / 2, dim);
+        uint32_t *t = count;
+        count = coarse, coarse = t;
+    }
+    free(count), free(coarse);
+    boids_fluct_fit(out);
+    return BOIDS_OK;
+}
+
+/* ---- velocity correlation -------------------------------------------------------------- */
+
+/* Why f, p, range and bins cannot be measured, or BOIDS_OK. */
+static boids_status corr_check(const boids_flock *f, const boids_params *p, double range,
+                               size_t bins, const double *sum, const double *pairs, const char *who,
+                               boids_error *err) {
+    if (!sum || !pairs)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the %s array is NULL", who,
+                               !sum ? "sum" : "pairs");
+    boids_status st = boids_obs_check_flock(f, p, who, err);
+    if (st) return st;
+    if (f->n < 2)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: N = %zu, it takes at least 2 boids", who,
+                               f->n);
+    if (bins == 0 || bins > CORR_MAX_BINS)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: bins = %zu is not in [1, %d]", who, bins,
+                               CORR_MAX_BINS);
+    const axes ax = axes_of(f, p, boids_flock_dim(f));
+    if ((st = boids_obs_check_world(&ax, 1, NULL, who, err))) return st;
+    double max = 1e30;
+    int axis = -1; /* the smallest side of a wrap world, which bounds range */
+    for (int a = 0; a < ax.dim && p->boundary == BOIDS_BOUNDARY_WRAP; a++)
+        if (ax.side[a] / 2 < max) max = ax.side[a] / 2, axis = a;
+    if (!(range > 0 && range <= max))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: range = %g is not in (0, %g]%s%s", who,
+                               range, max, axis < 0 ? "" : ", half the wrap world's ",
+                               axis < 0 ? "" : (const char *[]){"width", "height", "depth"}[axis]);
+    return BOIDS_OK;
+}
+
+/* The normalised fluctuations u of every boid in slot order into u (dim per slot), or 0
+ * when the velocities have no fluctuation (all exactly equal, or their spread rounds to
+ * 0). V and the spread are summed in id order. */
+static int corr_fluctuations(const grid *g, const axes *ax, size_t n, double *u) {
+    const int dim = ax->dim;
+    int varies = 0;
+    for (size_t i = 1; i < n && !varies; i++)
+        for (int a = 0; a < dim; a++) varies |= ax->vel[a][i] != ax->vel[a][0];
+    if (!varies) return 0;
+    double mean[3] = {0, 0, 0}, ss = 0;
+    for (int a = 0; a < dim; a++) {
+        for (size_t i = 0; i < n; i++) mean[a] += ax->vel[a][i];
+        mean[a] /= (double)n;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < dim; a++) ss += (ax->vel[a][i] - mean[a]) * (ax->vel[a][i] - mean[a]);
+    const double scale = sqrt(ss / (double)n);
+    if (!(scale > 0)) return 0;
+    for (size_t s = 0; s < n; s++)
+        for (int a = 0; a < dim; a++)
+            u[(size_t)dim * s + (size_t)a] = (ax->vel[a][g->ids[s]] - mean[a]) / scale;
+    return 1;
+}
+
+/* The pairs of cells [c0, c1) with their block's later slots: u_a . u_b into sum[bin] and
+ * one into pairs[bin] for each pair closer than range (r2 = range^2, per = bins / range). */
+PAIR_FN void corr_run(const grid *g, int dim, const double *u, long c0, long c1, double r2,
+                      double per, size_t bins, double *sum, double *pairs) {
+    for (long c = c0; c < c1; c++) {
+        long k[3];
+        size_t cells[27];
+        cell_coords(g, c, k);
+        const int m = block_cells(g, dim, k, cells);
+        for (size_t a = g->start[c]; a < g->start[c + 1]; a++) {
+            const double *ua = u + (size_t)dim * a;
+            for (int q = 0; q < m; q++) {
+                const size_t b0 = g->start[cells[q]], e = g->start[cells[q] + 1];
+                for (size_t b = b0 > a + 1 ? b0 : a + 1; b < e; b++) {
+                    const double d2 = pair_d2(g, dim, a, b);
+                    if (!(d2 < r2)) continue;
+                    size_t bin = (size_t)(sqrt(d2) * per);
+                    bin = bin < bins ? bin : bins - 1;
+                    const double *ub = u + (size_t)dim * b;
+                    double dot = 0;
+                    for (int x = 0; x < dim; x++) dot += ua[x] * ub[x];
+                    sum[bin] += dot;
+                    pairs[bin] += 1;
+                }
+            }
+        }
+    }
+}
+
+/* Every pair through the grid, in runs of cells summed apart and added in run order. */
+static boids_status corr_pairs(const grid *g, const double *u, double range, size_t bins,
+                               double *sum, double *pairs, const char *who, boids_error *err) {
+    const long nc = g->n[0] * g->n[1] * g->n[2];
+    long runs = CORR_RUN_DOUBLES / (long)(2 * bins);
+    runs = runs < 1 ? 1 : runs > CORR_MAX_RUNS ? CORR_MAX_RUNS : runs;
+    runs = runs < nc ? runs : nc;
+    double *part = calloc((size_t)runs * 2 * bins, sizeof *part);
+    if (!part)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %ld runs of %zu bins",
+                               who, runs, bins);
+    const double r2 = range * range, per = (double)bins / range;
+    const int plane = g->dim == 2;
+#pragma omp parallel for schedule(dynamic, 1) if (g->start[nc] > 16384)
+    for (long r = 0; r < runs; r++) {
+        const long c0 = nc * r / runs, c1 = nc * (r + 1) / runs;
+        double *s = part + (size_t)r * 2 * bins, *np = s + bins;
+        if (plane)
+            corr_run(g, 2, u, c0, c1, r2, per, bins, s, np);
+        else
+            corr_run(g, 3, u, c0, c1, r2, per, bins, s, np);
+    }
+    for (long r = 0; r < runs; r++)
+        for (size_t b = 0; b < bins; b++) {
+            sum[b] += part[(size_t)r * 2 * bins + b];
+            pairs[b] += part[(size_t)r * 2 * bins + bins + b];
+        }
+    free(part);
+    return BOIDS_OK;
+}
+
+boids_status boids_velocity_correlation_add(const boids_flock *f, const boids_params *p,
+                                            double range, size_t bins, double *sum, double *pairs,
+                                            boids_error *err) {
+    static const char who[] = "velocity correlation";
+    boids_status st = corr_check(f, p, range, bins, sum, pairs, who, err);
+    if (st) return st;
+    const axes ax = axes_of(f, p, boids_flock_dim(f));
+    grid g;
+    if ((st = boids_obs_grid_build(&g, f, p, &ax, range, who, err))) return st;
+    double *u = malloc((size_t)ax.dim * f->n * sizeof *u);
+    if (!u)
+        st = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boids", who, f->n);
+    else if (corr_fluctuations(&g, &ax, f->n, u))
+        st = corr_pairs(&g, u, range, bins, sum, pairs, who, err);
+    free(u);
+    boids_obs_grid_free(&g);
+    return st;
+}
+
+double boids_correlation_length(const double *sum, const double *pairs, size_t bins, double range) {
+    if (!sum || !pairs || bins == 0 || !(range > 0 && isfinite(range))) return NAN;
+    const double w = range / (double)bins;
+    double r0 = NAN, c0 = NAN; /* the last bin with pairs so far: its centre and C */
+    for (size_t b = 0; b < bins; b++) {
+        if (!(pairs[b] > 0)) continue;
+        const double c = sum[b] / pairs[b], r = ((double)b + 0.5) * w;
+        if (!isfinite(c)) return NAN;
+        if (c <= 0) return isnan(r0) ? 0 : r0 + c0 * (r - r0) / (c0 - c);
+        r0 = r, c0 = c;
+    }
+    return NAN;
+}
