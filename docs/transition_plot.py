@@ -53,16 +53,18 @@ def noise(table_path, png):
     panels = [("order_binder", "Binder cumulant"), ("order_chi", "susceptibility chi"),
               ("gnf_alpha_mean", "gnf_alpha")]
     fig, axes = plt.subplots(1, len(panels), figsize=(13, 4.2))
+    colour = {n: f"C{k}" for k, n in enumerate(sorted(t["N"].unique()))}  # one per N throughout
     for ax, (column, label) in zip(axes, panels):
         for n, g in t.groupby("N"):
             if g[column].notna().any():
-                errorbar(ax, g["noise"], g, column, label=f"N = {n}")
+                errorbar(ax, g["noise"], g, column, color=colour[n], label=f"N = {n}")
         ax.set_xlabel("noise eta (radians)")
         ax.set_ylabel(label)
         ax.legend()
     for y, what in ((2 / 3, "2/3"), (1 / 3, "1/3")):
         axes[0].axhline(y, color="k", ls="--", lw=0.8)
-        axes[0].annotate(what, (0, y), xytext=(2, 3), textcoords="offset points")
+        axes[0].annotate(what, (1, y), xycoords=("axes fraction", "data"), xytext=(-18, 3),
+                         textcoords="offset points")
     axes[1].set_yscale("log")
     axes[2].axhline(0.5, color="k", ls="--", lw=0.8)
     fig.tight_layout()
