@@ -6,15 +6,22 @@ recomputed here: every point and error bar is a column of the table).
 usage: transition_plot.py density TABLE PNG
        transition_plot.py noise TABLE PNG
        transition_plot.py corr PNG TABLE...
+       transition_plot.py fluct PNG FLUCTUATIONS...
+       transition_plot.py corrfn PNG CORRELATION...
 
   density  order against the density N / (width height) of a table swept over --counts in
            one fixed world, with the null-model scale sqrt(pi / (4 N)) of independent headings
   noise    order_binder, order_chi and gnf_alpha against the noise, one curve per N
   corr     corr_length against the world's side, one curve per noise value, from one table
            per N (each with its own --correlation-range)
+  fluct    Delta n against <n> of `sim --fluctuations` files, with Poisson's sqrt(<n>)
+  corrfn   C(r) of `sim --correlation` files against r / L (L the world's width)
+
+A sim file's label (N, noise) is read from its sidecar FILE.json.
 
 Needs pandas and matplotlib (Debian python3-pandas python3-matplotlib).
 """
+import json
 import math
 import sys
 
@@ -53,6 +60,9 @@ def noise(table_path, png):
     panels = [("order_binder", "Binder cumulant"), ("order_chi", "susceptibility chi"),
               ("gnf_alpha_mean", "gnf_alpha")]
     fig, axes = plt.subplots(1, len(panels), figsize=(13, 4.2))
+    axes[0].axhline(2 / 3, color="k", ls="--", lw=0.8, label="2/3: a sharp order")
+    axes[0].axhline(1 / 3, color="k", ls=":", lw=0.8, label="1/3: a Gaussian order vector")
+    axes[2].axhline(0.5, color="k", ls="--", lw=0.8, label="1/2: independent boids")
     colour = {n: f"C{k}" for k, n in enumerate(sorted(t["N"].unique()))}  # one per N throughout
     for ax, (column, label) in zip(axes, panels):
         for n, g in t.groupby("N"):
@@ -60,13 +70,9 @@ def noise(table_path, png):
                 errorbar(ax, g["noise"], g, column, color=colour[n], label=f"N = {n}")
         ax.set_xlabel("noise eta (radians)")
         ax.set_ylabel(label)
-        ax.legend()
-    for y, what in ((2 / 3, "2/3"), (1 / 3, "1/3")):
-        axes[0].axhline(y, color="k", ls="--", lw=0.8)
-        axes[0].annotate(what, (1, y), xycoords=("axes fraction", "data"), xytext=(-18, 3),
-                         textcoords="offset points")
+        ax.legend(fontsize="small")
+    axes[0].legend(fontsize="small", loc="center left")
     axes[1].set_yscale("log")
-    axes[2].axhline(0.5, color="k", ls="--", lw=0.8)
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 
@@ -85,11 +91,51 @@ def corr(png, table_paths):
     fig.savefig(png, dpi=120)
 
 
+def sim_values(path):
+    """The parameters of the run that wrote a sim output, from its sidecar."""
+    with open(path + ".json") as f:
+        return json.load(f)["parameters"]["values"]
+
+
+def fluct(png, paths):
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    lo, hi = math.inf, 0
+    for k, path in enumerate(paths):
+        t, v = pd.read_csv(path), sim_values(path)
+        fit = t["fitted"] == 1
+        label = f"N = {v['count']}, eta = {v['noise']:g}"
+        ax.loglog(t["mean"], t["sd"], "-", color=f"C{k}", lw=1)
+        ax.loglog(t["mean"][fit], t["sd"][fit], "o", color=f"C{k}", label=label + " (fit levels)")
+        ax.loglog(t["mean"][~fit], t["sd"][~fit], "o", color=f"C{k}", mfc="none")
+        lo, hi = min(lo, t["mean"].min()), max(hi, t["mean"].max())
+    ax.loglog([lo, hi], [math.sqrt(lo), math.sqrt(hi)], "k--", lw=1,
+              label="independent boids: sqrt(<n>)")
+    ax.set_xlabel("mean count per box <n>")
+    ax.set_ylabel("standard deviation Delta n")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def corrfn(png, paths):
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for path in paths:
+        t, v = pd.read_csv(path), sim_values(path)
+        ax.plot(t["r"] / v["width"], t["c"], marker=".",
+                label=f"N = {v['count']}, L = {v['width']:.3g}, eta = {v['noise']:g}")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("r / L")
+    ax.set_ylabel("velocity correlation C(r)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] in ("density", "noise") and len(argv) == 3:
         (density if argv[0] == "density" else noise)(argv[1], argv[2])
-    elif len(argv) >= 3 and argv[0] == "corr":
-        corr(argv[1], argv[2:])
+    elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn"):
+        {"corr": corr, "fluct": fluct, "corrfn": corrfn}[argv[0]](argv[1], argv[2:])
     else:
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
