@@ -65,13 +65,17 @@ def binder_and_gnf_limits():
     from n independent samples is (2/3) / sqrt(n) (the delta method on <x^2> / <x>^2 with x
     = phi^2 exponential). The bounds [0.2, 0.45] are 0.13 below and 0.11 above, so they are
     at least 3 standard errors wide when the run holds n > 313 independent samples: the
-    test checks that of order_neff (summed over the seeds) first.
+    test checks that of order_neff (summed over the seeds) first; it is about 1,200 here,
+    which also leaves 3 standard errors above the few hundredths by which correlated
+    headings raise the value of the small world (side 7; docs/transition.md, section 2).
     Binder, ordered: phi = m + d with small fluctuations d of sd s gives 2/3 - (4/3)(s/m)^2;
     above 0.6 means s/m < 0.22, which any flock that has ordered (phi near 1) meets and one
     that has not (runs split between ordered and not) misses.
-    gnf_alpha, disordered: at eta = 5 the boids move nearly independently from their uniform
-    start, so Delta n = sqrt(<n>) (Poisson) and alpha = 1/2 (the fixed total lowers it by
-    about 0.01). N = 1024 gives three fit levels (16, 64 and 256 boxes, <n> = 64, 16, 4):
+    gnf_alpha, disordered: at eta = 5 the headings decorrelate within a step or two and the
+    boids cluster only over a couple of lengths, so from their uniform start the counts in
+    boxes stay Poisson-like, Delta n proportional to sqrt(<n>) and alpha = 1/2 (the fixed
+    total lowers it by about 0.01; docs/transition.md, section 3, finds 0.51 over a long run
+    of 6,400). N = 1024 gives three fit levels (16, 64 and 256 boxes, <n> = 64, 16, 4):
     a standard deviation from B boxes has a relative error of 1/sqrt(2B), which makes the
     least-squares slope's standard deviation 0.066 for one independent state, and 0.033 for
     the mean over 4 seeds: [0.4, 0.6] is 3 of those each way. Ordered: the flock gathers in
