@@ -4,9 +4,10 @@
 The examples are read from the documents themselves (indented code blocks, and fenced ones
 marked sh, bash, console or python), so an example that stops working, or names an option
 that no longer exists, fails here. Each runs from a scratch folder laid out like the source
-tree (build/, tests/, python/, examples/ and bench's scripts link to the real ones; docs/,
-bench/results/ and frames/ are empty folders to write into), with the programs also on PATH
-under their installed names, under the Xvfb display this test is started in.
+tree (build/, tests/, python/, examples/, bench's scripts and docs' *.py link to the real
+ones; docs/ holds nothing else, and it, bench/results/ and frames/ are folders to write
+into), with the programs also on PATH under their installed names, under the Xvfb display
+this test is started in.
 
 What the test changes, so that the whole set takes a couple of minutes on two cores; each
 rule keeps the command's options and their meaning:
@@ -197,6 +198,9 @@ def scratch(source, build, python):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     for script in ("mpi_scaling.py",):  # the benchmark's scripts the documents run
         os.symlink(os.path.join(source, "bench", script), os.path.join(d, "bench", script))
+    for script in sorted(f for f in os.listdir(os.path.join(source, "docs"))
+                         if f.endswith(".py")):  # the documents' plotting scripts
+        os.symlink(os.path.join(source, "docs", script), os.path.join(d, "docs", script))
     for name, path in (("boids", "boids"), ("boids-bench", "bench/boids-bench"),
                        ("boids-mpi", "boids-mpi"), ("python3", python)):
         target = path if os.path.isabs(path) else os.path.join(build, path)

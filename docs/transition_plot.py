@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The figures of docs/transition.md, drawn from the CSVs `boids sweep` wrote (nothing is
+recomputed here: every point and error bar is a column of the table).
+
+usage: transition_plot.py density TABLE PNG
+       transition_plot.py noise TABLE PNG
+       transition_plot.py corr PNG TABLE...
+       transition_plot.py fluct PNG FLUCTUATIONS...
+       transition_plot.py corrfn PNG CORRELATION...
+
+  density  order against the density N / (width height) of a table swept over --counts in
+           one fixed world, with the null-model scale sqrt(pi / (4 N)) of independent headings
+  noise    order_binder, order_chi and gnf_alpha against the noise, one curve per N
+  corr     corr_length against the world's side, one curve per noise value, from one table
+           per N (each with its own --correlation-range)
+  fluct    Delta n against <n> of `sim --fluctuations` files, with Poisson's sqrt(<n>)
+  corrfn   C(r) of `sim --correlation` files against r / L (L the world's width)
+
+A sim file's label (N, noise) is read from its sidecar FILE.json.
+
+Needs pandas and matplotlib (Debian python3-pandas python3-matplotlib).
+"""
+import json
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def errorbar(ax, x, table, column, **kw):
+    """The column's points with their standard error over the seeds: X_se for X_mean, and
+    for a column without the suffix (order_binder, order_chi) the one named column + _se."""
+    se = column[:-len("_mean")] + "_se" if column.endswith("_mean") else column + "_se"
+    ax.errorbar(x, table[column], yerr=table[se], marker="o", ms=4, capsize=3, **kw)
+
+
+def density(table_path, png):
+    t = pd.read_csv(table_path)
+    rho = t["N"] / (t["width"] * t["height"])
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    eta = ", ".join(str(v) for v in t["noise"].unique())
+    errorbar(ax, rho, t, "order_mean", label=f"eta = {eta}, side {t['width'][0]:g}")
+    ax.plot(rho, [math.sqrt(math.pi / (4 * n)) for n in t["N"]], "k--", lw=1,
+            label="independent headings: sqrt(pi / 4N)")
+    ax.set_xlabel("density rho = N / L^2")
+    ax.set_ylabel("order (polarization)")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="center right")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def noise(table_path, png):
+    t = pd.read_csv(table_path)
+    panels = [("order_binder", "Binder cumulant"), ("order_chi", "susceptibility chi"),
+              ("gnf_alpha_mean", "gnf_alpha")]
+    fig, axes = plt.subplots(1, len(panels), figsize=(13, 4.2))
+    axes[0].axhline(2 / 3, color="k", ls="--", lw=0.8, label="2/3: a sharp order")
+    axes[0].axhline(1 / 3, color="k", ls=":", lw=0.8, label="1/3: a Gaussian order vector")
+    axes[2].axhline(0.5, color="k", ls="--", lw=0.8, label="1/2: independent boids")
+    colour = {n: f"C{k}" for k, n in enumerate(sorted(t["N"].unique()))}  # one per N throughout
+    for ax, (column, label) in zip(axes, panels):
+        for n, g in t.groupby("N"):
+            if g[column].notna().any():
+                errorbar(ax, g["noise"], g, column, color=colour[n], label=f"N = {n}")
+        ax.set_xlabel("noise eta (radians)")
+        ax.set_ylabel(label)
+        ax.legend(fontsize="small")
+    axes[0].legend(fontsize="small", loc="center left")
+    axes[1].set_yscale("log")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def corr(png, table_paths):
+    t = pd.concat([pd.read_csv(p) for p in table_paths], ignore_index=True)
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for eta, g in t.groupby("noise"):
+        errorbar(ax, g["width"], g, "corr_length_mean", label=f"eta = {eta:g}")
+    ax.set_xlabel("side L of the periodic world")
+    ax.set_ylabel("correlation length xi (first zero of C(r))")
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def sim_values(path):
+    """The parameters of the run that wrote a sim output, from its sidecar."""
+    with open(path + ".json") as f:
+        return json.load(f)["parameters"]["values"]
+
+
+def fluct(png, paths):
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    lo, hi = math.inf, 0
+    for k, path in enumerate(paths):
+        t, v = pd.read_csv(path), sim_values(path)
+        fit = t["fitted"] == 1
+        label = f"N = {v['count']}, eta = {v['noise']:g}"
+        ax.loglog(t["mean"], t["sd"], "-", color=f"C{k}", lw=1)
+        ax.loglog(t["mean"][fit], t["sd"][fit], "o", color=f"C{k}", label=label + " (fit levels)")
+        ax.loglog(t["mean"][~fit], t["sd"][~fit], "o", color=f"C{k}", mfc="none")
+        lo, hi = min(lo, t["mean"].min()), max(hi, t["mean"].max())
+    ax.loglog([lo, hi], [math.sqrt(lo), math.sqrt(hi)], "k--", lw=1,
+              label="independent boids: sqrt(<n>)")
+    ax.set_xlabel("mean count per box <n>")
+    ax.set_ylabel("standard deviation Delta n")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def corrfn(png, paths):
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for path in paths:
+        t, v = pd.read_csv(path), sim_values(path)
+        ax.plot(t["r"] / v["width"], t["c"], marker=".",
+                label=f"N = {v['count']}, L = {v['width']:.3g}, eta = {v['noise']:g}")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("r / L")
+    ax.set_ylabel("velocity correlation C(r)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] in ("density", "noise") and len(argv) == 3:
+        (density if argv[0] == "density" else noise)(argv[1], argv[2])
+    elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn"):
+        {"corr": corr, "fluct": fluct, "corrfn": corrfn}[argv[0]](argv[1], argv[2:])
+    else:
+        sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
