@@ -114,7 +114,8 @@ def _grid_args(grid):
 
 
 def _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_every, backend,
-               threads, seed, n, config, fixed_world, params):
+               threads, seed, n, config, fixed_world, correlation_range, correlation_bins,
+               params):
     """The `boids sweep` command line (after "sweep") of sweep()'s keyword arguments; the
     ones left at None are not given, so the program's defaults apply."""
     args = []
@@ -142,6 +143,10 @@ def _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_ever
             args += [flag, str(_integer(value, "sweep(%s=)" % flag[2:].replace("-", "_")))]
     if backend is not None:
         args += ["--backend", _text(backend, "sweep(backend=)")]
+    if correlation_range is not None:
+        args += ["--correlation-range", _text(correlation_range, "sweep(correlation_range=)")]
+    if correlation_bins is not None:
+        args += ["--correlation-bins", str(_integer(correlation_bins, "sweep(correlation_bins=)"))]
     return args
 
 
@@ -265,7 +270,8 @@ def _parallel(prog, args, runs, progress):
 
 def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=None,
           burn_in=None, sample_every=None, backend=None, threads=None, seed=None, n=None,
-          config=None, fixed_world=False, runs=False, progress=None, **params):
+          config=None, fixed_world=False, correlation_range=None, correlation_bins=None,
+          runs=False, progress=None, **params):
     """Runs `boids sweep` and returns its table as a pandas DataFrame, or with runs=True
     the tuple (table, runs): the table of --out and the runs file of --runs-out, read with
     pandas.read_csv, each with its provenance sidecar (FILE.json) as a dict in
@@ -275,7 +281,8 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     grid={key: values}, in order, each a list of values (--grid KEY=V1,V2,...) or the
     command line's own text ("A:B:STEP" or "V1,V2,..."); counts (an int or a list: --counts),
     density, seeds, steps, burn_in, sample_every, backend, threads, seed, n, config,
-    fixed_world, and any parameter key of `boids params` as a keyword (--set KEY=VALUE:
+    fixed_world, correlation_range and correlation_bins (--correlation-range R adds the
+    observable corr_length), and any parameter key of `boids params` as a keyword (--set KEY=VALUE:
     noise=2, neighbours="topological"). A keyword left at None is not given, so the
     command's default applies (3 seeds, 1000 steps, burn-in half the steps, a sample every
     10 steps, the cpu-ref backend). progress(done, total) is called as each run ends.
@@ -298,7 +305,8 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     if not isinstance(runs, bool):
         raise TypeError("sweep(runs=) must be a bool, not %s" % type(runs).__name__)
     args = _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_every,
-                      backend, threads, seed, n, config, fixed_world, params)
+                      backend, threads, seed, n, config, fixed_world, correlation_range,
+                      correlation_bins, params)
     _pandas()  # before any run: a missing pandas is not found out after the sweep
     prog = program()
     if _mpi_size() > 1:

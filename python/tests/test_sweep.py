@@ -53,10 +53,15 @@ def test_sweep_table_and_runs_equal_the_cli_files_read_with_pandas(boids_exe, tm
 
 def test_sweep_keywords_become_the_cli_options(boids_exe, tmp_path):
     want, _ = cli_frames(boids_exe, tmp_path, "--set", "vision_radius=1.5", "--seed", "4",
-                         "--backend", "cpu", "--threads", "1", "--density", "0.25")
+                         "--backend", "cpu", "--threads", "1", "--density", "0.25",
+                         "--correlation-range", "3", "--correlation-bins", "6")
     got = boids.sweep(GRID, vision_radius=1.5, seed=4, backend="cpu", threads=1, density=0.25,
-                      **KW)
+                      correlation_range=3, correlation_bins=6, **KW)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # The estimators come with the table: the correlation range adds corr_length.
+    for column in ("order_binder", "order_chi", "order_tau", "order_se_blocks",
+                   "gnf_alpha_mean", "corr_length_mean", "corr_length_tau"):
+        assert column in got.columns, column
 
 
 def test_progress_is_called_once_per_run():
