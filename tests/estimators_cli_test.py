@@ -228,6 +228,8 @@ one_message("estimates without --every", p, ["--estimates", "2 samples"])
 p = run(BOIDS, "sim", "-n", "50", "--steps", "100", "--every", "10", "--burn-in", "101",
         "--estimates", bad)
 one_message("burn-in beyond the steps", p, ["--burn-in", "101"])
+p = run(BOIDS, "sim", "-n", "50", "--steps", "100", "--every", "10", "--burn-in", "50")
+one_message("burn-in with no estimator to use it", p, ["--burn-in", "--estimates"])
 p = run(BOIDS, "sim", "-n", "50", "--set", "boundary=walls", "--steps", "100", "--every", "10",
         "--correlation", bad)
 one_message("correlation in walls without a range", p, ["--correlation-range"])

@@ -230,6 +230,8 @@ def test_replay_bad_input_exit_2_naming_what(tmp):
             ["--set", "t.npy.json"])
     refused("--backend", ["--replay", traj, "--backend", "cpu"], ["--backend", "no simulation"])
     refused("--load", ["--replay", traj, "--load", traj], ["--load", "--replay"])
+    r = run(["view", "--replay", traj, "--attract", "5"])  # view's option alone
+    harness.one_message("view: --attract", r, ["--attract", "no simulation"])
     refused("--from past the end", ["--replay", traj, "--from", str(FRAMES)],
             [f"--from {FRAMES}", "t.npy"])
     refused("--from without --replay", ["--from", "1"], ["--from", "--replay"])

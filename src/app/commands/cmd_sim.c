@@ -316,7 +316,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         {APP_SECTION, .name = "Estimators, over the samples at steps >= --burn-in:"},
         {APP_LONG, "burn-in", 0, "B", &so.stats.burn_in, 0, 2000000000L,
          .help = "the first step the estimators take (default K / 2; a sample is\n"
-                 "at step 0 and every --every steps)"},
+                 "at step 0 and every --every steps); needs one of the three below"},
         {APP_TEXT, "estimates", 0, "FILE", &so.stats.estimates,
          .help = "write one row to FILE (CSV) and FILE.json: N, samples, per\n"
                  "observable X_mean, X_se_blocks, X_tau, X_neff, then order_chi,\n"

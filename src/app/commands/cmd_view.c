@@ -107,6 +107,11 @@ static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_pa
                                    r->series ? "--series" : "--from");
         return BOIDS_OK;
     }
+    if (o->attract > 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--attract %g: attract mode moves predators through a live flock; "
+                               "a replay (--replay %s) runs no simulation for them to act on",
+                               o->attract, r->path);
     if (app_replay_open(&o->app, o->app.backend != view_command.backend, r->path, &r->traj, p, err))
         return err->status;
     o->replay = &r->traj;

@@ -38,6 +38,11 @@ boids_status sim_stats_begin(sim_stats *ss, const boids_params *p, long steps, l
                              int series, boids_error *err) {
     const char *pooled[3] = {ss->estimates, ss->correlation, ss->fluctuations};
     static const char *const flags[3] = {"--estimates", "--correlation", "--fluctuations"};
+    if (ss->burn_in >= 0 && !ss->estimates && !ss->correlation && !ss->fluctuations)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--burn-in %ld: only the estimators use it; give --estimates, "
+                               "--correlation or --fluctuations FILE",
+                               ss->burn_in);
     if (ss->burn_in < 0) ss->burn_in = steps / 2;
     if (ss->burn_in > steps)
         return boids_error_set(err, BOIDS_ERR_INPUT,
