@@ -324,14 +324,14 @@ boids_status app_prov_write(const char *path, const cJSON *doc, boids_error *err
 }
 
 /* file + ".json" in a buffer the caller frees, or NULL. */
-static char *sidecar_name(const char *file) {
+char *app_prov_sidecar_name(const char *file) {
     char *name = malloc(strlen(file) + 6);
     if (name) strcat(strcpy(name, file), ".json");
     return name;
 }
 
 boids_status app_prov_sidecar(const char *file, const cJSON *doc, boids_error *err) {
-    char *name = sidecar_name(file);
+    char *name = app_prov_sidecar_name(file);
     if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = app_prov_write(name, doc, err);
     free(name);
@@ -339,7 +339,7 @@ boids_status app_prov_sidecar(const char *file, const cJSON *doc, boids_error *e
 }
 
 boids_status app_prov_check_sidecar(const char *file, boids_error *err) {
-    char *name = sidecar_name(file);
+    char *name = app_prov_sidecar_name(file);
     if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = boids_atomic_check_writable(name, err);
     free(name);

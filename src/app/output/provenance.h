@@ -57,6 +57,10 @@ cJSON *app_prov_columns(const char *header);
 /* Writes doc to path, pretty-printed, atomically (boids_atomic_file). */
 boids_status app_prov_write(const char *path, const cJSON *doc, boids_error *err);
 
+/* The sidecar's name of file: file's name with ".json" appended (free it); NULL when out of
+ * memory. */
+char *app_prov_sidecar_name(const char *file);
+
 /* Writes doc to the sidecar of file: file's name with ".json" appended. */
 boids_status app_prov_sidecar(const char *file, const cJSON *doc, boids_error *err);
 

@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "provenance.h"
+
 #include "../core/npy_format.h"
 
 /* A sidecar is a few kilobytes; the bound keeps a wrong file from being read whole. */
@@ -220,11 +222,8 @@ static boids_status sidecar_output(app_traj_in *t, const char *name, const cJSON
 
 /* FILE.json, if there is one. */
 static boids_status read_sidecar(app_traj_in *t, boids_error *err) {
-    size_t len = strlen(t->path);
-    char *name = malloc(len + sizeof ".json");
+    char *name = app_prov_sidecar_name(t->path);
     if (!name) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    memcpy(name, t->path, len);
-    memcpy(name + len, ".json", sizeof ".json");
     int missing = 0;
     char *text = slurp(name, err, &missing);
     boids_status st = BOIDS_OK;
