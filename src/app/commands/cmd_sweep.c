@@ -95,8 +95,7 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
                 (st = app_obs_sample(&ob, &f, pp, &m, v, err)))
                 break;
             for (int k = 0; k < ob.count; k++) x[(size_t)k * (size_t)n + (size_t)i] = v[k];
-            m2 += m.order * m.order;
-            m4 += m.order * m.order * (m.order * m.order);
+            app_obs_add_moments(m.order, &m2, &m4);
             if (sweep_bar)
                 app_progress_update(sweep_bar,
                                     floor(sweep_bar->done) + (double)t / (double)s->steps, NULL, 0);

@@ -117,8 +117,7 @@ boids_status sim_stats_sample(sim_stats *ss, unsigned long step, const boids_flo
         ss->cap = cap;
     }
     memcpy(ss->x + ss->n * (size_t)count, x, (size_t)count * sizeof *x);
-    ss->m2 += m->order * m->order;
-    ss->m4 += m->order * m->order * (m->order * m->order);
+    app_obs_add_moments(m->order, &ss->m2, &ss->m4);
     for (long b = 0; ss->csum && b < ss->obs.bins; b++) {
         ss->csum[b] += ss->obs.sum[b];
         ss->cpairs[b] += ss->obs.pairs[b];
