@@ -69,7 +69,7 @@ boids_status view_replay_step(view *v, uint64_t t0) {
 
 void view_replay_move(view *v, int dir) {
     if (!v->o->replay) {
-        view_say(v, "%s", "one frame back: in a replay (--replay FILE)");
+        view_say(v, "%s: in a replay (--replay FILE)", dir > 0 ? "one frame on" : "one frame back");
         return;
     }
     v->paused = 1;
