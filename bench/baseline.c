@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Appends a copy of text to the forwarded options. */
 static void fwd_add(bench_forward *f, const char *text) {

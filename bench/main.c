@@ -21,9 +21,9 @@
 
 #include "bench.h"
 #include "boids/atomic_file.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "cpu_grid.h"
-#include "progress.h"
+#include "cli/progress.h"
 
 static const app_command bench_command = {
     .prog = "boids-bench",

@@ -12,8 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "gnuplot.h"
+#include "cli/cli.h"
+#include "output/gnuplot.h"
 
 /* ---- a growing text buffer ----------------------------------------------------------- */
 

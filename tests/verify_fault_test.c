@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "boids/backend.h"
-#include "commands.h"
+#include "commands/commands.h"
 
 typedef enum { F_NONE, F_POS, F_VEL, F_NBR, F_CURVE } fault;
 

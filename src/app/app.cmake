@@ -2,14 +2,10 @@
 # The app layer (src/app): the `boids` and boids-mpi programs and the libraries that the
 # programs, bench and tests share. Included from the top level after the core and GPU
 # targets. Each folder of src/app is one part (its README.md says what it is for and what it
-# may use); headers are found by name through one include list of the parts, so a file
-# moves between parts without its #include lines changing.
+# may use); a header is included with its folder ("sweep/sweep.h"), from src/app.
 set(BOIDS_APP ${PROJECT_SOURCE_DIR}/src/app)
 add_library(boids_app_tree INTERFACE)
-target_include_directories(boids_app_tree INTERFACE
-  ${BOIDS_APP} # for the parts' "../core/..." includes of the core's internal rules
-  ${BOIDS_APP}/cli ${BOIDS_APP}/commands ${BOIDS_APP}/mpi ${BOIDS_APP}/output ${BOIDS_APP}/remote
-  ${BOIDS_APP}/render ${BOIDS_APP}/sweep ${BOIDS_APP}/verify ${BOIDS_APP}/viewer)
+target_include_directories(boids_app_tree INTERFACE ${BOIDS_APP})
 
 # ---- the command line shared by `boids` and boids-bench, and `boids verify` -----------------
 # One option table, handler and help for the options every command takes (src/app/cli/cli.h);

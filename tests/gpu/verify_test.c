@@ -6,7 +6,7 @@
 
 #include "boids/gpu.h"
 #include "../require_gpu.h"
-#include "commands.h"
+#include "commands/commands.h"
 
 int main(int argc, char **argv) {
     boids_error err;

@@ -13,8 +13,8 @@
 #include <cglm/cglm.h>
 
 #include "../check.h"
-#include "camera3.h"
-#include "camera_path.h"
+#include "render/camera3.h"
+#include "render/camera_path.h"
 
 static void orbit_eye_is_target_minus_distance_along_forward(void) {
     camera3 c;

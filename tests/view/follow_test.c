@@ -20,7 +20,7 @@
 
 #include "boids/backend.h"
 #include "boids/gpu.h"
-#include "follow.h"
+#include "render/follow.h"
 #include "view_fixture.h"
 
 enum { N = 2000, FOLLOWED = 40, STEPS = 10 };

@@ -3,7 +3,7 @@
  * keys_doc_test.py). */
 #include <stdio.h>
 
-#include "view.h"
+#include "viewer/view.h"
 
 int main(void) {
     view_keys_markdown(stdout);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "camera3.h"
-#include "render.h"
+#include "render/camera3.h"
+#include "render/render.h"
 #include "view_fixture.h"
 
 enum { W = 640, H = 480 };

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "boids/metrics.h"
-#include "render_scene.h"
+#include "render/render_scene.h"
 #include "view_fixture.h"
 
 enum { N = 3000 };

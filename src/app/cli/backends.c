@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "boids/gpu.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 static char renderer[256]; /* of the latest gpu backend; empty: none made */
 

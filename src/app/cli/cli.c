@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>

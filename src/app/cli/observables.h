@@ -20,7 +20,7 @@
 #include "boids/estimators.h"
 #include "boids/metrics.h"
 #include "boids/structure.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 enum {
     APP_OBS_GNF = BOIDS_METRICS_COUNT,      /* index of gnf_alpha */

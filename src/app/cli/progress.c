@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "progress.h"
+#include "cli/progress.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,12 +12,12 @@
 #include "boids/atomic_file.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
-#include "cli.h"
-#include "commands.h"
-#include "progress.h"
-#include "provenance.h"
-#include "sim_stats.h"
-#include "trajectory.h"
+#include "cli/cli.h"
+#include "commands/commands.h"
+#include "cli/progress.h"
+#include "output/provenance.h"
+#include "commands/sim_stats.h"
+#include "output/trajectory.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",

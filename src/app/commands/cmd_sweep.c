@@ -15,12 +15,12 @@
 #include "boids/estimators.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
-#include "cli.h"
-#include "commands.h"
-#include "gnuplot.h"
-#include "progress.h"
-#include "provenance.h"
-#include "sweep.h"
+#include "cli/cli.h"
+#include "commands/commands.h"
+#include "output/gnuplot.h"
+#include "cli/progress.h"
+#include "output/provenance.h"
+#include "sweep/sweep.h"
 
 static const app_command sweep_command = {
     .prog = "boids sweep",

@@ -28,9 +28,9 @@
 #include "boids/backend.h"
 #include "boids/gpu.h"
 #include "boids/rng.h"
-#include "cli.h"
-#include "commands.h"
-#include "verify.h"
+#include "cli/cli.h"
+#include "commands/commands.h"
+#include "verify/verify.h"
 
 enum { MAX_BACKENDS = 4 };
 

@@ -9,11 +9,11 @@
 #include "boids/atomic_file.h"
 #include "boids/interact.h"
 #include "boids/state_io.h"
-#include "cli.h"
-#include "commands.h"
-#include "render.h"
-#include "replay.h"
-#include "view.h"
+#include "cli/cli.h"
+#include "commands/commands.h"
+#include "render/render.h"
+#include "commands/replay.h"
+#include "viewer/view.h"
 
 static const app_command view_command = {
     .prog = "boids view",

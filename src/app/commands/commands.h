@@ -2,7 +2,7 @@
 #ifndef BOIDS_APP_COMMANDS_H
 #define BOIDS_APP_COMMANDS_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Each subcommand takes the arguments after `boids` (argv[0] is its own name) and returns
  * the process exit code: 0 ok, 1 the run failed, 2 bad usage or input. */

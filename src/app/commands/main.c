@@ -7,8 +7,8 @@
 
 #include "boids/atomic_file.h"
 #include "boids/version.h"
-#include "cli.h"
-#include "commands.h"
+#include "cli/cli.h"
+#include "commands/commands.h"
 
 static const char usage[] =
     "usage: boids COMMAND [OPTIONS]\n"

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mpi_run.h"
+#include "cli/cli.h"
+#include "mpi/mpi_run.h"
 
 static const char usage[] =
     "usage: mpirun -n K boids-mpi COMMAND [OPTIONS]\n"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "replay.h"
+#include "commands/replay.h"
 
 /* A parameter option on the command line. */
 static const char *param_option(const app_opts *o) {

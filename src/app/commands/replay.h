@@ -4,8 +4,8 @@
 #ifndef BOIDS_APP_REPLAY_H
 #define BOIDS_APP_REPLAY_H
 
-#include "cli.h"
-#include "traj_read.h"
+#include "cli/cli.h"
+#include "output/traj_read.h"
 
 /* Opens the trajectory path into t and sets p: the sidecar FILE.json's parameters, where the
  * parameter options (--preset, --config, --set, -n, --model, --neighbours, -k,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* boids sim's estimators (sim_stats.h). */
-#include "sim_stats.h"
+#include "commands/sim_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "boids/atomic_file.h"
 #include "boids/estimators.h"
-#include "provenance.h"
+#include "output/provenance.h"
 
 /* The samples at steps >= burn_in: the multiples of every up to steps, or 0 and the last. */
 static long samples_after(long burn_in, long steps, long every) {

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "observables.h"
+#include "cli/observables.h"
 
 typedef struct sim_stats {
     const char *estimates, *correlation, *fluctuations; /* output files, NULL: not asked */

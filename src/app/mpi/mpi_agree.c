@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mpi_common.h"
+#include "cli/cli.h"
+#include "mpi/mpi_common.h"
 
 int mpi_parsed(int rc) {
     int rank, size, first;

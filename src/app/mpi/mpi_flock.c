@@ -18,7 +18,7 @@
  * Messages carry records as bytes: every rank runs the same binary on the same kind of
  * processor (a homogeneous cluster), as the sweep's messages assume. */
 #define BOIDS_BACKEND_CHECKS 1 /* no renaming of the constructors: this file makes none */
-#include "mpi_flock.h"
+#include "mpi/mpi_flock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,9 +15,9 @@
 
 #include "boids/atomic_file.h"
 #include "boids/gpu.h"
-#include "commands.h"
-#include "mpi_common.h"
-#include "mpi_flock.h"
+#include "commands/commands.h"
+#include "mpi/mpi_common.h"
+#include "mpi/mpi_flock.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */

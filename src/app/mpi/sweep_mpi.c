@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_common.h"
-#include "mpi_run.h"
-#include "progress.h"
-#include "sweep.h"
+#include "mpi/mpi_common.h"
+#include "mpi/mpi_run.h"
+#include "cli/progress.h"
+#include "sweep/sweep.h"
 
 enum { TAG_RESULT = 1, TAG_WORK = 2 };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "gnuplot.h"
+#include "output/gnuplot.h"
 
 #include <errno.h>
 #include <stdio.h>

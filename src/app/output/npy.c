@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "npy.h"
+#include "output/npy.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "provenance.h"
+#include "output/provenance.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -29,7 +29,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 typedef struct app_prov {
     time_t start;      /* wall clock at the start */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "traj_read.h"
+#include "output/traj_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "provenance.h"
+#include "output/provenance.h"
 
 #include "../core/npy_format.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "trajectory.h"
+#include "output/trajectory.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "npy.h"
-#include "vtk.h"
+#include "output/npy.h"
+#include "output/vtk.h"
 
 typedef struct app_traj {
     int open; /* 0: no trajectory (a zeroed struct), 1: open */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vtk.h"
+#include "output/vtk.h"
 
 #include <dirent.h>
 #include <errno.h>

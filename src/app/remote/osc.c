@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "osc.h"
+#include "remote/osc.h"
 
 #include <errno.h>
 #include <math.h>

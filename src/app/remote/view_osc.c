@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "boids/metrics.h"
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 /* At most OSC_LINES_BURST complaint lines at once, then OSC_LINES_PER_S a second: varying
  * bad values (a fuzzer, a broken patch) must not fill the log either. */

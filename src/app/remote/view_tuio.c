@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 const char *const view_tuio_names[VIEW_TUIO_KINDS + 1] = {"predators", "attractors", "off", NULL};
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "camera3.h"
+#include "render/camera3.h"
 
 #include <math.h>
 

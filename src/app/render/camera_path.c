@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "camera_path.h"
+#include "render/camera_path.h"
 
 #include <errno.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 #include "boids/error.h"
-#include "camera3.h"
+#include "render/camera3.h"
 
 typedef struct camera_key {
     double t;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "follow.h"
+#include "render/follow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +7,11 @@
 #include <glad/gl.h>
 
 #include "prelude.h"
-#include "render.h"
+#include "render/render.h"
 
 /* follow_host in each precision (f: the cpu grid's float, d: cpu-ref's double) and
  * dimension. */
-#define RULES_INSTANCE_FILE "follow_host.h"
+#define RULES_INSTANCE_FILE "render/follow_host.h"
 #include "../core/rules_instances.h"
 #undef RULES_INSTANCE_FILE
 

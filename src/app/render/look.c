@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "boids/ini.h"
-#include "render.h"
+#include "render/render.h"
 
 render_look render_look_default(void) {
     render_look l = {.background = {0.043f, 0.055f, 0.09f},

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "render.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <cglm/cglm.h>
 #include <glad/gl.h>
 
-#include "camera3.h"
+#include "render/camera3.h"
 
 /* stb_easy_font is a single header whose functions are all static: including it here is
  * its whole use. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "boids/atomic_file.h"
-#include "render.h"
+#include "render/render.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push

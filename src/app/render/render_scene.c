@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "render_scene.h"
+#include "render/render_scene.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <glad/gl.h>
 
 #include "boids/gpu.h"
-#include "follow.h"
+#include "render/follow.h"
 
 enum {
     ORDER_GROUPS = 64, /* work groups of the order reduction: 64 partial sums to read */

@@ -16,8 +16,8 @@
 #include "boids/flock.h"
 #include "boids/metrics.h"
 #include "boids/params.h"
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 typedef struct scene scene;
 

@@ -15,8 +15,8 @@
 #include <stdio.h>
 
 #include "boids/metrics.h"
-#include "cli.h"
-#include "observables.h"
+#include "cli/cli.h"
+#include "cli/observables.h"
 
 enum { SWEEP_MAX_KEYS = 16, SWEEP_MAX_VALUES = 10000 };
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 static char *dup_range(const char *a, size_t len) {
     char *t = malloc(len + 1);

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 /* FNV-1a, 64 bits, continued from h over the bytes of text. */
 static uint64_t fnv1a(uint64_t h, const char *text) {

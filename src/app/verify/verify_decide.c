@@ -11,10 +11,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "verify.h"
+#include "verify/verify.h"
 
 #define RULES_INSTANCE_DOUBLE
-#define RULES_INSTANCE_FILE "verify_step.h"
+#define RULES_INSTANCE_FILE "verify/verify_step.h"
 #include "../core/rules_instances.h"
 #undef RULES_INSTANCE_FILE
 #undef RULES_INSTANCE_DOUBLE

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "boids/backend.h"
-#include "verify.h"
+#include "verify/verify.h"
 
-#define RULES_INSTANCE_FLOAT                 /* the model, in float */
-#define RULES_INSTANCE_FILE  "verify_step.h" /* one boid's step, in float */
+#define RULES_INSTANCE_FLOAT                        /* the model, in float */
+#define RULES_INSTANCE_FILE  "verify/verify_step.h" /* one boid's step, in float */
 #include "../core/rules_instances.h"
 #undef RULES_INSTANCE_FILE
 #undef RULES_INSTANCE_FLOAT

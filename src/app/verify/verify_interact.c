@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "verify.h"
+#include "verify/verify.h"
 
 /* 64 float spacings of the world size, of a step and of the look-ahead: far above the float
  * error of an offset, a move (a velocity summed from a few dozen capped forces) or the

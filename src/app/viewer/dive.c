@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "dive.h"
+#include "viewer/dive.h"
 
 #include <math.h>
 

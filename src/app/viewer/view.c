@@ -16,8 +16,8 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "dive.h"
-#include "view_internal.h"
+#include "viewer/dive.h"
+#include "viewer/view_internal.h"
 
 const char *const view_pointer_names[VIEW_POINTERS + 1] = {"off", "predator", "food", "hover",
                                                            NULL};

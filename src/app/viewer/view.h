@@ -11,9 +11,9 @@
 #include "boids/error.h"
 #include "boids/interact.h"
 #include "boids/params.h"
-#include "cli.h"
-#include "render.h"
-#include "traj_read.h"
+#include "cli/cli.h"
+#include "render/render.h"
+#include "output/traj_read.h"
 
 typedef enum view_pointer {
     VIEW_POINTER_OFF = 0,

@@ -13,7 +13,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 int view_is3d(const view *v) {
     return scene_params(v->sc)->dim == 3;

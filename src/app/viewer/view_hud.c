@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 #define TEXT 0xdde3efffu
 #define DIM  0x8a93a6ffu

@@ -11,7 +11,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 int view_text_scale(int fb_h) {
     /* stb_easy_font glyphs are about 7 units tall: 2 pixels a unit reads well on ordinary

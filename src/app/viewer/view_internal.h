@@ -22,11 +22,11 @@
 
 #include "boids/gpu.h"
 #include "boids/interact.h"
-#include "camera3.h"
-#include "osc.h"
-#include "render_scene.h"
-#include "view.h"
-#include "view_ui.h"
+#include "render/camera3.h"
+#include "remote/osc.h"
+#include "render/render_scene.h"
+#include "viewer/view.h"
+#include "viewer/view_ui.h"
 
 /* GLFW's own declaration (C11 allows repeating a typedef), so that files which never call
  * GLFW need not include it. */

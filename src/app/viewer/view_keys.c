@@ -11,7 +11,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 /* ---- actions: what a key does; arg comes from its line in the table --------------------- */
 

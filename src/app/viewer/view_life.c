@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "view_internal.h"
+#include "cli/cli.h"
+#include "viewer/view_internal.h"
 
 /* The handlers only record the signal; the frame loop acts on it between frames. */
 static volatile sig_atomic_t stop_signal, reload_signal;

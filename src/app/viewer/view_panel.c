@@ -4,7 +4,7 @@
  * pixel position: update it with the layout. */
 #include <math.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 #define HEADING 0x8a93a6ffu
 

@@ -15,7 +15,7 @@
 
 #include <glad/gl.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 extern char **environ;
 

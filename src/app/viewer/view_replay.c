@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "boids/flock.h"
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 /* Frame k into the scene, and its order into the HUD's history. */
 static boids_status show(view *v, long k) {

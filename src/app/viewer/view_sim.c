@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dive.h"
-#include "view_internal.h"
+#include "viewer/dive.h"
+#include "viewer/view_internal.h"
 
 const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm",  "chaos",
                                                      "lab",   "classic", "vicsek", "murmuration"};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "view_ui.h"
+#include "viewer/view_ui.h"
 
 #include <math.h>
 #include <stdio.h>

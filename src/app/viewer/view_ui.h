@@ -5,7 +5,7 @@
 #ifndef BOIDS_APP_VIEW_UI_H
 #define BOIDS_APP_VIEW_UI_H
 
-#include "render.h"
+#include "render/render.h"
 
 typedef struct ui {
     render_ctx *r;

@@ -8,7 +8,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "view_internal.h"
+#include "viewer/view_internal.h"
 
 /* The monitor of --monitor, or the primary one (NULL: none known to GLFW). */
 static boids_status pick_monitor(const view_opts *o, GLFWmonitor **mon, boids_error *err) {
