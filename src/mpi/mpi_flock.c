@@ -563,20 +563,11 @@ static void op_destroy(boids_backend *b) {
     mflock *c = (mflock *)b;
     boids_backend_destroy(c->local);
     MPI_Type_free(&c->rec_type);
-    free(c->own);
-    free(c->row);
-    free(c->cut);
-    free(c->hist);
-    free(c->hist_all);
-    free(c->buf);
-    free(c->rbuf);
-    free(c->tmp);
-    free(c->scount);
     boids_flock_free(&c->lf);
-    free(c->lgid);
-    free(c->next);
-    free(c->edge);
-    free(c->pair);
+    /* the buffers that grow with the flock, freed alike */
+    void *scratch[] = {c->own, c->row,    c->cut,  c->hist, c->hist_all, c->buf, c->rbuf,
+                       c->tmp, c->scount, c->lgid, c->next, c->edge,     c->pair};
+    for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++) free(scratch[i]);
     free(c);
 }
 
