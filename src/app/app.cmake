@@ -59,18 +59,10 @@ if(BOIDS_BUILD_VIEWER)
 endif()
 
 # ---- boids-mpi: one flock split over MPI ranks (sim) and a sweep's runs over them (sweep),
-# built when MPI (Debian: libopenmpi-dev) is found
-option(BOIDS_MPI "Build boids-mpi when an MPI library is found" ON)
-if(BOIDS_MPI)
-  find_package(MPI COMPONENTS C)
-  if(MPI_C_FOUND)
-    add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/mpi/mpi_agree.c
-                             ${BOIDS_APP}/mpi/mpi_flock.c ${BOIDS_APP}/mpi/sim_mpi.c
-                             ${BOIDS_APP}/mpi/sweep_mpi.c)
-    target_link_libraries(boids-mpi PRIVATE boids_research MPI::MPI_C)
-  else()
-    message(STATUS "MPI not found: boids-mpi is not built (Debian: libopenmpi-dev openmpi-bin)")
-  endif()
+# built where the MPI backend is (src/mpi/mpi.cmake: when MPI, Debian's libopenmpi-dev, is found)
+if(TARGET boids_mpi)
+  add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/mpi/mpi_agree.c
+                           ${BOIDS_APP}/mpi/sim_mpi.c ${BOIDS_APP}/mpi/sweep_mpi.c)
+  target_link_libraries(boids-mpi PRIVATE boids_research boids_mpi MPI::MPI_C)
 endif()
 endif()
-
