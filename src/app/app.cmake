@@ -19,7 +19,10 @@ if(BOIDS_BUILD_GPU)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
                                   ${BOIDS_APP}/verify/verify_interact.c
-                                  ${BOIDS_APP}/verify/verify_decide.c)
+                                  ${BOIDS_APP}/verify/verify_decide.c
+                                  ${BOIDS_APP}/verify/verify_scenarios.c
+                                  ${BOIDS_APP}/verify/verify_compare.c
+                                  ${BOIDS_APP}/verify/verify_curves.c)
   target_link_libraries(boids_verify PUBLIC boids_cli)
 endif()
 
