@@ -19,7 +19,10 @@ if(BOIDS_BUILD_GPU)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
                                   ${BOIDS_APP}/verify/verify_interact.c
-                                  ${BOIDS_APP}/verify/verify_decide.c)
+                                  ${BOIDS_APP}/verify/verify_decide.c
+                                  ${BOIDS_APP}/verify/verify_scenarios.c
+                                  ${BOIDS_APP}/verify/verify_compare.c
+                                  ${BOIDS_APP}/verify/verify_curves.c)
   target_link_libraries(boids_verify PUBLIC boids_cli)
 endif()
 
@@ -47,7 +50,8 @@ add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/
                                   ${BOIDS_APP}/commands/cmd_sim.c
                                   ${BOIDS_APP}/commands/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
-                                  ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
+                                  ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c
+                                  ${BOIDS_APP}/sweep/sweep_exec.c ${BOIDS_APP}/sweep/sweep_table.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")
 target_link_libraries(boids_research PUBLIC boids_cli PkgConfig::CJSON)
 
