@@ -17,7 +17,7 @@
 #include "render/camera_path.h"
 #include "cli/cli.h"
 #include "commands/commands.h"
-#include "viewer/dive.h"
+#include "render/dive.h"
 #include "cli/progress.h"
 #include "render/render.h"
 #include "render/render_scene.h"

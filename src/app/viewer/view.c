@@ -16,7 +16,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "viewer/dive.h"
+#include "render/dive.h"
 #include "viewer/view_internal.h"
 
 const char *const view_pointer_names[VIEW_POINTERS + 1] = {"off", "predator", "food", "hover",

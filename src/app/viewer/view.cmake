@@ -24,7 +24,8 @@ add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
   ${BOIDS_APP}/render/render.c
   ${BOIDS_APP}/render/look.c
   ${BOIDS_APP}/render/camera3.c
-  ${BOIDS_APP}/render/camera_path.c)
+  ${BOIDS_APP}/render/camera_path.c
+  ${BOIDS_APP}/render/dive.c)
 # Its shaders are validated after the prelude the compute step generates.
 add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
 add_dependencies(boids_view_gpu boids_view_shaders_gen)
@@ -47,7 +48,6 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/viewer/view_replay.c
   ${BOIDS_APP}/viewer/view_life.c
   ${BOIDS_APP}/viewer/view_camera.c
-  ${BOIDS_APP}/viewer/dive.c
   ${BOIDS_APP}/remote/osc.c
   ${BOIDS_APP}/viewer/view_ui.c
   ${BOIDS_APP}/render/render_scene.c
