@@ -6,7 +6,7 @@
 # boids_view_shaders.
 
 pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
-# OSC control of the viewer (src/app/remote/osc.c); Debian liblo-dev.
+# The OSC transport of the viewer's remote control (src/app/remote/osc.c); Debian liblo-dev.
 pkg_check_modules(LIBLO REQUIRED IMPORTED_TARGET liblo)
 # The 3-D camera's matrices and quaternions (src/app/render/camera3.c); Debian libcglm-dev.
 pkg_check_modules(CGLM REQUIRED IMPORTED_TARGET cglm)
@@ -42,8 +42,8 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/viewer/view_sim.c
   ${BOIDS_APP}/viewer/view_panel.c
   ${BOIDS_APP}/viewer/view_hud.c
-  ${BOIDS_APP}/remote/view_osc.c
-  ${BOIDS_APP}/remote/view_tuio.c
+  ${BOIDS_APP}/viewer/view_osc.c
+  ${BOIDS_APP}/viewer/view_tuio.c
   ${BOIDS_APP}/viewer/view_record.c
   ${BOIDS_APP}/viewer/view_replay.c
   ${BOIDS_APP}/viewer/view_life.c

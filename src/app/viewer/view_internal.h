@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer's state and what its files share. view.h is the viewer seen from the program;
- * this header is for the viewer (src/app/viewer) and its remote control (src/app/remote) only. One
- * file per concern:
+ * this header is for the viewer's own files (src/app/viewer) only. One file per concern:
  *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats
  *   view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
  *   view_keys.c    the key table: keyboard dispatch, the `?` overlay, the docs' table
@@ -10,7 +9,8 @@
  *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
  *   view_panel.c   the control panel on the right
  *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
- *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
+ *   view_osc.c     OSC addresses applied between frames, observables sent (remote/osc.c:
+ *                  the transport)
  *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
  *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
  *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)

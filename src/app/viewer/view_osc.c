@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer over OSC: what each address does (docs/osc.md is the table), applied between
- * frames from the queue osc.c fills, and the observables sent several times a second.
- * Every change goes through the same code as the keys and the panel (view_sim.c), and a
+ * frames from the queue the transport fills (remote/osc.c), and the observables sent several times
+ * a second. Every change goes through the same code as the keys and the panel (view_sim.c), and a
  * parameter through the same parser as `--set`. */
 #include <math.h>
 #include <stdarg.h>
@@ -363,7 +363,9 @@ boids_status view_osc_open(view *v, boids_error *err) {
 }
 
 /* The observables: the flock read back and measured (boids_metrics_compute, O(N) plus the
- * pairs within the vision radius), so at most osc_rate times a second. */
+ * pairs within the vision radius), so at most osc_rate times a second. One bundle of
+ * single-value messages (/boids/order f, /boids/milling f, /boids/clusters i, /boids/n i,
+ * /boids/step h) and /boids/observables with all five. */
 static void send_observables(view *v, uint64_t now) {
     uint64_t period = (uint64_t)(1e9 / v->o->osc_rate);
     if (now - v->osc_sent_t < period) return;
@@ -374,8 +376,17 @@ static void send_observables(view *v, uint64_t now) {
         bad(v, "OSC observables: %s", e.msg);
         return;
     }
-    osc_send_observables(v->osc, mt.order, mt.milling, lround(mt.clusters),
-                         scene_params(v->sc)->count, scene_steps(v->sc));
+    osc_arg order = {'f', mt.order, 0}, milling = {'f', mt.milling, 0};
+    osc_arg clusters = {'i', 0, lround(mt.clusters)}, n = {'i', 0, scene_params(v->sc)->count};
+    osc_arg steps = {'h', 0, (int64_t)scene_steps(v->sc)};
+    /* Each as a message of its own, and all five in one for clients that prefer a list. */
+    osc_out out[] = {{"/boids/order", 1, {order}},
+                     {"/boids/milling", 1, {milling}},
+                     {"/boids/clusters", 1, {clusters}},
+                     {"/boids/n", 1, {n}},
+                     {"/boids/step", 1, {steps}},
+                     {"/boids/observables", 5, {order, milling, clusters, n, steps}}};
+    osc_send_bundle(v->osc, out, (int)(sizeof out / sizeof out[0]));
 }
 
 void view_osc_poll(view *v, uint64_t now) {
