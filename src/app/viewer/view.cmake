@@ -22,6 +22,7 @@ boids_shader_table(BOIDS_VIEW_UNITS ${BOIDS_VIEW_GEN} ${BOIDS_VIEW_GEN}/view_sha
 add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
   ${BOIDS_APP}/render/follow.c
   ${BOIDS_APP}/render/render.c
+  ${BOIDS_APP}/render/render_overlay.c
   ${BOIDS_APP}/render/look.c
   ${BOIDS_APP}/render/camera3.c
   ${BOIDS_APP}/render/camera_path.c
