@@ -17,16 +17,22 @@ void view_say(view *v, const char *fmt, const char *arg) {
     fputc('\n', stderr);
 }
 
+void view_order_push(view *v, double order) {
+    v->hud.order = order;
+    v->hud.history[v->hud.hist_pos] = (float)order;
+    v->hud.hist_pos = (v->hud.hist_pos + 1) % VIEW_HISTORY;
+    if (v->hud.hist_len < VIEW_HISTORY) v->hud.hist_len++;
+}
+
+void view_order_clear(view *v) {
+    v->hud.hist_len = 0;
+}
+
 void view_order_update(view *v, uint64_t now) {
     if (v->o->replay) return; /* each shown frame's order (view_replay.c) */
     /* Read when the GPU has it, never waiting for it. */
     double ord;
-    if (scene_order_poll(v->sc, 0, &ord)) {
-        v->hud.order = ord;
-        v->hud.history[v->hud.hist_pos] = (float)ord;
-        v->hud.hist_pos = (v->hud.hist_pos + 1) % VIEW_HISTORY;
-        if (v->hud.hist_len < VIEW_HISTORY) v->hud.hist_len++;
-    }
+    if (scene_order_poll(v->sc, 0, &ord)) view_order_push(v, ord);
     if (now - v->hud.order_t > 100000000u) {
         v->hud.order_t = now;
         scene_order_request(v->sc);

@@ -245,6 +245,10 @@ void view_say(view *v, const char *fmt, const char *arg);
 void view_hud_draw(view *v);
 /* Reads the order when the GPU has it and asks for the next at 10 Hz; now: the frame's start. */
 void view_order_update(view *v, uint64_t now);
+/* The order of the frame shown, into the HUD's figure and its plot; clear: the plot starts
+ * again (a restart). */
+void view_order_push(view *v, double order);
+void view_order_clear(view *v);
 /* The pointer's radius of action around the cursor; active: it acts now. */
 void view_pointer_draw(view *v, const render_camera *c, int active);
 

@@ -20,10 +20,8 @@ static boids_status show(view *v, long k) {
                    app_traj_in_step(t, (size_t)k), &v->err))
         return v->err.status;
     v->replay.frame = k;
-    v->hud.order = v->o->series_order ? v->o->series_order[k] : boids_order(&v->replay.shown[0]);
-    v->hud.history[v->hud.hist_pos] = (float)v->hud.order;
-    v->hud.hist_pos = (v->hud.hist_pos + 1) % VIEW_HISTORY;
-    if (v->hud.hist_len < VIEW_HISTORY) v->hud.hist_len++;
+    view_order_push(v,
+                    v->o->series_order ? v->o->series_order[k] : boids_order(&v->replay.shown[0]));
     return BOIDS_OK;
 }
 

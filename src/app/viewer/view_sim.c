@@ -42,7 +42,7 @@ static void restart(view *v, boids_params np, uint64_t seed) {
         return;
     }
     v->follow.on = 0;
-    v->hud.hist_len = 0;
+    view_order_clear(v);
     render_layer_reset(v->r);
     v->pace.anchor_ns = view_now_ns();
     v->pace.anchor_steps = 0;
