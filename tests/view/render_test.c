@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The drawing of the box (src/app/render/render.c, dim = 3) on a synthetic 3-D state, no
- * simulation: two boids of the same colour and heading, one near the eye and one across the
- * world, drawn into an offscreen framebuffer on an EGL context. The depth cue must show: the far
- * boid is dimmer (fog) and covers fewer pixels (perspective). The world box's lines are drawn, and
- * a second camera position gives a different picture. Exit 77 (skip) when no GL 4.3 context can be
- * made at all. */
+/* The drawing of the box (src/app/render/render.c and render_overlay.c, dim = 3) on a synthetic 3-D
+ * state, no simulation: two boids of the same colour and heading, one near the eye and one across
+ * the world, drawn into an offscreen framebuffer on an EGL context. The depth cue must show: the
+ * far boid is dimmer (fog) and covers fewer pixels (perspective). The world box's lines are drawn,
+ * and a second camera position gives a different picture. Exit 77 (skip) when no GL 4.3 context can
+ * be made at all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -283,30 +283,20 @@ int osc_sends(const osc_link *l) {
     return l->out != NULL;
 }
 
-static void add(lo_bundle b, const char *path, lo_message m) {
-    if (m) lo_bundle_add_message(b, path, m);
-}
-
-void osc_send_observables(osc_link *l, double order, double milling, long clusters, long n,
-                          uint64_t step) {
+void osc_send_bundle(osc_link *l, const osc_out *msgs, int count) {
     if (!l->out) return;
     lo_bundle b = lo_bundle_new(LO_TT_IMMEDIATE);
     if (!b) return;
-    lo_message m;
-    if ((m = lo_message_new())) lo_message_add_float(m, (float)order), add(b, "/boids/order", m);
-    if ((m = lo_message_new()))
-        lo_message_add_float(m, (float)milling), add(b, "/boids/milling", m);
-    if ((m = lo_message_new()))
-        lo_message_add_int32(m, (int32_t)clusters), add(b, "/boids/clusters", m);
-    if ((m = lo_message_new())) lo_message_add_int32(m, (int32_t)n), add(b, "/boids/n", m);
-    if ((m = lo_message_new())) lo_message_add_int64(m, (int64_t)step), add(b, "/boids/step", m);
-    if ((m = lo_message_new())) {
-        lo_message_add_float(m, (float)order);
-        lo_message_add_float(m, (float)milling);
-        lo_message_add_int32(m, (int32_t)clusters);
-        lo_message_add_int32(m, (int32_t)n);
-        lo_message_add_int64(m, (int64_t)step);
-        add(b, "/boids/observables", m);
+    for (int i = 0; i < count; i++) {
+        lo_message m = lo_message_new();
+        if (!m) continue;
+        for (int k = 0; k < msgs[i].argc; k++) {
+            const osc_arg *a = &msgs[i].argv[k];
+            if (a->type == 'f') lo_message_add_float(m, (float)a->f);
+            if (a->type == 'i') lo_message_add_int32(m, (int32_t)a->n);
+            if (a->type == 'h') lo_message_add_int64(m, a->n);
+        }
+        lo_bundle_add_message(b, msgs[i].path, m);
     }
     lo_send_bundle(l->out, b);
     lo_bundle_free_recursive(b);

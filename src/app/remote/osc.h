@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* OSC transport of the viewer (liblo for the message format and for sending).
+/* OSC transport (liblo for the message format and for sending).
  *
  * In: a UDP socket of our own, bound to the host and port asked for (liblo's servers bind
  * every interface, and an installation's control port belongs on 127.0.0.1 unless the
  * technician says otherwise). A thread receives datagrams, decodes each message (and the
- * messages of bundles) and queues it; it never touches GL or the parameters. The frame loop
- * takes the queued messages between frames with osc_next() and applies them
- * (view_osc.c). Out: messages to one HOST:PORT, sent from the frame loop.
+ * messages of bundles) and queues it; it never touches GL or the program's state. The
+ * program takes the queued messages when it is ready with osc_next() and applies them
+ * itself. Out: messages to one HOST:PORT, sent from the program's own thread.
  *
- * What the addresses mean is docs/osc.md and view_osc.c; this file knows none of them. */
+ * It knows no address: what they mean belongs to its user (the viewer's view_osc.c and
+ * docs/osc.md). */
 #ifndef BOIDS_APP_OSC_H
 #define BOIDS_APP_OSC_H
 
@@ -21,7 +22,8 @@ enum {
                            a TUIO `alive` lists one per cursor */
     OSC_PATH_MAX = 128, /* address length, including the terminating 0 */
     OSC_TEXT_MAX = 64,  /* one argument as text */
-    OSC_QUEUE = 512     /* messages waiting between two frames; beyond: dropped, counted */
+    OSC_QUEUE = 512,    /* messages waiting between two frames; beyond: dropped, counted */
+    OSC_OUT_ARGS = 8    /* arguments of one message sent (osc_send_bundle) */
 };
 
 /* One received message. Every argument is kept as a number and as text: numbers as the
@@ -49,17 +51,29 @@ void osc_destroy(osc_link *l);
  * receives the number of messages dropped on a full queue since the last call. */
 int osc_next(osc_link *l, osc_msg *m, unsigned long *dropped);
 
-/* 1 if messages go out (--osc-send). */
+/* 1 if messages go out (a send_to was given). */
 int osc_sends(const osc_link *l);
 
-/* The observables, as one bundle of single-value messages (/boids/order f, /boids/milling
- * f, /boids/clusters i, /boids/n i, /boids/step h) plus /boids/observables with all five,
- * for clients that prefer one list. Send failures are ignored: a listener that is not
- * there yet must not stop the show. */
-void osc_send_observables(osc_link *l, double order, double milling, long clusters, long n,
-                          uint64_t step);
+/* One argument of a message sent: type 'f' (float32, from f), 'i' (int32) or 'h' (int64),
+ * both from n. */
+typedef struct osc_arg {
+    char type;
+    double f;
+    int64_t n;
+} osc_arg;
 
-/* A message PATH with one string argument (replies to queries), to the --osc-send target. */
+typedef struct osc_out {
+    const char *path;
+    int argc;
+    osc_arg argv[OSC_OUT_ARGS];
+} osc_out;
+
+/* The messages, in order, as one bundle to the send_to target (nothing when there is
+ * none). Send failures are ignored: a listener that is not there yet must not stop the
+ * show. */
+void osc_send_bundle(osc_link *l, const osc_out *msgs, int count);
+
+/* A message PATH with one string argument (replies to queries), to the send_to target. */
 void osc_send_text(osc_link *l, const char *path, const char *text);
 
 #endif

@@ -35,7 +35,7 @@ boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes,
                                   size_t n, boids_error *err);
 
 /* 0xRRGGBBAA as the bytes R, G, B, A in memory, whatever the host byte order: a vertex's
- * colour for the overlay and line batches (render.c). */
+ * colour for the overlay and line batches (render_overlay.c). */
 uint32_t render_pack_rgba(uint32_t rgba);
 
 /* A vertex array over a stream buffer of bytes bytes: dims floats of position (attribute 0)
@@ -189,8 +189,8 @@ void render_layer_reset(render_ctx *r);
  * the box: render_set_view's). */
 void render_draw_flock(render_ctx *r, const boids_params *p, const render_flock *f);
 
-/* 2D overlay, pixel coordinates, origin at the top left; colours 0xRRGGBBAA. Shapes are
- * queued and drawn, in the order queued, by render_flush(). */
+/* 2D overlay (render_overlay.c), pixel coordinates, origin at the top left; colours
+ * 0xRRGGBBAA. Shapes are queued and drawn, in the order queued, by render_flush(). */
 void render_rect(render_ctx *r, float x, float y, float w, float h, uint32_t rgba);
 void render_line(render_ctx *r, float x0, float y0, float x1, float y1, float width, uint32_t rgba);
 /* Circle outline; dash > 0 draws dashes of about that many pixels. */

@@ -36,11 +36,11 @@ boids_status view_start_interact(view_opts *o, const boids_params *p, boids_erro
 /* ---- one frame ---------------------------------------------------------------------------- */
 
 static boids_status screenshot(view *v, const char *path) {
-    unsigned char *px = malloc((size_t)v->fb_w * (size_t)v->fb_h * 4);
+    unsigned char *px = malloc((size_t)v->window.fb_w * (size_t)v->window.fb_h * 4);
     if (!px) return boids_error_set(&v->err, BOIDS_ERR_NOMEM, "out of memory for a screenshot");
     glReadBuffer(GL_BACK);
-    render_read_pixels(v->fb_w, v->fb_h, px);
-    boids_status s = render_write_png(path, v->fb_w, v->fb_h, px, &v->err);
+    render_read_pixels(v->window.fb_w, v->window.fb_h, px);
+    boids_status s = render_write_png(path, v->window.fb_w, v->window.fb_h, px, &v->err);
     free(px);
     return s;
 }
@@ -94,9 +94,9 @@ static void follow_overlay(view *v, const render_camera *c) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
     double px, py;
-    render_world_to_px(c, v->follow_pos[0], v->follow_pos[1], &px, &py);
+    render_world_to_px(c, v->follow.pos[0], v->follow.pos[1], &px, &py);
     float R = (float)(p->vision_radius * c->scale), Rs = (float)(p->separation_radius * c->scale);
-    float head = atan2f(v->follow_vel[1], v->follow_vel[0]);
+    float head = atan2f(v->follow.vel[1], v->follow.vel[0]);
     float half = vicsek ? (float)M_PI : (float)(p->fov * M_PI / 360.0);
     render_wedge(v->r, (float)px, (float)py, R, head - half, head + half, 0x5b8def30);
     if (radius) render_circle(v->r, (float)px, (float)py, R, 1.5f, 0, 0x8fb4ffd0);
@@ -114,31 +114,31 @@ typedef struct pointer_at {
  * (view_step puts it in the parameters' single predator or food point). */
 static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     const boids_params *p = scene_params(v->sc);
-    ui *u = &v->u;
-    u->mx = v->mx;
-    u->my = v->my;
-    u->down = v->left_down;
-    u->pressed = v->left_pressed;
-    u->released = v->left_released;
-    v->left_pressed = v->left_released = 0;
+    ui *u = &v->panel.ui;
+    u->mx = v->input.mx;
+    u->my = v->input.my;
+    u->down = v->input.left_down;
+    u->pressed = v->input.left_pressed;
+    u->released = v->input.left_released;
+    v->input.left_pressed = v->input.left_released = 0;
     /* The pointer acts on the flock when it is not busy with the panel. */
-    int on_panel = v->panel && (u->over_panel || v->press_on_panel || u->active);
-    int pressed = v->left_down && !on_panel;
-    pointer_at at = {0, 0, v->in_window && !on_panel, 0};
-    render_px_to_world(c, v->mx, v->my, &at.wx, &at.wy);
+    int on_panel = v->panel.shown && (u->over_panel || v->input.press_on_panel || u->active);
+    int pressed = v->input.left_down && !on_panel;
+    pointer_at at = {0, 0, v->input.in_window && !on_panel, 0};
+    render_px_to_world(c, v->input.mx, v->input.my, &at.wx, &at.wy);
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         at.wx -= floor(at.wx / p->width) * p->width;
         at.wy -= floor(at.wy / p->height) * p->height;
     }
     /* In 3-D the left button turns the camera: the pointer does not act. */
     int flat = !view_is3d(v);
-    int pred = flat && ((v->pointer == VIEW_POINTER_PREDATOR && pressed) ||
-                        (v->pointer == VIEW_POINTER_HOVER && at.hover));
-    int food = flat && v->pointer == VIEW_POINTER_FOOD && pressed;
-    v->ptr_predator = pred;
-    v->ptr_food = food;
-    v->ptr_x = at.wx;
-    v->ptr_y = at.wy;
+    int pred = flat && ((v->input.pointer == VIEW_POINTER_PREDATOR && pressed) ||
+                        (v->input.pointer == VIEW_POINTER_HOVER && at.hover));
+    int food = flat && v->input.pointer == VIEW_POINTER_FOOD && pressed;
+    v->input.ptr_predator = pred;
+    v->input.ptr_food = food;
+    v->input.ptr_x = at.wx;
+    v->input.ptr_y = at.wy;
     at.active = pred || food;
     return at;
 }
@@ -148,22 +148,23 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
  * the boids it counts (marked for drawing: follow.h) are read each frame, and a locked
  * camera moves with it. */
 static void follow_update(view *v, double wx, double wy, render_camera *c) {
-    if (v->want_follow_toggle) {
-        v->want_follow_toggle = 0;
+    if (v->follow.want_toggle) {
+        v->follow.want_toggle = 0;
         float from[3] = {(float)wx, (float)wy, 0}, dir[3] = {0, 0, 0};
         if (view_is3d(v)) view_camera_ray(v, from, dir);
         uint32_t id = 0;
-        if (v->follow) {
-            v->follow = v->lock = 0;
+        if (v->follow.on) {
+            v->follow.on = v->camera.lock = 0;
         } else if (scene_pick(v->sc, from, dir, &id)) {
-            v->follow = 1;
-            v->follow_id = id;
+            v->follow.on = 1;
+            v->follow.id = id;
         }
     }
-    v->follow_found = v->follow && scene_follow(v->sc, v->follow_id, v->follow_pos, v->follow_vel,
-                                                &v->follow_count, &v->follow_slot);
-    if (!v->follow_found) return;
-    view_camera_follow(v, v->follow_pos);
+    v->follow.found =
+        v->follow.on && scene_follow(v->sc, v->follow.id, v->follow.pos, v->follow.vel,
+                                     &v->follow.count, &v->follow.slot);
+    if (!v->follow.found) return;
+    view_camera_follow(v, v->follow.pos);
     *c = view_camera(v);
 }
 
@@ -227,11 +228,11 @@ static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
     const int box = view_is3d(v);
     render_flock f = {0};
     scene_buffers(v->sc, &f);
-    f.colour = v->colour;
-    f.length = v->boid_len;
-    f.min_px = 1.5 * v->u.ts;
-    f.follow = v->follow && v->follow_found;
-    f.follow_slot = v->follow_slot;
+    f.colour = v->run.colour;
+    f.length = v->sim.boid_len;
+    f.min_px = 1.5 * v->panel.ui.ts;
+    f.follow = v->follow.on && v->follow.found;
+    f.follow_slot = v->follow.slot;
     f.seen_buf = scene_follow_marks(v->sc);
     const int clean = render_get_look(v->r)->clean != RENDER_CLEAN_OFF;
     if (box) {
@@ -240,7 +241,7 @@ static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
         render_draw_flock(v->r, p, &f);
         const float size[3] = {(float)p->width, (float)p->height, (float)p->depth};
         if (!clean) render_world_box(v->r, size, p->boundary);
-        if (f.follow) render_world_cone(v->r, p, v->follow_pos, v->follow_vel);
+        if (f.follow) render_world_cone(v->r, p, v->follow.pos, v->follow.vel);
         if (!clean) points_draw_box(v);
         return;
     }
@@ -249,34 +250,35 @@ static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
     render_layer_end(v->r);
     if (f.follow) follow_overlay(v, c);
     if (!clean) edges_draw(v, c);
-    render_interact(v->r, c, &v->inter, 3 * v->u.ts);
-    if (!clean && v->pointer != VIEW_POINTER_OFF && at->hover) view_pointer_draw(v, c, at->active);
+    render_interact(v->r, c, &v->sim.inter, 3 * v->panel.ui.ts);
+    if (!clean && v->input.pointer != VIEW_POINTER_OFF && at->hover)
+        view_pointer_draw(v, c, at->active);
 }
 
 static void draw(view *v, const render_camera *c, const pointer_at *at) {
-    ui *u = &v->u;
+    ui *u = &v->panel.ui;
     render_begin(v->r, c);
     draw_world(v, c, at);
-    if (v->hud) view_hud_draw(v);
-    if (v->panel)
+    if (v->hud.shown) view_hud_draw(v);
+    if (v->panel.shown)
         view_panel_draw(v);
     else
         u->over_panel = 0, u->active = 0;
-    if (v->help) view_help_draw(v);
+    if (v->hud.help) view_help_draw(v);
     render_flush(v->r);
 }
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
-    for (; v->want_shot > 0; v->want_shot--) shot_key(v);
+    for (; v->run.want_shot > 0; v->run.want_shot--) shot_key(v);
     if (view_record_frame(v)) {
         if (v->o->record) return v->err.status; /* --record: the video is the point of the run */
         view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
-    if (v->want_record) {
-        v->want_record = 0;
-        boids_status st = v->rec.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
+    if (v->recording.want) {
+        v->recording.want = 0;
+        boids_status st = v->recording.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
         if (st) view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
@@ -292,15 +294,15 @@ static boids_status present(view *v, long frame_no) {
 static void measure(view *v, uint64_t t0) {
     uint64_t t1 = view_now_ns();
     double ms = (double)(t1 - t0) * 1e-6;
-    v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
+    v->run.frame_ms = v->run.frame_ms > 0 ? 0.9 * v->run.frame_ms + 0.1 * ms : ms;
     view_frame_time(v, ms);
     view_step_cap(v, ms);
-    if (t1 - v->rate_t0 >= 1000000000u) {
-        v->steps_per_s =
-            (double)(scene_steps(v->sc) - v->rate_steps0) * 1e9 / (double)(t1 - v->rate_t0);
-        if (scene_steps(v->sc) < v->rate_steps0) v->steps_per_s = 0; /* restarted */
-        v->rate_t0 = t1;
-        v->rate_steps0 = scene_steps(v->sc);
+    if (t1 - v->run.rate_t0 >= 1000000000u) {
+        v->run.steps_per_s =
+            (double)(scene_steps(v->sc) - v->run.rate_steps0) * 1e9 / (double)(t1 - v->run.rate_t0);
+        if (scene_steps(v->sc) < v->run.rate_steps0) v->run.steps_per_s = 0; /* restarted */
+        v->run.rate_t0 = t1;
+        v->run.rate_steps0 = scene_steps(v->sc);
     }
 }
 
@@ -315,7 +317,7 @@ static int frame(view *v, long frame_no) {
     if (view_step(v, t0)) return 0;
     follow_update(v, at.wx, at.wy, &c);
     view_order_update(v, t0);
-    if (v->fb_w <= 0 || v->fb_h <= 0) {
+    if (v->window.fb_w <= 0 || v->window.fb_h <= 0) {
         /* Minimised: nothing to draw and no swap to pace the loop; the flock goes on. */
         struct timespec ts = {0, 16000000};
         nanosleep(&ts, NULL);
@@ -339,22 +341,24 @@ static void on_glfw_error(int code, const char *msg) {
 /* Everything after the window: renderer, scene, and the settings the options start with. */
 static boids_status start(view *v, const view_opts *o, const boids_params *p, boids_error *err) {
     v->o = o;
-    v->renderer = (const char *)glGetString(GL_RENDERER);
-    if (!v->renderer) v->renderer = "?";
-    glfwGetWindowSize(v->win, &v->win_w, &v->win_h);
-    glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
+    v->window.renderer = (const char *)glGetString(GL_RENDERER);
+    if (!v->window.renderer) v->window.renderer = "?";
+    glfwGetWindowSize(v->win, &v->window.win_w, &v->window.win_h);
+    glfwGetFramebufferSize(v->win, &v->window.fb_w, &v->window.fb_h);
     if (!(v->r = render_create(p->dim, err))) return err->status;
     render_set_look(v->r, &o->look);
     /* The world takes the shape of the part of the window beside the panel (the whole
      * window without it) at the preset's density, so that it fills it without bands; a world
      * whose size was given (--config, --set, --load) keeps it. */
-    v->u.ts = (float)view_text_scale(v->fb_h);
+    v->panel.ui.ts = (float)view_text_scale(v->window.fb_h);
     double pw = o->panel ? view_panel_width(v) : 0;
-    if (pw > v->fb_w / 2) pw = 0; /* too narrow for both: the panel floats over (view_camera_fit) */
-    v->aspect = v->fb_w > 0 && v->fb_h > 0 ? (v->fb_w - pw) / v->fb_h : 0;
+    if (pw > v->window.fb_w / 2)
+        pw = 0; /* too narrow for both: the panel floats over (view_camera_fit) */
+    v->sim.aspect =
+        v->window.fb_w > 0 && v->window.fb_h > 0 ? (v->window.fb_w - pw) / v->window.fb_h : 0;
     boids_params q = *p;
     if (o->scale_world) {
-        boids_params_fit_world(&q, &o->base, v->aspect, NULL);
+        boids_params_fit_world(&q, &o->base, v->sim.aspect, NULL);
         if (boids_params_validate(&q, err)) return err->status;
     }
     p = &q;
@@ -365,30 +369,31 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     scene_config cfg = {&v->app, v->app.deterministic == 1, 1};
     if (!(v->sc = o->replay ? scene_create_replay(p, err) : scene_create(&cfg, p, err)))
         return err->status;
-    v->start = *scene_params(v->sc);
-    v->seed = o->app.seed;
-    v->base = o->base;
-    v->scale_world = o->scale_world;
-    v->boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
-    if (o->boid_len <= 0 && o->look.size > 0) v->boid_len = o->look.size;
+    v->sim.start = *scene_params(v->sc);
+    v->sim.seed = o->app.seed;
+    v->sim.base = o->base;
+    v->sim.scale_world = o->scale_world;
+    v->sim.boid_len = o->boid_len > 0 ? o->boid_len : render_default_length(p);
+    if (o->boid_len <= 0 && o->look.size > 0) v->sim.boid_len = o->look.size;
     view_save_weights(v);
-    v->inter = o->inter;
+    v->sim.inter = o->inter;
     if (view_osc_open(v, err)) return err->status;
-    v->hud = o->hud;
-    v->panel = o->panel;
-    v->rate = o->rate;
-    v->steps_per_frame = o->steps_per_frame;
-    v->colour = o->colour;
-    v->pointer = o->pointer;
+    v->hud.shown = o->hud;
+    v->panel.shown = o->panel;
+    v->pace.rate = o->rate;
+    v->pace.steps_per_frame = o->steps_per_frame;
+    v->run.colour = o->colour;
+    v->input.pointer = o->pointer;
     if (o->replay && view_replay_start(v)) return *err = v->err, err->status;
-    v->u.r = v->r;
+    v->panel.ui.r = v->r;
     view_camera_fit(v);
     if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
-    v->anchor_ns = v->rate_t0 = v->input_ns = view_now_ns();
+    v->pace.anchor_ns = v->run.rate_t0 = v->life.input_ns = view_now_ns();
     if (o->app.verbose)
-        fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n", v->renderer,
-                glGetString(GL_VERSION), scene_backend_name(v->sc), scene_params(v->sc)->count,
-                scene_params(v->sc)->width, scene_params(v->sc)->height);
+        fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n",
+                v->window.renderer, glGetString(GL_VERSION), scene_backend_name(v->sc),
+                scene_params(v->sc)->count, scene_params(v->sc)->width,
+                scene_params(v->sc)->height);
     return BOIDS_OK;
 }
 
@@ -407,7 +412,7 @@ static boids_status run_loop(view *v, long *frames, boids_error *err) {
         }
         ++*frames;
         if (o->frames > 0 && *frames >= o->frames) break;
-        if (v->want_quit) break;
+        if (v->run.want_quit) break;
     }
     return BOIDS_OK;
 }
@@ -433,18 +438,19 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
            sec, sec > 0 ? (double)frames / sec : 0, (unsigned long long)scene_steps(v->sc),
            p->count, ord, qx, qy, dist, p->separation_weight, p->alignment_weight,
            p->cohesion_weight, p->vision_radius, p->separation_radius, p->fov, p->boundary,
-           p->width, p->height, v->paused, (int)v->pointer, (int)v->colour, v->follow);
+           p->width, p->height, v->pace.paused, (int)v->input.pointer, (int)v->run.colour,
+           v->follow.on);
     printf("%d,%g,%g,%g,%g,%g,%d,%g,%g,%d,%g,%g,%d,%d,%d,", p->model, p->max_speed, p->min_speed,
            p->max_force, p->speed, p->noise, p->predator, p->predator_x, p->predator_y, p->food,
-           p->food_x, p->food_y, v->inter.obstacle_count, v->fb_w, v->fb_h);
+           p->food_x, p->food_y, v->sim.inter.obstacle_count, v->window.fb_w, v->window.fb_h);
     int preds = 0, attrs = 0;
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        preds += v->inter.predators[i].on;
-        attrs += v->inter.attractors[i].on;
+        preds += v->sim.inter.predators[i].on;
+        attrs += v->sim.inter.attractors[i].on;
     }
     printf("%.2f,%.2f,%.2f,%.2f,%d,%d,%u\n", view_frame_percentile(v, 0.5),
-           view_frame_percentile(v, 0.95), view_frame_percentile(v, 0.99), v->frame_max_ms, preds,
-           attrs, v->max_frame_steps);
+           view_frame_percentile(v, 0.95), view_frame_percentile(v, 0.99), v->life.frame_max_ms,
+           preds, attrs, v->pace.max_frame_steps);
     fflush(stdout);
     return BOIDS_OK;
 }
@@ -455,8 +461,9 @@ static void close_view(view *v, const view_opts *o) {
     view_replay_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
-        fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n", v->glog.errors,
-                v->glog.messages, v->glog.errors ? "; last error: " : "", v->glog.last_error);
+        fprintf(stderr, "boids view: GL debug: %lu errors, %lu messages%s%s\n",
+                v->window.glog.errors, v->window.glog.messages,
+                v->window.glog.errors ? "; last error: " : "", v->window.glog.last_error);
     scene_destroy(v->sc);
     render_destroy(v->r);
     if (v->win) glfwDestroyWindow(v->win);
@@ -487,7 +494,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
-        if (v->rec.pid > 0 && view_record_stop(v) && !st && o->record)
+        if (v->recording.pid > 0 && view_record_stop(v) && !st && o->record)
             *err = v->err, st = err->status;
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }

@@ -21,10 +21,10 @@ int view_is3d(const view *v) {
 
 render_camera view_camera(const view *v) {
     const boids_params *p = scene_params(v->sc);
-    render_camera c = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4);
-    c.scale *= v->zoom;
-    c.cx = v->cx;
-    c.cy = v->cy;
+    render_camera c = render_camera_fit(p->width, p->height, v->window.fb_w, v->window.fb_h, 4);
+    c.scale *= v->camera.zoom;
+    c.cx = v->camera.cx;
+    c.cy = v->camera.cy;
     return c;
 }
 
@@ -33,56 +33,58 @@ render_camera view_camera(const view *v) {
  * view of camera3_reset (frame_view moves it beside the panel). */
 void view_camera_fit(view *v) {
     const boids_params *p = scene_params(v->sc);
-    v->lock = 0;
-    v->fitted = 1;
+    v->camera.lock = 0;
+    v->camera.fitted = 1;
     if (view_is3d(v)) {
-        camera3_reset(&v->cam3, p->width, p->height, p->depth);
+        camera3_reset(&v->camera.cam3, p->width, p->height, p->depth);
         return;
     }
-    double pw = v->panel ? view_panel_width(v) : 0;
-    if (pw > v->fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
-    double full = render_camera_fit(p->width, p->height, v->fb_w, v->fb_h, 4).scale;
-    double left = render_camera_fit(p->width, p->height, v->fb_w - (int)pw, v->fb_h, 4).scale;
-    v->zoom = left / full;
-    v->cx = p->width / 2 + pw / 2 / left;
-    v->cy = p->height / 2;
+    double pw = v->panel.shown ? view_panel_width(v) : 0;
+    if (pw > v->window.fb_w / 2) pw = 0; /* a window too narrow for both: the panel floats over */
+    double full = render_camera_fit(p->width, p->height, v->window.fb_w, v->window.fb_h, 4).scale;
+    double left =
+        render_camera_fit(p->width, p->height, v->window.fb_w - (int)pw, v->window.fb_h, 4).scale;
+    v->camera.zoom = left / full;
+    v->camera.cx = p->width / 2 + pw / 2 / left;
+    v->camera.cy = p->height / 2;
 }
 
 void view_camera_drag(view *v, double dx, double dy) {
     if (!view_is3d(v)) {
-        if (!v->right_down) return;
+        if (!v->input.right_down) return;
         render_camera c = view_camera(v);
-        v->cx -= dx / c.scale;
-        v->cy -= dy / c.scale;
-    } else if (v->left_down &&
-               !(v->panel && (v->u.over_panel || v->press_on_panel || v->u.active))) {
-        camera3_turn(&v->cam3, dx, dy, v->fb_h);
-    } else if (v->right_down) {
-        camera3_pan(&v->cam3, dx, dy, v->fb_h);
+        v->camera.cx -= dx / c.scale;
+        v->camera.cy -= dy / c.scale;
+    } else if (v->input.left_down &&
+               !(v->panel.shown &&
+                 (v->panel.ui.over_panel || v->input.press_on_panel || v->panel.ui.active))) {
+        camera3_turn(&v->camera.cam3, dx, dy, v->window.fb_h);
+    } else if (v->input.right_down) {
+        camera3_pan(&v->camera.cam3, dx, dy, v->window.fb_h);
     } else {
         return;
     }
-    v->lock = 0;
-    v->fitted = 0;
+    v->camera.lock = 0;
+    v->camera.fitted = 0;
 }
 
 void view_camera_wheel(view *v, double notches) {
-    v->fitted = 0;
+    v->camera.fitted = 0;
     if (view_is3d(v)) {
-        camera3_wheel(&v->cam3, notches);
+        camera3_wheel(&v->camera.cam3, notches);
         return;
     }
     /* Zoom about the cursor: the world point under it stays under it. */
     render_camera c = view_camera(v);
     double wx, wy;
-    render_px_to_world(&c, v->mx, v->my, &wx, &wy);
+    render_px_to_world(&c, v->input.mx, v->input.my, &wx, &wy);
     double k = pow(1.15, notches);
-    v->zoom = fmin(200, fmax(0.2, v->zoom * k));
+    v->camera.zoom = fmin(200, fmax(0.2, v->camera.zoom * k));
     render_camera c2 = view_camera(v);
     double wx2, wy2;
-    render_px_to_world(&c2, v->mx, v->my, &wx2, &wy2);
-    v->cx += wx - wx2;
-    v->cy += wy - wy2;
+    render_px_to_world(&c2, v->input.mx, v->input.my, &wx2, &wy2);
+    v->camera.cx += wx - wx2;
+    v->camera.cy += wy - wy2;
 }
 
 /* The fly camera's keys, held: w/s forward and back, d/a right and left, e/q up and down. */
@@ -90,7 +92,7 @@ static const int fly_keys[6] = {GLFW_KEY_W, GLFW_KEY_S, GLFW_KEY_D,
                                 GLFW_KEY_A, GLFW_KEY_E, GLFW_KEY_Q};
 
 int view_camera_captures_char(const view *v, unsigned c) {
-    if (!view_is3d(v) || v->cam3.mode != CAMERA3_FLY) return 0;
+    if (!view_is3d(v) || v->camera.cam3.mode != CAMERA3_FLY) return 0;
     static const char moves[] = "wsdaeqWSDAEQ";
     for (const char *m = moves; *m; m++)
         if ((unsigned)*m == c) return 1;
@@ -98,9 +100,9 @@ int view_camera_captures_char(const view *v, unsigned c) {
 }
 
 void view_camera_fly(view *v, uint64_t now) {
-    double dt = v->fly_ns ? (double)(now - v->fly_ns) * 1e-9 : 0;
-    v->fly_ns = now;
-    if (!view_is3d(v) || v->cam3.mode != CAMERA3_FLY || dt <= 0) return;
+    double dt = v->camera.fly_ns ? (double)(now - v->camera.fly_ns) * 1e-9 : 0;
+    v->camera.fly_ns = now;
+    if (!view_is3d(v) || v->camera.cam3.mode != CAMERA3_FLY || dt <= 0) return;
     int held[6];
     for (int i = 0; i < 6; i++) held[i] = glfwGetKey(v->win, fly_keys[i]) == GLFW_PRESS;
     int fwd = held[0] - held[1], right = held[2] - held[3], up = held[4] - held[5];
@@ -108,17 +110,17 @@ void view_camera_fly(view *v, uint64_t now) {
     int fast = glfwGetKey(v->win, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                glfwGetKey(v->win, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     /* a stalled frame (a restart of a huge flock) must not throw the eye across the world */
-    camera3_fly(&v->cam3, fwd, right, up, fmin(dt, 0.1), fast);
-    v->fitted = 0;
+    camera3_fly(&v->camera.cam3, fwd, right, up, fmin(dt, 0.1), fast);
+    v->camera.fitted = 0;
     view_input_seen(v);
 }
 
 render_view3 view_camera_box(const view *v) {
-    render_view3 rv = render_view3_make(&v->cam3, v->fb_w, v->fb_h);
-    double pw = v->panel ? view_panel_width(v) : 0;
-    if (pw <= 0 || pw > v->fb_w / 2) return rv;
+    render_view3 rv = render_view3_make(&v->camera.cam3, v->window.fb_w, v->window.fb_h);
+    double pw = v->panel.shown ? view_panel_width(v) : 0;
+    if (pw <= 0 || pw > v->window.fb_w / 2) return rv;
     mat4 shift, vp;
-    glm_translate_make(shift, (vec3){-(float)(pw / v->fb_w), 0, 0});
+    glm_translate_make(shift, (vec3){-(float)(pw / v->window.fb_w), 0, 0});
     glm_mat4_mul(shift, (vec4 *)rv.view_proj, vp);
     memcpy(rv.view_proj, vp, sizeof vp);
     return rv;
@@ -128,24 +130,26 @@ void view_camera_ray(const view *v, float eye[3], float ray[3]) {
     render_view3 rv = view_camera_box(v);
     mat4 inv;
     glm_mat4_inv((vec4 *)rv.view_proj, inv);
-    vec4 ndc = {(float)(2 * v->mx / v->fb_w - 1), (float)(1 - 2 * v->my / v->fb_h), 1, 1}, far_;
+    vec4 ndc = {(float)(2 * v->input.mx / v->window.fb_w - 1),
+                (float)(1 - 2 * v->input.my / v->window.fb_h), 1, 1},
+         far_;
     glm_mat4_mulv(inv, ndc, far_);
-    camera3_eye(&v->cam3, eye);
+    camera3_eye(&v->camera.cam3, eye);
     glm_vec3_scale(far_, 1.0f / far_[3], ray);
     glm_vec3_sub(ray, eye, ray);
     glm_vec3_normalize(ray);
 }
 
 void view_camera_follow(view *v, const float pos[3]) {
-    if (!v->lock) return;
+    if (!v->camera.lock) return;
     if (!view_is3d(v)) {
-        v->cx = pos[0];
-        v->cy = pos[1];
+        v->camera.cx = pos[0];
+        v->camera.cy = pos[1];
         return;
     }
     vec3 eye, target = {pos[0], pos[1], pos[2]}, shift;
-    camera3_eye(&v->cam3, eye);
-    glm_vec3_sub(target, v->cam3.target, shift);
+    camera3_eye(&v->camera.cam3, eye);
+    glm_vec3_sub(target, v->camera.cam3.target, shift);
     glm_vec3_add(eye, shift, eye);
-    camera3_look_at(&v->cam3, eye, target);
+    camera3_look_at(&v->camera.cam3, eye, target);
 }

@@ -10,25 +10,31 @@
 #define DIM  0x8a93a6ffu
 
 void view_say(view *v, const char *fmt, const char *arg) {
-    snprintf(v->status, sizeof v->status, fmt, arg);
-    v->status_until = view_now_ns() + 3000000000u;
+    snprintf(v->hud.status, sizeof v->hud.status, fmt, arg);
+    v->hud.status_until = view_now_ns() + 3000000000u;
     fprintf(stderr, "boids: ");
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
+}
+
+void view_order_push(view *v, double order) {
+    v->hud.order = order;
+    v->hud.history[v->hud.hist_pos] = (float)order;
+    v->hud.hist_pos = (v->hud.hist_pos + 1) % VIEW_HISTORY;
+    if (v->hud.hist_len < VIEW_HISTORY) v->hud.hist_len++;
+}
+
+void view_order_clear(view *v) {
+    v->hud.hist_len = 0;
 }
 
 void view_order_update(view *v, uint64_t now) {
     if (v->o->replay) return; /* each shown frame's order (view_replay.c) */
     /* Read when the GPU has it, never waiting for it. */
     double ord;
-    if (scene_order_poll(v->sc, 0, &ord)) {
-        v->order = ord;
-        v->history[v->hist_pos] = (float)ord;
-        v->hist_pos = (v->hist_pos + 1) % VIEW_HISTORY;
-        if (v->hist_len < VIEW_HISTORY) v->hist_len++;
-    }
-    if (now - v->order_t > 100000000u) {
-        v->order_t = now;
+    if (scene_order_poll(v->sc, 0, &ord)) view_order_push(v, ord);
+    if (now - v->hud.order_t > 100000000u) {
+        v->hud.order_t = now;
         scene_order_request(v->sc);
     }
 }
@@ -36,7 +42,7 @@ void view_order_update(view *v, uint64_t now) {
 /* HUD text over the flock: no box behind it to dim the boids (and the trails) under it, a
  * dark shadow one font unit down and right to read on any background. */
 static void hud_text(view *v, float x, float y, const char *text, uint32_t rgba) {
-    float ts = v->u.ts;
+    float ts = v->panel.ui.ts;
     render_text(v->r, x + ts, y + ts, ts, text, 0x000000c0u);
     render_text(v->r, x, y, ts, text, rgba);
 }
@@ -44,14 +50,14 @@ static void hud_text(view *v, float x, float y, const char *text, uint32_t rgba)
 /* The order history right of its value at (x, y): one bar per sample, newest on the right,
  * in a frame of thin lines (no filled box). */
 static void order_plot(view *v, float x, float y, float w) {
-    float ts = v->u.ts, gx = x + 62 * ts, gw = w - 62 * ts, gh = 8 * ts;
+    float ts = v->panel.ui.ts, gx = x + 62 * ts, gw = w - 62 * ts, gh = 8 * ts;
     render_line(v->r, gx, y - ts + gh, gx + gw, y - ts + gh, 1, 0x8a93a6c0u);
     render_line(v->r, gx, y - ts, gx, y - ts + gh, 1, 0x8a93a6c0u);
-    for (int i = 0; i < v->hist_len; i++) {
-        int idx = (v->hist_pos - v->hist_len + i + VIEW_HISTORY) % VIEW_HISTORY;
-        float bw = gw / VIEW_HISTORY, hh = gh * v->history[idx];
-        render_rect(v->r, gx + (float)(VIEW_HISTORY - v->hist_len + i) * bw, y - ts + gh - hh, bw,
-                    hh, 0x5b8defff);
+    for (int i = 0; i < v->hud.hist_len; i++) {
+        int idx = (v->hud.hist_pos - v->hud.hist_len + i + VIEW_HISTORY) % VIEW_HISTORY;
+        float bw = gw / VIEW_HISTORY, hh = gh * v->hud.history[idx];
+        render_rect(v->r, gx + (float)(VIEW_HISTORY - v->hud.hist_len + i) * bw, y - ts + gh - hh,
+                    bw, hh, 0x5b8defff);
     }
 }
 
@@ -61,7 +67,7 @@ static void step_cost(view *v, char *line, size_t size) {
     if (v->o->replay)
         snprintf(line, size, "replay: no simulation");
     else if (strcmp(scene_backend_name(v->sc), "gpu") != 0)
-        snprintf(line, size, "CPU step %.2f ms/frame", v->step_ms);
+        snprintf(line, size, "CPU step %.2f ms/frame", v->pace.step_ms);
     else if (g >= 0)
         snprintf(line, size, "GPU compute %.2f ms/frame", g);
     else
@@ -71,12 +77,13 @@ static void step_cost(view *v, char *line, size_t size) {
 /* Steps per second, and whether they fall short of the rate asked for (real time only: a
  * fixed number of steps per frame asks for no rate). */
 static uint32_t rate_line(view *v, char *line, size_t size) {
-    int slow = !v->paused && v->steps_per_frame <= 0 && v->steps_per_s > 0 &&
-               v->steps_per_s < 0.9 * (double)v->rate;
+    int slow = !v->pace.paused && v->pace.steps_per_frame <= 0 && v->run.steps_per_s > 0 &&
+               v->run.steps_per_s < 0.9 * (double)v->pace.rate;
     if (slow)
-        snprintf(line, size, "steps/s %.1f < %ld asked", v->steps_per_s, v->rate);
+        snprintf(line, size, "steps/s %.1f < %ld asked", v->run.steps_per_s, v->pace.rate);
     else
-        snprintf(line, size, "steps/s %.1f%s", v->steps_per_s, v->paused ? "  (paused)" : "");
+        snprintf(line, size, "steps/s %.1f%s", v->run.steps_per_s,
+                 v->pace.paused ? "  (paused)" : "");
     return slow ? 0xffd166ffu : TEXT;
 }
 
@@ -94,11 +101,11 @@ static void model_lines(const boids_params *p, char *a, char *b, size_t size) {
 }
 
 void view_hud_draw(view *v) {
-    float ts = v->u.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
+    float ts = v->panel.ui.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
     const boids_params *p = scene_params(v->sc);
     char line[256];
     float w = 150 * ts;
-    snprintf(line, sizeof line, "order %.3f", v->order);
+    snprintf(line, sizeof line, "order %.3f", v->hud.order);
     hud_text(v, x, y, line, 0xffffffff);
     order_plot(v, x, y, w);
     y += lh;
@@ -111,12 +118,12 @@ void view_hud_draw(view *v) {
     else
         col = rate_line(v, line, sizeof line);
     hud_text(v, x, y, line, col), y += lh;
-    snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->frame_ms,
-             v->frame_ms > 0 ? 1000 / v->frame_ms : 0);
+    snprintf(line, sizeof line, "frame %.1f ms (%.0f fps)", v->run.frame_ms,
+             v->run.frame_ms > 0 ? 1000 / v->run.frame_ms : 0);
     hud_text(v, x, y, line, TEXT), y += lh;
     step_cost(v, line, sizeof line);
     hud_text(v, x, y, line, TEXT), y += lh;
-    snprintf(line, sizeof line, "%.40s", v->renderer);
+    snprintf(line, sizeof line, "%.40s", v->window.renderer);
     hud_text(v, x, y, line, DIM), y += lh;
     static const char *const edges[] = {"wrap", "walls", "open"};
     snprintf(line, sizeof line, "%s, %s", scene_backend_name(v->sc), edges[p->boundary % 3]);
@@ -134,21 +141,21 @@ void view_hud_draw(view *v) {
     if (view_is3d(v))
         snprintf(line, sizeof line, "pointer: camera (acts in 2-D)");
     else
-        snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->pointer]);
+        snprintf(line, sizeof line, "pointer %s", view_pointer_names[v->input.pointer]);
     hud_text(v, x, y, line, TEXT), y += lh;
-    if (v->follow && v->follow_found)
-        snprintf(line, sizeof line, "boid %u sees %u", v->follow_id, v->follow_count);
+    if (v->follow.on && v->follow.found)
+        snprintf(line, sizeof line, "boid %u sees %u", v->follow.id, v->follow.count);
     else
         snprintf(line, sizeof line, "? for help");
     hud_text(v, x, y, line, TEXT), y += lh;
-    if (view_now_ns() < v->status_until) hud_text(v, x, y + ts, v->status, 0xffd166ff);
+    if (view_now_ns() < v->hud.status_until) hud_text(v, x, y + ts, v->hud.status, 0xffd166ff);
 }
 
 void view_pointer_draw(view *v, const render_camera *c, int active) {
     const boids_params *p = scene_params(v->sc);
-    int food = v->pointer == VIEW_POINTER_FOOD;
+    int food = v->input.pointer == VIEW_POINTER_FOOD;
     double rad = food ? p->food_radius : p->predator_radius;
     uint32_t col = food ? 0x6bd66bc0 : active ? 0xff5a4ad0 : 0xff5a4a60;
-    render_circle(v->r, (float)v->mx, (float)v->my, (float)(rad * c->scale), 1.5f, active ? 0 : 6,
-                  col);
+    render_circle(v->r, (float)v->input.mx, (float)v->input.my, (float)(rad * c->scale), 1.5f,
+                  active ? 0 : 6, col);
 }

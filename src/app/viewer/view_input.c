@@ -21,14 +21,14 @@ int view_text_scale(int fb_h) {
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
     view *v = glfwGetWindowUserPointer(w);
-    double sx = v->win_w ? (double)v->fb_w / v->win_w : 1,
-           sy = v->win_h ? (double)v->fb_h / v->win_h : 1;
+    double sx = v->window.win_w ? (double)v->window.fb_w / v->window.win_w : 1,
+           sy = v->window.win_h ? (double)v->window.fb_h / v->window.win_h : 1;
     double nx = x * sx, ny = y * sy;
-    view_camera_drag(v, nx - v->mx, ny - v->my);
-    if (nx != v->mx || ny != v->my) view_input_seen(v);
-    v->mx = nx;
-    v->my = ny;
-    v->in_window = 1;
+    view_camera_drag(v, nx - v->input.mx, ny - v->input.my);
+    if (nx != v->input.mx || ny != v->input.my) view_input_seen(v);
+    v->input.mx = nx;
+    v->input.my = ny;
+    v->input.in_window = 1;
 }
 
 static void on_enter(GLFWwindow *w, int entered) {
@@ -37,10 +37,10 @@ static void on_enter(GLFWwindow *w, int entered) {
     if (entered) {
         double x, y;
         glfwGetCursorPos(w, &x, &y);
-        v->mx = v->win_w ? x * v->fb_w / v->win_w : x;
-        v->my = v->win_h ? y * v->fb_h / v->win_h : y;
+        v->input.mx = v->window.win_w ? x * v->window.fb_w / v->window.win_w : x;
+        v->input.my = v->window.win_h ? y * v->window.fb_h / v->window.win_h : y;
     }
-    v->in_window = entered;
+    v->input.in_window = entered;
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
@@ -49,15 +49,15 @@ static void on_button(GLFWwindow *w, int button, int action, int mods) {
     view_input_seen(v);
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
         if (action == GLFW_PRESS) {
-            v->left_down = 1;
-            v->left_pressed = 1;
-            v->press_on_panel = v->panel && v->u.over_panel;
+            v->input.left_down = 1;
+            v->input.left_pressed = 1;
+            v->input.press_on_panel = v->panel.shown && v->panel.ui.over_panel;
         } else {
-            v->left_down = 0;
-            v->left_released = 1;
+            v->input.left_down = 0;
+            v->input.left_released = 1;
         }
     } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
-        v->right_down = action == GLFW_PRESS;
+        v->input.right_down = action == GLFW_PRESS;
     }
 }
 
@@ -65,8 +65,8 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
     (void)dx;
     view *v = glfwGetWindowUserPointer(w);
     view_input_seen(v);
-    if (v->panel && v->u.over_panel) {
-        v->panel_scroll -= dy * 20 * v->u.ts; /* clamped when the panel is drawn */
+    if (v->panel.shown && v->panel.ui.over_panel) {
+        v->panel.scroll -= dy * 20 * v->panel.ui.ts; /* clamped when the panel is drawn */
         return;
     }
     view_camera_wheel(v, dy);
@@ -74,11 +74,11 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
 
 static void on_size(GLFWwindow *w, int width, int height) {
     view *v = glfwGetWindowUserPointer(w);
-    v->win_w = width;
-    v->win_h = height;
-    glfwGetFramebufferSize(w, &v->fb_w, &v->fb_h);
-    v->u.ts = (float)view_text_scale(v->fb_h);
-    if (v->fitted && v->fb_w > 0 && v->fb_h > 0) view_camera_fit(v);
+    v->window.win_w = width;
+    v->window.win_h = height;
+    glfwGetFramebufferSize(w, &v->window.fb_w, &v->window.fb_h);
+    v->panel.ui.ts = (float)view_text_scale(v->window.fb_h);
+    if (v->camera.fitted && v->window.fb_w > 0 && v->window.fb_h > 0) view_camera_fit(v);
 }
 
 void view_callbacks_install(view *v) {
@@ -99,7 +99,8 @@ void view_callbacks_install(view *v) {
 
 /* Moves the cursor to framebuffer pixel (px, py), as the window system would report it. */
 static void script_move(view *v, double px, double py) {
-    double sx = (double)v->win_w / v->fb_w, sy = (double)v->win_h / v->fb_h;
+    double sx = (double)v->window.win_w / v->window.fb_w,
+           sy = (double)v->window.win_h / v->window.fb_h;
     on_cursor(v->win, px * sx, py * sy);
 }
 
@@ -110,10 +111,10 @@ void view_script_pointer(view *v) {
         double px, py;
         render_world_to_px(&c, o->press_x, o->press_y, &px, &py);
         script_move(v, px, py);
-        if (!v->left_down) on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        if (!v->input.left_down) on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
     }
-    if (v->release_next) {
-        v->release_next = 0;
+    if (v->input.release_next) {
+        v->input.release_next = 0;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
     }
 }
@@ -135,20 +136,23 @@ static int script_token(view *v, const char *tok) {
         /* The panel decides whether the press is its own from where the pointer is, which
          * it learns when it is drawn: hold the press over this frame and release on the
          * next. */
-        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        v->panel.ui.over_panel =
+            v->panel.shown && cx >= v->panel.ui.x0 && cy < v->panel.ui.y0 + v->panel.ui.h;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
-        v->release_next = 1;
+        v->input.release_next = 1;
     } else if (sscanf(tok, "drag:%lf,%lf,%lf,%lf", &cx, &cy, &ex, &ey) == 4) {
         /* Pressed at the start, moved to the end in one event, released on the next frame
          * (3-D: the camera turns). */
         script_move(v, cx, cy);
-        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        v->panel.ui.over_panel =
+            v->panel.shown && cx >= v->panel.ui.x0 && cy < v->panel.ui.y0 + v->panel.ui.h;
         on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
         script_move(v, ex, ey);
-        v->release_next = 1;
+        v->input.release_next = 1;
     } else if (sscanf(tok, "wheel:%lf,%lf,%lf", &cx, &cy, &dy) == 3) {
         script_move(v, cx, cy);
-        v->u.over_panel = v->panel && cx >= v->u.x0 && cy < v->u.y0 + v->u.h;
+        v->panel.ui.over_panel =
+            v->panel.shown && cx >= v->panel.ui.x0 && cy < v->panel.ui.y0 + v->panel.ui.h;
         on_scroll(v->win, 0, dy);
     } else
         return 0;

@@ -1,20 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer's state and what its files share. view.h is the viewer seen from the program;
- * this header is for the viewer (src/app/viewer) and its remote control (src/app/remote) only. One
- * file per concern:
- *   view.c         view_run: the frame loop, drawing a frame, following a boid, --stats
- *   view_window.c  the GLFW window and its GL context (monitor, multisampling, vsync)
- *   view_keys.c    the key table: keyboard dispatch, the `?` overlay, the docs' table
- *   view_input.c   mouse and window events, scripted input (--keys, --press)
- *   view_camera.c  the camera of the plane and of the box, and what moves it
- *   view_sim.c     changing the simulation (parameters, restarts, presets) and its pace
- *   view_panel.c   the control panel on the right
- *   view_hud.c     the HUD, the order history, the status line, the pointer's circle
- *   view_osc.c     OSC addresses applied between frames, observables sent (osc.c: transport)
- *   view_tuio.c    TUIO cursors and blobs on the OSC port as interaction points
- *   view_life.c    running unattended: signals, SIGHUP reload, attract mode, frame times
- *   view_record.c  recording the frames to a video through ffmpeg (--record, F9)
- *   view_replay.c  playing a recorded trajectory (--replay): pace, direction, ends */
+ * this header is for the viewer's own files (src/app/viewer) only.
+ *
+ * One file per concern. Each file's section below declares the state it owns and the
+ * functions it offers the others; struct view, at the end, holds the handles every file
+ * uses and one member for each section's state (the second column):
+ *   view.c         run, follow  view_run: the frame loop, drawing a frame, following a
+ *                               boid, --stats
+ *   view_window.c  window       the GLFW window and its GL context (monitor,
+ *                               multisampling, vsync)
+ *   view_keys.c    -            the key table: keyboard dispatch, the `?` overlay, the
+ *                               docs' table
+ *   view_input.c   input        mouse and window events, scripted input (--keys, --press)
+ *   view_camera.c  camera       the camera of the plane and of the box, and what moves it
+ *   view_sim.c     sim, pace    changing the simulation (parameters, restarts, presets)
+ *                               and its pace
+ *   view_panel.c   panel        the control panel on the right
+ *   view_hud.c     hud          the HUD, the order history, the status line, the
+ *                               pointer's circle
+ *   view_osc.c     remote       OSC addresses applied between frames, observables sent
+ *                               (remote/osc.c: the transport)
+ *   view_tuio.c    remote       TUIO cursors and blobs on the OSC port as interaction
+ *                               points
+ *   view_life.c    life         running unattended: signals, SIGHUP reload, attract mode,
+ *                               frame times
+ *   view_record.c  recording    recording the frames to a video through ffmpeg (--record,
+ *                               F9)
+ *   view_replay.c  replay       playing a recorded trajectory (--replay): pace,
+ *                               direction, ends
+ * Any file reads any section. A section's own file writes its bookkeeping; the settings in
+ * it (the pause in pace, the pointer's mode in input, the HUD and panel shown) are also set
+ * by the controls: the keys, the panel's buttons and OSC. */
 #ifndef BOIDS_APP_VIEW_INTERNAL_H
 #define BOIDS_APP_VIEW_INTERNAL_H
 
@@ -45,139 +61,70 @@ enum {
     VIEW_RECORD_FPS = 60    /* a recording's frame rate: one video frame per frame drawn */
 };
 
-/* A recording under way (view_record.c): ffmpeg's process and the pipe into it. */
-typedef struct view_record {
-    int pid, fd;  /* pid 0: not recording */
-    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
-    int w, h;     /* frame size; a window resized stops the recording */
-    unsigned long frames;
-    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
-    unsigned char *pixels;
-    size_t size;
-} view_record;
+typedef struct view view;
 
-/* A point of the table held by a TUIO session id (view_tuio.c). */
-typedef struct view_tuio_slot {
-    int held;
-    int profile; /* 0 /tuio/2Dcur, 1 /tuio/2Dblb: each has its own ids and alive lists */
-    double id;   /* the session id (an OSC int32 or float, exact in a double) */
-} view_tuio_slot;
+/* ---- view.c ------------------------------------------------------------------------------ */
 
-typedef struct view {
-    const view_opts *o;
-    app_opts app; /* o->app with the backend resolved ("auto": by the renderer) */
-    GLFWwindow *win;
-    render_ctx *r;
-    scene *sc;
-    boids_params start; /* for reset */
-    boids_params base;  /* the current preset's own parameters (density for N changes) */
-    int scale_world;    /* the world follows N (unless --config/--set gave its size) */
-    double aspect;      /* the window's width / height at the start: the world's shape */
-    uint64_t seed, restarts;
-    double weights[3]; /* the weights the one-rule-removed restarts go back to */
-    int win_w, win_h, fb_w, fb_h;
-    /* camera (view_camera.c): the plane's zoom and centre, or the box's cam3 */
-    double zoom, cx, cy;
-    camera3 cam3;
-    uint64_t fly_ns; /* the previous frame's start: the fly keys' clock */
-    int lock;
-    int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
-    /* input */
-    double mx, my; /* cursor, framebuffer pixels */
-    int in_window, left_down, right_down, left_pressed, left_released;
-    int press_on_panel;
-    view_pointer pointer;
-    int ptr_predator, ptr_food; /* the pointer acts this frame, at world (ptr_x, ptr_y) */
-    double ptr_x, ptr_y;
-    ui u;
-    double panel_scroll; /* pixels of the panel scrolled off its top */
-    /* state */
-    int paused, hud, panel, help;
-    int unlinked;    /* the max speed slider moves max speed alone (seed 002's link off) */
-    unsigned single; /* steps to take while paused */
-    long rate, steps_per_frame;
+/* The frame loop's own: what a frame draws and the requests it serves after drawing. */
+typedef struct view_run_state {
     render_colour colour;
-    int follow, follow_found;
-    uint32_t follow_id;
-    float follow_pos[3], follow_vel[3]; /* the followed boid (the plane: x, y and vx, vy) */
-    size_t follow_slot;                 /* its slot in the drawn buffers (gpu: cell order) */
-    unsigned follow_count;
-    int want_follow_toggle, want_quit;
-    int want_shot;    /* screenshots to write after this frame */
-    int release_next; /* scripted click: release the button before the next frame */
-    /* timing, integer nanoseconds so that days of running accumulate no float error */
-    uint64_t anchor_ns, anchor_steps;
-    uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
-    unsigned step_cap;   /* steps the next real-time frame may take, 1 to VIEW_MAX_STEPS */
-    unsigned frame_steps, max_frame_steps; /* the latest frame's steps; the most of any */
+    int want_quit;
+    int want_shot; /* screenshots to write after this frame */
     double frame_ms, steps_per_s;
     uint64_t rate_t0, rate_steps0;
-    /* HUD */
-    double order;
-    float history[VIEW_HISTORY];
-    int hist_len, hist_pos;
-    uint64_t order_t;
-    char status[160];
-    uint64_t status_until;
-    const char *renderer;
-    boids_error err;
-    boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
-    double step_ms;      /* wall time of a frame's steps (the cpu backends' cost) */
-    double boid_len;     /* drawn length, world units: --boid-size or the preset's default */
-    /* interaction points and obstacles (mouse, OSC, config file) */
-    boids_interact inter;
-    uint64_t input_ns;                     /* the latest input of a person (keys, mouse, OSC) */
-    int attracting;                        /* attract mode's predators are out */
-    view_tuio_slot tuio[BOIDS_MAX_POINTS]; /* points of the --tuio kind held by TUIO ids */
-    int tuio_full;                         /* an id found no free point (said once) */
-    /* frame times over the whole run (--stats: percentiles) */
-    uint32_t frame_hist[VIEW_HIST_BINS];
-    uint64_t frame_count;
-    double frame_max_ms;
-    /* OSC */
-    osc_link *osc;
-    uint64_t osc_sent_t;
-    char osc_last_bad[192];
-    unsigned long osc_repeats;
-    double osc_lines;         /* complaint lines stderr may take now (view_osc.c: bad) */
-    uint64_t osc_lines_t;     /* when osc_lines was last topped up */
-    unsigned long osc_hushed; /* complaints refused without a line since the last line */
-    view_record rec;
-    int want_record; /* the record key: start or stop after this frame */
-    /* replay (o->replay): the frame shown, the direction (+1, -1), looping or stopping at
-     * the ends, frames to move while paused, and the frame (and the one before it) read */
-    long frame;
-    int dir, loop;
-    long moves;
-    boids_flock shown[2];
-} view;
+} view_run_state;
 
-/* view.c */
+/* The boid followed (the follow key): found again each frame by its id. */
+typedef struct view_follow_state {
+    int on, found;
+    uint32_t id;
+    float pos[3], vel[3]; /* the followed boid (the plane: x, y and vx, vy) */
+    size_t slot;          /* its slot in the drawn buffers (gpu: cell order) */
+    unsigned count;
+    int want_toggle; /* the follow key or button: start or stop after this frame */
+} view_follow_state;
+
 uint64_t view_now_ns(void);
 /* A new file DIR/boids-STAMP-STEP[-K]EXT in --screenshot-dir, created empty so that no two
  * share a name; 0 if none could be made (v->err says why). */
 int view_new_file(view *v, const char *ext, char *path, size_t size);
 
-/* view_record.c: path NULL names a new file (view_new_file, .mp4). Errors into v->err; a
- * failed frame stops the recording. */
-boids_status view_record_start(view *v, const char *path);
-boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
-boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
-void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
-void view_record_free(view *v);
+/* ---- view_window.c ----------------------------------------------------------------------- */
 
-/* view_window.c: opens the window of the options on v->win, its context current and GL
- * loaded; v->win stays NULL if none could be made. */
+/* The window's and its framebuffer's sizes (view_input.c's resize callback keeps them) and
+ * what its context is. */
+typedef struct view_window_state {
+    int win_w, win_h, fb_w, fb_h;
+    const char *renderer;
+    boids_gl_debug glog; /* -vv: KHR_debug messages of the window's context */
+} view_window_state;
+
+/* Opens the window of the options on v->win, its context current and GL loaded; v->win
+ * stays NULL if none could be made. */
 boids_status view_window_open(view *v, const view_opts *o, boids_error *err);
 /* 1 if the current context renders in software (llvmpipe, softpipe, SwiftShader). */
 int view_software_renderer(void);
 
-/* view_keys.c: GLFW's character and key callbacks, and the `?` overlay. */
+/* ---- view_keys.c: GLFW's character and key callbacks, and the `?` overlay ----------------- */
+
 void view_on_char(GLFWwindow *w, unsigned int c);
 void view_on_key(GLFWwindow *w, int key, int scancode, int action, int mods);
 void view_help_draw(view *v);
 
-/* view_input.c */
+/* ---- view_input.c ------------------------------------------------------------------------ */
+
+/* The mouse as the events leave it, and what the pointer does with it. */
+typedef struct view_input_state {
+    double mx, my; /* cursor, framebuffer pixels */
+    int in_window, left_down, right_down, left_pressed, left_released;
+    int press_on_panel;
+    int release_next; /* scripted click: release the button before the next frame */
+    view_pointer pointer;
+    /* the pointer acts this frame, at world (ptr_x, ptr_y) (view.c, from the above) */
+    int ptr_predator, ptr_food;
+    double ptr_x, ptr_y;
+} view_input_state;
+
 void view_callbacks_install(view *v);
 int view_text_scale(int fb_h); /* the HUD's and panel's pixels per font unit */
 /* Scripted input before a frame: --press holds the button at a world point; a scripted
@@ -186,8 +133,64 @@ void view_script_pointer(view *v);
 /* Types the --keys items of frame frame_no; 0 on a malformed script. */
 int view_script_keys(view *v, long frame_no);
 
-/* view_sim.c: every change goes through boids_params_validate; a refused one keeps the old
- * state and says why on the status line. */
+/* ---- view_camera.c: the plane's camera is zoom and (cx, cy), the box's cam3 --------------- */
+
+typedef struct view_camera_state {
+    double zoom, cx, cy;
+    camera3 cam3;
+    uint64_t fly_ns; /* the previous frame's start: the fly keys' clock */
+    int lock;
+    int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
+} view_camera_state;
+
+int view_is3d(const view *v);
+render_camera view_camera(const view *v); /* the plane's; the box: the framebuffer's size */
+void view_camera_fit(view *v);            /* the whole world beside the panel, unlocked */
+/* The pointer moved by (dx, dy) pixels with the buttons as they are: the plane pans with
+ * the right button; the box turns (left) or pans (right or middle). */
+void view_camera_drag(view *v, double dx, double dy);
+void view_camera_wheel(view *v, double notches); /* zoom; the plane: about the cursor */
+/* In fly mode the movement keys move the camera: their characters do not reach the table. */
+int view_camera_captures_char(const view *v, unsigned c);
+void view_camera_fly(view *v, uint64_t now); /* the fly keys held, each frame */
+/* The box: the camera's view of the frame; with the panel shown, the picture's centre moves
+ * to the middle of the part of the window the panel leaves free, as the plane's fit does (a
+ * shift in clip space, so the perspective itself is unchanged). */
+render_view3 view_camera_box(const view *v);
+/* The box: the eye and the unit ray through the pointer. */
+void view_camera_ray(const view *v, float eye[3], float ray[3]);
+/* A locked camera moves with the followed boid at pos (the box: orbits it). */
+void view_camera_follow(view *v, const float pos[3]);
+
+/* ---- view_sim.c: every change goes through boids_params_validate; a refused one keeps the
+ * old state and says why on the status line ------------------------------------------------ */
+
+/* The run: where restarts go back to, and the interaction table the steps take (changed by
+ * the mouse, OSC, TUIO, attract mode and a reload). */
+typedef struct view_sim_state {
+    boids_params start; /* for reset */
+    boids_params base;  /* the current preset's own parameters (density for N changes) */
+    int scale_world;    /* the world follows N (unless --config/--set gave its size) */
+    double aspect;      /* the window's width / height at the start: the world's shape */
+    uint64_t seed, restarts;
+    double weights[3]; /* the weights the one-rule-removed restarts go back to */
+    double boid_len;   /* drawn length, world units: --boid-size or the preset's default */
+    boids_interact inter;
+} view_sim_state;
+
+/* The pace: steps a second, the pause, and the clock the steps due are counted on
+ * (integer nanoseconds, so that days of running accumulate no float error). */
+typedef struct view_pace_state {
+    int paused;
+    unsigned single; /* steps to take while paused */
+    long rate, steps_per_frame;
+    uint64_t anchor_ns, anchor_steps;
+    uint64_t rest_until; /* slow steps: no stepping before this time (keeps input live) */
+    unsigned step_cap;   /* steps the next real-time frame may take, 1 to VIEW_MAX_STEPS */
+    unsigned frame_steps, max_frame_steps; /* the latest frame's steps; the most of any */
+    double step_ms; /* wall time of a frame's steps (the cpu backends' cost) */
+} view_pace_state;
+
 extern const char *const view_preset_names[VIEW_PRESETS];
 int view_set_params(view *v, const boids_params *np); /* 1 if applied */
 void view_save_weights(view *v);
@@ -212,18 +215,63 @@ int view_replaying(view *v);
 /* After a frame of ms milliseconds: the next real-time frame's cap on its steps. */
 void view_step_cap(view *v, double ms);
 
-/* view_replay.c: errors into v->err. */
-boids_status view_replay_start(view *v); /* shows o->replay_from */
-void view_replay_free(view *v);
-boids_status view_replay_step(view *v, uint64_t t0); /* the frames due this frame */
-void view_replay_move(view *v, int dir);             /* one frame on (+1) or back (-1), paused */
-void view_replay_reverse(view *v);
-void view_replay_loop(view *v);                                /* loop / stop at the ends */
-void view_replay_line(const view *v, char *line, size_t size); /* the HUD's pace line */
+/* ---- view_panel.c ------------------------------------------------------------------------ */
 
-/* view_panel.c */
+typedef struct view_panel_state {
+    int shown;
+    ui ui;
+    double scroll; /* pixels of the panel scrolled off its top */
+    int unlinked;  /* the max speed slider moves max speed alone (seed 002's link off) */
+} view_panel_state;
+
 void view_panel_draw(view *v);
 float view_panel_width(const view *v); /* pixels */
+
+/* ---- view_hud.c -------------------------------------------------------------------------- */
+
+typedef struct view_hud_state {
+    int shown;
+    int help; /* the `?` overlay (view_keys.c draws it) */
+    double order;
+    float history[VIEW_HISTORY];
+    int hist_len, hist_pos;
+    uint64_t order_t;
+    char status[160];
+    uint64_t status_until;
+} view_hud_state;
+
+/* A status line for 3 seconds (and on stderr): fmt with one %s. */
+void view_say(view *v, const char *fmt, const char *arg);
+void view_hud_draw(view *v);
+/* Reads the order when the GPU has it and asks for the next at 10 Hz; now: the frame's start. */
+void view_order_update(view *v, uint64_t now);
+/* The order of the frame shown, into the HUD's figure and its plot; clear: the plot starts
+ * again (a restart). */
+void view_order_push(view *v, double order);
+void view_order_clear(view *v);
+/* The pointer's radius of action around the cursor; active: it acts now. */
+void view_pointer_draw(view *v, const render_camera *c, int active);
+
+/* ---- view_osc.c and view_tuio.c: the remote control -------------------------------------- */
+
+/* A point of the table held by a TUIO session id (view_tuio.c). */
+typedef struct view_tuio_slot {
+    int held;
+    int profile; /* 0 /tuio/2Dcur, 1 /tuio/2Dblb: each has its own ids and alive lists */
+    double id;   /* the session id (an OSC int32 or float, exact in a double) */
+} view_tuio_slot;
+
+typedef struct view_remote_state {
+    osc_link *osc;
+    uint64_t sent_t;
+    char last_bad[192];
+    unsigned long repeats;
+    double lines;         /* complaint lines stderr may take now (view_osc.c: bad) */
+    uint64_t lines_t;     /* when lines was last topped up */
+    unsigned long hushed; /* complaints refused without a line since the last line */
+    view_tuio_slot tuio[BOIDS_MAX_POINTS]; /* points of the --tuio kind held by TUIO ids */
+    int tuio_full;                         /* an id found no free point (said once) */
+} view_remote_state;
 
 /* view_osc.c: nothing happens without --osc-port or --osc-send. */
 boids_status view_osc_open(view *v, boids_error *err);
@@ -237,7 +285,17 @@ void view_osc_complain(view *v, const osc_msg *m, const char *why);
 void view_tuio(view *v, const osc_msg *m, const char *rest);
 void view_tuio_forget(view *v);
 
-/* view_life.c */
+/* ---- view_life.c ------------------------------------------------------------------------- */
+
+/* Attract mode and the frame times over the whole run (--stats: percentiles). */
+typedef struct view_life_state {
+    uint64_t input_ns; /* the latest input of a person (keys, mouse, OSC) */
+    int attracting;    /* attract mode's predators are out */
+    uint32_t frame_hist[VIEW_HIST_BINS];
+    uint64_t frame_count;
+    double frame_max_ms;
+} view_life_state;
+
 void view_signals_install(void); /* SIGTERM, SIGINT: stop; SIGHUP: reload the config */
 void view_signals_restore(void);
 int view_signals_poll(view *v); /* between frames: reloads if asked; 1: stop */
@@ -248,33 +306,72 @@ void view_attract_update(view *v, uint64_t now);
 void view_frame_time(view *v, double ms);
 double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
-/* view_camera.c: the plane's camera is zoom and (cx, cy), the box's cam3. */
-int view_is3d(const view *v);
-render_camera view_camera(const view *v); /* the plane's; the box: the framebuffer's size */
-void view_camera_fit(view *v);            /* the whole world beside the panel, unlocked */
-/* The pointer moved by (dx, dy) pixels with the buttons as they are: the plane pans with
- * the right button; the box turns (left) or pans (right or middle). */
-void view_camera_drag(view *v, double dx, double dy);
-void view_camera_wheel(view *v, double notches); /* zoom; the plane: about the cursor */
-/* In fly mode the movement keys move the camera: their characters do not reach the table. */
-int view_camera_captures_char(const view *v, unsigned c);
-void view_camera_fly(view *v, uint64_t now); /* the fly keys held, each frame */
-/* The box: the camera's view of the frame; with the panel shown, the picture's centre moves
- * to the middle of the part of the window the panel leaves free, as the plane's fit does (a
- * shift in clip space, so the perspective itself is unchanged). */
-render_view3 view_camera_box(const view *v);
-/* The box: the eye and the unit ray through the pointer. */
-void view_camera_ray(const view *v, float eye[3], float ray[3]);
-/* A locked camera moves with the followed boid at pos (the box: orbits it). */
-void view_camera_follow(view *v, const float pos[3]);
+/* ---- view_record.c ----------------------------------------------------------------------- */
 
-/* view_hud.c */
-/* A status line for 3 seconds (and on stderr): fmt with one %s. */
-void view_say(view *v, const char *fmt, const char *arg);
-void view_hud_draw(view *v);
-/* Reads the order when the GPU has it and asks for the next at 10 Hz; now: the frame's start. */
-void view_order_update(view *v, uint64_t now);
-/* The pointer's radius of action around the cursor; active: it acts now. */
-void view_pointer_draw(view *v, const render_camera *c, int active);
+/* A recording under way: ffmpeg's process and the pipe into it. */
+typedef struct view_record {
+    int pid, fd;  /* pid 0: not recording */
+    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
+    int w, h;     /* frame size; a window resized stops the recording */
+    unsigned long frames;
+    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
+    unsigned char *pixels;
+    size_t size;
+    int want; /* the record key: start or stop after this frame (view.c) */
+} view_record;
+
+/* path NULL names a new file (view_new_file, .mp4). Errors into v->err; a failed frame
+ * stops the recording. */
+boids_status view_record_start(view *v, const char *path);
+boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
+boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
+void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
+void view_record_free(view *v);
+
+/* ---- view_replay.c ----------------------------------------------------------------------- */
+
+/* A replay (o->replay): the frame shown, the direction (+1, -1), looping or stopping at the
+ * ends, frames to move while paused, and the frame (and the one before it) read. */
+typedef struct view_replay_state {
+    long frame;
+    int dir, loop;
+    long moves;
+    boids_flock shown[2];
+} view_replay_state;
+
+/* Errors into v->err. */
+boids_status view_replay_start(view *v); /* shows o->replay_from */
+void view_replay_free(view *v);
+boids_status view_replay_step(view *v, uint64_t t0); /* the frames due this frame */
+void view_replay_move(view *v, int dir);             /* one frame on (+1) or back (-1), paused */
+void view_replay_reverse(view *v);
+void view_replay_loop(view *v);                                /* loop / stop at the ends */
+void view_replay_line(const view *v, char *line, size_t size); /* the HUD's pace line */
+
+/* ---- the viewer ------------------------------------------------------------------------- */
+
+struct view {
+    /* made once at the start (view.c, view_window.c) and used by every file */
+    const view_opts *o;
+    app_opts app; /* o->app with the backend resolved ("auto": by the renderer) */
+    GLFWwindow *win;
+    render_ctx *r;
+    scene *sc;
+    boids_error err; /* why the latest call that failed failed */
+    /* each section's state, named for the file that owns it */
+    view_run_state run;
+    view_follow_state follow;
+    view_window_state window;
+    view_input_state input;
+    view_camera_state camera;
+    view_sim_state sim;
+    view_pace_state pace;
+    view_panel_state panel;
+    view_hud_state hud;
+    view_remote_state remote;
+    view_life_state life;
+    view_record recording;
+    view_replay_state replay;
+};
 
 #endif

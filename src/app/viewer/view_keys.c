@@ -17,12 +17,12 @@
 
 static void toggle_help(view *v, int arg) {
     (void)arg;
-    v->help = !v->help;
+    v->hud.help = !v->hud.help;
 }
 
 static void toggle_pause(view *v, int arg) {
     (void)arg;
-    v->paused = !v->paused;
+    v->pace.paused = !v->pace.paused;
 }
 
 static void single_step(view *v, int arg) {
@@ -30,7 +30,7 @@ static void single_step(view *v, int arg) {
     if (v->o->replay)
         view_replay_move(v, 1);
     else
-        v->single = 1;
+        v->pace.single = 1;
 }
 
 static void frame_back(view *v, int arg) {
@@ -50,7 +50,7 @@ static void loop(view *v, int arg) {
 
 /* For the keys that come in pairs, arg is the direction: +1 or -1. */
 static void speed(view *v, int dir) {
-    view_set_rate(v, dir > 0 ? v->rate * 2 : v->rate / 2);
+    view_set_rate(v, dir > 0 ? v->pace.rate * 2 : v->pace.rate / 2);
 }
 
 /* The parameters the paired keys nudge: the field, its step and its range. */
@@ -103,17 +103,17 @@ static void preset(view *v, int k) {
 
 static void next_pointer(view *v, int arg) {
     (void)arg;
-    v->pointer = (view_pointer)((v->pointer + 1) % VIEW_POINTERS);
+    v->input.pointer = (view_pointer)((v->input.pointer + 1) % VIEW_POINTERS);
 }
 
 static void follow(view *v, int arg) {
     (void)arg;
-    v->want_follow_toggle = 1;
+    v->follow.want_toggle = 1;
 }
 
 static void lock_camera(view *v, int arg) {
     (void)arg;
-    v->lock = v->follow && !v->lock;
+    v->camera.lock = v->follow.on && !v->camera.lock;
 }
 
 static void fit(view *v, int arg) {
@@ -127,34 +127,34 @@ static void camera_mode(view *v, int arg) {
         view_say(v, "%s", "orbit and fly are the 3-D camera's (--set dim=3)");
         return;
     }
-    camera3_toggle(&v->cam3);
-    view_say(v, "camera: %s", v->cam3.mode == CAMERA3_FLY ? "fly" : "orbit");
+    camera3_toggle(&v->camera.cam3);
+    view_say(v, "camera: %s", v->camera.cam3.mode == CAMERA3_FLY ? "fly" : "orbit");
 }
 
 static void next_colour(view *v, int arg) {
     (void)arg;
-    v->colour = (render_colour)((v->colour + 1) % RENDER_COLOURS);
+    v->run.colour = (render_colour)((v->run.colour + 1) % RENDER_COLOURS);
 }
 
 static void toggle_hud(view *v, int arg) {
     (void)arg;
-    v->hud = !v->hud;
+    v->hud.shown = !v->hud.shown;
 }
 
 static void toggle_panel(view *v, int arg) {
     (void)arg;
-    v->panel = !v->panel;
-    if (v->fitted) view_camera_fit(v);
+    v->panel.shown = !v->panel.shown;
+    if (v->camera.fitted) view_camera_fit(v);
 }
 
 static void screenshot(view *v, int arg) {
     (void)arg;
-    if (v->want_shot < VIEW_SHOTS_WAITING) v->want_shot++;
+    if (v->run.want_shot < VIEW_SHOTS_WAITING) v->run.want_shot++;
 }
 
 static void record(view *v, int arg) {
     (void)arg;
-    v->want_record = 1;
+    v->recording.want = 1;
 }
 
 /* The clean view on / off: the look's own level (`all` keeps the obstacles out too). */
@@ -169,8 +169,8 @@ static void toggle_clean(view *v, int arg) {
 
 static void escape(view *v, int arg) {
     (void)arg;
-    if (v->help)
-        v->help = 0;
+    if (v->hud.help)
+        v->hud.help = 0;
     else
         glfwSetWindowShouldClose(v->win, 1);
 }
@@ -297,7 +297,7 @@ static const char *plain(const char *md, char *out, size_t size) {
 
 void view_help_draw(view *v) {
     render_ctx *r = v->r;
-    float ts = v->u.ts, lh = 10 * ts;
+    float ts = v->panel.ui.ts, lh = 10 * ts;
     char key[64], help[128];
     int n = 0;
     float kw = 0, hw = 0;
@@ -309,7 +309,7 @@ void view_help_draw(view *v) {
     }
     kw += 8 * ts;
     float w = kw + hw, h = lh * (float)(n + 2);
-    float x = ((float)v->fb_w - w) / 2, y = ((float)v->fb_h - h) / 2;
+    float x = ((float)v->window.fb_w - w) / 2, y = ((float)v->window.fb_h - h) / 2;
     render_rect(r, x - 8 * ts, y - 8 * ts, w + 16 * ts, h + 16 * ts, 0x0b0e17f0);
     render_text(r, x, y, ts, "KEYS", 0xffd166ff);
     for (int i = 0, line = 2; i < NKEYS; i++) {

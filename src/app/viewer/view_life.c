@@ -51,8 +51,8 @@ static void reload(view *v) {
     render_look look = *render_get_look(v->r);
     boids_error e;
     boids_status st = app_params(&v->app, &np, &e);
-    if (!st && v->scale_world) {
-        boids_params_fit_world(&np, &o->base, v->aspect, NULL);
+    if (!st && v->sim.scale_world) {
+        boids_params_fit_world(&np, &o->base, v->sim.aspect, NULL);
         st = boids_params_validate(&np, &e);
     }
     if (!st) {
@@ -67,13 +67,13 @@ static void reload(view *v) {
         return;
     }
     const boids_params *cur = scene_params(v->sc);
-    v->inter = in;
+    v->sim.inter = in;
     view_tuio_forget(v); /* the points the trackers' ids held are the file's now */
     if (np.count != cur->count || np.width != cur->width || np.height != cur->height)
         view_restart_random(v, np);
     else if (view_set_params(v, &np))
         view_save_weights(v);
-    v->start = np;
+    v->sim.start = np;
     render_set_look(v->r, &look);
     view_say(v, "SIGHUP: reloaded %s", o->app.config);
 }
@@ -107,17 +107,17 @@ static void wander(const boids_params *p, int k, double t, double *x, double *y)
 
 void view_attract_update(view *v, uint64_t now) {
     /* Input handled in this frame came after `now`. */
-    double idle = now > v->input_ns ? (double)(now - v->input_ns) * 1e-9 : 0;
+    double idle = now > v->life.input_ns ? (double)(now - v->life.input_ns) * 1e-9 : 0;
     if (v->o->attract <= 0) return;
-    if (!v->attracting && idle >= v->o->attract) {
-        v->attracting = 1;
+    if (!v->life.attracting && idle >= v->o->attract) {
+        v->life.attracting = 1;
         view_say(v, "%s", "attract mode: nobody here, predators wander");
     }
-    if (!v->attracting) return;
+    if (!v->life.attracting) return;
     const boids_params *p = scene_params(v->sc);
     double t = (double)now * 1e-9;
     for (int k = 0; k < VIEW_ATTRACTORS; k++) {
-        boids_point *pt = &v->inter.predators[ATTRACT_FIRST + k];
+        boids_point *pt = &v->sim.inter.predators[ATTRACT_FIRST + k];
         pt->on = 1;
         wander(p, k, t, &pt->x, &pt->y);
         pt->radius = p->predator_radius;
@@ -126,27 +126,27 @@ void view_attract_update(view *v, uint64_t now) {
 }
 
 void view_input_seen(view *v) {
-    v->input_ns = view_now_ns();
-    if (!v->attracting) return;
-    v->attracting = 0;
-    for (int k = 0; k < VIEW_ATTRACTORS; k++) v->inter.predators[ATTRACT_FIRST + k].on = 0;
+    v->life.input_ns = view_now_ns();
+    if (!v->life.attracting) return;
+    v->life.attracting = 0;
+    for (int k = 0; k < VIEW_ATTRACTORS; k++) v->sim.inter.predators[ATTRACT_FIRST + k].on = 0;
 }
 
 /* ---- frame times --------------------------------------------------------------------- */
 
 void view_frame_time(view *v, double ms) {
     int b = (int)(ms * VIEW_HIST_PER_MS);
-    v->frame_hist[b < 0 ? 0 : b >= VIEW_HIST_BINS ? VIEW_HIST_BINS - 1 : b]++;
-    v->frame_count++;
-    if (ms > v->frame_max_ms) v->frame_max_ms = ms;
+    v->life.frame_hist[b < 0 ? 0 : b >= VIEW_HIST_BINS ? VIEW_HIST_BINS - 1 : b]++;
+    v->life.frame_count++;
+    if (ms > v->life.frame_max_ms) v->life.frame_max_ms = ms;
 }
 
 double view_frame_percentile(const view *v, double q) {
-    if (!v->frame_count) return 0;
-    uint64_t want = (uint64_t)ceil(q * (double)v->frame_count), seen = 0;
+    if (!v->life.frame_count) return 0;
+    uint64_t want = (uint64_t)ceil(q * (double)v->life.frame_count), seen = 0;
     for (int b = 0; b < VIEW_HIST_BINS; b++) {
-        seen += v->frame_hist[b];
+        seen += v->life.frame_hist[b];
         if (seen >= want && want > 0) return (b + 1.0) / VIEW_HIST_PER_MS; /* the bin's top */
     }
-    return v->frame_max_ms;
+    return v->life.frame_max_ms;
 }

@@ -60,7 +60,7 @@ static void speeds(view *v, ui *u) {
     ui_label(u, "SPEED", HEADING);
     double side = fmin(np.width, np.height) / np.dt; /* a step may not cross half of it */
     if (ui_slider(u, 23, "max speed", &np.max_speed, side * 1e-4, side * 0.45, "%.3g", 1)) {
-        if (!v->unlinked) {
+        if (!v->panel.unlinked) {
             np.min_speed = np.max_speed / 3;
             np.max_force = np.max_speed / 30;
         }
@@ -70,8 +70,8 @@ static void speeds(view *v, ui *u) {
     snprintf(line, sizeof line, "min %.3g  force %.3g", np.min_speed, np.max_force);
     ui_label(u, line, 0xdde3efffu);
     static const char *const links[] = {"linked", "unlinked"};
-    int k = ui_buttons(u, 110, links, 2, v->unlinked);
-    if (k >= 0) v->unlinked = k;
+    int k = ui_buttons(u, 110, links, 2, v->panel.unlinked);
+    if (k >= 0) v->panel.unlinked = k;
 }
 
 static void flock(view *v, ui *u) {
@@ -81,7 +81,7 @@ static void flock(view *v, ui *u) {
     if (u->active != 7) count_slider = (double)scene_params(v->sc)->count;
     int r = ui_slider(u, 7, "boids (on release)", &count_slider, 10, VIEW_N_MAX, "%.0f", 1);
     if (r == 2) view_set_count(v, lround(count_slider));
-    double rate = (double)v->rate;
+    double rate = (double)v->pace.rate;
     if (ui_slider(u, 8, "steps per second", &rate, 1, 960, "%.0f", 1))
         view_set_rate(v, lround(rate));
     static const char *const restarts[] = {"no sep.", "no align.", "no coh."};
@@ -93,29 +93,33 @@ static void flock(view *v, ui *u) {
     if (k == 1) view_restart_random(v, *scene_params(v->sc));
     if (k == 2) view_reset(v);
     static const char *const runs[] = {"pause", "step", "follow"};
-    int sel = v->paused ? 0 : v->follow ? 2 : -1;
+    int sel = v->pace.paused ? 0 : v->follow.on ? 2 : -1;
     k = ui_buttons(u, 105, runs, 3, sel);
-    if (k == 0) v->paused = !v->paused;
-    if (k == 1) v->single = 1;
-    if (k == 2) v->want_follow_toggle = 1;
+    if (k == 0) v->pace.paused = !v->pace.paused;
+    if (k == 1) v->pace.single = 1;
+    if (k == 2) v->follow.want_toggle = 1;
 }
 
 /* A replay's controls instead of the simulation's: its pace, a frame either way, pause,
  * direction and ends, follow. */
 static void replay(view *v, ui *u) {
     ui_label(u, "REPLAY", HEADING);
-    double rate = (double)v->rate;
+    double rate = (double)v->pace.rate;
     if (ui_slider(u, 8, "frames per second", &rate, 1, 960, "%.0f", 1))
         view_set_rate(v, lround(rate));
     static const char *const moves[] = {"< frame", "pause", "frame >"};
-    int k = ui_buttons(u, 113, moves, 3, v->paused ? 1 : -1);
+    int k = ui_buttons(u, 113, moves, 3, v->pace.paused ? 1 : -1);
     if (k == 0 || k == 2) view_replay_move(v, k - 1);
-    if (k == 1) v->paused = !v->paused;
+    if (k == 1) v->pace.paused = !v->pace.paused;
     static const char *const ways[] = {"reverse", "loop", "follow"};
-    k = ui_buttons(u, 114, ways, 3, v->follow ? 2 : v->loop ? 1 : v->dir < 0 ? 0 : -1);
+    k = ui_buttons(u, 114, ways, 3,
+                   v->follow.on        ? 2
+                   : v->replay.loop    ? 1
+                   : v->replay.dir < 0 ? 0
+                                       : -1);
     if (k == 0) view_replay_reverse(v);
     if (k == 1) view_replay_loop(v);
-    if (k == 2) v->want_follow_toggle = 1;
+    if (k == 2) v->follow.want_toggle = 1;
 }
 
 /* Trails (30 frames, or the length the config or --trail gave) and density on or off. */
@@ -133,43 +137,43 @@ static void look(view *v, ui *u) {
 static void display(view *v, ui *u) {
     /* In 3-D the left button turns the camera: the mode applies when the flock is planar. */
     ui_label(u, view_is3d(v) ? "POINTER (IN 2-D)" : "POINTER", HEADING);
-    int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->pointer);
-    if (k >= 0) v->pointer = (view_pointer)k;
-    k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->pointer - 2);
-    if (k >= 0) v->pointer = (view_pointer)(k + 2);
+    int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->input.pointer);
+    if (k >= 0) v->input.pointer = (view_pointer)k;
+    k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->input.pointer - 2);
+    if (k >= 0) v->input.pointer = (view_pointer)(k + 2);
     ui_label(u, "COLOUR", HEADING);
-    k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->colour);
-    if (k >= 0) v->colour = (render_colour)k;
+    k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->run.colour);
+    if (k >= 0) v->run.colour = (render_colour)k;
     look(v, u);
     static const char *const views[] = {"HUD", "fit", "help"};
-    k = ui_buttons(u, 108, views, 3, v->hud ? 0 : -1);
-    if (k == 0) v->hud = !v->hud;
+    k = ui_buttons(u, 108, views, 3, v->hud.shown ? 0 : -1);
+    if (k == 0) v->hud.shown = !v->hud.shown;
     if (k == 1) view_camera_fit(v);
-    if (k == 2) v->help = !v->help;
+    if (k == 2) v->hud.help = !v->hud.help;
 }
 
 float view_panel_width(const view *v) {
-    return 150 * v->u.ts;
+    return 150 * v->panel.ui.ts;
 }
 
 /* A panel taller than the window scrolls (mouse wheel over it); a thin bar on its left edge
  * shows which part is in view. */
 static void scroll_bar(view *v, float x) {
-    ui *u = &v->u;
-    double max = u->h - v->fb_h;
+    ui *u = &v->panel.ui;
+    double max = u->h - v->window.fb_h;
     if (max <= 0) return;
-    float bar = (float)v->fb_h * (float)v->fb_h / u->h;
-    float at = (float)(v->panel_scroll / max) * ((float)v->fb_h - bar);
+    float bar = (float)v->window.fb_h * (float)v->window.fb_h / u->h;
+    float at = (float)(v->panel.scroll / max) * ((float)v->window.fb_h - bar);
     render_rect(v->r, x, at, u->ts, bar, 0x8a93a6c0);
 }
 
 void view_panel_draw(view *v) {
-    ui *u = &v->u;
+    ui *u = &v->panel.ui;
     float pw = view_panel_width(v);
-    double max = u->h - v->fb_h; /* the height of the previous frame */
-    v->panel_scroll = fmax(0, fmin(v->panel_scroll, max));
-    ui_begin(u, (float)v->fb_w - pw, (float)-v->panel_scroll, pw);
-    scroll_bar(v, (float)v->fb_w - pw);
+    double max = u->h - v->window.fb_h; /* the height of the previous frame */
+    v->panel.scroll = fmax(0, fmin(v->panel.scroll, max));
+    ui_begin(u, (float)v->window.fb_w - pw, (float)-v->panel.scroll, pw);
+    scroll_bar(v, (float)v->window.fb_w - pw);
     if (v->o->replay) {
         replay(v, u);
     } else {

@@ -42,7 +42,7 @@ static void temp_name(const char *path, char *out, size_t size) {
 }
 
 boids_status view_record_start(view *v, const char *path) {
-    view_record *rec = &v->rec;
+    view_record *rec = &v->recording;
     if (rec->pid > 0) return BOIDS_OK;
     if (!view_record_ffmpeg_found())
         return boids_error_set(&v->err, BOIDS_ERR_INPUT,
@@ -53,8 +53,8 @@ boids_status view_record_start(view *v, const char *path) {
         return v->err.status;
     }
     temp_name(rec->path, rec->temp, sizeof rec->temp);
-    rec->w = v->fb_w;
-    rec->h = v->fb_h;
+    rec->w = v->window.fb_w;
+    rec->h = v->window.fb_h;
     rec->frames = 0;
     char size[32], rate[16];
     snprintf(size, sizeof size, "%dx%d", rec->w, rec->h);
@@ -119,7 +119,7 @@ static int reap(view_record *rec) {
 }
 
 boids_status view_record_stop(view *v) {
-    view_record *rec = &v->rec;
+    view_record *rec = &v->recording;
     if (rec->pid <= 0) return BOIDS_OK;
     close(rec->fd);
     rec->fd = -1;
@@ -142,13 +142,13 @@ boids_status view_record_stop(view *v) {
 }
 
 boids_status view_record_frame(view *v) {
-    view_record *rec = &v->rec;
+    view_record *rec = &v->recording;
     if (rec->pid <= 0) return BOIDS_OK;
-    if (v->fb_w != rec->w || v->fb_h != rec->h) {
+    if (v->window.fb_w != rec->w || v->window.fb_h != rec->h) {
         view_record_stop(v);
         return boids_error_set(&v->err, BOIDS_ERR_RUNTIME,
                                "recording stopped: the window changed size (%dx%d to %dx%d)",
-                               rec->w, rec->h, v->fb_w, v->fb_h);
+                               rec->w, rec->h, v->window.fb_w, v->window.fb_h);
     }
     size_t bytes = (size_t)rec->w * (size_t)rec->h * 4;
     if (rec->size < bytes) {
@@ -178,7 +178,7 @@ boids_status view_record_frame(view *v) {
 }
 
 void view_record_abort(view *v) {
-    view_record *rec = &v->rec;
+    view_record *rec = &v->recording;
     if (rec->pid <= 0) return;
     close(rec->fd);
     kill(rec->pid, SIGTERM);
@@ -188,7 +188,7 @@ void view_record_abort(view *v) {
 }
 
 void view_record_free(view *v) {
-    free(v->rec.pixels);
-    v->rec.pixels = NULL;
-    v->rec.size = 0;
+    free(v->recording.pixels);
+    v->recording.pixels = NULL;
+    v->recording.size = 0;
 }

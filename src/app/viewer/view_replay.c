@@ -14,57 +14,57 @@
 static boids_status show(view *v, long k) {
     int banked;
     app_traj_in *t = v->o->replay;
-    if (app_traj_in_read_shown(t, (size_t)k, &v->shown[0], &v->shown[1], &banked, &v->err) ||
-        scene_show(v->sc, &v->shown[0], banked ? &v->shown[1] : NULL,
+    if (app_traj_in_read_shown(t, (size_t)k, &v->replay.shown[0], &v->replay.shown[1], &banked,
+                               &v->err) ||
+        scene_show(v->sc, &v->replay.shown[0], banked ? &v->replay.shown[1] : NULL,
                    app_traj_in_step(t, (size_t)k), &v->err))
         return v->err.status;
-    v->frame = k;
-    v->order = v->o->series_order ? v->o->series_order[k] : boids_order(&v->shown[0]);
-    v->history[v->hist_pos] = (float)v->order;
-    v->hist_pos = (v->hist_pos + 1) % VIEW_HISTORY;
-    if (v->hist_len < VIEW_HISTORY) v->hist_len++;
+    v->replay.frame = k;
+    view_order_push(v,
+                    v->o->series_order ? v->o->series_order[k] : boids_order(&v->replay.shown[0]));
     return BOIDS_OK;
 }
 
 boids_status view_replay_start(view *v) {
     const app_traj_in *t = v->o->replay;
-    v->dir = 1;
-    v->loop = 1;
-    v->pointer = VIEW_POINTER_OFF; /* nothing to push around: the boids are recorded */
-    if (boids_flock_alloc_dim(&v->shown[0], t->n, t->dim, &v->err) ||
-        boids_flock_alloc_dim(&v->shown[1], t->n, t->dim, &v->err))
+    v->replay.dir = 1;
+    v->replay.loop = 1;
+    v->input.pointer = VIEW_POINTER_OFF; /* nothing to push around: the boids are recorded */
+    if (boids_flock_alloc_dim(&v->replay.shown[0], t->n, t->dim, &v->err) ||
+        boids_flock_alloc_dim(&v->replay.shown[1], t->n, t->dim, &v->err))
         return v->err.status;
     return show(v, v->o->replay_from);
 }
 
 void view_replay_free(view *v) {
-    boids_flock_free(&v->shown[0]);
-    boids_flock_free(&v->shown[1]);
+    boids_flock_free(&v->replay.shown[0]);
+    boids_flock_free(&v->replay.shown[1]);
 }
 
 /* The frame `moves` frames on from the shown one: wrapped round when looping, else held at
  * the end it reached, and paused there. */
 static long target(view *v, long moves) {
     const long frames = (long)v->o->replay->frames;
-    long k = v->frame + moves;
-    if (v->loop) return ((k % frames) + frames) % frames;
+    long k = v->replay.frame + moves;
+    if (v->replay.loop) return ((k % frames) + frames) % frames;
     if (k < 0 || k >= frames) {
         k = k < 0 ? 0 : frames - 1;
-        if (!v->paused) view_say(v, "%s", k ? "the recording's last frame" : "its first frame");
-        v->paused = 1;
+        if (!v->pace.paused)
+            view_say(v, "%s", k ? "the recording's last frame" : "its first frame");
+        v->pace.paused = 1;
     }
     return k;
 }
 
 boids_status view_replay_step(view *v, uint64_t t0) {
-    long moves = v->moves;
-    v->moves = 0;
+    long moves = v->replay.moves;
+    v->replay.moves = 0;
     unsigned due = view_steps_due(v, t0); /* paused: keeps the pace's clock anchored */
-    if (!v->paused) moves += v->dir * (long)due;
-    v->frame_steps = 0;
+    if (!v->pace.paused) moves += v->replay.dir * (long)due;
+    v->pace.frame_steps = 0;
     if (moves == 0) return BOIDS_OK;
     long k = target(v, moves);
-    return k == v->frame ? BOIDS_OK : show(v, k);
+    return k == v->replay.frame ? BOIDS_OK : show(v, k);
 }
 
 void view_replay_move(view *v, int dir) {
@@ -72,8 +72,8 @@ void view_replay_move(view *v, int dir) {
         view_say(v, "%s: in a replay (--replay FILE)", dir > 0 ? "one frame on" : "one frame back");
         return;
     }
-    v->paused = 1;
-    v->moves += dir;
+    v->pace.paused = 1;
+    v->replay.moves += dir;
 }
 
 void view_replay_reverse(view *v) {
@@ -81,8 +81,8 @@ void view_replay_reverse(view *v) {
         view_say(v, "%s", "reverse: in a replay (--replay FILE)");
         return;
     }
-    v->dir = -v->dir;
-    view_say(v, "replay %s", v->dir > 0 ? "forwards" : "backwards");
+    v->replay.dir = -v->replay.dir;
+    view_say(v, "replay %s", v->replay.dir > 0 ? "forwards" : "backwards");
 }
 
 void view_replay_loop(view *v) {
@@ -90,11 +90,12 @@ void view_replay_loop(view *v) {
         view_say(v, "%s", "loop: in a replay (--replay FILE)");
         return;
     }
-    v->loop = !v->loop;
-    view_say(v, "replay %s", v->loop ? "loops" : "stops at the ends");
+    v->replay.loop = !v->replay.loop;
+    view_say(v, "replay %s", v->replay.loop ? "loops" : "stops at the ends");
 }
 
 void view_replay_line(const view *v, char *line, size_t size) {
-    snprintf(line, size, "frame %ld/%zu  %ld fps %s%s%s", v->frame, v->o->replay->frames, v->rate,
-             v->dir > 0 ? ">" : "<", v->loop ? "  loop" : "", v->paused ? "  (paused)" : "");
+    snprintf(line, size, "frame %ld/%zu  %ld fps %s%s%s", v->replay.frame, v->o->replay->frames,
+             v->pace.rate, v->replay.dir > 0 ? ">" : "<", v->replay.loop ? "  loop" : "",
+             v->pace.paused ? "  (paused)" : "");
 }

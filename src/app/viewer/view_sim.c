@@ -21,7 +21,7 @@ int view_replaying(view *v) {
 static int params_ok(view *v, const boids_params *np) {
     boids_error e;
     if (view_replaying(v)) return 0;
-    if (boids_params_validate(np, &e) || boids_interact_check_world(&v->inter, np, &e)) {
+    if (boids_params_validate(np, &e) || boids_interact_check_world(&v->sim.inter, np, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
     }
@@ -41,32 +41,32 @@ static void restart(view *v, boids_params np, uint64_t seed) {
         view_say(v, "%s", e.msg);
         return;
     }
-    v->follow = 0;
-    v->hist_len = 0;
+    v->follow.on = 0;
+    view_order_clear(v);
     render_layer_reset(v->r);
-    v->anchor_ns = view_now_ns();
-    v->anchor_steps = 0;
+    v->pace.anchor_ns = view_now_ns();
+    v->pace.anchor_steps = 0;
     view_camera_fit(v);
 }
 
 void view_restart_random(view *v, boids_params np) {
-    v->restarts++;
-    restart(v, np, v->seed + v->restarts);
+    v->sim.restarts++;
+    restart(v, np, v->sim.seed + v->sim.restarts);
 }
 
 void view_save_weights(view *v) {
     const boids_params *p = scene_params(v->sc);
-    v->weights[0] = p->separation_weight;
-    v->weights[1] = p->alignment_weight;
-    v->weights[2] = p->cohesion_weight;
+    v->sim.weights[0] = p->separation_weight;
+    v->sim.weights[1] = p->alignment_weight;
+    v->sim.weights[2] = p->cohesion_weight;
 }
 
 /* Seed 000's buttons: random boids with the three rules, or with rule k (0..2) removed. */
 void view_restart_without(view *v, int k) {
     boids_params np = *scene_params(v->sc);
-    np.separation_weight = k == 0 ? 0 : v->weights[0];
-    np.alignment_weight = k == 1 ? 0 : v->weights[1];
-    np.cohesion_weight = k == 2 ? 0 : v->weights[2];
+    np.separation_weight = k == 0 ? 0 : v->sim.weights[0];
+    np.alignment_weight = k == 1 ? 0 : v->sim.weights[1];
+    np.cohesion_weight = k == 2 ? 0 : v->sim.weights[2];
     view_restart_random(v, np);
     static const char *const names[] = {"separation", "alignment", "cohesion"};
     if (k >= 0 && k < 3) view_say(v, "restarted without %s", names[k]);
@@ -74,11 +74,11 @@ void view_restart_without(view *v, int k) {
 
 void view_reset(view *v) {
     if (view_replaying(v)) return;
-    v->restarts = 0;
-    restart(v, v->start, v->seed);
-    v->base = v->o->base;
-    v->boid_len = v->o->boid_len > 0 ? v->o->boid_len : render_default_length(&v->start);
-    v->scale_world = v->o->scale_world;
+    v->sim.restarts = 0;
+    restart(v, v->sim.start, v->sim.seed);
+    v->sim.base = v->o->base;
+    v->sim.boid_len = v->o->boid_len > 0 ? v->o->boid_len : render_default_length(&v->sim.start);
+    v->sim.scale_world = v->o->scale_world;
     view_save_weights(v);
 }
 
@@ -102,7 +102,7 @@ void view_set_count(view *v, long n) {
     }
     boids_params np = *scene_params(v->sc);
     np.count = n;
-    if (v->scale_world) boids_params_fit_world(&np, &v->base, v->aspect, NULL);
+    if (v->sim.scale_world) boids_params_fit_world(&np, &v->sim.base, v->sim.aspect, NULL);
     view_restart_random(v, np);
 }
 
@@ -126,10 +126,10 @@ void view_apply_preset_named(view *v, const char *name) {
     np.dim = scene_params(v->sc)->dim;
     boids_params base = np;
     np.count = scene_params(v->sc)->count;
-    boids_params_fit_world(&np, &base, v->aspect, NULL);
-    v->base = base;
-    v->scale_world = 1;
-    if (v->o->boid_len <= 0) v->boid_len = render_default_length(&base);
+    boids_params_fit_world(&np, &base, v->sim.aspect, NULL);
+    v->sim.base = base;
+    v->sim.scale_world = 1;
+    if (v->o->boid_len <= 0) v->sim.boid_len = render_default_length(&base);
     const boids_params *cur = scene_params(v->sc);
     if (np.width == cur->width && np.height == cur->height) {
         view_set_params(v, &np);
@@ -154,9 +154,9 @@ void view_toggle_boundary(view *v) {
 }
 
 void view_set_rate(view *v, long rate) {
-    v->rate = rate < 1 ? 1 : rate > 7680 ? 7680 : rate;
-    v->anchor_ns = view_now_ns();
-    v->anchor_steps = 0;
+    v->pace.rate = rate < 1 ? 1 : rate > 7680 ? 7680 : rate;
+    v->pace.anchor_ns = view_now_ns();
+    v->pace.anchor_steps = 0;
 }
 
 /* A slow machine slows the flock down rather than the frames: after a frame longer than
@@ -164,11 +164,11 @@ void view_set_rate(view *v, long rate) {
  * waits for them) the next frames take half as many steps, down to one; each frame within
  * half of it allows one more, up to VIEW_MAX_STEPS. */
 void view_step_cap(view *v, double ms) {
-    if (ms > VIEW_FRAME_MS && v->frame_steps > 0)
-        v->step_cap = v->frame_steps > 1 ? v->frame_steps / 2 : 1;
-    else if (ms < VIEW_FRAME_MS / 2 && v->step_cap < VIEW_MAX_STEPS)
-        v->step_cap++;
-    if (v->step_cap < 1) v->step_cap = 1;
+    if (ms > VIEW_FRAME_MS && v->pace.frame_steps > 0)
+        v->pace.step_cap = v->pace.frame_steps > 1 ? v->pace.frame_steps / 2 : 1;
+    else if (ms < VIEW_FRAME_MS / 2 && v->pace.step_cap < VIEW_MAX_STEPS)
+        v->pace.step_cap++;
+    if (v->pace.step_cap < 1) v->pace.step_cap = 1;
 }
 
 /* Steps due this frame: a fixed count per frame, or real time at `rate` steps per second
@@ -177,38 +177,38 @@ void view_step_cap(view *v, double ms) {
  * spiralling: a frame never runs more than step_cap steps (view_step_cap), and only one when
  * the steps themselves are slow. */
 unsigned view_steps_due(view *v, uint64_t now) {
-    if (v->paused) {
-        v->anchor_ns = now;
-        v->anchor_steps = 0;
-        unsigned k = v->single < VIEW_MAX_STEPS ? v->single : VIEW_MAX_STEPS;
-        v->single -= k;
+    if (v->pace.paused) {
+        v->pace.anchor_ns = now;
+        v->pace.anchor_steps = 0;
+        unsigned k = v->pace.single < VIEW_MAX_STEPS ? v->pace.single : VIEW_MAX_STEPS;
+        v->pace.single -= k;
         return k;
     }
-    if (v->steps_per_frame > 0) return (unsigned)v->steps_per_frame;
-    if (now < v->rest_until) {
-        v->anchor_ns = now;
-        v->anchor_steps = 0;
+    if (v->pace.steps_per_frame > 0) return (unsigned)v->pace.steps_per_frame;
+    if (now < v->pace.rest_until) {
+        v->pace.anchor_ns = now;
+        v->pace.anchor_steps = 0;
         return 0;
     }
-    uint64_t hour = (uint64_t)v->rate * 3600u;
-    if (v->anchor_steps >= hour) {
-        v->anchor_steps -= hour;
-        v->anchor_ns += 3600000000000ull;
+    uint64_t hour = (uint64_t)v->pace.rate * 3600u;
+    if (v->pace.anchor_steps >= hour) {
+        v->pace.anchor_steps -= hour;
+        v->pace.anchor_ns += 3600000000000ull;
     }
-    uint64_t due = (now - v->anchor_ns) / 1000u * (uint64_t)v->rate / 1000000u;
+    uint64_t due = (now - v->pace.anchor_ns) / 1000u * (uint64_t)v->pace.rate / 1000000u;
     /* The steps, not the drawing, decide: a cheap step (the cpu grid at 100,000 boids, 5 ms)
      * under slow drawing (llvmpipe) may still catch up several steps a frame. */
-    unsigned cap = v->step_ms > 25 ? 1 : v->step_cap ? v->step_cap : 1;
+    unsigned cap = v->pace.step_ms > 25 ? 1 : v->pace.step_cap ? v->pace.step_cap : 1;
     /* A replay shows only the frame it lands on: the frames between cost nothing. */
     if (v->o->replay) cap = UINT32_MAX;
-    if (due <= v->anchor_steps) return 0;
-    uint64_t k = due - v->anchor_steps;
+    if (due <= v->pace.anchor_steps) return 0;
+    uint64_t k = due - v->pace.anchor_steps;
     if (k > cap) {
-        v->anchor_ns = now;
-        v->anchor_steps = 0;
+        v->pace.anchor_ns = now;
+        v->pace.anchor_steps = 0;
         return cap;
     }
-    v->anchor_steps += k;
+    v->pace.anchor_steps += k;
     return (unsigned)k;
 }
 
@@ -218,13 +218,15 @@ unsigned view_steps_due(view *v, uint64_t now) {
 boids_status view_step(view *v, uint64_t t0) {
     if (v->o->replay) return view_replay_step(v, t0);
     unsigned k = view_steps_due(v, t0);
-    v->frame_steps = k;
-    if (k > v->max_frame_steps && v->steps_per_frame <= 0 && !v->paused) v->max_frame_steps = k;
-    boids_status st = scene_set_interact(v->sc, &v->inter, &v->err);
+    v->pace.frame_steps = k;
+    if (k > v->pace.max_frame_steps && v->pace.steps_per_frame <= 0 && !v->pace.paused)
+        v->pace.max_frame_steps = k;
+    boids_status st = scene_set_interact(v->sc, &v->sim.inter, &v->err);
     if (st) return st;
     boids_params *p = scene_params(v->sc), own = *p;
-    if (v->ptr_predator) p->predator = 1, p->predator_x = v->ptr_x, p->predator_y = v->ptr_y;
-    if (v->ptr_food) p->food = 1, p->food_x = v->ptr_x, p->food_y = v->ptr_y;
+    if (v->input.ptr_predator)
+        p->predator = 1, p->predator_x = v->input.ptr_x, p->predator_y = v->input.ptr_y;
+    if (v->input.ptr_food) p->food = 1, p->food_x = v->input.ptr_x, p->food_y = v->input.ptr_y;
     /* dive.h: in 3-D the predator dives through the roost; the steps' parameters only, so a
      * predator that is on stays on between dives */
     const boids_params base = *p;
@@ -236,8 +238,8 @@ boids_status view_step(view *v, uint64_t t0) {
      * the following frames draw without stepping for as long, so that at most half the
      * time goes to the simulation and the window still answers. */
     double wall = (double)(view_now_ns() - t0) * 1e-6;
-    v->step_ms = v->step_ms > 0 ? 0.9 * v->step_ms + 0.1 * wall : wall;
+    v->pace.step_ms = v->pace.step_ms > 0 ? 0.9 * v->pace.step_ms + 0.1 * wall : wall;
     double ms = fmax(wall, scene_gpu_ms(v->sc));
-    if (ms > 40) v->rest_until = view_now_ns() + (uint64_t)(ms * 1e6);
+    if (ms > 40) v->pace.rest_until = view_now_ns() + (uint64_t)(ms * 1e6);
     return BOIDS_OK;
 }

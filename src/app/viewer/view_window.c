@@ -115,6 +115,6 @@ boids_status view_window_open(view *v, const view_opts *o, boids_error *err) {
     }
     glfwSwapInterval(o->vsync ? 1 : 0);
     if (o->hide_cursor) glfwSetInputMode(v->win, GLFW_CURSOR, GLFW_CURSOR_HIDDEN);
-    if (o->app.verbose >= 2) return boids_gl_debug_enable(&v->glog, err);
+    if (o->app.verbose >= 2) return boids_gl_debug_enable(&v->window.glog, err);
     return BOIDS_OK;
 }

@@ -19,13 +19,15 @@
 const char *const view_tuio_names[VIEW_TUIO_KINDS + 1] = {"predators", "attractors", "off", NULL};
 
 static boids_point *table_of(view *v) {
-    return v->o->tuio == VIEW_TUIO_ATTRACTORS ? v->inter.attractors : v->inter.predators;
+    return v->o->tuio == VIEW_TUIO_ATTRACTORS ? v->sim.inter.attractors : v->sim.inter.predators;
 }
 
 /* The point the session id of profile holds, or -1. */
 static int held_by(const view *v, int profile, double id) {
     for (int i = 0; i < BOIDS_MAX_POINTS; i++)
-        if (v->tuio[i].held && v->tuio[i].profile == profile && v->tuio[i].id == id) return i;
+        if (v->remote.tuio[i].held && v->remote.tuio[i].profile == profile &&
+            v->remote.tuio[i].id == id)
+            return i;
     return -1;
 }
 
@@ -33,14 +35,14 @@ static int held_by(const view *v, int profile, double id) {
 static int take(view *v, int profile, double id) {
     const boids_point *t = table_of(v);
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        if (v->tuio[i].held || t[i].on) continue;
-        v->tuio[i] = (view_tuio_slot){1, profile, id};
+        if (v->remote.tuio[i].held || t[i].on) continue;
+        v->remote.tuio[i] = (view_tuio_slot){1, profile, id};
         return i;
     }
-    if (!v->tuio_full)
+    if (!v->remote.tuio_full)
         view_say(v, "TUIO: no free %s point (16 at most): further cursors are ignored",
                  v->o->tuio == VIEW_TUIO_ATTRACTORS ? "attractor" : "predator");
-    v->tuio_full = 1;
+    v->remote.tuio_full = 1;
     return -1;
 }
 
@@ -65,7 +67,7 @@ static void set(view *v, const osc_msg *m, int profile) {
     const boids_params *p = scene_params(v->sc);
     render_camera c = view_camera(v);
     double wx, wy;
-    render_px_to_world(&c, m->num[2] * v->fb_w, m->num[3] * v->fb_h, &wx, &wy);
+    render_px_to_world(&c, m->num[2] * v->window.fb_w, m->num[3] * v->window.fb_h, &wx, &wy);
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         wx -= floor(wx / p->width) * p->width;
         wy -= floor(wy / p->height) * p->height;
@@ -81,7 +83,7 @@ static void set(view *v, const osc_msg *m, int profile) {
     boids_error e;
     if (boids_interact_check_point(&np, "TUIO", &e)) {
         view_osc_complain(v, m, e.msg);
-        if (fresh) v->tuio[i].held = 0;
+        if (fresh) v->remote.tuio[i].held = 0;
         return;
     }
     *pt = np;
@@ -90,13 +92,13 @@ static void set(view *v, const osc_msg *m, int profile) {
 /* `alive s...`: the points of this profile's ids not listed go off and free. */
 static void alive(view *v, const osc_msg *m, int profile) {
     for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        if (!v->tuio[i].held || v->tuio[i].profile != profile) continue;
+        if (!v->remote.tuio[i].held || v->remote.tuio[i].profile != profile) continue;
         int listed = 0;
-        for (int k = 1; k < m->argc && !listed; k++) listed = m->num[k] == v->tuio[i].id;
+        for (int k = 1; k < m->argc && !listed; k++) listed = m->num[k] == v->remote.tuio[i].id;
         if (listed) continue;
-        v->tuio[i].held = 0;
+        v->remote.tuio[i].held = 0;
         table_of(v)[i].on = 0;
-        v->tuio_full = 0;
+        v->remote.tuio_full = 0;
     }
 }
 
@@ -114,6 +116,6 @@ void view_tuio(view *v, const osc_msg *m, const char *rest) {
 }
 
 void view_tuio_forget(view *v) {
-    memset(v->tuio, 0, sizeof v->tuio);
-    v->tuio_full = 0;
+    memset(v->remote.tuio, 0, sizeof v->remote.tuio);
+    v->remote.tuio_full = 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The viewer over OSC: what each address does (docs/osc.md is the table), applied between
- * frames from the queue osc.c fills, and the observables sent several times a second.
- * Every change goes through the same code as the keys and the panel (view_sim.c), and a
+ * frames from the queue the transport fills (remote/osc.c), and the observables sent several times
+ * a second. Every change goes through the same code as the keys and the panel (view_sim.c), and a
  * parameter through the same parser as `--set`. */
 #include <math.h>
 #include <stdarg.h>
@@ -20,26 +20,26 @@
 /* May a complaint take a line on stderr now? */
 static int line_allowed(view *v) {
     uint64_t now = view_now_ns();
-    if (!v->osc_lines_t) v->osc_lines = OSC_LINES_BURST;
-    v->osc_lines = fmin(OSC_LINES_BURST,
-                        v->osc_lines + (double)(now - v->osc_lines_t) * 1e-9 * OSC_LINES_PER_S);
-    v->osc_lines_t = now;
-    if (v->osc_lines < 1) return 0;
-    v->osc_lines -= 1;
+    if (!v->remote.lines_t) v->remote.lines = OSC_LINES_BURST;
+    v->remote.lines = fmin(OSC_LINES_BURST, v->remote.lines + (double)(now - v->remote.lines_t) *
+                                                                  1e-9 * OSC_LINES_PER_S);
+    v->remote.lines_t = now;
+    if (v->remote.lines < 1) return 0;
+    v->remote.lines -= 1;
     return 1;
 }
 
 /* Says how many complaints went without a line, before the next line (or at close). */
 static void tell_hushed(view *v) {
-    if (v->osc_repeats)
+    if (v->remote.repeats)
         fprintf(stderr, "boids: (the previous OSC complaint came %lu more times)\n",
-                v->osc_repeats);
-    if (v->osc_hushed)
+                v->remote.repeats);
+    if (v->remote.hushed)
         fprintf(stderr,
                 "boids: (%lu more OSC messages were refused without a line: at most %g lines "
                 "at once, then %g a second)\n",
-                v->osc_hushed, OSC_LINES_BURST, OSC_LINES_PER_S);
-    v->osc_repeats = v->osc_hushed = 0;
+                v->remote.hushed, OSC_LINES_BURST, OSC_LINES_PER_S);
+    v->remote.repeats = v->remote.hushed = 0;
 }
 
 /* A refused message: a reply `/boids/error s WHY` to the --osc-send target, and one line on
@@ -47,22 +47,22 @@ static void tell_hushed(view *v) {
  * controller stuck sending a bad value for weeks does not fill the log, and complaints
  * beyond the rate above are counted too; the counts are told before the next line. */
 static void bad(view *v, const char *fmt, ...) {
-    char msg[sizeof v->osc_last_bad];
+    char msg[sizeof v->remote.last_bad];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (v->osc) osc_send_text(v->osc, "/boids/error", msg);
-    if (!strcmp(msg, v->osc_last_bad)) {
-        v->osc_repeats++;
+    if (v->remote.osc) osc_send_text(v->remote.osc, "/boids/error", msg);
+    if (!strcmp(msg, v->remote.last_bad)) {
+        v->remote.repeats++;
         return;
     }
     if (!line_allowed(v)) {
-        v->osc_hushed++;
+        v->remote.hushed++;
         return;
     }
     tell_hushed(v);
-    snprintf(v->osc_last_bad, sizeof v->osc_last_bad, "%s", msg);
+    snprintf(v->remote.last_bad, sizeof v->remote.last_bad, "%s", msg);
     view_say(v, "%s (ignored)", msg);
 }
 
@@ -103,7 +103,7 @@ static void param(view *v, const osc_msg *m, const char *key) {
         return;
     }
     /* A world the present obstacles do not fit (view_sim.c would refuse it without a reply). */
-    if (strcmp(key, "count") && boids_interact_check_world(&v->inter, &np, &e)) {
+    if (strcmp(key, "count") && boids_interact_check_world(&v->sim.inter, &np, &e)) {
         bad(v, "%s: %s", where, e.msg);
         return;
     }
@@ -115,7 +115,7 @@ static void param(view *v, const osc_msg *m, const char *key) {
         }
         view_set_count(v, np.count);
     } else if (np.width != cur->width || np.height != cur->height) {
-        v->scale_world = 0; /* the world has the size it was given now */
+        v->sim.scale_world = 0; /* the world has the size it was given now */
         view_restart_random(v, np);
     } else {
         if (view_set_params(v, &np)) view_save_weights(v);
@@ -131,7 +131,7 @@ static void get_param(view *v, const osc_msg *m, const char *key) {
     char text[64], path[OSC_PATH_MAX + 16];
     boids_params_format(scene_params(v->sc), info, text, sizeof text);
     snprintf(path, sizeof path, "/boids/param/%s", key);
-    osc_send_text(v->osc, path, text);
+    osc_send_text(v->remote.osc, path, text);
 }
 
 static void preset(view *v, const osc_msg *m, const char *rest) {
@@ -150,7 +150,8 @@ static void preset(view *v, const osc_msg *m, const char *rest) {
 
 static void pause_run(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
-    if (want_args(v, m, 0, 1) && want_numbers(v, m)) v->paused = m->argc == 0 || m->num[0] != 0;
+    if (want_args(v, m, 0, 1) && want_numbers(v, m))
+        v->pace.paused = m->argc == 0 || m->num[0] != 0;
 }
 
 static void step(view *v, const osc_msg *m, const char *rest) {
@@ -161,7 +162,7 @@ static void step(view *v, const osc_msg *m, const char *rest) {
         bad(v, "OSC %s: %s steps: expected 1 to 1000", m->path, m->text[0]);
         return;
     }
-    v->single += (unsigned)k;
+    v->pace.single += (unsigned)k;
 }
 
 static void reset(view *v, const osc_msg *m, const char *rest) {
@@ -177,15 +178,15 @@ static void restart(view *v, const osc_msg *m, const char *rest) {
 static void screenshot(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
     if (!want_args(v, m, 0, 0)) return;
-    if (v->want_shot >= VIEW_SHOTS_WAITING)
-        bad(v, "OSC %s: %d screenshots already wait for this frame", m->path, v->want_shot);
+    if (v->run.want_shot >= VIEW_SHOTS_WAITING)
+        bad(v, "OSC %s: %d screenshots already wait for this frame", m->path, v->run.want_shot);
     else
-        v->want_shot++;
+        v->run.want_shot++;
 }
 
 static void quit(view *v, const osc_msg *m, const char *rest) {
     (void)rest;
-    if (want_args(v, m, 0, 0)) v->want_quit = 1;
+    if (want_args(v, m, 0, 0)) v->run.want_quit = 1;
 }
 
 /* ---- interaction points and obstacles --------------------------------------------------- */
@@ -225,11 +226,11 @@ static void point(view *v, const osc_msg *m, const char *rest, boids_point *tabl
 }
 
 static void predator(view *v, const osc_msg *m, const char *rest) {
-    point(v, m, rest, v->inter.predators);
+    point(v, m, rest, v->sim.inter.predators);
 }
 
 static void attractor(view *v, const osc_msg *m, const char *rest) {
-    point(v, m, rest, v->inter.attractors);
+    point(v, m, rest, v->sim.inter.attractors);
 }
 
 /* "/boids/get/predator/I" (or attractor): replies on the same address as setting it, with
@@ -248,20 +249,20 @@ static void get_point(view *v, const osc_msg *m, const char *rest, const boids_p
     snprintf(path, sizeof path, "/boids/%s/%ld", kind, i);
     snprintf(text, sizeof text, "%s %.9g %.9g %.9g %.9g %.9g", pt->on ? "on" : "off", pt->x, pt->y,
              pt->radius, pt->weight, pt->z);
-    osc_send_text(v->osc, path, text);
+    osc_send_text(v->remote.osc, path, text);
 }
 
 static void get_predator(view *v, const osc_msg *m, const char *rest) {
-    get_point(v, m, rest, v->inter.predators, "predator");
+    get_point(v, m, rest, v->sim.inter.predators, "predator");
 }
 
 static void get_attractor(view *v, const osc_msg *m, const char *rest) {
-    get_point(v, m, rest, v->inter.attractors, "attractor");
+    get_point(v, m, rest, v->sim.inter.attractors, "attractor");
 }
 
 static void obstacle(view *v, const osc_msg *m, const char *rest) {
     if (!strcmp(rest, "clear")) {
-        if (want_args(v, m, 0, 0)) v->inter.obstacle_count = 0;
+        if (want_args(v, m, 0, 0)) v->sim.inter.obstacle_count = 0;
         return;
     }
     int kind = !strcmp(rest, "circle")    ? BOIDS_OBSTACLE_CIRCLE
@@ -297,7 +298,7 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
     snprintf(where, sizeof where, "OSC %s", m->path);
     /* Into a copy first: an obstacle the world cannot take (too large for a periodic world)
      * is refused here instead of failing the next step. */
-    boids_interact next = v->inter;
+    boids_interact next = v->sim.inter;
     if (boids_interact_add_obstacle(&next, &o, where, &e)) {
         bad(v, "%s", e.msg);
         return;
@@ -306,7 +307,7 @@ static void obstacle(view *v, const osc_msg *m, const char *rest) {
         bad(v, "%s: %s", where, e.msg);
         return;
     }
-    v->inter = next;
+    v->sim.inter = next;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------- */
@@ -355,7 +356,8 @@ static void dispatch(view *v, const osc_msg *m) {
 boids_status view_osc_open(view *v, boids_error *err) {
     const view_opts *o = v->o;
     if (!o->osc_port && !o->osc_send) return BOIDS_OK;
-    if (!(v->osc = osc_create(o->osc_host, o->osc_port, o->osc_send, err))) return err->status;
+    if (!(v->remote.osc = osc_create(o->osc_host, o->osc_port, o->osc_send, err)))
+        return err->status;
     if (o->app.verbose && o->osc_port)
         fprintf(stderr, "boids view: OSC on %s:%d\n", o->osc_host ? o->osc_host : "127.0.0.1",
                 o->osc_port);
@@ -363,34 +365,45 @@ boids_status view_osc_open(view *v, boids_error *err) {
 }
 
 /* The observables: the flock read back and measured (boids_metrics_compute, O(N) plus the
- * pairs within the vision radius), so at most osc_rate times a second. */
+ * pairs within the vision radius), so at most osc_rate times a second. One bundle of
+ * single-value messages (/boids/order f, /boids/milling f, /boids/clusters i, /boids/n i,
+ * /boids/step h) and /boids/observables with all five. */
 static void send_observables(view *v, uint64_t now) {
     uint64_t period = (uint64_t)(1e9 / v->o->osc_rate);
-    if (now - v->osc_sent_t < period) return;
-    v->osc_sent_t = now;
+    if (now - v->remote.sent_t < period) return;
+    v->remote.sent_t = now;
     boids_metrics mt;
     boids_error e;
     if (scene_metrics(v->sc, &mt, &e)) {
         bad(v, "OSC observables: %s", e.msg);
         return;
     }
-    osc_send_observables(v->osc, mt.order, mt.milling, lround(mt.clusters),
-                         scene_params(v->sc)->count, scene_steps(v->sc));
+    osc_arg order = {'f', mt.order, 0}, milling = {'f', mt.milling, 0};
+    osc_arg clusters = {'i', 0, lround(mt.clusters)}, n = {'i', 0, scene_params(v->sc)->count};
+    osc_arg steps = {'h', 0, (int64_t)scene_steps(v->sc)};
+    /* Each as a message of its own, and all five in one for clients that prefer a list. */
+    osc_out out[] = {{"/boids/order", 1, {order}},
+                     {"/boids/milling", 1, {milling}},
+                     {"/boids/clusters", 1, {clusters}},
+                     {"/boids/n", 1, {n}},
+                     {"/boids/step", 1, {steps}},
+                     {"/boids/observables", 5, {order, milling, clusters, n, steps}}};
+    osc_send_bundle(v->remote.osc, out, (int)(sizeof out / sizeof out[0]));
 }
 
 void view_osc_poll(view *v, uint64_t now) {
-    if (!v->osc) return;
+    if (!v->remote.osc) return;
     osc_msg m;
     unsigned long dropped = 0, more = 0;
     /* A frame applies what has arrived, not what keeps arriving while it does. */
-    for (int k = 0; k < OSC_QUEUE && osc_next(v->osc, &m, &more); k++, dropped += more)
+    for (int k = 0; k < OSC_QUEUE && osc_next(v->remote.osc, &m, &more); k++, dropped += more)
         dispatch(v, &m);
     if (dropped + more) bad(v, "OSC: messages dropped on a full queue");
-    if (osc_sends(v->osc)) send_observables(v, now);
+    if (osc_sends(v->remote.osc)) send_observables(v, now);
 }
 
 void view_osc_close(view *v) {
     tell_hushed(v);
-    osc_destroy(v->osc);
-    v->osc = NULL;
+    osc_destroy(v->remote.osc);
+    v->remote.osc = NULL;
 }
