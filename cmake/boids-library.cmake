@@ -12,6 +12,8 @@
 #
 # Every library is compiled with hidden visibility: only the declarations of include/boids/
 # are exported (boids/api.h), so a host application with its own GL loader links cleanly.
+# Both core libraries hold the support library's objects (src/support: atomic files, the INI
+# reader), hidden: it is neither installed nor exported.
 # The same names exist as ALIAS targets for a parent project that adds boids with
 # add_subdirectory or FetchContent.
 include(GNUInstallDirs)
@@ -31,7 +33,7 @@ target_include_directories(boids_core_shared
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
          $<BUILD_INTERFACE:${BOIDS_GENERATED_INCLUDE}>
          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-  PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+  PRIVATE ${PROJECT_SOURCE_DIR}/src/core ${PROJECT_SOURCE_DIR}/src/support)
 target_link_libraries(boids_core_shared
   PRIVATE ${MATH_LIB} $<TARGET_NAME_IF_EXISTS:OpenMP::OpenMP_C>)
 set_target_properties(boids_core_shared PROPERTIES

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The library as another project uses it: `cmake --install` into a temporary prefix, then
-  - every installed shared library exports only boids_ symbols (nm -D --defined-only) and
-    has a versioned SONAME file beside it;
+  - every installed shared library exports only boids_ symbols (nm -D --defined-only), none
+    of the support library's, and has a versioned SONAME file beside it; the support
+    library's headers are not installed;
   - examples/consumer, a separate CMake project, finds it with find_package(boids 0.3),
     builds and runs;
   - examples/minimal.c builds with the README's `cc ... $(pkg-config --cflags --libs boids)
@@ -57,6 +58,10 @@ def main():
                   if os.path.isdir(d))
     for name in ("boids/boids.h", "boids/version.h", "boids/gpu.h"):
         check(f"header {name} installed", os.path.isfile(os.path.join(prefix, "include", name)))
+    # The support library (src/support) is the project's own: none of its headers installed.
+    for name in ("atomic_file.h", "ini.h", "text_lines.h"):
+        found = glob.glob(os.path.join(prefix, "include", "**", name), recursive=True)
+        check(f"support header {name} not installed", not found, str(found))
     for program in ("boids", "boids-bench", "boids-mpi"):
         if os.path.isfile(os.path.join(build, program)) or \
                 os.path.isfile(os.path.join(build, "bench", program)):
@@ -77,7 +82,9 @@ def main():
         others = [s for s in syms if not s.startswith(("boids_", "__odr_asan.boids_"))]
         check(f"lib{lib}.so exports boids_ symbols only", syms and not others,
               f"{len(others)} others, e.g. {others[:5]}")
-        internal = [s for s in syms if s.endswith("_unchecked")]
+        # Internal functions, the support library's (atomic files, the INI reader) among them.
+        internal = [s for s in syms if s.endswith("_unchecked")
+                    or s.startswith(("boids_atomic_", "boids_ini_", "text_"))]
         check(f"lib{lib}.so keeps its internal functions hidden", not internal, str(internal))
 
     # No LD_LIBRARY_PATH anywhere below: a consumer of a non-system prefix finds the

@@ -10,7 +10,7 @@
 
 #include <glad/gl.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/gpu.h"
 #include "boids/state_io.h"
 #include "render/camera3.h"

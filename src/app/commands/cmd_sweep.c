@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/estimators.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"

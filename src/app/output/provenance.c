@@ -9,7 +9,7 @@
 #include <omp.h>
 #endif
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/version.h"
 
 #ifndef BOIDS_GIT_COMMIT

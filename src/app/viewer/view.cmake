@@ -29,7 +29,7 @@ add_library(boids_view_gpu STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
 add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
 add_dependencies(boids_view_gpu boids_view_shaders_gen)
 target_include_directories(boids_view_gpu PUBLIC src/gpu)
-target_link_libraries(boids_view_gpu PUBLIC boids_app_tree boids_gpu PkgConfig::CGLM)
+target_link_libraries(boids_view_gpu PUBLIC boids_app_tree boids_support boids_gpu PkgConfig::CGLM)
 
 # The viewer and the drawing code as a library of the program, so that a test program can
 # print the viewer's key table (tests/view.cmake). Its backend set-up is boids_cli's.
