@@ -3,7 +3,7 @@
 # targets). The program, the benchmark and the tests link the static boids_core and
 # boids_gpu, which may use internal headers; what is installed and exported is:
 #
-#   boids::core         libboids_core.so (SONAME libboids_core.so.0.3 while the major
+#   boids::core         libboids_core.so (SONAME libboids_core.so.0.4 while the major
 #                       version is 0, then .so.MAJOR)
 #   boids::core_static  libboids_core.a (the in-tree boids_core)
 #   boids::gpu          libboids_gpu.so, the GL loader (glad) inside it and hidden

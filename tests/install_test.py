@@ -3,7 +3,7 @@
   - every installed shared library exports only boids_ symbols (nm -D --defined-only), none
     of the support library's, and has a versioned SONAME file beside it; the support
     library's headers are not installed;
-  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.3),
+  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.4),
     builds and runs;
   - examples/minimal.c builds with the README's `cc ... $(pkg-config --cflags --libs boids)
     -Wl,-rpath,$(pkg-config --variable=libdir boids)` and runs with no LD_LIBRARY_PATH;
@@ -73,8 +73,8 @@ def main():
         check(f"lib{lib}.a installed", os.path.isfile(os.path.join(libdir, f"lib{lib}.a")))
         so = os.path.join(libdir, f"lib{lib}.so")
         soname = run("objdump", "-p", so, check_rc=0).stdout
-        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.3 (0.x: the minor version breaks)",
-              f"SONAME               lib{lib}.so.0.3\n" in soname and os.path.exists(so + ".0.3"),
+        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.4 (0.x: the minor version breaks)",
+              f"SONAME               lib{lib}.so.0.4\n" in soname and os.path.exists(so + ".0.4"),
               soname[:300])
         syms = exported(so)
         # AddressSanitizer adds an ODR indicator (__odr_asan.NAME) for each exported global
@@ -97,7 +97,7 @@ def main():
         f"-DCMAKE_C_FLAGS={' '.join(san)}", check_rc=0)
     run(cmake, "--build", consumer, check_rc=0)
     p = run(os.path.join(consumer, "consumer"), env=env)
-    check("find_package consumer runs", p.returncode == 0 and "boids 0.3" in p.stdout,
+    check("find_package consumer runs", p.returncode == 0 and "boids 0.4" in p.stdout,
           p.stdout + p.stderr)
     p = run(os.path.join(consumer, "consumer_gpu"), env=env)
     check("find_package consumer links boids::gpu", p.returncode == 0 and "GPU library" in p.stdout,
