@@ -53,13 +53,15 @@ if(TARGET boids_gpu)
   get_target_property(BOIDS_GPU_LIB_SOURCES boids_gpu SOURCES)
   get_target_property(BOIDS_GLAD_SOURCES boids_glad SOURCES)
   # The grid geometry and the tiles' window check (src/core/grid_geom.c, tile.c) are
-  # internal to the core, hidden in its shared library, so the GPU libraries carry their own
-  # hidden copy of them.
+  # internal to the core, hidden in its shared library, and so is the support library's clock
+  # (src/support/clock.c): the GPU libraries carry their own hidden copy of them.
   add_library(boids_gpu_objects OBJECT ${BOIDS_GPU_LIB_SOURCES} ${BOIDS_GLAD_SOURCES}
                                        ${PROJECT_SOURCE_DIR}/src/core/grid_geom.c
-                                       ${PROJECT_SOURCE_DIR}/src/core/tile.c)
+                                       ${PROJECT_SOURCE_DIR}/src/core/tile.c
+                                       ${PROJECT_SOURCE_DIR}/src/support/clock.c)
   target_include_directories(boids_gpu_objects
-    PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include)
+    PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include
+            ${PROJECT_SOURCE_DIR}/src/support)
   target_link_libraries(boids_gpu_objects PRIVATE boids_core_shared)
   target_compile_definitions(boids_gpu_objects
     PRIVATE $<TARGET_PROPERTY:boids_gpu,COMPILE_DEFINITIONS>)

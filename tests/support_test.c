@@ -3,6 +3,8 @@
  * NULL for each pointer argument, a zeroed or committed atomic file. Each call must refuse
  * with BOIDS_ERR_INPUT and a message (or, without an error return, do nothing) and never
  * crash or leave a file; every row runs twice, the second time with a NULL error report.
+ * And the clocks: the monotonic one never goes back and counts a sleep, the CPU one counts
+ * busy work and not a sleep.
  *
  * Built against the support headers and the core that holds the support library's objects,
  * as the programs link them. */
@@ -10,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "clock.h"
 #include "ini.h"
 
 #include "check.h"
@@ -113,7 +117,32 @@ static int run_row(size_t id, boids_error *e) {
     return -99;
 }
 
+static void test_clocks(void) {
+    double t0 = mono_seconds(), c0 = cpu_seconds(), prev = t0;
+    for (int i = 0; i < 100000; i++) {
+        double t = mono_seconds();
+        CHECK(t >= prev, "the monotonic clock went back: %.9f after %.9f", t, prev);
+        prev = t;
+    }
+    struct timespec pause = {0, 50000000};
+    double before = mono_seconds(), cpu_before = cpu_seconds();
+    nanosleep(&pause, NULL);
+    double slept = mono_seconds() - before, cpu_slept = cpu_seconds() - cpu_before;
+    CHECK(slept >= 0.049 && slept < 30, "a 50 ms sleep took %.6f s", slept);
+    CHECK(cpu_slept < 0.04, "a 50 ms sleep used %.6f s of CPU", cpu_slept);
+    /* Busy until the CPU clock has counted a millisecond (at most 10 s of wall time). */
+    volatile double sink = 0;
+    double c1 = c0;
+    for (double end = mono_seconds() + 10; c1 - c0 < 1e-3 && mono_seconds() < end;) {
+        for (int i = 0; i < 100000; i++) sink += i;
+        c1 = cpu_seconds();
+    }
+    CHECK(c0 >= 0 && c1 - c0 >= 1e-3, "busy work: %.6f s of CPU from %.6f", c1 - c0, c0);
+    CHECK(mono_seconds() > t0, "the monotonic clock stood still");
+}
+
 int main(void) {
+    test_clocks();
     snprintf(dir, sizeof dir, "/tmp/boids-support-XXXXXX");
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

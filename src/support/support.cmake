@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The support library (src/support, included from the top level before the core): atomic
-# output files, the INI reader and bounded text lines. Internal to the
-# project: never installed, never exported, declared in no public header.
+# output files, the INI reader, bounded text lines and the one monotonic clock. Internal to
+# the project: never installed, never exported, declared in no public header.
 #
 #   boids_support_objects  the code, compiled once, position-independent and with hidden
 #                          visibility; its objects go into the core's archive and shared
@@ -11,6 +11,7 @@
 #                          ("atomic_file.h") and the core that holds its objects
 add_library(boids_support_objects OBJECT
   src/support/atomic_file.c
+  src/support/clock.c
   src/support/ini.c
   src/support/text_lines.c
 )
