@@ -55,7 +55,7 @@ def verify(label, argv, curves=False):
     dt = time.time() - t
     rows = [line.split() for line in p.stdout.splitlines()
             if line.endswith(" pass") or line.endswith(" FAIL")]
-    # band %, then the undecided boids (cmd_verify.c's row)
+    # band %, then the undecided boids (verify/verify_compare.c's row)
     cols = [(float(r[i].rstrip("%")), int(r[i + 1])) for r in rows
             for i in range(len(r) - 1) if r[i].endswith("%")]
     band = max((c[0] for c in cols), default=0.0)

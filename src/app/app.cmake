@@ -19,7 +19,10 @@ if(BOIDS_BUILD_GPU)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
                                   ${BOIDS_APP}/verify/verify_interact.c
-                                  ${BOIDS_APP}/verify/verify_decide.c)
+                                  ${BOIDS_APP}/verify/verify_decide.c
+                                  ${BOIDS_APP}/verify/verify_scenarios.c
+                                  ${BOIDS_APP}/verify/verify_compare.c
+                                  ${BOIDS_APP}/verify/verify_curves.c)
   target_link_libraries(boids_verify PUBLIC boids_cli)
 endif()
 
@@ -47,7 +50,8 @@ add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/
                                   ${BOIDS_APP}/commands/cmd_sim.c
                                   ${BOIDS_APP}/commands/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
-                                  ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
+                                  ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c
+                                  ${BOIDS_APP}/sweep/sweep_exec.c ${BOIDS_APP}/sweep/sweep_table.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")
 target_link_libraries(boids_research PUBLIC boids_cli PkgConfig::CJSON)
 
@@ -59,18 +63,10 @@ if(BOIDS_BUILD_VIEWER)
 endif()
 
 # ---- boids-mpi: one flock split over MPI ranks (sim) and a sweep's runs over them (sweep),
-# built when MPI (Debian: libopenmpi-dev) is found
-option(BOIDS_MPI "Build boids-mpi when an MPI library is found" ON)
-if(BOIDS_MPI)
-  find_package(MPI COMPONENTS C)
-  if(MPI_C_FOUND)
-    add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/mpi/mpi_agree.c
-                             ${BOIDS_APP}/mpi/mpi_flock.c ${BOIDS_APP}/mpi/sim_mpi.c
-                             ${BOIDS_APP}/mpi/sweep_mpi.c)
-    target_link_libraries(boids-mpi PRIVATE boids_research MPI::MPI_C)
-  else()
-    message(STATUS "MPI not found: boids-mpi is not built (Debian: libopenmpi-dev openmpi-bin)")
-  endif()
+# built where the MPI backend is (src/mpi/mpi.cmake: when MPI, Debian's libopenmpi-dev, is found)
+if(TARGET boids_mpi)
+  add_executable(boids-mpi ${BOIDS_APP}/commands/mpi_main.c ${BOIDS_APP}/mpi/mpi_agree.c
+                           ${BOIDS_APP}/mpi/sim_mpi.c ${BOIDS_APP}/mpi/sweep_mpi.c)
+  target_link_libraries(boids-mpi PRIVATE boids_research boids_mpi MPI::MPI_C)
 endif()
 endif()
-

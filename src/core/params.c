@@ -396,7 +396,7 @@ static void preset_murmuration(boids_params *p) {
      * (limited to the vision radius, the flock broke into dozens of small clouds), a wide
      * field of view and a narrow speed band; the food point is the roost, a weak pull
      * reaching the whole box, and the predator is the falcon the viewer and `boids render`
-     * send diving through it (src/app/viewer/dive.h). The weights make it one body rather than a
+     * send diving through it (src/app/render/dive.h). The weights make it one body rather than a
      * cloud of clumps: cohesion towards the 7 nearest, stronger than separation, pulled each
      * bird's neighbours in until they sat inside the separation radius (nearest-neighbour
      * distance 5 to 8 against a radius of 12) in clumps of about eight, while the roost

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Tiles: one flock stepped as slabs of the global grid, for `boids-mpi sim` (src/app/mpi),
- * where each rank holds one slab. Internal to the project (the app and the tests use it).
+/* Tiles: one flock stepped as slabs of the global grid, for the MPI backend (src/mpi),
+ * where each rank holds one slab. Internal to the project (that backend and the tests use it).
  *
  * The cut. The whole flock's grid (grid_geom.h: the geometry the backend's step would use
  * for all N boids) has n[D-1] rows along its last axis (y in the plane, z in the box). A

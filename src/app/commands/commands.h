@@ -43,4 +43,9 @@ typedef struct sim_driver {
 /* boids sim through driver drv; returns the exit code (only the writer prints a failure). */
 int sim_main(int argc, char **argv, const sim_driver *drv);
 
+/* boids sweep (argv[0] "sweep") through driver drv (cmd_sweep.c; the driver: sweep/sweep.h):
+ * parse, check, run, write. Returns the exit code; only a writer prints the failure's message. */
+struct sweep_driver;
+int sweep_main(int argc, char **argv, const struct sweep_driver *drv);
+
 #endif

@@ -17,7 +17,7 @@
 #include "boids/gpu.h"
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"
-#include "mpi/mpi_flock.h"
+#include "mpi_flock.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
@@ -101,7 +101,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
         boids_backend_destroy(local);
         return NULL;
     }
-    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, err);
+    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
     return b;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/commands.h"
 #include "mpi/mpi_common.h"
 #include "mpi/mpi_run.h"
 #include "cli/progress.h"

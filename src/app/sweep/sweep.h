@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* boids sweep, shared by its parts: the grid of runs (sweep_grid.c), the runs file and its
- * journal (sweep_runs.c), the command (cmd_sweep.c) and its MPI driver (sweep_mpi.c).
+ * journal (sweep_runs.c), running the runs (sweep_exec.c), the table, runs file, sidecars and
+ * plot written from their results (sweep_table.c), the command (commands/cmd_sweep.c) and its
+ * MPI driver (mpi/sweep_mpi.c).
  *
  * A sweep is the cartesian product of the counts, the values of each swept key and the
  * seeds. Points are (N, value of key 1, ..., value of key K); runs are (point, seed). Both
@@ -140,10 +142,11 @@ boids_status sweep_journal_add(sweep_journal *j, const sweep *s, const app_opts 
 /* Closes the journal; remove: delete it too (the runs file now holds every run). */
 void sweep_journal_close(sweep_journal *j, int remove);
 
-/* ---- the command (cmd_sweep.c) ---- */
+/* ---- running the runs (sweep_exec.c) ---- */
 
-/* How a sweep's runs get done: one after the other here (boids sweep), or spread over MPI
- * ranks (boids-mpi sweep, sweep_mpi.c). */
+/* How a sweep's runs get done: one after the other here (boids sweep, sweep_run_serial), or
+ * spread over MPI ranks (boids-mpi sweep, mpi/sweep_mpi.c). The command's body (sweep_main,
+ * commands/commands.h) takes one. */
 typedef struct sweep_driver {
     int writer; /* 1: this process checks and writes every output (serial, or MPI rank 0) */
     /* NULL, or called by every process with what parsing its command line returned
@@ -161,9 +164,17 @@ typedef struct sweep_driver {
                         boids_error *err);
 } sweep_driver;
 
-/* The whole command (argv[0] "sweep"): parse, check, run through drv, write. Returns the exit
- * code; only a writer prints the failure's message. */
-int sweep_main(int argc, char **argv, const sweep_driver *drv);
+/* Before the first run: *res, every run's result (not done; free it), and in the writer
+ * (drv->writer) the journal j of --runs-out, resuming from it with --resume (*resumed: the
+ * runs it already held). */
+boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_driver *drv,
+                         sweep_result **res, sweep_journal *j, size_t *resumed, boids_error *err);
+
+/* The serial driver's run: every run not finished yet, in run order, each added to the
+ * journal (if any) as it ends, with a progress line. The first failure stops the sweep; the
+ * journal keeps what finished before. */
+boids_status sweep_run_serial(const sweep *s, const app_opts *o, sweep_result *res,
+                              sweep_journal *j, boids_error *err);
 
 /* One run: its parameters, and its averages into res[r] (done set). */
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
@@ -176,5 +187,15 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
 
 /* The runs of res already done (of the part, with --part). */
 size_t sweep_done(const sweep *s, const sweep_result *res);
+
+/* ---- the outputs (sweep_table.c) ---- */
+
+struct app_prov; /* output/provenance.h */
+
+/* From every run's result (the writer, after the last run): the table (--out or stdout), the
+ * runs file, the sidecars (pv: the sweep's start) and the plot; with --part the runs file and
+ * its sidecar alone. The table and the plot are written all or nothing. */
+boids_status sweep_finish(const sweep *s, const app_opts *o, const struct app_prov *pv,
+                          const sweep_result *res, size_t resumed, boids_error *err);
 
 #endif

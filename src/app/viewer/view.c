@@ -17,7 +17,7 @@
 #include <GLFW/glfw3.h>
 
 #include "clock.h"
-#include "viewer/dive.h"
+#include "render/dive.h"
 #include "viewer/view_internal.h"
 
 const char *const view_pointer_names[VIEW_POINTERS + 1] = {"off", "predator", "food", "hover",

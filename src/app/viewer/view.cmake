@@ -47,11 +47,12 @@ add_library(boids_viewer STATIC
   ${BOIDS_APP}/viewer/view_replay.c
   ${BOIDS_APP}/viewer/view_life.c
   ${BOIDS_APP}/viewer/view_camera.c
-  ${BOIDS_APP}/viewer/dive.c
   ${BOIDS_APP}/remote/osc.c
   ${BOIDS_APP}/viewer/view_ui.c
   ${BOIDS_APP}/render/render_scene.c
   ${BOIDS_APP}/render/render_image.c
+  ${BOIDS_APP}/render/offscreen.c
+  ${BOIDS_APP}/render/dive.c
 )
 target_link_libraries(boids_viewer PUBLIC boids_cli boids_research boids_view_gpu PkgConfig::GLFW
                                           PkgConfig::LIBLO Threads::Threads)

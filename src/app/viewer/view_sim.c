@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "viewer/dive.h"
+#include "render/dive.h"
 #include "viewer/view_internal.h"
 
 const char *const view_preset_names[VIEW_PRESETS] = {"flock", "school",  "swarm",  "chaos",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* One flock over the ranks of an MPI communicator, behind the backend interface, so that
- * `boids sim`'s loop (cmd_sim.c) runs it unchanged (mpi_flock.c; src/core/tile.h says why
- * the split run has the bits of one process).
+/* One flock over the ranks of an MPI communicator, behind the backend interface, so that a
+ * program's step loop (boids-mpi sim's is `boids sim`'s) runs it unchanged (mpi_flock.c;
+ * src/core/tile.h says why the split run has the bits of one process).
  *
  * Each rank owns the boids of a slab of whole rows of the flock's grid (its tile) and steps
  * them on its own backend (cpu or gpu) each step, after four exchanges: the bounding box
@@ -9,8 +9,8 @@
  * MPI_FLOCK_IMBALANCE times the mean), the boids that left their tile (migration), and the
  * halo (the border row of each neighbouring tile, by non-blocking point-to-point messages).
  * Every operation is collective: every rank calls it, in the same order. */
-#ifndef BOIDS_APP_MPI_FLOCK_H
-#define BOIDS_APP_MPI_FLOCK_H
+#ifndef BOIDS_MPI_FLOCK_H
+#define BOIDS_MPI_FLOCK_H
 
 #include <mpi.h>
 #include <stdint.h>
@@ -25,9 +25,11 @@
  * by local: with one rank, local must hold whole and steps it alone; with more, local may
  * hold anything of whole's dimension (it is replaced by the rank's window each step).
  * Takes local (destroyed with the split flock, or on failure). Collective. NULL on failure,
- * the same on every rank for a refusal of the model or the cut (err says why). */
+ * the same on every rank for a refusal of the model or the cut (err says why); a rank
+ * other than 0 whose own setup failed also prints its message on stderr, after prog (the
+ * program's name), since rank 0's err names only the rank. */
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
-                                const boids_flock *whole, boids_error *err);
+                                const boids_flock *whole, const char *prog, boids_error *err);
 
 /* on = 1 (the default): each step moves the tile's interior rows while the halo is on its
  * way, then the border rows; 0: waits for the halo, then moves the tile at once. The same

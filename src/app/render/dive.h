@@ -5,8 +5,8 @@
  * low on the other, once every DIVE_PERIOD steps, and is off between dives. The path is a
  * function of the step count alone, so rendered films are reproducible. 2-D parameters,
  * or the predator off, are left alone. */
-#ifndef BOIDS_APP_DIVE_H
-#define BOIDS_APP_DIVE_H
+#ifndef BOIDS_APP_RENDER_DIVE_H
+#define BOIDS_APP_RENDER_DIVE_H
 
 #include <stdint.h>
 

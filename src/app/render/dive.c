@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "viewer/dive.h"
+#include "render/dive.h"
 
 #include <math.h>
 

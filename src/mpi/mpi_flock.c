@@ -18,14 +18,14 @@
  * Messages carry records as bytes: every rank runs the same binary on the same kind of
  * processor (a homogeneous cluster), as the sweep's messages assume. */
 #define BOIDS_BACKEND_CHECKS 1 /* no renaming of the constructors: this file makes none */
-#include "mpi/mpi_flock.h"
+#include "mpi_flock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/backend_impl.h"
-#include "../core/tile.h"
+#include "backend_impl.h"
+#include "tile.h"
 
 enum { TAG_DOWN = 31, TAG_UP = 32, TAG_GATHER = 33 };
 
@@ -563,20 +563,11 @@ static void op_destroy(boids_backend *b) {
     mflock *c = (mflock *)b;
     boids_backend_destroy(c->local);
     MPI_Type_free(&c->rec_type);
-    free(c->own);
-    free(c->row);
-    free(c->cut);
-    free(c->hist);
-    free(c->hist_all);
-    free(c->buf);
-    free(c->rbuf);
-    free(c->tmp);
-    free(c->scount);
     boids_flock_free(&c->lf);
-    free(c->lgid);
-    free(c->next);
-    free(c->edge);
-    free(c->pair);
+    /* the buffers that grow with the flock, freed alike */
+    void *scratch[] = {c->own, c->row,    c->cut,  c->hist, c->hist_all, c->buf, c->rbuf,
+                       c->tmp, c->scount, c->lgid, c->next, c->edge,     c->pair};
+    for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++) free(scratch[i]);
     free(c);
 }
 
@@ -639,7 +630,7 @@ static boids_status first_tiles(mflock *c, const boids_params *p, const boids_fl
 }
 
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
-                                const boids_flock *whole, boids_error *err) {
+                                const boids_flock *whole, const char *prog, boids_error *err) {
     mflock *c = calloc(1, sizeof *c);
     if (!c) {
         boids_backend_destroy(local);
@@ -690,7 +681,7 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
             boids_error_set(err, BOIDS_ERR_RUNTIME,
                             "rank %d could not set up its tile (its message above)", first);
         else if (c->rank != 0 && first != 0)
-            fprintf(stderr, "boids-mpi: rank %d: %s\n", c->rank, err->msg);
+            fprintf(stderr, "%s: rank %d: %s\n", prog, c->rank, err->msg);
         op_destroy(&c->base);
         return NULL;
     }
