@@ -20,7 +20,7 @@
 #include "boids/gpu.h"
 
 #include "bench.h"
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "cli/cli.h"
 #include "cpu_grid.h"
 #include "cli/progress.h"

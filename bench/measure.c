@@ -32,13 +32,8 @@
 #include "boids/gpu.h"
 
 #include "bench.h"
+#include "clock.h"
 #include "cpu_ref.h"
-
-static double clock_s(clockid_t id) {
-    struct timespec t;
-    clock_gettime(id, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static boids_backend *create(bench_backend kind, const boids_flock *f, int threads, int timing,
                              boids_error *err) {
@@ -99,10 +94,10 @@ static boids_status run_rep(boids_backend *b, bench_backend kind, const boids_pa
     if ((s = boids_backend_step(b, p, 1, err))) return s;
     finish(kind);
     if (timing) boids_gpu_timings_reset(b);
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
+    double c0 = cpu_seconds(), t0 = mono_seconds();
     if ((s = boids_backend_step(b, p, steps, err))) return s;
     finish(kind);
-    double t1 = clock_s(CLOCK_MONOTONIC), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    double t1 = mono_seconds(), c1 = cpu_seconds();
     r->wall_s = t1 - t0;
     r->cpu_s = c1 - c0;
     memset(r->stage_ms, 0, sizeof r->stage_ms);

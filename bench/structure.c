@@ -6,7 +6,6 @@
  * says whether they are. Each measure is timed like a backend's point (bench/README.md):
  * a first untimed call, --warmup more, then --reps timed calls (fewer, at least 3, when they
  * would exceed --budget), judged by the same trust rule. */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "bench.h"
 #include "boids/structure.h"
+#include "clock.h"
 
 enum { STRUCT_BINS = 32, STRUCT_MEASURES = 3 };
 
@@ -46,9 +46,7 @@ typedef struct struct_point {
 /* The monotonic clock in ms: read around each call (a bench_sample reads /proc, too slow to
  * bracket a call of a tenth of a millisecond). */
 static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + 1e-6 * (double)t.tv_nsec;
+    return 1e3 * mono_seconds();
 }
 
 /* One call of the measure; the correlation's pair count into pairs_per_boid (each pair

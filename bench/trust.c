@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "clock.h"
 
 int bench_trust_judge(const bench_trust_in *in, char *why, size_t size) {
     size_t len = 0;
@@ -114,11 +115,8 @@ static double task_seconds(const char *tid) {
 }
 
 void bench_sample_take(bench_sample *s) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    s->wall_s = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    s->cpu_s = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    s->wall_s = mono_seconds();
+    s->cpu_s = cpu_seconds();
     s->busy_s = busy_seconds();
     double load[3];
     bench_loadavg(load);

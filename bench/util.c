@@ -13,7 +13,7 @@
 #include <omp.h>
 #endif
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "bench.h"
 
 const char *const bench_stage_names[BENCH_STAGES] = {"clear",   "count", "scan",

@@ -4,7 +4,7 @@
 # package, a pkg-config file and the Python package (cmake/boids-python.cmake), all in
 # GNUInstallDirs places under CMAKE_INSTALL_PREFIX.
 #
-#   find_package(boids 0.3 REQUIRED)   then link boids::core or boids::gpu
+#   find_package(boids 0.4 REQUIRED)   then link boids::core or boids::gpu
 #   pkg-config --cflags --libs boids   the shared core (boids-gpu for the GPU library)
 include(CMakePackageConfigHelpers)
 
@@ -21,7 +21,7 @@ install(EXPORT boidsTargets NAMESPACE boids:: DESTINATION ${BOIDS_CMAKE_DIR} COM
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/boidsConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/boidsConfig.cmake
                               INSTALL_DESTINATION ${BOIDS_CMAKE_DIR})
-# 0.x releases promise nothing across minor versions: 0.3 accepts 0.3.*, not 0.4.
+# 0.x releases promise nothing across minor versions: 0.4 accepts 0.4.*, not 0.5.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake

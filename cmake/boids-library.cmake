@@ -3,7 +3,7 @@
 # targets). The program, the benchmark and the tests link the static boids_core and
 # boids_gpu, which may use internal headers; what is installed and exported is:
 #
-#   boids::core         libboids_core.so (SONAME libboids_core.so.0.3 while the major
+#   boids::core         libboids_core.so (SONAME libboids_core.so.0.4 while the major
 #                       version is 0, then .so.MAJOR)
 #   boids::core_static  libboids_core.a (the in-tree boids_core)
 #   boids::gpu          libboids_gpu.so, the GL loader (glad) inside it and hidden
@@ -12,6 +12,8 @@
 #
 # Every library is compiled with hidden visibility: only the declarations of include/boids/
 # are exported (boids/api.h), so a host application with its own GL loader links cleanly.
+# Both core libraries hold the support library's objects (src/support: atomic files, the INI
+# reader), hidden: it is neither installed nor exported.
 # The same names exist as ALIAS targets for a parent project that adds boids with
 # add_subdirectory or FetchContent.
 include(GNUInstallDirs)
@@ -31,7 +33,7 @@ target_include_directories(boids_core_shared
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
          $<BUILD_INTERFACE:${BOIDS_GENERATED_INCLUDE}>
          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-  PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+  PRIVATE ${PROJECT_SOURCE_DIR}/src/core ${PROJECT_SOURCE_DIR}/src/support)
 target_link_libraries(boids_core_shared
   PRIVATE ${MATH_LIB} $<TARGET_NAME_IF_EXISTS:OpenMP::OpenMP_C>)
 set_target_properties(boids_core_shared PROPERTIES
@@ -51,13 +53,15 @@ if(TARGET boids_gpu)
   get_target_property(BOIDS_GPU_LIB_SOURCES boids_gpu SOURCES)
   get_target_property(BOIDS_GLAD_SOURCES boids_glad SOURCES)
   # The grid geometry and the tiles' window check (src/core/grid_geom.c, tile.c) are
-  # internal to the core, hidden in its shared library, so the GPU libraries carry their own
-  # hidden copy of them.
+  # internal to the core, hidden in its shared library, and so is the support library's clock
+  # (src/support/clock.c): the GPU libraries carry their own hidden copy of them.
   add_library(boids_gpu_objects OBJECT ${BOIDS_GPU_LIB_SOURCES} ${BOIDS_GLAD_SOURCES}
                                        ${PROJECT_SOURCE_DIR}/src/core/grid_geom.c
-                                       ${PROJECT_SOURCE_DIR}/src/core/tile.c)
+                                       ${PROJECT_SOURCE_DIR}/src/core/tile.c
+                                       ${PROJECT_SOURCE_DIR}/src/support/clock.c)
   target_include_directories(boids_gpu_objects
-    PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include)
+    PRIVATE $<TARGET_PROPERTY:boids_gpu,INCLUDE_DIRECTORIES> ${BOIDS_GLAD_DIR}/include
+            ${PROJECT_SOURCE_DIR}/src/support)
   target_link_libraries(boids_gpu_objects PRIVATE boids_core_shared)
   target_compile_definitions(boids_gpu_objects
     PRIVATE $<TARGET_PROPERTY:boids_gpu,COMPILE_DEFINITIONS>)

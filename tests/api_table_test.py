@@ -17,7 +17,7 @@ from harness import check, finish
 SRC = sys.argv[1]
 INCLUDE = os.path.join(SRC, "include", "boids")
 # Typedefs of pointers (to functions) in the headers: arguments of these types are pointers.
-POINTER_TYPES = {"boids_ini_fn", "boids_gl_loader", "boids_assert_handler"}
+POINTER_TYPES = {"boids_gl_loader", "boids_assert_handler"}
 
 
 def strip_comments(text):

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Every public entry point called wrongly: NULL for each pointer argument, partly filled
- * structs (a flock without some arrays, a zeroed or committed file, a table with a negative
- * count, an enum value out of range), states that are not finite, empty flocks, a flock of
- * another N, invalid parameters (one step longer than half the world), a backend of the wrong
- * kind. Each must refuse with an error status and a message (or, where a function has no
- * error return, give its neutral value: 0, NULL, "") and never crash, run a step or leave a
- * file. tests/api_table_test.py checks that the table below has a row for every function of
- * the public headers and for every pointer argument of each; every row runs twice, the second
- * time with a NULL error report, which every function must accept.
+ * structs (a flock without some arrays, a table with a negative count, an enum value out of
+ * range), states that are not finite, empty flocks, a flock of another N, invalid parameters
+ * (one step longer than half the world), a backend of the wrong kind. Each must refuse with
+ * an error status and a message (or, where a function has no error return, give its neutral
+ * value: 0, NULL, "") and never crash, run a step or leave a file. tests/api_table_test.py
+ * checks that the table below has a row for every function of the public headers and for
+ * every pointer argument of each; every row runs twice, the second time with a NULL error
+ * report, which every function must accept. The support library's functions (atomic files,
+ * the INI reader), which are not public, have their rows in tests/support_test.c.
  *
  * Built against the public headers and the shared libraries only, as a user links them.
  * The GPU rows (built with the GPU library, BOIDS_TEST_GPU) need no GL context: they are the
@@ -158,17 +159,6 @@ static int load_ini_theirs_null(fixture *x, boids_error *e) {
     unlink(in_dir(x, "p.ini"));
     return st == BOIDS_OK && q.width == 800 ? NEUTRAL : st;
 }
-static boids_status count_line(void *user, const char *key, const char *value, const char *where,
-                               boids_error *err) {
-    (void)key, (void)value, (void)where, (void)err;
-    return user ? BOIDS_ERR_RUNTIME : BOIDS_OK; /* the row passes no user */
-}
-static int ini_read_user_null(fixture *x, boids_error *e) {
-    if (!write_file(x, "u.ini", "width = 800\n")) return 0;
-    int st = boids_ini_read(in_dir(x, "u.ini"), count_line, NULL, e);
-    unlink(in_dir(x, "u.ini"));
-    return st == BOIDS_OK ? NEUTRAL : st;
-}
 static int range_null(void) {
     char buf[16] = "x";
     boids_param_range(NULL, buf, sizeof buf);
@@ -237,21 +227,6 @@ static int correlation_add(fixture *x, int which, double range, size_t bins, boi
     for (int b = 0; b < 4; b++)
         if (sum[b] != 0 || pairs[b] != 0) return -99;
     return st;
-}
-static int atomic_commit_twice(fixture *x, boids_error *e) {
-    boids_atomic_file a;
-    if (boids_atomic_open(&a, in_dir(x, "a.csv"), e)) return 0;
-    fputs("1\n", a.f);
-    if (boids_atomic_commit(&a, e)) return 0;
-    int st = boids_atomic_commit(&a, e);
-    int files = files_in(x);
-    unlink(in_dir(x, "a.csv"));
-    return files == 1 ? st : -99; /* the file committed once, no temporary */
-}
-static int atomic_commit_zeroed(boids_error *e) {
-    boids_atomic_file a;
-    memset(&a, 0, sizeof a);
-    return boids_atomic_commit(&a, e);
 }
 static int rng_null(void) {
     boids_rng_seed(NULL, 1);
@@ -446,10 +421,6 @@ static int options_default(void) {
     C("boids_preset_apply", "NULL p", BOIDS_ERR_INPUT, boids_preset_apply(NULL, "classic", e))     \
     C("boids_preset_apply", "NULL name", BOIDS_ERR_INPUT, boids_preset_apply(&x->p, NULL, e))      \
     C("boids_preset_apply", "unknown name", BOIDS_ERR_INPUT, boids_preset_apply(&x->p, "nope", e)) \
-    C("boids_ini_read", "NULL path", BOIDS_ERR_INPUT, boids_ini_read(NULL, count_line, NULL, e))   \
-    C("boids_ini_read", "NULL fn", BOIDS_ERR_INPUT,                                                \
-      boids_ini_read("/nonexistent.ini", NULL, NULL, e))                                           \
-    C("boids_ini_read", "NULL user (handed to fn)", NEUTRAL, ini_read_user_null(x, e))             \
     C("boids_state_load", "NULL path", BOIDS_ERR_INPUT, boids_state_load(NULL, &x->other, e))      \
     C("boids_state_load", "NULL f", BOIDS_ERR_INPUT, boids_state_load("x.csv", NULL, e))           \
     C("boids_state_load_for", "NULL path", BOIDS_ERR_INPUT,                                        \
@@ -560,25 +531,6 @@ static int options_default(void) {
     C("boids_rng_u32", "NULL rng (0)", NEUTRAL, rng_null())                                        \
     C("boids_rng_random", "NULL rng (0)", NEUTRAL, rng_null())                                     \
     C("boids_rng_uniform", "NULL rng (a)", NEUTRAL, rng_null())                                    \
-    C("boids_atomic_open", "NULL a", BOIDS_ERR_INPUT,                                              \
-      boids_atomic_open(NULL, in_dir(x, "a.csv"), e))                                              \
-    C("boids_atomic_open", "NULL path", BOIDS_ERR_INPUT,                                           \
-      boids_atomic_open(&(boids_atomic_file){0}, NULL, e))                                         \
-    C("boids_atomic_commit", "NULL a", BOIDS_ERR_INPUT, boids_atomic_commit(NULL, e))              \
-    C("boids_atomic_commit", "a zeroed struct", BOIDS_ERR_INPUT, atomic_commit_zeroed(e))          \
-    C("boids_atomic_commit", "a second commit", BOIDS_ERR_INPUT, atomic_commit_twice(x, e))        \
-    C("boids_atomic_abort", "NULL a", NEUTRAL, (boids_atomic_abort(NULL), NEUTRAL))                \
-    C("boids_atomic_abort", "a zeroed struct", NEUTRAL,                                            \
-      (boids_atomic_abort(&(boids_atomic_file){0}), NEUTRAL))                                      \
-    C("boids_atomic_cleanup_on_signals", "no argument", NEUTRAL,                                   \
-      (boids_atomic_cleanup_on_signals(), NEUTRAL))                                                \
-    C("boids_atomic_track", "NULL name", NEUTRAL, (boids_atomic_track(NULL), NEUTRAL))             \
-    C("boids_atomic_untrack", "NULL name", NEUTRAL, (boids_atomic_untrack(NULL), NEUTRAL))         \
-    C("boids_atomic_track_hook", "NULL hook", NEUTRAL, (boids_atomic_track_hook(NULL), NEUTRAL))   \
-    C("boids_atomic_untrack_hook", "NULL hook", NEUTRAL,                                           \
-      (boids_atomic_untrack_hook(NULL), NEUTRAL))                                                  \
-    C("boids_atomic_check_writable", "NULL path", BOIDS_ERR_INPUT,                                 \
-      boids_atomic_check_writable(NULL, e))                                                        \
     C("boids_cpu_ref_create", "NULL initial", BOIDS_ERR_INPUT,                                     \
       boids_cpu_ref_create(NULL, e) ? 0 : ST(e))                                                   \
     C("boids_cpu_ref_create", "empty flock", BOIDS_ERR_INPUT,                                      \

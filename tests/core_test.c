@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/flock.h"
 #include "boids/params.h"
 #include "boids/rng.h"

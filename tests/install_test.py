@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The library as another project uses it: `cmake --install` into a temporary prefix, then
-  - every installed shared library exports only boids_ symbols (nm -D --defined-only) and
-    has a versioned SONAME file beside it;
-  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.3),
+  - every installed shared library exports only boids_ symbols (nm -D --defined-only), none
+    of the support library's, and has a versioned SONAME file beside it; the support
+    library's headers are not installed;
+  - examples/consumer, a separate CMake project, finds it with find_package(boids 0.4),
     builds and runs;
   - examples/minimal.c builds with the README's `cc ... $(pkg-config --cflags --libs boids)
     -Wl,-rpath,$(pkg-config --variable=libdir boids)` and runs with no LD_LIBRARY_PATH;
@@ -57,6 +58,10 @@ def main():
                   if os.path.isdir(d))
     for name in ("boids/boids.h", "boids/version.h", "boids/gpu.h"):
         check(f"header {name} installed", os.path.isfile(os.path.join(prefix, "include", name)))
+    # The support library (src/support) is the project's own: none of its headers installed.
+    for name in ("atomic_file.h", "ini.h", "text_lines.h"):
+        found = glob.glob(os.path.join(prefix, "include", "**", name), recursive=True)
+        check(f"support header {name} not installed", not found, str(found))
     for program in ("boids", "boids-bench", "boids-mpi"):
         if os.path.isfile(os.path.join(build, program)) or \
                 os.path.isfile(os.path.join(build, "bench", program)):
@@ -68,8 +73,8 @@ def main():
         check(f"lib{lib}.a installed", os.path.isfile(os.path.join(libdir, f"lib{lib}.a")))
         so = os.path.join(libdir, f"lib{lib}.so")
         soname = run("objdump", "-p", so, check_rc=0).stdout
-        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.3 (0.x: the minor version breaks)",
-              f"SONAME               lib{lib}.so.0.3\n" in soname and os.path.exists(so + ".0.3"),
+        check(f"lib{lib}.so has the SONAME lib{lib}.so.0.4 (0.x: the minor version breaks)",
+              f"SONAME               lib{lib}.so.0.4\n" in soname and os.path.exists(so + ".0.4"),
               soname[:300])
         syms = exported(so)
         # AddressSanitizer adds an ODR indicator (__odr_asan.NAME) for each exported global
@@ -77,7 +82,9 @@ def main():
         others = [s for s in syms if not s.startswith(("boids_", "__odr_asan.boids_"))]
         check(f"lib{lib}.so exports boids_ symbols only", syms and not others,
               f"{len(others)} others, e.g. {others[:5]}")
-        internal = [s for s in syms if s.endswith("_unchecked")]
+        # Internal functions, the support library's (atomic files, the INI reader) among them.
+        internal = [s for s in syms if s.endswith("_unchecked")
+                    or s.startswith(("boids_atomic_", "boids_ini_", "text_"))]
         check(f"lib{lib}.so keeps its internal functions hidden", not internal, str(internal))
 
     # No LD_LIBRARY_PATH anywhere below: a consumer of a non-system prefix finds the
@@ -90,7 +97,7 @@ def main():
         f"-DCMAKE_C_FLAGS={' '.join(san)}", check_rc=0)
     run(cmake, "--build", consumer, check_rc=0)
     p = run(os.path.join(consumer, "consumer"), env=env)
-    check("find_package consumer runs", p.returncode == 0 and "boids 0.3" in p.stdout,
+    check("find_package consumer runs", p.returncode == 0 and "boids 0.4" in p.stdout,
           p.stdout + p.stderr)
     p = run(os.path.join(consumer, "consumer_gpu"), env=env)
     check("find_package consumer links boids::gpu", p.returncode == 0 and "GPU library" in p.stdout,

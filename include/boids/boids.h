@@ -8,13 +8,11 @@
 #ifndef BOIDS_BOIDS_H
 #define BOIDS_BOIDS_H
 
-#include "boids/atomic_file.h"
 #include "boids/backend.h"
 #include "boids/error.h"
 #include "boids/estimators.h"
 #include "boids/flock.h"
 #include "boids/gpu.h"
-#include "boids/ini.h"
 #include "boids/interact.h"
 #include "boids/metrics.h"
 #include "boids/params.h"

@@ -140,9 +140,9 @@ boids_status boids_params_set(boids_params *p, const char *key, const char *valu
  * a bad value: BOIDS_ERR_INPUT naming the file, line and key, and p is left unchanged. */
 boids_status boids_params_load_ini(boids_params *p, const char *path, boids_error *err);
 
-/* The same for a file that other readers share (boids/ini.h): keys for which theirs(key) is
- * non-zero are left to them (the viewer's `view.` keys, points and obstacles); every other
- * key must be a parameter. theirs NULL: boids_params_load_ini. */
+/* The same for a file that other readers share (with the same strict syntax): keys for which
+ * theirs(key) is non-zero are left to them (the viewer's `view.` keys, points and obstacles);
+ * every other key must be a parameter. theirs NULL: boids_params_load_ini. */
 boids_status boids_params_load_ini_except(boids_params *p, const char *path,
                                           int (*theirs)(const char *key), boids_error *err);
 

@@ -60,9 +60,9 @@ boids_status boids_state_load_seeded(const char *path, const boids_params *p, bo
                                      long *noise_seed, boids_error *err);
 
 /* Writes f to path (.npy if it ends so, CSV otherwise) and its sidecar to path.json (step, dim,
- * n, flock_hash), each complete or not at all (boids_atomic_file): both are written before
- * either replaces its target, and a failure before the state's rename leaves both targets as
- * they were. Unwritable path: BOIDS_ERR_INPUT. */
+ * n, flock_hash), each complete or not at all (a temporary file renamed onto the target): both
+ * are written before either replaces its target, and a failure before the state's rename
+ * leaves both targets as they were. Unwritable path: BOIDS_ERR_INPUT. */
 boids_status boids_state_save(const char *path, const boids_flock *f, boids_error *err);
 
 /* boids_state_save with the noise seed in the sidecar as well (noise_seed in [0, 2^53];

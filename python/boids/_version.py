@@ -2,4 +2,4 @@
 """The package's version: the C library's (CMakeLists.txt, project VERSION), which the
 package checks when it loads the library (python/tests compare the two)."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"

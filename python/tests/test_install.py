@@ -75,7 +75,7 @@ def test_cmake_install_records_the_library_folder(tmp_path):
                          env=bare_env(PYTHONPATH=site), capture_output=True,
                          text=True).stdout.split("\n")
     assert out[0] == os.path.join(found[0], "__init__.py")
-    # The lib component alone has the SONAME file (libboids_core.so.0.3), not the link.
+    # The lib component alone has the SONAME file (libboids_core.so.0.4), not the link.
     assert out[1].startswith(str(moved) + os.sep)
     assert os.path.basename(out[1]).startswith("libboids_core.so.")
     assert out[2] == "3"

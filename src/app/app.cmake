@@ -15,7 +15,7 @@ if(BOIDS_BUILD_GPU)
   add_library(boids_cli STATIC ${BOIDS_APP}/cli/cli.c ${BOIDS_APP}/cli/backends.c
                                ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/cli/observables.c
                                ${BOIDS_APP}/output/gnuplot.c)
-  target_link_libraries(boids_cli PUBLIC boids_app_tree boids_core boids_gpu)
+  target_link_libraries(boids_cli PUBLIC boids_app_tree boids_core boids_support boids_gpu)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
                                   ${BOIDS_APP}/verify/verify_float.c
                                   ${BOIDS_APP}/verify/verify_interact.c

@@ -46,6 +46,7 @@
 #include "cpu_grid_impl.h"
 #include "cpu_grid.h"
 #include "cpu_avx2.h"
+#include "clock.h"
 
 enum {
     PARALLEL_MIN = 2048,       /* below this many boids, threads cost more than they save */
@@ -834,9 +835,7 @@ static boids_status begin(cpu_grid *c, const boids_params *p, const boids_intera
 }
 
 static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return mono_seconds();
 }
 
 /* Whether the next step runs on all threads: each count once first, then the running one,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/ini.h"
+#include "ini.h"
 
 /* A NULL table or argument: BOIDS_ERR_INPUT naming the function (fn) and the argument. A
  * NULL `where` is the function's name. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "boids/state_io.h"
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "check.h"
 #include "npy_format.h"
 #include "text_lines.h"

@@ -63,4 +63,4 @@ add_library(boids_gpu STATIC
 )
 add_dependencies(boids_gpu boids_gpu_shaders_gen)
 target_include_directories(boids_gpu PUBLIC include PRIVATE src/gpu src/core)
-target_link_libraries(boids_gpu PUBLIC boids_core boids_glad)
+target_link_libraries(boids_gpu PUBLIC boids_core boids_glad PRIVATE boids_support)

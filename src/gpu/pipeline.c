@@ -48,6 +48,7 @@
 #undef RULES_INSTANCE_FLOAT
 #include "grid_geom.h"
 #include "tile.h"
+#include "clock.h"
 
 enum {
     P_COUNT,
@@ -657,9 +658,7 @@ static GLuint groups(size_t n, size_t per) {
 }
 
 static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    return 1e3 * mono_seconds();
 }
 
 /* The fences sit inside the query bracket so that the CPU-clock time of a stage leaves out

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "boids/gpu.h"
-#include "boids/ini.h"
+#include "ini.h"
 #include "boids/state_io.h"
 
 /* Ids of the shared options in getopt_long (short ones use their letter); a command's own

@@ -8,11 +8,10 @@
 #include <unistd.h>
 
 #include "boids/backend.h"
+#include "clock.h"
 
 double app_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return mono_seconds();
 }
 
 /* A duration as people read it: "42 s", "3 min 20 s", "2 h 05 min", "3 d 4 h". */

@@ -19,7 +19,8 @@ typedef struct app_progress {
     char note[160];  /* what is under way, after the counts ("cpu-1t N=1000"), or "" */
 } app_progress;
 
-/* CLOCK_MONOTONIC seconds: the one clock of the progress line, sim and sweep timings. */
+/* Seconds on the one monotonic clock (mono_seconds, src/support/clock.h), for the progress
+ * line, sim and sweep timings. */
 double app_now(void);
 
 /* Starts the count of `total` units (on only when stderr is a terminal). */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/gpu.h"
 #include "boids/interact.h"
 #include "cli/cli.h"

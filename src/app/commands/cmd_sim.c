@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/metrics.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"

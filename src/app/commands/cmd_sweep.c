@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/metrics.h"
 #include "cli/cli.h"
 #include "cli/progress.h"

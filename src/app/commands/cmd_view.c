@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/interact.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/version.h"
 #include "cli/cli.h"
 #include "commands/commands.h"

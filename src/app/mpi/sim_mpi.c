@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/gpu.h"
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"

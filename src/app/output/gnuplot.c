@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 
 enum { MAX_FILES = 8 }; /* the script and its outputs */
 

@@ -9,22 +9,17 @@
 #include <omp.h>
 #endif
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
+#include "clock.h"
 #include "boids/version.h"
 
 #ifndef BOIDS_GIT_COMMIT
 #error "BOIDS_GIT_COMMIT is defined by CMake (configure-time git rev-parse, or unknown)"
 #endif
 
-static double mono_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void app_prov_begin(app_prov *pv) {
     pv->start = time(NULL);
-    pv->start_mono = mono_now();
+    pv->start_mono = mono_seconds();
 }
 
 static void utc_text(time_t t, char *buf, size_t size) {
@@ -297,7 +292,7 @@ cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_para
     cJSON_AddItemToObject(doc, "machine", machine_object());
     cJSON_AddStringToObject(doc, "start", start);
     cJSON_AddStringToObject(doc, "end", end);
-    cJSON_AddNumberToObject(doc, "wall_seconds", mono_now() - pv->start_mono);
+    cJSON_AddNumberToObject(doc, "wall_seconds", mono_seconds() - pv->start_mono);
     const char *need[] = {"parameters", "interaction", "backend", "renderer",
                           "machine",    "start",       "end",     "wall_seconds"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/flock.h"
 
 typedef struct app_vtk {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/ini.h"
+#include "ini.h"
 #include "render/render.h"
 
 render_look render_look_default(void) {

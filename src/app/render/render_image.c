@@ -2,7 +2,7 @@
 /* PNG output through stb_image_write (Debian libstb-dev). */
 #include <stdio.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "render/render.h"
 
 #if defined(__GNUC__)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 #include "boids/estimators.h"
 #include "cli/cli.h"
 #include "output/gnuplot.h"

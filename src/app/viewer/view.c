@@ -16,6 +16,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "clock.h"
 #include "render/dive.h"
 #include "viewer/view_internal.h"
 
@@ -23,9 +24,7 @@ const char *const view_pointer_names[VIEW_POINTERS + 1] = {"off", "predator", "f
                                                            NULL};
 
 uint64_t view_now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    return (uint64_t)(mono_seconds() * 1e9);
 }
 
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {

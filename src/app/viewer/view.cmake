@@ -36,7 +36,8 @@ add_library(boids_render STATIC ${BOIDS_VIEW_GEN}/view_shaders.c
 add_dependencies(boids_view_shaders_gen boids_gpu_shaders_gen)
 add_dependencies(boids_render boids_view_shaders_gen)
 target_include_directories(boids_render PUBLIC src/gpu)
-target_link_libraries(boids_render PUBLIC boids_app_tree boids_cli boids_gpu PkgConfig::CGLM)
+target_link_libraries(boids_render PUBLIC boids_app_tree boids_cli boids_support boids_gpu
+                                          PkgConfig::CGLM)
 
 # remote/: the OSC transport, which knows no viewer.
 add_library(boids_remote STATIC ${BOIDS_APP}/remote/osc.c)

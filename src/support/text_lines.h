@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Bounded line reading for the text inputs (INI and state files). Not part of the public API.
+/* Bounded line reading for the text inputs (INI and state files). Part of the support library
+ * (src/support), not of the public API.
  *
  * Hostile input must fail fast and in bounded memory: a line is read into a fixed buffer
  * and refused as soon as it passes the limit, a NUL byte is refused where it occurs, and a

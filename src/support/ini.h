@@ -8,14 +8,11 @@
  * no continuation lines (an indented line stands alone). Anything else is BOIDS_ERR_INPUT
  * naming the file and line.
  *
- * Threads: reentrant. */
+ * Part of the support library (src/support), not of the public API. Threads: reentrant. */
 #ifndef BOIDS_INI_H
 #define BOIDS_INI_H
 
-#include "boids/api.h"
 #include "boids/error.h"
-
-BOIDS_BEGIN_DECLS
 
 /* Called for each `key = value` line in file order; `where` is "file:line". A status other
  * than BOIDS_OK stops the reading and is returned. */
@@ -24,7 +21,5 @@ typedef boids_status (*boids_ini_fn)(void *user, const char *key, const char *va
 
 /* Reads path and calls fn for every key = value line (see above). */
 boids_status boids_ini_read(const char *path, boids_ini_fn fn, void *user, boids_error *err);
-
-BOIDS_END_DECLS
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Output files that are either complete or absent.
+/* Output files that are either complete or absent. Part of the support library (src/support),
+ * not of the public API.
  *
  * The data goes to a temporary file beside the target (the same folder, so that the final
  * rename() is atomic), created with the mode a plain fopen() would give, and becomes the
@@ -17,10 +18,7 @@
 
 #include <stdio.h>
 
-#include "boids/api.h"
 #include "boids/error.h"
-
-BOIDS_BEGIN_DECLS
 
 typedef struct boids_atomic_file {
     FILE *f;          /* write here; a writer that needs a file name may fclose(f), set f to
@@ -74,7 +72,5 @@ void boids_atomic_untrack_hook(const boids_atomic_hook *hook);
 /* Checks, before a long run, that path can be written later (its folder exists and is
  * writable), leaving nothing behind: BOIDS_ERR_INPUT naming path if not. */
 boids_status boids_atomic_check_writable(const char *path, boids_error *err);
-
-BOIDS_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "boids/atomic_file.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
