@@ -5,9 +5,9 @@ The examples are read from the documents themselves (indented code blocks, and f
 marked sh, bash, console or python), so an example that stops working, or names an option
 that no longer exists, fails here. Each runs from a scratch folder laid out like the source
 tree (build/, tests/, python/, examples/, bench's scripts and docs' *.py link to the real
-ones; docs/ holds nothing else, and it, bench/results/ and frames/ are folders to write
-into), with the programs also on PATH under their installed names, under the Xvfb display
-this test is started in.
+ones; docs/ holds nothing else, and it, its data/ and img/, bench/results/ and frames/ are
+folders to write into), with the programs also on PATH under their installed names, under
+the Xvfb display this test is started in.
 
 What the test changes, so that the whole set takes a couple of minutes on two cores; each
 rule keeps the command's options and their meaning:
@@ -194,7 +194,7 @@ def scratch(source, build, python):
     # A copy: `pip install ./python` builds inside the folder it is given.
     shutil.copytree(os.path.join(source, "python"), os.path.join(d, "python"),
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
-    for sub in ("docs", "bench/results", "frames", "bin"):
+    for sub in ("docs/data", "docs/img", "bench/results", "frames", "bin"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     for script in ("mpi_scaling.py",):  # the benchmark's scripts the documents run
         os.symlink(os.path.join(source, "bench", script), os.path.join(d, "bench", script))

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Hostile input (issue 11): every case gets one message naming what and where, the exit code
-the README promises, and leaves no output file and no temporary file behind. The viewer's
-OSC and TUIO cases, which need a running window, are tests/view/osc_hostile_test.py.
+docs/cli.md promises ("Hostile input"), and leaves no output file and no temporary file
+behind. The viewer's OSC and TUIO cases, which need a running window, are
+tests/view/osc_hostile_test.py.
 
 usage: hostile_test.py BOIDS_BINARY [BOIDS_BENCH_BINARY]
 """
