@@ -498,8 +498,11 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
 
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    rules_k_f2 k;
-    rules_k_init_f2(&k, p);
+    /* The box's constants serve both dimensions: rules_k_init derives each axis alike, so the
+     * first two axes of rules_k_f3 are rules_k_f2's, and the plane's shaders leave the third
+     * (depth, half_d, pred_z, food_z) unread. */
+    rules_k_f3 k;
+    rules_k_init_f3(&k, p);
     *u = (boids_gpu_params){
         .width = k.width,
         .height = k.height,
@@ -543,12 +546,11 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
         .split = UINT32_MAX,
-        /* 3-D (rules.h's rules_k_f3; unused in 2-D) */
-        .depth = (float)p->depth,
-        .half_d = (float)p->depth / 2,
-        .pred_z = (float)p->predator_z,
-        .food_z = (float)p->food_z,
-        .cos_half_noise = (float)cos((float)p->noise / 2), /* as vicsek3_direction_f */
+        .depth = k.depth,
+        .half_d = k.half_d,
+        .pred_z = k.pred_z,
+        .food_z = k.food_z,
+        .cos_half_noise = rules_cos_half_noise_f3((float)p->noise),
     };
 }
 
