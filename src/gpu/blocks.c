@@ -153,47 +153,20 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     return BOIDS_OK;
 }
 
+/* The uniform block's fields that are rules_k's of the same name: its reals, and its flags
+ * as uint. */
+/* clang-format off */
+#define FROM_RULES_K(X)                                                                            \
+    X(width) X(height) X(depth) X(half_w) X(half_h) X(half_d) X(vision2) X(sep2)                   \
+    X(cos_half_fov) X(max_speed) X(min_speed) X(max_force) X(dt) X(w_sep) X(w_align) X(w_coh)     \
+    X(wall_margin) X(w_wall) X(pred_x) X(pred_y) X(pred_z) X(pred_r2) X(w_pred) X(food_x)         \
+    X(food_y) X(food_z) X(food_r2) X(w_food) X(avoid_dist) X(w_avoid) X(clear) X(reach_pad)
+/* clang-format on */
+#define FLAGS_FROM_RULES_K(X) X(full_fov) X(wrap) X(walls) X(predator) X(food)
+
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    /* The box's constants serve both dimensions: rules_k_init derives each axis alike, so the
-     * first two axes of rules_k_f3 are rules_k_f2's, and the plane's shaders leave the third
-     * (depth, half_d, pred_z, food_z) unread. */
-    rules_k_f3 k;
-    rules_k_init_f3(&k, p);
     *u = (boids_gpu_params){
-        .width = k.width,
-        .height = k.height,
-        .half_w = k.half_w,
-        .half_h = k.half_h,
-        .vision2 = k.vision2,
-        .sep2 = k.sep2,
-        .cos_half_fov = k.cos_half_fov,
-        .full_fov = (uint32_t)k.full_fov,
-        .max_speed = k.max_speed,
-        .min_speed = k.min_speed,
-        .max_force = k.max_force,
-        .dt = k.dt,
-        .w_sep = k.w_sep,
-        .w_align = k.w_align,
-        .w_coh = k.w_coh,
-        .wrap = (uint32_t)k.wrap,
-        .walls = (uint32_t)k.walls,
-        .wall_margin = k.wall_margin,
-        .w_wall = k.w_wall,
-        .predator = (uint32_t)k.predator,
-        .food = (uint32_t)k.food,
-        .pred_x = k.pred_x,
-        .pred_y = k.pred_y,
-        .pred_r2 = k.pred_r2,
-        .w_pred = k.w_pred,
-        .food_x = k.food_x,
-        .food_y = k.food_y,
-        .food_r2 = k.food_r2,
-        .w_food = k.w_food,
-        .avoid_dist = k.avoid_dist,
-        .w_avoid = k.w_avoid,
-        .clear = k.clear,
-        .reach_pad = k.reach_pad,
         .vicsek = p->model == BOIDS_MODEL_VICSEK,
         .topo = (uint32_t)topo,
         .k = topo ? (uint32_t)p->k : 0,
@@ -202,13 +175,20 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
         .noise = (float)p->noise,
         .noise_seed_lo = (uint32_t)(uint64_t)p->noise_seed,
         .noise_seed_hi = (uint32_t)((uint64_t)p->noise_seed >> 32),
-        .split = UINT32_MAX,
-        .depth = k.depth,
-        .half_d = k.half_d,
-        .pred_z = k.pred_z,
-        .food_z = k.food_z,
         .cos_half_noise = rules_cos_half_noise_f3((float)p->noise),
+        .split = UINT32_MAX,
     };
+    /* The box's constants serve both dimensions: rules_k_init derives each axis alike, so the
+     * first two axes of rules_k_f3 are rules_k_f2's, and the plane's shaders leave the third
+     * (depth, half_d, pred_z, food_z) unread. */
+    rules_k_f3 k;
+    rules_k_init_f3(&k, p);
+#define COPY(name)      u->name = k.name;
+#define COPY_FLAG(name) u->name = (uint32_t)k.name;
+    FROM_RULES_K(COPY)
+    FLAGS_FROM_RULES_K(COPY_FLAG)
+#undef COPY
+#undef COPY_FLAG
 }
 
 /* The interaction table of the world of p in float, as rules.h's rules_k_set_interact puts it
