@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Stage 3, exclusive prefix sum, one level: each work group scans SCAN_BLOCK values in
 // shared memory and writes its block total to scan_sums, which the next level scans in turn
-// (src/gpu/pipeline.c), so any number of cells works.
+// (src/gpu/grid.c), so any number of cells works.
 layout(local_size_x = SCAN_WG) in;
 
 layout(std430, binding = B_SCAN_IN) readonly buffer ScanIn { uint scan_in[]; };

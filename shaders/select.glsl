@@ -100,7 +100,7 @@ bool topo_row(uint i, vecD p, vecD v, int row, int cx, ivec2 sx, int r, bool sid
 
 // Fills best_* for the boid in slot i at p moving with v. Stopping rule: boids whose cells
 // are r + 1 or more apart along an axis are at a float d2 above r^2 * reach2 (the cell width
-// less a rounding margin, squared and rounded down: src/gpu/pipeline.c), and the clamp of
+// less a rounding margin, squared and rounded down: src/gpu/grid.c), and the clamp of
 // the open boundary into the edge cells only brings cells closer. So after shells 0..r, a
 // k-th strictly below that bound cannot be displaced or tied by any unvisited boid: the
 // selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision

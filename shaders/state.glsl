@@ -6,7 +6,7 @@
 //          GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe: 8,388,608 vec4), so the
 //          state is bound as two blocks of one buffer, slots [0, P.split) and [P.split, N);
 //          below the limit P.split >= N and the second block is never read
-//          (src/gpu/pipeline.c binds both).
+//          (src/gpu/buffers.c binds both).
 //   box:   positions vec4 (x, y, z, 0) and velocities vec4 (vx, vy, vz, 0) in two arrays,
 //          the layout the viewer draws from (two RGBA32F arrays; why two arrays:
 //          bench/README.md, "3-D"). Each array is one storage block: the pipeline refuses a

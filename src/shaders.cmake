@@ -6,7 +6,7 @@
 #   - composes each unit exactly as the run time does and validates it with glslangValidator,
 #     so a shader error fails the build;
 #   - embeds the files and, per unit, the list of its sources, from which src/gpu/compose.c
-#     composes the unit at run time (pipeline.c for the step, render.c for the viewer).
+#     composes the unit at run time (backend.c for the step, render.c for the viewer).
 
 # boids_unit(LIST DIM MAIN [SHARED...]): appends unit MAIN, preceded by the shared files, to
 # LIST, compiled for dimension DIM: 2 (the plane) or 3 (the box), which the prelude gives
@@ -17,7 +17,7 @@ macro(boids_unit list dim main)
   list(APPEND ${list} "${dim}:${boids_unit_files}")
 endmacro()
 
-# The compute step (src/gpu/pipeline.c), each stage one source compiled for the plane and the
+# The compute step (src/gpu, pipeline.h), each stage one source compiled for the plane and the
 # box: every program gets the rules, the grid and the state it reads; the stages that write
 # the state get state_out.glsl. The topological selection (select.glsl) goes only to the
 # programs that select: its per-invocation list would otherwise sit in every program. The

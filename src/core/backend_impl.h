@@ -2,7 +2,7 @@
 /* What a backend implementation sees behind the opaque boids_backend handle: the table of
  * operations and the shared header every backend struct starts with.
  *
- * Only backends (src/core/cpu_*.c, src/gpu/pipeline.c) include this. Callers go through
+ * Only backends (src/core/cpu_*.c, the GPU step in src/gpu) include this. Callers go through
  * the checked functions of boids/backend.h (src/core/backend.c), which validate the handle,
  * the pointers and the parameters before an operation runs, so an operation may assume
  * valid arguments: a non-NULL state of n > 0 boids, parameters that passed

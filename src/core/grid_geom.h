@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The uniform grid's geometry: one formula for the cell size, the cells per side and the
  * topological ring search's reach, used by the cpu path (cpu_grid*.c), the GPU pipeline
- * (src/gpu/pipeline.c) and the observables (metrics.c). Internal to the library.
+ * (src/gpu/grid.c) and the observables (metrics.c). Internal to the library.
  *
  * Why a margin: positions are float in the cpu and GPU paths, and the cell of x is
  * floor((x - ox) * s) with a float s, so a boid can land one cell off near a cell edge. A

@@ -927,5 +927,14 @@ static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, const R 
     for (int c = 0; c < RULES_DIM; c++) p[c] = np[c], v[c] = speed * d[c];
 }
 
+/* ---- the box's noise cone as a constant (for the GPU's uniform block) ------------------ */
+
+/* cos(eta / 2) for the Vicsek noise eta, in R, as the box's vicsek_direction computes it at
+ * each call: the GPU pipeline takes it once per step into its uniform block
+ * (P.cos_half_noise, src/gpu). */
+static inline R RULES_FN(rules_cos_half_noise)(R noise) {
+    return (R)cos(noise / 2);
+}
+
 #undef RULES_VEC
 #undef R

@@ -58,7 +58,13 @@ add_library(boids_gpu STATIC
   src/gpu/gpu_api.c
   src/gpu/prelude.c
   src/gpu/compose.c
-  src/gpu/pipeline.c
+  # The compute step, by concern (src/gpu/pipeline.h says which file holds what).
+  src/gpu/blocks.c
+  src/gpu/buffers.c
+  src/gpu/grid.c
+  src/gpu/step.c
+  src/gpu/transfer.c
+  src/gpu/backend.c
   ${BOIDS_GPU_GEN}/shaders.c
 )
 add_dependencies(boids_gpu boids_gpu_shaders_gen)

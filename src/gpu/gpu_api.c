@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The public entry points of the GPU pipeline that take a backend, a flock or need loaded
- * GL functions: checks in front of src/gpu/pipeline.c (see src/gpu/gpu_impl.h). */
+ * GL functions: checks in front of the GPU step (src/gpu/pipeline.h; see src/gpu/gpu_impl.h). */
 #define BOIDS_BACKEND_CHECKS 1
 #include <glad/gl.h>
 

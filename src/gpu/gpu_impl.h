@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* What src/gpu/pipeline.c includes in place of boids/gpu.h: the same declarations, with the
- * entry points that take a backend or a flock renamed to their unchecked versions. The
- * public names are defined by src/gpu/gpu_api.c, which checks the arguments (NULL
- * pointers, a backend of another kind, GL functions not loaded) and then calls these; see
- * src/core/backend_impl.h for the same arrangement in the core. */
+/* What the GPU step's files (src/gpu/pipeline.h) include in place of boids/gpu.h: the same
+ * declarations, with the entry points that take a backend or a flock renamed to their
+ * unchecked versions. The public names are defined by src/gpu/gpu_api.c, which checks the
+ * arguments (NULL pointers, a backend of another kind, GL functions not loaded) and then
+ * calls these; see src/core/backend_impl.h for the same arrangement in the core. */
 #ifndef BOIDS_GPU_IMPL_H
 #define BOIDS_GPU_IMPL_H
 

@@ -201,12 +201,12 @@ _Static_assert(sizeof(boids_gpu_interact) == 16 + 44 * BOIDS_MAX_OBSTACLES + 40 
  * rules_k_init computes them in float, the model, the topological selection and the noise.
  * The grid's fields, n and step are left 0 for the caller, as are the tile mode's (tile_lo,
  * tile_nrows, steer_lo, steer_hi: read only by the units compiled with TILE, set by the
- * pipeline's set_window); split is UINT32_MAX (the state in one block, which the viewer's
- * buffers always are). (src/gpu/pipeline.c) */
+ * grid build's set_window); split is UINT32_MAX (the state in one block, which the viewer's
+ * buffers always are). (src/gpu/blocks.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
 
 /* Fills the interaction block for table t (NULL: none) in the world of p, as rules.h's
- * rules_k_set_interact puts it into the float rules_k. (src/gpu/pipeline.c) */
+ * rules_k_set_interact puts it into the float rules_k. (src/gpu/blocks.c) */
 void boids_gpu_interact_init(boids_gpu_interact *u, const boids_params *p, const boids_interact *t);
 
 /* Names and C offsets of the fields, for the run-time check against GL's offsets. */
