@@ -12,7 +12,8 @@ target_include_directories(boids_app_tree INTERFACE ${BOIDS_APP})
 # the programs and the tests link these instead of compiling src/app files by path.
 # They set up every backend, the GPU's included, so they come with the GPU library.
 if(BOIDS_BUILD_GPU)
-  add_library(boids_cli STATIC ${BOIDS_APP}/cli/cli.c ${BOIDS_APP}/cli/backends.c
+  add_library(boids_cli STATIC ${BOIDS_APP}/cli/cli.c ${BOIDS_APP}/cli/setup.c
+                               ${BOIDS_APP}/cli/backends.c
                                ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/cli/observables.c
                                ${BOIDS_APP}/output/gnuplot.c)
   target_link_libraries(boids_cli PUBLIC boids_app_tree boids_core boids_gpu)

@@ -141,6 +141,8 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
  * trailing or doubled comma), none named twice. */
 boids_status app_check_list(const char *flag, const char *list, boids_error *err);
 
+/* ---- a run's set-up from the options (setup.c) ---- */
+
 /* Parameters from the defaults, then --preset, --config, --model, --neighbours, -k and the
  * --set pairs, then -n, validated. The world follows N (boids_params_fit_world) unless it
  * is fixed (app_world_fixed). */
