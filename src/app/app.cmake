@@ -14,7 +14,7 @@ target_include_directories(boids_app_tree INTERFACE ${BOIDS_APP})
 if(BOIDS_BUILD_GPU)
   add_library(boids_cli STATIC ${BOIDS_APP}/cli/cli.c ${BOIDS_APP}/cli/setup.c
                                ${BOIDS_APP}/cli/backends.c
-                               ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/cli/observables.c
+                               ${BOIDS_APP}/cli/progress.c ${BOIDS_APP}/observe/observables.c
                                ${BOIDS_APP}/output/gnuplot.c)
   target_link_libraries(boids_cli PUBLIC boids_app_tree boids_core boids_gpu)
   add_library(boids_verify STATIC ${BOIDS_APP}/commands/cmd_verify.c
@@ -46,7 +46,7 @@ add_library(boids_research STATIC ${BOIDS_APP}/output/provenance.c ${BOIDS_APP}/
                                   ${BOIDS_APP}/output/vtk.c ${BOIDS_APP}/output/trajectory.c
                                   ${BOIDS_APP}/output/traj_read.c
                                   ${BOIDS_APP}/commands/cmd_sim.c
-                                  ${BOIDS_APP}/commands/sim_stats.c
+                                  ${BOIDS_APP}/observe/sim_stats.c
                                   ${BOIDS_APP}/commands/cmd_sweep.c
                                   ${BOIDS_APP}/sweep/sweep_grid.c ${BOIDS_APP}/sweep/sweep_runs.c)
 target_compile_definitions(boids_research PRIVATE BOIDS_GIT_COMMIT="${BOIDS_GIT_COMMIT}")

@@ -16,7 +16,7 @@
 #include "commands/commands.h"
 #include "cli/progress.h"
 #include "output/provenance.h"
-#include "commands/sim_stats.h"
+#include "observe/sim_stats.h"
 #include "output/trajectory.h"
 
 static const app_command sim_command = {
