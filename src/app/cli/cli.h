@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The command-line layer of `boids` and `boids-bench` (the library boids_cli): one table of
+/* The command-line layer of `boids` and `boids-bench` (the library boids_app_cli): one table of
  * the options every command shares (parameters, GPU mode, backend, initial state,
  * verbosity), one handler and one help block for them, and a declarative table for each
  * command's own options, so that a command's body is its option table plus calls. */
