@@ -73,10 +73,9 @@ function(boids_app_part name)
   set_property(GLOBAL APPEND PROPERTY BOIDS_APP_PARTS ${name})
 endfunction()
 
-# ---- the parts every program links: options, what a run writes and measures, sweeps,
-# verification. They set up every backend, the GPU's included, so they come with the GPU
-# library.
-if(BOIDS_BUILD_GPU)
+# ---- the parts: built for the programs, the bench and the tests (which link them in-process).
+# They set up every backend, the GPU's included, so they come with the GPU library.
+if(BOIDS_BUILD_GPU AND (BOIDS_BUILD_PROGRAM OR BOIDS_BUILD_BENCH OR BOIDS_BUILD_TESTS))
   # The provenance sidecars and the trajectories (cJSON). The commit is read once, at
   # configure time: a build from a tarball says "unknown".
   set(BOIDS_GIT_COMMIT "unknown")
@@ -100,18 +99,18 @@ if(BOIDS_BUILD_GPU)
   boids_app_part(observe PACKAGES PkgConfig::CJSON)
   boids_app_part(sweep)
   boids_app_part(verify)
+  # `view` and `render` (and the replay set-up they share) are built with the viewer alone.
+  set(BOIDS_VIEWER_COMMANDS cmd_view.c cmd_render.c replay.c)
+  if(BOIDS_BUILD_VIEWER)
+    include(${BOIDS_APP}/viewer/view.cmake)
+    boids_app_part(commands PACKAGES PkgConfig::CJSON)
+  else()
+    boids_app_part(commands EXCLUDE ${BOIDS_VIEWER_COMMANDS} PACKAGES PkgConfig::CJSON)
+  endif()
 endif()
 
 # ---- the programs ------------------------------------------------------------------------
 if(BOIDS_BUILD_PROGRAM)
-# `view` and `render` (and the replay set-up they share) are built with the viewer alone.
-set(BOIDS_VIEWER_COMMANDS cmd_view.c cmd_render.c replay.c)
-if(BOIDS_BUILD_VIEWER)
-  include(${BOIDS_APP}/viewer/view.cmake)
-  boids_app_part(commands PACKAGES PkgConfig::CJSON)
-else()
-  boids_app_part(commands EXCLUDE ${BOIDS_VIEWER_COMMANDS} PACKAGES PkgConfig::CJSON)
-endif()
 add_executable(boids ${BOIDS_APP}/commands/main.c)
 target_link_libraries(boids PRIVATE boids_app_commands)
 if(BOIDS_BUILD_VIEWER)
