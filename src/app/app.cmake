@@ -55,11 +55,13 @@ function(boids_app_part name)
       # Included as "../core/rules.h", or by name ("shaders.h") from the library's folder.
       target_include_directories(${lib} PUBLIC ${PROJECT_SOURCE_DIR}/src/${CMAKE_MATCH_1})
       target_link_libraries(${lib} PUBLIC boids_${CMAKE_MATCH_1})
+      set_property(GLOBAL APPEND PROPERTY BOIDS_APP_LIBRARY_USES "${name}:${CMAKE_MATCH_1}")
     elseif(w MATCHES "^src/([a-z0-9_]+)$")
       if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${w})
         message(FATAL_ERROR "src/app/${name}/README.md: Uses: ${w}: no such library folder")
       endif()
       target_link_libraries(${lib} PUBLIC boids_${CMAKE_MATCH_1})
+      set_property(GLOBAL APPEND PROPERTY BOIDS_APP_LIBRARY_USES "${name}:${CMAKE_MATCH_1}")
     elseif(w MATCHES "^[a-z0-9_]+$" AND EXISTS ${BOIDS_APP}/${w}/README.md)
       # A part that this build leaves out (the viewer's without BOIDS_BUILD_VIEWER, mpi without
       # MPI) is left off the link line; the files that need it are left out with it.
@@ -72,6 +74,21 @@ function(boids_app_part name)
   target_link_libraries(${lib} PUBLIC ${arg_PACKAGES})
   set_property(GLOBAL APPEND PROPERTY BOIDS_APP_PARTS ${name})
 endfunction()
+
+# Once every target is defined: a src/NAME of a rule line must be the target boids_NAME, not
+# a name the linker would look for on its own.
+function(boids_app_check_libraries)
+  get_property(uses GLOBAL PROPERTY BOIDS_APP_LIBRARY_USES)
+  foreach(use IN LISTS uses)
+    string(REPLACE ":" ";" pair ${use})
+    list(GET pair 0 part)
+    list(GET pair 1 lib)
+    if(NOT TARGET boids_${lib})
+      message(FATAL_ERROR "src/app/${part}/README.md: Uses: src/${lib}: no target boids_${lib}")
+    endif()
+  endforeach()
+endfunction()
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL boids_app_check_libraries)
 
 # ---- the parts: built for the programs, the bench and the tests (which link them in-process).
 # They set up every backend, the GPU's included, so they come with the GPU library.
