@@ -147,13 +147,6 @@ static double world_size(const boids_params *p) {
     return p->width * p->height * (p->dim == 3 ? p->depth : 1.0);
 }
 
-/* The parameters of a point (bench.h). */
-void bench_scale_params(const bench_config *c, size_t n, boids_params *p) {
-    *p = c->base;
-    p->count = (long)n;
-    if (!c->fixed_world) boids_params_fit_world(p, &c->base, 0, NULL);
-}
-
 /* Cells of the grid the CPU path builds: as many whole cells of at least the vision
  * radius as fit, so that the 3 x 3 cells around a boid hold all its neighbours (used only
  * by the byte model). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* boids-bench: names, statistics, the byte model, machine information, file writing. */
+/* boids-bench: names, the parameters of a size, statistics, the byte model, machine
+ * information, file writing. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,14 @@ int bench_backend_is_det(bench_backend b) {
  * bench builds without the GPU backend too). */
 int bench_backend_variant(bench_backend b) {
     return b == BENCH_GPU_FUSED || b == BENCH_GPU_FUSED_DET;
+}
+
+/* The parameters of a point (bench.h): main.c's sweep of backends and structure.c's of the
+ * observables take their sizes the same way. */
+void bench_scale_params(const bench_config *c, size_t n, boids_params *p) {
+    *p = c->base;
+    p->count = (long)n;
+    if (!c->fixed_world) boids_params_fit_world(p, &c->base, 0, NULL);
 }
 
 static int cmp_double(const void *a, const void *b) {

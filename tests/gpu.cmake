@@ -11,7 +11,7 @@ add_test(NAME gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d COMMAND gpu_
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c)
-target_link_libraries(gpu_verify_test PRIVATE boids_verify)
+target_link_libraries(gpu_verify_test PRIVATE boids_app_commands)
 
 # Seed 003 on the GPU: the three agents, topological ties and rings, the noise stream,
 # deterministic Vicsek.

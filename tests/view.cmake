@@ -61,7 +61,7 @@ boids_view_py_tests(view_box_test.py
 #                the previous velocities put in their order after each step (render_scene.c).
 foreach(prog follow render scene)
   add_executable(${prog}_test view/${prog}_test.c)
-  target_link_libraries(${prog}_test PRIVATE boids_render)
+  target_link_libraries(${prog}_test PRIVATE boids_app_render)
   target_include_directories(${prog}_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu)
 endforeach()
 add_test(NAME follow_marks_each_backends_neighbours_and_picks COMMAND follow_test)
@@ -75,13 +75,13 @@ boids_gl_tests(${BOIDS_VIEW_GL_TESTS})
 
 # The 3-D camera's maths, no GL needed (src/app/render/camera3.c).
 add_executable(camera3_test view/camera3_test.c)
-target_link_libraries(camera3_test PRIVATE boids_render)
+target_link_libraries(camera3_test PRIVATE boids_app_render)
 add_test(NAME camera3_orbit_view_matrix_and_fly_move_as_documented COMMAND camera3_test)
 
 # The key table of docs/viewer.md is the viewer's own (src/app/viewer/view_keys.c), printed by a
 # small program linked with the viewer.
 add_executable(view_keys_markdown view/keys_markdown.c)
-target_link_libraries(view_keys_markdown PRIVATE boids_viewer)
+target_link_libraries(view_keys_markdown PRIVATE boids_app_viewer)
 add_test(NAME docs_viewer_key_table_is_the_viewers
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/keys_doc_test.py
                  $<TARGET_FILE:view_keys_markdown> ${PROJECT_SOURCE_DIR}/docs/viewer.md)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The command-line layer of `boids` and `boids-bench` (the library boids_cli): one table of
+/* The command-line layer of `boids` and `boids-bench` (the library boids_app_cli): one table of
  * the options every command shares (parameters, GPU mode, backend, initial state,
  * verbosity), one handler and one help block for them, and a declarative table for each
  * command's own options, so that a command's body is its option table plus calls. */
@@ -140,6 +140,8 @@ boids_status app_parse_size(const char *flag, const char *text, void *dst, boids
 /* Checks a comma-separated list of a flag: at least one item, none empty (no leading,
  * trailing or doubled comma), none named twice. */
 boids_status app_check_list(const char *flag, const char *list, boids_error *err);
+
+/* ---- a run's set-up from the options (setup.c) ---- */
 
 /* Parameters from the defaults, then --preset, --config, --model, --neighbours, -k and the
  * --set pairs, then -n, validated. The world follows N (boids_params_fit_world) unless it

@@ -16,7 +16,7 @@
 #include "commands/commands.h"
 #include "cli/progress.h"
 #include "output/provenance.h"
-#include "commands/sim_stats.h"
+#include "observe/sim_stats.h"
 #include "output/trajectory.h"
 
 static const app_command sim_command = {
@@ -236,7 +236,10 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
     int any = 0;
     for (int i = 0; i < NFILES; i++) any |= files[i] != NULL;
     if (!any) return BOIDS_OK;
-    cJSON *base = app_prov_document(pv, o, p);
+    const char *renderer = app_backend_renderer();
+    const app_prov_run run = {o->preset, o->config,  o->sets,          o->nsets,   o->seed, o->load,
+                              o->inter,  o->backend, o->deterministic, o->threads, renderer};
+    cJSON *base = app_prov_document(pv, &run, p);
     for (int i = 0; !s && i < NFILES; i++) {
         if (!files[i]) continue;
         cJSON *doc =

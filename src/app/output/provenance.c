@@ -151,18 +151,18 @@ cJSON *app_prov_columns(const char *header) {
 }
 
 /* How the base parameters were built, then their values. */
-static cJSON *parameters_object(const app_opts *o, const boids_params *base) {
+static cJSON *parameters_object(const app_prov_run *run, const boids_params *base) {
     cJSON *obj = cJSON_CreateObject();
     if (!obj) return NULL;
-    cJSON_AddStringToObject(obj, "preset", o->preset ? o->preset : "lab");
-    if (o->config)
-        cJSON_AddStringToObject(obj, "config", o->config);
+    cJSON_AddStringToObject(obj, "preset", run->preset ? run->preset : "lab");
+    if (run->config)
+        cJSON_AddStringToObject(obj, "config", run->config);
     else
         cJSON_AddNullToObject(obj, "config");
-    cJSON_AddItemToObject(obj, "set", cJSON_CreateStringArray(o->sets, o->nsets));
-    cJSON_AddItemToObject(obj, "seed", app_prov_integer(o->seed));
-    if (o->load)
-        cJSON_AddStringToObject(obj, "load", o->load);
+    cJSON_AddItemToObject(obj, "set", cJSON_CreateStringArray(run->sets, run->nsets));
+    cJSON_AddItemToObject(obj, "seed", app_prov_integer(run->seed));
+    if (run->load)
+        cJSON_AddStringToObject(obj, "load", run->load);
     else
         cJSON_AddNullToObject(obj, "load");
     cJSON_AddItemToObject(obj, "values", params_object(base));
@@ -253,25 +253,25 @@ static cJSON *machine_object(void) {
     return obj;
 }
 
-static cJSON *backend_object(const app_opts *o) {
+static cJSON *backend_object(const app_prov_run *run) {
     cJSON *obj = cJSON_CreateObject();
     if (!obj) return NULL;
-    cJSON_AddStringToObject(obj, "name", o->backend);
-    if (!strcmp(o->backend, "gpu"))
-        cJSON_AddStringToObject(obj, "gpu_mode", o->deterministic ? "deterministic" : "fast");
+    cJSON_AddStringToObject(obj, "name", run->backend);
+    if (!strcmp(run->backend, "gpu"))
+        cJSON_AddStringToObject(obj, "gpu_mode", run->deterministic ? "deterministic" : "fast");
     /* --threads, or all: OpenMP's default, as the backend takes it. */
-    if (!strcmp(o->backend, "cpu")) {
+    if (!strcmp(run->backend, "cpu")) {
 #ifdef _OPENMP
         int all = omp_get_max_threads();
 #else
         int all = 1;
 #endif
-        cJSON_AddNumberToObject(obj, "threads", o->threads > 0 ? o->threads : all);
+        cJSON_AddNumberToObject(obj, "threads", run->threads > 0 ? run->threads : all);
     }
     return obj;
 }
 
-cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_params *base) {
+cJSON *app_prov_document(const app_prov *pv, const app_prov_run *run, const boids_params *base) {
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return NULL;
     char start[32], end[32];
@@ -284,11 +284,10 @@ cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_para
         cJSON_AddStringToObject(prog, "commit", BOIDS_GIT_COMMIT);
     }
     int bad = !prog || add_command_line(doc) != 0;
-    cJSON_AddItemToObject(doc, "parameters", parameters_object(o, base));
-    cJSON_AddItemToObject(doc, "interaction", interaction_object(o->inter, base->dim));
-    cJSON_AddItemToObject(doc, "backend", backend_object(o));
-    const char *renderer = app_backend_renderer();
-    cJSON_AddStringToObject(doc, "renderer", renderer ? renderer : "none");
+    cJSON_AddItemToObject(doc, "parameters", parameters_object(run, base));
+    cJSON_AddItemToObject(doc, "interaction", interaction_object(run->inter, base->dim));
+    cJSON_AddItemToObject(doc, "backend", backend_object(run));
+    cJSON_AddStringToObject(doc, "renderer", run->renderer ? run->renderer : "none");
     cJSON_AddItemToObject(doc, "machine", machine_object());
     cJSON_AddStringToObject(doc, "start", start);
     cJSON_AddStringToObject(doc, "end", end);

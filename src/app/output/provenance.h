@@ -25,23 +25,42 @@
 #ifndef BOIDS_APP_PROVENANCE_H
 #define BOIDS_APP_PROVENANCE_H
 
+#include <stdint.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
 
-#include "cli/cli.h"
+#include "boids/error.h"
+#include "boids/interact.h"
+#include "boids/params.h"
 
 typedef struct app_prov {
     time_t start;      /* wall clock at the start */
     double start_mono; /* CLOCK_MONOTONIC seconds at the start */
 } app_prov;
 
+/* What the shared document says of a run besides its parameters, as plain values that the
+ * caller fills from its options and the backend it made. */
+typedef struct app_prov_run {
+    const char *preset;      /* NULL: the default parameters (lab) */
+    const char *config;      /* --config's file; NULL: none */
+    const char *const *sets; /* the --set pairs as given (nsets of them) */
+    int nsets;
+    uint64_t seed;
+    const char *load;            /* --load's state file; NULL: a random initial state */
+    const boids_interact *inter; /* the points and obstacles; NULL: none */
+    const char *backend;         /* cpu-ref, cpu or gpu */
+    int deterministic;           /* gpu: 1 deterministic, 0 fast */
+    int threads;                 /* cpu: the thread count asked; 0: all (OpenMP's default) */
+    const char *renderer;        /* the GL renderer string; NULL: none */
+} app_prov_run;
+
 /* Records the start time. */
 void app_prov_begin(app_prov *pv);
 
-/* The shared document, ending now; o and base describe the base run. NULL when out of
+/* The shared document, ending now; run and base describe the base run. NULL when out of
  * memory. */
-cJSON *app_prov_document(const app_prov *pv, const app_opts *o, const boids_params *base);
+cJSON *app_prov_document(const app_prov *pv, const app_prov_run *run, const boids_params *base);
 
 /* The value of parameter key given as text, typed as in "parameters": a number, true/false or
  * an enum's name (text itself when the key does not take it). */

@@ -18,7 +18,7 @@
 
 #include "boids/metrics.h"
 #include "cli/cli.h"
-#include "cli/observables.h"
+#include "observe/observables.h"
 
 enum { SWEEP_MAX_KEYS = 16, SWEEP_MAX_VALUES = 10000 };
 

@@ -258,7 +258,10 @@ static boids_status save_sidecars(const sweep *s, const app_opts *o, const app_p
     boids_params base;
     boids_status st = app_params(o, &base, err);
     if (st) return st;
-    cJSON *doc = app_prov_document(pv, o, &base);
+    const char *renderer = app_backend_renderer();
+    const app_prov_run run = {o->preset, o->config,  o->sets,          o->nsets,   o->seed, o->load,
+                              o->inter,  o->backend, o->deterministic, o->threads, renderer};
+    cJSON *doc = app_prov_document(pv, &run, &base);
     cJSON *sw = doc ? sweep_object(s, o, resumed) : NULL;
     if (!sw) {
         cJSON_Delete(doc);

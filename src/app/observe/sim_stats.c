@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* boids sim's estimators (sim_stats.h). */
-#include "commands/sim_stats.h"
+#include "observe/sim_stats.h"
 
 #include <math.h>
 #include <stdlib.h>

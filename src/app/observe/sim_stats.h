@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* boids sim's estimators: the observables of each sample (src/app/cli/observables.h) for
+/* boids sim's estimators: the observables of each sample (observables.h) for
  * --series, and over the samples at steps >= --burn-in the one-row --estimates table, the
  * pooled velocity correlation C(r) (--correlation) and the pooled number fluctuations
  * (--fluctuations). Only the writing process samples. */
@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "cli/observables.h"
+#include "observe/observables.h"
 
 typedef struct sim_stats {
     const char *estimates, *correlation, *fluctuations; /* output files, NULL: not asked */

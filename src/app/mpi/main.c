@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* boids-mpi: the commands that run over MPI ranks (src/app/mpi):
+/* boids-mpi: the commands that run over MPI ranks (this folder):
  *   mpirun -n K boids-mpi sim   [the options of boids sim]    one flock split over the ranks
  *   mpirun -n K boids-mpi sweep [the options of boids sweep]  a sweep's runs over the ranks
  * Exit codes as boids: 0 ok, 1 a run failed, 2 bad usage or input. */

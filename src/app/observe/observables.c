@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-sample observables of sim and sweep (observables.h). */
-#include "cli/observables.h"
+#include "observe/observables.h"
 
 #include <math.h>
 #include <stdlib.h>
