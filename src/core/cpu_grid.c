@@ -1144,7 +1144,7 @@ int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b) {
 boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads, boids_error *err);
 int boids_cpu_grid_is_d3(const boids_backend *b);
 
-boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
+boids_backend *cpu_grid_backend_create(const boids_flock *initial, int threads, boids_error *err) {
     return initial->z ? boids_cpu_grid_create_d3(initial, threads, err)
                       : boids_cpu_grid_create_d2(initial, threads, err);
 }

@@ -38,7 +38,7 @@ enum {
 #include "cpu_ref.c"
 #undef CPU_REF_DIM
 
-boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
+boids_backend *cpu_ref_backend_create(const boids_flock *initial, boids_error *err) {
     return initial->z ? create_3(initial, err) : create_2(initial, err);
 }
 
