@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the grid CPU path (`cpu`), shared by its three files:
- *   cpu_grid.c       the backend: state buffers, the counting-sort grid, the per-cell
- *                    steering loop with the scalar kernels, Vicsek, topological steering;
- *   cpu_grid_avx2.c  the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
- *   cpu_grid_topo.c  the topological k-nearest selection (shell search over the cells).
+/* Internals of the grid CPU path (`cpu`), shared by its four files:
+ *   cpu_grid.c        the backend: state buffers, the per-cell steering loop with the
+ *                     scalar kernels, Vicsek, topological steering, the step;
+ *   cpu_grid_build.c  the grid build: geometry, the counting sort of the state into cell
+ *                     order, the candidate ranges of a cell;
+ *   cpu_grid_avx2.c   the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
+ *   cpu_grid_topo.c   the topological k-nearest selection (shell search over the cells).
  *
- * The three are written once over the dimension D = GRID_DIM (2: the plane, 3: the box)
+ * The four are written once over the dimension D = GRID_DIM (2: the plane, 3: the box)
  * and compiled once for each (CMakeLists.txt generates the wrappers that define GRID_DIM).
  * Positions and velocities are arrays over the axes, components in the order x, y, z; the
  * grid's cells are numbered with x fastest, and a cell's candidates are the rows (along x)
@@ -17,6 +19,10 @@
 #define BOIDS_CPU_GRID_IMPL_H
 
 #include <stdint.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "backend_impl.h"
 #include "grid_geom.h"
@@ -137,6 +143,44 @@ static inline int grid_axis_wraps(const geom *g, const grid_win *w, int a) {
     return a == D - 1 ? w->wrap : g->wrap;
 }
 
+static inline int thread_num(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static inline int num_threads(void) {
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+static inline void state_get(const state *s, uint32_t i, float p[D], float v[D]) {
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
+}
+
+static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
+    for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
+}
+
+/* The index of the cell of coordinates k (axis 0 fastest). */
+static inline size_t cell_index(const geom *g, const uint32_t k[D]) {
+    size_t cell = k[D - 1];
+    for (int a = D - 2; a >= 0; a--) cell = cell * g->n[a] + k[a];
+    return cell;
+}
+
+static inline void cell_coords(const geom *g, size_t cell, uint32_t k[D]) {
+    for (int a = 0; a < D; a++) {
+        k[a] = (uint32_t)(cell % g->n[a]);
+        cell /= g->n[a];
+    }
+}
+
 /* A contiguous range [b, e) of snapshot slots (grid_geom.h). */
 typedef grid_range range;
 
@@ -150,6 +194,50 @@ typedef struct cell_group {
     int wrap[D];        /* whether an offset along the axis can need rules_wrap */
     uint32_t i0, lanes; /* the boids in slots [i0, i0 + lanes), lanes <= LANES */
 } cell_group;
+
+/* ---- the grid build (cpu_grid_build.c) ------------------------------------------------
+ * The cell list of a step: the state cur sorted by cell into the snapshot, cell by cell,
+ * each cell's boids in id order; start[c] .. start[c + 1] the slots of cell c. */
+typedef struct grid_cells {
+    uint32_t *cell_of; /* cell of each slot of cur (the caller allocates it with cur) */
+    uint32_t *start;   /* ncells + 1 cell starts in the snapshot */
+    size_t start_cap;  /* entries allocated in start */
+    uint32_t *hist;    /* per-thread cell counts, then write offsets */
+    size_t hist_cap;   /* entries allocated in hist */
+    uint32_t *block;   /* per-thread totals of the prefix sum (one per thread, the caller's) */
+} grid_cells;
+
+/* Bounding box of the finite positions of the state cur of n boids. */
+grid_boxd GRID_NAME(grid_flock_box)(const state *cur, size_t n, int threads);
+
+/* The geometry of the whole flock of tile t (the world's grid, or on the open boundary the
+ * grid over t's box); and the grid of t's window and the rows it numbers. */
+boids_status GRID_NAME(grid_whole_geom)(const boids_params *p, const boids_tile *t, geom *g,
+                                        boids_error *err);
+boids_status GRID_NAME(grid_window_geom)(const boids_tile *t, const boids_params *p, geom *g,
+                                         grid_win *w, boids_error *err);
+
+/* Room in gc for grid g of a state of n boids built on up to `threads` threads; the number
+ * of threads the build may use into *build_threads (each has a histogram of the cells). */
+boids_status GRID_NAME(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
+                                     int *build_threads, boids_error *err);
+
+/* Tile mode: the cell of every boid of the window cur (n boids of tile t) in the window's
+ * grid into gc->cell_of; refuses a boid outside the window. */
+boids_status GRID_NAME(grid_tile_cells)(grid_cells *gc, const state *cur, size_t n,
+                                        const boids_tile *t, const geom *g, const grid_win *w,
+                                        int threads, boids_error *err);
+
+/* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
+ * id (by gid's global id in tile mode, whose cells grid_tile_cells made; gid NULL: the whole
+ * flock); simd: the AVX2 cell kernel may compute the cells. */
+void GRID_NAME(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+                           const uint32_t *gid, const geom *g, int simd, int threads);
+
+/* The candidate slots of the cells k .. k + (span - 1) along x: the rows of their 3^D
+ * block as ranges of the snapshot, in summation order. Returns their number. */
+int GRID_NAME(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
+                                const uint32_t k[D], uint32_t span, range r[MAX_RANGES]);
 
 #if BOIDS_AVX2
 /* Reynolds neighbour sums of the group's boids into out[0 .. lanes): operation for
