@@ -135,18 +135,6 @@ static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
 
 /* ---- metric steering: one per-cell loop for both models ------------------------------ */
 
-/* What one step's steering reads and writes. */
-typedef struct steer_ctx {
-    state snap, out; /* reads the snapshot, writes the new state slot for slot */
-    float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
-    const grid_k *k;
-    const boids_params *p;
-    uint32_t t;          /* Vicsek: the noise stream's step index */
-    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
-    const grid_win *win; /* the rows the grid numbers */
-    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
-} steer_ctx;
-
 /* Neighbour sums of the boid in slot i of the snapshot: the rules called per candidate.
  * The sums, ranges and arrays are locals: through pointers, each int store into the sums
  * could alias the ranges' bounds and force their reload for every candidate. */
@@ -240,17 +228,6 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
     *ocnt = n;
 }
 
-/* The Vicsek move of slot i from its heading sum: old velocity for the position, new
- * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
- * original id is gid's in tile mode (gid NULL: the local one). */
-static void vicsek_move(const state *snap, const state *out, const grid_k *k, const boids_params *p,
-                        uint32_t t, const uint32_t *gid, uint32_t i, const float sum[D], long n) {
-    float x[D], v[D];
-    state_get(snap, i, x, v);
-    grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
-    state_put(out, i, x, v);
-}
-
 /* Vicsek, one group: the heading sums, then the moves. */
 static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     float sum[D][LANES];
@@ -270,13 +247,6 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
         for (int a = 0; a < D; a++) s[a] = sum[a][l];
         vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, x->gid, q->i0 + l, s, cnt[l]);
     }
-}
-
-/* Units of work handed to a thread at a time: enough chunks per thread to balance dense
- * clusters. */
-static size_t cell_chunk(size_t units, int threads) {
-    size_t c = units / ((size_t)threads * 64);
-    return c < 16 ? 16 : c;
 }
 
 /* Steers the boids in slots [b, e) of the snapshot, in groups of up to LANES that share the
@@ -402,65 +372,14 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     }
 }
 
-/* Topological neighbours, either model: select, then sum over the selection in its
- * (d2, id) order, which does not depend on the threads. In tile mode the selection's ties
- * go by the global ids (topo_q.gid). */
+/* Topological neighbours, either model (cpu_grid_topo.c): in tile mode the steered rows. */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
-    size_t c0, nc;
-    steered_cells(c, g, &c0, &nc);
-    const uint32_t *const gid = c->tiled ? c->gid : NULL;
-    const state snap = c->snap, out = c->cur;
-    float *const *const u = c->u;
-    const uint32_t *const start = c->cells.start;
-    const uint32_t t = c->t, kmax = (uint32_t)p->k;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(nc - c0, threads);
-    cand *const buf = c->cand;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        topo_q q = {&snap,
-                    k,
-                    kmax,
-                    vicsek,
-                    p->k_in_vision != 0,
-                    win,
-                    0,
-                    buf + (size_t)thread_num() * kmax,
-                    0,
-                    c->tiled ? c->gid : NULL};
-#pragma omp for schedule(dynamic, chunk)
-        for (size_t cell = c0; cell < nc; cell++) {
-            uint32_t kc[D];
-            cell_coords(g, cell, kc);
-            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
-                q.i = i;
-                GRID_NAME(boids_cpu_topo_select)(&q, g, start, kc);
-                if (vicsek) {
-                    float s[D]; /* itself, then the k */
-                    for (int a = 0; a < D; a++) {
-                        s[a] = u[a][i];
-                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
-                    }
-                    vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
-                    continue;
-                }
-                grid_acc acc;
-                RULES_FN(rules_acc_init)(&acc);
-                float x[D], v[D];
-                state_get(&snap, i, x, v);
-                for (uint32_t b = 0; b < q.m; b++) {
-                    float xj[D], vj[D], d[D];
-                    state_get(&snap, q.best[b].slot, xj, vj);
-                    RULES_FN(rules_offset)(k, x, xj, d);
-                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
-                }
-                grid_move(k, &acc, x, v);
-                state_put(&out, i, x, v);
-            }
-        }
-    }
+    const steer_ctx x = {
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+    size_t c0, c1;
+    steered_cells(c, g, &c0, &c1);
+    GRID_NAME(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
 }
 
 /* ---- step ------------------------------------------------------------------------- */

@@ -264,6 +264,37 @@ void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const g
                                       const cell_group *q, float sum[D][LANES], int32_t cnt[LANES]);
 #endif
 
+/* What one step's steering reads and writes. */
+typedef struct steer_ctx {
+    state snap, out; /* reads the snapshot, writes the new state slot for slot */
+    float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
+    const grid_k *k;
+    const boids_params *p;
+    uint32_t t;          /* Vicsek: the noise stream's step index */
+    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
+    const grid_win *win; /* the rows the grid numbers */
+    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
+} steer_ctx;
+
+/* The Vicsek move of slot i from its heading sum: old velocity for the position, new
+ * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
+ * original id is gid's in tile mode (gid NULL: the local one). */
+static inline void vicsek_move(const state *snap, const state *out, const grid_k *k,
+                               const boids_params *p, uint32_t t, const uint32_t *gid, uint32_t i,
+                               const float sum[D], long n) {
+    float x[D], v[D];
+    state_get(snap, i, x, v);
+    grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
+    state_put(out, i, x, v);
+}
+
+/* Units of work handed to a thread at a time: enough chunks per thread to balance dense
+ * clusters. */
+static inline size_t cell_chunk(size_t units, int threads) {
+    size_t c = units / ((size_t)threads * 64);
+    return c < 16 ? 16 : c;
+}
+
 /* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
 typedef struct cand {
     float d2;
@@ -290,6 +321,11 @@ typedef struct topo_q {
  * exactly the first k in (d2, id) order over all candidates. */
 void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
                                       const uint32_t c[D]);
+
+/* Topological neighbours, either model: steers the boids of cells [c0, nc) of the grid g
+ * whose cell starts in x->snap are start; buf: a selection buffer of k entries per thread. */
+void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
+                                size_t nc, cand *buf, int threads);
 
 /* The backend of this dimension (cpu_grid.c); and whether b is one. */
 boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu: the topological neighbours, the k nearest of a boid (ties by id) found by
- * searching shells of grid cells outward from its own, for either model and dimension
- * (cpu_grid_impl.h). */
+ * searching shells of grid cells outward from its own, and the steering over them, for
+ * either model and dimension (cpu_grid_impl.h). */
 #include <math.h>
 #include <stdint.h>
 
@@ -132,6 +132,59 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
         if (q->m == q->kmax && r >= 1) {
             const double bound = (double)r * g->reach;
             if ((double)q->best[q->m - 1].d2 < bound * bound) break;
+        }
+    }
+}
+
+/* Topological neighbours, either model: select, then sum over the selection in its
+ * (d2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
+ * others untouched. In tile mode the selection's ties
+ * go by the global ids (topo_q.gid). */
+void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
+                                size_t nc, cand *buf, int threads) {
+    const uint32_t *const gid = x->gid;
+    const state snap = x->snap, out = x->out;
+    float *const *const u = x->u;
+    const grid_k *const k = x->k;
+    const boids_params *const p = x->p;
+    const grid_win *const win = x->win;
+    const uint32_t t = x->t, kmax = (uint32_t)p->k;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const long chunk = (long)cell_chunk(nc - c0, threads);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        topo_q q = {
+            &snap, k,  kmax, vicsek, p->k_in_vision != 0, win, 0, buf + (size_t)thread_num() * kmax,
+            0,     gid};
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t cell = c0; cell < nc; cell++) {
+            uint32_t kc[D];
+            cell_coords(g, cell, kc);
+            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
+                q.i = i;
+                GRID_NAME(boids_cpu_topo_select)(&q, g, start, kc);
+                if (vicsek) {
+                    float s[D]; /* itself, then the k */
+                    for (int a = 0; a < D; a++) {
+                        s[a] = u[a][i];
+                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
+                    }
+                    vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
+                    continue;
+                }
+                grid_acc acc;
+                RULES_FN(rules_acc_init)(&acc);
+                float x[D], v[D];
+                state_get(&snap, i, x, v);
+                for (uint32_t b = 0; b < q.m; b++) {
+                    float xj[D], vj[D], d[D];
+                    state_get(&snap, q.best[b].slot, xj, vj);
+                    RULES_FN(rules_offset)(k, x, xj, d);
+                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
+                }
+                grid_move(k, &acc, x, v);
+                state_put(&out, i, x, v);
+            }
         }
     }
 }
