@@ -563,7 +563,8 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                 if (topo) {
                     q.i = i;
                     GRID_NAME(boids_cpu_topo_select)(&q, &g, start, kc);
-                    for (uint32_t a = 0; a < q.m; a++) h += boids_neighbour_set_hash(q.best[a].id);
+                    for (uint32_t a = 0; a < q.m; a++)
+                        h += boids_neighbour_set_hash((uint32_t)q.best[a].id);
                     n = q.m;
                 } else {
                     float x[D], v[D];

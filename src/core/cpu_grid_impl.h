@@ -295,11 +295,9 @@ static inline size_t cell_chunk(size_t units, int threads) {
     return c < 16 ? 16 : c;
 }
 
-/* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
-typedef struct cand {
-    float d2;
-    uint32_t id, slot;
-} cand;
+/* A topological candidate (rules_topo.h): distance, original id (the tie-break), slot in the
+ * snapshot (at). */
+typedef RULES_FN(rules_nearest) cand;
 
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {

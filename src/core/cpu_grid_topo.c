@@ -25,14 +25,10 @@ static inline uint32_t axis_cell(int wrap, uint32_t c, uint32_t n, long d) {
     return (uint32_t)v;
 }
 
-/* Is (d2, id) before the candidate b in the selection order (distance, then id)? */
-static inline int cand_before(float d2, uint32_t id, const cand *b) {
-    return d2 < b->d2 || (d2 == b->d2 && id < b->id);
-}
-
-/* Offers every boid of a snapshot range to the selection. Everything the loop reads is
- * held in locals: the stores into best would otherwise make the compiler reload it all
- * (they may alias) for every candidate. */
+/* Offers every boid of a snapshot range to the selection (the rules' rules_nearest_keep). A
+ * candidate that comes after the k-th of a full selection is dropped before its tests: the
+ * selection would drop it. Everything the loop reads is held in locals: the stores into best
+ * would otherwise make the compiler reload it all (they may alias) for every candidate. */
 static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     const float *ps[D];
     float x[D], v[D];
@@ -50,7 +46,7 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     uint32_t m = q->m;
     /* The current k-th: a candidate must come before it once the selection is full. */
     float wd2 = m == kmax ? best[m - 1].d2 : INFINITY;
-    uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
+    size_t wid = m == kmax ? best[m - 1].id : SIZE_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
         float xj[D], d[D];
@@ -58,12 +54,10 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
         RULES_FN(rules_offset)(k, x, xj, d);
         const float d2 = RULES_FN(rules_dot)(d, d);
         const uint32_t id = gid ? gid[ids[j]] : ids[j];
-        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && id < wid))) continue;
+        if (m == kmax && !RULES_FN(rules_nearest_before)(d2, id, wd2, wid)) continue;
         if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
         if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
-        uint32_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
-        best[pos] = (cand){d2, id, j};
+        m = (uint32_t)RULES_FN(rules_nearest_keep)(best, m, kmax, d2, id, j);
         if (m == kmax) {
             wd2 = best[m - 1].d2;
             wid = best[m - 1].id;
@@ -167,7 +161,7 @@ void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_
                     float s[D]; /* itself, then the k */
                     for (int a = 0; a < D; a++) {
                         s[a] = u[a][i];
-                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
+                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].at];
                     }
                     vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
                     continue;
@@ -178,7 +172,7 @@ void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_
                 state_get(&snap, i, x, v);
                 for (uint32_t b = 0; b < q.m; b++) {
                     float xj[D], vj[D], d[D];
-                    state_get(&snap, q.best[b].slot, xj, vj);
+                    state_get(&snap, q.best[b].at, xj, vj);
                     RULES_FN(rules_offset)(k, x, xj, d);
                     RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
                 }

@@ -215,10 +215,10 @@ static size_t CR(metric_block)(const REF *c, const K *k, int vicsek, size_t i, s
 
 /* The topological neighbours of boid i into nb, ascending index order (the order every
  * sum runs in); returns their number: the k nearest by (distance, id) of the others, the
- * radius applying only with k_in_vision, the field of view for Reynolds. nb and nb_d2 hold
- * min(k, n) entries. */
+ * radius applying only with k_in_vision, the field of view for Reynolds, the selection the
+ * rules' (rules_nearest_keep). nb and sel hold min(k, n) entries. */
 static size_t CR(topo_gather)(const REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
-                              double *nb_d2, BLOCKT *b) {
+                              RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     const boids_flock *f = &c->state;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const size_t kmax = (size_t)p->k;
@@ -231,30 +231,31 @@ static size_t CR(topo_gather)(const REF *c, const K *k, const boids_params *p, s
         int full = m == kmax;
         keep_mode keep = full ? KEEP_LT : !p->k_in_vision ? KEEP_ALL : vicsek ? KEEP_LE : KEEP_LT;
         size_t h = CR(scan)(c, k, i, j0, CR(block_len)(f->n, j0), keep,
-                            full ? nb_d2[m - 1] : k->vision2, b);
+                            full ? sel[m - 1].d2 : k->vision2, b);
         for (size_t q = 0; q < h; q++) {
             unsigned s = b->hit[q];
             double d2 = b->d2[s];
             if (j0 + s == i) continue;
             if (p->k_in_vision && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
             if (!vicsek && !CR(block_fov)(k, b, s, vi)) continue;
-            m = topo_keep(nb, nb_d2, m, kmax, j0 + s, d2);
+            m = RULES_FN(rules_nearest_keep)(sel, m, kmax, d2, j0 + s, j0 + s);
         }
     }
-    topo_sort_ids(nb, m);
+    for (size_t q = 0; q < m; q++) nb[q] = sel[q].id;
+    rules_ids_ascending(nb, m);
     return m;
 }
 
 /* Boid i's acceleration from the snapshot into acc[D i ..]. */
 static void CR(reynolds_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
-                              double *nb_d2, BLOCKT *b) {
+                              RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     const boids_flock *f = &c->state;
     double pi[D], vi[D], pj[D], vj[D], d[D];
     CR(boid)(f, i, pi, vi);
     RULES_FN(rules_acc) a;
     RULES_FN(rules_acc_init)(&a);
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        size_t m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
+        size_t m = CR(topo_gather)(c, k, p, i, nb, sel, b);
         for (size_t q = 0; q < m; q++) {
             CR(boid)(f, nb[q], pj, vj);
             RULES_FN(rules_offset)(k, pi, pj, d);
@@ -285,13 +286,13 @@ static void CR(vicsek_term)(const REF *c, size_t j, double s[D]) {
 /* Agent i's heading sum and count from the snapshot: itself included, in index order with
  * the others. */
 static void CR(vicsek_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
-                            double *nb_d2, BLOCKT *b) {
+                            RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     double *s = &c->acc[D * i];
     for (int a = 0; a < D; a++) s[a] = 0;
     long count = 1;
     int self = 0; /* itself added */
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        size_t m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
+        size_t m = CR(topo_gather)(c, k, p, i, nb, sel, b);
         for (size_t q = 0; q < m; q++) {
             if (!self && nb[q] > i) {
                 CR(vicsek_term)(c, i, s);
@@ -320,11 +321,11 @@ static void CR(vicsek_boid)(REF *c, const K *k, const boids_params *p, size_t i,
 /* Boid i's neighbour count and set hash, as its step would see its neighbours, into
  * c->out_count[i] and c->out_hash[i]. */
 static void CR(neighbour_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
-                               double *nb_d2, BLOCKT *b) {
+                               RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     uint64_t h = 0;
     size_t m = 0;
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
-        m = CR(topo_gather)(c, k, p, i, nb, nb_d2, b);
+        m = CR(topo_gather)(c, k, p, i, nb, sel, b);
         for (size_t q = 0; q < m; q++) h += boids_neighbour_set_hash((uint32_t)nb[q]);
     } else {
         for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
@@ -343,16 +344,16 @@ static void CR(neighbour_boid)(REF *c, const K *k, const boids_params *p, size_t
  * does not depend on the thread count. */
 static void CR(for_each_boid)(REF *c, const K *k, const boids_params *p, int threads,
                               void (*fn)(REF *c, const K *k, const boids_params *p, size_t i,
-                                         size_t *nb, double *nb_d2, BLOCKT *b)) {
+                                         size_t *nb, RULES_FN(rules_nearest) * sel, BLOCKT *b)) {
     const size_t n = c->state.n;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         BLOCKT b;
         size_t *nb;
-        double *nb_d2;
-        ref_lists_thread(&c->lists, &nb, &nb_d2);
+        RULES_FN(rules_nearest) * sel;
+        ref_lists_thread(&c->lists, &nb, &sel);
 #pragma omp for schedule(dynamic, CHUNK)
-        for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, nb_d2, &b);
+        for (size_t i = 0; i < n; i++) fn(c, k, p, i, nb, sel, &b);
     }
 }
 

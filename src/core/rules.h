@@ -927,5 +927,8 @@ static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, const R 
     for (int c = 0; c < RULES_DIM; c++) p[c] = np[c], v[c] = speed * d[c];
 }
 
+/* ---- topological neighbours: the k nearest ------------------------------------------- */
+#include "rules_topo.h"
+
 #undef RULES_VEC
 #undef R

@@ -50,37 +50,26 @@ typedef struct verify_snap_double {
 #define D    RULES_DIM
 #define SNAP VERIFY_SNAP(RULES_REAL)
 
-/* Keeps the kmax smallest (d2, j) of the m selected in nb and sel_d2, nearest first;
- * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
- * count. */
-static inline size_t RULES_FN(verify_topo_keep)(size_t *nb, R *sel_d2, size_t m, size_t kmax,
-                                                size_t j, R d2) {
-    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-        sel_d2[pos] = sel_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-    }
-    sel_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
-
-/* Passes a candidate (d2, j) to the selection: metric, appended; topological, kept among the
- * k nearest. Returns the new count. */
-static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb, R *sel_d2, size_t m,
-                                             size_t j, R d2) {
+/* Passes a candidate (d2, j) to the selection: metric, appended to nb; topological, kept
+ * among the k nearest in sel (the rules' rules_nearest_keep). Returns the new count. */
+static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb,
+                                             RULES_FN(rules_nearest) * sel, size_t m, size_t j,
+                                             R d2) {
     if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         nb[m] = j;
         return m + 1;
     }
-    return RULES_FN(verify_topo_keep)(nb, sel_d2, m, (size_t)p->k, j, d2);
+    return RULES_FN(rules_nearest_keep)(sel, m, (size_t)p->k, d2, j, j);
 }
 
-/* The gathered neighbours in index order (a topological selection is by distance); returns
- * their number. */
-static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb, size_t m) {
-    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
+/* The gathered neighbours into nb in index order (a topological selection, in sel, is by
+ * distance); returns their number. */
+static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb,
+                                               const RULES_FN(rules_nearest) * sel, size_t m) {
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        for (size_t q = 0; q < m; q++) nb[q] = sel[q].id;
+        rules_ids_ascending(nb, m);
+    }
     return m;
 }
 
@@ -124,9 +113,10 @@ static inline int RULES_FN(verify_candidate)(const boids_params *p, const RULES_
 }
 
 /* The neighbours of i by brute force into nb (ascending index), returning their number;
- * topological: the first k by (d2, id). sel_d2 is scratch of k entries (of n for metric). */
+ * topological: the first k by (d2, id). sel is scratch of k entries (of n for metric). */
 static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                             const SNAP *s, size_t i, size_t *nb, R *sel_d2) {
+                                             const SNAP *s, size_t i, size_t *nb,
+                                             RULES_FN(rules_nearest) * sel) {
     R pi[D], vi[D], d[D];
     RULES_FN(verify_boid)(s, i, pi, vi);
     size_t m = 0;
@@ -134,9 +124,9 @@ static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_
         if (j == i) continue;
         R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
         if (!RULES_FN(verify_candidate)(p, k, d, d2, vi)) continue;
-        m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
+        m = RULES_FN(verify_select)(p, nb, sel, m, j, d2);
     }
-    return RULES_FN(verify_selected)(p, nb, m);
+    return RULES_FN(verify_selected)(p, nb, sel, m);
 }
 
 /* Boid i's decision with the neighbours nb (m, ascending): the Reynolds acceleration or the
@@ -200,7 +190,7 @@ static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boid
 #pragma omp parallel
     {
         size_t *nb = malloc((n + 1) * sizeof *nb);
-        R *sel = malloc((n + 1) * sizeof *sel);
+        RULES_FN(rules_nearest) *sel = malloc((n + 1) * sizeof *sel);
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
