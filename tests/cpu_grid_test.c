@@ -29,10 +29,9 @@
 #include "cpu_grid.h"
 #include "grid_geom.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
+#define RULES_INSTANCE_FLOAT /* rules.h in float in the plane: the _f2 names */
+#define RULES_INSTANCE_DIM   2
+#include "rules_instances.h"
 
 /* The lab preset scaled to n boids at the same density (the world grows, same aspect) in
  * dimension dim: the plane of 900 x 560 per 1500 boids, or a box of 540 x 336 x 336 per

@@ -24,15 +24,8 @@
 #include "cpu_grid.h"
 #include "seed003.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d2
-#include "rules.h"
+#define RULES_INSTANCE_DIM 2 /* rules.h in the plane, both precisions: _d2, _f2 */
+#include "rules_instances.h"
 
 /* The lab preset scaled to n boids at the same density. */
 static boids_params lab(size_t n) {

@@ -171,11 +171,11 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     grid_acc acc[LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        GRID_NAME(boids_cpu_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
+        RULES_FN(grid_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
         return;
     }
     if (x->simd)
-        GRID_NAME(boids_cpu_reynolds_avx2)(&x->snap, x->k, q, acc);
+        RULES_FN(grid_reynolds_avx2)(&x->snap, x->k, q, acc);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++)
@@ -234,7 +234,7 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     int32_t cnt[LANES];
 #if BOIDS_AVX2
     if (x->simd)
-        GRID_NAME(boids_cpu_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
+        RULES_FN(grid_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++) {
@@ -300,20 +300,20 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
             pl = kc[0];
             if (!full) continue;
             steer_groups(x, g, r,
-                         GRID_NAME(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
+                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
                          pb, pb + pn, vicsek);
             pn = 0;
-            steer_groups(x, g, r, GRID_NAME(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc,
+            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc,
                          b + rem, e, vicsek);
             continue;
         }
         if (pn)
             steer_groups(x, g, r,
-                         GRID_NAME(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
+                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
                          pb, pb + pn, vicsek);
         pn = 0;
         if (full)
-            steer_groups(x, g, r, GRID_NAME(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc, b,
+            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc, b,
                          b + full, vicsek);
         if (rem) {
             pb = b + full;
@@ -322,7 +322,7 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
         }
     }
     if (pn)
-        steer_groups(x, g, r, GRID_NAME(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r),
+        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r),
                      kp, pb, pb + pn, vicsek);
 }
 
@@ -379,7 +379,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const gr
         c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
-    GRID_NAME(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
+    RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
 }
 
 /* ---- step ------------------------------------------------------------------------- */
@@ -387,12 +387,12 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const gr
 static boids_status tile_geom(const boids_backend *b, const boids_params *p, const boids_tile *t,
                               grid_geomd *g, boids_error *err) {
     (void)b;
-    return GRID_NAME(grid_whole_geom)(p, t, g, err);
+    return RULES_FN(grid_whole_geom)(p, t, g, err);
 }
 
 /* The grid of the step: cur sorted by cell into snap (cpu_grid_build.c). */
 static void grid_build(cpu_grid *c, const geom *g, int threads) {
-    GRID_NAME(grid_build)
+    RULES_FN(grid_build)
     (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled ? c->gid : NULL, g, use_simd(c), threads);
 }
 
@@ -403,11 +403,11 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
                             int *build_threads, boids_error *err) {
     boids_status st;
     if (c->tiled) {
-        st = GRID_NAME(grid_window_geom)(&c->tile, p, g, w, err);
+        st = RULES_FN(grid_window_geom)(&c->tile, p, g, w, err);
     } else {
         grid_boxd bb;
         const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
-        if (open) bb = GRID_NAME(grid_flock_box)(&c->cur, c->h.base.n, c->run_threads);
+        if (open) bb = RULES_FN(grid_flock_box)(&c->cur, c->h.base.n, c->run_threads);
         st = boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(c->h.base.n),
                                    err);
         *w = (grid_win){0, g->n[D - 1], g->wrap};
@@ -426,7 +426,7 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
             c->cand_cap = need;
         }
     }
-    return GRID_NAME(grid_reserve)(&c->cells, g, c->h.base.n, c->run_threads, build_threads, err);
+    return RULES_FN(grid_reserve)(&c->cells, g, c->h.base.n, c->run_threads, build_threads, err);
 }
 
 /* What a step and a neighbours query begin with: prepare, then the constants of p with
@@ -496,8 +496,8 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         const double t0 = adapt ? now_s() : 0;
         c->run_threads = all ? c->threads : 1;
         if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
-        if (c->tiled && (st = GRID_NAME(grid_tile_cells)(&c->cells, &c->cur, b->n, &c->tile, &g, &w,
-                                                         c->run_threads, err)))
+        if (c->tiled && (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, &c->tile, &g, &w,
+                                                        c->run_threads, err)))
             return st;
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
         if (vicsek) unit_headings(c, c->run_threads);
@@ -556,13 +556,13 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
             uint32_t kc[D];
             cell_coords(&g, cell, kc);
             range r[MAX_RANGES];
-            const int nr = GRID_NAME(grid_cell_ranges)(&g, &w, start, kc, 1, r);
+            const int nr = RULES_FN(grid_cell_ranges)(&g, &w, start, kc, 1, r);
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
                 if (topo) {
                     q.i = i;
-                    GRID_NAME(boids_cpu_topo_select)(&q, &g, start, kc);
+                    RULES_FN(grid_topo_select)(&q, &g, start, kc);
                     for (uint32_t a = 0; a < q.m; a++)
                         h += boids_neighbour_set_hash((uint32_t)q.best[a].id);
                     n = q.m;
@@ -715,8 +715,8 @@ static void destroy(boids_backend *b) {
 static const boids_backend_ops ops = {"cpu",  destroy,    step,      download,
                                       upload, neighbours, tile_geom, upload_tile};
 
-boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
-                                                boids_error *err) {
+boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads,
+                                         boids_error *err) {
     cpu_grid *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -742,25 +742,25 @@ boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int 
     return &c->h.base;
 }
 
-int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b) {
+int RULES_FN(cpu_grid_is)(const boids_backend *b) {
     return b && b->ops == &ops;
 }
 
 #if D == 2
 /* ---- the entry points, one for both dimensions (compiled with the plane's instance) ---- */
 
-/* The box's instance (cpu_grid.c with GRID_DIM 3). */
-boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads, boids_error *err);
-int boids_cpu_grid_is_d3(const boids_backend *b);
+/* The box's instance (cpu_grid_f3.c). */
+boids_backend *cpu_grid_create_f3(const boids_flock *initial, int threads, boids_error *err);
+int cpu_grid_is_f3(const boids_backend *b);
 
 boids_backend *cpu_grid_backend_create(const boids_flock *initial, int threads, boids_error *err) {
-    return initial->z ? boids_cpu_grid_create_d3(initial, threads, err)
-                      : boids_cpu_grid_create_d2(initial, threads, err);
+    return initial->z ? cpu_grid_create_f3(initial, threads, err)
+                      : cpu_grid_create_f2(initial, threads, err);
 }
 
 /* The hooks of a `cpu` backend of either dimension; NULL for any other. */
 static cpu_grid_hooks *hooks_of(const boids_backend *b) {
-    return boids_cpu_grid_is_d2(b) || boids_cpu_grid_is_d3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
+    return cpu_grid_is_f2(b) || cpu_grid_is_f3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
 }
 
 const char *boids_cpu_kernel_name(const boids_backend *b) {

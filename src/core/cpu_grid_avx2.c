@@ -241,8 +241,8 @@ static inline void reynolds_sums(const state *s, const grid_k *k, const cell_gro
     scan_group(g, s, k, a, v, q, count);
 }
 
-void GRID_NAME(boids_cpu_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
-                                        grid_acc out[LANES]) {
+void RULES_FN(grid_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
+                                  grid_acc out[LANES]) {
     lanes8 g;
     sep8 a;
     sums8 v;
@@ -390,8 +390,8 @@ static inline void integrate8(const grid_k *k, const lanes8 *g, const __m256 acc
     GRID_AXES(a) v[a] = nv[a];
 }
 
-void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
-                                             const cell_group *q) {
+void RULES_FN(grid_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
+                                       const cell_group *q) {
     lanes8 g;
     sep8 a;
     sums8 v;
@@ -416,9 +416,8 @@ void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, c
  * order, exactly as vicsek_scalar (cpu_grid.c) does: accepted when d2 <= R^2 (the seed's
  * "no mayor que R") or when the candidate is the boid itself (always included, whatever
  * its position). */
-void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
-                                      const cell_group *q, float osum[D][LANES],
-                                      int32_t ocnt[LANES]) {
+void RULES_FN(grid_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
+                                const cell_group *q, float osum[D][LANES], int32_t ocnt[LANES]) {
     const range *const r = q->r;
     const int nr = q->nr;
     lanes8 g;
@@ -453,8 +452,8 @@ static inline __m256i cell_coord8(__m256 x, __m256 s, __m256 nf, __m256i nm1) {
                             _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_GT_OQ)));
 }
 
-void GRID_NAME(boids_cpu_cells_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
-                                     uint32_t *cell_of) {
+void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
+                                 uint32_t *cell_of) {
     __m256 o[D], sc[D], nf[D];
     __m256i nm1[D], n[D];
     GRID_AXES(a) {

@@ -39,8 +39,8 @@ static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
  * merged (which keeps the visiting order). This order is the summation order of every boid
  * of the cells. A span above 1 only for cells that run_ok admits (see steer_strip).
  * Returns the number of ranges (<= MAX_RANGES). */
-int GRID_NAME(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
-                                const uint32_t k[D], uint32_t span, range r[MAX_RANGES]) {
+int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
+                               const uint32_t k[D], uint32_t span, range r[MAX_RANGES]) {
     uint32_t rows[D][3];
     int nrow[D], idx[D];
     for (int a = 1; a < D; a++) {
@@ -89,8 +89,8 @@ int GRID_NAME(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t
 
 /* ---- grid build: counting sort of cur into snap ----------------------------------- */
 
-boids_status GRID_NAME(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
-                                     int *build_threads, boids_error *err) {
+boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
+                                    int *build_threads, boids_error *err) {
     const size_t nc = g->ncells;
     boids_status st = grid_reserve_starts(&gc->start, &gc->start_cap, nc, err);
     if (st) return st;
@@ -141,8 +141,8 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
  * starts in id order, a running one in the previous step's cell order), nor on the number
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
  * window's rows), already in cell_of. */
-void GRID_NAME(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
-                           const uint32_t *gid, const geom *g, int simd, int threads) {
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
+                          const uint32_t *gid, const geom *g, int simd, int threads) {
     const size_t nc = g->ncells;
     const state cur = *cur_s, snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
@@ -159,7 +159,7 @@ void GRID_NAME(grid_build)(grid_cells *gc, const state *cur_s, const state *snap
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
         if (tiled || simd) { /* the cells: tile_cells' (in cell_of), or the AVX2 kernel's */
 #if BOIDS_AVX2
-            if (!tiled) GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
+            if (!tiled) RULES_FN(grid_cell_of_avx2)(&cur, i0, i1, g, cell_of);
 #endif
             for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
         } else
@@ -206,7 +206,7 @@ void GRID_NAME(grid_build)(grid_cells *gc, const state *cur_s, const state *snap
 
 /* Bounding box of the finite positions of cur, the state of count boids (min and max are exact: any
  * thread count gives the same box). No finite position along an axis: 0 there. */
-grid_boxd GRID_NAME(grid_flock_box)(const state *cur, size_t count, int threads) {
+grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
     const state s = *cur;
     const long n = (long)count;
     grid_boxd b = {{0}, {0}, 0};
@@ -233,8 +233,8 @@ grid_boxd GRID_NAME(grid_flock_box)(const state *cur, size_t count, int threads)
 
 /* The geometry of the whole flock of tile t (tile.h): the world grid, or on the open boundary
  * the grid over t's box, an axis without a finite position at 0 as in grid_flock_box. */
-boids_status GRID_NAME(grid_whole_geom)(const boids_params *p, const boids_tile *t, geom *g,
-                                        boids_error *err) {
+boids_status RULES_FN(grid_whole_geom)(const boids_params *p, const boids_tile *t, geom *g,
+                                       boids_error *err) {
     grid_boxd bb = t->box;
     const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
     if (open && !t->has_box)
@@ -248,9 +248,9 @@ boids_status GRID_NAME(grid_whole_geom)(const boids_params *p, const boids_tile 
 /* The window's grid: the whole flock's, with the window's rows along the last axis, and the
  * rows it numbers. Refuses a window the grid cannot hold and steered rows whose halo rows
  * are not in the window (tile.h). */
-boids_status GRID_NAME(grid_window_geom)(const boids_tile *t, const boids_params *p, geom *g,
-                                         grid_win *w, boids_error *err) {
-    boids_status st = GRID_NAME(grid_whole_geom)(p, t, g, err);
+boids_status RULES_FN(grid_window_geom)(const boids_tile *t, const boids_params *p, geom *g,
+                                        grid_win *w, boids_error *err) {
+    boids_status st = RULES_FN(grid_whole_geom)(p, t, g, err);
     if (st) return st;
     const uint32_t n = g->n[D - 1];
     int whole;
@@ -264,9 +264,9 @@ boids_status GRID_NAME(grid_window_geom)(const boids_tile *t, const boids_params
 /* The cell of every boid in the window's grid into cell_of (as grid_build computes it, with
  * the window row of its global row). BOIDS_ERR_INPUT naming the first boid outside the
  * window. */
-boids_status GRID_NAME(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_t count,
-                                        const boids_tile *t, const geom *g, const grid_win *w,
-                                        int threads, boids_error *err) {
+boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_t count,
+                                       const boids_tile *t, const geom *g, const grid_win *w,
+                                       int threads, boids_error *err) {
     const state cur = *cur_s;
     uint32_t *const cell_of = gc->cell_of;
     const long n = (long)count;

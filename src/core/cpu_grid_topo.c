@@ -73,8 +73,8 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
  * below that, no unvisited boid can come before it, not even by a tie on the id: the
  * selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision
  * only the 3^D block can hold candidates. */
-void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
-                                      const uint32_t c[D]) {
+void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
+                                const uint32_t c[D]) {
     long lo[D], hi[D], rmax = 0;
     int wrap[D];
     for (int a = 0; a < D; a++) {
@@ -134,8 +134,8 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
  * (d2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
  * others untouched. In tile mode the selection's ties
  * go by the global ids (topo_q.gid). */
-void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
-                                size_t nc, cand *buf, int threads) {
+void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
+                               size_t nc, cand *buf, int threads) {
     const uint32_t *const gid = x->gid;
     const state snap = x->snap, out = x->out;
     float *const *const u = x->u;
@@ -156,7 +156,7 @@ void GRID_NAME(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_
             cell_coords(g, cell, kc);
             for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
                 q.i = i;
-                GRID_NAME(boids_cpu_topo_select)(&q, g, start, kc);
+                RULES_FN(grid_topo_select)(&q, g, start, kc);
                 if (vicsek) {
                     float s[D]; /* itself, then the k */
                     for (int a = 0; a < D; a++) {
