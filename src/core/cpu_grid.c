@@ -156,11 +156,11 @@ static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q
             float pj[D], d[D];
             for (int a = 0; a < D; a++) pj[a] = ps[a][j];
             RULES_FN(rules_offset)(k, p, pj, d);
-            const float d2 = RULES_FN(rules_dot)(d, d);
-            if (!RULES_FN(rules_sees)(k, d, d2, v)) continue;
+            const float dist2 = RULES_FN(rules_dot)(d, d);
+            if (!RULES_FN(rules_sees)(k, d, dist2, v)) continue;
             float vj[D];
             for (int a = 0; a < D; a++) vj[a] = vs[a][j];
-            RULES_FN(rules_acc_add)(k, &acc, d, d2, vj);
+            RULES_FN(rules_acc_add)(k, &acc, d, dist2, vj);
         }
     *out = acc;
 }
@@ -205,7 +205,7 @@ static void unit_headings(cpu_grid *c, int threads) {
 }
 
 /* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included
- * (the 3^D block holds every pair with float d2 <= R^2). */
+ * (the 3^D block holds every pair with float dist2 <= R^2). */
 static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float sum[D],
                           int32_t *ocnt) {
     const state *const s = &x->snap;
@@ -575,8 +575,9 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                             float xj[D], vj[D], d[D];
                             state_get(&s, j, xj, vj);
                             RULES_FN(rules_offset)(&k, x, xj, d);
-                            const float d2 = RULES_FN(rules_dot)(d, d);
-                            if (vicsek ? !(d2 <= k.vision2) : !RULES_FN(rules_sees)(&k, d, d2, v))
+                            const float dist2 = RULES_FN(rules_dot)(d, d);
+                            if (vicsek ? !(dist2 <= k.vision2)
+                                       : !RULES_FN(rules_sees)(&k, d, dist2, v))
                                 continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);

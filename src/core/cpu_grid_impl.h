@@ -294,11 +294,11 @@ typedef struct topo_q {
     const state *s;
     const grid_k *k;
     uint32_t kmax;       /* k */
-    int vicsek;          /* no fov; radius test d2 <= R^2 */
+    int vicsek;          /* no fov; radius test dist2 <= R^2 */
     int in_vision;       /* k_in_vision */
     const grid_win *win; /* the rows the grid numbers */
     uint32_t i;          /* the boid's slot */
-    cand *best;          /* kmax entries, ordered by (d2, id) */
+    cand *best;          /* kmax entries, ordered by (dist2, id) */
     uint32_t m;          /* entries in best */
     const uint32_t *gid; /* tile mode: the id of local id j is gid[j] (ties and best's ids);
                           * NULL: the local ids */
@@ -306,7 +306,7 @@ typedef struct topo_q {
 
 /* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c
  * of the grid g whose cell starts in the snapshot are start, into q->best (q->m of them):
- * exactly the first k in (d2, id) order over all candidates. */
+ * exactly the first k in (dist2, id) order over all candidates. */
 void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
                                 const uint32_t c[D]);
 

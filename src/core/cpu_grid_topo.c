@@ -45,21 +45,21 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     cand *const best = q->best;
     uint32_t m = q->m;
     /* The current k-th: a candidate must come before it once the selection is full. */
-    float wd2 = m == kmax ? best[m - 1].d2 : INFINITY;
+    float wd2 = m == kmax ? best[m - 1].dist2 : INFINITY;
     size_t wid = m == kmax ? best[m - 1].id : SIZE_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
         float xj[D], d[D];
         for (int a = 0; a < D; a++) xj[a] = ps[a][j];
         RULES_FN(rules_offset)(k, x, xj, d);
-        const float d2 = RULES_FN(rules_dot)(d, d);
+        const float dist2 = RULES_FN(rules_dot)(d, d);
         const uint32_t id = gid ? gid[ids[j]] : ids[j];
-        if (m == kmax && !RULES_FN(rules_nearest_before)(d2, id, wd2, wid)) continue;
-        if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
-        m = (uint32_t)RULES_FN(rules_nearest_keep)(best, m, kmax, d2, id, j);
+        if (m == kmax && !RULES_FN(rules_nearest_before)(dist2, id, wd2, wid)) continue;
+        if (in_vision && !(vicsek ? dist2 <= vision2 : dist2 < vision2)) continue;
+        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, dist2, v)) continue;
+        m = (uint32_t)RULES_FN(rules_nearest_keep)(best, m, kmax, dist2, id, j);
         if (m == kmax) {
-            wd2 = best[m - 1].d2;
+            wd2 = best[m - 1].dist2;
             wid = best[m - 1].id;
         }
     }
@@ -69,9 +69,9 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
 /* Selects the k nearest candidates of the boid in slot i (cell c) into q->best by
  * searching shells of cells outward: shell r holds the cells r apart (Chebyshev, periodic
  * under wrap), visited row by row along x, higher axes outermost. After shells 0..r every
- * unvisited boid is at d2 > (r * reach)^2 (grid_geom.h), so once k are held and the k-th is
+ * unvisited boid is at dist2 > (r * reach)^2 (grid_geom.h), so once k are held and the k-th is
  * below that, no unvisited boid can come before it, not even by a tie on the id: the
- * selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision
+ * selection is exactly the first k in (dist2, id) order over all candidates. With k_in_vision
  * only the 3^D block can hold candidates. */
 void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
                                 const uint32_t c[D]) {
@@ -125,13 +125,13 @@ void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
         }
         if (q->m == q->kmax && r >= 1) {
             const double bound = (double)r * g->reach;
-            if ((double)q->best[q->m - 1].d2 < bound * bound) break;
+            if ((double)q->best[q->m - 1].dist2 < bound * bound) break;
         }
     }
 }
 
 /* Topological neighbours, either model: select, then sum over the selection in its
- * (d2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
+ * (dist2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
  * others untouched. In tile mode the selection's ties
  * go by the global ids (topo_q.gid). */
 void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,

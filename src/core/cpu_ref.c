@@ -87,7 +87,7 @@ typedef struct RULES_FN(cpu_ref) {
  * j0 + len - 1 at positions 0 .. len - 1, and the positions that passed the pre-test,
  * ascending. */
 typedef struct RULES_FN(block) {
-    double d[D][BLOCK], d2[BLOCK];
+    double d[D][BLOCK], dist2[BLOCK];
     unsigned hit[BLOCK];
 } BLOCKT;
 
@@ -112,7 +112,7 @@ static void RULES_FN(destroy)(boids_backend *b) {
     free(c);
 }
 
-/* Positions q0 .. len - 1 of a block with rules_offset from pi and d2 = rules_dot(d, d);
+/* Positions q0 .. len - 1 of a block with rules_offset from pi and dist2 = rules_dot(d, d);
  * appends the hits after the h already found and returns their new number. */
 static size_t RULES_FN(scan_scalar)(const K *k, const double pi[D], double *const pj[D], size_t q0,
                                     size_t len, keep_mode keep, double limit, BLOCKT *b, size_t h) {
@@ -120,10 +120,10 @@ static size_t RULES_FN(scan_scalar)(const K *k, const double pi[D], double *cons
         double a[D], d[D];
         for (int c = 0; c < D; c++) a[c] = pj[c][q];
         RULES_FN(rules_offset)(k, pi, a, d);
-        double d2 = RULES_FN(rules_dot)(d, d);
+        double dist2 = RULES_FN(rules_dot)(d, d);
         for (int c = 0; c < D; c++) b->d[c][q] = d[c];
-        b->d2[q] = d2;
-        if (ref_keeps(keep, d2, limit)) b->hit[h++] = (unsigned)q;
+        b->dist2[q] = dist2;
+        if (ref_keeps(keep, dist2, limit)) b->hit[h++] = (unsigned)q;
     }
     return h;
 }
@@ -146,11 +146,11 @@ __attribute__((target("avx2"))) static size_t RULES_FN(scan_avx2)(const K *k, co
         for (int c = 0; c < D; c++) d[c] = _mm256_sub_pd(_mm256_loadu_pd(pj[c] + q), vi[c]);
         if (k->wrap)
             for (int c = 0; c < D; c++) d[c] = wrap4(d[c], k->side[c], k->half[c]);
-        __m256d d2 = _mm256_mul_pd(d[0], d[0]);
-        for (int c = 1; c < D; c++) d2 = _mm256_add_pd(d2, _mm256_mul_pd(d[c], d[c]));
+        __m256d dist2 = _mm256_mul_pd(d[0], d[0]);
+        for (int c = 1; c < D; c++) dist2 = _mm256_add_pd(dist2, _mm256_mul_pd(d[c], d[c]));
         for (int c = 0; c < D; c++) _mm256_storeu_pd(b->d[c] + q, d[c]);
-        _mm256_storeu_pd(b->d2 + q, d2);
-        unsigned mask = keep4(keep, d2, lim);
+        _mm256_storeu_pd(b->dist2 + q, dist2);
+        unsigned mask = keep4(keep, dist2, lim);
         for (; mask; mask &= mask - 1) b->hit[h++] = (unsigned)q + (unsigned)__builtin_ctz(mask);
     }
     /* Clean upper register halves before any SSE code runs (scan_scalar, the caller, libm):
@@ -182,7 +182,7 @@ static size_t RULES_FN(block_len)(size_t n, size_t j0) {
 static int RULES_FN(block_fov)(const K *k, const BLOCKT *b, unsigned s, const double vi[D]) {
     double d[D];
     for (int c = 0; c < D; c++) d[c] = b->d[c][s];
-    return RULES_FN(rules_in_fov)(k, d, b->d2[s], vi);
+    return RULES_FN(rules_in_fov)(k, d, b->dist2[s], vi);
 }
 
 /* The metric neighbours of boid i among boids j0 .. j0 + len - 1: others within
@@ -222,14 +222,14 @@ static size_t RULES_FN(topo_gather)(const REF *c, const K *k, const boids_params
         int full = m == kmax;
         keep_mode keep = full ? KEEP_LT : !p->k_in_vision ? KEEP_ALL : vicsek ? KEEP_LE : KEEP_LT;
         size_t h = RULES_FN(scan)(c, k, i, j0, RULES_FN(block_len)(f->n, j0), keep,
-                                  full ? sel[m - 1].d2 : k->vision2, b);
+                                  full ? sel[m - 1].dist2 : k->vision2, b);
         for (size_t q = 0; q < h; q++) {
             unsigned s = b->hit[q];
-            double d2 = b->d2[s];
+            double dist2 = b->dist2[s];
             if (j0 + s == i) continue;
-            if (p->k_in_vision && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) continue;
+            if (p->k_in_vision && !(vicsek ? dist2 <= k->vision2 : dist2 < k->vision2)) continue;
             if (!vicsek && !RULES_FN(block_fov)(k, b, s, vi)) continue;
-            m = RULES_FN(rules_nearest_keep)(sel, m, kmax, d2, j0 + s, j0 + s);
+            m = RULES_FN(rules_nearest_keep)(sel, m, kmax, dist2, j0 + s, j0 + s);
         }
     }
     for (size_t q = 0; q < m; q++) nb[q] = sel[q].id;
@@ -259,7 +259,7 @@ static void RULES_FN(reynolds_boid)(REF *c, const K *k, const boids_params *p, s
                 unsigned s = b->hit[q];
                 RULES_FN(boid)(f, j0 + s, pj, vj);
                 for (int x = 0; x < D; x++) d[x] = b->d[x][s];
-                RULES_FN(rules_acc_add)(k, &a, d, b->d2[s], vj);
+                RULES_FN(rules_acc_add)(k, &a, d, b->dist2[s], vj);
             }
         }
     }

@@ -25,11 +25,11 @@
 #define HAVE_AVX2_SCAN 0
 #endif
 
-/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
+/* The pre-test of a scan: keep every pair, or those with dist2 < limit, or dist2 <= limit. */
 typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
 
-static inline int ref_keeps(keep_mode keep, double d2, double limit) {
-    return keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit);
+static inline int ref_keeps(keep_mode keep, double dist2, double limit) {
+    return keep == KEEP_ALL || (keep == KEEP_LT ? dist2 < limit : dist2 <= limit);
 }
 
 #if HAVE_AVX2_SCAN
@@ -44,11 +44,11 @@ __attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, double si
 
 /* ref_keeps on four lanes of squared distances against lim (limit in every lane): a bit
  * per kept lane, with the ordered compares that C's < and <= are. */
-__attribute__((target("avx2"))) static inline unsigned keep4(keep_mode keep, __m256d d2,
+__attribute__((target("avx2"))) static inline unsigned keep4(keep_mode keep, __m256d dist2,
                                                              __m256d lim) {
     if (keep == KEEP_ALL) return 0xFu;
-    if (keep == KEEP_LT) return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ));
-    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+    if (keep == KEEP_LT) return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(dist2, lim, _CMP_LT_OQ));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(dist2, lim, _CMP_LE_OQ));
 }
 #endif
 

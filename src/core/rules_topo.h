@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The topological neighbours of the rules: a boid's neighbours are the k candidates first in
- * the order (d2, id), nearest first and, of equal squared distances, the lower id first. A
+ * the order (dist2, id), nearest first and, of equal squared distances, the lower id first. A
  * path offers its candidates one by one in any order to rules_nearest_keep, which holds the
  * first k so far in that order; cpu-ref and `boids verify` then sum them in ascending id
  * order (rules_ids_ascending), the grid path in the selection's own order. The GPU's
@@ -31,12 +31,12 @@ static inline void rules_ids_ascending(size_t *ids, size_t m) {
  * only carries. One type per precision: rules_nearest_float, rules_nearest_double, which the
  * instances name RULES_FN(rules_nearest) (rules_nearest_f2 and rules_nearest_f3 are one type). */
 typedef struct rules_nearest_float {
-    float d2;
+    float dist2;
     size_t id;
     size_t at;
 } rules_nearest_float;
 typedef struct rules_nearest_double {
-    double d2;
+    double dist2;
     size_t id;
     size_t at;
 } rules_nearest_double;
@@ -47,28 +47,29 @@ typedef struct rules_nearest_double {
 #ifdef RULES_REAL
 typedef RULES_NEAREST(RULES_REAL) RULES_FN(rules_nearest);
 
-/* Whether the candidate (d2, id) comes before the entry (sd2, sid) in the order (d2, id). A
+/* Whether the candidate (dist2, id) comes before the entry (sd2, sid) in the order (dist2, id). A
  * NaN distance comes before nothing. */
-static inline int RULES_FN(rules_nearest_before)(RULES_REAL d2, size_t id, RULES_REAL sd2,
+static inline int RULES_FN(rules_nearest_before)(RULES_REAL dist2, size_t id, RULES_REAL sd2,
                                                  size_t sid) {
-    return d2 < sd2 || (d2 == sd2 && id < sid);
+    return dist2 < sd2 || (dist2 == sd2 && id < sid);
 }
 
-/* Offers the candidate (d2, id, at) to the selection sel of m entries, the first of at most
- * kmax in the order (d2, id), held in that order: inserted in its place (the last entry
+/* Offers the candidate (dist2, id, at) to the selection sel of m entries, the first of at most
+ * kmax in the order (dist2, id), held in that order: inserted in its place (the last entry
  * dropped when sel is full), or left out when it comes after the last of a full selection.
  * Returns the new number of entries. */
 static inline size_t RULES_FN(rules_nearest_keep)(RULES_FN(rules_nearest) * sel, size_t m,
-                                                  size_t kmax, RULES_REAL d2, size_t id,
+                                                  size_t kmax, RULES_REAL dist2, size_t id,
                                                   size_t at) {
     if (m == kmax &&
-        (m == 0 || !RULES_FN(rules_nearest_before)(d2, id, sel[m - 1].d2, sel[m - 1].id)))
+        (m == 0 || !RULES_FN(rules_nearest_before)(dist2, id, sel[m - 1].dist2, sel[m - 1].id)))
         return m;
     size_t pos = m < kmax ? m++ : m - 1;
-    for (; pos > 0 && RULES_FN(rules_nearest_before)(d2, id, sel[pos - 1].d2, sel[pos - 1].id);
+    for (;
+         pos > 0 && RULES_FN(rules_nearest_before)(dist2, id, sel[pos - 1].dist2, sel[pos - 1].id);
          pos--)
         sel[pos] = sel[pos - 1];
-    sel[pos].d2 = d2;
+    sel[pos].dist2 = dist2;
     sel[pos].id = id;
     sel[pos].at = at;
     return m;

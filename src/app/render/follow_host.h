@@ -28,17 +28,18 @@ static R RULES_FN(host_offset)(const RULES_FN(rules_k) * k, const boids_flock *f
     return RULES_FN(rules_dot)(d, d);
 }
 
-/* Is j (at offset d, |d|^2 = d2) a candidate of i: in the field of view for Reynolds, and
+/* Is j (at offset d, |d|^2 = dist2) a candidate of i: in the field of view for Reynolds, and
  * within the vision radius where the model's neighbours are metric or k_in_vision asks for
  * it. */
 static int RULES_FN(host_candidate)(const RULES_FN(rules_k) * k, const boids_params *p,
-                                    const boids_flock *fl, size_t i, const R d[RULES_DIM], R d2) {
+                                    const boids_flock *fl, size_t i, const R d[RULES_DIM],
+                                    R dist2) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
+    if (radius && !(vicsek ? dist2 <= k->vision2 : dist2 < k->vision2)) return 0;
     R pi[RULES_DIM], vi[RULES_DIM];
     RULES_FN(host_boid)(fl, i, pi, vi);
-    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
+    return vicsek || RULES_FN(rules_in_fov)(k, d, dist2, vi);
 }
 
 /* The neighbours of boid i into nb; returns their number (0 when the selection's memory
@@ -55,13 +56,13 @@ static size_t RULES_FN(host_marks)(const boids_flock *fl, const boids_params *p,
     for (size_t j = 0; j < fl->n; j++) {
         if (j == i) continue;
         R d[RULES_DIM];
-        const R d2 = RULES_FN(host_offset)(&k, fl, i, j, d);
-        if (!RULES_FN(host_candidate)(&k, p, fl, i, d, d2)) continue;
+        const R dist2 = RULES_FN(host_offset)(&k, fl, i, j, d);
+        if (!RULES_FN(host_candidate)(&k, p, fl, i, d, dist2)) continue;
         if (!topo) {
             nb[m++] = (uint32_t)j;
             continue;
         }
-        m = RULES_FN(rules_nearest_keep)(sel, m, kmax, d2, j, j);
+        m = RULES_FN(rules_nearest_keep)(sel, m, kmax, dist2, j, j);
     }
     for (size_t q = 0; topo && q < m; q++) nb[q] = (uint32_t)sel[q].id;
     free(sel);
