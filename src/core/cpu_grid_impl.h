@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Internals of the grid CPU path (`cpu`), shared by its four files:
  *   cpu_grid.c        the backend: state buffers, the per-cell steering loop with the
- *                     scalar kernels, Vicsek, topological steering, the step;
+ *                     scalar kernels (Reynolds, Vicsek), the step, the neighbours query;
  *   cpu_grid_build.c  the grid build: geometry, the counting sort of the state into cell
  *                     order, the candidate ranges of a cell;
  *   cpu_grid_avx2.c   the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
- *   cpu_grid_topo.c   the topological k-nearest selection (shell search over the cells).
+ *   cpu_grid_topo.c   the topological neighbours: the k-nearest search (shell search over
+ *                     the cells, the rules' selection) and the steering over them.
  *
  * The four are written once over the dimension D = RULES_DIM (2: the plane, 3: the box)
  * and compiled once for each, in rules.h's instance of that dimension in float
