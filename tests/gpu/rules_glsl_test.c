@@ -151,15 +151,15 @@ static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint
 
 static int nplain; /* the cases of the sets without a table come first */
 
-/* add_d(op, d..., v..., self): a neighbour, fov or acc_add case of the offset d, its float d2
+/* add_d(op, d..., v..., self): a neighbour, fov or acc_add case of the offset d, its float dist2
  * (as the shaders compute it, the components in order), the velocity v and self; its inputs
- * d at 0, d2 at D, v at D + 1, self at 2 D + 1. */
+ * d at 0, dist2 at D, v at D + 1, self at 2 D + 1. */
 static void add_dv(unsigned op, const float *x) {
     float in[2 * D + 2];
-    float d2 = x[0] * x[0];
-    for (int c = 1; c < D; c++) d2 += x[c] * x[c];
+    float dist2 = x[0] * x[0];
+    for (int c = 1; c < D; c++) dist2 += x[c] * x[c];
     memcpy(in, x, D * sizeof *x);
-    in[D] = d2;
+    in[D] = dist2;
     memcpy(in + D + 1, x + D, (D + 1) * sizeof *x);
     add(op, 2 * D + 2, in);
 }
