@@ -29,10 +29,9 @@
 #include "cpu_grid.h"
 #include "grid_geom.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
+#define RULES_INSTANCE_FLOAT /* rules.h in float in the plane: the _f2 names */
+#define RULES_INSTANCE_DIM   2
+#include "rules_instances.h"
 
 /* The lab preset scaled to n boids at the same density (the world grows, same aspect) in
  * dimension dim: the plane of 900 x 560 per 1500 boids, or a box of 540 x 336 x 336 per
@@ -129,17 +128,17 @@ static void brute_step(const scenario *s, brute *b) {
             float d[2];
             rules_offset_f2(&k, pi, pj, d);
             const float dx = d[0], dy = d[1];
-            float d2 = dx * dx + dy * dy;
-            if (!rules_sees_f2(&k, d, d2, vi)) continue;
-            rules_acc_add_f2(&k, &a, d, d2, vj);
+            float dist2 = dx * dx + dy * dy;
+            if (!rules_sees_f2(&k, d, dist2, vi)) continue;
+            rules_acc_add_f2(&k, &a, d, dist2, vj);
             h += boids_neighbour_set_hash((uint32_t)j);
             abs_align[0] += fabs(vx[j]);
             abs_align[1] += fabs(vy[j]);
             abs_coh[0] += fabs(dx);
             abs_coh[1] += fabs(dy);
-            if (0 < d2 && d2 < k.sep2) {
-                abs_sep[0] += fabs(dx / d2);
-                abs_sep[1] += fabs(dy / d2);
+            if (0 < dist2 && dist2 < k.sep2) {
+                abs_sep[0] += fabs(dx / dist2);
+                abs_sep[1] += fabs(dy / dist2);
                 nsep++;
             }
         }

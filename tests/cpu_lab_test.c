@@ -5,9 +5,9 @@
  * Properties:
  *  - neighbour sets (counts and set hashes) equal a brute force in float exactly: both
  *    apply the same float tests to the same float positions and select the k nearest by
- *    (float d2, id), so they can only differ if the grid misses a candidate or stops its
+ *    (float dist2, id), so they can only differ if the grid misses a candidate or stops its
  *    ring search too early. Lattices make many distances tie (and some equal R exactly,
- *    which Vicsek's d2 <= R^2 must accept), so ties by id are exercised;
+ *    which Vicsek's dist2 <= R^2 must accept), so ties by id are exercised;
  *  - one step agrees with cpu-ref (double) within bounds derived from float precision
  *    (stated where they are computed), for Vicsek and for topological Reynolds;
  *  - 1 to 4 threads, and the scalar and SIMD Vicsek kernels, give the same bits;
@@ -24,15 +24,8 @@
 #include "cpu_grid.h"
 #include "seed003.h"
 
-#define RULES_REAL     float
-#define RULES_DIM      2
-#define RULES_FN(name) name##_f2
-#include "rules.h"
-#undef RULES_REAL
-#undef RULES_FN
-#define RULES_REAL     double
-#define RULES_FN(name) name##_d2
-#include "rules.h"
+#define RULES_INSTANCE_DIM 2 /* rules.h in the plane, both precisions: _d2, _f2 */
+#include "rules_instances.h"
 
 /* The lab preset scaled to n boids at the same density. */
 static boids_params lab(size_t n) {
@@ -75,20 +68,20 @@ static void lattice_flock(scenario *s, int nx, int ny, double a, double x0, doub
 /* ---- brute-force neighbour selection -------------------------------------------------- */
 
 typedef struct pick {
-    double d2;
+    double dist2;
     size_t j;
 } pick;
 
 static int pick_cmp(const void *a, const void *b) {
     const pick *p = a, *q = b;
-    if (p->d2 != q->d2) return p->d2 < q->d2 ? -1 : 1;
+    if (p->dist2 != q->dist2) return p->dist2 < q->dist2 ? -1 : 1;
     return p->j < q->j ? -1 : p->j > q->j;
 }
 
 /* The neighbours of i (never i itself) by the definition in cpu-ref's gather(), evaluated
  * in float (dbl = 0: the grid's precision) or double (dbl = 1: cpu-ref's): every candidate,
- * then a full sort by (d2, id) for topological. Returns the count; out holds the ids in
- * (d2, id) order (topological) or index order (metric). */
+ * then a full sort by (dist2, id) for topological. Returns the count; out holds the ids in
+ * (dist2, id) order (topological) or index order (metric). */
 static size_t brute_select(const scenario *s, int dbl, size_t i, pick *buf, size_t *out) {
     const boids_params *p = &s->p;
     const boids_flock *f = &s->f;
@@ -102,16 +95,16 @@ static size_t brute_select(const scenario *s, int dbl, size_t i, pick *buf, size
     size_t m = 0;
     for (size_t j = 0; j < f->n; j++) {
         if (j == i) continue;
-        double d2;
+        double dist2;
         int in_r, in_fov;
         if (dbl) {
             const double pi[2] = {f->x[i], f->y[i]}, pj[2] = {f->x[j], f->y[j]};
             const double vi[2] = {f->vx[i], f->vy[i]};
             double d[2];
             rules_offset_d2(&kd, pi, pj, d);
-            d2 = d[0] * d[0] + d[1] * d[1];
-            in_r = vicsek ? d2 <= kd.vision2 : d2 < kd.vision2;
-            in_fov = vicsek || rules_in_fov_d2(&kd, d, d2, vi);
+            dist2 = d[0] * d[0] + d[1] * d[1];
+            in_r = vicsek ? dist2 <= kd.vision2 : dist2 < kd.vision2;
+            in_fov = vicsek || rules_in_fov_d2(&kd, d, dist2, vi);
         } else {
             const float pi[2] = {(float)f->x[i], (float)f->y[i]};
             const float pj[2] = {(float)f->x[j], (float)f->y[j]};
@@ -119,12 +112,12 @@ static size_t brute_select(const scenario *s, int dbl, size_t i, pick *buf, size
             float d[2];
             rules_offset_f2(&kf, pi, pj, d);
             float d2f = d[0] * d[0] + d[1] * d[1];
-            d2 = d2f;
+            dist2 = d2f;
             in_r = vicsek ? d2f <= kf.vision2 : d2f < kf.vision2;
             in_fov = vicsek || rules_in_fov_f2(&kf, d, d2f, vi);
         }
         if ((use_radius && !in_r) || !in_fov) continue;
-        buf[m++] = (pick){d2, j};
+        buf[m++] = (pick){dist2, j};
     }
     if (topo) {
         qsort(buf, m, sizeof *buf, pick_cmp);
@@ -236,17 +229,17 @@ static double reynolds_ratio(const scenario *s, const rules_k_d2 *k, size_t i, c
         double d[2];
         rules_offset_d2(k, pi, pj, d);
         const double dx = d[0], dy = d[1];
-        double d2 = dx * dx + dy * dy;
+        double dist2 = dx * dx + dy * dy;
         ab[0] += fabs(f->vx[j]) + fabs(f->vy[j]);
         sum[0][0] += f->vx[j];
         sum[0][1] += f->vy[j];
         ab[1] += fabs(dx) + fabs(dy);
         sum[1][0] += dx;
         sum[1][1] += dy;
-        if (0 < d2 && d2 < k->sep2) {
-            ab[2] += (fabs(dx) + fabs(dy)) / d2;
-            sum[2][0] -= dx / d2;
-            sum[2][1] -= dy / d2;
+        if (0 < dist2 && dist2 < k->sep2) {
+            ab[2] += (fabs(dx) + fabs(dy)) / dist2;
+            sum[2][0] -= dx / dist2;
+            sum[2][1] -= dy / dist2;
             nsep++;
         }
     }
@@ -375,7 +368,7 @@ static const int bnd[3] = {BOIDS_BOUNDARY_WRAP, BOIDS_BOUNDARY_WALLS, BOIDS_BOUN
 static const char *const bname[3] = {"wrap", "walls", "open"};
 
 /* Vicsek, metric: random wrap world; a lattice of spacing R (every side neighbour at
- * exactly d2 = R^2, which <= must accept); walls. */
+ * exactly dist2 = R^2, which <= must accept); walls. */
 static void check_vicsek_metric(void) {
     {
         scenario s = vicsek_random(3000, 0.5, BOIDS_BOUNDARY_WRAP, 1);

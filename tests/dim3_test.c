@@ -21,10 +21,9 @@
 #include "cpu_grid.h"
 #include "cpu_ref.h"
 
-#define RULES_REAL     double
-#define RULES_DIM      3
-#define RULES_FN(name) name##_d3
-#include "rules.h"
+#define RULES_INSTANCE_DOUBLE /* rules.h in double in the box: the _d3 names */
+#define RULES_INSTANCE_DIM    3
+#include "rules_instances.h"
 
 static const double TOL = 1e-12;
 

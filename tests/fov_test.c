@@ -28,10 +28,9 @@
 #include "require_gpu.h"
 #include "cpu_grid.h"
 
-#define RULES_REAL     double
-#define RULES_DIM      2
-#define RULES_FN(name) name##_d2
-#include "rules.h"
+#define RULES_INSTANCE_DOUBLE /* rules.h in double in the plane: the _d2 names */
+#define RULES_INSTANCE_DIM    2
+#include "rules_instances.h"
 
 static boids_gl *gl;
 

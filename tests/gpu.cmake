@@ -135,9 +135,11 @@ boids_gl_tests(${BOIDS_GPU_TESTS})
 # compiled for the plane and for the box.
 foreach(dim 2 3)
   add_library(gpu_rules_glsl_${dim}d OBJECT gpu/rules_glsl_test.c)
-  target_compile_definitions(gpu_rules_glsl_${dim}d PRIVATE RULES_DIM=${dim})
+  target_compile_definitions(gpu_rules_glsl_${dim}d PRIVATE RULES_INSTANCE_DIM=${dim})
+  # tests/gpu too: rules_instances.h includes the instance file (this test) by name.
   target_include_directories(gpu_rules_glsl_${dim}d PRIVATE ${PROJECT_SOURCE_DIR}/src/gpu
-                                                            ${PROJECT_SOURCE_DIR}/src/core)
+                                                            ${PROJECT_SOURCE_DIR}/src/core
+                                                            ${CMAKE_CURRENT_SOURCE_DIR}/gpu)
   target_link_libraries(gpu_rules_glsl_${dim}d PRIVATE boids_gpu)
 endforeach()
 add_executable(gpu_rules_glsl_test gpu/rules_glsl_main.c)

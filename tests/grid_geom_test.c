@@ -213,13 +213,13 @@ static void test_reach_bounds_rings(void) {
             }
             const float dx = offset(x[0], x[1], (float)p.width, 1);
             const float dy = offset(y[0], y[1], (float)p.height, 1);
-            const double d2 = (double)(dx * dx + dy * dy);
+            const double dist2 = (double)(dx * dx + dy * dy);
             uint32_t ax = cells_apart(grid_cell_coord(x[0], g.sx, g.ncx),
                                       grid_cell_coord(x[1], g.sx, g.ncx), g.ncx, 1);
             uint32_t ay = cells_apart(grid_cell_coord(y[0], g.sy, g.ncy),
                                       grid_cell_coord(y[1], g.sy, g.ncy), g.ncy, 1);
             const double r = (double)(ax > ay ? ax : ay) - 1, bound = r * g.reach;
-            bad += r >= 1 && !(d2 > bound * bound);
+            bad += r >= 1 && !(dist2 > bound * bound);
         }
         CHECK(bad == 0, "world %d: %d pairs closer than the ring bound", i, bad);
     }

@@ -431,9 +431,9 @@ static void RULES_FN(sum_order)(const boids_params *p, const boids_interact *t) 
             RULES_FN(rules_offset)(&k, at, pos, d);
         else
             RULES_FN(rules_offset)(&k, pos, at, d);
-        R d2 = d[0] * d[0];
-        for (int c = 1; c < D; c++) d2 += d[c] * d[c];
-        if (!(d2 < (R)q->radius * (R)q->radius)) continue;
+        R dist2 = d[0] * d[0];
+        for (int c = 1; c < D; c++) dist2 += d[c] * d[c];
+        if (!(dist2 < (R)q->radius * (R)q->radius)) continue;
         RULES_FN(rules_steer)(&k, d, vel, f);
         for (int c = 0; c < D; c++) acc[c] += (R)q->weight * f[c];
     }

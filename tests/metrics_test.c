@@ -339,9 +339,9 @@ static void test_three_groups(void) {
 /* ---- the grid agrees with an O(N^2) brute force -------------------------------------- */
 /* The shortest-image squared distance from boid i to boid j over the flock's axes, summed
  * x, y (z) from 0: the plane's dx * dx + dy * dy to the bit. */
-static double bf_d2(const boids_flock *f, const boids_params *p, size_t i, size_t j) {
+static double bf_dist2(const boids_flock *f, const boids_params *p, size_t i, size_t j) {
     const double *pos[3] = {f->x, f->y, f->z}, side[3] = {p->width, p->height, p->depth};
-    double d2 = 0;
+    double dist2 = 0;
     for (int a = 0; a < boids_flock_dim(f); a++) {
         double d = pos[a][j] - pos[a][i];
         if (p->boundary == BOIDS_BOUNDARY_WRAP) {
@@ -350,9 +350,9 @@ static double bf_d2(const boids_flock *f, const boids_params *p, size_t i, size_
             else if (d < -side[a] / 2)
                 d += side[a];
         }
-        d2 += d * d;
+        dist2 += d * d;
     }
-    return d2;
+    return dist2;
 }
 
 static size_t bf_find(size_t *parent, size_t a) {
@@ -408,9 +408,9 @@ static void test_brute_force(void) {
                         double best = INFINITY;
                         for (size_t j = 0; j < n; j++) {
                             if (j == i) continue;
-                            double d2 = bf_d2(&f, &p, i, j);
-                            if (d2 < best) best = d2;
-                            if (d2 < r2) {
+                            double dist2 = bf_dist2(&f, &p, i, j);
+                            if (dist2 < best) best = dist2;
+                            if (dist2 < r2) {
                                 scnt += 1;
                                 parent[bf_find(parent, i)] = bf_find(parent, j);
                             }

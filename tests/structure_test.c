@@ -102,17 +102,17 @@ static corr brute_force(boids_flock *f, const boids_params *p, double range, siz
     const double scale = sqrt(ss / (double)n), per = (double)bins / range;
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
-            double d2 = 0, dot = 0;
+            double dist2 = 0, dot = 0;
             for (int a = 0; a < dim; a++) {
                 double d = pos_of(f, a)[j] - pos_of(f, a)[i];
                 const double s = side_of(p, a);
                 if (p->boundary == BOIDS_BOUNDARY_WRAP && d > s / 2) d -= s;
                 if (p->boundary == BOIDS_BOUNDARY_WRAP && d < -s / 2) d += s;
-                d2 += d * d;
+                dist2 += d * d;
                 dot += (vel_of(f, a)[i] - mean[a]) / scale * ((vel_of(f, a)[j] - mean[a]) / scale);
             }
-            if (!(d2 < range * range)) continue;
-            size_t b = (size_t)(sqrt(d2) * per);
+            if (!(dist2 < range * range)) continue;
+            size_t b = (size_t)(sqrt(dist2) * per);
             b = b < bins ? b : bins - 1;
             c.sum[b] += dot;
             c.pairs[b] += 1;

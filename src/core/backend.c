@@ -2,7 +2,6 @@
 /* The public backend functions: argument and parameter checks in front of each backend's
  * operations (src/core/backend_impl.h), so that no backend runs on invalid input and every
  * backend reports it with the same words. */
-#define BOIDS_BACKEND_CHECKS 1
 #include "backend_impl.h"
 
 #include <math.h>
@@ -58,12 +57,12 @@ static boids_status check_run(const boids_backend *b, const boids_params *p, con
 
 boids_backend *boids_cpu_ref_create(const boids_flock *initial, boids_error *err) {
     if (check_state(initial, "boids_cpu_ref_create", err)) return NULL;
-    return boids_cpu_ref_create_unchecked(initial, err);
+    return cpu_ref_backend_create(initial, err);
 }
 
 boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
     if (check_state(initial, "boids_cpu_create", err)) return NULL;
-    return boids_cpu_create_unchecked(initial, threads, err);
+    return cpu_grid_backend_create(initial, threads, err);
 }
 
 boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigned steps,

@@ -10,24 +10,17 @@
 #ifndef BOIDS_BACKEND_IMPL_H
 #define BOIDS_BACKEND_IMPL_H
 
-/* The constructors a backend file defines are the unchecked ones: the public names are
- * defined by src/core/backend.c, which checks the arguments and then calls these. The
- * renaming lives here, in the one header every backend includes, so that the checks stay
- * in one place and the backend files need no code of their own for them. */
-#ifndef BOIDS_BACKEND_CHECKS
-#define boids_cpu_ref_create boids_cpu_ref_create_unchecked
-#define boids_cpu_create     boids_cpu_create_unchecked
-#endif
-
 #include "check.h"
 
-/* Declared hidden before boids/backend.h declares them again under their public names. */
+/* The constructors of the two CPU backends (cpu_ref.c, cpu_grid.c) for a flock already
+ * checked: the public boids_cpu_ref_create and boids_cpu_create (backend.c) check the
+ * arguments and then call these, so that the checks stay in one place. */
 struct boids_backend;
 struct boids_flock;
-BOIDS_HIDDEN struct boids_backend *boids_cpu_ref_create_unchecked(const struct boids_flock *initial,
-                                                                  boids_error *err);
-BOIDS_HIDDEN struct boids_backend *boids_cpu_create_unchecked(const struct boids_flock *initial,
-                                                              int threads, boids_error *err);
+BOIDS_HIDDEN struct boids_backend *cpu_ref_backend_create(const struct boids_flock *initial,
+                                                          boids_error *err);
+BOIDS_HIDDEN struct boids_backend *cpu_grid_backend_create(const struct boids_flock *initial,
+                                                           int threads, boids_error *err);
 
 #include "boids/backend.h"
 #include "tile.h"

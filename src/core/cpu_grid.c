@@ -21,18 +21,19 @@
  *
  * Tile mode (tile.h, boids_backend_upload_tile): the state is a window of the whole flock,
  * its boids in any order (gid: their global ids). The grid is the whole flock's
- * (window_geom: cap from n_global, on the open boundary the tile's box) with the window's
- * rows along the last axis; cells hold their boids in global id order (order_key) and the
+ * (grid_window_geom: cap from n_global, on the open boundary the tile's box) with the window's
+ * rows along the last axis; cells hold their boids in global id order (cpu_grid_build.c) and the
  * topological ties compare global ids, and candidates come in the same offset order as in
  * the whole grid; offsets use the world's wrap of the global positions, the SIMD kernels' skip of
  * rules_wrap is decided from the global row (steer_groups); the Vicsek noise draws with the
  * global id. Only the steered rows are steered, the others copied (steered_cells). The
- * cells of a tile are computed by the scalar code (tile_cells, the same cells as the AVX2
+ * cells of a tile are computed by the scalar code (grid_tile_cells, the same cells as the AVX2
  * cell kernel's), which also refuses a boid outside the window.
  *
- * Files: this one (the backend, the grid, the per-cell steering loop and the scalar
- * kernels), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels'
- * bits), cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
+ * Files: this one (the backend, the per-cell steering loop and the scalar kernels, the
+ * step), cpu_grid_build.c (the grid build: steps 1 to 3 and the candidate ranges of a
+ * cell), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels' bits),
+ * cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,10 +50,9 @@
 #include "clock.h"
 
 enum {
-    PARALLEL_MIN = 2048,       /* below this many boids, threads cost more than they save */
-    HIST_MIN_BUDGET = 1 << 20, /* per-thread histogram entries allowed whatever N */
-    PROBE_MIN = 16,            /* steps between tries of the other thread count: at first, */
-    PROBE_MAX = 4096           /* and at most, after tries that lost */
+    PARALLEL_MIN = 2048, /* below this many boids, threads cost more than they save */
+    PROBE_MIN = 16,      /* steps between tries of the other thread count: at first, */
+    PROBE_MAX = 4096     /* and at most, after tries that lost */
 };
 
 /* Cells along x steered as one unit of work (steer_strip): their boids' partial groups can
@@ -77,47 +77,26 @@ typedef struct thread_pick {
 } thread_pick;
 
 typedef struct cpu_grid {
-    cpu_grid_hooks h;  /* the backend and the test hooks */
-    int threads;       /* resolved: >= 1 */
-    state cur, snap;   /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
-    uint32_t *cell_of; /* cell of each slot of cur */
-    uint32_t *start;   /* ncells + 1 cell starts in snap */
-    size_t start_cap;  /* entries allocated in start */
-    uint32_t *hist;    /* per-thread cell counts, then write offsets */
-    size_t hist_cap;   /* entries allocated in hist */
-    uint32_t *block;   /* per-thread totals of the prefix sum */
-    float *u[D];       /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
-    cand *cand;        /* topological: per-thread selection buffers of k entries */
-    size_t cand_cap;   /* entries allocated in cand */
-    size_t cap;        /* boids the state buffers (cur, snap, cell_of, u) hold */
-    uint32_t t;        /* steps since upload: the Vicsek noise stream's step index */
-    int tiled;         /* tile mode (tile.h): the state is the window `tile` */
-    boids_tile tile;   /* its gid points to gid */
-    uint32_t *gid;     /* the global ids of the local boids */
-    size_t gid_cap;    /* entries allocated in gid */
-    int run_threads;   /* threads of the current step (or neighbours query) */
+    cpu_grid_hooks h; /* the backend and the test hooks */
+    int threads;      /* resolved: >= 1 */
+    state cur, snap;  /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
+    grid_cells cells; /* the grid: cur's cells, snap's cell starts (cpu_grid_build.c) */
+    float *u[D];      /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
+    cand *cand;       /* topological: per-thread selection buffers of k entries */
+    size_t cand_cap;  /* entries allocated in cand */
+    size_t cap;       /* boids the state buffers (cur, snap, cell_of, u) hold */
+    uint32_t t;       /* steps since upload: the Vicsek noise stream's step index */
+    int tiled;        /* tile mode (tile.h): the state is the window `tile` */
+    boids_tile tile;  /* its gid points to gid */
+    uint32_t *gid;    /* the global ids of the local boids */
+    size_t gid_cap;   /* entries allocated in gid */
+    int run_threads;  /* threads of the current step (or neighbours query) */
     thread_pick pick;
 } cpu_grid;
 
 static int max_threads(void) {
 #ifdef _OPENMP
     return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-static int thread_num(void) {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
-static int num_threads(void) {
-#ifdef _OPENMP
-    return omp_get_num_threads();
 #else
     return 1;
 #endif
@@ -146,215 +125,6 @@ static int state_alloc(state *s, size_t n) {
     return 1;
 }
 
-static inline void state_get(const state *s, uint32_t i, float p[D], float v[D]) {
-    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
-}
-
-static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
-    for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
-}
-
-/* ---- cells ---------------------------------------------------------------------------- */
-
-/* The index of the cell of coordinates k (axis 0 fastest). */
-static inline size_t cell_index(const geom *g, const uint32_t k[D]) {
-    size_t cell = k[D - 1];
-    for (int a = D - 2; a >= 0; a--) cell = cell * g->n[a] + k[a];
-    return cell;
-}
-
-static inline void cell_coords(const geom *g, size_t cell, uint32_t k[D]) {
-    for (int a = 0; a < D; a++) {
-        k[a] = (uint32_t)(cell % g->n[a]);
-        cell /= g->n[a];
-    }
-}
-
-/* The distinct coordinates around c on an axis of n cells, in ascending offset order: all
- * of them for n <= 3, else c - 1, c, c + 1 (periodically under wrap, clipped otherwise).
- * Returns how many (<= 3). */
-static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
-    int m = 0;
-    if (n <= 3) {
-        for (uint32_t v = 0; v < n; v++) out[m++] = v;
-    } else if (wrap) {
-        out[m++] = c == 0 ? n - 1 : c - 1;
-        out[m++] = c;
-        out[m++] = c + 1 == n ? 0 : c + 1;
-    } else {
-        for (uint32_t v = c == 0 ? 0 : c - 1; v <= c + 1 && v < n; v++) out[m++] = v;
-    }
-    return m;
-}
-
-/* The candidate slots of the cells k .. k + (span - 1) along x: the rows along x of their
- * 3^D block as contiguous ranges of the snapshot, rows in (z,) y order, each cell visited
- * once even when an axis has less than 3 cells, empty ranges dropped and adjacent ones
- * merged (which keeps the visiting order). This order is the summation order of every boid
- * of the cells. A span above 1 only for cells that run_ok admits (see steer_strip).
- * Returns the number of ranges (<= MAX_RANGES). */
-static int cell_ranges(const geom *g, const grid_win *w, const uint32_t *start, const uint32_t k[D],
-                       uint32_t span, range r[MAX_RANGES]) {
-    uint32_t rows[D][3];
-    int nrow[D], idx[D];
-    for (int a = 1; a < D; a++) {
-        nrow[a] = axis_cells(grid_axis_wraps(g, w, a), k[a], g->n[a], rows[a]);
-        idx[a] = 0;
-    }
-    const uint32_t cx = k[0], ncx = g->n[0];
-    uint32_t cols[2][2], ncols = 0; /* column intervals [a, b) */
-    if (ncx <= 3) {
-        cols[0][0] = 0;
-        cols[0][1] = ncx;
-        ncols = 1;
-    } else if (g->wrap && cx == 0) {
-        cols[0][0] = ncx - 1;
-        cols[0][1] = ncx;
-        cols[1][0] = 0;
-        cols[1][1] = 2;
-        ncols = 2;
-    } else if (g->wrap && cx == ncx - 1) {
-        cols[0][0] = cx - 1;
-        cols[0][1] = ncx;
-        cols[1][0] = 0;
-        cols[1][1] = 1;
-        ncols = 2;
-    } else {
-        cols[0][0] = cx == 0 ? 0 : cx - 1;
-        cols[0][1] = cx + span + 1 < ncx ? cx + span + 1 : ncx;
-        ncols = 1;
-    }
-    int nr = 0;
-    for (;;) {
-        size_t row = 0;
-        for (int a = D - 1; a >= 1; a--) row = row * g->n[a] + rows[a][idx[a]];
-        row *= ncx;
-        for (uint32_t c = 0; c < ncols; c++)
-            nr = grid_range_add(r, nr, start[row + cols[c][0]], start[row + cols[c][1]]);
-        int a = 1;
-        for (; a < D; a++) {
-            if (++idx[a] < nrow[a]) break;
-            idx[a] = 0;
-        }
-        if (a == D) break;
-    }
-    return nr;
-}
-
-/* ---- grid build: counting sort of cur into snap ----------------------------------- */
-
-static boids_status grid_reserve(cpu_grid *c, const geom *g, int *build_threads, boids_error *err) {
-    size_t n = c->h.base.n, nc = g->ncells;
-    boids_status st = grid_reserve_starts(&c->start, &c->start_cap, nc, err);
-    if (st) return st;
-    /* Each build thread has its own histogram: limit their number so that the histograms
-     * stay within a few times the state's size. */
-    int t = c->run_threads;
-    size_t budget = n * 4 > HIST_MIN_BUDGET ? n * 4 : HIST_MIN_BUDGET;
-    while (t > 1 && (size_t)t * nc > budget) t--;
-    size_t need = (size_t)t * nc;
-    if (need > c->hist_cap) {
-        uint32_t *h = realloc(c->hist, need * sizeof *h);
-        if (!h)
-            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu cells", nc);
-        c->hist = h;
-        c->hist_cap = need;
-    }
-    *build_threads = t;
-    return BOIDS_OK;
-}
-
-/* The id a boid is ordered by: its own, or in tile mode its global one (gid[id]), so that a
- * window may hold its boids in any order and still sum them as the whole flock does. */
-static inline uint32_t order_key(const uint32_t *gid, uint32_t id) {
-    return gid ? gid[id] : id;
-}
-
-/* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
- * a few boids, and most of them arrive in order (those that stayed in the cell keep the
- * previous step's id order), so this is nearly one comparison per boid. */
-static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
-    for (uint32_t i = b + 1; i < e; i++) {
-        const uint32_t id = s->id[i], key = order_key(gid, id);
-        if (order_key(gid, s->id[i - 1]) < key) continue;
-        float p[D], v[D];
-        state_get(s, i, p, v);
-        uint32_t j = i;
-        for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
-            for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
-            s->id[j] = s->id[j - 1];
-        }
-        state_put(s, j, p, v);
-        s->id[j] = id;
-    }
-}
-
-/* Within a cell, boids end in id order: the summation order of every boid, hence the
- * result, depends on the state alone, not on the order in which cur holds it (a resumed run
- * starts in id order, a running one in the previous step's cell order), nor on the number
- * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
- * window's rows), already in cell_of. */
-static void grid_build(cpu_grid *c, const geom *g, int threads) {
-    const size_t n = c->h.base.n, nc = g->ncells;
-    const state cur = c->cur, snap = c->snap;
-    uint32_t *const cell_of = c->cell_of, *const start = c->start, *const hist = c->hist;
-    uint32_t *const block = c->block;
-    const uint32_t *const gid = c->tiled ? c->gid : NULL;
-    float o[D]; /* exact: 0 or a float box corner */
-    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
-    int simd = use_simd(c);
-    for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        const int t = thread_num(), nt = num_threads();
-        uint32_t *const h = hist + (size_t)t * nc;
-        memset(h, 0, nc * sizeof *h);
-        const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        if (c->tiled || simd) { /* the cells: tile_cells' (in cell_of), or the AVX2 kernel's */
-#if BOIDS_AVX2
-            if (!c->tiled) GRID_NAME(boids_cpu_cells_avx2)(&cur, i0, i1, g, cell_of);
-#endif
-            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
-        } else
-            for (size_t i = i0; i < i1; i++) {
-                uint32_t cell =
-                    grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
-                for (int a = D - 2; a >= 0; a--)
-                    cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
-                cell_of[i] = cell;
-                h[cell]++;
-            }
-#pragma omp barrier
-        /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
-        const size_t c0 = nc * (size_t)t / (size_t)nt, c1 = nc * (size_t)(t + 1) / (size_t)nt;
-        uint32_t sum = 0;
-        for (size_t cell = c0; cell < c1; cell++)
-            for (int u = 0; u < nt; u++) sum += hist[(size_t)u * nc + cell];
-        block[t] = sum;
-#pragma omp barrier
-        uint32_t run = 0;
-        for (int u = 0; u < t; u++) run += block[u];
-        for (size_t cell = c0; cell < c1; cell++) {
-            start[cell] = run;
-            for (int u = 0; u < nt; u++) {
-                uint32_t v = hist[(size_t)u * nc + cell];
-                hist[(size_t)u * nc + cell] = run;
-                run += v;
-            }
-        }
-        if (t == nt - 1) start[nc] = (uint32_t)n;
-#pragma omp barrier
-        for (size_t i = i0; i < i1; i++) {
-            uint32_t d = h[cell_of[i]]++;
-            for (int a = 0; a < D; a++) snap.p[a][d] = cur.p[a][i], snap.v[a][d] = cur.v[a][i];
-            snap.id[d] = cur.id[i];
-        }
-#pragma omp barrier
-        for (size_t cell = c0; cell < c1; cell++)
-            cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
-    }
-}
-
 /* Whether the offsets along one axis from a cell at coordinate c (of n) to its candidates
  * can need rules_wrap. Away from the seam, with n >= 5, candidates are less than 2 cells
  * (2/5 of the side, plus rounding) away, below half the side: rules_wrap would return the
@@ -365,18 +135,6 @@ static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
 }
 
 /* ---- metric steering: one per-cell loop for both models ------------------------------ */
-
-/* What one step's steering reads and writes. */
-typedef struct steer_ctx {
-    state snap, out; /* reads the snapshot, writes the new state slot for slot */
-    float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
-    const grid_k *k;
-    const boids_params *p;
-    uint32_t t;          /* Vicsek: the noise stream's step index */
-    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
-    const grid_win *win; /* the rows the grid numbers */
-    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
-} steer_ctx;
 
 /* Neighbour sums of the boid in slot i of the snapshot: the rules called per candidate.
  * The sums, ranges and arrays are locals: through pointers, each int store into the sums
@@ -399,11 +157,11 @@ static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q
             float pj[D], d[D];
             for (int a = 0; a < D; a++) pj[a] = ps[a][j];
             RULES_FN(rules_offset)(k, p, pj, d);
-            const float d2 = RULES_FN(rules_dot)(d, d);
-            if (!RULES_FN(rules_sees)(k, d, d2, v)) continue;
+            const float dist2 = RULES_FN(rules_dot)(d, d);
+            if (!RULES_FN(rules_sees)(k, d, dist2, v)) continue;
             float vj[D];
             for (int a = 0; a < D; a++) vj[a] = vs[a][j];
-            RULES_FN(rules_acc_add)(k, &acc, d, d2, vj);
+            RULES_FN(rules_acc_add)(k, &acc, d, dist2, vj);
         }
     *out = acc;
 }
@@ -414,11 +172,11 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     grid_acc acc[LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        GRID_NAME(boids_cpu_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
+        RULES_FN(grid_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
         return;
     }
     if (x->simd)
-        GRID_NAME(boids_cpu_reynolds_avx2)(&x->snap, x->k, q, acc);
+        RULES_FN(grid_reynolds_avx2)(&x->snap, x->k, q, acc);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++)
@@ -448,7 +206,7 @@ static void unit_headings(cpu_grid *c, int threads) {
 }
 
 /* Vicsek heading sum of the boid in slot i over the candidate ranges, itself included
- * (the 3^D block holds every pair with float d2 <= R^2). */
+ * (the 3^D block holds every pair with float dist2 <= R^2). */
 static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float sum[D],
                           int32_t *ocnt) {
     const state *const s = &x->snap;
@@ -471,24 +229,13 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
     *ocnt = n;
 }
 
-/* The Vicsek move of slot i from its heading sum: old velocity for the position, new
- * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
- * original id is gid's in tile mode (gid NULL: the local one). */
-static void vicsek_move(const state *snap, const state *out, const grid_k *k, const boids_params *p,
-                        uint32_t t, const uint32_t *gid, uint32_t i, const float sum[D], long n) {
-    float x[D], v[D];
-    state_get(snap, i, x, v);
-    grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
-    state_put(out, i, x, v);
-}
-
 /* Vicsek, one group: the heading sums, then the moves. */
 static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     float sum[D][LANES];
     int32_t cnt[LANES];
 #if BOIDS_AVX2
     if (x->simd)
-        GRID_NAME(boids_cpu_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
+        RULES_FN(grid_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++) {
@@ -501,13 +248,6 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
         for (int a = 0; a < D; a++) s[a] = sum[a][l];
         vicsek_move(&x->snap, &x->out, x->k, x->p, x->t, x->gid, q->i0 + l, s, cnt[l]);
     }
-}
-
-/* Units of work handed to a thread at a time: enough chunks per thread to balance dense
- * clusters. */
-static size_t cell_chunk(size_t units, int threads) {
-    size_t c = units / ((size_t)threads * 64);
-    return c < 16 ? 16 : c;
 }
 
 /* Steers the boids in slots [b, e) of the snapshot, in groups of up to LANES that share the
@@ -560,18 +300,22 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
             pn += rem;
             pl = kc[0];
             if (!full) continue;
-            steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb,
-                         pb + pn, vicsek);
+            steer_groups(x, g, r,
+                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
+                         pb, pb + pn, vicsek);
             pn = 0;
-            steer_groups(x, g, r, cell_ranges(g, x->win, start, kc, 1, r), kc, b + rem, e, vicsek);
+            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc,
+                         b + rem, e, vicsek);
             continue;
         }
         if (pn)
-            steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb,
-                         pb + pn, vicsek);
+            steer_groups(x, g, r,
+                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
+                         pb, pb + pn, vicsek);
         pn = 0;
         if (full)
-            steer_groups(x, g, r, cell_ranges(g, x->win, start, kc, 1, r), kc, b, b + full, vicsek);
+            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc, b,
+                         b + full, vicsek);
         if (rem) {
             pb = b + full;
             pn = rem;
@@ -579,8 +323,8 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
         }
     }
     if (pn)
-        steer_groups(x, g, r, cell_ranges(g, x->win, start, kp, pl - kp[0] + 1, r), kp, pb, pb + pn,
-                     vicsek);
+        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r),
+                     kp, pb, pb + pn, vicsek);
 }
 
 /* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
@@ -593,7 +337,7 @@ static void steered_cells(const cpu_grid *c, const geom *g, size_t *c0, size_t *
     const size_t row = g->ncells / g->n[D - 1];
     *c0 = c->tile.steer_lo * row, *c1 = c->tile.steer_hi * row;
     const state snap = c->snap, out = c->cur;
-    const size_t b = c->start[*c0], e = c->start[*c1], n = c->h.base.n;
+    const size_t b = c->cells.start[*c0], e = c->cells.start[*c1], n = c->h.base.n;
     for (int a = 0; a < D; a++) {
         memcpy(out.p[a], snap.p[a], b * sizeof(float));
         memcpy(out.v[a], snap.v[a], b * sizeof(float));
@@ -616,7 +360,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     steered_cells(c, g, &c0, &c1);
     const size_t per_row = (g->n[0] + STRIP - 1) / STRIP;
     const size_t w0 = per_row * (c0 / g->n[0]), w1 = per_row * (c1 / g->n[0]);
-    const uint32_t *const start = c->start;
+    const uint32_t *const start = c->cells.start;
     const int threads = c->run_threads;
     const long chunk = (long)cell_chunk(w1 - w0, threads);
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
@@ -629,166 +373,28 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     }
 }
 
-/* Topological neighbours, either model: select, then sum over the selection in its
- * (d2, id) order, which does not depend on the threads. In tile mode the selection's ties
- * go by the global ids (topo_q.gid). */
+/* Topological neighbours, either model (cpu_grid_topo.c): in tile mode the steered rows. */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
-    size_t c0, nc;
-    steered_cells(c, g, &c0, &nc);
-    const uint32_t *const gid = c->tiled ? c->gid : NULL;
-    const state snap = c->snap, out = c->cur;
-    float *const *const u = c->u;
-    const uint32_t *const start = c->start;
-    const uint32_t t = c->t, kmax = (uint32_t)p->k;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(nc - c0, threads);
-    cand *const buf = c->cand;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        topo_q q = {&snap,
-                    k,
-                    kmax,
-                    vicsek,
-                    p->k_in_vision != 0,
-                    win,
-                    0,
-                    buf + (size_t)thread_num() * kmax,
-                    0,
-                    c->tiled ? c->gid : NULL};
-#pragma omp for schedule(dynamic, chunk)
-        for (size_t cell = c0; cell < nc; cell++) {
-            uint32_t kc[D];
-            cell_coords(g, cell, kc);
-            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
-                q.i = i;
-                GRID_NAME(boids_cpu_topo_select)(&q, g, start, kc);
-                if (vicsek) {
-                    float s[D]; /* itself, then the k */
-                    for (int a = 0; a < D; a++) {
-                        s[a] = u[a][i];
-                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].slot];
-                    }
-                    vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
-                    continue;
-                }
-                grid_acc acc;
-                RULES_FN(rules_acc_init)(&acc);
-                float x[D], v[D];
-                state_get(&snap, i, x, v);
-                for (uint32_t b = 0; b < q.m; b++) {
-                    float xj[D], vj[D], d[D];
-                    state_get(&snap, q.best[b].slot, xj, vj);
-                    RULES_FN(rules_offset)(k, x, xj, d);
-                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
-                }
-                grid_move(k, &acc, x, v);
-                state_put(&out, i, x, v);
-            }
-        }
-    }
+    const steer_ctx x = {
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+    size_t c0, c1;
+    steered_cells(c, g, &c0, &c1);
+    RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
 }
 
 /* ---- step ------------------------------------------------------------------------- */
 
-/* Bounding box of the finite positions of cur (min and max are exact: any thread count
- * gives the same box). No finite position along an axis: 0 there. */
-static grid_boxd flock_bbox(const cpu_grid *c, int threads) {
-    const state s = c->cur;
-    const long n = (long)c->h.base.n;
-    grid_boxd b = {{0}, {0}, 0};
-    float am = 0;
-    for (int a = 0; a < D; a++) {
-        const float *const x = s.p[a];
-        float lo = INFINITY, hi = -INFINITY, m = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min      \
-                                                                                          : lo)    \
-    reduction(max                                                                                  \
-              : hi, m)
-        for (long i = 0; i < n; i++) {
-            if (!isfinite(x[i])) continue;
-            lo = x[i] < lo ? x[i] : lo;
-            hi = x[i] > hi ? x[i] : hi;
-            m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
-        }
-        if (lo <= hi) b.lo[a] = lo, b.hi[a] = hi;
-        am = m > am ? m : am;
-    }
-    b.amax = am;
-    return b;
-}
-
-/* The geometry of the whole flock of tile t (tile.h): the world grid, or on the open boundary
- * the grid over t's box, an axis without a finite position at 0 as in flock_bbox. */
-static boids_status whole_geom(const boids_params *p, const boids_tile *t, geom *g,
-                               boids_error *err) {
-    grid_boxd bb = t->box;
-    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
-    if (open && !t->has_box)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: a tile on the open boundary needs the whole flock's box");
-    for (int a = 0; a < D; a++)
-        if (!(bb.lo[a] <= bb.hi[a])) bb.lo[a] = bb.hi[a] = 0;
-    return boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(t->n_global), err);
-}
-
 static boids_status tile_geom(const boids_backend *b, const boids_params *p, const boids_tile *t,
                               grid_geomd *g, boids_error *err) {
     (void)b;
-    return whole_geom(p, t, g, err);
+    return RULES_FN(grid_whole_geom)(p, t, g, err);
 }
 
-/* The window's grid: the whole flock's, with the window's rows along the last axis, and the
- * rows it numbers. Refuses a window the grid cannot hold and steered rows whose halo rows
- * are not in the window (tile.h). */
-static boids_status window_geom(const cpu_grid *c, const boids_params *p, geom *g, grid_win *w,
-                                boids_error *err) {
-    const boids_tile *t = &c->tile;
-    boids_status st = whole_geom(p, t, g, err);
-    if (st) return st;
-    const uint32_t n = g->n[D - 1];
-    int whole;
-    if ((st = boids_tile_check_window(t, n, g->wrap, "cpu", &whole, err))) return st;
-    *w = (grid_win){t->row_lo, n, whole};
-    g->ncells = g->ncells / n * t->rows;
-    g->n[D - 1] = t->rows;
-    return BOIDS_OK;
-}
-
-/* The cell of every boid in the window's grid into cell_of (as grid_build computes it, with
- * the window row of its global row). BOIDS_ERR_INPUT naming the first boid outside the
- * window. */
-static boids_status tile_cells(cpu_grid *c, const geom *g, const grid_win *w, boids_error *err) {
-    const state cur = c->cur;
-    uint32_t *const cell_of = c->cell_of;
-    const long n = (long)c->h.base.n;
-    const int threads = c->run_threads;
-    float o[D];
-    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
-    long bad = n;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
-    for (long i = 0; i < n; i++) {
-        const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
-        const uint32_t r = boids_tile_window_row(&c->tile, w->n, row);
-        if (r >= g->n[D - 1]) {
-            bad = i < bad ? i : bad;
-            continue;
-        }
-        uint32_t cell = r;
-        for (int a = D - 2; a >= 0; a--)
-            cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
-        cell_of[i] = cell;
-    }
-    if (bad < n) {
-        const uint32_t row = grid_cell_coord(cur.p[D - 1][bad] - o[D - 1], g->s[D - 1], w->n);
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: boid %u of the tile is in global row %u, outside the "
-                               "window's rows %u to %u",
-                               c->gid[cur.id[bad]], row, w->lo,
-                               (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
-    }
-    return BOIDS_OK;
+/* The grid of the step: cur sorted by cell into snap (cpu_grid_build.c). */
+static void grid_build(cpu_grid *c, const geom *g, int threads) {
+    RULES_FN(grid_build)
+    (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled ? c->gid : NULL, g, use_simd(c), threads);
 }
 
 /* Grid geometry for the current state (on the open boundary it follows the flock; in tile
@@ -798,11 +404,11 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
                             int *build_threads, boids_error *err) {
     boids_status st;
     if (c->tiled) {
-        st = window_geom(c, p, g, w, err);
+        st = RULES_FN(grid_window_geom)(&c->tile, p, g, w, err);
     } else {
         grid_boxd bb;
         const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
-        if (open) bb = flock_bbox(c, c->run_threads);
+        if (open) bb = RULES_FN(grid_flock_box)(&c->cur, c->h.base.n, c->run_threads);
         st = boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(c->h.base.n),
                                    err);
         *w = (grid_win){0, g->n[D - 1], g->wrap};
@@ -821,7 +427,7 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
             c->cand_cap = need;
         }
     }
-    return grid_reserve(c, g, build_threads, err);
+    return RULES_FN(grid_reserve)(&c->cells, g, c->h.base.n, c->run_threads, build_threads, err);
 }
 
 /* What a step and a neighbours query begin with: prepare, then the constants of p with
@@ -889,7 +495,9 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         const double t0 = adapt ? now_s() : 0;
         c->run_threads = all ? c->threads : 1;
         if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
-        if (c->tiled && (st = tile_cells(c, &g, &w, err))) return st;
+        if (c->tiled && (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, &c->tile, &g, &w,
+                                                        c->run_threads, err)))
+            return st;
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
         if (vicsek) unit_headings(c, c->run_threads);
         if (topo)
@@ -921,7 +529,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     grid_k_init(&k, &tab, p, NULL);   /* the neighbours of the rules, without the table */
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
-    const uint32_t *const start = c->start;
+    const uint32_t *const start = c->cells.start;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const uint32_t kmax = topo ? (uint32_t)p->k : 0;
@@ -947,14 +555,15 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
             uint32_t kc[D];
             cell_coords(&g, cell, kc);
             range r[MAX_RANGES];
-            const int nr = cell_ranges(&g, &w, start, kc, 1, r);
+            const int nr = RULES_FN(grid_cell_ranges)(&g, &w, start, kc, 1, r);
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
                 if (topo) {
                     q.i = i;
-                    GRID_NAME(boids_cpu_topo_select)(&q, &g, start, kc);
-                    for (uint32_t a = 0; a < q.m; a++) h += boids_neighbour_set_hash(q.best[a].id);
+                    RULES_FN(grid_topo_select)(&q, &g, start, kc);
+                    for (uint32_t a = 0; a < q.m; a++)
+                        h += boids_neighbour_set_hash((uint32_t)q.best[a].id);
                     n = q.m;
                 } else {
                     float x[D], v[D];
@@ -965,8 +574,9 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                             float xj[D], vj[D], d[D];
                             state_get(&s, j, xj, vj);
                             RULES_FN(rules_offset)(&k, x, xj, d);
-                            const float d2 = RULES_FN(rules_dot)(d, d);
-                            if (vicsek ? !(d2 <= k.vision2) : !RULES_FN(rules_sees)(&k, d, d2, v))
+                            const float dist2 = RULES_FN(rules_dot)(d, d);
+                            if (vicsek ? !(dist2 <= k.vision2)
+                                       : !RULES_FN(rules_sees)(&k, d, dist2, v))
                                 continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);
@@ -1032,11 +642,11 @@ static boids_status reserve(cpu_grid *c, size_t n, int spare, boids_error *err) 
     }
     state_free(&c->cur);
     state_free(&c->snap);
-    free(c->cell_of);
+    free(c->cells.cell_of);
     free(c->u[0]);
     c->cur = cur;
     c->snap = snap;
-    c->cell_of = cell_of;
+    c->cells.cell_of = cell_of;
     for (int a = 0; a < D; a++) c->u[a] = unit + (size_t)a * cap;
     c->cap = cap;
     return BOIDS_OK;
@@ -1092,21 +702,21 @@ static void destroy(boids_backend *b) {
     cpu_grid *c = (cpu_grid *)b;
     state_free(&c->cur);
     state_free(&c->snap);
-    free(c->cell_of);
+    free(c->cells.cell_of);
     free(c->u[0]);
     free(c->cand);
     free(c->gid);
-    free(c->start);
-    free(c->hist);
-    free(c->block);
+    free(c->cells.start);
+    free(c->cells.hist);
+    free(c->cells.block);
     free(c);
 }
 
 static const boids_backend_ops ops = {"cpu",  destroy,    step,      download,
                                       upload, neighbours, tile_geom, upload_tile};
 
-boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
-                                                boids_error *err) {
+boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads,
+                                         boids_error *err) {
     cpu_grid *c = calloc(1, sizeof *c);
     if (!c) {
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -1119,8 +729,8 @@ boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int 
     if (c->threads < 1) c->threads = 1;
     c->run_threads = 1;
     c->pick = (thread_pick){{-1, -1}, 1, PROBE_MIN, PROBE_MIN};
-    c->block = malloc((size_t)c->threads * sizeof *c->block);
-    if (!c->block) {
+    c->cells.block = malloc((size_t)c->threads * sizeof *c->cells.block);
+    if (!c->cells.block) {
         free(c);
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -1132,25 +742,25 @@ boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int 
     return &c->h.base;
 }
 
-int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b) {
+int RULES_FN(cpu_grid_is)(const boids_backend *b) {
     return b && b->ops == &ops;
 }
 
 #if D == 2
 /* ---- the entry points, one for both dimensions (compiled with the plane's instance) ---- */
 
-/* The box's instance (cpu_grid.c with GRID_DIM 3). */
-boids_backend *boids_cpu_grid_create_d3(const boids_flock *initial, int threads, boids_error *err);
-int boids_cpu_grid_is_d3(const boids_backend *b);
+/* The box's instance (cpu_grid_f3.c). */
+boids_backend *cpu_grid_create_f3(const boids_flock *initial, int threads, boids_error *err);
+int cpu_grid_is_f3(const boids_backend *b);
 
-boids_backend *boids_cpu_create(const boids_flock *initial, int threads, boids_error *err) {
-    return initial->z ? boids_cpu_grid_create_d3(initial, threads, err)
-                      : boids_cpu_grid_create_d2(initial, threads, err);
+boids_backend *cpu_grid_backend_create(const boids_flock *initial, int threads, boids_error *err) {
+    return initial->z ? cpu_grid_create_f3(initial, threads, err)
+                      : cpu_grid_create_f2(initial, threads, err);
 }
 
 /* The hooks of a `cpu` backend of either dimension; NULL for any other. */
 static cpu_grid_hooks *hooks_of(const boids_backend *b) {
-    return boids_cpu_grid_is_d2(b) || boids_cpu_grid_is_d3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
+    return cpu_grid_is_f2(b) || cpu_grid_is_f3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
 }
 
 const char *boids_cpu_kernel_name(const boids_backend *b) {

@@ -69,7 +69,7 @@ static inline void lanes8_load(const state *s, const grid_k *k, const cell_group
     g->valid = valid;
 }
 
-/* rules_offset and d2 from the 8 lanes to candidate j, and (is_self not NULL) the lanes
+/* rules_offset and dist2 from the 8 lanes to candidate j, and (is_self not NULL) the lanes
  * that are j itself. wrapped: whether any axis may need rules_wrap (g's flags say which);
  * it comes as a value, which a loop keeps in a register or compiles away. */
 static inline __m256 offset8(const lanes8 *g, int wrapped, const state *s, uint32_t j, __m256 d[D],
@@ -83,20 +83,20 @@ static inline __m256 offset8(const lanes8 *g, int wrapped, const state *s, uint3
     return dot8(d, d);
 }
 
-/* The lanes that see candidate j: d2 < R^2, j not the lane itself (is_self, when j can be
+/* The lanes that see candidate j: dist2 < R^2, j not the lane itself (is_self, when j can be
  * one of the lanes), and within the field of view (rules_sees: dot >= cos(fov/2) *
- * sqrt(vv * d2), a float sqrt equal to rules.h's double sqrt rounded to float, double
+ * sqrt(vv * dist2), a float sqrt equal to rules.h's double sqrt rounded to float, double
  * rounding being exact for sqrt). */
 static inline __m256 sees8(const grid_k *k, int full_fov, __m256 v2, const __m256 vi[D], __m256 vv,
-                           __m256 vv0, const __m256 d[D], __m256 d2, const __m256 *is_self) {
-    __m256 m = _mm256_cmp_ps(d2, v2, _CMP_LT_OQ);
+                           __m256 vv0, const __m256 d[D], __m256 dist2, const __m256 *is_self) {
+    __m256 m = _mm256_cmp_ps(dist2, v2, _CMP_LT_OQ);
     if (is_self) m = _mm256_andnot_ps(*is_self, m);
     if (!full_fov) {
         const __m256 zero = _mm256_setzero_ps();
         const __m256 dot = dot8(vi, d);
-        const __m256 lim =
-            _mm256_mul_ps(_mm256_set1_ps(k->cos_half_fov), _mm256_sqrt_ps(_mm256_mul_ps(vv, d2)));
-        const __m256 ok = _mm256_or_ps(_mm256_or_ps(vv0, _mm256_cmp_ps(d2, zero, _CMP_EQ_OQ)),
+        const __m256 lim = _mm256_mul_ps(_mm256_set1_ps(k->cos_half_fov),
+                                         _mm256_sqrt_ps(_mm256_mul_ps(vv, dist2)));
+        const __m256 ok = _mm256_or_ps(_mm256_or_ps(vv0, _mm256_cmp_ps(dist2, zero, _CMP_EQ_OQ)),
                                        _mm256_cmp_ps(dot, lim, _CMP_GE_OQ));
         m = _mm256_and_ps(m, ok);
     }
@@ -109,8 +109,8 @@ typedef struct sep8 {
     __m256 s[D], sep;
 } sep8;
 
-/* The separation sums over the candidates js[0 .. n), in order: each lane adds -d / d2 for
- * those it sees with 0 < d2 < R_sep^2, as rules_acc_add does. The separation sums depend on
+/* The separation sums over the candidates js[0 .. n), in order: each lane adds -d / dist2 for
+ * those it sees with 0 < dist2 < R_sep^2, as rules_acc_add does. The separation sums depend on
  * no other sum, so taking their candidates after the others' leaves every sum's order, and
  * its bits, as they were; it keeps the D divisions per candidate (the kernel's costliest
  * operations) off the candidates that no lane has within R_sep, most of them. */
@@ -124,13 +124,13 @@ static inline __attribute__((always_inline)) void sep_pass(const lanes8 *g, cons
     GRID_AXES(b) sum[b] = a->s[b];
     for (uint32_t c = 0; c < n; c++) {
         __m256 d[D], is_self;
-        const __m256 d2 = offset8(g, wrapped, s, js[c], d, &is_self);
-        const __m256 m =
-            sees8(k, full_fov, _mm256_set1_ps(k->vision2), a->vi, a->vv, a->vv0, d, d2, &is_self);
-        const __m256 sm = _mm256_and_ps(m, _mm256_and_ps(_mm256_cmp_ps(zero, d2, _CMP_LT_OQ),
-                                                         _mm256_cmp_ps(d2, s2, _CMP_LT_OQ)));
+        const __m256 dist2 = offset8(g, wrapped, s, js[c], d, &is_self);
+        const __m256 m = sees8(k, full_fov, _mm256_set1_ps(k->vision2), a->vi, a->vv, a->vv0, d,
+                               dist2, &is_self);
+        const __m256 sm = _mm256_and_ps(m, _mm256_and_ps(_mm256_cmp_ps(zero, dist2, _CMP_LT_OQ),
+                                                         _mm256_cmp_ps(dist2, s2, _CMP_LT_OQ)));
         GRID_AXES(b)
-        sum[b] = _mm256_blendv_ps(sum[b], _mm256_sub_ps(sum[b], _mm256_div_ps(d[b], d2)), sm);
+        sum[b] = _mm256_blendv_ps(sum[b], _mm256_sub_ps(sum[b], _mm256_div_ps(d[b], dist2)), sm);
         sep = _mm256_or_ps(sep, sm);
     }
     GRID_AXES(b) a->s[b] = sum[b];
@@ -148,7 +148,7 @@ typedef struct sums8 {
 /* Adds candidates [b, e) to the sums, and lists for sep_pass those that some lane may have
  * within R_sep (a branch-free append; the batch is flushed between runs of candidates that
  * fit in it, not tested per candidate). The list may hold more than needed (sep_pass tests
- * each lane in full): with no self test and the full field of view, d2 < R_sep^2 alone
+ * each lane in full): with no self test and the full field of view, dist2 < R_sep^2 alone
  * lists a candidate. self: whether the range can hold one of the lanes' own slots; the
  * others skip that test. count: whether to count the neighbours (see accel8_rules). A term
  * is added masked (sum + (m & term)), which gives the bits of rules_acc_add's sum + term or
@@ -172,15 +172,15 @@ scan8(const lanes8 *g, const state *s, const grid_k *k, sep8 *a, sums8 *v, uint3
         const uint32_t stop = e - j <= SEP_BATCH - nj ? e : j + (SEP_BATCH - nj);
         for (; j < stop; j++) {
             __m256 d[D], is_self;
-            const __m256 d2 = offset8(g, wrapped, s, j, d, self ? &is_self : NULL);
+            const __m256 dist2 = offset8(g, wrapped, s, j, d, self ? &is_self : NULL);
             const __m256 m =
-                sees8(k, full_fov, v2, a->vi, a->vv, a->vv0, d, d2, self ? &is_self : NULL);
+                sees8(k, full_fov, v2, a->vi, a->vv, a->vv0, d, dist2, self ? &is_self : NULL);
             GRID_AXES(c) {
                 mv[c] = _mm256_add_ps(mv[c], _mm256_and_ps(m, _mm256_set1_ps(s->v[c][j])));
                 cs[c] = _mm256_add_ps(cs[c], _mm256_and_ps(m, d[c]));
             }
             if (count) cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* true: -1 */
-            const __m256 close = _mm256_cmp_ps(d2, s2, _CMP_LT_OQ);
+            const __m256 close = _mm256_cmp_ps(dist2, s2, _CMP_LT_OQ);
             js[nj] = j;
             nj += _mm256_movemask_ps(self || !full_fov ? _mm256_and_ps(m, close) : close) != 0;
         }
@@ -227,8 +227,8 @@ static void scan_group(const lanes8 *g, const state *s, const grid_k *k, sep8 *a
 /* Neighbour sums of the boids in slots [i0, i0 + lanes) of the snapshot (lanes <= 8; the
  * spare lanes repeat the first boid and are ignored) into a and v, the lanes into g.
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
- * by rules_wrap's comparisons, d2 = RULES_FN(rules_dot)(d, d), the fov test of sees8, and each sum
- * updated as scan8 says; the neighbour counts where count is set. */
+ * by rules_wrap's comparisons, dist2 = RULES_FN(rules_dot)(d, d), the fov test of sees8, and each
+ * sum updated as scan8 says; the neighbour counts where count is set. */
 static inline void reynolds_sums(const state *s, const grid_k *k, const cell_group *q, int count,
                                  lanes8 *g, sep8 *a, sums8 *v) {
     lanes8_load(s, k, q, g, a->vi);
@@ -241,8 +241,8 @@ static inline void reynolds_sums(const state *s, const grid_k *k, const cell_gro
     scan_group(g, s, k, a, v, q, count);
 }
 
-void GRID_NAME(boids_cpu_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
-                                        grid_acc out[LANES]) {
+void RULES_FN(grid_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
+                                  grid_acc out[LANES]) {
     lanes8 g;
     sep8 a;
     sums8 v;
@@ -390,8 +390,8 @@ static inline void integrate8(const grid_k *k, const lanes8 *g, const __m256 acc
     GRID_AXES(a) v[a] = nv[a];
 }
 
-void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
-                                             const cell_group *q) {
+void RULES_FN(grid_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
+                                       const cell_group *q) {
     lanes8 g;
     sep8 a;
     sums8 v;
@@ -413,12 +413,11 @@ void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, c
 
 /* Vicsek heading sums of the boids in slots [i0, i0 + lanes): like the Reynolds kernel,
  * each lane adds the unit headings of its candidates one after the other in candidate
- * order, exactly as vicsek_scalar (cpu_grid.c) does: accepted when d2 <= R^2 (the seed's
+ * order, exactly as vicsek_scalar (cpu_grid.c) does: accepted when dist2 <= R^2 (the seed's
  * "no mayor que R") or when the candidate is the boid itself (always included, whatever
  * its position). */
-void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
-                                      const cell_group *q, float osum[D][LANES],
-                                      int32_t ocnt[LANES]) {
+void RULES_FN(grid_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
+                                const cell_group *q, float osum[D][LANES], int32_t ocnt[LANES]) {
     const range *const r = q->r;
     const int nr = q->nr;
     lanes8 g;
@@ -432,8 +431,8 @@ void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const g
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b; j < r[w].e; j++) {
             __m256 d[D], is_self;
-            const __m256 d2 = offset8(&g, wrapped, s, j, d, &is_self);
-            const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(d2, v2, _CMP_LE_OQ));
+            const __m256 dist2 = offset8(&g, wrapped, s, j, d, &is_self);
+            const __m256 m = _mm256_or_ps(is_self, _mm256_cmp_ps(dist2, v2, _CMP_LE_OQ));
             GRID_AXES(c)
             sum[c] = _mm256_blendv_ps(sum[c], _mm256_add_ps(sum[c], _mm256_set1_ps(u[c][j])), m);
             cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(m)); /* a true lane is -1 */
@@ -453,8 +452,8 @@ static inline __m256i cell_coord8(__m256 x, __m256 s, __m256 nf, __m256i nm1) {
                             _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_GT_OQ)));
 }
 
-void GRID_NAME(boids_cpu_cells_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
-                                     uint32_t *cell_of) {
+void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
+                                 uint32_t *cell_of) {
     __m256 o[D], sc[D], nf[D];
     __m256i nm1[D], n[D];
     GRID_AXES(a) {

@@ -1,33 +1,39 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the grid CPU path (`cpu`), shared by its three files:
- *   cpu_grid.c       the backend: state buffers, the counting-sort grid, the per-cell
- *                    steering loop with the scalar kernels, Vicsek, topological steering;
- *   cpu_grid_avx2.c  the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
- *   cpu_grid_topo.c  the topological k-nearest selection (shell search over the cells).
+/* Internals of the grid CPU path (`cpu`), shared by its four files:
+ *   cpu_grid.c        the backend: state buffers, the per-cell steering loop with the
+ *                     scalar kernels (Reynolds, Vicsek), the step, the neighbours query;
+ *   cpu_grid_build.c  the grid build: geometry, the counting sort of the state into cell
+ *                     order, the candidate ranges of a cell;
+ *   cpu_grid_avx2.c   the AVX2 kernels (built with -mavx2, only with BOIDS_AVX2);
+ *   cpu_grid_topo.c   the topological neighbours: the k-nearest search (shell search over
+ *                     the cells, the rules' selection) and the steering over them.
  *
- * The three are written once over the dimension D = GRID_DIM (2: the plane, 3: the box)
- * and compiled once for each (CMakeLists.txt generates the wrappers that define GRID_DIM).
+ * The four are written once over the dimension D = RULES_DIM (2: the plane, 3: the box)
+ * and compiled once for each, in rules.h's instance of that dimension in float
+ * (rules_instances.h): cpu_grid_f2.c and cpu_grid_f3.c compile the first three
+ * (cpu_grid_parts.h), cpu_grid_avx2_f2.c and cpu_grid_avx2_f3.c the kernels.
  * Positions and velocities are arrays over the axes, components in the order x, y, z; the
  * grid's cells are numbered with x fastest, and a cell's candidates are the rows (along x)
  * of its 3^D block, higher axes outermost. What differs by dimension lives in the one
  * section below ("the rules of the dimension") and in the names of the functions the files
- * share, which carry the dimension (GRID_NAME).
+ * share, which carry the instance's suffix (RULES_FN: _f2, _f3).
  * Not part of the public API. */
 #ifndef BOIDS_CPU_GRID_IMPL_H
 #define BOIDS_CPU_GRID_IMPL_H
 
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend_impl.h"
 #include "grid_geom.h"
 
-#ifndef GRID_DIM
-#error "define GRID_DIM (2 or 3) before including cpu_grid_impl.h"
+#ifndef RULES_DIM
+#error "include cpu_grid_impl.h in rules.h's instance in float (rules_instances.h)"
 #endif
-#define D               GRID_DIM
-#define GRID_CAT_(a, b) a##_d##b
-#define GRID_CAT(a, b)  GRID_CAT_(a, b)
-#define GRID_NAME(name) GRID_CAT(name, GRID_DIM) /* boids_cpu_x_d2, boids_cpu_x_d3 */
+#define D RULES_DIM
 
 /* A loop over the axes, unrolled where it is compiled, so that the arrays over the axes of
  * the kernels' loops stay in registers. */
@@ -39,18 +45,9 @@
 #define BOIDS_AVX2 0
 #endif
 
-#define RULES_REAL float
-#define RULES_DIM  D
-#if D == 2
-#define RULES_FN(name) name##_f2
-#else
-#define RULES_FN(name) name##_f3
-#endif
-#include "rules.h"
-
 /* ---- the rules of the dimension ---------------------------------------------------------
- * The grid path's names for rules.h's instance of this dimension in float (RULES_FN stays
- * defined: the files call RULES_FN(rules_offset) and the like directly). */
+ * The grid path's names for rules.h's instance of this dimension in float (the files call
+ * RULES_FN(rules_offset) and the like directly). */
 typedef RULES_FN(rules_k) grid_k;         /* per-step constants */
 typedef RULES_FN(rules_acc) grid_acc;     /* one boid's neighbour sums */
 typedef RULES_FN(rules_table) grid_table; /* the interaction table the constants point to */
@@ -137,6 +134,44 @@ static inline int grid_axis_wraps(const geom *g, const grid_win *w, int a) {
     return a == D - 1 ? w->wrap : g->wrap;
 }
 
+static inline int thread_num(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static inline int num_threads(void) {
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+static inline void state_get(const state *s, uint32_t i, float p[D], float v[D]) {
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
+}
+
+static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
+    for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
+}
+
+/* The index of the cell of coordinates k (axis 0 fastest). */
+static inline size_t cell_index(const geom *g, const uint32_t k[D]) {
+    size_t cell = k[D - 1];
+    for (int a = D - 2; a >= 0; a--) cell = cell * g->n[a] + k[a];
+    return cell;
+}
+
+static inline void cell_coords(const geom *g, size_t cell, uint32_t k[D]) {
+    for (int a = 0; a < D; a++) {
+        k[a] = (uint32_t)(cell % g->n[a]);
+        cell /= g->n[a];
+    }
+}
+
 /* A contiguous range [b, e) of snapshot slots (grid_geom.h). */
 typedef grid_range range;
 
@@ -151,47 +186,120 @@ typedef struct cell_group {
     uint32_t i0, lanes; /* the boids in slots [i0, i0 + lanes), lanes <= LANES */
 } cell_group;
 
+/* ---- the grid build (cpu_grid_build.c) ------------------------------------------------
+ * The cell list of a step: the state cur sorted by cell into the snapshot, cell by cell,
+ * each cell's boids in id order; start[c] .. start[c + 1] the slots of cell c. */
+typedef struct grid_cells {
+    uint32_t *cell_of; /* cell of each slot of cur (the caller allocates it with cur) */
+    uint32_t *start;   /* ncells + 1 cell starts in the snapshot */
+    size_t start_cap;  /* entries allocated in start */
+    uint32_t *hist;    /* per-thread cell counts, then write offsets */
+    size_t hist_cap;   /* entries allocated in hist */
+    uint32_t *block;   /* per-thread totals of the prefix sum (one per thread, the caller's) */
+} grid_cells;
+
+/* Bounding box of the finite positions of the state cur of n boids. */
+grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t n, int threads);
+
+/* The geometry of the whole flock of tile t (the world's grid, or on the open boundary the
+ * grid over t's box); and the grid of t's window and the rows it numbers. */
+boids_status RULES_FN(grid_whole_geom)(const boids_params *p, const boids_tile *t, geom *g,
+                                       boids_error *err);
+boids_status RULES_FN(grid_window_geom)(const boids_tile *t, const boids_params *p, geom *g,
+                                        grid_win *w, boids_error *err);
+
+/* Room in gc for grid g of a state of n boids built on up to `threads` threads; the number
+ * of threads the build may use into *build_threads (each has a histogram of the cells). */
+boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
+                                    int *build_threads, boids_error *err);
+
+/* Tile mode: the cell of every boid of the window cur (n boids of tile t) in the window's
+ * grid into gc->cell_of; refuses a boid outside the window. */
+boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t n,
+                                       const boids_tile *t, const geom *g, const grid_win *w,
+                                       int threads, boids_error *err);
+
+/* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
+ * id (by gid's global id in tile mode, whose cells grid_tile_cells made; gid NULL: the whole
+ * flock); simd: the AVX2 cell kernel may compute the cells. */
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+                          const uint32_t *gid, const geom *g, int simd, int threads);
+
+/* The candidate slots of the cells k .. k + (span - 1) along x: the rows of their 3^D
+ * block as ranges of the snapshot, in summation order. Returns their number. */
+int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
+                               const uint32_t k[D], uint32_t span, range r[MAX_RANGES]);
+
 #if BOIDS_AVX2
 /* Reynolds neighbour sums of the group's boids into out[0 .. lanes): operation for
  * operation those of the scalar kernel (cpu_grid.c), so the results are bit-identical. */
-void GRID_NAME(boids_cpu_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
-                                        grid_acc out[LANES]);
+void RULES_FN(grid_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
+                                  grid_acc out[LANES]);
 
-/* The group's neighbour sums as boids_cpu_reynolds_avx2 makes them, then its boids moved
+/* The group's neighbour sums as grid_reynolds_avx2 makes them, then its boids moved
  * by rules_accel and rules_integrate, operation for operation on each lane, into slots
  * [i0, i0 + lanes) of out. Only for constants without an interaction table
  * (k->tab NULL): its points and obstacles stay with the scalar functions. */
-void GRID_NAME(boids_cpu_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
-                                             const cell_group *q);
+void RULES_FN(grid_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
+                                       const cell_group *q);
 
 /* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
  * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
  * side. */
-void GRID_NAME(boids_cpu_cells_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
-                                     uint32_t *cell_of);
+void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
+                                 uint32_t *cell_of);
 
 /* Vicsek heading sums and neighbour counts of the group's boids, itself included, in
  * candidate order as the scalar kernel adds them. u: the unit headings, per axis. */
-void GRID_NAME(boids_cpu_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
-                                      const cell_group *q, float sum[D][LANES], int32_t cnt[LANES]);
+void RULES_FN(grid_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
+                                const cell_group *q, float sum[D][LANES], int32_t cnt[LANES]);
 #endif
 
-/* A topological candidate: distance, original id (the tie-break), slot in the snapshot. */
-typedef struct cand {
-    float d2;
-    uint32_t id, slot;
-} cand;
+/* What one step's steering reads and writes. */
+typedef struct steer_ctx {
+    state snap, out; /* reads the snapshot, writes the new state slot for slot */
+    float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
+    const grid_k *k;
+    const boids_params *p;
+    uint32_t t;          /* Vicsek: the noise stream's step index */
+    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
+    const grid_win *win; /* the rows the grid numbers */
+    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
+} steer_ctx;
+
+/* The Vicsek move of slot i from its heading sum: old velocity for the position, new
+ * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
+ * original id is gid's in tile mode (gid NULL: the local one). */
+static inline void vicsek_move(const state *snap, const state *out, const grid_k *k,
+                               const boids_params *p, uint32_t t, const uint32_t *gid, uint32_t i,
+                               const float sum[D], long n) {
+    float x[D], v[D];
+    state_get(snap, i, x, v);
+    grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
+    state_put(out, i, x, v);
+}
+
+/* Units of work handed to a thread at a time: enough chunks per thread to balance dense
+ * clusters. */
+static inline size_t cell_chunk(size_t units, int threads) {
+    size_t c = units / ((size_t)threads * 64);
+    return c < 16 ? 16 : c;
+}
+
+/* A topological candidate (rules_topo.h): distance, original id (the tie-break), slot in the
+ * snapshot (at). */
+typedef RULES_FN(rules_nearest) cand;
 
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {
     const state *s;
     const grid_k *k;
     uint32_t kmax;       /* k */
-    int vicsek;          /* no fov; radius test d2 <= R^2 */
+    int vicsek;          /* no fov; radius test dist2 <= R^2 */
     int in_vision;       /* k_in_vision */
     const grid_win *win; /* the rows the grid numbers */
     uint32_t i;          /* the boid's slot */
-    cand *best;          /* kmax entries, ordered by (d2, id) */
+    cand *best;          /* kmax entries, ordered by (dist2, id) */
     uint32_t m;          /* entries in best */
     const uint32_t *gid; /* tile mode: the id of local id j is gid[j] (ties and best's ids);
                           * NULL: the local ids */
@@ -199,14 +307,18 @@ typedef struct topo_q {
 
 /* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c
  * of the grid g whose cell starts in the snapshot are start, into q->best (q->m of them):
- * exactly the first k in (d2, id) order over all candidates. */
-void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
-                                      const uint32_t c[D]);
+ * exactly the first k in (dist2, id) order over all candidates. */
+void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
+                                const uint32_t c[D]);
+
+/* Topological neighbours, either model: steers the boids of cells [c0, nc) of the grid g
+ * whose cell starts in x->snap are start; buf: a selection buffer of k entries per thread. */
+void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
+                               size_t nc, cand *buf, int threads);
 
 /* The backend of this dimension (cpu_grid.c); and whether b is one. */
-boids_backend *GRID_NAME(boids_cpu_grid_create)(const boids_flock *initial, int threads,
-                                                boids_error *err);
-int GRID_NAME(boids_cpu_grid_is)(const boids_backend *b);
+boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads, boids_error *err);
+int RULES_FN(cpu_grid_is)(const boids_backend *b);
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */
 typedef struct cpu_grid_hooks {

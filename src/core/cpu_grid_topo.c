@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu: the topological neighbours, the k nearest of a boid (ties by id) found by
- * searching shells of grid cells outward from its own, for either model and dimension
- * (cpu_grid_impl.h). */
+ * searching shells of grid cells outward from its own, and the steering over them, for
+ * either model and dimension (cpu_grid_impl.h). */
 #include <math.h>
 #include <stdint.h>
 
@@ -25,14 +25,10 @@ static inline uint32_t axis_cell(int wrap, uint32_t c, uint32_t n, long d) {
     return (uint32_t)v;
 }
 
-/* Is (d2, id) before the candidate b in the selection order (distance, then id)? */
-static inline int cand_before(float d2, uint32_t id, const cand *b) {
-    return d2 < b->d2 || (d2 == b->d2 && id < b->id);
-}
-
-/* Offers every boid of a snapshot range to the selection. Everything the loop reads is
- * held in locals: the stores into best would otherwise make the compiler reload it all
- * (they may alias) for every candidate. */
+/* Offers every boid of a snapshot range to the selection (the rules' rules_nearest_keep). A
+ * candidate that comes after the k-th of a full selection is dropped before its tests: the
+ * selection would drop it. Everything the loop reads is held in locals: the stores into best
+ * would otherwise make the compiler reload it all (they may alias) for every candidate. */
 static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     const float *ps[D];
     float x[D], v[D];
@@ -49,23 +45,21 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     cand *const best = q->best;
     uint32_t m = q->m;
     /* The current k-th: a candidate must come before it once the selection is full. */
-    float wd2 = m == kmax ? best[m - 1].d2 : INFINITY;
-    uint32_t wid = m == kmax ? best[m - 1].id : UINT32_MAX;
+    float wd2 = m == kmax ? best[m - 1].dist2 : INFINITY;
+    size_t wid = m == kmax ? best[m - 1].id : SIZE_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
         float xj[D], d[D];
         for (int a = 0; a < D; a++) xj[a] = ps[a][j];
         RULES_FN(rules_offset)(k, x, xj, d);
-        const float d2 = RULES_FN(rules_dot)(d, d);
+        const float dist2 = RULES_FN(rules_dot)(d, d);
         const uint32_t id = gid ? gid[ids[j]] : ids[j];
-        if (m == kmax && !(d2 < wd2 || (d2 == wd2 && id < wid))) continue;
-        if (in_vision && !(vicsek ? d2 <= vision2 : d2 < vision2)) continue;
-        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, d2, v)) continue;
-        uint32_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && cand_before(d2, id, &best[pos - 1]); pos--) best[pos] = best[pos - 1];
-        best[pos] = (cand){d2, id, j};
+        if (m == kmax && !RULES_FN(rules_nearest_before)(dist2, id, wd2, wid)) continue;
+        if (in_vision && !(vicsek ? dist2 <= vision2 : dist2 < vision2)) continue;
+        if (!vicsek && !RULES_FN(rules_in_fov)(k, d, dist2, v)) continue;
+        m = (uint32_t)RULES_FN(rules_nearest_keep)(best, m, kmax, dist2, id, j);
         if (m == kmax) {
-            wd2 = best[m - 1].d2;
+            wd2 = best[m - 1].dist2;
             wid = best[m - 1].id;
         }
     }
@@ -75,12 +69,12 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
 /* Selects the k nearest candidates of the boid in slot i (cell c) into q->best by
  * searching shells of cells outward: shell r holds the cells r apart (Chebyshev, periodic
  * under wrap), visited row by row along x, higher axes outermost. After shells 0..r every
- * unvisited boid is at d2 > (r * reach)^2 (grid_geom.h), so once k are held and the k-th is
+ * unvisited boid is at dist2 > (r * reach)^2 (grid_geom.h), so once k are held and the k-th is
  * below that, no unvisited boid can come before it, not even by a tie on the id: the
- * selection is exactly the first k in (d2, id) order over all candidates. With k_in_vision
+ * selection is exactly the first k in (dist2, id) order over all candidates. With k_in_vision
  * only the 3^D block can hold candidates. */
-void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
-                                      const uint32_t c[D]) {
+void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
+                                const uint32_t c[D]) {
     long lo[D], hi[D], rmax = 0;
     int wrap[D];
     for (int a = 0; a < D; a++) {
@@ -131,7 +125,60 @@ void GRID_NAME(boids_cpu_topo_select)(topo_q *q, const geom *g, const uint32_t *
         }
         if (q->m == q->kmax && r >= 1) {
             const double bound = (double)r * g->reach;
-            if ((double)q->best[q->m - 1].d2 < bound * bound) break;
+            if ((double)q->best[q->m - 1].dist2 < bound * bound) break;
+        }
+    }
+}
+
+/* Topological neighbours, either model: select, then sum over the selection in its
+ * (dist2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
+ * others untouched. In tile mode the selection's ties
+ * go by the global ids (topo_q.gid). */
+void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
+                               size_t nc, cand *buf, int threads) {
+    const uint32_t *const gid = x->gid;
+    const state snap = x->snap, out = x->out;
+    float *const *const u = x->u;
+    const grid_k *const k = x->k;
+    const boids_params *const p = x->p;
+    const grid_win *const win = x->win;
+    const uint32_t t = x->t, kmax = (uint32_t)p->k;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    const long chunk = (long)cell_chunk(nc - c0, threads);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        topo_q q = {
+            &snap, k,  kmax, vicsek, p->k_in_vision != 0, win, 0, buf + (size_t)thread_num() * kmax,
+            0,     gid};
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t cell = c0; cell < nc; cell++) {
+            uint32_t kc[D];
+            cell_coords(g, cell, kc);
+            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
+                q.i = i;
+                RULES_FN(grid_topo_select)(&q, g, start, kc);
+                if (vicsek) {
+                    float s[D]; /* itself, then the k */
+                    for (int a = 0; a < D; a++) {
+                        s[a] = u[a][i];
+                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].at];
+                    }
+                    vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
+                    continue;
+                }
+                grid_acc acc;
+                RULES_FN(rules_acc_init)(&acc);
+                float x[D], v[D];
+                state_get(&snap, i, x, v);
+                for (uint32_t b = 0; b < q.m; b++) {
+                    float xj[D], vj[D], d[D];
+                    state_get(&snap, q.best[b].at, xj, vj);
+                    RULES_FN(rules_offset)(k, x, xj, d);
+                    RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
+                }
+                grid_move(k, &acc, x, v);
+                state_put(&out, i, x, v);
+            }
         }
     }
 }

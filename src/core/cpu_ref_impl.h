@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The parts of the exact reference (cpu_ref.c) that do not depend on the dimension, ahead of
  * its instances for the plane and the box: the thread setup, the per-thread topological
- * neighbour lists, the k-nearest bookkeeping and the AVX2 lanes of the pair scan. Only
+ * neighbour lists and the AVX2 lanes of the pair scan. Only
  * cpu_ref.c includes this; cpu_ref.h stays the hooks the tests and the benchmark see. */
 #ifndef BOIDS_CPU_REF_IMPL_H
 #define BOIDS_CPU_REF_IMPL_H
@@ -14,6 +14,7 @@
 
 #include "boids/backend.h"
 #include "cpu_avx2.h"
+#include "rules_topo.h" /* the k-nearest selection's entries and id order */
 
 /* The AVX2 scan is built with the cpu path's AVX2 kernels (CMake option BOIDS_AVX2, x86-64
  * only) and runs only where the processor has AVX2; scan_scalar is the same operations. */
@@ -24,11 +25,11 @@
 #define HAVE_AVX2_SCAN 0
 #endif
 
-/* The pre-test of a scan: keep every pair, or those with d2 < limit, or d2 <= limit. */
+/* The pre-test of a scan: keep every pair, or those with dist2 < limit, or dist2 <= limit. */
 typedef enum keep_mode { KEEP_ALL, KEEP_LT, KEEP_LE } keep_mode;
 
-static inline int ref_keeps(keep_mode keep, double d2, double limit) {
-    return keep == KEEP_ALL || (keep == KEEP_LT ? d2 < limit : d2 <= limit);
+static inline int ref_keeps(keep_mode keep, double dist2, double limit) {
+    return keep == KEEP_ALL || (keep == KEEP_LT ? dist2 < limit : dist2 <= limit);
 }
 
 #if HAVE_AVX2_SCAN
@@ -43,11 +44,11 @@ __attribute__((target("avx2"))) static inline __m256d wrap4(__m256d d, double si
 
 /* ref_keeps on four lanes of squared distances against lim (limit in every lane): a bit
  * per kept lane, with the ordered compares that C's < and <= are. */
-__attribute__((target("avx2"))) static inline unsigned keep4(keep_mode keep, __m256d d2,
+__attribute__((target("avx2"))) static inline unsigned keep4(keep_mode keep, __m256d dist2,
                                                              __m256d lim) {
     if (keep == KEEP_ALL) return 0xFu;
-    if (keep == KEEP_LT) return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LT_OQ));
-    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, lim, _CMP_LE_OQ));
+    if (keep == KEEP_LT) return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(dist2, lim, _CMP_LT_OQ));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(dist2, lim, _CMP_LE_OQ));
 }
 #endif
 
@@ -69,13 +70,13 @@ static inline size_t ref_thread_id(void) {
 #endif
 }
 
-/* Each thread's topological list of one boid: cap entries per thread, kept neighbours and
- * their squared distances. */
+/* Each thread's topological list of one boid: cap entries per thread, the selection (the
+ * rules' k nearest, rules_topo.h) and its ids in the order of the sums. */
 typedef struct ref_lists {
-    size_t *nb;    /* the kept neighbours of one boid, cap per thread */
-    double *nb_d2; /* their squared distances, cap per thread */
-    size_t cap;    /* entries of nb and of nb_d2 per thread in this step: min(k, n) */
-    size_t size;   /* entries of nb and of nb_d2 allocated */
+    size_t *nb;                /* the kept neighbours of one boid, cap per thread */
+    rules_nearest_double *sel; /* the selection, cap per thread */
+    size_t cap;                /* entries of nb and of sel per thread in this step: min(k, n) */
+    size_t size;               /* entries of nb and of sel allocated */
 } ref_lists;
 
 /* Makes room for each thread's list of a flock of n, min(k, n) entries, when p needs one. */
@@ -87,49 +88,24 @@ static inline boids_status ref_lists_reserve(ref_lists *l, const boids_params *p
     if (need <= l->size) return BOIDS_OK;
     size_t *nb = realloc(l->nb, need * sizeof *nb);
     if (nb) l->nb = nb;
-    double *nb_d2 = nb ? realloc(l->nb_d2, need * sizeof *nb_d2) : NULL;
-    if (!nb_d2)
+    rules_nearest_double *sel = nb ? realloc(l->sel, need * sizeof *sel) : NULL;
+    if (!sel)
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %d neighbour lists",
                                threads);
-    l->nb_d2 = nb_d2;
+    l->sel = sel;
     l->size = need;
     return BOIDS_OK;
 }
 
 /* The calling thread's lists (NULL when no step reserved any). */
-static inline void ref_lists_thread(const ref_lists *l, size_t **nb, double **nb_d2) {
+static inline void ref_lists_thread(const ref_lists *l, size_t **nb, rules_nearest_double **sel) {
     *nb = l->nb ? l->nb + ref_thread_id() * l->cap : NULL;
-    *nb_d2 = l->nb_d2 ? l->nb_d2 + ref_thread_id() * l->cap : NULL;
+    *sel = l->sel ? l->sel + ref_thread_id() * l->cap : NULL;
 }
 
 static inline void ref_lists_free(ref_lists *l) {
     free(l->nb);
-    free(l->nb_d2);
-}
-
-/* Keeps the kmax smallest (d2, j) of the m kept, nearest first; candidates come in
- * ascending j, so of equal distances the earlier id stays. Returns the new count. */
-static inline size_t topo_keep(size_t *nb, double *nb_d2, size_t m, size_t kmax, size_t j,
-                               double d2) {
-    if (m == kmax && !(d2 < nb_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    while (pos > 0 && d2 < nb_d2[pos - 1]) {
-        nb_d2[pos] = nb_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-        pos--;
-    }
-    nb_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
-
-/* Puts the m kept ids in ascending order, the order every sum runs in. */
-static inline void topo_sort_ids(size_t *nb, size_t m) {
-    for (size_t a = 1; a < m; a++) {
-        size_t v = nb[a], q = a;
-        for (; q > 0 && nb[q - 1] > v; q--) nb[q] = nb[q - 1];
-        nb[q] = v;
-    }
+    free(l->sel);
 }
 
 #endif

@@ -27,7 +27,7 @@ typedef struct grid_geom {
     int wrap;          /* the cells tile a periodic world: column ncx - 1 touches column 0 */
     double margin;     /* how much wider than R a cell is made, for float rounding */
     /* Boids whose cells are r + 1 or more apart along an axis (periodically under wrap) are
-     * at a float distance d2 > (r * reach)^2: the float cell width less the margin. An
+     * at a float distance dist2 > (r * reach)^2: the float cell width less the margin. An
      * axis of one cell separates no cells and does not count; 0 if no axis does. */
     double reach;
 } grid_geom;

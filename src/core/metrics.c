@@ -137,11 +137,11 @@ static double milling_of(const boids_flock *f, const boids_params *p, const axes
 /* ---- the grid ------------------------------------------------------------------------ */
 
 /* Smallest of best and the squared distances from slot s to the other boids of cell c. */
-PAIR_FN double cell_min_d2(const grid *g, int dim, size_t s, size_t c, double best) {
+PAIR_FN double cell_min_dist2(const grid *g, int dim, size_t s, size_t c, double best) {
     for (size_t b = g->start[c]; b < g->start[c + 1]; b++) {
         if (b == s) continue;
-        double d2 = pair_d2(g, dim, s, b);
-        if (d2 < best) best = d2;
+        double dist2 = pair_dist2(g, dim, s, b);
+        if (dist2 < best) best = dist2;
     }
     return best;
 }
@@ -155,7 +155,7 @@ static long clampl(long v, long lo, long hi) {
  * along x only the two ends of a row whose other offsets are inside). After shell r an
  * unseen boid is at least r cells of the narrowest axis away (less 2^-20 for rounding):
  * the search stops once the best is within that, or when every cell has been seen. */
-PAIR_FN double nearest_d2(const grid *g, int dim, size_t s, const long k[3]) {
+PAIR_FN double nearest_dist2(const grid *g, int dim, size_t s, const long k[3]) {
     long lo[3], hi[3], rmax = 0;
     double wmin = INFINITY;
     for (int a = 0; a < 3; a++) {
@@ -172,7 +172,7 @@ PAIR_FN double nearest_d2(const grid *g, int dim, size_t s, const long k[3]) {
                 const int edge = labs(d[1]) == r || labs(d[2]) == r;
                 for (d[0] = clampl(-r, lo[0], hi[0]); d[0] <= clampl(r, lo[0], hi[0]);) {
                     if (labs(d[0]) == r || edge)
-                        best = cell_min_d2(g, dim, s, cell_at(g, dim, k, d), best);
+                        best = cell_min_dist2(g, dim, s, cell_at(g, dim, k, d), best);
                     /* inside the shell along y and z: only x = -r and x = +r */
                     d[0] = edge || d[0] >= r ? d[0] + 1 : r;
                 }
@@ -214,9 +214,9 @@ PAIR_FN void cell_stats(const grid *g, int dim, long c, size_t n, double r2, lon
         long count = 0;
         for (int q = 0; q < m; q++)
             for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
-                count += b != a && pair_d2(g, dim, a, b) < r2;
+                count += b != a && pair_dist2(g, dim, a, b) < r2;
         cnt[g->ids[a]] = count;
-        nn[g->ids[a]] = n > 1 ? sqrt(nearest_d2(g, dim, a, k)) : NAN;
+        nn[g->ids[a]] = n > 1 ? sqrt(nearest_dist2(g, dim, a, k)) : NAN;
     }
 }
 
@@ -230,7 +230,7 @@ PAIR_FN void cell_links(const grid *g, int dim, long c, double r2, uint32_t *par
     for (size_t a = g->start[c]; a < g->start[c + 1]; a++)
         for (int q = 0; q < m; q++)
             for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
-                if (b > a && pair_d2(g, dim, a, b) < r2)
+                if (b > a && pair_dist2(g, dim, a, b) < r2)
                     uf_union(parent, size, (uint32_t)a, (uint32_t)b);
 }
 

@@ -94,15 +94,15 @@ static inline void cell_coords(const grid *g, long c, long k[3]) {
 
 /* Squared distance between slots a and b under the boundary. The offset is taken from a to
  * b as in the rules, so every path measures a pair the same way. */
-PAIR_FN double pair_d2(const grid *g, int dim, size_t a, size_t b) {
+PAIR_FN double pair_dist2(const grid *g, int dim, size_t a, size_t b) {
     const double *pa = g->pos + (size_t)dim * a, *pb = g->pos + (size_t)dim * b;
-    double d2 = 0;
+    double dist2 = 0;
     for (int c = 0; c < dim; c++) {
         double d = pb[c] - pa[c];
         if (g->wrap) d = wrap_diff(d, g->side[c], g->half[c]);
-        d2 += d * d;
+        dist2 += d * d;
     }
-    return d2;
+    return dist2;
 }
 
 /* The range of cell offsets [lo, hi] along axis a from cell coordinate c that names each

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The model's rules, written once for any floating type and for the plane and the box.
  *
- * Include this file after defining
+ * Include this file through rules_instances.h, the one way it is instantiated, which defines
  *   RULES_REAL       double or float, the precision the rules compute in;
  *   RULES_DIM        2 (the plane: x, y) or 3 (the box: x, y, z);
  *   RULES_FN(name)   the names of this instance: by the project's convention name##_d2,
@@ -935,6 +935,9 @@ static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, const R 
 static inline R RULES_FN(rules_cos_half_noise)(R noise) {
     return (R)cos(noise / 2);
 }
+
+/* ---- topological neighbours: the k nearest ------------------------------------------- */
+#include "rules_topo.h"
 
 #undef RULES_VEC
 #undef R

@@ -206,9 +206,9 @@ PAIR_FN void corr_run(const grid *g, int dim, const double *u, long c0, long c1,
             for (int q = 0; q < m; q++) {
                 const size_t b0 = g->start[cells[q]], e = g->start[cells[q] + 1];
                 for (size_t b = b0 > a + 1 ? b0 : a + 1; b < e; b++) {
-                    const double d2 = pair_d2(g, dim, a, b);
-                    if (!(d2 < r2)) continue;
-                    size_t bin = (size_t)(sqrt(d2) * per);
+                    const double dist2 = pair_dist2(g, dim, a, b);
+                    if (!(dist2 < r2)) continue;
+                    size_t bin = (size_t)(sqrt(dist2) * per);
                     bin = bin < bins ? bin : bins - 1;
                     const double *ub = u + (size_t)dim * b;
                     double dot = 0;

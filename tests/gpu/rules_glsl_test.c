@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* One dimension of gpu_rules_glsl_test, compiled once for the plane (RULES_DIM 2) and once for
- * the box (RULES_DIM 3): shaders/rules.glsl against src/core/rules.h in float, function by
- * function, on edge cases: the seams d = +-L/2 (on every axis), the radius boundary d2 == R^2
- * exactly (Reynolds excludes it, Vicsek includes it), the fov boundary (fov 180: exactly 90
- * degrees), zero vectors and targets, a resting boid, the separation radius exactly, the wall
- * margins and reflections, the boundaries; and with an interaction table (make_table) the
+/* One dimension of gpu_rules_glsl_test, compiled once for the plane (RULES_INSTANCE_DIM 2)
+ * and once for the box (RULES_INSTANCE_DIM 3): shaders/rules.glsl against src/core/rules.h in
+ * float, function by function, on edge cases: the seams d = +-L/2 (on every axis), the radius
+ * boundary d2 == R^2 exactly (Reynolds excludes it, Vicsek includes it), the fov boundary (fov 180:
+ * exactly 90 degrees), zero vectors and targets, a resting boid, the separation radius exactly, the
+ * wall margins and reflections, the boundaries; and with an interaction table (make_table) the
  * points and the obstacles' functions: rims and surfaces exactly, crossings, the seams, a boid
  * at a centre, overlapping obstacles. What exists in one dimension only is in the one
  * `#if RULES_DIM == 2` section below: the plane's segments (touch, seg_rel), the box's Vicsek
@@ -26,7 +26,18 @@
  * outputs are held to 2^-11 of their scale, the absolute error Vulkan's environment
  * specification requires of sin and cos, which a unit direction carries through unamplified
  * (it is a combination of unit vectors with weights at most 1). llvmpipe rounds sqrt and
- * division correctly and shows 0 ULP. Exit 77 (skip) when no GL 4.3 context can be made. */
+ * division correctly and shows 0 ULP. Exit 77 (skip) when no GL 4.3 context can be made.
+ *
+ * The file is rules_instances.h's instance file: below `#else`, it is compiled inside rules.h's
+ * instance of the dimension in float (names _f2 or _f3). */
+#ifndef RULES_DIM
+#ifndef RULES_INSTANCE_DIM
+#error "compile with RULES_INSTANCE_DIM 2 (the plane) or 3 (the box)"
+#endif
+#define RULES_INSTANCE_FLOAT
+#define RULES_INSTANCE_FILE "rules_glsl_test.c"
+#include "rules_instances.h"
+#else
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,16 +49,6 @@
 #include "boids/backend.h"
 #include "gpu_fixture.h"
 #include "prelude.h"
-
-#ifndef RULES_DIM
-#error "compile with RULES_DIM 2 (the plane) or 3 (the box)"
-#endif
-/* rules.h in float for this dimension: its names end in _f2 or _f3. */
-#define RULES_REAL          float
-#define RULES_SUFFIX_(n, d) n##_f##d
-#define RULES_SUFFIX(n, d)  RULES_SUFFIX_(n, d)
-#define RULES_FN(name)      RULES_SUFFIX(name, RULES_DIM)
-#include "rules.h"
 
 int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path);
 
@@ -150,15 +151,15 @@ static void run_sets(const char *set, const boids_params *p, GLuint prog, GLuint
 
 static int nplain; /* the cases of the sets without a table come first */
 
-/* add_d(op, d..., v..., self): a neighbour, fov or acc_add case of the offset d, its float d2
+/* add_d(op, d..., v..., self): a neighbour, fov or acc_add case of the offset d, its float dist2
  * (as the shaders compute it, the components in order), the velocity v and self; its inputs
- * d at 0, d2 at D, v at D + 1, self at 2 D + 1. */
+ * d at 0, dist2 at D, v at D + 1, self at 2 D + 1. */
 static void add_dv(unsigned op, const float *x) {
     float in[2 * D + 2];
-    float d2 = x[0] * x[0];
-    for (int c = 1; c < D; c++) d2 += x[c] * x[c];
+    float dist2 = x[0] * x[0];
+    for (int c = 1; c < D; c++) dist2 += x[c] * x[c];
     memcpy(in, x, D * sizeof *x);
-    in[D] = d2;
+    in[D] = dist2;
     memcpy(in + D + 1, x + D, (D + 1) * sizeof *x);
     add(op, 2 * D + 2, in);
 }
@@ -796,3 +797,4 @@ int RULES_FN(rules_glsl)(const char *rules_path, const char *test_path) {
     boids_gl_destroy(gl);
     return CHECK_DONE(TEST_NAME);
 }
+#endif /* RULES_DIM */

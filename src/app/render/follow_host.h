@@ -28,51 +28,44 @@ static R RULES_FN(host_offset)(const RULES_FN(rules_k) * k, const boids_flock *f
     return RULES_FN(rules_dot)(d, d);
 }
 
-/* Is j (at offset d, |d|^2 = d2) a candidate of i: in the field of view for Reynolds, and
+/* Is j (at offset d, |d|^2 = dist2) a candidate of i: in the field of view for Reynolds, and
  * within the vision radius where the model's neighbours are metric or k_in_vision asks for
  * it. */
 static int RULES_FN(host_candidate)(const RULES_FN(rules_k) * k, const boids_params *p,
-                                    const boids_flock *fl, size_t i, const R d[RULES_DIM], R d2) {
+                                    const boids_flock *fl, size_t i, const R d[RULES_DIM],
+                                    R dist2) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
+    if (radius && !(vicsek ? dist2 <= k->vision2 : dist2 < k->vision2)) return 0;
     R pi[RULES_DIM], vi[RULES_DIM];
     RULES_FN(host_boid)(fl, i, pi, vi);
-    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
+    return vicsek || RULES_FN(rules_in_fov)(k, d, dist2, vi);
 }
 
-/* Is candidate (d2, j) before the held neighbour h in the selection's (d2, id) order? */
-static int RULES_FN(host_before)(const RULES_FN(rules_k) * k, const boids_flock *fl, size_t i, R d2,
-                                 size_t j, size_t h) {
-    R e[RULES_DIM];
-    const R hd2 = RULES_FN(host_offset)(k, fl, i, h, e);
-    return d2 < hd2 || (d2 == hd2 && j < h);
-}
-
+/* The neighbours of boid i into nb; returns their number (0 when the selection's memory
+ * cannot be had). Topological: the rules' k nearest (rules_nearest_keep). */
 static size_t RULES_FN(host_marks)(const boids_flock *fl, const boids_params *p, size_t i,
                                    uint32_t *nb) {
     RULES_FN(rules_k) k;
     RULES_FN(rules_k_init)(&k, p);
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const size_t kmax = topo ? (size_t)p->k : fl->n;
+    const size_t kmax = topo ? (size_t)p->k : 0;
+    RULES_FN(rules_nearest) *sel = topo ? malloc(kmax * sizeof *sel) : NULL;
+    if (topo && !sel) return 0;
     size_t m = 0;
     for (size_t j = 0; j < fl->n; j++) {
         if (j == i) continue;
         R d[RULES_DIM];
-        const R d2 = RULES_FN(host_offset)(&k, fl, i, j, d);
-        if (!RULES_FN(host_candidate)(&k, p, fl, i, d, d2)) continue;
+        const R dist2 = RULES_FN(host_offset)(&k, fl, i, j, d);
+        if (!RULES_FN(host_candidate)(&k, p, fl, i, d, dist2)) continue;
         if (!topo) {
             nb[m++] = (uint32_t)j;
             continue;
         }
-        /* the k nearest so far in (d2, id) order: insert, dropping the last when full (the
-         * held ones' distances are recomputed: k is small, and nothing is allocated) */
-        if (m == kmax && (m == 0 || !RULES_FN(host_before)(&k, fl, i, d2, j, nb[m - 1]))) continue;
-        size_t pos = m < kmax ? m++ : m - 1;
-        for (; pos > 0 && RULES_FN(host_before)(&k, fl, i, d2, j, nb[pos - 1]); pos--)
-            nb[pos] = nb[pos - 1];
-        nb[pos] = (uint32_t)j;
+        m = RULES_FN(rules_nearest_keep)(sel, m, kmax, dist2, j, j);
     }
+    for (size_t q = 0; topo && q < m; q++) nb[q] = (uint32_t)sel[q].id;
+    free(sel);
     return m;
 }
 

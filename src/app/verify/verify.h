@@ -78,8 +78,6 @@ double verify_eps_pos(const boids_params *p);
  * thresholds a boid's decision may be and still be left out. */
 double verify_interact_band(const boids_params *p);
 
-/* Puts the m ids of nb in ascending order (verify_float.c; verify_step.h's gathers). */
-void verify_ids_ascending(size_t *nb, size_t m);
 /* Lists the other boid j of an ambiguous pair (in: a neighbour in double) in a, once. */
 void verify_add_amb(verify_amb *a, int in, uint32_t j);
 /* A full topological selection whose ambiguous candidates may enter (enter of them) or

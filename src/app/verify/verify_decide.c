@@ -27,12 +27,12 @@ struct verify_ref {
     rules_table_d3 tab3;
     verify_snap_double s;
     int dim;
-    size_t cur;          /* the boid whose double set base holds ((size_t)-1: none) */
-    size_t nbase;        /* its size */
-    size_t *base;        /* its double neighbour set, ascending (n) */
-    size_t *nb;          /* a chosen set (n + VERIFY_MAX_AMB) */
-    double *sel;         /* gather scratch (n) */
-    unsigned char *mark; /* per boid: flipped in the chosen set (n) */
+    size_t cur;                /* the boid whose double set base holds ((size_t)-1: none) */
+    size_t nbase;              /* its size */
+    size_t *base;              /* its double neighbour set, ascending (n) */
+    size_t *nb;                /* a chosen set (n + VERIFY_MAX_AMB) */
+    rules_nearest_double *sel; /* gather scratch (n) */
+    unsigned char *mark;       /* per boid: flipped in the chosen set (n) */
     unsigned char was_in[VERIFY_MAX_AMB]; /* the listed pairs: in the double set base */
 };
 
@@ -149,7 +149,7 @@ int verify_ref_boid(verify_ref *r, size_t i, const verify_amb *a, unsigned mask,
         if ((mask >> q & 1) && !r->was_in[q]) r->nb[m++] = a->id[q];
         r->mark[a->id[q]] = 0;
     }
-    verify_ids_ascending(r->nb, m);
+    rules_ids_ascending(r->nb, m);
     double dec[3], pos[3], vel[3];
     long cnt;
     if (r->dim == 3) {

@@ -20,14 +20,6 @@
 #undef RULES_INSTANCE_FILE
 #undef RULES_INSTANCE_FLOAT
 
-void verify_ids_ascending(size_t *nb, size_t m) {
-    for (size_t a = 1; a < m; a++) {
-        size_t v = nb[a], b = a;
-        for (; b > 0 && nb[b - 1] > v; b--) nb[b] = nb[b - 1];
-        nb[b] = v;
-    }
-}
-
 void verify_float_step(const boids_params *p, const boids_interact *t, const boids_flock *in,
                        int reverse, boids_flock *out) {
     if (in->z)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef VERIFY_INTERACT_DIM
+#ifndef RULES_DIM
 /* `boids verify` with an interaction table: the float band of the table's decisions, for the
  * plane (its points, circles and segments) and the box (its points with their z, and
  * spheres). The band is written once over the dimension, below `#else`, with rules.h's
- * instance of that dimension in double, and compiled twice: this file includes itself once
- * per dimension. What the plane adds, its segments, sits in one `#if VERIFY_INTERACT_DIM == 2`
- * section. */
+ * instance of that dimension in double, and compiled twice: this file is rules_instances.h's
+ * instance file (names _d2, _d3). What the plane adds, its segments, sits in one
+ * `#if D == 2` section. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -20,48 +20,37 @@ double verify_interact_band(const boids_params *p) {
     return 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
 }
 
-#define VERIFY_INTERACT_DIM 2
-#include "verify_interact.c"
-#undef VERIFY_INTERACT_DIM
-#define VERIFY_INTERACT_DIM 3
-#include "verify_interact.c"
-#undef VERIFY_INTERACT_DIM
+#define RULES_INSTANCE_DOUBLE                            /* the model, in double */
+#define RULES_INSTANCE_FILE   "verify/verify_interact.c" /* the band, over RULES_DIM */
+#include "../core/rules_instances.h"
+#undef RULES_INSTANCE_FILE
+#undef RULES_INSTANCE_DOUBLE
 
 void verify_band_interact(const boids_params *p, const boids_interact *t, const boids_flock *f,
                           const boids_flock *ref, verify_amb *amb) {
     if (!t) return;
     if (f->z)
-        band_interact_3(p, t, f, ref, amb);
+        band_interact_d3(p, t, f, ref, amb);
     else
-        band_interact_2(p, t, f, ref, amb);
+        band_interact_d2(p, t, f, ref, amb);
 }
 
-#else /* the band over the dimension VERIFY_INTERACT_DIM */
+#else /* the band over the dimension RULES_DIM, in double */
 
-#define D          VERIFY_INTERACT_DIM
-#define RULES_REAL double
-#define RULES_DIM  VERIFY_INTERACT_DIM
-#if D == 2
-#define RULES_FN(name) name##_d2
-#define VI(name)       name##_2
-#else
-#define RULES_FN(name) name##_d3
-#define VI(name)       name##_3
-#endif
-#include "../core/rules.h" /* the model, in double */
+#define D RULES_DIM
 
 #define K    RULES_FN(rules_k)
 #define OBST RULES_FN(rules_obst)
 
-static double VI(norm)(const double v[D]) {
+static double RULES_FN(norm)(const double v[D]) {
     return sqrt(RULES_FN(rules_dot)(v, v));
 }
 
 /* Distance from q to the segment from the origin to m. */
-static double VI(pt_seg0)(const double q[D], const double m[D]) {
+static double RULES_FN(pt_seg0)(const double q[D], const double m[D]) {
     double t = RULES_FN(rules_seg_t0)(q, m), w[D];
     for (int c = 0; c < D; c++) w[c] = q[c] - m[c] * t;
-    return VI(norm)(w);
+    return RULES_FN(norm)(w);
 }
 
 #if D == 2
@@ -96,8 +85,8 @@ static int seg_threshold(const K *k, const OBST *o, const double p[2], const dou
  * thr (rules_hit's "passes within" and rules_avoid_dir's test, whose interior and end cases
  * meet where their distances agree) and the segment's end against it (the move's "ends
  * inside"); a segment: seg_threshold. */
-static int VI(near_threshold)(const K *k, const OBST *o, const double p[D], const double m[D],
-                              double thr, double b) {
+static int RULES_FN(near_threshold)(const K *k, const OBST *o, const double p[D], const double m[D],
+                                    double thr, double b) {
     for (int c = 0; k->wrap && c < D; c++)
         if (fabs(fabs(o->m[c] - p[c]) - k->half[c]) <= b) return 1;
 #if D == 2
@@ -107,18 +96,19 @@ static int VI(near_threshold)(const K *k, const OBST *o, const double p[D], cons
     RULES_FN(rules_offset)(k, p, o->a, d);
     const double rim = o->r + thr;
     for (int c = 0; c < D; c++) e[c] = d[c] - m[c];
-    return fabs(VI(pt_seg0)(d, m) - rim) <= b || fabs(VI(norm)(e) - rim) <= b;
+    return fabs(RULES_FN(pt_seg0)(d, m) - rim) <= b || fabs(RULES_FN(norm)(e) - rim) <= b;
 }
 
 /* Does some obstacle near the boid make a decision within the band for the segment m? */
-static int VI(any_near)(const K *k, const double p[D], const double m[D], double thr, double b) {
+static int RULES_FN(any_near)(const K *k, const double p[D], const double m[D], double thr,
+                              double b) {
     const RULES_FN(rules_table) *t = k->tab;
     double reach = thr;
     for (int c = 0; c < D; c++) reach += fabs(m[c]);
     reach += b;
     for (int i = 0; i < t->nobst; i++)
         if (RULES_FN(rules_near)(k, &t->obst[i], p, reach) &&
-            VI(near_threshold)(k, &t->obst[i], p, m, thr, b))
+            RULES_FN(near_threshold)(k, &t->obst[i], p, m, thr, b))
             return 1;
     return 0;
 }
@@ -126,8 +116,8 @@ static int VI(any_near)(const K *k, const double p[D], const double m[D], double
 /* The moves the boid may have meant: the one it made, or, when it stayed put (blocked), its
  * velocity then, as it is or mirrored back about any obstacle's normal (the rule mirrors it
  * about the one that blocked it); Vicsek moves with its old velocity, known. */
-static int VI(move_near)(const K *k, const boids_params *p, const boids_flock *f,
-                         const boids_flock *ref, size_t i, double b) {
+static int RULES_FN(move_near)(const K *k, const boids_params *p, const boids_flock *f,
+                               const boids_flock *ref, size_t i, double b) {
     const double *const at[3] = {f->x, f->y, f->z}, *const vel[3] = {f->vx, f->vy, f->vz};
     const double *const to[3] = {ref->x, ref->y, ref->z}, *const rv[3] = {ref->vx, ref->vy,
                                                                           ref->vz};
@@ -140,21 +130,21 @@ static int VI(move_near)(const K *k, const boids_params *p, const boids_flock *f
     }
     if (p->model == BOIDS_MODEL_VICSEK) {
         for (int c = 0; c < D; c++) m[c] = vel[c][i] * dt;
-        return VI(any_near)(k, x, m, 0, b);
+        return RULES_FN(any_near)(k, x, m, 0, b);
     }
     if (moved) {
         RULES_FN(rules_offset)(k, x, end, m);
-        return VI(any_near)(k, x, m, 0, b);
+        return RULES_FN(any_near)(k, x, m, 0, b);
     }
     for (int c = 0; c < D; c++) m[c] = v[c] * dt;
-    if (VI(any_near)(k, x, m, 0, b)) return 1;
+    if (RULES_FN(any_near)(k, x, m, 0, b)) return 1;
     for (int o = 0; o < k->tab->nobst; o++) {
         double n[D];
         RULES_FN(rules_normal)(k, &k->tab->obst[o], x, n);
         double nn = RULES_FN(rules_dot)(n, n);
         double q = nn > 0 ? 2 * RULES_FN(rules_dot)(v, n) / nn : 0;
         for (int c = 0; c < D; c++) m[c] = (v[c] - q * n[c]) * dt;
-        if (VI(any_near)(k, x, m, 0, b)) return 1;
+        if (RULES_FN(any_near)(k, x, m, 0, b)) return 1;
     }
     return 0;
 }
@@ -162,8 +152,8 @@ static int VI(move_near)(const K *k, const boids_params *p, const boids_flock *f
 /* One boid's table decisions within the band: a point's radius, a round obstacle's rim
  * around its start (expelled or not), the look-ahead's clearance (Reynolds), the move
  * (unless it was expelled instead). */
-static int VI(band_boid)(const K *k, const boids_params *p, const boids_flock *f,
-                         const boids_flock *ref, size_t i, double b) {
+static int RULES_FN(band_boid)(const K *k, const boids_params *p, const boids_flock *f,
+                               const boids_flock *ref, size_t i, double b) {
     const RULES_FN(rules_table) *t = k->tab;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double *const at[3] = {f->x, f->y, f->z}, *const vel[3] = {f->vx, f->vy, f->vz};
@@ -171,27 +161,27 @@ static int VI(band_boid)(const K *k, const boids_params *p, const boids_flock *f
     for (int c = 0; c < D; c++) x[c] = at[c][i], v[c] = vel[c][i];
     for (int j = 0; j < t->npred + t->nattr && !vicsek; j++) {
         RULES_FN(rules_offset)(k, x, t->pts[j].at, d);
-        if (fabs(VI(norm)(d) - sqrt(t->pts[j].r2)) <= b) return 1;
+        if (fabs(RULES_FN(norm)(d) - sqrt(t->pts[j].r2)) <= b) return 1;
     }
     int inside = 0;
     for (int j = 0; j < t->nobst; j++) {
         const OBST *o = &t->obst[j];
         if (!o->round) continue;
         RULES_FN(rules_offset)(k, x, o->a, d);
-        if (fabs(VI(norm)(d) - o->r) <= b) return 1;
+        if (fabs(RULES_FN(norm)(d) - o->r) <= b) return 1;
         inside |= RULES_FN(rules_in_round)(k, o, x);
     }
-    const double s = VI(norm)(v);
+    const double s = RULES_FN(norm)(v);
     if (!vicsek && s > 0) {
         double e[D];
         for (int c = 0; c < D; c++) e[c] = v[c] / s * k->avoid_dist;
-        if (VI(any_near)(k, x, e, k->clear, b)) return 1;
+        if (RULES_FN(any_near)(k, x, e, k->clear, b)) return 1;
     }
-    return !inside && VI(move_near)(k, p, f, ref, i, b); /* inside: expelled, not moved */
+    return !inside && RULES_FN(move_near)(k, p, f, ref, i, b); /* inside: expelled, not moved */
 }
 
-static void VI(band_interact)(const boids_params *p, const boids_interact *t, const boids_flock *f,
-                              const boids_flock *ref, verify_amb *amb) {
+static void RULES_FN(band_interact)(const boids_params *p, const boids_interact *t,
+                                    const boids_flock *f, const boids_flock *ref, verify_amb *amb) {
     K k;
     RULES_FN(rules_table) tab;
     RULES_FN(rules_k_init)(&k, p);
@@ -201,15 +191,11 @@ static void VI(band_interact)(const boids_params *p, const boids_interact *t, co
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
     for (long i = 0; i < n; i++)
-        if (VI(band_boid)(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
+        if (RULES_FN(band_boid)(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
 }
 
 #undef OBST
 #undef K
-#undef VI
-#undef RULES_FN
-#undef RULES_DIM
-#undef RULES_REAL
 #undef D
 
 #endif

@@ -50,37 +50,26 @@ typedef struct verify_snap_double {
 #define D    RULES_DIM
 #define SNAP VERIFY_SNAP(RULES_REAL)
 
-/* Keeps the kmax smallest (d2, j) of the m selected in nb and sel_d2, nearest first;
- * candidates come in ascending j, so of equal distances the lower id stays. Returns the new
- * count. */
-static inline size_t RULES_FN(verify_topo_keep)(size_t *nb, R *sel_d2, size_t m, size_t kmax,
-                                                size_t j, R d2) {
-    if (m == kmax && !(d2 < sel_d2[m - 1])) return m;
-    size_t pos = m < kmax ? m++ : m - 1;
-    for (; pos > 0 && d2 < sel_d2[pos - 1]; pos--) {
-        sel_d2[pos] = sel_d2[pos - 1];
-        nb[pos] = nb[pos - 1];
-    }
-    sel_d2[pos] = d2;
-    nb[pos] = j;
-    return m;
-}
-
-/* Passes a candidate (d2, j) to the selection: metric, appended; topological, kept among the
- * k nearest. Returns the new count. */
-static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb, R *sel_d2, size_t m,
-                                             size_t j, R d2) {
+/* Passes a candidate (dist2, j) to the selection: metric, appended to nb; topological, kept
+ * among the k nearest in sel (the rules' rules_nearest_keep). Returns the new count. */
+static inline size_t RULES_FN(verify_select)(const boids_params *p, size_t *nb,
+                                             RULES_FN(rules_nearest) * sel, size_t m, size_t j,
+                                             R dist2) {
     if (p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         nb[m] = j;
         return m + 1;
     }
-    return RULES_FN(verify_topo_keep)(nb, sel_d2, m, (size_t)p->k, j, d2);
+    return RULES_FN(rules_nearest_keep)(sel, m, (size_t)p->k, dist2, j, j);
 }
 
-/* The gathered neighbours in index order (a topological selection is by distance); returns
- * their number. */
-static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb, size_t m) {
-    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) verify_ids_ascending(nb, m);
+/* The gathered neighbours into nb in index order (a topological selection, in sel, is by
+ * distance); returns their number. */
+static inline size_t RULES_FN(verify_selected)(const boids_params *p, size_t *nb,
+                                               const RULES_FN(rules_nearest) * sel, size_t m) {
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        for (size_t q = 0; q < m; q++) nb[q] = sel[q].id;
+        rules_ids_ascending(nb, m);
+    }
     return m;
 }
 
@@ -112,31 +101,32 @@ static inline long RULES_FN(verify_vicsek_sum)(const SNAP *s, size_t i, const si
     return (long)m + 1;
 }
 
-/* Is j (at offset d, |d|^2 = d2) a candidate neighbour of i with velocity vi (before any
- * topological selection)? Reynolds: d2 < R^2 (metric, or topological with k_in_vision) and
- * the fov; Vicsek: d2 <= R^2 (idem), no fov. */
+/* Is j (at offset d, |d|^2 = dist2) a candidate neighbour of i with velocity vi (before any
+ * topological selection)? Reynolds: dist2 < R^2 (metric, or topological with k_in_vision) and
+ * the fov; Vicsek: dist2 <= R^2 (idem), no fov. */
 static inline int RULES_FN(verify_candidate)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                             const R d[D], R d2, const R vi[D]) {
+                                             const R d[D], R dist2, const R vi[D]) {
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int radius = p->neighbours != BOIDS_NEIGHBOURS_TOPOLOGICAL || p->k_in_vision;
-    if (radius && !(vicsek ? d2 <= k->vision2 : d2 < k->vision2)) return 0;
-    return vicsek || RULES_FN(rules_in_fov)(k, d, d2, vi);
+    if (radius && !(vicsek ? dist2 <= k->vision2 : dist2 < k->vision2)) return 0;
+    return vicsek || RULES_FN(rules_in_fov)(k, d, dist2, vi);
 }
 
 /* The neighbours of i by brute force into nb (ascending index), returning their number;
- * topological: the first k by (d2, id). sel_d2 is scratch of k entries (of n for metric). */
+ * topological: the first k by (dist2, id). sel is scratch of k entries (of n for metric). */
 static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_FN(rules_k) * k,
-                                             const SNAP *s, size_t i, size_t *nb, R *sel_d2) {
+                                             const SNAP *s, size_t i, size_t *nb,
+                                             RULES_FN(rules_nearest) * sel) {
     R pi[D], vi[D], d[D];
     RULES_FN(verify_boid)(s, i, pi, vi);
     size_t m = 0;
     for (size_t j = 0; j < s->n; j++) {
         if (j == i) continue;
-        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
-        if (!RULES_FN(verify_candidate)(p, k, d, d2, vi)) continue;
-        m = RULES_FN(verify_select)(p, nb, sel_d2, m, j, d2);
+        R dist2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        if (!RULES_FN(verify_candidate)(p, k, d, dist2, vi)) continue;
+        m = RULES_FN(verify_select)(p, nb, sel, m, j, dist2);
     }
-    return RULES_FN(verify_selected)(p, nb, m);
+    return RULES_FN(verify_selected)(p, nb, sel, m);
 }
 
 /* Boid i's decision with the neighbours nb (m, ascending): the Reynolds acceleration or the
@@ -152,9 +142,9 @@ static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN
     RULES_FN(rules_acc_init)(&a);
     for (size_t t = 0; t < m; t++) {
         size_t j = nb[reverse ? m - 1 - t : t];
-        R d2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        R dist2 = RULES_FN(verify_offset)(k, s, i, j, d);
         RULES_FN(verify_boid)(s, j, pj, vj);
-        RULES_FN(rules_acc_add)(k, &a, d, d2, vj);
+        RULES_FN(rules_acc_add)(k, &a, d, dist2, vj);
     }
     RULES_FN(verify_boid)(s, i, pi, vi);
     RULES_FN(rules_accel)(k, &a, pi, vi, out);
@@ -200,7 +190,7 @@ static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boid
 #pragma omp parallel
     {
         size_t *nb = malloc((n + 1) * sizeof *nb);
-        R *sel = malloc((n + 1) * sizeof *sel);
+        RULES_FN(rules_nearest) *sel = malloc((n + 1) * sizeof *sel);
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {

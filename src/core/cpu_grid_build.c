@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/* cpu: the grid build, the cell list of one step (cpu_grid_impl.h, over the dimension D).
+ * The grid's geometry for the state (the world's, the flock's box on the open boundary, a
+ * tile's window), the cell of every boid, per-thread histograms of the cells, their prefix
+ * sum and the scatter of the state into the snapshot in cell order, each cell's boids in id
+ * order; and the candidate ranges of a cell, the rows of its 3^D block. The steering
+ * (cpu_grid.c) and the k-nearest selection (cpu_grid_topo.c) read the snapshot through the
+ * cell starts made here. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_grid_impl.h"
+
+/* Per-thread histogram entries allowed whatever N (grid_reserve). */
+enum { HIST_MIN_BUDGET = 1 << 20 };
+
+/* The distinct coordinates around c on an axis of n cells, in ascending offset order: all
+ * of them for n <= 3, else c - 1, c, c + 1 (periodically under wrap, clipped otherwise).
+ * Returns how many (<= 3). */
+static int axis_cells(int wrap, uint32_t c, uint32_t n, uint32_t out[3]) {
+    int m = 0;
+    if (n <= 3) {
+        for (uint32_t v = 0; v < n; v++) out[m++] = v;
+    } else if (wrap) {
+        out[m++] = c == 0 ? n - 1 : c - 1;
+        out[m++] = c;
+        out[m++] = c + 1 == n ? 0 : c + 1;
+    } else {
+        for (uint32_t v = c == 0 ? 0 : c - 1; v <= c + 1 && v < n; v++) out[m++] = v;
+    }
+    return m;
+}
+
+/* The candidate slots of the cells k .. k + (span - 1) along x: the rows along x of their
+ * 3^D block as contiguous ranges of the snapshot, rows in (z,) y order, each cell visited
+ * once even when an axis has less than 3 cells, empty ranges dropped and adjacent ones
+ * merged (which keeps the visiting order). This order is the summation order of every boid
+ * of the cells. A span above 1 only for cells that run_ok admits (see steer_strip).
+ * Returns the number of ranges (<= MAX_RANGES). */
+int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
+                               const uint32_t k[D], uint32_t span, range r[MAX_RANGES]) {
+    uint32_t rows[D][3];
+    int nrow[D], idx[D];
+    for (int a = 1; a < D; a++) {
+        nrow[a] = axis_cells(grid_axis_wraps(g, w, a), k[a], g->n[a], rows[a]);
+        idx[a] = 0;
+    }
+    const uint32_t cx = k[0], ncx = g->n[0];
+    uint32_t cols[2][2], ncols = 0; /* column intervals [a, b) */
+    if (ncx <= 3) {
+        cols[0][0] = 0;
+        cols[0][1] = ncx;
+        ncols = 1;
+    } else if (g->wrap && cx == 0) {
+        cols[0][0] = ncx - 1;
+        cols[0][1] = ncx;
+        cols[1][0] = 0;
+        cols[1][1] = 2;
+        ncols = 2;
+    } else if (g->wrap && cx == ncx - 1) {
+        cols[0][0] = cx - 1;
+        cols[0][1] = ncx;
+        cols[1][0] = 0;
+        cols[1][1] = 1;
+        ncols = 2;
+    } else {
+        cols[0][0] = cx == 0 ? 0 : cx - 1;
+        cols[0][1] = cx + span + 1 < ncx ? cx + span + 1 : ncx;
+        ncols = 1;
+    }
+    int nr = 0;
+    for (;;) {
+        size_t row = 0;
+        for (int a = D - 1; a >= 1; a--) row = row * g->n[a] + rows[a][idx[a]];
+        row *= ncx;
+        for (uint32_t c = 0; c < ncols; c++)
+            nr = grid_range_add(r, nr, start[row + cols[c][0]], start[row + cols[c][1]]);
+        int a = 1;
+        for (; a < D; a++) {
+            if (++idx[a] < nrow[a]) break;
+            idx[a] = 0;
+        }
+        if (a == D) break;
+    }
+    return nr;
+}
+
+/* ---- grid build: counting sort of cur into snap ----------------------------------- */
+
+boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
+                                    int *build_threads, boids_error *err) {
+    const size_t nc = g->ncells;
+    boids_status st = grid_reserve_starts(&gc->start, &gc->start_cap, nc, err);
+    if (st) return st;
+    /* Each build thread has its own histogram: limit their number so that the histograms
+     * stay within a few times the state's size. */
+    int t = threads;
+    size_t budget = n * 4 > HIST_MIN_BUDGET ? n * 4 : HIST_MIN_BUDGET;
+    while (t > 1 && (size_t)t * nc > budget) t--;
+    size_t need = (size_t)t * nc;
+    if (need > gc->hist_cap) {
+        uint32_t *h = realloc(gc->hist, need * sizeof *h);
+        if (!h)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu cells", nc);
+        gc->hist = h;
+        gc->hist_cap = need;
+    }
+    *build_threads = t;
+    return BOIDS_OK;
+}
+
+/* The id a boid is ordered by: its own, or in tile mode its global one (gid[id]), so that a
+ * window may hold its boids in any order and still sum them as the whole flock does. */
+static inline uint32_t order_key(const uint32_t *gid, uint32_t id) {
+    return gid ? gid[id] : id;
+}
+
+/* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
+ * a few boids, and most of them arrive in order (those that stayed in the cell keep the
+ * previous step's id order), so this is nearly one comparison per boid. */
+static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
+    for (uint32_t i = b + 1; i < e; i++) {
+        const uint32_t id = s->id[i], key = order_key(gid, id);
+        if (order_key(gid, s->id[i - 1]) < key) continue;
+        float p[D], v[D];
+        state_get(s, i, p, v);
+        uint32_t j = i;
+        for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
+            for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
+            s->id[j] = s->id[j - 1];
+        }
+        state_put(s, j, p, v);
+        s->id[j] = id;
+    }
+}
+
+/* Within a cell, boids end in id order: the summation order of every boid, hence the
+ * result, depends on the state alone, not on the order in which cur holds it (a resumed run
+ * starts in id order, a running one in the previous step's cell order), nor on the number
+ * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
+ * window's rows), already in cell_of. */
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
+                          const uint32_t *gid, const geom *g, int simd, int threads) {
+    const size_t nc = g->ncells;
+    const state cur = *cur_s, snap = *snap_s;
+    uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
+    uint32_t *const block = gc->block;
+    const int tiled = gid != NULL;
+    float o[D]; /* exact: 0 or a float box corner */
+    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
+    for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        const int t = thread_num(), nt = num_threads();
+        uint32_t *const h = hist + (size_t)t * nc;
+        memset(h, 0, nc * sizeof *h);
+        const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+        if (tiled || simd) { /* the cells: tile_cells' (in cell_of), or the AVX2 kernel's */
+#if BOIDS_AVX2
+            if (!tiled) RULES_FN(grid_cell_of_avx2)(&cur, i0, i1, g, cell_of);
+#endif
+            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
+        } else
+            for (size_t i = i0; i < i1; i++) {
+                uint32_t cell =
+                    grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
+                for (int a = D - 2; a >= 0; a--)
+                    cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
+                cell_of[i] = cell;
+                h[cell]++;
+            }
+#pragma omp barrier
+        /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
+        const size_t c0 = nc * (size_t)t / (size_t)nt, c1 = nc * (size_t)(t + 1) / (size_t)nt;
+        uint32_t sum = 0;
+        for (size_t cell = c0; cell < c1; cell++)
+            for (int u = 0; u < nt; u++) sum += hist[(size_t)u * nc + cell];
+        block[t] = sum;
+#pragma omp barrier
+        uint32_t run = 0;
+        for (int u = 0; u < t; u++) run += block[u];
+        for (size_t cell = c0; cell < c1; cell++) {
+            start[cell] = run;
+            for (int u = 0; u < nt; u++) {
+                uint32_t v = hist[(size_t)u * nc + cell];
+                hist[(size_t)u * nc + cell] = run;
+                run += v;
+            }
+        }
+        if (t == nt - 1) start[nc] = (uint32_t)n;
+#pragma omp barrier
+        for (size_t i = i0; i < i1; i++) {
+            uint32_t d = h[cell_of[i]]++;
+            for (int a = 0; a < D; a++) snap.p[a][d] = cur.p[a][i], snap.v[a][d] = cur.v[a][i];
+            snap.id[d] = cur.id[i];
+        }
+#pragma omp barrier
+        for (size_t cell = c0; cell < c1; cell++)
+            cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
+    }
+}
+
+/* ---- geometry ----------------------------------------------------------------------- */
+
+/* Bounding box of the finite positions of cur, the state of count boids (min and max are exact: any
+ * thread count gives the same box). No finite position along an axis: 0 there. */
+grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
+    const state s = *cur;
+    const long n = (long)count;
+    grid_boxd b = {{0}, {0}, 0};
+    float am = 0;
+    for (int a = 0; a < D; a++) {
+        const float *const x = s.p[a];
+        float lo = INFINITY, hi = -INFINITY, m = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min      \
+                                                                                          : lo)    \
+    reduction(max                                                                                  \
+              : hi, m)
+        for (long i = 0; i < n; i++) {
+            if (!isfinite(x[i])) continue;
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+            m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
+        }
+        if (lo <= hi) b.lo[a] = lo, b.hi[a] = hi;
+        am = m > am ? m : am;
+    }
+    b.amax = am;
+    return b;
+}
+
+/* The geometry of the whole flock of tile t (tile.h): the world grid, or on the open boundary
+ * the grid over t's box, an axis without a finite position at 0 as in grid_flock_box. */
+boids_status RULES_FN(grid_whole_geom)(const boids_params *p, const boids_tile *t, geom *g,
+                                       boids_error *err) {
+    grid_boxd bb = t->box;
+    const int open = p->boundary == BOIDS_BOUNDARY_OPEN;
+    if (open && !t->has_box)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: a tile on the open boundary needs the whole flock's box");
+    for (int a = 0; a < D; a++)
+        if (!(bb.lo[a] <= bb.hi[a])) bb.lo[a] = bb.hi[a] = 0;
+    return boids_grid_geomd_init(g, D, p, open ? &bb : NULL, boids_grid_geom_cap(t->n_global), err);
+}
+
+/* The window's grid: the whole flock's, with the window's rows along the last axis, and the
+ * rows it numbers. Refuses a window the grid cannot hold and steered rows whose halo rows
+ * are not in the window (tile.h). */
+boids_status RULES_FN(grid_window_geom)(const boids_tile *t, const boids_params *p, geom *g,
+                                        grid_win *w, boids_error *err) {
+    boids_status st = RULES_FN(grid_whole_geom)(p, t, g, err);
+    if (st) return st;
+    const uint32_t n = g->n[D - 1];
+    int whole;
+    if ((st = boids_tile_check_window(t, n, g->wrap, "cpu", &whole, err))) return st;
+    *w = (grid_win){t->row_lo, n, whole};
+    g->ncells = g->ncells / n * t->rows;
+    g->n[D - 1] = t->rows;
+    return BOIDS_OK;
+}
+
+/* The cell of every boid in the window's grid into cell_of (as grid_build computes it, with
+ * the window row of its global row). BOIDS_ERR_INPUT naming the first boid outside the
+ * window. */
+boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_t count,
+                                       const boids_tile *t, const geom *g, const grid_win *w,
+                                       int threads, boids_error *err) {
+    const state cur = *cur_s;
+    uint32_t *const cell_of = gc->cell_of;
+    const long n = (long)count;
+    float o[D];
+    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
+    long bad = n;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
+    for (long i = 0; i < n; i++) {
+        const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
+        const uint32_t r = boids_tile_window_row(t, w->n, row);
+        if (r >= g->n[D - 1]) {
+            bad = i < bad ? i : bad;
+            continue;
+        }
+        uint32_t cell = r;
+        for (int a = D - 2; a >= 0; a--)
+            cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
+        cell_of[i] = cell;
+    }
+    if (bad < n) {
+        const uint32_t row = grid_cell_coord(cur.p[D - 1][bad] - o[D - 1], g->s[D - 1], w->n);
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: boid %u of the tile is in global row %u, outside the "
+                               "window's rows %u to %u",
+                               t->gid[cur.id[bad]], row, w->lo,
+                               (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
+    }
+    return BOIDS_OK;
+}
