@@ -487,6 +487,12 @@ static void json_num(cJSON *o, const char *key, double v) {
         cJSON_AddNumberToObject(o, key, v);
 }
 
+/* An object `key` in o of n numbers named by names. */
+static void json_nums(cJSON *o, const char *key, const char *const *names, const double *v, int n) {
+    cJSON *g = cJSON_AddObjectToObject(o, key);
+    for (int k = 0; k < n; k++) json_num(g, names[k], v[k]);
+}
+
 static cJSON *json_machine(const bench_machine *m) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "cpu_model", m->cpu_model);
@@ -565,12 +571,9 @@ static cJSON *json_point(const bench_point *p) {
     cJSON_AddNumberToObject(o, "steps_per_rep", p->steps_per_rep);
     cJSON_AddNumberToObject(o, "reps", p->reps);
     cJSON_AddNumberToObject(o, "warmup", p->warmup);
-    cJSON *ms = cJSON_AddObjectToObject(o, "ms_per_step");
-    json_num(ms, "median", p->ms.median);
-    json_num(ms, "q1", p->ms.q1);
-    json_num(ms, "q3", p->ms.q3);
-    json_num(ms, "min", p->ms.min);
-    json_num(ms, "max", p->ms.max);
+    static const char *const stats[] = {"median", "q1", "q3", "min", "max"};
+    json_nums(o, "ms_per_step", stats,
+              (const double[]){p->ms.median, p->ms.q1, p->ms.q3, p->ms.min, p->ms.max}, 5);
     json_num(o, "cpu_util", p->cpu_util);
     json_num(o, "load1", p->load1 >= 0 ? p->load1 : NAN);
     json_num(o, "load1_end", p->load1_end >= 0 ? p->load1_end : NAN);
@@ -582,18 +585,15 @@ static cJSON *json_point(const bench_point *p) {
     json_num(o, "baseline_ratio", p->ratio);
     json_num(o, "ns_per_boid_step", p->ns_per_boid_step);
     json_num(o, "boid_steps_per_s", p->boid_steps_per_s);
-    cJSON *sp = cJSON_AddObjectToObject(o, "speedup_vs");
-    json_num(sp, "cpu-1t", p->speedup[0]);
-    json_num(sp, "cpu-all", p->speedup[1]);
-    json_num(sp, "cpu-ref", p->speedup[2]);
+    static const char *const against[] = {"cpu-1t", "cpu-all", "cpu-ref"};
+    json_nums(o, "speedup_vs", against, p->speedup, 3);
     json_num(o, "scaling_exponent", p->exponent);
     json_num(o, "bytes_per_step", p->bytes_per_step);
     json_num(o, "gbytes_per_s", p->gbytes_per_s);
     json_num(o, "gpu_bytes_per_boid", p->gpu_bytes_per_boid);
     json_num(o, "host_bytes_per_boid", p->host_bytes_per_boid);
     if (p->have_stages) {
-        cJSON *st = cJSON_AddObjectToObject(o, "gpu_stage_ms");
-        for (int k = 0; k < BENCH_STAGES; k++) json_num(st, bench_stage_names[k], p->stage_ms[k]);
+        json_nums(o, "gpu_stage_ms", bench_stage_names, p->stage_ms, BENCH_STAGES);
         json_num(o, "gpu_stage_sum_ms", stage_sum(p));
         json_num(o, "gpu_timed_wall_ms", p->timed_wall_ms);
         cJSON_AddStringToObject(o, "gpu_dominant_stage", bench_stage_names[dominant_stage(p)]);

@@ -5,9 +5,8 @@
 
 # The pipeline in 2-D and 3-D against cpu-ref (neighbour sets, one step), deterministic bits,
 # the state layout, id order, refusals; the plane's limits, bounded grid, split and variants.
-add_executable(gpu_test gpu/gpu_test.c)
-target_link_libraries(gpu_test PRIVATE boids_gpu)
-add_test(NAME gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d COMMAND gpu_test)
+boids_c_test(gpu_test gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d gpu/gpu_test.c
+             LINK boids_gpu)
 
 # `boids verify` in-process, so that "no context" can be told apart from a failure.
 add_executable(gpu_verify_test gpu/verify_test.c)
@@ -15,21 +14,17 @@ target_link_libraries(gpu_verify_test PRIVATE boids_app_commands)
 
 # Seed 003 on the GPU: the three agents, topological ties and rings, the noise stream,
 # deterministic Vicsek.
-add_executable(gpu_lab_test gpu/gpu_lab_test.c)
-target_link_libraries(gpu_lab_test PRIVATE boids_gpu)
-add_test(NAME gpu_vicsek_seed003_topological_ties_noise_deterministic COMMAND gpu_lab_test)
+boids_c_test(gpu_lab_test gpu_vicsek_seed003_topological_ties_noise_deterministic
+             gpu/gpu_lab_test.c LINK boids_gpu)
 
 # Pinned golden state hashes of deterministic mode, compared on llvmpipe only (tests/golden.h).
-add_executable(golden_gpu_test gpu/golden_gpu_test.c)
-target_link_libraries(golden_gpu_test PRIVATE boids_gpu)
-add_test(NAME golden_hashes_gpu_deterministic_llvmpipe COMMAND golden_gpu_test)
+boids_c_test(golden_gpu_test golden_hashes_gpu_deterministic_llvmpipe gpu/golden_gpu_test.c
+             LINK boids_gpu)
 
 # No boid enters an obstacle in 10,000 steps (deterministic; 2,000 fast: see the test).
-add_executable(gpu_obstacle_test gpu/obstacle_gpu_test.c)
-target_include_directories(gpu_obstacle_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core
-                                                     ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(gpu_obstacle_test PRIVATE boids_gpu)
-add_test(NAME gpu_obstacles_never_entered_10000_steps_deterministic_fast COMMAND gpu_obstacle_test)
+boids_c_test(gpu_obstacle_test gpu_obstacles_never_entered_10000_steps_deterministic_fast
+             gpu/obstacle_gpu_test.c LINK boids_gpu
+             INCLUDE ${PROJECT_SOURCE_DIR}/src/core ${CMAKE_CURRENT_SOURCE_DIR})
 
 # The same test in 3-D: no boid enters a sphere (5,000 deterministic steps; 1,000 fast, 1,000
 # Vicsek: see the test).
@@ -37,18 +32,13 @@ add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast COMMAND gpu_obstac
 
 # A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
 # topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
-add_executable(gpu_loop_cut_test gpu/loop_cut_test.c)
-target_link_libraries(gpu_loop_cut_test PRIVATE boids_gpu)
-add_test(NAME gpu_loop_cut_reported_not_silent COMMAND gpu_loop_cut_test)
+boids_c_test(gpu_loop_cut_test gpu_loop_cut_reported_not_silent gpu/loop_cut_test.c LINK boids_gpu)
 
 # Tile mode (src/core/tile.h): K = 2 and 3 tiles give the whole flock's bits, 2-D and 3-D,
 # every boundary, Reynolds with the interaction table, Vicsek with noise, topological with
 # k_in_vision; the host's row of a boid is the count stage's; BOIDS_EGL_DEVICE.
-add_executable(gpu_tile_test gpu/gpu_tile_test.c)
-target_include_directories(gpu_tile_test PRIVATE ${PROJECT_SOURCE_DIR}/src/core
-                                                 ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(gpu_tile_test PRIVATE boids_gpu)
-add_test(NAME gpu_tile_same_bits_as_whole_flock_rows_device COMMAND gpu_tile_test)
+boids_c_test(gpu_tile_test gpu_tile_same_bits_as_whole_flock_rows_device gpu/gpu_tile_test.c
+             LINK boids_gpu INCLUDE ${PROJECT_SOURCE_DIR}/src/core ${CMAKE_CURRENT_SOURCE_DIR})
 
 set(BOIDS_GPU_TESTS gpu_loop_cut_reported_not_silent gpu_tile_same_bits_as_whole_flock_rows_device
     gpu_matches_cpu_ref_deterministic_layout_limits_2d_3d

@@ -70,10 +70,24 @@ static void refused_unchanged(boids_interact *s, const char *text, int line, con
     CHECK(!memcmp(s, &before, sizeof *s), "'%s' changed the table", text);
 }
 
+/* A bad line and what its refusal must name. */
+typedef struct bad_line {
+    const char *text, *expect;
+} bad_line;
+
+/* Each of the n bad lines, after the good line `first` ("" for none), is refused by s naming
+ * its line and what it expects, and changes nothing. */
+static void each_refused(boids_interact *s, const char *first, const bad_line *bad, size_t n) {
+    const int line = first[0] ? 2 : 1;
+    for (size_t i = 0; i < n; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", first, bad[i].text);
+        refused_unchanged(s, text, line, bad[i].expect);
+    }
+}
+
 static void bad_lines_are_refused_and_change_nothing(void) {
-    static const struct {
-        const char *text, *expect;
-    } cases[] = {
+    static const bad_line bad[] = {
         {"predator.16 = 1 2 3 4\n", "predator.16"},
         {"predator.x = 1 2 3 4\n", "predator.x"},
         {"attractor.2 = 1 2 3\n", "expected X Y RADIUS WEIGHT"},
@@ -85,18 +99,11 @@ static void bad_lines_are_refused_and_change_nothing(void) {
         {"obstacle = segment 1 2 3\n", "segment X1 Y1 X2 Y2"},
         {"obstacle = circle 1 2 3 4\n", "expected `circle X Y R`"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        boids_params p = boids_params_default();
-        boids_interact s;
-        boids_interact_default(&s, &p);
-        /* A good line first: the bad second line must undo it too. */
-        char text[512];
-        snprintf(text, sizeof text, "obstacle = circle 5 5 5\n%s", cases[i].text);
-        refused_unchanged(&s, text, 2, cases[i].expect);
-    }
     boids_params p = boids_params_default();
     boids_interact s;
     boids_interact_default(&s, &p);
+    /* A good line first: the bad second line must undo it too. */
+    each_refused(&s, "obstacle = circle 5 5 5\n", bad, sizeof bad / sizeof bad[0]);
     boids_error e;
     for (int i = 0; i < BOIDS_MAX_OBSTACLES; i++)
         CHECK(boids_interact_set(&s, "obstacle", "circle 1 1 1", "t", &e) == BOIDS_OK, "%d", i);
@@ -129,9 +136,7 @@ static void lines_in_3d(void) {
     CHECK(s.obstacle_count == 1 && o->kind == BOIDS_OBSTACLE_SPHERE && o->x0 == 100 &&
               o->y0 == 110 && o->z0 == 120 && o->radius == 25,
           "sphere: kind %d (%g %g %g) r %g", o->kind, o->x0, o->y0, o->z0, o->radius);
-    static const struct {
-        const char *text, *expect;
-    } bad[] = {
+    static const bad_line bad[] = {
         {"predator.1 = 1 2 3 4 5 6\n", "X Y Z RADIUS WEIGHT"},
         {"attractor.1 = 1 2 3\n", "X Y Z RADIUS WEIGHT"},
         {"predator.1 = 1 2 nan 4 5\n", "predator.1"},
@@ -143,8 +148,7 @@ static void lines_in_3d(void) {
         {"obstacle = sphere 1 2 3 2e7\n", "sphere radius 2e+07 is out of range"},
         {"obstacle = sphere 1 inf 3 4\n", "`sphere X Y Z R`"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        refused_unchanged(&s, bad[i].text, 1, bad[i].expect);
+    each_refused(&s, "", bad, sizeof bad / sizeof bad[0]);
 }
 
 /* Obstacles of the other dimension are refused where the dimension is known: the world check

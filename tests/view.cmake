@@ -74,9 +74,8 @@ set_tests_properties(${BOIDS_VIEW_GL_TESTS} PROPERTIES SKIP_RETURN_CODE 77 TIMEO
 boids_gl_tests(${BOIDS_VIEW_GL_TESTS})
 
 # The 3-D camera's maths, no GL needed (src/app/render/camera3.c).
-add_executable(camera3_test view/camera3_test.c)
-target_link_libraries(camera3_test PRIVATE boids_app_render)
-add_test(NAME camera3_orbit_view_matrix_and_fly_move_as_documented COMMAND camera3_test)
+boids_c_test(camera3_test camera3_orbit_view_matrix_and_fly_move_as_documented view/camera3_test.c
+             LINK boids_app_render)
 
 # The key table of docs/viewer.md is the viewer's own (src/app/viewer/view_keys.c), printed by a
 # small program linked with the viewer.

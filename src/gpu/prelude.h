@@ -179,21 +179,18 @@ typedef struct boids_gpu_interact {
 
 _Static_assert(BOIDS_MAX_OBSTACLES % 4 == 0 && BOIDS_MAX_POINTS % 2 == 0,
                "kinds, bounds, pts_z and obs_z packed four to a vec4");
-_Static_assert(offsetof(boids_gpu_interact, kinds) == 16, "std140: uvec4 counts");
-_Static_assert(offsetof(boids_gpu_interact, bounds) == 16 + 4 * BOIDS_MAX_OBSTACLES, "kinds");
-_Static_assert(offsetof(boids_gpu_interact, pts) == 16 + 8 * BOIDS_MAX_OBSTACLES, "bounds");
-_Static_assert(offsetof(boids_gpu_interact, obs_a) ==
-                   16 + 8 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
-               "pts");
-_Static_assert(offsetof(boids_gpu_interact, obs_b) ==
-                   16 + 24 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
-               "obs_a");
-_Static_assert(offsetof(boids_gpu_interact, pts_z) ==
-                   16 + 40 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS,
-               "obs_b");
-_Static_assert(offsetof(boids_gpu_interact, obs_z) ==
-                   16 + 40 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS,
-               "pts_z");
+/* Each member at its std140 offset in the block above. */
+#define BOIDS_GPU_INTERACT_AT(member, offset)                                                      \
+    _Static_assert(offsetof(boids_gpu_interact, member) == (offset),                               \
+                   #member " at its std140 offset")
+BOIDS_GPU_INTERACT_AT(kinds, 16);
+BOIDS_GPU_INTERACT_AT(bounds, 16 + 4 * BOIDS_MAX_OBSTACLES);
+BOIDS_GPU_INTERACT_AT(pts, 16 + 8 * BOIDS_MAX_OBSTACLES);
+BOIDS_GPU_INTERACT_AT(obs_a, 16 + 8 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS);
+BOIDS_GPU_INTERACT_AT(obs_b, 16 + 24 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS);
+BOIDS_GPU_INTERACT_AT(pts_z, 16 + 40 * BOIDS_MAX_OBSTACLES + 32 * BOIDS_MAX_POINTS);
+BOIDS_GPU_INTERACT_AT(obs_z, 16 + 40 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS);
+#undef BOIDS_GPU_INTERACT_AT
 _Static_assert(sizeof(boids_gpu_interact) == 16 + 44 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS,
                "obs_z last, no padding");
 

@@ -177,7 +177,27 @@ static void check_scenario(const char *name, const boids_params *p, follow_pass 
     boids_flock_free(&init);
 }
 
-/* The scenarios, in one dimension: the plane from the lab preset, the box from the
+/* The scenarios, each from the preset's parameters with k = 7: the neighbour rule, the
+ * boundary, the field of view, k within the vision radius, the Vicsek model (speed 2, noise
+ * 0.5) and a vision radius (0: the preset's). */
+static const struct {
+    const char *name;
+    boids_neighbours neighbours;
+    boids_boundary boundary;
+    double fov;
+    int k_in_vision, vicsek;
+    double vision_radius;
+} runs[] = {
+    {"metric fov 240, wrap", BOIDS_NEIGHBOURS_METRIC, BOIDS_BOUNDARY_WRAP, 240, 0, 0, 0},
+    {"metric fov 180, walls", BOIDS_NEIGHBOURS_METRIC, BOIDS_BOUNDARY_WALLS, 180, 0, 0, 0},
+    {"topological k 7, walls", BOIDS_NEIGHBOURS_TOPOLOGICAL, BOIDS_BOUNDARY_WALLS, 300, 0, 0, 0},
+    {"topological k 7 in R, wrap", BOIDS_NEIGHBOURS_TOPOLOGICAL, BOIDS_BOUNDARY_WRAP, 300, 1, 0, 0},
+    {"vicsek topological k 7, wrap", BOIDS_NEIGHBOURS_TOPOLOGICAL, BOIDS_BOUNDARY_WRAP, 300, 0, 1,
+     0},
+    {"vicsek metric, wrap", BOIDS_NEIGHBOURS_METRIC, BOIDS_BOUNDARY_WRAP, 300, 0, 1, 40},
+};
+
+/* The scenarios in one dimension: the plane from the lab preset, the box from the
  * murmuration preset at 2000 boids in a box of about its density. */
 static void scenarios(int dim, follow_pass *fp) {
     boids_error err;
@@ -185,6 +205,7 @@ static void scenarios(int dim, follow_pass *fp) {
     CHECK(boids_preset_apply(&p, dim == 3 ? "murmuration" : "lab", &err) == BOIDS_OK, "%s",
           err.msg);
     p.count = N;
+    p.k = 7;
     if (dim == 3) {
         p.width = 600;
         p.height = 400;
@@ -192,28 +213,16 @@ static void scenarios(int dim, follow_pass *fp) {
         p.food_x = 300, p.food_y = 220, p.food_z = 250;
         p.predator_x = 300, p.predator_y = 220, p.predator_z = 250;
     }
-    p.neighbours = BOIDS_NEIGHBOURS_METRIC;
-    p.fov = 240;
-    p.boundary = BOIDS_BOUNDARY_WRAP;
-    check_scenario("metric fov 240, wrap", &p, fp);
-    p.fov = 180;
-    p.boundary = BOIDS_BOUNDARY_WALLS;
-    check_scenario("metric fov 180, walls", &p, fp);
-    p.fov = 300;
-    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    p.k = 7;
-    check_scenario("topological k 7, walls", &p, fp);
-    p.k_in_vision = 1;
-    p.boundary = BOIDS_BOUNDARY_WRAP;
-    check_scenario("topological k 7 in R, wrap", &p, fp);
-    p.k_in_vision = 0;
-    p.model = BOIDS_MODEL_VICSEK;
-    p.speed = 2;
-    p.noise = 0.5;
-    check_scenario("vicsek topological k 7, wrap", &p, fp);
-    p.neighbours = BOIDS_NEIGHBOURS_METRIC;
-    p.vision_radius = 40;
-    check_scenario("vicsek metric, wrap", &p, fp);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        boids_params q = p;
+        q.neighbours = runs[i].neighbours;
+        q.boundary = runs[i].boundary;
+        q.fov = runs[i].fov;
+        q.k_in_vision = runs[i].k_in_vision;
+        if (runs[i].vicsek) q.model = BOIDS_MODEL_VICSEK, q.speed = 2, q.noise = 0.5;
+        if (runs[i].vision_radius > 0) q.vision_radius = runs[i].vision_radius;
+        check_scenario(runs[i].name, &q, fp);
+    }
 }
 
 int main(void) {

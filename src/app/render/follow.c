@@ -28,11 +28,8 @@ struct follow_pass {
 };
 
 follow_pass *follow_create(int dim, boids_error *err) {
-    follow_pass *f = calloc(1, sizeof *f);
-    if (!f) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
+    follow_pass *f = render_calloc(sizeof *f, "out of memory", err);
+    if (!f) return NULL;
     f->dim = dim == 3 ? 3 : 2;
     const char *const names[] = {"view_follow.comp"};
     if (!(f->prog = render_program(names, 1, f->dim, err))) {

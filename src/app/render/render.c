@@ -40,6 +40,12 @@ unsigned render_program(const char *const *names, int count, int dim, boids_erro
     return prog;
 }
 
+void *render_calloc(size_t size, const char *msg, boids_error *err) {
+    void *p = calloc(1, size);
+    if (!p) boids_error_set(err, BOIDS_ERR_NOMEM, "%s", msg);
+    return p;
+}
+
 boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,
                                   size_t n, boids_error *err) {
     while (glGetError() != GL_NO_ERROR) continue;
@@ -191,11 +197,8 @@ int render_software(const render_ctx *r) {
 }
 
 render_ctx *render_create(int dim, boids_error *err) {
-    render_ctx *r = calloc(1, sizeof *r);
-    if (!r) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the renderer");
-        return NULL;
-    }
+    render_ctx *r = render_calloc(sizeof *r, "out of memory for the renderer", err);
+    if (!r) return NULL;
     r->dim = dim == 3 ? 3 : 2;
     r->verts = malloc(UI_MAX_VERTS * sizeof *r->verts);
     r->lines = r->dim == 3 ? malloc(LINE_MAX_VERTS * sizeof *r->lines) : NULL;

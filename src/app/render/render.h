@@ -29,6 +29,10 @@ extern const boids_gpu_shader boids_view_shaders[]; /* ends with {NULL, 0, NULL}
  * set on failure. */
 unsigned render_program(const char *const *names, int count, int dim, boids_error *err);
 
+/* size bytes of zeroed memory for one of the renderer's objects; NULL with BOIDS_ERR_NOMEM
+ * and the message msg in err when there is none. */
+void *render_calloc(size_t size, const char *msg, boids_error *err);
+
 /* New storage of bytes bytes (contents undefined) for each of the count GL buffers bufs, for
  * the GPU's own use; out of GPU memory is BOIDS_ERR_NOMEM naming what and its n boids. */
 boids_status render_buffers_alloc(const unsigned *bufs, int count, size_t bytes, const char *what,

@@ -194,11 +194,8 @@ static boids_status prev_create(scene *s, boids_error *err) {
 
 /* What every scene has: its parameters, the order reduction and the timer queries. */
 static scene *scene_new(const boids_params *p, int timing, boids_error *err) {
-    scene *s = calloc(1, sizeof *s);
-    if (!s) {
-        boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
+    scene *s = render_calloc(sizeof *s, "out of memory", err);
+    if (!s) return NULL;
     s->p = *p;
     s->timing = timing;
     s->gpu_ms = -1;
