@@ -10,10 +10,6 @@
 #include "boids/backend.h"
 #include "clock.h"
 
-double app_now(void) {
-    return mono_seconds();
-}
-
 /* A duration as people read it: "42 s", "3 min 20 s", "2 h 05 min", "3 d 4 h". */
 static const char *duration(double s, char *buf, size_t size) {
     if (!(s < 1e9)) return snprintf(buf, size, "?"), buf;
@@ -37,14 +33,14 @@ void app_progress_begin(app_progress *p, const char *prog, const char *unit, dou
     p->prog = prog;
     p->unit = unit;
     p->total = total;
-    p->t0 = p->last = app_now();
+    p->t0 = p->last = mono_seconds();
 }
 
 void app_progress_update(app_progress *p, double done, const char *note, int now) {
     p->done = done;
     if (note) snprintf(p->note, sizeof p->note, "%s", note);
     if (!p->on) return;
-    double t = app_now(), spent = t - p->t0;
+    double t = mono_seconds(), spent = t - p->t0;
     if (!now && (t - p->last < 0.25 || spent < 0.25)) return;
     p->last = t;
     char line[320], left[32];
@@ -93,8 +89,8 @@ void app_cpu_ref_estimate(const char *prog, const char *backend, const boids_par
     boids_backend *b = boids_cpu_ref_create(&f, &err);
     double t = -1;
     if (b) {
-        double t0 = app_now();
-        if (!boids_backend_step(b, &q, 1, &err)) t = app_now() - t0;
+        double t0 = mono_seconds();
+        if (!boids_backend_step(b, &q, 1, &err)) t = mono_seconds() - t0;
         boids_backend_destroy(b);
     }
     boids_flock_free(&f);

@@ -19,10 +19,6 @@ typedef struct app_progress {
     char note[160];  /* what is under way, after the counts ("cpu-1t N=1000"), or "" */
 } app_progress;
 
-/* Seconds on the one monotonic clock (mono_seconds, src/support/clock.h), for the progress
- * line, sim and sweep timings. */
-double app_now(void);
-
 /* Starts the count of `total` units (on only when stderr is a terminal). */
 void app_progress_begin(app_progress *p, const char *prog, const char *unit, double total);
 

@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "boids/metrics.h"
+#include "clock.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"
 #include "commands/commands.h"
@@ -202,9 +203,9 @@ static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_para
         long next = next_multiple(done, every, steps), nck = next_multiple(done, ck, steps);
         if (nck < next) next = nck;
         long to = so->bar.on && (double)(next - done) > chunk ? done + (long)chunk : next;
-        double a = app_now();
+        double a = mono_seconds();
         if ((s = boids_backend_step(b, p, (unsigned)(to - done), err))) break;
-        double per = (app_now() - a) / (double)(to - done);
+        double per = (mono_seconds() - a) / (double)(to - done);
         chunk = per > 0 ? fmax(1, fmin(1e9, floor(0.1 / per))) : fmin(1e9, 2 * chunk);
         done = to;
         app_progress_update(&so->bar, (double)done, NULL, 0);
@@ -392,7 +393,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     /* Only the writer samples and saves: the others need no copy of the whole flock. */
     if (!drv->writer) boids_flock_free(&f);
 
-    double t0 = app_now();
+    double t0 = mono_seconds();
     long steps = so.steps;
     if (drv->writer) {
         printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
@@ -400,7 +401,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     }
     boids_status s = run_steps(b, &f, &p, &so, &err);
     if (drv->writer) app_progress_end(&so.bar);
-    double sec = app_now() - t0;
+    double sec = mono_seconds() - t0;
     if (!s && o.verbose && drv->writer) {
         fprintf(stderr, "boids sim: %ld steps of %zu boids on %s in %.3f s (%.3f ms/step)\n", steps,
                 (size_t)p.count, boids_backend_name(b), sec,

@@ -27,6 +27,7 @@
 #include "mpi/mpi_common.h"
 #include "mpi/mpi_run.h"
 #include "cli/progress.h"
+#include "clock.h"
 #include "sweep/sweep.h"
 
 enum { TAG_RESULT = 1, TAG_WORK = 2 };
@@ -78,7 +79,7 @@ static void note_missing(char *list, size_t size, const sweep *s, size_t r) {
 static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                           const size_t *q, size_t nq, int workers, boids_error *err) {
     size_t next = 0, failed = 0, done = sweep_part_runs(s) - nq;
-    double t0 = app_now();
+    double t0 = mono_seconds();
     char missing[360] = "";
     boids_status st = BOIDS_OK;
     while (workers > 0) {
@@ -123,7 +124,7 @@ static boids_status run_master(const sweep *s, const app_opts *o, sweep_result *
     if (!q) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
     if (size == 1) {
-        double t0 = app_now();
+        double t0 = mono_seconds();
         for (size_t i = 0; !st && i < nq; i++) {
             st = sweep_execute(o, s, q[i], res, err);
             if (!st) sweep_progress(o, s, q[i], res, sweep_part_runs(s) - nq + i + 1, t0);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "boids/estimators.h"
+#include "clock.h"
 #include "boids/metrics.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
@@ -95,7 +96,7 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
                  s->axes[i].values[vi[i]]);
     fprintf(stderr, "boids sweep: [%zu/%zu] N %ld%s, seed %llu: order %.4f (%.1f s)\n", done,
             sweep_part_runs(s), s->counts[ci], what, (unsigned long long)sweep_run_seed(o, s, r),
-            res[r].avg[0], app_now() - t0);
+            res[r].avg[0], mono_seconds() - t0);
 }
 
 size_t sweep_done(const sweep *s, const sweep_result *res) {
@@ -105,7 +106,7 @@ size_t sweep_done(const sweep *s, const sweep_result *res) {
 }
 boids_status sweep_run_serial(const sweep *s, const app_opts *o, sweep_result *res,
                               sweep_journal *j, boids_error *err) {
-    double t0 = app_now();
+    double t0 = mono_seconds();
     size_t done = sweep_done(s, res), ran = 0;
     app_progress bar;
     app_progress_begin(&bar, "boids sweep", "runs", (double)(sweep_part_runs(s) - done));
