@@ -176,6 +176,16 @@ boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_driver *
 boids_status sweep_run_serial(const sweep *s, const app_opts *o, sweep_result *res,
                               sweep_journal *j, boids_error *err);
 
+/* The runs of res not done yet (of the part, with --part) in the order to hand them out:
+ * largest N first (a run's cost grows at least with N, so the big ones start early and the
+ * small ones fill the gaps at the end), then run order. *n: how many; NULL when out of
+ * memory. The caller frees it. */
+size_t *sweep_queue(const sweep *s, const sweep_result *res, size_t *n);
+
+/* Appends " r (id ...)" of a failed run to the list of missing runs (a message) while it
+ * fits, then " ...". */
+void sweep_note_missing(char *list, size_t size, const sweep *s, size_t r);
+
 /* One run: its parameters, and its averages into res[r] (done set). */
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,
                            boids_error *err);
