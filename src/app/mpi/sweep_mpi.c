@@ -180,6 +180,6 @@ static boids_status agree(boids_status st, const sweep *s, const app_opts *o, bo
 int boids_mpi_sweep(int argc, char **argv) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const sweep_driver drv = {rank == 0, mpi_parsed, agree, rank == 0 ? run_master : run_worker};
+    const sweep_driver drv = {rank == 0, mpi_parsed, agree, rank == 0 ? run_master : run_worker, 0};
     return sweep_main(argc, argv, &drv);
 }
