@@ -166,21 +166,23 @@ static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, 
         }
     }
     app_progress_end(&bar);
-    /* Workers gone before they finished (killed, crashed): their runs are missing. */
-    size_t lost = 0;
+    /* Workers gone before they finished (killed, crashed): their runs are missing, and so
+     * are the runs never handed out when every worker is gone. */
     for (int k = 0; k < jobs; k++)
         if (cur[k] >= 0) {
+            fprintf(stderr, "boids sweep: run %lld (id %016llx) lost: its worker process ended\n",
+                    (long long)cur[k], (unsigned long long)s->ids[cur[k]]);
             sweep_note_missing(missing, sizeof missing, s, (size_t)cur[k]);
-            lost++;
+            failed++;
         }
-    lost += nq - next; /* never handed out */
-    if (!st && (failed || lost))
+    size_t unstarted = nq - next;
+    if (!st && (failed || unstarted))
         st = boids_error_set(err, BOIDS_ERR_RUNTIME,
-                             "sweep: %zu of %zu runs %s (messages above), no table written; "
-                             "missing runs: %s%s%s",
-                             failed + lost, sweep_part_runs(s),
-                             lost ? "failed or lost with their worker process" : "failed", missing,
-                             lost > (size_t)jobs ? " and the runs not started" : "",
+                             "sweep: %zu of %zu runs failed (messages above)%s, no table "
+                             "written; missing runs: %s%s",
+                             failed + unstarted, sweep_part_runs(s),
+                             unstarted ? " or never started (every worker process ended)" : "",
+                             failed ? missing : "those never started",
                              s->runs_out ? "; the others are in the journal: fix the cause and "
                                            "run again with --resume"
                                          : "");
