@@ -3,9 +3,10 @@
 """boids sweep --jobs J: the table, the runs file and the sidecars of --jobs 2 are those of
 --jobs 1 (the serial sweep), byte for byte but for what describes the process (command line,
 times, the threads of a run); --resume from a partial journal and --part work with --jobs; a
-sweep killed while its workers run keeps every finished run in its journal (each row one of
-the serial runs file's) and its --resume writes the serial bytes; bad --jobs exits 2 with one
-message and no file.
+sweep killed while its workers run, or one of its workers killed, keeps every finished run
+in its journal (each row one of the serial runs file's) and its --resume writes the serial
+bytes; failed runs are each reported and named; bad --jobs exits 2 with one message and no
+file.
 
 usage: sweep_jobs_test.py BOIDS_BINARY
 """
@@ -62,7 +63,8 @@ for backend in ("cpu-ref", "cpu"):
         check(f"{backend}: {os.path.basename(a)}.json the same but for the process",
               sidecar(a + ".json") == sidecar(b + ".json"))
         check(f"{backend}: no journal left", not os.path.exists(b + ".partial"))
-serial_t, serial_r = os.path.join(root, "cpu-ref1", "t.csv"), os.path.join(root, "cpu-ref1", "r.csv")
+serial_t = os.path.join(root, "cpu-ref1", "t.csv")
+serial_r = os.path.join(root, "cpu-ref1", "r.csv")
 serial_rows = read(serial_r).splitlines(keepends=True)
 
 # Resume from a journal of some runs, out of order, its last line torn.
@@ -86,37 +88,81 @@ for k in (1, 2):
           p.returncode == 0 and read(path).splitlines(keepends=True) == want, p.stderr[-500:])
 
 # Killed while its workers run: the journal keeps every finished run, and --resume ends it.
-LONG = ["sweep", "--preset", "vicsek", "--counts", "300", "--steps", "600", "--burn-in", "300",
-        "--sample-every", "50", "--grid", "noise=0.5,3", "--seeds", "4"]
+# Runs of about a second each (one thread, as each worker's), 4 of them.
+LONG = ["sweep", "--preset", "vicsek", "--backend", "cpu", "--threads", "1", "--counts", "10000",
+        "--steps", "600", "--burn-in", "300", "--sample-every", "100", "--grid", "noise=0.5,3",
+        "--seeds", "2"]
 d = os.path.join(root, "killed")
 os.makedirs(d)
-kt, kr = os.path.join(d, "t.csv"), os.path.join(d, "r.csv")
 st, sr = os.path.join(d, "serial_t.csv"), os.path.join(d, "serial_r.csv")
-proc = subprocess.Popen([BOIDS, *LONG, "--jobs", "2", "--out", kt, "--runs-out", kr],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-journal = kr + ".partial"
-deadline = time.time() + 120
-while time.time() < deadline and proc.poll() is None:
-    if os.path.exists(journal) and len(read(journal).splitlines()) >= 3:
-        break
-    time.sleep(0.05)
-killed = proc.poll() is None
-if killed:
-    proc.send_signal(signal.SIGKILL)
-proc.wait()
 run(BOIDS, *LONG, "--jobs", "1", "--out", st, "--runs-out", sr, check_rc=0)
 long_rows = read(sr).splitlines(keepends=True)
-if killed:
-    rows = read(journal).splitlines(keepends=True)
-    check("killed: the journal holds the finished runs, each a row of the serial runs file",
-          len(rows) >= 3 and rows[0] == long_rows[0] and
+
+
+def workers(pid):
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(w) for w in out.split()]
+
+
+def kill_after_first_run(name, victim):
+    """Starts the long sweep with --jobs 2, waits for its first journalled run and kills
+    victim(proc) (SIGKILL); returns (the process, its stderr, its files) or None when the sweep
+    ended first."""
+    t, r = os.path.join(d, name + "_t.csv"), os.path.join(d, name + "_r.csv")
+    proc = subprocess.Popen([BOIDS, *LONG, "--jobs", "2", "--out", t, "--runs-out", r],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.exists(r + ".partial") and len(read(r + ".partial").splitlines()) >= 2:
+            break
+        time.sleep(0.02)
+    pids = victim(proc) if proc.poll() is None else []
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    err = proc.communicate()[1]
+    if not pids:
+        check(f"{name}: the sweep was still running when its first run ended", False, err[-500:])
+        return None
+    rows = read(r + ".partial").splitlines(keepends=True)
+    check(f"{name}: the journal holds finished runs, each a row of the serial runs file",
+          len(rows) >= 2 and rows[0] == long_rows[0] and
           all(row in long_rows[1:] for row in rows[1:] if row.endswith("\n")), rows)
-    p = run(BOIDS, *LONG, "--jobs", "2", "--out", kt, "--runs-out", kr, "--resume")
-    check("killed: --resume --jobs 2 exits 0", p.returncode == 0, p.stderr[-500:])
-else:
-    check("the sweep to kill was still running", False, "it ended before its second run")
-check("killed and resumed: table and runs file byte-identical to the serial sweep's",
-      read(kt) == read(st) and read(kr) == read(sr))
+    return proc, err, t, r
+
+
+def resumed(name, t, r):
+    p = run(BOIDS, *LONG, "--jobs", "2", "--out", t, "--runs-out", r, "--resume")
+    check(f"{name}: --resume --jobs 2 exits 0", p.returncode == 0, p.stderr[-500:])
+    check(f"{name} and resumed: table and runs file byte-identical to the serial sweep's",
+          read(t) == read(st) and read(r) == read(sr))
+
+
+# The sweep itself killed: its workers end too (no process left holding the journal).
+got = kill_after_first_run("killed", lambda proc: [proc.pid])
+if got:
+    resumed("killed", got[2], got[3])
+# One worker killed: its run is named as lost, the others finish and are journalled.
+got = kill_after_first_run("worker killed", lambda proc: workers(proc.pid)[:1])
+if got:
+    proc, err, t, r = got
+    check("worker killed: exit 1, its run named as lost, no table",
+          proc.returncode == 1 and "lost: its worker process ended" in err and
+          "missing runs: " in err and not os.path.exists(t), err[-800:])
+    resumed("worker killed", t, r)
+
+# Runs that fail (k beyond the GPU's limit, refused before any GL context): each reported,
+# the others go on, the sweep names them all and keeps its journal.
+fail = os.path.join(root, "fail")
+os.makedirs(fail)
+p = run(BOIDS, "sweep", "--preset", "vicsek", "--steps", "4", "-n", "20", "--backend", "gpu",
+        "--set", "neighbours=topological", "--grid", "k=200,300", "--seeds", "2", "--jobs", "2",
+        "--out", os.path.join(fail, "t.csv"), "--runs-out", os.path.join(fail, "r.csv"))
+reports = [line for line in p.stderr.splitlines() if " failed: GPU backend: k = " in line]
+check("failed runs: exit 1, each reported, all four named",
+      p.returncode == 1 and len(reports) == 4 and "4 of 4 runs failed" in p.stderr,
+      p.stderr[-1200:])
+check("failed runs: no table, no runs file; the journal stays",
+      os.listdir(fail) == ["r.csv.partial"], os.listdir(fail))
 
 bad_d = tmpdir()
 for value in ("0", "x", "-1", "1025", "2.5", ""):
