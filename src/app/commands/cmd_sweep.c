@@ -178,8 +178,8 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
                  "FILE, no table; with every part's rows in ALL.partial, --resume\n"
                  "--runs-out ALL writes the whole sweep's files (docs/research.md)"},
         {APP_LONG, "jobs", 0, "J", &s.jobs, 1, 1024,
-         .help = "runs at once, each a process of its own (default: the cores there\n"
-                 "are / T, T = --threads or 1; 1 with --backend gpu); each run gets\n"
+         .help = "runs at once, each a process of its own (default: the cores it\n"
+                 "may run on / T, T = --threads or 1; 1 with --backend gpu); each run gets\n"
                  "T threads (default: cores / J); the files are the same, byte for\n"
                  "byte, as with --jobs 1 (one run after the other)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,

@@ -194,11 +194,11 @@ void sweep_note_missing(char *list, size_t size, const sweep *s, size_t r);
 
 /* --jobs (sweep_jobs.c), once the runs done are known (sweep_start), before anything could
  * start OpenMP threads here (app_cpu_ref_estimate times a step). Sets s->jobs, the runs at
- * once: --jobs J, by default max(1, cores / T) with T = --threads, else 1 (cores: the online
- * processors), and 1 with --backend gpu (one device); at most the runs left to do. Sets
- * s->job_threads, the threads of each run when s->jobs > 1: T, by default max(1, cores / J);
- * this process then keeps to one thread until the workers are forked (OpenMP's thread pool
- * is not fork-safe). */
+ * once: --jobs J, by default max(1, cores / T) with T = --threads, else 1 (cores: those this
+ * process may run on, its affinity mask, else the online processors), and 1 with --backend gpu (one
+ * device); at most the runs left to do. Sets s->job_threads, the threads of each run when s->jobs >
+ * 1: T, by default max(1, cores / J); this process then keeps to one thread until the workers are
+ * forked (OpenMP's thread pool is not fork-safe). */
 void sweep_jobs(sweep *s, const app_opts *o, const sweep_result *res);
 
 /* The driver run of boids sweep: with one job, sweep_run_serial; with J > 1 (sweep_jobs), J
