@@ -177,6 +177,11 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
                  "the rows' order) with r % M == K - 1, their rows to --runs-out\n"
                  "FILE, no table; with every part's rows in ALL.partial, --resume\n"
                  "--runs-out ALL writes the whole sweep's files (docs/research.md)"},
+        {APP_LONG, "jobs", 0, "J", &s.jobs, 1, 1024,
+         .help = "runs at once, each a process of its own (default: the cores it\n"
+                 "may run on / T, T = --threads or 1; 1 with --backend gpu); each run gets\n"
+                 "T threads (default: cores / J); the files are the same, byte for\n"
+                 "byte, as with --jobs 1 (one run after the other)"},
         {APP_TEXT, "meta", 0, "FILE", &s.meta,
          .help = "write the provenance of the table (JSON) to FILE, e.g. when the table\n"
                  "goes to stdout"},
@@ -202,11 +207,15 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
-    if (!st && drv->writer) cpu_ref_note(&s, &o);
+    if (!st && s.jobs && !drv->jobs)
+        st = boids_error_set(&err, BOIDS_ERR_INPUT,
+                             "--jobs: not with boids-mpi (each rank runs one run at a time)");
     sweep_result *res = NULL;
     sweep_journal j = {NULL, NULL, 0};
     size_t resumed = 0;
     if (!st) st = sweep_start(&s, &o, drv, &res, &j, &resumed, &err);
+    if (!st && drv->jobs) sweep_jobs(&s, &o, res); /* before anything starts OpenMP threads */
+    if (!st && drv->writer) cpu_ref_note(&s, &o);
     if (drv->agree) st = drv->agree(st, &s, &o, &err);
     int ran = !st;
     if (!st) st = drv->run(&s, &o, res, &j, &err);
@@ -221,6 +230,6 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
 }
 
 int boids_cmd_sweep(int argc, char **argv) {
-    const sweep_driver serial = {1, NULL, NULL, sweep_run_serial};
-    return sweep_main(argc, argv, &serial);
+    const sweep_driver local = {1, NULL, NULL, sweep_run_jobs, 1};
+    return sweep_main(argc, argv, &local);
 }

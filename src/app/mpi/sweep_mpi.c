@@ -6,9 +6,8 @@
  * stops them all), once set up, comparing its whole setup as text with rank 0's (a worker
  * given other parameters, --config content, backend or grid would otherwise run another
  * sweep, or read past rank 0's grid). Only then does any point-to-point work start. Rank 0 reads
- * the journal (--resume), hands out the runs not done yet, largest N first (a run's cost
- * grows at least with N, so the big ones start early and the small ones fill the gaps at the
- * end), one at a time to whichever rank asks, and writes every output exactly as the serial
+ * the journal (--resume), hands out the runs not done yet, largest N first (sweep_queue),
+ * one at a time to whichever rank asks, and writes every output exactly as the serial
  * sweep does: the same rows, in the same order, from the same doubles, so the table and the
  * runs file are byte-identical to those of `boids sweep` (the sidecars differ only in what
  * describes the process: command line, machine, times). The other ranks only run.
@@ -40,40 +39,6 @@ typedef struct mpi_result {
     char msg[BOIDS_ERROR_MSG_MAX];
 } mpi_result;
 
-/* Largest N first, then run order. */
-static const sweep *order_sweep;
-static int cmp_cost(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b, cx, cy, vi[SWEEP_MAX_KEYS];
-    sweep_point_coords(order_sweep, x / (size_t)order_sweep->seeds, &cx, vi);
-    sweep_point_coords(order_sweep, y / (size_t)order_sweep->seeds, &cy, vi);
-    long nx = order_sweep->counts[cx], ny = order_sweep->counts[cy];
-    if (nx != ny) return nx > ny ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-/* The runs not done yet (of the part, with --part), in the order they are handed out; NULL
- * when out of memory. */
-static size_t *work_queue(const sweep *s, const sweep_result *res, size_t *n) {
-    size_t *q = malloc((s->nruns ? s->nruns : 1) * sizeof *q);
-    if (!q) return NULL;
-    *n = 0;
-    for (size_t r = 0; r < s->nruns; r++)
-        if (!res[r].done && sweep_in_part(s, r)) q[(*n)++] = r;
-    order_sweep = s;
-    qsort(q, *n, sizeof *q, cmp_cost);
-    return q;
-}
-
-/* Appends " r (id ...)" of a failed run to the list of missing runs while it fits. */
-static void note_missing(char *list, size_t size, const sweep *s, size_t r) {
-    size_t len = strlen(list);
-    if (len + 40 < size)
-        snprintf(list + len, size - len, "%s%zu (id %016llx)", len ? ", " : "", r,
-                 (unsigned long long)s->ids[r]);
-    else if (len + 5 < size && strcmp(list + len - 4, " ..."))
-        strcat(list, " ...");
-}
-
 /* Rank 0 with workers: answers each message with the next run (or -1: stop) until every
  * worker is stopped; records results and failures as they come. */
 static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
@@ -96,7 +61,7 @@ static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, 
             m.msg[sizeof m.msg - 1] = '\0';
             fprintf(stderr, "boids-mpi: rank %d: run %lld (id %016llx) failed: %s\n",
                     from.MPI_SOURCE, (long long)m.run, (unsigned long long)s->ids[m.run], m.msg);
-            note_missing(missing, sizeof missing, s, (size_t)m.run);
+            sweep_note_missing(missing, sizeof missing, s, (size_t)m.run);
             failed++;
         }
         int64_t work = next < nq ? (int64_t)q[next++] : -1;
@@ -120,7 +85,7 @@ static boids_status run_master(const sweep *s, const app_opts *o, sweep_result *
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t nq;
-    size_t *q = work_queue(s, res, &nq);
+    size_t *q = sweep_queue(s, res, &nq);
     if (!q) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     boids_status st = BOIDS_OK;
     if (size == 1) {
@@ -215,6 +180,6 @@ static boids_status agree(boids_status st, const sweep *s, const app_opts *o, bo
 int boids_mpi_sweep(int argc, char **argv) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const sweep_driver drv = {rank == 0, mpi_parsed, agree, rank == 0 ? run_master : run_worker};
+    const sweep_driver drv = {rank == 0, mpi_parsed, agree, rank == 0 ? run_master : run_worker, 0};
     return sweep_main(argc, argv, &drv);
 }

@@ -51,6 +51,9 @@ typedef struct sweep {
     /* --part K/M: only the runs r with r % M == K - 1 (m 0: every run), written to the runs
      * file alone, for a later --resume to merge into the table. */
     sweep_part part;
+    /* --jobs J: runs at once, each in a process of its own (0: not given, see sweep_jobs). */
+    long jobs;
+    int job_threads;       /* the threads of each run with jobs > 1 (set by sweep_jobs) */
     int plot_y;            /* index of the observable to plot (app_obs_name) */
     app_obs obs;           /* the observables of each sample (set up by sweep_outputs) */
     size_t npoints, nruns; /* set by sweep_grid_check */
@@ -162,6 +165,9 @@ typedef struct sweep_driver {
      * handed (res and j are then scratch). */
     boids_status (*run)(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                         boids_error *err);
+    /* 1: --jobs runs that many runs at once here (boids sweep, sweep_run_jobs); 0: --jobs is
+     * refused (boids-mpi, whose ranks are its jobs). */
+    int jobs;
 } sweep_driver;
 
 /* Before the first run: *res, every run's result (not done; free it), and in the writer
@@ -175,6 +181,35 @@ boids_status sweep_start(const sweep *s, const app_opts *o, const sweep_driver *
  * journal keeps what finished before. */
 boids_status sweep_run_serial(const sweep *s, const app_opts *o, sweep_result *res,
                               sweep_journal *j, boids_error *err);
+
+/* The runs of res not done yet (of the part, with --part) in the order to hand them out:
+ * largest N first (a run's cost grows at least with N, so the big ones start early and the
+ * small ones fill the gaps at the end), then run order. *n: how many; NULL when out of
+ * memory. The caller frees it. */
+size_t *sweep_queue(const sweep *s, const sweep_result *res, size_t *n);
+
+/* Appends " r (id ...)" of a failed run to the list of missing runs (a message) while it
+ * fits, then " ...". */
+void sweep_note_missing(char *list, size_t size, const sweep *s, size_t r);
+
+/* --jobs (sweep_jobs.c), once the runs done are known (sweep_start), before anything could
+ * start OpenMP threads here (app_cpu_ref_estimate times a step). Sets s->jobs, the runs at
+ * once: --jobs J, by default max(1, cores / T) with T = --threads, else 1 (cores: those this
+ * process may run on, its affinity mask, else the online processors), and 1 with --backend gpu (one
+ * device); at most the runs left to do. Sets s->job_threads, the threads of each run when s->jobs >
+ * 1: T, by default max(1, cores / J); this process then keeps to one thread until the workers are
+ * forked (OpenMP's thread pool is not fork-safe). */
+void sweep_jobs(sweep *s, const app_opts *o, const sweep_result *res);
+
+/* The driver run of boids sweep: with one job, sweep_run_serial; with J > 1 (sweep_jobs), J
+ * worker processes forked here, each handed one run at a time (sweep_queue's order) through
+ * a pipe and sending back its sweep_result through another, while this process journals
+ * each as it arrives and keeps them all: the table and runs file are those of the serial
+ * sweep, byte for byte (the journal holds the same rows, in the order they finished). A
+ * failed run does not stop the others; the sweep then fails naming the missing runs, which
+ * a --resume completes. */
+boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
+                            boids_error *err);
 
 /* One run: its parameters, and its averages into res[r] (done set). */
 boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_result *res,

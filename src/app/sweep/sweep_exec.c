@@ -99,6 +99,37 @@ void sweep_progress(const app_opts *o, const sweep *s, size_t r, const sweep_res
             res[r].avg[0], mono_seconds() - t0);
 }
 
+/* Largest N first, then run order. */
+static const sweep *order_sweep;
+static int cmp_cost(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b, cx, cy, vi[SWEEP_MAX_KEYS];
+    sweep_point_coords(order_sweep, x / (size_t)order_sweep->seeds, &cx, vi);
+    sweep_point_coords(order_sweep, y / (size_t)order_sweep->seeds, &cy, vi);
+    long nx = order_sweep->counts[cx], ny = order_sweep->counts[cy];
+    if (nx != ny) return nx > ny ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+size_t *sweep_queue(const sweep *s, const sweep_result *res, size_t *n) {
+    size_t *q = malloc((s->nruns ? s->nruns : 1) * sizeof *q);
+    if (!q) return NULL;
+    *n = 0;
+    for (size_t r = 0; r < s->nruns; r++)
+        if (!res[r].done && sweep_in_part(s, r)) q[(*n)++] = r;
+    order_sweep = s;
+    qsort(q, *n, sizeof *q, cmp_cost);
+    return q;
+}
+
+void sweep_note_missing(char *list, size_t size, const sweep *s, size_t r) {
+    size_t len = strlen(list);
+    if (len + 40 < size)
+        snprintf(list + len, size - len, "%s%zu (id %016llx)", len ? ", " : "", r,
+                 (unsigned long long)s->ids[r]);
+    else if (len + 5 < size && strcmp(list + len - 4, " ..."))
+        strcat(list, " ...");
+}
+
 size_t sweep_done(const sweep *s, const sweep_result *res) {
     size_t done = 0;
     for (size_t r = 0; r < s->nruns; r++) done += res[r].done && sweep_in_part(s, r);
