@@ -114,7 +114,7 @@ def _grid_args(grid):
 
 
 def _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_every, backend,
-               threads, seed, n, config, fixed_world, correlation_range, correlation_bins,
+               threads, jobs, seed, n, config, fixed_world, correlation_range, correlation_bins,
                params):
     """The `boids sweep` command line (after "sweep") of sweep()'s keyword arguments; the
     ones left at None are not given, so the program's defaults apply."""
@@ -138,7 +138,7 @@ def _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_ever
         args += ["--density", _text(density, "sweep(density=)")]
     for flag, value in (("--seeds", seeds), ("--steps", steps), ("--burn-in", burn_in),
                         ("--sample-every", sample_every), ("--seed", seed),
-                        ("--threads", threads)):
+                        ("--threads", threads), ("--jobs", jobs)):
         if value is not None:
             args += [flag, str(_integer(value, "sweep(%s=)" % flag[2:].replace("-", "_")))]
     if backend is not None:
@@ -269,9 +269,9 @@ def _parallel(prog, args, runs, progress):
 
 
 def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=None,
-          burn_in=None, sample_every=None, backend=None, threads=None, seed=None, n=None,
-          config=None, fixed_world=False, correlation_range=None, correlation_bins=None,
-          runs=False, progress=None, **params):
+          burn_in=None, sample_every=None, backend=None, threads=None, jobs=None, seed=None,
+          n=None, config=None, fixed_world=False, correlation_range=None,
+          correlation_bins=None, runs=False, progress=None, **params):
     """Runs `boids sweep` and returns its table as a pandas DataFrame, or with runs=True
     the tuple (table, runs): the table of --out and the runs file of --runs-out, read with
     pandas.read_csv, each with its provenance sidecar (FILE.json) as a dict in
@@ -280,8 +280,9 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     The keywords are the command's options (docs/research.md, sections 1 and 3):
     grid={key: values}, in order, each a list of values (--grid KEY=V1,V2,...) or the
     command line's own text ("A:B:STEP" or "V1,V2,..."); counts (an int or a list: --counts),
-    density, seeds, steps, burn_in, sample_every, backend, threads, seed, n, config,
-    fixed_world, correlation_range and correlation_bins (--correlation-range R adds the
+    density, seeds, steps, burn_in, sample_every, backend, threads, jobs (--jobs J: runs
+    at once, each in a process of its own), seed, n, config, fixed_world, correlation_range
+    and correlation_bins (--correlation-range R adds the
     observable corr_length), and any parameter key of `boids params` as a keyword (--set KEY=VALUE:
     noise=2, neighbours="topological"). A keyword left at None is not given, so the
     command's default applies (3 seeds, 1000 steps, burn-in half the steps, a sample every
@@ -299,16 +300,21 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     --resume into the table, and every rank returns the same DataFrames, the same as the
     serial call's (the table's bytes are those of one serial `boids sweep`). A failure on
     any rank raises the same BoidsError on every rank. Give threads=1 with one rank per core.
+    There each rank runs its part with jobs=1 unless jobs is given: the ranks are the jobs
+    (the program's own default, one job per core, would start every core's worth on each).
     """
     if progress is not None and not callable(progress):
         raise TypeError("sweep(progress=) must be callable, not %s" % type(progress).__name__)
     if not isinstance(runs, bool):
         raise TypeError("sweep(runs=) must be a bool, not %s" % type(runs).__name__)
+    ranks = _mpi_size()
+    if jobs is None and ranks > 1:
+        jobs = 1
     args = _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_every,
-                      backend, threads, seed, n, config, fixed_world, correlation_range,
+                      backend, threads, jobs, seed, n, config, fixed_world, correlation_range,
                       correlation_bins, params)
     _pandas()  # before any run: a missing pandas is not found out after the sweep
     prog = program()
-    if _mpi_size() > 1:
+    if ranks > 1:
         return _parallel(prog, args, runs, progress)
     return _serial(prog, args, runs, progress)

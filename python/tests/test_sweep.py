@@ -64,6 +64,18 @@ def test_sweep_keywords_become_the_cli_options(boids_exe, tmp_path):
         assert column in got.columns, column
 
 
+def test_jobs_runs_at_once_and_gives_the_serial_table():
+    # jobs=2 becomes --jobs 2 (the program's argv in the sidecar), and the table is the one
+    # of jobs=1 to the last digit: runs at once change when each run ends, not its numbers.
+    serial = boids.sweep(GRID, jobs=1, **KW)
+    together = boids.sweep(GRID, jobs=2, **KW)
+    argv = together.attrs["provenance"]["argv"]
+    assert argv[argv.index("--jobs") + 1] == "2"
+    pd.testing.assert_frame_equal(together, serial, check_exact=True)
+    with pytest.raises(boids.BoidsError, match="--jobs"):
+        boids.sweep(GRID, jobs=0, **KW)
+
+
 def test_progress_is_called_once_per_run():
     seen = []
     boids.sweep(GRID, progress=lambda done, total: seen.append((done, total)), **KW)
@@ -135,6 +147,9 @@ def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
         pd.testing.assert_frame_equal(runs, serial_runs, check_exact=True)
         # The parts ran the runs; the table came from the merge, which resumed all four.
         assert table.attrs["provenance"]["sweep"]["resumed_runs"] == 4
+        # Under mpirun the ranks are the jobs: each ran its part with --jobs 1.
+        argv = table.attrs["provenance"]["argv"]
+        assert argv[argv.index("--jobs") + 1] == "1"
         message, status, code = got["bad"]
         assert message.startswith("rank 0 of 2: ") and "noise = 9" in message
         assert (status, code) == (1, 2)
