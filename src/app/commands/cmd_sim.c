@@ -106,9 +106,10 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
     }
     if (so->trajectory) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
+        const double side[3] = {p->width, p->height, p->depth};
         boids_status s =
             app_traj_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, p->dim,
-                          f8, p->dt, err);
+                          f8, p->dt, side, err);
         if (s) return s;
     }
     return BOIDS_OK;
