@@ -59,15 +59,8 @@ typedef struct sweep_args {
 /* The observable to plot, the output files and their sidecars (writable before any run, checked
  * by the process that writes them) and the burn-in. */
 static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boids_error *err) {
-    s->plot_y = -1;
     boids_status st = app_obs_begin(&s->obs, err);
-    if (st) return st;
-    for (int k = 0; k < s->obs.count; k++)
-        if (!strcmp(a->plot_y, app_obs_name(&s->obs, k))) s->plot_y = k;
-    if (s->plot_y < 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s%s%s)",
-                               a->plot_y, boids_metrics_columns, ",gnf_alpha",
-                               s->obs.count > APP_OBS_CORR ? ",corr_length" : "");
+    if (st || (st = sweep_plot_column(s, a->plot_y, err))) return st;
     if (s->plot) {
         const char *ext = strrchr(s->plot, '.');
         if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
@@ -189,7 +182,8 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "draw an observable against KEY, one curve per N, with error bars\n"
                  "(one swept key; .png or .svg; needs gnuplot)"},
         {APP_TEXT, "plot-y", 0, "NAME", &a.plot_y,
-         .help = "the observable to plot (default order)"},
+         .help = "the column to plot: an observable (its mean, with error bars) or any "
+                 "numeric column of the table, e.g. order_binder or order_chi (default order)"},
         APP_OBS_OPTIONS(&s.obs),
     };
     app_opts o;
