@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "boids/metrics.h"
@@ -95,6 +97,15 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
             (boids_atomic_check_writable(tables[i], err) || app_prov_check_sidecar(tables[i], err)))
             return err->status;
     if (writer && s->meta && boids_atomic_check_writable(s->meta, err)) return err->status;
+    if (s->series_dir) {
+        struct stat sb;
+        if (stat(s->series_dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+            access(s->series_dir, W_OK | X_OK) != 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--series-dir %s: not a folder this process can write in "
+                                   "(make it first)",
+                                   s->series_dir);
+    }
     if (s->burn_in < 0) s->burn_in = s->steps / 2;
     if (s->burn_in > s->steps)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -155,6 +166,9 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
         {APP_TEXT, "out", 0, "FILE", &s.out,
          .help = "write the table to FILE (atomically) instead of stdout, and its\n"
                  "provenance to FILE.json"},
+        {APP_TEXT, "series-dir", 0, "DIR", &s.series_dir,
+         .help = "keep each run's samples: DIR/RUN_ID.csv (step, then each observable at\n"
+                 "every sample; RUN_ID as in --runs-out), written as the run ends"},
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
          .help = "write one row per run to FILE (run id, N, values, seed, samples,\n"
                  "each observable's run average, then its tau and se_blocks, then\n"

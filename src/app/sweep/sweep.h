@@ -47,6 +47,7 @@ typedef struct sweep {
     double density; /* 0: the world from the parameters */
     long seeds, steps, burn_in, every;
     const char *out, *plot, *runs_out, *meta;
+    const char *series_dir; /* --series-dir: each run's samples as DIR/RUN_ID.csv (NULL: none) */
     int resume;
     /* --part K/M: only the runs r with r % M == K - 1 (m 0: every run), written to the runs
      * file alone, for a later --resume to merge into the table. */
