@@ -125,12 +125,6 @@ static boids_status boid_chunk(app_gsd *w, int id, const boids_flock *f, boids_e
 }
 
 boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step, boids_error *err) {
-    if (f->n != w->n || w->written == w->frames || boids_flock_dim(f) != w->dim)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu "
-                               "frames of %zu %d-D boids",
-                               w->file.path, w->written, f->n, boids_flock_dim(f), w->frames, w->n,
-                               w->dim);
     unsigned char b[64], *p;
     boids_status s = BOIDS_OK;
     if (w->written == 0) {

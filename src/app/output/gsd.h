@@ -61,7 +61,8 @@ int app_gsd_wanted(const char *path);
 boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
                           const double *side, boids_error *err);
 
-/* Writes the next frame, the flock f after `step` steps. */
+/* Writes the next frame, the flock f after `step` steps (f->n and its dim those of open, at
+ * most `frames` frames: the caller's duty, app_traj_frame checks it). */
 boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step, boids_error *err);
 
 /* Writes the index, the names and the header and gives the file its name once every frame

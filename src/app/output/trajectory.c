@@ -7,6 +7,8 @@
 boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t n, int dim, int f8,
                            double dt, const double *side, boids_error *err) {
     memset(t, 0, sizeof *t);
+    t->path = path;
+    t->frames = frames, t->n = n, t->dim = dim;
     t->vtk = app_vtk_wanted(path);
     t->gsd = app_gsd_wanted(path);
     boids_status s = t->vtk   ? app_vtk_open(&t->pvd, path, frames, n, dim, f8, dt, err)
@@ -19,6 +21,13 @@ boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t 
 boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,
                             boids_error *err) {
     if (!t->open) return BOIDS_OK;
+    if (f->n != t->n || t->written == t->frames || boids_flock_dim(f) != t->dim)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu "
+                               "frames of %zu %d-D boids",
+                               t->path, t->written, f->n, boids_flock_dim(f), t->frames, t->n,
+                               t->dim);
+    t->written++;
     return t->vtk   ? app_vtk_frame(&t->pvd, f, step, err)
            : t->gsd ? app_gsd_frame(&t->g, f, step, err)
                     : app_npy_frame(&t->npy, f, err);

@@ -18,6 +18,9 @@ typedef struct app_traj {
     int open; /* 0: no trajectory (a zeroed struct), 1: open */
     int vtk;  /* 1: the VTK collection */
     int gsd;  /* 1: the GSD file (neither: the .npy array) */
+    const char *path;
+    size_t frames, n, written; /* declared at the opening; frames passed to the writer */
+    int dim;
     app_npy npy;
     app_vtk pvd;
     app_gsd g;

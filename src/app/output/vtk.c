@@ -302,12 +302,6 @@ boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n,
 }
 
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err) {
-    if (f->n != w->n || w->written == w->frames || boids_flock_dim(f) != w->dim)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu "
-                               "frames of %zu %d-D boids",
-                               w->index.path, w->written, f->n, boids_flock_dim(f), w->frames, w->n,
-                               w->dim);
     size_t k = w->written;
     double time = (double)step * w->dt;
     frame_name(w->name, w->prefix, k, w->digits);
