@@ -39,6 +39,12 @@ boids_view_py_tests(view_test.py
   render_same_seed_same_frames_and_raw_rgba
   no_display_says_so_exit_2)
 
+# The viewer's videos (tests/view/video_test.py): --record in real time (the file lasts as
+# long as the recording) and every frame (the factor said), --stream to a UDP receiver.
+boids_view_py_tests(video_test.py
+  view_records_in_real_time_every_frame_says_the_factor
+  view_streams_live_to_udp_received_at_its_size)
+
 # The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from
 # two camera positions, the gpu backend drawn from its buffers, the predator's dives, the
 # depth cue of a two-boid state, the scripted camera and its bad specs.

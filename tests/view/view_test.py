@@ -446,7 +446,8 @@ def test_view_records_its_frames_to_a_video(tmp):
         harness.skip("ffmpeg or ffprobe not found (Debian package ffmpeg)")
     video = os.path.join(tmp, "flock.mp4")
     r = run(["view", "-n", "400", "--size", "320x200", "--frames", "30", "--steps-per-frame",
-             "1", "--no-hud", "--no-panel", "--record", video], xvfb=True)
+             "1", "--no-hud", "--no-panel", "--record-every-frame", "--record", video],
+            xvfb=True)
     check(r.returncode == 0, f"--record: exit {r.returncode}", r)
     got = ffprobe_frames(video)
     check(got == [320, 200, 30], f"--record: ffprobe says {got} (width, height, frames)", r)
@@ -460,7 +461,8 @@ def test_view_records_its_frames_to_a_video(tmp):
     check((w, h) == (320, 200) and lit > 400, f"frame 1: {w}x{h}, {lit} lit pixels")
     # F9 starts and stops a recording into --screenshot-dir; an odd window is cropped even.
     r = run(["view", "-n", "100", "--size", "321x201", "--frames", "30", "--steps-per-frame",
-             "1", "--screenshot-dir", tmp, "--keys", "5:{f9},25:{f9}"], xvfb=True)
+             "1", "--screenshot-dir", tmp, "--record-every-frame", "--keys", "5:{f9},25:{f9}"],
+            xvfb=True)
     made = [f for f in os.listdir(tmp) if f.startswith("boids-") and f.endswith(".mp4")]
     check(r.returncode == 0 and len(made) == 1 and "recorded 20 frames" in r.stderr,
           f"F9: {made}", r)

@@ -35,13 +35,8 @@ boids_status view_start_interact(view_opts *o, const boids_params *p, boids_erro
 /* ---- one frame ---------------------------------------------------------------------------- */
 
 static boids_status screenshot(view *v, const char *path) {
-    unsigned char *px = malloc((size_t)v->window.fb_w * (size_t)v->window.fb_h * 4);
-    if (!px) return boids_error_set(&v->err, BOIDS_ERR_NOMEM, "out of memory for a screenshot");
-    glReadBuffer(GL_BACK);
-    render_read_pixels(v->window.fb_w, v->window.fb_h, px);
-    boids_status s = render_write_png(path, v->window.fb_w, v->window.fb_h, px, &v->err);
-    free(px);
-    return s;
+    const unsigned char *px = view_grab(v);
+    return px ? render_write_png(path, v->window.fb_w, v->window.fb_h, px, &v->err) : v->err.status;
 }
 
 /* For the screenshot and record keys: reserved with O_EXCL, so that two in one second at
@@ -269,15 +264,18 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
+    v->recording.grabbed = 0;
     for (; v->run.want_shot > 0; v->run.want_shot--) shot_key(v);
     if (view_record_frame(v)) {
-        if (v->o->record) return v->err.status; /* --record: the video is the point of the run */
+        /* --record, --stream: the video is the point of the run */
+        if (v->o->record || v->o->stream) return v->err.status;
         view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
     if (v->recording.want) {
         v->recording.want = 0;
-        boids_status st = v->recording.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
+        boids_status st = v->recording.out[VIEW_VIDEO_RECORD].pid > 0 ? view_record_stop(v)
+                                                                      : view_record_start(v, NULL);
         if (st) view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
@@ -387,6 +385,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->panel.ui.r = v->r;
     view_camera_fit(v);
     if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
+    if (view_stream_start(v)) return *err = v->err, err->status;
     v->pace.anchor_ns = v->run.rate_t0 = v->life.input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n",
@@ -456,7 +455,6 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
 
 static void close_view(view *v, const view_opts *o) {
     view_record_abort(v); /* a failed run: no video left behind */
-    view_record_free(v);
     view_replay_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
@@ -493,7 +491,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
-        if (v->recording.pid > 0 && view_record_stop(v) && !st && o->record)
+        if (view_record_finish(v) && !st && (o->record || o->stream))
             *err = v->err, st = err->status;
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }

@@ -24,8 +24,8 @@
  *                               points
  *   view_life.c    life         running unattended: signals, SIGHUP reload, attract mode,
  *                               frame times
- *   view_record.c  recording    recording the frames to a video through ffmpeg (--record,
- *                               F9)
+ *   view_record.c  recording    the frame read back once for screenshots and videos: the
+ *                               recording (--record, F9), the live stream (--stream)
  *   view_replay.c  replay       playing a recorded trajectory (--replay): pace,
  *                               direction, ends
  * Any file reads any section. A section's own file writes its bookkeeping; the settings in
@@ -41,6 +41,7 @@
 #include "render/camera3.h"
 #include "remote/osc.h"
 #include "render/render_scene.h"
+#include "render/video.h"
 #include "viewer/view.h"
 #include "viewer/view_ui.h"
 
@@ -49,16 +50,15 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 8,       /* F1 ... F8 and the panel's preset buttons */
-    VIEW_HISTORY = 160,     /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up ... */
-    VIEW_FRAME_MS = 50,     /* ... while frames stay within this (view_sim.c: step_cap) */
-    VIEW_N_MAX = 4000000,   /* the largest N the keys and the panel ask for */
-    VIEW_ATTRACTORS = 3,    /* attract mode's wandering predators: the table's last points */
-    VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
-    VIEW_HIST_BINS = 4000,  /* ... up to one second (longer frames share the last bin) */
-    VIEW_SHOTS_WAITING = 8, /* screenshots asked for one frame (each its own file) */
-    VIEW_RECORD_FPS = 60    /* a recording's frame rate: one video frame per frame drawn */
+    VIEW_PRESETS = 8,      /* F1 ... F8 and the panel's preset buttons */
+    VIEW_HISTORY = 160,    /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,    /* steps a real-time frame may take to catch up ... */
+    VIEW_FRAME_MS = 50,    /* ... while frames stay within this (view_sim.c: step_cap) */
+    VIEW_N_MAX = 4000000,  /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,   /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4,  /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000, /* ... up to one second (longer frames share the last bin) */
+    VIEW_SHOTS_WAITING = 8 /* screenshots asked for one frame (each its own file) */
 };
 
 typedef struct view view;
@@ -308,25 +308,27 @@ double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
 /* ---- view_record.c ----------------------------------------------------------------------- */
 
-/* A recording under way: ffmpeg's process and the pipe into it. */
+enum { VIEW_VIDEO_RECORD = 0, VIEW_VIDEO_STREAM, VIEW_VIDEOS };
+
+/* The frame read back (once a frame, for whatever needs it) and the videos it goes to. */
 typedef struct view_record {
-    int pid, fd;  /* pid 0: not recording */
-    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
-    int w, h;     /* frame size; a window resized stops the recording */
-    unsigned long frames;
-    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
-    unsigned char *pixels;
-    size_t size;
-    int want; /* the record key: start or stop after this frame (view.c) */
+    render_video out[VIEW_VIDEOS]; /* the recording (--record, F9) and the live stream */
+    render_pixels frame;           /* the frame as drawn, read back by view_grab */
+    int grabbed;                   /* frame holds this frame (present() clears it) */
+    int reserved; /* the recording's name is the key's reserved one: removed on failure */
+    int want;     /* the record key: start or stop after this frame (view.c) */
 } view_record;
 
+/* This frame's pixels, read back the first time they are asked for; NULL: v->err says why. */
+const unsigned char *view_grab(view *v);
 /* path NULL names a new file (view_new_file, .mp4). Errors into v->err; a failed frame
  * stops the recording. */
 boids_status view_record_start(view *v, const char *path);
-boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
-boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
-void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
-void view_record_free(view *v);
+boids_status view_stream_start(view *v);  /* --stream, if given */
+boids_status view_record_frame(view *v);  /* the frame drawn, before the swap: to each video */
+boids_status view_record_stop(view *v);   /* ffmpeg finishes the file; renamed into place */
+boids_status view_record_finish(view *v); /* the recording and the stream, at the end */
+void view_record_abort(view *v);          /* ffmpeg stopped, its file removed; buffers freed */
 
 /* ---- view_replay.c ----------------------------------------------------------------------- */
 
