@@ -45,6 +45,12 @@ boids_view_py_tests(video_test.py
   view_records_in_real_time_every_frame_says_the_factor
   view_streams_live_to_udp_received_at_its_size)
 
+# The viewer's first impression (tests/view/first_test.py): --warmup, the camera that frames
+# the flock, no pointer circle before the pointer moves, the HUD's panel over a dense flock.
+boids_view_py_tests(first_test.py
+  view_warmup_opens_on_a_flock_camera_frames_it
+  view_pointer_waits_for_a_person_hud_backed_over_dense_flock)
+
 # The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from
 # two camera positions, the gpu backend drawn from its buffers, the predator's dives, the
 # depth cue of a two-boid state, the scripted camera and its bad specs.

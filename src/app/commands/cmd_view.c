@@ -102,6 +102,10 @@ static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_pa
                                    r->series ? "--series" : "--from");
         return BOIDS_OK;
     }
+    if (o->warmup > 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--warmup %ld: a replay (--replay %s) runs no simulation", o->warmup,
+                               r->path);
     if (o->attract > 0)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--attract %g: attract mode moves predators through a live flock; "
@@ -167,6 +171,12 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "steps per second in real time (default 60)"},
         {APP_LONG, "steps-per-frame", 0, "K", &o.steps_per_frame, 1, 1000,
          .help = "exactly K steps each frame instead of real time"},
+        {APP_LONG, "warmup", 0, "K", &o.warmup, 0, 2000000000L,
+         .help = "K steps before the first frame, so that the window opens on a flock\n"
+                 "(as boids render --warmup; default 0)"},
+        {APP_FLAG, "follow-flock", 0, NULL, &o.follow_flock, 1,
+         .help = "the camera follows the flock's centre (key Z); in 3-D it orbits\n"
+                 "the flock and frames it, not the box"},
         {APP_CHOICE, "colour", 0, "C", &colour, .choices = render_colour_names, .alias = "color",
          .help = "heading (default), speed or plain"},
         {APP_CHOICE, "pointer", 0, "M", &pointer, .choices = view_pointer_names,

@@ -16,6 +16,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "cli/progress.h"
 #include "clock.h"
 #include "render/dive.h"
 #include "viewer/view_internal.h"
@@ -100,7 +101,7 @@ static void follow_overlay(view *v, const render_camera *c) {
 /* Where the pointer is in the world (wrapped into it in wrap mode), and whether it acts. */
 typedef struct pointer_at {
     double wx, wy;
-    int hover;  /* in the window and not over the panel */
+    int hover;  /* in the window, moved since the start, and not over the panel */
     int active; /* predator or food acting on the flock this frame */
 } pointer_at;
 
@@ -118,7 +119,8 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     /* The pointer acts on the flock when it is not busy with the panel. */
     int on_panel = v->panel.shown && (u->over_panel || v->input.press_on_panel || u->active);
     int pressed = v->input.left_down && !on_panel;
-    pointer_at at = {0, 0, v->input.in_window && !on_panel, 0};
+    /* A pointer nobody has moved (a window opened under it) is nobody's. */
+    pointer_at at = {0, 0, v->input.in_window && v->input.moved && !on_panel, 0};
     render_px_to_world(c, v->input.mx, v->input.my, &at.wx, &at.wy);
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         at.wx -= floor(at.wx / p->width) * p->width;
@@ -312,6 +314,8 @@ static int frame(view *v, long frame_no) {
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
+    view_camera_flock(v, t0);
+    c = view_camera(v);
     follow_update(v, at.wx, at.wy, &c);
     view_order_update(v, t0);
     if (v->window.fb_w <= 0 || v->window.fb_h <= 0) {
@@ -333,6 +337,24 @@ static void on_glfw_error(int code, const char *msg) {
     static char last[256];
     snprintf(last, sizeof last, "%s", msg);
     (void)last;
+}
+
+/* --warmup: the steps before the first frame, with a progress line (a large flock takes
+ * minutes). */
+static boids_status warmup(view *v, boids_error *err) {
+    long left = v->o->warmup;
+    if (left <= 0) return BOIDS_OK;
+    app_progress bar;
+    app_progress_begin(&bar, "boids view --warmup", "steps", (double)left);
+    boids_status st = BOIDS_OK;
+    for (long done = 0; !st && done < v->o->warmup && !glfwWindowShouldClose(v->win); done += 100) {
+        app_progress_update(&bar, (double)done, NULL, 0);
+        long k = v->o->warmup - done < 100 ? v->o->warmup - done : 100;
+        st = scene_step(v->sc, (unsigned)k, err);
+        if (!st && view_signals_poll(v)) glfwSetWindowShouldClose(v->win, 1);
+    }
+    app_progress_end(&bar);
+    return st;
 }
 
 /* Everything after the window: renderer, scene, and the settings the options start with. */
@@ -383,7 +405,9 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->input.pointer = o->pointer;
     if (o->replay && view_replay_start(v)) return *err = v->err, err->status;
     v->panel.ui.r = v->r;
+    if (warmup(v, err)) return err->status;
     view_camera_fit(v);
+    if (o->follow_flock) view_camera_flock_toggle(v);
     if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
     if (view_stream_start(v)) return *err = v->err, err->status;
     v->pace.anchor_ns = v->run.rate_t0 = v->life.input_ns = view_now_ns();

@@ -59,6 +59,8 @@ typedef struct view_opts {
     const char *stream;   /* the frames live to a URL or v4l2 device (render/video.h) */
     int video_fps;        /* the videos' frames a second */
     int every_frame;      /* the recording takes every frame drawn, not real time */
+    long warmup;          /* steps before the first frame */
+    int follow_flock;     /* the camera starts following the flock's centre (key Z) */
     /* Scripting (tests, unattended checks). */
     long frames;              /* > 0: quit after this many frames */
     const char *shot_at_exit; /* PNG written after the last frame */

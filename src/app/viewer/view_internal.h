@@ -50,15 +50,16 @@
 typedef struct GLFWwindow GLFWwindow;
 
 enum {
-    VIEW_PRESETS = 8,      /* F1 ... F8 and the panel's preset buttons */
-    VIEW_HISTORY = 160,    /* order samples in the HUD's plot (16 s at 10 Hz) */
-    VIEW_MAX_STEPS = 4,    /* steps a real-time frame may take to catch up ... */
-    VIEW_FRAME_MS = 50,    /* ... while frames stay within this (view_sim.c: step_cap) */
-    VIEW_N_MAX = 4000000,  /* the largest N the keys and the panel ask for */
-    VIEW_ATTRACTORS = 3,   /* attract mode's wandering predators: the table's last points */
-    VIEW_HIST_PER_MS = 4,  /* frame-time histogram: quarter-millisecond bins ... */
-    VIEW_HIST_BINS = 4000, /* ... up to one second (longer frames share the last bin) */
-    VIEW_SHOTS_WAITING = 8 /* screenshots asked for one frame (each its own file) */
+    VIEW_PRESETS = 8,       /* F1 ... F8 and the panel's preset buttons */
+    VIEW_HISTORY = 160,     /* order samples in the HUD's plot (16 s at 10 Hz) */
+    VIEW_MAX_STEPS = 4,     /* steps a real-time frame may take to catch up ... */
+    VIEW_FRAME_MS = 50,     /* ... while frames stay within this (view_sim.c: step_cap) */
+    VIEW_N_MAX = 4000000,   /* the largest N the keys and the panel ask for */
+    VIEW_ATTRACTORS = 3,    /* attract mode's wandering predators: the table's last points */
+    VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
+    VIEW_HIST_BINS = 4000,  /* ... up to one second (longer frames share the last bin) */
+    VIEW_SHOTS_WAITING = 8, /* screenshots asked for one frame (each its own file) */
+    VIEW_HUD_BACKING = 15   /* boids a thousand pixels from which the HUD has a backing panel */
 };
 
 typedef struct view view;
@@ -119,6 +120,9 @@ typedef struct view_input_state {
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     int release_next; /* scripted click: release the button before the next frame */
+    int pos_known;    /* mx, my are where the pointer is (an enter or a move said so) */
+    int moved;        /* someone moved the pointer or pressed a button: until then it
+                       * neither acts nor shows its circle */
     view_pointer pointer;
     /* the pointer acts this frame, at world (ptr_x, ptr_y) (view.c, from the above) */
     int ptr_predator, ptr_food;
@@ -141,6 +145,11 @@ typedef struct view_camera_state {
     uint64_t fly_ns; /* the previous frame's start: the fly keys' clock */
     int lock;
     int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
+    /* following the flock's centre (`Z`, --follow-flock): where it was found, when */
+    int flock, known;
+    float centre[3], radius; /* scene_flock_extent's */
+    float flock_zoom;        /* the box: the wheel's share of the framing distance */
+    uint64_t flock_t, flock_frame;
 } view_camera_state;
 
 int view_is3d(const view *v);
@@ -161,6 +170,10 @@ render_view3 view_camera_box(const view *v);
 void view_camera_ray(const view *v, float eye[3], float ray[3]);
 /* A locked camera moves with the followed boid at pos (the box: orbits it). */
 void view_camera_follow(view *v, const float pos[3]);
+/* The camera that follows the flock's centre on / off; each frame, view_camera_flock moves
+ * it there (the plane: its centre; the box: the orbit about the flock, framing it). */
+void view_camera_flock_toggle(view *v);
+void view_camera_flock(view *v, uint64_t now);
 
 /* ---- view_sim.c: every change goes through boids_params_validate; a refused one keeps the
  * old state and says why on the status line ------------------------------------------------ */
