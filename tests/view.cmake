@@ -46,9 +46,11 @@ boids_view_py_tests(video_test.py
   view_streams_live_to_udp_received_at_its_size)
 
 # The viewer's first impression (tests/view/first_test.py): --warmup, the camera that frames
-# the flock, no pointer circle before the pointer moves, the HUD's panel over a dense flock.
+# the flock, the panel that fits 1280 x 800 and folds its groups, no pointer circle before
+# the pointer moves, the HUD's panel over a dense flock.
 boids_view_py_tests(first_test.py
   view_warmup_opens_on_a_flock_camera_frames_it
+  view_panel_fits_1280x800_its_groups_fold
   view_pointer_waits_for_a_person_hud_backed_over_dense_flock)
 
 # The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from

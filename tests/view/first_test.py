@@ -5,6 +5,10 @@ view_warmup_opens_on_a_flock_camera_frames_it
     `--warmup K` takes K steps before the first frame (a replay refuses it); in 3-D
     `--follow-flock` (key Z) orbits the flock's centre and frames the flock, not the box: its
     boids spread over more of the picture, around the picture's centre.
+view_panel_fits_1280x800_its_groups_fold
+    In a 1280 x 800 window the panel fits (its SPEED group starts folded): the wheel over it
+    scrolls nothing, so a preset button is where the layout puts it; a click on a group's
+    heading unfolds it and its slider works.
 view_pointer_waits_for_a_person_hud_backed_over_dense_flock
     A window opened under the pointer shows no pointer circle (and its hover predator does
     not act) until the pointer moves or a button is pressed; over 100,000 boids the HUD has
@@ -64,6 +68,29 @@ def test_view_warmup_opens_on_a_flock_camera_frames_it(tmp):
           f"the framed flock's centre is at {x1:.0f}, {y1:.0f}")
     print(f"ok: --warmup 300 steps; murmuration framed: spread {s1:.0f} px against {s0:.0f} "
           f"for the box, centred at {x1:.0f}, {y1:.0f}")
+
+
+def test_view_panel_fits_1280x800_its_groups_fold(tmp):
+    need_xvfb()
+    # The layout of view_panel.c at text scale 2 (the panel 300 pixels wide at x 980): the
+    # presets' second row (lab, classic, vicsek) at y 56 to 78, vicsek from x 1180; SPEED's
+    # heading at y 388 to 408, and once unfolded its max speed slider's track at y 426 to
+    # 436. The unfolded panel is 878 pixels tall: scrolled by the wheel, the click at y 67
+    # would land on the RULES heading instead.
+    base = ["view", "--size", "1280x800", "--frames", "6", "--steps-per-frame", "1",
+            "--stats", "--keys"]
+    r = run(base + ["2:{wheel:1100,400,-40},4:{click:1226,67}"], xvfb=True)
+    check(r.returncode == 0 and stats(r)["fb_h"] == 800, f"exit {r.returncode}", r)
+    check(stats(r)["model"] == 1, "the panel scrolled: it does not fit 1280 x 800", r)
+    # SPEED folded: its slider's place holds FLOCK's heading; unfolded, the slider moves
+    # max speed (lab's is 180).
+    r = run(base + ["2:{click:1130,431}"], xvfb=True)
+    check(r.returncode == 0 and stats(r)["max_speed"] == 180 and stats(r)["n"] == 1500,
+          "a click where the folded SPEED's slider would be changed something", r)
+    r = run(base + ["2:{click:1100,398},4:{click:1130,431}"], xvfb=True)
+    check(r.returncode == 0 and stats(r)["max_speed"] != 180,
+          "SPEED's heading did not unfold its slider", r)
+    print("ok: the panel fits 1280 x 800 with SPEED folded; its heading unfolds it")
 
 
 def red_pixels(path):

@@ -230,8 +230,20 @@ void view_step_cap(view *v, double ms);
 
 /* ---- view_panel.c ------------------------------------------------------------------------ */
 
+/* The panel's groups, folded to their heading by a click on it (view_panel.c). */
+enum {
+    VIEW_FOLD_PRESETS = 1,
+    VIEW_FOLD_RULES = 2,
+    VIEW_FOLD_SPEED = 4,
+    VIEW_FOLD_FLOCK = 8, /* a replay's REPLAY group too */
+    VIEW_FOLD_POINTER = 16,
+    VIEW_FOLD_COLOUR = 32
+};
+
 typedef struct view_panel_state {
     int shown;
+    unsigned folded;  /* VIEW_FOLD_ bits */
+    int fold_decided; /* the first frame has folded what makes the panel fit */
     ui ui;
     double scroll; /* pixels of the panel scrolled off its top */
     int unlinked;  /* the max speed slider moves max speed alone (seed 002's link off) */
