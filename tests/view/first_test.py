@@ -19,7 +19,7 @@ Run as first_test.py BOIDS TEST."""
 import os
 
 import view_harness
-from view_harness import check, need_xvfb, run, stats
+from view_harness import check, green_under_hud, need_xvfb, run, stats
 import png
 
 
@@ -115,24 +115,7 @@ def test_view_pointer_waits_for_a_person_hud_backed_over_dense_flock(tmp):
     # 100,000 plain green boids in 640 x 400: the HUD's region (top left, 300 x 250 pixels
     # at text scale 2) keeps few bright boid pixels under its panel, against the density
     # elsewhere; the panel's alpha 0xd0 leaves a boid's green at under 60.
-    cfg = os.path.join(tmp, "green.ini")
-    with open(cfg, "w") as f:
-        f.write("view.colour = plain\nview.plain = #00ff00\n")
-    shot = os.path.join(tmp, "dense.png")
-    r = run(["view", "--config", cfg, "-n", "100000", "--size", "640x400", "--frames", "2",
-             "--no-panel", "--screenshot", shot], xvfb=True)
-    check(r.returncode == 0, f"100,000 boids: exit {r.returncode}", r)
-    w, h, ch, rows = png.read(shot)
-    inside = outside = 0
-    for y, row in enumerate(rows):
-        for x in range(w):
-            g = row[x * ch + 1]
-            if g > 200 and g > row[x * ch] + 120:
-                if x < 300 and y < 250:
-                    inside += 1
-                else:
-                    outside += 1
-    ratio = inside / (300 * 250) / (outside / (w * h - 300 * 250))
+    ratio, inside, outside, r = green_under_hud(tmp, 100000, 2, (300, 250))
     # Under the panel only the letters are bright, and they are white, not green.
     check(outside > 1000 and ratio < 0.1, f"the HUD is not backed: {ratio:.2f} of the density")
     print(f"ok: no pointer circle before a move, one after; bright boids under the HUD at "
