@@ -40,9 +40,11 @@ boids_view_py_tests(view_test.py
   no_display_says_so_exit_2)
 
 # The viewer's videos (tests/view/video_test.py): --record in real time (the file lasts as
-# long as the recording), --stream to a UDP receiver.
+# long as the recording), boids render -o FILE.mp4 through the same writer, --stream to a
+# UDP receiver.
 boids_view_py_tests(video_test.py
   view_records_in_real_time_the_file_lasts_the_recording
+  render_writes_a_video_through_the_viewers_writer
   view_streams_live_to_udp_received_at_its_size)
 
 # The viewer's first impression (tests/view/first_test.py): --warmup, the camera that frames

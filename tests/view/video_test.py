@@ -7,6 +7,10 @@ view_records_in_real_time_the_file_lasts_the_recording
     video's rate (frames dropped) or slower (frames held). (`--record-every-frame`, one video
     frame per frame drawn and the factor said: view_test.py's
     view_records_its_frames_to_a_video.)
+render_writes_a_video_through_the_viewers_writer
+    `boids render -o FILE.mp4` sends its frames through the same writer (render/video.c),
+    one video frame per frame at --fps: the file has every frame and lasts frames / fps; a
+    rate that is not a whole number is refused, nothing written.
 view_streams_live_to_udp_received_at_its_size
     `--stream udp://127.0.0.1:PORT`: a receiver (ffmpeg) reading that port gets H.264 frames
     of the window's size showing the flock; bad targets are refused before the window opens.
@@ -96,6 +100,24 @@ def test_view_records_in_real_time_the_file_lasts_the_recording(tmp):
         print(f"ok: {n} boids drawn at {drawn:.1f} a second, video at {fps}: {got[2]} frames, "
               f"{got[3]:.3f} s for {span:.3f} s recorded")
     check(not [f for f in os.listdir(tmp) if ".tmp" in f], "temporary files left")
+
+
+def test_render_writes_a_video_through_the_viewers_writer(tmp):
+    need_ffmpeg()
+    video = os.path.join(tmp, "film.mp4")
+    r = run(["render", "-n", "300", "--frames", "12", "--fps", "24", "--size", "320x200",
+             "-o", video])
+    check(r.returncode == 0, f"render -o {video}: exit {r.returncode}", r)
+    got = probe(video)
+    # 12 frames at 24 a second: 0.5 s; the container rounds times to milliseconds.
+    check(got is not None and got[:3] == (320, 200, 12) and abs(got[3] - 0.5) <= 0.002,
+          f"render -o film.mp4: ffprobe says {got}", r)
+    bad = os.path.join(tmp, "bad.mp4")
+    r = run(["render", "--frames", "2", "--fps", "29.97", "-o", bad])
+    check(r.returncode == 2 and "--fps 29.97" in r.stderr and not os.path.exists(bad),
+          "--fps 29.97 for a video not refused", r)
+    check(not [f for f in os.listdir(tmp) if ".tmp" in f], "temporary files left")
+    print(f"ok: render -o film.mp4: {got[2]} frames, {got[3]:.3f} s; --fps 29.97 exit 2")
 
 
 def test_view_streams_live_to_udp_received_at_its_size(tmp):

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +46,16 @@ render_video_kind render_video_kind_of(const char *target) {
     if (scheme_len(target)) return RENDER_VIDEO_NETWORK;
     if (!strncmp(target, "/dev/video", 10)) return RENDER_VIDEO_V4L2;
     return RENDER_VIDEO_FILE;
+}
+
+int render_video_named(const char *target) {
+    if (render_video_kind_of(target) != RENDER_VIDEO_FILE) return 1;
+    const char *dot = strrchr(target, '.');
+    if (!dot || strchr(target, '%') || strchr(dot, '/')) return 0;
+    static const char *const ext[] = {".mp4", ".mkv", ".webm", ".mov", ".avi"};
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
+        if (!strcasecmp(dot, ext[i])) return 1;
+    return 0;
 }
 
 /* Whether this ffmpeg writes to the protocol named by the scheme (`ffmpeg -protocols`
@@ -333,11 +344,14 @@ boids_status render_video_close(render_video *v, const unsigned char *rgba, uint
     v->fd = -1;
     int ok = reap(v) && v->frames > 0;
     if (ok && (v->kind != RENDER_VIDEO_FILE || rename(v->temp, v->target) == 0)) {
-        if (line && v->every_frame)
+        if (line && v->every_frame && wall > 0)
             snprintf(line, size,
                      "%lu frames, drawn in %.2f s, to %s at %d a second: %.2f s of video, "
                      "%.2f times as fast as life",
-                     v->frames, wall, v->target, v->fps, film, wall > 0 ? film / wall : 0);
+                     v->frames, wall, v->target, v->fps, film, film / wall);
+        else if (line && v->every_frame) /* no clock: a film's frames (boids render) */
+            snprintf(line, size, "%lu frames to %s at %d a second: %.2f s of video", v->frames,
+                     v->target, v->fps, film);
         else if (line)
             snprintf(line, size,
                      "%lu frames of %lu drawn to %s, %.2f s in real time (%d frames a second, "

@@ -45,6 +45,9 @@ typedef struct render_video {
 
 /* Is there an executable ffmpeg on PATH? */
 int render_video_ffmpeg_found(void);
+/* Whether target names a video: a URL, a device, or a file whose extension is a video
+ * container's (.mp4, .mkv, .webm, .mov, .avi) and which has no % (a frame pattern). */
+int render_video_named(const char *target);
 /* What target names: a network URL (letters, then "://"), a device under /dev/video, or
  * a file. */
 render_video_kind render_video_kind_of(const char *target);
@@ -64,8 +67,8 @@ boids_status render_video_put(render_video *v, const unsigned char *rgba, uint64
                               boids_error *err);
 /* Real time: rgba (the latest frame, NULL: none) holds the picture until now_ns. Then
  * ffmpeg finishes and a file is renamed into place; line (may be NULL) gets what was
- * written: frames, seconds and, for every frame, how many times as fast as life the video
- * plays. */
+ * written: frames, seconds and, for every frame with a clock (the times given to
+ * render_video_put; all 0: none, a film), how many times as fast as life the video plays. */
 boids_status render_video_close(render_video *v, const unsigned char *rgba, uint64_t now_ns,
                                 char *line, size_t size, boids_error *err);
 /* Stops ffmpeg and removes its file. */
