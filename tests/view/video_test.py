@@ -126,13 +126,16 @@ def test_view_streams_live_to_udp_received_at_its_size(tmp):
     port = harness.free_udp_port()
     url = f"udp://127.0.0.1:{port}"
     last = os.path.join(tmp, "received.png")
-    # The receiver listens first, keeps 20 frames decoded and writes the last as a PNG.
-    rx = subprocess.Popen(["ffmpeg", "-v", "error", "-y", "-i", url + "?timeout=60000000",
-                           "-frames:v", "20", "-update", "1", last],
+    # The receiver listens first and decodes 20 frames: a CRC line each (framecrc: the
+    # decoded frame's size in bytes, 320 x 200 in yuv420p is 96,000) and the last as a PNG.
+    # It gives up 20 s after the stream stops.
+    rx = subprocess.Popen(["ffmpeg", "-v", "error", "-y", "-i", url + "?timeout=20000000",
+                           "-map", "0:v", "-frames:v", "20", "-f", "framecrc", "-",
+                           "-map", "0:v", "-frames:v", "20", "-update", "1", last],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(0.5)
-        r = run(["view", "-n", "2000", "--size", "320x200", "--frames", "200", "--no-hud",
+        r = run(["view", "-n", "2000", "--size", "320x200", "--frames", "400", "--no-hud",
                  "--no-panel", "--stream", url + "?pkt_size=1316"], xvfb=True)
         rx_out, rx_err = rx.communicate(timeout=120)
     finally:
@@ -140,8 +143,11 @@ def test_view_streams_live_to_udp_received_at_its_size(tmp):
             rx.kill()
     check(r.returncode == 0, f"--stream: exit {r.returncode}", r)
     check("streamed" in r.stderr and url in r.stderr, "--stream: no closing line", r)
-    check(rx.returncode == 0 and os.path.exists(last),
-          f"the receiver got no 20 frames: exit {rx.returncode}: {rx_err[-1000:]}", r)
+    frames = [x.split(",") for x in rx_out.splitlines() if x and not x.startswith("#")]
+    check(rx.returncode == 0 and len(frames) == 20 and
+          all(int(f[4]) == 320 * 200 * 3 // 2 for f in frames) and os.path.exists(last),
+          f"the receiver got {len(frames)} frames (exit {rx.returncode}): {rx_out[-500:]} "
+          f"{rx_err[-1000:]}", r)
     w, h, ch, rows = png.read(last)
     lit = png.count_not_background(w, h, ch, rows)
     check((w, h) == (320, 200) and lit > 200, f"received {w}x{h}, {lit} lit pixels", r)
