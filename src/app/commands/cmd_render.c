@@ -3,6 +3,7 @@
  * sequence or as raw RGBA on stdout for ffmpeg. This file is the command: its options, their
  * checks, the look, the camera path and the replay set from them, and the call that draws the
  * frames (render/offscreen.c). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "commands/replay.h"
 #include "render/camera_path.h"
 #include "render/offscreen.h"
+#include "render/video.h"
 #include "render/render.h"
 
 static const app_command render_command = {
@@ -82,6 +84,15 @@ static boids_status check_output(render_job *j, boids_error *err) {
                                "may have: the read-back buffer alone would take %ld MiB",
                                j->size[0], j->size[1], pixels, RENDER_MAX_PIXELS, pixels * 4 >> 20);
     j->raw = !strcmp(j->out, "-");
+    j->video = !j->raw && render_video_named(j->out);
+    if (j->video) {
+        if (j->fps != floor(j->fps) || j->fps > 240)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--fps %g: a video (--output %s) takes a whole number of "
+                                   "frames a second, at most 240",
+                                   j->fps, j->out);
+        return render_video_check("--output", j->out, err);
+    }
     if (!j->raw) {
         char path[4096];
         if (check_pattern(j->out, err)) return err->status;
@@ -169,7 +180,9 @@ int boids_cmd_render(int argc, char **argv) {
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
          .help = "PNG file name with one integer conversion, %d to %09d, for\n"
-                 "the frame number (default frame-%05d.png); '-' writes raw RGBA\n"
+                 "the frame number (default frame-%05d.png); a video (.mp4, .mkv,\n"
+                 ".webm, .mov: through ffmpeg at --fps, as the viewer's --record),\n"
+                 "a stream URL or /dev/videoN; '-' writes raw RGBA\n"
                  "frames (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
                  "  boids render -o - | ffmpeg -f rawvideo \\\n"
                  "    -pixel_format rgba -video_size 1280x720 \\\n"
@@ -235,7 +248,7 @@ int boids_cmd_render(int argc, char **argv) {
         return app_fail(&err);
     }
     boids_status st = render_frames(&j, &o, &p, gl, &err);
-    if (!st && o.verbose && !j.raw)
+    if (!st && o.verbose && !j.raw && !j.video)
         fprintf(stderr, "boids render: wrote %ld frames (%s)\n", j.frames, j.out);
     if (!st && o.verbose >= 2) {
         const boids_gl_debug *d = boids_gl_debug_log(gl);
