@@ -37,8 +37,9 @@ def program():
     """The `boids` program sweep() runs, the first of: $BOIDS_PROGRAM; the `boids` beside
     the core library this package loaded (a build tree: build/boids next to
     build/libboids_core.so); an installed one, PREFIX/bin/boids for a library in PREFIX/lib
-    or PREFIX/lib/<multiarch>; then `boids` on PATH. BoidsError when none is found, or when
-    the one found is of another version series than the package."""
+    or PREFIX/lib/<multiarch>; the one `pip install` bundled into the package (boids/bin);
+    then `boids` on PATH. BoidsError when none is found, or when the one found is of another
+    version series than the package."""
     env = os.environ.get("BOIDS_PROGRAM")
     if env:
         candidates = [env]
@@ -48,6 +49,8 @@ def program():
         candidates = [os.path.join(here, "boids"),
                       os.path.join(here, os.pardir, "bin", "boids"),
                       os.path.join(here, os.pardir, os.pardir, "bin", "boids")] if here else []
+        candidates.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin",
+                                       "boids"))
         on_path = shutil.which("boids")
         if on_path:
             candidates.append(on_path)
@@ -349,10 +352,10 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     10 steps, the cpu-ref backend). progress(done, total) is called as each run ends.
 
     The program is the one program() finds ($BOIDS_PROGRAM, the `boids` beside the loaded
-    library, PREFIX/bin, PATH); it writes into a temporary folder, removed afterwards.
-    An exception while it runs (Ctrl-C, or one raised by progress) ends the program (SIGTERM)
-    before it goes on. Errors: BoidsError with the program's own message (status 1 for bad input, the
-    program's exit 2; 3 for a run that failed, exit 1), its exit code in .exit_code and its
+    library, PREFIX/bin, the package's own bin/, PATH); it writes into a temporary folder,
+    removed afterwards. An exception while it runs (Ctrl-C, or one raised by progress) ends
+    the program and its workers (SIGTERM) before it goes on. Errors: BoidsError with the
+    program's own message (status 1 for bad input, the program's exit 2; 3 for a run that failed, exit 1), its exit code in .exit_code and its
     whole stderr in .stderr; TypeError for an argument of the wrong type.
 
     Under mpirun (OMPI_COMM_WORLD_SIZE or PMI_SIZE above 1; mpi4py is imported only then),
@@ -362,7 +365,8 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     serial call's (the table's bytes are those of one serial `boids sweep`). A failure on
     any rank raises on every rank: its BoidsError (the message prefixed "rank R of SIZE: "),
     and for any other exception (KeyboardInterrupt, one of progress()) that exception on the
-    rank that raised it and a BoidsError naming it on the others. Give threads=1 with one rank per core.
+    rank that raised it and a BoidsError naming it on the others. Give threads=1 with one
+    rank per core.
     There each rank runs its part with jobs=1 unless jobs is given: the ranks are the jobs
     (the program's own default, one job per core, would start every core's worth on each).
     """
