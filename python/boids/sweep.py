@@ -355,8 +355,8 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     library, PREFIX/bin, the package's own bin/, PATH); it writes into a temporary folder,
     removed afterwards. An exception while it runs (Ctrl-C, or one raised by progress) ends
     the program and its workers (SIGTERM) before it goes on. Errors: BoidsError with the
-    program's own message (status 1 for bad input, the program's exit 2; 3 for a run that failed, exit 1), its exit code in .exit_code and its
-    whole stderr in .stderr; TypeError for an argument of the wrong type.
+    program's own message (status 1 for bad input, the program's exit 2; 3 for a run that
+    failed, exit 1), its exit code in .exit_code and its whole stderr in .stderr; TypeError for an argument of the wrong type.
 
     Under mpirun (OMPI_COMM_WORLD_SIZE or PMI_SIZE above 1; mpi4py is imported only then),
     every rank calls sweep() with the same arguments: rank r runs `boids sweep --part
