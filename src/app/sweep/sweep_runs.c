@@ -293,6 +293,17 @@ static boids_status parse_results(reader *rd, char **field, char **name, long n,
                                    "the order parameter)",
                                    where, *c, *f);
     }
+    /* Moments no series has (a variance below 0) would make a negative susceptibility: the
+     * sweep writes m2 >= avg^2 and m4 >= m2^2 to the last bit (boids_order_moments). */
+    if (r->m2 < r->avg[0] * r->avg[0] || r->m4 < r->m2 * r->m2) {
+        int second = r->m2 < r->avg[0] * r->avg[0];
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: column %s is %s, below the square of column %s (%s): "
+                               "moments that no series of samples has",
+                               where, name[3 * count + !second], field[3 * count + !second],
+                               second ? name[0] : name[3 * count],
+                               second ? field[0] : field[3 * count]);
+    }
     sweep_result *have = &rd->res[run];
     if (rd->from[run] &&
         (have->samples != r->samples || memcmp(have->avg, r->avg, sizeof r->avg) != 0 ||
