@@ -119,7 +119,8 @@ class Params:
     Each key is also an attribute: ``f.params.noise = 1`` is ``f.params["noise"] = 1`` and
     ``f.params.noise`` reads it. An attribute that is no key raises AttributeError naming it,
     for reading and for setting: a misspelt key never becomes a Python attribute that the
-    flock ignores."""
+    flock ignores. A change to a key only the other model reads (noise on a Reynolds flock)
+    raises BoidsError, unless the same update switches the model."""
 
     __slots__ = ("_flock",)
 
@@ -316,6 +317,7 @@ class Flock:
                 raise BoidsError("%s: count is fixed once the flock exists (%d boids); make a "
                                  "new Flock for another N (or load() a state file)"
                                  % (where, self._p.count))
+            _check_model_keys(p, self._p, values, where)
             err = Error()
             if any(getattr(p, k) != getattr(self._p, k) for k in _WORLD_KEYS):
                 # A smaller world (or walls instead of the open plane) would leave boids
@@ -615,6 +617,32 @@ class Flock:
         if self.closed:
             return "<boids.Flock closed>"
         return "<boids.Flock %s n=%d steps=%d>" % (self.backend, self.n, self.steps)
+
+
+def _model_of_key(key):
+    """The model a key belongs to alone (its meaning starts "vicsek: ..."), or None for a
+    key that every model reads."""
+    models = core.boids_param_find(b"model").contents
+    doc = core.boids_param_find(key.encode()).contents.doc.decode()
+    i = 0
+    while models.choices[i]:
+        name = models.choices[i].decode()
+        if doc.startswith(name + ":"):
+            return name
+        i += 1
+    return None
+
+
+def _check_model_keys(p, old, values, where):
+    """BoidsError when values change a key that only another model than p's reads: the
+    assignment would change nothing in this flock (f.params.noise = 1 on a Reynolds flock)."""
+    model = _get(p, "model")
+    for key in values:
+        owner = _model_of_key(key)
+        if owner and owner != model and _get(p, key) != _get(old, key):
+            raise BoidsError("%s: %s is read by the %s model only, and this flock's model is "
+                             "%s: the change would do nothing (set model too, to switch)"
+                             % (where, key, owner, model))
 
 
 def _observable_names(observables):

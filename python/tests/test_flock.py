@@ -196,6 +196,14 @@ def test_params_attributes_set_the_flock_or_raise(sim, tmp_path):
             f.params.noise = 99
         assert f.params.to_dict() == before
         assert "noise" in dir(f.params)
+    # On a Reynolds flock noise changes nothing: refused, naming the model; with the model
+    # switched in the same update it applies.
+    with Flock(preset="classic") as g:
+        with pytest.raises(BoidsError, match="noise is read by the vicsek model only"):
+            g.params.noise = 1
+        g.params = g.params.to_dict()  # unchanged values: nothing to refuse
+        g.params.update(model="vicsek", noise=1, speed=2)
+        assert g.params.noise == 1.0
 
 
 def test_default_backend_is_the_fast_path_cpu_ref_on_request():
