@@ -21,7 +21,8 @@
 static app_progress *sweep_bar;
 
 /* The samples of one run: each observable's at steps burn_in, burn_in + every, ... into
- * x[k * n + i] (n samples), and the means of order^2 and order^4 into r. */
+ * x[k * n + i] (n samples), and the means of order^2 and order^4 into r (two passes over the
+ * order's samples, boids_order_moments: never below the square of its average). */
 static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep *s, double *x,
                                 long n, sweep_result *r, boids_error *err) {
     boids_flock f;
@@ -33,7 +34,7 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
         return err->status;
     }
     app_obs ob = s->obs;
-    double m2 = 0, m4 = 0, v[APP_OBS_MAX];
+    double v[APP_OBS_MAX];
     long done = 0, i = 0;
     if (!(st = app_obs_begin(&ob, err))) {
         for (long t = s->burn_in; t <= s->steps && i < n; t += s->every, i++) {
@@ -44,7 +45,6 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
                 (st = app_obs_sample(&ob, &f, pp, &m, v, err)))
                 break;
             for (int k = 0; k < ob.count; k++) x[(size_t)k * (size_t)n + (size_t)i] = v[k];
-            app_obs_add_moments(m.order, &m2, &m4);
             if (sweep_bar)
                 app_progress_update(sweep_bar,
                                     floor(sweep_bar->done) + (double)t / (double)s->steps, NULL, 0);
@@ -53,8 +53,8 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
     app_obs_free(&ob);
     boids_backend_destroy(b);
     boids_flock_free(&f);
-    r->m2 = m2 / (double)n;
-    r->m4 = m4 / (double)n;
+    double m1;
+    if (!st) st = boids_order_moments(x, (size_t)n, 1, &m1, &r->m2, &r->m4, err);
     return st;
 }
 
