@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "commands/commands.h"
 #include "cli/progress.h"
+#include "output/collide.h"
 #include "output/provenance.h"
 #include "observe/sim_stats.h"
 #include "output/trajectory.h"
@@ -113,6 +114,24 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
         if (s) return s;
     }
     return BOIDS_OK;
+}
+
+/* Every file the run reads or writes, and what goes beside each: no two may be one file. */
+static boids_status check_paths(const app_opts *o, const sim_out *so, boids_error *err) {
+    enum { IN = APP_PATH_IN, OUT = APP_PATH_OUT, SIDE = APP_PATH_SIDECAR, ST = APP_PATH_STATE };
+    const app_path paths[] = {
+        {"--config", o->config, IN},
+        {"--load", o->load, IN | SIDE | ST},
+        {"--save", so->save, OUT | SIDE | ST},
+        {"--checkpoint", so->checkpoint, OUT | SIDE | ST},
+        {"--series", so->series, OUT | SIDE},
+        {"--trajectory", so->trajectory, OUT | SIDE | APP_PATH_TRAJECTORY},
+        {"--meta", so->meta, OUT},
+        {"--estimates", so->stats.estimates, OUT | SIDE},
+        {"--correlation", so->stats.correlation, OUT | SIDE},
+        {"--fluctuations", so->stats.fluctuations, OUT | SIDE},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
 }
 
 static void abort_outputs(sim_out *so) {
@@ -358,7 +377,8 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     boids_params p;
     boids_interact inter;
     boids_flock f = {0};
-    boids_status st = app_params(&o, &p, &err);
+    boids_status st = check_paths(&o, &so, &err);
+    if (!st) st = app_params(&o, &p, &err);
     if (!st) st = app_interact(&o, &p, &inter, &err);
     o.inter = &inter;
     if (!st) st = app_initial_flock(&o, &p, &f, &err);
