@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "output/provenance.h"
+#include "text_lines.h"
 
 #include "../core/npy_format.h"
 
@@ -49,12 +50,9 @@ static boids_status check_shape(app_traj_in *t, const npy_header *h, off_t size,
 
 /* The whole of a small file (NUL-terminated; free it), NULL if it does not exist. */
 static char *slurp(const char *name, boids_error *err, int *missing) {
-    FILE *f = fopen(name, "rb");
+    FILE *f = text_fopen_input(name, "sidecar", 1, err);
     *missing = !f && errno == ENOENT;
-    if (!f) {
-        if (!*missing) boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", name, strerror(errno));
-        return NULL;
-    }
+    if (!f) return NULL;
     char *text = malloc(SIDECAR_MAX + 1);
     size_t len = text ? fread(text, 1, SIDECAR_MAX + 1, f) : 0;
     int bad = ferror(f);
@@ -249,8 +247,8 @@ boids_status app_traj_in_open(app_traj_in *t, const char *path, boids_error *err
     t->path = path;
     t->fd = -1;
     t->every = 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", path, strerror(errno));
+    FILE *f = text_fopen_input(path, "trajectory", 1, err);
+    if (!f) return err->status;
     struct stat sb;
     npy_header h;
     boids_status st = BOIDS_OK;
@@ -340,8 +338,8 @@ static boids_status series_row(const app_traj_in *t, const char *path, char *row
 
 boids_status app_traj_in_series_order(const app_traj_in *t, const char *path, double **order,
                                       boids_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "--series %s: %s", path, strerror(errno));
+    FILE *f = text_fopen_input(path, "--series file", 1, err);
+    if (!f) return err->status;
     char row[8192];
     int col = fgets(row, sizeof row, f) && !strncmp(row, "step,", 5) ? column(row, "order") : -1;
     double *o = col > 0 ? malloc(t->frames * sizeof *o) : NULL;
