@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from harness import check, finish, one_message, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir, write_file
 
 BOIDS = os.path.abspath(sys.argv[1])
 BENCH = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
@@ -27,10 +27,7 @@ NOGUI = {**os.environ, "DISPLAY": "", "WAYLAND_DISPLAY": ""}  # refusals come be
 
 
 def write(name, data):
-    path = os.path.join(d, name)
-    with open(path, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
-    return path
+    return write_file(d, name, data)
 
 
 def snapshot():
