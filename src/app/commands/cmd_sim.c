@@ -116,10 +116,12 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
     return BOIDS_OK;
 }
 
-/* Every file the run reads or writes, and what goes beside each: no two may be one file. */
+/* Every file the run reads or writes, and what goes beside each: no two may be one file. A
+ * driver's own FILE options (boids-mpi's --mpi-stats) are outputs too. */
 static boids_status check_paths(const app_opts *o, const sim_out *so, boids_error *err) {
     enum { IN = APP_PATH_IN, OUT = APP_PATH_OUT, SIDE = APP_PATH_SIDECAR, ST = APP_PATH_STATE };
-    const app_path paths[] = {
+    enum { OWN = 10, MAX_EXTRA = 8 };
+    app_path paths[OWN + MAX_EXTRA] = {
         {"--config", o->config, IN},
         {"--load", o->load, IN | SIDE | ST},
         {"--save", so->save, OUT | SIDE | ST},
@@ -131,7 +133,16 @@ static boids_status check_paths(const app_opts *o, const sim_out *so, boids_erro
         {"--correlation", so->stats.correlation, OUT | SIDE},
         {"--fluctuations", so->stats.fluctuations, OUT | SIDE},
     };
-    return app_paths_check(paths, APP_COUNT(paths), err);
+    char flags[MAX_EXTRA][64];
+    size_t n = OWN;
+    for (size_t i = 0; i < so->drv->nextra && n < OWN + MAX_EXTRA; i++) {
+        const app_option *x = &so->drv->extra[i];
+        if (x->kind != APP_TEXT || !x->meta || strcmp(x->meta, "FILE")) continue;
+        snprintf(flags[n - OWN], sizeof flags[0], "--%s", x->name);
+        paths[n] = (app_path){flags[n - OWN], *(const char *const *)x->dst, OUT};
+        n++;
+    }
+    return app_paths_check(paths, n, err);
 }
 
 static void abort_outputs(sim_out *so) {
