@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from harness import check, finish, one_message, run, tmpdir
+from harness import check, finish, one_message, run, tmpdir, write_file
 
 BOIDS = os.path.abspath(sys.argv[1])
 BENCH = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -24,10 +24,7 @@ OUT = os.path.join(d, "out.csv")  # the output every case names; it must never a
 
 
 def write(name, data):
-    path = os.path.join(d, name)
-    with open(path, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
-    return path
+    return write_file(d, name, data)
 
 
 def leftovers():

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "commands/commands.h"
 #include "commands/replay.h"
+#include "output/collide.h"
 #include "render/camera_path.h"
 #include "render/offscreen.h"
 #include "render/video.h"
@@ -76,7 +77,25 @@ enum { RENDER_MAX_PIXELS = 1 << 26 };
 /* A frame size within RENDER_MAX_PIXELS, and a PNG pattern that can be written or raw frames
  * into a pipe, before any frame is drawn. The last frame has the longest name: that one is
  * tried. */
-static boids_status check_output(render_job *j, boids_error *err) {
+/* The first and the last frame's names (last: frames - 1 into it, the longest name) against
+ * the files the run reads: no frame may replace an input. */
+static boids_status check_frame_paths(const render_job *j, const app_opts *o, const char *last,
+                                      boids_error *err) {
+    char first[4096];
+    if (!render_frame_path(j, 0, first, sizeof first)) first[0] = '\0';
+    const int keyframes = j->camera && strncmp(j->camera, "orbit:", 6);
+    const app_path paths[] = {
+        {"--config", o->config, APP_PATH_IN},
+        {"--load", o->load, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--replay", j->replay, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--camera", keyframes ? j->camera : NULL, APP_PATH_IN},
+        {"--output", first[0] ? first : NULL, APP_PATH_OUT},
+        {"--output", j->frames > 1 ? last : NULL, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
+}
+
+static boids_status check_output(render_job *j, const app_opts *o, boids_error *err) {
     long pixels = (long)j->size[0] * j->size[1];
     if (pixels > RENDER_MAX_PIXELS)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
@@ -100,6 +119,7 @@ static boids_status check_output(render_job *j, boids_error *err) {
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "--output: the file names are longer than %zu bytes",
                                    sizeof path - 1);
+        if (check_frame_paths(j, o, path, err)) return err->status;
         return boids_atomic_check_writable(path, err);
     }
     if (isatty(STDOUT_FILENO))
@@ -231,7 +251,7 @@ int boids_cmd_render(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
-    if (render_job_replay(&j, &o, &p, &err) || check_output(&j, &err) ||
+    if (render_job_replay(&j, &o, &p, &err) || check_output(&j, &o, &err) ||
         (!j.replay &&
          app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err)) ||
         render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "commands/commands.h"
+#include "output/collide.h"
 #include "output/provenance.h"
 #include "sweep/sweep.h"
 
@@ -112,6 +113,18 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
                                "--burn-in %ld is beyond --steps %ld: no sample left", s->burn_in,
                                s->steps);
     return BOIDS_OK;
+}
+
+/* Every file the sweep reads or writes, and what goes beside each: no two may be one file. */
+static boids_status sweep_paths(const sweep *s, const app_opts *o, boids_error *err) {
+    const app_path paths[] = {
+        {"--config", o->config, APP_PATH_IN},
+        {"--out", s->out, APP_PATH_OUT | APP_PATH_SIDECAR},
+        {"--runs-out", s->runs_out, APP_PATH_OUT | APP_PATH_SIDECAR | APP_PATH_JOURNAL},
+        {"--meta", s->meta, APP_PATH_OUT},
+        {"--plot", s->plot, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
 }
 
 /* The points and obstacles of --config, the same in every run (their off points take the
@@ -211,7 +224,8 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     app_prov_begin(&pv);
     boids_error err;
     boids_interact inter;
-    boids_status st = sweep_grid_check(&s, &o, &err);
+    boids_status st = sweep_paths(&s, &o, &err);
+    if (!st) st = sweep_grid_check(&s, &o, &err);
     if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */

@@ -11,6 +11,7 @@
 #include "boids/state_io.h"
 #include "cli/cli.h"
 #include "commands/commands.h"
+#include "output/collide.h"
 #include "render/render.h"
 #include "render/video.h"
 #include "commands/replay.h"
@@ -70,6 +71,12 @@ static int view_config_key(const char *key) {
 /* What the window needs checked before it opens: the screenshot paths can be written and
  * the --press point lies in the world. */
 static boids_status view_check(const view_opts *o, const boids_params *p, boids_error *err) {
+    /* The picture is taken after the last of --frames K; a window closed by hand has none. */
+    if (o->shot_at_exit && o->frames <= 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--screenshot %s needs --frames K: the picture is of frame K "
+                               "(in the window, the screenshot key p writes one)",
+                               o->shot_at_exit);
     if (o->shot_at_exit && boids_atomic_check_writable(o->shot_at_exit, err)) return err->status;
     if (o->record && render_video_check("--record", o->record, err)) return err->status;
     if (o->stream && render_video_check("--stream", o->stream, err)) return err->status;
@@ -93,6 +100,19 @@ typedef struct view_replay_opts {
     app_traj_in traj;
     double *order;
 } view_replay_opts;
+
+/* Every file the viewer reads or writes: no output may be an input or another output. */
+static boids_status view_paths(const view_opts *o, const view_replay_opts *r, boids_error *err) {
+    const app_path paths[] = {
+        {"--config", o->app.config, APP_PATH_IN},
+        {"--load", o->app.load, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--replay", r->path, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--series", r->series, APP_PATH_IN},
+        {"--screenshot", o->shot_at_exit, APP_PATH_OUT},
+        {"--record", o->record, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
+}
 
 static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_params *p,
                                      boids_error *err) {
@@ -269,7 +289,8 @@ int boids_cmd_view(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
-    boids_status st = view_replay_open(&o, &replay, &p, &err);
+    boids_status st = view_paths(&o, &replay, &err);
+    if (!st) st = view_replay_open(&o, &replay, &p, &err);
     if (!st && !replay.path) st = app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err);
     o.look = render_look_for_preset(o.app.preset);
     if (!st) st = view_start_interact(&o, &p, &err);

@@ -207,7 +207,8 @@ typedef struct view_pace_state {
 extern const char *const view_preset_names[VIEW_PRESETS];
 int view_set_params(view *v, const boids_params *np); /* 1 if applied */
 void view_save_weights(view *v);
-void view_restart_random(view *v, boids_params np);
+/* 1 if the flock restarted (not in a replay, nor with parameters refused) */
+int view_restart_random(view *v, boids_params np);
 void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all three */
 void view_reset(view *v);                  /* starting parameters and seed */
 long view_count_max(const view *v);        /* the largest N the viewer restarts with */
