@@ -10,6 +10,7 @@
 #include "boids/interact.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "commands/commands.h"
 #include "render/render.h"
 #include "commands/replay.h"
@@ -63,7 +64,7 @@ static boids_status parse_press(const char *flag, const char *text, void *dst, b
 /* The keys of a config file that the viewer reads besides the parameters: its look, and the
  * interaction points and obstacles. */
 static int view_config_key(const char *key) {
-    return render_look_is_key(key) || boids_interact_is_key(key);
+    return render_look_is_key(key) || app_interact_is_key(key);
 }
 
 /* What the window needs checked before it opens: the screenshot paths can be written and

@@ -12,6 +12,7 @@
 #include "boids/interact.h"
 #include "boids/params.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "render/render.h"
 #include "output/traj_read.h"
 
@@ -38,6 +39,7 @@ typedef struct view_opts {
     boids_params base;    /* the preset's parameters before --config/--set/-n */
     int scale_world;      /* 1: the world grows with N to keep the preset's density */
     boids_interact inter; /* points and obstacles at the start (view_start_interact) */
+    app_places places;    /* which of them follow the world (`places = relative`) */
     render_look look;     /* the config's `view.` lines, then the flags */
     int fullscreen;       /* borderless full screen on the monitor */
     int monitor;          /* index into the connected monitors; -1 the primary */

@@ -176,6 +176,7 @@ typedef struct view_sim_state {
     double weights[3]; /* the weights the one-rule-removed restarts go back to */
     double boid_len;   /* drawn length, world units: --boid-size or the preset's default */
     boids_interact inter;
+    app_places places; /* the entries of inter that follow the world (restarts move them) */
 } view_sim_state;
 
 /* The pace: steps a second, the pause, and the clock the steps due are counted on
