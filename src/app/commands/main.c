@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "boids/version.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "commands/commands.h"
 
 static const char usage[] =
@@ -22,6 +23,7 @@ static const char usage[] =
     "  verify     compare the gpu and cpu backends with the exact reference\n"
     "  params     list every parameter key with its value, unit and range\n"
     "  presets    list the presets\n"
+    "  osc-map    the viewer's OSC addresses as CSV, for a control surface's layout\n"
     "\n"
     "`boids COMMAND --help` describes each command. Exit codes: 0 ok, 1 the run failed,\n"
     "2 bad usage or input.\n";
@@ -45,7 +47,8 @@ static const app_command params_command = {
     .prog = "boids params",
     .synopsis = "usage: boids params [--preset NAME] [--config FILE] [--set KEY=VALUE]...\n"
                 "Lists every key (the same names in INI files and --set) with its value\n"
-                "after the given preset, file and pairs, its unit, range and meaning.\n",
+                "after the given preset, file and pairs, its unit, range, control range (what\n"
+                "OSC's /boids/norm/KEY 0 to 1 goes over) and meaning.\n",
     .shared = APP_PARAMS};
 
 int boids_cmd_params(int argc, char **argv) {
@@ -57,7 +60,8 @@ int boids_cmd_params(int argc, char **argv) {
     if (app_params(&o, &p, &err)) return app_fail(&err);
     size_t n;
     const boids_param_info *t = boids_param_table(&n);
-    printf("%-18s %-22s %-20s %-22s %s\n", "key", "value", "unit", "range", "meaning");
+    printf("%-18s %-22s %-20s %-22s %-22s %s\n", "key", "value", "unit", "range", "control",
+           "meaning");
     for (size_t i = 0; i < n; i++) {
         char value[64], range[64];
         boids_params_format(&p, &t[i], value, sizeof value);
@@ -74,8 +78,10 @@ int boids_cmd_params(int argc, char **argv) {
         } else {
             boids_param_range(&t[i], range, sizeof range);
         }
-        printf("%-18s %-22s %-20s %-22s %s\n", t[i].key, value, t[i].unit[0] ? t[i].unit : "-",
-               range, t[i].doc);
+        char control[64];
+        app_control_describe(&t[i], control, sizeof control);
+        printf("%-18s %-22s %-20s %-22s %-22s %s\n", t[i].key, value,
+               t[i].unit[0] ? t[i].unit : "-", range, control, t[i].doc);
     }
     return 0;
 }
@@ -139,6 +145,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return boids_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return boids_cmd_params(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cmd_presets(argc - 1, argv + 1);
+    if (!strcmp(cmd, "osc-map")) return boids_cmd_osc_map(argc - 1, argv + 1);
     fprintf(stderr, "boids: unknown command '%s' (see boids --help)\n", cmd);
     return 2;
 }
