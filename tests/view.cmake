@@ -120,6 +120,14 @@ set_tests_properties(tuio_cursors_become_predators_and_leave_with_alive PROPERTI
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(tuio_cursors_become_predators_and_leave_with_alive)
 
+# TUIO calibration (config and options) and markers in the clean view (tests/view/tuio_cal_test.py).
+add_test(NAME tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_cal_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view)
+
 # Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
 # (tests/view/life_test.py).
 add_test(NAME view_sighup_reloads_attract_mode_sigterm_exits_0

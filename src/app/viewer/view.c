@@ -29,6 +29,7 @@ uint64_t view_now_ns(void) {
 
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
     if (app_interact_places(&o->app, p, &o->inter, &o->places, err)) return err->status;
+    if (o->app.config && view_tuio_load_ini(&o->tuio_cal, o->app.config, err)) return err->status;
     return o->app.config ? render_look_load_ini(&o->look, o->app.config, err) : BOIDS_OK;
 }
 
@@ -250,6 +251,7 @@ static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
     if (f.follow) follow_overlay(v, c);
     if (!clean) edges_draw(v, c);
     render_interact(v->r, c, &v->sim.inter, 3 * v->panel.ui.ts);
+    view_tuio_draw(v);
     if (!clean && v->input.pointer != VIEW_POINTER_OFF && at->hover)
         view_pointer_draw(v, c, at->active);
 }
