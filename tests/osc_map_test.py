@@ -3,7 +3,9 @@
 /boids/norm with the control range `boids params` prints and under /boids/param, and every
 predator and attractor; --out writes the same map; a path it cannot write is refused.
 
-Usage: osc_map_test.py BOIDS"""
+docs/osc.md's table of the control ranges is the program's.
+
+Usage: osc_map_test.py BOIDS OSC_MD"""
 import csv
 import io
 import os
@@ -15,13 +17,25 @@ sys.path[:0] = [HERE]
 import harness  # noqa: E402
 
 BOIDS = os.path.abspath(sys.argv[1])
+DOC = sys.argv[2]
 
 
 def params():
-    """key -> control range, from `boids params` (fixed-width columns under the header)."""
+    """key -> its line of `boids params` (a wide value may push the columns on: the lines
+    are searched, not cut at the header's columns)."""
     lines = harness.run(BOIDS, "params", check_rc=0).stdout.splitlines()
-    start, end = lines[0].index("control"), lines[0].index("meaning")
-    return {l.split()[0]: l[start:end].strip() for l in lines[1:]}
+    return {l.split()[0]: l for l in lines[1:]}
+
+
+def doc_rows(path):
+    """key -> the control range of docs/osc.md's table rows "| `KEY` | RANGE | UNIT |"."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 3 and cells[0].startswith("`") and cells[0].endswith("`"):
+                rows[cells[0].strip("`")] = cells[1]
+    return rows
 
 
 def main():
@@ -36,10 +50,15 @@ def main():
     missing = [k for k in keys if f"/boids/norm/{k}" not in by or f"/boids/param/{k}" not in by]
     harness.check("every key of boids params has /boids/norm/KEY and /boids/param/KEY",
                   not missing, str(missing))
-    differ = [k for k in keys if f"/boids/norm/{k}" in by
-              and by[f"/boids/norm/{k}"][2] != f"0 .. 1 over {keys[k]}"]
+    control = {k: by[f"/boids/norm/{k}"][2].split("0 .. 1 over ", 1)[-1] for k in keys
+               if f"/boids/norm/{k}" in by}
+    differ = [k for k in control if f" {control[k]} " not in keys[k]]
     harness.check("each /boids/norm range is the control range boids params prints",
                   not differ, str(differ))
+    docs = doc_rows(DOC)
+    stale = [k for k in control if docs.get(k) != control[k]]
+    harness.check("docs/osc.md's table gives every key's control range as the program does",
+                  not stale, str([(k, docs.get(k), control[k]) for k in stale]))
     norm_keys = [a for a in by if a.startswith("/boids/norm/") and a.count("/") == 3]
     harness.check("no /boids/norm key beyond the parameters",
                   sorted(a.split("/")[3] for a in norm_keys) == sorted(keys), str(norm_keys))

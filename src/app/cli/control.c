@@ -116,12 +116,15 @@ void app_control_describe(const boids_param_info *info, char *buf, size_t size) 
     }
     static const char *const sides[] = {"", "width", "height", "depth"};
     if (info->type == BOIDS_KEY_ENUM) {
+        /* Slashes: the text goes into Markdown tables and CSV fields as it is. */
         size_t n = 0;
         buf[0] = '\0';
         for (int k = 0; info->choices[k] && n < size; k++)
-            n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? "|" : "", info->choices[k]);
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? " / " : "", info->choices[k]);
     } else if (c->axis) {
         snprintf(buf, size, "0 .. %s", sides[c->axis]);
+    } else if (c->hi == 2 * M_PI) {
+        snprintf(buf, size, "%.6g .. 2 pi", c->lo);
     } else {
         snprintf(buf, size, "%s%.6g .. %.6g", c->log ? "log " : "", c->lo, c->hi);
     }

@@ -36,8 +36,8 @@ boids_status app_control_value(const boids_param_info *info, const boids_params 
  * the nearer end. */
 double app_control_position(const boids_param_info *info, const boids_params *p);
 
-/* The control range as text: "0 .. 5", "log 0.1 .. 1000", "0 .. width",
- * "wrap|walls|open". */
+/* The control range as text: "0 .. 5", "log 0.1 .. 1000", "0 .. width", "0 .. 2 pi",
+ * "wrap / walls / open". */
 void app_control_describe(const boids_param_info *info, char *buf, size_t size);
 
 /* Which entries of an interaction table follow the world: their positions scale with the

@@ -64,61 +64,68 @@ static void keys(FILE *f) {
     }
 }
 
-static void points(FILE *f, const char *kind, const char *does) {
-    for (int i = 0; i < BOIDS_MAX_POINTS; i++) {
-        char a[96], m[160];
-        snprintf(a, sizeof a, "/boids/norm/%s/%d", kind, i);
-        snprintf(m, sizeof m, "%s %d on at a point of the world (an XY pad); follows the world",
-                 does, i);
-        row(f, a, "ff or fff", "x y [z]: 0 .. 1 of width height [depth]", "ff or fff", m);
-        snprintf(a, sizeof a, "/boids/norm/%s/%d/radius", kind, i);
-        snprintf(m, sizeof m, "%s %d: radius", does, i);
-        row(f, a, "f", "0 .. 1 of the smallest side", "f", m);
-        snprintf(a, sizeof a, "/boids/norm/%s/%d/weight", kind, i);
-        snprintf(m, sizeof m, "%s %d: weight", does, i);
-        row(f, a, "f", "0 .. 1 over 0 .. 10", "f", m);
-        snprintf(a, sizeof a, "/boids/%s/%d", kind, i);
-        snprintf(m, sizeof m, "%s %d on at a world point", does, i);
-        row(f, a, "ff or fff", "x y [z]: world units", "ff or fff", m);
-        snprintf(a, sizeof a, "/boids/%s/%d/on", kind, i);
-        snprintf(m, sizeof m, "%s %d on (1, or no argument) or off (0): a toggle", does, i);
-        row(f, a, "i or none", "0 | 1", "i", m);
-        snprintf(a, sizeof a, "/boids/%s/%d/radius", kind, i);
-        snprintf(m, sizeof m, "%s %d: radius, world units", does, i);
-        row(f, a, "f", "[0, 1e+07]", "f", m);
-        snprintf(a, sizeof a, "/boids/%s/%d/weight", kind, i);
-        snprintf(m, sizeof m, "%s %d: weight", does, i);
-        row(f, a, "f", "[0, 1000]", "f", m);
-    }
+/* The addresses of one point, after "/boids/[norm/]KIND/I". */
+static const struct point_row {
+    const char *family, *what, *args, *range, *reply, *meaning;
+} point_rows[] = {
+    {"norm/", "", "ff or fff", "x y [z]: 0 .. 1 of width height [depth]", "ff or fff",
+     "on at a point of the world (an XY pad); follows the world"},
+    {"norm/", "/radius", "f", "0 .. 1 of the smallest side", "f", "radius"},
+    {"norm/", "/weight", "f", "0 .. 1 over 0 .. 10", "f", "weight"},
+    {"norm/", "/z", "f", "0 .. 1 of the depth", "f", "depth (3-D)"},
+    {"", "", "ff or fff", "x y [z]: world units", "ff or fff", "on at a world point"},
+    {"", "/on", "i or none", "0 | 1", "i", "on (1, or no argument) or off (0): a toggle"},
+    {"", "/off", "none", "-", "i", "off where it is"},
+    {"", "/radius", "f", "[0, 1e+07]", "f", "radius, world units"},
+    {"", "/weight", "f", "[0, 1000]", "f", "weight"},
+    {"", "/z", "f", "world units", "f", "depth (3-D)"},
+};
+
+static void points(FILE *f, const char *kind) {
+    for (int i = 0; i < BOIDS_MAX_POINTS; i++)
+        for (size_t k = 0; k < sizeof point_rows / sizeof point_rows[0]; k++) {
+            const struct point_row *r = &point_rows[k];
+            char a[96], m[160];
+            snprintf(a, sizeof a, "/boids/%s%s/%d%s", r->family, kind, i, r->what);
+            snprintf(m, sizeof m, "%s %d: %s", kind, i, r->meaning);
+            row(f, a, r->args, r->range, r->reply, m);
+        }
 }
 
+/* The other addresses: obstacles, the running controls, queries, what is sent. */
+static const char *const control_rows[][5] = {
+    {"/boids/norm/obstacle/circle", "fff", "x y r: 0 .. 1 (r of the smallest side)", "-",
+     "adds a circle that follows the world"},
+    {"/boids/norm/obstacle/segment", "ffff", "x1 y1 x2 y2: 0 .. 1", "-",
+     "adds a wall that follows the world"},
+    {"/boids/norm/obstacle/sphere", "ffff", "x y z r: 0 .. 1", "-",
+     "adds a sphere that follows the world (3-D)"},
+    {"/boids/obstacle/circle", "fff", "world units", "-", "adds a circle"},
+    {"/boids/obstacle/segment", "ffff", "world units", "-", "adds a wall"},
+    {"/boids/obstacle/sphere", "ffff", "world units", "-", "adds a sphere (3-D)"},
+    {"/boids/obstacle/clear", "none", "-", "-", "removes every obstacle"},
+    {"/boids/preset", "s", "a name of `boids presets`", "the /boids/norm of every key",
+     "a preset, keeping N"},
+    {"/boids/pause", "i or none", "0 | 1", "-", "pause (1 or none) or run (0)"},
+    {"/boids/step", "i or none", "1 .. 1000", "-", "steps while paused"},
+    {"/boids/reset", "none", "-", "the /boids/norm of every key", "starting parameters"},
+    {"/boids/restart", "none", "-", "-", "random boids, current settings"},
+    {"/boids/screenshot", "none", "-", "-", "a PNG into --screenshot-dir"},
+    {"/boids/quit", "none", "-", "-", "closes the viewer"},
+    {"/boids/get/norm", "none", "-", "the /boids/norm of every key", "a layout in step"},
+    {"/boids/get/norm/KEY", "none", "-", "/boids/norm/KEY f", "one key's position"},
+    {"/boids/get/param/KEY", "none", "-", "/boids/param/KEY f or i", "one key's value"},
+    {"/boids/get/predator/I", "none", "-", "every address of the point, both families",
+     "a predator's values (attractor likewise)"},
+    {"/boids/get/obstacle/I", "none", "-", "/boids/obstacle/I iffffff and /boids/norm/...",
+     "kind (0 circle 1 segment 2 sphere) x0 y0 x1 y1 radius z0"},
+    {"/boids/observables", "out", "-", "ffiii", "order milling clusters N step (sent)"},
+};
+
 static void controls(FILE *f) {
-    row(f, "/boids/norm/obstacle/circle", "fff", "x y r: 0 .. 1 (r of the smallest side)", "-",
-        "adds a circle that follows the world");
-    row(f, "/boids/norm/obstacle/segment", "ffff", "x1 y1 x2 y2: 0 .. 1", "-",
-        "adds a wall that follows the world");
-    row(f, "/boids/norm/obstacle/sphere", "ffff", "x y z r: 0 .. 1", "-",
-        "adds a sphere that follows the world (3-D)");
-    row(f, "/boids/obstacle/circle", "fff", "world units", "-", "adds a circle");
-    row(f, "/boids/obstacle/segment", "ffff", "world units", "-", "adds a wall");
-    row(f, "/boids/obstacle/sphere", "ffff", "world units", "-", "adds a sphere (3-D)");
-    row(f, "/boids/obstacle/clear", "none", "-", "-", "removes every obstacle");
-    row(f, "/boids/preset", "s", "a name of `boids presets`", "the /boids/norm of every key",
-        "a preset, keeping N");
-    row(f, "/boids/pause", "i or none", "0 | 1", "-", "pause (1 or none) or run (0)");
-    row(f, "/boids/step", "i or none", "1 .. 1000", "-", "steps while paused");
-    row(f, "/boids/reset", "none", "-", "the /boids/norm of every key", "starting parameters");
-    row(f, "/boids/restart", "none", "-", "-", "random boids, current settings");
-    row(f, "/boids/screenshot", "none", "-", "-", "a PNG into --screenshot-dir");
-    row(f, "/boids/quit", "none", "-", "-", "closes the viewer");
-    row(f, "/boids/get/norm", "none", "-", "the /boids/norm of every key", "a layout in step");
-    row(f, "/boids/get/norm/KEY", "none", "-", "/boids/norm/KEY f", "one key's position");
-    row(f, "/boids/get/param/KEY", "none", "-", "/boids/param/KEY f or i", "one key's value");
-    row(f, "/boids/get/predator/I", "none", "-", "every address of the point, both families",
-        "a predator's values (attractor likewise)");
-    row(f, "/boids/get/obstacle/I", "none", "-", "/boids/obstacle/I iffffff and /boids/norm/...",
-        "kind (0 circle 1 segment 2 sphere) x0 y0 x1 y1 radius z0");
-    row(f, "/boids/observables", "out", "-", "ffiii", "order milling clusters N step (sent)");
+    for (size_t k = 0; k < sizeof control_rows / sizeof control_rows[0]; k++)
+        row(f, control_rows[k][0], control_rows[k][1], control_rows[k][2], control_rows[k][3],
+            control_rows[k][4]);
 }
 
 int boids_cmd_osc_map(int argc, char **argv) {
@@ -138,8 +145,8 @@ int boids_cmd_osc_map(int argc, char **argv) {
     }
     row(f, "address", "arguments", "range", "reply", "meaning");
     keys(f);
-    points(f, "predator", "predator");
-    points(f, "attractor", "attractor");
+    points(f, "predator");
+    points(f, "attractor");
     controls(f);
     if (out && boids_atomic_commit(&a, &err)) return app_fail(&err);
     return 0;

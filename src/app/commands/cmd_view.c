@@ -272,7 +272,10 @@ int boids_cmd_view(int argc, char **argv) {
     if (!st && !replay.path) st = app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err);
     o.look = render_look_for_preset(o.app.preset);
     if (!st) st = view_start_interact(&o, &p, &err);
-    if (!st && replay.traj.has_sidecar) o.inter = replay.traj.inter; /* the recorded run's */
+    if (!st && replay.traj.has_sidecar) { /* the recorded run's, in its world's units */
+        o.inter = replay.traj.inter;
+        memset(&o.places, 0, sizeof o.places);
+    }
     if (st) {
         app_traj_in_close(&replay.traj);
         free(replay.order);
