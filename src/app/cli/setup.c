@@ -101,6 +101,20 @@ static boids_status read_places(void *user, const char *key, const char *value, 
     return BOIDS_OK;
 }
 
+/* The points' and obstacles' lines of a `places = relative` file, as fractions (the core's
+ * boids_interact_load_ini refuses such a file: it takes world units). */
+static boids_status set_relative(void *user, const char *key, const char *value, const char *where,
+                                 boids_error *err) {
+    return boids_interact_is_key(key) ? boids_interact_set(user, key, value, where, err) : BOIDS_OK;
+}
+
+static boids_status load_relative(boids_interact *t, const char *path, boids_error *err) {
+    boids_interact tmp = *t; /* a file that fails half-way changes nothing */
+    boids_status st = boids_ini_read(path, set_relative, &tmp, err);
+    if (!st) *t = tmp;
+    return st;
+}
+
 boids_status app_interact_places(const app_opts *o, const boids_params *p, boids_interact *t,
                                  app_places *places, boids_error *err) {
     boids_interact_default(t, p);
@@ -117,7 +131,9 @@ boids_status app_interact_places(const app_opts *o, const boids_params *p, boids
     unit.predator_radius /= app_world_side(p);
     unit.food_radius /= app_world_side(p);
     if (relative) boids_interact_default(t, &unit);
-    if ((st = boids_interact_load_ini(t, o->config, err))) return st;
+    if ((st = relative ? load_relative(t, o->config, err)
+                       : boids_interact_load_ini(t, o->config, err)))
+        return st;
     if (relative) {
         app_places all;
         memset(&all, 1, sizeof all);
