@@ -98,6 +98,8 @@ static void bad_lines_are_refused_and_change_nothing(void) {
         {"obstacle = square 1 2 3\n", "expected `circle X Y R`"},
         {"obstacle = segment 1 2 3\n", "segment X1 Y1 X2 Y2"},
         {"obstacle = circle 1 2 3 4\n", "expected `circle X Y R`"},
+        /* fractions of the world: the boids commands place them, this reader cannot */
+        {"places = relative\n", "places = relative"},
     };
     boids_params p = boids_params_default();
     boids_interact s;

@@ -119,6 +119,15 @@ set_tests_properties(osc_hostile_input_refused_with_a_reply_viewer_unchanged PRO
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(osc_hostile_input_refused_with_a_reply_viewer_unchanged)
 
+# Control surfaces: /boids/norm faders and numeric replies, the map's every key answered, a
+# config's relative places kept across a preset (tests/view/osc_norm_test.py).
+add_test(NAME osc_faders_get_numbers_back_relative_places_kept_across_presets
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/osc_norm_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(osc_faders_get_numbers_back_relative_places_kept_across_presets PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(osc_faders_get_numbers_back_relative_places_kept_across_presets)
+
 # TUIO cursors on the OSC port as predators of the interaction table (tests/view/tuio_test.py).
 add_test(NAME tuio_cursors_become_predators_and_leave_with_alive
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_test.py
@@ -126,6 +135,14 @@ add_test(NAME tuio_cursors_become_predators_and_leave_with_alive
 set_tests_properties(tuio_cursors_become_predators_and_leave_with_alive PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
 boids_gl_tests(tuio_cursors_become_predators_and_leave_with_alive)
+
+# TUIO calibration (config and options) and markers in the clean view (tests/view/tuio_cal_test.py).
+add_test(NAME tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/view/tuio_cal_test.py
+                 $<TARGET_FILE:boids>)
+set_tests_properties(tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK xvfb)
+boids_gl_tests(tuio_calibration_offset_scale_flip_and_markers_in_the_clean_view)
 
 # Left alone for weeks: SIGHUP reloads the config, attract mode, SIGTERM closes cleanly
 # (tests/view/life_test.py).

@@ -114,7 +114,9 @@ boids_status boids_interact_check(const boids_interact *s, const char *where, bo
 
 /* Reads the keys of this header from a `key = value` config file (other keys are the
  * parameters' and are skipped). Starts from s; on any error s is unchanged and err names
- * the file, line and key. */
+ * the file, line and key. A file with `places = relative` (its lines in fractions of the
+ * world, which the boids commands place in their world: docs/installation.md) is refused,
+ * never read as world units. */
 boids_status boids_interact_load_ini(boids_interact *s, const char *path, boids_error *err);
 
 /* Do the table's obstacles suit a world of dimension dim (2 or 3)? Circles and segments are

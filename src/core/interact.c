@@ -214,9 +214,20 @@ boids_status boids_interact_set(boids_interact *s, const char *key, const char *
     return BOIDS_OK;
 }
 
-/* The points' and obstacles' lines of a config file; its other keys are other readers'. */
+/* The points' and obstacles' lines of a config file; its other keys are other readers'. A file
+ * whose lines are fractions of the world (`places = relative`, read by the boids commands,
+ * which know the world) is refused rather than read as world units. */
 static boids_status set_interact(void *user, const char *key, const char *value, const char *where,
                                  boids_error *err) {
+    if (!strcmp(key, "places")) {
+        while (*value == ' ' || *value == '\t') value++;
+        if (strcmp(value, "world"))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: places = %s: this reader takes points and obstacles in "
+                                   "world units; the boids commands place relative ones in "
+                                   "their world",
+                                   where, value);
+    }
     if (!boids_interact_is_key(key)) return BOIDS_OK;
     return boids_interact_set(user, key, value, where, err);
 }

@@ -126,7 +126,7 @@ def main():
         harness.wait_for(errf, "wrote", 60)
         time.sleep(1)
         send(osc("/boids/get/predator/0"))
-        harness.wait_for(dump, "/boids/predator/0 ", 60)
+        harness.wait_for(dump, "/boids/norm/predator/0/z ", 60)
         flood_s = time.time() - t0
         send(osc("/boids/quit"))
         out, _ = viewer.communicate(timeout=120)
@@ -166,9 +166,8 @@ def main():
     harness.check("the alignment weight and fov are the defaults (1 and 360)",
                   s["alignment_weight"] == 1 and s["fov"] == 360, str(s))
     with open(dump) as f:
-        reply = [l for l in f.read().splitlines() if "/boids/predator/0 " in l]
-    harness.check("predator 0 is off", reply and reply[-1].split('"')[1].startswith("off"),
-                  str(reply))
+        reply = [l.split()[2:] for l in f.read().splitlines() if " /boids/predator/0/on " in l]
+    harness.check("predator 0 is off", reply and reply[-1] == ["i", "0"], str(reply))
     shutil.rmtree(tmp, ignore_errors=True)
     harness.finish()
 

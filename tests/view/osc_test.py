@@ -30,7 +30,7 @@ def drive(port_in, dump):
     if not harness.wait_for(dump, "/boids/param/vision_radius", 60):
         return False
     send(port_in, "/boids/get/predator/5")
-    if not harness.wait_for(dump, "/boids/predator/5", 60):
+    if not harness.wait_for(dump, "/boids/predator/5/z", 60):
         return False
     # Observables after the restart with 250 boids, then pause and quit.
     ok = harness.wait_for(dump, "/boids/n i 250", 60)
@@ -63,18 +63,27 @@ def main():
     complaints = [l for l in err.splitlines() if "/boids/param/fov" in l]
     harness.check("the bad message is logged once", len(complaints) == 1, err[-2000:])
     obs = [l.split()[2:] for l in lines if " /boids/observables " in l]
-    harness.check("observables have the five values (ffiih)",
-                  obs and all(o[0] == "ffiih" and len(o) == 6 for o in obs), str(obs[:3]))
+    harness.check("observables have the five values (ffiii: int32 steps, which every client "
+                  "decodes)", obs and all(o[0] == "ffiii" and len(o) == 6 for o in obs),
+                  str(obs[:3]))
     harness.check("order and milling are in [0, 1]",
                   all(0 <= float(o[1]) <= 1 and 0 <= float(o[2]) <= 1 for o in obs), str(obs[:3]))
-    reply = [l for l in lines if "/boids/param/vision_radius" in l]
-    harness.check("the reply says 40", reply and reply[0].endswith('"40"'), str(reply))
-    reply = [l for l in lines if "/boids/predator/5 " in l]
-    harness.check("predator 5 is on at (100, 120) with the lab's radius 160 and weight",
-                  reply and reply[0].split('"')[1].split()[:4] == ["on", "100", "120", "160"],
-                  str(reply))
-    harness.check("predator 5 kept the z of the three-number message (77), last in the reply",
-                  reply and reply[0].split('"')[1].split()[5:] == ["77"], str(reply))
+    reply = [l.split()[2:] for l in lines if " /boids/param/vision_radius " in l]
+    harness.check("the reply is the number 40 (f) on the parameter's own address",
+                  reply and reply[-1][0] == "f" and float(reply[-1][1]) == 40, str(reply))
+    def last(address):
+        got = [l.split()[2:] for l in lines if l.split()[1:2] == [address]]
+        return got[-1] if got else None
+    harness.check("predator 5 is at (100, 120), two numbers (ff) in a planar world",
+                  last("/boids/predator/5") == ["ff", "100.000000", "120.000000"],
+                  str(last("/boids/predator/5")))
+    harness.check("predator 5 is on, with the lab's radius 160",
+                  last("/boids/predator/5/on") == ["i", "1"]
+                  and last("/boids/predator/5/radius") == ["f", "160.000000"],
+                  str([last("/boids/predator/5/on"), last("/boids/predator/5/radius")]))
+    harness.check("predator 5 kept the z of the three-number message (77)",
+                  last("/boids/predator/5/z") == ["f", "77.000000"],
+                  str(last("/boids/predator/5/z")))
     harness.finish()
 
 

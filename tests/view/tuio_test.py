@@ -33,17 +33,27 @@ class Dump:
         self.path, self.seen = path, {}
 
     def point(self, port, i):
-        """Asks for predator i; its reply's words (on/off, x, y, radius, weight), or None."""
+        """Asks for predator i; its replies' values as words (on/off, x, y, radius, weight),
+        or None. The query's last reply is /boids/norm/predator/I/z."""
         send(port, f"/boids/get/predator/{i}")
-        want = f"/boids/predator/{i} "
+        done = f" /boids/norm/predator/{i}/z "
         for _ in range(300):
             with open(self.path) as f:
-                lines = [l for l in f.read().splitlines() if want in l]
-            if len(lines) > self.seen.get(i, 0):
-                self.seen[i] = len(lines)
-                return lines[-1].split('"')[1].split()
+                lines = f.read().splitlines()
+            if sum(done in l for l in lines) > self.seen.get(i, 0):
+                self.seen[i] = sum(done in l for l in lines)
+                return words(lines, f"/boids/predator/{i}")
             time.sleep(0.2)
         return None
+
+
+def words(lines, point):
+    """The latest numeric replies of a point's addresses as the words of its config line."""
+    def last(address):
+        return [l.split()[3:] for l in lines if l.split()[1:2] == [address]][-1]
+    x, y = last(point)[:2]
+    on = "on" if last(point + "/on") == ["1"] else "off"
+    return [on, x, y, last(point + "/radius")[0], last(point + "/weight")[0]]
 
 
 def drive(port, dump_path):

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli/cli.h"
+#include "cli/control.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -88,7 +89,7 @@ static void opts_init(app_opts *o, const app_command *cmd) {
     o->backend = cmd->backend ? cmd->backend : "cpu-ref";
     o->deterministic = cmd->deterministic;
     o->gpu_variant = -1;
-    o->config_theirs = boids_interact_is_key; /* the points' and obstacles' lines */
+    o->config_theirs = app_interact_is_key; /* the points' and obstacles' lines */
 }
 
 /* strtol and strtod skip leading white space, and strtoull then negates " -1" into a huge

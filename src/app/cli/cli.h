@@ -35,7 +35,7 @@ typedef struct app_opts {
     const char *model, *neighbours, *k; /* --model, --neighbours, -k: shorthands of --set */
     int fixed_world;                    /* --fixed-world: -n keeps the parameters' world */
     /* The --config keys another reader of the command takes, left out of the parameters:
-     * app_parse sets boids_interact_is_key (every command reads the points and obstacles,
+     * app_parse sets app_interact_is_key (every command reads the points and obstacles,
      * app_interact); the viewer and render add their look. NULL: every key is a parameter. */
     int (*config_theirs)(const char *key);
     /* The interaction points and obstacles (app_interact) that app_backend_create hands to
@@ -166,6 +166,12 @@ int app_world_fixed(const app_opts *o);
  * --config. A bad line: BOIDS_ERR_INPUT naming the file, line and key. */
 boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
                           boids_error *err);
+/* The same, and which entries follow the world (places may be NULL): with the config line
+ * `places = relative` its points and obstacles are fractions of the world (positions of
+ * each side, radii of the smallest side), placed into p's world here, all marked. */
+struct app_places;
+boids_status app_interact_places(const app_opts *o, const boids_params *p, boids_interact *t,
+                                 struct app_places *places, boids_error *err);
 
 /* The initial state: --load FILE (checked against p; p->count becomes its N, and its
  * sidecar's noise_seed becomes p->noise_seed unless --seed, --config or --set gave the noise

@@ -8,6 +8,7 @@
 #include "ini.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 
 /* Whether one of the --set pairs names key. */
 static int set_names(const app_opts *o, const char *key) {
@@ -86,18 +87,70 @@ boids_status app_params(const app_opts *o, boids_params *p, boids_error *err) {
     return app_params_world(o, 0, p, &base, &follows, err);
 }
 
-boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
-                          boids_error *err) {
+/* The config file's `places` line: world (the default) or relative. */
+static boids_status read_places(void *user, const char *key, const char *value, const char *where,
+                                boids_error *err) {
+    if (strcmp(key, "places")) return BOIDS_OK;
+    while (*value == ' ' || *value == '\t') value++;
+    if (strcmp(value, "world") && strcmp(value, "relative"))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: places = '%s': expected world (points and obstacles in world "
+                               "units) or relative (in fractions of the world, 0 to 1)",
+                               where, value);
+    *(int *)user = !strcmp(value, "relative");
+    return BOIDS_OK;
+}
+
+/* The points' and obstacles' lines of a `places = relative` file, as fractions (the core's
+ * boids_interact_load_ini refuses such a file: it takes world units). */
+static boids_status set_relative(void *user, const char *key, const char *value, const char *where,
+                                 boids_error *err) {
+    return boids_interact_is_key(key) ? boids_interact_set(user, key, value, where, err) : BOIDS_OK;
+}
+
+static boids_status load_relative(boids_interact *t, const char *path, boids_error *err) {
+    boids_interact tmp = *t; /* a file that fails half-way changes nothing */
+    boids_status st = boids_ini_read(path, set_relative, &tmp, err);
+    if (!st) *t = tmp;
+    return st;
+}
+
+boids_status app_interact_places(const app_opts *o, const boids_params *p, boids_interact *t,
+                                 app_places *places, boids_error *err) {
     boids_interact_default(t, p);
+    if (places) memset(places, 0, sizeof *places);
     if (!o->config) return BOIDS_OK;
-    boids_status st = boids_interact_load_ini(t, o->config, err);
+    int relative = 0;
+    boids_status st = boids_ini_read(o->config, read_places, &relative, err);
     if (st) return st;
+    /* Relative places: the file's lines in the unit world (lengths in fractions of the
+     * smallest side; the points it leaves alone at its centre, with p's radii), then every
+     * entry moved into p's world. */
+    boids_params unit = *p;
+    unit.width = unit.height = unit.depth = 1;
+    unit.predator_radius /= app_world_side(p);
+    unit.food_radius /= app_world_side(p);
+    if (relative) boids_interact_default(t, &unit);
+    if ((st = relative ? load_relative(t, o->config, err)
+                       : boids_interact_load_ini(t, o->config, err)))
+        return st;
+    if (relative) {
+        app_places all;
+        memset(&all, 1, sizeof all);
+        app_places_move(&all, t, &unit, p);
+        if (places) *places = all;
+    }
     /* The backends' step refuses a table a periodic world cannot hold; say so before any run,
      * naming the file. */
     boids_error e;
     if (boids_interact_check_world(t, p, &e))
         return boids_error_set(err, e.status, "%s: %s", o->config, e.msg);
     return BOIDS_OK;
+}
+
+boids_status app_interact(const app_opts *o, const boids_params *p, boids_interact *t,
+                          boids_error *err) {
+    return app_interact_places(o, p, t, NULL, err);
 }
 
 /* Does the config file or a --set pair name the noise seed? (app_params has read the file

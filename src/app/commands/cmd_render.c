@@ -13,6 +13,7 @@
 #include "boids/gpu.h"
 #include "boids/interact.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "commands/commands.h"
 #include "commands/replay.h"
 #include "output/collide.h"
@@ -169,7 +170,8 @@ static boids_status render_job_look(render_job *j, const app_opts *o, boids_erro
 /* The keys of a config file that render reads besides the parameters: the look, and the
  * interaction points and obstacles. */
 static int render_config_key(const char *key) {
-    return render_look_is_key(key) || boids_interact_is_key(key);
+    /* tuio.: the viewer's calibration of its trackers, nothing to draw */
+    return render_look_is_key(key) || app_interact_is_key(key) || !strncmp(key, "tuio.", 5);
 }
 
 /* 3-D: the camera path; whether --backend was given (app_opts keeps the command's own

@@ -10,6 +10,7 @@
 #include "boids/interact.h"
 #include "boids/state_io.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "commands/commands.h"
 #include "output/collide.h"
 #include "render/render.h"
@@ -65,7 +66,7 @@ static boids_status parse_press(const char *flag, const char *text, void *dst, b
 /* The keys of a config file that the viewer reads besides the parameters: its look, and the
  * interaction points and obstacles. */
 static int view_config_key(const char *key) {
-    return render_look_is_key(key) || boids_interact_is_key(key);
+    return render_look_is_key(key) || app_interact_is_key(key) || view_tuio_is_key(key);
 }
 
 /* What the window needs checked before it opens: the screenshot paths can be written and
@@ -155,7 +156,10 @@ int boids_cmd_view(int argc, char **argv) {
                    .colour = RENDER_HEADING,
                    .pointer = VIEW_POINTER_PREDATOR,
                    .osc_rate = 5,
-                   .video_fps = 30};
+                   .video_fps = 30,
+                   .tuio_cal = {.scale = {1, 1}}};
+    const char *tuio_text[3] = {NULL, NULL, NULL}; /* --tuio-offset, -scale, -flip */
+    int tuio_markers = 0;
     int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1,
         clean = -1;
     double trail = -1;
@@ -261,6 +265,16 @@ int boids_cmd_view(int argc, char **argv) {
         {APP_CHOICE, "tuio", 0, "KIND", &o.tuio, .choices = view_tuio_names,
          .help = "TUIO cursors and blobs on --osc-port become predators (default),\n"
                  "attractors, or nothing (off)"},
+        {APP_TEXT, "tuio-offset", 0, "X,Y", &tuio_text[0],
+         .help = "calibration: where the tracker's (0, 0) lands, in window widths and\n"
+                 "heights (default 0,0; the config's tuio.offset)"},
+        {APP_TEXT, "tuio-scale", 0, "SX,SY", &tuio_text[1],
+         .help = "calibration: window widths and heights per tracker unit (default 1,1)"},
+        {APP_TEXT, "tuio-flip", 0, "AXES", &tuio_text[2],
+         .help = "calibration: mirror the tracker's x, y or xy (default none)"},
+        {APP_FLAG, "tuio-markers", 0, NULL, &tuio_markers, 1,
+         .help = "a ring and cross where each tracked point lands, in the clean view\n"
+                 "too (the config's tuio.markers = on)"},
         {APP_SECTION, .name = "Scripting (tests, unattended checks):"},
         {APP_LONG, "frames", 0, "K", &o.frames, 1, 2000000000L, .help = "quit after K frames"},
         {APP_TEXT, "screenshot", 0, "FILE", &o.shot_at_exit,
@@ -294,13 +308,27 @@ int boids_cmd_view(int argc, char **argv) {
     if (!st && !replay.path) st = app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err);
     o.look = render_look_for_preset(o.app.preset);
     if (!st) st = view_start_interact(&o, &p, &err);
-    if (!st && replay.traj.has_sidecar) o.inter = replay.traj.inter; /* the recorded run's */
+    if (!st && replay.traj.has_sidecar) { /* the recorded run's, in its world's units */
+        o.inter = replay.traj.inter;
+        memset(&o.places, 0, sizeof o.places);
+    }
     if (st) {
         app_traj_in_close(&replay.traj);
         free(replay.order);
         return app_fail(&err);
     }
-    /* The flags win over the config's `view.` lines. */
+    /* The flags win over the config's `view.` and `tuio.` lines. */
+    static const char *const tuio_keys[3] = {"tuio.offset", "tuio.scale", "tuio.flip"};
+    static const char *const tuio_flags[3] = {"--tuio-offset", "--tuio-scale", "--tuio-flip"};
+    for (int k = 0; k < 3 && !st; k++)
+        if (tuio_text[k])
+            st = view_tuio_set(&o.tuio_cal, tuio_keys[k], tuio_text[k], tuio_flags[k], &err);
+    if (st) {
+        app_traj_in_close(&replay.traj);
+        free(replay.order);
+        return app_fail(&err);
+    }
+    if (tuio_markers) o.tuio_cal.markers = 1;
     if (trail >= 0) o.look.trail = trail;
     if (density >= 0) o.look.density = density;
     if (clean >= 0) o.look.clean = clean;

@@ -9,6 +9,7 @@
 int boids_cmd_sim(int argc, char **argv);
 int boids_cmd_verify(int argc, char **argv);
 int boids_cmd_params(int argc, char **argv);
+int boids_cmd_osc_map(int argc, char **argv); /* cmd_osc_map.c */
 int boids_cmd_sweep(int argc, char **argv);
 int boids_cmd_view(int argc, char **argv);
 int boids_cmd_render(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "boids/version.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "commands/commands.h"
 
 static const char usage[] =
@@ -22,6 +23,7 @@ static const char usage[] =
     "  verify     compare the gpu and cpu backends with the exact reference\n"
     "  params     list every parameter key with its value, unit and range\n"
     "  presets    list the presets\n"
+    "  osc-map    the viewer's OSC addresses as CSV, for a control surface's layout\n"
     "\n"
     "`boids COMMAND --help` describes each command. Exit codes: 0 ok, 1 the run failed,\n"
     "2 bad usage or input.\n";
@@ -48,14 +50,15 @@ static const app_command params_command = {
     .prog = "boids params",
     .synopsis = "usage: boids params [--preset NAME] [--config FILE] [--set KEY=VALUE]...\n"
                 "Lists every key (the same names in INI files and --set) with its value\n"
-                "after the given preset, file and pairs, its unit, range and meaning: the\n"
-                "model key and the model's own keys first, the other model's keys last.\n",
+                "after the given preset, file and pairs, its unit, range, control range (what\n"
+                "OSC's /boids/norm/KEY 0 to 1 goes over) and meaning: the model key and the\n"
+                "model's own keys first, the other model's keys last.\n",
     .shared = APP_PARAMS};
 
 /* One row of `boids params`: the key's value, unit and range as text. */
 typedef struct param_row {
     const boids_param_info *info;
-    char value[64], range[96];
+    char value[64], range[96], control[64];
     const char *unit;
 } param_row;
 
@@ -75,7 +78,7 @@ static int param_rank(const boids_param_info *info, const char *model,
 
 /* The cells of info's row, each column's width w[] grown to hold them. */
 static void param_cells(const boids_params *p, const boids_param_info *info, param_row *r,
-                        int w[4]) {
+                        int w[5]) {
     r->info = info;
     r->unit = info->unit[0] ? info->unit : "-";
     boids_params_format(p, info, r->value, sizeof r->value);
@@ -92,8 +95,9 @@ static void param_cells(const boids_params *p, const boids_param_info *info, par
     } else {
         boids_param_range(info, r->range, sizeof r->range);
     }
-    const char *cell[4] = {info->key, r->value, r->unit, r->range};
-    for (int c = 0; c < 4; c++)
+    app_control_describe(info, r->control, sizeof r->control);
+    const char *cell[5] = {info->key, r->value, r->unit, r->range, r->control};
+    for (int c = 0; c < 5; c++)
         if ((int)strlen(cell[c]) > w[c]) w[c] = (int)strlen(cell[c]);
 }
 
@@ -112,7 +116,7 @@ int boids_cmd_params(int argc, char **argv) {
         return 1;
     }
     /* The columns as wide as their widest cell, the rows in the order of param_rank. */
-    int w[4] = {3, 5, 4, 5}; /* "key", "value", "unit", "range" */
+    int w[5] = {3, 5, 4, 5, 7}; /* "key", "value", "unit", "range", "control" */
     char model[32];
     boids_params_format(&p, boids_param_find("model"), model, sizeof model);
     const boids_param_info *models = boids_param_find("model");
@@ -120,11 +124,11 @@ int boids_cmd_params(int argc, char **argv) {
     for (int rank = 0; rank < 4; rank++)
         for (size_t i = 0; i < n; i++)
             if (param_rank(&t[i], model, models) == rank) param_cells(&p, &t[i], &row[k++], w);
-    printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "key", w[1], "value", w[2], "unit", w[3], "range",
-           "meaning");
+    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], "key", w[1], "value", w[2], "unit", w[3],
+           "range", w[4], "control", "meaning");
     for (size_t i = 0; i < k; i++)
-        printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], row[i].info->key, w[1], row[i].value, w[2],
-               row[i].unit, w[3], row[i].range, row[i].info->doc);
+        printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], row[i].info->key, w[1], row[i].value,
+               w[2], row[i].unit, w[3], row[i].range, w[4], row[i].control, row[i].info->doc);
     free(row);
     return 0;
 }
@@ -188,6 +192,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return boids_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return boids_cmd_params(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cmd_presets(argc - 1, argv + 1);
+    if (!strcmp(cmd, "osc-map")) return boids_cmd_osc_map(argc - 1, argv + 1);
     fprintf(stderr, "boids: unknown command '%s' (see boids --help)\n", cmd);
     return 2;
 }

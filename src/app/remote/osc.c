@@ -283,23 +283,36 @@ int osc_sends(const osc_link *l) {
     return l->out != NULL;
 }
 
+/* The message of msg, or NULL when liblo has no memory for it. */
+static lo_message message_of(const osc_out *msg) {
+    lo_message m = lo_message_new();
+    for (int k = 0; m && k < msg->argc; k++) {
+        const osc_arg *a = &msg->argv[k];
+        if (a->type == 'f') lo_message_add_float(m, (float)a->f);
+        if (a->type == 'i') lo_message_add_int32(m, (int32_t)a->n);
+        if (a->type == 'h') lo_message_add_int64(m, a->n);
+    }
+    return m;
+}
+
 void osc_send_bundle(osc_link *l, const osc_out *msgs, int count) {
     if (!l->out) return;
     lo_bundle b = lo_bundle_new(LO_TT_IMMEDIATE);
     if (!b) return;
     for (int i = 0; i < count; i++) {
-        lo_message m = lo_message_new();
-        if (!m) continue;
-        for (int k = 0; k < msgs[i].argc; k++) {
-            const osc_arg *a = &msgs[i].argv[k];
-            if (a->type == 'f') lo_message_add_float(m, (float)a->f);
-            if (a->type == 'i') lo_message_add_int32(m, (int32_t)a->n);
-            if (a->type == 'h') lo_message_add_int64(m, a->n);
-        }
-        lo_bundle_add_message(b, msgs[i].path, m);
+        lo_message m = message_of(&msgs[i]);
+        if (m) lo_bundle_add_message(b, msgs[i].path, m);
     }
     lo_send_bundle(l->out, b);
     lo_bundle_free_recursive(b);
+}
+
+void osc_send_message(osc_link *l, const osc_out *msg) {
+    if (!l->out) return;
+    lo_message m = message_of(msg);
+    if (!m) return;
+    lo_send_message(l->out, msg->path, m);
+    lo_message_free(m);
 }
 
 void osc_send_text(osc_link *l, const char *path, const char *text) {

@@ -73,6 +73,9 @@ typedef struct osc_out {
  * show. */
 void osc_send_bundle(osc_link *l, const osc_out *msgs, int count);
 
+/* One message (not a bundle: the simplest clients take these only), to the send_to target. */
+void osc_send_message(osc_link *l, const osc_out *msg);
+
 /* A message PATH with one string argument (replies to queries), to the send_to target. */
 void osc_send_text(osc_link *l, const char *path, const char *text);
 

@@ -29,7 +29,8 @@ uint64_t view_now_ns(void) {
 }
 
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err) {
-    if (app_interact(&o->app, p, &o->inter, err)) return err->status;
+    if (app_interact_places(&o->app, p, &o->inter, &o->places, err)) return err->status;
+    if (o->app.config && view_tuio_load_ini(&o->tuio_cal, o->app.config, err)) return err->status;
     return o->app.config ? render_look_load_ini(&o->look, o->app.config, err) : BOIDS_OK;
 }
 
@@ -247,6 +248,7 @@ static void draw_world(view *v, const render_camera *c, const pointer_at *at) {
     if (f.follow) follow_overlay(v, c);
     if (!clean) edges_draw(v, c);
     render_interact(v->r, c, &v->sim.inter, 3 * v->panel.ui.ts);
+    view_tuio_draw(v);
     if (!clean && v->input.pointer != VIEW_POINTER_OFF && at->hover)
         view_pointer_draw(v, c, at->active);
 }
@@ -375,7 +377,7 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
         pw = 0; /* too narrow for both: the panel floats over (view_camera_fit) */
     v->sim.aspect =
         v->window.fb_w > 0 && v->window.fb_h > 0 ? (v->window.fb_w - pw) / v->window.fb_h : 0;
-    boids_params q = *p;
+    boids_params q = *p, loaded = *p; /* the world the config's places were put in */
     if (o->scale_world) {
         boids_params_fit_world(&q, &o->base, v->sim.aspect, NULL);
         if (boids_params_validate(&q, err)) return err->status;
@@ -396,6 +398,8 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     if (o->boid_len <= 0 && o->look.size > 0) v->sim.boid_len = o->look.size;
     view_save_weights(v);
     v->sim.inter = o->inter;
+    v->sim.places = o->places;
+    app_places_move(&v->sim.places, &v->sim.inter, &loaded, p); /* the window's shape */
     if (view_osc_open(v, err)) return err->status;
     v->hud.shown = o->hud;
     v->panel.shown = o->panel;

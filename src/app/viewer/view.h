@@ -12,6 +12,7 @@
 #include "boids/interact.h"
 #include "boids/params.h"
 #include "cli/cli.h"
+#include "cli/control.h"
 #include "render/render.h"
 #include "output/traj_read.h"
 
@@ -33,11 +34,32 @@ typedef enum view_tuio_kind {
 } view_tuio_kind;
 extern const char *const view_tuio_names[VIEW_TUIO_KINDS + 1]; /* NULL-terminated */
 
+/* Where a tracker's normalised point lands in the window (docs/osc.md, "Calibration"):
+ * window = offset + scale * (the point, flipped), each axis on its own. */
+typedef struct view_tuio_cal {
+    double offset[2]; /* [-10, 10] */
+    double scale[2];  /* (0, 10] */
+    int flip;         /* bit 0: x becomes 1 - x; bit 1: y */
+    int markers;      /* a mark where each tracked point lands, clean view or not */
+} view_tuio_cal;
+
+/* The config keys tuio.offset (X Y), tuio.scale (SX SY), tuio.flip (none, x, y, xy) and
+ * tuio.markers (on, off); the options --tuio-offset X,Y and the like take the same values
+ * (a comma or spaces between two numbers). A bad value: BOIDS_ERR_INPUT naming where and
+ * the key. */
+int view_tuio_is_key(const char *key);
+boids_status view_tuio_set(view_tuio_cal *c, const char *key, const char *value, const char *where,
+                           boids_error *err);
+/* The tuio. lines of a config file into c (other keys are other readers'); unchanged on an
+ * error. */
+boids_status view_tuio_load_ini(view_tuio_cal *c, const char *path, boids_error *err);
+
 typedef struct view_opts {
     app_opts app;         /* shared options (backend defaults to gpu) */
     boids_params base;    /* the preset's parameters before --config/--set/-n */
     int scale_world;      /* 1: the world grows with N to keep the preset's density */
     boids_interact inter; /* points and obstacles at the start (view_start_interact) */
+    app_places places;    /* which of them follow the world (`places = relative`) */
     render_look look;     /* the config's `view.` lines, then the flags */
     int fullscreen;       /* borderless full screen on the monitor */
     int monitor;          /* index into the connected monitors; -1 the primary */
@@ -69,12 +91,13 @@ typedef struct view_opts {
     const char *keys; /* scripted keys and clicks (--keys, see its help) */
     int stats;        /* print a CSV line of measurements at exit */
     /* OSC (docs/osc.md) */
-    int osc_port;         /* > 0: listen for control messages on this UDP port */
-    const char *osc_host; /* the address to listen on; NULL: 127.0.0.1 */
-    const char *osc_send; /* "HOST:PORT" the observables go to; NULL: none */
-    double osc_rate;      /* observables sent per second */
-    int tuio;             /* view_tuio_kind */
-    double attract;       /* > 0: attract mode after this many seconds without input */
+    int osc_port;           /* > 0: listen for control messages on this UDP port */
+    const char *osc_host;   /* the address to listen on; NULL: 127.0.0.1 */
+    const char *osc_send;   /* "HOST:PORT" the observables go to; NULL: none */
+    double osc_rate;        /* observables sent per second */
+    int tuio;               /* view_tuio_kind */
+    view_tuio_cal tuio_cal; /* the config's tuio. keys, then the --tuio-* options */
+    double attract;         /* > 0: attract mode after this many seconds without input */
     /* Replay (--replay, view_replay.c): the recorded frames instead of a simulation. */
     app_traj_in *replay;        /* NULL: a live run */
     long replay_from;           /* the first frame shown */

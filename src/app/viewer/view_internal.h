@@ -189,6 +189,7 @@ typedef struct view_sim_state {
     double weights[3]; /* the weights the one-rule-removed restarts go back to */
     double boid_len;   /* drawn length, world units: --boid-size or the preset's default */
     boids_interact inter;
+    app_places places; /* the entries of inter that follow the world (restarts move them) */
 } view_sim_state;
 
 /* The pace: steps a second, the pause, and the clock the steps due are counted on
@@ -283,8 +284,9 @@ void view_pointer_draw(view *v, const render_camera *c, int active);
 /* A point of the table held by a TUIO session id (view_tuio.c). */
 typedef struct view_tuio_slot {
     int held;
-    int profile; /* 0 /tuio/2Dcur, 1 /tuio/2Dblb: each has its own ids and alive lists */
-    double id;   /* the session id (an OSC int32 or float, exact in a double) */
+    int profile;   /* 0 /tuio/2Dcur, 1 /tuio/2Dblb: each has its own ids and alive lists */
+    double id;     /* the session id (an OSC int32 or float, exact in a double) */
+    double wx, wy; /* where its latest `set` landed: the window's normalised point */
 } view_tuio_slot;
 
 typedef struct view_remote_state {
@@ -310,6 +312,7 @@ void view_osc_complain(view *v, const osc_msg *m, const char *why);
  * id's hold (the table was replaced: SIGHUP). */
 void view_tuio(view *v, const osc_msg *m, const char *rest);
 void view_tuio_forget(view *v);
+void view_tuio_draw(view *v); /* markers where the tracked points land (--tuio-markers) */
 
 /* ---- view_life.c ------------------------------------------------------------------------- */
 

@@ -55,10 +55,8 @@ static void reload(view *v) {
         boids_params_fit_world(&np, &o->base, v->sim.aspect, NULL);
         st = boids_params_validate(&np, &e);
     }
-    if (!st) {
-        boids_interact_default(&in, &np);
-        st = boids_interact_load_ini(&in, o->app.config, &e);
-    }
+    app_places places;
+    if (!st) st = app_interact_places(&v->app, &np, &in, &places, &e);
     /* Obstacles the new world cannot take would fail the next step: refused here. */
     if (!st) st = boids_interact_check_world(&in, &np, &e);
     if (!st) st = render_look_load_ini(&look, o->app.config, &e);
@@ -68,6 +66,9 @@ static void reload(view *v) {
     }
     const boids_params *cur = scene_params(v->sc);
     v->sim.inter = in;
+    v->sim.places = places;
+    /* Placed in the new world; a restart into it moves them from the current one. */
+    app_places_move(&v->sim.places, &v->sim.inter, &np, cur);
     view_tuio_forget(v); /* the points the trackers' ids held are the file's now */
     if (np.count != cur->count || np.width != cur->width || np.height != cur->height)
         view_restart_random(v, np);

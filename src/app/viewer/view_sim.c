@@ -21,7 +21,9 @@ int view_replaying(view *v) {
 static int params_ok(view *v, const boids_params *np) {
     boids_error e;
     if (view_replaying(v)) return 0;
-    if (boids_params_validate(np, &e) || boids_interact_check_world(&v->sim.inter, np, &e)) {
+    boids_interact moved = v->sim.inter; /* as a new world would hold it */
+    app_places_move(&v->sim.places, &moved, scene_params(v->sc), np);
+    if (boids_params_validate(np, &e) || boids_interact_check_world(&moved, np, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
     }
@@ -38,10 +40,13 @@ int view_set_params(view *v, const boids_params *np) {
 static int restart(view *v, boids_params np, uint64_t seed) {
     boids_error e;
     if (!params_ok(v, &np)) return 0;
+    /* The places that follow the world go with it (a preset, N, a new size). */
+    const boids_params was = *scene_params(v->sc);
     if (scene_restart(v->sc, &np, seed, &e)) {
         view_say(v, "%s", e.msg);
         return 0;
     }
+    app_places_move(&v->sim.places, &v->sim.inter, &was, scene_params(v->sc));
     v->follow.on = 0;
     view_order_clear(v);
     render_layer_reset(v->r);
