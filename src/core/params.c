@@ -471,6 +471,18 @@ static void preset_vicsek(boids_params *p) {
     p->min_speed = 0;
 }
 
+static void preset_chate(boids_params *p) {
+    /* Gregoire and Chate 2004, Chate, Ginelli, Gregoire and Raynaud 2008: vectorial noise
+     * (noise * n * xi added to the sum of the n headings), v0 = 0.5, R = 1, dt = 1, at
+     * density 2: 2048 agents in a periodic square of side 32. */
+    preset_vicsek(p);
+    p->noise_type = BOIDS_NOISE_VECTORIAL;
+    p->count = 2048;
+    p->width = p->height = p->depth = 32;
+    p->speed = p->initial_speed = p->max_speed = 0.5;
+    p->noise = 0.5;
+}
+
 static const struct {
     boids_preset_info info;
     void (*apply)(boids_params *);
@@ -486,6 +498,8 @@ static const struct {
     {{"swarm", "no alignment, strong cohesion: dense buzzing clouds, order near 0"}, preset_swarm},
     {{"chaos", "separation only, fast: a gas with no groups and random headings"}, preset_chaos},
     {{"vicsek", "Vicsek 1995: 400 agents at density 4, v0 0.03, R 1, noise eta 2"}, preset_vicsek},
+    {{"chate", "Chate et al. 2008: vectorial noise 0.5, 2048 agents at density 2, v0 0.5, R 1"},
+     preset_chate},
     {{"murmuration", "3-D starlings: 20,000 boids, topological k = 7, a roost and a diving "
                      "falcon"},
      preset_murmuration},
