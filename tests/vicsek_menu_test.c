@@ -15,20 +15,15 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "seed003.h"
 
 static const double TOL = 1e-12;
 
-/* An open world where agents see within R = 1.1, speed 0.2, one time unit a step. */
+/* Seed 003's open world (agents see within R = 1.1, speed 0.2, one time unit a step, no
+ * noise) in dimension dim. */
 static boids_params open_params(int dim) {
-    boids_params p = boids_params_default();
-    p.model = BOIDS_MODEL_VICSEK;
-    p.boundary = BOIDS_BOUNDARY_OPEN;
+    boids_params p = seed003_three_agent_params();
     p.dim = dim;
-    p.vision_radius = 1.1;
-    p.separation_radius = 0;
-    p.noise = 0;
-    p.speed = 0.2;
-    p.dt = 1;
     p.noise_seed = 77;
     return p;
 }
