@@ -92,7 +92,8 @@ typedef struct boids_params {
     double speed;    /* constant speed v0, length/time; (0, 1e7] */
     double noise;    /* eta: heading noise uniform in [-eta/2, eta/2], radians; [0, 2 pi];
                       * in 3-D a direction uniform in the cone of half-angle eta/2 about
-                      * the mean heading (eta = 2 pi: uniform on the sphere) */
+                      * the mean heading (eta = 2 pi: uniform on the sphere); with
+                      * noise_type vectorial a dimensionless strength instead */
     long noise_seed; /* noise stream: a hash of (noise_seed, step, id); the run's --seed by
                       * default; [0, 2^53] */
 
