@@ -213,6 +213,7 @@ const float PI_F = 3.14159265358979323846264338; // (float)M_PI
 void rules_block(vecD p, inout vecD n, inout vecD v);
 float noise_u(uint step, uint id);
 float noise_u2(uint step, uint id);
+vecD vicsek_menu(vecD s, uint n, vec2 u, out float noise);
 
 // ---- what the plane and the box do differently -----------------------------------------------
 // rules_avoid_dir (o threatens the look-ahead e: steer along w), rules_hit (the move m from p
@@ -340,9 +341,18 @@ float atan2_c(float y, float x) {
     return atan(y, x);
 }
 
+// vicsek_xi: the vectorial noise's unit vector at the angle 2 pi u.x.
+vec2 vicsek_xi(vec2 u) {
+    precise float phi = (2.0 * PI_F) * u.x;
+    return vec2(cos(phi), sin(phi));
+}
+
 // vicsek_update: the move with the old velocity, then the new heading's velocity. n is the
-// number of headings summed (itself included), u.x the noise variate.
-vec2 vicsek_update(vec2 s, uint n, vec2 u, inout vec2 p, vec2 v) {
+// number of headings summed (itself included), u.x the noise variate; s goes through the
+// menu (vicsek_menu) first.
+vec2 vicsek_update(vec2 s0, uint n, vec2 u, inout vec2 p, vec2 v) {
+    float noise;
+    vec2 s = vicsek_menu(s0, n, u, noise);
     precise float m = sqrt(rules_d2(s));
     precise float lim = float(n) * VICSEK_TOL;
     precise float heading;
@@ -351,7 +361,7 @@ vec2 vicsek_update(vec2 s, uint n, vec2 u, inout vec2 p, vec2 v) {
     else
         heading = atan2_c(s.y, s.x);
     precise float du = u.x - 0.5;
-    precise float dh = P.noise * du;
+    precise float dh = noise * du;
     heading += dh;
     precise vec2 np = p + v * P.dt;
     bvec2 flip = rules_boundary(np);
@@ -404,7 +414,7 @@ void vicsek_basis(vec3 e, out vec3 t1, out vec3 t2) {
 // v / |v|, below n * VICSEK_TOL; +x at rest) turned within the noise cone by the variates
 // u1, u2. cos(eta / 2) is P.cos_half_noise, computed on the host as the float path computes
 // it (C's cos rounded to float), so the GPU's own cos is used only for the azimuth.
-vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
+vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2, float noise) {
     precise float m = sqrt(rules_d2(s));
     precise float lim = float(n) * VICSEK_TOL;
     vec3 src = s;
@@ -419,7 +429,7 @@ vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
         precise vec3 q = src / m;
         d = q;
     }
-    if (P.noise == 0.0) return d; // no turn: the mean direction exactly
+    if (noise == 0.0) return d; // no turn: the mean direction exactly
     precise float ct = 1.0 - u1 * (1.0 - P.cos_half_noise);
     precise float ct2 = ct * ct;
     precise float st = sqrt(ct2 < 1.0 ? 1.0 - ct2 : 0.0);
@@ -433,10 +443,22 @@ vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2) {
     return r;
 }
 
+// vicsek_xi: the vectorial noise's unit vector, z = 1 - 2 u.x at the azimuth 2 pi u.y.
+vec3 vicsek_xi(vec2 u) {
+    precise float z = 1.0 - 2.0 * u.x;
+    precise float z2 = z * z;
+    precise float r = sqrt(z2 < 1.0 ? 1.0 - z2 : 0.0);
+    precise float phi = (2.0 * PI_F) * u.y;
+    precise float x = r * cos(phi), y = r * sin(phi);
+    return vec3(x, y, z);
+}
+
 // vicsek3_update: the move with the old velocity, then the new direction's velocity at
 // P.speed, mirrored per axis where a wall reflected the agent; the spheres' hard rule.
-vec3 vicsek_update(vec3 s, uint n, vec2 u, inout vec3 p, vec3 v) {
-    vec3 d = vicsek_direction(s, n, v, u.x, u.y);
+vec3 vicsek_update(vec3 s0, uint n, vec2 u, inout vec3 p, vec3 v) {
+    float noise;
+    vec3 s = vicsek_menu(s0, n, u, noise);
+    vec3 d = vicsek_direction(s, n, v, u.x, u.y, noise);
     precise vec3 np = p + v * P.dt;
     bvec3 flip = rules_boundary(np);
     vec3 h = mix(d, -d, flip);
@@ -598,6 +620,35 @@ vecD vicsek_unit(vecD v) {
     if (!(m > 0.0)) return vecD(0.0);
     precise vecD u = v / m;
     return u;
+}
+
+// vicsek_term: agent j's unit heading u added to the sum s as agent i, of unit heading ui,
+// counts it: as it is, or with nematic alignment negated where u . ui < 0.
+vecD vicsek_term(vecD ui, vecD u, vecD s) {
+    precise vecD r = P.nematic != 0u && rules_dot(ui, u) < 0.0 ? s - u : s + u;
+    return r;
+}
+
+// vicsek_menu: the aligned vector from the heading sum s of n headings: plus the field, plus
+// with vectorial noise noise * n * xi, turned by the chiral angle (about +z in the box);
+// noise is the angular noise left to apply (0 with vectorial noise).
+vecD vicsek_menu(vecD s, uint n, vec2 u, out float noise) {
+    precise vecD t = s;
+    noise = P.noise;
+    if (P.fld != 0u) t += rules_vec(P.fld_x, P.fld_y, P.fld_z);
+    if (P.vec_noise != 0u) {
+        precise float a = P.noise * float(n);
+        precise vecD q = a * vicsek_xi(u);
+        t += q;
+        noise = 0.0;
+    }
+    if (P.chiral != 0u) {
+        precise float x = P.chi_cos * t.x - P.chi_sin * t.y;
+        precise float y = P.chi_sin * t.x + P.chi_cos * t.y;
+        t.x = x;
+        t.y = y;
+    }
+    return t;
 }
 
 // boids_mix32 and boids_noise_u of include/boids/backend.h in the same 32-bit arithmetic:

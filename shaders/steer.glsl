@@ -13,6 +13,7 @@ vecD steer_metric(uint i, inout vecD p, vecD v) {
     uint q = 0u;
     if (P.vicsek != 0u) { // the headings of its neighbours, itself included
         precise vecD s = vecD(0.0);
+        vecD ui = vicsek_unit(v); // nematic alignment signs each term by it
         uint cnt = 0u;
         for (; q < nr; q++) {
             uint j = r[q].x, e = r[q].y;
@@ -20,7 +21,7 @@ vecD steer_metric(uint i, inout vecD p, vecD v) {
                 Slot o = slot_load(j);
                 vecD d = rules_offset(p, o.p);
                 if (!rules_neighbour(j == i, d, rules_d2(d), v)) continue;
-                s += vicsek_unit(slot_vel(o, j));
+                s = vicsek_term(ui, vicsek_unit(slot_vel(o, j)), s);
                 cnt++;
             }
             if (j < e) whole = false;

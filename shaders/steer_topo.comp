@@ -18,8 +18,9 @@ void main() {
     bool whole = topo_select(i, p, v);
     uint q = 0u;
     if (P.vicsek != 0u) {
-        precise vecD s = vicsek_unit(v); // itself, then the k
-        for (; q < best_m; q++) s += vicsek_unit(vel_load(best_slot[q]));
+        vecD ui = vicsek_unit(v);
+        precise vecD s = ui; // itself, then the k (nematic: signed by ui)
+        for (; q < best_m; q++) s = vicsek_term(ui, vicsek_unit(vel_load(best_slot[q])), s);
         v = vicsek_update(s, best_m + 1u, noise_uv(id), p, v);
     } else {
         Acc a = rules_acc_init();

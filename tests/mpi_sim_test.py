@@ -5,9 +5,10 @@ the metrics on stdout, --series, --trajectory and the --save state, for the plan
 box, wrap, walls and open, Reynolds with the interaction table, Vicsek with noise, metric and
 topological neighbours, K = 2, 3 and 4 (oversubscribed on this machine's cores).
 
-usage: mpi_sim_test.py cpu|gpu|faults MPIEXEC BOIDS BOIDS_MPI
+usage: mpi_sim_test.py cpu|gpu|faults|menu MPIEXEC BOIDS BOIDS_MPI
   cpu:    the cases above on the cpu backend (threads 1 and 2), and a checkpoint restart
   gpu:    the plane and the box on gpu --deterministic (llvmpipe here), K = 2 and 3
+  menu:   the Vicsek model's menu on cpu (plane, box) and gpu --deterministic, K = 2 and 3
   faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
           and a killed rank, which ends the job within a minute, leaving no final file
 """
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from harness import check, finish, run, skip, tmpdir
+from harness import FAILURES, check, finish, run, skip, tmpdir
 
 MODE, MPIEXEC, BOIDS, BOIDS_MPI = sys.argv[1:5]
 # CI runs as root, which Open MPI refuses without the first flag; 4 ranks on 2 cores need the
@@ -163,6 +164,28 @@ def gpu():
     compare(d, "gpu box wrap", [*base, "--preset", "lab", "-n", "2000", "--set", "dim=3"], (2,))
 
 
+def menu():
+    """The Vicsek model's menu (vectorial noise, nematic alignment, chirality, a field) split
+    over 2 and 3 ranks: cpu in the plane and the box (nematic on its own too: it takes the
+    scalar heading loop), and gpu --deterministic where a GL context opens."""
+    d = tmpdir()
+    allm = ["--set", "noise_type=vectorial", "--set", "alignment=nematic", "--set",
+            "chirality=0.05", "--set", "field=0.3", "--set", "field_y=1", "--set", "field_z=0.5"]
+    base = ["--preset", "vicsek", "-n", "3000", "--set", "noise=0.6", "--steps", "30"]
+    for name, args in (("plane, all four", [*base, *allm]),
+                       ("plane walls, nematic", [*base, "--set", "alignment=nematic", "--set",
+                                                 "boundary=walls"]),
+                       ("box, all four", [*base, *allm, "--set", "dim=3"])):
+        compare(d, f"menu cpu {name}", ["--backend", "cpu", *args], (2, 3))
+    probe = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
+    if probe.returncode != 0 and FAILURES:
+        finish()  # the cpu part failed: that, not the missing context, is the result
+    if probe.returncode != 0:
+        skip(f"no GL context for the gpu backend: {probe.stderr.strip()[-200:]}")
+    compare(d, "menu gpu plane, all four",
+            ["--backend", "gpu", "--deterministic", *base, *allm], (2,))
+
+
 def refused(name, args, words, ranks=2):
     d = tmpdir()
     save = os.path.join(d, "final.csv")
@@ -265,5 +288,5 @@ def faults():
     check("no final state file", not os.path.exists(save), os.listdir(d))
 
 
-{"cpu": cpu, "gpu": gpu, "faults": faults}[MODE]()
+{"cpu": cpu, "gpu": gpu, "faults": faults, "menu": menu}[MODE]()
 finish()

@@ -38,6 +38,18 @@ typedef enum boids_neighbours {
     BOIDS_NEIGHBOURS_TOPOLOGICAL = 1 /* the k nearest (ties by id), after Ballerini 2008 */
 } boids_neighbours;
 
+typedef enum boids_noise_type {
+    BOIDS_NOISE_ANGULAR = 0,  /* the mean heading turned by a random angle (Vicsek 1995) */
+    BOIDS_NOISE_VECTORIAL = 1 /* a random unit vector added to the heading sum (Gregoire and
+                               * Chate 2004) */
+} boids_noise_type;
+
+typedef enum boids_alignment {
+    BOIDS_ALIGNMENT_POLAR = 0,  /* the neighbours' headings summed as they are */
+    BOIDS_ALIGNMENT_NEMATIC = 1 /* each heading with the sign of its dot product with the
+                                 * agent's own */
+} boids_alignment;
+
 typedef struct boids_params {
     /* Model. */
     int model; /* boids_model: "reynolds" or "vicsek" */
@@ -80,7 +92,8 @@ typedef struct boids_params {
     double speed;    /* constant speed v0, length/time; (0, 1e7] */
     double noise;    /* eta: heading noise uniform in [-eta/2, eta/2], radians; [0, 2 pi];
                       * in 3-D a direction uniform in the cone of half-angle eta/2 about
-                      * the mean heading (eta = 2 pi: uniform on the sphere) */
+                      * the mean heading (eta = 2 pi: uniform on the sphere); with
+                      * noise_type vectorial a dimensionless strength instead */
     long noise_seed; /* noise stream: a hash of (noise_seed, step, id); the run's --seed by
                       * default; [0, 2^53] */
 
@@ -98,6 +111,19 @@ typedef struct boids_params {
      * away from every obstacle that look-ahead comes within separation_radius of. */
     double avoid_distance; /* look-ahead, length; [0, 1e7] */
     double avoid_weight;   /* weight of the avoidance steering force; [0, 1000] */
+
+    /* The Vicsek model's menu (docs/model.md, "The Vicsek model's menu"); the defaults are
+     * the model above exactly, and Reynolds boids ignore these keys as they ignore noise. */
+    int noise_type;   /* boids_noise_type: "angular" (default) or "vectorial"; vectorial adds
+                       * noise * n * xi to the sum of n headings, xi a random unit vector */
+    int alignment;    /* boids_alignment: "polar" (default) or "nematic" */
+    double chirality; /* intrinsic turn of the aligned direction, radians per step,
+                       * counter-clockwise in the plane, about +z in the box; [-pi, pi] */
+    double field;     /* external field's strength, in headings: field * e is added to the
+                       * heading sum, e the unit direction (field_x, field_y, field_z);
+                       * [0, 1000]; 0 = no field */
+    double field_x, field_y, field_z; /* its direction (normalised; z read in 3-D only); not
+                                       * zero where field > 0 */
 } boids_params;
 
 /* The `lab` defaults of seed 002: 900 x 560 wrap, N 1500, radii 50 / 20, max speed

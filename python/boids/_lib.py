@@ -72,6 +72,13 @@ class Params(ctypes.Structure):
         ("food_weight", ctypes.c_double),
         ("avoid_distance", ctypes.c_double),
         ("avoid_weight", ctypes.c_double),
+        ("noise_type", ctypes.c_int),
+        ("alignment", ctypes.c_int),
+        ("chirality", ctypes.c_double),
+        ("field", ctypes.c_double),
+        ("field_x", ctypes.c_double),
+        ("field_y", ctypes.c_double),
+        ("field_z", ctypes.c_double),
     ]
 
 

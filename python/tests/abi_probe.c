@@ -59,6 +59,13 @@ int main(void) {
     FIELD(boids_params, food_weight);
     FIELD(boids_params, avoid_distance);
     FIELD(boids_params, avoid_weight);
+    FIELD(boids_params, noise_type);
+    FIELD(boids_params, alignment);
+    FIELD(boids_params, chirality);
+    FIELD(boids_params, field);
+    FIELD(boids_params, field_x);
+    FIELD(boids_params, field_y);
+    FIELD(boids_params, field_z);
     SIZE(boids_error);
     FIELD(boids_error, status);
     FIELD(boids_error, msg);

@@ -210,8 +210,8 @@ static void unit_headings(cpu_grid *c, int threads) {
 static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float sum[D],
                           int32_t *ocnt) {
     const state *const s = &x->snap;
-    float p[D], pj[D], d[D], acc[D];
-    for (int a = 0; a < D; a++) p[a] = s->p[a][i], acc[a] = 0;
+    float p[D], pj[D], d[D], acc[D], ui[D], uj[D];
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], acc[a] = 0, ui[a] = x->u[a][i];
     const range *const r = q->r;
     const int nr = q->nr;
     int32_t n = 0;
@@ -222,7 +222,8 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
                 RULES_FN(rules_offset)(x->k, p, pj, d);
                 if (!(RULES_FN(rules_dot)(d, d) <= x->k->vision2)) continue;
             }
-            for (int a = 0; a < D; a++) acc[a] += x->u[a][j];
+            for (int a = 0; a < D; a++) uj[a] = x->u[a][j];
+            RULES_FN(vicsek_term)(x->k, ui, uj, acc); /* += uj, or signed by ui (nematic) */
             n++;
         }
     for (int a = 0; a < D; a++) sum[a] = acc[a];
@@ -234,7 +235,7 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     float sum[D][LANES];
     int32_t cnt[LANES];
 #if BOIDS_AVX2
-    if (x->simd)
+    if (x->simd && !x->k->nematic) /* the kernel sums polar headings; nematic: scalar */
         RULES_FN(grid_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
     else
 #endif

@@ -158,10 +158,11 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t
                 q.i = i;
                 RULES_FN(grid_topo_select)(&q, g, start, kc);
                 if (vicsek) {
-                    float s[D]; /* itself, then the k */
-                    for (int a = 0; a < D; a++) {
-                        s[a] = u[a][i];
-                        for (uint32_t b = 0; b < q.m; b++) s[a] += u[a][q.best[b].at];
+                    float s[D], ui[D], uj[D]; /* itself, then the k */
+                    for (int a = 0; a < D; a++) s[a] = ui[a] = u[a][i];
+                    for (uint32_t b = 0; b < q.m; b++) {
+                        for (int a = 0; a < D; a++) uj[a] = u[a][q.best[b].at];
+                        RULES_FN(vicsek_term)(k, ui, uj, s); /* nematic: signed by ui */
                     }
                     vicsek_move(&snap, &out, k, p, t, gid, i, s, (long)q.m + 1);
                     continue;

@@ -266,12 +266,12 @@ static void RULES_FN(reynolds_boid)(REF *c, const K *k, const boids_params *p, s
     RULES_FN(rules_accel)(k, &a, pi, vi, &c->acc[D * i]);
 }
 
-/* Adds agent j's heading term. u[D j ..] holds what vicsek_add adds for j, but +0 for a
- * resting agent (where it adds nothing) and in place of a -0 term: x + (-0) is x, x + (+0)
- * is x for every x but -0, and a sum that starts at +0 is never -0 (a rounded sum is -0
- * only when both terms are), so the sums are vicsek_add's, bit for bit. */
-static void RULES_FN(vicsek_term)(const REF *c, size_t j, double s[D]) {
-    for (int a = 0; a < D; a++) s[a] += c->u[D * j + a];
+/* Adds agent j's heading term to agent i's sum. u[D j ..] holds what vicsek_add adds for j, but +0
+ * for a resting agent (where it adds nothing) and in place of a -0 term: x + (-0) is x, x + (+0) is
+ * x for every x but -0, and a sum that starts at +0 is never -0 (a rounded sum is -0 only when both
+ * terms are), so the sums are vicsek_add's, bit for bit. */
+static void RULES_FN(ref_term)(const REF *c, const K *k, size_t i, size_t j, double s[D]) {
+    RULES_FN(vicsek_term)(k, &c->u[D * i], &c->u[D * j], s); /* nematic: signed by i's own */
 }
 
 /* Agent i's heading sum and count from the snapshot: itself included, in index order with
@@ -286,10 +286,10 @@ static void RULES_FN(vicsek_boid)(REF *c, const K *k, const boids_params *p, siz
         size_t m = RULES_FN(topo_gather)(c, k, p, i, nb, sel, b);
         for (size_t q = 0; q < m; q++) {
             if (!self && nb[q] > i) {
-                RULES_FN(vicsek_term)(c, i, s);
+                RULES_FN(ref_term)(c, k, i, i, s);
                 self = 1;
             }
-            RULES_FN(vicsek_term)(c, nb[q], s);
+            RULES_FN(ref_term)(c, k, i, nb[q], s);
         }
         count += (long)m;
     } else {
@@ -298,15 +298,15 @@ static void RULES_FN(vicsek_boid)(REF *c, const K *k, const boids_params *p, siz
                 RULES_FN(metric_block)(c, k, 1, i, j0, RULES_FN(block_len)(c->state.n, j0), b);
             for (size_t q = 0; q < m; q++) {
                 if (!self && j0 + b->hit[q] > i) {
-                    RULES_FN(vicsek_term)(c, i, s);
+                    RULES_FN(ref_term)(c, k, i, i, s);
                     self = 1;
                 }
-                RULES_FN(vicsek_term)(c, j0 + b->hit[q], s);
+                RULES_FN(ref_term)(c, k, i, j0 + b->hit[q], s);
             }
             count += (long)m;
         }
     }
-    if (!self) RULES_FN(vicsek_term)(c, i, s);
+    if (!self) RULES_FN(ref_term)(c, k, i, i, s);
     c->count[i] = count;
 }
 

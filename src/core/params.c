@@ -14,6 +14,8 @@
 static const char *const boundary_names[] = {"wrap", "walls", "open", NULL};
 static const char *const model_names[] = {"reynolds", "vicsek", NULL};
 static const char *const neighbour_names[] = {"metric", "topological", NULL};
+static const char *const noise_type_names[] = {"angular", "vectorial", NULL};
+static const char *const alignment_names[] = {"polar", "nematic", NULL};
 
 #define REAL(field, lo, hi, open, unit, doc)                                                       \
     { #field, BOIDS_KEY_REAL, offsetof(boids_params, field), lo, hi, open, unit, doc, NULL }
@@ -51,9 +53,24 @@ static const boids_param_info table[] = {
     REAL(alignment_weight, 0, 1000, 0, "", "weight of alignment"),
     REAL(cohesion_weight, 0, 1000, 0, "", "weight of cohesion"),
     REAL(speed, 0, 1e7, 1, "length/time", "vicsek: constant speed v0"),
-    REAL(noise, 0, 2 * M_PI, 0, "radians", "vicsek: eta, heading noise uniform in [-eta/2, eta/2]"),
+    REAL(noise, 0, 2 * M_PI, 0, "radians",
+         "vicsek: eta, heading noise uniform in [-eta/2, eta/2] (vectorial: a strength)"),
     {"noise_seed", BOIDS_KEY_INT, offsetof(boids_params, noise_seed), 0, 9007199254740992.0, 0, "",
      "vicsek: seed of the noise stream (default: the run's --seed)", NULL},
+    {"noise_type", BOIDS_KEY_ENUM, offsetof(boids_params, noise_type), 0, 1, 0, "",
+     "vicsek: angular, or vectorial (noise * n * a random unit vector joins n headings' sum)",
+     noise_type_names},
+    {"alignment", BOIDS_KEY_ENUM, offsetof(boids_params, alignment), 0, 1, 0, "",
+     "vicsek: polar, or nematic (each heading signed by its dot product with one's own)",
+     alignment_names},
+    REAL(chirality, -M_PI, M_PI, 0, "radians/step",
+         "vicsek: intrinsic turn of the aligned heading, counter-clockwise (about +z in 3-D)"),
+    REAL(field, 0, 1000, 0, "headings",
+         "vicsek: external field's strength: field * unit(field_x, field_y, field_z) joins the "
+         "heading sum"),
+    ANY_REAL(field_x, "", "vicsek: external field's direction x (normalised)"),
+    ANY_REAL(field_y, "", "vicsek: external field's direction y"),
+    ANY_REAL(field_z, "", "vicsek: external field's direction z (dim = 3 only)"),
     {"predator", BOIDS_KEY_BOOL, offsetof(boids_params, predator), 0, 1, 0, "",
      "predator point on (1) or off (0)", NULL},
     ANY_REAL(predator_x, "length", "predator position x"),
@@ -124,6 +141,7 @@ boids_params boids_params_default(void) {
     p.k = 7; /* Ballerini et al. 2008: six to seven */
     p.speed = 120;
     p.noise = 0;
+    p.field_x = 1; /* a field switched on with `field` alone points along +x */
     return p;
 }
 
@@ -317,6 +335,11 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
                                "parameters: separation_radius = %g is above vision_radius = %g "
                                "(separation only acts on boids within vision)",
                                p->separation_radius, p->vision_radius);
+    if (p->field > 0 && p->field_x == 0 && p->field_y == 0 && (p->dim != 3 || p->field_z == 0))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "parameters: field = %g has no direction: field_x, field_y%s are "
+                               "all 0",
+                               p->field, p->dim == 3 ? " and field_z" : "");
     double side = p->width < p->height ? p->width : p->height;
     if (p->dim == 3 && p->depth < side) side = p->depth;
     double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
@@ -449,6 +472,18 @@ static void preset_vicsek(boids_params *p) {
     p->min_speed = 0;
 }
 
+static void preset_chate(boids_params *p) {
+    /* Gregoire and Chate 2004, Chate, Ginelli, Gregoire and Raynaud 2008: vectorial noise
+     * (noise * n * xi added to the sum of the n headings), v0 = 0.5, R = 1, dt = 1, at
+     * density 2: 2048 agents in a periodic square of side 32. */
+    preset_vicsek(p);
+    p->noise_type = BOIDS_NOISE_VECTORIAL;
+    p->count = 2048;
+    p->width = p->height = p->depth = 32;
+    p->speed = p->initial_speed = p->max_speed = 0.5;
+    p->noise = 0.5;
+}
+
 static const struct {
     boids_preset_info info;
     void (*apply)(boids_params *);
@@ -464,6 +499,8 @@ static const struct {
     {{"swarm", "no alignment, strong cohesion: dense buzzing clouds, order near 0"}, preset_swarm},
     {{"chaos", "separation only, fast: a gas with no groups and random headings"}, preset_chaos},
     {{"vicsek", "Vicsek 1995: 400 agents at density 4, v0 0.03, R 1, noise eta 2"}, preset_vicsek},
+    {{"chate", "Chate et al. 2008: vectorial noise 0.5, 2048 agents at density 2, v0 0.5, R 1"},
+     preset_chate},
     {{"murmuration", "3-D starlings: 20,000 boids, topological k = 7, a roost and a diving "
                      "falcon"},
      preset_murmuration},

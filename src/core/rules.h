@@ -146,9 +146,34 @@ typedef struct RULES_FN(rules_k) {
     R food_r2, w_food;
     R avoid_dist, w_avoid, clear; /* look-ahead, its weight, clearance (separation_radius) */
     R reach_pad;                  /* the look-ahead and its clearance, 1/256 larger (rules_near) */
+    /* The Vicsek model's menu (vicsek_update), each off by default: vectorial noise, nematic
+     * alignment, the chiral turn by the angle whose cosine and sine are chi_cos, chi_sin
+     * (about +z in the box), the external field fld (strength times unit direction). */
+    int vec_noise, nematic, chiral, fld;
+    R chi_cos, chi_sin;
+    RULES_VEC(fld_at, fld_x, fld_y, fld_z);
     /* The interaction table (rules_k_set_interact), NULL when it holds nothing. */
     const RULES_FN(rules_table) * tab;
 } RULES_FN(rules_k);
+
+/* rules_k's Vicsek menu from the parameters. The field's direction is normalised in double
+ * (scaled by its largest component first, so that no square overflows) over the axes of the
+ * run's dimension p->dim, not of this instance's, so that the box's instance, which the GPU
+ * takes its constants from, holds the plane's field in a planar run. */
+static inline void RULES_FN(rules_k_menu)(RULES_FN(rules_k) * k, const boids_params *p) {
+    k->vec_noise = p->noise_type == BOIDS_NOISE_VECTORIAL;
+    k->nematic = p->alignment == BOIDS_ALIGNMENT_NEMATIC;
+    k->chiral = p->chirality != 0;
+    k->chi_cos = (R)cos(p->chirality);
+    k->chi_sin = (R)sin(p->chirality);
+    double e[3] = {p->field_x, p->field_y, p->dim == 3 ? p->field_z : 0}, big = 0, len = 0;
+    for (int c = 0; c < 3; c++) big = fabs(e[c]) > big ? fabs(e[c]) : big;
+    for (int c = 0; c < 3; c++) e[c] = big > 0 ? e[c] / big : 0;
+    for (int c = 0; c < 3; c++) len += e[c] * e[c];
+    k->fld = p->field > 0 && big > 0;
+    for (int c = 0; c < RULES_DIM; c++)
+        k->fld_at[c] = k->fld ? (R)(p->field * e[c] / sqrt(len)) : 0;
+}
 
 static inline void RULES_FN(rules_k_init)(RULES_FN(rules_k) * k, const boids_params *p) {
     const double side[3] = {p->width, p->height, p->depth};
@@ -186,6 +211,7 @@ static inline void RULES_FN(rules_k_init)(RULES_FN(rules_k) * k, const boids_par
     k->clear = (R)p->separation_radius;
     k->reach_pad = (R)((p->avoid_distance + p->separation_radius) * (1 + 1.0 / 256));
     k->tab = NULL;
+    RULES_FN(rules_k_menu)(k, p);
 }
 
 /* ---- vectors ------------------------------------------------------------------------- */
@@ -504,6 +530,15 @@ static inline void RULES_FN(rules_normal)(const RULES_FN(rules_k) * k,
     RULES_FN(rules_seg_normal)(ax, ay, bx, by, &nrm[0], &nrm[1]);
 }
 
+/* The vectorial noise's random unit vector xi in the plane: at the angle 2 pi u1 (u2
+ * unused), uniform on the circle. */
+static inline void RULES_FN(vicsek_xi)(R u1, R u2, R xi[2]) {
+    (void)u2;
+    R phi = (R)(2 * M_PI) * u1;
+    xi[0] = (R)cos(phi);
+    xi[1] = (R)sin(phi);
+}
+
 /* The Vicsek heading in the plane: the angle of the heading sum s of n unit vectors (the
  * previous heading, of v, for a sum below n * RULES_VICSEK_TOL) plus noise uniform in
  * [-eta/2, eta/2] from the variate u1 in [0, 1) (u2 unused), mirrored with the velocity on
@@ -577,6 +612,17 @@ static inline void RULES_FN(vicsek3_basis)(const R e[3], R t1[3], R t2[3]) {
     t2[0] = b;
     t2[1] = sign + e[1] * e[1] * a;
     t2[2] = -e[1];
+}
+
+/* The vectorial noise's random unit vector xi in the box: z = 1 - 2 u1 and the azimuth
+ * 2 pi u2, uniform on the sphere (Archimedes' hat-box theorem, as the noise cone below). */
+static inline void RULES_FN(vicsek_xi)(R u1, R u2, R xi[3]) {
+    R z = 1 - 2 * u1;
+    R r = (R)sqrt(z * z < 1 ? 1 - z * z : 0);
+    R phi = (R)(2 * M_PI) * u2;
+    xi[0] = r * (R)cos(phi);
+    xi[1] = r * (R)sin(phi);
+    xi[2] = z;
 }
 
 /* The Vicsek direction in the box: the normalised heading sum s of n unit vectors (the
@@ -910,19 +956,56 @@ static inline void RULES_FN(vicsek_add)(const R v[RULES_DIM], R s[RULES_DIM]) {
         for (int c = 0; c < RULES_DIM; c++) s[c] += v[c] / m;
 }
 
+/* Adds agent j's unit heading u (vicsek_add's term) to agent i's sum s as i counts it: as
+ * it is (polar alignment), or with nematic alignment negated where it points against i's
+ * own unit heading ui (u . ui < 0; a heading at right angles, or a resting agent's zero,
+ * counts as it is). Agent i's own term always counts positive. */
+static inline void RULES_FN(vicsek_term)(const RULES_FN(rules_k) * k, const R ui[RULES_DIM],
+                                         const R u[RULES_DIM], R s[RULES_DIM]) {
+    if (k->nematic && RULES_FN(rules_dot)(ui, u) < 0)
+        for (int c = 0; c < RULES_DIM; c++) s[c] -= u[c];
+    else
+        for (int c = 0; c < RULES_DIM; c++) s[c] += u[c];
+}
+
+/* The aligned vector t of the menu from the heading sum s of n headings: s, plus the field
+ * (fld_at), plus with vectorial noise noise * n * xi (vicsek_xi of u1, u2; Gregoire and
+ * Chate 2004), turned by the chiral angle (about +z in the box). Returns the angular noise
+ * vicsek_direction then applies: noise, or 0 with vectorial noise. With every option off, t
+ * is s bit for bit. */
+static inline R RULES_FN(vicsek_menu)(const RULES_FN(rules_k) * k, const R s[RULES_DIM], long n,
+                                      R u1, R u2, R noise, R t[RULES_DIM]) {
+    RULES_FN(rules_copy)(t, s);
+    if (k->fld)
+        for (int c = 0; c < RULES_DIM; c++) t[c] += k->fld_at[c];
+    if (k->vec_noise) {
+        R xi[RULES_DIM], a = noise * (R)n;
+        RULES_FN(vicsek_xi)(u1, u2, xi);
+        for (int c = 0; c < RULES_DIM; c++) t[c] += a * xi[c];
+        noise = 0;
+    }
+    if (k->chiral) {
+        R x = t[0], y = t[1];
+        t[0] = k->chi_cos * x - k->chi_sin * y;
+        t[1] = k->chi_sin * x + k->chi_cos * y;
+    }
+    return noise;
+}
+
 /* Moves the agent at p with its old velocity v and gives it the new direction's velocity at
  * the constant speed (vicsek_direction from the heading sum s of n headings, itself
- * included, and the noise variates u1, u2 in [0, 1)). Obstacles: the same hard rule as
- * Reynolds boids (rules_block, the new direction mirrored); the table's points and the
- * avoidance steering do not act in this model. */
+ * included, through the menu (vicsek_menu), and the noise variates u1, u2 in [0, 1)).
+ * Obstacles: the same hard rule as Reynolds boids (rules_block, the new direction
+ * mirrored); the table's points and the avoidance steering do not act in this model. */
 static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, const R s[RULES_DIM],
                                            long n, R u1, R u2, R noise, R speed, R p[RULES_DIM],
                                            R v[RULES_DIM]) {
-    R np[RULES_DIM], d[RULES_DIM];
+    R np[RULES_DIM], d[RULES_DIM], t[RULES_DIM];
     int flip[RULES_DIM];
     for (int c = 0; c < RULES_DIM; c++) np[c] = p[c] + v[c] * k->dt;
     RULES_FN(rules_boundary)(k, np, flip);
-    RULES_FN(vicsek_direction)(s, n, v, u1, u2, noise, flip, d);
+    noise = RULES_FN(vicsek_menu)(k, s, n, u1, u2, noise, t);
+    RULES_FN(vicsek_direction)(t, n, v, u1, u2, noise, flip, d);
     if (k->tab && k->tab->nobst) RULES_FN(rules_block)(k, p, np, d);
     for (int c = 0; c < RULES_DIM; c++) p[c] = np[c], v[c] = speed * d[c];
 }

@@ -160,9 +160,11 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     X(width) X(height) X(depth) X(half_w) X(half_h) X(half_d) X(vision2) X(sep2)                   \
     X(cos_half_fov) X(max_speed) X(min_speed) X(max_force) X(dt) X(w_sep) X(w_align) X(w_coh)     \
     X(wall_margin) X(w_wall) X(pred_x) X(pred_y) X(pred_z) X(pred_r2) X(w_pred) X(food_x)         \
-    X(food_y) X(food_z) X(food_r2) X(w_food) X(avoid_dist) X(w_avoid) X(clear) X(reach_pad)
+    X(food_y) X(food_z) X(food_r2) X(w_food) X(avoid_dist) X(w_avoid) X(clear) X(reach_pad)     \
+    X(chi_cos) X(chi_sin) X(fld_x) X(fld_y) X(fld_z)
 /* clang-format on */
-#define FLAGS_FROM_RULES_K(X) X(full_fov) X(wrap) X(walls) X(predator) X(food)
+#define FLAGS_FROM_RULES_K(X)                                                                      \
+    X(full_fov) X(wrap) X(walls) X(predator) X(food) X(vec_noise) X(nematic) X(chiral) X(fld)
 
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;

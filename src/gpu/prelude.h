@@ -130,6 +130,15 @@ enum {
     X(uint, uint32_t, ncz)                                                                         \
     X(float, float, inv_cell_d)                                                                    \
     X(float, float, cos_half_noise)                                                                \
+    X(uint, uint32_t, vec_noise)                                                                   \
+    X(uint, uint32_t, nematic)                                                                     \
+    X(uint, uint32_t, chiral)                                                                      \
+    X(uint, uint32_t, fld)                                                                         \
+    X(float, float, chi_cos)                                                                       \
+    X(float, float, chi_sin)                                                                       \
+    X(float, float, fld_x)                                                                         \
+    X(float, float, fld_y)                                                                         \
+    X(float, float, fld_z)                                                                         \
     X(uint, uint32_t, split)                                                                       \
     X(uint, uint32_t, tile_lo)                                                                     \
     X(uint, uint32_t, tile_nrows)                                                                  \

@@ -370,6 +370,9 @@ static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint
     p->neighbours = BOIDS_NEIGHBOURS_METRIC;
     p->boundary = BOIDS_BOUNDARY_WRAP;
     run_sets("vicsek wrap metric", p, prog, bufs, ubo);
+    p->noise_type = BOIDS_NOISE_VECTORIAL, p->noise = 0.7, p->chirality = 0.3;
+    p->field = 0.8, p->field_x = 1, p->field_y = -2;
+    run_sets("vicsek menu: vectorial, chiral, field", p, prog, bufs, ubo);
 }
 
 #else
@@ -548,6 +551,9 @@ static void dim_vicsek_sets(boids_params *p, GLuint prog, GLuint bufs[3], GLuint
     run_sets("vicsek walls noise 1.5", p, prog, bufs, ubo);
     p->neighbours = BOIDS_NEIGHBOURS_METRIC, p->boundary = BOIDS_BOUNDARY_WRAP, p->noise = 6.283;
     run_sets("vicsek wrap metric noise 2 pi", p, prog, bufs, ubo);
+    p->noise_type = BOIDS_NOISE_VECTORIAL, p->noise = 0.7, p->chirality = 0.3;
+    p->field = 0.8, p->field_x = 1, p->field_y = -2, p->field_z = 0.5;
+    run_sets("vicsek menu: vectorial, chiral, field", p, prog, bufs, ubo);
 }
 #endif
 
@@ -588,9 +594,11 @@ static unsigned decision(unsigned op) {
 }
 
 /* Whether the GPU's sin and cos enter a case's outputs: the ops of the dimension's Vicsek turn
- * (OP_TRIG and the update, where it has one), with noise. */
+ * (OP_TRIG and the update, where it has one), with noise; and the update with vectorial
+ * noise in either dimension (its random unit vector is a cosine and a sine). */
 static int trig_op(const boids_params *p, unsigned op) {
-    return OP_TRIG >= 0 && p->noise != 0 && ((int)op == OP_TRIG || op == OP_UPDATE);
+    const int trig = OP_TRIG >= 0 || p->noise_type == BOIDS_NOISE_VECTORIAL;
+    return trig && p->noise != 0 && ((int)op == OP_TRIG || op == OP_UPDATE);
 }
 
 /* rules.h's answer for one case, in the shader's output layout. */

@@ -53,7 +53,7 @@ const int UPD_P = 3, UPD_V = 6, UPD_N = 9, UPD_U1 = 10, UPD_U2 = 11;
 void dim_op(uint op) {
     switch (op) {
     case 15u: // vicsek_direction: the sum of n = x(9) headings, velocity at 3, u1 x(10), u2 x(11)
-        putv(0, vicsek_direction(at(0), uint(x(9)), at(3), x(10), x(11)));
+        putv(0, vicsek_direction(at(0), uint(x(9)), at(3), x(10), x(11), P.noise));
         break;
     case 16u: // the two noise variates of (step x(0), id x(1))
         put(0, noise_u(uint(x(0)), uint(x(1))));

@@ -42,7 +42,8 @@ typedef struct shared_option {
 
 static const shared_option shared[] = {
     {APP_PARAMS, OPT_PRESET, "preset", NULL, "NAME",
-     "classic, lab, flock, school, swarm, chaos, vicsek, murmuration"},
+     "classic, lab, flock, school, swarm, chaos, vicsek, chate,\n"
+     "murmuration"},
     {APP_PARAMS, OPT_CONFIG, "config", NULL, "FILE", "INI file of key = value lines"},
     {APP_PARAMS, 'n', "count", NULL, "N",
      "number of boids; above the parameters' N the world grows\n"

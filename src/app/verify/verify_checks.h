@@ -19,7 +19,8 @@ enum { VERIFY_MAX_BACKENDS = 4 };
 #define VERIFY_SCENARIOS                                                                           \
     "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"      \
     "vicsek-topological,topological,topological-vision,topological-sparse,interact,"               \
-    "interact-walls,vicsek-interact"
+    "interact-walls,vicsek-interact,vicsek-vectorial,vicsek-nematic,vicsek-chiral,vicsek-field,"   \
+    "vicsek-menu"
 
 /* What to check, as the command line gave it. */
 typedef struct verify_opts {

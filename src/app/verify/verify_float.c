@@ -90,6 +90,24 @@ static double norm(int dim, const double v[3]) {
 /* The decisions that do not involve pairs: the predator and food radii and the wall margins
  * (Reynolds); the zero-sum tolerance, a wall at the moved position and, in the box, the
  * basis sign (Vicsek, heading sum `sum` of cnt headings). */
+/* The menu's aligned vector t (rules.h's vicsek_menu, before the chiral turn, which keeps
+ * its length and its z) from the heading sum of boid i: plus the field, plus the vectorial
+ * noise's noise * n * xi of the noise at step 0 (every backend is fresh from an upload);
+ * the field and xi as the float path has them, well within the bands' widths. */
+static void menu_sum(const boids_params *p, size_t i, int dim, const double sum[3], long cnt,
+                     double t[3]) {
+    rules_k_f3 k;
+    rules_k_init_f3(&k, p);
+    for (int c = 0; c < 3; c++) t[c] = c < dim ? sum[c] + k.fld_at[c] : 0;
+    if (!k.vec_noise) return;
+    float u1 = (float)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i), xi[3] = {0, 0, 0};
+    if (dim == 3)
+        vicsek_xi_f3(u1, (float)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i), xi);
+    else
+        vicsek_xi_f2(u1, 0, xi);
+    for (int c = 0; c < dim; c++) t[c] += p->noise * (double)cnt * xi[c];
+}
+
 static void band_external(const boids_params *p, const boids_flock *f, size_t i,
                           const double sum[3], long cnt, verify_amb *a) {
     const int dim = f->z ? 3 : 2, wrap = p->boundary == BOIDS_BOUNDARY_WRAP,
@@ -102,6 +120,9 @@ static void band_external(const boids_params *p, const boids_flock *f, size_t i,
     double x[3], v[3];
     boid_of(f, i, x, v);
     if (p->model == BOIDS_MODEL_VICSEK) {
+        double t[3];
+        menu_sum(p, i, dim, sum, cnt, t);
+        sum = t;
         /* |S| vs n tol: float n 1e-5 (RULES_VICSEK_TOL in float), with the float error of a
          * sum of n unit vectors (a few FLT_EPSILON each) on top. */
         if (norm(dim, sum) <= (double)cnt * (1e-5 + 16 * FLT_EPSILON)) verify_amb_self(a);
@@ -259,6 +280,7 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
     int enter = 0, leave = 0; /* ambiguous candidates that may enter or leave a full selection */
     const double sp = norm(dim, v);
     for (int c = 0; sp > 0 && c < dim; c++) sum[c] = v[c] / sp;
+    const double sum0[3] = {sum[0], sum[1], sum[2]}; /* its own heading */
     for (size_t j = 0; j < f->n; j++) {
         if (j == i) continue;
         pair_d q;
@@ -267,7 +289,13 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         boid_of(f, j, b, vj);
         if (in && vicsek) {
             const double sj = norm(dim, vj);
-            for (int c = 0; sj > 0 && c < dim; c++) sum[c] += vj[c] / sj;
+            double dot = 0, uj[3] = {0, 0, 0};
+            for (int c = 0; sj > 0 && c < dim; c++) uj[c] = vj[c] / sj, dot += uj[c] * sum0[c];
+            /* nematic: a heading at right angles may take either sign in float */
+            if (p->alignment == BOIDS_ALIGNMENT_NEMATIC && fabs(dot) <= 8 * FLT_EPSILON)
+                verify_amb_self(a);
+            const double sg = p->alignment == BOIDS_ALIGNMENT_NEMATIC && dot < 0 ? -1 : 1;
+            for (int c = 0; c < dim; c++) sum[c] += sg * uj[c];
             cnt++;
         }
         if (q.amb) {

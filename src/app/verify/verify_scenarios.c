@@ -56,6 +56,15 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
         if (p->noise == 0) p->noise = 1.0;
         if (p->noise_seed == 0) p->noise_seed = (long)seed;
     }
+    /* The model menu (docs/model.md): each variant alone, then all four at once. */
+    const int menu = !strcmp(name, "vicsek-menu");
+    if (menu || !strcmp(name, "vicsek-vectorial")) p->noise_type = BOIDS_NOISE_VECTORIAL;
+    if (menu || !strcmp(name, "vicsek-nematic")) p->alignment = BOIDS_ALIGNMENT_NEMATIC;
+    if (menu || !strcmp(name, "vicsek-chiral")) p->chirality = 0.3;
+    if (menu || !strcmp(name, "vicsek-field")) {
+        p->field = 1.5;
+        p->field_x = 1, p->field_y = 2, p->field_z = -0.5;
+    }
     if (!strcmp(name, "vicsek-walls")) p->boundary = BOIDS_BOUNDARY_WALLS, extra = 16;
     if (!strcmp(name, "vicsek-open")) p->boundary = BOIDS_BOUNDARY_OPEN;
     if (strstr(name, "topological")) {

@@ -88,15 +88,20 @@ static inline R RULES_FN(verify_offset)(const RULES_FN(rules_k) * k, const SNAP 
 }
 
 /* The Vicsek heading sum of boid i and its neighbours nb (m, ascending) into out, in index
- * order or reversed; returns the headings summed. */
-static inline long RULES_FN(verify_vicsek_sum)(const SNAP *s, size_t i, const size_t *nb, size_t m,
-                                               int reverse, R out[D]) {
+ * order or reversed, each term as i counts it (vicsek_term: nematic signs it by i's own
+ * heading); returns the headings summed. */
+static inline long RULES_FN(verify_vicsek_sum)(const RULES_FN(rules_k) * k, const SNAP *s, size_t i,
+                                               const size_t *nb, size_t m, int reverse, R out[D]) {
     const size_t q = verify_below(nb, m, i);
-    R pos[D], vel[D];
-    for (int a = 0; a < D; a++) out[a] = 0;
+    R pos[D], vel[D], ui[D], u[D];
+    for (int a = 0; a < D; a++) out[a] = ui[a] = 0;
+    RULES_FN(verify_boid)(s, i, pos, vel);
+    RULES_FN(vicsek_add)(vel, ui);
     for (size_t a = 0; a <= m; a++) {
         RULES_FN(verify_boid)(s, verify_merged(nb, q, i, reverse ? m - a : a), pos, vel);
-        RULES_FN(vicsek_add)(vel, out);
+        for (int c = 0; c < D; c++) u[c] = 0;
+        RULES_FN(vicsek_add)(vel, u);
+        RULES_FN(vicsek_term)(k, ui, u, out);
     }
     return (long)m + 1;
 }
@@ -136,7 +141,7 @@ static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN
                                            const SNAP *s, size_t i, const size_t *nb, size_t m,
                                            int reverse, R out[D]) {
     if (p->model == BOIDS_MODEL_VICSEK)
-        return RULES_FN(verify_vicsek_sum)(s, i, nb, m, reverse, out);
+        return RULES_FN(verify_vicsek_sum)(k, s, i, nb, m, reverse, out);
     R pi[D], vi[D], pj[D], vj[D], d[D];
     RULES_FN(rules_acc) a;
     RULES_FN(rules_acc_init)(&a);
