@@ -65,7 +65,8 @@ void bench_forward_build(bench_forward *f, const bench_config *c, const app_opts
     for (int i = 0; i < o->nsets; i++) fwd_add(f, "--set"), fwd_add(f, o->sets[i]);
     if (c->threads > 0) fwd_pair(f, "--threads", "%.0f", c->threads);
     if (c->fixed_world) fwd_add(f, "--fixed-world");
-    if (c->age) fwd_pair(f, "--age", "%.0f", (double)c->age);
+    /* --age goes with each formed point (bench_baseline_point): the steps this build aged
+     * that point's flock. */
     if (c->stage_timer != BENCH_TIMER_AUTO) {
         fwd_add(f, "--stage-timer");
         fwd_add(f, c->stage_timer == BENCH_TIMER_GL ? "gl" : "fenced");
@@ -143,7 +144,7 @@ static void last_line(const char *text, char *out, size_t size) {
     snprintf(out, size, "%.*s", (int)(end - start), start);
 }
 
-boids_status bench_baseline_check(const char *path, const bench_forward *f, boids_error *err) {
+boids_status bench_baseline_check(const char *path, bench_forward *f, boids_error *err) {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
         return boids_error_set(err, BOIDS_ERR_INPUT, "--baseline %s: not an executable file", path);
@@ -163,7 +164,8 @@ boids_status bench_baseline_check(const char *path, const bench_forward *f, boid
     if (!help)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--baseline %s: `--help` failed, so it is not a boids-bench", path);
-    static const char *const needed[] = {"--sizes", "--backends", "--out", "--no-plot"};
+    static const char *const needed[] = {"--sizes", "--backends", "--out", "--no-plot", "--age"};
+    f->flocks = strstr(help, "--flocks") != NULL;
     const char *missing = NULL;
     for (size_t i = 0; i < sizeof needed / sizeof needed[0] && !missing; i++)
         if (!strstr(help, needed[i])) missing = needed[i];
@@ -260,8 +262,24 @@ static void from_row(bench_point *pt, const csv_row *r, const bench_usage *u) {
     pt->steps_per_rep = (unsigned)csv_num(r, "steps_per_rep");
     pt->reps = (unsigned)csv_num(r, "reps");
     pt->warmup = (unsigned)csv_num(r, "warmup");
-    pt->ms = (bench_stats){csv_num(r, "ms_median"), csv_num(r, "ms_q1"), csv_num(r, "ms_q3"),
-                           csv_num(r, "ms_min"), csv_num(r, "ms_max")};
+    pt->ms = (bench_stats){csv_num(r, "ms_median"),
+                           csv_num(r, "ms_q1"),
+                           csv_num(r, "ms_q3"),
+                           csv_num(r, "ms_min"),
+                           csv_num(r, "ms_max"),
+                           NAN,
+                           NAN};
+    /* Every repetition's time, the mean and the sd: unknown (ntimes 0, NAN) where an older
+     * baseline lacks the columns. */
+    pt->ms.mean = csv_num(r, "ms_mean");
+    pt->ms.sd = csv_num(r, "ms_sd");
+    pt->ntimes = 0;
+    const char *times = csv_get(r, "times_ms");
+    for (char *end; times && pt->ntimes < BENCH_MAX_REPS; times = end) {
+        double v = strtod(times, &end);
+        if (end == times) break;
+        pt->times[pt->ntimes++] = v;
+    }
     pt->cpu_util = csv_num(r, "cpu_util");
     pt->gpu_bytes_per_boid = csv_num(r, "gpu_bytes_per_boid");
     pt->host_bytes_per_boid = csv_num(r, "host_bytes_per_boid");
@@ -300,6 +318,18 @@ void bench_baseline_point(const char *path, const bench_forward *f, bench_point 
         "--no-plot", "--out",   dir};
     int argc = 8;
     for (int i = 0; i < f->n; i++) argv[argc++] = f->arg[i];
+    /* The point's flock: the formed one by the steps this build aged it (a boids-bench with
+     * --flocks then times that flock only), the random start by --flocks random where the
+     * baseline knows it (older ones time only the random start). */
+    char age[32];
+    snprintf(age, sizeof age, "%lu", pt->age);
+    if (pt->formed) {
+        argv[argc++] = "--age";
+        argv[argc++] = age;
+    } else if (f->flocks) {
+        argv[argc++] = "--flocks";
+        argv[argc++] = "random";
+    }
     argv[argc] = NULL;
     static bench_sample before, after; /* 8 KB each; one point runs at a time */
     bench_sample_take(&before);

@@ -37,13 +37,22 @@ int bench_backend_is_gpu(bench_backend b);
 int bench_backend_is_det(bench_backend b);
 int bench_backend_variant(bench_backend b);
 
-/* Median, quartiles (linear interpolation between order statistics) and extremes. */
+/* Median, quartiles (linear interpolation between order statistics) and extremes; the mean
+ * and the sample standard deviation (n - 1; 0 for one value), as hyperfine reports them. */
 typedef struct bench_stats {
     double median, q1, q3, min, max;
+    double mean, sd;
 } bench_stats;
 
 /* Sorts v in place and summarises it; n >= 1. */
 bench_stats bench_stats_of(double *v, size_t n);
+
+/* "A ran X +- s times faster than B" (hyperfine's comparison): X = mean_b / mean_a and its
+ * standard deviation propagated from both: s = X sqrt((sd_a / mean_a)^2 + (sd_b / mean_b)^2).
+ * Returns X; *sd gets s. */
+double bench_ratio_sd(double mean_a, double sd_a, double mean_b, double sd_b, double *sd);
+
+enum { BENCH_MAX_REPS = 100 }; /* timed repetitions of a point, at most */
 
 typedef enum bench_state { BENCH_OK, BENCH_SKIPPED, BENCH_FAILED } bench_state;
 
@@ -54,14 +63,19 @@ typedef struct bench_point {
     bench_state state;
     char reason[1024]; /* why skipped or failed */
 
-    int baseline;           /* 1: measured by the --baseline build, labelled name@baseline */
-    int threads;            /* threads that ran the steps (see bench_usage.busy_threads) */
-    unsigned steps_per_rep; /* timed steps in one repetition */
-    unsigned reps, warmup;  /* timed and untimed repetitions */
-    bench_stats ms;         /* wall milliseconds per step over the repetitions */
-    double cpu_util;        /* process CPU time / wall time while timing: cores kept busy */
-    double load1;           /* 1-minute load average when the point started */
-    double load1_end;       /* ... and when it ended */
+    int baseline;                 /* 1: measured by the --baseline build, labelled name@baseline */
+    int threads;                  /* threads that ran the steps (see bench_usage.busy_threads) */
+    unsigned steps_per_rep;       /* timed steps in one repetition */
+    unsigned reps, warmup;        /* timed and untimed repetitions */
+    bench_stats ms;               /* wall milliseconds per step over the repetitions */
+    double times[BENCH_MAX_REPS]; /* each timed repetition's ms per step, in the order run */
+    unsigned ntimes;              /* entries in times (0: unknown, an older baseline) */
+    int formed;                   /* the flock: 0 the random start, 1 formed (aged) */
+    unsigned long age;            /* steps the initial state was advanced before timing */
+    int settled;      /* formed: 1 its neighbour count settled, 0 --age-max came first, -1 --age */
+    double cpu_util;  /* process CPU time / wall time while timing: cores kept busy */
+    double load1;     /* 1-minute load average when the point started */
+    double load1_end; /* ... and when it ended */
 
     /* Trust (bench_trust_judge): CPU the other processes used while the point was timed,
      * in cores (NAN unknown); cpu_util / threads (NAN unknown); the verdict and why. */
@@ -84,6 +98,7 @@ typedef struct bench_point {
 
     /* Derived after the sweep (NAN where it does not apply). */
     double ns_per_boid_step, boid_steps_per_s;
+    double ns_per_nbr; /* ns per boid-step / the mean neighbours per boid of the flock timed */
     double speedup[3]; /* against cpu-1t, cpu-all, cpu-ref at the same N */
     double exponent;   /* d log t / d log N from this backend's previous measured N */
     double ratio;      /* this build's rows: the baseline's median / this one's (--baseline) */
@@ -204,6 +219,14 @@ void bench_contend_stop(long pid);
  * wall time, on its own queries. */
 enum { BENCH_TIMER_AUTO, BENCH_TIMER_GL, BENCH_TIMER_FENCED };
 
+/* The flocks a sweep times at every N (--flocks): the random start, and the same flock
+ * formed: advanced on the cpu path (--age K steps, or until its mean neighbour count
+ * settles: grows by less than BENCH_SETTLE over a block of BENCH_SETTLE_BLOCK steps, at most
+ * --age-max steps). */
+enum { BENCH_FLOCK_RANDOM = 1, BENCH_FLOCK_FORMED = 2 };
+#define BENCH_SETTLE       0.05
+#define BENCH_SETTLE_BLOCK 50
+
 /* What the sweep was asked to do. */
 typedef struct bench_config {
     const char *preset; /* for the record; NULL means lab */
@@ -216,7 +239,9 @@ typedef struct bench_config {
     int enabled[BENCH_BACKENDS];
     int threads; /* of cpu-all */
     unsigned reps, warmup, max_steps;
-    unsigned long age; /* steps the initial state is advanced (cpu path) before timing */
+    unsigned long age;     /* --age: the formed flock's steps, fixed (0: until it settles) */
+    int flocks;            /* BENCH_FLOCK_RANDOM | BENCH_FLOCK_FORMED: the flocks timed */
+    unsigned long age_max; /* the settling rule's most steps (--age-max) */
     double rep_ms, budget_s;
     int quick;
     int contend;          /* a busy process on one core beside the sweep (--contend) */
@@ -227,8 +252,6 @@ typedef struct bench_config {
     int plot_png;         /* 1: PNG (pngcairo), 0: SVG */
     boids_interact inter; /* the points and obstacles of --config, on every backend */
 } bench_config;
-
-enum { BENCH_MAX_REPS = 100 };
 
 /* Measures pt (backend and N set, state BENCH_OK on entry) with parameters p from the
  * initial state init; on failure sets BENCH_FAILED and the backend's message. GPU points
@@ -255,6 +278,7 @@ typedef struct bench_forward {
     char pool[16384];
     size_t used;
     int overflow; /* more than arg or pool hold */
+    int flocks;   /* the baseline takes --flocks (bench_baseline_check finds out) */
 } bench_forward;
 
 struct app_opts;
@@ -263,7 +287,7 @@ void bench_forward_build(bench_forward *f, const bench_config *c, const struct a
 /* Whether path is an executable boids-bench whose --help lists every option of f and the
  * ones each point needs (--sizes, --backends, --out, --no-plot); BOIDS_ERR_INPUT naming
  * what is missing otherwise. */
-boids_status bench_baseline_check(const char *path, const bench_forward *f, boids_error *err);
+boids_status bench_baseline_check(const char *path, bench_forward *f, boids_error *err);
 
 /* Runs the baseline at path for pt's backend and N (set on entry, with the world and the
  * neighbours copied from this build's point) in a private temporary folder and fills pt

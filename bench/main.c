@@ -119,6 +119,24 @@ static boids_status parse_backends(const char *text, bench_config *c, boids_erro
     return boids_error_set(err, BOIDS_ERR_INPUT, "--backends: empty list");
 }
 
+/* "random", "formed" or both, comma separated. */
+static boids_status parse_flocks(const char *text, bench_config *c, boids_error *err) {
+    c->flocks = 0;
+    for (const char *s = text; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len == 6 && !strncmp(s, "random", 6))
+            c->flocks |= BENCH_FLOCK_RANDOM;
+        else if (len == 6 && !strncmp(s, "formed", 6))
+            c->flocks |= BENCH_FLOCK_FORMED;
+        else
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--flocks: unknown flock '%.*s' (random, formed)", (int)len, s);
+        s += len;
+        if (*s == ',') s++;
+    }
+    return c->flocks ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_INPUT, "--flocks: empty list");
+}
+
 /* mkdir -p. */
 static boids_status make_dir(const char *path, boids_error *err) {
     char buf[4096];
@@ -174,37 +192,65 @@ static double host_bytes(bench_backend b, size_t n) {
     }
 }
 
-/* Mean neighbours per boid of the initial state, from the cpu backend's neighbour hook
+/* Mean neighbours per boid of the n boids b holds, from the cpu backend's neighbour hook
  * (-1 if it is missing or fails): the workload a point's time should be read against. */
+static double backend_neighbours(boids_backend *b, const boids_params *p, size_t n) {
+    boids_error err;
+    double mean = -1.0;
+    uint32_t *count = malloc(n * sizeof *count);
+    uint64_t *hash = malloc(n * sizeof *hash);
+    if (count && hash && boids_backend_has_neighbours(b) &&
+        boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK) {
+        double sum = 0.0;
+        for (size_t i = 0; i < n; i++) sum += count[i];
+        mean = sum / (double)n;
+    }
+    free(count);
+    free(hash);
+    return mean;
+}
+
 static double mean_neighbours(const boids_params *p, const boids_flock *f, int threads) {
     boids_error err;
     boids_backend *b = boids_cpu_create(f, threads, &err);
     if (!b) return -1.0;
-    double mean = -1.0;
-    uint32_t *count = malloc(f->n * sizeof *count);
-    uint64_t *hash = malloc(f->n * sizeof *hash);
-    if (count && hash && boids_backend_has_neighbours(b) &&
-        boids_backend_neighbours(b, p, count, hash, &err) == BOIDS_OK) {
-        double sum = 0.0;
-        for (size_t i = 0; i < f->n; i++) sum += count[i];
-        mean = sum / (double)f->n;
-    }
-    free(count);
-    free(hash);
+    double mean = backend_neighbours(b, p, f->n);
     boids_backend_destroy(b);
     return mean;
 }
 
-/* Advances f by steps steps on the cpu path: every backend then starts from the same formed
- * flock. */
-static boids_status age_flock(const boids_params *p, const boids_interact *inter, boids_flock *f,
-                              int threads, unsigned long steps, boids_error *err) {
-    boids_backend *b = boids_cpu_create(f, threads, err);
+/* How the formed flock of one N came about. */
+typedef struct formed {
+    unsigned long steps; /* steps advanced from the random start */
+    double nbrs;         /* mean neighbours per boid then (-1 unknown) */
+    int settled;         /* 1 settled, 0 stopped at --age-max, -1 --age fixed the steps */
+} formed;
+
+/* Advances f on the cpu path (every backend then starts from the same formed flock): --age
+ * steps, or blocks of BENCH_SETTLE_BLOCK steps until the mean neighbour count grows by less
+ * than BENCH_SETTLE over a block, at most --age-max steps. nbrs0: the random start's. */
+static boids_status form_flock(const bench_config *c, const boids_params *p, boids_flock *f,
+                               double nbrs0, formed *out, boids_error *err) {
+    boids_backend *b = boids_cpu_create(f, c->threads, err);
     if (!b) return err->status;
-    boids_status s = boids_backend_set_interact(b, inter, err);
-    for (unsigned long done = 0; !s && done < steps; done += 1000)
-        s = boids_backend_step(b, p, (unsigned)(steps - done < 1000 ? steps - done : 1000), err);
+    boids_status s = boids_backend_set_interact(b, &c->inter, err);
+    *out = (formed){.steps = 0, .nbrs = nbrs0, .settled = c->age ? -1 : 0};
+    const unsigned long goal = c->age ? c->age : c->age_max;
+    while (!s && out->steps < goal && out->settled <= 0) {
+        unsigned long k = c->age ? goal - out->steps : BENCH_SETTLE_BLOCK;
+        if (k > goal - out->steps) k = goal - out->steps;
+        if (k > 1000) k = 1000;
+        if ((s = boids_backend_step(b, p, (unsigned)k, err))) break;
+        out->steps += k;
+        if (c->age) continue;
+        double prev = out->nbrs;
+        out->nbrs = backend_neighbours(b, p, f->n);
+        if (prev > 0.0 && out->nbrs >= 0.0 && out->nbrs < prev * (1.0 + BENCH_SETTLE))
+            out->settled = 1;
+        if (out->nbrs < 0.0) break; /* no neighbour count: nothing to settle on */
+    }
     if (!s) s = boids_backend_download(b, f, err);
+    if (!s && c->age) out->nbrs = backend_neighbours(b, p, f->n);
     boids_backend_destroy(b);
     return s;
 }
@@ -215,27 +261,29 @@ static void derive(const bench_config *c, bench_point *pts, size_t npts) {
     for (size_t i = 0; i < npts; i++) {
         bench_point *p = &pts[i];
         p->ns_per_boid_step = p->boid_steps_per_s = p->exponent = p->ratio = NAN;
+        p->ns_per_nbr = NAN;
         p->bytes_per_step = p->gbytes_per_s = NAN;
         for (int k = 0; k < 3; k++) p->speedup[k] = NAN;
         if (p->state != BENCH_OK) continue;
         double t = p->ms.median * 1e-3;
         p->ns_per_boid_step = 1e9 * t / (double)p->n;
+        p->ns_per_nbr = p->nbrs > 0 ? p->ns_per_boid_step / p->nbrs : NAN;
         p->boid_steps_per_s = (double)p->n / t;
         /* Against this build's backends, for the baseline's rows too: both builds' points
          * then share one scale in the speedup plot. */
         for (int k = 0; k < 3; k++)
             for (size_t j = 0; j < npts; j++)
                 if (pts[j].backend == against[k] && pts[j].n == p->n && pts[j].state == BENCH_OK &&
-                    !pts[j].baseline)
+                    !pts[j].baseline && pts[j].formed == p->formed)
                     p->speedup[k] = pts[j].ms.median / p->ms.median;
         for (size_t j = 0; j < npts && !p->baseline; j++)
             if (pts[j].baseline && pts[j].backend == p->backend && pts[j].n == p->n &&
-                pts[j].state == BENCH_OK)
+                pts[j].formed == p->formed && pts[j].state == BENCH_OK)
                 p->ratio = pts[j].ms.median / p->ms.median;
         /* The previous measured N of the same backend (points are in sweep order). */
         for (size_t j = i; j-- > 0;)
             if (pts[j].backend == p->backend && pts[j].baseline == p->baseline &&
-                pts[j].state == BENCH_OK && pts[j].n < p->n) {
+                pts[j].formed == p->formed && pts[j].state == BENCH_OK && pts[j].n < p->n) {
                 p->exponent =
                     log(p->ms.median / pts[j].ms.median) / log((double)p->n / (double)pts[j].n);
                 break;
@@ -280,7 +328,8 @@ static boids_status check_paths(const bench_config *c, const app_opts *o, boids_
 /* The options as given: -1 or NAN where not, so that --quick can fill in the rest. */
 typedef struct bench_args {
     const char *sizes, *backends;
-    long reps, warmup, max_steps, age;
+    const char *flocks;
+    long reps, warmup, max_steps, age, age_max;
     double rep_ms, budget;
 } bench_args;
 
@@ -327,7 +376,12 @@ static boids_status configure(bench_config *c, const bench_args *a, const app_op
     c->max_steps = (unsigned)(a->max_steps > 0 ? a->max_steps : c->quick ? 5 : 30);
     c->rep_ms = !isnan(a->rep_ms) ? a->rep_ms : c->quick ? 5.0 : 200.0;
     c->budget_s = !isnan(a->budget) ? a->budget : c->quick ? 2.0 : 120.0;
-    c->age = (unsigned long)a->age;
+    c->age = (unsigned long)(a->age > 0 ? a->age : 0);
+    c->age_max = (unsigned long)(a->age_max > 0 ? a->age_max : c->quick ? 100 : 1000);
+    /* --age alone times the flock it forms (what it has always done); by default both. */
+    if (!s)
+        s = parse_flocks(a->flocks ? a->flocks : a->age > 0 ? "formed" : "random,formed", c, err);
+    if (s) return s;
     c->threads = o->threads;
     c->preset = o->preset;
     c->seed = o->seed;
@@ -406,7 +460,7 @@ static int over_budget(const bench_run *r, const bench_point *pt, char *stop, si
     const bench_point *prev = NULL;
     for (size_t j = r->npts - 1; j-- > 0;)
         if (r->pts[j].backend == pt->backend && !r->pts[j].baseline &&
-            r->pts[j].state == BENCH_OK) {
+            r->pts[j].formed == pt->formed && r->pts[j].state == BENCH_OK) {
             prev = &r->pts[j];
             break;
         }
@@ -453,8 +507,8 @@ static int skip_point(bench_run *r, bench_point *pt) {
 static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
                           const boids_flock *init) {
     char head[96];
-    snprintf(head, sizeof head, "boids-bench: %-8s N=%zu ...", bench_backend_name(pt->backend),
-             pt->n);
+    snprintf(head, sizeof head, "boids-bench: %-8s N=%zu %s ...", bench_backend_name(pt->backend),
+             pt->n, pt->formed ? "formed" : "random");
     point_begin(r, head);
     double load[3];
     bench_loadavg(load);
@@ -489,6 +543,11 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
                         .nbrs = pt->nbrs,
                         .ncx = pt->ncx,
                         .ncy = pt->ncy,
+                        .ncz = pt->ncz,
+                        .dim = pt->dim,
+                        .formed = pt->formed,
+                        .age = pt->age,
+                        .settled = pt->settled,
                         .baseline = 1,
                         .state = BENCH_SKIPPED};
     char *stop = r->base_stopped[pt->backend];
@@ -501,8 +560,8 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
         return;
     }
     char head[96];
-    snprintf(head, sizeof head, "boids-bench: %s@baseline N=%zu ...",
-             bench_backend_name(pt->backend), pt->n);
+    snprintf(head, sizeof head, "boids-bench: %s@baseline N=%zu %s ...",
+             bench_backend_name(pt->backend), pt->n, pt->formed ? "formed" : "random");
     point_begin(r, head);
     bench_baseline_point(r->c->baseline, r->fwd, bp);
     point_end(r, head);
@@ -516,7 +575,43 @@ static void baseline_point(bench_run *r, const bench_point *pt) {
     }
 }
 
-/* Every enabled backend at N = n, from one initial state. */
+/* Every enabled backend at N = n from the initial state init, the flock fl describes (NULL:
+ * the random start, of nbrs neighbours per boid); ps, perr: whether N fits the parameters. */
+static void run_flock(bench_run *r, size_t n, const boids_params *p, const boids_flock *init,
+                      double nbrs, const formed *fl, boids_status ps, const boids_error *perr) {
+    const bench_config *c = r->c;
+    unsigned ncx, ncy;
+    model_grid(p, &ncx, &ncy);
+    for (int b = 0; b < BENCH_BACKENDS; b++) {
+        if (!c->enabled[b]) continue;
+        bench_point *pt = &r->pts[r->npts++];
+        *pt = (bench_point){.backend = (bench_backend)b,
+                            .n = n,
+                            .width = p->width,
+                            .height = p->height,
+                            .nbrs = fl ? fl->nbrs : nbrs,
+                            .formed = fl != NULL,
+                            .age = fl ? fl->steps : 0,
+                            .settled = fl ? fl->settled : 0,
+                            .ncx = ncx,
+                            .ncy = ncy,
+                            .ncz = p->dim == 3 ? model_cells(p->depth, p->vision_radius) : 1,
+                            .dim = p->dim,
+                            .state = BENCH_SKIPPED};
+        pt->threads = b == BENCH_CPU_1T                   ? 1
+                      : bench_backend_is_gpu(pt->backend) ? 0
+                                                          : r->all_threads;
+        if (ps)
+            snprintf(pt->reason, sizeof pt->reason, "N=%zu does not fit the parameters: %.500s", n,
+                     perr->msg);
+        else if (!skip_point(r, pt))
+            measure_point(r, pt, p, init);
+        r->bar.done++;
+        if (c->baseline) baseline_point(r, pt);
+    }
+}
+
+/* Every enabled backend at N = n: on the random start, then on the same flock formed. */
 static void run_size(bench_run *r, size_t n) {
     const bench_config *c = r->c;
     boids_params p;
@@ -526,33 +621,24 @@ static void run_size(bench_run *r, size_t n) {
     boids_flock init = {0};
     if (!ps) ps = boids_flock_alloc_dim(&init, n, p.dim, &perr);
     if (!ps) boids_flock_randomize(&init, &p, c->seed);
-    if (!ps && c->age) ps = age_flock(&p, &c->inter, &init, c->threads, c->age, &perr);
     double nbrs = ps ? -1.0 : mean_neighbours(&p, &init, c->threads);
-    unsigned ncx, ncy;
-    model_grid(&p, &ncx, &ncy);
-    for (int b = 0; b < BENCH_BACKENDS; b++) {
-        if (!c->enabled[b]) continue;
-        bench_point *pt = &r->pts[r->npts++];
-        *pt = (bench_point){.backend = (bench_backend)b,
-                            .n = n,
-                            .width = p.width,
-                            .height = p.height,
-                            .nbrs = nbrs,
-                            .ncx = ncx,
-                            .ncy = ncy,
-                            .ncz = p.dim == 3 ? model_cells(p.depth, p.vision_radius) : 1,
-                            .dim = p.dim,
-                            .state = BENCH_SKIPPED};
-        pt->threads = b == BENCH_CPU_1T                   ? 1
-                      : bench_backend_is_gpu(pt->backend) ? 0
-                                                          : r->all_threads;
-        if (ps)
-            snprintf(pt->reason, sizeof pt->reason, "N=%zu does not fit the parameters: %.500s", n,
-                     perr.msg);
-        else if (!skip_point(r, pt))
-            measure_point(r, pt, &p, &init);
-        r->bar.done++;
-        if (c->baseline) baseline_point(r, pt);
+    if (c->flocks & BENCH_FLOCK_RANDOM) run_flock(r, n, &p, &init, nbrs, NULL, ps, &perr);
+    if (c->flocks & BENCH_FLOCK_FORMED) {
+        formed fl = {.nbrs = -1.0};
+        if (!ps) {
+            fprintf(stderr, "boids-bench: N=%zu: forming the flock ...", n);
+            fflush(stderr);
+            ps = form_flock(c, &p, &init, nbrs, &fl, &perr);
+            if (!ps)
+                fprintf(stderr, " %lu steps, %.1f -> %.1f neighbours per boid%s\n", fl.steps, nbrs,
+                        fl.nbrs,
+                        fl.settled > 0    ? " (settled)"
+                        : fl.settled == 0 ? " (--age-max reached before it settled)"
+                                          : " (--age)");
+            else
+                fprintf(stderr, " failed: %s\n", perr.msg);
+        }
+        run_flock(r, n, &p, &init, nbrs, &fl, ps, &perr);
     }
     boids_flock_free(&init);
 }
@@ -600,7 +686,13 @@ static const char *const plot_formats[] = {"svg", "png", NULL};           /* plo
 int main(int argc, char **argv) {
     boids_atomic_cleanup_on_signals(); /* an interrupted sweep leaves no temporary files */
     bench_config c = {.out = ".", .plot = 1};
-    bench_args a = {.reps = -1, .warmup = -1, .max_steps = -1, .rep_ms = NAN, .budget = NAN};
+    bench_args a = {.reps = -1,
+                    .warmup = -1,
+                    .max_steps = -1,
+                    .age = -1,
+                    .age_max = -1,
+                    .rep_ms = NAN,
+                    .budget = NAN};
     int structure = 0;
     const app_option own[] = {
         {APP_SECTION, .name = "Sweep:"},
@@ -614,9 +706,15 @@ int main(int argc, char **argv) {
          .help = "time the structure observables instead of the backends: number\n"
                  "fluctuations and the velocity correlation at 2 and 8 vision radii\n"
                  "on each size's random state; writes structure.csv (bench/README.md)"},
+        {APP_TEXT, "flocks", 0, "LIST", &a.flocks,
+         .help = "the flocks timed at every N: random (the random start), formed\n"
+                 "(the same flock advanced until its neighbour count settles), or\n"
+                 "both (default random,formed; with --age: formed)"},
         {APP_LONG, "age", 0, "K", &a.age, 0, 10000000L,
-         .help = "advance the random initial state K steps (cpu path) before timing,\n"
-                 "to time formed flocks: more neighbours per boid (default 0)"},
+         .help = "form the flock by exactly K steps (cpu path) instead of until its\n"
+                 "mean neighbour count grows by under 5% in 50 steps"},
+        {APP_LONG, "age-max", 0, "K", &a.age_max, 1, 10000000L,
+         .help = "at most K steps to form the flock (default 1000; --quick 100)"},
         {APP_SECTION, .name = "Timing:"},
         {APP_LONG, "reps", 0, "R", &a.reps, 3, BENCH_MAX_REPS,
          .help = "timed repetitions per point (default 7; 3..100)"},
@@ -658,7 +756,8 @@ int main(int argc, char **argv) {
     const char *no_structure = a.backends   ? "--backends"
                                : c.baseline ? "--baseline"
                                : c.contend  ? "--contend"
-                               : a.age      ? "--age"
+                               : a.age > 0  ? "--age"
+                               : a.flocks   ? "--flocks"
                                             : NULL;
     if (structure && no_structure) {
         boids_error_set(&err, BOIDS_ERR_INPUT, "--structure times no backend steps: drop %s",
@@ -677,7 +776,7 @@ int main(int argc, char **argv) {
     static bench_run r; /* its stop reasons take 28 KB */
     r = (bench_run){.c = &c,
                     .m = &m,
-                    .pts = calloc((size_t)c.nsizes * BENCH_BACKENDS * 2, sizeof *r.pts),
+                    .pts = calloc((size_t)c.nsizes * BENCH_BACKENDS * 4, sizeof *r.pts),
                     .all_threads = c.threads > 0 ? c.threads : m.cpu_threads,
                     .fwd = &fwd};
     if (!r.pts) {
@@ -688,7 +787,8 @@ int main(int argc, char **argv) {
     if (contender < 0) return fail(&err);
     int nb = 0;
     for (int b = 0; b < BENCH_BACKENDS; b++) nb += c.enabled[b];
-    app_progress_begin(&r.bar, "boids-bench", "points", (double)(c.nsizes * nb));
+    int nf = !!(c.flocks & BENCH_FLOCK_RANDOM) + !!(c.flocks & BENCH_FLOCK_FORMED);
+    app_progress_begin(&r.bar, "boids-bench", "points", (double)(c.nsizes * nb * nf));
     for (int si = 0; si < c.nsizes; si++) run_size(&r, c.sizes[si]);
     app_progress_end(&r.bar);
     bench_contend_stop(contender);

@@ -214,7 +214,11 @@ void bench_measure(const bench_config *c, bench_point *pt, const boids_params *p
         bench_usage u;
         s = run_reps(b, pt->backend, p, init, pt->steps_per_rep, pt->warmup, pt->reps, 0, wall,
                      &pt->cpu_util, &u, NULL, NULL, &err);
-        if (!s) pt->ms = bench_stats_of(wall, pt->reps);
+        if (!s) {
+            memcpy(pt->times, wall, pt->reps * sizeof *wall);
+            pt->ntimes = pt->reps;
+            pt->ms = bench_stats_of(wall, pt->reps);
+        }
         if (!s) record_usage(pt, &u);
     }
     if (!s && bench_backend_is_gpu(pt->backend)) {

@@ -76,6 +76,21 @@ static const char *label(const bench_point *p, char *buf, size_t size) {
     return buf;
 }
 
+/* The row's name in the table and the plots: the label, with the threads cpu-all used (the
+ * cpu path runs a step on one thread where that is faster), e.g. "cpu-all(2t)@baseline". */
+static const char *row_name(const bench_point *p, char *buf, size_t size) {
+    if (p->backend == BENCH_CPU_ALL && p->threads > 0)
+        snprintf(buf, size, "%s(%dt)%s", bench_backend_name(p->backend), p->threads,
+                 p->baseline ? "@baseline" : "");
+    else
+        label(p, buf, size);
+    return buf;
+}
+
+static const char *flock_name(const bench_point *p) {
+    return p->formed ? "formed" : "random";
+}
+
 /* The larger load average of a point's start and end: the one it is judged by. */
 static double point_load(const bench_point *p) {
     return p->load1 > p->load1_end ? p->load1 : p->load1_end;
@@ -156,11 +171,30 @@ static int load_range(const bench_point *pts, size_t npts, double *lo, double *h
 /* The run's setting, the machine, and the load over the measured points. */
 static void print_header(const bench_config *c, const bench_machine *m, const bench_point *pts,
                          size_t npts) {
-    report("boids-bench: %s preset, %s, seed %llu, aged %lu steps, %u timed reps of up to %u "
-           "steps (+%u warm-up)%s",
+    report("boids-bench: %s preset, %s, seed %llu, %u timed reps of up to %u steps (+%u "
+           "warm-up)%s",
            c->preset ? c->preset : "lab",
-           c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->age,
-           c->reps, c->max_steps, c->warmup, c->contend ? ", --contend" : "");
+           c->fixed_world ? "fixed world" : "fixed density (world grows with N)", c->seed, c->reps,
+           c->max_steps, c->warmup, c->contend ? ", --contend" : "");
+    /* How each N's formed flock came about, once per N. */
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *p = &pts[i], *r = NULL;
+        int first = p->formed && !p->baseline;
+        for (size_t j = 0; j < i && first; j++) first = !(pts[j].formed && pts[j].n == p->n);
+        if (!first) continue;
+        for (size_t j = 0; j < npts && !r; j++)
+            if (!pts[j].formed && pts[j].n == p->n) r = &pts[j];
+        char n[24], from[32] = "", settle[96];
+        fmt_n(n, sizeof n, p->n);
+        snprintf(settle, sizeof settle, " (settled: under %g%% more in the last %d steps)",
+                 100.0 * BENCH_SETTLE, BENCH_SETTLE_BLOCK);
+        if (r && r->nbrs >= 0) snprintf(from, sizeof from, "%.1f -> ", r->nbrs);
+        report("N=%s formed flock: %lu steps from the random start, %s%.1f neighbours per boid%s",
+               n, p->age, from, p->nbrs,
+               p->settled > 0    ? settle
+               : p->settled == 0 ? " (not settled at --age-max)"
+                                 : " (--age)");
+    }
     if (c->baseline) report("baseline: %s (rows NAME@baseline)", c->baseline);
     report("CPU: %s, %d threads%s%s; GL: %s | %s", m->cpu_model, m->cpu_threads,
            m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
@@ -180,55 +214,158 @@ static int name_width(const bench_point *pts, size_t npts) {
     int w = 8;
     char name[48];
     for (size_t i = 0; i < npts; i++) {
-        int len = (int)strlen(label(&pts[i], name, sizeof name));
+        int len = (int)strlen(row_name(&pts[i], name, sizeof name));
         if (len > w) w = len;
     }
     return w;
 }
 
-/* The measured points, backend by backend (the baseline's row under this build's), in two
- * tables of at most 100 columns: the times and speedups, then the spread, the load and the
- * memory. */
+/* The measured points, backend by backend (the baseline's row under this build's; each N's
+ * random start, then its formed flock), in three tables of at most 100 columns: the times,
+ * cost per neighbour and speedups; the spread over the repetitions; the load and the memory. */
 static void print_rows(const bench_point *pts, size_t npts) {
     int w = name_width(pts, npts);
-    printf("\n%-*s %3s %6s %6s %9s %8s %7s %7s %8s %7s %5s %s\n", w, "backend", "thr", "N", "nbrs",
-           "ms/step", "ns/b-st", "Mb-st/s", "x cpu1t", "x cpuall", "x ref", "exp", "!");
+    printf("\n%-*s %3s %6s %6s %6s %9s %8s %7s %7s %8s %7s %s\n", w, "backend", "thr", "N", "flock",
+           "nbrs", "ms/step", "ns/b-st", "ns/nbr", "x cpu1t", "x cpuall", "x ref", "!");
     for (int b = 0; b < BENCH_BACKENDS; b++)
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
             if ((int)p->backend != b || p->state != BENCH_OK) continue;
-            char name[48], n[24], nb[16], ns[16], tp[16], s0[16], s1[16], s2[16], ex[16];
+            char name[48], n[24], nb[16], ns[16], nn[16], s0[16], s1[16], s2[16];
             fmt_n(n, sizeof n, p->n);
             fmt_num(nb, sizeof nb, p->nbrs >= 0 ? p->nbrs : NAN, "%.1f");
             fmt_num(ns, sizeof ns, p->ns_per_boid_step, "%.1f");
-            fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
+            fmt_num(nn, sizeof nn, p->ns_per_nbr, "%.3f");
             fmt_num(s0, sizeof s0, p->speedup[0], "%.2f");
             fmt_num(s1, sizeof s1, p->speedup[1], "%.2f");
             fmt_num(s2, sizeof s2, p->speedup[2], "%.1f");
-            fmt_num(ex, sizeof ex, p->exponent, "%.2f");
-            printf("%-*s %3d %6s %6s %9.4g %8s %7s %7s %8s %7s %5s %s\n", w,
-                   label(p, name, sizeof name), p->threads, n, nb, p->ms.median, ns, tp, s0, s1, s2,
-                   ex, p->trusted ? "" : "!");
+            printf("%-*s %3d %6s %6s %6s %9.4g %8s %7s %7s %8s %7s %s\n", w,
+                   row_name(p, name, sizeof name), p->threads, n, flock_name(p), nb, p->ms.median,
+                   ns, nn, s0, s1, s2, p->trusted ? "" : "!");
         }
-    printf("\n%-*s %6s %20s %5s %5s %6s %6s %7s %8s %6s\n", w, "backend", "N", "[q1 .. q3]", "util",
-           "load", "others", "GB/s", "gpuB/b", "hostB/b", "x base");
+    printf("\n%-*s %6s %6s %19s %20s %7s %5s %6s\n", w, "backend", "N", "flock", "mean +- sd",
+           "[q1 .. q3]", "Mb-st/s", "exp", "x base");
     for (int b = 0; b < BENCH_BACKENDS; b++)
         for (size_t i = 0; i < npts; i++) {
             const bench_point *p = &pts[i];
             if ((int)p->backend != b || p->state != BENCH_OK) continue;
-            char name[48], n[24], q[48], ut[16], ld[16], ot[16], bw[16], gm[16], hm[16], rt[16];
+            char name[48], n[24], ms[48], q[48], tp[16], ex[16], rt[16];
             fmt_n(n, sizeof n, p->n);
+            if (isnan(p->ms.mean))
+                snprintf(ms, sizeof ms, "-");
+            else
+                snprintf(ms, sizeof ms, "%.4g +- %.2g", p->ms.mean, p->ms.sd);
             snprintf(q, sizeof q, "[%.4g .. %.4g]", p->ms.q1, p->ms.q3);
+            fmt_num(tp, sizeof tp, p->boid_steps_per_s * 1e-6, "%.1f");
+            fmt_num(ex, sizeof ex, p->exponent, "%.2f");
+            fmt_num(rt, sizeof rt, p->ratio, "%.2f");
+            printf("%-*s %6s %6s %19s %20s %7s %5s %6s\n", w, row_name(p, name, sizeof name), n,
+                   flock_name(p), ms, q, tp, ex, rt);
+        }
+    printf("\n%-*s %6s %6s %5s %5s %6s %6s %7s %8s\n", w, "backend", "N", "flock", "util", "load",
+           "others", "GB/s", "gpuB/b", "hostB/b");
+    for (int b = 0; b < BENCH_BACKENDS; b++)
+        for (size_t i = 0; i < npts; i++) {
+            const bench_point *p = &pts[i];
+            if ((int)p->backend != b || p->state != BENCH_OK) continue;
+            char name[48], n[24], ut[16], ld[16], ot[16], bw[16], gm[16], hm[16];
+            fmt_n(n, sizeof n, p->n);
             fmt_num(ut, sizeof ut, p->cpu_util, "%.2f");
             fmt_num(ld, sizeof ld, point_load(p) >= 0 ? point_load(p) : NAN, "%.2f");
             fmt_num(ot, sizeof ot, p->others_cpu, "%.2f");
             fmt_num(bw, sizeof bw, p->gbytes_per_s, "%.2f");
             fmt_num(gm, sizeof gm, p->gpu_bytes_per_boid, "%.1f");
             fmt_num(hm, sizeof hm, p->host_bytes_per_boid, "%.1f");
-            fmt_num(rt, sizeof rt, p->ratio, "%.2f");
-            printf("%-*s %6s %20s %5s %5s %6s %6s %7s %8s %6s\n", w, label(p, name, sizeof name), n,
-                   q, ut, ld, ot, bw, gm, hm, rt);
+            printf("%-*s %6s %6s %5s %5s %6s %6s %7s %8s\n", w, row_name(p, name, sizeof name), n,
+                   flock_name(p), ut, ld, ot, bw, gm, hm);
         }
+}
+
+/* One comparison, as hyperfine prints it: `faster` ran `ratio` +- `sd` times faster than
+ * `slower` (the ratio of their means, the sd propagated from both; where a point lacks the
+ * repetitions' times, an older baseline's, from the medians with sd (q3 - q1) / 1.349, the
+ * normal distribution's, and `from_medians` set). */
+typedef struct bench_cmp {
+    const bench_point *faster, *slower;
+    double ratio, sd;
+    int from_medians;
+} bench_cmp;
+
+static bench_cmp compare(const bench_point *a, const bench_point *b) {
+    int med = isnan(a->ms.mean) || isnan(b->ms.mean);
+    double ma = med ? a->ms.median : a->ms.mean, mb = med ? b->ms.median : b->ms.mean;
+    double sa = med ? (a->ms.q3 - a->ms.q1) / 1.349 : a->ms.sd;
+    double sb = med ? (b->ms.q3 - b->ms.q1) / 1.349 : b->ms.sd;
+    bench_cmp c = {.faster = a, .slower = b, .from_medians = med};
+    if (mb < ma) {
+        c.faster = b, c.slower = a;
+        c.ratio = bench_ratio_sd(mb, sb, ma, sa, &c.sd);
+    } else {
+        c.ratio = bench_ratio_sd(ma, sa, mb, sb, &c.sd);
+    }
+    return c;
+}
+
+/* The comparisons of the sweep into out (at most max; returns how many): at every N and
+ * flock, the fastest of this build's backends against each other one, then each of this
+ * build's points against its baseline twin (--baseline). */
+static size_t comparisons(const bench_point *pts, size_t npts, bench_cmp *out, size_t max) {
+    size_t m = 0;
+    for (size_t i = 0; i < npts; i++) {
+        const bench_point *g = &pts[i];
+        if (g->state != BENCH_OK || g->baseline) continue;
+        /* The first measured point of its group (N, flock) leads the group's comparisons. */
+        const bench_point *best = g;
+        int first = 1;
+        for (size_t j = 0; j < npts; j++) {
+            const bench_point *q = &pts[j];
+            if (q->state != BENCH_OK || q->baseline || q->n != g->n || q->formed != g->formed)
+                continue;
+            if (j < i) first = 0;
+            if (q->ms.median < best->ms.median) best = q;
+        }
+        if (!first) continue;
+        for (size_t j = 0; j < npts && m < max; j++) {
+            const bench_point *q = &pts[j];
+            if (q == best || q->state != BENCH_OK || q->baseline || q->n != g->n ||
+                q->formed != g->formed)
+                continue;
+            out[m++] = compare(best, q);
+        }
+        for (size_t j = 0; j < npts && m < max; j++) {
+            const bench_point *q = &pts[j];
+            if (q->state != BENCH_OK || q->baseline || q->n != g->n || q->formed != g->formed)
+                continue;
+            for (size_t k = 0; k < npts && m < max; k++) {
+                const bench_point *t = &pts[k];
+                if (t->baseline && t->state == BENCH_OK && t->backend == q->backend &&
+                    t->n == q->n && t->formed == q->formed)
+                    out[m++] = compare(q, t);
+            }
+        }
+    }
+    return m;
+}
+
+static void print_comparisons(const bench_point *pts, size_t npts) {
+    size_t cap = 2 * npts + 1;
+    bench_cmp *cmp = malloc(cap * sizeof *cmp);
+    if (!cmp) return;
+    size_t m = comparisons(pts, npts, cmp, cap);
+    if (m) {
+        printf("\n");
+        report("Comparisons (the ratio of the mean times per step, +- its standard deviation "
+               "propagated from both points' repetitions, as hyperfine prints it):");
+    }
+    for (size_t i = 0; i < m; i++) {
+        char n[24], a[48], b[48];
+        fmt_n(n, sizeof n, cmp[i].faster->n);
+        report("  N=%s %s: %s ran %.3g +- %.2g times faster than %s%s", n,
+               flock_name(cmp[i].faster), row_name(cmp[i].faster, a, sizeof a), cmp[i].ratio,
+               cmp[i].sd, row_name(cmp[i].slower, b, sizeof b),
+               cmp[i].from_medians ? " (medians, sd from the quartiles)" : "");
+    }
+    free(cmp);
 }
 
 /* Milliseconds in at most 7 columns: 4 decimals under 10 ms, fewer above. */
@@ -242,9 +379,10 @@ static void print_stages(const bench_point *pts, size_t npts) {
     for (size_t i = 0; i < npts; i++) any_stage |= pts[i].state == BENCH_OK && pts[i].have_stages;
     if (!any_stage) return;
     printf("\n");
-    report("GPU stages, ms per step (median; source gl: GL_TIME_ELAPSED, fenced: glFinish around "
-           "each stage, CPU clock, used when the driver's queries are implausible; timed: the "
-           "wall time with the stage timing on; wall: without it, as ms/step above):");
+    report("GPU stages, ms per step (median; N with f: the formed flock; source gl: "
+           "GL_TIME_ELAPSED, fenced: glFinish around each stage, CPU clock, used when the "
+           "driver's queries are implausible; timed: the wall time with the stage timing on; "
+           "wall: without it, as ms/step above):");
     int w = name_width(pts, npts);
     printf("%-*s %6s", w, "backend", "N");
     for (int k = 0; k < BENCH_STAGES; k++) printf(" %7s", bench_stage_names[k]);
@@ -255,7 +393,8 @@ static void print_stages(const bench_point *pts, size_t npts) {
             if ((int)p->backend != b || p->state != BENCH_OK || !p->have_stages) continue;
             char n[24], name[48];
             fmt_n(n, sizeof n, p->n);
-            printf("%-*s %6s", w, label(p, name, sizeof name), n);
+            if (p->formed) snprintf(n + strlen(n), sizeof n - strlen(n), "f");
+            printf("%-*s %6s", w, row_name(p, name, sizeof name), n);
             char v[BENCH_STAGES + 3][16];
             for (int k = 0; k < BENCH_STAGES; k++) fmt_ms(v[k], sizeof v[k], p->stage_ms[k]);
             fmt_ms(v[BENCH_STAGES], sizeof v[0], stage_sum(p));
@@ -301,7 +440,7 @@ static void print_notes(const bench_config *c, const bench_point *pts, size_t np
         }
         any = 1;
         fmt_n(n, sizeof n, p->n);
-        report("  %-22s N=%-6s %s", label(p, name, sizeof name), n, p->why);
+        report("  %-22s N=%-6s %s %s", row_name(p, name, sizeof name), n, flock_name(p), p->why);
     }
     any = 0;
     for (size_t i = 0; i < npts; i++) {
@@ -310,15 +449,17 @@ static void print_notes(const bench_config *c, const bench_point *pts, size_t np
         if (!any) printf("\nNot measured:\n");
         any = 1;
         fmt_n(n, sizeof n, p->n);
-        report("  %-22s N=%-6s %s: %s", label(p, name, sizeof name), n, state_name(p->state),
-               p->reason);
+        report("  %-22s N=%-6s %s %s: %s", label(p, name, sizeof name), n, flock_name(p),
+               state_name(p->state), p->reason);
     }
 }
 
 /* This build's measured point of backend b at N = n, or NULL. */
-static const bench_point *measured(const bench_point *pts, size_t npts, bench_backend b, size_t n) {
+static const bench_point *measured(const bench_point *pts, size_t npts, bench_backend b, size_t n,
+                                   int formed) {
     for (size_t i = 0; i < npts; i++)
-        if (pts[i].backend == b && pts[i].n == n && !pts[i].baseline && pts[i].state == BENCH_OK)
+        if (pts[i].backend == b && pts[i].n == n && !pts[i].baseline && pts[i].state == BENCH_OK &&
+            pts[i].formed == formed)
             return &pts[i];
     return NULL;
 }
@@ -329,23 +470,26 @@ static const char *fmt_times(char *buf, size_t size, double v) {
     return buf;
 }
 
-/* One line per N of the sweep: the parallel cpu path against the exact reference and the
- * serial path, and the gpu against the cpu path and the reference, from the medians (the
- * table's x columns), naming only backends measured at that N. */
+/* One line per N and flock of the sweep ("N=1k:" the random start, "N=1k formed:"): the
+ * parallel cpu path against the exact reference and the serial path, and the gpu against
+ * the cpu path and the reference, from the medians (the table's x columns), naming only
+ * backends measured at that N. */
 static void print_summary(const bench_config *c, const bench_point *pts, size_t npts) {
     printf("\n");
-    for (int s = 0; s < c->nsizes; s++) {
-        size_t n = c->sizes[s];
-        const bench_point *ref = measured(pts, npts, BENCH_CPU_REF, n),
-                          *one = measured(pts, npts, BENCH_CPU_1T, n),
-                          *all = measured(pts, npts, BENCH_CPU_ALL, n), *cpu = all ? all : one,
-                          *gpu = NULL;
+    for (int s = 0; s < 2 * c->nsizes; s++) {
+        size_t n = c->sizes[s / 2];
+        const int formed = s % 2;
+        if (!(c->flocks & (formed ? BENCH_FLOCK_FORMED : BENCH_FLOCK_RANDOM))) continue;
+        const bench_point *ref = measured(pts, npts, BENCH_CPU_REF, n, formed),
+                          *one = measured(pts, npts, BENCH_CPU_1T, n, formed),
+                          *all = measured(pts, npts, BENCH_CPU_ALL, n, formed),
+                          *cpu = all ? all : one, *gpu = NULL;
         for (int b = BENCH_GPU; b < BENCH_BACKENDS && !gpu; b++)
-            gpu = measured(pts, npts, (bench_backend)b, n);
+            gpu = measured(pts, npts, (bench_backend)b, n, formed);
         char line[512], nn[24], x[32];
         int len = 0, clauses = 0;
         fmt_n(nn, sizeof nn, n);
-        len += snprintf(line, sizeof line, "N=%s:", nn);
+        len += snprintf(line, sizeof line, "N=%s%s:", nn, formed ? " formed" : "");
         if (cpu && (ref || (cpu == all && one))) {
             if (cpu == all)
                 len +=
@@ -386,10 +530,14 @@ void bench_print_table(const bench_config *c, const bench_machine *m, const benc
     print_stages(pts, npts);
     print_notes(c, pts, npts);
     print_summary(c, pts, npts);
+    print_comparisons(pts, npts);
     printf("\n");
     report("thr: threads that ran the steps (the cpu path runs small N on one thread; gpu: the "
            "driver's, e.g. llvmpipe's workers); ns/b-st: nanoseconds per boid-step; Mb-st/s: "
-           "million boid-steps per second; x: speedup (this build's other backend's time / this "
+           "million boid-steps per second; flock: the random start, or formed (aged until its "
+           "neighbour count settles, see the header); nbrs: mean neighbours per boid of the flock "
+           "timed; ns/nbr: ns/b-st / nbrs; cpu-all(Nt): the threads it ran on; mean +- sd: ms per "
+           "step over the repetitions; x: speedup (this build's other backend's time / this "
            "row's) at the same N; exp: d log t / d log N from the previous N; util: CPU cores "
            "kept busy; load: 1-min load average, the larger of the point's start and end; "
            "others: cores other processes used during the point; GB/s: byte model "
@@ -426,7 +574,7 @@ boids_status bench_write_csv(const char *path, const bench_config *c, const benc
     /* New columns go last (before the reason): scripts read ms_median as the 13th. */
     sb_printf(&b, ",gpu_stage_sum_ms,gpu_timed_wall_ms,gpu_stage_source,gpu_gl_query_sum_ms,"
                   "load1_end,load,others_cpu,utilisation,trusted,why,contend,baseline_ratio,"
-                  "reason\n");
+                  "flock,age_steps,settled,label,ns_per_nbr,ms_mean,ms_sd,times_ms,reason\n");
     for (size_t i = 0; i < npts; i++) {
         const bench_point *p = &pts[i];
         int ok = p->state == BENCH_OK;
@@ -472,6 +620,14 @@ boids_status bench_write_csv(const char *path, const bench_config *c, const benc
         csv_text(&b, ok ? p->why : "");
         sb_printf(&b, ",%d", c->contend);
         csv_num(&b, ok ? p->ratio : na);
+        sb_printf(&b, ",%s,%lu,%d", flock_name(p), p->age, p->settled);
+        csv_text(&b, row_name(p, name, sizeof name));
+        csv_num(&b, ok ? p->ns_per_nbr : na);
+        csv_num(&b, ok ? p->ms.mean : na);
+        csv_num(&b, ok ? p->ms.sd : na);
+        sb_printf(&b, ",");
+        for (unsigned k = 0; ok && k < p->ntimes; k++)
+            sb_printf(&b, "%s%.6g", k ? " " : "", p->times[k]);
         csv_text(&b, p->reason);
         sb_printf(&b, "\n");
     }
@@ -532,6 +688,12 @@ static cJSON *json_config(const bench_config *c) {
         if (c->enabled[b])
             cJSON_AddItemToArray(bk, cJSON_CreateString(bench_backend_name((bench_backend)b)));
     cJSON_AddNumberToObject(o, "age_steps", (double)c->age);
+    cJSON *fl = cJSON_AddArrayToObject(o, "flocks");
+    if (c->flocks & BENCH_FLOCK_RANDOM) cJSON_AddItemToArray(fl, cJSON_CreateString("random"));
+    if (c->flocks & BENCH_FLOCK_FORMED) cJSON_AddItemToArray(fl, cJSON_CreateString("formed"));
+    cJSON_AddNumberToObject(o, "age_max", (double)c->age_max);
+    cJSON_AddNumberToObject(o, "settle", BENCH_SETTLE);
+    cJSON_AddNumberToObject(o, "settle_block", BENCH_SETTLE_BLOCK);
     cJSON_AddNumberToObject(o, "reps", c->reps);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
     cJSON_AddNumberToObject(o, "max_steps", c->max_steps);
@@ -561,6 +723,13 @@ static cJSON *json_point(const bench_point *p) {
     cJSON_AddNumberToObject(o, "width", p->width);
     cJSON_AddNumberToObject(o, "height", p->height);
     json_num(o, "neighbours", p->nbrs >= 0 ? p->nbrs : NAN);
+    cJSON_AddStringToObject(o, "flock", flock_name(p));
+    cJSON_AddNumberToObject(o, "age_steps", (double)p->age);
+    if (p->formed)
+        cJSON_AddStringToObject(o, "formed_by",
+                                p->settled > 0    ? "settled"
+                                : p->settled == 0 ? "age-max"
+                                                  : "age");
     if (p->state != BENCH_OK) {
         cJSON_AddStringToObject(o, "reason", p->reason);
         return o;
@@ -571,9 +740,14 @@ static cJSON *json_point(const bench_point *p) {
     cJSON_AddNumberToObject(o, "steps_per_rep", p->steps_per_rep);
     cJSON_AddNumberToObject(o, "reps", p->reps);
     cJSON_AddNumberToObject(o, "warmup", p->warmup);
-    static const char *const stats[] = {"median", "q1", "q3", "min", "max"};
+    cJSON_AddStringToObject(o, "label", row_name(p, name, sizeof name));
+    static const char *const stats[] = {"median", "q1", "q3", "min", "max", "mean", "sd"};
     json_nums(o, "ms_per_step", stats,
-              (const double[]){p->ms.median, p->ms.q1, p->ms.q3, p->ms.min, p->ms.max}, 5);
+              (const double[]){p->ms.median, p->ms.q1, p->ms.q3, p->ms.min, p->ms.max, p->ms.mean,
+                               p->ms.sd},
+              7);
+    cJSON_AddItemToObject(o, "times_ms", cJSON_CreateDoubleArray(p->times, (int)p->ntimes));
+    json_num(o, "ns_per_nbr", p->ns_per_nbr);
     json_num(o, "cpu_util", p->cpu_util);
     json_num(o, "load1", p->load1 >= 0 ? p->load1 : NAN);
     json_num(o, "load1_end", p->load1_end >= 0 ? p->load1_end : NAN);
@@ -629,6 +803,22 @@ boids_status bench_write_json(const char *path, const bench_config *c, const ben
         cJSON_AddItemToArray(stages, cJSON_CreateString(bench_stage_names[k]));
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < npts; i++) cJSON_AddItemToArray(res, json_point(&pts[i]));
+    size_t cap = 2 * npts + 1;
+    bench_cmp *cmp = malloc(cap * sizeof *cmp);
+    cJSON *cl = cJSON_AddArrayToObject(root, "comparisons");
+    for (size_t i = 0, m = cmp ? comparisons(pts, npts, cmp, cap) : 0; i < m; i++) {
+        cJSON *o = cJSON_CreateObject();
+        char a[48], b[48];
+        cJSON_AddNumberToObject(o, "n", (double)cmp[i].faster->n);
+        cJSON_AddStringToObject(o, "flock", flock_name(cmp[i].faster));
+        cJSON_AddStringToObject(o, "faster", row_name(cmp[i].faster, a, sizeof a));
+        cJSON_AddStringToObject(o, "slower", row_name(cmp[i].slower, b, sizeof b));
+        json_num(o, "ratio", cmp[i].ratio);
+        json_num(o, "sd", cmp[i].sd);
+        cJSON_AddStringToObject(o, "from", cmp[i].from_medians ? "medians" : "means");
+        cJSON_AddItemToArray(cl, o);
+    }
+    free(cmp);
     cJSON_AddStringToObject(root, "plot", plot_note ? plot_note : "");
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
@@ -674,11 +864,20 @@ static void gp_quoted(sbuf *b, const char *s) {
     sb_printf(b, "'");
 }
 
-/* Series: this build's backend k, and k + BENCH_BACKENDS for the baseline's. */
-enum { SERIES = 2 * BENCH_BACKENDS };
+/* Series: this build's backend k, k + BENCH_BACKENDS for the baseline's; plus
+ * 2 BENCH_BACKENDS for the formed flock. */
+enum { SERIES = 4 * BENCH_BACKENDS };
 
 static int in_series(const bench_point *p, int series) {
-    return (int)p->backend == series % BENCH_BACKENDS && p->baseline == series / BENCH_BACKENDS;
+    return (int)p->backend == series % BENCH_BACKENDS &&
+           p->baseline == series / BENCH_BACKENDS % 2 && p->formed == series / (2 * BENCH_BACKENDS);
+}
+
+/* The series' name: the label, and " formed" for the formed flock. */
+static const char *series_name(const bench_point *p, char *buf, size_t size) {
+    char name[48];
+    snprintf(buf, size, "%s%s", label(p, name, sizeof name), p->formed ? " formed" : "");
+    return buf;
 }
 
 static int count_ok(const bench_point *pts, size_t npts, int series, int stages) {
@@ -753,9 +952,9 @@ static void gp_data(sbuf *b, const bench_point *pts, size_t npts) {
     for (int k = 0; k < SERIES; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
         size_t m = series_points(pts, npts, k, idx);
-        char name[48];
+        char name[64];
         sb_printf(b, "# %s: N ms_median ms_min ms_max ns_per_boid_step trusted speedup_vs_cpu_1t\n",
-                  label(&pts[idx[0]], name, sizeof name));
+                  series_name(&pts[idx[0]], name, sizeof name));
         sb_printf(b, "$s%d << EOD\n", k);
         int gap = 0, rows = 0;
         for (size_t j = 0; j < m; j++) {
@@ -818,14 +1017,15 @@ static void gp_series(sbuf *b, const bench_point *pts, size_t npts, const char *
     const char *sep = " ";
     for (int k = 0; k < SERIES; k++) {
         if (!count_ok(pts, npts, k, 0)) continue;
-        int lc = k % BENCH_BACKENDS + 1, dt = k < BENCH_BACKENDS ? 1 : 2;
+        int lc = k % BENCH_BACKENDS + 1, dt = 1 + k / BENCH_BACKENDS; /* 1 2, formed 3 4 */
         if (bars) {
             sb_printf(b, "%s$s%d using 1:2:3:4 with yerrorbars ps 0 lc %d notitle", sep, k, lc);
             sep = ", \\\n    ";
         }
-        sb_printf(b, "%s$s%d using 1:%s with lines lw 2 lc %d dt %d title '%s%s' noenhanced", sep,
+        sb_printf(b, "%s$s%d using 1:%s with lines lw 2 lc %d dt %d title '%s%s%s' noenhanced", sep,
                   k, y, lc, dt, bench_backend_name((bench_backend)(k % BENCH_BACKENDS)),
-                  k < BENCH_BACKENDS ? "" : "@baseline");
+                  k / BENCH_BACKENDS % 2 ? "@baseline" : "",
+                  k >= 2 * BENCH_BACKENDS ? " formed" : "");
         sep = ", \\\n    ";
         sb_printf(b,
                   "%s$s%d using 1:($6 > 0 ? %s : 1/0) with points pt 7 ps 0.8 lc %d notitle"

@@ -36,7 +36,8 @@ static void block(const char *script, const char *name, char *out, size_t size) 
 }
 
 static bench_point point(bench_backend b, size_t n, bench_state state, int stages) {
-    bench_point p = {.backend = b, .n = n, .state = state, .trusted = 1, .ms = {1, 1, 1, 1, 1}};
+    bench_point p = {
+        .backend = b, .n = n, .state = state, .trusted = 1, .ms = {1, 1, 1, 1, 1, 1, 0}};
     p.ns_per_boid_step = 1e6 / (double)n;
     p.speedup[0] = p.speedup[1] = p.speedup[2] = NAN;
     p.have_stages = stages;

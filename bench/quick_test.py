@@ -43,13 +43,15 @@ def half_unit(text):
     return 0.5 * 10.0 ** -(len(text.split(".")[1]) if "." in text else 0)
 
 
-def check_report(tag, stdout, rows):
-    """Every line of the report fits 100 columns; one summary line per N of the sweep whose
-    ratios are the CSV's speedups (full precision) and the table's medians' ratios (4
-    significant digits), naming only backends measured at that N."""
+def check_report(tag, stdout, rows, flock="random"):
+    """Every line of the report fits 100 columns; one summary line per N of the sweep and
+    flock ("N=1k:" the random start, "N=1k formed:") whose ratios are the CSV's speedups (full
+    precision) and the table's medians' ratios (4 significant digits), naming only backends
+    measured at that N."""
     wide = [ln for ln in stdout.splitlines() if len(ln) > 100]
     check(f"{tag}: every line of the report at most 100 columns", not wide, wide[:3])
-    ok = {(r["backend"], int(r["n"])): r for r in rows if r["state"] == "ok" and "@" not in r["backend"]}
+    ok = {(r["backend"], int(r["n"])): r for r in rows
+          if r["state"] == "ok" and "@" not in r["backend"] and r["flock"] == flock}
     table = {}  # (backend, N as printed) -> ms/step as printed, from the first table
     lines = stdout.splitlines()
     start = next((i for i, ln in enumerate(lines) if ln.split()[:2] == ["backend", "thr"]), None)
@@ -58,10 +60,12 @@ def check_report(tag, stdout, rows):
         f = ln.split()
         if not f:
             break
-        table[(f[0], f[2])] = float(f[4])
+        if f[3] == flock:  # the row's name: the backend, cpu-all with its threads "(2t)"
+            table[(f[0].split("(")[0] + ("@baseline" if "@" in f[0] else ""), f[2])] = float(f[5])
     col = {"cpu-1t": "speedup_vs_cpu_1t", "cpu-all": "speedup_vs_cpu_all", "cpu-ref": "speedup_vs_cpu_ref"}
-    for n in sorted({int(r["n"]) for r in rows}):
-        mine = [ln for ln in lines if ln.startswith(f"N={fmt_n(n)}:")]
+    head = "" if flock == "random" else " " + flock
+    for n in sorted({int(r["n"]) for r in rows if r["flock"] == flock}):
+        mine = [ln for ln in lines if ln.startswith(f"N={fmt_n(n)}{head}:")]
         check(f"{tag} N={n}: one summary line", len(mine) == 1, mine)
         if len(mine) != 1:
             continue
@@ -115,11 +119,14 @@ def check_plot_data(tag, folder, rows):
             name = gp[i - 1].lstrip("# ").split(":")[0]
             body = gp[i + 1:gp.index("EOD", i)]
             blocks[(ln[1], name)] = body
-    series = sorted({r["backend"] for r in rows if r["state"] == "ok"})
+    def series_of(r):
+        return r["backend"] + (" formed" if r["flock"] == "formed" else "")
+
+    series = sorted({series_of(r) for r in rows if r["state"] == "ok"})
     check(f"{tag}: a data block for every series measured, none for others",
           sorted(n for k, n in blocks if k == "s") == series, (sorted(blocks), series))
     for name in series:
-        mine = sorted((r for r in rows if r["backend"] == name), key=lambda r: int(r["n"]))
+        mine = sorted((r for r in rows if series_of(r) == name), key=lambda r: int(r["n"]))
         want, gap = [], False
         for r in mine:
             if r["state"] != "ok":
@@ -173,9 +180,12 @@ check("csv and json agree on the points", len(rows) == len(results) > 0,
 
 for b in BACKENDS:
     mine = [r for r in results if r.get("backend") == b]
-    check(f"{b}: present at every size", len(mine) == 2, f"{len(mine)} points")
+    check(f"{b}: present at every size, random start and formed flock", len(mine) == 4 and
+          sorted((r.get("n"), r.get("flock")) for r in mine) ==
+          [(500, "formed"), (500, "random"), (2000, "formed"), (2000, "random")],
+          f"{len(mine)} points")
     csv_mine = [r for r in rows if r["backend"] == b]
-    check(f"{b}: present in csv", len(csv_mine) == 2)
+    check(f"{b}: present in csv", len(csv_mine) == 4)
     for r in mine:
         if r.get("state") == "ok":
             ms = r.get("ms_per_step", {})
@@ -237,8 +247,102 @@ def check_trust_columns(tag, rows, results, cpu_threads, contend):
             check(f"{name}: one thread", thr == 1, str(thr))
 
 
+
+
+def quantile7(v, q):
+    """Quantile q of sorted v, linear between the closest ranks (R's and NumPy's type 7)."""
+    pos = q * (len(v) - 1)
+    i = int(pos)
+    return v[-1] if i + 1 >= len(v) else v[i] + (pos - i) * (v[i + 1] - v[i])
+
+
+def close(a, b, rel):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def check_stats(tag, stdout, rows, doc):
+    """Every measured point keeps every repetition's time (JSON times_ms, CSV times_ms) and its
+    statistics are those of the times: mean, sample sd, median, quartiles, extremes; ns/nbr is
+    ns per boid-step over the neighbours; cpu-all is labelled by the threads it ran; the
+    points of one N and flock share their neighbours and age; every comparison is the ratio of
+    the means with the sd propagated from both, and the report prints it."""
+    results = doc.get("results", [])
+    byname = {}
+    for r, j in zip(rows, results):
+        name = f"{tag} {j.get('backend')} N={j.get('n')} {j.get('flock')}"
+        check(f"{name}: csv and json agree on the flock", r["flock"] == j.get("flock"), str(r))
+        byname[(j.get("label"), j.get("n"), j.get("flock"))] = j
+        if j.get("state") != "ok":
+            continue
+        t, ms = j.get("times_ms", []), j.get("ms_per_step", {})
+        check(f"{name}: one time per timed repetition", len(t) == j.get("reps") and
+              all(positive(x) for x in t), str(t))
+        if len(t) != j.get("reps") or not t:
+            continue
+        s = sorted(t)
+        # The json keeps this build's doubles (15+ digits; only the summation order differs:
+        # 1e-9); a baseline row's come from the baseline's CSV, 6 significant digits each: 1e-5.
+        rel = 1e-5 if j.get("baseline") else 1e-9
+        mean = sum(t) / len(t)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in t) / (len(t) - 1)) if len(t) > 1 else 0.0
+        check(f"{name}: mean of times_ms is the mean", close(ms.get("mean"), mean, rel),
+              str((ms.get("mean"), mean)))
+        check(f"{name}: sample sd of times_ms is the sd",
+              abs(ms.get("sd", -1) - sd) <= rel * mean, str((ms.get("sd"), sd)))
+        check(f"{name}: median, quartiles and extremes are those of times_ms",
+              all(close(ms.get(k), v, rel) for k, v in
+                  (("median", quantile7(s, 0.5)), ("q1", quantile7(s, 0.25)),
+                   ("q3", quantile7(s, 0.75)), ("min", s[0]), ("max", s[-1]))), str((ms, s)))
+        # 1e-5: the CSV prints 6 significant digits.
+        ct = [float(x) for x in r["times_ms"].split()]
+        check(f"{name}: the csv's times, mean and sd are the json's",
+              len(ct) == len(t) and all(close(a, b, 1e-5) for a, b in zip(ct, t)) and
+              close(float(r["ms_mean"]), mean, 1e-5) and abs(float(r["ms_sd"]) - sd) <= 1e-5 * mean,
+              str((r["times_ms"], r["ms_mean"], r["ms_sd"], t)))
+        nb = j.get("neighbours")
+        check(f"{name}: ns per neighbour = ns per boid-step / neighbours",
+              nb and close(j.get("ns_per_nbr"), j["ns_per_boid_step"] / nb, 1e-9) and
+              close(float(r["ns_per_nbr"]), j["ns_per_boid_step"] / nb, 1e-5), str(j)[:300])
+        want = f"cpu-all({j['threads']}t)" if j["backend"].startswith("cpu-all") else \
+            j["backend"].split("@")[0]
+        want += "@baseline" if j.get("baseline") else ""
+        check(f"{name}: labelled by the threads it ran", j.get("label") == want == r["label"],
+              str((j.get("label"), r["label"], want)))
+        twins = [k for k in results if k.get("n") == j.get("n") and k.get("flock") == j.get("flock")]
+        check(f"{name}: the points of one N and flock time one flock",
+              all(k.get("neighbours") == nb and k.get("age_steps") == j.get("age_steps")
+                  for k in twins), str([(k.get("neighbours"), k.get("age_steps")) for k in twins]))
+        if j.get("flock") == "formed":
+            check(f"{name}: formed by some steps, saying how",
+                  j.get("age_steps", 0) > 0 and j.get("formed_by") in ("settled", "age-max", "age"),
+                  str(j)[:300])
+        else:
+            check(f"{name}: the random start is not aged", j.get("age_steps") == 0, str(j)[:300])
+    cmps = doc.get("comparisons", [])
+    check(f"{tag}: comparisons listed", len(cmps) > 0, str(doc.keys()))
+    for c in cmps:
+        a = byname.get((c.get("faster"), c.get("n"), c.get("flock")))
+        b = byname.get((c.get("slower"), c.get("n"), c.get("flock")))
+        name = f"{tag} {c.get('faster')} vs {c.get('slower')} N={c.get('n')} {c.get('flock')}"
+        check(f"{name}: both points exist", a and b, str(c))
+        if not (a and b):
+            continue
+        ma, mb = a["ms_per_step"]["mean"], b["ms_per_step"]["mean"]
+        sa, sb = a["ms_per_step"]["sd"], b["ms_per_step"]["sd"]
+        x = mb / ma
+        sx = x * math.sqrt((sa / ma) ** 2 + (sb / mb) ** 2)
+        check(f"{name}: ratio of the means, at least 1, with the propagated sd",
+              c.get("from") == "means" and close(c.get("ratio"), x, 1e-9) and x >= 1 and
+              abs(c.get("sd") - sx) <= 1e-9 * x, str((c, x, sx)))
+        line = (f"N={fmt_n(c['n'])} {c['flock']}: {c['faster']} ran {x:.3g} +- {sx:.2g} times "
+                f"faster than {c['slower']}")
+        check(f"{name}: the report prints it", line in stdout, line)
+
+
 check_report("quick", p.stdout, rows)
+check_report("quick formed", p.stdout, rows, "formed")
 check_plot_data("quick", out, rows)
+check_stats("quick", p.stdout, rows, doc)
 
 machine_threads = doc.get("machine", {}).get("cpu_threads", 1)
 check_trust_columns("quick", rows, results, machine_threads, 0)
@@ -271,7 +375,7 @@ busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
         for _ in range(2 * (os.cpu_count() or 1))]
 try:
     q, brows, bdoc, _ = run_bench("busy", ["--backends", "cpu-1t", "--sizes", "20k", "--reps", "3",
-                                        "--warmup", "0", "--rep-ms", "150", "--contend",
+                                        "--warmup", "0", "--rep-ms", "150", "--contend", "--flocks", "random",
                                         "--no-plot"])
 finally:
     for b in busy:
@@ -295,7 +399,8 @@ check_trust_columns("baseline", prows, presults, machine_threads, 0)
 mine = [r for r in prows if "@" not in r["backend"]]
 pairs = 0
 for r in mine:
-    twin = [b for b in prows if b["backend"] == r["backend"] + "@baseline" and b["n"] == r["n"]]
+    twin = [b for b in prows if b["backend"] == r["backend"] + "@baseline" and b["n"] == r["n"]
+            and b["flock"] == r["flock"]]
     check(f"baseline {r['backend']} N={r['n']}: one baseline row", len(twin) == 1, str(prows))
     if len(twin) != 1:
         continue
@@ -313,8 +418,8 @@ check("baseline: at least the 500-boid points are paired and measured", pairs >=
 check("baseline: json marks the baseline's rows",
       all(j.get("baseline") == ("@baseline" in j.get("backend", "")) for j in presults))
 skipped = [r for r in prows if r["backend"] == "cpu-ref" and r["n"] == "100000"]
-check("skipped point listed in the csv with the reason",
-      len(skipped) == 1 and skipped[0]["state"] == "skipped" and "budget" in skipped[0]["reason"],
+check("skipped point listed in the csv with the reason, for both flocks",
+      len(skipped) == 2 and all(r["state"] == "skipped" and "budget" in r["reason"] for r in skipped),
       str(skipped))
 check("skipped point listed in the json",
       any(j.get("backend") == "cpu-ref" and j.get("n") == 100000 and j.get("state") == "skipped"
@@ -329,19 +434,39 @@ check("bench.gp marks the skipped point and has the speedup plot",
       "not measured" in gp and "bench_speedup" in gp, gp[:500])
 check_report("baseline", q.stdout, prows)
 check_plot_data("baseline", pdir, prows)
+check_stats("baseline", q.stdout, prows, pdoc)
+formed_pairs = [(r, b) for r in mine for b in prows
+                if r["flock"] == "formed" and b["backend"] == r["backend"] + "@baseline" and
+                b["n"] == r["n"] and b["flock"] == "formed" and r["state"] == "ok" == b["state"]]
+check("baseline: the formed points are paired, the baseline aged as many steps",
+      formed_pairs and all(b["age_steps"] == r["age_steps"] and b["neighbours"] == r["neighbours"]
+                           for r, b in formed_pairs), str(formed_pairs)[:600])
+
+# --age K times the flock formed by exactly K steps, and only that one.
+q, arows, adoc, _ = run_bench("age", ["--quick", "--no-plot", "--backends", "cpu-1t", "--sizes",
+                                      "500", "--age", "7"])
+check("--age: only the formed flock, aged exactly K steps",
+      [(r["flock"], r["age_steps"], r["settled"]) for r in arows] == [("formed", "7", "-1")] and
+      [j.get("formed_by") for j in adoc.get("results", [])] == ["age"], str(arows))
+q, arows, _, _ = run_bench("flocks", ["--quick", "--no-plot", "--backends", "cpu-1t", "--sizes",
+                                      "500", "--flocks", "random"])
+check("--flocks random: only the random start", [r["flock"] for r in arows] == ["random"],
+      str(arows))
 
 # The world grows with N at the preset's density: per area in 2-D, per volume in 3-D, so the
 # mean neighbour count of the random start stays put (its sampling error at these N, with 2 to
 # 25 neighbours a boid, is a few percent; 25% is far above it and far below a side scaled twice).
 for dim in ("2", "3"):
     q, rows, _, _ = run_bench(f"dim{dim}-density", ["--quick", "--no-plot", "--set", f"dim={dim}",
-                                                     "--backends", "cpu-1t", "--sizes", "2000,16000"])
+                                                     "--backends", "cpu-1t", "--sizes", "2000,16000",
+                                                     "--flocks", "random"])
     nb = [num(r.get("neighbours")) for r in rows if r.get("backend") == "cpu-1t"]
     check(f"dim={dim}: the same neighbours per boid at 2,000 and 16,000 boids",
           len(nb) == 2 and nb[0] > 0 and abs(nb[1] / nb[0] - 1) < 0.25, str(nb))
 
 for args, what in [(["--sizes", "ten"], "bad --sizes"), (["--backends", "tpu"], "bad --backends"),
                    (["--reps", "1"], "--reps out of range"), (["--bogus"], "unknown flag"),
+                   (["--flocks", "old"], "bad --flocks"),
                    (["--set", "nope=1"], "unknown --set key"),
                    (["--baseline", os.path.join(out, "nothing")], "--baseline not a file"),
                    (["--baseline", sys.executable], "--baseline not a boids-bench")]:

@@ -73,7 +73,18 @@ bench_stats bench_stats_of(double *v, size_t n) {
     s.median = quantile(v, n, 0.5);
     s.q1 = quantile(v, n, 0.25);
     s.q3 = quantile(v, n, 0.75);
+    double sum = 0.0, dev = 0.0;
+    for (size_t i = 0; i < n; i++) sum += v[i];
+    s.mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++) dev += (v[i] - s.mean) * (v[i] - s.mean);
+    s.sd = n > 1 ? sqrt(dev / (double)(n - 1)) : 0.0;
     return s;
+}
+
+double bench_ratio_sd(double mean_a, double sd_a, double mean_b, double sd_b, double *sd) {
+    double x = mean_b / mean_a, ra = sd_a / mean_a, rb = sd_b / mean_b;
+    *sd = x * sqrt(ra * ra + rb * rb);
+    return x;
 }
 
 /* Byte model: the DRAM traffic one step must cause at least, assuming that what a stage

@@ -56,10 +56,10 @@ enum {
 };
 
 /* Cells along x steered as one unit of work (steer_strip): their boids' partial groups can
- * share a SIMD pass. In the plane a cell holds about a pass of boids, and a pair of cells
- * is enough; in the box (cells of R^3) it holds less than one boid, and the boids of about
- * a dozen cells fill a pass. */
-enum { STRIP = D == 2 ? 2 : 16 };
+ * share a SIMD pass. In the plane a cell holds about 8 boids, and a pair of cells is enough
+ * for a pass of 8 or 16; in the box (cells of R^3) it holds less than one boid, and the boids
+ * of about a dozen cells fill a pass of 8 (two dozen one of 16). */
+#define STRIP(width) (D == 2 ? 2 : 2 * (width))
 
 /* The thread count of each step: all the threads or one. On a shared machine a thread
  * whose core another process holds stalls every barrier of the step while the others
@@ -102,8 +102,10 @@ static int max_threads(void) {
 #endif
 }
 
+/* The SIMD kernels' width: 16 (AVX-512), 8 (AVX2), or 0 (the scalar kernels). */
 static int use_simd(const cpu_grid *c) {
-    return BOIDS_AVX2 && c->h.have_avx2 && !c->h.force_scalar;
+    if (!BOIDS_AVX2 || !c->h.have_avx2 || c->h.force_scalar) return 0;
+    return c->h.have_avx512 && !c->h.force_avx2 ? MAX_LANES : LANES;
 }
 
 /* ---- state buffers ------------------------------------------------------------------ */
@@ -166,17 +168,19 @@ static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q
     *out = acc;
 }
 
-/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all 8 lanes
- * at once in AVX2 unless the interaction table has entries). */
+/* Reynolds, one group: the neighbour sums, then rules_accel / rules_integrate (all lanes
+ * at once in SIMD unless the interaction table has entries). */
 static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
-    grid_acc acc[LANES];
+    grid_acc acc[MAX_LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        RULES_FN(grid_reynolds_move_avx2)(&x->snap, &x->out, x->k, q);
+        (x->simd == MAX_LANES ? RULES_FN(grid_reynolds_move_avx512)
+                              : RULES_FN(grid_reynolds_move_avx2))(&x->snap, &x->out, x->k, q);
         return;
     }
     if (x->simd)
-        RULES_FN(grid_reynolds_avx2)(&x->snap, x->k, q, acc);
+        (x->simd == MAX_LANES ? RULES_FN(grid_reynolds_avx512)
+                              : RULES_FN(grid_reynolds_avx2))(&x->snap, x->k, q, acc);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++)
@@ -232,11 +236,12 @@ static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, f
 
 /* Vicsek, one group: the heading sums, then the moves. */
 static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
-    float sum[D][LANES];
-    int32_t cnt[LANES];
+    float sum[D][MAX_LANES];
+    int32_t cnt[MAX_LANES];
 #if BOIDS_AVX2
-    if (x->simd && !x->k->nematic) /* the kernel sums polar headings; nematic: scalar */
-        RULES_FN(grid_vicsek_avx2)(&x->snap, x->u, x->k, q, sum, cnt);
+    if (x->simd && !x->k->nematic) /* the kernels sum polar headings; nematic: scalar */
+        (x->simd == MAX_LANES ? RULES_FN(grid_vicsek_avx512)
+                              : RULES_FN(grid_vicsek_avx2))(&x->snap, x->u, x->k, q, sum, cnt);
     else
 #endif
         for (uint32_t l = 0; l < q->lanes; l++) {
@@ -251,7 +256,12 @@ static inline void vicsek_group(const steer_ctx *x, const cell_group *q) {
     }
 }
 
-/* Steers the boids in slots [b, e) of the snapshot, in groups of up to LANES that share the
+/* The boids of a group: the SIMD kernels' width, or LANES for the scalar ones. */
+static inline uint32_t group_width(const steer_ctx *x) {
+    return x->simd ? (uint32_t)x->simd : LANES;
+}
+
+/* Steers the boids in slots [b, e) of the snapshot, in groups of up to its width that share the
  * candidate ranges r of their cell (or run of cells along x from coordinates k). The model
  * is a branch per group to a kernel inlined here (no call through a pointer). */
 static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
@@ -260,8 +270,9 @@ static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int 
     for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
     /* The last axis by its global row: a window's rows are not the world's. */
     q.wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(x->win, k[D - 1]), x->win->n);
-    for (q.i0 = b; q.i0 < e; q.i0 += LANES) {
-        q.lanes = e - q.i0 < LANES ? e - q.i0 : LANES;
+    const uint32_t width = group_width(x);
+    for (q.i0 = b; q.i0 < e; q.i0 += width) {
+        q.lanes = e - q.i0 < width ? e - q.i0 : width;
         if (vicsek)
             vicsek_group(x, &q);
         else
@@ -281,7 +292,7 @@ static int run_ok(const geom *g, uint32_t ca, uint32_t cb) {
 }
 
 /* Steers the boids of the len cells from coordinates k along x. Each cell's boids beyond a
- * multiple of LANES form a partial group that scans the whole block for a few lanes; the
+ * multiple of the width form a partial group that scans the whole block for a few lanes; the
  * partial groups of consecutive cells that fit in one (the last boids of a cell and the
  * first of the next are adjacent slots) are steered together, over their run's block: a
  * few more candidates for fewer groups. Which boids share a group changes no boid's sums. */
@@ -292,12 +303,13 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
     uint32_t kc[D], kp[D];
     for (int a = 0; a < D; a++) kc[a] = kp[a] = k[a];
     uint32_t pb = 0, pn = 0, pl = 0; /* the pending group: slots [pb, pb + pn), cells to pl */
+    const uint32_t width = group_width(x);
     for (uint32_t q = 0; q < len; q++) {
         const uint32_t b = start[c0 + q], e = start[c0 + q + 1];
         if (b == e) continue;
         kc[0] = k[0] + q;
-        const uint32_t rem = (e - b) % LANES, full = e - b - rem;
-        if (pn && rem && pn + rem <= LANES && run_ok(g, kp[0], kc[0])) {
+        const uint32_t rem = (e - b) % width, full = e - b - rem;
+        if (pn && rem && pn + rem <= width && run_ok(g, kp[0], kc[0])) {
             pn += rem;
             pl = kc[0];
             if (!full) continue;
@@ -350,7 +362,7 @@ static void steered_cells(const cpu_grid *c, const geom *g, size_t *c0, size_t *
 /* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
  * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
  * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
- * found once, its boids in groups of LANES that share them. Which boids share a group
+ * found once, its boids in groups of the width that share them. Which boids share a group
  * changes no boid's sums, so neither does the grouping nor the thread count. */
 static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                          const boids_params *p) {
@@ -359,7 +371,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
-    const size_t per_row = (g->n[0] + STRIP - 1) / STRIP;
+    const uint32_t strip = STRIP(group_width(&x));
+    const size_t per_row = (g->n[0] + strip - 1) / strip;
     const size_t w0 = per_row * (c0 / g->n[0]), w1 = per_row * (c1 / g->n[0]);
     const uint32_t *const start = c->cells.start;
     const int threads = c->run_threads;
@@ -368,8 +381,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     for (size_t w = w0; w < w1; w++) {
         uint32_t k[D];
         cell_coords(g, w / per_row * g->n[0], k);
-        k[0] = (uint32_t)(w % per_row) * STRIP;
-        const uint32_t len = g->n[0] - k[0] < STRIP ? g->n[0] - k[0] : STRIP;
+        k[0] = (uint32_t)(w % per_row) * strip;
+        const uint32_t len = g->n[0] - k[0] < strip ? g->n[0] - k[0] : strip;
         steer_strip(&x, g, start, k, len, vicsek);
     }
 }
@@ -726,6 +739,7 @@ boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads
     c->h.base.ops = &ops;
     c->h.base.dim = D;
     c->h.have_avx2 = cpu_has_avx2();
+    c->h.have_avx512 = cpu_has_avx512();
     c->threads = threads > 0 ? threads : max_threads();
     if (c->threads < 1) c->threads = 1;
     c->run_threads = 1;
@@ -746,41 +760,3 @@ boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads
 int RULES_FN(cpu_grid_is)(const boids_backend *b) {
     return b && b->ops == &ops;
 }
-
-#if D == 2
-/* ---- the entry points, one for both dimensions (compiled with the plane's instance) ---- */
-
-/* The box's instance (cpu_grid_f3.c). */
-boids_backend *cpu_grid_create_f3(const boids_flock *initial, int threads, boids_error *err);
-int cpu_grid_is_f3(const boids_backend *b);
-
-boids_backend *cpu_grid_backend_create(const boids_flock *initial, int threads, boids_error *err) {
-    return initial->z ? cpu_grid_create_f3(initial, threads, err)
-                      : cpu_grid_create_f2(initial, threads, err);
-}
-
-/* The hooks of a `cpu` backend of either dimension; NULL for any other. */
-static cpu_grid_hooks *hooks_of(const boids_backend *b) {
-    return cpu_grid_is_f2(b) || cpu_grid_is_f3(b) ? (cpu_grid_hooks *)(void *)b : NULL;
-}
-
-const char *boids_cpu_kernel_name(const boids_backend *b) {
-    const cpu_grid_hooks *h = hooks_of(b);
-    if (!h) return NULL;
-    return BOIDS_AVX2 && h->have_avx2 && !h->force_scalar ? "avx2" : "scalar";
-}
-
-int boids_cpu_fixed_threads(boids_backend *b, int on) {
-    cpu_grid_hooks *h = hooks_of(b);
-    if (!h) return -1;
-    h->fixed_threads = on != 0;
-    return 0;
-}
-
-int boids_cpu_force_scalar(boids_backend *b, int on) {
-    cpu_grid_hooks *h = hooks_of(b);
-    if (!h) return -1;
-    h->force_scalar = on != 0;
-    return 0;
-}
-#endif

@@ -101,7 +101,9 @@ static inline void grid_vicsek(const grid_k *k, const boids_params *p, uint32_t 
 
 /* ---- the grid path's data ------------------------------------------------------------- */
 
-enum { LANES = 8 }; /* boids per SIMD pass: one AVX2 register of floats */
+/* Boids per SIMD pass: one AVX2 register of floats (the scalar kernels' groups too), or
+ * one AVX-512 register (MAX_LANES), the width a step's kernels use (steer_ctx.simd). */
+enum { LANES = 8, MAX_LANES = 16 };
 
 /* One copy of the state: positions, velocities and the id of the boid in each slot. */
 typedef struct state {
@@ -177,13 +179,14 @@ typedef grid_range range;
 
 enum { MAX_RANGES = 2 * (D == 2 ? 3 : 9) }; /* two column intervals per row of the block */
 
-/* Up to LANES boids of consecutive slots, steered together: they share the candidates of
+/* Up to LANES (MAX_LANES with the AVX-512 kernels) boids of consecutive slots, steered
+ * together: they share the candidates of
  * their cells (one cell, or a run of cells along x, whose blocks' rows are merged). */
 typedef struct cell_group {
     const range *r;     /* candidate ranges: the rows of the block, in summation order */
     int nr;             /* number of ranges (<= MAX_RANGES) */
     int wrap[D];        /* whether an offset along the axis can need rules_wrap */
-    uint32_t i0, lanes; /* the boids in slots [i0, i0 + lanes), lanes <= LANES */
+    uint32_t i0, lanes; /* the boids in slots [i0, i0 + lanes), lanes <= the width */
 } cell_group;
 
 /* ---- the grid build (cpu_grid_build.c) ------------------------------------------------
@@ -231,28 +234,36 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
                                const uint32_t k[D], uint32_t span, range r[MAX_RANGES]);
 
 #if BOIDS_AVX2
-/* Reynolds neighbour sums of the group's boids into out[0 .. lanes): operation for
- * operation those of the scalar kernel (cpu_grid.c), so the results are bit-identical. */
-void RULES_FN(grid_reynolds_avx2)(const state *s, const grid_k *k, const cell_group *q,
-                                  grid_acc out[LANES]);
-
-/* The group's neighbour sums as grid_reynolds_avx2 makes them, then its boids moved
- * by rules_accel and rules_integrate, operation for operation on each lane, into slots
- * [i0, i0 + lanes) of out. Only for constants without an interaction table
- * (k->tab NULL): its points and obstacles stay with the scalar functions. */
-void RULES_FN(grid_reynolds_move_avx2)(const state *s, const state *out, const grid_k *k,
-                                       const cell_group *q);
+/* The SIMD kernels (cpu_grid_simd.c), once per width: _avx2 (8 lanes, -mavx2) and _avx512
+ * (16 lanes, -mavx512f -mavx512dq).
+ *
+ * grid_reynolds: Reynolds neighbour sums of the group's boids into out[0 .. lanes):
+ * operation for operation those of the scalar kernel (cpu_grid.c), so the results are
+ * bit-identical.
+ * grid_reynolds_move: the group's neighbour sums as grid_reynolds makes them, then its
+ * boids moved by rules_accel and rules_integrate, operation for operation on each lane, into
+ * slots [i0, i0 + lanes) of out. Only for constants without an interaction table (k->tab
+ * NULL): its points and obstacles stay with the scalar functions.
+ * grid_vicsek: Vicsek heading sums and neighbour counts of the group's boids, itself
+ * included, in candidate order as the scalar kernel adds them. u: the unit headings, per
+ * axis. */
+#define GRID_SIMD_KERNELS(w)                                                                       \
+    void RULES_FN(grid_reynolds_##w)(const state *s, const grid_k *k, const cell_group *q,         \
+                                     grid_acc out[MAX_LANES]);                                     \
+    void RULES_FN(grid_reynolds_move_##w)(const state *s, const state *out, const grid_k *k,       \
+                                          const cell_group *q);                                    \
+    void RULES_FN(grid_vicsek_##w)(const state *s, float *const u[D], const grid_k *k,             \
+                                   const cell_group *q, float sum[D][MAX_LANES],                   \
+                                   int32_t cnt[MAX_LANES]);
+GRID_SIMD_KERNELS(avx2)
+GRID_SIMD_KERNELS(avx512)
+#undef GRID_SIMD_KERNELS
 
 /* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
  * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
  * side. */
 void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
                                  uint32_t *cell_of);
-
-/* Vicsek heading sums and neighbour counts of the group's boids, itself included, in
- * candidate order as the scalar kernel adds them. u: the unit headings, per axis. */
-void RULES_FN(grid_vicsek_avx2)(const state *s, float *const u[D], const grid_k *k,
-                                const cell_group *q, float sum[D][LANES], int32_t cnt[LANES]);
 #endif
 
 /* What one step's steering reads and writes. */
@@ -262,7 +273,8 @@ typedef struct steer_ctx {
     const grid_k *k;
     const boids_params *p;
     uint32_t t;          /* Vicsek: the noise stream's step index */
-    int simd;            /* the AVX2 kernels (same bits as the scalar ones) */
+    int simd;            /* the SIMD kernels' width, 8 or 16 (same bits as the scalar ones);
+                          * 0: the scalar kernels */
     const grid_win *win; /* the rows the grid numbers */
     const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
 } steer_ctx;
@@ -324,8 +336,10 @@ int RULES_FN(cpu_grid_is)(const boids_backend *b);
 typedef struct cpu_grid_hooks {
     boids_backend base;
     int force_scalar;  /* the scalar kernels even where AVX2 runs */
+    int force_avx2;    /* the AVX2 kernels even where AVX-512 runs */
     int fixed_threads; /* no thread_pick: every step on all threads */
     int have_avx2;     /* the processor runs the AVX2 kernels */
+    int have_avx512;   /* ... and the AVX-512 ones */
 } cpu_grid_hooks;
 
 #endif

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* The grid CPU path's SIMD kernels (cpu_grid_simd.c) at the AVX-512 width, 16 lanes, for the
+ * plane in rules.h's instance of dimension 2 in float; built with -mavx512f -mavx512dq, only with
+ * BOIDS_AVX2. */
+#define SIMD_W 16
+#define RULES_INSTANCE_FLOAT
+#define RULES_INSTANCE_DIM  2
+#define RULES_INSTANCE_FILE "cpu_grid_simd.c"
+#include "rules_instances.h"
