@@ -142,12 +142,11 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
  * window's rows), already in cell_of. */
 void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
-                          const uint32_t *gid, const geom *g, int simd, int threads) {
+                          int tiled, const uint32_t *gid, const geom *g, int simd, int threads) {
     const size_t nc = g->ncells;
     const state cur = *cur_s, snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
     uint32_t *const block = gc->block;
-    const int tiled = gid != NULL;
     float o[D]; /* exact: 0 or a float box corner */
     for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
     for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
@@ -291,7 +290,7 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "cpu: boid %u of the tile is in global row %u, outside the "
                                "window's rows %u to %u",
-                               t->gid[cur.id[bad]], row, w->lo,
+                               t->gid ? t->gid[cur.id[bad]] : cur.id[bad], row, w->lo,
                                (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
     }
     return BOIDS_OK;

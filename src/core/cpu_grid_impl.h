@@ -220,9 +220,10 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t 
                                        int threads, boids_error *err);
 
 /* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
- * id (by gid's global id in tile mode, whose cells grid_tile_cells made; gid NULL: the whole
- * flock); simd: the AVX2 cell kernel may compute the cells. */
-void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+ * id (tiled: tile mode, whose cells grid_tile_cells made, ordered by gid's global ids, or
+ * by the ids themselves where gid is NULL: a resident tile); simd: the AVX2 cell kernel may compute
+ * the cells. */
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n, int tiled,
                           const uint32_t *gid, const geom *g, int simd, int threads);
 
 /* The candidate slots of the cells k .. k + (span - 1) along x: the rows of their 3^D
@@ -319,6 +320,18 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t
 /* The backend of this dimension (cpu_grid.c); and whether b is one. */
 boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads, boids_error *err);
 int RULES_FN(cpu_grid_is)(const boids_backend *b);
+
+/* The resident tile of a cpu backend (cpu_grid_resident.c). */
+typedef struct grid_resident {
+    int on;                /* resident mode: cur.id holds global ids */
+    size_t nown;           /* the owned boids: slots [0, nown) of cur (the halo's follow) */
+    size_t n_global;       /* the whole flock's N */
+    size_t keep_b, keep_e; /* after a step's steer: the steered rows' snapshot slots */
+    unsigned char *out;    /* records given back (split, owned) */
+    size_t out_cap;        /* records it holds */
+    uint32_t *row;         /* the rows of the boids that left */
+    size_t row_cap;
+} grid_resident;
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */
 typedef struct cpu_grid_hooks {
