@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* One flock over MPI ranks (mpi_flock.h): the tiles, the exchanges, the gather.
+/* One flock over MPI ranks (mpi_flock.h): the tiles, the exchanges, the gather; the plan of
+ * every step (the box, the rows, the cut by measured time) and the window path below, for a
+ * local backend that keeps no tile resident (the resident path is mpi_resident.c's).
  *
  * A rank holds its boids as records (global id, then the float position and velocity: the
  * values the float backends hold, so nothing is rounded again), in an order of its own that
@@ -7,9 +9,10 @@
  * no bit, only how well the backend's passes over them use the caches). One step:
  *   1. the whole flock's geometry (boids_backend_tile_geom; on the open boundary from the
  *      bounding box, reduced over the ranks: min and max are exact in any order);
- *   2. the boids per row, summed over the ranks; a new cut when the fullest tile is above
- *      MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows the
- *      flock); every rank computes the same cut from the same counts;
+ *   2. the boids per row weighted by their rank's measured work per boid, summed over the
+ *      ranks with every rank's work of the last step; a new cut when the slowest tile is
+ *      above MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows
+ *      the flock); every rank computes the same cut from the same integers;
  *   3. migration: the boids whose row is in another tile go to its rank (all-to-all);
  *   4. the halo: each tile's first and last rows go to the ranks of the rows beside it,
  *      sent and received without blocking (every rank posts its sends before it waits);
