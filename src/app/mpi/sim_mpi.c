@@ -43,8 +43,9 @@ static const app_option mpi_options[] = {
              "step, waiting share, halo bytes and migrated boids per step, the share\n"
              "of the step time lost to imbalance)"},
     {APP_FLAG, "mpi-no-overlap", 0, NULL, &no_overlap, 1,
-     .help = "wait for the halo before moving any boid (default: the interior rows\n"
-             "move while it travels; the same bits either way)"},
+     .help = "gpu: wait for the halo before moving any boid (default: the interior\n"
+             "rows move while it travels; the same bits either way; the cpu backend\n"
+             "keeps its tile and steps it once the halo is in)"},
 };
 
 static boids_status agree(boids_status st, const char *setup, boids_error *err) {
