@@ -215,8 +215,8 @@ static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
  * owned boids of all tiles, read back with tile_owned, must be the whole flock's run. */
 
 /* Appends record r to the growing array *a of *n records of rs bytes. */
-static void tile_rec_push(unsigned char **a, size_t *n, size_t *cap, const unsigned char *r,
-                          size_t rs) {
+static inline void tile_rec_push(unsigned char **a, size_t *n, size_t *cap, const unsigned char *r,
+                                 size_t rs) {
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 64;
         *a = realloc(*a, *cap * rs);
@@ -226,7 +226,7 @@ static void tile_rec_push(unsigned char **a, size_t *n, size_t *cap, const unsig
     (*n)++;
 }
 
-static float tile_rec_float(const unsigned char *r, int k) {
+static inline float tile_rec_float(const unsigned char *r, int k) {
     float x;
     memcpy(&x, r + 4 + 4 * (size_t)k, sizeof x);
     return x;
@@ -237,7 +237,7 @@ typedef struct tile_recs {
     size_t n, cap;
 } tile_recs;
 
-static int tile_check_resident(const tile_case *c, tile_factory make, void *ctx) {
+static inline int tile_check_resident(const tile_case *c, tile_factory make, void *ctx) {
     boids_error err;
     const boids_flock *f0 = c->start;
     const size_t n = f0->n;
