@@ -161,17 +161,26 @@ static boids_backend *make_cpu_tile(const boids_flock *f, void *ctx, boids_error
     return b;
 }
 
+/* The refusals' flock of 300 boids in the default world, on cpu-ref and on cpu. */
+static void refusal_setup(boids_params *p, boids_flock *f, boids_backend **ref,
+                          boids_backend **cpu) {
+    boids_error err;
+    *p = boids_params_default();
+    p->count = 300;
+    if (boids_flock_alloc(f, 300, &err)) exit(1);
+    boids_flock_randomize(f, p, 5);
+    cpu_kind kind = {1, 0};
+    *ref = boids_cpu_ref_create(f, &err);
+    *cpu = make_cpu_tile(f, &kind, &err);
+    if (!*ref || !*cpu) exit(1);
+}
+
 static void test_refusals(void) {
     boids_error err;
-    boids_params p = boids_params_default();
-    p.count = 300;
+    boids_params p;
     boids_flock f;
-    if (boids_flock_alloc(&f, 300, &err)) exit(1);
-    boids_flock_randomize(&f, &p, 5);
-    boids_backend *ref = boids_cpu_ref_create(&f, &err);
-    cpu_kind kind = {1, 0};
-    boids_backend *cpu = make_cpu_tile(&f, &kind, &err);
-    if (!ref || !cpu) exit(1);
+    boids_backend *ref, *cpu;
+    refusal_setup(&p, &f, &ref, &cpu);
     uint32_t gid[300];
     for (uint32_t i = 0; i < 300; i++) gid[i] = i;
     boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid};
@@ -265,14 +274,10 @@ static void test_refusals(void) {
 /* The resident calls out of their order, and the whole flock's calls on a resident tile. */
 static void test_resident_refusals(void) {
     boids_error err;
-    boids_params p = boids_params_default();
-    p.count = 300;
+    boids_params p;
     boids_flock f;
-    if (boids_flock_alloc(&f, 300, &err)) exit(1);
-    boids_flock_randomize(&f, &p, 5);
-    cpu_kind kind = {1, 0};
-    boids_backend *cpu = make_cpu_tile(&f, &kind, &err), *ref = boids_cpu_ref_create(&f, &err);
-    if (!cpu || !ref) exit(1);
+    boids_backend *ref, *cpu;
+    refusal_setup(&p, &f, &ref, &cpu);
     unsigned char rec[300 * BOIDS_TILE_REC(2)];
     for (uint32_t i = 0; i < 300; i++) {
         const float v[4] = {(float)f.x[i], (float)f.y[i], (float)f.vx[i], (float)f.vy[i]};

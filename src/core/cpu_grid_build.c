@@ -203,13 +203,11 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
 
 /* ---- geometry ----------------------------------------------------------------------- */
 
-/* Bounding box of the finite positions of cur, the state of count boids (min and max are exact: any
- * thread count gives the same box). No finite position along an axis: 0 there. */
-grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
+/* Adds the finite positions of cur, the state of count boids, to b as boids_tile_box_point
+ * does (min and max are exact: any thread count gives the same box). */
+void RULES_FN(grid_box_add)(const state *cur, size_t count, int threads, grid_boxd *b) {
     const state s = *cur;
     const long n = (long)count;
-    grid_boxd b = {{0}, {0}, 0};
-    float am = 0;
     for (int a = 0; a < D; a++) {
         const float *const x = s.p[a];
         float lo = INFINITY, hi = -INFINITY, m = 0;
@@ -223,10 +221,20 @@ grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) 
             hi = x[i] > hi ? x[i] : hi;
             m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
         }
-        if (lo <= hi) b.lo[a] = lo, b.hi[a] = hi;
-        am = m > am ? m : am;
+        if (lo < b->lo[a]) b->lo[a] = lo;
+        if (hi > b->hi[a]) b->hi[a] = hi;
+        if (m > b->amax) b->amax = m;
     }
-    b.amax = am;
+}
+
+/* Bounding box of the finite positions of cur, the state of count boids. No finite position
+ * along an axis: 0 there. */
+grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
+    grid_boxd b;
+    boids_tile_box_empty(&b);
+    RULES_FN(grid_box_add)(cur, count, threads, &b);
+    for (int a = 0; a < 3; a++)
+        if (!(b.lo[a] <= b.hi[a])) b.lo[a] = b.hi[a] = 0;
     return b;
 }
 

@@ -198,8 +198,10 @@ typedef struct grid_cells {
     uint32_t *block;   /* per-thread totals of the prefix sum (one per thread, the caller's) */
 } grid_cells;
 
-/* Bounding box of the finite positions of the state cur of n boids. */
+/* Bounding box of the finite positions of the state cur of n boids; and those positions added
+ * to a box b (boids_tile_box_point's semantics: an empty axis stays empty). */
 grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t n, int threads);
+void RULES_FN(grid_box_add)(const state *cur, size_t n, int threads, grid_boxd *b);
 
 /* The geometry of the whole flock of tile t (the world's grid, or on the open boundary the
  * grid over t's box); and the grid of t's window and the rows it numbers. */

@@ -103,25 +103,7 @@ static boids_status tile_start(boids_backend *b, const unsigned char *rec, size_
 
 static void tile_box(boids_backend *b, grid_boxd *box) {
     cpu_grid *c = (cpu_grid *)b;
-    const long n = (long)c->res.nown;
-    const int threads = resident_threads(c, c->res.nown);
-    for (int a = 0; a < D; a++) {
-        const float *const x = c->cur.p[a];
-        float lo = INFINITY, hi = -INFINITY, m = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min      \
-                                                                                          : lo)    \
-    reduction(max                                                                                  \
-              : hi, m)
-        for (long i = 0; i < n; i++) {
-            if (!isfinite(x[i])) continue;
-            lo = x[i] < lo ? x[i] : lo;
-            hi = x[i] > hi ? x[i] : hi;
-            m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
-        }
-        if (lo < box->lo[a]) box->lo[a] = lo;
-        if (hi > box->hi[a]) box->hi[a] = hi;
-        if (m > box->amax) box->amax = m;
-    }
+    RULES_FN(grid_box_add)(&c->cur, c->res.nown, resident_threads(c, c->res.nown), box);
 }
 
 static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
