@@ -45,23 +45,25 @@ static inline void slot_move(const state *s, size_t dst, size_t src) {
     s->id[dst] = s->id[src];
 }
 
-/* Room for need boids, keeping the state's first b->n slots. */
+/* Room for need boids, keeping the state's first b->n slots. A step swaps the ids of cur and
+ * snap, so cur's ids may live in snap's block: both old blocks are freed after the copy. */
 static boids_status resident_reserve(cpu_grid *c, size_t need, boids_error *err) {
     if (need <= c->cap) return BOIDS_OK;
-    const state old = c->cur;
+    state old[2] = {c->cur, c->snap};
     memset(&c->cur, 0, sizeof c->cur);
+    memset(&c->snap, 0, sizeof c->snap);
     boids_status st = reserve(c, need, 1, err);
     if (st) {
-        c->cur = old;
+        c->cur = old[0], c->snap = old[1];
         return st;
     }
     for (int a = 0; a < D; a++) {
-        memcpy(c->cur.p[a], old.p[a], c->h.base.n * sizeof(float));
-        memcpy(c->cur.v[a], old.v[a], c->h.base.n * sizeof(float));
+        memcpy(c->cur.p[a], old[0].p[a], c->h.base.n * sizeof(float));
+        memcpy(c->cur.v[a], old[0].v[a], c->h.base.n * sizeof(float));
     }
-    memcpy(c->cur.id, old.id, c->h.base.n * sizeof(uint32_t));
-    state old_copy = old;
-    state_free(&old_copy);
+    memcpy(c->cur.id, old[0].id, c->h.base.n * sizeof(uint32_t));
+    state_free(&old[0]);
+    state_free(&old[1]);
     return BOIDS_OK;
 }
 
