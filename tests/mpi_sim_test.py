@@ -103,6 +103,10 @@ def cpu():
     compare(d, "plane walls vicsek, no overlap",
             [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=walls", "--set",
              "noise=1"], (2, 3), extra_mpi=("--mpi-no-overlap",))
+    # The window path (the gpu's: the tile handed to the backend every step) on cpu.
+    compare(d, "plane open vicsek, the window path",
+            [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=open", "--set",
+             "noise=1"], (2, 3), extra_mpi=("--mpi-window",))
     # Threads change no bit, on either side.
     compare(d, "plane wrap, 2 threads per rank",
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))

@@ -114,11 +114,11 @@ static boids_status plan_box(mflock *c, boids_tile *t, boids_error *err) {
             boids_tile_box_point(&mine, c->dim, x);
         }
     }
-    double t1 = MPI_Wtime();
+    mflock_clock t1 = mflock_now();
     MPI_Allreduce(mine.lo, all.lo, 3, MPI_DOUBLE, MPI_MIN, c->comm);
     MPI_Allreduce(mine.hi, all.hi, 3, MPI_DOUBLE, MPI_MAX, c->comm);
     MPI_Allreduce(&mine.amax, &all.amax, 1, MPI_DOUBLE, MPI_MAX, c->comm);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     for (int a = c->dim; a < 3; a++) all.lo[a] = all.hi[a] = 0;
     t->has_box = 1;
     t->box = all;
@@ -169,9 +169,9 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     const uint64_t w = boid_weight(c);
     for (uint32_t r = 0; r < nrows; r++) c->hist[r] *= w;
     c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
-    double t1 = MPI_Wtime();
+    mflock_clock t1 = mflock_now();
     MPI_Allreduce(c->hist, c->hist_all, (int)nh, MPI_UINT64_T, MPI_SUM, c->comm);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     plan_imbalance(c, c->hist_all + nrows);
     if (needs_cut(c, nrows)) {
         if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, c->cut, err))) {
@@ -186,10 +186,12 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     return BOIDS_OK;
 }
 
-void mflock_done(mflock *c, double t0, double wait0) {
-    const double now = MPI_Wtime(), work = (now - t0) - (c->st.wait - wait0);
+void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
+    const mflock_clock now = mflock_now();
+    const double work = (now.wall - t0.wall) - (c->st.wait - wait0.wall);
     c->last_work_ns = work > 0 ? (uint64_t)(work * 1e9) : 0;
     c->st.work += work;
+    c->st.work_cpu += (now.cpu - t0.cpu) - (c->wait_cpu - wait0.cpu);
     if (c->m > 0) { /* seconds per boid, an average that follows the last steps */
         const double r = work / (double)c->m;
         c->rate = c->rate < 0 ? r : 0.75 * c->rate + 0.25 * r;
@@ -199,7 +201,7 @@ void mflock_done(mflock *c, double t0, double wait0) {
     if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
     c->step++;
     c->st.steps += 1;
-    c->st.seconds += now - t0;
+    c->st.seconds += now.wall - t0.wall;
 }
 
 /* ---- the step ------------------------------------------------------------------------- */
@@ -236,7 +238,7 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
             c->row[i] = c->row[keep];
         }
     }
-    double t = MPI_Wtime();
+    mflock_clock t = mflock_now();
     MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm);
     size_t arrive = 0;
     for (int j = 0; j < K; j++) {
@@ -249,7 +251,7 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
         return nomem(c, "migration", err);
     MPI_Alltoallv(c->buf, c->scount, c->sdispl, c->rec_type, c->rbuf, c->rcount, c->rdispl,
                   c->rec_type, c->comm);
-    c->st.wait += MPI_Wtime() - t;
+    mflock_waited(c, t);
     c->st.migrated += (double)leave;
     /* The arrivals after the staying boids: the order of the records is free (the backend
      * orders each cell by id), and kept from step to step, so that it stays close to the
@@ -379,7 +381,7 @@ static boids_status resort(mflock *c, const grid_geomd *g, boids_error *err) {
 
 static boids_status step_one(mflock *c, const boids_params *p, boids_error *err) {
     const int K = c->size, D = c->dim;
-    const double t0 = MPI_Wtime(), wait0 = c->st.wait;
+    const mflock_clock t0 = mflock_now(), wait0 = mflock_waits(c);
     boids_tile t;
     grid_geomd g;
     boids_status s = mflock_plan(c, p, &t, &g, err);
@@ -419,10 +421,10 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     for (size_t j = 0; j < nlast; j++) rec_copy(c, last + j * c->rs, rec_at(c, c->own, edge[3][j]));
     MPI_Request req[2];
     int nreq = 0;
-    double t1 = MPI_Wtime();
+    mflock_clock t1 = mflock_now();
     if (has_lo) MPI_Isend(first, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
     if (has_hi) MPI_Isend(last, (int)nlast, c->rec_type, upper, TAG_UP, c->comm, &req[nreq++]);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     c->st.halo_bytes += (double)((nfirst + nlast) * c->rs);
     /* The interior rows, whose neighbours are all owned, while the halo travels. */
     const int overlap = c->overlap && T >= 3;
@@ -430,11 +432,11 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
                                     NULL, 0, NULL, 0, err)))
         return s;
     size_t nbelow = 0, nabove = 0;
-    t1 = MPI_Wtime();
+    t1 = mflock_now();
     if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
     if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     const uint32_t below = (uint32_t)has_lo, above = (uint32_t)has_hi;
     const uint32_t start = has_lo ? (lo + nrows - 1) % nrows : lo;
     if (overlap) { /* then the first and the last row, each with its halo */
@@ -472,14 +474,17 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
                             boids_error *err) {
     mflock *c = (mflock *)b;
     if (c->single) {
-        const double t0 = MPI_Wtime();
+        const mflock_clock t0 = mflock_now();
         boids_status s = boids_backend_step(c->local, p, steps, err);
         c->shared_failure = 1; /* one rank: every rank knows */
         if (s) return s;
         c->step += steps;
         c->st.steps += steps;
-        c->st.seconds += MPI_Wtime() - t0;
-        c->st.local += MPI_Wtime() - t0;
+        const mflock_clock t1 = mflock_now();
+        c->st.seconds += t1.wall - t0.wall;
+        c->st.local += t1.wall - t0.wall;
+        c->st.work += t1.wall - t0.wall;
+        c->st.work_cpu += t1.cpu - t0.cpu;
         c->st.boids_sum += (double)steps * (double)c->n_global;
         c->st.boids_min = c->st.boids_max = (double)c->n_global;
         return BOIDS_OK;
@@ -567,6 +572,11 @@ static const boids_backend_ops ops_cpu = MFLOCK_OPS("cpu"), ops_gpu = MFLOCK_OPS
 
 void mpi_flock_set_overlap(boids_backend *b, int on) {
     ((mflock *)b)->overlap = on;
+}
+
+void mpi_flock_set_window(boids_backend *b, int on) {
+    mflock *c = (mflock *)b;
+    if (!c->started) c->resident = !on && !c->single && boids_backend_tile_resident(c->local);
 }
 
 int mpi_flock_failure_shared(const boids_backend *b) {

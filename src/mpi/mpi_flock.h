@@ -44,6 +44,11 @@ void mpi_flock_set_overlap(boids_backend *b, int on);
 boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
                              boids_error *err);
 
+/* on = 1: the window path even where the local backend keeps tiles resident (each step
+ * uploads the tile and its halo rows, as for the gpu backend): the same bits, for the
+ * benchmark's comparison and the tests. Before the first step only. */
+void mpi_flock_set_window(boids_backend *b, int on);
+
 /* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
@@ -59,6 +64,8 @@ typedef struct mpi_flock_stats {
     double wait;       /* of which in MPI calls (waiting for the other ranks and the network) */
     double local;      /* of which in the rank's backend (its calls in the step) */
     double work;       /* of which not in MPI calls: the rank's own work */
+    double work_cpu;   /* that work in CPU seconds of the process (all its threads): what
+                        * it costs, whatever else shares the cores */
     double halo_bytes; /* halo bytes sent */
     double migrated;   /* boids sent to another tile */
     double boids_min, boids_max, boids_sum; /* boids owned, over the steps */

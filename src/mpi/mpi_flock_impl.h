@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend_impl.h"
+#include "clock.h"
 #include "mpi_flock.h"
 #include "tile.h"
 
@@ -59,8 +60,30 @@ typedef struct mflock {
      * the steps; < 0 before the first), and its work in the last step, in ns. */
     double rate;
     uint64_t last_work_ns;
+    double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */
     mpi_flock_stats st;
 } mflock;
+
+/* A moment on the wall clock and on this process's CPU clock (clock.h). */
+typedef struct mflock_clock {
+    double wall, cpu;
+} mflock_clock;
+
+static inline mflock_clock mflock_now(void) {
+    return (mflock_clock){MPI_Wtime(), cpu_seconds()};
+}
+
+/* The time in MPI calls so far, on both clocks. */
+static inline mflock_clock mflock_waits(const mflock *c) {
+    return (mflock_clock){c->st.wait, c->wait_cpu};
+}
+
+/* Adds the time since t, spent in MPI calls, to the waits. */
+static inline void mflock_waited(mflock *c, mflock_clock t) {
+    const mflock_clock now = mflock_now();
+    c->st.wait += now.wall - t.wall;
+    c->wait_cpu += now.cpu - t.cpu;
+}
 
 /* ---- records ---------------------------------------------------------------------- */
 
@@ -119,9 +142,9 @@ static inline boids_status receive(mflock *c, int src, int tag, unsigned char **
 boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_geomd *g,
                          boids_error *err);
 
-/* The end of every step of either path: the work of the step that began at t0 whose waits
- * began at wait0 (seconds), for the next plan. */
-void mflock_done(mflock *c, double t0, double wait0);
+/* The end of every step of either path: the work of the step that began at t0, when the
+ * waits stood at wait0 (mflock_waits), for the next plan and the stats. */
+void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0);
 
 /* The resident path (mpi_resident.c): one step; and c->own brought up to date. */
 boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error *err);

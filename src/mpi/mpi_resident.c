@@ -44,7 +44,7 @@ static boids_status migrate_records(mflock *c, const boids_tile_moves *mv, size_
     for (size_t i = 0; i < mv->nleave; i++)
         memcpy(rec_at(c, c->buf, (size_t)at[dest[i]]++), mv->leave + i * c->rs, c->rs);
     free(dest);
-    const double t = MPI_Wtime();
+    const mflock_clock t = mflock_now();
     MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm);
     size_t n = 0;
     for (int j = 0; j < K; j++) {
@@ -54,7 +54,7 @@ static boids_status migrate_records(mflock *c, const boids_tile_moves *mv, size_
     if (!grow(&c->rbuf, &c->rbuf_cap, n, c->rs)) return nomem(c, "migration", err);
     MPI_Alltoallv(c->buf, c->scount, c->sdispl, c->rec_type, c->rbuf, c->rcount, c->rdispl,
                   c->rec_type, c->comm);
-    c->st.wait += MPI_Wtime() - t;
+    mflock_waited(c, t);
     c->st.migrated += (double)mv->nleave;
     *arrive = n;
     return BOIDS_OK;
@@ -102,7 +102,7 @@ static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nfirst,
     const int upper = has_hi ? boids_tile_of_row(c->cut, K, hi % nrows) : -1;
     MPI_Request req[2];
     int nreq = 0;
-    double t = MPI_Wtime();
+    mflock_clock t = mflock_now();
     if (has_lo)
         MPI_Isend(c->ebuf, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
     if (has_hi)
@@ -114,7 +114,7 @@ static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nfirst,
     if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
     if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    c->st.wait += MPI_Wtime() - t;
+    mflock_waited(c, t);
     if (!grow(&c->rbuf, &c->rbuf_cap, nbelow + nabove, c->rs)) return nomem(c, "the halo", err);
     memcpy(rec_at(c, c->rbuf, nbelow), c->tmp, nabove * c->rs);
     *nhalo = nbelow + nabove;
@@ -122,7 +122,7 @@ static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nfirst,
 }
 
 boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error *err) {
-    const double t0 = MPI_Wtime(), wait0 = c->st.wait;
+    const mflock_clock t0 = mflock_now(), wait0 = mflock_waits(c);
     boids_status s;
     if (!c->started) { /* the boids of the records made at creation */
         if ((s = boids_backend_tile_start(c->local, c->own, c->m, c->n_global, c->step, err)))
