@@ -70,10 +70,20 @@ static boids_status owned_rows(mflock *c, const grid_geomd *g, boids_error *err)
 }
 
 /* The load of tile j under the cut, from the whole flock's row weights. */
-static uint64_t tile_load(const mflock *c, int j) {
+static uint64_t tile_load(const mflock *c, const uint32_t *cut, int j) {
     uint64_t s = 0;
-    for (uint32_t r = c->cut[j]; r < c->cut[j + 1]; r++) s += c->hist_all[r];
+    for (uint32_t r = cut[j]; r < cut[j + 1]; r++) s += c->hist_all[r];
     return s;
+}
+
+/* The slowest tile's load under the cut. */
+static uint64_t max_load(const mflock *c, const uint32_t *cut) {
+    uint64_t max = 0;
+    for (int j = 0; j < c->size; j++) {
+        const uint64_t l = tile_load(c, cut, j);
+        max = l > max ? l : max;
+    }
+    return max;
 }
 
 /* Whether the cut must be made again: none yet, other rows, or a tile whose load (its rows'
@@ -83,7 +93,7 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
     if (!c->have_cut || nrows != c->nrows) return 1;
     uint64_t max = 0, total = 0;
     for (int j = 0; j < c->size; j++) {
-        uint64_t l = tile_load(c, j);
+        uint64_t l = tile_load(c, c->cut, j);
         max = l > max ? l : max;
         total += l;
     }
@@ -174,14 +184,26 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     mflock_waited(c, t1);
     plan_imbalance(c, c->hist_all + nrows);
     if (needs_cut(c, nrows)) {
-        if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, c->cut, err))) {
+        uint32_t *cand = malloc((size_t)(K + 1) * sizeof *cand);
+        if (!cand) return nomem(c, "the cut", err);
+        if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err))) {
+            free(cand);
             c->shared_failure = 1;
             return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step,
                                    err->msg);
         }
-        c->st.rebalances += c->have_cut;
-        c->have_cut = 1;
-        c->nrows = nrows;
+        /* Another cut of the same rows only when it lowers the slowest tile's load by
+         * MPI_FLOCK_GAIN: whole rows bound how even a cut can be, and the measured costs move
+         * from step to step, so a smaller gain would move rows back and forth. */
+        const int same_rows = c->have_cut && nrows == c->nrows;
+        if (!same_rows ||
+            (double)max_load(c, cand) < (1 - MPI_FLOCK_GAIN) * (double)max_load(c, c->cut)) {
+            memcpy(c->cut, cand, (size_t)(K + 1) * sizeof *cand);
+            c->st.rebalances += c->have_cut;
+            c->have_cut = 1;
+            c->nrows = nrows;
+        }
+        free(cand);
     }
     return BOIDS_OK;
 }

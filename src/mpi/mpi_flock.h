@@ -23,6 +23,10 @@
  * mean plus one row's load. */
 #define MPI_FLOCK_IMBALANCE 1.1
 
+/* A new cut of the same rows is taken only when it lowers the slowest tile's load by this
+ * share (a cut of other rows, when the grid changed, always). */
+#define MPI_FLOCK_GAIN 0.05
+
 /* The split flock of whole (present on every rank, the same flock), stepped on each rank
  * by local: with one rank, local must hold whole and steps it alone; with more, local may
  * hold anything of whole's dimension (it is replaced by the rank's window each step).

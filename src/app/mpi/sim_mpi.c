@@ -150,7 +150,7 @@ static boids_status finish(boids_backend *b, boids_error *err) {
             const mpi_flock_stats *x = &all[r];
             const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
             fprintf(
-                out.f, "%d,%d,%.0f,%.1f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f\n",
+                out.f, "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f\n",
                 r, size, x->steps, x->boids_sum / n, x->boids_min, x->boids_max,
                 1e3 * x->seconds / n, x->wait / t, x->local / t, x->halo_bytes / n, x->migrated / n,
                 x->rebalances, x->work / t, lost_share(x), 1e3 * x->work_cpu / n);
