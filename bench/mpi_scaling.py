@@ -3,7 +3,8 @@
 """The cost of one flock split over MPI ranks: for each flock size and rank count, one run of
 `mpirun -n K boids-mpi sim --order-only --mpi-stats FILE` and what its ranks measured (time per
 step, the share spent waiting in MPI calls, halo bytes and migrated boids per step, the boids
-per rank), as a CSV table and a Markdown one on stdout.
+per rank, the share of the step time lost to imbalance), as a CSV table and a Markdown one on
+stdout.
 
 Strong scaling: --sizes at every --ranks count. Weak scaling: --weak N0 adds runs of N0 boids
 per rank (N = K * N0). The time per step of a row is its slowest rank's (the step ends when
@@ -91,6 +92,12 @@ def row(kind, n, k, overlap, ranks, wall, base):
         "halo_bytes_per_boid": halo / n,
         "migrated_per_step": sum(float(r["migrated_per_step"]) for r in ranks),
         "imbalance": max(float(r["boids_max"]) for r in ranks) / mean if mean else 0.0,
+        # (max - mean) / max of the ranks' work per step, summed over the steps (every rank
+        # reports the same reduced number; older builds had no such column)
+        "imbalance_lost": max(float(r.get("imbalance_lost") or 0) for r in ranks),
+        # the ranks' work in CPU time, summed: what the step costs whatever else runs on the
+        # cores (MPI calls left out, which may spin); nan for older builds
+        "cpu_ms_per_step": sum(float(r.get("work_cpu_ms_per_step") or "nan") for r in ranks),
         "rebalances": sum(float(r["rebalances"]) for r in ranks) / len(ranks),
         "job_seconds": wall,
     }
@@ -129,7 +136,8 @@ def main():
             w.writeheader()
             w.writerows(rows)
     show = ["scaling", "n", "ranks", "overlap", "ms_per_step", "speedup", "efficiency",
-            "wait_share_mean", "halo_bytes_per_boid", "migrated_per_step", "imbalance"]
+            "wait_share_mean", "halo_bytes_per_boid", "migrated_per_step", "imbalance",
+            "imbalance_lost", "cpu_ms_per_step"]
     print("| " + " | ".join(show) + " |")
     print("|" + "---|" * len(show))
     for r in rows:

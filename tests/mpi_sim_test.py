@@ -104,6 +104,10 @@ def cpu():
     compare(d, "plane walls vicsek, no overlap",
             [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=walls", "--set",
              "noise=1"], (2, 3), extra_mpi=("--mpi-no-overlap",))
+    # The window path (the gpu's: the tile handed to the backend every step) on cpu.
+    compare(d, "plane open vicsek, the window path",
+            [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=open", "--set",
+             "noise=1"], (2, 3), extra_mpi=("--mpi-window",))
     # Threads change no bit, on either side.
     compare(d, "plane wrap, 2 threads per rank",
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))
@@ -148,6 +152,20 @@ def cpu():
         owned = sum(float(r.split(",")[3]) for r in rows[1:])
         check("--mpi-stats: the ranks own the 3000 boids between them", abs(owned - 3000) < 1e-9,
               owned)
+    # The share of the step time lost to imbalance: one number, reduced on every rank (so the
+    # same in every row), a share in [0, 1), and the end-of-run line on stderr.
+    table = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
+    lost = {r.get("imbalance_lost") for r in table}
+    check("--mpi-stats: one imbalance share for every rank, in [0, 1)",
+          len(table) == 3 and len(lost) == 1 and None not in lost and
+          0 <= float(next(iter(lost))) < 1, lost)
+    line = [l for l in p.stderr.splitlines() if "of the step time lost to imbalance" in l]
+    said = float(line[0].split("%")[0].split()[-1]) if len(line) == 1 else -1
+    # The line prints the share in per cent to 0.1, the file to 1e-4: they agree within the
+    # two roundings (0.05 + 0.005 per cent).
+    check("the end of the run names the share lost to imbalance, the file's",
+          table and abs(said - 100 * float(table[0]["imbalance_lost"])) <= 0.055 + 1e-9,
+          (line, p.stderr[-400:]))
 
 
 def gpu():

@@ -204,4 +204,212 @@ static int tile_check_equal(const tile_case *c, tile_factory make, void *ctx) {
     return same;
 }
 
+/* ---- resident tiles (tile.h) -------------------------------------------------------------
+ * The same flock as K resident tiles, as the ranks of boids-mpi keep them: each tile's
+ * backend starts with the boids of its rows (records) and keeps them; each step the boxes and
+ * the row counts of the K backends are merged, the rows cut (boids_tile_cut of the counts, or
+ * on odd steps of the counts weighted by the row's index, so that the cut moves and many boids
+ * migrate), each backend split, the boids that left added to their new tiles' backends (in
+ * the order of their old tiles, as an all-to-all delivers them), each tile given the rows
+ * beside it (the first and last rows of its neighbours, arrivals included) and stepped. The
+ * owned boids of all tiles, read back with tile_owned, must be the whole flock's run. */
+
+/* Appends record r to the growing array *a of *n records of rs bytes. */
+static inline void tile_rec_push(unsigned char **a, size_t *n, size_t *cap, const unsigned char *r,
+                                 size_t rs) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *a = realloc(*a, *cap * rs);
+        if (!*a) exit(1);
+    }
+    memcpy(*a + *n * rs, r, rs);
+    (*n)++;
+}
+
+static inline float tile_rec_float(const unsigned char *r, int k) {
+    float x;
+    memcpy(&x, r + 4 + 4 * (size_t)k, sizeof x);
+    return x;
+}
+
+typedef struct tile_recs {
+    unsigned char *r;
+    size_t n, cap;
+} tile_recs;
+
+static inline int tile_check_resident(const tile_case *c, tile_factory make, void *ctx) {
+    boids_error err;
+    const boids_flock *f0 = c->start;
+    const size_t n = f0->n;
+    const int dim = boids_flock_dim(f0), k = c->k;
+    const size_t rs = BOIDS_TILE_REC(dim);
+    boids_backend *tb[TILE_MAX_K] = {0};
+    tile_recs arrive[TILE_MAX_K] = {{0}}, edge[TILE_MAX_K][2] = {{{0}}}, halo = {0};
+    unsigned moved = 0; /* boids that changed tile, over the steps */
+    uint32_t cut[TILE_MAX_K + 1];
+    for (int s = 0; s <= (int)c->steps; s++) {
+        boids_tile t = {0};
+        t.n_global = n;
+        t.has_box = c->p.boundary == BOIDS_BOUNDARY_OPEN;
+        boids_tile_box_empty(&t.box);
+        for (int j = 0; j < k && s > 0; j++)
+            if (boids_backend_tile_box(tb[j], &t.box, &err)) tile_die(c->name, "tile_box", &err);
+        if (s == 0) { /* the start: the box of the flock, and every tile's first boids */
+            boids_tile_box_add(&t.box, f0);
+            for (int j = 0; j < k; j++) {
+                if (!(tb[j] = make(f0, ctx, &err))) tile_die(c->name, "make", &err);
+                if (c->inter && boids_backend_set_interact(tb[j], c->inter, &err))
+                    tile_die(c->name, "set_interact", &err);
+            }
+        }
+        for (int a = dim; a < 3; a++) t.box.lo[a] = t.box.hi[a] = 0;
+        grid_geomd g;
+        if (boids_backend_tile_geom(tb[0], &c->p, &t, &g, &err))
+            tile_die(c->name, "tile_geom", &err);
+        const uint32_t nrows = g.n[dim - 1];
+        uint64_t *count = calloc(nrows, sizeof *count);
+        if (!count) exit(1);
+        if (s == 0) { /* records of the whole flock, by the row of each, into its tile */
+            for (size_t i = 0; i < n; i++)
+                count[boids_tile_row(&g, tile_axis(f0, dim - 1, 0)[i])]++;
+            if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))
+                tile_die(c->name, "boids_tile_cut", &err);
+            for (size_t q = 0; q < n; q++) {
+                const size_t i = c->reverse ? n - 1 - q : q;
+                unsigned char r[4 + 8 * 3];
+                const uint32_t id = (uint32_t)i;
+                memcpy(r, &id, 4);
+                for (int a = 0; a < dim; a++) {
+                    const float x = (float)tile_axis(f0, a, 0)[i],
+                                v = (float)tile_axis(f0, a, 1)[i];
+                    memcpy(r + 4 + 4 * a, &x, 4);
+                    memcpy(r + 4 + 4 * (dim + a), &v, 4);
+                }
+                const int j =
+                    boids_tile_of_row(cut, k, boids_tile_row(&g, tile_axis(f0, dim - 1, 0)[i]));
+                tile_rec_push(&arrive[j].r, &arrive[j].n, &arrive[j].cap, r, rs);
+            }
+            for (int j = 0; j < k; j++) {
+                if (boids_backend_tile_start(tb[j], arrive[j].r, arrive[j].n, n, f0->step, &err))
+                    tile_die(c->name, "tile_start", &err);
+                arrive[j].n = 0;
+            }
+            free(count);
+            continue;
+        }
+        for (int j = 0; j < k; j++)
+            if (boids_backend_tile_count(tb[j], &g, count, &err))
+                tile_die(c->name, "tile_count", &err);
+        if (s % 2) /* the counts weighted by the row: the cut moves */
+            for (uint32_t r = 0; r < nrows; r++) count[r] *= 1 + r;
+        if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))
+            tile_die(c->name, "boids_tile_cut", &err);
+        free(count);
+        for (int j = 0; j < k; j++) {
+            boids_tile_moves mv;
+            if (boids_backend_tile_split(tb[j], cut[j], cut[j + 1], &mv, &err))
+                tile_die(c->name, "tile_split", &err);
+            for (int e = 0; e < 2; e++) {
+                edge[j][e].n = 0;
+                for (size_t i = 0; i < mv.nedge[e]; i++)
+                    tile_rec_push(&edge[j][e].r, &edge[j][e].n, &edge[j][e].cap,
+                                  mv.edge[e] + i * rs, rs);
+            }
+            for (size_t i = 0; i < mv.nleave; i++) {
+                const int d = boids_tile_of_row(cut, k, mv.leave_row[i]);
+                CHECK(d != j, "%s: a boid of row %u leaves tile %d for itself", c->name,
+                      mv.leave_row[i], j);
+                tile_rec_push(&arrive[d].r, &arrive[d].n, &arrive[d].cap, mv.leave + i * rs, rs);
+                moved++;
+            }
+        }
+        for (int j = 0; j < k; j++) { /* the arrivals, and those of the edge rows in the halo */
+            if (boids_backend_tile_add(tb[j], arrive[j].r, arrive[j].n, &err))
+                tile_die(c->name, "tile_add", &err);
+            for (size_t i = 0; i < arrive[j].n; i++) {
+                const unsigned char *r = arrive[j].r + i * rs;
+                const uint32_t row = boids_tile_row(&g, tile_rec_float(r, dim - 1));
+                if (row == cut[j])
+                    tile_rec_push(&edge[j][0].r, &edge[j][0].n, &edge[j][0].cap, r, rs);
+                if (row == cut[j + 1] - 1)
+                    tile_rec_push(&edge[j][1].r, &edge[j][1].n, &edge[j][1].cap, r, rs);
+            }
+            arrive[j].n = 0;
+        }
+        for (int j = 0; j < k; j++) {
+            boids_tile w = t;
+            boids_tile_window(cut, k, j, nrows, g.wrap, &w);
+            halo.n = 0;
+            if (k > 1 && (g.wrap || cut[j] > 0)) { /* the last row of the tile below */
+                const tile_recs *e =
+                    &edge[boids_tile_of_row(cut, k, (cut[j] + nrows - 1) % nrows)][1];
+                for (size_t i = 0; i < e->n; i++)
+                    tile_rec_push(&halo.r, &halo.n, &halo.cap, e->r + i * rs, rs);
+            }
+            if (k > 1 && (g.wrap || cut[j + 1] < nrows)) { /* the first row of the tile above */
+                const tile_recs *e = &edge[boids_tile_of_row(cut, k, cut[j + 1] % nrows)][0];
+                for (size_t i = 0; i < e->n; i++)
+                    tile_rec_push(&halo.r, &halo.n, &halo.cap, e->r + i * rs, rs);
+            }
+            if (boids_backend_tile_halo(tb[j], &w, halo.r, halo.n, &err))
+                tile_die(c->name, "tile_halo", &err);
+            if (boids_backend_step(tb[j], &c->p, 1, &err)) tile_die(c->name, "tile step", &err);
+        }
+    }
+    /* The owned boids of every tile into one flock, each boid exactly once. */
+    boids_flock cur, whole_out;
+    if (boids_flock_copy(&cur, f0, &err) || boids_flock_copy(&whole_out, f0, &err))
+        tile_die(c->name, "alloc", &err);
+    uint8_t *seen = calloc(n, 1);
+    if (!seen) exit(1);
+    size_t owned = 0;
+    for (int j = 0; j < k; j++) {
+        const unsigned char *r;
+        size_t m;
+        if (boids_backend_tile_owned(tb[j], &r, &m, &err)) tile_die(c->name, "tile_owned", &err);
+        for (size_t i = 0; i < m; i++, owned++) {
+            uint32_t id;
+            memcpy(&id, r + i * rs, 4);
+            CHECK(id < n && !seen[id], "%s: boid %u owned twice or beyond the flock", c->name, id);
+            if (id >= n) continue;
+            seen[id] = 1;
+            for (int a = 0; a < dim; a++) {
+                tile_axis(&cur, a, 0)[id] = tile_rec_float(r + i * rs, a);
+                tile_axis(&cur, a, 1)[id] = tile_rec_float(r + i * rs, dim + a);
+            }
+        }
+    }
+    CHECK(owned == n, "%s: the tiles own %zu boids of %zu", c->name, owned, n);
+    cur.step = f0->step + c->steps;
+    boids_backend *whole = make(f0, ctx, &err);
+    if (!whole) tile_die(c->name, "make", &err);
+    if (c->inter && boids_backend_set_interact(whole, c->inter, &err))
+        tile_die(c->name, "set_interact", &err);
+    if (boids_backend_step(whole, &c->p, c->steps, &err) ||
+        boids_backend_download(whole, &whole_out, &err))
+        tile_die(c->name, "whole step", &err);
+    const uint64_t ht = boids_flock_hash(&cur), hw = boids_flock_hash(&whole_out);
+    int same = ht == hw && cur.step == whole_out.step;
+    for (int a = 0; a < dim; a++)
+        for (int v = 0; v < 2; v++)
+            same = same &&
+                   !memcmp(tile_axis(&cur, a, v), tile_axis(&whole_out, a, v), n * sizeof(double));
+    CHECK(same, "%s: %d resident tiles give %016" PRIx64 ", the whole flock %016" PRIx64, c->name,
+          k, ht, hw);
+    printf("%-34s n=%-5zu K=%d resident %u steps: %s (%016" PRIx64 "), %u boids moved tile\n",
+           c->name, n, k, c->steps, same ? "same bytes" : "DIFFERENT", ht, moved);
+    boids_backend_destroy(whole);
+    for (int j = 0; j < k; j++) {
+        boids_backend_destroy(tb[j]);
+        free(arrive[j].r);
+        free(edge[j][0].r);
+        free(edge[j][1].r);
+    }
+    free(halo.r);
+    free(seen);
+    boids_flock_free(&cur);
+    boids_flock_free(&whole_out);
+    return same;
+}
+
 #endif

@@ -3,8 +3,9 @@
  * the bytes of the whole flock's run, in the plane and the box, under wrap, walls and the
  * open boundary, Reynolds with the interaction table and Vicsek with noise, metric and
  * topological neighbours (k_in_vision), balanced and uneven cuts, one and two threads, the
- * SIMD and the scalar kernels. Also the cut (boids_tile_cut, boids_tile_of_row), the box
- * and the refusals. */
+ * SIMD and the scalar kernels; and the same runs as resident tiles (tile_check_resident: the
+ * cut moved every other step, so that boids migrate between the tiles). Also the cut
+ * (boids_tile_cut, boids_tile_of_row), the box and the refusals. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,17 +161,26 @@ static boids_backend *make_cpu_tile(const boids_flock *f, void *ctx, boids_error
     return b;
 }
 
+/* The refusals' flock of 300 boids in the default world, on cpu-ref and on cpu. */
+static void refusal_setup(boids_params *p, boids_flock *f, boids_backend **ref,
+                          boids_backend **cpu) {
+    boids_error err;
+    *p = boids_params_default();
+    p->count = 300;
+    if (boids_flock_alloc(f, 300, &err)) exit(1);
+    boids_flock_randomize(f, p, 5);
+    cpu_kind kind = {1, 0};
+    *ref = boids_cpu_ref_create(f, &err);
+    *cpu = make_cpu_tile(f, &kind, &err);
+    if (!*ref || !*cpu) exit(1);
+}
+
 static void test_refusals(void) {
     boids_error err;
-    boids_params p = boids_params_default();
-    p.count = 300;
+    boids_params p;
     boids_flock f;
-    if (boids_flock_alloc(&f, 300, &err)) exit(1);
-    boids_flock_randomize(&f, &p, 5);
-    boids_backend *ref = boids_cpu_ref_create(&f, &err);
-    cpu_kind kind = {1, 0};
-    boids_backend *cpu = make_cpu_tile(&f, &kind, &err);
-    if (!ref || !cpu) exit(1);
+    boids_backend *ref, *cpu;
+    refusal_setup(&p, &f, &ref, &cpu);
     uint32_t gid[300];
     for (uint32_t i = 0; i < 300; i++) gid[i] = i;
     boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid};
@@ -261,6 +271,76 @@ static void test_refusals(void) {
     printf("refusals: cpu-ref, global ids, windows, steps, topological without k_in_vision\n");
 }
 
+/* The resident calls out of their order, and the whole flock's calls on a resident tile. */
+static void test_resident_refusals(void) {
+    boids_error err;
+    boids_params p;
+    boids_flock f;
+    boids_backend *ref, *cpu;
+    refusal_setup(&p, &f, &ref, &cpu);
+    unsigned char rec[300 * BOIDS_TILE_REC(2)];
+    for (uint32_t i = 0; i < 300; i++) {
+        const float v[4] = {(float)f.x[i], (float)f.y[i], (float)f.vx[i], (float)f.vy[i]};
+        memcpy(rec + i * BOIDS_TILE_REC(2), &i, 4);
+        memcpy(rec + i * BOIDS_TILE_REC(2) + 4, v, sizeof v);
+    }
+    CHECK(!boids_backend_tile_resident(ref) && boids_backend_tile_resident(cpu),
+          "cpu keeps tiles resident, cpu-ref does not");
+    CHECK(boids_backend_tile_start(ref, rec, 300, 300, 0, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "upload_tile"),
+          "cpu-ref: %s", err.msg);
+    boids_tile_moves mv;
+    CHECK(boids_backend_tile_split(cpu, 0, 1, &mv, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "tile_start"),
+          "a split before the start: %s", err.msg);
+    const uint32_t beyond = 300, seven = 7;
+    memcpy(rec + 7 * BOIDS_TILE_REC(2), &beyond, 4);
+    CHECK(boids_backend_tile_start(cpu, rec, 300, 300, 0, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "record 7") && strstr(err.msg, "beyond"),
+          "an id beyond the flock: %s", err.msg);
+    memcpy(rec + 7 * BOIDS_TILE_REC(2), &seven, 4);
+    CHECK(boids_backend_tile_start(cpu, rec, 300, 299, 0, &err) == BOIDS_ERR_INPUT,
+          "more owned boids than the flock: %s", err.msg);
+    float nan = NAN;
+    memcpy(rec + 7 * BOIDS_TILE_REC(2) + 8, &nan, 4);
+    CHECK(boids_backend_tile_start(cpu, rec, 300, 300, 0, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "boid 7") && strstr(err.msg, "not finite"),
+          "a value that is not finite: %s", err.msg);
+    const float y7 = (float)f.y[7];
+    memcpy(rec + 7 * BOIDS_TILE_REC(2) + 8, &y7, 4);
+    CHECK(!boids_backend_tile_start(cpu, rec, 300, 300, 0, &err), "start: %s", err.msg);
+    CHECK(boids_backend_tile_split(cpu, 0, 1, &mv, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "tile_count"),
+          "a split before the count: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo"),
+          "a step before the halo: %s", err.msg);
+    boids_flock out = f;
+    CHECK(boids_backend_download(cpu, &out, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "tile_owned"),
+          "download of a resident tile: %s", err.msg);
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL};
+    grid_geomd g;
+    CHECK(!boids_backend_tile_geom(cpu, &p, &t, &g, &err), "geom: %s", err.msg);
+    t.rows = t.steer_hi = g.n[1];
+    CHECK(!boids_backend_tile_halo(cpu, &t, NULL, 0, &err) && !boids_backend_step(cpu, &p, 1, &err),
+          "the whole grid as the window: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo"),
+          "a second step without a halo: %s", err.msg);
+    /* An owned boid outside the steered rows is named, not lost. */
+    t.steer_hi = t.rows - 1;
+    CHECK(!boids_backend_tile_halo(cpu, &t, NULL, 0, &err), "halo: %s", err.msg);
+    CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "owns 300"),
+          "an owned boid in a row not steered: %s", err.msg);
+    /* An upload of the whole flock ends resident mode. */
+    CHECK(!boids_backend_upload(cpu, &f, &err) && !boids_backend_step(cpu, &p, 2, &err) &&
+              !boids_backend_download(cpu, &out, &err),
+          "the whole flock again: %s", err.msg);
+    boids_backend_destroy(cpu);
+    boids_backend_destroy(ref);
+    boids_flock_free(&f);
+    printf("resident refusals: the order of the calls, ids, values, rows not steered\n");
+}
+
 /* ---- the tiles' steps ------------------------------------------------------------------- */
 
 /* A predator, an attractor and an obstacle (a circle in the plane, a sphere in the box)
@@ -316,6 +396,7 @@ static void run_case(const run *r) {
     tile_case c = {r->name, p, r->table ? &t : NULL, &f, 24, r->k, r->uneven, r->uneven || r->topo};
     cpu_kind kind = {r->threads, r->scalar};
     tile_check_equal(&c, make_cpu_tile, &kind);
+    tile_check_resident(&c, make_cpu_tile, &kind);
     boids_flock_free(&f);
 }
 
@@ -323,6 +404,7 @@ int main(void) {
     test_cut();
     test_box();
     test_refusals();
+    test_resident_refusals();
     enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
     static const run runs[] = {
         /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, scalar, n, height */

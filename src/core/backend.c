@@ -78,14 +78,16 @@ boids_status boids_backend_step(boids_backend *b, const boids_params *p, unsigne
         if (why)
             return boids_error_set(err, BOIDS_ERR_INPUT, "step of a tile on the %s backend: %s",
                                    b->ops->name, why);
-        if (b->tile == 2 || steps > 1)
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "step of a tile on the %s backend: a tile is stepped once per "
-                                   "boids_backend_upload_tile (after a step its halo is stale); "
-                                   "upload the next window",
-                                   b->ops->name);
+        const int resident = b->tile >= TILE_RESIDENT;
+        if (b->tile == TILE_STEPPED || (resident && b->tile != TILE_READY) || steps > 1)
+            return boids_error_set(
+                err, BOIDS_ERR_INPUT,
+                "step of a tile on the %s backend: a tile is stepped once per "
+                "%s (after a step its halo is stale); %s",
+                b->ops->name, resident ? "boids_backend_tile_halo" : "boids_backend_upload_tile",
+                resident ? "set the next halo" : "upload the next window");
         st = b->ops->step(b, p, 1, err);
-        if (!st) b->tile = 2;
+        if (!st) b->tile = resident ? TILE_RESIDENT : TILE_STEPPED;
         return st;
     }
     return b->ops->step(b, p, steps, err);
@@ -102,6 +104,11 @@ boids_status boids_backend_download(boids_backend *b, boids_flock *out, boids_er
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "download: the output flock holds %zu boids, the %s backend %zu",
                                out->n, b->ops->name, b->n);
+    if (b->tile >= TILE_RESIDENT)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "download: the %s backend holds a resident tile, whose boids are "
+                               "read with boids_backend_tile_owned",
+                               b->ops->name);
     return b->ops->download(b, out, err);
 }
 
@@ -113,7 +120,7 @@ boids_status boids_backend_upload(boids_backend *b, const boids_flock *in, boids
                                "dimension it was created with)",
                                boids_flock_dim(in), backend_dim(b), b->ops->name);
     boids_status st = b->ops->upload(b, in, err);
-    if (!st) b->tile = 0;
+    if (!st) b->tile = TILE_NONE;
     return st;
 }
 
@@ -183,8 +190,135 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
                                    what, i, t->gid[i], t->n_global);
     }
     boids_status st = b->ops->upload_tile(b, in, t, err);
-    if (!st) b->tile = 1;
+    if (!st) b->tile = TILE_UPLOADED;
     return st;
+}
+
+/* ---- resident tiles (tile.h) ----------------------------------------------------------- */
+
+int boids_backend_tile_resident(const boids_backend *b) {
+    return b && b->ops->tile_geom && b->ops->tile_start;
+}
+
+/* The backend keeps tiles resident and is at one of the modes [lo, hi] of the sequence. */
+static boids_status check_resident(const boids_backend *b, const char *what, int lo, int hi,
+                                   boids_error *err) {
+    if (check_backend(b, what, err)) return BOIDS_ERR_INPUT;
+    if (!boids_backend_tile_resident(b))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the %s backend keeps no tile resident; use "
+                               "boids_backend_upload_tile",
+                               what, b->ops->name);
+    if (b->tile < lo || b->tile > hi) {
+        static const char *const need[] = {
+            [TILE_RESIDENT] = "boids_backend_tile_start first",
+            [TILE_COUNTED] = "boids_backend_tile_count first (the rows of the owned boids)",
+            [TILE_READY] = "the rows counted and split, the arrivals added, before the halo"};
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s on the %s backend: call %s", what,
+                               b->ops->name,
+                               b->tile < TILE_RESIDENT ? need[TILE_RESIDENT] : need[lo]);
+    }
+    return BOIDS_OK;
+}
+
+/* m records at rec of a backend of dim dim: distinct is the caller's duty; ids below n_global
+ * and finite values are checked here (a NaN would spread through every neighbour). */
+static boids_status check_records(const unsigned char *rec, size_t m, int dim, size_t n_global,
+                                  const char *what, boids_error *err) {
+    if (m && !rec) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the records are NULL", what);
+    const size_t rs = BOIDS_TILE_REC(dim);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t id;
+        memcpy(&id, rec + i * rs, sizeof id);
+        if (id >= n_global)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: record %zu has the global id %u, beyond the whole flock's "
+                                   "%zu boids",
+                                   what, i, id, n_global);
+        for (int k = 0; k < 2 * dim; k++) {
+            float v;
+            memcpy(&v, rec + i * rs + 4 + 4 * (size_t)k, sizeof v);
+            if (!isfinite(v))
+                return boids_error_set(err, BOIDS_ERR_INPUT,
+                                       "%s: boid %u has a value that is not finite", what, id);
+        }
+    }
+    return BOIDS_OK;
+}
+
+boids_status boids_backend_tile_start(boids_backend *b, const unsigned char *rec, size_t m,
+                                      size_t n_global, uint32_t step, boids_error *err) {
+    const char *what = "tile_start";
+    if (check_resident(b, what, TILE_NONE, TILE_READY, err)) return BOIDS_ERR_INPUT;
+    if (n_global == 0 || n_global >= UINT32_MAX || m > n_global)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: %zu owned boids of a whole flock of %zu (1 to %u admitted)",
+                               what, m, n_global, (unsigned)(UINT32_MAX - 1));
+    if (check_records(rec, m, backend_dim(b), n_global, what, err)) return BOIDS_ERR_INPUT;
+    boids_status st = b->ops->tile_start(b, rec, m, n_global, step, err);
+    b->tile = st ? TILE_NONE : TILE_RESIDENT;
+    return st;
+}
+
+boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_error *err) {
+    if (check_resident(b, "tile_box", TILE_RESIDENT, TILE_READY, err)) return BOIDS_ERR_INPUT;
+    if (!box) return boids_error_set(err, BOIDS_ERR_INPUT, "tile_box: the box is NULL");
+    b->ops->tile_box(b, box);
+    return BOIDS_OK;
+}
+
+boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
+                                      boids_error *err) {
+    const char *what = "tile_count";
+    if (check_resident(b, what, TILE_RESIDENT, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
+    if (!g || !count)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the grid or the counts are NULL", what);
+    if (g->dim != backend_dim(b) || g->n[g->dim - 1] == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: a %d-D grid of %u rows for a %d-D tile",
+                               what, g->dim, g->n[g->dim == 3 ? 2 : 1], backend_dim(b));
+    boids_status st = b->ops->tile_count(b, g, count, err);
+    if (!st) b->tile = TILE_COUNTED;
+    return st;
+}
+
+boids_status boids_backend_tile_split(boids_backend *b, uint32_t lo, uint32_t hi,
+                                      boids_tile_moves *out, boids_error *err) {
+    const char *what = "tile_split";
+    if (check_resident(b, what, TILE_COUNTED, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
+    if (!out || lo >= hi)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the rows [%u, %u) (need lo < hi)", what,
+                               lo, hi);
+    return b->ops->tile_split(b, lo, hi, out, err);
+}
+
+boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, size_t m,
+                                    boids_error *err) {
+    const char *what = "tile_add";
+    if (check_resident(b, what, TILE_RESIDENT, TILE_COUNTED, err) ||
+        check_records(rec, m, backend_dim(b), UINT32_MAX, what, err))
+        return BOIDS_ERR_INPUT;
+    boids_status st = b->ops->tile_add(b, rec, m, err);
+    if (!st && m) b->tile = TILE_RESIDENT; /* the arrivals' rows are not counted */
+    return st;
+}
+
+boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
+                                     const unsigned char *rec, size_t m, boids_error *err) {
+    const char *what = "tile_halo";
+    if (check_resident(b, what, TILE_RESIDENT, TILE_READY, err) || check_tile(t, NULL, what, err) ||
+        check_records(rec, m, backend_dim(b), t->n_global, what, err))
+        return BOIDS_ERR_INPUT;
+    boids_status st = b->ops->tile_halo(b, t, rec, m, err);
+    if (!st) b->tile = TILE_READY;
+    return st;
+}
+
+boids_status boids_backend_tile_owned(boids_backend *b, const unsigned char **rec, size_t *m,
+                                      boids_error *err) {
+    const char *what = "tile_owned";
+    if (check_resident(b, what, TILE_RESIDENT, TILE_READY, err)) return BOIDS_ERR_INPUT;
+    if (!rec || !m) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the outputs are NULL", what);
+    return b->ops->tile_owned(b, rec, m, err);
 }
 
 boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,

@@ -44,7 +44,32 @@ typedef struct boids_backend_ops {
                               grid_geomd *g, boids_error *err);
     boids_status (*upload_tile)(boids_backend *b, const boids_flock *in, const boids_tile *t,
                                 boids_error *err);
+    /* Optional (all NULL: the backend keeps no tile resident), checked by backend.c first:
+     * the resident tile's calls of tile.h, records of BOIDS_TILE_REC(dim) bytes. */
+    boids_status (*tile_start)(boids_backend *b, const unsigned char *rec, size_t m,
+                               size_t n_global, uint32_t step, boids_error *err);
+    void (*tile_box)(boids_backend *b, grid_boxd *box);
+    boids_status (*tile_count)(boids_backend *b, const grid_geomd *g, uint64_t *count,
+                               boids_error *err);
+    boids_status (*tile_split)(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+                               boids_error *err);
+    boids_status (*tile_add)(boids_backend *b, const unsigned char *rec, size_t m,
+                             boids_error *err);
+    boids_status (*tile_halo)(boids_backend *b, const boids_tile *t, const unsigned char *rec,
+                              size_t m, boids_error *err);
+    boids_status (*tile_owned)(boids_backend *b, const unsigned char **rec, size_t *m,
+                               boids_error *err);
 } boids_backend_ops;
+
+/* The tile mode of a backend (struct boids_backend's `tile`), kept by backend.c. */
+enum {
+    TILE_NONE = 0,     /* the whole flock (after create or boids_backend_upload) */
+    TILE_UPLOADED = 1, /* a window uploaded, not yet stepped */
+    TILE_STEPPED = 2,  /* that window stepped: its halo is stale, a step needs the next upload */
+    TILE_RESIDENT = 3, /* resident (tile_start, or a step since): rows and halo unknown */
+    TILE_COUNTED = 4,  /* resident, the owned boids' rows counted: a split may follow */
+    TILE_READY = 5     /* resident, the window and its halo set: a step may follow */
+};
 
 struct boids_backend {
     const boids_backend_ops *ops;
@@ -59,9 +84,7 @@ struct boids_backend {
      * buffer) uploads it only when it changed. */
     boids_interact inter;
     unsigned inter_version;
-    /* Tile mode (tile.h), kept by backend.c: 0 the whole flock (after create or
-     * boids_backend_upload), 1 a tile uploaded and not yet stepped, 2 that tile stepped (its
-     * halo is stale: a step needs the next upload). */
+    /* Tile mode (tile.h, the TILE_ values above), kept by backend.c. */
     int tile;
 };
 

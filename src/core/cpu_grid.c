@@ -92,7 +92,13 @@ typedef struct cpu_grid {
     size_t gid_cap;   /* entries allocated in gid */
     int run_threads;  /* threads of the current step (or neighbours query) */
     thread_pick pick;
+    grid_resident res; /* the resident tile (cpu_grid_resident.c) */
 } cpu_grid;
+
+/* In cpu_grid_resident.c: the table of operations, and the end of a resident step. */
+static const boids_backend_ops ops;
+static boids_status resident_keep(cpu_grid *c, boids_error *err);
+static void resident_free(grid_resident *r);
 
 static int max_threads(void) {
 #ifdef _OPENMP
@@ -344,14 +350,15 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
  * steered rows [steer_lo, steer_hi) (a row along the last axis is ncells / n[D-1] cells).
  * The boids of the other cells keep their state: copied from the snapshot into cur, slot for
  * slot. */
-static void steered_cells(const cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
+static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
     *c0 = 0, *c1 = g->ncells;
     if (!c->tiled) return;
     const size_t row = g->ncells / g->n[D - 1];
     *c0 = c->tile.steer_lo * row, *c1 = c->tile.steer_hi * row;
     const state snap = c->snap, out = c->cur;
     const size_t b = c->cells.start[*c0], e = c->cells.start[*c1], n = c->h.base.n;
-    for (int a = 0; a < D; a++) {
+    c->res.keep_b = b, c->res.keep_e = e;
+    for (int a = 0; a < D && !c->res.on; a++) { /* a resident tile drops its halo */
         memcpy(out.p[a], snap.p[a], b * sizeof(float));
         memcpy(out.v[a], snap.v[a], b * sizeof(float));
         memcpy(out.p[a] + e, snap.p[a] + e, (n - e) * sizeof(float));
@@ -408,7 +415,8 @@ static boids_status tile_geom(const boids_backend *b, const boids_params *p, con
 /* The grid of the step: cur sorted by cell into snap (cpu_grid_build.c). */
 static void grid_build(cpu_grid *c, const geom *g, int threads) {
     RULES_FN(grid_build)
-    (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled ? c->gid : NULL, g, use_simd(c), threads);
+    (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled, c->tiled ? c->gid : NULL, g, use_simd(c),
+     threads);
 }
 
 /* Grid geometry for the current state (on the open boundary it follows the flock; in tile
@@ -524,7 +532,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         c->cur.id = c->snap.id;
         c->snap.id = id;
     }
-    return BOIDS_OK;
+    return c->res.on ? resident_keep(c, err) : BOIDS_OK;
 }
 
 /* ---- neighbours, download, upload ---------------------------------------------------- */
@@ -688,7 +696,7 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
 static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     boids_status st = load(c, in, 0, err);
-    if (!st) c->tiled = 0;
+    if (!st) c->tiled = c->res.on = 0;
     return st;
 }
 
@@ -709,6 +717,7 @@ static boids_status upload_tile(boids_backend *b, const boids_flock *in, const b
     c->tile = *t;
     c->tile.gid = c->gid;
     c->tiled = 1;
+    c->res.on = 0;
     return BOIDS_OK;
 }
 
@@ -723,11 +732,9 @@ static void destroy(boids_backend *b) {
     free(c->cells.start);
     free(c->cells.hist);
     free(c->cells.block);
+    resident_free(&c->res);
     free(c);
 }
-
-static const boids_backend_ops ops = {"cpu",  destroy,    step,      download,
-                                      upload, neighbours, tile_geom, upload_tile};
 
 boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads,
                                          boids_error *err) {

@@ -142,12 +142,11 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
  * window's rows), already in cell_of. */
 void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
-                          const uint32_t *gid, const geom *g, int simd, int threads) {
+                          int tiled, const uint32_t *gid, const geom *g, int simd, int threads) {
     const size_t nc = g->ncells;
     const state cur = *cur_s, snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
     uint32_t *const block = gc->block;
-    const int tiled = gid != NULL;
     float o[D]; /* exact: 0 or a float box corner */
     for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
     for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
@@ -204,13 +203,11 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
 
 /* ---- geometry ----------------------------------------------------------------------- */
 
-/* Bounding box of the finite positions of cur, the state of count boids (min and max are exact: any
- * thread count gives the same box). No finite position along an axis: 0 there. */
-grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
+/* Adds the finite positions of cur, the state of count boids, to b as boids_tile_box_point
+ * does (min and max are exact: any thread count gives the same box). */
+void RULES_FN(grid_box_add)(const state *cur, size_t count, int threads, grid_boxd *b) {
     const state s = *cur;
     const long n = (long)count;
-    grid_boxd b = {{0}, {0}, 0};
-    float am = 0;
     for (int a = 0; a < D; a++) {
         const float *const x = s.p[a];
         float lo = INFINITY, hi = -INFINITY, m = 0;
@@ -224,10 +221,20 @@ grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) 
             hi = x[i] > hi ? x[i] : hi;
             m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
         }
-        if (lo <= hi) b.lo[a] = lo, b.hi[a] = hi;
-        am = m > am ? m : am;
+        if (lo < b->lo[a]) b->lo[a] = lo;
+        if (hi > b->hi[a]) b->hi[a] = hi;
+        if (m > b->amax) b->amax = m;
     }
-    b.amax = am;
+}
+
+/* Bounding box of the finite positions of cur, the state of count boids. No finite position
+ * along an axis: 0 there. */
+grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t count, int threads) {
+    grid_boxd b;
+    boids_tile_box_empty(&b);
+    RULES_FN(grid_box_add)(cur, count, threads, &b);
+    for (int a = 0; a < 3; a++)
+        if (!(b.lo[a] <= b.hi[a])) b.lo[a] = b.hi[a] = 0;
     return b;
 }
 
@@ -291,7 +298,7 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "cpu: boid %u of the tile is in global row %u, outside the "
                                "window's rows %u to %u",
-                               t->gid[cur.id[bad]], row, w->lo,
+                               t->gid ? t->gid[cur.id[bad]] : cur.id[bad], row, w->lo,
                                (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
     }
     return BOIDS_OK;

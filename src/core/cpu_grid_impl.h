@@ -201,8 +201,10 @@ typedef struct grid_cells {
     uint32_t *block;   /* per-thread totals of the prefix sum (one per thread, the caller's) */
 } grid_cells;
 
-/* Bounding box of the finite positions of the state cur of n boids. */
+/* Bounding box of the finite positions of the state cur of n boids; and those positions added
+ * to a box b (boids_tile_box_point's semantics: an empty axis stays empty). */
 grid_boxd RULES_FN(grid_flock_box)(const state *cur, size_t n, int threads);
+void RULES_FN(grid_box_add)(const state *cur, size_t n, int threads, grid_boxd *b);
 
 /* The geometry of the whole flock of tile t (the world's grid, or on the open boundary the
  * grid over t's box); and the grid of t's window and the rows it numbers. */
@@ -223,9 +225,10 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t 
                                        int threads, boids_error *err);
 
 /* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
- * id (by gid's global id in tile mode, whose cells grid_tile_cells made; gid NULL: the whole
- * flock); simd: the AVX2 cell kernel may compute the cells. */
-void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+ * id (tiled: tile mode, whose cells grid_tile_cells made, ordered by gid's global ids, or
+ * by the ids themselves where gid is NULL: a resident tile); simd: the AVX2 cell kernel may compute
+ * the cells. */
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n, int tiled,
                           const uint32_t *gid, const geom *g, int simd, int threads);
 
 /* The candidate slots of the cells k .. k + (span - 1) along x: the rows of their 3^D
@@ -331,6 +334,18 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t
 /* The backend of this dimension (cpu_grid.c); and whether b is one. */
 boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads, boids_error *err);
 int RULES_FN(cpu_grid_is)(const boids_backend *b);
+
+/* The resident tile of a cpu backend (cpu_grid_resident.c). */
+typedef struct grid_resident {
+    int on;                /* resident mode: cur.id holds global ids */
+    size_t nown;           /* the owned boids: slots [0, nown) of cur (the halo's follow) */
+    size_t n_global;       /* the whole flock's N */
+    size_t keep_b, keep_e; /* after a step's steer: the steered rows' snapshot slots */
+    unsigned char *out;    /* records given back (split, owned) */
+    size_t out_cap;        /* records it holds */
+    uint32_t *row;         /* the rows of the boids that left */
+    size_t row_cap;
+} grid_resident;
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */
 typedef struct cpu_grid_hooks {

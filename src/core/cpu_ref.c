@@ -459,9 +459,12 @@ static boids_status RULES_FN(neighbours)(boids_backend *bk, const boids_params *
 }
 
 /* No tiles (tile.h): the reference steps whole flocks only. */
-static const boids_backend_ops RULES_FN(ops) = {
-    "cpu-ref",        RULES_FN(destroy),    RULES_FN(step), RULES_FN(download),
-    RULES_FN(upload), RULES_FN(neighbours), NULL,           NULL};
+static const boids_backend_ops RULES_FN(ops) = {.name = "cpu-ref",
+                                                .destroy = RULES_FN(destroy),
+                                                .step = RULES_FN(step),
+                                                .download = RULES_FN(download),
+                                                .upload = RULES_FN(upload),
+                                                .neighbours = RULES_FN(neighbours)};
 
 static boids_backend *RULES_FN(create)(const boids_flock *initial, boids_error *err) {
     REF *c = calloc(1, sizeof *c);

@@ -75,6 +75,75 @@ boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params 
 boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
                                        boids_error *err);
 
+/* ---- resident tiles ------------------------------------------------------------------------
+ * A backend may keep its tile between steps instead of taking a window each step (the cpu
+ * backend does; boids_backend_tile_resident says whether one can). Its boids then live in the
+ * backend, in its own layout (float, cell order), as the tile's owned boids; a step changes
+ * only what moved, in this order each step:
+ *   1. boids_backend_tile_box (open boundary): the owned boids' positions added to a box;
+ *   2. boids_backend_tile_count: the row of every owned boid in the whole flock's grid g
+ *      (boids_backend_tile_geom's), counted per row;
+ *   3. boids_backend_tile_split: the owned boids outside the tile's rows [lo, hi) leave, given
+ *      back as records with their rows, with copies of the rows lo and hi - 1 (the halo of
+ *      the tiles beside);
+ *   4. boids_backend_tile_add: the boids that arrived from other tiles join the owned ones;
+ *   5. boids_backend_tile_halo: the window t (the tile's rows steered, t->gid unused) and the
+ *      records of its halo rows, which replace the previous step's;
+ *   6. boids_backend_step(b, p, 1): the owned boids move, the halo's are dropped.
+ * The bits are those of one process for the reason above: the backend orders each cell by
+ * the global ids it holds. boids_backend_tile_owned reads the owned boids back at any time.
+ * A record is BOIDS_TILE_REC(dim) bytes: the global id (uint32), then dim float positions,
+ * then dim float velocities, in the host's byte order: what the backend holds, so nothing is
+ * rounded again. Buffers the backend returns stay valid until its next call. A later
+ * boids_backend_upload ends resident mode. Each call checks its order in the sequence
+ * (BOIDS_ERR_INPUT naming what is missing). */
+#define BOIDS_TILE_REC(dim) (4 + 8 * (size_t)(dim))
+
+/* What boids_backend_tile_split gives back: the boids that left the tile (records, and the
+ * row of each in the grid of the last tile_count) and copies of the owned boids of the
+ * tile's first (edge[0]) and last (edge[1]) rows, the same boids twice for a tile of one
+ * row. */
+typedef struct boids_tile_moves {
+    const unsigned char *leave;
+    const uint32_t *leave_row;
+    size_t nleave;
+    const unsigned char *edge[2];
+    size_t nedge[2];
+} boids_tile_moves;
+
+/* Whether backend b keeps tiles resident (has the calls below). */
+int boids_backend_tile_resident(const boids_backend *b);
+
+/* Resident mode with the m records rec as the owned boids (any order, distinct global ids
+ * below n_global, finite values) at the whole flock's step `step` (the noise stream's). */
+boids_status boids_backend_tile_start(boids_backend *b, const unsigned char *rec, size_t m,
+                                      size_t n_global, uint32_t step, boids_error *err);
+
+/* Adds the owned boids' finite positions to *box as boids_tile_box_point does. */
+boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_error *err);
+
+/* The row of every owned boid in grid g (the whole flock's, g->dim the backend's), added to
+ * count[row] (g->n[dim - 1] entries); kept for the split. */
+boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
+                                      boids_error *err);
+
+/* The owned boids of rows outside [lo, hi) leave (needs a tile_count since the last step or
+ * add), into *out. */
+boids_status boids_backend_tile_split(boids_backend *b, uint32_t lo, uint32_t hi,
+                                      boids_tile_moves *out, boids_error *err);
+
+/* m records that join the owned boids (m may be 0). */
+boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, size_t m,
+                                    boids_error *err);
+
+/* The window t of the next step and its halo: m records of the window's other rows. */
+boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
+                                     const unsigned char *rec, size_t m, boids_error *err);
+
+/* The owned boids as *m records at *rec (in the backend's order). */
+boids_status boids_backend_tile_owned(boids_backend *b, const unsigned char **rec, size_t *m,
+                                      boids_error *err);
+
 /* The global row of a boid at coordinate c along the grid's last axis: the row the backend
  * puts it in (the float position, as the backends hold it). */
 static inline uint32_t boids_tile_row(const grid_geomd *g, double c) {

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* One flock over MPI ranks (mpi_flock.h): the tiles, the exchanges, the gather.
+/* One flock over MPI ranks (mpi_flock.h): the tiles, the exchanges, the gather; the plan of
+ * every step (the box, the rows, the cut by measured time) and the window path below, for a
+ * local backend that keeps no tile resident (the resident path is mpi_resident.c's).
  *
  * A rank holds its boids as records (global id, then the float position and velocity: the
  * values the float backends hold, so nothing is rounded again), in an order of its own that
@@ -7,9 +9,10 @@
  * no bit, only how well the backend's passes over them use the caches). One step:
  *   1. the whole flock's geometry (boids_backend_tile_geom; on the open boundary from the
  *      bounding box, reduced over the ranks: min and max are exact in any order);
- *   2. the boids per row, summed over the ranks; a new cut when the fullest tile is above
- *      MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows the
- *      flock); every rank computes the same cut from the same counts;
+ *   2. the boids per row weighted by their rank's measured work per boid, summed over the
+ *      ranks with every rank's work of the last step; a new cut when the slowest tile is
+ *      above MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows
+ *      the flock); every rank computes the same cut from the same integers;
  *   3. migration: the boids whose row is in another tile go to its rank (all-to-all);
  *   4. the halo: each tile's first and last rows go to the ranks of the rows beside it,
  *      sent and received without blocking (every rank posts its sends before it waits);
@@ -18,72 +21,10 @@
  * Messages carry records as bytes: every rank runs the same binary on the same kind of
  * processor (a homogeneous cluster), as the sweep's messages assume. */
 #define BOIDS_BACKEND_CHECKS 1 /* no renaming of the constructors: this file makes none */
-#include "mpi_flock.h"
+#include "mpi_flock_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "backend_impl.h"
-#include "tile.h"
-
-enum { TAG_DOWN = 31, TAG_UP = 32, TAG_GATHER = 33 };
-
-/* Records per message of the gather: well within an int count. */
-enum { GATHER_CHUNK = 1 << 22 };
-
-typedef struct mflock {
-    boids_backend base;
-    boids_backend *local;
-    MPI_Comm comm;
-    MPI_Datatype rec_type; /* one record */
-    int rank, size, dim, single, shared_failure;
-    size_t rs;          /* bytes per record: 4 + 8 dim */
-    size_t n_global;    /* the flock's N */
-    uint32_t step;      /* the whole flock's step: the noise stream's index */
-    unsigned char *own; /* the owned boids */
-    size_t m, own_cap;
-    uint32_t *row; /* row of each owned boid in the current grid */
-    size_t row_cap;
-    uint32_t *cut; /* size + 1 entries */
-    uint32_t nrows;
-    int have_cut;
-    uint64_t *hist, *hist_all; /* the rank's row counts, and the whole flock's */
-    size_t hist_cap, hist_all_cap;
-    unsigned char *buf, *rbuf, *tmp; /* send, receive and merge scratch */
-    size_t buf_cap, rbuf_cap, tmp_cap;
-    int *scount, *sdispl, *rcount, *rdispl;
-    boids_flock lf; /* the window, for the backend */
-    size_t lf_cap;
-    uint32_t *lgid;
-    const size_t *lidx; /* the owned boids in lf[0 .. nlown): their indices (NULL: 0 ..) */
-    size_t lgid_cap, nlown;
-    size_t *edge, *pair; /* the owned boids of the border rows, by index (step_one) */
-    size_t edge_cap, pair_cap;
-    unsigned char *next; /* the owned boids' new state */
-    size_t next_cap;
-    int overlap; /* step the interior rows while the halo travels */
-    mpi_flock_stats st;
-} mflock;
-
-/* ---- records ---------------------------------------------------------------------- */
-
-static inline unsigned char *rec_at(const mflock *c, unsigned char *base, size_t i) {
-    return base + i * c->rs;
-}
-static inline uint32_t rec_gid(const unsigned char *r) {
-    uint32_t g;
-    memcpy(&g, r, sizeof g);
-    return g;
-}
-static inline float rec_get(const unsigned char *r, int k) {
-    float x;
-    memcpy(&x, r + 4 + 4 * (size_t)k, sizeof x);
-    return x;
-}
-static inline void rec_set(unsigned char *r, int k, float x) {
-    memcpy(r + 4 + 4 * (size_t)k, &x, sizeof x);
-}
 
 /* A record's place in the grid's order (its cell, then its index), for resort. */
 typedef struct place {
@@ -103,23 +44,6 @@ static int cmp_place(const void *a, const void *b) {
     const place *x = a, *y = b;
     if (x->cell != y->cell) return x->cell < y->cell ? -1 : 1;
     return (x->i > y->i) - (x->i < y->i);
-}
-
-/* Makes *p hold at least need elements of size elem (growing by half again). */
-static int grow(void *pp, size_t *cap, size_t need, size_t elem) {
-    void **p = pp;
-    if (need <= *cap && *p) return 1;
-    size_t n = need + need / 2 + 16;
-    void *q = realloc(*p, n * elem);
-    if (!q) return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
-static boids_status nomem(mflock *c, const char *what, boids_error *err) {
-    c->shared_failure = 0;
-    return boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for %s", c->rank, what);
 }
 
 /* The flock's axes as arrays: positions then velocities. */
@@ -145,22 +69,162 @@ static boids_status owned_rows(mflock *c, const grid_geomd *g, boids_error *err)
     return BOIDS_OK;
 }
 
-/* The load of tile j under the cut, from the whole flock's row counts. */
-static uint64_t tile_load(const mflock *c, int j) {
+/* The load of tile j under the cut, from the whole flock's row weights. */
+static uint64_t tile_load(const mflock *c, const uint32_t *cut, int j) {
     uint64_t s = 0;
-    for (uint32_t r = c->cut[j]; r < c->cut[j + 1]; r++) s += c->hist_all[r];
+    for (uint32_t r = cut[j]; r < cut[j + 1]; r++) s += c->hist_all[r];
     return s;
 }
 
-/* Whether the cut must be made again: none yet, other rows, or a tile too full. */
-static int needs_cut(const mflock *c, uint32_t nrows) {
-    if (!c->have_cut || nrows != c->nrows) return 1;
+/* The slowest tile's load under the cut. */
+static uint64_t max_load(const mflock *c, const uint32_t *cut) {
     uint64_t max = 0;
     for (int j = 0; j < c->size; j++) {
-        uint64_t l = tile_load(c, j);
+        const uint64_t l = tile_load(c, cut, j);
         max = l > max ? l : max;
     }
-    return (double)max > MPI_FLOCK_IMBALANCE * (double)c->n_global / c->size;
+    return max;
+}
+
+/* Whether the cut must be made again: none yet, other rows, or a tile whose load (its rows'
+ * weights: its boids at the measured cost of each) is above MPI_FLOCK_IMBALANCE times the
+ * mean. */
+static int needs_cut(const mflock *c, uint32_t nrows) {
+    if (!c->have_cut || nrows != c->nrows) return 1;
+    uint64_t max = 0, total = 0;
+    for (int j = 0; j < c->size; j++) {
+        uint64_t l = tile_load(c, c->cut, j);
+        max = l > max ? l : max;
+        total += l;
+    }
+    return (double)max > MPI_FLOCK_IMBALANCE * (double)total / c->size;
+}
+
+/* The weight of one owned boid in the cut: this rank's measured seconds of work per boid, in
+ * picoseconds (>= 1); 1 before any step was measured, when the cut follows the boids. Every
+ * rank has measured after the first step (a rank without boids adds no weight). */
+static uint64_t boid_weight(const mflock *c) {
+    if (c->rate < 0) return 1;
+    const double ps = c->rate * 1e12;
+    return ps < 1 ? 1 : ps > 1e12 ? (uint64_t)1e12 : (uint64_t)ps;
+}
+
+/* The whole flock's box on the open boundary, reduced over the ranks, into t. */
+static boids_status plan_box(mflock *c, boids_tile *t, boids_error *err) {
+    grid_boxd mine, all;
+    boids_tile_box_empty(&mine);
+    if (c->started) {
+        boids_status s = boids_backend_tile_box(c->local, &mine, err);
+        if (s) return s;
+    } else {
+        for (size_t i = 0; i < c->m; i++) {
+            const unsigned char *r = rec_at(c, c->own, i);
+            float x[3];
+            for (int a = 0; a < c->dim; a++) x[a] = rec_get(r, a);
+            boids_tile_box_point(&mine, c->dim, x);
+        }
+    }
+    mflock_clock t1 = mflock_now();
+    MPI_Allreduce(mine.lo, all.lo, 3, MPI_DOUBLE, MPI_MIN, c->comm);
+    MPI_Allreduce(mine.hi, all.hi, 3, MPI_DOUBLE, MPI_MAX, c->comm);
+    MPI_Allreduce(&mine.amax, &all.amax, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+    mflock_waited(c, t1);
+    for (int a = c->dim; a < 3; a++) all.lo[a] = all.hi[a] = 0;
+    t->has_box = 1;
+    t->box = all;
+    return BOIDS_OK;
+}
+
+/* The imbalance of the last step from every rank's work (ns), the same numbers on every rank:
+ * the slowest rank's and the mean, summed over the steps. */
+static void plan_imbalance(mflock *c, const uint64_t *work) {
+    if (c->st.steps == 0) return; /* no step measured yet */
+    uint64_t max = 0, sum = 0;
+    for (int j = 0; j < c->size; j++) {
+        max = work[j] > max ? work[j] : max;
+        sum += work[j];
+    }
+    c->st.work_max += 1e-9 * (double)max;
+    c->st.work_mean += 1e-9 * (double)sum / c->size;
+}
+
+boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_geomd *g,
+                         boids_error *err) {
+    const int K = c->size, D = c->dim;
+    *t = (boids_tile){.n_global = c->n_global};
+    boids_status s;
+    if (p->boundary == BOIDS_BOUNDARY_OPEN && (s = plan_box(c, t, err))) {
+        c->shared_failure = 0;
+        return s;
+    }
+    if ((s = boids_backend_tile_geom(c->local, p, t, g, err))) {
+        c->shared_failure = 1; /* the same parameters on every rank: the same answer */
+        return s;
+    }
+    const uint32_t nrows = g->n[D - 1];
+    const size_t nh = nrows + (size_t)K; /* the row weights, then every rank's work */
+    if (!grow(&c->hist, &c->hist_cap, nh, sizeof *c->hist) ||
+        !grow(&c->hist_all, &c->hist_all_cap, nh, sizeof *c->hist_all))
+        return nomem(c, "the row counts", err);
+    memset(c->hist, 0, nh * sizeof *c->hist);
+    if (c->started) {
+        if ((s = boids_backend_tile_count(c->local, g, c->hist, err))) {
+            c->shared_failure = 0;
+            return s;
+        }
+    } else {
+        if ((s = owned_rows(c, g, err))) return s;
+        for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
+    }
+    const uint64_t w = boid_weight(c);
+    for (uint32_t r = 0; r < nrows; r++) c->hist[r] *= w;
+    c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
+    mflock_clock t1 = mflock_now();
+    MPI_Allreduce(c->hist, c->hist_all, (int)nh, MPI_UINT64_T, MPI_SUM, c->comm);
+    mflock_waited(c, t1);
+    plan_imbalance(c, c->hist_all + nrows);
+    if (needs_cut(c, nrows)) {
+        uint32_t *cand = malloc((size_t)(K + 1) * sizeof *cand);
+        if (!cand) return nomem(c, "the cut", err);
+        if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err))) {
+            free(cand);
+            c->shared_failure = 1;
+            char why[sizeof err->msg]; /* vsnprintf may not read the buffer it writes */
+            memcpy(why, err->msg, sizeof why);
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
+        }
+        /* Another cut of the same rows only when it lowers the slowest tile's load by
+         * MPI_FLOCK_GAIN: whole rows bound how even a cut can be, and the measured costs move
+         * from step to step, so a smaller gain would move rows back and forth. */
+        const int same_rows = c->have_cut && nrows == c->nrows;
+        if (!same_rows ||
+            (double)max_load(c, cand) < (1 - MPI_FLOCK_GAIN) * (double)max_load(c, c->cut)) {
+            memcpy(c->cut, cand, (size_t)(K + 1) * sizeof *cand);
+            c->st.rebalances += c->have_cut;
+            c->have_cut = 1;
+            c->nrows = nrows;
+        }
+        free(cand);
+    }
+    return BOIDS_OK;
+}
+
+void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
+    const mflock_clock now = mflock_now();
+    const double work = (now.wall - t0.wall) - (c->st.wait - wait0.wall);
+    c->last_work_ns = work > 0 ? (uint64_t)(work * 1e9) : 0;
+    c->st.work += work;
+    c->st.work_cpu += (now.cpu - t0.cpu) - (c->wait_cpu - wait0.cpu);
+    if (c->m > 0) { /* seconds per boid, an average that follows the last steps */
+        const double r = work / (double)c->m;
+        c->rate = c->rate < 0 ? r : 0.75 * c->rate + 0.25 * r;
+    }
+    c->st.boids_sum += (double)c->m;
+    if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
+    if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
+    c->step++;
+    c->st.steps += 1;
+    c->st.seconds += now.wall - t0.wall;
 }
 
 /* ---- the step ------------------------------------------------------------------------- */
@@ -197,7 +261,7 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
             c->row[i] = c->row[keep];
         }
     }
-    double t = MPI_Wtime();
+    mflock_clock t = mflock_now();
     MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm);
     size_t arrive = 0;
     for (int j = 0; j < K; j++) {
@@ -210,7 +274,7 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
         return nomem(c, "migration", err);
     MPI_Alltoallv(c->buf, c->scount, c->sdispl, c->rec_type, c->rbuf, c->rcount, c->rdispl,
                   c->rec_type, c->comm);
-    c->st.wait += MPI_Wtime() - t;
+    mflock_waited(c, t);
     c->st.migrated += (double)leave;
     /* The arrivals after the staying boids: the order of the records is free (the backend
      * orders each cell by id), and kept from step to step, so that it stays close to the
@@ -219,20 +283,6 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     for (size_t i = keep; i < keep + arrive; i++)
         c->row[i] = boids_tile_row(g, rec_get(rec_at(c, c->own, i), c->dim - 1));
     c->m = keep + arrive;
-    return BOIDS_OK;
-}
-
-/* Receives the message of (src, tag), of any length, into *dst (grown); its records. */
-static boids_status receive(mflock *c, int src, int tag, unsigned char **dst, size_t *cap,
-                            size_t *n, boids_error *err) {
-    MPI_Message msg;
-    MPI_Status status;
-    int count;
-    MPI_Mprobe(src, tag, c->comm, &msg, &status);
-    MPI_Get_count(&status, c->rec_type, &count);
-    if (!grow(dst, cap, (size_t)count, c->rs)) return nomem(c, "the halo", err);
-    MPI_Mrecv(*dst, count, c->rec_type, &msg, MPI_STATUS_IGNORE);
-    *n = (size_t)count;
     return BOIDS_OK;
 }
 
@@ -354,58 +404,14 @@ static boids_status resort(mflock *c, const grid_geomd *g, boids_error *err) {
 
 static boids_status step_one(mflock *c, const boids_params *p, boids_error *err) {
     const int K = c->size, D = c->dim;
-    const double t0 = MPI_Wtime();
-    boids_tile t = {.n_global = c->n_global};
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
-        grid_boxd mine, all;
-        boids_tile_box_empty(&mine);
-        for (size_t i = 0; i < c->m; i++) {
-            const unsigned char *r = rec_at(c, c->own, i);
-            float x[3];
-            for (int a = 0; a < D; a++) x[a] = rec_get(r, a);
-            boids_tile_box_point(&mine, D, x);
-        }
-        double t1 = MPI_Wtime();
-        MPI_Allreduce(mine.lo, all.lo, 3, MPI_DOUBLE, MPI_MIN, c->comm);
-        MPI_Allreduce(mine.hi, all.hi, 3, MPI_DOUBLE, MPI_MAX, c->comm);
-        MPI_Allreduce(&mine.amax, &all.amax, 1, MPI_DOUBLE, MPI_MAX, c->comm);
-        c->st.wait += MPI_Wtime() - t1;
-        for (int a = D; a < 3; a++) all.lo[a] = all.hi[a] = 0;
-        t.has_box = 1;
-        t.box = all;
-    }
+    const mflock_clock t0 = mflock_now(), wait0 = mflock_waits(c);
+    boids_tile t;
     grid_geomd g;
-    boids_status s = boids_backend_tile_geom(c->local, p, &t, &g, err);
-    if (s) { /* the same parameters on every rank: the same answer */
-        c->shared_failure = 1;
-        return s;
-    }
+    boids_status s = mflock_plan(c, p, &t, &g, err);
+    if (s) return s;
     const uint32_t nrows = g.n[D - 1];
-    if ((s = owned_rows(c, &g, err))) return s;
-    if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
-        !grow(&c->hist_all, &c->hist_all_cap, nrows, sizeof *c->hist_all))
-        return nomem(c, "the row counts", err);
-    memset(c->hist, 0, nrows * sizeof *c->hist);
-    for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
-    double t1 = MPI_Wtime();
-    MPI_Allreduce(c->hist, c->hist_all, (int)nrows, MPI_UINT64_T, MPI_SUM, c->comm);
-    c->st.wait += MPI_Wtime() - t1;
-    if (needs_cut(c, nrows)) {
-        if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, K, c->cut, err))) {
-            c->shared_failure = 1;
-            char why[sizeof err->msg]; /* vsnprintf may not read the buffer it writes */
-            memcpy(why, err->msg, sizeof why);
-            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
-        }
-        c->st.rebalances += c->have_cut;
-        c->have_cut = 1;
-        c->nrows = nrows;
-    }
     if ((s = migrate(c, &g, err))) return s;
     if ((c->st.steps == 0 || c->step % RESORT == 0) && (s = resort(c, &g, err))) return s;
-    c->st.boids_sum += (double)c->m;
-    if ((double)c->m < c->st.boids_min) c->st.boids_min = (double)c->m;
-    if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
     /* The new state, record for record (every owned boid is in the moved rows of one
      * window below, which writes it). */
     if (!grow(&c->next, &c->next_cap, c->m, c->rs)) return nomem(c, "the new state", err);
@@ -438,10 +444,10 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     for (size_t j = 0; j < nlast; j++) rec_copy(c, last + j * c->rs, rec_at(c, c->own, edge[3][j]));
     MPI_Request req[2];
     int nreq = 0;
-    t1 = MPI_Wtime();
+    mflock_clock t1 = mflock_now();
     if (has_lo) MPI_Isend(first, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
     if (has_hi) MPI_Isend(last, (int)nlast, c->rec_type, upper, TAG_UP, c->comm, &req[nreq++]);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     c->st.halo_bytes += (double)((nfirst + nlast) * c->rs);
     /* The interior rows, whose neighbours are all owned, while the halo travels. */
     const int overlap = c->overlap && T >= 3;
@@ -449,11 +455,11 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
                                     NULL, 0, NULL, 0, err)))
         return s;
     size_t nbelow = 0, nabove = 0;
-    t1 = MPI_Wtime();
+    t1 = mflock_now();
     if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
     if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    c->st.wait += MPI_Wtime() - t1;
+    mflock_waited(c, t1);
     const uint32_t below = (uint32_t)has_lo, above = (uint32_t)has_hi;
     const uint32_t start = has_lo ? (lo + nrows - 1) % nrows : lo;
     if (overlap) { /* then the first and the last row, each with its halo */
@@ -481,9 +487,7 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
     size_t xc = c->own_cap;
     c->own = c->next, c->own_cap = c->next_cap;
     c->next = x, c->next_cap = xc;
-    c->step++;
-    c->st.steps += 1;
-    c->st.seconds += MPI_Wtime() - t0;
+    mflock_done(c, t0, wait0);
     return BOIDS_OK;
 }
 
@@ -493,20 +497,23 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
                             boids_error *err) {
     mflock *c = (mflock *)b;
     if (c->single) {
-        const double t0 = MPI_Wtime();
+        const mflock_clock t0 = mflock_now();
         boids_status s = boids_backend_step(c->local, p, steps, err);
         c->shared_failure = 1; /* one rank: every rank knows */
         if (s) return s;
         c->step += steps;
         c->st.steps += steps;
-        c->st.seconds += MPI_Wtime() - t0;
-        c->st.local += MPI_Wtime() - t0;
+        const mflock_clock t1 = mflock_now();
+        c->st.seconds += t1.wall - t0.wall;
+        c->st.local += t1.wall - t0.wall;
+        c->st.work += t1.wall - t0.wall;
+        c->st.work_cpu += t1.cpu - t0.cpu;
         c->st.boids_sum += (double)steps * (double)c->n_global;
         c->st.boids_min = c->st.boids_max = (double)c->n_global;
         return BOIDS_OK;
     }
     for (unsigned i = 0; i < steps; i++) {
-        boids_status s = step_one(c, p, err);
+        boids_status s = c->resident ? mflock_resident_step(c, p, err) : step_one(c, p, err);
         if (s) return s;
     }
     return BOIDS_OK;
@@ -515,6 +522,13 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err) {
     mflock *c = (mflock *)b;
     if (c->single) return boids_backend_download(c->local, out, err);
+    boids_status s = mflock_resident_sync(c, err);
+    int ok = s == BOIDS_OK, all; /* every rank brought its boids back, or none gathers */
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all) {
+        c->shared_failure = 1;
+        return s ? s : boids_error_set(err, BOIDS_ERR_RUNTIME, "a rank could not read its tile");
+    }
     if (c->rank != 0) {
         uint64_t m = c->m;
         MPI_Send(&m, 1, MPI_UINT64_T, 0, TAG_GATHER, c->comm);
@@ -566,8 +580,8 @@ static void op_destroy(boids_backend *b) {
     MPI_Type_free(&c->rec_type);
     boids_flock_free(&c->lf);
     /* the buffers that grow with the flock, freed alike */
-    void *scratch[] = {c->own, c->row,    c->cut,  c->hist, c->hist_all, c->buf, c->rbuf,
-                       c->tmp, c->scount, c->lgid, c->next, c->edge,     c->pair};
+    void *scratch[] = {c->own, c->row,    c->cut,  c->hist, c->hist_all, c->buf,  c->rbuf,
+                       c->tmp, c->scount, c->lgid, c->next, c->edge,     c->pair, c->ebuf};
     for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++) free(scratch[i]);
     free(c);
 }
@@ -583,8 +597,46 @@ void mpi_flock_set_overlap(boids_backend *b, int on) {
     ((mflock *)b)->overlap = on;
 }
 
+void mpi_flock_set_window(boids_backend *b, int on) {
+    mflock *c = (mflock *)b;
+    if (!c->started) c->resident = !on && !c->single && boids_backend_tile_resident(c->local);
+}
+
 int mpi_flock_failure_shared(const boids_backend *b) {
     return ((const mflock *)b)->shared_failure;
+}
+
+boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
+                             boids_error *err) {
+    mflock *c = (mflock *)b;
+    *rs = c->rs;
+    if (c->single) { /* the local backend holds the whole flock, in id order */
+        boids_status s = BOIDS_OK;
+        if (c->lf_cap < c->n_global) {
+            boids_flock_free(&c->lf);
+            c->lf_cap = 0;
+            if ((s = boids_flock_alloc_dim(&c->lf, c->n_global, c->dim, err))) return s;
+            c->lf_cap = c->n_global;
+        }
+        c->lf.n = c->n_global;
+        if ((s = boids_backend_download(c->local, &c->lf, err))) return s;
+        if (!grow(&c->own, &c->own_cap, c->n_global, c->rs)) return nomem(c, "its boids", err);
+        double *ax[6];
+        for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, &c->lf, k);
+        for (size_t i = 0; i < c->n_global; i++) {
+            unsigned char *r = rec_at(c, c->own, i);
+            const uint32_t gid = (uint32_t)i;
+            memcpy(r, &gid, sizeof gid);
+            for (int k = 0; k < 2 * c->dim; k++) rec_set(r, k, (float)ax[k][i]);
+        }
+        c->m = c->n_global;
+    } else {
+        boids_status s = mflock_resident_sync(c, err);
+        if (s) return s;
+    }
+    *rec = c->own;
+    *m = c->m;
+    return BOIDS_OK;
 }
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
@@ -649,6 +701,8 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
     c->single = c->size == 1;
     c->st.boids_min = (double)whole->n;
     c->overlap = 1;
+    c->rate = -1;
+    c->resident = !c->single && boids_backend_tile_resident(local);
     MPI_Type_contiguous((int)c->rs, MPI_BYTE, &c->rec_type);
     MPI_Type_commit(&c->rec_type);
     c->base.ops = strcmp(boids_backend_name(local), "gpu") ? &ops_cpu : &ops_gpu;

@@ -17,9 +17,15 @@
 
 #include "boids/backend.h"
 
-/* A new cut is made when the fullest tile holds more than this times the mean load: the cut
- * of whole rows then gives every tile at most the mean plus one row's boids. */
+/* A new cut is made when the slowest tile's load is more than this times the mean: a tile's
+ * load is its boids at the cost each rank measured per boid of its own in the last steps
+ * (the boids alone before any step). The cut of whole rows then gives every tile at most the
+ * mean plus one row's load. */
 #define MPI_FLOCK_IMBALANCE 1.1
+
+/* A new cut of the same rows is taken only when it lowers the slowest tile's load by this
+ * share (a cut of other rows, when the grid changed, always). */
+#define MPI_FLOCK_GAIN 0.05
 
 /* The split flock of whole (present on every rank, the same flock), stepped on each rank
  * by local: with one rank, local must hold whole and steps it alone; with more, local may
@@ -36,6 +42,17 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
  * bits either way (boids-mpi sim --mpi-no-overlap; the benchmark compares them). */
 void mpi_flock_set_overlap(boids_backend *b, int on);
 
+/* The rank's own boids at the current step: *m records of rs bytes (gid, dim float positions,
+ * dim float velocities), in no particular order; valid until the next step. Not collective.
+ * A backend that keeps its tile resident gives them back only when this is called. */
+boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
+                             boids_error *err);
+
+/* on = 1: the window path even where the local backend keeps tiles resident (each step
+ * uploads the tile and its halo rows, as for the gpu backend): the same bits, for the
+ * benchmark's comparison and the tests. Before the first step only. */
+void mpi_flock_set_window(boids_backend *b, int on);
+
 /* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
@@ -49,11 +66,18 @@ typedef struct mpi_flock_stats {
     double steps;      /* steps taken */
     double seconds;    /* wall time in the steps */
     double wait;       /* of which in MPI calls (waiting for the other ranks and the network) */
-    double local;      /* of which in the rank's backend (upload, step, download) */
+    double local;      /* of which in the rank's backend (its calls in the step) */
+    double work;       /* of which not in MPI calls: the rank's own work */
+    double work_cpu;   /* that work in CPU seconds of the process (all its threads): what
+                        * it costs, whatever else shares the cores */
     double halo_bytes; /* halo bytes sent */
     double migrated;   /* boids sent to another tile */
     double boids_min, boids_max, boids_sum; /* boids owned, over the steps */
     double rebalances;                      /* new cuts after the first */
+    /* The imbalance, the same on every rank: over the steps (all but the last, whose work
+     * no later step reduces), the sums of the slowest rank's work and of the ranks' mean.
+     * (work_max - work_mean) / work_max is the share of the step time lost to imbalance. */
+    double work_max, work_mean;
 } mpi_flock_stats;
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);

@@ -21,6 +21,7 @@
 
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
+static int window;             /* --mpi-window */
 
 static const app_command mpi_sim_command = {
     .prog = "boids-mpi sim",
@@ -40,10 +41,15 @@ static const app_command mpi_sim_command = {
 static const app_option mpi_options[] = {
     {APP_TEXT, "mpi-stats", 0, "FILE", &stats_path,
      .help = "write what the split cost on each rank to FILE (CSV: boids, ms per\n"
-             "step, waiting share, halo bytes and migrated boids per step)"},
+             "step, waiting share, halo bytes and migrated boids per step, the share\n"
+             "of the step time lost to imbalance)"},
     {APP_FLAG, "mpi-no-overlap", 0, NULL, &no_overlap, 1,
-     .help = "wait for the halo before moving any boid (default: the interior rows\n"
-             "move while it travels; the same bits either way)"},
+     .help = "gpu: wait for the halo before moving any boid (default: the interior\n"
+             "rows move while it travels; the same bits either way; the cpu backend\n"
+             "keeps its tile and steps it once the halo is in)"},
+    {APP_FLAG, "mpi-window", 0, NULL, &window, 1,
+     .help = "cpu: hand the tile with its halo rows to the backend every step, as\n"
+             "for the gpu, instead of keeping it there (the same bits; for comparison)"},
 };
 
 static boids_status agree(boids_status st, const char *setup, boids_error *err) {
@@ -103,17 +109,30 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
     }
     boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
+    if (b) mpi_flock_set_window(b, window);
     return b;
 }
 
-/* Every rank's mpi_flock_stats, in rank order, into --mpi-stats FILE on rank 0. */
+/* The share of the step time lost to imbalance (mpi_flock_stats), 0 without steps. */
+static double lost_share(const mpi_flock_stats *x) {
+    return x->work_max > 0 ? (x->work_max - x->work_mean) / x->work_max : 0.0;
+}
+
+/* Every rank's mpi_flock_stats, in rank order, into --mpi-stats FILE on rank 0; the
+ * imbalance on rank 0's stderr (the end-of-run summary). */
 static boids_status finish(boids_backend *b, boids_error *err) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (!stats_path) return BOIDS_OK;
     mpi_flock_stats mine;
     mpi_flock_get_stats(b, &mine);
+    if (rank == 0 && size > 1 && mine.steps > 1)
+        fprintf(stderr,
+                "boids-mpi sim: %d ranks, %.0f steps: %.1f%% of the step time lost to imbalance "
+                "((max - mean) / max of the ranks' work per step, summed over the steps), %.0f "
+                "new cuts\n",
+                size, mine.steps, 100 * lost_share(&mine), mine.rebalances);
+    if (!stats_path) return BOIDS_OK;
     mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     int ok = rank != 0 || all, root_ok;
     MPI_Allreduce(&ok, &root_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -125,13 +144,16 @@ static boids_status finish(boids_backend *b, boids_error *err) {
     boids_status s = boids_atomic_open(&out, stats_path, err);
     if (!s) {
         fprintf(out.f, "rank,ranks,steps,boids_mean,boids_min,boids_max,ms_per_step,wait_share,"
-                       "local_share,halo_bytes_per_step,migrated_per_step,rebalances\n");
+                       "local_share,halo_bytes_per_step,migrated_per_step,rebalances,"
+                       "work_share,imbalance_lost,work_cpu_ms_per_step\n");
         for (int r = 0; r < size; r++) {
             const mpi_flock_stats *x = &all[r];
             const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
-            fprintf(out.f, "%d,%d,%.0f,%.1f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f\n", r, size,
-                    x->steps, x->boids_sum / n, x->boids_min, x->boids_max, 1e3 * x->seconds / n,
-                    x->wait / t, x->local / t, x->halo_bytes / n, x->migrated / n, x->rebalances);
+            fprintf(
+                out.f, "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f\n",
+                r, size, x->steps, x->boids_sum / n, x->boids_min, x->boids_max,
+                1e3 * x->seconds / n, x->wait / t, x->local / t, x->halo_bytes / n, x->migrated / n,
+                x->rebalances, x->work / t, lost_share(x), 1e3 * x->work_cpu / n);
         }
         s = boids_atomic_commit(&out, err);
     }
