@@ -4,8 +4,13 @@
  * Every rank parses the same command line, sets up the same run (parameters, --config,
  * initial state) and compares it with rank 0's as text before any step (mpi_agree.c): rank
  * 0's parameters are the run's, and a rank given others is refused, naming what differs.
- * Then every rank steps its tile; rank 0 gathers the state at each sample and writes
- * stdout and every file exactly as `boids sim` does, so they hold the same bytes. A
+ * No rank makes or reads the whole initial flock: each draws or reads the boids of its part
+ * of the ids (mpi_parts.h), and the split flock sends each to its tile. Then every rank
+ * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
+ * id order, as one process sums it; --save and --checkpoint are written by every rank at
+ * once (MPI-IO). The other samples (the metrics, --series, --trajectory, the estimators)
+ * still gather the state on rank 0, which writes stdout and every other file exactly as
+ * `boids sim` does, so they hold the same bytes. A
  * failure that every rank sees (a refused model or cut) ends every rank with its message;
  * one that only its rank sees ends the job from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
@@ -18,9 +23,17 @@
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"
 #include "mpi_flock.h"
+#include "mpi_parts.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
+
+/* This rank's part of the initial flock: its first id, and the loaded state's flock_hash. */
+static size_t part_first;
+static int part_has_hash;
+static uint64_t part_hash;
+static const char *part_load;
+static boids_flock part_state; /* the state in parts at a sample or a save */
 
 static const app_command mpi_sim_command = {
     .prog = "boids-mpi sim",
@@ -55,6 +68,57 @@ static boids_status agree(boids_status st, const char *setup, boids_error *err) 
     return mpi_agree(st, setup, "run", err);
 }
 
+/* This rank's part of the initial flock (sim_driver.initial). */
+static boids_status initial(const app_opts *o, boids_params *p, boids_flock *f, char *line,
+                            size_t size, boids_error *err) {
+    boids_status s = BOIDS_OK;
+    if (o->load) {
+        long saved;
+        size_t n;
+        s = mpi_part_load(MPI_COMM_WORLD, o->load, p, f, &part_first, &n, &saved, &part_has_hash,
+                          &part_hash, err);
+        if (!s && (s = app_loaded_state(o, p, n, saved, err))) boids_flock_free(f);
+        part_load = o->load;
+        /* The sidecar's hash is checked against the parts' once every rank agreed. */
+        if (!s)
+            snprintf(line, size, "--load %s, %zu boids, step %u, sidecar flock_hash %s%016llx",
+                     o->load, n, (unsigned)f->step, part_has_hash ? "" : "none ",
+                     (unsigned long long)part_hash);
+        return s;
+    }
+    if (!strcmp(o->backend, "gpu") && boids_gpu_check_count((size_t)p->count, err)) s = err->status;
+    int ok = !s, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) return s ? s : boids_error_set(err, BOIDS_ERR_INPUT, "a rank refused the flock");
+    if ((s = mpi_part_random(MPI_COMM_WORLD, p, o->seed, f, &part_first, err))) return s;
+    snprintf(line, size, "--seed, %ld boids, step %u, hash %016llx", p->count, (unsigned)f->step,
+             (unsigned long long)mpi_part_hash(MPI_COMM_WORLD, f));
+    return BOIDS_OK;
+}
+
+static boids_status order(boids_backend *b, const boids_flock *part, double *value,
+                          boids_error *err) {
+    size_t first;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &part_state, &first, err);
+    if (!part) part = &part_state;
+    if (!s)
+        *value = mpi_part_order(MPI_COMM_WORLD, part, boids_flock_dim(part), boids_backend_n(b));
+    return s;
+}
+
+static boids_status whole(const boids_flock *part, boids_flock *out, boids_error *err) {
+    return mpi_part_gather(MPI_COMM_WORLD, part, out, err);
+}
+
+static boids_status save(boids_backend *b, const char *path, long noise_seed, boids_error *err) {
+    size_t first;
+    boids_status s = mpi_part_state(b, &part_state, &first, err);
+    if (!s)
+        s = mpi_part_save(MPI_COMM_WORLD, path, &part_state, first, boids_backend_n(b), noise_seed,
+                          err);
+    return s;
+}
+
 /* The rank among the ranks of its node. */
 static int node_rank(void) {
     MPI_Comm node;
@@ -85,6 +149,11 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
             setenv("BOIDS_EGL_DEVICE", v, 1);
         }
     }
+    /* The state loaded in parts is the one its sidecar describes (every rank: collective). */
+    if (part_load && part_has_hash) {
+        boids_status h = mpi_part_check_hash(MPI_COMM_WORLD, part_load, f, part_hash, err);
+        if (h) return NULL;
+    }
     /* With more ranks the local backend starts with one boid: each step uploads the window. */
     boids_flock first = *f;
     if (size > 1) first.n = 1;
@@ -101,7 +170,8 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
         boids_backend_destroy(local);
         return NULL;
     }
-    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, "boids-mpi", err);
+    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, part_first, (size_t)p->count,
+                                        "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
     return b;
 }
@@ -162,9 +232,15 @@ int boids_mpi_sim(int argc, char **argv) {
                             .nextra = APP_COUNT(mpi_options),
                             .parsed = mpi_parsed,
                             .agree = agree,
+                            .initial = initial,
+                            .order = order,
+                            .whole = whole,
+                            .save = save,
                             .create = create,
                             .pull = pull,
                             .finish = finish,
                             .fatal = fatal};
-    return sim_main(argc, argv, &drv);
+    int rc = sim_main(argc, argv, &drv);
+    boids_flock_free(&part_state);
+    return rc;
 }
