@@ -643,7 +643,13 @@ static boids_status first_tiles(mflock *c, const boids_params *p, const boids_fl
     boids_tile t;
     grid_geomd g;
     boids_status s = cut_rows(c, p, &t, &g, err);
-    return s ? s : migrate(c, &g, err);
+    if (!s) s = migrate(c, &g, err);
+    /* The first migration moved about (K - 1) / K of the boids; a step's moves a few rows'
+     * worth: its buffers start again from nothing rather than stay the flock's size. */
+    free(c->buf), free(c->rbuf);
+    c->buf = c->rbuf = NULL;
+    c->buf_cap = c->rbuf_cap = 0;
+    return s;
 }
 
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,

@@ -158,6 +158,23 @@ static int owner(uint64_t g, size_t n, int size) {
     }
 }
 
+/* Record r's values into the part's arrays ax at id g - first. */
+static void place(double *const ax[6], int dim, const unsigned char *r, size_t first) {
+    uint32_t g;
+    memcpy(&g, r, sizeof g);
+    for (int k = 0; k < 2 * dim; k++) {
+        float v;
+        memcpy(&v, r + 4 + 4 * (size_t)k, sizeof v);
+        ax[k][g - first] = v;
+    }
+}
+
+static uint32_t rec_id(const unsigned char *r) {
+    uint32_t g;
+    memcpy(&g, r, sizeof g);
+    return g;
+}
+
 boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, boids_error *err) {
     MPI_Comm comm = mpi_flock_comm(b);
     int rank, size;
@@ -174,9 +191,23 @@ boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, 
     }
     if (size == 1) return s ? s : mpi_flock_gather(b, part, err);
     part->step = mpi_flock_step(b);
+    double *const ax[6] = {
+        part->x,  part->y, dim == 3 ? part->z : part->vx, dim == 3 ? part->vx : part->vy,
+        part->vy, part->vz};
+    /* The records of this rank's ids go to the part at once; the others, by destination,
+     * through one all-to-all. */
     int *counts = calloc(4 * (size_t)size, sizeof *counts);
-    unsigned char *send = malloc(m * rs + 1), *recv = malloc(cnt * rs + 1);
-    if (!s && (!counts || !send || !recv))
+    if (!s && !counts)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+    size_t leave = 0;
+    for (size_t i = 0; !s && i < m; i++) {
+        const int j = owner(rec_id(rec + i * rs), n, size);
+        counts[j]++;
+        leave += j != rank;
+    }
+    const size_t stay = s ? 0 : (size_t)counts[rank];
+    unsigned char *send = malloc(leave * rs + 1), *recv = malloc((cnt - stay) * rs + 1);
+    if (!s && (!send || !recv))
         s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
     if ((s = mpi_parts_agree(comm, s, err))) {
         free(counts), free(send), free(recv);
@@ -184,22 +215,18 @@ boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, 
     }
     int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
         *rdispl = counts + 3 * size;
-    int *dest = malloc((m + 1) * sizeof *dest); /* each record's part */
-    if (!dest) { /* a small array beside the buffers above: out of memory is out of memory */
-        fprintf(stderr, "boids-mpi: rank %d: out of memory for its part\n", rank);
-        MPI_Abort(comm, 1);
-    }
-    for (size_t i = 0; i < m; i++) {
-        uint32_t g;
-        memcpy(&g, rec + i * rs, sizeof g);
-        dest[i] = owner(g, n, size);
-        scount[dest[i]]++;
-    }
+    scount[rank] = 0;
     for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
     int *at = rdispl; /* scratch until the counts arrive */
     memcpy(at, sdispl, (size_t)size * sizeof *at);
-    for (size_t i = 0; i < m; i++) memcpy(send + (size_t)at[dest[i]]++ * rs, rec + i * rs, rs);
-    free(dest);
+    for (size_t i = 0; i < m; i++) {
+        const unsigned char *r = rec + i * rs;
+        const int j = owner(rec_id(r), n, size);
+        if (j == rank)
+            place(ax, dim, r, *first);
+        else
+            memcpy(send + (size_t)at[j]++ * rs, r, rs);
+    }
     MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
     rdispl[0] = 0;
     for (int j = 1; j < size; j++) rdispl[j] = rdispl[j - 1] + rcount[j - 1];
@@ -208,21 +235,7 @@ boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, 
     MPI_Type_commit(&rt);
     MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
     MPI_Type_free(&rt);
-    double *ax[6] = {part->x, part->y, part->vx, part->vy, part->z, part->vz};
-    if (dim == 2)
-        ax[2] = part->vx, ax[3] = part->vy;
-    else
-        ax[2] = part->z, ax[3] = part->vx, ax[4] = part->vy, ax[5] = part->vz;
-    for (size_t i = 0; i < cnt; i++) {
-        const unsigned char *r = recv + i * rs;
-        uint32_t g;
-        memcpy(&g, r, sizeof g);
-        for (int k = 0; k < 2 * dim; k++) {
-            float v;
-            memcpy(&v, r + 4 + 4 * (size_t)k, sizeof v);
-            ax[k][g - *first] = v;
-        }
-    }
+    for (size_t i = 0; i < cnt - stay; i++) place(ax, dim, recv + i * rs, *first);
     free(counts), free(send), free(recv);
     return BOIDS_OK;
 }

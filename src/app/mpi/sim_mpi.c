@@ -33,7 +33,6 @@ static size_t part_first;
 static int part_has_hash;
 static uint64_t part_hash;
 static const char *part_load;
-static boids_flock part_state; /* the state in parts at a sample or a save */
 
 static const app_command mpi_sim_command = {
     .prog = "boids-mpi sim",
@@ -96,13 +95,17 @@ static boids_status initial(const app_opts *o, boids_params *p, boids_flock *f, 
     return BOIDS_OK;
 }
 
+/* The state in parts is made for each sample or save and freed after it: it is not held
+ * through the steps. */
 static boids_status order(boids_backend *b, const boids_flock *part, double *value,
                           boids_error *err) {
+    boids_flock mine = {0};
     size_t first;
-    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &part_state, &first, err);
-    if (!part) part = &part_state;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
     if (!s)
-        *value = mpi_part_order(MPI_COMM_WORLD, part, boids_flock_dim(part), boids_backend_n(b));
+        *value = mpi_part_order(MPI_COMM_WORLD, part ? part : &mine,
+                                boids_flock_dim(part ? part : &mine), boids_backend_n(b));
+    boids_flock_free(&mine);
     return s;
 }
 
@@ -111,11 +114,12 @@ static boids_status whole(const boids_flock *part, boids_flock *out, boids_error
 }
 
 static boids_status save(boids_backend *b, const char *path, long noise_seed, boids_error *err) {
+    boids_flock mine = {0};
     size_t first;
-    boids_status s = mpi_part_state(b, &part_state, &first, err);
+    boids_status s = mpi_part_state(b, &mine, &first, err);
     if (!s)
-        s = mpi_part_save(MPI_COMM_WORLD, path, &part_state, first, boids_backend_n(b), noise_seed,
-                          err);
+        s = mpi_part_save(MPI_COMM_WORLD, path, &mine, first, boids_backend_n(b), noise_seed, err);
+    boids_flock_free(&mine);
     return s;
 }
 
@@ -240,7 +244,5 @@ int boids_mpi_sim(int argc, char **argv) {
                             .pull = pull,
                             .finish = finish,
                             .fatal = fatal};
-    int rc = sim_main(argc, argv, &drv);
-    boids_flock_free(&part_state);
-    return rc;
+    return sim_main(argc, argv, &drv);
 }
