@@ -126,8 +126,9 @@ def cpu():
               p.stderr[-600:])
 
     # No rank holds the whole flock: with the order alone on stdout, the initial flock is made
-    # in parts, the order summed through the parts and the state and checkpoint (.npy and
-    # CSV, with their sidecars) written by every rank at once; each file is one process's.
+    # in parts, the order summed through the parts and the state, the checkpoint (.npy and
+    # CSV, with their sidecars) and the .npy trajectory (f4, f8) written by every rank at
+    # once; each file is one process's.
     for name, extra in (("plane wrap", ["--preset", "lab", "-n", "3000"]),
                         ("box walls vicsek noise",
                          ["--preset", "vicsek", "-n", "3000", "--set", "dim=3", "--set",
@@ -135,18 +136,23 @@ def cpu():
         files = {}
         for ranks in (None, 2, 3, 4):
             tag = f"parts{ranks or 1}"
-            outs = [os.path.join(d, f"{tag}.{x}") for x in ("save.npy", "save.csv", "ck.npy")]
+            outs = [os.path.join(d, f"{tag}.{x}")
+                    for x in ("save.npy", "save.csv", "ck.npy", "t4.npy", "t8.npy")]
             cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
             p = run(*cmd, *base, *extra, "--every", "10", "--order-only", "--save", outs[0],
-                    "--checkpoint-every", "15", "--checkpoint", outs[2])
+                    "--checkpoint-every", "15", "--checkpoint", outs[2], "--trajectory", outs[3])
+            p3 = run(*cmd, *base, *extra, "--every", "20", "--order-only", "--trajectory",
+                     outs[4], "--trajectory-dtype", "f8")
             p2 = run(*cmd, *base[:2], *extra, "--steps", "25", "--save", outs[1])
             check(f"in parts, {name}: {ranks or 1} rank(s) exit 0",
-                  p.returncode == 0 and p2.returncode == 0, (p.stderr + p2.stderr)[-600:])
+                  p.returncode == p2.returncode == p3.returncode == 0,
+                  (p.stderr + p2.stderr + p3.stderr)[-600:])
             files[ranks] = [p.stdout.encode()] + [
                 open(f, "rb").read() if os.path.exists(f) else b"" for f in
-                (outs[0], outs[0] + ".json", outs[1], outs[1] + ".json", outs[2], outs[2] + ".json")]
+                (outs[0], outs[0] + ".json", outs[1], outs[1] + ".json", outs[2], outs[2] + ".json",
+                 outs[3], outs[4])]
         what = ("stdout", "save.npy", "save.npy.json", "save.csv", "save.csv.json", "checkpoint",
-                "checkpoint.json")
+                "checkpoint.json", "trajectory f4", "trajectory f8")
         for ranks in (2, 3, 4):
             for w, a, b in zip(what, files[None], files[ranks]):
                 check(f"in parts, {name}: {ranks} ranks, {w} byte-identical ({len(a)} bytes)",

@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "atomic_file.h"
 #include "boids/backend.h"
 #include "boids/flock.h"
 
@@ -62,5 +63,26 @@ double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n)
  * bytes of one process's file, each file complete or absent. */
 boids_status mpi_part_save(MPI_Comm comm, const char *path, const boids_flock *part, size_t first,
                            size_t n, long noise_seed, boids_error *err);
+
+/* A trajectory .npy (src/app/output/npy.h's layout: frames x N x 2 dim, '<f4' or '<f8') whose
+ * frames every rank writes at once, its rows at their offsets: the bytes of one process's. */
+typedef struct mpi_traj {
+    MPI_Comm comm;
+    MPI_File fh;
+    boids_atomic_file a; /* rank 0's temporary file */
+    const char *path;
+    size_t frames, n, written;
+    int cols, f8, open;
+    MPI_Offset data; /* the header's bytes */
+} mpi_traj;
+
+boids_status mpi_traj_open(MPI_Comm comm, mpi_traj *t, const char *path, size_t frames, size_t n,
+                           int dim, int f8, boids_error *err);
+/* The next frame: this rank's part (ids first ..) of the state. */
+boids_status mpi_traj_frame(mpi_traj *t, const boids_flock *part, size_t first, boids_error *err);
+/* Renamed onto its target once every frame was written by every rank. */
+boids_status mpi_traj_close(mpi_traj *t, boids_error *err);
+/* Not collective: rank 0 removes the temporary file. */
+void mpi_traj_abort(mpi_traj *t);
 
 #endif

@@ -19,6 +19,7 @@
 #include "output/provenance.h"
 #include "observe/sim_stats.h"
 #include "output/trajectory.h"
+#include "output/vtk.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",
@@ -48,6 +49,7 @@ typedef struct sim_out {
     int dim;
     int whole;        /* with drv->initial (a part each): a sample needs the whole flock */
     boids_flock part; /* with drv->initial, until step 0 is sampled: the initial part */
+    int traj_parts;   /* the .npy trajectory written in parts (drv->traj_open) */
 } sim_out;
 
 /* The number of samples: step 0, then every K-th step, or the last step alone without
@@ -84,6 +86,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
         s = so->drv->whole(initial, NULL, err);
     else if (parts || step > 0)
         s = pull(b, f, so, err);
+    if (!s && so->traj_parts) s = so->drv->traj_frame(b, initial, err);
     if (initial) boids_flock_free(&so->part); /* the split flock holds it now */
     if (s || !so->drv->writer) return s;
     if (!by_parts) order = boids_order(f);
@@ -110,7 +113,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
             fprintf(so->series_file.f, ",%.17g", x[k]);
         fputc('\n', so->series_file.f);
     }
-    return app_traj_frame(&so->traj, f, step, err);
+    return so->traj_parts ? BOIDS_OK : app_traj_frame(&so->traj, f, step, err);
 }
 
 /* Opens the series and trajectory files (temporary until the run ends) and checks that
@@ -135,7 +138,7 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
         sim_stats_columns(&so->stats, columns, sizeof columns);
         fprintf(so->series_file.f, "step,%s\n", columns);
     }
-    if (so->trajectory) {
+    if (so->trajectory && !so->traj_parts) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
         boids_status s =
             app_traj_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, p->dim,
@@ -148,6 +151,7 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
 static void abort_outputs(sim_out *so) {
     if (so->series_file.f) boids_atomic_abort(&so->series_file);
     app_traj_abort(&so->traj);
+    if (so->traj_parts) so->drv->traj_abort();
 }
 
 /* What the samples were: which steps (first, first + every, ... last: range(first, last + 1,
@@ -392,8 +396,10 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     }
     so.n = (size_t)p.count;
     so.dim = p.dim;
-    so.whole = !so.order_only || so.series || so.trajectory || so.stats.estimates ||
-               so.stats.correlation || so.stats.fluctuations;
+    so.traj_parts =
+        drv->initial && drv->traj_open && so.trajectory && !app_vtk_wanted(so.trajectory);
+    so.whole = !so.order_only || so.series || (so.trajectory && !so.traj_parts) ||
+               so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
     if (!st && so.checkpoint_every && !so.checkpoint)
         st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint-every needs --checkpoint FILE");
     if (!st && so.checkpoint && !so.checkpoint_every)
@@ -417,8 +423,12 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         b = drv->create ? drv->create(&o, &p, &f, &err) : app_backend_create(&o, &p, &f, &err);
         if (!b) st = err.status;
     }
+    if (!st && so.traj_parts) /* open by every process, once every one has its backend */
+        st = drv->traj_open(so.trajectory, sample_count(so.steps, so.every), so.n, p.dim,
+                            so.dtype && !strcmp(so.dtype, "f8"), &err);
     if (st) {
         abort_outputs(&so);
+        boids_backend_destroy(b);
         boids_flock_free(&f);
         sim_stats_free(&so.stats);
         return drv->writer ? app_fail(&err) : boids_status_exit_code(st);
@@ -456,6 +466,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         if (!(s = pull(b, &f, &so, &err)) && drv->writer)
             s = boids_state_save_seeded(so.save, &f, p.noise_seed, &err);
     }
+    if (!s && so.traj_parts && (s = drv->traj_close(&err))) so.traj_parts = 0; /* removed */
     if (!s && drv->finish) s = drv->finish(b, &err);
     if (s) {
         abort_outputs(&so);

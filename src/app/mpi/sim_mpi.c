@@ -123,6 +123,31 @@ static boids_status save(boids_backend *b, const char *path, long noise_seed, bo
     return s;
 }
 
+/* The .npy trajectory, written by every rank at once (sim_driver.traj_open ...). */
+static mpi_traj traj;
+
+static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8,
+                              boids_error *err) {
+    return mpi_traj_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, err);
+}
+
+static boids_status traj_frame(boids_backend *b, const boids_flock *part, boids_error *err) {
+    boids_flock mine = {0};
+    size_t first = part_first;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
+    if (!s) s = mpi_traj_frame(&traj, part ? part : &mine, first, err);
+    boids_flock_free(&mine);
+    return s;
+}
+
+static boids_status traj_close(boids_error *err) {
+    return mpi_traj_close(&traj, err);
+}
+
+static void traj_abort(void) {
+    if (traj.open) mpi_traj_abort(&traj);
+}
+
 /* The rank among the ranks of its node. */
 static int node_rank(void) {
     MPI_Comm node;
@@ -240,6 +265,10 @@ int boids_mpi_sim(int argc, char **argv) {
                             .order = order,
                             .whole = whole,
                             .save = save,
+                            .traj_open = traj_open,
+                            .traj_frame = traj_frame,
+                            .traj_close = traj_close,
+                            .traj_abort = traj_abort,
                             .create = create,
                             .pull = pull,
                             .finish = finish,
