@@ -301,7 +301,13 @@ def faults():
     if victim is None:
         end_job()
         return
-    time.sleep(1.0)  # well into the steps
+    for _ in range(300):  # well into the steps: the outputs' temporary files are there
+        if any(".tmp" in f for f in os.listdir(d)):
+            break
+        time.sleep(0.1)
+    check("the outputs' temporary files exist before the kill",
+          any(".tmp" in f for f in os.listdir(d)), os.listdir(d))
+    time.sleep(1.0)
     os.kill(victim, signal.SIGKILL)
     t0 = time.monotonic()
     try:
