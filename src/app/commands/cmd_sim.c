@@ -89,7 +89,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     if (!s && so->traj_parts) s = so->drv->traj_frame(b, initial, err);
     if (initial) boids_flock_free(&so->part); /* the split flock holds it now */
     if (s || !so->drv->writer) return s;
-    if (!by_parts) order = boids_order(f);
+    if (!by_parts && so->order_only) order = boids_order(f);
     boids_metrics m;
     double x[APP_OBS_MAX];
     char line[512];
