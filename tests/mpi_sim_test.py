@@ -165,9 +165,9 @@ def cpu():
     hexhash = text.split('"flock_hash": "')[1][:16]
     with open(stale + ".json", "w") as f:
         f.write(text.replace(hexhash, "0123456789abcdef"))
-    for ranks in (None, 3):
+    for ranks in (None, 3):  # the file of the last case above, the box's
         cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
-        p = run(*cmd, *base, "--preset", "lab", "-n", "3000", "--load", stale)
+        p = run(*cmd, *base, *extra, "--load", stale)
         check(f"a stale sidecar read in parts: {ranks or 1} rank(s) refuse it (exit 2)",
               p.returncode == 2 and "flock_hash" in p.stderr and "changed after the save"
               in p.stderr, (p.returncode, p.stderr[-600:]))

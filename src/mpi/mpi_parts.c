@@ -109,7 +109,11 @@ boids_status mpi_part_load(MPI_Comm comm, const char *path, const boids_params *
 boids_status mpi_part_check_hash(MPI_Comm comm, const char *path, const boids_flock *part,
                                  uint64_t want, boids_error *err) {
     const uint64_t h = mpi_part_hash(comm, part);
-    return mpi_parts_agree(comm, boids_state_hash_check(path, want, h, err), err);
+    boids_status s = boids_state_hash_check(path, want, h, err);
+    int root = s != BOIDS_OK; /* rank 0's refusal is every rank's (the same file): one message */
+    MPI_Bcast(&root, 1, MPI_INT, 0, comm);
+    if (root && !s) s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: refused on rank 0", path);
+    return root ? s : mpi_parts_agree(comm, s, err);
 }
 
 boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock *out,
