@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "cpu_grid.h"
 #include "cli/progress.h"
+#include "output/collide.h"
 
 static const app_command bench_command = {
     .prog = "boids-bench",
@@ -246,16 +247,34 @@ static void derive(const bench_config *c, bench_point *pts, size_t npts) {
     (void)c;
 }
 
-/* bench.csv and bench.json in the output folder. */
+/* bench.csv and bench.json in the output folder; while the sweep runs (partial), under the
+ * names bench.partial.csv and bench.partial.json instead, so that a sweep stopped half way
+ * leaves what it measured and the files of the last finished sweep as they were (beside its
+ * plots). */
 static boids_status write_data(const bench_config *c, const bench_machine *m,
-                               const bench_point *pts, size_t npts, const char *note,
+                               const bench_point *pts, size_t npts, const char *note, int partial,
                                boids_error *err) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/bench.csv", c->out);
+    const char *part = partial ? ".partial" : "";
+    snprintf(path, sizeof path, "%s/bench%s.csv", c->out, part);
     boids_status s = bench_write_csv(path, c, pts, npts, err);
-    snprintf(path, sizeof path, "%s/bench.json", c->out);
+    snprintf(path, sizeof path, "%s/bench%s.json", c->out, part);
     if (!s) s = bench_write_json(path, c, m, pts, npts, note, err);
     return s;
+}
+
+/* The files of --out against the one file the benchmark reads (--config). */
+static boids_status check_paths(const bench_config *c, const app_opts *o, boids_error *err) {
+    static const char *const names[] = {"bench.csv", "bench.json", "bench.partial.csv",
+                                        "bench.partial.json", "bench.gp"};
+    enum { NNAMES = sizeof names / sizeof names[0] };
+    char files[NNAMES][4096];
+    app_path paths[NNAMES + 1] = {{"--config", o->config, APP_PATH_IN}};
+    for (int i = 0; i < NNAMES; i++) {
+        snprintf(files[i], sizeof files[i], "%s/%s", c->out, names[i]);
+        paths[i + 1] = (app_path){"--out", files[i], APP_PATH_OUT};
+    }
+    return app_paths_check(paths, NNAMES + 1, err);
 }
 
 /* The options as given: -1 or NAN where not, so that --quick can fill in the rest. */
@@ -455,7 +474,7 @@ static void measure_point(bench_run *r, bench_point *pt, const boids_params *p,
     boids_error err;
     bench_loadavg(r->m->load_end);
     derive(r->c, r->pts, r->npts);
-    if (write_data(r->c, r->m, r->pts, r->npts, "plot pending: sweep not finished", &err))
+    if (write_data(r->c, r->m, r->pts, r->npts, "plot pending: sweep not finished", 1, &err))
         fprintf(stderr, "boids-bench: %s\n", err.msg);
 }
 
@@ -558,11 +577,14 @@ static int finish(const bench_config *c, bench_machine *m, bench_point *pts, siz
     bench_print_table(c, m, pts, npts);
     char path[4096], note[512] = "plot not requested (--no-plot)";
     int rc = 0;
-    snprintf(path, sizeof path, "%s/bench.csv", c->out);
-    if (bench_write_csv(path, c, pts, npts, &err)) rc = fail(&err);
+    /* The plot (seconds of gnuplot) first, then the two data files, each renamed into place:
+     * a signal during the plot leaves the last sweep's bench.csv and bench.json as they were. */
     if (c->plot && bench_plot(c->out, c, m, pts, npts, note, sizeof note, &err)) rc = fail(&err);
-    snprintf(path, sizeof path, "%s/bench.json", c->out);
-    if (bench_write_json(path, c, m, pts, npts, note, &err)) rc = fail(&err);
+    if (write_data(c, m, pts, npts, note, 0, &err)) rc = fail(&err);
+    for (int i = 0; !rc && i < 2; i++) {
+        snprintf(path, sizeof path, "%s/bench.partial.%s", c->out, i ? "json" : "csv");
+        unlink(path); /* the sweep's progress, now whole in bench.csv and bench.json */
+    }
     if (!rc) fprintf(stderr, "boids-bench: wrote %s/bench.csv, bench.json; %s\n", c->out, note);
     /* The table on stdout is output too: lost (a full disk), the run failed. */
     if ((fflush(stdout) != 0 || ferror(stdout)) && !rc) {
@@ -643,7 +665,8 @@ int main(int argc, char **argv) {
                         no_structure);
         return fail(&err);
     }
-    if (configure(&c, &a, &o, &err) || make_dir(c.out, &err)) return fail(&err);
+    if (configure(&c, &a, &o, &err) || check_paths(&c, &o, &err) || make_dir(c.out, &err))
+        return fail(&err);
     static bench_forward fwd; /* 21 KB */
     bench_forward_build(&fwd, &c, &o);
     if (c.baseline && bench_baseline_check(c.baseline, &fwd, &err)) return fail(&err);

@@ -135,11 +135,14 @@ timeout "${BENCH3_TIMEOUT:-75}" "$bin/bench/boids-bench" --set dim=3 --set bound
 st=${PIPESTATUS[0]}
 [ "$st" -eq 0 ] || { echo "boids-bench cuda anchor: exit $st"; rc=1; }
 # The data the default variant is picked from: per N and GPU mode, the variants' median ms per
-# step, fastest first (bench.csv columns: backend, state, n, ..., ms_median is the 13th).
-if [ -f "$out/bench.csv" ]; then
+# step, fastest first (bench.csv columns: backend, state, n, ..., ms_median is the 13th); a
+# sweep stopped by its timeout left its points in bench.partial.csv.
+csv="$out/bench.csv"
+[ -f "$csv" ] || csv="$out/bench.partial.csv"
+if [ -f "$csv" ]; then
     echo "== GPU variants per N (median ms per step, fastest first)"
     awk -F, 'NR > 1 && $1 ~ /^gpu/ && $2 == "ok" {
-                 mode = ($1 ~ /-det$/) ? "det" : "fast"; print $3, mode, $13, $1 }' "$out/bench.csv" |
+                 mode = ($1 ~ /-det$/) ? "det" : "fast"; print $3, mode, $13, $1 }' "$csv" |
         sort -k1,1n -k2,2 -k3,3g |
         awk '{ key = $1 " " $2; if (key != last) { printf "\nN=%s %-4s:", $1, $2; last = key }
                printf " %s %s ms", $4, $3 } END { print "" }' | tee "$out/variants.txt"

@@ -475,6 +475,19 @@ static int options_default(void) {
     C("boids_transition_estimate", "no runs", BOIDS_ERR_INPUT,                                     \
       boids_transition_estimate(0, (double[1]){1}, (double[1]){1}, (double[1]){1}, 10,             \
                                 &(boids_transition){0}, e))                                        \
+    C("boids_order_moments", "NULL x", BOIDS_ERR_INPUT,                                            \
+      boids_order_moments(NULL, 1, 1, &(double){0}, &(double){0}, &(double){0}, e))                \
+    C("boids_order_moments", "NULL m1", BOIDS_ERR_INPUT,                                           \
+      boids_order_moments((double[1]){1}, 1, 1, NULL, &(double){0}, &(double){0}, e))              \
+    C("boids_order_moments", "NULL m2", BOIDS_ERR_INPUT,                                           \
+      boids_order_moments((double[1]){1}, 1, 1, &(double){0}, NULL, &(double){0}, e))              \
+    C("boids_order_moments", "NULL m4", BOIDS_ERR_INPUT,                                           \
+      boids_order_moments((double[1]){1}, 1, 1, &(double){0}, &(double){0}, NULL, e))              \
+    C("boids_order_moments", "no samples", BOIDS_ERR_INPUT,                                        \
+      boids_order_moments((double[1]){1}, 0, 1, &(double){0}, &(double){0}, &(double){0}, e))      \
+    C("boids_transition_estimate", "moments of no series", BOIDS_ERR_INPUT,                        \
+      boids_transition_estimate(1, (double[1]){0.5}, (double[1]){0.2}, (double[1]){0.04}, 10,      \
+                                &(boids_transition){0}, e))                                        \
     C("boids_metrics_compute", "NULL f", BOIDS_ERR_INPUT,                                          \
       boids_metrics_compute(NULL, &x->p, &(boids_metrics){0}, e))                                  \
     C("boids_metrics_compute", "NULL p", BOIDS_ERR_INPUT,                                          \

@@ -236,7 +236,30 @@ vals = {line.split()[0]: line.split()[1] for line in p.stdout.splitlines()[1:]}
 check("classic preset: 400 x 400, radii 50/20, speeds 3/1.5, force 0.05, dt 1",
       (vals["width"], vals["height"], vals["vision_radius"], vals["separation_radius"],
        vals["max_speed"], vals["min_speed"], vals["max_force"], vals["dt"], vals["count"]) ==
-      ("400", "400", "50", "20", "3", "1.5", "0.050000000000000003", "1", "80"), str(vals))
+      ("400", "400", "50", "20", "3", "1.5", "0.05", "1", "80"), str(vals))
+# Floats as the shortest text that reads back (0.05, not 0.050000000000000003), and the
+# model's own keys first: vicsek's speed, noise and noise_seed right after model.
+p = run(BOIDS, "params", "--preset", "vicsek", check_rc=0)
+lines = p.stdout.splitlines()
+keys = [line.split()[0] for line in lines[1:]]
+check("params --preset vicsek: model, then the model's own keys, the others after",
+      keys[:4] == ["model", "speed", "noise", "noise_seed"] and
+      sorted(keys) == sorted(vals), keys[:6])
+vvals = {line.split()[0]: line.split()[1] for line in lines[1:]}
+check("params: 0.03 prints as 0.03 and reads back as the preset's speed",
+      vvals["speed"] == "0.03" and vvals["initial_speed"] == "0.03" and
+      float(vvals["speed"]) == 0.03, vvals["speed"])
+# The columns align: each header word starts at the same character on every row (a cell
+# never runs into the next column).
+starts = [lines[0].index(w) for w in ("value", "unit", "range", "meaning")]
+check("params: every row's cells start under their header",
+      all(line[s - 1] == " " and line[s] != " " for line in lines[1:] for s in starts),
+      [line for line in lines[1:] if any(line[s - 1] != " " or line[s] == " " for s in starts)][:2])
+p = run(BOIDS, "presets", check_rc=0)
+pl = p.stdout.splitlines()
+col = len(pl[0]) - len(pl[0].split(None, 1)[1])
+check("presets: the summaries start in one column (murmuration included)",
+      all(len(line) - len(line.split(None, 1)[1]) == col for line in pl), pl)
 
 # The shorthands set the same keys as --set.
 a = run(BOIDS, "params", "--model", "vicsek", "--neighbours", "topological", "-k", "5", check_rc=0)

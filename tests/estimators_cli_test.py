@@ -136,8 +136,11 @@ with open(runs3, "w") as f:
 p = run(BOIDS, *SWEEP, "--runs-out", runs3, "--resume")
 one_message("an old runs file", p, [runs3, "line 1", "older version"])
 
-# A resumed row whose tau is not > 0, or whose moment is outside [0, 1]: refused by column.
-for col, value in (("order_tau", "0"), ("order_m4", "1.5")):
+# A resumed row whose tau is not > 0, whose moment is outside [0, 1], or whose moments no
+# series has (order_m2 below order_avg squared, order_m4 below order_m2 squared: a negative
+# susceptibility once pooled): refused by column.
+for col, value in (("order_tau", "0"), ("order_m4", "1.5"), ("order_m2", "0"),
+                   ("order_m4", "0")):
     d4 = tmpdir()
     runs4 = os.path.join(d4, "r.csv")
     i = head.index(col)

@@ -2,7 +2,8 @@
 /* The estimators of boids/estimators.h against series whose answers are known in closed
  * form: an AR(1) process (tau = (1 + a) / (1 - a), the standard error of its mean), independent
  * samples (tau = 1), a constant phi (chi = 0, Binder 2/3) and a 2-component Gaussian phi
- * (Binder 1/3), and the jackknife against a leave-one-out recomputation done here by hand.
+ * (Binder 1/3), the jackknife against a leave-one-out recomputation done here by hand, and
+ * the floors that rounding must not cross (tau >= 1/n, chi >= 0, chi = 0 for a constant phi).
  * Each check names the property and the reason for its tolerance. */
 #include <math.h>
 #include <stdlib.h>
@@ -218,11 +219,81 @@ static void test_jackknife_brute_force(void) {
           "N below 1 refused");
 }
 
+/* What rounding must not do: a tau summed to a residue (0 < tau < 1/n, once n_eff = 1.8e16)
+ * stops at the floor 1/n; a constant phi gives chi = 0 exactly, whatever the sums round to;
+ * no series gives a negative chi; moments that no series has are refused. */
+static void test_rounding_floors(void) {
+    /* 0, 0, 0.75: rho(1) = -1/2 exactly, so tau(1) = 1 + 2 rho(1) is 0 plus rounding (1.1e-16
+     * here, which n / tau made 2.7e16 samples of 3). */
+    double res[3] = {0, 0, 0.75};
+    boids_series_stats st = analyse(res, 3);
+    CHECK(st.tau == 1.0 / 3 && st.n_eff == 3 / (1.0 / 3),
+          "a tau that sums to a rounding residue stops at the floor 1/n (%g, n_eff %g)", st.tau,
+          st.n_eff);
+    /* phi = 0.1 in every sample (7 of them: 0.1 * 7 is not exact in binary, nor is the mean
+     * it gives) of 3 runs: every moment from boids_order_moments, chi exactly 0. */
+    double c[7], m1[3], m2[3], m4[3];
+    boids_error err;
+    for (int i = 0; i < 7; i++) c[i] = 0.1;
+    for (int k = 0; k < 3; k++)
+        CHECK(boids_order_moments(c, 7, 1, &m1[k], &m2[k], &m4[k], &err) == BOIDS_OK,
+              "order moments: %s", err.msg);
+    boids_transition t = transition(3, m1, m2, m4, 400);
+    CHECK(t.chi == 0 && t.chi_se == 0, "constant 0.1: chi exactly 0 (%g +- %g)", t.chi, t.chi_se);
+    t = transition(1, m1, m2, m4, 400);
+    CHECK(t.chi == 0, "constant 0.1, one run: chi exactly 0 (%g)", t.chi);
+    /* Short series of values in [0, 1], most of them nearly constant (where the one-pass
+     * M_2 - M_1^2 goes below 0): m2 >= m1^2 and m4 >= m2^2 to the last bit, chi >= 0, and the
+     * moments those of the samples up to rounding (1e-15: a few ulps of values <= 1). */
+    boids_rng r;
+    boids_rng_seed(&r, 30);
+    int below = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        double x[9], base = boids_rng_random(&r), p1, p2, p4, o1 = 0, o2 = 0, o4 = 0;
+        size_t n = 2 + (size_t)trial % 8;
+        for (size_t i = 0; i < n; i++) {
+            x[i] = trial % 2 ? base + 1e-9 * boids_rng_random(&r) : boids_rng_random(&r);
+            if (x[i] > 1) x[i] = 1;
+            o1 += x[i], o2 += x[i] * x[i], o4 += x[i] * x[i] * x[i] * x[i];
+        }
+        o1 /= (double)n, o2 /= (double)n, o4 /= (double)n;
+        below += o2 - o1 * o1 < 0;
+        CHECK(boids_order_moments(x, n, 1, &p1, &p2, &p4, &err) == BOIDS_OK, "%s", err.msg);
+        CHECK(p2 >= p1 * p1 && p4 >= p2 * p2, "trial %d: m2 %.17g >= m1^2 %.17g, m4 %.17g >= m2^2",
+              trial, p2, p1 * p1, p4);
+        CHECK(fabs(p1 - o1) <= 1e-15 && fabs(p2 - o2) <= 1e-15 && fabs(p4 - o4) <= 1e-15,
+              "trial %d: the moments of the samples (rounding)", trial);
+        t = transition(1, &p1, &p2, &p4, 400);
+        CHECK(t.chi >= 0, "trial %d: chi %g >= 0", trial, t.chi);
+    }
+    CHECK(below > 0, "the trials include series where the one-pass sum goes below 0 (%d)", below);
+    /* A strided series (observable 0 of 2 interleaved): the same moments as its copy. */
+    double two[6] = {0.2, 9, 0.4, 9, 0.9, 9}, one[3] = {0.2, 0.4, 0.9}, q1, q2, q4, s1, s2, s4;
+    CHECK(boids_order_moments(two, 3, 2, &q1, &q2, &q4, &err) == BOIDS_OK &&
+              boids_order_moments(one, 3, 1, &s1, &s2, &s4, &err) == BOIDS_OK && q1 == s1 &&
+              q2 == s2 && q4 == s4,
+          "stride 2 reads every second sample");
+    /* Moments of no series: a variance below 0 would be a negative chi. */
+    double a1[2] = {0.5, 0.5}, a2[2] = {0.25, 0.2}, a4[2] = {0.0625, 0.04};
+    CHECK(boids_transition_estimate(2, a1, a2, a4, 400, &t, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "run 1") && strstr(err.msg, "m2 < m1^2"),
+          "m2 below m1^2 refused, naming the run: %s", err.msg);
+    a2[1] = 0.25, a4[1] = 0.06;
+    CHECK(boids_transition_estimate(2, a1, a2, a4, 400, &t, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "run 1") && strstr(err.msg, "m4 < m2^2"),
+          "m4 below m2^2 refused, naming the run: %s", err.msg);
+    c[3] = NAN;
+    CHECK(boids_order_moments(c, 7, 1, &q1, &q2, &q4, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "sample 3"),
+          "a sample not finite refused, naming it: %s", err.msg);
+}
+
 int main(void) {
     test_ar1_tau_and_block_error();
     test_independent_samples();
     test_edges();
     test_transition_constant_and_gaussian();
     test_jackknife_brute_force();
+    test_rounding_floors();
     return CHECK_DONE("estimators_test");
 }

@@ -81,6 +81,14 @@ def tmpdir():
     return tempfile.mkdtemp(prefix="boids-test-")
 
 
+def write_file(folder, name, data):
+    """Writes data (bytes, or text as UTF-8) to folder/name; returns the path."""
+    path = os.path.join(folder, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
 def finish():
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed: {', '.join(FAILURES)}")

@@ -4,11 +4,13 @@
  * with BOIDS_ERR_INPUT and a message (or, without an error return, do nothing) and never
  * crash or leave a file; every row runs twice, the second time with a NULL error report.
  * And the clocks: the monotonic one never goes back and counts a sleep, the CPU one counts
- * busy work and not a sleep.
+ * busy work and not a sleep. And the shortest text of a double: it reads back as the double,
+ * and no other %.Pg text that does is shorter.
  *
  * Built against the support headers and the core that holds the support library's objects,
  * as the programs link them. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,10 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "boids/rng.h"
 #include "clock.h"
 #include "ini.h"
+#include "shortest.h"
 
 #include "check.h"
 
@@ -141,8 +145,45 @@ static void test_clocks(void) {
     CHECK(mono_seconds() > t0, "the monotonic clock stood still");
 }
 
+static void test_shortest(void) {
+    static const struct {
+        double v;
+        const char *text;
+    } known[] = {{0.03, "0.03"},
+                 {10, "10"},
+                 {1e7, "1e+07"},
+                 {360, "360"},
+                 {2 * 3.14159265358979323846, "6.283185307179586"},
+                 {1.0 / 60, "0.016666666666666666"},
+                 {-0.5, "-0.5"},
+                 {0, "0"}};
+    char buf[32];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        CHECK(!strcmp(shortest_double(known[i].v, buf, sizeof buf), known[i].text),
+              "shortest %.17g: '%s', expected '%s'", known[i].v, buf, known[i].text);
+    /* Doubles of every magnitude: the text reads back, and no %.Pg text that reads back is
+     * shorter. */
+    boids_rng r;
+    boids_rng_seed(&r, 30);
+    for (int i = 0; i < 20000; i++) {
+        double v = (boids_rng_random(&r) - 0.5) * pow(10, (double)(i % 40) - 20);
+        shortest_double(v, buf, sizeof buf);
+        CHECK(strtod(buf, NULL) == v, "%.17g printed as %s, which reads back otherwise", v, buf);
+        for (int p = 1; p <= 17; p++) {
+            char t[40];
+            snprintf(t, sizeof t, "%.*g", p, v);
+            CHECK(strtod(t, NULL) != v || strlen(t) >= strlen(buf),
+                  "%.17g: %s is shorter than %s and reads back", v, t, buf);
+        }
+    }
+    CHECK(!strcmp(shortest_double(1.0 / 0.0, buf, sizeof buf), "inf"), "inf: %s", buf);
+    shortest_double(1.0 / 3, buf, 5);
+    CHECK(!strcmp(buf, "0.33"), "a short buffer: cut, NUL-terminated (%s)", buf);
+}
+
 int main(void) {
     test_clocks();
+    test_shortest();
     snprintf(dir, sizeof dir, "/tmp/boids-support-XXXXXX");
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

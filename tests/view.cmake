@@ -39,6 +39,22 @@ boids_view_py_tests(view_test.py
   render_same_seed_same_frames_and_raw_rgba
   no_display_says_so_exit_2)
 
+# The viewer's videos (tests/view/video_test.py): --record in real time (the file lasts as
+# long as the recording), boids render -o FILE.mp4 through the same writer, --stream to a
+# UDP receiver.
+boids_view_py_tests(video_test.py
+  view_records_in_real_time_the_file_lasts_the_recording
+  render_writes_a_video_through_the_viewers_writer
+  view_streams_live_to_udp_received_at_its_size)
+
+# The viewer's first impression (tests/view/first_test.py): --warmup, the camera that frames
+# the flock, the panel that fits 1280 x 800 and folds its groups, no pointer circle before
+# the pointer moves, the HUD's panel over a dense flock.
+boids_view_py_tests(first_test.py
+  view_warmup_opens_on_a_flock_camera_frames_it
+  view_panel_fits_1280x800_its_groups_fold
+  view_pointer_waits_for_a_person_hud_backed_over_dense_flock)
+
 # The viewer and renderer in 3-D (tests/view/view_box_test.py): the murmuration preset from
 # two camera positions, the gpu backend drawn from its buffers, the predator's dives, the
 # depth cue of a two-boid state, the scripted camera and its bad specs.

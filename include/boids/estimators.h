@@ -12,11 +12,12 @@
  *   tau      = tau(W) for the smallest W >= 1 with W >= BOIDS_TAU_C * tau(W) (Sokal's
  *              automatic windowing, c = 5); no such W below n: W = n - 1 and
  *              window_reached = 0 (the series is too short to estimate tau: say so).
- *              tau(W) <= 0 comes only from strong anticorrelation at short lags (a series
- *              that alternates from sample to sample); tau is then 1/n, the least a mean of
- *              n samples can vary (its value is then the alternation's, not a rate), so that
- *              tau > 0 always.
- *   n_eff    = n / tau, the number of independent samples the series is worth.
+ *              tau(W) below 1/n comes only from strong anticorrelation at short lags (a
+ *              series that alternates from sample to sample, or a sum that cancels to
+ *              rounding noise); tau is then 1/n, the least a mean of n samples can vary
+ *              (its value is then the alternation's, not a rate): tau >= 1/n always.
+ *   n_eff    = n / tau, the number of independent samples the series is worth: at most
+ *              n^2 (the floor), never a rounding residue's 1e16.
  *   se_blocks: the n samples cut into B contiguous blocks of L = floor(n / B) samples,
  *              B = BOIDS_SERIES_BLOCKS (n < 2 B: B = floor(n / 2) blocks of 2), the first
  *              n - B L samples (the oldest) left out; se = sd(block means) / sqrt(B) with
@@ -33,10 +34,15 @@
  * with the same sample count, so a pooled moment is the mean of the runs' moments):
  *
  *   M_k      = (1/R) sum_r mean_r(phi^k)
- *   chi      = N (M_2 - M_1^2)               susceptibility
+ *   chi      = N (M_2 - M_1^2)               susceptibility, computed as the equal sum
+ *              N ((1/R) sum_r (m2[r] - m1[r]^2) + (1/R) sum_r (m1[r] - M_1)^2): the runs'
+ *              own variances and the spread of their means, each >= 0 (a second pass over
+ *              the runs), so chi >= 0 and exactly 0 when every run's series is constant
+ *              at the same value, where the one-pass M_2 - M_1^2 leaves -1e-13.
  *   binder   = 1 - M_4 / (3 M_2^2)           Binder cumulant: 2/3 for a sharp nonzero
- *              phi (ordered), 1/3 for a 2-component Gaussian phi (disordered in 2-D),
- *              0.4 for a 3-component one (3-D); M_2 = 0: NaN.
+ *              phi (ordered); for N independent random headings (disordered) 1/3 + 1/(3N)
+ *              in 2-D and 4/9 + 2/(9N) in 3-D (the limits of 2- and 3-component Gaussian
+ *              phi); M_2 = 0: NaN.
  *   chi_se, binder_se: jackknife over runs (leave one run out, R - 1 prefactor); NaN when
  *              R < 2.
  *
@@ -80,12 +86,23 @@ typedef struct boids_transition {
 
 /* The transition estimators of R runs from their moments m1[r], m2[r], m4[r] (means over
  * run r's samples of phi, phi^2, phi^4), for a flock of n boids. A NULL pointer, R = 0,
- * n < 1 (or not finite), or a moment not finite (naming the run): BOIDS_ERR_INPUT. The
+ * n < 1 (or not finite), a moment not finite, or moments that no series gives: m2[r] <
+ * m1[r]^2 or m4[r] < m2[r]^2 (a variance below 0; naming the run): BOIDS_ERR_INPUT.
+ * boids_order_moments makes moments that pass, to the last bit. The
  * jackknife's leave-one-out moments are (R M_k - m_k[r]) / (R - 1); its error is
  * sqrt((R - 1) / R sum_r (theta_(r) - mean_r theta_(r))^2). */
 boids_status boids_transition_estimate(size_t runs, const double *m1, const double *m2,
                                        const double *m4, double n, boids_transition *out,
                                        boids_error *err);
+
+/* The moments of one run's series x[0], x[stride], ... (n samples) for the transition:
+ * *m1 its mean (the samples' sum in order over n, as boids_series_analyse's mean), and
+ * *m2, *m4 the means of phi^2 and phi^4 in two passes, m2 = m1^2 + (1/n) sum (x - m1)^2 and
+ * m4 = m2^2 + (1/n) sum (x^2 - m2)^2 (equal to them in exact arithmetic), so that m2 >= m1^2
+ * and m4 >= m2^2 hold in floating point too, with equality for a constant series.
+ * BOIDS_ERR_INPUT for a NULL pointer, n = 0 or a sample not finite. */
+boids_status boids_order_moments(const double *x, size_t n, size_t stride, double *m1, double *m2,
+                                 double *m4, boids_error *err);
 
 BOIDS_END_DECLS
 

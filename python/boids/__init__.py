@@ -3,7 +3,9 @@
 
 A thin ctypes layer over the C library (libboids_core.so, and libboids_gpu.so for the
 ``gpu`` backend): the simulation runs in C exactly as ``boids sim`` runs it, so a Flock
-made with the same preset, seed and parameters reaches the same state bit for bit.
+made with the same preset, seed, parameters and backend reaches the same state bit for bit.
+A Flock runs the fast ``cpu`` backend unless told otherwise (``backend="cpu-ref"``, the
+exact reference, is ``boids sim``'s default).
 
     from boids import Flock
     with Flock(preset="classic", seed=7) as f:

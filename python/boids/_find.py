@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 """Where the shared libraries are looked for, and the check that a file found is the
-library this package was written for. Nothing here runs at import: setup.py loads this file
-on its own (to bundle the library into an installed package), and _lib.py at import.
+library this package was written for. Nothing here runs at import: boids_build.py (the
+build backend) loads this file on its own (to bundle the library into an installed package),
+and _lib.py at import.
 
 Search order at run time (_lib.py): $BOIDS_LIBRARY_PATH, the package's own folder (the copy
-`pip install` bundles), the library folder `cmake --install` recorded beside the package
-(_libdir.py), then the system's linker path (ctypes.util.find_library)."""
+`pip install` bundles), the CMake build folder `build/` beside the package's source folder
+(python/../build: the source tree with only PYTHONPATH=python), the library folder `cmake
+--install` recorded beside the package (_libdir.py), then the system's linker path
+(ctypes.util.find_library)."""
 
 import ctypes
 import ctypes.util

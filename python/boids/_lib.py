@@ -193,14 +193,28 @@ def _recorded_libdir():
     return os.path.normpath(os.path.join(_HERE, LIBDIR))
 
 
+def source_build_folder():
+    """The CMake build folder `build/` beside the package's source folder (python/../build)
+    when the package is imported from the source tree (python/boids_build.py beside it),
+    else None: an installed package never looks there."""
+    source = os.path.dirname(_HERE)
+    if not os.path.isfile(os.path.join(source, "boids_build.py")):
+        return None
+    return os.path.join(os.path.dirname(source), "build")
+
+
 def _candidates(stem, beside=None):
     """Where to look for lib<stem>.so, first match wins (_find.py): $BOIDS_LIBRARY_PATH, the
     folder of the core library already loaded (for the GPU library), the package's own
-    folder, the folder `cmake --install` recorded, then the system's search."""
+    folder, the source tree's build folder, the folder `cmake --install` recorded, then the
+    system's search."""
     yield from _find.from_env(os.environ.get("BOIDS_LIBRARY_PATH", ""), stem, __version__)
     if beside:
         yield from _find.in_folder(beside, stem, __version__)
     yield from _find.in_folder(_HERE, stem, __version__)
+    build = source_build_folder()
+    if build:
+        yield from _find.in_folder(build, stem, __version__)
     libdir = _recorded_libdir()
     if libdir:
         yield from _find.in_folder(libdir, stem, __version__)

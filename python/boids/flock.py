@@ -114,10 +114,34 @@ class Params:
 
     Reading gives floats, ints, bools and enum names; setting goes through the library's
     parser and validation, so a bad key or value raises BoidsError with its message and
-    leaves the parameters as they were. Changes apply from the next step."""
+    leaves the parameters as they were. Changes apply from the next step.
+
+    Each key is also an attribute: ``f.params.noise = 1`` is ``f.params["noise"] = 1`` and
+    ``f.params.noise`` reads it. An attribute that is no key raises AttributeError naming it,
+    for reading and for setting: a misspelt key never becomes a Python attribute that the
+    flock ignores. A change to a key only the other model reads (noise on a Reynolds flock)
+    raises BoidsError, unless the same update switches the model."""
+
+    __slots__ = ("_flock",)
 
     def __init__(self, flock):
-        self._flock = flock
+        object.__setattr__(self, "_flock", flock)
+
+    def __getattr__(self, name):
+        # Called for names that are not methods or _flock: the parameter keys.
+        if not name.startswith("_") and name in self:
+            return self[name]
+        raise AttributeError("boids.Params has no attribute '%s': it is not a parameter key "
+                             "(boids.param_keys() lists them)" % name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("_") or name not in self:
+            raise AttributeError("boids.Params: cannot set '%s': it is not a parameter key "
+                                 "(boids.param_keys() lists them)" % name)
+        self[name] = value
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) | set(self.keys()))
 
     def __getitem__(self, key):
         return _get(self._flock._p, key)
@@ -156,21 +180,26 @@ class Params:
 class Flock:
     """A flock of boids stepped by one of the library's backends.
 
-    Flock(preset="lab", n=None, backend="cpu-ref", seed=0, threads=0, fixed_world=False,
+    Flock(preset="lab", n=None, backend="cpu", seed=0, threads=0, fixed_world=False,
     **params) builds the parameters as `boids sim --preset PRESET --seed SEED -n N --set
     key=value ...` does (the Vicsek noise_seed follows seed unless given; above the
     parameters' N the world grows to keep their density, unless fixed_world, as
     `--fixed-world`, or params give width, height or depth and no count), draws the initial
     state from
-    seed, and hands it to the backend: "cpu-ref" (exact, double), "cpu" (grid, float,
-    `threads` OpenMP threads, 0 all) or "gpu" (headless EGL, deterministic mode; needs
-    libboids_gpu.so). Release it with close() or a `with` block.
+    seed, and hands it to the backend: "cpu" (the default: the fast path, a grid in float,
+    `threads` OpenMP threads, 0 all; the same bits for any thread count, as `boids sim
+    --backend cpu`), "cpu-ref" (the exact reference in double, as `boids sim`'s default:
+    ask for it where the reference itself is wanted) or "gpu" (headless EGL, deterministic
+    mode; needs libboids_gpu.so). Release it with close() or a `with` block.
+
+    Attributes are the ones documented here; assigning any other (``f.noise = 1``, where
+    ``f.params.noise = 1`` was meant) raises AttributeError instead of being ignored.
 
     Every call into the library holds the Flock's lock, so threads may share a Flock: their
     calls run one at a time (a long step(k) is split into chunks of about 0.05 s, between
     which another thread's call, or close(), gets its turn)."""
 
-    def __init__(self, preset="lab", n=None, backend="cpu-ref", seed=0, threads=0,
+    def __init__(self, preset="lab", n=None, backend="cpu", seed=0, threads=0,
                  fixed_world=False, **params):
         self._lock = threading.RLock()
         self._b = None
@@ -210,6 +239,17 @@ class Flock:
         self._b = self._create(seed, threads)
         self._set_interact(self._inter)  # the backend holds the table this Flock shows
         self._out = self._alloc(self._p.count)
+
+    def __setattr__(self, name, value):
+        # The Flock's own fields (_name, backend, set in __init__) and its properties with a
+        # setter (params, state); anything else is a mistake to report, not to keep.
+        if name.startswith("_") or name == "backend" or isinstance(
+                getattr(type(self), name, None), property):
+            object.__setattr__(self, name, value)
+            return
+        hint = (" (a parameter: f.params.%s = ...)" % name
+                if core.boids_param_find(name.encode("utf-8", "replace")) else "")
+        raise AttributeError("boids.Flock has no attribute '%s'%s" % (name, hint))
 
     def _alloc(self, n):
         out, err = FlockC(), Error()
@@ -277,6 +317,7 @@ class Flock:
                 raise BoidsError("%s: count is fixed once the flock exists (%d boids); make a "
                                  "new Flock for another N (or load() a state file)"
                                  % (where, self._p.count))
+            _check_model_keys(p, self._p, values, where)
             err = Error()
             if any(getattr(p, k) != getattr(self._p, k) for k in _WORLD_KEYS):
                 # A smaller world (or walls instead of the open plane) would leave boids
@@ -576,6 +617,32 @@ class Flock:
         if self.closed:
             return "<boids.Flock closed>"
         return "<boids.Flock %s n=%d steps=%d>" % (self.backend, self.n, self.steps)
+
+
+def _model_of_key(key):
+    """The model a key belongs to alone (its meaning starts "vicsek: ..."), or None for a
+    key that every model reads."""
+    models = core.boids_param_find(b"model").contents
+    doc = core.boids_param_find(key.encode()).contents.doc.decode()
+    i = 0
+    while models.choices[i]:
+        name = models.choices[i].decode()
+        if doc.startswith(name + ":"):
+            return name
+        i += 1
+    return None
+
+
+def _check_model_keys(p, old, values, where):
+    """BoidsError when values change a key that only another model than p's reads: the
+    assignment would change nothing in this flock (f.params.noise = 1 on a Reynolds flock)."""
+    model = _get(p, "model")
+    for key in values:
+        owner = _model_of_key(key)
+        if owner and owner != model and _get(p, key) != _get(old, key):
+            raise BoidsError("%s: %s is read by the %s model only, and this flock's model is "
+                             "%s: the change would do nothing (set model too, to switch)"
+                             % (where, key, owner, model))
 
 
 def _observable_names(observables):

@@ -9,6 +9,7 @@ import numbers
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -36,8 +37,9 @@ def program():
     """The `boids` program sweep() runs, the first of: $BOIDS_PROGRAM; the `boids` beside
     the core library this package loaded (a build tree: build/boids next to
     build/libboids_core.so); an installed one, PREFIX/bin/boids for a library in PREFIX/lib
-    or PREFIX/lib/<multiarch>; then `boids` on PATH. BoidsError when none is found, or when
-    the one found is of another version series than the package."""
+    or PREFIX/lib/<multiarch>; the one `pip install` bundled into the package (boids/bin);
+    then `boids` on PATH. BoidsError when none is found, or when the one found is of another
+    version series than the package."""
     env = os.environ.get("BOIDS_PROGRAM")
     if env:
         candidates = [env]
@@ -47,6 +49,8 @@ def program():
         candidates = [os.path.join(here, "boids"),
                       os.path.join(here, os.pardir, "bin", "boids"),
                       os.path.join(here, os.pardir, os.pardir, "bin", "boids")] if here else []
+        candidates.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin",
+                                       "boids"))
         on_path = shutil.which("boids")
         if on_path:
             candidates.append(on_path)
@@ -153,20 +157,55 @@ def _arguments(preset, grid, counts, density, seeds, steps, burn_in, sample_ever
 def _run(argv, progress):
     """Runs the program; its stderr lines kept, progress(done, total) called at each
     finished run; BoidsError with the program's last message when it fails."""
+    # A session of its own: the program and the workers of --jobs are one process group,
+    # which _stop ends together. Ctrl-C in a terminal reaches this process alone, which
+    # raises KeyboardInterrupt here and ends the group (as a notebook's interrupt does).
     p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, errors="replace")
+                         stderr=subprocess.PIPE, text=True, errors="replace",
+                         start_new_session=True)
     lines = []
-    for line in p.stderr:
-        lines.append(line.rstrip("\n"))
-        m = _PROGRESS.match(line)
-        if m and progress:
-            progress(int(m.group(1)), int(m.group(2)))
-    if p.wait() != 0:
+    try:
+        for line in p.stderr:
+            lines.append(line.rstrip("\n"))
+            m = _PROGRESS.match(line)
+            if m and progress:
+                progress(int(m.group(1)), int(m.group(2)))
+        p.wait()
+    except BaseException:
+        # Ctrl-C (KeyboardInterrupt), or an exception of progress(): the sweep is abandoned,
+        # so its program goes too, never left running.
+        _stop(p)
+        raise
+    finally:
+        p.stderr.close()
+    if p.returncode != 0:
         said = [line for line in lines if line.strip()]
         err = BoidsError(said[-1] if said else "%s: exit %d with no message"
                          % (argv[0], p.returncode), _STATUS_OF_EXIT.get(p.returncode, 3))
         err.exit_code, err.stderr = p.returncode, "\n".join(lines)
         raise err
+
+
+def _signal_group(p, sig):
+    try:
+        os.killpg(p.pid, sig)  # the program and its workers (the group is p's own)
+    except ProcessLookupError:
+        pass
+
+
+def _stop(p):
+    """Ends the program p and the workers of its --jobs, and waits for p: SIGTERM (which
+    `boids sweep` answers by removing its temporary files), SIGKILL after 10 s."""
+    _signal_group(p, signal.SIGTERM)
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        _signal_group(p, signal.SIGKILL)
+        p.wait()
+    except BaseException:  # a second Ctrl-C during the wait: kill them at once
+        _signal_group(p, signal.SIGKILL)
+        p.wait()
+        raise
 
 
 def _frame(path):
@@ -208,20 +247,34 @@ def _serial(prog, args, runs, progress):
 
 
 def _outcome(fn, *a):
-    """("ok", fn's result) or ("error", (message, status, exit code, stderr)): what a
-    rank hands the others, so that a failure on one is raised on every rank instead of
-    leaving them waiting."""
+    """("ok", fn's result), ("error", (message, status, exit code, stderr)) for a
+    BoidsError, or ("raised", (exception, message)) for any other exception,
+    KeyboardInterrupt included: what a rank hands the others, so that a failure on one is
+    raised on every rank instead of leaving them waiting in a collective call."""
     try:
         return "ok", fn(*a)
     except BoidsError as e:
         return "error", (str(e), e.status, getattr(e, "exit_code", None),
                          getattr(e, "stderr", ""))
+    except BaseException as e:  # noqa: B036 -- handed to every rank, raised again below
+        return "raised", (e, "%s: %s" % (type(e).__name__, e))
 
 
-def _raise(what):
-    message, status, code, stderr = what
-    err = BoidsError(message, status)
-    err.exit_code, err.stderr = code, stderr
+def _raise(kind, what, rank=None, size=None):
+    """Raises on this rank what _outcome caught on rank `rank`: the BoidsError again, and
+    for any other exception the rank's own object where it raised (its traceback kept),
+    elsewhere a BoidsError (status 3) that names the rank and the exception."""
+    where = "" if rank is None else "rank %d of %d: " % (rank, size)
+    if kind == "error":
+        message, status, code, stderr = what
+        err = BoidsError(where + message, status)
+        err.exit_code, err.stderr = code, stderr
+        raise err
+    exc, text = what
+    if isinstance(exc, BaseException) and exc.__traceback__ is not None:
+        raise exc  # this rank's own exception, not a copy that came through pickle
+    err = BoidsError("%sboids.sweep raised %s" % (where, text), 3)
+    err.exit_code, err.stderr = None, ""
     raise err
 
 
@@ -252,20 +305,30 @@ def _parallel(prog, args, runs, progress):
     comm = _comm()
     rank, size = comm.Get_rank(), comm.Get_size()
     mine = _outcome(_part, prog, args, rank, size, progress)
-    gathered = comm.gather(mine, root=0)
+    # Every rank reaches the gather and the bcast whatever its part did: an exception that
+    # left one rank early would leave the others waiting in them for ever. What is handed
+    # over is text (an exception object may not pickle); the rank keeps its own object.
+    gathered = comm.gather(mine if mine[0] != "raised" else ("raised", (None, mine[1][1])),
+                           root=0)
     if rank == 0:
-        failed = [(r, o[1]) for r, o in enumerate(gathered) if o[0] != "ok"]
+        failed = [(r, o) for r, o in enumerate(gathered) if o[0] != "ok"]
         if failed:
-            r, (message, status, code, stderr) = failed[0]
-            result = "error", ("rank %d of %d: %s" % (r, size, message), status, code, stderr)
+            r, (kind, value) = failed[0]
+            result = r, kind, value
         else:
-            result = _outcome(_merge, prog, args, [o[1] for o in gathered], runs)
+            merged = _outcome(_merge, prog, args, [o[1] for o in gathered], runs)
+            if merged[0] == "raised":
+                mine = merged
+                merged = "raised", (None, merged[1][1])
+            result = 0, merged[0], merged[1]
     else:
         result = None
-    kind, value = comm.bcast(result, root=0)
-    if kind != "ok":
-        _raise(value)
-    return value
+    r, kind, value = comm.bcast(result, root=0)
+    if kind == "ok":
+        return value
+    if mine[0] == "raised":
+        _raise("raised", mine[1])  # this rank's own exception (KeyboardInterrupt stays one)
+    _raise(kind, value, r, size)
 
 
 def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=None,
@@ -289,17 +352,21 @@ def sweep(grid, *, preset=None, counts=None, density=None, seeds=None, steps=Non
     10 steps, the cpu-ref backend). progress(done, total) is called as each run ends.
 
     The program is the one program() finds ($BOIDS_PROGRAM, the `boids` beside the loaded
-    library, PREFIX/bin, PATH); it writes into a temporary folder, removed afterwards.
-    Errors: BoidsError with the program's own message (status 1 for bad input, the
-    program's exit 2; 3 for a run that failed, exit 1), its exit code in .exit_code and its
-    whole stderr in .stderr; TypeError for an argument of the wrong type.
+    library, PREFIX/bin, the package's own bin/, PATH); it writes into a temporary folder,
+    removed afterwards. An exception while it runs (Ctrl-C, or one raised by progress) ends
+    the program and its workers (SIGTERM) before it goes on. Errors: BoidsError with the
+    program's own message (status 1 for bad input, the program's exit 2; 3 for a run that
+    failed, exit 1), its exit code in .exit_code and its whole stderr in .stderr; TypeError for an argument of the wrong type.
 
     Under mpirun (OMPI_COMM_WORLD_SIZE or PMI_SIZE above 1; mpi4py is imported only then),
     every rank calls sweep() with the same arguments: rank r runs `boids sweep --part
     r+1/size` (the runs i with i % size == r), rank 0 gathers the rows, merges them with
     --resume into the table, and every rank returns the same DataFrames, the same as the
     serial call's (the table's bytes are those of one serial `boids sweep`). A failure on
-    any rank raises the same BoidsError on every rank. Give threads=1 with one rank per core.
+    any rank raises on every rank: its BoidsError (the message prefixed "rank R of SIZE: "),
+    and for any other exception (KeyboardInterrupt, one of progress()) that exception on the
+    rank that raised it and a BoidsError naming it on the others. Give threads=1 with one
+    rank per core.
     There each rank runs its part with jobs=1 unless jobs is given: the ranks are the jobs
     (the program's own default, one job per core, would start every core's worth on each).
     """

@@ -31,10 +31,14 @@ def boids_exe():
 
 @pytest.fixture(scope="session")
 def sim(boids_exe):
-    """Runs `boids sim ARGS...` and returns its standard output."""
+    """Runs `boids sim ARGS...` and returns its standard output. Without --backend it runs
+    the backend a Flock gets without one, cpu (boids sim's own default is cpu-ref)."""
 
     def run(*args):
-        r = subprocess.run([boids_exe, "sim", *map(str, args)], capture_output=True, text=True)
+        args = [str(a) for a in args]
+        if "--backend" not in args:
+            args += ["--backend", "cpu"]
+        r = subprocess.run([boids_exe, "sim", *args], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         return r.stdout
 

@@ -43,7 +43,7 @@ def test_classic_seed7_order_table_equals_boids_sim(sim):
               "--order-only", "--backend", "cpu-ref")
     expected = [line.split(",") for line in out.split()[1:]]
     got = []
-    with Flock(preset="classic", seed=7) as f:
+    with Flock(preset="classic", seed=7, backend="cpu-ref") as f:  # the exact reference
         for step in range(0, 301, 60):
             if step:
                 f.step(60)
@@ -170,6 +170,45 @@ def test_bad_params_raise_with_library_message():
             f.state = np.zeros((3, 4))
         with pytest.raises(BoidsError):
             f.step(-1)
+
+
+def test_params_attributes_set_the_flock_or_raise(sim, tmp_path):
+    # f.params.noise = 1 is f.params["noise"] = 1: the next steps use it, as --set does.
+    save = tmp_path / "noise.csv"
+    sim("--preset", "vicsek", "-n", 200, "--seed", 3, "--set", "noise=1", "--steps", 20,
+        "--save", save)
+    with Flock(preset="vicsek", n=200, seed=3) as f:
+        f.params.noise = 1
+        assert f.params.noise == 1.0 and f.params["noise"] == 1.0
+        f.step(20)
+        assert_bits_equal(f.state, read_save(save))
+        before = f.params.to_dict()
+        # A name that is no key raises, naming it, and nothing is kept or changed.
+        with pytest.raises(AttributeError, match="'nosie'"):
+            f.params.nosie = 1
+        with pytest.raises(AttributeError, match="'nosie'"):
+            f.params.nosie
+        with pytest.raises(AttributeError, match="'noise'.*f.params.noise"):
+            f.noise = 1  # on the Flock, where a parameter was meant
+        with pytest.raises(AttributeError, match="'colour'"):
+            f.colour = "red"
+        with pytest.raises(BoidsError, match="noise"):  # a key with a bad value: the parser's
+            f.params.noise = 99
+        assert f.params.to_dict() == before
+        assert "noise" in dir(f.params)
+    # On a Reynolds flock noise changes nothing: refused, naming the model; with the model
+    # switched in the same update it applies.
+    with Flock(preset="classic") as g:
+        with pytest.raises(BoidsError, match="noise is read by the vicsek model only"):
+            g.params.noise = 1
+        g.params = g.params.to_dict()  # unchanged values: nothing to refuse
+        g.params.update(model="vicsek", noise=1, speed=2)
+        assert g.params.noise == 1.0
+
+
+def test_default_backend_is_the_fast_path_cpu_ref_on_request():
+    with Flock(preset="classic") as f, Flock(preset="classic", backend="cpu-ref") as g:
+        assert (f.backend, g.backend) == ("cpu", "cpu-ref")
 
 
 def test_params_mapping_reads_every_key():

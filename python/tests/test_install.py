@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Installed either way, the package finds its library with no environment variable:
-`pip install ./python` (offline, into a virtual environment that uses Debian's numpy)
-bundles the built library into the package, and `cmake --install` puts the package under
-the prefix with the library folder recorded relative to it."""
+`pip install --no-index ./python` (offline, through the package's own build backend, which
+needs no setuptools and no `wheel`) bundles the built library and the `boids` program into
+the package, and `cmake --install` puts the package under the prefix with the library folder
+recorded relative to it. From the source tree, PYTHONPATH=python alone finds ../build."""
 
 import os
 import shutil
@@ -21,6 +22,13 @@ PROBE = ("import boids; f = boids.Flock(preset='classic', seed=7); f.step(3); "
          "print(boids.__file__); print(boids.library_path()); print(f.steps); f.close()")
 
 
+# boids.sweep() from the installed package, with no BOIDS_PROGRAM: the program it runs, and
+# the table's rows (2 noises).
+SWEEP_PROBE = ("import boids; from boids.sweep import program; print(program()); "
+               "t = boids.sweep({'noise': [0.5, 3]}, preset='vicsek', counts=[50], steps=20, "
+               "seeds=1); print(len(t))")
+
+
 def bare_env(**extra):
     env = {k: v for k, v in os.environ.items() if k not in ("BOIDS_LIBRARY_PATH", "PYTHONPATH")}
     env.update(extra)
@@ -33,28 +41,74 @@ def build_dir():
                            or os.path.dirname(boids.library_path()))
 
 
-@pytest.mark.venv
-def test_pip_install_bundles_the_library(tmp_path):
-    # The README's layout: the package's folder beside the CMake build folder `build`. pip
-    # builds in the folder it is given, so it gets a copy: the checkout stays clean.
+def checkout(tmp_path):
+    """The README's layout in tmp_path/checkout: the package's folder beside the CMake build
+    folder `build` (a link to this build). pip builds in the folder it is given, so it gets
+    a copy: the real checkout stays clean."""
     src = tmp_path / "checkout" / "python"
     shutil.copytree(PACKAGE, src, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info",
                                                                 "__pycache__", "*.so"))
     os.symlink(build_dir(), tmp_path / "checkout" / "build")
+    return src
+
+
+def pip_install(tmp_path, *venv_flags, pip_flags=()):
+    """A virtual environment in tmp_path/v with the checkout's package installed offline
+    (--no-index: nothing is fetched), the checkout removed afterwards; its python."""
+    src = checkout(tmp_path)
     venv = tmp_path / "v"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                   check=True)
+    subprocess.run([sys.executable, "-m", "venv", *venv_flags, str(venv)], check=True)
     py = str(venv / "bin" / "python")
     env = bare_env(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INDEX="1")
-    # --no-index: nothing is fetched; setuptools and numpy come from the system site.
-    subprocess.run([py, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation",
-                    str(src)], check=True, env=env, cwd=tmp_path)
+    subprocess.run([py, "-m", "pip", "install", "-q", "--no-index", *pip_flags, str(src)],
+                   check=True, env=env, cwd=tmp_path)
     shutil.rmtree(tmp_path / "checkout")  # the installed package depends on nothing there
-    out = subprocess.run([py, "-c", PROBE], check=True, env=env, cwd=tmp_path,
-                         capture_output=True, text=True).stdout.split("\n")
+    return py, env, str(venv)
+
+
+def probe(py, env, cwd, script=PROBE):
+    return subprocess.run([py, "-c", script], check=True, env=env, cwd=cwd,
+                          capture_output=True, text=True).stdout.split("\n")
+
+
+@pytest.mark.venv
+def test_pip_install_bundles_the_library_and_the_program(tmp_path):
+    # numpy and pandas from the system site (Debian's python3-numpy, python3-pandas); the
+    # package's build backend needs nothing, so build isolation stays on.
+    py, env, venv = pip_install(tmp_path, "--system-site-packages")
+    out = probe(py, env, tmp_path)
     site = os.path.dirname(out[0])
-    assert site.startswith(str(venv)) and out[1] == os.path.join(site, "libboids_core.so")
+    assert site.startswith(venv) and out[1] == os.path.join(site, "libboids_core.so")
     assert out[2] == "3"
+    # boids.sweep() runs the `boids` the package carries: no BOIDS_PROGRAM, none on PATH.
+    env["PATH"] = os.path.dirname(py)
+    out = probe(py, env, tmp_path, SWEEP_PROBE)
+    assert out[0] == os.path.join(site, "bin", "boids") and out[1] == "2"
+
+
+@pytest.mark.venv
+def test_pip_install_offline_with_no_wheel_and_no_system_site(tmp_path):
+    # A bare environment: pip alone (and the setuptools of ensurepip), no `wheel`, which
+    # setuptools before 70.1 needs to build any wheel; the package's backend does without.
+    # --no-deps: numpy cannot come from an index offline; import and stepping need none.
+    py, env, venv = pip_install(tmp_path, pip_flags=("--no-deps",))
+    assert subprocess.run([py, "-c", "import wheel"], env=env, capture_output=True).returncode
+    out = probe(py, env, tmp_path, PROBE + "; from boids.sweep import program; print(program())")
+    site = os.path.dirname(out[0])
+    assert site.startswith(venv) and out[1] == os.path.join(site, "libboids_core.so")
+    assert out[2] == "3" and out[3] == os.path.join(site, "bin", "boids")
+
+
+def test_source_tree_needs_pythonpath_alone(tmp_path):
+    # PYTHONPATH=python from the checkout's root, nothing else: python/../build is found,
+    # the library and, for sweep(), the program beside it.
+    checkout(tmp_path)
+    root = tmp_path / "checkout"
+    out = probe(sys.executable, bare_env(PYTHONPATH="python"), root,
+                PROBE + "; from boids.sweep import program; print(program())")
+    assert out[0] == str(root / "python" / "boids" / "__init__.py")
+    assert out[1] == str(root / "build" / "libboids_core.so") and out[2] == "3"
+    assert out[3] == str(root / "build" / "boids")
 
 
 def test_cmake_install_records_the_library_folder(tmp_path):

@@ -119,7 +119,9 @@ with open("%s.%d" % (sys.argv[1], rank), "wb") as f:
 """
 
 
-def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
+def mpirun_two_ranks(tmp_path, script_text):
+    """Runs script_text under mpirun -n 2 (argv: the output stem, GRID and KW pickled) and
+    returns what each rank pickled into STEM.RANK, {rank: object}. A hang fails at 120 s."""
     mpirun = os.environ.get("BOIDS_MPIEXEC") or shutil.which("mpirun")
     try:
         import mpi4py  # noqa: F401
@@ -130,18 +132,26 @@ def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
         # is part of the set-up and its absence a failure.
         assert not os.environ.get("BOIDS_MPIEXEC"), "mpi4py missing (Debian: python3-mpi4py)"
         pytest.skip("mpirun or mpi4py missing (Debian: openmpi-bin, python3-mpi4py)")
-    script, out = tmp_path / "ranks.py", tmp_path / "frames"
-    script.write_text(RANK_SCRIPT)
+    script, out = tmp_path / "ranks.py", tmp_path / "outcome"
+    script.write_text(script_text)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI"))}
     p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "2",
                         sys.executable, script, out,
                         pickle.dumps({"grid": GRID, "kw": KW}).hex()],
                        capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == 0, p.stderr[-2000:]
-    serial_table, serial_runs = boids.sweep(GRID, runs=True, **KW)
+    got = {}
     for rank in (0, 1):
         with open("%s.%d" % (out, rank), "rb") as f:
-            got = pickle.load(f)
+            got[rank] = pickle.load(f)
+    return got
+
+
+def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
+    outcomes = mpirun_two_ranks(tmp_path, RANK_SCRIPT)
+    serial_table, serial_runs = boids.sweep(GRID, runs=True, **KW)
+    for rank in (0, 1):
+        got = outcomes[rank]
         table, runs = got["good"]
         pd.testing.assert_frame_equal(table, serial_table, check_exact=True)
         pd.testing.assert_frame_equal(runs, serial_runs, check_exact=True)
@@ -153,3 +163,77 @@ def test_mpirun_two_ranks_return_the_serial_frames(tmp_path):
         message, status, code = got["bad"]
         assert message.startswith("rank 0 of 2: ") and "noise = 9" in message
         assert (status, code) == (1, 2)
+
+
+def _group_members(pgid):
+    """The pids of the live processes (zombies aside) in process group pgid, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupted_sweep_leaves_no_program_running(monkeypatch, jobs):
+    # Ctrl-C arrives as KeyboardInterrupt in the Python code that waits for the program;
+    # raised from progress() it comes at that same place, after the first run has ended.
+    # 40 runs of 4000 steps: the sweep has most of its work ahead when it is interrupted.
+    started = []
+    real = subprocess.Popen
+
+    def popen(*a, **kw):
+        p = real(*a, **kw)
+        started.append(p)
+        return p
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        boids.sweep({"noise": "0.5:3:0.125"}, preset="vicsek", counts=[50], steps=4000,
+                    seeds=2, jobs=jobs, progress=interrupt)
+    (p,) = [q for q in started if "sweep" in q.args]  # not the `boids --version` check
+    assert p.returncode is not None  # waited for: the program is gone
+    # Its workers (--jobs) were in its process group: none is left either.
+    assert _group_members(p.pid) == []
+
+
+MPI_RAISE_SCRIPT = """
+import os, pickle, sys
+import boids
+rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "-1")))
+kw = pickle.loads(bytes.fromhex(sys.argv[2]))
+
+def progress(done, total):
+    if rank == 1:
+        raise RuntimeError("progress failed on rank 1")
+
+try:
+    boids.sweep(kw["grid"], progress=progress, **kw["kw"])
+    out = ("returned",)
+except Exception as e:
+    out = (type(e).__name__, str(e))
+with open("%s.%d" % (sys.argv[1], rank), "wb") as f:
+    pickle.dump(out, f)
+"""
+
+
+def test_mpirun_an_exception_on_one_rank_is_raised_on_every_rank(tmp_path):
+    # Not a BoidsError: an exception of the caller's own code on rank 1 alone. Without the
+    # hand-over, rank 0 waited in the gather for ever (mpirun_two_ranks's timeout: that hang).
+    outcomes = mpirun_two_ranks(tmp_path, MPI_RAISE_SCRIPT)
+    # Rank 1 gets its own exception back; rank 0 a BoidsError that names rank 1 and it.
+    assert outcomes[1] == ("RuntimeError", "progress failed on rank 1")
+    assert outcomes[0] == ("BoidsError", "rank 1 of 2: boids.sweep raised RuntimeError: "
+                           "progress failed on rank 1")

@@ -239,7 +239,7 @@ def test_run_returns_the_dataframe_boids_sim_prints(sim):
     header, rows = sim_table(sim, "--preset", "classic", "--seed", 7, "--steps", 130,
                              "--every", 60, "--backend", "cpu-ref")
     calls = []
-    with Flock(preset="classic", seed=7) as f:
+    with Flock(preset="classic", seed=7, backend="cpu-ref") as f:
         df = f.run(130, every=60, progress=lambda done, total: calls.append((done, total)))
         assert f.steps == 130  # the steps past the last sample ran, as in boids sim
     assert list(df.columns) == header and str(df["step"].dtype) == "int64"
@@ -253,7 +253,7 @@ def test_run_observables_subset_and_last_step_alone(sim):
     # rounded to float (the rows after are of the backend's state on every backend).
     header, rows = sim_table(sim, "--preset", "flock", "-n", 200, "--seed", 2, "--steps", 40,
                              "--order-only", "--backend", "cpu-ref")
-    with Flock(preset="flock", n=200, seed=2) as f:
+    with Flock(preset="flock", n=200, seed=2, backend="cpu-ref") as f:
         df = f.run(40, observables="order")
         assert df.values.tolist() == rows and list(df.columns) == header
         more = f.run(10, every=5, observables=["clusters", "order"])

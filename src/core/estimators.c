@@ -6,6 +6,7 @@
 #include "boids/estimators.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* C(t) of x (mean m, n samples), the biased estimator: divided by n, not n - t. */
 static double autocov(const double *x, size_t n, double m, size_t t) {
@@ -28,8 +29,10 @@ static void integrated_time(const double *x, size_t n, double m, double c0,
             break;
         }
     }
-    /* A negative or zero sum is an alternation, not a time: the floor of the header. */
-    out->tau = tau > 0 ? tau : 1 / (double)n;
+    /* A sum below 1/n (an alternation, or lags that cancel to rounding noise, which once
+     * gave n_eff = 1.8e16) is not a time: the floor of the header. */
+    const double least = 1 / (double)n;
+    out->tau = tau > least ? tau : least;
     out->window = w;
     out->window_reached = reached;
 }
@@ -81,10 +84,61 @@ boids_status boids_series_analyse(const double *x, size_t n, boids_series_stats 
     return BOIDS_OK;
 }
 
-/* chi and binder of the moments M_1, M_2, M_4 of a flock of n boids. */
-static void transition_of(double m1, double m2, double m4, double n, double *chi, double *binder) {
-    *chi = n * (m2 - m1 * m1);
-    *binder = m2 != 0 ? 1 - m4 / (3 * m2 * m2) : NAN;
+boids_status boids_order_moments(const double *x, size_t n, size_t stride, double *m1, double *m2,
+                                 double *m4, boids_error *err) {
+    if (!x || !m1 || !m2 || !m4)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "order moments: a pointer is NULL");
+    if (n == 0 || stride == 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "order moments: no samples");
+    double sum = 0;
+    int constant = 1;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i * stride];
+        if (!isfinite(v))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "order moments: sample %zu is %g, not finite", i, v);
+        sum += v;
+        constant &= v == x[0];
+    }
+    double m = sum / (double)n, var = 0, var2 = 0;
+    if (!constant)
+        for (size_t i = 0; i < n; i++) var += (x[i * stride] - m) * (x[i * stride] - m);
+    double q = m * m + var / (double)n;
+    if (!constant)
+        for (size_t i = 0; i < n; i++) {
+            double d = x[i * stride] * x[i * stride] - q;
+            var2 += d * d;
+        }
+    *m1 = m;
+    *m2 = q;
+    *m4 = q * q + var2 / (double)n;
+    return BOIDS_OK;
+}
+
+/* The runs' within-run variances w[r] = m2[r] - m1[r]^2 (checked >= 0 by the caller) summed
+ * over the runs but `skip` (runs: none skipped), plus the spread of their means about the
+ * mean of those runs, each over the runs counted: N times it is chi. Two passes; exactly 0
+ * when every run counted has w = 0 and one mean. */
+static double pooled_variance(size_t runs, const double *m1, const double *w, size_t skip) {
+    double k = (double)(runs - (skip < runs)), s1 = 0, sw = 0;
+    int same = 1;
+    size_t first = skip == 0 ? 1 : 0;
+    for (size_t r = 0; r < runs; r++)
+        if (r != skip) {
+            s1 += m1[r];
+            sw += w[r];
+            same &= m1[r] == m1[first];
+        }
+    double mean = s1 / k, spread = 0;
+    if (!same)
+        for (size_t r = 0; r < runs; r++)
+            if (r != skip) spread += (m1[r] - mean) * (m1[r] - mean);
+    return sw / k + spread / k;
+}
+
+/* binder of the moments M_2, M_4. */
+static double binder_of(double m2, double m4) {
+    return m2 != 0 ? 1 - m4 / (3 * m2 * m2) : NAN;
 }
 
 boids_status boids_transition_estimate(size_t runs, const double *m1, const double *m2,
@@ -105,33 +159,43 @@ boids_status boids_transition_estimate(size_t runs, const double *m1, const doub
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "transition: run %zu's moments (%g, %g, %g) are not finite", r,
                                    m1[r], m2[r], m4[r]);
+        /* A variance below 0: moments of no series (edited, or of a one-pass sum). */
+        if (m2[r] < m1[r] * m1[r] || m4[r] < m2[r] * m2[r])
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "transition: run %zu's moments contradict each other: %s "
+                                   "(m1 %.17g, m2 %.17g, m4 %.17g)",
+                                   r, m2[r] < m1[r] * m1[r] ? "m2 < m1^2" : "m4 < m2^2", m1[r],
+                                   m2[r], m4[r]);
         s1 += m1[r];
         s2 += m2[r];
         s4 += m4[r];
     }
+    double *w = malloc(runs * sizeof *w);
+    if (!w) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    for (size_t r = 0; r < runs; r++) w[r] = m2[r] - m1[r] * m1[r];
     double k = (double)runs;
     *out = (boids_transition){.m1 = s1 / k, .m2 = s2 / k, .m4 = s4 / k};
-    transition_of(out->m1, out->m2, out->m4, n, &out->chi, &out->binder);
+    out->chi = n * pooled_variance(runs, m1, w, runs);
+    out->binder = binder_of(out->m2, out->m4);
     out->chi_se = out->binder_se = NAN;
-    if (runs < 2) return BOIDS_OK;
-    /* Two passes over the leave-one-out values: their mean, then the spread about it. */
-    double chi_bar = 0, binder_bar = 0;
-    for (size_t r = 0; r < runs; r++) {
-        double chi, binder;
-        transition_of((s1 - m1[r]) / (k - 1), (s2 - m2[r]) / (k - 1), (s4 - m4[r]) / (k - 1), n,
-                      &chi, &binder);
-        chi_bar += chi / k;
-        binder_bar += binder / k;
+    if (runs >= 2) {
+        /* Two passes over the leave-one-out values: their mean, then the spread about it. */
+        double chi_bar = 0, binder_bar = 0, chi_ss = 0, binder_ss = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t r = 0; r < runs; r++) {
+                double chi = n * pooled_variance(runs, m1, w, r);
+                double binder = binder_of((s2 - m2[r]) / (k - 1), (s4 - m4[r]) / (k - 1));
+                if (pass == 0) {
+                    chi_bar += chi / k;
+                    binder_bar += binder / k;
+                } else {
+                    chi_ss += (chi - chi_bar) * (chi - chi_bar);
+                    binder_ss += (binder - binder_bar) * (binder - binder_bar);
+                }
+            }
+        out->chi_se = sqrt((k - 1) / k * chi_ss);
+        out->binder_se = sqrt((k - 1) / k * binder_ss);
     }
-    double chi_ss = 0, binder_ss = 0;
-    for (size_t r = 0; r < runs; r++) {
-        double chi, binder;
-        transition_of((s1 - m1[r]) / (k - 1), (s2 - m2[r]) / (k - 1), (s4 - m4[r]) / (k - 1), n,
-                      &chi, &binder);
-        chi_ss += (chi - chi_bar) * (chi - chi_bar);
-        binder_ss += (binder - binder_bar) * (binder - binder_bar);
-    }
-    out->chi_se = sqrt((k - 1) / k * chi_ss);
-    out->binder_se = sqrt((k - 1) / k * binder_ss);
+    free(w);
     return BOIDS_OK;
 }

@@ -9,6 +9,7 @@
 #include "boids/rng.h"
 #include "check.h"
 #include "flock_part.h"
+#include "shortest.h"
 
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
     return boids_flock_alloc_dim(f, n, 2, err);
@@ -118,17 +119,19 @@ void boids_flock_randomize_from(boids_flock *f, const boids_params *p, uint64_t 
 /* The speed rule of boids_boid_check (see BOIDS_SPEED_TOLERANCE). */
 static boids_status speed_check(const boids_params *p, double speed, const char *where,
                                 boids_error *err) {
+    char have[32], want[32];
+    shortest_double(speed, have, sizeof have);
     if (p->model == BOIDS_MODEL_VICSEK &&
         !(fabs(speed - p->speed) <= p->speed * BOIDS_SPEED_TOLERANCE))
-        return boids_error_set(
-            err, BOIDS_ERR_INPUT,
-            "%s: speed %.17g is not the Vicsek speed = %.17g (every agent moves at it; "
-            "relative tolerance %g)",
-            where, speed, p->speed, BOIDS_SPEED_TOLERANCE);
-    if (p->model == BOIDS_MODEL_REYNOLDS && !(speed <= p->max_speed * (1 + BOIDS_SPEED_TOLERANCE)))
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: speed %.17g is above max_speed = %.17g (relative tolerance %g)",
-                               where, speed, p->max_speed, BOIDS_SPEED_TOLERANCE);
+                               "%s: speed %s is not the Vicsek speed = %s (every agent moves at "
+                               "it; relative tolerance %g)",
+                               where, have, shortest_double(p->speed, want, sizeof want),
+                               BOIDS_SPEED_TOLERANCE);
+    if (p->model == BOIDS_MODEL_REYNOLDS && !(speed <= p->max_speed * (1 + BOIDS_SPEED_TOLERANCE)))
+        return boids_error_set(
+            err, BOIDS_ERR_INPUT, "%s: speed %s is above max_speed = %s (relative tolerance %g)",
+            where, have, shortest_double(p->max_speed, want, sizeof want), BOIDS_SPEED_TOLERANCE);
     return BOIDS_OK;
 }
 
@@ -151,7 +154,9 @@ static boids_status boid_check(const boids_params *p, int dim, const double *v, 
     if (open ? beyond : outside) {
         char at[80] = "", world[80] = "";
         for (int a = 0, n = 0, m = 0; a < dim; a++) {
-            n += snprintf(at + n, sizeof at - (size_t)n, "%s%.17g", a ? ", " : "", v[a]);
+            char c[32];
+            n += snprintf(at + n, sizeof at - (size_t)n, "%s%s", a ? ", " : "",
+                          shortest_double(v[a], c, sizeof c));
             m += snprintf(world + m, sizeof world - (size_t)m, "%s%g", a ? " x " : "", side[a]);
         }
         if (open)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "shortest.h"
+
 static const char *const boundary_names[] = {"wrap", "walls", "open", NULL};
 static const char *const model_names[] = {"reynolds", "vicsek", NULL};
 static const char *const neighbour_names[] = {"metric", "topological", NULL};
@@ -132,11 +134,10 @@ static const void *cfield(const boids_params *p, const boids_param_info *info) {
     return (const char *)p + info->offset;
 }
 
-/* A bound as text that reads back as the same double: %g when that is exact (1e+07, 360),
- * else %.17g (2 pi is 6.2831853071795862, so `noise = 6.28319` is visibly above it). */
+/* A bound as the shortest text that reads back as the same double (1e+07, 360; 2 pi is
+ * 6.283185307179586, so `noise = 6.28319` is visibly above it). */
 static void format_bound(double v, char *buf, size_t size) {
-    snprintf(buf, size, "%g", v);
-    if (strtod(buf, NULL) != v) snprintf(buf, size, "%.17g", v);
+    shortest_double(v, buf, size);
 }
 
 void boids_param_range(const boids_param_info *info, char *buf, size_t size) {
@@ -251,8 +252,8 @@ void boids_params_format(const boids_params *p, const boids_param_info *info, ch
     buf[0] = '\0';
     if (!p || !info) return;
     switch (info->type) {
-    case BOIDS_KEY_REAL:
-        snprintf(buf, size, "%.17g", *(const double *)cfield(p, info));
+    case BOIDS_KEY_REAL: /* the shortest text that reads back: 0.03, not 0.029999999999999999 */
+        shortest_double(*(const double *)cfield(p, info), buf, size);
         break;
     case BOIDS_KEY_INT:
         snprintf(buf, size, "%ld", *(const long *)cfield(p, info));

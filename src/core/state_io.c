@@ -717,8 +717,12 @@ boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, lo
     if (!s) {
         write_rows(a.f, is_npy(path), fl);
         write_sidecar(j.f, fl, noise_seed);
-        if (fflush(j.f) != 0 || ferror(j.f)) {
-            s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", name,
+        /* The state first: when the disk fills up, it is the file that did not fit. */
+        const char *failed = fflush(a.f) != 0 || ferror(a.f)   ? path
+                             : fflush(j.f) != 0 || ferror(j.f) ? name
+                                                               : NULL;
+        if (failed) {
+            s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing failed: %s", failed,
                                 strerror(errno));
             boids_atomic_abort(&a);
             boids_atomic_abort(&j);

@@ -15,6 +15,7 @@ add_library(boids_support_objects OBJECT
   src/support/clock.c
   src/support/ini.c
   src/support/text_lines.c
+  src/support/shortest.c
 )
 # boids/error.h: the error report (error.c) is public, declared in include/boids and exported
 # by the core that holds these objects; everything else here stays hidden.

@@ -2,9 +2,11 @@
 #include "text_lines.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void text_short_path(const char *path, char *buf, size_t size) {
     size_t len = strlen(path);
@@ -19,6 +21,39 @@ void text_short_path(const char *path, char *buf, size_t size) {
     memcpy(buf + head + 3, path + len - tail, tail + 1);
 }
 
+FILE *text_fopen_input(const char *path, const char *what, int regular, boids_error *err) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open %s: %s", path, what, strerror(e));
+        errno = e;
+        return NULL;
+    }
+    /* fstat on the open file: the checks hold for what is actually read. */
+    struct stat st;
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0)
+        bad = "cannot be read";
+    else if (S_ISDIR(st.st_mode))
+        bad = "is a folder";
+    else if (S_ISFIFO(st.st_mode))
+        bad = "is a FIFO, not a regular file (it would be waited on forever)";
+    else if (S_ISSOCK(st.st_mode))
+        bad = "is a socket, not a regular file";
+    else if (regular && !S_ISREG(st.st_mode))
+        bad = "is not a regular file";
+    FILE *f = NULL;
+    if (!bad &&
+        (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))))
+        bad = "cannot be read";
+    if (bad) {
+        boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s %s", path, what, bad);
+        close(fd);
+        errno = 0;
+    }
+    return f;
+}
+
 boids_status text_open(text_lines *t, const char *path, const char *what, size_t max_line,
                        size_t max_bytes, int regular, boids_error *err) {
     memset(t, 0, sizeof *t);
@@ -26,20 +61,13 @@ boids_status text_open(text_lines *t, const char *path, const char *what, size_t
     t->path = t->name;
     t->max_line = max_line;
     t->max_bytes = max_bytes;
-    t->f = fopen(path, "r");
-    if (!t->f)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot open %s: %s", path, what,
-                               strerror(errno));
-    /* fstat on the open file: the checks hold for what is actually read. */
+    t->f = text_fopen_input(path, what, regular, err);
+    if (!t->f) return err->status;
     struct stat st;
     boids_status s = BOIDS_OK;
     if (fstat(fileno(t->f), &st) != 0)
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read %s: %s", path, what,
                             strerror(errno));
-    else if (S_ISDIR(st.st_mode))
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is a folder", path, what);
-    else if (regular && !S_ISREG(st.st_mode))
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not a regular file", path, what);
     else if (max_bytes && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes)
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is larger than %zu bytes", path, what,
                             max_bytes);

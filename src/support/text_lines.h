@@ -29,6 +29,13 @@ typedef struct text_lines {
  * that a message keeps the file name and the key or column after it. */
 void text_short_path(const char *path, char *buf, size_t size);
 
+/* Opens path to read it whole ("rb"), never waiting on it: the open does not block (a FIFO
+ * without a writer would block it forever), and a FIFO or a socket is refused, as is a folder;
+ * regular != 0 refuses anything but a regular file. what names the kind of file in messages
+ * ("config file"). NULL with err set (BOIDS_ERR_INPUT naming path) on failure, errno kept from
+ * a failed open (ENOENT: no such file). */
+FILE *text_fopen_input(const char *path, const char *what, int regular, boids_error *err);
+
 /* Opens path; what names the kind of file in messages ("config file"). regular != 0 refuses
  * anything but a regular file; max_bytes != 0 refuses a file larger than that, before
  * reading it and while reading it (a file that grows). Failures: BOIDS_ERR_INPUT naming

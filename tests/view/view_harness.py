@@ -65,6 +65,32 @@ def lit_pixels(path, region=None):
     return png.count_not_background(w, h, ch, rows, region)
 
 
+def green_under_hud(tmp, n, frames, region):
+    """`boids view` of N plain green boids in 640 x 400 with the HUD and no panel, FRAMES
+    frames: (the density of bright green boid pixels in the top left REGION (w, h), where
+    the HUD is, over their density elsewhere; the pixels inside; outside; the run)."""
+    cfg = os.path.join(tmp, "green.ini")
+    with open(cfg, "w") as f:
+        f.write("view.colour = plain\nview.plain = #00ff00\n")
+    shot = os.path.join(tmp, f"green-{n}.png")
+    r = run(["view", "--config", cfg, "-n", str(n), "--size", "640x400", "--frames",
+             str(frames), "--no-panel", "--screenshot", shot], xvfb=True)
+    check(r.returncode == 0, f"{n} green boids: exit {r.returncode}", r)
+    w, h, ch, rows = png.read(shot)
+    rw, rh = region
+    inside = outside = 0
+    for y, row in enumerate(rows):
+        for x in range(w):
+            g = row[x * ch + 1]
+            if g > 200 and g > row[x * ch] + 120:  # a boid's core pixel, not its rim
+                if x < rw and y < rh:
+                    inside += 1
+                else:
+                    outside += 1
+    ratio = inside / (rw * rh) / (outside / (w * h - rw * rh)) if outside else 0
+    return ratio, inside, outside, r
+
+
 def colour_pixels(path):
     """(blue, red) pixels: the follow marks' blue (0.3, 0.6, 1.0), and the red of the followed
     boid (1.0, 0.25, 0.2) and of the predator's circle (0xff5a4a), as drawn (in the box lit

@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from view_harness import (BOIDS, check, colour_pixels, harness, need_xvfb, png, run,  # noqa: E402
-                          stats, stats_text)
+from view_harness import (BOIDS, check, colour_pixels, green_under_hud, harness,  # noqa: E402
+                          need_xvfb, png, run, stats, stats_text)
 import view_harness  # noqa: E402
 
 
@@ -411,22 +411,8 @@ def test_view_hud_has_no_box_over_the_flock(tmp):
     # The HUD's lines are text (with a shadow), not a translucent box: the green boids in the
     # region it takes (the top left 300 x 280 pixels at text scale 2) are as bright as the
     # others. The old box (alpha 0xb0) left them at a third of their light.
-    cfg = os.path.join(tmp, "green.ini")
-    with open(cfg, "w") as f:
-        f.write("view.colour = plain\nview.plain = #00ff00\n")
-    shot = os.path.join(tmp, "hud.png")
-    r = run(["view", "--config", cfg, "-n", "1500", "--size", "640x400", "--frames", "3",
-             "--no-panel", "--screenshot", shot], xvfb=True)
-    check(r.returncode == 0, f"exit {r.returncode}", r)
-    w, h, ch, rows = png.read(shot)
-    inside, outside = [], []
-    for y, row in enumerate(rows):
-        for x in range(w):
-            r_, g, b = row[x * ch:x * ch + 3]
-            if g > 200 and g > r_ + 120:  # a boid's core pixel, not its antialiased rim
-                (inside if x < 300 and y < 280 else outside).append(g)
-    check(len(inside) > 50 and len(outside) > 50, f"{len(inside)}, {len(outside)} boid pixels")
-    ratio = len(inside) / (300 * 280) / (len(outside) / (w * h - 300 * 280))
+    ratio, inside, outside, r = green_under_hud(tmp, 1500, 3, (300, 280))
+    check(inside > 50 and outside > 50, f"{inside}, {outside} boid pixels")
     # Core pixels as dense under the HUD as elsewhere, within the flock's unevenness (1,500
     # random boids: a few per cent) and the letters and shadows that cover some (about 15%).
     check(ratio > 0.6, f"boids under the HUD are dimmed: {ratio:.2f} of the density elsewhere")
@@ -446,10 +432,20 @@ def test_view_records_its_frames_to_a_video(tmp):
         harness.skip("ffmpeg or ffprobe not found (Debian package ffmpeg)")
     video = os.path.join(tmp, "flock.mp4")
     r = run(["view", "-n", "400", "--size", "320x200", "--frames", "30", "--steps-per-frame",
-             "1", "--no-hud", "--no-panel", "--record", video], xvfb=True)
+             "1", "--no-hud", "--no-panel", "--record-every-frame", "--record", video],
+            xvfb=True)
     check(r.returncode == 0, f"--record: exit {r.returncode}", r)
     got = ffprobe_frames(video)
     check(got == [320, 200, 30], f"--record: ffprobe says {got} (width, height, frames)", r)
+    # ... and says how many times as fast as life 30 frames at 30 a second (1 s) play: the
+    # video's length over the wall time said, both printed to 0.01 (half a unit of the
+    # factor, and the wall time's half unit through 1 / wall).
+    said = [x for x in r.stderr.splitlines() if "times as fast as life" in x]
+    check(len(said) == 1, "--record-every-frame does not say the factor", r)
+    words = said[0].split()
+    wall, factor = float(words[words.index("drawn") + 2]), float(words[words.index("times") - 1])
+    check(wall > 0 and abs(factor - 1 / wall) <= 0.005 + 0.005 / wall**2 + 1e-9,
+          f"factor {factor} for 1 s of video drawn in {wall} s", r)
     check(not [f for f in os.listdir(tmp) if ".tmp" in f], "temporary files left", r)
     # Its frames are the viewer's: a frame read back shows boids.
     frame = os.path.join(tmp, "frame.png")
@@ -460,7 +456,8 @@ def test_view_records_its_frames_to_a_video(tmp):
     check((w, h) == (320, 200) and lit > 400, f"frame 1: {w}x{h}, {lit} lit pixels")
     # F9 starts and stops a recording into --screenshot-dir; an odd window is cropped even.
     r = run(["view", "-n", "100", "--size", "321x201", "--frames", "30", "--steps-per-frame",
-             "1", "--screenshot-dir", tmp, "--keys", "5:{f9},25:{f9}"], xvfb=True)
+             "1", "--screenshot-dir", tmp, "--record-every-frame", "--keys", "5:{f9},25:{f9}"],
+            xvfb=True)
     made = [f for f in os.listdir(tmp) if f.startswith("boids-") and f.endswith(".mp4")]
     check(r.returncode == 0 and len(made) == 1 and "recorded 20 frames" in r.stderr,
           f"F9: {made}", r)

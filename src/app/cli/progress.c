@@ -10,9 +10,11 @@
 #include "boids/backend.h"
 #include "clock.h"
 
-/* A duration as people read it: "42 s", "3 min 20 s", "2 h 05 min", "3 d 4 h". */
+/* A duration as people read it: "42 s", "3 min 20 s", "2 h 05 min", "3 d 4 h", "2.1e+04
+ * years" (a cpu-ref sweep over a billion boids is an estimate worth reading too). */
 static const char *duration(double s, char *buf, size_t size) {
-    if (!(s < 1e9)) return snprintf(buf, size, "?"), buf;
+    if (!(s >= 0) || isinf(s)) return snprintf(buf, size, "?"), buf;
+    if (s >= 365.25 * 86400) return snprintf(buf, size, "%.3g years", s / (365.25 * 86400)), buf;
     long t = lround(s);
     if (s < 10)
         snprintf(buf, size, "%.2g s", s);

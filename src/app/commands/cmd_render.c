@@ -3,6 +3,7 @@
  * sequence or as raw RGBA on stdout for ffmpeg. This file is the command: its options, their
  * checks, the look, the camera path and the replay set from them, and the call that draws the
  * frames (render/offscreen.c). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include "cli/cli.h"
 #include "commands/commands.h"
 #include "commands/replay.h"
+#include "output/collide.h"
 #include "render/camera_path.h"
 #include "render/offscreen.h"
+#include "render/video.h"
 #include "render/render.h"
 
 static const app_command render_command = {
@@ -74,7 +77,25 @@ enum { RENDER_MAX_PIXELS = 1 << 26 };
 /* A frame size within RENDER_MAX_PIXELS, and a PNG pattern that can be written or raw frames
  * into a pipe, before any frame is drawn. The last frame has the longest name: that one is
  * tried. */
-static boids_status check_output(render_job *j, boids_error *err) {
+/* The first and the last frame's names (last: frames - 1 into it, the longest name) against
+ * the files the run reads: no frame may replace an input. */
+static boids_status check_frame_paths(const render_job *j, const app_opts *o, const char *last,
+                                      boids_error *err) {
+    char first[4096];
+    if (!render_frame_path(j, 0, first, sizeof first)) first[0] = '\0';
+    const int keyframes = j->camera && strncmp(j->camera, "orbit:", 6);
+    const app_path paths[] = {
+        {"--config", o->config, APP_PATH_IN},
+        {"--load", o->load, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--replay", j->replay, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--camera", keyframes ? j->camera : NULL, APP_PATH_IN},
+        {"--output", first[0] ? first : NULL, APP_PATH_OUT},
+        {"--output", j->frames > 1 ? last : NULL, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
+}
+
+static boids_status check_output(render_job *j, const app_opts *o, boids_error *err) {
     long pixels = (long)j->size[0] * j->size[1];
     if (pixels > RENDER_MAX_PIXELS)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
@@ -82,6 +103,15 @@ static boids_status check_output(render_job *j, boids_error *err) {
                                "may have: the read-back buffer alone would take %ld MiB",
                                j->size[0], j->size[1], pixels, RENDER_MAX_PIXELS, pixels * 4 >> 20);
     j->raw = !strcmp(j->out, "-");
+    j->video = !j->raw && render_video_named(j->out);
+    if (j->video) {
+        if (j->fps != floor(j->fps) || j->fps > 240)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--fps %g: a video (--output %s) takes a whole number of "
+                                   "frames a second, at most 240",
+                                   j->fps, j->out);
+        return render_video_check("--output", j->out, err);
+    }
     if (!j->raw) {
         char path[4096];
         if (check_pattern(j->out, err)) return err->status;
@@ -89,6 +119,7 @@ static boids_status check_output(render_job *j, boids_error *err) {
             return boids_error_set(err, BOIDS_ERR_INPUT,
                                    "--output: the file names are longer than %zu bytes",
                                    sizeof path - 1);
+        if (check_frame_paths(j, o, path, err)) return err->status;
         return boids_atomic_check_writable(path, err);
     }
     if (isatty(STDOUT_FILENO))
@@ -169,7 +200,9 @@ int boids_cmd_render(int argc, char **argv) {
     const app_option own[] = {
         {APP_TEXT, "output", 'o', "PAT", &j.out,
          .help = "PNG file name with one integer conversion, %d to %09d, for\n"
-                 "the frame number (default frame-%05d.png); '-' writes raw RGBA\n"
+                 "the frame number (default frame-%05d.png); a video (.mp4, .mkv,\n"
+                 ".webm, .mov: through ffmpeg at --fps, as the viewer's --record),\n"
+                 "a stream URL or /dev/videoN; '-' writes raw RGBA\n"
                  "frames (rows top to bottom) to stdout, e.g. for ffmpeg:\n"
                  "  boids render -o - | ffmpeg -f rawvideo \\\n"
                  "    -pixel_format rgba -video_size 1280x720 \\\n"
@@ -218,7 +251,7 @@ int boids_cmd_render(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p, base;
     int scaled;
-    if (render_job_replay(&j, &o, &p, &err) || check_output(&j, &err) ||
+    if (render_job_replay(&j, &o, &p, &err) || check_output(&j, &o, &err) ||
         (!j.replay &&
          app_params_world(&o, (double)j.size[0] / j.size[1], &p, &base, &scaled, &err)) ||
         render_job_look(&j, &o, &err) || app_interact(&o, &p, &j.inter, &err) ||
@@ -235,7 +268,7 @@ int boids_cmd_render(int argc, char **argv) {
         return app_fail(&err);
     }
     boids_status st = render_frames(&j, &o, &p, gl, &err);
-    if (!st && o.verbose && !j.raw)
+    if (!st && o.verbose && !j.raw && !j.video)
         fprintf(stderr, "boids render: wrote %ld frames (%s)\n", j.frames, j.out);
     if (!st && o.verbose >= 2) {
         const boids_gl_debug *d = boids_gl_debug_log(gl);

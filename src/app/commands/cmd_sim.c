@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "commands/commands.h"
 #include "cli/progress.h"
+#include "output/collide.h"
 #include "output/provenance.h"
 #include "observe/sim_stats.h"
 #include "output/trajectory.h"
@@ -140,12 +141,42 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
     }
     if (so->trajectory && !so->traj_parts) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
+        const double side[3] = {p->width, p->height, p->depth};
         boids_status s =
             app_traj_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, p->dim,
-                          f8, p->dt, err);
+                          f8, p->dt, side, err);
         if (s) return s;
     }
     return BOIDS_OK;
+}
+
+/* Every file the run reads or writes, and what goes beside each: no two may be one file. A
+ * driver's own FILE options (boids-mpi's --mpi-stats) are outputs too. */
+static boids_status check_paths(const app_opts *o, const sim_out *so, boids_error *err) {
+    enum { IN = APP_PATH_IN, OUT = APP_PATH_OUT, SIDE = APP_PATH_SIDECAR, ST = APP_PATH_STATE };
+    enum { OWN = 10, MAX_EXTRA = 8 };
+    app_path paths[OWN + MAX_EXTRA] = {
+        {"--config", o->config, IN},
+        {"--load", o->load, IN | SIDE | ST},
+        {"--save", so->save, OUT | SIDE | ST},
+        {"--checkpoint", so->checkpoint, OUT | SIDE | ST},
+        {"--series", so->series, OUT | SIDE},
+        {"--trajectory", so->trajectory, OUT | SIDE | APP_PATH_TRAJECTORY},
+        {"--meta", so->meta, OUT},
+        {"--estimates", so->stats.estimates, OUT | SIDE},
+        {"--correlation", so->stats.correlation, OUT | SIDE},
+        {"--fluctuations", so->stats.fluctuations, OUT | SIDE},
+    };
+    char flags[MAX_EXTRA][64];
+    size_t n = OWN;
+    for (size_t i = 0; i < so->drv->nextra && n < OWN + MAX_EXTRA; i++) {
+        const app_option *x = &so->drv->extra[i];
+        if (x->kind != APP_TEXT || !x->meta || strcmp(x->meta, "FILE")) continue;
+        snprintf(flags[n - OWN], sizeof flags[0], "--%s", x->name);
+        paths[n] = (app_path){flags[n - OWN], *(const char *const *)x->dst, OUT};
+        n++;
+    }
+    return app_paths_check(paths, n, err);
 }
 
 static void abort_outputs(sim_out *so) {
@@ -383,7 +414,8 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     boids_params p;
     boids_interact inter;
     boids_flock f = {0};
-    boids_status st = app_params(&o, &p, &err);
+    boids_status st = check_paths(&o, &so, &err);
+    if (!st) st = app_params(&o, &p, &err);
     if (!st) st = app_interact(&o, &p, &inter, &err);
     o.inter = &inter;
     char state[400] = "";

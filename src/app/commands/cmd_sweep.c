@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "boids/metrics.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "commands/commands.h"
+#include "output/collide.h"
 #include "output/provenance.h"
 #include "sweep/sweep.h"
 
@@ -59,15 +62,8 @@ typedef struct sweep_args {
 /* The observable to plot, the output files and their sidecars (writable before any run, checked
  * by the process that writes them) and the burn-in. */
 static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boids_error *err) {
-    s->plot_y = -1;
     boids_status st = app_obs_begin(&s->obs, err);
-    if (st) return st;
-    for (int k = 0; k < s->obs.count; k++)
-        if (!strcmp(a->plot_y, app_obs_name(&s->obs, k))) s->plot_y = k;
-    if (s->plot_y < 0)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "--plot-y: unknown observable '%s' (%s%s%s)",
-                               a->plot_y, boids_metrics_columns, ",gnf_alpha",
-                               s->obs.count > APP_OBS_CORR ? ",corr_length" : "");
+    if (st || (st = sweep_plot_column(s, a->plot_y, err))) return st;
     if (s->plot) {
         const char *ext = strrchr(s->plot, '.');
         if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
@@ -102,12 +98,33 @@ static boids_status sweep_outputs(sweep *s, const sweep_args *a, int writer, boi
             (boids_atomic_check_writable(tables[i], err) || app_prov_check_sidecar(tables[i], err)))
             return err->status;
     if (writer && s->meta && boids_atomic_check_writable(s->meta, err)) return err->status;
+    if (s->series_dir) {
+        struct stat sb;
+        if (stat(s->series_dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+            access(s->series_dir, W_OK | X_OK) != 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "--series-dir %s: not a folder this process can write in "
+                                   "(make it first)",
+                                   s->series_dir);
+    }
     if (s->burn_in < 0) s->burn_in = s->steps / 2;
     if (s->burn_in > s->steps)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--burn-in %ld is beyond --steps %ld: no sample left", s->burn_in,
                                s->steps);
     return BOIDS_OK;
+}
+
+/* Every file the sweep reads or writes, and what goes beside each: no two may be one file. */
+static boids_status sweep_paths(const sweep *s, const app_opts *o, boids_error *err) {
+    const app_path paths[] = {
+        {"--config", o->config, APP_PATH_IN},
+        {"--out", s->out, APP_PATH_OUT | APP_PATH_SIDECAR},
+        {"--runs-out", s->runs_out, APP_PATH_OUT | APP_PATH_SIDECAR | APP_PATH_JOURNAL},
+        {"--meta", s->meta, APP_PATH_OUT},
+        {"--plot", s->plot, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
 }
 
 /* The points and obstacles of --config, the same in every run (their off points take the
@@ -162,6 +179,9 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
         {APP_TEXT, "out", 0, "FILE", &s.out,
          .help = "write the table to FILE (atomically) instead of stdout, and its\n"
                  "provenance to FILE.json"},
+        {APP_TEXT, "series-dir", 0, "DIR", &s.series_dir,
+         .help = "keep each run's samples: DIR/RUN_ID.csv (step, then each observable at\n"
+                 "every sample; RUN_ID as in --runs-out), written as the run ends"},
         {APP_TEXT, "runs-out", 0, "FILE", &s.runs_out,
          .help = "write one row per run to FILE (run id, N, values, seed, samples,\n"
                  "each observable's run average, then its tau and se_blocks, then\n"
@@ -189,7 +209,8 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
          .help = "draw an observable against KEY, one curve per N, with error bars\n"
                  "(one swept key; .png or .svg; needs gnuplot)"},
         {APP_TEXT, "plot-y", 0, "NAME", &a.plot_y,
-         .help = "the observable to plot (default order)"},
+         .help = "the column to plot: an observable (its mean, with error bars) or any "
+                 "numeric column of the table, e.g. order_binder or order_chi (default order)"},
         APP_OBS_OPTIONS(&s.obs),
     };
     app_opts o;
@@ -203,7 +224,8 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     app_prov_begin(&pv);
     boids_error err;
     boids_interact inter;
-    boids_status st = sweep_grid_check(&s, &o, &err);
+    boids_status st = sweep_paths(&s, &o, &err);
+    if (!st) st = sweep_grid_check(&s, &o, &err);
     if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */

@@ -11,7 +11,9 @@
 #include "boids/state_io.h"
 #include "cli/cli.h"
 #include "commands/commands.h"
+#include "output/collide.h"
 #include "render/render.h"
+#include "render/video.h"
 #include "commands/replay.h"
 #include "viewer/view.h"
 
@@ -69,15 +71,15 @@ static int view_config_key(const char *key) {
 /* What the window needs checked before it opens: the screenshot paths can be written and
  * the --press point lies in the world. */
 static boids_status view_check(const view_opts *o, const boids_params *p, boids_error *err) {
+    /* The picture is taken after the last of --frames K; a window closed by hand has none. */
+    if (o->shot_at_exit && o->frames <= 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--screenshot %s needs --frames K: the picture is of frame K "
+                               "(in the window, the screenshot key p writes one)",
+                               o->shot_at_exit);
     if (o->shot_at_exit && boids_atomic_check_writable(o->shot_at_exit, err)) return err->status;
-    if (o->record) {
-        if (boids_atomic_check_writable(o->record, err)) return err->status;
-        if (!view_record_ffmpeg_found())
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "--record %s: ffmpeg is not on PATH (Debian: apt install "
-                                   "ffmpeg)",
-                                   o->record);
-    }
+    if (o->record && render_video_check("--record", o->record, err)) return err->status;
+    if (o->stream && render_video_check("--stream", o->stream, err)) return err->status;
     if (o->shot_dir) {
         char probe[4096];
         snprintf(probe, sizeof probe, "%s/boids.png", o->shot_dir);
@@ -99,6 +101,19 @@ typedef struct view_replay_opts {
     double *order;
 } view_replay_opts;
 
+/* Every file the viewer reads or writes: no output may be an input or another output. */
+static boids_status view_paths(const view_opts *o, const view_replay_opts *r, boids_error *err) {
+    const app_path paths[] = {
+        {"--config", o->app.config, APP_PATH_IN},
+        {"--load", o->app.load, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--replay", r->path, APP_PATH_IN | APP_PATH_SIDECAR},
+        {"--series", r->series, APP_PATH_IN},
+        {"--screenshot", o->shot_at_exit, APP_PATH_OUT},
+        {"--record", o->record, APP_PATH_OUT},
+    };
+    return app_paths_check(paths, APP_COUNT(paths), err);
+}
+
 static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_params *p,
                                      boids_error *err) {
     if (!r->path) {
@@ -107,6 +122,10 @@ static boids_status view_replay_open(view_opts *o, view_replay_opts *r, boids_pa
                                    r->series ? "--series" : "--from");
         return BOIDS_OK;
     }
+    if (o->warmup > 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--warmup %ld: a replay (--replay %s) runs no simulation", o->warmup,
+                               r->path);
     if (o->attract > 0)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "--attract %g: attract mode moves predators through a live flock; "
@@ -135,7 +154,8 @@ int boids_cmd_view(int argc, char **argv) {
                    .rate = 60,
                    .colour = RENDER_HEADING,
                    .pointer = VIEW_POINTER_PREDATOR,
-                   .osc_rate = 5};
+                   .osc_rate = 5,
+                   .video_fps = 30};
     int size[2] = {1280, 800}, colour = -1, pointer = VIEW_POINTER_PREDATOR, density = -1,
         clean = -1;
     double trail = -1;
@@ -171,6 +191,12 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "steps per second in real time (default 60)"},
         {APP_LONG, "steps-per-frame", 0, "K", &o.steps_per_frame, 1, 1000,
          .help = "exactly K steps each frame instead of real time"},
+        {APP_LONG, "warmup", 0, "K", &o.warmup, 0, 2000000000L,
+         .help = "K steps before the first frame, so that the window opens on a flock\n"
+                 "(as boids render --warmup; default 0)"},
+        {APP_FLAG, "follow-flock", 0, NULL, &o.follow_flock, 1,
+         .help = "the camera follows the flock's centre (key Z); in 3-D it orbits\n"
+                 "the flock and frames it, not the box"},
         {APP_CHOICE, "colour", 0, "C", &colour, .choices = render_colour_names, .alias = "color",
          .help = "heading (default), speed or plain"},
         {APP_CHOICE, "pointer", 0, "M", &pointer, .choices = view_pointer_names,
@@ -188,8 +214,17 @@ int boids_cmd_view(int argc, char **argv) {
          .help = "where the screenshot (p, F12) and record (F9) keys write\n"
                  "(default .)"},
         {APP_TEXT, "record", 0, "FILE", &o.record,
-         .help = "every frame to the video FILE through ffmpeg, 60 a\n"
-                 "second (.mp4, .webm, .mkv: the extension picks the codec)"},
+         .help = "the frames shown to the video FILE through ffmpeg, in real time\n"
+                 "(.mp4, .webm, .mkv: the extension picks the codec)"},
+        {APP_FLAG, "record-every-frame", 0, NULL, &o.every_frame, 1,
+         .help = "the recording (--record, F9): every frame drawn, one video frame\n"
+                 "each, at --video-fps (the video plays faster than life where frames\n"
+                 "are drawn slower: the factor is said at the end)"},
+        {APP_TEXT, "stream", 0, "URL", &o.stream,
+         .help = "the frames shown, live, in real time: udp://HOST:PORT, srt://...\n"
+                 "(H.264 in MPEG-TS) or a v4l2loopback device /dev/videoN"},
+        {APP_INT, "video-fps", 0, "F", &o.video_fps, 1, 240,
+         .help = "frames a second of --record and --stream (default 30)"},
         {APP_FLAG, "clean", 0, NULL, &clean, RENDER_CLEAN_ON,
          .help = "the clean view (key x, view.clean = on): no reach\n"
                  "circles, dots, pointer circle, edges or margins"},
@@ -254,7 +289,8 @@ int boids_cmd_view(int argc, char **argv) {
     boids_error_clear(&err);
     boids_params p;
     /* The window's aspect ratio is known once it is open (view.c shapes the world then). */
-    boids_status st = view_replay_open(&o, &replay, &p, &err);
+    boids_status st = view_paths(&o, &replay, &err);
+    if (!st) st = view_replay_open(&o, &replay, &p, &err);
     if (!st && !replay.path) st = app_params_world(&o.app, 0, &p, &o.base, &o.scale_world, &err);
     o.look = render_look_for_preset(o.app.preset);
     if (!st) st = view_start_interact(&o, &p, &err);

@@ -36,8 +36,11 @@ static int cmd_presets(int argc, char **argv) {
     int rc = app_parse(&presets_command, NULL, 0, &o, argc, argv);
     if (rc != APP_RUN) return rc;
     size_t n;
+    int w = 0;
     const boids_preset_info *t = boids_preset_table(&n);
-    for (size_t i = 0; i < n; i++) printf("%-8s %s\n", t[i].name, t[i].summary);
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(t[i].name) > w) w = (int)strlen(t[i].name);
+    for (size_t i = 0; i < n; i++) printf("%-*s  %s\n", w, t[i].name, t[i].summary);
     return 0;
 }
 
@@ -45,8 +48,54 @@ static const app_command params_command = {
     .prog = "boids params",
     .synopsis = "usage: boids params [--preset NAME] [--config FILE] [--set KEY=VALUE]...\n"
                 "Lists every key (the same names in INI files and --set) with its value\n"
-                "after the given preset, file and pairs, its unit, range and meaning.\n",
+                "after the given preset, file and pairs, its unit, range and meaning: the\n"
+                "model key and the model's own keys first, the other model's keys last.\n",
     .shared = APP_PARAMS};
+
+/* One row of `boids params`: the key's value, unit and range as text. */
+typedef struct param_row {
+    const boids_param_info *info;
+    char value[64], range[96];
+    const char *unit;
+} param_row;
+
+/* Where key info goes in the list for a flock of model `model`: 0 the model key itself, 1 the
+ * model's own keys (a meaning that starts "vicsek:"), 2 the keys of every model, 3 the other
+ * models' own keys. */
+static int param_rank(const boids_param_info *info, const char *model,
+                      const boids_param_info *models) {
+    if (info == models) return 0;
+    for (int k = 0; models->choices[k]; k++) {
+        size_t len = strlen(models->choices[k]);
+        if (!strncmp(info->doc, models->choices[k], len) && info->doc[len] == ':')
+            return strcmp(models->choices[k], model) ? 3 : 1;
+    }
+    return 2;
+}
+
+/* The cells of info's row, each column's width w[] grown to hold them. */
+static void param_cells(const boids_params *p, const boids_param_info *info, param_row *r,
+                        int w[4]) {
+    r->info = info;
+    r->unit = info->unit[0] ? info->unit : "-";
+    boids_params_format(p, info, r->value, sizeof r->value);
+    if (info->type == BOIDS_KEY_ENUM) {
+        size_t len = 0;
+        r->range[0] = '\0';
+        for (int k = 0; info->choices[k]; k++)
+            len += (size_t)snprintf(r->range + len, sizeof r->range - len, "%s%s", k ? "|" : "",
+                                    info->choices[k]);
+    } else if (info->type == BOIDS_KEY_BOOL) {
+        snprintf(r->range, sizeof r->range, "0|1");
+    } else if (info->min == -1.0 / 0.0) {
+        snprintf(r->range, sizeof r->range, "any");
+    } else {
+        boids_param_range(info, r->range, sizeof r->range);
+    }
+    const char *cell[4] = {info->key, r->value, r->unit, r->range};
+    for (int c = 0; c < 4; c++)
+        if ((int)strlen(cell[c]) > w[c]) w[c] = (int)strlen(cell[c]);
+}
 
 int boids_cmd_params(int argc, char **argv) {
     app_opts o;
@@ -57,26 +106,26 @@ int boids_cmd_params(int argc, char **argv) {
     if (app_params(&o, &p, &err)) return app_fail(&err);
     size_t n;
     const boids_param_info *t = boids_param_table(&n);
-    printf("%-18s %-22s %-20s %-22s %s\n", "key", "value", "unit", "range", "meaning");
-    for (size_t i = 0; i < n; i++) {
-        char value[64], range[64];
-        boids_params_format(&p, &t[i], value, sizeof value);
-        if (t[i].type == BOIDS_KEY_ENUM) {
-            range[0] = '\0';
-            for (int k = 0; t[i].choices[k]; k++) {
-                if (k) strcat(range, "|");
-                strcat(range, t[i].choices[k]);
-            }
-        } else if (t[i].type == BOIDS_KEY_BOOL) {
-            snprintf(range, sizeof range, "0|1");
-        } else if (t[i].min == -1.0 / 0.0) {
-            snprintf(range, sizeof range, "any");
-        } else {
-            boids_param_range(&t[i], range, sizeof range);
-        }
-        printf("%-18s %-22s %-20s %-22s %s\n", t[i].key, value, t[i].unit[0] ? t[i].unit : "-",
-               range, t[i].doc);
+    param_row *row = calloc(n, sizeof *row);
+    if (!row) {
+        fputs("boids params: out of memory\n", stderr);
+        return 1;
     }
+    /* The columns as wide as their widest cell, the rows in the order of param_rank. */
+    int w[4] = {3, 5, 4, 5}; /* "key", "value", "unit", "range" */
+    char model[32];
+    boids_params_format(&p, boids_param_find("model"), model, sizeof model);
+    const boids_param_info *models = boids_param_find("model");
+    size_t k = 0;
+    for (int rank = 0; rank < 4; rank++)
+        for (size_t i = 0; i < n; i++)
+            if (param_rank(&t[i], model, models) == rank) param_cells(&p, &t[i], &row[k++], w);
+    printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "key", w[1], "value", w[2], "unit", w[3], "range",
+           "meaning");
+    for (size_t i = 0; i < k; i++)
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], row[i].info->key, w[1], row[i].value, w[2],
+               row[i].unit, w[3], row[i].range, row[i].info->doc);
+    free(row);
     return 0;
 }
 

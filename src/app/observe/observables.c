@@ -71,12 +71,6 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
     return st;
 }
 
-void app_obs_add_moments(double order, double *m2, double *m4) {
-    double sq = order * order;
-    *m2 += sq;
-    *m4 += sq * sq;
-}
-
 boids_status app_obs_series(const double *x, size_t n, boids_series_stats *st, boids_error *err) {
     double sum = 0;
     for (size_t i = 0; i < n; i++) sum += x[i];

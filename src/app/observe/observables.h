@@ -53,10 +53,6 @@ typedef struct app_obs {
             .help = "distance bins of C(r) in [0, R) (default 50)"                                 \
     }
 
-/* Adds a sample's order^2 and order^4 to *m2 and *m4: the sums behind the moments that the
- * transition estimators pool (boids_transition_estimate), one way for sim and sweep. */
-void app_obs_add_moments(double order, double *m2, double *m4);
-
 /* The observables' names (k < count); the CSV columns use them as they are. */
 const char *app_obs_name(const app_obs *ob, int k);
 

@@ -117,7 +117,6 @@ boids_status sim_stats_sample(sim_stats *ss, unsigned long step, const boids_flo
         ss->cap = cap;
     }
     memcpy(ss->x + ss->n * (size_t)count, x, (size_t)count * sizeof *x);
-    app_obs_add_moments(m->order, &ss->m2, &ss->m4);
     for (long b = 0; ss->csum && b < ss->obs.bins; b++) {
         ss->csum[b] += ss->obs.sum[b];
         ss->cpairs[b] += ss->obs.pairs[b];
@@ -167,13 +166,13 @@ static boids_status write_estimates(FILE *f, const sim_stats *ss, const boids_pa
     }
     free(col);
     if (st) return st;
-    /* One run: the transition estimators of its own moments, no jackknife. */
-    double n = (double)ss->n, m1 = 0;
-    for (size_t i = 0; i < ss->n; i++) m1 += ss->x[i * (size_t)count];
-    m1 /= n;
-    double m2 = ss->m2 / n, m4 = ss->m4 / n;
+    /* One run: the transition estimators of its own moments (order is observable 0), no
+     * jackknife. */
+    double m1, m2, m4;
     boids_transition t;
-    if ((st = boids_transition_estimate(1, &m1, &m2, &m4, (double)p->count, &t, err))) return st;
+    if ((st = boids_order_moments(ss->x, ss->n, (size_t)count, &m1, &m2, &m4, err)) ||
+        (st = boids_transition_estimate(1, &m1, &m2, &m4, (double)p->count, &t, err)))
+        return st;
     fprintf(f, ",%.17g,%.17g", t.chi, t.binder);
     if (ss->correlation)
         fprintf(

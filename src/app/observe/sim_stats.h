@@ -15,12 +15,11 @@ typedef struct sim_stats {
     const char *estimates, *correlation, *fluctuations; /* output files, NULL: not asked */
     long burn_in;                                       /* -1 until checked: steps / 2 */
     app_obs obs;                                        /* range and bins as given */
-    int on;        /* the observables are computed at each sample */
-    int pooling;   /* estimates, correlation or fluctuations asked: samples after burn-in kept */
-    size_t n;      /* samples kept */
-    size_t cap;    /* of x */
-    double *x;     /* x[i * obs.count + k]: observable k of kept sample i */
-    double m2, m4; /* sums of order^2 and order^4 over the kept samples */
+    int on;      /* the observables are computed at each sample */
+    int pooling; /* estimates, correlation or fluctuations asked: samples after burn-in kept */
+    size_t n;    /* samples kept */
+    size_t cap;  /* of x */
+    double *x;   /* x[i * obs.count + k]: observable k of kept sample i */
     double *csum, *cpairs; /* pooled C(r) sums and pair counts */
     boids_fluct fl;        /* pooled: sd holds the sum of variances, side the sum of sides */
 } sim_stats;

@@ -26,12 +26,6 @@ boids_status app_npy_open(app_npy *w, const char *path, size_t frames, size_t n,
 }
 
 boids_status app_npy_frame(app_npy *w, const boids_flock *f, boids_error *err) {
-    if (f->n != w->n || w->written == w->frames || 2 * boids_flock_dim(f) != w->cols)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu x "
-                               "%zu x %d",
-                               w->file.path, w->written, f->n, boids_flock_dim(f), w->frames, w->n,
-                               w->cols);
     if (npy_write_flock(w->file.f, f, w->f8))
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at frame %zu",
                                w->file.path, w->written);

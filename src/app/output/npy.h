@@ -31,7 +31,7 @@ boids_status app_npy_open(app_npy *w, const char *path, size_t frames, size_t n,
                           boids_error *err);
 
 /* Appends one frame: f->n and its dim must be those of app_npy_open, and at most `frames`
- * frames. */
+ * frames (the caller's duty: app_traj_frame checks it for every format). */
 boids_status app_npy_frame(app_npy *w, const boids_flock *f, boids_error *err);
 
 /* Commits the file once every frame was written (fewer: BOIDS_ERR_RUNTIME, nothing kept). */

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "output/provenance.h"
+#include "text_lines.h"
 
 #include "../core/npy_format.h"
 
@@ -49,12 +50,9 @@ static boids_status check_shape(app_traj_in *t, const npy_header *h, off_t size,
 
 /* The whole of a small file (NUL-terminated; free it), NULL if it does not exist. */
 static char *slurp(const char *name, boids_error *err, int *missing) {
-    FILE *f = fopen(name, "rb");
+    FILE *f = text_fopen_input(name, "sidecar", 1, err);
     *missing = !f && errno == ENOENT;
-    if (!f) {
-        if (!*missing) boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", name, strerror(errno));
-        return NULL;
-    }
+    if (!f) return NULL;
     char *text = malloc(SIDECAR_MAX + 1);
     size_t len = text ? fread(text, 1, SIDECAR_MAX + 1, f) : 0;
     int bad = ferror(f);
@@ -71,12 +69,40 @@ static char *slurp(const char *name, boids_error *err, int *missing) {
     return text;
 }
 
-/* A JSON value as the text boids_params_set reads: numbers exactly, booleans, names. */
+/* A JSON value as the text boids_params_set reads: numbers exactly, booleans, names. 1, or 0
+ * for another kind of value, -1 for a string that does not fit buf whole (never cut). */
 static int value_text(const cJSON *v, char *buf, size_t size) {
     if (cJSON_IsNumber(v)) return snprintf(buf, size, "%.17g", v->valuedouble), 1;
     if (cJSON_IsBool(v)) return snprintf(buf, size, "%s", cJSON_IsTrue(v) ? "true" : "false"), 1;
-    if (cJSON_IsString(v)) return snprintf(buf, size, "%s", v->valuestring), 1;
+    if (cJSON_IsString(v)) return (size_t)snprintf(buf, size, "%s", v->valuestring) < size ? 1 : -1;
     return 0;
+}
+
+/* The whole document read strictly before any of it is used: no key twice in one object (cJSON
+ * would take the first and drop the other), no number that is not finite (1e999). at is the
+ * key path so far ("" at the top), for the message naming the key. */
+static boids_status strict_tree(const cJSON *node, const char *name, const char *at,
+                                boids_error *err) {
+    if (cJSON_IsNumber(node) && !isfinite(node->valuedouble))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s: %g is not a finite number", name, at,
+                               node->valuedouble);
+    int i = 0;
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        char path[512];
+        if (cJSON_IsObject(node)) {
+            for (const cJSON *e = node->child; e != c; e = e->next)
+                if (e->string && c->string && !strcmp(e->string, c->string))
+                    return boids_error_set(err, BOIDS_ERR_INPUT,
+                                           "%s: %s%s%s: the key is given "
+                                           "twice",
+                                           name, at, *at ? "." : "", c->string);
+            snprintf(path, sizeof path, "%s%s%s", at, *at ? "." : "", c->string ? c->string : "");
+        } else {
+            snprintf(path, sizeof path, "%s[%d]", at, i);
+        }
+        if (strict_tree(c, name, path, err)) return err->status;
+    }
+    return BOIDS_OK;
 }
 
 /* parameters.values: every key of `boids params`, set over the defaults and validated. */
@@ -98,7 +124,13 @@ static boids_status sidecar_params(app_traj_in *t, const char *name, const cJSON
     snprintf(where, sizeof where, "%s: parameters.values", name);
     for (const cJSON *v = vals->child; v; v = v->next) {
         char text[128];
-        if (!value_text(v, text, sizeof text))
+        int got = value_text(v, text, sizeof text);
+        if (got < 0)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: %s: a string of %zu characters, longer than the %zu a "
+                                   "value may have",
+                                   where, v->string, strlen(v->valuestring), sizeof text - 1);
+        if (!got)
             return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s is not a number, boolean or name",
                                    where, v->string);
         if (boids_params_set(&t->params, v->string, text, where, err)) return err->status;
@@ -210,11 +242,19 @@ static boids_status sidecar_output(app_traj_in *t, const char *name, const cJSON
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(out, "sample_steps");
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(at, "first");
     const cJSON *every = cJSON_GetObjectItemCaseSensitive(at, "every");
-    if (!cJSON_IsNumber(first) || !cJSON_IsNumber(every) || first->valuedouble < 0 ||
-        every->valuedouble < 1 || first->valuedouble > 1e18 || every->valuedouble > 1e18)
+    if (!cJSON_IsNumber(first) || !cJSON_IsNumber(every))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: no \"sample_steps\" {\"first\", \"every\"} of whole steps",
                                name);
+    const cJSON *steps[2] = {first, every};
+    for (int i = 0; i < 2; i++) {
+        double v = steps[i]->valuedouble;
+        if (!(v >= i && v <= 1e18 && v == floor(v)))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: output.sample_steps.%s: %.17g is not a whole number of "
+                                   "steps in [%d, 1e18]",
+                                   name, i ? "every" : "first", v, i);
+    }
     t->first = (uint64_t)first->valuedouble;
     t->every = (uint64_t)every->valuedouble;
     return BOIDS_OK;
@@ -233,7 +273,8 @@ static boids_status read_sidecar(app_traj_in *t, boids_error *err) {
         cJSON *doc = cJSON_Parse(text);
         if (!doc)
             st = boids_error_set(err, BOIDS_ERR_INPUT, "%s: not valid JSON", name);
-        else if (!(st = sidecar_output(t, name, doc, err)) &&
+        else if (!(st = strict_tree(doc, name, "", err)) &&
+                 !(st = sidecar_output(t, name, doc, err)) &&
                  !(st = sidecar_params(t, name, doc, err)))
             st = sidecar_interact(t, name, doc, err);
         t->has_sidecar = !st;
@@ -249,8 +290,8 @@ boids_status app_traj_in_open(app_traj_in *t, const char *path, boids_error *err
     t->path = path;
     t->fd = -1;
     t->every = 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: %s", path, strerror(errno));
+    FILE *f = text_fopen_input(path, "trajectory", 1, err);
+    if (!f) return err->status;
     struct stat sb;
     npy_header h;
     boids_status st = BOIDS_OK;
@@ -332,16 +373,21 @@ static boids_status series_row(const app_traj_in *t, const char *path, char *row
     char *p = row;
     for (int c = 0; c < col && p; c++) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
     double v = p ? strtod(p, &end) : 0;
-    if (!p || end == p || (*end && *end != ',' && *end != '\n' && *end != '\r') || !(v >= 0))
+    if (!p || end == p || (*end && *end != ',' && *end != '\n' && *end != '\r'))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%ld: no order value", path, line);
+    /* The order is |sum of N unit vectors| / N, each rounded: a parallel flock may print
+     * 1 + a few ulps, a rounding error that grows like N * 2^-53, below 1e-6 for N <= 1e9. */
+    if (!(v >= 0 && v <= 1 + 1e-6))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%ld: order %.17g is outside [0, 1]", path,
+                               line, v);
     order[k] = v;
     return BOIDS_OK;
 }
 
 boids_status app_traj_in_series_order(const app_traj_in *t, const char *path, double **order,
                                       boids_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) return boids_error_set(err, BOIDS_ERR_INPUT, "--series %s: %s", path, strerror(errno));
+    FILE *f = text_fopen_input(path, "--series file", 1, err);
+    if (!f) return err->status;
     char row[8192];
     int col = fgets(row, sizeof row, f) && !strncmp(row, "step,", 5) ? column(row, "order") : -1;
     double *o = col > 0 ? malloc(t->frames * sizeof *o) : NULL;

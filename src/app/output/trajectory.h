@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The trajectory of `boids sim --trajectory FILE`, in the format its name asks for: a VTK
- * collection for a name ending in ".pvd" (vtk.h, for ParaView), else a NumPy .npy array
- * (npy.h). Both stream one frame at a time and are complete or absent. */
+ * collection for a name ending in ".pvd" (vtk.h, for ParaView), a GSD file for one ending in
+ * ".gsd" (gsd.h: HOOMD-blue's schema, for OVITO, freud and MDAnalysis), else a NumPy .npy
+ * array (npy.h). Each streams one frame at a time and is complete or absent. */
 #ifndef BOIDS_APP_TRAJECTORY_H
 #define BOIDS_APP_TRAJECTORY_H
 
@@ -9,21 +10,27 @@
 
 #include <cjson/cJSON.h>
 
+#include "output/gsd.h"
 #include "output/npy.h"
 #include "output/vtk.h"
 
 typedef struct app_traj {
     int open; /* 0: no trajectory (a zeroed struct), 1: open */
-    int vtk;  /* 1: the VTK collection, 0: the .npy array */
+    int vtk;  /* 1: the VTK collection */
+    int gsd;  /* 1: the GSD file (neither: the .npy array) */
+    const char *path;
+    size_t frames, n, written; /* declared at the opening; frames passed to the writer */
+    int dim;
     app_npy npy;
     app_vtk pvd;
+    app_gsd g;
 } app_traj;
 
 /* Opens path for frames frames of n boids of dimension dim, float64 (f8) or float32; dt: the
- * time a step, for the VTK frames' times (step * dt). The errors of app_npy_open or
- * app_vtk_open. */
+ * time a step, for the VTK frames' times (step * dt); side: the world's dim sides, for the
+ * GSD box. The errors of app_npy_open, app_vtk_open or app_gsd_open. */
 boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t n, int dim, int f8,
-                           double dt, boids_error *err);
+                           double dt, const double *side, boids_error *err);
 
 /* Appends the flock after `step` steps (the .npy array keeps no step: its sidecar says them). */
 boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,

@@ -241,6 +241,14 @@ static boids_status make_names(app_vtk *w, const char *path, boids_error *err) {
                                "%s: a .pvd trajectory needs a name before .pvd (its frames go "
                                "into the folder of that name)",
                                path);
+    /* "x/..pvd", "..pvd": the folder would be "x/." or "." (and "x/...pvd" ".."), which
+     * exists and can never be the frames' folder's new name: refused before the run. */
+    size_t blen = (size_t)(path + len - base);
+    if ((blen == 1 && base[0] == '.') || (blen == 2 && base[0] == '.' && base[1] == '.'))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: its frames' folder would be '%.*s', a name no folder can "
+                               "take; name the trajectory FOLDER.pvd",
+                               path, (int)len, path);
     w->dir = malloc(len + 1);
     if (w->dir) {
         memcpy(w->dir, path, len);
@@ -302,12 +310,6 @@ boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n,
 }
 
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err) {
-    if (f->n != w->n || w->written == w->frames || boids_flock_dim(f) != w->dim)
-        return boids_error_set(err, BOIDS_ERR_RUNTIME,
-                               "%s: frame %zu of %zu %d-D boids does not fit the declared %zu "
-                               "frames of %zu %d-D boids",
-                               w->index.path, w->written, f->n, boids_flock_dim(f), w->frames, w->n,
-                               w->dim);
     size_t k = w->written;
     double time = (double)step * w->dt;
     frame_name(w->name, w->prefix, k, w->digits);

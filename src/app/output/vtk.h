@@ -52,7 +52,7 @@ boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n,
                           double dt, boids_error *err);
 
 /* Writes the next frame, the flock f after `step` steps (f->n and its dim those of open, at
- * most `frames` frames). */
+ * most `frames` frames: the caller's duty, app_traj_frame checks it). */
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err);
 
 /* Gives the folder and then the index their names once every frame was written (fewer:

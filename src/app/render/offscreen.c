@@ -13,6 +13,7 @@
 #include "render/camera3.h"
 #include "render/dive.h"
 #include "render/render_scene.h"
+#include "render/video.h"
 
 typedef struct target {
     unsigned fbo_ms, rb_ms, rb_depth, fbo, rb;
@@ -160,14 +161,16 @@ static void draw_frame(const render_job *j, const boids_params *p, render_ctx *r
 }
 
 /* Resolves the target, reads it into px and writes frame f: PNG, or raw RGBA to stdout. */
-static boids_status write_frame(const render_job *j, const target *t, unsigned char *px, long f,
-                                boids_error *err) {
+static boids_status write_frame(const render_job *j, const target *t, render_pixels *frame,
+                                render_video *video, long f, boids_error *err) {
     const int w = j->size[0], h = j->size[1];
     glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo_ms);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t->fbo);
     glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo);
-    render_read_pixels(w, h, px);
+    if (render_pixels_read(frame, w, h, err)) return err->status;
+    const unsigned char *px = frame->px;
+    if (j->video) return render_video_put(video, px, 0, err);
     if (j->raw) {
         size_t n = (size_t)w * (size_t)h;
         if (fwrite(px, 4, n, stdout) != n || fflush(stdout))
@@ -203,19 +206,18 @@ boids_status render_frames(render_job *j, const app_opts *o, const boids_params 
     scene *sc = NULL;
     target t = {0};
     if (check_gl_limits(w, h, err)) return err->status;
-    unsigned char *px = malloc((size_t)w * (size_t)h * 4);
+    render_pixels frame = {0};
     app_opts so = *o;
     scene_config cfg = {&so, o->deterministic != 0, 0};
-    if (!px)
-        st = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for a %dx%d frame", w, h);
-    else if (!(r = render_create(p->dim, err)))
-        st = err->status ? err->status : BOIDS_ERR_RUNTIME;
+    if (!(r = render_create(p->dim, err))) st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     /* A 3-D flock steps on cpu on a software rasteriser (llvmpipe runs the 3-D pipeline
      * about 7.6x slower than the cpu grid), unless --backend names the backend. */
     if (!st && p->dim == 3 && !j->backend_given && render_software(r)) so.backend = "cpu";
     if (!st && !(sc = j->replay ? scene_create_replay(p, err) : scene_create(&cfg, p, err)))
         st = err->status ? err->status : BOIDS_ERR_RUNTIME;
     if (!st) st = target_create(&t, w, h, err);
+    render_video video = {0};
+    if (!st && j->video) st = render_video_open(&video, j->out, w, h, (int)j->fps, 1, err);
     if (!st) render_set_look(r, &j->look);
     if (!st && o->verbose)
         fprintf(stderr, "boids render: %s (%s), backend %s, %ld boids in %g x %g%s\n",
@@ -237,12 +239,17 @@ boids_status render_frames(render_job *j, const app_opts *o, const boids_params 
         c3 = start;
         if (j->camera) camera_path_at(&j->path, (double)f / j->fps, &c3);
         draw_frame(j, p, r, &c3, sc, &cam, &t);
-        st = write_frame(j, &t, px, f, err);
+        st = write_frame(j, &t, &frame, &video, f, err);
     }
     app_progress_end(&bar);
+    char line[4400];
+    if (!st && j->video && !(st = render_video_close(&video, NULL, 0, line, sizeof line, err)) &&
+        o->verbose)
+        fprintf(stderr, "boids render: %s\n", line);
+    render_video_abort(&video); /* a failed film: ffmpeg stopped, nothing left */
     target_destroy(&t);
     scene_destroy(sc);
     render_destroy(r);
-    free(px);
+    render_pixels_free(&frame);
     return st;
 }

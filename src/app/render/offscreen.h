@@ -21,6 +21,7 @@
 typedef struct render_job {
     const char *out;
     int raw;     /* --output -: raw RGBA on stdout */
+    int video;   /* --output FILE.mp4 (a video file, URL or device): through ffmpeg, video.h */
     int size[2]; /* frame width and height, pixels */
     long frames, spf, warmup;
     double boid_len;

@@ -250,6 +250,17 @@ void render_world_cone(render_ctx *r, const boids_params *p, const float pos[3],
  * into pixels (w * h * 4 bytes). */
 void render_read_pixels(int w, int h, unsigned char *pixels);
 
+/* A frame read back into a buffer that grows as needed: what the viewer's screenshots,
+ * recordings and streams and `boids render`'s frames are written from. */
+typedef struct render_pixels {
+    int w, h;
+    unsigned char *px; /* w * h RGBA, rows top to bottom, opaque */
+    size_t size;       /* bytes allocated */
+} render_pixels;
+/* Reads the w x h framebuffer bound for reading into p. */
+boids_status render_pixels_read(render_pixels *p, int w, int h, boids_error *err);
+void render_pixels_free(render_pixels *p);
+
 /* Writes RGBA pixels (rows top to bottom) as a PNG, through a temporary file renamed into
  * place so that no partly written image is ever left under path. */
 boids_status render_write_png(const char *path, int w, int h, const unsigned char *pixels,

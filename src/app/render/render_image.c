@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* PNG output through stb_image_write (Debian libstb-dev). */
+/* Frames read back, and PNG output through stb_image_write (Debian libstb-dev). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "atomic_file.h"
 #include "render/render.h"
@@ -32,4 +33,24 @@ boids_status render_write_png(const char *path, int w, int h, const unsigned cha
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: cannot encode the PNG", path);
     }
     return boids_atomic_commit(&a, err);
+}
+
+boids_status render_pixels_read(render_pixels *p, int w, int h, boids_error *err) {
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    if (p->size < bytes) {
+        unsigned char *px = realloc(p->px, bytes);
+        if (!px)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for a %dx%d frame", w, h);
+        p->px = px;
+        p->size = bytes;
+    }
+    p->w = w, p->h = h;
+    render_read_pixels(w, h, p->px);
+    return BOIDS_OK;
+}
+
+void render_pixels_free(render_pixels *p) {
+    free(p->px);
+    p->px = NULL;
+    p->size = 0;
 }

@@ -567,13 +567,50 @@ boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boi
     return BOIDS_OK;
 }
 
-boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err) {
-    if (!s->gpu) return boids_metrics_compute(&s->host, &s->p, m, err);
+/* The flock as the host can read it: the cpu backends' latest step, or the gpu backend's
+ * read back into the scene's own buffer. */
+static const boids_flock *readable(scene *s, boids_error *err) {
+    if (!s->gpu) return &s->host;
     if (s->probe.n != boids_backend_n(s->b)) {
         boids_flock_free(&s->probe);
-        boids_status st = boids_flock_alloc_dim(&s->probe, boids_backend_n(s->b), s->dim, err);
-        if (st) return st;
+        if (boids_flock_alloc_dim(&s->probe, boids_backend_n(s->b), s->dim, err)) return NULL;
     }
-    boids_status st = boids_backend_download(s->b, &s->probe, err);
-    return st ? st : boids_metrics_compute(&s->probe, &s->p, m, err);
+    return boids_backend_download(s->b, &s->probe, err) ? NULL : &s->probe;
+}
+
+boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err) {
+    const boids_flock *f = readable(s, err);
+    return f ? boids_metrics_compute(f, &s->p, m, err) : err->status;
+}
+
+boids_status scene_flock_extent(scene *s, float centre[3], float *radius, boids_error *err) {
+    const boids_flock *f = readable(s, err);
+    if (!f) return err->status;
+    const double *pos[3] = {f->x, f->y, s->dim == 3 ? f->z : NULL};
+    const double side[3] = {s->p.width, s->p.height, s->p.depth};
+    const int wrap = s->p.boundary == BOIDS_BOUNDARY_WRAP;
+    double sq = 0;
+    for (int d = 0; d < 3; d++) {
+        centre[d] = 0;
+        if (!pos[d] || !f->n) continue;
+        /* wrapping: the mean of the positions as angles about the axis' circle */
+        double sx = 0, sy = 0, k = 2 * M_PI / side[d];
+        for (size_t i = 0; i < f->n; i++) {
+            if (wrap) {
+                sx += cos(pos[d][i] * k), sy += sin(pos[d][i] * k);
+            } else {
+                sx += pos[d][i];
+            }
+        }
+        double c = wrap ? atan2(sy, sx) / k : sx / (double)f->n;
+        if (wrap && c < 0) c += side[d];
+        for (size_t i = 0; i < f->n; i++) {
+            double o = pos[d][i] - c;
+            if (wrap) o -= side[d] * floor(o / side[d] + 0.5);
+            sq += o * o;
+        }
+        centre[d] = (float)c;
+    }
+    *radius = f->n ? (float)sqrt(sq / (double)f->n) : 0;
+    return BOIDS_OK;
 }

@@ -105,4 +105,9 @@ boids_status scene_mean_distance(scene *s, double x, double y, double *mean, boi
  * read back (16 bytes a boid) into a buffer the scene keeps. */
 boids_status scene_metrics(scene *s, boids_metrics *m, boids_error *err);
 
+/* Where the flock is: its centre (in a wrapping world, each axis' circular mean) and the
+ * root mean square distance of its boids from it (shortest images), world units; the gpu
+ * backend's flock is read back as for scene_metrics. */
+boids_status scene_flock_extent(scene *s, float centre[3], float *radius, boids_error *err);
+
 #endif

@@ -47,6 +47,7 @@ typedef struct sweep {
     double density; /* 0: the world from the parameters */
     long seeds, steps, burn_in, every;
     const char *out, *plot, *runs_out, *meta;
+    const char *series_dir; /* --series-dir: each run's samples as DIR/RUN_ID.csv (NULL: none) */
     int resume;
     /* --part K/M: only the runs r with r % M == K - 1 (m 0: every run), written to the runs
      * file alone, for a later --resume to merge into the table. */
@@ -54,7 +55,8 @@ typedef struct sweep {
     /* --jobs J: runs at once, each in a process of its own (0: not given, see sweep_jobs). */
     long jobs;
     int job_threads;       /* the threads of each run with jobs > 1 (set by sweep_jobs) */
-    int plot_y;            /* index of the observable to plot (app_obs_name) */
+    int plot_y;            /* the plotted column's observable (app_obs_name; 0 for order_*) */
+    int plot_col;          /* which of its columns: sweep_column */
     app_obs obs;           /* the observables of each sample (set up by sweep_outputs) */
     size_t npoints, nruns; /* set by sweep_grid_check */
     uint64_t *ids;         /* nruns run ids, set by sweep_ids */
@@ -226,6 +228,25 @@ size_t sweep_done(const sweep *s, const sweep_result *res);
 /* ---- the outputs (sweep_table.c) ---- */
 
 struct app_prov; /* output/provenance.h */
+
+/* The numeric columns of the table an observable X has (X_mean ... X_neff), and the order
+ * parameter's transition estimators (order_chi ...), for --plot-y. */
+typedef enum sweep_column {
+    SWEEP_MEAN,
+    SWEEP_SE,
+    SWEEP_SE_BLOCKS,
+    SWEEP_TAU,
+    SWEEP_NEFF,
+    SWEEP_CHI,
+    SWEEP_CHI_SE,
+    SWEEP_BINDER,
+    SWEEP_BINDER_SE
+} sweep_column;
+
+/* Sets s->plot_y and s->plot_col (s->obs set up) from a column's name as the table's header
+ * writes it, or an observable's own name (its _mean). A name that is no numeric column of the
+ * table: BOIDS_ERR_INPUT listing the names taken. */
+boids_status sweep_plot_column(sweep *s, const char *name, boids_error *err);
 
 /* From every run's result (the writer, after the last run): the table (--out or stdout), the
  * runs file, the sidecars (pv: the sweep's start) and the plot; with --part the runs file and

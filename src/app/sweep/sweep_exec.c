@@ -2,11 +2,13 @@
 /* boids sweep: running the runs. One run is a backend stepped from the run's own initial state,
  * its observables sampled from the burn-in on and summarised (boids/estimators.h); the serial
  * driver does every run not done yet in run order, each journalled as it ends. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "boids/estimators.h"
 #include "clock.h"
 #include "boids/metrics.h"
@@ -19,7 +21,8 @@
 static app_progress *sweep_bar;
 
 /* The samples of one run: each observable's at steps burn_in, burn_in + every, ... into
- * x[k * n + i] (n samples), and the means of order^2 and order^4 into r. */
+ * x[k * n + i] (n samples), and the means of order^2 and order^4 into r (two passes over the
+ * order's samples, boids_order_moments: never below the square of its average). */
 static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep *s, double *x,
                                 long n, sweep_result *r, boids_error *err) {
     boids_flock f;
@@ -31,7 +34,7 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
         return err->status;
     }
     app_obs ob = s->obs;
-    double m2 = 0, m4 = 0, v[APP_OBS_MAX];
+    double v[APP_OBS_MAX];
     long done = 0, i = 0;
     if (!(st = app_obs_begin(&ob, err))) {
         for (long t = s->burn_in; t <= s->steps && i < n; t += s->every, i++) {
@@ -42,7 +45,6 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
                 (st = app_obs_sample(&ob, &f, pp, &m, v, err)))
                 break;
             for (int k = 0; k < ob.count; k++) x[(size_t)k * (size_t)n + (size_t)i] = v[k];
-            app_obs_add_moments(m.order, &m2, &m4);
             if (sweep_bar)
                 app_progress_update(sweep_bar,
                                     floor(sweep_bar->done) + (double)t / (double)s->steps, NULL, 0);
@@ -51,14 +53,39 @@ static boids_status run_samples(const app_opts *o, boids_params *pp, const sweep
     app_obs_free(&ob);
     boids_backend_destroy(b);
     boids_flock_free(&f);
-    r->m2 = m2 / (double)n;
-    r->m4 = m4 / (double)n;
+    double m1;
+    if (!st) st = boids_order_moments(x, (size_t)n, 1, &m1, &r->m2, &r->m4, err);
     return st;
 }
 
+/* --series-dir: run r's samples x (n of each observable) as DIR/RUN_ID.csv, whole or not at
+ * all: step, then the observables, at steps burn_in, burn_in + every, ... */
+static boids_status save_series(const sweep *s, size_t r, const double *x, long n,
+                                boids_error *err) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%016" PRIx64 ".csv", s->series_dir, s->ids[r]) >=
+        (int)sizeof path)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "--series-dir %s: the name is too long",
+                               s->series_dir);
+    boids_atomic_file a;
+    boids_status st = boids_atomic_open(&a, path, err);
+    if (st) return st;
+    fputs("step", a.f);
+    for (int k = 0; k < s->obs.count; k++) fprintf(a.f, ",%s", app_obs_name(&s->obs, k));
+    fputc('\n', a.f);
+    for (long i = 0; i < n; i++) {
+        fprintf(a.f, "%ld", s->burn_in + i * s->every);
+        for (int k = 0; k < s->obs.count; k++)
+            fprintf(a.f, ",%.17g", x[(size_t)k * (size_t)n + (size_t)i]);
+        fputc('\n', a.f);
+    }
+    return boids_atomic_commit(&a, err);
+}
+
 /* One run: the statistics of each observable over its samples (sweep_result). */
-static boids_status run_one(const app_opts *o, const boids_params *p, const sweep *s, uint64_t seed,
+static boids_status run_one(const app_opts *o, const boids_params *p, const sweep *s, size_t run,
                             sweep_result *r, boids_error *err) {
+    const uint64_t seed = sweep_run_seed(o, s, run);
     app_opts ro = *o;
     ro.seed = seed;
     boids_params pp = *p;
@@ -66,6 +93,7 @@ static boids_status run_one(const app_opts *o, const boids_params *p, const swee
     double *x = malloc((size_t)s->obs.count * (size_t)n * sizeof *x);
     if (!x) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %ld samples", n);
     boids_status st = run_samples(&ro, &pp, s, x, n, r, err);
+    if (!st && s->series_dir) st = save_series(s, run, x, n, err);
     for (int k = 0; !st && k < s->obs.count; k++) {
         boids_series_stats ss;
         st = app_obs_series(x + (size_t)k * (size_t)n, (size_t)n, &ss, err);
@@ -79,7 +107,7 @@ boids_status sweep_execute(const app_opts *o, const sweep *s, size_t r, sweep_re
                            boids_error *err) {
     boids_params p;
     boids_status st = sweep_run_params(o, s, r, &p, err);
-    if (!st) st = run_one(o, &p, s, sweep_run_seed(o, s, r), &res[r], err);
+    if (!st) st = run_one(o, &p, s, r, &res[r], err);
     if (st) return st;
     res[r].done = 1;
     return BOIDS_OK;

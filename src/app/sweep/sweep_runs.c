@@ -22,7 +22,8 @@ static uint64_t fnv1a(uint64_t h, const char *text) {
 }
 
 /* The id of a run with parameters p: the hash of the text "key=value\n" of every parameter
- * (values as boids_params_format writes them, exact), then the seed, the backend (and GPU
+ * (values as boids_params_format writes them, a real as %.17g: the text ids were first made
+ * of, kept so that a journal of an earlier build resumes), then the seed, the backend (and GPU
  * mode) and the sampling. The thread count is left out: results do not depend on it. */
 static uint64_t run_id(const sweep *s, const app_opts *o, const boids_params *p, uint64_t seed) {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -30,7 +31,11 @@ static uint64_t run_id(const sweep *s, const app_opts *o, const boids_params *p,
     const boids_param_info *t = boids_param_table(&n);
     char line[160], value[64];
     for (size_t i = 0; i < n; i++) {
-        boids_params_format(p, &t[i], value, sizeof value);
+        if (t[i].type == BOIDS_KEY_REAL)
+            snprintf(value, sizeof value, "%.17g",
+                     *(const double *)((const char *)p + t[i].offset));
+        else
+            boids_params_format(p, &t[i], value, sizeof value);
         snprintf(line, sizeof line, "%s=%s\n", t[i].key, value);
         h = fnv1a(h, line);
     }
@@ -292,6 +297,17 @@ static boids_status parse_results(reader *rd, char **field, char **name, long n,
                                    "%s: column %s is %s, outside [0, 1] (a mean of a power of "
                                    "the order parameter)",
                                    where, *c, *f);
+    }
+    /* Moments no series has (a variance below 0) would make a negative susceptibility: the
+     * sweep writes m2 >= avg^2 and m4 >= m2^2 to the last bit (boids_order_moments). */
+    if (r->m2 < r->avg[0] * r->avg[0] || r->m4 < r->m2 * r->m2) {
+        int second = r->m2 < r->avg[0] * r->avg[0];
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: column %s is %s, below the square of column %s (%s): "
+                               "moments that no series of samples has",
+                               where, name[3 * count + !second], field[3 * count + !second],
+                               second ? name[0] : name[3 * count],
+                               second ? field[0] : field[3 * count]);
     }
     sweep_result *have = &rd->res[run];
     if (rd->from[run] &&

@@ -58,7 +58,82 @@ static void write_csv(FILE *out, const sweep *s, const point *pts) {
     }
 }
 
-/* The figure: a data block per N (x, mean, se) drawn with error bars; for order it adds the
+static const char *const column_suffix[] = {[SWEEP_MEAN] = "_mean",
+                                            [SWEEP_SE] = "_se",
+                                            [SWEEP_SE_BLOCKS] = "_se_blocks",
+                                            [SWEEP_TAU] = "_tau",
+                                            [SWEEP_NEFF] = "_neff"};
+static const char *const order_column[] = {[SWEEP_CHI] = "order_chi",
+                                           [SWEEP_CHI_SE] = "order_chi_se",
+                                           [SWEEP_BINDER] = "order_binder",
+                                           [SWEEP_BINDER_SE] = "order_binder_se"};
+
+boids_status sweep_plot_column(sweep *s, const char *name, boids_error *err) {
+    for (int c = SWEEP_CHI; c <= SWEEP_BINDER_SE; c++)
+        if (!strcmp(name, order_column[c])) {
+            s->plot_y = 0, s->plot_col = c;
+            return BOIDS_OK;
+        }
+    for (int k = 0; k < s->obs.count; k++) {
+        const char *x = app_obs_name(&s->obs, k);
+        size_t len = strlen(x);
+        if (strncmp(name, x, len)) continue;
+        if (!name[len]) { /* the observable's own name: its mean */
+            s->plot_y = k, s->plot_col = SWEEP_MEAN;
+            return BOIDS_OK;
+        }
+        for (int c = SWEEP_MEAN; c <= SWEEP_NEFF; c++)
+            if (!strcmp(name + len, column_suffix[c])) {
+                s->plot_y = k, s->plot_col = c;
+                return BOIDS_OK;
+            }
+    }
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "--plot-y: '%s' is no numeric column of the table (an observable "
+                           "(%s,gnf_alpha%s) or its _mean, _se, _se_blocks, _tau or _neff, or "
+                           "order_chi, order_binder and their _se)",
+                           name, boids_metrics_columns,
+                           s->obs.count > APP_OBS_CORR ? ",corr_length" : "");
+}
+
+/* The plotted column's value at point q, and its error bar (NAN: none). */
+static void column_value(const sweep *s, const point *q, double *v, double *e) {
+    const int y = s->plot_y;
+    *v = NAN, *e = NAN;
+    switch ((sweep_column)s->plot_col) {
+    case SWEEP_MEAN:
+        *v = q->mean[y], *e = q->se[y];
+        break;
+    case SWEEP_SE:
+        *v = q->se[y];
+        break;
+    case SWEEP_SE_BLOCKS:
+        *v = q->se_blocks[y];
+        break;
+    case SWEEP_TAU:
+        *v = q->tau[y];
+        break;
+    case SWEEP_NEFF:
+        *v = q->neff[y];
+        break;
+    case SWEEP_CHI:
+        *v = q->order.chi, *e = q->order.chi_se;
+        break;
+    case SWEEP_CHI_SE:
+        *v = q->order.chi_se;
+        break;
+    case SWEEP_BINDER:
+        *v = q->order.binder, *e = q->order.binder_se;
+        break;
+    case SWEEP_BINDER_SE:
+        *v = q->order.binder_se;
+        break;
+    }
+}
+
+/* The figure: a data block per N (x, value, error) drawn with error bars where the column
+ * has them (an observable's mean: its standard error over seeds; order_chi and order_binder:
+ * their jackknife errors), else as points joined by lines; for order's mean it adds the
  * null-model scale 1/sqrt(N) (the RMS polarization of independent uniform headings, seed 003
  * 246.5) as a dashed line per N. The script names its output plot.png or plot.svg and
  * app_gnuplot moves it to path: no file name is pasted into gnuplot code. */
@@ -69,18 +144,27 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
     size_t len = 0;
     FILE *g = open_memstream(&script, &len);
     if (!g) return boids_error_set(err, BOIDS_ERR_NOMEM, "plot: out of memory");
-    int y = s->plot_y;
+    const int order_mean = s->plot_y == 0 && s->plot_col == SWEEP_MEAN;
+    const int bars =
+        s->plot_col == SWEEP_MEAN || s->plot_col == SWEEP_CHI || s->plot_col == SWEEP_BINDER;
     for (size_t ci = 0; ci < s->ncounts; ci++) {
         fprintf(g, "$n%zu << EOD\n", ci);
         for (size_t vi = 0; vi < s->nvalues; vi++) {
-            const point *q = &pts[ci * s->nvalues + vi];
+            double v, e;
+            column_value(s, &pts[ci * s->nvalues + vi], &v, &e);
             /* The value as the parameter took it (it parsed as a number), not the text. */
-            fprintf(g, "%.17g %.10g %.10g\n", strtod(s->values[vi], NULL), q->mean[y],
-                    isnan(q->se[y]) ? 0 : q->se[y]);
+            fprintf(g, "%.17g %.10g %.10g\n", strtod(s->values[vi], NULL), v, isnan(e) ? 0 : e);
         }
         fputs("EOD\n", g);
     }
-    const char *name = app_obs_name(&s->obs, y);
+    char name[96];
+    if (s->plot_col >= SWEEP_CHI)
+        snprintf(name, sizeof name, "%s", order_column[s->plot_col]);
+    else if (s->plot_col == SWEEP_MEAN)
+        snprintf(name, sizeof name, "%s", app_obs_name(&s->obs, s->plot_y));
+    else
+        snprintf(name, sizeof name, "%s%s", app_obs_name(&s->obs, s->plot_y),
+                 column_suffix[s->plot_col]);
     /* noenhanced: key and observable names are printed as they are (enhanced text would make
      * "separation_radius" a subscript); the key goes below the plot, off the curves. */
     fprintf(g, "set terminal %s size 900,600 %s noenhanced\n", svg ? "svg" : "pngcairo",
@@ -90,15 +174,16 @@ static boids_status plot(const char *path, const sweep *s, const point *pts, boi
             "set xlabel '%s'\nset ylabel '%s'\nset key below center horizontal\nset grid\n"
             "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n",
             s->key->key, name);
-    fprintf(g,
-            "set title \"%s against %s: mean over %ld seeds, bars: standard error over seeds\"\n",
-            name, s->key->key, s->seeds);
-    if (y == 0) fputs("set yrange [0:1.05]\n", g);
+    fprintf(g, "set title \"%s against %s: %s\"\n", name, s->key->key,
+            s->plot_col == SWEEP_MEAN ? "mean over the seeds, bars: standard error over seeds"
+            : bars ? "pooled over the seeds' runs, bars: jackknife error over seeds"
+                   : "as in the table");
+    if (order_mean) fputs("set yrange [0:1.05]\n", g);
     fputs("plot ", g);
     for (size_t ci = 0; ci < s->ncounts; ci++) {
-        fprintf(g, "%s$n%zu using 1:2:3 with yerrorlines lc %zu pt 7 ps 0.6 title 'N = %ld'",
-                ci ? ", " : "", ci, ci + 1, s->counts[ci]);
-        if (y == 0)
+        fprintf(g, "%s$n%zu using 1:2%s with %s lc %zu pt 7 ps 0.6 title 'N = %ld'", ci ? ", " : "",
+                ci, bars ? ":3" : "", bars ? "yerrorlines" : "linespoints", ci + 1, s->counts[ci]);
+        if (order_mean)
             fprintf(g, ", %.10g with lines dt 2 lc %zu title '1/sqrt(%ld): null-model RMS'",
                     1 / sqrt((double)s->counts[ci]), ci + 1, s->counts[ci]);
     }

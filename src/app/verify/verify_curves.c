@@ -75,7 +75,10 @@ int verify_curves(verify_ctx *c, boids_error *err) {
     const verify_opts *o = c->o;
     boids_params p;
     if (curve_params(o, &p, err)) return -1;
-    const long noise_seed = p.noise_seed; /* --set noise_seed offsets every seed's stream */
+    /* Seed s draws noise stream s (the noise seed the parameters derive from --seed is the
+     * first seed's); a --set noise_seed X moves them all: the first seed draws X, the next X + 1.
+     * (It once added the derived seed again: seed s drew stream s + 1 with --seed 1.) */
+    const long offset = p.noise_seed - (long)(o->common.seed % 9007199254740993ull);
     int nsamp = o->steps / o->every + 1, nb = o->nbackends + 1, m = o->seeds;
     double *ord = calloc((size_t)nb * nsamp * m, sizeof *ord);
     boids_flock f = {0}, out = {0};
@@ -89,7 +92,7 @@ int verify_curves(verify_ctx *c, boids_error *err) {
         for (int s = 0; s < m; s++) {
             /* Seed s: its own initial state and, for Vicsek, its own noise stream. */
             const uint64_t seed = o->common.seed + (uint64_t)s;
-            p.noise_seed = noise_seed + (long)seed;
+            p.noise_seed = offset + (long)(seed % 9007199254740993ull);
             boids_flock_randomize(&f, &p, seed);
             boids_backend *be = verify_backend_get(c, name, &f, o->common.inter, err);
             if (!be) goto done;

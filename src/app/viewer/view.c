@@ -16,6 +16,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "cli/progress.h"
 #include "clock.h"
 #include "render/dive.h"
 #include "viewer/view_internal.h"
@@ -35,13 +36,8 @@ boids_status view_start_interact(view_opts *o, const boids_params *p, boids_erro
 /* ---- one frame ---------------------------------------------------------------------------- */
 
 static boids_status screenshot(view *v, const char *path) {
-    unsigned char *px = malloc((size_t)v->window.fb_w * (size_t)v->window.fb_h * 4);
-    if (!px) return boids_error_set(&v->err, BOIDS_ERR_NOMEM, "out of memory for a screenshot");
-    glReadBuffer(GL_BACK);
-    render_read_pixels(v->window.fb_w, v->window.fb_h, px);
-    boids_status s = render_write_png(path, v->window.fb_w, v->window.fb_h, px, &v->err);
-    free(px);
-    return s;
+    const unsigned char *px = view_grab(v);
+    return px ? render_write_png(path, v->window.fb_w, v->window.fb_h, px, &v->err) : v->err.status;
 }
 
 /* For the screenshot and record keys: reserved with O_EXCL, so that two in one second at
@@ -105,7 +101,7 @@ static void follow_overlay(view *v, const render_camera *c) {
 /* Where the pointer is in the world (wrapped into it in wrap mode), and whether it acts. */
 typedef struct pointer_at {
     double wx, wy;
-    int hover;  /* in the window and not over the panel */
+    int hover;  /* in the window, moved since the start, and not over the panel */
     int active; /* predator or food acting on the flock this frame */
 } pointer_at;
 
@@ -123,7 +119,8 @@ static pointer_at pointer_to_flock(view *v, const render_camera *c) {
     /* The pointer acts on the flock when it is not busy with the panel. */
     int on_panel = v->panel.shown && (u->over_panel || v->input.press_on_panel || u->active);
     int pressed = v->input.left_down && !on_panel;
-    pointer_at at = {0, 0, v->input.in_window && !on_panel, 0};
+    /* A pointer nobody has moved (a window opened under it) is nobody's. */
+    pointer_at at = {0, 0, v->input.in_window && v->input.moved && !on_panel, 0};
     render_px_to_world(c, v->input.mx, v->input.my, &at.wx, &at.wy);
     if (p->boundary == BOIDS_BOUNDARY_WRAP) {
         at.wx -= floor(at.wx / p->width) * p->width;
@@ -269,15 +266,18 @@ static void draw(view *v, const render_camera *c, const pointer_at *at) {
 
 /* The frame's screenshots (key, --screenshot after the last frame), then the swap. */
 static boids_status present(view *v, long frame_no) {
+    v->recording.grabbed = 0;
     for (; v->run.want_shot > 0; v->run.want_shot--) shot_key(v);
     if (view_record_frame(v)) {
-        if (v->o->record) return v->err.status; /* --record: the video is the point of the run */
+        /* --record, --stream: the video is the point of the run */
+        if (v->o->record || v->o->stream) return v->err.status;
         view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
     if (v->recording.want) {
         v->recording.want = 0;
-        boids_status st = v->recording.pid > 0 ? view_record_stop(v) : view_record_start(v, NULL);
+        boids_status st = v->recording.out[VIEW_VIDEO_RECORD].pid > 0 ? view_record_stop(v)
+                                                                      : view_record_start(v, NULL);
         if (st) view_say(v, "%s", v->err.msg);
         boids_error_clear(&v->err);
     }
@@ -314,6 +314,8 @@ static int frame(view *v, long frame_no) {
     render_camera c = view_camera(v);
     pointer_at at = pointer_to_flock(v, &c);
     if (view_step(v, t0)) return 0;
+    view_camera_flock(v, t0);
+    c = view_camera(v);
     follow_update(v, at.wx, at.wy, &c);
     view_order_update(v, t0);
     if (v->window.fb_w <= 0 || v->window.fb_h <= 0) {
@@ -335,6 +337,24 @@ static void on_glfw_error(int code, const char *msg) {
     static char last[256];
     snprintf(last, sizeof last, "%s", msg);
     (void)last;
+}
+
+/* --warmup: the steps before the first frame, with a progress line (a large flock takes
+ * minutes). */
+static boids_status warmup(view *v, boids_error *err) {
+    long left = v->o->warmup;
+    if (left <= 0) return BOIDS_OK;
+    app_progress bar;
+    app_progress_begin(&bar, "boids view --warmup", "steps", (double)left);
+    boids_status st = BOIDS_OK;
+    for (long done = 0; !st && done < v->o->warmup && !glfwWindowShouldClose(v->win); done += 100) {
+        app_progress_update(&bar, (double)done, NULL, 0);
+        long k = v->o->warmup - done < 100 ? v->o->warmup - done : 100;
+        st = scene_step(v->sc, (unsigned)k, err);
+        if (!st && view_signals_poll(v)) glfwSetWindowShouldClose(v->win, 1);
+    }
+    app_progress_end(&bar);
+    return st;
 }
 
 /* Everything after the window: renderer, scene, and the settings the options start with. */
@@ -385,8 +405,11 @@ static boids_status start(view *v, const view_opts *o, const boids_params *p, bo
     v->input.pointer = o->pointer;
     if (o->replay && view_replay_start(v)) return *err = v->err, err->status;
     v->panel.ui.r = v->r;
+    if (warmup(v, err)) return err->status;
     view_camera_fit(v);
+    if (o->follow_flock) view_camera_flock_toggle(v);
     if (o->record && view_record_start(v, o->record)) return *err = v->err, err->status;
+    if (view_stream_start(v)) return *err = v->err, err->status;
     v->pace.anchor_ns = v->run.rate_t0 = v->life.input_ns = view_now_ns();
     if (o->app.verbose)
         fprintf(stderr, "boids view: %s, GL %s, backend %s, %ld boids in %g x %g\n",
@@ -456,7 +479,6 @@ static boids_status print_stats(view *v, long frames, double sec, boids_error *e
 
 static void close_view(view *v, const view_opts *o) {
     view_record_abort(v); /* a failed run: no video left behind */
-    view_record_free(v);
     view_replay_free(v);
     view_osc_close(v);
     if (o->app.verbose >= 2)
@@ -493,7 +515,7 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
         uint64_t t0 = view_now_ns();
         long frames = 0;
         st = run_loop(v, &frames, err);
-        if (v->recording.pid > 0 && view_record_stop(v) && !st && o->record)
+        if (view_record_finish(v) && !st && (o->record || o->stream))
             *err = v->err, st = err->status;
         if (!st && o->stats) st = print_stats(v, frames, (double)(view_now_ns() - t0) * 1e-9, err);
     }

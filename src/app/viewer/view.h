@@ -55,7 +55,12 @@ typedef struct view_opts {
     view_pointer pointer;
     double boid_len;      /* boid length, world units (at least 3 pixels drawn); 0 auto */
     const char *shot_dir; /* where the screenshot and record keys write */
-    const char *record;   /* a video of every frame, through ffmpeg (NULL: none) */
+    const char *record;   /* a video of the frames shown, through ffmpeg (NULL: none) */
+    const char *stream;   /* the frames live to a URL or v4l2 device (render/video.h) */
+    int video_fps;        /* the videos' frames a second */
+    int every_frame;      /* the recording takes every frame drawn, not real time */
+    long warmup;          /* steps before the first frame */
+    int follow_flock;     /* the camera starts following the flock's centre (key Z) */
     /* Scripting (tests, unattended checks). */
     long frames;              /* > 0: quit after this many frames */
     const char *shot_at_exit; /* PNG written after the last frame */
@@ -84,9 +89,6 @@ boids_status view_run(const view_opts *o, const boids_params *p, boids_error *er
 /* The interaction points and obstacles the viewer starts with: the config file's lines
  * (app_interact); and the look of its `view.` lines. */
 boids_status view_start_interact(view_opts *o, const boids_params *p, boids_error *err);
-
-/* Whether an executable ffmpeg is on PATH (--record and the record key need it). */
-int view_record_ffmpeg_found(void);
 
 /* Writes the viewer's key table as a Markdown table (docs/viewer.md holds it; a test checks
  * that they agree). */

@@ -34,6 +34,7 @@ render_camera view_camera(const view *v) {
 void view_camera_fit(view *v) {
     const boids_params *p = scene_params(v->sc);
     v->camera.lock = 0;
+    v->camera.flock = 0;
     v->camera.fitted = 1;
     if (view_is3d(v)) {
         camera3_reset(&v->camera.cam3, p->width, p->height, p->depth);
@@ -52,6 +53,7 @@ void view_camera_fit(view *v) {
 void view_camera_drag(view *v, double dx, double dy) {
     if (!view_is3d(v)) {
         if (!v->input.right_down) return;
+        v->camera.flock = 0;
         render_camera c = view_camera(v);
         v->camera.cx -= dx / c.scale;
         v->camera.cy -= dy / c.scale;
@@ -61,6 +63,7 @@ void view_camera_drag(view *v, double dx, double dy) {
         camera3_turn(&v->camera.cam3, dx, dy, v->window.fb_h);
     } else if (v->input.right_down) {
         camera3_pan(&v->camera.cam3, dx, dy, v->window.fb_h);
+        v->camera.flock = 0; /* the target is the person's now */
     } else {
         return;
     }
@@ -71,7 +74,10 @@ void view_camera_drag(view *v, double dx, double dy) {
 void view_camera_wheel(view *v, double notches) {
     v->camera.fitted = 0;
     if (view_is3d(v)) {
+        float before = v->camera.cam3.distance;
         camera3_wheel(&v->camera.cam3, notches);
+        /* following the flock, the wheel sets how close its frame is */
+        if (before > 0) v->camera.flock_zoom *= v->camera.cam3.distance / before;
         return;
     }
     /* Zoom about the cursor: the world point under it stays under it. */
@@ -152,4 +158,59 @@ void view_camera_follow(view *v, const float pos[3]) {
     glm_vec3_sub(target, v->camera.cam3.target, shift);
     glm_vec3_add(eye, shift, eye);
     camera3_look_at(&v->camera.cam3, eye, target);
+}
+
+void view_camera_flock_toggle(view *v) {
+    view_camera_state *cam = &v->camera;
+    cam->flock = !cam->flock;
+    cam->known = 0;
+    cam->flock_zoom = 1;
+    cam->lock = 0;
+    cam->fitted = 0;
+    if (cam->flock && view_is3d(v) && cam->cam3.mode == CAMERA3_FLY) camera3_toggle(&cam->cam3);
+}
+
+/* Eases x towards goal by the share a of the way. */
+static float ease(float x, float goal, double a) {
+    return (float)(x + a * (goal - x));
+}
+
+void view_camera_flock(view *v, uint64_t now) {
+    view_camera_state *cam = &v->camera;
+    if (!cam->flock) return;
+    int first = !cam->known;
+    /* read ten times a second: on gpu the flock is read back for it */
+    if (first || now - cam->flock_t >= 100000000u) {
+        boids_error e;
+        boids_error_clear(&e);
+        if (scene_flock_extent(v->sc, cam->centre, &cam->radius, &e)) {
+            cam->flock = 0;
+            view_say(v, "%s", e.msg);
+            return;
+        }
+        cam->flock_t = now;
+        cam->known = 1;
+    }
+    /* the camera moves a share of the way each frame: half a second to close 63% of it */
+    double dt = first ? 0 : (double)(now - cam->flock_frame) * 1e-9;
+    cam->flock_frame = now;
+    double a = first ? 1 : 1 - exp(-fmin(dt, 1.0) / 0.5);
+    const boids_params *p = scene_params(v->sc);
+    if (!view_is3d(v)) {
+        /* across a wrapping edge the shorter way: the camera jumps to the flock's image */
+        if (cam->cx - cam->centre[0] > p->width / 2) cam->cx -= p->width;
+        if (cam->centre[0] - cam->cx > p->width / 2) cam->cx += p->width;
+        if (cam->cy - cam->centre[1] > p->height / 2) cam->cy -= p->height;
+        if (cam->centre[1] - cam->cy > p->height / 2) cam->cy += p->height;
+        cam->cx = ease((float)cam->cx, cam->centre[0], a);
+        cam->cy = ease((float)cam->cy, cam->centre[1], a);
+        return;
+    }
+    /* The box: the orbit's centre on the flock's, far enough for a sphere of twice its rms
+     * radius (most of its boids) to fill the height of the view. */
+    camera3 *c3 = &cam->cam3;
+    for (int d = 0; d < 3; d++) c3->target[d] = ease(c3->target[d], cam->centre[d], a);
+    double side = fmin(p->width, fmin(p->height, p->depth));
+    double want = cam->flock_zoom * fmax(2 * cam->radius, side / 50) / sin(c3->fov_y / 2);
+    c3->distance = ease(c3->distance, (float)want, a);
 }

@@ -100,11 +100,22 @@ static void model_lines(const boids_params *p, char *a, char *b, size_t size) {
              p->fov);
 }
 
+/* Over a dense flock (more than VIEW_HUD_BACKING boids a thousand pixels of the window:
+ * 15,000 in 1280 x 800) shadowed letters are lost among the boids: the HUD gets a dark
+ * panel behind it there, and keeps the flock undimmed everywhere else. */
+static void backing(view *v, float x, float y, float w, float h) {
+    double px = (double)v->window.fb_w * v->window.fb_h;
+    if (px <= 0 || (double)scene_params(v->sc)->count * 1000 / px < VIEW_HUD_BACKING) return;
+    float ts = v->panel.ui.ts;
+    render_rect(v->r, x - 3 * ts, y - 3 * ts, w + 6 * ts, h + 5 * ts, 0x0b0e17d0u);
+}
+
 void view_hud_draw(view *v) {
     float ts = v->panel.ui.ts, x = 6 * ts, y = 6 * ts, lh = 10 * ts;
     const boids_params *p = scene_params(v->sc);
     char line[256];
     float w = 150 * ts;
+    backing(v, x, y, w + 20 * ts, 12 * lh + (view_now_ns() < v->hud.status_until ? lh : 0));
     snprintf(line, sizeof line, "order %.3f", v->hud.order);
     hud_text(v, x, y, line, 0xffffffff);
     order_plot(v, x, y, w);

@@ -25,7 +25,11 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
            sy = v->window.win_h ? (double)v->window.fb_h / v->window.win_h : 1;
     double nx = x * sx, ny = y * sy;
     view_camera_drag(v, nx - v->input.mx, ny - v->input.my);
-    if (nx != v->input.mx || ny != v->input.my) view_input_seen(v);
+    if (nx != v->input.mx || ny != v->input.my) {
+        view_input_seen(v);
+        v->input.moved |= v->input.pos_known;
+    }
+    v->input.pos_known = 1;
     v->input.mx = nx;
     v->input.my = ny;
     v->input.in_window = 1;
@@ -39,6 +43,7 @@ static void on_enter(GLFWwindow *w, int entered) {
         glfwGetCursorPos(w, &x, &y);
         v->input.mx = v->window.win_w ? x * v->window.fb_w / v->window.win_w : x;
         v->input.my = v->window.win_h ? y * v->window.fb_h / v->window.win_h : y;
+        v->input.pos_known = 1;
     }
     v->input.in_window = entered;
 }
@@ -47,6 +52,7 @@ static void on_button(GLFWwindow *w, int button, int action, int mods) {
     (void)mods;
     view *v = glfwGetWindowUserPointer(w);
     view_input_seen(v);
+    v->input.moved = 1;
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
         if (action == GLFW_PRESS) {
             v->input.left_down = 1;

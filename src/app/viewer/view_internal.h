@@ -24,8 +24,8 @@
  *                               points
  *   view_life.c    life         running unattended: signals, SIGHUP reload, attract mode,
  *                               frame times
- *   view_record.c  recording    recording the frames to a video through ffmpeg (--record,
- *                               F9)
+ *   view_record.c  recording    the frame read back once for screenshots and videos: the
+ *                               recording (--record, F9), the live stream (--stream)
  *   view_replay.c  replay       playing a recorded trajectory (--replay): pace,
  *                               direction, ends
  * Any file reads any section. A section's own file writes its bookkeeping; the settings in
@@ -41,6 +41,7 @@
 #include "render/camera3.h"
 #include "remote/osc.h"
 #include "render/render_scene.h"
+#include "render/video.h"
 #include "viewer/view.h"
 #include "viewer/view_ui.h"
 
@@ -58,7 +59,7 @@ enum {
     VIEW_HIST_PER_MS = 4,   /* frame-time histogram: quarter-millisecond bins ... */
     VIEW_HIST_BINS = 4000,  /* ... up to one second (longer frames share the last bin) */
     VIEW_SHOTS_WAITING = 8, /* screenshots asked for one frame (each its own file) */
-    VIEW_RECORD_FPS = 60    /* a recording's frame rate: one video frame per frame drawn */
+    VIEW_HUD_BACKING = 15   /* boids a thousand pixels from which the HUD has a backing panel */
 };
 
 typedef struct view view;
@@ -119,6 +120,9 @@ typedef struct view_input_state {
     int in_window, left_down, right_down, left_pressed, left_released;
     int press_on_panel;
     int release_next; /* scripted click: release the button before the next frame */
+    int pos_known;    /* mx, my are where the pointer is (an enter or a move said so) */
+    int moved;        /* someone moved the pointer or pressed a button: until then it
+                       * neither acts nor shows its circle */
     view_pointer pointer;
     /* the pointer acts this frame, at world (ptr_x, ptr_y) (view.c, from the above) */
     int ptr_predator, ptr_food;
@@ -141,6 +145,11 @@ typedef struct view_camera_state {
     uint64_t fly_ns; /* the previous frame's start: the fly keys' clock */
     int lock;
     int fitted; /* the camera is `fit`'s: it fits again when the window or panel changes */
+    /* following the flock's centre (`Z`, --follow-flock): where it was found, when */
+    int flock, known;
+    float centre[3], radius; /* scene_flock_extent's */
+    float flock_zoom;        /* the box: the wheel's share of the framing distance */
+    uint64_t flock_t, flock_frame;
 } view_camera_state;
 
 int view_is3d(const view *v);
@@ -161,6 +170,10 @@ render_view3 view_camera_box(const view *v);
 void view_camera_ray(const view *v, float eye[3], float ray[3]);
 /* A locked camera moves with the followed boid at pos (the box: orbits it). */
 void view_camera_follow(view *v, const float pos[3]);
+/* The camera that follows the flock's centre on / off; each frame, view_camera_flock moves
+ * it there (the plane: its centre; the box: the orbit about the flock, framing it). */
+void view_camera_flock_toggle(view *v);
+void view_camera_flock(view *v, uint64_t now);
 
 /* ---- view_sim.c: every change goes through boids_params_validate; a refused one keeps the
  * old state and says why on the status line ------------------------------------------------ */
@@ -194,7 +207,8 @@ typedef struct view_pace_state {
 extern const char *const view_preset_names[VIEW_PRESETS];
 int view_set_params(view *v, const boids_params *np); /* 1 if applied */
 void view_save_weights(view *v);
-void view_restart_random(view *v, boids_params np);
+/* 1 if the flock restarted (not in a replay, nor with parameters refused) */
+int view_restart_random(view *v, boids_params np);
 void view_restart_without(view *v, int k); /* rule k (0..2) at 0, or -1: all three */
 void view_reset(view *v);                  /* starting parameters and seed */
 long view_count_max(const view *v);        /* the largest N the viewer restarts with */
@@ -217,8 +231,20 @@ void view_step_cap(view *v, double ms);
 
 /* ---- view_panel.c ------------------------------------------------------------------------ */
 
+/* The panel's groups, folded to their heading by a click on it (view_panel.c). */
+enum {
+    VIEW_FOLD_PRESETS = 1,
+    VIEW_FOLD_RULES = 2,
+    VIEW_FOLD_SPEED = 4,
+    VIEW_FOLD_FLOCK = 8, /* a replay's REPLAY group too */
+    VIEW_FOLD_POINTER = 16,
+    VIEW_FOLD_COLOUR = 32
+};
+
 typedef struct view_panel_state {
     int shown;
+    unsigned folded;  /* VIEW_FOLD_ bits */
+    int fold_decided; /* the first frame has folded what makes the panel fit */
     ui ui;
     double scroll; /* pixels of the panel scrolled off its top */
     int unlinked;  /* the max speed slider moves max speed alone (seed 002's link off) */
@@ -308,25 +334,27 @@ double view_frame_percentile(const view *v, double q); /* q in (0, 1]; ms */
 
 /* ---- view_record.c ----------------------------------------------------------------------- */
 
-/* A recording under way: ffmpeg's process and the pipe into it. */
+enum { VIEW_VIDEO_RECORD = 0, VIEW_VIDEO_STREAM, VIEW_VIDEOS };
+
+/* The frame read back (once a frame, for whatever needs it) and the videos it goes to. */
 typedef struct view_record {
-    int pid, fd;  /* pid 0: not recording */
-    int reserved; /* path is the key's reserved name: removed if nothing is recorded */
-    int w, h;     /* frame size; a window resized stops the recording */
-    unsigned long frames;
-    char path[4096], temp[4160]; /* ffmpeg writes temp, renamed to path when it finishes */
-    unsigned char *pixels;
-    size_t size;
-    int want; /* the record key: start or stop after this frame (view.c) */
+    render_video out[VIEW_VIDEOS]; /* the recording (--record, F9) and the live stream */
+    render_pixels frame;           /* the frame as drawn, read back by view_grab */
+    int grabbed;                   /* frame holds this frame (present() clears it) */
+    int reserved; /* the recording's name is the key's reserved one: removed on failure */
+    int want;     /* the record key: start or stop after this frame (view.c) */
 } view_record;
 
+/* This frame's pixels, read back the first time they are asked for; NULL: v->err says why. */
+const unsigned char *view_grab(view *v);
 /* path NULL names a new file (view_new_file, .mp4). Errors into v->err; a failed frame
  * stops the recording. */
 boids_status view_record_start(view *v, const char *path);
-boids_status view_record_frame(view *v); /* the frame drawn, before the swap */
-boids_status view_record_stop(view *v);  /* ffmpeg finishes the file; renamed into place */
-void view_record_abort(view *v);         /* ffmpeg stopped, its file removed */
-void view_record_free(view *v);
+boids_status view_stream_start(view *v);  /* --stream, if given */
+boids_status view_record_frame(view *v);  /* the frame drawn, before the swap: to each video */
+boids_status view_record_stop(view *v);   /* ffmpeg finishes the file; renamed into place */
+boids_status view_record_finish(view *v); /* the recording and the stream, at the end */
+void view_record_abort(view *v);          /* ffmpeg stopped, its file removed; buffers freed */
 
 /* ---- view_replay.c ----------------------------------------------------------------------- */
 

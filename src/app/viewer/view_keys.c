@@ -114,6 +114,13 @@ static void follow(view *v, int arg) {
 static void lock_camera(view *v, int arg) {
     (void)arg;
     v->camera.lock = v->follow.on && !v->camera.lock;
+    if (v->camera.lock) v->camera.flock = 0;
+}
+
+static void follow_flock(view *v, int arg) {
+    (void)arg;
+    view_camera_flock_toggle(v);
+    view_say(v, "camera %s", v->camera.flock ? "follows the flock" : "stays where it is");
 }
 
 static void fit(view *v, int arg) {
@@ -235,6 +242,8 @@ static const view_key keys[] = {
      "pointer: off / predator / food / hover (left button: press and hold)"},
     {'f', 0, follow, 0, "`f`", "follow the boid nearest the pointer (see what it sees) / stop"},
     {'z', 0, lock_camera, 0, "`z`", "camera locks on the followed boid"},
+    {'Z', 0, follow_flock, 0, "`Z`",
+     "camera follows the flock's centre / stays (3-D: frames the flock; `--follow-flock`)"},
     /* The mouse, handled in view_input.c: listed for the help only. */
     {0, 0, NULL, 0, "wheel / right drag", "zoom / pan"},
     {0, 0, NULL, 0, "3-D: left drag / right drag", "orbit (fly: look around) / pan"},

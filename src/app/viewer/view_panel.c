@@ -8,8 +8,15 @@
 
 #define HEADING 0x8a93a6ffu
 
+/* A group's heading: a click folds or unfolds the group. 1 when the group is shown. */
+static int group(view *v, ui *u, const char *name, unsigned bit) {
+    unsigned *folded = &v->panel.folded;
+    if (ui_heading(u, 200 + (int)bit, name, (*folded & bit) != 0, HEADING)) *folded ^= bit;
+    return !(*folded & bit);
+}
+
 static void presets(view *v, ui *u) {
-    ui_label(u, "PRESETS", HEADING);
+    if (!group(v, u, "PRESETS", VIEW_FOLD_PRESETS)) return;
     int k = ui_buttons(u, 100, view_preset_names, 4, -1);
     if (k >= 0) view_apply_preset(v, k);
     k = ui_buttons(u, 101, view_preset_names + 4, 3, -1);
@@ -25,7 +32,7 @@ static void vicsek_rules(view *v, ui *u) {
     boids_params np = *scene_params(v->sc);
     double side = fmin(np.width, np.height);
     int changed = 0;
-    ui_label(u, "VICSEK", HEADING);
+    if (!group(v, u, "VICSEK", VIEW_FOLD_RULES)) return;
     changed |= ui_slider(u, 20, "noise eta", &np.noise, 0, 2 * M_PI, "%.2f rad", 0) != 0;
     changed |= ui_slider(u, 21, "speed v0", &np.speed, side * 1e-5, side * 0.1, "%.3g", 1) != 0;
     changed |= ui_slider(u, 22, "radius R", &np.vision_radius, side * 1e-3, side / 2, "%.3g", 1);
@@ -39,7 +46,7 @@ static void rules(view *v, ui *u) {
     }
     boids_params np = *scene_params(v->sc);
     int changed = 0;
-    ui_label(u, "RULES", HEADING);
+    if (!group(v, u, "RULES", VIEW_FOLD_RULES)) return;
     changed |= ui_slider(u, 1, "separation", &np.separation_weight, 0, 5, "%.2f", 0) != 0;
     changed |= ui_slider(u, 2, "alignment", &np.alignment_weight, 0, 5, "%.2f", 0) != 0;
     changed |= ui_slider(u, 3, "cohesion", &np.cohesion_weight, 0, 5, "%.2f", 0) != 0;
@@ -57,7 +64,7 @@ static void rules(view *v, ui *u) {
 static void speeds(view *v, ui *u) {
     boids_params np = *scene_params(v->sc);
     if (np.model == BOIDS_MODEL_VICSEK) return;
-    ui_label(u, "SPEED", HEADING);
+    if (!group(v, u, "SPEED", VIEW_FOLD_SPEED)) return;
     double side = fmin(np.width, np.height) / np.dt; /* a step may not cross half of it */
     if (ui_slider(u, 23, "max speed", &np.max_speed, side * 1e-4, side * 0.45, "%.3g", 1)) {
         if (!v->panel.unlinked) {
@@ -75,7 +82,7 @@ static void speeds(view *v, ui *u) {
 }
 
 static void flock(view *v, ui *u) {
-    ui_label(u, "FLOCK", HEADING);
+    if (!group(v, u, "FLOCK", VIEW_FOLD_FLOCK)) return;
     /* The slider shows N, but restarts the flock only when let go. */
     static double count_slider = -1;
     if (u->active != 7) count_slider = (double)scene_params(v->sc)->count;
@@ -103,7 +110,7 @@ static void flock(view *v, ui *u) {
 /* A replay's controls instead of the simulation's: its pace, a frame either way, pause,
  * direction and ends, follow. */
 static void replay(view *v, ui *u) {
-    ui_label(u, "REPLAY", HEADING);
+    if (!group(v, u, "REPLAY", VIEW_FOLD_FLOCK)) return;
     double rate = (double)v->pace.rate;
     if (ui_slider(u, 8, "frames per second", &rate, 1, 960, "%.0f", 1))
         view_set_rate(v, lround(rate));
@@ -136,13 +143,14 @@ static void look(view *v, ui *u) {
 
 static void display(view *v, ui *u) {
     /* In 3-D the left button turns the camera: the mode applies when the flock is planar. */
-    ui_label(u, view_is3d(v) ? "POINTER (IN 2-D)" : "POINTER", HEADING);
-    int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->input.pointer);
-    if (k >= 0) v->input.pointer = (view_pointer)k;
-    k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->input.pointer - 2);
-    if (k >= 0) v->input.pointer = (view_pointer)(k + 2);
-    ui_label(u, "COLOUR", HEADING);
-    k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->run.colour);
+    if (group(v, u, view_is3d(v) ? "POINTER (IN 2-D)" : "POINTER", VIEW_FOLD_POINTER)) {
+        int k = ui_buttons(u, 106, view_pointer_names, 2, (int)v->input.pointer);
+        if (k >= 0) v->input.pointer = (view_pointer)k;
+        k = ui_buttons(u, 109, view_pointer_names + 2, 2, (int)v->input.pointer - 2);
+        if (k >= 0) v->input.pointer = (view_pointer)(k + 2);
+    }
+    if (!group(v, u, "COLOUR", VIEW_FOLD_COLOUR)) return;
+    int k = ui_buttons(u, 107, render_colour_names, RENDER_COLOURS, (int)v->run.colour);
     if (k >= 0) v->run.colour = (render_colour)k;
     look(v, u);
     static const char *const views[] = {"HUD", "fit", "help"};
@@ -174,15 +182,27 @@ void view_panel_draw(view *v) {
     v->panel.scroll = fmax(0, fmin(v->panel.scroll, max));
     ui_begin(u, (float)v->window.fb_w - pw, (float)-v->panel.scroll, pw);
     scroll_bar(v, (float)v->window.fb_w - pw);
+    float speed_top = 0, speed_h = 0;
     if (v->o->replay) {
         replay(v, u);
     } else {
         presets(v, u);
         rules(v, u);
+        speed_top = u->y;
         speeds(v, u);
+        speed_h = u->y - speed_top;
         flock(v, u);
     }
     display(v, u);
     ui_label(u, "Tab: hide panel   ?: keys", HEADING);
     ui_end(u);
+    /* The first frame decides: a panel taller than the window by no more than the SPEED
+     * group (1280 x 800 at text scale 2) starts with it folded, and fits; a taller one
+     * scrolls, all of it unfolded, as folding one group would not make it fit. */
+    if (!v->panel.fold_decided && !(v->panel.folded & VIEW_FOLD_SPEED)) {
+        v->panel.fold_decided = 1;
+        float heading = 10 * u->ts;
+        if (u->h > v->window.fb_h && u->h - (speed_h - heading) <= v->window.fb_h)
+            v->panel.folded |= VIEW_FOLD_SPEED;
+    }
 }

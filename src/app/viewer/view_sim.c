@@ -34,12 +34,13 @@ int view_set_params(view *v, const boids_params *np) {
     return 1;
 }
 
-static void restart(view *v, boids_params np, uint64_t seed) {
+/* 1 when the flock restarted; 0 when it did not (a replay, refused parameters: said why). */
+static int restart(view *v, boids_params np, uint64_t seed) {
     boids_error e;
-    if (!params_ok(v, &np)) return;
+    if (!params_ok(v, &np)) return 0;
     if (scene_restart(v->sc, &np, seed, &e)) {
         view_say(v, "%s", e.msg);
-        return;
+        return 0;
     }
     v->follow.on = 0;
     view_order_clear(v);
@@ -47,11 +48,12 @@ static void restart(view *v, boids_params np, uint64_t seed) {
     v->pace.anchor_ns = view_now_ns();
     v->pace.anchor_steps = 0;
     view_camera_fit(v);
+    return 1;
 }
 
-void view_restart_random(view *v, boids_params np) {
+int view_restart_random(view *v, boids_params np) {
     v->sim.restarts++;
-    restart(v, np, v->sim.seed + v->sim.restarts);
+    return restart(v, np, v->sim.seed + v->sim.restarts);
 }
 
 void view_save_weights(view *v) {
@@ -67,9 +69,10 @@ void view_restart_without(view *v, int k) {
     np.separation_weight = k == 0 ? 0 : v->sim.weights[0];
     np.alignment_weight = k == 1 ? 0 : v->sim.weights[1];
     np.cohesion_weight = k == 2 ? 0 : v->sim.weights[2];
-    view_restart_random(v, np);
     static const char *const names[] = {"separation", "alignment", "cohesion"};
-    if (k >= 0 && k < 3) view_say(v, "restarted without %s", names[k]);
+    /* A replay restarts nothing: it has said so instead. */
+    if (view_restart_random(v, np) && k >= 0 && k < 3)
+        view_say(v, "restarted without %s", names[k]);
 }
 
 void view_reset(view *v) {

@@ -36,6 +36,17 @@ void ui_label(ui *u, const char *text, uint32_t rgba) {
     u->y += 10 * u->ts;
 }
 
+int ui_heading(ui *u, int id, const char *text, int folded, uint32_t rgba) {
+    int over = inside(u, u->x, u->y - u->ts, u->w, 10 * u->ts);
+    if (u->pressed && over) u->active = id;
+    int clicked = u->released && over && u->active == id;
+    const char *mark = folded ? "+" : "-";
+    render_text(u->r, u->x + u->w - render_text_width(mark, u->ts), u->y, u->ts, mark,
+                over ? UI_TEXT : rgba);
+    ui_label(u, text, over ? UI_TEXT : rgba);
+    return clicked;
+}
+
 int ui_slider(ui *u, int id, const char *label, double *v, double lo, double hi, const char *fmt,
               int log_scale) {
     char value[64];

@@ -26,6 +26,9 @@ void ui_end(ui *u);
 
 /* A text line. */
 void ui_label(ui *u, const char *text, uint32_t rgba);
+/* A group's heading, with "-" (or "+" when folded) at its right end; 1 when it was clicked
+ * (on release over the heading it was pressed on). */
+int ui_heading(ui *u, int id, const char *text, int folded, uint32_t rgba);
 
 /* Slider for *v in [lo, hi] (logarithmic if log_scale), label and value shown with fmt
  * ("%.2f"). Returns 1 while dragging changes the value, 2 when the drag ends. */
