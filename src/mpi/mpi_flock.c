@@ -397,7 +397,7 @@ static boids_status cut_rows(mflock *c, const boids_params *p, boids_tile *tp, g
         if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, K, c->cut, err))) {
             c->shared_failure = 1;
             if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
-            char why[sizeof err->msg]; /* vsnprintf may not read the buffer it writes */
+            char why[sizeof err->msg];  /* vsnprintf may not read the buffer it writes */
             memcpy(why, err->msg, sizeof why);
             return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
         }
