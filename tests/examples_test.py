@@ -15,7 +15,7 @@ rule keeps the command's options and their meaning:
     --every shrunk to fit inside them), --frames to at most 3, --seeds to at most 2, a
     viewer without --frames gets --frames 3, boids-bench runs --quick with its sizes cut to
     500 and 2000, mpirun starts 2 ranks, bench/mpi_scaling.py times 2000 and 4000 boids
-    on 1 and 2 ranks for 5 steps;
+    on 1 and 2 ranks for 5 steps, bench/mpi_memory.py measures 2000 boids;
   - the machine's facts: one monitor (--monitor N becomes 0), --baseline names this build's
     own boids-bench, /etc/boids/installation.ini is ./installation.ini;
   - the user's own files the documents name but do not write: installation.ini,
@@ -179,6 +179,8 @@ def rewrite(cmd, build):
                             ("--steps", "5")):
                 if flag in words:
                     words[words.index(flag) + 1] = v
+        if any(w.endswith("mpi_memory.py") for w in words) and "--sizes" in words:
+            words[words.index("--sizes") + 1] = "2000"  # the memory table's runs: a small flock
         if name == "osc_soak.py" or "osc_soak.py" in " ".join(words):
             k = next(i for i, w in enumerate(words) if w.endswith("osc_soak.py")) + 2
             words[k] = "5"  # seconds: the hour-long soak's harness, not its hour
@@ -196,7 +198,7 @@ def scratch(source, build, python):
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
     for sub in ("docs/data", "docs/img", "bench/results", "frames", "bin"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
-    for script in ("mpi_scaling.py",):  # the benchmark's scripts the documents run
+    for script in ("mpi_scaling.py", "mpi_memory.py"):  # the benchmark's scripts the documents run
         os.symlink(os.path.join(source, "bench", script), os.path.join(d, "bench", script))
     for script in sorted(f for f in os.listdir(os.path.join(source, "docs"))
                          if f.endswith(".py")):  # the documents' plotting scripts

@@ -130,6 +130,53 @@ def cpu():
               "run's", p.returncode == 0 and open(out, "rb").read() == open(full, "rb").read(),
               p.stderr[-600:])
 
+    # No rank holds the whole flock: with the order alone on stdout, the initial flock is made
+    # in parts, the order summed through the parts and the state, the checkpoint (.npy and
+    # CSV, with their sidecars) and the .npy trajectory (f4, f8) written by every rank at
+    # once; each file is one process's.
+    for name, extra in (("plane wrap", ["--preset", "lab", "-n", "3000"]),
+                        ("box walls vicsek noise",
+                         ["--preset", "vicsek", "-n", "3000", "--set", "dim=3", "--set",
+                          "boundary=walls", "--set", "noise=1"])):
+        files = {}
+        for ranks in (None, 2, 3, 4):
+            tag = f"parts{ranks or 1}"
+            outs = [os.path.join(d, f"{tag}.{x}")
+                    for x in ("save.npy", "save.csv", "ck.npy", "t4.npy", "t8.npy")]
+            cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+            p = run(*cmd, *base, *extra, "--every", "10", "--order-only", "--save", outs[0],
+                    "--checkpoint-every", "15", "--checkpoint", outs[2], "--trajectory", outs[3])
+            p3 = run(*cmd, *base, *extra, "--every", "20", "--order-only", "--trajectory",
+                     outs[4], "--trajectory-dtype", "f8")
+            p2 = run(*cmd, *base[:2], *extra, "--steps", "25", "--save", outs[1])
+            check(f"in parts, {name}: {ranks or 1} rank(s) exit 0",
+                  p.returncode == p2.returncode == p3.returncode == 0,
+                  (p.stderr + p2.stderr + p3.stderr)[-600:])
+            files[ranks] = [p.stdout.encode()] + [
+                open(f, "rb").read() if os.path.exists(f) else b"" for f in
+                (outs[0], outs[0] + ".json", outs[1], outs[1] + ".json", outs[2], outs[2] + ".json",
+                 outs[3], outs[4])]
+        what = ("stdout", "save.npy", "save.npy.json", "save.csv", "save.csv.json", "checkpoint",
+                "checkpoint.json", "trajectory f4", "trajectory f8")
+        for ranks in (2, 3, 4):
+            for w, a, b in zip(what, files[None], files[ranks]):
+                check(f"in parts, {name}: {ranks} ranks, {w} byte-identical ({len(a)} bytes)",
+                      a == b and len(a) > 0, f"{len(a)} vs {len(b)} bytes")
+
+    # A state read in parts (.npy: each rank its rows) whose sidecar's flock_hash is not its
+    # boids' is refused, as one process refuses it, and nothing is run.
+    stale = os.path.join(d, "parts1.save.npy")
+    text = open(stale + ".json").read()
+    hexhash = text.split('"flock_hash": "')[1][:16]
+    with open(stale + ".json", "w") as f:
+        f.write(text.replace(hexhash, "0123456789abcdef"))
+    for ranks in (None, 3):  # the file of the last case above, the box's
+        cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+        p = run(*cmd, *base, *extra, "--load", stale)
+        check(f"a stale sidecar read in parts: {ranks or 1} rank(s) refuse it (exit 2)",
+              p.returncode == 2 and "flock_hash" in p.stderr and "changed after the save"
+              in p.stderr, (p.returncode, p.stderr[-600:]))
+
     # A flock that gathers (all of it drawn to one food point inside walls): the rows are cut
     # again as it does, and the bytes stay one process's.
     gather = [*base[:2], "--steps", "120", "--preset", "lab", "-n", "3000", "--set",
@@ -246,11 +293,16 @@ def faults():
           "rank 2" in p.stderr and "initial state" in p.stderr, p.stderr[-900:])
 
     # A rank killed mid-run: the job ends with an error naming it within a minute, and the
-    # final state file is not written.
+    # final state file is not written, nor any temporary file left (the series, the
+    # trajectory and the checkpoint are open, or being written, when it dies).
+    d = tmpdir()
     save = os.path.join(d, "final.csv")
     # Its ranks are recorded, so that whatever happens none is left running.
     job = subprocess.Popen([*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "-n", "20000",
-                            "--steps", "100000", "--order-only", "--save", save],
+                            "--steps", "100000", "--every", "50", "--order-only", "--save", save,
+                            "--series", os.path.join(d, "series.csv"), "--trajectory",
+                            os.path.join(d, "traj.npy"), "--checkpoint-every", "3",
+                            "--checkpoint", os.path.join(d, "ck.npy")],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     ranks = set()
@@ -290,7 +342,13 @@ def faults():
     if victim is None:
         end_job()
         return
-    time.sleep(1.0)  # well into the steps
+    for _ in range(300):  # well into the steps: the outputs' temporary files are there
+        if any(".tmp" in f for f in os.listdir(d)):
+            break
+        time.sleep(0.1)
+    check("the outputs' temporary files exist before the kill",
+          any(".tmp" in f for f in os.listdir(d)), os.listdir(d))
+    time.sleep(1.0)
     os.kill(victim, signal.SIGKILL)
     t0 = time.monotonic()
     try:
@@ -304,6 +362,8 @@ def faults():
         end_job()
         check("a killed rank ends the job within a minute", False)
     check("no final state file", not os.path.exists(save), os.listdir(d))
+    left = [f for f in os.listdir(d) if ".tmp" in f]
+    check("no temporary file left by any rank", not left, left)
 
 
 {"cpu": cpu, "gpu": gpu, "faults": faults, "menu": menu}[MODE]()

@@ -8,6 +8,7 @@
 
 #include "boids/rng.h"
 #include "check.h"
+#include "flock_part.h"
 #include "shortest.h"
 
 boids_status boids_flock_alloc(boids_flock *f, size_t n, boids_error *err) {
@@ -72,10 +73,26 @@ boids_status boids_flock_copy(boids_flock *dst, const boids_flock *src, boids_er
 }
 
 void boids_flock_randomize(boids_flock *f, const boids_params *p, uint64_t seed) {
+    boids_flock_randomize_from(f, p, seed, 0);
+}
+
+void boids_part_range(size_t N, size_t part, size_t parts, size_t *first, size_t *n) {
+    /* N * part / parts rounded down, without the product's overflow */
+    const size_t q = N / parts, r = N % parts;
+    const size_t lo = q * part + r * part / parts, hi = q * (part + 1) + r * (part + 1) / parts;
+    *first = lo;
+    *n = hi - lo;
+}
+
+void boids_flock_randomize_from(boids_flock *f, const boids_params *p, uint64_t seed,
+                                size_t first) {
     /* No error channel: nothing to fill, or arrays missing, leaves the flock as it is. */
     if (!p || boids_flock_bad_arrays(f) || !f->x) return;
     boids_rng r;
     boids_rng_seed(&r, seed);
+    /* The boids before first: their draws (five in 3-D, three in the plane) dropped. */
+    const size_t skip = first * (f->z ? 5 : 3);
+    for (size_t i = 0; i < skip; i++) (void)boids_rng_random(&r);
     if (f->z) {
         for (size_t i = 0; i < f->n; i++) {
             double c = boids_rng_uniform(&r, -1, 1);
@@ -199,11 +216,9 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
 
 /* The sum of the unit velocities, component by component in order x, y (z), then its
  * length over N: seed 000's orden() in the plane, the same with z last in the box. */
-double boids_order(const boids_flock *f) {
-    if (boids_flock_bad_arrays(f)) return 0.0;
+void boids_order_add(const boids_flock *f, double u[3]) {
     const int dim = boids_flock_dim(f);
     const double *vel[3] = {f->vx, f->vy, f->vz};
-    double u[3] = {0, 0, 0};
     for (size_t i = 0; i < f->n; i++) {
         double v2 = 0;
         for (int a = 0; a < dim; a++) v2 += vel[a][i] * vel[a][i];
@@ -211,21 +226,34 @@ double boids_order(const boids_flock *f) {
         if (v == 0) continue;
         for (int a = 0; a < dim; a++) u[a] += vel[a][i] / v;
     }
+}
+
+double boids_order_of(const double u[3], int dim, size_t n) {
     double u2 = 0;
     for (int a = 0; a < dim; a++) u2 += u[a] * u[a];
-    return f->n ? sqrt(u2) / (double)f->n : 0.0;
+    return n ? sqrt(u2) / (double)n : 0.0;
+}
+
+double boids_order(const boids_flock *f) {
+    if (boids_flock_bad_arrays(f)) return 0.0;
+    double u[3] = {0, 0, 0};
+    boids_order_add(f, u);
+    return boids_order_of(u, boids_flock_dim(f), f->n);
+}
+
+uint64_t boids_flock_hash_array(const boids_flock *f, int a, uint64_t h) {
+    const double *arrays[6] = {f->x, f->y, f->vx, f->vy, f->z, f->vz};
+    const unsigned char *bytes = (const unsigned char *)arrays[a];
+    for (size_t i = 0; i < f->n * sizeof(double); i++) {
+        h ^= bytes[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 uint64_t boids_flock_hash(const boids_flock *f) {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = BOIDS_HASH_START;
     if (boids_flock_bad_arrays(f) || !f->x) return h; /* the hash of no bytes */
-    const double *arrays[6] = {f->x, f->y, f->vx, f->vy, f->z, f->vz};
-    for (int a = 0; a < (f->z ? 6 : 4); a++) {
-        const unsigned char *bytes = (const unsigned char *)arrays[a];
-        for (size_t i = 0; i < f->n * sizeof(double); i++) {
-            h ^= bytes[i];
-            h *= 0x100000001b3ull;
-        }
-    }
+    for (int a = 0; a < (f->z ? 6 : 4); a++) h = boids_flock_hash_array(f, a, h);
     return h;
 }

@@ -3,6 +3,7 @@
 
 #include "atomic_file.h"
 #include "check.h"
+#include "flock_part.h"
 #include "npy_format.h"
 #include "text_lines.h"
 
@@ -416,14 +417,8 @@ static boids_status check_sidecar(const state_read *r, const sidecar *c, const b
     if (c->has_n && c->n != r->n)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: key \"n\": %llu, but %s holds %zu boids",
                                name, c->n, r->path, r->n);
-    if (c->has_hash && c->hash != boids_flock_hash(out))
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "%s: key \"flock_hash\": %016llx, but the boids of %s hash to "
-                               "%016llx: the %s changed after the save, so the step and seed may "
-                               "be another state's (delete the sidecar to start at step 0, or "
-                               "its flock_hash to keep them)",
-                               name, (unsigned long long)c->hash, r->path,
-                               (unsigned long long)boids_flock_hash(out), r->kind);
+    if (c->has_hash && out)
+        return boids_state_hash_check(r->path, c->hash, boids_flock_hash(out), err);
     return BOIDS_OK;
 }
 
@@ -431,6 +426,18 @@ static boids_status check_sidecar(const state_read *r, const sidecar *c, const b
 static int is_npy(const char *path) {
     size_t len = strlen(path);
     return len > 4 && !strcmp(path + len - 4, ".npy");
+}
+
+boids_status boids_state_hash_check(const char *path, uint64_t want, uint64_t got,
+                                    boids_error *err) {
+    if (want == got) return BOIDS_OK;
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "%s.json: key \"flock_hash\": %016llx, but the boids of %s hash to "
+                           "%016llx: the %s changed after the save, so the step and seed may "
+                           "be another state's (delete the sidecar to start at step 0, or "
+                           "its flock_hash to keep them)",
+                           path, (unsigned long long)want, path, (unsigned long long)got,
+                           is_npy(path) ? ".npy file" : "CSV");
 }
 
 /* The boids of a CSV state into out (allocated here); *r and *step say what else it held. */
@@ -503,7 +510,8 @@ static boids_status npy_state_header(FILE *f, const struct stat *st, const char 
 /* The boids of a .npy state into out (allocated here), each checked as a CSV line is: finite
  * numbers and, with parameters, a boid they allow. */
 static boids_status read_npy(const char *path, const boids_params *p, boids_flock *out,
-                             state_read *r, char *shown, size_t shown_size, boids_error *err) {
+                             state_read *r, char *shown, size_t shown_size, size_t part,
+                             size_t parts, size_t *first, boids_error *err) {
     text_short_path(path, shown, shown_size);
     /* Only a regular file is opened (a FIFO would block the open), and its size bounds what
      * is allocated; fstat on the open file checks what is actually read. */
@@ -523,21 +531,31 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
     if (!s) s = npy_state_header(f, &st, shown, p, &h, err);
     size_t n = s ? 0 : h.shape[0], vals = s ? 0 : h.shape[1], item = h.f8 ? 8 : 4;
     int dim = (int)vals / 2;
-    if (!s) s = boids_flock_alloc_dim(out, n, dim, err);
+    size_t lo = 0, count = n; /* the part's rows: lo .. lo + count - 1 */
+    if (!s) boids_part_range(n, part, parts, &lo, &count);
+    *first = lo;
+    if (!s && count == 0)
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: %zu boids for %zu parts: a part is empty",
+                            shown, n, parts);
+    if (!s) s = boids_flock_alloc_dim(out, count, dim, err);
+    if (!s && lo && fseeko(f, (off_t)(h.data_offset + lo * vals * item), SEEK_SET) != 0)
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file: %s", shown,
+                            strerror(errno));
     double *cols[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
     if (dim == 2) cols[2] = out->vx, cols[3] = out->vy;
     const char *const *names = dim == 3 ? names3 : names2;
     enum { CHUNK = 1024 }; /* boids a read: a fixed 48 KiB buffer */
     unsigned char buf[CHUNK * 6 * 8];
-    for (size_t i = 0; !s && i < n; i += CHUNK) {
-        size_t end = i + CHUNK < n ? i + CHUNK : n, bytes = (end - i) * vals * item;
+    for (size_t i = lo; !s && i < lo + count; i += CHUNK) {
+        size_t end = i + CHUNK < lo + count ? i + CHUNK : lo + count,
+               bytes = (end - i) * vals * item;
         if (fread(buf, 1, bytes, f) != bytes)
             s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: truncated at boid %zu", shown, i);
         for (size_t k = i; !s && k < end; k++) {
             double v[6];
             for (size_t c = 0; !s && c < vals; c++) {
                 v[c] = npy_get_value(buf + ((k - i) * vals + c) * item, h.f8);
-                cols[c][k] = v[c];
+                cols[c][k - lo] = v[c];
                 if (!isfinite(v[c]))
                     s = boids_error_set(err, BOIDS_ERR_INPUT,
                                         "%s: boid %zu (row %zu): column %s: %g is not a finite "
@@ -557,26 +575,68 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
     return s;
 }
 
+/* The state of path, or its part `part` of `parts` (*first: its first id; *n: the state's N),
+ * into out; the sidecar into c, checked but for its hash when a part is read. */
+static boids_status load_part(const char *path, const boids_params *p, size_t part, size_t parts,
+                              boids_flock *out, size_t *first, size_t *n, sidecar *c,
+                              boids_error *err) {
+    memset(out, 0, sizeof *out);
+    state_read r;
+    char shown[160];
+    uint32_t legacy_step = 0;
+    *first = 0;
+    boids_status s = is_npy(path)
+                         ? read_npy(path, p, out, &r, shown, sizeof shown, part, parts, first, err)
+                         : read_csv(path, p, out, &r, shown, sizeof shown, &legacy_step, err);
+    if (!s && !is_npy(path) && parts > 1) { /* the CSV's part kept */
+        boids_flock whole = *out, keep;
+        size_t cnt;
+        boids_part_range(whole.n, part, parts, first, &cnt);
+        if (cnt == 0)
+            s = boids_error_set(err, BOIDS_ERR_INPUT,
+                                "%s: %zu boids for %zu parts: a part is empty", shown, whole.n,
+                                parts);
+        if (!s) s = boids_flock_alloc_dim(&keep, cnt, r.dim, err);
+        for (int a = 0; !s && a < 2 * r.dim; a++) {
+            double *src[6] = {whole.x, whole.y, whole.vx, whole.vy, whole.z, whole.vz};
+            double *dst[6] = {keep.x, keep.y, keep.vx, keep.vy, keep.z, keep.vz};
+            memcpy(dst[a], src[a] + *first, cnt * sizeof(double));
+        }
+        boids_flock_free(&whole);
+        *out = s ? (boids_flock){0} : keep;
+    }
+    *n = s ? 0 : r.n;
+    if (!s) s = read_sidecar(path, c, err);
+    if (!s && c->present) s = check_sidecar(&r, c, parts > 1 ? NULL : out, err);
+    if (!s) out->step = c->has_step ? c->step : legacy_step;
+    if (s && out->x) boids_flock_free(out);
+    if (s) memset(out, 0, sizeof *out);
+    return s;
+}
+
+boids_status boids_state_load_part(const char *path, const boids_params *p, size_t part,
+                                   size_t parts, boids_flock *f, boids_state_part *info,
+                                   boids_error *err) {
+    if (!path || !f || !info || parts == 0 || part >= parts)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load_part: bad arguments");
+    sidecar c;
+    boids_status s = load_part(path, p, part, parts, f, &info->first, &info->n_total, &c, err);
+    info->has_hash = !s && c.has_hash;
+    info->hash = c.hash;
+    info->noise_seed = !s && c.has_seed ? c.noise_seed : -1;
+    return s;
+}
+
 static boids_status load(const char *path, const boids_params *p, boids_flock *out,
                          long *noise_seed, boids_error *err) {
     if (!path || !out)
         return boids_error_set(err, BOIDS_ERR_INPUT, "boids_state_load: %s is NULL",
                                !path ? "the file name" : "the flock");
-    memset(out, 0, sizeof *out);
     if (noise_seed) *noise_seed = -1;
-    state_read r;
-    char shown[160];
-    uint32_t legacy_step = 0;
-    boids_status s = is_npy(path)
-                         ? read_npy(path, p, out, &r, shown, sizeof shown, err)
-                         : read_csv(path, p, out, &r, shown, sizeof shown, &legacy_step, err);
     sidecar c;
-    if (!s) s = read_sidecar(path, &c, err);
-    if (!s && c.present) s = check_sidecar(&r, &c, out, err);
-    if (!s) out->step = c.has_step ? c.step : legacy_step;
+    size_t first, n;
+    boids_status s = load_part(path, p, 0, 1, out, &first, &n, &c, err);
     if (!s && noise_seed && c.has_seed) *noise_seed = c.noise_seed;
-    if (s && out->x) boids_flock_free(out);
-    if (s) memset(out, 0, sizeof *out);
     return s;
 }
 
@@ -595,6 +655,18 @@ boids_status boids_state_load_seeded(const char *path, const boids_params *p, bo
     return load(path, p, out, noise_seed, err);
 }
 
+const char *boids_state_csv_header(int dim) {
+    return dim == 3 ? "x,y,z,vx,vy,vz\n" : "x,y,vx,vy\n";
+}
+
+int boids_state_csv_row(char *buf, size_t size, const boids_flock *fl, size_t i) {
+    if (fl->z)
+        return snprintf(buf, size, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i],
+                        fl->z[i], fl->vx[i], fl->vy[i], fl->vz[i]);
+    return snprintf(buf, size, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i],
+                    fl->vy[i]);
+}
+
 /* The rows of fl into the open state file csv: a .npy array of shape (N, 2 * dim), '<f8', or the
  * CSV. A write error shows in ferror(out). */
 static void write_rows(FILE *csv, int npy, const boids_flock *fl) {
@@ -602,24 +674,28 @@ static void write_rows(FILE *csv, int npy, const boids_flock *fl) {
         size_t shape[2] = {fl->n, 2 * (size_t)boids_flock_dim(fl)};
         npy_write_header(csv, shape, 2, 1);
         npy_write_flock(csv, fl, 1); /* a failed write shows in ferror, at the commit */
-    } else if (fl->z) {
-        fputs("x,y,z,vx,vy,vz\n", csv);
-        for (size_t i = 0; i < fl->n; i++)
-            fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->z[i],
-                    fl->vx[i], fl->vy[i], fl->vz[i]);
-    } else {
-        fputs("x,y,vx,vy\n", csv);
-        for (size_t i = 0; i < fl->n; i++)
-            fprintf(csv, "%.17g,%.17g,%.17g,%.17g\n", fl->x[i], fl->y[i], fl->vx[i], fl->vy[i]);
+        return;
     }
+    fputs(boids_state_csv_header(boids_flock_dim(fl)), csv);
+    char line[BOIDS_STATE_CSV_ROW];
+    for (size_t i = 0; i < fl->n; i++) {
+        boids_state_csv_row(line, sizeof line, fl, i);
+        fputs(line, csv);
+    }
+}
+
+void boids_state_sidecar_write(FILE *json, int dim, size_t n, uint32_t step, long noise_seed,
+                               uint64_t hash) {
+    fprintf(json, "{\n  \"step\": %lu,\n", (unsigned long)step);
+    if (noise_seed >= 0) fprintf(json, "  \"noise_seed\": %ld,\n", noise_seed);
+    fprintf(json, "  \"dim\": %d,\n  \"n\": %zu,\n  \"flock_hash\": \"%016llx\"\n}\n", dim, n,
+            (unsigned long long)hash);
 }
 
 /* The sidecar's object of fl into the open file. */
 static void write_sidecar(FILE *json, const boids_flock *fl, long noise_seed) {
-    fprintf(json, "{\n  \"step\": %lu,\n", (unsigned long)fl->step);
-    if (noise_seed >= 0) fprintf(json, "  \"noise_seed\": %ld,\n", noise_seed);
-    fprintf(json, "  \"dim\": %d,\n  \"n\": %zu,\n  \"flock_hash\": \"%016llx\"\n}\n",
-            boids_flock_dim(fl), fl->n, (unsigned long long)boids_flock_hash(fl));
+    boids_state_sidecar_write(json, boids_flock_dim(fl), fl->n, fl->step, noise_seed,
+                              boids_flock_hash(fl));
 }
 
 boids_status boids_state_save_seeded(const char *path, const boids_flock *fl, long noise_seed,

@@ -189,7 +189,8 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err))) {
             free(cand);
             c->shared_failure = 1;
-            char why[sizeof err->msg]; /* vsnprintf may not read the buffer it writes */
+            if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
+            char why[sizeof err->msg];  /* vsnprintf may not read the buffer it writes */
             memcpy(why, err->msg, sizeof why);
             return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
         }
@@ -644,46 +645,43 @@ void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
     if (s->steps == 0) s->boids_min = s->boids_max = 0;
 }
 
-/* The first tiles, from the whole flock every rank holds: this rank's boids as records. */
-static boids_status first_tiles(mflock *c, const boids_params *p, const boids_flock *w,
-                                boids_error *err) {
-    boids_tile t = {.n_global = w->n};
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
-        boids_tile_box_empty(&t.box);
-        boids_tile_box_add(&t.box, w);
-        t.has_box = 1;
-    }
-    grid_geomd g;
-    boids_status s = boids_backend_tile_geom(c->local, p, &t, &g, err);
-    if (s) return s;
-    const uint32_t nrows = g.n[c->dim - 1];
-    if (!grow(&c->hist, &c->hist_cap, nrows, sizeof *c->hist) ||
-        !grow(&c->hist_all, &c->hist_all_cap, nrows, sizeof *c->hist_all))
-        return nomem(c, "the row counts", err);
-    memset(c->hist_all, 0, nrows * sizeof *c->hist_all);
-    const double *along = axis_of(c, w, c->dim - 1);
-    for (size_t i = 0; i < w->n; i++) c->hist_all[boids_tile_row(&g, along[i])]++;
-    if ((s = boids_tile_cut(c->hist_all, nrows, g.wrap, c->size, c->cut, err))) return s;
-    c->have_cut = 1;
-    c->nrows = nrows;
-    size_t m = 0;
-    for (size_t i = 0; i < w->n; i++)
-        m += boids_tile_of_row(c->cut, c->size, boids_tile_row(&g, along[i])) == c->rank;
-    if (!grow(&c->own, &c->own_cap, m, c->rs)) return nomem(c, "its boids", err);
+uint32_t mpi_flock_step(const boids_backend *b) {
+    return ((const mflock *)b)->step;
+}
+
+MPI_Comm mpi_flock_comm(const boids_backend *b) {
+    return ((const mflock *)b)->comm;
+}
+
+/* The first tiles: this rank's part of the flock (ids first ..) as records, then the cut of
+ * the whole flock and every boid sent to its tile's rank, as a step does. */
+static boids_status first_tiles(mflock *c, const boids_params *p, const boids_flock *part,
+                                size_t first, boids_error *err) {
+    if (!grow(&c->own, &c->own_cap, part->n, c->rs)) return nomem(c, "its boids", err);
     double *ax[6];
-    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, w, k);
-    for (size_t i = 0; i < w->n; i++) {
-        if (boids_tile_of_row(c->cut, c->size, boids_tile_row(&g, along[i])) != c->rank) continue;
-        unsigned char *r = rec_at(c, c->own, c->m++);
-        uint32_t gid = (uint32_t)i;
+    for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, part, k);
+    for (size_t i = 0; i < part->n; i++) {
+        unsigned char *r = rec_at(c, c->own, i);
+        uint32_t gid = (uint32_t)(first + i);
         memcpy(r, &gid, sizeof gid);
         for (int k = 0; k < 2 * c->dim; k++) rec_set(r, k, (float)ax[k][i]);
     }
-    return BOIDS_OK;
+    c->m = part->n;
+    boids_tile t;
+    grid_geomd g;
+    boids_status s = mflock_plan(c, p, &t, &g, err);
+    if (!s) s = migrate(c, &g, err);
+    /* The first migration moved about (K - 1) / K of the boids; a step's moves a few rows'
+     * worth: its buffers start again from nothing rather than stay the flock's size. */
+    free(c->buf), free(c->rbuf);
+    c->buf = c->rbuf = NULL;
+    c->buf_cap = c->rbuf_cap = 0;
+    return s;
 }
 
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
-                                const boids_flock *whole, const char *prog, boids_error *err) {
+                                const boids_flock *part, size_t first, size_t n, const char *prog,
+                                boids_error *err) {
     mflock *c = calloc(1, sizeof *c);
     if (!c) {
         boids_backend_destroy(local);
@@ -694,19 +692,19 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
     c->comm = comm;
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->size);
-    c->dim = boids_flock_dim(whole);
+    c->dim = boids_flock_dim(part);
     c->rs = 4 + 8 * (size_t)c->dim;
-    c->n_global = whole->n;
-    c->step = whole->step;
+    c->n_global = n;
+    c->step = part->step;
     c->single = c->size == 1;
-    c->st.boids_min = (double)whole->n;
+    c->st.boids_min = (double)n;
     c->overlap = 1;
     c->rate = -1;
     c->resident = !c->single && boids_backend_tile_resident(local);
     MPI_Type_contiguous((int)c->rs, MPI_BYTE, &c->rec_type);
     MPI_Type_commit(&c->rec_type);
     c->base.ops = strcmp(boids_backend_name(local), "gpu") ? &ops_cpu : &ops_gpu;
-    c->base.n = whole->n;
+    c->base.n = n;
     c->base.dim = c->dim;
     boids_status s = BOIDS_OK;
     const char *why = boids_tile_refusal(p);
@@ -714,9 +712,9 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
         /* one rank steps the whole flock as one process does */
     } else if (why) {
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s", why);
-    } else if (whole->n > UINT32_MAX) {
-        s = boids_error_set(err, BOIDS_ERR_LIMIT, "%zu boids: the ids are 32-bit (at most %u)",
-                            whole->n, UINT32_MAX);
+    } else if (n > UINT32_MAX) {
+        s = boids_error_set(err, BOIDS_ERR_LIMIT, "%zu boids: the ids are 32-bit (at most %u)", n,
+                            UINT32_MAX);
     } else {
         const size_t K = (size_t)c->size;
         c->cut = calloc(K + 1, sizeof *c->cut);
@@ -725,17 +723,17 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         } else {
             c->sdispl = c->scount + K, c->rcount = c->scount + 2 * K, c->rdispl = c->scount + 3 * K;
-            s = first_tiles(c, p, whole, err);
+            s = first_tiles(c, p, part, first, err);
         }
     }
     /* Every rank made it, or none goes on. */
-    int mine = s ? c->rank : c->size, first;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (first < c->size) {
+    int mine = s ? c->rank : c->size, bad;
+    MPI_Allreduce(&mine, &bad, 1, MPI_INT, MPI_MIN, comm);
+    if (bad < c->size) {
         if (!s)
             boids_error_set(err, BOIDS_ERR_RUNTIME,
-                            "rank %d could not set up its tile (its message above)", first);
-        else if (c->rank != 0 && first != 0)
+                            "rank %d could not set up its tile (its message above)", bad);
+        else if (c->rank != 0 && bad != 0)
             fprintf(stderr, "%s: rank %d: %s\n", prog, c->rank, err->msg);
         op_destroy(&c->base);
         return NULL;

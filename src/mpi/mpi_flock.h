@@ -27,15 +27,18 @@
  * share (a cut of other rows, when the grid changed, always). */
 #define MPI_FLOCK_GAIN 0.05
 
-/* The split flock of whole (present on every rank, the same flock), stepped on each rank
- * by local: with one rank, local must hold whole and steps it alone; with more, local may
- * hold anything of whole's dimension (it is replaced by the rank's window each step).
+/* The split flock of n boids (every rank with the same n), of which this rank brings part:
+ * the boids first .. first + part->n - 1 (any range; together the ranks bring each boid
+ * once, at the same step), stepped on each rank by local: with one rank, part is the whole
+ * flock and local must hold it and steps it alone; with more, local may hold anything of the
+ * flock's dimension (it is replaced by the rank's window each step). part is copied.
  * Takes local (destroyed with the split flock, or on failure). Collective. NULL on failure,
  * the same on every rank for a refusal of the model or the cut (err says why); a rank
  * other than 0 whose own setup failed also prints its message on stderr, after prog (the
  * program's name), since rank 0's err names only the rank. */
 boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids_params *p,
-                                const boids_flock *whole, const char *prog, boids_error *err);
+                                const boids_flock *part, size_t first, size_t n, const char *prog,
+                                boids_error *err);
 
 /* on = 1 (the default): each step moves the tile's interior rows while the halo is on its
  * way, then the border rows; 0: waits for the halo, then moves the tile at once. The same
@@ -56,6 +59,16 @@ void mpi_flock_set_window(boids_backend *b, int on);
 /* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
+
+/* The rank's own boids at the current step: *m records of rs bytes (gid, dim float positions,
+ * dim float velocities), in no particular order; valid until the next step. Not collective.
+ * (With one rank the local backend holds the flock: *m is 0.) */
+boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
+                             boids_error *err);
+
+/* The communicator the flock is split over, and the flock's step. */
+MPI_Comm mpi_flock_comm(const boids_backend *b);
+uint32_t mpi_flock_step(const boids_backend *b);
 
 /* Whether the last failure of b is known to every rank (all returned it): then every rank
  * can stop on its own; else the others wait for this one, which must end the job. */

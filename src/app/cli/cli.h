@@ -180,6 +180,12 @@ boids_status app_interact_places(const app_opts *o, const boids_params *p, boids
 boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *f,
                                boids_error *err);
 
+/* What app_initial_flock does once a state of n boids is loaded (its sidecar's noise seed
+ * saved, -1: none): --count checked against n, p->count set, the noise seed chosen. For a
+ * program that loads the state itself (boids-mpi sim, in parts). */
+boids_status app_loaded_state(const app_opts *o, boids_params *p, size_t n, long saved,
+                              boids_error *err);
+
 /* The backend named by --backend (cpu-ref, cpu, gpu) holding f, with o->inter's table. */
 boids_backend *app_backend_create(const app_opts *o, const boids_params *p, const boids_flock *f,
                                   boids_error *err);

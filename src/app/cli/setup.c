@@ -185,14 +185,17 @@ boids_status app_initial_flock(const app_opts *o, boids_params *p, boids_flock *
     long saved;
     boids_status s = boids_state_load_seeded(o->load, p, f, &saved, err);
     if (s) return s;
-    if (o->count && (size_t)o->count != f->n) {
-        s = boids_error_set(err, BOIDS_ERR_INPUT,
-                            "--count %ld disagrees with %s, which holds %zu boids", o->count,
-                            o->load, f->n);
-        boids_flock_free(f);
-        return s;
-    }
-    p->count = (long)f->n;
+    if ((s = app_loaded_state(o, p, f->n, saved, err))) boids_flock_free(f);
+    return s;
+}
+
+boids_status app_loaded_state(const app_opts *o, boids_params *p, size_t n, long saved,
+                              boids_error *err) {
+    if (o->count && (size_t)o->count != n)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "--count %ld disagrees with %s, which holds %zu boids", o->count,
+                               o->load, n);
+    p->count = (long)n;
     /* The noise continues the saved run's unless the user named another seed. */
     const char *given = saved >= 0 ? noise_seed_source(o) : NULL;
     if (saved >= 0 && !given) p->noise_seed = saved;

@@ -20,6 +20,7 @@
 #include "output/provenance.h"
 #include "observe/sim_stats.h"
 #include "output/trajectory.h"
+#include "output/vtk.h"
 
 static const app_command sim_command = {
     .prog = "boids sim",
@@ -45,6 +46,11 @@ typedef struct sim_out {
     app_progress bar;              /* steps done, on a terminal's stderr */
     sim_stats stats;               /* the observables of each sample and the estimators */
     int stdout_tty;                /* the metrics share the terminal with the bar */
+    size_t n;                      /* the flock's N */
+    int dim;
+    int whole;        /* with drv->initial (a part each): a sample needs the whole flock */
+    boids_flock part; /* with drv->initial, until step 0 is sampled: the initial part */
+    int traj_parts;   /* the .npy trajectory written in parts (drv->traj_open) */
 } sim_out;
 
 /* The number of samples: step 0, then every K-th step, or the last step alone without
@@ -53,16 +59,44 @@ static size_t sample_count(long steps, long every) {
     return every ? (size_t)(steps / every) + 1 : steps ? 2 : 1;
 }
 
-/* One sample: the metrics line on stdout, a series row, a trajectory frame. */
-static boids_status sample(unsigned long step, const boids_flock *f, const boids_params *p,
-                           sim_out *so, boids_error *err) {
-    if (!so->drv->writer) return BOIDS_OK;
+/* The state of b into f (the writer's) through the driver; another process only takes part.
+ * With a part in each process, the writer's flock becomes the whole one first. */
+static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, boids_error *err) {
+    if (so->drv->initial && so->drv->writer && f->n != so->n) {
+        boids_flock_free(f);
+        boids_status s = boids_flock_alloc_dim(f, so->n, so->dim, err);
+        if (s) return s;
+    }
+    if (so->drv->pull) return so->drv->pull(b, so->drv->writer ? f : NULL, err);
+    return boids_backend_download(b, f, err);
+}
+
+/* One sample: the metrics line on stdout, a series row, a trajectory frame. The state comes
+ * from b, but at step 0 of a process that holds the whole flock f already. */
+static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
+                           const boids_params *p, sim_out *so, boids_error *err) {
+    const int parts = so->drv->initial != NULL, by_parts = parts && !so->whole;
+    double order = 0;
+    boids_status s = BOIDS_OK;
+    const boids_flock *initial = parts && step == 0 ? &so->part : NULL;
+    if (by_parts)
+        s = so->drv->order(b, initial, &order, err);
+    else if (initial && so->drv->writer && !(s = boids_flock_alloc_dim(f, so->n, so->dim, err)))
+        s = so->drv->whole(initial, f, err);
+    else if (initial)
+        s = so->drv->whole(initial, NULL, err);
+    else if (parts || step > 0)
+        s = pull(b, f, so, err);
+    if (!s && so->traj_parts) s = so->drv->traj_frame(b, initial, err);
+    if (initial) boids_flock_free(&so->part); /* the split flock holds it now */
+    if (s || !so->drv->writer) return s;
+    if (!by_parts && so->order_only) order = boids_order(f);
     boids_metrics m;
     double x[APP_OBS_MAX];
     char line[512];
     if (so->stats.on || !so->order_only) {
-        boids_status s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
-                                      : boids_metrics_compute(f, p, &m, err);
+        s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
+                         : boids_metrics_compute(f, p, &m, err);
         if (s) return s;
         boids_metrics_format(&m, line, sizeof line);
     }
@@ -70,7 +104,7 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
     int bar = so->stdout_tty && so->bar.drawn;
     if (bar) app_progress_clear(&so->bar);
     if (so->order_only)
-        printf("%lu,%.17g\n", step, boids_order(f));
+        printf("%lu,%.17g\n", step, order);
     else
         printf("%lu,%s\n", step, line);
     if (bar) app_progress_update(&so->bar, so->bar.done, NULL, 1);
@@ -80,7 +114,7 @@ static boids_status sample(unsigned long step, const boids_flock *f, const boids
             fprintf(so->series_file.f, ",%.17g", x[k]);
         fputc('\n', so->series_file.f);
     }
-    return app_traj_frame(&so->traj, f, step, err);
+    return so->traj_parts ? BOIDS_OK : app_traj_frame(&so->traj, f, step, err);
 }
 
 /* Opens the series and trajectory files (temporary until the run ends) and checks that
@@ -105,7 +139,7 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
         sim_stats_columns(&so->stats, columns, sizeof columns);
         fprintf(so->series_file.f, "step,%s\n", columns);
     }
-    if (so->trajectory) {
+    if (so->trajectory && !so->traj_parts) {
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
         const double side[3] = {p->width, p->height, p->depth};
         boids_status s =
@@ -148,6 +182,7 @@ static boids_status check_paths(const app_opts *o, const sim_out *so, boids_erro
 static void abort_outputs(sim_out *so) {
     if (so->series_file.f) boids_atomic_abort(&so->series_file);
     app_traj_abort(&so->traj);
+    if (so->traj_parts) so->drv->traj_abort();
 }
 
 /* What the samples were: which steps (first, first + every, ... last: range(first, last + 1,
@@ -200,16 +235,11 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     return doc;
 }
 
-/* The state of b into f (the writer's) through the driver; another process only takes part. */
-static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, boids_error *err) {
-    if (so->drv->pull) return so->drv->pull(b, so->drv->writer ? f : NULL, err);
-    return boids_backend_download(b, f, err);
-}
-
 /* The checkpoint: the state at this step, replacing the previous one (atomically), with
  * its sidecar (step, noise seed), so that `--load FILE` goes on as the run would have. */
 static boids_status checkpoint(boids_backend *b, boids_flock *f, const boids_params *p,
                                const sim_out *so, boids_error *err) {
+    if (so->drv->save) return so->drv->save(b, so->checkpoint, p->noise_seed, err);
     boids_status s = pull(b, f, so, err);
     if (s || !so->drv->writer) return s;
     return boids_state_save_seeded(so->checkpoint, f, p->noise_seed, err);
@@ -229,7 +259,7 @@ static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_para
     /* With the bar, steps go in chunks of about a tenth of a second, so that it moves even
      * without --every (the same steps, the same result: the step count is the backend's). */
     double chunk = 1;
-    boids_status s = sample(0, f, p, so, err);
+    boids_status s = sample(0, b, f, p, so, err);
     while (!s && done < steps) {
         long next = next_multiple(done, every, steps), nck = next_multiple(done, ck, steps);
         if (nck < next) next = nck;
@@ -240,10 +270,8 @@ static boids_status run_steps(boids_backend *b, boids_flock *f, const boids_para
         chunk = per > 0 ? fmax(1, fmin(1e9, floor(0.1 / per))) : fmin(1e9, 2 * chunk);
         done = to;
         app_progress_update(&so->bar, (double)done, NULL, 0);
-        if (done == next && (every ? done % every == 0 : done == steps)) {
-            if ((s = pull(b, f, so, err))) break;
-            s = sample((unsigned long)done, f, p, so, err);
-        }
+        if (done == next && (every ? done % every == 0 : done == steps))
+            s = sample((unsigned long)done, b, f, p, so, err);
         if (!s && ck && done % ck == 0) s = checkpoint(b, f, p, so, err);
     }
     return s;
@@ -292,16 +320,14 @@ static boids_status finish_outputs(sim_out *so, const app_prov *pv, const app_op
  * the model (every parameter, the interaction table), the initial state, the backend and its
  * mode, the steps and the sampling. Not the thread count, which changes no bit. NULL when
  * out of memory. */
-static char *setup_text(const app_opts *o, const boids_params *p, const boids_flock *f,
+static char *setup_text(const app_opts *o, const boids_params *p, const char *state,
                         const sim_out *so) {
     char *buf = NULL;
     size_t len = 0;
     FILE *t = open_memstream(&buf, &len);
     if (!t) return NULL;
     app_describe_model(t, p, o->inter);
-    fprintf(t, "\ninitial state: %s, %zu boids, step %u, hash %016llx\n",
-            o->load ? "--load" : "--seed", f->n, (unsigned)f->step,
-            (unsigned long long)boids_flock_hash(f));
+    fprintf(t, "\ninitial state: %s\n", state);
     fprintf(t, "--backend %s%s\n--steps %ld\n--every %ld\n--checkpoint-every %ld\n", o->backend,
             strcmp(o->backend, "gpu") ? ""
             : o->deterministic        ? " deterministic"
@@ -392,7 +418,20 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     if (!st) st = app_params(&o, &p, &err);
     if (!st) st = app_interact(&o, &p, &inter, &err);
     o.inter = &inter;
-    if (!st) st = app_initial_flock(&o, &p, &f, &err);
+    char state[400] = "";
+    if (!st && drv->initial) {
+        st = drv->initial(&o, &p, &f, state, sizeof state, &err);
+    } else if (!st && !(st = app_initial_flock(&o, &p, &f, &err))) {
+        snprintf(state, sizeof state, "%s, %zu boids, step %u, hash %016llx",
+                 o.load ? "--load" : "--seed", f.n, (unsigned)f.step,
+                 (unsigned long long)boids_flock_hash(&f));
+    }
+    so.n = (size_t)p.count;
+    so.dim = p.dim;
+    so.traj_parts =
+        drv->initial && drv->traj_open && so.trajectory && !app_vtk_wanted(so.trajectory);
+    so.whole = !so.order_only || so.series || (so.trajectory && !so.traj_parts) ||
+               so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
     if (!st && so.checkpoint_every && !so.checkpoint)
         st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint-every needs --checkpoint FILE");
     if (!st && so.checkpoint && !so.checkpoint_every)
@@ -403,9 +442,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         st = err.status;
     if (!st && drv->writer)
         st = sim_stats_begin(&so.stats, &p, so.steps, so.every, so.series != NULL, &err);
-    if (!st && drv->writer) st = open_outputs(&so, f.n, &p, &err);
+    if (!st && drv->writer) st = open_outputs(&so, so.n, &p, &err);
     if (drv->agree) {
-        char *text = st ? NULL : setup_text(&o, &p, &f, &so);
+        char *text = st ? NULL : setup_text(&o, &p, state, &so);
         if (!st && !text) st = boids_error_set(&err, BOIDS_ERR_NOMEM, "out of memory");
         st = drv->agree(st, text, &err);
         free(text);
@@ -416,14 +455,25 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         b = drv->create ? drv->create(&o, &p, &f, &err) : app_backend_create(&o, &p, &f, &err);
         if (!b) st = err.status;
     }
+    if (!st && so.traj_parts) /* open by every process, once every one has its backend */
+        st = drv->traj_open(so.trajectory, sample_count(so.steps, so.every), so.n, p.dim,
+                            so.dtype && !strcmp(so.dtype, "f8"), &err);
     if (st) {
         abort_outputs(&so);
+        boids_backend_destroy(b);
         boids_flock_free(&f);
         sim_stats_free(&so.stats);
         return drv->writer ? app_fail(&err) : boids_status_exit_code(st);
     }
-    /* Only the writer samples and saves: the others need no copy of the whole flock. */
-    if (!drv->writer) boids_flock_free(&f);
+    /* Only the writer samples and saves: the others need no copy of the whole flock; with
+     * parts, each process's is in b (the writer's whole flock is made where a sample needs
+     * it). The step-0 sample of a whole flock is the initial one. */
+    if (drv->initial) {
+        so.part = f;
+        f = (boids_flock){0};
+    } else if (!drv->writer) {
+        boids_flock_free(&f);
+    }
 
     double t0 = mono_seconds();
     long steps = so.steps;
@@ -442,10 +492,13 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     /* stdout first: a run whose metrics were lost leaves no state file either. */
     if (!s && drv->writer && (fflush(stdout) != 0 || ferror(stdout)))
         s = boids_error_set(&err, BOIDS_ERR_RUNTIME, "writing to stdout failed");
-    if (!s && so.save) {
+    if (!s && so.save && drv->save) {
+        s = drv->save(b, so.save, p.noise_seed, &err);
+    } else if (!s && so.save) {
         if (!(s = pull(b, &f, &so, &err)) && drv->writer)
             s = boids_state_save_seeded(so.save, &f, p.noise_seed, &err);
     }
+    if (!s && so.traj_parts && (s = drv->traj_close(&err))) so.traj_parts = 0; /* removed */
     if (!s && drv->finish) s = drv->finish(b, &err);
     if (s) {
         abort_outputs(&so);
@@ -455,6 +508,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     }
     boids_backend_destroy(b);
     boids_flock_free(&f);
+    boids_flock_free(&so.part);
     sim_stats_free(&so.stats);
     if (!s) return 0;
     return drv->writer ? app_fail(&err) : boids_status_exit_code(s);

@@ -29,7 +29,31 @@ typedef struct sim_driver {
      * run, as text, NULL after a failure): a failure when any process failed or was set up
      * otherwise than the writer. */
     boids_status (*agree)(boids_status st, const char *setup, boids_error *err);
-    /* The backend that holds the flock f (every process has f), with o->inter's table. */
+    /* The process's part of the initial flock into f (set up as app_initial_flock sets up the
+     * whole: p->count becomes the state's N), and the initial state as a line of the setup
+     * text; NULL: every process makes the whole flock (app_initial_flock). With it, every
+     * process samples and saves through order, pull and save below (all called by every
+     * process), and the writer's flock is the whole one only where a sample needs it. */
+    boids_status (*initial)(const app_opts *o, boids_params *p, boids_flock *f, char *line,
+                            size_t size, boids_error *err);
+    /* With initial: boids_order of the whole flock on every process, of the parts in part
+     * (the initial ones, at step 0) or else of b's state; the initial whole flock into out
+     * on the writer from the parts (out NULL elsewhere); the state saved to path
+     * (boids_state_save_seeded's file) by every process at once. */
+    boids_status (*order)(boids_backend *b, const boids_flock *part, double *order,
+                          boids_error *err);
+    boids_status (*whole)(const boids_flock *part, boids_flock *out, boids_error *err);
+    boids_status (*save)(boids_backend *b, const char *path, long noise_seed, boids_error *err);
+    /* With initial, optional: a .npy --trajectory written by every process at once (open,
+     * a frame of b's state or of the initial parts in part, close: called by every process;
+     * abort: by each alone), instead of by the writer from the whole flock. */
+    boids_status (*traj_open)(const char *path, size_t frames, size_t n, int dim, int f8,
+                              boids_error *err);
+    boids_status (*traj_frame)(boids_backend *b, const boids_flock *part, boids_error *err);
+    boids_status (*traj_close)(boids_error *err);
+    void (*traj_abort)(void);
+    /* The backend that holds the flock f (every process has f, or its part), with o->inter's
+     * table. */
     boids_backend *(*create)(const app_opts *o, const boids_params *p, const boids_flock *f,
                              boids_error *err);
     /* The state into out (the writer's flock; NULL in the other processes, which take part). */

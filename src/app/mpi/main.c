@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "cli/cli.h"
 #include "mpi/mpi_run.h"
 
@@ -19,6 +20,9 @@ static const char usage[] =
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
+    /* A rank ended by a signal (mpirun's SIGTERM when the job is stopped, or another rank
+     * died) removes the temporary files it made, as boids does. */
+    boids_atomic_cleanup_on_signals();
     int rank, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int help = argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));

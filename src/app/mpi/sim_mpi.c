@@ -4,8 +4,13 @@
  * Every rank parses the same command line, sets up the same run (parameters, --config,
  * initial state) and compares it with rank 0's as text before any step (mpi_agree.c): rank
  * 0's parameters are the run's, and a rank given others is refused, naming what differs.
- * Then every rank steps its tile; rank 0 gathers the state at each sample and writes
- * stdout and every file exactly as `boids sim` does, so they hold the same bytes. A
+ * No rank makes or reads the whole initial flock: each draws or reads the boids of its part
+ * of the ids (mpi_parts.h), and the split flock sends each to its tile. Then every rank
+ * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
+ * id order, as one process sums it; --save and --checkpoint are written by every rank at
+ * once (MPI-IO). The other samples (the metrics, --series, --trajectory, the estimators)
+ * still gather the state on rank 0, which writes stdout and every other file exactly as
+ * `boids sim` does, so they hold the same bytes. A
  * failure that every rank sees (a refused model or cut) ends every rank with its message;
  * one that only its rank sees ends the job from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
@@ -18,10 +23,17 @@
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"
 #include "mpi_flock.h"
+#include "mpi_parts.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
 static int window;             /* --mpi-window */
+
+/* This rank's part of the initial flock: its first id, and the loaded state's flock_hash. */
+static size_t part_first;
+static int part_has_hash;
+static uint64_t part_hash;
+static const char *part_load;
 
 static const app_command mpi_sim_command = {
     .prog = "boids-mpi sim",
@@ -61,6 +73,87 @@ static boids_status agree(boids_status st, const char *setup, boids_error *err) 
     return mpi_agree(st, setup, "run", err);
 }
 
+/* This rank's part of the initial flock (sim_driver.initial). */
+static boids_status initial(const app_opts *o, boids_params *p, boids_flock *f, char *line,
+                            size_t size, boids_error *err) {
+    boids_status s = BOIDS_OK;
+    if (o->load) {
+        long saved;
+        size_t n;
+        s = mpi_part_load(MPI_COMM_WORLD, o->load, p, f, &part_first, &n, &saved, &part_has_hash,
+                          &part_hash, err);
+        if (!s && (s = app_loaded_state(o, p, n, saved, err))) boids_flock_free(f);
+        part_load = o->load;
+        /* The sidecar's hash is checked against the parts' once every rank agreed. */
+        if (!s)
+            snprintf(line, size, "--load %s, %zu boids, step %u, sidecar flock_hash %s%016llx",
+                     o->load, n, (unsigned)f->step, part_has_hash ? "" : "none ",
+                     (unsigned long long)part_hash);
+        return s;
+    }
+    if (!strcmp(o->backend, "gpu") && boids_gpu_check_count((size_t)p->count, err)) s = err->status;
+    int ok = !s, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) return s ? s : boids_error_set(err, BOIDS_ERR_INPUT, "a rank refused the flock");
+    if ((s = mpi_part_random(MPI_COMM_WORLD, p, o->seed, f, &part_first, err))) return s;
+    snprintf(line, size, "--seed, %ld boids, step %u, hash %016llx", p->count, (unsigned)f->step,
+             (unsigned long long)mpi_part_hash(MPI_COMM_WORLD, f));
+    return BOIDS_OK;
+}
+
+/* The state in parts is made for each sample or save and freed after it: it is not held
+ * through the steps. */
+static boids_status order(boids_backend *b, const boids_flock *part, double *value,
+                          boids_error *err) {
+    boids_flock mine = {0};
+    size_t first;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
+    if (!s)
+        *value = mpi_part_order(MPI_COMM_WORLD, part ? part : &mine,
+                                boids_flock_dim(part ? part : &mine), boids_backend_n(b));
+    boids_flock_free(&mine);
+    return s;
+}
+
+static boids_status whole(const boids_flock *part, boids_flock *out, boids_error *err) {
+    return mpi_part_gather(MPI_COMM_WORLD, part, out, err);
+}
+
+static boids_status save(boids_backend *b, const char *path, long noise_seed, boids_error *err) {
+    boids_flock mine = {0};
+    size_t first;
+    boids_status s = mpi_part_state(b, &mine, &first, err);
+    if (!s)
+        s = mpi_part_save(MPI_COMM_WORLD, path, &mine, first, boids_backend_n(b), noise_seed, err);
+    boids_flock_free(&mine);
+    return s;
+}
+
+/* The .npy trajectory, written by every rank at once (sim_driver.traj_open ...). */
+static mpi_traj traj;
+
+static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8,
+                              boids_error *err) {
+    return mpi_traj_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, err);
+}
+
+static boids_status traj_frame(boids_backend *b, const boids_flock *part, boids_error *err) {
+    boids_flock mine = {0};
+    size_t first = part_first;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
+    if (!s) s = mpi_traj_frame(&traj, part ? part : &mine, first, err);
+    boids_flock_free(&mine);
+    return s;
+}
+
+static boids_status traj_close(boids_error *err) {
+    return mpi_traj_close(&traj, err);
+}
+
+static void traj_abort(void) {
+    if (traj.open) mpi_traj_abort(&traj);
+}
+
 /* The rank among the ranks of its node. */
 static int node_rank(void) {
     MPI_Comm node;
@@ -91,6 +184,11 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
             setenv("BOIDS_EGL_DEVICE", v, 1);
         }
     }
+    /* The state loaded in parts is the one its sidecar describes (every rank: collective). */
+    if (part_load && part_has_hash) {
+        boids_status h = mpi_part_check_hash(MPI_COMM_WORLD, part_load, f, part_hash, err);
+        if (h) return NULL;
+    }
     /* With more ranks the local backend starts with one boid: each step uploads the window. */
     boids_flock first = *f;
     if (size > 1) first.n = 1;
@@ -107,7 +205,8 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
         boids_backend_destroy(local);
         return NULL;
     }
-    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, "boids-mpi", err);
+    boids_backend *b = mpi_flock_create(MPI_COMM_WORLD, local, p, f, part_first, (size_t)p->count,
+                                        "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
     if (b) mpi_flock_set_window(b, window);
     return b;
@@ -184,6 +283,14 @@ int boids_mpi_sim(int argc, char **argv) {
                             .nextra = APP_COUNT(mpi_options),
                             .parsed = mpi_parsed,
                             .agree = agree,
+                            .initial = initial,
+                            .order = order,
+                            .whole = whole,
+                            .save = save,
+                            .traj_open = traj_open,
+                            .traj_frame = traj_frame,
+                            .traj_close = traj_close,
+                            .traj_abort = traj_abort,
                             .create = create,
                             .pull = pull,
                             .finish = finish,

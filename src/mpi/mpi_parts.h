@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* How a flock split over MPI ranks enters and leaves the split without any rank holding the
+ * whole of it (mpi_parts.c, mpi_io.c): the initial flock made or read in parts, the state in
+ * parts of ids for the outputs, the whole flock's hash and order computed from the parts in
+ * id order (so that they have the bits of one process), and the state files written by every
+ * rank at once with MPI-IO, byte for byte those of one process.
+ *
+ * The parts: rank r of K holds the ids boids_part_range(N, r, K) (src/core/flock_part.h), in
+ * id order. Every function here is collective over comm: every rank calls it, in the same
+ * order; a failure of one rank's own (memory, a file) is returned on every rank. */
+#ifndef BOIDS_MPI_PARTS_H
+#define BOIDS_MPI_PARTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "atomic_file.h"
+#include "boids/backend.h"
+#include "boids/flock.h"
+
+/* s as every rank knows it: BOIDS_OK when every rank's s is; else this rank's failure, or on
+ * a rank that did not fail one naming the first rank that did (which prints its message on
+ * stderr, as mpi_flock_create's ranks do). */
+boids_status mpi_parts_agree(MPI_Comm comm, boids_status s, boids_error *err);
+
+/* This rank's part of the random initial flock of p->count boids from seed (the bits of
+ * boids_flock_randomize); *first: the id of its first boid. */
+boids_status mpi_part_random(MPI_Comm comm, const boids_params *p, uint64_t seed, boids_flock *part,
+                             size_t *first, boids_error *err);
+
+/* This rank's part of the state file path, with boids_state_load_seeded's checks but that of
+ * the sidecar's flock_hash, which comes back in *hash (*has_hash: the sidecar gives one) for
+ * mpi_part_check_hash; *first its first id, *n the state's N, *noise_seed the sidecar's (-1:
+ * none). A .npy state is read by each rank for its part alone; a CSV by each whole (its lines
+ * have no fixed length), keeping its part. */
+boids_status mpi_part_load(MPI_Comm comm, const char *path, const boids_params *p,
+                           boids_flock *part, size_t *first, size_t *n, long *noise_seed,
+                           int *has_hash, uint64_t *hash, boids_error *err);
+
+/* The state loaded from path in parts refused (boids_state_load's message) unless the whole
+ * flock's hash is want. */
+boids_status mpi_part_check_hash(MPI_Comm comm, const char *path, const boids_flock *part,
+                                 uint64_t want, boids_error *err);
+
+/* boids_flock_hash of the whole flock whose parts the ranks hold, on every rank. */
+uint64_t mpi_part_hash(MPI_Comm comm, const boids_flock *part);
+
+/* The state of the split flock b (mpi_flock.h) in parts: this rank's ids in id order into
+ * *part (allocated or reused here; free with boids_flock_free), at the flock's step, *first
+ * its first id. */
+boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, boids_error *err);
+
+/* The whole flock of the parts (in rank order) into out on rank 0 (allocated with the whole
+ * flock's N and dim: the sum of the parts), out NULL on the others. */
+boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock *out,
+                             boids_error *err);
+
+/* boids_order of the whole flock of n boids whose parts the ranks hold, on every rank. */
+double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n);
+
+/* boids_state_save_seeded(path, whole flock, noise_seed) with the parts of an N-boid flock
+ * written by their ranks at once (MPI-IO), rank 0 writing the header and the sidecar: the
+ * bytes of one process's file, each file complete or absent. */
+boids_status mpi_part_save(MPI_Comm comm, const char *path, const boids_flock *part, size_t first,
+                           size_t n, long noise_seed, boids_error *err);
+
+/* A trajectory .npy (src/app/output/npy.h's layout: frames x N x 2 dim, '<f4' or '<f8') whose
+ * frames every rank writes at once, its rows at their offsets: the bytes of one process's. */
+typedef struct mpi_traj {
+    MPI_Comm comm;
+    MPI_File fh;
+    boids_atomic_file a; /* rank 0's temporary file */
+    const char *path;
+    size_t frames, n, written;
+    int cols, f8, open;
+    MPI_Offset data; /* the header's bytes */
+} mpi_traj;
+
+boids_status mpi_traj_open(MPI_Comm comm, mpi_traj *t, const char *path, size_t frames, size_t n,
+                           int dim, int f8, boids_error *err);
+/* The next frame: this rank's part (ids first ..) of the state. */
+boids_status mpi_traj_frame(mpi_traj *t, const boids_flock *part, size_t first, boids_error *err);
+/* Renamed onto its target once every frame was written by every rank. */
+boids_status mpi_traj_close(mpi_traj *t, boids_error *err);
+/* Not collective: rank 0 removes the temporary file. */
+void mpi_traj_abort(mpi_traj *t);
+
+#endif
