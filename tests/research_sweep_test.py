@@ -182,7 +182,8 @@ cases = [
      ["speed", "--values"]),
     ("plot with two keys", ["--grid", "noise=1", "--grid", "speed=1", "--plot",
                             os.path.join(bad, "p.png")], ["--plot", "2 keys"]),
-    ("a value given twice", ["--key", "noise", "--values", "1,1.0", "--runs-out", b],
+    ("a value given twice", ["--key", "noise", "--values", "1,1.0", "--runs-out",
+                             os.path.join(bad, "runs.csv")],
      ["same parameters"]),
 ]
 for name, args, words in cases:

@@ -62,7 +62,7 @@ boids_status text_open(text_lines *t, const char *path, const char *what, size_t
     t->max_line = max_line;
     t->max_bytes = max_bytes;
     t->f = text_fopen_input(path, what, regular, err);
-    if (!t->f) return err->status;
+    if (!t->f) return BOIDS_ERR_INPUT; /* every failure of text_fopen_input (err may be NULL) */
     struct stat st;
     boids_status s = BOIDS_OK;
     if (fstat(fileno(t->f), &st) != 0)
