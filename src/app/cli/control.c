@@ -38,6 +38,13 @@ static const app_control controls[] = {
     {"speed", 0.001, 1000, 1, 0},
     {"noise", 0, 2 * M_PI, 0, 0},
     {"noise_seed", 0, 1000000, 0, 0},
+    {"noise_type", 0, 1, 0, 0},
+    {"alignment", 0, 1, 0, 0},
+    {"chirality", -M_PI, M_PI, 0, 0},
+    {"field", 0, 10, 0, 0},
+    {"field_x", -1, 1, 0, 0},
+    {"field_y", -1, 1, 0, 0},
+    {"field_z", -1, 1, 0, 0},
     {"predator", 0, 1, 0, 0},
     {"predator_x", 0, 1, 0, 1},
     {"predator_y", 0, 1, 0, 2},
@@ -125,6 +132,8 @@ void app_control_describe(const boids_param_info *info, char *buf, size_t size) 
         snprintf(buf, size, "0 .. %s", sides[c->axis]);
     } else if (c->hi == 2 * M_PI) {
         snprintf(buf, size, "%.6g .. 2 pi", c->lo);
+    } else if (c->hi == M_PI && c->lo == -M_PI) {
+        snprintf(buf, size, "-pi .. pi");
     } else {
         snprintf(buf, size, "%s%.6g .. %.6g", c->log ? "log " : "", c->lo, c->hi);
     }
