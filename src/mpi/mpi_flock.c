@@ -280,7 +280,8 @@ static boids_status migrate(mflock *c, const grid_geomd *g, boids_error *err) {
     /* The arrivals after the staying boids: the order of the records is free (the backend
      * orders each cell by id), and kept from step to step, so that it stays close to the
      * grid's (see resort). */
-    memcpy(rec_at(c, c->own, keep), c->rbuf, arrive * c->rs);
+    if (arrive) /* rbuf is freed after the first migration: none may have come */
+        memcpy(rec_at(c, c->own, keep), c->rbuf, arrive * c->rs);
     for (size_t i = keep; i < keep + arrive; i++)
         c->row[i] = boids_tile_row(g, rec_get(rec_at(c, c->own, i), c->dim - 1));
     c->m = keep + arrive;
@@ -468,10 +469,10 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
                   sizeof *c->pair))
             return nomem(c, "the border rows", err);
         size_t *a = c->pair, *b = c->pair + nedge[0] + nedge[1];
-        memcpy(a, edge[0], nedge[0] * sizeof *a);
-        memcpy(a + nedge[0], edge[1], nedge[1] * sizeof *a);
-        memcpy(b, edge[2], nedge[2] * sizeof *b);
-        memcpy(b + nedge[2], edge[3], nedge[3] * sizeof *b);
+        /* An empty border row's list may be unallocated: copy only what there is. */
+        const size_t off[4] = {0, nedge[0], 0, nedge[2]};
+        for (int k = 0; k < 4; k++)
+            if (nedge[k]) memcpy((k < 2 ? a : b) + off[k], edge[k], nedge[k] * sizeof *a);
         if ((s = step_window(c, p, &t, (span){start, 2 + below, below, below + 1, lo, lo + 1}, a,
                              nedge[0] + nedge[1], c->rbuf, nbelow, NULL, 0, err)) ||
             (s = step_window(c, p, &t, (span){hi - 2, 2 + above, 1, 2, hi - 1, hi}, b,

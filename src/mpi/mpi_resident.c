@@ -75,7 +75,7 @@ static boids_status edge_records(mflock *c, const boids_tile_moves *mv, const gr
     if (!grow(&c->ebuf, &c->ebuf_cap, n[0] + n[1], c->rs)) return nomem(c, "the halo", err);
     unsigned char *e[2] = {c->ebuf, c->ebuf + n[0] * c->rs};
     for (int k = 0; k < 2; k++) {
-        memcpy(e[k], mv->edge[k], mv->nedge[k] * c->rs);
+        if (mv->nedge[k]) memcpy(e[k], mv->edge[k], mv->nedge[k] * c->rs);
         e[k] += mv->nedge[k] * c->rs;
     }
     for (size_t i = 0; i < arrive; i++) {
@@ -116,7 +116,8 @@ static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nfirst,
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     mflock_waited(c, t);
     if (!grow(&c->rbuf, &c->rbuf_cap, nbelow + nabove, c->rs)) return nomem(c, "the halo", err);
-    memcpy(rec_at(c, c->rbuf, nbelow), c->tmp, nabove * c->rs);
+    if (nabove) /* none from above at a wall or an open edge: tmp may be unallocated */
+        memcpy(rec_at(c, c->rbuf, nbelow), c->tmp, nabove * c->rs);
     *nhalo = nbelow + nabove;
     return BOIDS_OK;
 }
@@ -165,7 +166,7 @@ boids_status mflock_resident_sync(mflock *c, boids_error *err) {
     boids_status s = boids_backend_tile_owned(c->local, &rec, &m, err);
     if (s) return local_failure(c, s);
     if (!grow(&c->own, &c->own_cap, m, c->rs)) return nomem(c, "its boids", err);
-    memcpy(c->own, rec, m * c->rs);
+    if (m) memcpy(c->own, rec, m * c->rs); /* a tile without boids may give no records */
     c->m = m;
     c->own_stale = 0;
     return BOIDS_OK;
