@@ -125,19 +125,19 @@ static boids_status boid_chunk(app_gsd *w, int id, const boids_flock *f, boids_e
 }
 
 boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step, boids_error *err) {
-    unsigned char b[64], *p;
+    unsigned char b[64];
     boids_status s = BOIDS_OK;
     if (w->written == 0) {
-        p = b;
+        unsigned char *p = b;
         for (int a = 0; a < 6; a++) p = put_float(p, a < 3 ? w->box[a] : 0.0f);
         s = small_chunk(w, BOX, T_FLOAT, 6, 1, b, (size_t)(p - b), err);
         b[0] = (unsigned char)w->dim;
         if (!s) s = small_chunk(w, DIMENSIONS, T_UINT8, 1, 1, b, 1, err);
     }
-    p = npy_put_le(b, step, 8);
+    npy_put_le(b, step, 8);
     if (!s) s = small_chunk(w, STEP, T_UINT64, 1, 1, b, 8, err);
     if (!s && w->written == 0) {
-        p = npy_put_le(b, w->n, 4);
+        npy_put_le(b, w->n, 4);
         s = small_chunk(w, PART_N, T_UINT32, 1, 1, b, 4, err);
     }
     if (!s) s = boid_chunk(w, POSITION, f, err);
@@ -149,10 +149,10 @@ boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step,
             if (fwrite(zero, 4, k, w->file.f) != k) s = write_failed(w, err);
         }
         static const unsigned char type_name[TYPE_NAME_BYTES] = "boid"; /* with its zero */
-        if (!s) s = small_chunk(w, TYPES, T_INT8, 1, TYPE_NAME_BYTES, type_name, 5, err);
+        if (!s)
+            s = small_chunk(w, TYPES, T_INT8, 1, TYPE_NAME_BYTES, type_name, TYPE_NAME_BYTES, err);
     }
     if (!s) s = boid_chunk(w, VELOCITY, f, err);
-    (void)p;
     if (!s) w->written++;
     return s;
 }
