@@ -135,8 +135,13 @@ def test_view_streams_live_to_udp_received_at_its_size(tmp):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(0.5)
+        # In real time the stream carries video-fps frames a second, however fast the 400
+        # frames are drawn: on a quiet machine they take 0.7 s, which at 30 a second is 21
+        # video frames, too few for a receiver that may join a frame or two late. At 120 a
+        # second the same 0.7 s carries 84, four times what the receiver reads.
         r = run(["view", "-n", "2000", "--size", "320x200", "--frames", "400", "--no-hud",
-                 "--no-panel", "--stream", url + "?pkt_size=1316"], xvfb=True)
+                 "--no-panel", "--video-fps", "120", "--stream", url + "?pkt_size=1316"],
+                xvfb=True)
         rx_out, rx_err = rx.communicate(timeout=120)
     finally:
         if rx.poll() is None:
