@@ -116,6 +116,24 @@ for name, args, words in [
         write("p.svg", "noise = 1\n")
     refused(name, [*SWEEP, *args], words)
 os.unlink("p.svg")
+# --series-dir writes DIR/RUN_ID.csv: an output named as one of those is refused before any run.
+os.mkdir("runs")
+SHORT = [*SWEEP[:SWEEP.index("--steps")], "--steps", "5", "--seeds", "1"]
+p = run(*SHORT, "--series-dir", "runs")
+run_files = sorted(os.listdir("runs"))
+check("sweep --series-dir: one file per run, named by its id", p.returncode == 0 and
+      len(run_files) == 1 and run_files[0].endswith(".csv"), p.stderr[-300:])
+shutil.rmtree("runs")
+os.mkdir("runs")
+write(f"runs/{run_files[0]}", "noise = 1\n")
+for name, args, words in [
+    ("sweep: --out on a --series-dir run file", ["--out", f"lnk/../runs/{run_files[0]}"],
+     [f"--out lnk/../runs/{run_files[0]}", "--series-dir runs", run_files[0][:-4]]),
+    ("sweep: --config read from a --series-dir run file", ["--config", f"runs/{run_files[0]}"],
+     [f"--config runs/{run_files[0]}", "--series-dir runs"]),
+]:
+    refused(name, [*SHORT, "--series-dir", "runs", *args], words)
+shutil.rmtree("runs")
 
 for frame in ("f0.ini", "f2.ini"):  # the first and the last of 3 frames
     write(frame, "noise = 1\n")

@@ -5,6 +5,7 @@
  * their checks against each other, and the calls to the grid (sweep/sweep_grid.c), the runs
  * (sweep/sweep_exec.c, or boids-mpi's driver) and the outputs (sweep/sweep_table.c). */
 #include <float.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,46 @@ static boids_status sweep_paths(const sweep *s, const app_opts *o, boids_error *
     return app_paths_check(paths, APP_COUNT(paths), err);
 }
 
+/* --series-dir DIR writes DIR/RUN_ID.csv for every run: refused when a file the sweep reads or
+ * writes is one of those, which a run would replace. (Sidecars and journals end in .json and
+ * .partial, never in a run file's .csv.) The folders are compared by device and inode, so
+ * "DIR", "./DIR" and a link to it are one. */
+static boids_status sweep_series_paths(const sweep *s, const app_opts *o, boids_error *err) {
+    struct stat dir;
+    if (!s->series_dir || stat(s->series_dir, &dir) != 0) return BOIDS_OK; /* sweep_outputs */
+    const struct {
+        const char *option, *path;
+    } files[] = {{"--config", o->config},
+                 {"--out", s->out},
+                 {"--runs-out", s->runs_out},
+                 {"--meta", s->meta},
+                 {"--plot", s->plot}};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        const char *name = files[f].path;
+        if (!name) continue;
+        const char *slash = strrchr(name, '/');
+        const char *base = slash ? slash + 1 : name;
+        if (strlen(base) != 20 || strcmp(base + 16, ".csv") != 0 ||
+            strspn(base, "0123456789abcdef") != 16)
+            continue;
+        uint64_t id = strtoull(base, NULL, 16);
+        size_t r = 0;
+        while (r < s->nruns && s->ids[r] != id) r++;
+        if (r == s->nruns) continue;
+        char folder[4096] = ".";
+        if (slash && snprintf(folder, sizeof folder, "%.*s", (int)(slash - name + 1), name) >=
+                         (int)sizeof folder)
+            continue; /* no such folder can be named: the file's own open fails */
+        struct stat at;
+        if (stat(folder, &at) == 0 && at.st_dev == dir.st_dev && at.st_ino == dir.st_ino)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s %s: the file --series-dir %s writes for run %016" PRIx64
+                                   " (its samples would replace it); name another file",
+                                   files[f].option, name, s->series_dir, id);
+    }
+    return BOIDS_OK;
+}
+
 /* The points and obstacles of --config, the same in every run (their off points take the
  * base parameters' predator and food radius and weight); o->inter points to t. */
 static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *err) {
@@ -229,6 +270,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     if (!st) st = sweep_interact(&o, &inter, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
+    if (!st) st = sweep_series_paths(&s, &o, &err);
     if (!st && s.jobs && !drv->jobs)
         st = boids_error_set(&err, BOIDS_ERR_INPUT,
                              "--jobs: not with boids-mpi (each rank runs one run at a time)");
