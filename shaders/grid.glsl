@@ -9,11 +9,11 @@
 layout(std430, binding = B_STARTS) readonly buffer Starts { uint starts[]; };
 
 // The loop-cut flag (src/gpu/prelude.h, BOIDS_GPU_CUT_*): a driver may end a long loop early
-// and go on as if it had finished (llvmpipe: 65,535 iterations per invocation, all loops
-// together), which would leave a neighbour search silently short. The searches check that
-// each of their loops ended by its own condition; a boid whose search did not sets `bit`, so
-// the host can refuse the step rather than return inexact results. Only failing boids touch
-// the flag. Not checked: the rules' short loops after a search (the interaction table's
+// and go on as if it had finished (llvmpipe: 65,535 passes per invocation, all loops
+// together, the lanes of a SIMD vector counted as one), which would leave a neighbour search
+// silently short. The searches check that each of their loops ended by its own condition; a
+// boid whose search did not sets `bit`, so the host can refuse the step rather than return
+// inexact results. Only failing boids touch the flag. Not checked: the rules' short loops after a search (the interaction table's
 // points and obstacles, a few hundred iterations at most), which a shared count like
 // llvmpipe's cuts only after a search that itself ended within that margin of the limit.
 // No atomicOr: within one dispatch every writer ORs in the same bit, so the racing

@@ -123,6 +123,8 @@ def kill_after_first_run(name, victim):
     if not pids:
         check(f"{name}: the sweep was still running when its first run ended", False, err[-500:])
         return None
+    if proc.returncode == 0 and not os.path.exists(r + ".partial"):
+        return "raced"  # the victim had ended its last run when the signal came: nothing lost
     rows = read(r + ".partial").splitlines(keepends=True)
     check(f"{name}: the journal holds finished runs, each a row of the serial runs file",
           len(rows) >= 2 and rows[0] == long_rows[0] and
@@ -141,9 +143,16 @@ def resumed(name, t, r):
 got = kill_after_first_run("killed", lambda proc: [proc.pid])
 if got:
     resumed("killed", got[2], got[3])
-# One worker killed: its run is named as lost, the others finish and are journalled.
-got = kill_after_first_run("worker killed", lambda proc: workers(proc.pid)[:1])
-if got:
+# One worker killed: its run is named as lost, the others finish and are journalled. A
+# worker found by pgrep may be ending its last run as the signal comes (seen on a loaded
+# machine: the sweep then finishes whole); such a race kills nothing that runs, so the case
+# is tried again, up to three times.
+for attempt in range(3):
+    got = kill_after_first_run(f"worker killed {attempt}", lambda proc: workers(proc.pid)[:1])
+    if got != "raced":
+        break
+check("worker killed: a running worker was killed in one of three tries", got != "raced")
+if got and got != "raced":
     proc, err, t, r = got
     check("worker killed: exit 1, its run named as lost, no table",
           proc.returncode == 1 and "lost: its worker process ended" in err and

@@ -208,9 +208,10 @@ unsigned boids_gpu_velocity_buffer(const boids_backend *b);
 void boids_gpu_grid(const boids_backend *b, unsigned *ncx, unsigned *ncy);
 
 /* Some drivers stop a shader loop that runs too long and carry on as if it had finished:
- * Mesa llvmpipe after 65,535 iterations of one invocation's loops in all. A neighbour search
- * that long (a topological one walking a large empty grid, a metric one over a block of about
- * 65,535 candidates) would then be silently short; the shaders detect it, and the step call
+ * Mesa llvmpipe after 65,535 passes of one invocation's loops in all (a SIMD vector's lanes
+ * together; the topological walk is one loop, so its count is the longest lane's). A
+ * neighbour search that long (a topological one walking a grid of tens of thousands of cells,
+ * a metric one over a block of about 65,535 candidates) would then be silently short; the shaders detect it, and the step call
  * or neighbours() that ran it returns BOIDS_ERR_RUNTIME saying so. The state is then not
  * exact, and every later step reports it again until an upload replaces the state. */
 
