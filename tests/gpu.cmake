@@ -44,8 +44,9 @@ add_test(NAME gpu_obstacles_never_entered_${boids_gpu_obstacle_steps}_steps_dete
 add_test(NAME gpu_spheres_never_entered_3d_deterministic_fast
          COMMAND gpu_obstacle_test 3 ${boids_gpu_sphere_steps})
 
-# A driver's cut of a long loop (llvmpipe: 65,535 iterations) is reported, never silent: the
-# topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe).
+# A driver's cut of a long loop (llvmpipe: 65,535 passes) is reported, never silent: the
+# topological search in 2-D and 3-D, and a dense metric block (about 10 s on llvmpipe); and a
+# topological search whose every boid walks far less is not cut.
 boids_c_test(gpu_loop_cut_test gpu_loop_cut_reported_not_silent gpu/loop_cut_test.c LINK boids_gpu)
 
 # Tile mode (src/core/tile.h): K = 2 and 3 tiles give the whole flock's bits, 2-D and 3-D,
