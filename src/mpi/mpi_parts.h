@@ -64,6 +64,13 @@ double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n)
 boids_status mpi_part_save(MPI_Comm comm, const char *path, const boids_flock *part, size_t first,
                            size_t n, long noise_seed, boids_error *err);
 
+/* Rank 0 makes the temporary file of path (*a, tracked for the signal handler; its FILE
+ * closed: the bytes go in by name) and every rank opens it with MPI-IO into *fh, for writing.
+ * On a failure nothing is left open. Rank 0 renames it (boids_atomic_commit) once every rank
+ * closed *fh. */
+boids_status mpi_parts_open(MPI_Comm comm, const char *path, boids_atomic_file *a, MPI_File *fh,
+                            boids_error *err);
+
 /* A trajectory .npy (src/app/output/npy.h's layout: frames x N x 2 dim, '<f4' or '<f8') whose
  * frames every rank writes at once, its rows at their offsets: the bytes of one process's. */
 typedef struct mpi_traj {

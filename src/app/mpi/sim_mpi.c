@@ -22,6 +22,7 @@
 #include "boids/gpu.h"
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"
+#include "mpi/traj_parts.h"
 #include "mpi_flock.h"
 #include "mpi_parts.h"
 
@@ -129,29 +130,30 @@ static boids_status save(boids_backend *b, const char *path, long noise_seed, bo
     return s;
 }
 
-/* The .npy trajectory, written by every rank at once (sim_driver.traj_open ...). */
-static mpi_traj traj;
+/* The trajectory, written by every rank at once (sim_driver.traj_open ...). */
+static traj_parts traj;
 
-static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8,
-                              boids_error *err) {
-    return mpi_traj_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, err);
+static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8, double dt,
+                              const double *side, boids_error *err) {
+    return traj_parts_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, dt, side, err);
 }
 
-static boids_status traj_frame(boids_backend *b, const boids_flock *part, boids_error *err) {
+static boids_status traj_frame(boids_backend *b, const boids_flock *part, unsigned long step,
+                               boids_error *err) {
     boids_flock mine = {0};
     size_t first = part_first;
     boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
-    if (!s) s = mpi_traj_frame(&traj, part ? part : &mine, first, err);
+    if (!s) s = traj_parts_frame(&traj, part ? part : &mine, first, step, err);
     boids_flock_free(&mine);
     return s;
 }
 
 static boids_status traj_close(boids_error *err) {
-    return mpi_traj_close(&traj, err);
+    return traj_parts_close(&traj, err);
 }
 
 static void traj_abort(void) {
-    if (traj.open) mpi_traj_abort(&traj);
+    traj_parts_abort(&traj);
 }
 
 /* The rank among the ranks of its node. */
