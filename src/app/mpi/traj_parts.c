@@ -35,7 +35,8 @@ boids_status traj_parts_open(MPI_Comm comm, traj_parts *t, const char *path, siz
     t->f8 = f8;
     boids_status s;
     if (t->gsd) {
-        s = mpi_parts_agree(comm, app_gsd_start(&t->g, path, frames, n, dim, f8, side, err), err);
+        /* The same arguments on every rank: the same outcome, each rank's message alike. */
+        s = app_gsd_start(&t->g, path, frames, n, dim, f8, side, err);
         if (!s && (s = mpi_parts_open(comm, path, &t->a, &t->fh, err))) app_gsd_abort(&t->g);
     } else if (t->vtk) {
         s = t->rank == 0 ? app_vtk_open(&t->v, path, frames, n, dim, f8, dt, err) : BOIDS_OK;
