@@ -442,11 +442,20 @@ boids_status boids_state_hash_check(const char *path, uint64_t want, uint64_t go
                            is_npy(path) ? ".npy file" : "CSV");
 }
 
+/* Where the line of boid k * CSV_MARK starts, at[k], recorded by a first reading, so that a
+ * second one starts near its part rather than at the top. */
+enum { CSV_MARK = 4096 };
+typedef struct csv_marks {
+    off_t *at;
+    size_t n, cap;
+} csv_marks;
+
 /* One reading of a CSV state into L (opened here; closed here on a failure), with every
  * check, keeping the boids lo .. hi - 1 and stopping after them: all of them for 0, SIZE_MAX,
- * none for SIZE_MAX, SIZE_MAX. */
+ * none for SIZE_MAX, SIZE_MAX. With marks: a reading of every line records them (marks->n
+ * 0), or a reading of a part starts at the last mark before lo. */
 static boids_status csv_pass(loader *L, const char *path, const boids_params *p, size_t lo,
-                             size_t hi, boids_error *err) {
+                             size_t hi, csv_marks *marks, boids_error *err) {
     memset(L, 0, sizeof *L);
     L->p = p;
     L->lo = lo;
@@ -459,10 +468,29 @@ static boids_status csv_pass(loader *L, const char *path, const boids_params *p,
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", L->t.path);
         L->cap = hi - lo;
     }
+    const int record = marks && marks->n == 0;
+    const size_t k = lo / CSV_MARK, head = L->t.lineno; /* the lines before the boids' */
+    if (!s && marks && !record && k > 0 && k < marks->n) {
+        if (fseeko(L->t.f, marks->at[k], SEEK_SET) != 0)
+            s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file: %s", L->t.path,
+                                strerror(errno));
+        L->t.lineno = head + k * CSV_MARK, L->n = k * CSV_MARK; /* a line a boid */
+    }
     char *line;
     int got = 0;
-    while (!s && L->n < hi && (got = text_next(&L->t, &line, err)) == 1)
+    while (!s && L->n < hi) {
+        if (record && L->n % CSV_MARK == 0 && marks->n == marks->cap) {
+            off_t *g = realloc(marks->at, (2 * marks->cap + 64) * sizeof *g);
+            if (!g) {
+                s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", L->t.path);
+                break;
+            }
+            marks->at = g, marks->cap = 2 * marks->cap + 64;
+        }
+        if (record && L->n % CSV_MARK == 0) marks->at[marks->n++] = ftello(L->t.f);
+        if ((got = text_next(&L->t, &line, err)) != 1) break;
         s = read_boid(L, line, err);
+    }
     if (!s && got < 0) s = err ? err->status : BOIDS_ERR_INPUT;
     if (!s && L->n == 0)
         s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L->t.path);
@@ -475,15 +503,18 @@ static boids_status csv_pass(loader *L, const char *path, const boids_params *p,
 
 /* The boids of a CSV state, or of its part `part` of `parts` (*first: the first id), into out
  * (allocated here); *r and *step say what else it held. A part takes two readings: the first
- * checks every line and counts the boids, keeping none; the second keeps the part's (their
- * lines checked again) and stops after them: no process holds more than its part. */
+ * checks every line and counts the boids, keeping none; the second starts at the mark
+ * before the part and keeps the part's (their lines checked again), stopping after them: no
+ * process holds more than its part, nor reads more than its part again. */
 static boids_status read_csv(const char *path, const boids_params *p, boids_flock *out,
                              state_read *r, char *shown, size_t shown_size, uint32_t *step,
                              size_t part, size_t parts, size_t *first, boids_error *err) {
     loader L;
+    csv_marks marks = {0};
     *first = 0;
-    boids_status s = csv_pass(&L, path, p, parts > 1 ? SIZE_MAX : 0, SIZE_MAX, err);
-    if (s) return s;
+    boids_status s =
+        csv_pass(&L, path, p, parts > 1 ? SIZE_MAX : 0, SIZE_MAX, parts > 1 ? &marks : NULL, err);
+    if (s) return free(marks.at), s;
     snprintf(shown, shown_size, "%s", L.t.path);
     *r = (state_read){shown, "CSV", L.dim, L.has_step, L.has_dim, L.n};
     *step = L.step;
@@ -492,10 +523,11 @@ static boids_status read_csv(const char *path, const boids_params *p, boids_floc
         text_close(&L.t);
         boids_part_range(r->n, part, parts, first, &cnt);
         if (cnt == 0)
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "%s: %zu boids for %zu parts: a part is empty", shown, r->n,
-                                   parts);
-        if ((s = csv_pass(&L, path, p, *first, *first + cnt, err))) return s;
+            s = boids_error_set(err, BOIDS_ERR_INPUT,
+                                "%s: %zu boids for %zu parts: a part is empty", shown, r->n, parts);
+        if (!s) s = csv_pass(&L, path, p, *first, *first + cnt, &marks, err);
+        free(marks.at);
+        if (s) return s;
         if (L.n != *first + cnt || L.dim != r->dim) /* the file changed between the readings */
             s = boids_error_set(err, BOIDS_ERR_INPUT,
                                 "%s: changed while it was read (%zu boids, then %zu or fewer)",
