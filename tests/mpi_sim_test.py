@@ -132,8 +132,8 @@ def cpu():
 
     # No rank holds the whole flock: with the order alone on stdout, the initial flock is made
     # in parts, the order summed through the parts and the state, the checkpoint (.npy and
-    # CSV, with their sidecars) and the .npy trajectory (f4, f8) written by every rank at
-    # once; each file is one process's.
+    # CSV, with their sidecars) and the trajectory (.npy f4 and f8, GSD, ParaView) written by
+    # every rank at once, and a CSV state read in parts; each file is one process's.
     for name, extra in (("plane wrap", ["--preset", "lab", "-n", "3000"]),
                         ("box walls vicsek noise",
                          ["--preset", "vicsek", "-n", "3000", "--set", "dim=3", "--set",
@@ -156,26 +156,65 @@ def cpu():
                 open(f, "rb").read() if os.path.exists(f) else b"" for f in
                 (outs[0], outs[0] + ".json", outs[1], outs[1] + ".json", outs[2], outs[2] + ".json",
                  outs[3], outs[4])]
+            if ranks == 4:  # the formats below: 2 and 3 ranks, to keep the CI run short
+                continue
+            # The CSV state of one process read in parts, with a GSD trajectory; a ParaView
+            # collection (a folder of its own per run: the index names the frames' folder).
+            own = os.path.join(d, tag)
+            os.makedirs(own, exist_ok=True)
+            gsd, pvd, loaded = (os.path.join(own, x) for x in ("t.gsd", "t.pvd", "loaded.npy"))
+            p4 = run(*cmd, *base[:2], *extra, "--steps", "20", "--every", "10", "--order-only",
+                     "--load", os.path.join(d, "parts1.save.csv"), "--trajectory", gsd,
+                     "--save", loaded)
+            p5 = run(*cmd, *base, *extra, "--every", "20", "--order-only", "--trajectory", pvd)
+            check(f"in parts, {name}: {ranks or 1} rank(s) exit 0 (CSV load, GSD, ParaView)",
+                  p4.returncode == p5.returncode == 0, (p4.stderr + p5.stderr)[-600:])
+            frames = sorted(os.listdir(os.path.join(own, "t"))) if p5.returncode == 0 else []
+            files[ranks] += [p4.stdout.encode()] + [
+                open(f, "rb").read() if os.path.exists(f) else b"" for f in
+                (loaded, gsd, pvd, *(os.path.join(own, "t", f) for f in frames))]
+            files[ranks].append(repr(frames).encode())
         what = ("stdout", "save.npy", "save.npy.json", "save.csv", "save.csv.json", "checkpoint",
-                "checkpoint.json", "trajectory f4", "trajectory f8")
+                "checkpoint.json", "trajectory f4", "trajectory f8", "CSV loaded: stdout",
+                "CSV loaded: its state", "trajectory .gsd", "trajectory .pvd",
+                *(f"ParaView frame {k}" for k in range(len(files[None]) - 14)),
+                "ParaView frames' names")
         for ranks in (2, 3, 4):
             for w, a, b in zip(what, files[None], files[ranks]):
                 check(f"in parts, {name}: {ranks} ranks, {w} byte-identical ({len(a)} bytes)",
                       a == b and len(a) > 0, f"{len(a)} vs {len(b)} bytes")
+        check(f"in parts, {name}: 2 and 3 ranks wrote every file one process wrote",
+              len(files[2]) == len(files[3]) == len(files[None]) > 14,
+              [len(files[r]) for r in (None, 2, 3)])
 
-    # A state read in parts (.npy: each rank its rows) whose sidecar's flock_hash is not its
-    # boids' is refused, as one process refuses it, and nothing is run.
-    stale = os.path.join(d, "parts1.save.npy")
-    text = open(stale + ".json").read()
-    hexhash = text.split('"flock_hash": "')[1][:16]
-    with open(stale + ".json", "w") as f:
-        f.write(text.replace(hexhash, "0123456789abcdef"))
-    for ranks in (None, 3):  # the file of the last case above, the box's
+    # A state read in parts (.npy: each rank its rows; CSV: each rank keeps its rows) whose
+    # sidecar's flock_hash is not its boids' is refused, as one process refuses it, and
+    # nothing is run.
+    for kind in ("npy", "csv"):
+        stale = os.path.join(d, f"parts1.save.{kind}")
+        text = open(stale + ".json").read()
+        hexhash = text.split('"flock_hash": "')[1][:16]
+        with open(stale + ".json", "w") as f:
+            f.write(text.replace(hexhash, "0123456789abcdef"))
+        for ranks in (None, 3):  # the file of the last case above, the box's
+            cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+            p = run(*cmd, *base, *extra, "--load", stale)
+            check(f"a stale sidecar read in parts ({kind}): {ranks or 1} rank(s) refuse it "
+                  "(exit 2)", p.returncode == 2 and "flock_hash" in p.stderr and
+                  "changed after the save" in p.stderr, (p.returncode, p.stderr[-600:]))
+    # A CSV state with a bad row: every rank reads every line, and the job is refused with
+    # the line named, as one process refuses it.
+    bad = os.path.join(d, "bad.csv")
+    lines = open(os.path.join(d, "parts1.save.csv")).read().split("\n")
+    lines[1500] = lines[1500].replace(",", ",x", 1)  # boid 1499: the middle one of 3 ranks'
+    with open(bad, "w") as f:
+        f.write("\n".join(lines))
+    for ranks in (None, 3):
         cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
-        p = run(*cmd, *base, *extra, "--load", stale)
-        check(f"a stale sidecar read in parts: {ranks or 1} rank(s) refuse it (exit 2)",
-              p.returncode == 2 and "flock_hash" in p.stderr and "changed after the save"
-              in p.stderr, (p.returncode, p.stderr[-600:]))
+        p = run(*cmd, *base, *extra, "--load", bad)
+        check(f"a CSV state with a bad row: {ranks or 1} rank(s) refuse it naming its line "
+              "(exit 2)", p.returncode == 2 and "bad.csv:1501: column y:" in p.stderr and
+              "is not a number" in p.stderr, (p.returncode, p.stderr[-600:]))
 
     # A flock that gathers (all of it drawn to one food point inside walls): the rows are cut
     # again as it does, and the bytes stay one process's.

@@ -46,7 +46,8 @@ typedef struct boids_state_part {
 /* boids_state_load_seeded's part `part` of `parts` (boids_part_range of the state's N) into
  * f, with every check but the sidecar's flock_hash, which the caller checks against the
  * whole flock's hash (boids_state_hash_check). A .npy state is read for its part alone; a
- * CSV is read whole (its lines have no fixed length), and only the part is kept. */
+ * CSV (its lines have no fixed length) is read twice: every line checked and the boids
+ * counted, keeping none, then the part's lines kept. */
 boids_status boids_state_load_part(const char *path, const boids_params *p, size_t part,
                                    size_t parts, boids_flock *f, boids_state_part *info,
                                    boids_error *err);

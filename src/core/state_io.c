@@ -70,7 +70,8 @@ typedef struct loader {
     text_lines t;
     const boids_params *p; /* NULL: no check against parameters */
     size_t columns, n, cap;
-    double *rows; /* 2 * dim values a boid, grown as the file is read */
+    size_t lo, hi; /* the boids kept: lo .. hi - 1 (a part; the whole file: 0, SIZE_MAX) */
+    double *rows;  /* 2 * dim values a kept boid, grown as the file is read */
     uint32_t step;
     int dim;      /* from the `# dim=D` line; 2 without one */
     int vals;     /* 2 * dim: values a boid */
@@ -157,7 +158,8 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
     if (L->n == STATE_MAX_BOIDS)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s:%zu: more than %u boids", path, lineno,
                                STATE_MAX_BOIDS);
-    if (L->n == L->cap) {
+    const int keep = L->n >= L->lo && L->n < L->hi;
+    if (keep && L->n - L->lo == L->cap) {
         size_t cap = L->cap ? 2 * L->cap : 1024;
         double *grown = realloc(L->rows, cap * (size_t)L->vals * sizeof(double));
         if (!grown)
@@ -165,7 +167,7 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
         L->rows = grown;
         L->cap = cap;
     }
-    double *v = &L->rows[(size_t)L->vals * L->n];
+    double other[6], *v = keep ? &L->rows[(size_t)L->vals * (L->n - L->lo)] : other;
     for (int c = 0; c < L->vals; c++) {
         char *end;
         v[c] = strtod(f[c], &end);
@@ -440,30 +442,102 @@ boids_status boids_state_hash_check(const char *path, uint64_t want, uint64_t go
                            is_npy(path) ? ".npy file" : "CSV");
 }
 
-/* The boids of a CSV state into out (allocated here); *r and *step say what else it held. */
-static boids_status read_csv(const char *path, const boids_params *p, boids_flock *out,
-                             state_read *r, char *shown, size_t shown_size, uint32_t *step,
-                             boids_error *err) {
-    loader L;
-    memset(&L, 0, sizeof L);
-    L.p = p;
-    boids_status s = text_open(&L.t, path, "state file", STATE_MAX_LINE, 0, 0, err);
+/* Where the line of boid k * CSV_MARK starts, at[k], recorded by a first reading, so that a
+ * second one starts near its part rather than at the top. */
+enum { CSV_MARK = 4096 };
+typedef struct csv_marks {
+    off_t *at;
+    size_t n, cap;
+} csv_marks;
+
+/* One reading of a CSV state into L (opened here; closed here on a failure), with every
+ * check, keeping the boids lo .. hi - 1 and stopping after them: all of them for 0, SIZE_MAX,
+ * none for SIZE_MAX, SIZE_MAX. With marks: a reading of every line records them (marks->n
+ * 0), or a reading of a part starts at the last mark before lo. */
+static boids_status csv_pass(loader *L, const char *path, const boids_params *p, size_t lo,
+                             size_t hi, csv_marks *marks, boids_error *err) {
+    memset(L, 0, sizeof *L);
+    L->p = p;
+    L->lo = lo;
+    L->hi = hi;
+    boids_status s = text_open(&L->t, path, "state file", STATE_MAX_LINE, 0, 0, err);
     if (s) return s;
-    s = read_head(&L, err);
+    s = read_head(L, err);
+    if (!s && hi != SIZE_MAX && lo < hi) { /* a part: its rows at once, not grown */
+        if (!(L->rows = malloc((hi - lo) * (size_t)L->vals * sizeof(double))))
+            s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", L->t.path);
+        L->cap = hi - lo;
+    }
+    const int record = marks && marks->n == 0;
+    const size_t k = lo / CSV_MARK, head = L->t.lineno; /* the lines before the boids' */
+    if (!s && marks && !record && k > 0 && k < marks->n) {
+        if (fseeko(L->t.f, marks->at[k], SEEK_SET) != 0)
+            s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot read state file: %s", L->t.path,
+                                strerror(errno));
+        L->t.lineno = head + k * CSV_MARK, L->n = k * CSV_MARK; /* a line a boid */
+    }
     char *line;
     int got = 0;
-    while (!s && (got = text_next(&L.t, &line, err)) == 1) s = read_boid(&L, line, err);
+    while (!s && L->n < hi) {
+        if (record && L->n % CSV_MARK == 0 && marks->n == marks->cap) {
+            off_t *g = realloc(marks->at, (2 * marks->cap + 64) * sizeof *g);
+            if (!g) {
+                s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", L->t.path);
+                break;
+            }
+            marks->at = g, marks->cap = 2 * marks->cap + 64;
+        }
+        if (record && L->n % CSV_MARK == 0) marks->at[marks->n++] = ftello(L->t.f);
+        if ((got = text_next(&L->t, &line, err)) != 1) break;
+        s = read_boid(L, line, err);
+    }
     if (!s && got < 0) s = err ? err->status : BOIDS_ERR_INPUT;
-    if (!s && L.n == 0)
-        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L.t.path);
-    if (!s) s = boids_flock_alloc_dim(out, L.n, L.dim, err);
-    double *cols[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
-    if (L.dim == 2) cols[2] = out->vx, cols[3] = out->vy;
-    for (size_t i = 0; !s && i < L.n; i++)
-        for (int c = 0; c < L.vals; c++) cols[c][i] = L.rows[(size_t)L.vals * i + (size_t)c];
+    if (!s && L->n == 0)
+        s = boids_error_set(err, BOIDS_ERR_INPUT, "%s: no boids after the header", L->t.path);
+    if (s) {
+        free(L->rows);
+        text_close(&L->t);
+    }
+    return s;
+}
+
+/* The boids of a CSV state, or of its part `part` of `parts` (*first: the first id), into out
+ * (allocated here); *r and *step say what else it held. A part takes two readings: the first
+ * checks every line and counts the boids, keeping none; the second starts at the mark
+ * before the part and keeps the part's (their lines checked again), stopping after them: no
+ * process holds more than its part, nor reads more than its part again. */
+static boids_status read_csv(const char *path, const boids_params *p, boids_flock *out,
+                             state_read *r, char *shown, size_t shown_size, uint32_t *step,
+                             size_t part, size_t parts, size_t *first, boids_error *err) {
+    loader L;
+    csv_marks marks = {0};
+    *first = 0;
+    boids_status s =
+        csv_pass(&L, path, p, parts > 1 ? SIZE_MAX : 0, SIZE_MAX, parts > 1 ? &marks : NULL, err);
+    if (s) return free(marks.at), s;
     snprintf(shown, shown_size, "%s", L.t.path);
     *r = (state_read){shown, "CSV", L.dim, L.has_step, L.has_dim, L.n};
     *step = L.step;
+    size_t cnt = L.n;
+    if (parts > 1) {
+        text_close(&L.t);
+        boids_part_range(r->n, part, parts, first, &cnt);
+        if (cnt == 0)
+            s = boids_error_set(err, BOIDS_ERR_INPUT,
+                                "%s: %zu boids for %zu parts: a part is empty", shown, r->n, parts);
+        if (!s) s = csv_pass(&L, path, p, *first, *first + cnt, &marks, err);
+        free(marks.at);
+        if (s) return s;
+        if (L.n != *first + cnt || L.dim != r->dim) /* the file changed between the readings */
+            s = boids_error_set(err, BOIDS_ERR_INPUT,
+                                "%s: changed while it was read (%zu boids, then %zu or fewer)",
+                                shown, r->n, L.n);
+    }
+    if (!s) s = boids_flock_alloc_dim(out, cnt, L.dim, err);
+    double *cols[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    if (L.dim == 2) cols[2] = out->vx, cols[3] = out->vy;
+    for (size_t i = 0; !s && i < cnt; i++)
+        for (int c = 0; c < L.vals; c++) cols[c][i] = L.rows[(size_t)L.vals * i + (size_t)c];
     free(L.rows);
     text_close(&L.t);
     return s;
@@ -587,24 +661,8 @@ static boids_status load_part(const char *path, const boids_params *p, size_t pa
     *first = 0;
     boids_status s = is_npy(path)
                          ? read_npy(path, p, out, &r, shown, sizeof shown, part, parts, first, err)
-                         : read_csv(path, p, out, &r, shown, sizeof shown, &legacy_step, err);
-    if (!s && !is_npy(path) && parts > 1) { /* the CSV's part kept */
-        boids_flock whole = *out, keep;
-        size_t cnt;
-        boids_part_range(whole.n, part, parts, first, &cnt);
-        if (cnt == 0)
-            s = boids_error_set(err, BOIDS_ERR_INPUT,
-                                "%s: %zu boids for %zu parts: a part is empty", shown, whole.n,
-                                parts);
-        if (!s) s = boids_flock_alloc_dim(&keep, cnt, r.dim, err);
-        for (int a = 0; !s && a < 2 * r.dim; a++) {
-            double *src[6] = {whole.x, whole.y, whole.vx, whole.vy, whole.z, whole.vz};
-            double *dst[6] = {keep.x, keep.y, keep.vx, keep.vy, keep.z, keep.vz};
-            memcpy(dst[a], src[a] + *first, cnt * sizeof(double));
-        }
-        boids_flock_free(&whole);
-        *out = s ? (boids_flock){0} : keep;
-    }
+                         : read_csv(path, p, out, &r, shown, sizeof shown, &legacy_step, part,
+                                    parts, first, err);
     *n = s ? 0 : r.n;
     if (!s) s = read_sidecar(path, c, err);
     if (!s && c->present) s = check_sidecar(&r, c, parts > 1 ? NULL : out, err);

@@ -70,10 +70,8 @@ static unsigned long long csv_bytes(const boids_flock *part) {
     return sum;
 }
 
-/* Rank 0 makes the temporary file of path (a, tracked for the signal handler) and every rank
- * opens it with MPI-IO into *fh. Collective; on a failure nothing is left open. */
-static boids_status open_parts(MPI_Comm comm, const char *path, boids_atomic_file *a, MPI_File *fh,
-                               boids_error *err) {
+boids_status mpi_parts_open(MPI_Comm comm, const char *path, boids_atomic_file *a, MPI_File *fh,
+                            boids_error *err) {
     int rank;
     MPI_Comm_rank(comm, &rank);
     long long tlen = 0;
@@ -123,7 +121,7 @@ boids_status mpi_part_save(MPI_Comm comm, const char *path, const boids_flock *p
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
     }
     MPI_File fh;
-    if ((s = mpi_parts_agree(comm, s, err)) || (s = open_parts(comm, path, &a, &fh, err)))
+    if ((s = mpi_parts_agree(comm, s, err)) || (s = mpi_parts_open(comm, path, &a, &fh, err)))
         goto done;
     MPI_Bcast(&hlen, 1, MPI_LONG_LONG, 0, comm);
     unsigned char *buf = malloc(CHUNK * (npy ? 6 * 8 : BOIDS_STATE_CSV_ROW));
@@ -186,7 +184,8 @@ boids_status mpi_traj_open(MPI_Comm comm, mpi_traj *t, const char *path, size_t 
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", path);
         hlen = (long long)len;
     }
-    if (!(s = mpi_parts_agree(comm, s, err)) && !(s = open_parts(comm, path, &t->a, &t->fh, err))) {
+    if (!(s = mpi_parts_agree(comm, s, err)) &&
+        !(s = mpi_parts_open(comm, path, &t->a, &t->fh, err))) {
         MPI_Bcast(&hlen, 1, MPI_LONG_LONG, 0, comm);
         t->data = (MPI_Offset)hlen;
         int bad = rank == 0 && MPI_File_write_at(t->fh, 0, head, (int)hlen, MPI_BYTE,

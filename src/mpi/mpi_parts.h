@@ -2,8 +2,9 @@
 /* How a flock split over MPI ranks enters and leaves the split without any rank holding the
  * whole of it (mpi_parts.c, mpi_io.c): the initial flock made or read in parts, the state in
  * parts of ids for the outputs, the whole flock's hash and order computed from the parts in
- * id order (so that they have the bits of one process), and the state files written by every
- * rank at once with MPI-IO, byte for byte those of one process.
+ * id order (so that they have the bits of one process), and the state files and the .npy
+ * trajectory written by every rank at once with MPI-IO, byte for byte those of one process
+ * (the GSD and ParaView trajectories: src/app/mpi/traj_parts.h, with mpi_parts_open).
  *
  * The parts: rank r of K holds the ids boids_part_range(N, r, K) (src/core/flock_part.h), in
  * id order. Every function here is collective over comm: every rank calls it, in the same
@@ -31,8 +32,8 @@ boids_status mpi_part_random(MPI_Comm comm, const boids_params *p, uint64_t seed
 /* This rank's part of the state file path, with boids_state_load_seeded's checks but that of
  * the sidecar's flock_hash, which comes back in *hash (*has_hash: the sidecar gives one) for
  * mpi_part_check_hash; *first its first id, *n the state's N, *noise_seed the sidecar's (-1:
- * none). A .npy state is read by each rank for its part alone; a CSV by each whole (its lines
- * have no fixed length), keeping its part. */
+ * none). A .npy state is read by each rank for its part alone; a CSV (its lines have no
+ * fixed length) by each rank twice, every line checked, then its part's lines kept. */
 boids_status mpi_part_load(MPI_Comm comm, const char *path, const boids_params *p,
                            boids_flock *part, size_t *first, size_t *n, long *noise_seed,
                            int *has_hash, uint64_t *hash, boids_error *err);
@@ -63,6 +64,13 @@ double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n)
  * bytes of one process's file, each file complete or absent. */
 boids_status mpi_part_save(MPI_Comm comm, const char *path, const boids_flock *part, size_t first,
                            size_t n, long noise_seed, boids_error *err);
+
+/* Rank 0 makes the temporary file of path (*a, tracked for the signal handler; its FILE
+ * closed: the bytes go in by name) and every rank opens it with MPI-IO into *fh, for writing.
+ * On a failure nothing is left open. Rank 0 renames it (boids_atomic_commit) once every rank
+ * closed *fh. */
+boids_status mpi_parts_open(MPI_Comm comm, const char *path, boids_atomic_file *a, MPI_File *fh,
+                            boids_error *err);
 
 /* A trajectory .npy (src/app/output/npy.h's layout: frames x N x 2 dim, '<f4' or '<f8') whose
  * frames every rank writes at once, its rows at their offsets: the bytes of one process's. */

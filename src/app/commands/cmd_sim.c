@@ -87,7 +87,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
         s = so->drv->whole(initial, NULL, err);
     else if (parts || step > 0)
         s = pull(b, f, so, err);
-    if (!s && so->traj_parts) s = so->drv->traj_frame(b, initial, err);
+    if (!s && so->traj_parts) s = so->drv->traj_frame(b, initial, step, err);
     if (initial) boids_flock_free(&so->part); /* the split flock holds it now */
     if (s || !so->drv->writer) return s;
     if (!by_parts && so->order_only) order = boids_order(f);
@@ -428,8 +428,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     }
     so.n = (size_t)p.count;
     so.dim = p.dim;
-    so.traj_parts =
-        drv->initial && drv->traj_open && so.trajectory && !app_vtk_wanted(so.trajectory);
+    so.traj_parts = drv->initial && drv->traj_open && so.trajectory;
     so.whole = !so.order_only || so.series || (so.trajectory && !so.traj_parts) ||
                so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
     if (!st && so.checkpoint_every && !so.checkpoint)
@@ -455,9 +454,11 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         b = drv->create ? drv->create(&o, &p, &f, &err) : app_backend_create(&o, &p, &f, &err);
         if (!b) st = err.status;
     }
-    if (!st && so.traj_parts) /* open by every process, once every one has its backend */
+    if (!st && so.traj_parts) { /* open by every process, once every one has its backend */
+        const double side[3] = {p.width, p.height, p.depth};
         st = drv->traj_open(so.trajectory, sample_count(so.steps, so.every), so.n, p.dim,
-                            so.dtype && !strcmp(so.dtype, "f8"), &err);
+                            so.dtype && !strcmp(so.dtype, "f8"), p.dt, side, &err);
+    }
     if (st) {
         abort_outputs(&so);
         boids_backend_destroy(b);

@@ -44,12 +44,14 @@ typedef struct sim_driver {
                           boids_error *err);
     boids_status (*whole)(const boids_flock *part, boids_flock *out, boids_error *err);
     boids_status (*save)(boids_backend *b, const char *path, long noise_seed, boids_error *err);
-    /* With initial, optional: a .npy --trajectory written by every process at once (open,
-     * a frame of b's state or of the initial parts in part, close: called by every process;
-     * abort: by each alone), instead of by the writer from the whole flock. */
-    boids_status (*traj_open)(const char *path, size_t frames, size_t n, int dim, int f8,
-                              boids_error *err);
-    boids_status (*traj_frame)(boids_backend *b, const boids_flock *part, boids_error *err);
+    /* With initial, optional: the --trajectory (any format: app_traj_open's arguments)
+     * written by every process at once (open, a frame of b's state or of the initial parts
+     * in part after `step` steps, close: called by every process; abort: by each alone),
+     * instead of by the writer from the whole flock. */
+    boids_status (*traj_open)(const char *path, size_t frames, size_t n, int dim, int f8, double dt,
+                              const double *side, boids_error *err);
+    boids_status (*traj_frame)(boids_backend *b, const boids_flock *part, unsigned long step,
+                               boids_error *err);
     boids_status (*traj_close)(boids_error *err);
     void (*traj_abort)(void);
     /* The backend that holds the flock f (every process has f, or its part), with o->inter's

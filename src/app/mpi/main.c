@@ -16,7 +16,7 @@ static const char usage[] =
     "Commands:\n"
     "  sim    one flock split over the ranks, with the bits of `boids sim`\n"
     "  sweep  the runs of `boids sweep` spread over the ranks\n"
-    "`boids-mpi COMMAND --help` describes each. Rank 0 writes every output.\n";
+    "`boids-mpi COMMAND --help` describes each and which rank writes what.\n";
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);

@@ -7,12 +7,12 @@
  * No rank makes or reads the whole initial flock: each draws or reads the boids of its part
  * of the ids (mpi_parts.h), and the split flock sends each to its tile. Then every rank
  * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
- * id order, as one process sums it; --save and --checkpoint are written by every rank at
- * once (MPI-IO). The other samples (the metrics, --series, --trajectory, the estimators)
- * still gather the state on rank 0, which writes stdout and every other file exactly as
- * `boids sim` does, so they hold the same bytes. A
- * failure that every rank sees (a refused model or cut) ends every rank with its message;
- * one that only its rank sees ends the job from there (MPI_Abort), naming the rank. */
+ * id order, as one process sums it; --save, --checkpoint and --trajectory (any format:
+ * traj_parts.h) are written by every rank at once (MPI-IO). The other samples (the metrics,
+ * --series, the estimators) still gather the state on rank 0, which writes stdout and every
+ * other file exactly as `boids sim` does, so they hold the same bytes. A failure that every rank
+ * sees (a refused model or cut) ends every rank with its message; one that only its rank sees ends
+ * the job from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include "boids/gpu.h"
 #include "commands/commands.h"
 #include "mpi/mpi_common.h"
+#include "mpi/traj_parts.h"
 #include "mpi_flock.h"
 #include "mpi_parts.h"
 
@@ -43,8 +44,10 @@ static const app_command mpi_sim_command = {
         "rank steps the boids of a slab of the grid's rows, with the rows beside it as its\n"
         "halo. With --backend cpu (any --threads) or gpu --deterministic the final state,\n"
         "the metrics and every file are those of `boids sim` with the same options, byte for\n"
-        "byte. Rank 0 writes every output. Each rank with the gpu backend uses the EGL device\n"
-        "of its rank on its node (modulo the devices there) unless BOIDS_EGL_DEVICE is set.\n"
+        "byte. Rank 0 writes stdout, --series and the sidecars; every rank writes its boids'\n"
+        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). Each rank with the\n"
+        "gpu backend uses the EGL device of its rank on its node (modulo the devices there)\n"
+        "unless BOIDS_EGL_DEVICE is set.\n"
         "\n",
     .shared = APP_ALL,
     .backend = "cpu",
@@ -129,29 +132,30 @@ static boids_status save(boids_backend *b, const char *path, long noise_seed, bo
     return s;
 }
 
-/* The .npy trajectory, written by every rank at once (sim_driver.traj_open ...). */
-static mpi_traj traj;
+/* The trajectory, written by every rank at once (sim_driver.traj_open ...). */
+static traj_parts traj;
 
-static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8,
-                              boids_error *err) {
-    return mpi_traj_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, err);
+static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8, double dt,
+                              const double *side, boids_error *err) {
+    return traj_parts_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, dt, side, err);
 }
 
-static boids_status traj_frame(boids_backend *b, const boids_flock *part, boids_error *err) {
+static boids_status traj_frame(boids_backend *b, const boids_flock *part, unsigned long step,
+                               boids_error *err) {
     boids_flock mine = {0};
     size_t first = part_first;
     boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
-    if (!s) s = mpi_traj_frame(&traj, part ? part : &mine, first, err);
+    if (!s) s = traj_parts_frame(&traj, part ? part : &mine, first, step, err);
     boids_flock_free(&mine);
     return s;
 }
 
 static boids_status traj_close(boids_error *err) {
-    return mpi_traj_close(&traj, err);
+    return traj_parts_close(&traj, err);
 }
 
 static void traj_abort(void) {
-    if (traj.open) mpi_traj_abort(&traj);
+    traj_parts_abort(&traj);
 }
 
 /* The rank among the ranks of its node. */

@@ -35,20 +35,20 @@ static unsigned char *put_float(unsigned char *p, float v) {
 }
 
 static boids_status write_failed(app_gsd *w, boids_error *err) {
-    return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at frame %zu", w->file.path,
+    return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at frame %zu", w->path,
                            w->written);
 }
 
 /* Starts the chunk `id` of the current frame at the file's end (its n x m values of type
- * follow). */
-static boids_status begin_chunk(app_gsd *w, int id, int type, uint64_t n, uint32_t m,
+ * follow); its place in the file into *at. Every writer of a file keeps the same index. */
+static boids_status begin_chunk(app_gsd *w, int id, int type, uint64_t n, uint32_t m, uint64_t *at,
                                 boids_error *err) {
     if (w->entries == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 64;
         app_gsd_entry *q = realloc(w->index, cap * sizeof *q);
         if (!q)
             return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for the index",
-                                   w->file.path);
+                                   w->path);
         w->index = q;
         w->cap = cap;
     }
@@ -60,20 +60,23 @@ static boids_status begin_chunk(app_gsd *w, int id, int type, uint64_t n, uint32
                                              .m = m,
                                              .id = (uint16_t)id,
                                              .type = (uint8_t)type};
+    *at = w->at;
     w->at += n * m * type_bytes[type];
     return BOIDS_OK;
 }
 
-/* A chunk of a few bytes, whole. */
-static boids_status small_chunk(app_gsd *w, int id, int type, uint64_t n, uint32_t m,
-                                const unsigned char *bytes, size_t size, boids_error *err) {
-    boids_status s = begin_chunk(w, id, type, n, m, err);
-    if (s) return s;
-    return fwrite(bytes, 1, size, w->file.f) == size ? BOIDS_OK : write_failed(w, err);
+/* A chunk of a few bytes, whole, written by the lead. */
+static boids_status small_chunk(app_gsd *w, const app_out *o, int lead, int id, int type,
+                                uint64_t n, uint32_t m, const unsigned char *bytes, size_t size,
+                                boids_error *err) {
+    uint64_t at;
+    boids_status s = begin_chunk(w, id, type, n, m, &at, err);
+    if (s || !lead) return s;
+    return o->write_at(o->ctx, at, bytes, size) ? write_failed(w, err) : BOIDS_OK;
 }
 
-boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
-                          const double *side, boids_error *err) {
+boids_status app_gsd_start(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
+                           const double *side, boids_error *err) {
     memset(w, 0, sizeof *w);
     if (f8)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -83,8 +86,7 @@ boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n,
     if (n > UINT32_MAX)
         return boids_error_set(err, BOIDS_ERR_LIMIT,
                                "%s: %zu boids exceed the 2^32 - 1 of a GSD particles/N", path, n);
-    boids_status s = boids_atomic_open(&w->file, path, err);
-    if (s) return s;
+    w->path = path;
     w->frames = frames;
     w->n = n;
     w->dim = dim;
@@ -92,8 +94,17 @@ boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n,
         w->box[a] = a < dim ? (float)side[a] : 0.0f;
         w->half[a] = a < dim ? (float)(side[a] / 2) : 0.0f;
     }
-    static const unsigned char zero[HEADER_BYTES];
     w->at = HEADER_BYTES; /* the header is written last, when the index's place is known */
+    return BOIDS_OK;
+}
+
+boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
+                          const double *side, boids_error *err) {
+    boids_status s = app_gsd_start(w, path, frames, n, dim, f8, side, err);
+    if (!s) s = boids_atomic_open(&w->file, path, err);
+    if (s) return s;
+    w->path = w->file.path;
+    static const unsigned char zero[HEADER_BYTES];
     if (fwrite(zero, 1, sizeof zero, w->file.f) != sizeof zero) {
         boids_atomic_abort(&w->file);
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: cannot write", path);
@@ -101,84 +112,96 @@ boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n,
     return BOIDS_OK;
 }
 
-/* The per-boid chunk POSITION or VELOCITY: 3 float32 a boid, through a fixed buffer. */
-static boids_status boid_chunk(app_gsd *w, int id, const boids_flock *f, boids_error *err) {
-    boids_status s = begin_chunk(w, id, T_FLOAT, f->n, 3, err);
+/* A per-boid chunk, its rows r: POSITION or VELOCITY (3 float32 a boid), TYPEID (a uint32 0
+ * a boid); through a fixed buffer. */
+static boids_status boid_chunk(app_gsd *w, const app_out *o, const app_rows *r, int id,
+                               boids_error *err) {
+    const uint32_t m = id == TYPEID ? 1 : 3;
+    uint64_t at;
+    boids_status s = begin_chunk(w, id, id == TYPEID ? T_UINT32 : T_FLOAT, w->n, m, &at, err);
     if (s) return s;
+    const boids_flock *f = r->f;
     const double *c[3] = {id == POSITION ? f->x : f->vx, id == POSITION ? f->y : f->vy,
                           id == POSITION ? f->z : f->vz};
+    at += (uint64_t)r->first * m * 4;
     unsigned char buf[CHUNK_BOIDS * 3 * 4];
     for (size_t i0 = 0; i0 < f->n; i0 += CHUNK_BOIDS) {
         size_t k = f->n - i0 < CHUNK_BOIDS ? f->n - i0 : CHUNK_BOIDS;
         unsigned char *p = buf;
         for (size_t i = i0; i < i0 + k; i++)
-            for (int a = 0; a < 3; a++) {
-                float v = a < w->dim ? (float)c[a][i] : 0.0f;
+            for (uint32_t a = 0; a < m; a++) {
+                if (id == TYPEID) {
+                    p = npy_put_le(p, 0, 4);
+                    continue;
+                }
+                float v = (int)a < w->dim ? (float)c[a][i] : 0.0f;
                 /* float32 arithmetic: the .npy's float32 value minus the half side */
                 if (id == POSITION) v = v - w->half[a];
                 p = put_float(p, v);
             }
-        if (fwrite(buf, 1, (size_t)(p - buf), w->file.f) != (size_t)(p - buf))
-            return write_failed(w, err);
+        if (o->write_at(o->ctx, at, buf, (size_t)(p - buf))) return write_failed(w, err);
+        at += (uint64_t)(p - buf);
     }
     return BOIDS_OK;
 }
 
-boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step, boids_error *err) {
+boids_status app_gsd_put_frame(app_gsd *w, const app_out *o, const app_rows *r, unsigned long step,
+                               boids_error *err) {
     unsigned char b[64];
     boids_status s = BOIDS_OK;
+    const int lead = r->lead;
     if (w->written == 0) {
         unsigned char *p = b;
         for (int a = 0; a < 6; a++) p = put_float(p, a < 3 ? w->box[a] : 0.0f);
-        s = small_chunk(w, BOX, T_FLOAT, 6, 1, b, (size_t)(p - b), err);
+        s = small_chunk(w, o, lead, BOX, T_FLOAT, 6, 1, b, (size_t)(p - b), err);
         b[0] = (unsigned char)w->dim;
-        if (!s) s = small_chunk(w, DIMENSIONS, T_UINT8, 1, 1, b, 1, err);
+        if (!s) s = small_chunk(w, o, lead, DIMENSIONS, T_UINT8, 1, 1, b, 1, err);
     }
     npy_put_le(b, step, 8);
-    if (!s) s = small_chunk(w, STEP, T_UINT64, 1, 1, b, 8, err);
+    if (!s) s = small_chunk(w, o, lead, STEP, T_UINT64, 1, 1, b, 8, err);
     if (!s && w->written == 0) {
         npy_put_le(b, w->n, 4);
-        s = small_chunk(w, PART_N, T_UINT32, 1, 1, b, 4, err);
+        s = small_chunk(w, o, lead, PART_N, T_UINT32, 1, 1, b, 4, err);
     }
-    if (!s) s = boid_chunk(w, POSITION, f, err);
+    if (!s) s = boid_chunk(w, o, r, POSITION, err);
     if (!s && w->written == 0) {
-        s = begin_chunk(w, TYPEID, T_UINT32, w->n, 1, err);
-        unsigned char zero[CHUNK_BOIDS * 4] = {0};
-        for (size_t i0 = 0; !s && i0 < w->n; i0 += CHUNK_BOIDS) {
-            size_t k = w->n - i0 < CHUNK_BOIDS ? w->n - i0 : CHUNK_BOIDS;
-            if (fwrite(zero, 4, k, w->file.f) != k) s = write_failed(w, err);
-        }
+        s = boid_chunk(w, o, r, TYPEID, err);
         static const unsigned char type_name[TYPE_NAME_BYTES] = "boid"; /* with its zero */
         if (!s)
-            s = small_chunk(w, TYPES, T_INT8, 1, TYPE_NAME_BYTES, type_name, TYPE_NAME_BYTES, err);
+            s = small_chunk(w, o, lead, TYPES, T_INT8, 1, TYPE_NAME_BYTES, type_name,
+                            TYPE_NAME_BYTES, err);
     }
-    if (!s) s = boid_chunk(w, VELOCITY, f, err);
+    if (!s) s = boid_chunk(w, o, r, VELOCITY, err);
     if (!s) w->written++;
     return s;
 }
 
-boids_status app_gsd_close(app_gsd *w, boids_error *err) {
-    if (w->written != w->frames) {
-        app_gsd_abort(w);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: %zu of %zu frames written",
-                               w->file.path, w->written, w->frames);
-    }
-    /* The index, with one zero entry after the last (a location of 0 ends it). */
+boids_status app_gsd_frame(app_gsd *w, const boids_flock *f, unsigned long step, boids_error *err) {
+    const app_out o = app_out_file(w->file.f);
+    const app_rows r = app_rows_whole(f);
+    return app_gsd_put_frame(w, &o, &r, step, err);
+}
+
+boids_status app_gsd_put_end(app_gsd *w, const app_out *o, int lead, boids_error *err) {
+    /* The index, with one zero entry after the last (a location of 0 ends it), a buffer of
+     * entries at a time. */
     const uint64_t index_at = w->at, allocated = w->entries + 1;
-    unsigned char e[ENTRY_BYTES];
+    enum { BATCH = 128 };
+    unsigned char e[BATCH * ENTRY_BYTES];
     int bad = 0;
-    for (size_t i = 0; i <= w->entries && !bad; i++) {
+    for (size_t i0 = 0; lead && i0 <= w->entries && !bad; i0 += BATCH) {
+        const size_t end = i0 + BATCH < w->entries + 1 ? i0 + BATCH : w->entries + 1;
         memset(e, 0, sizeof e);
-        if (i < w->entries) {
+        for (size_t i = i0; i < end && i < w->entries; i++) {
             const app_gsd_entry *x = &w->index[i];
-            unsigned char *p = npy_put_le(e, x->frame, 8);
+            unsigned char *p = npy_put_le(e + (i - i0) * ENTRY_BYTES, x->frame, 8);
             p = npy_put_le(p, x->n, 8);
             p = npy_put_le(p, x->location, 8);
             p = npy_put_le(p, x->m, 4);
             p = npy_put_le(p, x->id, 2);
             *p++ = x->type; /* and flags 0 */
         }
-        bad = fwrite(e, 1, sizeof e, w->file.f) != sizeof e;
+        bad = o->write_at(o->ctx, index_at + i0 * ENTRY_BYTES, e, (end - i0) * ENTRY_BYTES) != 0;
     }
     /* The names, each ended by a zero, then zeros to whole segments (at least one zero
      * after the last name: an empty name ends the list). */
@@ -186,11 +209,9 @@ boids_status app_gsd_close(app_gsd *w, boids_error *err) {
     for (int k = 0; k < NAMES; k++) bytes += strlen(names[k]) + 1;
     const size_t segments = (bytes + NAME_SEGMENT - 1) / NAME_SEGMENT;
     const uint64_t names_at = index_at + allocated * ENTRY_BYTES;
-    for (int k = 0; k < NAMES && !bad; k++)
-        bad = fwrite(names[k], 1, strlen(names[k]) + 1, w->file.f) != strlen(names[k]) + 1;
-    static const unsigned char zero[NAME_SEGMENT];
-    const size_t pad = segments * NAME_SEGMENT - (bytes - 1);
-    if (!bad) bad = fwrite(zero, 1, pad, w->file.f) != pad;
+    unsigned char list[NAMES * 32 + NAME_SEGMENT] = {0}, *q = list;
+    for (int k = 0; k < NAMES; k++) q += sprintf((char *)q, "%s", names[k]) + 1;
+    if (lead && !bad) bad = o->write_at(o->ctx, names_at, list, segments * NAME_SEGMENT) != 0;
     /* The header. */
     unsigned char h[HEADER_BYTES] = {0}, *p = npy_put_le(h, 0x65DF65DF65DF65DFull, 8);
     p = npy_put_le(p, index_at, 8);
@@ -201,14 +222,25 @@ boids_status app_gsd_close(app_gsd *w, boids_error *err) {
     p = npy_put_le(p, 2u << 16, 4);        /* the file layer 2.0 */
     snprintf((char *)p, 64, "boids %s", boids_version());
     memcpy(p + 64, "hoomd", 5);
-    if (!bad)
-        bad = fseek(w->file.f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, w->file.f) != sizeof h;
+    if (lead && !bad) bad = o->write_at(o->ctx, 0, h, sizeof h) != 0;
     free(w->index);
     w->index = NULL;
-    if (bad) {
+    if (bad)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at the index", w->path);
+    return BOIDS_OK;
+}
+
+boids_status app_gsd_close(app_gsd *w, boids_error *err) {
+    if (w->written != w->frames) {
+        app_gsd_abort(w);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: %zu of %zu frames written",
+                               w->file.path, w->written, w->frames);
+    }
+    const app_out o = app_out_file(w->file.f);
+    boids_status s = app_gsd_put_end(w, &o, 1, err);
+    if (s) {
         boids_atomic_abort(&w->file);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: write failed at the index",
-                               w->file.path);
+        return s;
     }
     return boids_atomic_commit(&w->file, err);
 }

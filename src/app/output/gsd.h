@@ -33,6 +33,7 @@
 
 #include "atomic_file.h"
 #include "boids/flock.h"
+#include "output/out_at.h"
 
 typedef struct app_gsd_entry {
     uint64_t frame, n, location;
@@ -42,7 +43,8 @@ typedef struct app_gsd_entry {
 } app_gsd_entry;
 
 typedef struct app_gsd {
-    boids_atomic_file file;
+    boids_atomic_file file; /* app_gsd_open's; not open after app_gsd_start alone */
+    const char *path;       /* as messages name it */
     size_t frames, n, written;
     int dim;
     float half[3]; /* the world's half sides, float32 */
@@ -60,6 +62,21 @@ int app_gsd_wanted(const char *path);
  * velocities are float32 (BOIDS_ERR_INPUT, as for an unwritable path). */
 boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
                           const double *side, boids_error *err);
+
+/* The writer of a file written by processes that each hold a part of the flock (out_at.h):
+ * app_gsd_open's checks and the file's layout, but no file, which the caller makes (each
+ * writer keeps the same index: the chunks' places are known from N alone). */
+boids_status app_gsd_start(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
+                           const double *side, boids_error *err);
+
+/* The next frame's bytes of the rows r into o (every writer of the file calls it for every
+ * frame): app_gsd_frame's. */
+boids_status app_gsd_put_frame(app_gsd *w, const app_out *o, const app_rows *r, unsigned long step,
+                               boids_error *err);
+
+/* After the last frame: the index, the names and the header into o if lead (every writer
+ * calls it; it frees the index). */
+boids_status app_gsd_put_end(app_gsd *w, const app_out *o, int lead, boids_error *err);
 
 /* Writes the next frame, the flock f after `step` steps (f->n and its dim those of open, at
  * most `frames` frames: the caller's duty, app_traj_frame checks it). */

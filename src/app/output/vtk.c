@@ -125,82 +125,95 @@ static uint64_t block_bytes(enum block b, size_t n, int f8) {
     }
 }
 
-/* Streams block b: its byte count (a UInt64) and its values, a fixed buffer of boids at a
- * time. Returns 0, or -1 when a write failed. */
-static int write_block(FILE *out, enum block b, const boids_flock *f, int f8, double time,
-                       unsigned long step) {
+/* Puts block b at offset at: its byte count (a UInt64) and its values (the lead), the rows
+ * r's values a fixed buffer of boids at a time. Returns 0, or -1 when a write failed. */
+static int put_block(const app_out *o, uint64_t at, enum block b, const app_rows *r, size_t n,
+                     int f8, double time, unsigned long step) {
     enum { CHUNK = 1024 };
-    unsigned char buf[CHUNK * 3 * 8], *p = npy_put_le(buf, block_bytes(b, f->n, f8), 8);
+    unsigned char buf[CHUNK * 3 * 8], *p = npy_put_le(buf, block_bytes(b, n, f8), 8);
     if (b == TIME || b == STEP) {
         p = b == TIME ? npy_put_value(p, time, 1) : npy_put_le(p, step, 8);
-        return fwrite(buf, 1, (size_t)(p - buf), out) == (size_t)(p - buf) ? 0 : -1;
+        return r->lead ? o->write_at(o->ctx, at, buf, (size_t)(p - buf)) : 0;
     }
-    if (fwrite(buf, 1, 8, out) != 8) return -1;
+    if (r->lead && o->write_at(o->ctx, at, buf, 8)) return -1;
+    const boids_flock *f = r->f;
     const double *vec[3] = {f->x, f->y, f->z};
     if (b == VELOCITY) vec[0] = f->vx, vec[1] = f->vy, vec[2] = f->vz;
+    at += 8 + block_bytes(b, r->first, f8);
     for (size_t i = 0; i < f->n; i += CHUNK) {
         size_t end = i + CHUNK < f->n ? i + CHUNK : f->n;
         p = buf;
         for (size_t k = i; k < end; k++) {
+            const size_t id = r->first + k;
             if (b == VELOCITY || b == POINTS)
                 for (int d = 0; d < 3; d++) p = npy_put_value(p, vec[d] ? vec[d][k] : 0.0, f8);
-            else /* id and connectivity: k; offsets: where cell k ends */
-                p = npy_put_le(p, b == OFFSETS ? k + 1 : k, 8);
+            else /* id and connectivity: the id; offsets: where its cell ends */
+                p = npy_put_le(p, b == OFFSETS ? id + 1 : id, 8);
         }
-        if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf)) return -1;
+        if (o->write_at(o->ctx, at, buf, (size_t)(p - buf))) return -1;
+        at += (uint64_t)(p - buf);
     }
     return 0;
 }
 
-static void write_xml(FILE *out, size_t n, int f8) {
-    unsigned long long at[NBLOCKS], o = 0;
+/* The XML before the appended data of a frame of n boids, whose blocks start at at[] after
+ * it, into buf (size bytes, enough); its length. */
+static size_t frame_xml(char *buf, size_t size, size_t n, int f8, unsigned long long at[NBLOCKS]) {
+    unsigned long long o = 0;
     for (int b = 0; b < NBLOCKS; b++) {
         at[b] = o;
         o += 8 + block_bytes((enum block)b, n, f8);
     }
     const char *real = f8 ? "Float64" : "Float32";
-    fprintf(out,
-            "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
-            "header_type=\"UInt64\">\n"
-            "  <PolyData>\n"
-            "    <FieldData>\n"
-            "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
-            "format=\"appended\" offset=\"%llu\"/>\n"
-            "      <DataArray type=\"Int64\" Name=\"step\" NumberOfTuples=\"1\" "
-            "format=\"appended\" offset=\"%llu\"/>\n"
-            "    </FieldData>\n"
-            "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
-            "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
-            "      <PointData Scalars=\"id\" Vectors=\"velocity\">\n"
-            "        <DataArray type=\"%s\" Name=\"velocity\" NumberOfComponents=\"3\" "
-            "format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int64\" Name=\"id\" format=\"appended\" offset=\"%llu\"/>\n"
-            "      </PointData>\n"
-            "      <Points>\n"
-            "        <DataArray type=\"%s\" Name=\"Points\" NumberOfComponents=\"3\" "
-            "format=\"appended\" offset=\"%llu\"/>\n"
-            "      </Points>\n"
-            "      <Verts>\n"
-            "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" "
-            "offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" "
-            "offset=\"%llu\"/>\n"
-            "      </Verts>\n"
-            "    </Piece>\n"
-            "  </PolyData>\n"
-            "  <AppendedData encoding=\"raw\">\n"
-            "   _",
-            at[TIME], at[STEP], n, n, real, at[VELOCITY], at[ID], real, at[POINTS],
-            at[CONNECTIVITY], at[OFFSETS]);
+    int len = snprintf(
+        buf, size,
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+        "header_type=\"UInt64\">\n"
+        "  <PolyData>\n"
+        "    <FieldData>\n"
+        "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
+        "format=\"appended\" offset=\"%llu\"/>\n"
+        "      <DataArray type=\"Int64\" Name=\"step\" NumberOfTuples=\"1\" "
+        "format=\"appended\" offset=\"%llu\"/>\n"
+        "    </FieldData>\n"
+        "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
+        "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
+        "      <PointData Scalars=\"id\" Vectors=\"velocity\">\n"
+        "        <DataArray type=\"%s\" Name=\"velocity\" NumberOfComponents=\"3\" "
+        "format=\"appended\" offset=\"%llu\"/>\n"
+        "        <DataArray type=\"Int64\" Name=\"id\" format=\"appended\" offset=\"%llu\"/>\n"
+        "      </PointData>\n"
+        "      <Points>\n"
+        "        <DataArray type=\"%s\" Name=\"Points\" NumberOfComponents=\"3\" "
+        "format=\"appended\" offset=\"%llu\"/>\n"
+        "      </Points>\n"
+        "      <Verts>\n"
+        "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" "
+        "offset=\"%llu\"/>\n"
+        "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" "
+        "offset=\"%llu\"/>\n"
+        "      </Verts>\n"
+        "    </Piece>\n"
+        "  </PolyData>\n"
+        "  <AppendedData encoding=\"raw\">\n"
+        "   _",
+        at[TIME], at[STEP], n, n, real, at[VELOCITY], at[ID], real, at[POINTS], at[CONNECTIVITY],
+        at[OFFSETS]);
+    return (size_t)len;
 }
 
-static int write_frame(FILE *out, const boids_flock *f, int f8, double time, unsigned long step) {
-    write_xml(out, f->n, f8);
+int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, int f8, double time,
+                      unsigned long step) {
+    char xml[4096];
+    unsigned long long at[NBLOCKS];
+    const size_t len = frame_xml(xml, sizeof xml, n, f8, at);
+    if (r->lead && o->write_at(o->ctx, 0, xml, len)) return -1;
     for (int b = 0; b < NBLOCKS; b++)
-        if (write_block(out, (enum block)b, f, f8, time, step)) return -1;
-    fputs("\n  </AppendedData>\n</VTKFile>\n", out);
-    return ferror(out) ? -1 : 0;
+        if (put_block(o, len + at[b], (enum block)b, r, n, f8, time, step)) return -1;
+    static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
+    const uint64_t end = len + at[NBLOCKS - 1] + 8 + block_bytes(OFFSETS, n, f8);
+    return r->lead ? o->write_at(o->ctx, end, tail, sizeof tail - 1) : 0;
 }
 
 /* ---- open, frame, close ------------------------------------------------------------------ */
@@ -309,21 +322,35 @@ boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n,
     return BOIDS_OK;
 }
 
+const char *app_vtk_frame_file(app_vtk *w) {
+    frame_name(w->name, w->prefix, w->written, w->digits);
+    w->created = w->written + 1; /* before the file exists, for the hook */
+    return w->name;
+}
+
+void app_vtk_frame_listed(app_vtk *w, unsigned long step) {
+    fprintf(w->index.f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s/",
+            app_vtk_time(w, step), w->xml_dir);
+    fprintf(w->index.f, "%s\"/>\n", w->name + strlen(w->tmp) + 1);
+    w->written++;
+}
+
+double app_vtk_time(const app_vtk *w, unsigned long step) {
+    return (double)step * w->dt;
+}
+
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err) {
     size_t k = w->written;
-    double time = (double)step * w->dt;
-    frame_name(w->name, w->prefix, k, w->digits);
-    w->created = k + 1; /* before the file exists, for the hook */
-    FILE *out = fopen(w->name, "wb");
-    int bad = !out || write_frame(out, f, w->f8, time, step);
+    FILE *out = fopen(app_vtk_frame_file(w), "wb");
+    const app_out o = app_out_file(out);
+    const app_rows r = app_rows_whole(f);
+    int bad =
+        !out || app_vtk_put_frame(&o, &r, f->n, w->f8, app_vtk_time(w, step), step) || ferror(out);
     if (out && fclose(out) != 0) bad = 1;
     if (bad)
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing frame %zu failed: %s",
                                w->index.path, k, strerror(errno));
-    fprintf(w->index.f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s/", time,
-            w->xml_dir);
-    fprintf(w->index.f, "%s\"/>\n", w->name + strlen(w->tmp) + 1);
-    w->written++;
+    app_vtk_frame_listed(w, step);
     return BOIDS_OK;
 }
 

@@ -27,6 +27,7 @@
 
 #include "atomic_file.h"
 #include "boids/flock.h"
+#include "output/out_at.h"
 
 typedef struct app_vtk {
     boids_atomic_file index; /* the .pvd; .f NULL when not open */
@@ -54,6 +55,18 @@ boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n,
 /* Writes the next frame, the flock f after `step` steps (f->n and its dim those of open, at
  * most `frames` frames: the caller's duty, app_traj_frame checks it). */
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err);
+
+/* A frame written by processes that each hold a part of the flock (out_at.h), as
+ * app_vtk_frame writes it: the writer that opened the collection names the next frame's
+ * file in the temporary folder (counted for removal on a signal: the caller makes it), every
+ * writer puts its rows, n the flock's N, and the opener lists the frame in the index once
+ * the file is complete. app_vtk_put_frame returns 0, or -1 when a write failed. */
+const char *app_vtk_frame_file(app_vtk *w);
+int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, int f8, double time,
+                      unsigned long step);
+void app_vtk_frame_listed(app_vtk *w, unsigned long step);
+/* The time of the frame after `step` steps (step * dt). */
+double app_vtk_time(const app_vtk *w, unsigned long step);
 
 /* Gives the folder and then the index their names once every frame was written (fewer:
  * BOIDS_ERR_RUNTIME, nothing kept). */
