@@ -158,15 +158,15 @@ def vectorial_binder_limits():
 
 
 def vectorial_band_near_onset():
-    """N = 8,192 in a world of side 64 at vectorial noise 0.62, just below the onset (0.625 to
-    0.635 at this size, docs/transition.md section 5), 4,000 steps from a random start (a boid
-    crosses the world 31 times; the cpu backend gives the same bits on 1 and 2 threads). The
-    state is cut into 32 slabs (2 long) across the world's axis nearer the mean heading: a
-    band is a slab region across the heading, so it shows in these counts. Seeds 1 (after
-    3,000 steps), 2 and 3 (4,000) of the same run gave: order 0.72, 0.60, 0.74; the sparsest
-    slab 0.04, 0.07, 0.12 of the mean count and the densest 2.6, 4.4, 6.2 times it; the 8
-    densest slabs polarized 0.71, 0.70, 0.81 along the heading against 0.37, 0.25, 0.33 for
-    the 8 sparsest. The bounds, each with its reason:
+    """N = 8,192 in a world of side 64 at vectorial noise 0.62, just below the onset (between
+    0.6275 and 0.6325 at this size, docs/transition.md section 5), 4,000 steps from a random
+    start (a boid crosses the world 31 times; the cpu backend gives the same bits on 1 and 2
+    threads). The state is cut into 32 slabs (2 long) across the world's axis nearer the mean
+    heading: a band is a slab region across the heading, so it shows in these counts. Seeds 1
+    (after 3,000 steps), 2 and 3 (4,000) of the same run gave: order 0.72, 0.60, 0.74; the
+    sparsest slab 0.04, 0.07, 0.12 of the mean count and the densest 2.6, 4.4, 6.2 times it;
+    the 8 densest slabs polarized 0.71, 0.70, 0.81 along the heading against 0.37, 0.25, 0.33
+    for the 8 sparsest. The bounds, each with its reason:
     - ordered: order above 0.5 (a disordered flock, 0.02 to 0.05 at this size, has no band;
       the check keeps the others from passing or failing for the wrong reason);
     - non-uniform beyond chance: the sparsest slab below 0.3 of the mean count and the
