@@ -8,6 +8,9 @@ usage: transition_plot.py density TABLE PNG
        transition_plot.py corr PNG TABLE...
        transition_plot.py fluct PNG FLUCTUATIONS...
        transition_plot.py corrfn PNG CORRELATION...
+       transition_plot.py binder PNG TABLE...
+       transition_plot.py hist PNG SERIES BURN_IN
+       transition_plot.py profile PNG STATE SIDE
 
   density  order against the density N / (width height) of a table swept over --counts in
            one fixed world, with the null-model scale sqrt(pi / (4 N)) of independent headings
@@ -16,6 +19,15 @@ usage: transition_plot.py density TABLE PNG
            per N (each with its own --correlation-range)
   fluct    Delta n against <n> of `sim --fluctuations` files, with Poisson's sqrt(<n>)
   corrfn   C(r) of `sim --correlation` files against r / L (L the world's width)
+  binder   order_mean and order_binder against the noise, one curve per N, noise type and
+           neighbour rule (read from each sidecar TABLE.json; tables that share them join)
+  hist     the histogram of the order in a `sim --series` file, over the samples at steps
+           >= BURN_IN (a count of the column as written)
+  profile  the density of a saved state (`sim --save`, x,y,vx,vy; positions taken into the
+           square of side SIDE) in slabs 1 wide across the line of the mean heading and
+           across the line at right angles to it, each slab's count over a uniform flock's
+           (the share of the square's area it holds), with the polarization of each slab
+           along the mean heading (counts and means of the state's columns, nothing else)
 
 A sim file's label (N, noise) is read from its sidecar FILE.json.
 
@@ -131,11 +143,90 @@ def corrfn(png, paths):
     fig.savefig(png, dpi=120)
 
 
+def model_label(path):
+    """Noise type and neighbour rule of a sweep table, from its sidecar."""
+    with open(path + ".json") as f:
+        v = json.load(f)["parameters"]["values"]
+    rule = f"topological k = {v['k']}" if v["neighbours"] == "topological" else "metric"
+    return f"{v['noise_type']}, {rule}"
+
+
+def binder(png, paths):
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    axes[1].axhline(2 / 3, color="k", ls="--", lw=0.8, label="2/3: a sharp order")
+    axes[1].axhline(1 / 3, color="k", ls=":", lw=0.8, label="1/3: a Gaussian order vector")
+    curves = {}  # the rows of one N, noise type and rule (a finer grid swept apart) join
+    for path in paths:
+        for n, g in pd.read_csv(path).groupby("N"):
+            curves.setdefault(f"N = {n}, {model_label(path)}", []).append(g)
+    for label, tables in curves.items():
+        t = pd.concat(tables, ignore_index=True).sort_values("noise", ignore_index=True)
+        errorbar(axes[0], t["noise"], t, "order_mean", label=label)
+        errorbar(axes[1], t["noise"], t, "order_binder", label=label)
+    axes[0].set_ylabel("order (polarization)")
+    axes[0].set_ylim(0, 1)
+    axes[1].set_ylabel("Binder cumulant")
+    for ax in axes:
+        ax.set_xlabel("noise eta")
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+
+
+def hist(png, path, burn_in):
+    t, v = pd.read_csv(path), sim_values(path)
+    phi = t["order"][t["step"] >= burn_in]
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    ax.hist(phi, bins=50, range=(0, 1), density=True)
+    ax.set_xlabel("order phi")
+    ax.set_ylabel("probability density")
+    ax.set_title(f"N = {v['count']}, {v['noise_type']} noise {v['noise']:g}: "
+                 f"{len(phi)} samples, steps {int(burn_in)} to {int(t['step'].max())}",
+                 fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+
+
+def profile(png, path, side):
+    s = pd.read_csv(path)
+    heading = math.atan2(s["vy"].mean(), s["vx"].mean())
+    speed = (s["vx"] ** 2 + s["vy"] ** 2).pow(0.5).mean()
+    x, y = s["x"] % side, s["y"] % side
+    # A uniform flock's share of each slab: the square's own points on a fine lattice.
+    grid = pd.DataFrame([((i + 0.5) * side / 400, (j + 0.5) * side / 400)
+                         for i in range(400) for j in range(400)], columns=["x", "y"])
+    fig, axes = plt.subplots(2, 1, figsize=(7, 5.2), sharex=True)
+    for angle, style, name in ((heading, "-", "along the mean heading"),
+                               (heading + math.pi / 2, "--", "across it")):
+        ux, uy = math.cos(angle), math.sin(angle)
+        lo = min(0, side * ux) + min(0, side * uy)
+        slab = ((x * ux + y * uy - lo)).astype(int)  # slabs 1 (the vision radius) wide
+        share = ((grid["x"] * ux + grid["y"] * uy - lo)).astype(int).value_counts() / len(grid)
+        share = share[share > 0.5 * share.max()].sort_index()  # the corners' thin slabs left out
+        counts = slab.value_counts().reindex(share.index, fill_value=0)
+        at = share.index - share.index.min() + 0.5  # from the first slab drawn
+        axes[0].plot(at, counts / (len(s) * share), style, label=name)
+        if angle == heading:
+            v = (s["vx"] * ux + s["vy"] * uy).groupby(slab).mean().reindex(share.index) / speed
+            axes[1].plot(at, v, "o", ms=3)
+    axes[0].axhline(1, color="k", lw=0.8)
+    axes[0].set_ylabel("density / mean density")
+    axes[0].legend(fontsize="small")
+    axes[1].set_ylabel("polarization of the slab")
+    axes[1].set_xlabel(f"position along the line (world side {side:g}, slabs 1 wide; "
+                       "the heading points right)")
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] in ("density", "noise") and len(argv) == 3:
         (density if argv[0] == "density" else noise)(argv[1], argv[2])
-    elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn"):
-        {"corr": corr, "fluct": fluct, "corrfn": corrfn}[argv[0]](argv[1], argv[2:])
+    elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn", "binder"):
+        {"corr": corr, "fluct": fluct, "corrfn": corrfn, "binder": binder}[argv[0]](argv[1],
+                                                                                   argv[2:])
+    elif len(argv) == 4 and argv[0] in ("hist", "profile"):
+        (hist if argv[0] == "hist" else profile)(argv[1], argv[2], float(argv[3]))
     else:
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
