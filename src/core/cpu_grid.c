@@ -314,7 +314,7 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
         const uint32_t b = start[c0 + q], e = start[c0 + q + 1];
         if (b == e) continue;
         kc[0] = k[0] + q;
-        const uint32_t rem = (e - b) % width, full = e - b - rem;
+        const uint32_t rem = (e - b) & (width - 1), full = e - b - rem; /* width: 2^k */
         if (pn && rem && pn + rem <= width && run_ok(g, kp[0], kc[0])) {
             pn += rem;
             pl = kc[0];
