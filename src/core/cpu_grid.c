@@ -55,11 +55,12 @@ enum {
     PROBE_MAX = 4096     /* and at most, after tries that lost */
 };
 
-/* Cells along x steered as one unit of work (steer_strip): their boids' partial groups can
- * share a SIMD pass. In the plane a cell holds about 8 boids, and a pair of cells is enough
- * for a pass of 8 or 16; in the box (cells of R^3) it holds less than one boid, and the boids
- * of about a dozen cells fill a pass of 8 (two dozen one of 16). */
-#define STRIP(width) (D == 2 ? 2 : 2 * (width))
+/* Cells along x steered as one unit of work (steer_strip): their boids fill SIMD passes
+ * one after the other, a pass spanning cells where they hold fewer boids than its width.
+ * In the plane a cell holds about 8 boids (25 in a formed flock), in the box (cells of R^3)
+ * less than one: 32 cells (a hundred boids or more) in the plane, and in the box 128 (about
+ * a row of a million boids' grid, some 80 boids), so that few passes are partial. */
+#define STRIP(width) (D == 2 ? 2 * (width) : 8 * (width))
 
 /* The thread count of each step: all the threads or one. On a shared machine a thread
  * whose core another process holds stalls every barrier of the step while the others
@@ -93,6 +94,8 @@ typedef struct cpu_grid {
     int run_threads;  /* threads of the current step (or neighbours query) */
     thread_pick pick;
     grid_resident res; /* the resident tile (cpu_grid_resident.c) */
+    int cells_ready;   /* cells.cell_of holds the cells of cur in grid cells_geom (the move's) */
+    geom cells_geom;
 } cpu_grid;
 
 /* In cpu_grid_resident.c: the table of operations, and the end of a resident step. */
@@ -180,8 +183,9 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     grid_acc acc[MAX_LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        (x->simd == MAX_LANES ? RULES_FN(grid_reynolds_move_avx512)
-                              : RULES_FN(grid_reynolds_move_avx2))(&x->snap, &x->out, x->k, q);
+        (x->simd == MAX_LANES
+             ? RULES_FN(grid_reynolds_move_avx512)
+             : RULES_FN(grid_reynolds_move_avx2))(&x->snap, &x->out, x->k, q, x->cells);
         return;
     }
     if (x->simd)
@@ -297,53 +301,37 @@ static int run_ok(const geom *g, uint32_t ca, uint32_t cb) {
            !needs_wrap(g->wrap, cb, g->n[0]);
 }
 
-/* Steers the boids of the len cells from coordinates k along x. Each cell's boids beyond a
- * multiple of the width form a partial group that scans the whole block for a few lanes; the
- * partial groups of consecutive cells that fit in one (the last boids of a cell and the
- * first of the next are adjacent slots) are steered together, over their run's block: a
- * few more candidates for fewer groups. Which boids share a group changes no boid's sums. */
+/* Steers the boids of the len cells from coordinates k along x, in passes of the width
+ * over consecutive slots: a pass takes the next boids in slot order, whatever their cells,
+ * and scans the block of the run of cells it spans (run_ok's condition: where the run may
+ * not span them, the pass ends at the last cell it may span, or with its first cell). A
+ * pass that spans cells scans a few more candidates than one cell's block, for fewer
+ * partial passes (their candidates scanned, and their move made, for a few lanes). Which
+ * boids share a pass changes no boid's sums. */
 static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start,
                         const uint32_t k[D], uint32_t len, int vicsek) {
     const size_t c0 = cell_index(g, k);
+    const uint32_t *const st = start + c0; /* the strip's cell starts */
     range r[MAX_RANGES];
-    uint32_t kc[D], kp[D];
-    for (int a = 0; a < D; a++) kc[a] = kp[a] = k[a];
-    uint32_t pb = 0, pn = 0, pl = 0; /* the pending group: slots [pb, pb + pn), cells to pl */
-    const uint32_t width = group_width(x);
-    for (uint32_t q = 0; q < len; q++) {
-        const uint32_t b = start[c0 + q], e = start[c0 + q + 1];
-        if (b == e) continue;
+    uint32_t kc[D];
+    for (int a = 0; a < D; a++) kc[a] = k[a];
+    const uint32_t width = group_width(x), end = st[len];
+    uint32_t q = 0; /* the cell of slot i */
+    for (uint32_t i = st[0]; i < end;) {
+        while (st[q + 1] <= i) q++;
+        uint32_t e = end - i < width ? end : i + width, qb = q; /* qb: the cell of slot e - 1 */
+        while (st[qb + 1] < e) qb++;
+        if (qb > q && !run_ok(g, k[0] + q, k[0] + qb)) {
+            /* run_ok holds for q .. n[0] - 2 when it holds for q alone, else for no run */
+            const uint32_t last = g->n[0] - 2 - k[0];
+            qb = run_ok(g, k[0] + q, k[0] + q) && last < qb ? last : q;
+            e = st[qb + 1];
+        }
         kc[0] = k[0] + q;
-        const uint32_t rem = (e - b) & (width - 1), full = e - b - rem; /* width: 2^k */
-        if (pn && rem && pn + rem <= width && run_ok(g, kp[0], kc[0])) {
-            pn += rem;
-            pl = kc[0];
-            if (!full) continue;
-            steer_groups(x, g, r,
-                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
-                         pb, pb + pn, vicsek);
-            pn = 0;
-            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc,
-                         b + rem, e, vicsek);
-            continue;
-        }
-        if (pn)
-            steer_groups(x, g, r,
-                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
-                         pb, pb + pn, vicsek);
-        pn = 0;
-        if (full)
-            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc, b,
-                         b + full, vicsek);
-        if (rem) {
-            pb = b + full;
-            pn = rem;
-            kp[0] = pl = kc[0];
-        }
+        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, qb - q + 1, r), kc,
+                     i, e, vicsek);
+        i = e;
     }
-    if (pn)
-        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r),
-                     kp, pb, pb + pn, vicsek);
 }
 
 /* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
@@ -366,6 +354,26 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
     }
 }
 
+/* Whether this step's move can write the cells of the new state for the next step's build:
+ * the SIMD Reynolds move of every boid (metric, no interaction table) of a whole flock in
+ * the world's grid, which the next step keeps unless the parameters change (on the open
+ * boundary the grid follows the flock: not there). */
+static int next_cells(const cpu_grid *c, const geom *g, const boids_params *p, const grid_k *k,
+                      int simd) {
+    int ok = BOIDS_AVX2 && simd && !k->tab && !c->tiled && p->model == BOIDS_MODEL_REYNOLDS &&
+             p->boundary != BOIDS_BOUNDARY_OPEN;
+    for (int a = 0; a < D; a++) ok = ok && g->n[a] <= INT32_MAX;
+    return ok;
+}
+
+/* Whether grids a and b are the same (the cells of one hold in the other). */
+static int same_geom(const geom *a, const geom *b) {
+    int same = a->ncells == b->ncells && a->wrap == b->wrap;
+    for (int i = 0; i < D; i++)
+        same = same && a->n[i] == b->n[i] && a->s[i] == b->s[i] && a->o[i] == b->o[i];
+    return same;
+}
+
 /* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
  * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
  * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
@@ -373,8 +381,20 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
  * changes no boid's sums, so neither does the grouping nor the thread count. */
 static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                          const boids_params *p) {
-    const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+    const int simd = use_simd(c);
+    const cell_out co = cell_out_of(g, c->cells.cell_of);
+    c->cells_ready = next_cells(c, g, p, k, simd);
+    if (c->cells_ready) c->cells_geom = *g;
+    const steer_ctx x = {c->snap,
+                         c->cur,
+                         c->u,
+                         k,
+                         p,
+                         c->t,
+                         simd,
+                         win,
+                         c->tiled ? c->gid : NULL,
+                         c->cells_ready ? &co : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
@@ -398,7 +418,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
     RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
@@ -414,9 +434,11 @@ static boids_status tile_geom(const boids_backend *b, const boids_params *p, con
 
 /* The grid of the step: cur sorted by cell into snap (cpu_grid_build.c). */
 static void grid_build(cpu_grid *c, const geom *g, int threads) {
+    const int have = c->tiled || (c->cells_ready && same_geom(&c->cells_geom, g));
     RULES_FN(grid_build)
-    (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled, c->tiled ? c->gid : NULL, g, use_simd(c),
+    (&c->cells, &c->cur, &c->snap, c->h.base.n, have, c->tiled ? c->gid : NULL, g, use_simd(c),
      threads);
+    c->cells_ready = 0; /* until a move writes them */
 }
 
 /* Grid geometry for the current state (on the open boundary it follows the flock; in tile
@@ -689,6 +711,7 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
         cur.id[i] = (uint32_t)i;
     }
     c->h.base.n = n;
+    c->cells_ready = 0;
     c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
     return BOIDS_OK;
 }

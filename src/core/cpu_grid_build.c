@@ -136,27 +136,27 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
     }
 }
 
-/* The cells of the boids in slots [i0, i1) of cur into cell_of (unless tiled: tile_cells
- * made them), counted into the histogram h; block by block, so that the counts read cells
- * still in the first-level cache. */
-static void count_cells(const state *cur, size_t i0, size_t i1, int tiled, int simd, const geom *g,
-                        uint32_t *cell_of, uint32_t *h) {
+/* The cells of the boids in slots [i0, i1) of cur into cell_of (unless have_cells: they are
+ * there), counted into the histogram h; block by block, so that the counts read cells still
+ * in the first-level cache. */
+static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, int simd,
+                        const geom *g, uint32_t *cell_of, uint32_t *h) {
     enum { BLOCK = 512 };
-    float o[D]; /* exact: 0 or a float box corner */
-    GRID_AXES(a) o[a] = (float)g->o[a];
+    const cell_out co = cell_out_of(g, cell_of);
     for (size_t b = i0; b < i1; b += BLOCK) {
         const size_t e = i1 - b < BLOCK ? i1 : b + BLOCK;
-        if (!tiled && simd) {
+        if (!have_cells && simd) {
 #if BOIDS_AVX2
-            RULES_FN(grid_cell_of_avx2)(cur, b, e, g, cell_of);
+            RULES_FN(grid_cell_of_avx2)(cur, b, e, &co);
 #endif
-        } else if (!tiled) {
+        } else if (!have_cells) {
             const float *p[D];
             GRID_AXES(a) p[a] = cur->p[a];
             for (size_t i = b; i < e; i++) {
-                uint32_t cell = grid_cell_coord(p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
+                uint32_t cell =
+                    grid_cell_coord(p[D - 1][i] - co.o[D - 1], co.s[D - 1], co.n[D - 1]);
                 for (int a = D - 2; a >= 0; a--)
-                    cell = cell * g->n[a] + grid_cell_coord(p[a][i] - o[a], g->s[a], g->n[a]);
+                    cell = cell * co.n[a] + grid_cell_coord(p[a][i] - co.o[a], co.s[a], co.n[a]);
                 cell_of[i] = cell;
             }
         }
@@ -185,9 +185,10 @@ static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
  * result, depends on the state alone, not on the order in which cur holds it (a resumed run
  * starts in id order, a running one in the previous step's cell order), nor on the number
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
- * window's rows), already in cell_of. */
+ * window's rows), already in cell_of (have_cells). */
 void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
-                          int tiled, const uint32_t *gid, const geom *g, int simd, int threads) {
+                          int have_cells, const uint32_t *gid, const geom *g, int simd,
+                          int threads) {
     const size_t nc = g->ncells;
     const state cur = *cur_s, snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
@@ -199,7 +200,7 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        count_cells(&cur, i0, i1, tiled, simd, g, cell_of, h);
+        count_cells(&cur, i0, i1, have_cells, simd, g, cell_of, h);
 #pragma omp barrier
         /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
         const size_t c0 = nc * (size_t)t / (size_t)nt, c1 = nc * (size_t)(t + 1) / (size_t)nt;
