@@ -272,12 +272,13 @@ static inline uint32_t group_width(const steer_ctx *x) {
 }
 
 /* Steers the boids in slots [b, e) of the snapshot, in groups of up to its width that share the
- * candidate ranges r of their cell (or run of cells along x from coordinates k). The model
- * is a branch per group to a kernel inlined here (no call through a pointer). */
+ * candidate ranges r of their cell (or run of span cells along x from coordinates k). The
+ * model is a branch per group to a kernel inlined here (no call through a pointer). */
 static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
-                         const uint32_t k[D], uint32_t b, uint32_t e, int vicsek) {
+                         const uint32_t k[D], uint32_t span, uint32_t b, uint32_t e, int vicsek) {
     cell_group q = {r, nr, {0}, 0, 0};
     for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
+    q.wrap[0] = q.wrap[0] || needs_wrap(g->wrap, k[0] + span - 1, g->n[0]);
     /* The last axis by its global row: a window's rows are not the world's. */
     q.wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(x->win, k[D - 1]), x->win->n);
     const uint32_t width = group_width(x);
@@ -290,15 +291,18 @@ static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int 
     }
 }
 
-/* Whether the cells ca .. cb along x (of one row) may share a group: inside the grid's
- * columns with a column on either side and no periodic seam in reach, so that their
- * candidates are the rows of one block (cell_ranges' span) whose offsets need no wrap, as
- * for each cell alone. The extra columns change no boid's sums: they are two cells or more
- * from the boids of the other cells, more than R away (grid_geom.h), so every boid accepts
- * the same neighbours, in the same order (row by row, slot by slot). */
+/* Whether the cells ca .. cb along x (of one row) may share a group: the rows of their run's
+ * block (grid_cell_ranges' span) list each cell once, which fails only where a periodic row
+ * has fewer than 5 cells or the run reaches both ends' columns (the block of a run from
+ * column 0 takes the last column, that of a run to the last column takes column 0). The
+ * extra columns change no boid's sums: they are two cells or more from the boids of the
+ * other cells, more than R away (grid_geom.h), also across the seam, so every boid accepts
+ * the same neighbours, in the same order (row by row, slot by slot); offsets take rules_wrap
+ * where a cell of the run needs it (steer_groups), which changes none that does not. */
 static int run_ok(const geom *g, uint32_t ca, uint32_t cb) {
-    return ca >= 1 && cb + 1 < g->n[0] && !needs_wrap(g->wrap, ca, g->n[0]) &&
-           !needs_wrap(g->wrap, cb, g->n[0]);
+    const uint32_t n = g->n[0];
+    if (ca == cb || !g->wrap) return 1;
+    return n >= 5 && !(ca == 0 && cb + 2 >= n) && !(cb + 1 == n && ca <= 1);
 }
 
 /* Steers the boids of the len cells from coordinates k along x, in passes of the width
@@ -321,14 +325,13 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
         while (st[q + 1] <= i) q++;
         uint32_t e = end - i < width ? end : i + width, qb = q; /* qb: the cell of slot e - 1 */
         while (st[qb + 1] < e) qb++;
-        if (qb > q && !run_ok(g, k[0] + q, k[0] + qb)) {
-            /* run_ok holds for q .. n[0] - 2 when it holds for q alone, else for no run */
-            const uint32_t last = g->n[0] - 2 - k[0];
-            qb = run_ok(g, k[0] + q, k[0] + q) && last < qb ? last : q;
+        if (!run_ok(g, k[0] + q, k[0] + qb)) {
+            while (!run_ok(g, k[0] + q, k[0] + qb)) qb--; /* a few columns back at most */
             e = st[qb + 1];
         }
         kc[0] = k[0] + q;
-        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, qb - q + 1, r), kc,
+        const uint32_t span = qb - q + 1;
+        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, span, r), kc, span,
                      i, e, vicsek);
         i = e;
     }

@@ -57,9 +57,9 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
         cols[0][0] = ncx - 1;
         cols[0][1] = ncx;
         cols[1][0] = 0;
-        cols[1][1] = 2;
+        cols[1][1] = span + 1;
         ncols = 2;
-    } else if (g->wrap && cx == ncx - 1) {
+    } else if (g->wrap && cx + span == ncx) {
         cols[0][0] = cx - 1;
         cols[0][1] = ncx;
         cols[1][0] = 0;
