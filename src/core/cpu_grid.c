@@ -4,15 +4,15 @@
  * counting sort every step, OpenMP threads, and a SIMD neighbour kernel.
  *
  * One step:
- *   1. cell of every boid, per-thread histograms of the cells;
+ *   1. cell of every boid (the previous move's, where it wrote them), per-thread counts;
  *   2. exclusive prefix sum over cells (in parallel blocks), giving each thread's write
  *      offset in each cell;
  *   3. scatter of the whole state into the snapshot buffer, ordered by cell (so the
  *      neighbours of a cell are a few contiguous ranges: the rows along x of its 3^D
  *      block), then each cell's boids ordered by id;
- *   4. for every boid, the neighbour sums over that block read from the snapshot, then
- *      rules_accel / rules_integrate, written into the other buffer (ping-pong): every boid
- *      decides from the same snapshot.
+ *   4. for every boid, the neighbour sums over that block read from the snapshot (passes of
+ *      consecutive slots), then rules_accel / rules_integrate, written into the other buffer
+ *      (ping-pong): every boid decides from the same snapshot.
  *
  * Cells hold their boids in id order and each boid's sums are made by one thread over a
  * candidate order fixed by the grid, so the result is bit-identical for any number of
