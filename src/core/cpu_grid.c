@@ -4,15 +4,15 @@
  * counting sort every step, OpenMP threads, and a SIMD neighbour kernel.
  *
  * One step:
- *   1. cell of every boid, per-thread histograms of the cells;
+ *   1. cell of every boid (the previous move's, where it wrote them), per-thread counts;
  *   2. exclusive prefix sum over cells (in parallel blocks), giving each thread's write
  *      offset in each cell;
  *   3. scatter of the whole state into the snapshot buffer, ordered by cell (so the
  *      neighbours of a cell are a few contiguous ranges: the rows along x of its 3^D
  *      block), then each cell's boids ordered by id;
- *   4. for every boid, the neighbour sums over that block read from the snapshot, then
- *      rules_accel / rules_integrate, written into the other buffer (ping-pong): every boid
- *      decides from the same snapshot.
+ *   4. for every boid, the neighbour sums over that block read from the snapshot (passes of
+ *      consecutive slots), then rules_accel / rules_integrate, written into the other buffer
+ *      (ping-pong): every boid decides from the same snapshot.
  *
  * Cells hold their boids in id order and each boid's sums are made by one thread over a
  * candidate order fixed by the grid, so the result is bit-identical for any number of
@@ -55,11 +55,12 @@ enum {
     PROBE_MAX = 4096     /* and at most, after tries that lost */
 };
 
-/* Cells along x steered as one unit of work (steer_strip): their boids' partial groups can
- * share a SIMD pass. In the plane a cell holds about 8 boids, and a pair of cells is enough
- * for a pass of 8 or 16; in the box (cells of R^3) it holds less than one boid, and the boids
- * of about a dozen cells fill a pass of 8 (two dozen one of 16). */
-#define STRIP(width) (D == 2 ? 2 : 2 * (width))
+/* Cells along x steered as one unit of work (steer_strip): their boids fill SIMD passes
+ * one after the other, a pass spanning cells where they hold fewer boids than its width.
+ * In the plane a cell holds about 8 boids (25 in a formed flock), in the box (cells of R^3)
+ * less than one: 32 cells (a hundred boids or more) in the plane, and in the box 128 (about
+ * a row of a million boids' grid, some 80 boids), so that few passes are partial. */
+#define STRIP(width) (D == 2 ? 2 * (width) : 8 * (width))
 
 /* The thread count of each step: all the threads or one. On a shared machine a thread
  * whose core another process holds stalls every barrier of the step while the others
@@ -93,6 +94,8 @@ typedef struct cpu_grid {
     int run_threads;  /* threads of the current step (or neighbours query) */
     thread_pick pick;
     grid_resident res; /* the resident tile (cpu_grid_resident.c) */
+    int cells_ready;   /* cells.cell_of holds the cells of cur in grid cells_geom (the move's) */
+    geom cells_geom;
 } cpu_grid;
 
 /* In cpu_grid_resident.c: the table of operations, and the end of a resident step. */
@@ -180,8 +183,9 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     grid_acc acc[MAX_LANES];
 #if BOIDS_AVX2
     if (x->simd && !x->k->tab) {
-        (x->simd == MAX_LANES ? RULES_FN(grid_reynolds_move_avx512)
-                              : RULES_FN(grid_reynolds_move_avx2))(&x->snap, &x->out, x->k, q);
+        (x->simd == MAX_LANES
+             ? RULES_FN(grid_reynolds_move_avx512)
+             : RULES_FN(grid_reynolds_move_avx2))(&x->snap, &x->out, x->k, q, x->cells);
         return;
     }
     if (x->simd)
@@ -268,12 +272,13 @@ static inline uint32_t group_width(const steer_ctx *x) {
 }
 
 /* Steers the boids in slots [b, e) of the snapshot, in groups of up to its width that share the
- * candidate ranges r of their cell (or run of cells along x from coordinates k). The model
- * is a branch per group to a kernel inlined here (no call through a pointer). */
+ * candidate ranges r of their cell (or run of span cells along x from coordinates k). The
+ * model is a branch per group to a kernel inlined here (no call through a pointer). */
 static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
-                         const uint32_t k[D], uint32_t b, uint32_t e, int vicsek) {
+                         const uint32_t k[D], uint32_t span, uint32_t b, uint32_t e, int vicsek) {
     cell_group q = {r, nr, {0}, 0, 0};
     for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
+    q.wrap[0] = q.wrap[0] || needs_wrap(g->wrap, k[0] + span - 1, g->n[0]);
     /* The last axis by its global row: a window's rows are not the world's. */
     q.wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(x->win, k[D - 1]), x->win->n);
     const uint32_t width = group_width(x);
@@ -286,64 +291,50 @@ static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int 
     }
 }
 
-/* Whether the cells ca .. cb along x (of one row) may share a group: inside the grid's
- * columns with a column on either side and no periodic seam in reach, so that their
- * candidates are the rows of one block (cell_ranges' span) whose offsets need no wrap, as
- * for each cell alone. The extra columns change no boid's sums: they are two cells or more
- * from the boids of the other cells, more than R away (grid_geom.h), so every boid accepts
- * the same neighbours, in the same order (row by row, slot by slot). */
+/* Whether the cells ca .. cb along x (of one row) may share a group: the rows of their run's
+ * block (grid_cell_ranges' span) list each cell once, which fails only where a periodic row
+ * has fewer than 5 cells or the run reaches both ends' columns (the block of a run from
+ * column 0 takes the last column, that of a run to the last column takes column 0). The
+ * extra columns change no boid's sums: they are two cells or more from the boids of the
+ * other cells, more than R away (grid_geom.h), also across the seam, so every boid accepts
+ * the same neighbours, in the same order (row by row, slot by slot); offsets take rules_wrap
+ * where a cell of the run needs it (steer_groups), which changes none that does not. */
 static int run_ok(const geom *g, uint32_t ca, uint32_t cb) {
-    return ca >= 1 && cb + 1 < g->n[0] && !needs_wrap(g->wrap, ca, g->n[0]) &&
-           !needs_wrap(g->wrap, cb, g->n[0]);
+    const uint32_t n = g->n[0];
+    if (ca == cb || !g->wrap) return 1;
+    return n >= 5 && !(ca == 0 && cb + 2 >= n) && !(cb + 1 == n && ca <= 1);
 }
 
-/* Steers the boids of the len cells from coordinates k along x. Each cell's boids beyond a
- * multiple of the width form a partial group that scans the whole block for a few lanes; the
- * partial groups of consecutive cells that fit in one (the last boids of a cell and the
- * first of the next are adjacent slots) are steered together, over their run's block: a
- * few more candidates for fewer groups. Which boids share a group changes no boid's sums. */
+/* Steers the boids of the len cells from coordinates k along x, in passes of the width
+ * over consecutive slots: a pass takes the next boids in slot order, whatever their cells,
+ * and scans the block of the run of cells it spans (run_ok's condition: where the run may
+ * not span them, the pass ends at the last cell it may span, or with its first cell). A
+ * pass that spans cells scans a few more candidates than one cell's block, for fewer
+ * partial passes (their candidates scanned, and their move made, for a few lanes). Which
+ * boids share a pass changes no boid's sums. */
 static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start,
                         const uint32_t k[D], uint32_t len, int vicsek) {
     const size_t c0 = cell_index(g, k);
+    const uint32_t *const st = start + c0; /* the strip's cell starts */
     range r[MAX_RANGES];
-    uint32_t kc[D], kp[D];
-    for (int a = 0; a < D; a++) kc[a] = kp[a] = k[a];
-    uint32_t pb = 0, pn = 0, pl = 0; /* the pending group: slots [pb, pb + pn), cells to pl */
-    const uint32_t width = group_width(x);
-    for (uint32_t q = 0; q < len; q++) {
-        const uint32_t b = start[c0 + q], e = start[c0 + q + 1];
-        if (b == e) continue;
+    uint32_t kc[D];
+    for (int a = 0; a < D; a++) kc[a] = k[a];
+    const uint32_t width = group_width(x), end = st[len];
+    uint32_t q = 0; /* the cell of slot i */
+    for (uint32_t i = st[0]; i < end;) {
+        while (st[q + 1] <= i) q++;
+        uint32_t e = end - i < width ? end : i + width, qb = q; /* qb: the cell of slot e - 1 */
+        while (st[qb + 1] < e) qb++;
+        if (!run_ok(g, k[0] + q, k[0] + qb)) {
+            while (!run_ok(g, k[0] + q, k[0] + qb)) qb--; /* a few columns back at most */
+            e = st[qb + 1];
+        }
         kc[0] = k[0] + q;
-        const uint32_t rem = (e - b) % width, full = e - b - rem;
-        if (pn && rem && pn + rem <= width && run_ok(g, kp[0], kc[0])) {
-            pn += rem;
-            pl = kc[0];
-            if (!full) continue;
-            steer_groups(x, g, r,
-                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
-                         pb, pb + pn, vicsek);
-            pn = 0;
-            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc,
-                         b + rem, e, vicsek);
-            continue;
-        }
-        if (pn)
-            steer_groups(x, g, r,
-                         RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r), kp,
-                         pb, pb + pn, vicsek);
-        pn = 0;
-        if (full)
-            steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, 1, r), kc, b,
-                         b + full, vicsek);
-        if (rem) {
-            pb = b + full;
-            pn = rem;
-            kp[0] = pl = kc[0];
-        }
+        const uint32_t span = qb - q + 1;
+        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kc, span, r), kc, span,
+                     i, e, vicsek);
+        i = e;
     }
-    if (pn)
-        steer_groups(x, g, r, RULES_FN(grid_cell_ranges)(g, x->win, start, kp, pl - kp[0] + 1, r),
-                     kp, pb, pb + pn, vicsek);
 }
 
 /* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
@@ -366,6 +357,26 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
     }
 }
 
+/* Whether this step's move can write the cells of the new state for the next step's build:
+ * the SIMD Reynolds move of every boid (metric, no interaction table) of a whole flock in
+ * the world's grid, which the next step keeps unless the parameters change (on the open
+ * boundary the grid follows the flock: not there). */
+static int next_cells(const cpu_grid *c, const geom *g, const boids_params *p, const grid_k *k,
+                      int simd) {
+    int ok = BOIDS_AVX2 && simd && !k->tab && !c->tiled && p->model == BOIDS_MODEL_REYNOLDS &&
+             p->boundary != BOIDS_BOUNDARY_OPEN;
+    for (int a = 0; a < D; a++) ok = ok && g->n[a] <= INT32_MAX;
+    return ok;
+}
+
+/* Whether grids a and b are the same (the cells of one hold in the other). */
+static int same_geom(const geom *a, const geom *b) {
+    int same = a->ncells == b->ncells && a->wrap == b->wrap;
+    for (int i = 0; i < D; i++)
+        same = same && a->n[i] == b->n[i] && a->s[i] == b->s[i] && a->o[i] == b->o[i];
+    return same;
+}
+
 /* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
  * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
  * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
@@ -373,8 +384,20 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
  * changes no boid's sums, so neither does the grouping nor the thread count. */
 static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                          const boids_params *p) {
-    const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+    const int simd = use_simd(c);
+    const cell_out co = cell_out_of(g, c->cells.cell_of);
+    c->cells_ready = next_cells(c, g, p, k, simd);
+    if (c->cells_ready) c->cells_geom = *g;
+    const steer_ctx x = {c->snap,
+                         c->cur,
+                         c->u,
+                         k,
+                         p,
+                         c->t,
+                         simd,
+                         win,
+                         c->tiled ? c->gid : NULL,
+                         c->cells_ready ? &co : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
@@ -398,7 +421,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL};
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
     RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
@@ -414,9 +437,11 @@ static boids_status tile_geom(const boids_backend *b, const boids_params *p, con
 
 /* The grid of the step: cur sorted by cell into snap (cpu_grid_build.c). */
 static void grid_build(cpu_grid *c, const geom *g, int threads) {
+    const int have = c->tiled || (c->cells_ready && same_geom(&c->cells_geom, g));
     RULES_FN(grid_build)
-    (&c->cells, &c->cur, &c->snap, c->h.base.n, c->tiled, c->tiled ? c->gid : NULL, g, use_simd(c),
+    (&c->cells, &c->cur, &c->snap, c->h.base.n, have, c->tiled ? c->gid : NULL, g, use_simd(c),
      threads);
+    c->cells_ready = 0; /* until a move writes them */
 }
 
 /* Grid geometry for the current state (on the open boundary it follows the flock; in tile
@@ -689,6 +714,7 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
         cur.id[i] = (uint32_t)i;
     }
     c->h.base.n = n;
+    c->cells_ready = 0;
     c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
     return BOIDS_OK;
 }

@@ -57,9 +57,9 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
         cols[0][0] = ncx - 1;
         cols[0][1] = ncx;
         cols[1][0] = 0;
-        cols[1][1] = 2;
+        cols[1][1] = span + 1;
         ncols = 2;
-    } else if (g->wrap && cx == ncx - 1) {
+    } else if (g->wrap && cx + span == ncx) {
         cols[0][0] = cx - 1;
         cols[0][1] = ncx;
         cols[1][0] = 0;
@@ -136,19 +136,63 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
     }
 }
 
+/* The cells of the boids in slots [i0, i1) of cur into cell_of (unless have_cells: they are
+ * there), counted into the histogram h; block by block, so that the counts read cells still
+ * in the first-level cache. */
+static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, int simd,
+                        const geom *g, uint32_t *cell_of, uint32_t *h) {
+    enum { BLOCK = 512 };
+    const cell_out co = cell_out_of(g, cell_of);
+    for (size_t b = i0; b < i1; b += BLOCK) {
+        const size_t e = i1 - b < BLOCK ? i1 : b + BLOCK;
+        if (!have_cells && simd) {
+#if BOIDS_AVX2
+            RULES_FN(grid_cell_of_avx2)(cur, b, e, &co);
+#endif
+        } else if (!have_cells) {
+            const float *p[D];
+            GRID_AXES(a) p[a] = cur->p[a];
+            for (size_t i = b; i < e; i++) {
+                uint32_t cell =
+                    grid_cell_coord(p[D - 1][i] - co.o[D - 1], co.s[D - 1], co.n[D - 1]);
+                for (int a = D - 2; a >= 0; a--)
+                    cell = cell * co.n[a] + grid_cell_coord(p[a][i] - co.o[a], co.s[a], co.n[a]);
+                cell_of[i] = cell;
+            }
+        }
+        for (size_t i = b; i < e; i++) h[cell_of[i]]++;
+    }
+}
+
+/* The boids of slots [i0, i1) of cur into snap at the write offsets h of their cells. The
+ * arrays' pointers are locals (in the state they would be reloaded for every boid, and the
+ * loop over the axes kept). */
+static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
+                    const uint32_t *cell_of, uint32_t *h) {
+    const float *cp[D], *cv[D];
+    float *sp[D], *sv[D];
+    GRID_AXES(a) cp[a] = cur->p[a], cv[a] = cur->v[a], sp[a] = snap->p[a], sv[a] = snap->v[a];
+    const uint32_t *const cid = cur->id;
+    uint32_t *const sid = snap->id;
+    for (size_t i = i0; i < i1; i++) {
+        const uint32_t d = h[cell_of[i]]++;
+        GRID_AXES(a) sp[a][d] = cp[a][i], sv[a][d] = cv[a][i];
+        sid[d] = cid[i];
+    }
+}
+
 /* Within a cell, boids end in id order: the summation order of every boid, hence the
  * result, depends on the state alone, not on the order in which cur holds it (a resumed run
  * starts in id order, a running one in the previous step's cell order), nor on the number
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
- * window's rows), already in cell_of. */
+ * window's rows), already in cell_of (have_cells). */
 void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
-                          int tiled, const uint32_t *gid, const geom *g, int simd, int threads) {
+                          int have_cells, const uint32_t *gid, const geom *g, int simd,
+                          int threads) {
     const size_t nc = g->ncells;
     const state cur = *cur_s, snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
     uint32_t *const block = gc->block;
-    float o[D]; /* exact: 0 or a float box corner */
-    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
     for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -156,20 +200,7 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
         const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        if (tiled || simd) { /* the cells: tile_cells' (in cell_of), or the AVX2 kernel's */
-#if BOIDS_AVX2
-            if (!tiled) RULES_FN(grid_cell_of_avx2)(&cur, i0, i1, g, cell_of);
-#endif
-            for (size_t i = i0; i < i1; i++) h[cell_of[i]]++;
-        } else
-            for (size_t i = i0; i < i1; i++) {
-                uint32_t cell =
-                    grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], g->n[D - 1]);
-                for (int a = D - 2; a >= 0; a--)
-                    cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
-                cell_of[i] = cell;
-                h[cell]++;
-            }
+        count_cells(&cur, i0, i1, have_cells, simd, g, cell_of, h);
 #pragma omp barrier
         /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
         const size_t c0 = nc * (size_t)t / (size_t)nt, c1 = nc * (size_t)(t + 1) / (size_t)nt;
@@ -190,14 +221,11 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
         }
         if (t == nt - 1) start[nc] = (uint32_t)n;
 #pragma omp barrier
-        for (size_t i = i0; i < i1; i++) {
-            uint32_t d = h[cell_of[i]]++;
-            for (int a = 0; a < D; a++) snap.p[a][d] = cur.p[a][i], snap.v[a][d] = cur.v[a][i];
-            snap.id[d] = cur.id[i];
-        }
+        scatter(&cur, &snap, i0, i1, cell_of, h);
 #pragma omp barrier
         for (size_t cell = c0; cell < c1; cell++)
-            cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
+            if (start[cell + 1] - start[cell] > 1)
+                cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
     }
 }
 

@@ -225,16 +225,38 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t 
                                        int threads, boids_error *err);
 
 /* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
- * id (tiled: tile mode, whose cells grid_tile_cells made, ordered by gid's global ids, or
- * by the ids themselves where gid is NULL: a resident tile); simd: the AVX2 cell kernel may compute
- * the cells. */
-void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n, int tiled,
-                          const uint32_t *gid, const geom *g, int simd, int threads);
+ * id, or in tile mode by gid's global ids (by the ids themselves where gid is NULL: a
+ * resident tile). have_cells: cell_of holds the cells of cur in g already (tile mode's, made
+ * by grid_tile_cells, or those the previous step's move wrote); else they are computed, by
+ * the AVX2 cell kernel where simd. */
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+                          int have_cells, const uint32_t *gid, const geom *g, int simd,
+                          int threads);
 
 /* The candidate slots of the cells k .. k + (span - 1) along x: the rows of their 3^D
  * block as ranges of the snapshot, in summation order. Returns their number. */
 int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t *start,
                                const uint32_t k[D], uint32_t span, range r[MAX_RANGES]);
+
+/* Where a step's move writes the cells of the new positions, for the next build
+ * (grid_build's have_cells): the grid's origin, scales and cells per axis (each at most
+ * INT32_MAX), and cell_of, indexed by slot. */
+typedef struct cell_out {
+    uint32_t *cell_of;
+    float o[D], s[D];
+    uint32_t n[D];
+} cell_out;
+
+/* The grid g's constants for the SIMD cell computations, writing into cell_of. */
+static inline cell_out cell_out_of(const geom *g, uint32_t *cell_of) {
+    cell_out co = {cell_of, {0}, {0}, {0}};
+    for (int a = 0; a < D; a++) {
+        co.o[a] = (float)g->o[a]; /* exact: 0 or a float box corner */
+        co.s[a] = g->s[a];
+        co.n[a] = g->n[a];
+    }
+    return co;
+}
 
 #if BOIDS_AVX2
 /* The SIMD kernels (cpu_grid_simd.c), once per width: _avx2 (8 lanes, -mavx2) and _avx512
@@ -246,7 +268,8 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
  * grid_reynolds_move: the group's neighbour sums as grid_reynolds makes them, then its
  * boids moved by rules_accel and rules_integrate, operation for operation on each lane, into
  * slots [i0, i0 + lanes) of out. Only for constants without an interaction table (k->tab
- * NULL): its points and obstacles stay with the scalar functions.
+ * NULL): its points and obstacles stay with the scalar functions. Where co is not NULL, also
+ * the cells of the new positions (as grid_build computes them) into co->cell_of.
  * grid_vicsek: Vicsek heading sums and neighbour counts of the group's boids, itself
  * included, in candidate order as the scalar kernel adds them. u: the unit headings, per
  * axis. */
@@ -254,7 +277,7 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
     void RULES_FN(grid_reynolds_##w)(const state *s, const grid_k *k, const cell_group *q,         \
                                      grid_acc out[MAX_LANES]);                                     \
     void RULES_FN(grid_reynolds_move_##w)(const state *s, const state *out, const grid_k *k,       \
-                                          const cell_group *q);                                    \
+                                          const cell_group *q, const cell_out *co);                \
     void RULES_FN(grid_vicsek_##w)(const state *s, float *const u[D], const grid_k *k,             \
                                    const cell_group *q, float sum[D][MAX_LANES],                   \
                                    int32_t cnt[MAX_LANES]);
@@ -263,10 +286,9 @@ GRID_SIMD_KERNELS(avx512)
 #undef GRID_SIMD_KERNELS
 
 /* The cell of the boids in slots [i0, i1) of s (as grid_build computes it with
- * grid_cell_coord) into cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells per
- * side. */
-void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
-                                 uint32_t *cell_of);
+ * grid_cell_coord) into co->cell_of[i0 .. i1). Only for grids of at most INT32_MAX cells
+ * per side. */
+void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const cell_out *co);
 #endif
 
 /* What one step's steering reads and writes. */
@@ -275,11 +297,12 @@ typedef struct steer_ctx {
     float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
     const grid_k *k;
     const boids_params *p;
-    uint32_t t;          /* Vicsek: the noise stream's step index */
-    int simd;            /* the SIMD kernels' width, 8 or 16 (same bits as the scalar ones);
-                          * 0: the scalar kernels */
-    const grid_win *win; /* the rows the grid numbers */
-    const uint32_t *gid; /* tile mode: the global id of each local id (the noise's); else NULL */
+    uint32_t t;            /* Vicsek: the noise stream's step index */
+    int simd;              /* the SIMD kernels' width, 8 or 16 (same bits as the scalar ones);
+                            * 0: the scalar kernels */
+    const grid_win *win;   /* the rows the grid numbers */
+    const uint32_t *gid;   /* tile mode: the global id of each local id (the noise's); else NULL */
+    const cell_out *cells; /* the SIMD Reynolds move writes the new cells there (or NULL) */
 } steer_ctx;
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new

@@ -366,8 +366,19 @@ static inline void integratev(const grid_k *k, const lanesv *g, const vf acc[D],
     GRID_AXES(a) v[a] = nv[a];
 }
 
+/* The cells of W positions p in co's grid (grid_build's cell_of). */
+static inline vi cells_of(const cell_out *co, const vf p[D]) {
+    vi cell = vi_zero();
+    for (int a = D - 1; a >= 0; a--) {
+        const vi c = vi_cell_coord(vf_sub(p[a], vf_set1(co->o[a])), vf_set1(co->s[a]),
+                                   vf_set1((float)co->n[a]), vi_set1((int32_t)(co->n[a] - 1)));
+        cell = a == D - 1 ? c : vi_add(vi_mul(cell, vi_set1((int32_t)co->n[a])), c);
+    }
+    return cell;
+}
+
 void SIMD_FN(grid_reynolds_move)(const state *s, const state *out, const grid_k *k,
-                                 const cell_group *q) {
+                                 const cell_group *q, const cell_out *co) {
     lanesv g;
     sepv a;
     sumsv v;
@@ -384,6 +395,7 @@ void SIMD_FN(grid_reynolds_move)(const state *s, const state *out, const grid_k 
         vf_store_m(out->p[b] + q->i0, g.valid, p[b]);
         vf_store_m(out->v[b] + q->i0, g.valid, nv[b]);
     }
+    if (co) vi_store_m((int32_t *)(void *)(co->cell_of + q->i0), g.valid, cells_of(co, p));
 }
 
 /* Vicsek heading sums of the boids in slots [i0, i0 + lanes): like the Reynolds kernel,
@@ -423,39 +435,12 @@ void SIMD_FN(grid_vicsek)(const state *s, float *const u[D], const grid_k *k, co
 }
 
 #if SIMD_W == 8
-/* grid_cell_coord of 8 positions relative to the origin, for an axis of n <= INT32_MAX cells
- * (nf = (float)n, nm1 = n - 1): where 0 < f < nf, f < 2^31 and the truncation to int32 is
- * (uint32_t)f; then the same clamps, in the same order of precedence. */
-static inline __m256i cell_coord8(__m256 x, __m256 s, __m256 nf, __m256i nm1) {
-    const __m256 f = _mm256_mul_ps(x, s);
-    __m256i c = _mm256_min_epu32(_mm256_cvttps_epi32(f), nm1);
-    c = _mm256_blendv_epi8(c, nm1, _mm256_castps_si256(_mm256_cmp_ps(f, nf, _CMP_NLT_UQ)));
-    return _mm256_and_si256(c,
-                            _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_GT_OQ)));
-}
-
-void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const geom *g,
-                                 uint32_t *cell_of) {
-    __m256 o[D], sc[D], nf[D];
-    __m256i nm1[D], n[D];
-    GRID_AXES(a) {
-        o[a] = _mm256_set1_ps((float)g->o[a]);
-        sc[a] = _mm256_set1_ps(g->s[a]);
-        nf[a] = _mm256_set1_ps((float)g->n[a]);
-        nm1[a] = _mm256_set1_epi32((int32_t)(g->n[a] - 1));
-        n[a] = _mm256_set1_epi32((int32_t)g->n[a]);
-    }
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const cell_out *co) {
     for (size_t i = i0; i < i1; i += W) {
-        const __m256i valid =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(i1 - i < W ? i1 - i : W)), lane);
-        __m256i cell = _mm256_setzero_si256();
-        for (int a = D - 1; a >= 0; a--) {
-            const __m256 x = _mm256_maskload_ps(s->p[a] + i, valid);
-            const __m256i c = cell_coord8(_mm256_sub_ps(x, o[a]), sc[a], nf[a], nm1[a]);
-            cell = a == D - 1 ? c : _mm256_add_epi32(_mm256_mullo_epi32(cell, n[a]), c);
-        }
-        _mm256_maskstore_epi32((int *)(void *)(cell_of + i), valid, cell);
+        const vm valid = vm_first((uint32_t)(i1 - i < W ? i1 - i : W));
+        vf p[D];
+        GRID_AXES(a) p[a] = vf_load_lanes(s->p[a], (uint32_t)i, valid);
+        vi_store_m((int32_t *)(void *)(co->cell_of + i), valid, cells_of(co, p));
     }
 }
 #endif

@@ -135,6 +135,31 @@ static inline void vf_store(float *a, vf x) {
 static inline void vi_store(int32_t *a, vi x) {
     _mm512_storeu_si512((void *)a, x);
 }
+/* The integer ops of the cell coordinates (vi_cell_coord). */
+static inline vi vi_trunc(vf x) {
+    return _mm512_cvttps_epi32(x);
+}
+static inline vi vi_min_u(vi a, vi b) {
+    return _mm512_min_epu32(a, b);
+}
+static inline vi vi_sel(vm m, vi f, vi t) {
+    return _mm512_mask_blend_epi32(m, f, t);
+}
+static inline vi vi_and(vm m, vi x) {
+    return _mm512_maskz_mov_epi32(m, x);
+}
+static inline vi vi_mul(vi a, vi b) {
+    return _mm512_mullo_epi32(a, b);
+}
+static inline vi vi_add(vi a, vi b) {
+    return _mm512_add_epi32(a, b);
+}
+static inline vm vm_nlt(vf a, vf b) { /* not a < b: a >= b or unordered */
+    return _mm512_cmp_ps_mask(a, b, _CMP_NLT_UQ);
+}
+static inline void vi_store_m(int32_t *a, vm m, vi x) {
+    _mm512_mask_storeu_epi32(a, m, x);
+}
 
 #elif SIMD_W == 8
 #ifndef __AVX2__
@@ -254,10 +279,44 @@ static inline void vf_store(float *a, vf x) {
 static inline void vi_store(int32_t *a, vi x) {
     _mm256_storeu_si256((__m256i *)(void *)a, x);
 }
+static inline vi vi_trunc(vf x) {
+    return _mm256_cvttps_epi32(x);
+}
+static inline vi vi_min_u(vi a, vi b) {
+    return _mm256_min_epu32(a, b);
+}
+static inline vi vi_sel(vm m, vi f, vi t) {
+    return _mm256_blendv_epi8(f, t, _mm256_castps_si256(m));
+}
+static inline vi vi_and(vm m, vi x) {
+    return _mm256_and_si256(_mm256_castps_si256(m), x);
+}
+static inline vi vi_mul(vi a, vi b) {
+    return _mm256_mullo_epi32(a, b);
+}
+static inline vi vi_add(vi a, vi b) {
+    return _mm256_add_epi32(a, b);
+}
+static inline vm vm_nlt(vf a, vf b) {
+    return _mm256_cmp_ps(a, b, _CMP_NLT_UQ);
+}
+static inline void vi_store_m(int32_t *a, vm m, vi x) {
+    _mm256_maskstore_epi32((int *)a, _mm256_castps_si256(m), x);
+}
 
 #else
 #error "define SIMD_W as 8 or 16"
 #endif
+
+/* grid_cell_coord (grid_geom.h) on every lane, for an axis of n <= INT32_MAX cells (nf:
+ * (float)n, nm1: n - 1), x relative to the origin: where 0 < f < nf, f < 2^31 and the
+ * truncation to int32 is (uint32_t)f; then the same clamps, in the same order of
+ * precedence. */
+static inline vi vi_cell_coord(vf x, vf s, vf nf, vi nm1) {
+    const vf f = vf_mul(x, s);
+    const vi c = vi_sel(vm_nlt(f, nf), vi_min_u(vi_trunc(f), nm1), nm1);
+    return vi_and(vm_gt(f, vf_zero()), c);
+}
 
 #define SIMD_CAT_(a, b) a##_##b
 #define SIMD_CAT(a, b)  SIMD_CAT_(a, b)
