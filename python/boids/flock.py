@@ -202,6 +202,10 @@ class Flock:
     def __init__(self, preset="lab", n=None, backend="cpu", seed=0, threads=0,
                  fixed_world=False, **params):
         self._lock = threading.RLock()
+        # Set by close() before it waits for the lock: a long step() stops at its next chunk
+        # instead of taking the lock again (a lock is not fair: the stepping thread could
+        # take it back chunk after chunk while close() waits; seen on a loaded machine).
+        self._closing = False
         self._b = None
         self._out = None
         self._thread = threading.get_ident()
@@ -380,6 +384,8 @@ class Flock:
             return
         done = 0
         while done < k:
+            if self._closing:
+                raise BoidsError("Flock: used after close()")
             with self._lock:
                 chunk = min(self._chunk, k - done)
                 t0 = time.perf_counter()
@@ -584,6 +590,7 @@ class Flock:
         lock = getattr(self, "_lock", None)
         if lock is None:  # __init__ failed before anything was allocated
             return
+        self._closing = True
         with lock:
             b, self._b = self._b, None
             if b:
