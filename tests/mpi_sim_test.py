@@ -339,14 +339,15 @@ def faults():
     # Its ranks are recorded, so that whatever happens none is left running. Open MPI ends the
     # other ranks with SIGTERM, on which they remove their temporary files, and SIGKILL after
     # odls_base_sigkill_timeout seconds (1 by default): on a loaded machine a rank was once
-    # killed before its handler ran (docs/cli.md says so), so the test gives it 10 s.
+    # killed before its handler ran (docs/cli.md says so), so the test gives it 3 s (mpirun
+    # waits that long after its SIGTERM whether or not the ranks are gone).
     job = subprocess.Popen([*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "-n", "20000",
                             "--steps", "100000", "--every", "50", "--order-only", "--save", save,
                             "--series", os.path.join(d, "series.csv"), "--trajectory",
                             os.path.join(d, "traj.npy"), "--checkpoint-every", "3",
                             "--checkpoint", os.path.join(d, "ck.npy")],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                           env=dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="10"))
+                           env=dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="3"))
 
     ranks = set()
 
