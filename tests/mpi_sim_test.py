@@ -187,6 +187,21 @@ def cpu():
               len(files[2]) == len(files[3]) == len(files[None]) > 14,
               [len(files[r]) for r in (None, 2, 3)])
 
+    # A large flock's state reaches its parts in rounds (mpi_part_state: a share of every
+    # part's ids at a time, at least 2^18 of them): 600,000 boids over 2 ranks take two rounds
+    # a sample. Every sample's order and the state are one process's.
+    rounds = {}
+    for ranks in (None, 2):
+        out = os.path.join(d, f"rounds{ranks or 1}.npy")
+        cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+        p = run(*cmd, "--backend", "cpu", "--preset", "lab", "-n", "600000", "--steps", "2",
+                "--every", "1", "--order-only", "--save", out)
+        check(f"in rounds: {ranks or 1} rank(s) exit 0", p.returncode == 0, p.stderr[-600:])
+        rounds[ranks] = (p.stdout, open(out, "rb").read() if os.path.exists(out) else b"")
+    check("in rounds: 2 ranks, the order of every sample and the state byte-identical",
+          rounds[None] == rounds[2] and len(rounds[None][1]) > 600000 * 32,
+          [len(x) for x in rounds[None] + rounds[2]])
+
     # A state read in parts (.npy: each rank its rows; CSV: each rank keeps its rows) whose
     # sidecar's flock_hash is not its boids' is refused, as one process refuses it, and
     # nothing is run.

@@ -226,6 +226,12 @@ static inline void tile_rec_push(unsigned char **a, size_t *n, size_t *cap, cons
     (*n)++;
 }
 
+/* A boids_tile_keep: every third global id. */
+static int tile_third(const void *ctx, uint32_t gid) {
+    (void)ctx;
+    return gid % 3 == 0;
+}
+
 static inline float tile_rec_float(const unsigned char *r, int k) {
     float x;
     memcpy(&x, r + 4 + 4 * (size_t)k, sizeof x);
@@ -366,7 +372,8 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
     for (int j = 0; j < k; j++) {
         const unsigned char *r;
         size_t m;
-        if (boids_backend_tile_owned(tb[j], &r, &m, &err)) tile_die(c->name, "tile_owned", &err);
+        if (boids_backend_tile_owned(tb[j], NULL, NULL, &r, &m, &err))
+            tile_die(c->name, "tile_owned", &err);
         for (size_t i = 0; i < m; i++, owned++) {
             uint32_t id;
             memcpy(&id, r + i * rs, 4);
@@ -380,6 +387,26 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
         }
     }
     CHECK(owned == n, "%s: the tiles own %zu boids of %zu", c->name, owned, n);
+    /* Read back a share at a time (every third id): exactly those boids, with their values. */
+    size_t kept = 0;
+    for (int j = 0; j < k; j++) {
+        const unsigned char *r;
+        size_t m;
+        if (boids_backend_tile_owned(tb[j], tile_third, NULL, &r, &m, &err))
+            tile_die(c->name, "tile_owned with keep", &err);
+        for (size_t i = 0; i < m; i++, kept++) {
+            uint32_t id;
+            memcpy(&id, r + i * rs, 4);
+            int same = id < n && id % 3 == 0;
+            for (int a = 0; same && a < dim; a++)
+                same = tile_axis(&cur, a, 0)[id] == tile_rec_float(r + i * rs, a) &&
+                       tile_axis(&cur, a, 1)[id] == tile_rec_float(r + i * rs, dim + a);
+            CHECK(same, "%s: tile_owned kept boid %u, not one of every third id as read whole",
+                  c->name, id);
+        }
+    }
+    CHECK(kept == (n + 2) / 3, "%s: tile_owned kept %zu boids of the %zu with ids divisible by 3",
+          c->name, kept, (n + 2) / 3);
     cur.step = f0->step + c->steps;
     boids_backend *whole = make(f0, ctx, &err);
     if (!whole) tile_die(c->name, "make", &err);

@@ -313,12 +313,12 @@ boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
     return st;
 }
 
-boids_status boids_backend_tile_owned(boids_backend *b, const unsigned char **rec, size_t *m,
-                                      boids_error *err) {
+boids_status boids_backend_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                                      const unsigned char **rec, size_t *m, boids_error *err) {
     const char *what = "tile_owned";
     if (check_resident(b, what, TILE_RESIDENT, TILE_READY, err)) return BOIDS_ERR_INPUT;
     if (!rec || !m) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the outputs are NULL", what);
-    return b->ops->tile_owned(b, rec, m, err);
+    return b->ops->tile_owned(b, keep, ctx, rec, m, err);
 }
 
 boids_status boids_backend_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,

@@ -57,8 +57,8 @@ typedef struct boids_backend_ops {
                              boids_error *err);
     boids_status (*tile_halo)(boids_backend *b, const boids_tile *t, const unsigned char *rec,
                               size_t m, boids_error *err);
-    boids_status (*tile_owned)(boids_backend *b, const unsigned char **rec, size_t *m,
-                               boids_error *err);
+    boids_status (*tile_owned)(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                               const unsigned char **rec, size_t *m, boids_error *err);
 } boids_backend_ops;
 
 /* The tile mode of a backend (struct boids_backend's `tile`), kept by backend.c. */

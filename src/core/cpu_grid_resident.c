@@ -67,14 +67,18 @@ static boids_status resident_reserve(cpu_grid *c, size_t need, boids_error *err)
     return BOIDS_OK;
 }
 
-/* Makes the records buffer hold n records and the rows buffer n rows. */
+/* Makes the records buffer hold n records and the rows buffer n rows. A buffer made for the
+ * whole tile (tile_owned, at a sample) is given back once a step's few moves need it: it
+ * would otherwise stay as large as the tile through every later step. */
 static boids_status resident_out(cpu_grid *c, size_t n, int rows, boids_error *err) {
     grid_resident *r = &c->res;
-    if (n > r->out_cap) {
-        unsigned char *o = realloc(r->out, n * REC);
+    enum { KEEP = 1 << 16 }; /* records: below this a buffer is kept whatever its use */
+    if (n > r->out_cap || (r->out_cap > KEEP && n < r->out_cap / 4)) {
+        const size_t cap = (rows ? n + n / 2 : n) + 16; /* a step's moves vary: some room */
+        unsigned char *o = realloc(r->out, cap * REC);
         if (!o) return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids", n);
         r->out = o;
-        r->out_cap = n;
+        r->out_cap = cap;
     }
     if (rows && n > r->row_cap) {
         uint32_t *o = realloc(r->row, n * sizeof *o);
@@ -194,15 +198,21 @@ static boids_status tile_halo(boids_backend *b, const boids_tile *t, const unsig
     return BOIDS_OK;
 }
 
-static boids_status tile_owned(boids_backend *b, const unsigned char **rec, size_t *m,
-                               boids_error *err) {
+static boids_status tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                               const unsigned char **rec, size_t *m, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     const size_t n = c->res.nown;
-    boids_status st = resident_out(c, n, 0, err);
+    size_t k = n;
+    if (keep) { /* counted first: the buffer holds the kept boids, not the tile */
+        k = 0;
+        for (size_t i = 0; i < n; i++) k += keep(ctx, c->cur.id[i]) != 0;
+    }
+    boids_status st = resident_out(c, k, 0, err);
     if (st) return st;
-    for (size_t i = 0; i < n; i++) rec_write(c->res.out + i * REC, &c->cur, i);
+    for (size_t i = 0, j = 0; i < n; i++)
+        if (!keep || keep(ctx, c->cur.id[i])) rec_write(c->res.out + j++ * REC, &c->cur, i);
     *rec = c->res.out;
-    *m = n;
+    *m = k;
     return BOIDS_OK;
 }
 

@@ -140,9 +140,15 @@ boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, 
 boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
                                      const unsigned char *rec, size_t m, boids_error *err);
 
-/* The owned boids as *m records at *rec (in the backend's order). */
-boids_status boids_backend_tile_owned(boids_backend *b, const unsigned char **rec, size_t *m,
-                                      boids_error *err);
+/* Which owned boids boids_backend_tile_owned gives back: those whose global id keep(ctx, id)
+ * says 1 to. */
+typedef int (*boids_tile_keep)(const void *ctx, uint32_t gid);
+
+/* The owned boids as *m records at *rec (in the backend's order); with keep, only those it
+ * keeps (so that a caller can read a large tile back a share at a time, without a buffer of
+ * the whole tile). */
+boids_status boids_backend_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                                      const unsigned char **rec, size_t *m, boids_error *err);
 
 /* The global row of a boid at coordinate c along the grid's last axis: the row the backend
  * puts it in (the float position, as the backends hold it). */

@@ -524,7 +524,7 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err) {
     mflock *c = (mflock *)b;
     if (c->single) return boids_backend_download(c->local, out, err);
-    boids_status s = mflock_resident_sync(c, err);
+    boids_status s = mflock_resident_sync(c, NULL, NULL, err);
     int ok = s == BOIDS_OK, all; /* every rank brought its boids back, or none gathers */
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
     if (!all) {
@@ -532,18 +532,18 @@ boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *e
         return s ? s : boids_error_set(err, BOIDS_ERR_RUNTIME, "a rank could not read its tile");
     }
     if (c->rank != 0) {
-        uint64_t m = c->m;
+        uint64_t m = c->nview;
         MPI_Send(&m, 1, MPI_UINT64_T, 0, TAG_GATHER, c->comm);
-        for (size_t i = 0; i < c->m; i += GATHER_CHUNK) {
-            size_t k = c->m - i < GATHER_CHUNK ? c->m - i : GATHER_CHUNK;
-            MPI_Send(rec_at(c, c->own, i), (int)k, c->rec_type, 0, TAG_GATHER, c->comm);
+        for (size_t i = 0; i < c->nview; i += GATHER_CHUNK) {
+            size_t k = c->nview - i < GATHER_CHUNK ? c->nview - i : GATHER_CHUNK;
+            MPI_Send(c->view + i * c->rs, (int)k, c->rec_type, 0, TAG_GATHER, c->comm);
         }
         return BOIDS_OK;
     }
     double *ax[6];
     for (int k = 0; k < 2 * c->dim; k++) ax[k] = axis_of(c, out, k);
-    for (size_t i = 0; i < c->m; i++) {
-        const unsigned char *r = rec_at(c, c->own, i);
+    for (size_t i = 0; i < c->nview; i++) {
+        const unsigned char *r = c->view + i * c->rs;
         for (int k = 0; k < 2 * c->dim; k++) ax[k][rec_gid(r)] = rec_get(r, k);
     }
     if (!grow(&c->rbuf, &c->rbuf_cap, GATHER_CHUNK < c->n_global ? GATHER_CHUNK : c->n_global,
@@ -608,8 +608,8 @@ int mpi_flock_failure_shared(const boids_backend *b) {
     return ((const mflock *)b)->shared_failure;
 }
 
-boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
-                             boids_error *err) {
+boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                             const unsigned char **rec, size_t *m, size_t *rs, boids_error *err) {
     mflock *c = (mflock *)b;
     *rs = c->rs;
     if (c->single) { /* the local backend holds the whole flock, in id order */
@@ -632,12 +632,11 @@ boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t
             for (int k = 0; k < 2 * c->dim; k++) rec_set(r, k, (float)ax[k][i]);
         }
         c->m = c->n_global;
-    } else {
-        boids_status s = mflock_resident_sync(c, err);
-        if (s) return s;
     }
-    *rec = c->own;
-    *m = c->m;
+    boids_status s = mflock_resident_sync(c, keep, ctx, err);
+    if (s) return s;
+    *rec = c->view;
+    *m = c->nview;
     return BOIDS_OK;
 }
 
@@ -648,6 +647,10 @@ void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
 
 uint32_t mpi_flock_step(const boids_backend *b) {
     return ((const mflock *)b)->step;
+}
+
+int mpi_flock_dim(const boids_backend *b) {
+    return ((const mflock *)b)->dim;
 }
 
 MPI_Comm mpi_flock_comm(const boids_backend *b) {

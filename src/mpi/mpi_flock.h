@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "boids/backend.h"
+#include "tile.h"
 
 /* A new cut is made when the slowest tile's load is more than this times the mean: a tile's
  * load is its boids at the cost each rank measured per boid of its own in the last steps
@@ -45,11 +46,14 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
  * bits either way (boids-mpi sim --mpi-no-overlap; the benchmark compares them). */
 void mpi_flock_set_overlap(boids_backend *b, int on);
 
-/* The rank's own boids at the current step: *m records of rs bytes (gid, dim float positions,
- * dim float velocities), in no particular order; valid until the next step. Not collective.
- * A backend that keeps its tile resident gives them back only when this is called. */
-boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
-                             boids_error *err);
+/* The rank's own boids at the current step, or those of them whose global id keep(ctx, id)
+ * keeps (all without keep): *m records of rs bytes (gid, dim float positions, dim float
+ * velocities), in no particular order; valid until the next step or the next call of this or
+ * mpi_flock_gather. Not collective. A backend that keeps its tile resident writes them into
+ * its own buffer only when this is called (no copy is kept between steps): a caller that
+ * reads a share at a time holds a buffer of that share, not of the tile. */
+boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                             const unsigned char **rec, size_t *m, size_t *rs, boids_error *err);
 
 /* on = 1: the window path even where the local backend keeps tiles resident (each step
  * uploads the tile and its halo rows, as for the gpu backend): the same bits, for the
@@ -60,15 +64,10 @@ void mpi_flock_set_window(boids_backend *b, int on);
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
 
-/* The rank's own boids at the current step: *m records of rs bytes (gid, dim float positions,
- * dim float velocities), in no particular order; valid until the next step. Not collective.
- * (With one rank the local backend holds the flock: *m is 0.) */
-boids_status mpi_flock_owned(boids_backend *b, const unsigned char **rec, size_t *m, size_t *rs,
-                             boids_error *err);
-
-/* The communicator the flock is split over, and the flock's step. */
+/* The communicator the flock is split over, the flock's step and its dimension. */
 MPI_Comm mpi_flock_comm(const boids_backend *b);
 uint32_t mpi_flock_step(const boids_backend *b);
+int mpi_flock_dim(const boids_backend *b);
 
 /* Whether the last failure of b is known to every rank (all returned it): then every rank
  * can stop on its own; else the others wait for this one, which must end the job. */

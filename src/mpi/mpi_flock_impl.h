@@ -49,11 +49,14 @@ typedef struct mflock {
     unsigned char *next; /* the owned boids' new state */
     size_t next_cap;
     int overlap; /* step the interior rows while the halo travels */
-    /* The resident path (mpi_resident.c): the local backend keeps the tile; c->own is
-     * brought back from it only when asked (mpi_flock_owned). */
-    int resident;        /* the local backend keeps tiles resident: this path runs */
-    int started;         /* the backend holds the tile (tile_start made) */
-    int own_stale;       /* c->own is older than the backend's state */
+    /* The resident path (mpi_resident.c): the local backend keeps the tile; c->own and
+     * c->row are freed once it holds it, and its records are read back only when asked
+     * (mpi_flock_owned), into the backend's buffer (c->view), not into a copy here. */
+    int resident;              /* the local backend keeps tiles resident: this path runs */
+    int started;               /* the backend holds the tile (tile_start made) */
+    const unsigned char *view; /* nview owned boids' records as the backend last gave them
+                                  (mflock_resident_sync; valid until its next call) */
+    size_t nview;
     unsigned char *ebuf; /* the halo sent: the tile's first row's records, then its last's */
     size_t ebuf_cap;
     /* Balance by measured time: this rank's seconds of work per owned boid (an average over
@@ -146,8 +149,11 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
  * waits stood at wait0 (mflock_waits), for the next plan and the stats. */
 void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0);
 
-/* The resident path (mpi_resident.c): one step; and c->own brought up to date. */
+/* The resident path (mpi_resident.c): one step; and the records of the owned boids that keep
+ * keeps (all without it) into c->view, c->nview of them: read back from the backend, or on
+ * the window path (and before the first step) c->own's, or a copy of those kept. */
 boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error *err);
-boids_status mflock_resident_sync(mflock *c, boids_error *err);
+boids_status mflock_resident_sync(mflock *c, boids_tile_keep keep, const void *ctx,
+                                  boids_error *err);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "flock_part.h"
-#include "mpi_flock.h"
+#include "mpi_flock_impl.h"
 
 enum { TAG_CHAIN = 41 };
 
@@ -147,19 +147,39 @@ boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock
     return BOIDS_OK;
 }
 
-/* The rank of the part that holds id g (boids_part_range's parts of n over size). */
-static int owner(uint64_t g, size_t n, int size) {
-    int r = (int)(g * (uint64_t)size / n);
-    size_t lo, cnt;
-    for (;;) {
-        boids_part_range(n, (size_t)r, (size_t)size, &lo, &cnt);
-        if (g < lo)
-            r--;
-        else if (g >= lo + cnt)
-            r++;
-        else
-            return r;
+/* The parts of n ids over size ranks (boids_part_range's), and the ids of a round of
+ * mpi_part_state: those at offsets [lo, hi) from their part's first. */
+typedef struct part_ids {
+    size_t n, lo, hi;
+    int size;
+    size_t *first; /* size + 1 entries: each part's first id, then n */
+} part_ids;
+
+static boids_status part_ids_make(part_ids *q, size_t n, int size, boids_error *err) {
+    q->n = n, q->size = size, q->lo = 0, q->hi = n;
+    q->first = malloc(((size_t)size + 1) * sizeof *q->first);
+    if (!q->first) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the parts");
+    for (int j = 0; j < size; j++) {
+        size_t cnt;
+        boids_part_range(n, (size_t)j, (size_t)size, &q->first[j], &cnt);
     }
+    q->first[size] = n;
+    return BOIDS_OK;
+}
+
+/* The rank of the part that holds id g. */
+static int owner(const part_ids *q, uint64_t g) {
+    int r = (int)(g * (uint64_t)q->size / q->n);
+    while (g < q->first[r]) r--;
+    while (g >= q->first[r + 1]) r++;
+    return r;
+}
+
+/* A boids_tile_keep: the ids of the round. */
+static int in_round(const void *ctx, uint32_t g) {
+    const part_ids *q = ctx;
+    const size_t off = g - q->first[owner(q, g)];
+    return off >= q->lo && off < q->hi;
 }
 
 /* Record r's values into the part's arrays ax at id g - first. */
@@ -179,67 +199,80 @@ static uint32_t rec_id(const unsigned char *r) {
     return g;
 }
 
+/* The ids a round of mpi_part_state brings to the parts: an eighth of the largest part, so
+ * that its buffers (the records read back, sent and received) are an eighth of a tile's, but
+ * no fewer than ROUND_MIN, so that small flocks take one round. */
+enum { ROUNDS = 8, ROUND_MIN = 1 << 18 };
+
 boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, boids_error *err) {
     MPI_Comm comm = mpi_flock_comm(b);
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const unsigned char *rec;
-    size_t m, rs, cnt, n = boids_backend_n(b);
-    boids_status s = mpi_flock_owned(b, &rec, &m, &rs, err);
-    const int dim = (int)(rs - 4) / 8;
+    const size_t n = boids_backend_n(b), dim = (size_t)mpi_flock_dim(b), rs = 4 + 8 * dim;
+    part_ids q = {0};
+    size_t cnt;
     boids_part_range(n, (size_t)rank, (size_t)size, first, &cnt);
-    if (!s && part->n != cnt) {
+    boids_status s = BOIDS_OK;
+    if (part->n != cnt) {
         boids_flock_free(part);
-        s = boids_flock_alloc_dim(part, cnt, dim, err);
+        s = boids_flock_alloc_dim(part, cnt, (int)dim, err);
     }
     if (size == 1) return s ? s : mpi_flock_gather(b, part, err);
+    if (!s) s = part_ids_make(&q, n, size, err);
+    int *counts = calloc(4 * (size_t)size, sizeof *counts);
+    if (!s && !counts)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+    if ((s = mpi_parts_agree(comm, s, err))) {
+        free(q.first), free(counts);
+        return s;
+    }
     part->step = mpi_flock_step(b);
     double *const ax[6] = {
         part->x,  part->y, dim == 3 ? part->z : part->vx, dim == 3 ? part->vx : part->vy,
         part->vy, part->vz};
-    /* The records of this rank's ids go to the part at once; the others, by destination,
-     * through one all-to-all. */
-    int *counts = calloc(4 * (size_t)size, sizeof *counts);
-    if (!s && !counts)
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
-    size_t leave = 0;
-    for (size_t i = 0; !s && i < m; i++) {
-        const int j = owner(rec_id(rec + i * rs), n, size);
-        counts[j]++;
-        leave += j != rank;
-    }
-    const size_t stay = s ? 0 : (size_t)counts[rank];
-    unsigned char *send = malloc(leave * rs + 1), *recv = malloc((cnt - stay) * rs + 1);
-    if (!s && (!send || !recv))
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
-    if ((s = mpi_parts_agree(comm, s, err))) {
-        free(counts), free(send), free(recv);
-        return s;
-    }
     int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
         *rdispl = counts + 3 * size;
-    scount[rank] = 0;
-    for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
-    int *at = rdispl; /* scratch until the counts arrive */
-    memcpy(at, sdispl, (size_t)size * sizeof *at);
-    for (size_t i = 0; i < m; i++) {
-        const unsigned char *r = rec + i * rs;
-        const int j = owner(rec_id(r), n, size);
-        if (j == rank)
-            place(ax, dim, r, *first);
-        else
-            memcpy(send + (size_t)at[j]++ * rs, r, rs);
-    }
-    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
-    rdispl[0] = 0;
-    for (int j = 1; j < size; j++) rdispl[j] = rdispl[j - 1] + rcount[j - 1];
     MPI_Datatype rt;
     MPI_Type_contiguous((int)rs, MPI_BYTE, &rt);
     MPI_Type_commit(&rt);
-    MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
+    size_t largest = (n + (size_t)size - 1) / (size_t)size, share = largest / ROUNDS + 1;
+    if (share < ROUND_MIN) share = ROUND_MIN;
+    unsigned char *send = NULL, *recv = NULL;
+    size_t send_cap = 0, recv_cap = 0;
+    /* Round after round, the records of every part's ids at offsets [lo, lo + share): this
+     * rank's own at once into its part, the others by destination through an all-to-all. */
+    for (size_t lo = 0; lo < largest; lo += share) {
+        q.lo = lo, q.hi = lo + share;
+        const unsigned char *rec = NULL;
+        size_t m = 0, rsz;
+        s = mpi_flock_owned(b, in_round, &q, &rec, &m, &rsz, err);
+        memset(scount, 0, (size_t)size * sizeof *scount);
+        for (size_t i = 0; !s && i < m; i++) scount[owner(&q, rec_id(rec + i * rs))]++;
+        const size_t stay = (size_t)scount[rank], leave = s ? 0 : m - stay;
+        scount[rank] = 0;
+        MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
+        size_t arrive = 0;
+        for (int j = 0; j < size; j++) rdispl[j] = (int)arrive, arrive += (size_t)rcount[j];
+        if (!s && (!grow(&send, &send_cap, leave, rs) || !grow(&recv, &recv_cap, arrive, rs)))
+            s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+        if ((s = mpi_parts_agree(comm, s, err))) break;
+        sdispl[0] = 0;
+        for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
+        for (size_t i = 0; i < m; i++) {
+            const unsigned char *r = rec + i * rs;
+            const int j = owner(&q, rec_id(r));
+            if (j == rank)
+                place(ax, (int)dim, r, *first);
+            else
+                memcpy(send + (size_t)sdispl[j]++ * rs, r, rs);
+        }
+        for (int j = size - 1; j > 0; j--) sdispl[j] = sdispl[j - 1]; /* back to the starts */
+        sdispl[0] = 0;
+        MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
+        for (size_t i = 0; i < arrive; i++) place(ax, (int)dim, recv + i * rs, *first);
+    }
     MPI_Type_free(&rt);
-    for (size_t i = 0; i < cnt - stay; i++) place(ax, dim, recv + i * rs, *first);
-    free(counts), free(send), free(recv);
-    return BOIDS_OK;
+    free(q.first), free(counts), free(send), free(recv);
+    return s;
 }

@@ -129,6 +129,9 @@ boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error 
         if ((s = boids_backend_tile_start(c->local, c->own, c->m, c->n_global, c->step, err)))
             return local_failure(c, s);
         c->started = 1;
+        free(c->own), free(c->row); /* the backend holds the boids now, and counts their rows */
+        c->own = NULL, c->row = NULL;
+        c->own_cap = c->row_cap = 0;
     }
     boids_tile t;
     grid_geomd g;
@@ -154,20 +157,26 @@ boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error 
         (s = boids_backend_step(c->local, p, 1, err)))
         return local_failure(c, s);
     c->st.local += MPI_Wtime() - t3;
-    c->own_stale = 1;
+    c->view = NULL;
     mflock_done(c, t0, wait0);
     return BOIDS_OK;
 }
 
-boids_status mflock_resident_sync(mflock *c, boids_error *err) {
-    if (!c->own_stale) return BOIDS_OK;
-    const unsigned char *rec;
-    size_t m;
-    boids_status s = boids_backend_tile_owned(c->local, &rec, &m, err);
-    if (s) return local_failure(c, s);
-    if (!grow(&c->own, &c->own_cap, m, c->rs)) return nomem(c, "its boids", err);
-    if (m) memcpy(c->own, rec, m * c->rs); /* a tile without boids may give no records */
-    c->m = m;
-    c->own_stale = 0;
+boids_status mflock_resident_sync(mflock *c, boids_tile_keep keep, const void *ctx,
+                                  boids_error *err) {
+    if (c->started) {
+        boids_status s = boids_backend_tile_owned(c->local, keep, ctx, &c->view, &c->nview, err);
+        return s ? local_failure(c, s) : BOIDS_OK;
+    }
+    /* The window path, or before the first step: the records here are the boids. */
+    c->view = c->own, c->nview = c->m;
+    if (!keep) return BOIDS_OK;
+    size_t k = 0;
+    for (size_t i = 0; i < c->m; i++) k += keep(ctx, rec_gid(rec_at(c, c->own, i))) != 0;
+    if (!grow(&c->tmp, &c->tmp_cap, k, c->rs)) return nomem(c, "its boids", err);
+    for (size_t i = 0, j = 0; i < c->m; i++)
+        if (keep(ctx, rec_gid(rec_at(c, c->own, i))))
+            memcpy(rec_at(c, c->tmp, j++), rec_at(c, c->own, i), c->rs);
+    c->view = c->tmp, c->nview = k;
     return BOIDS_OK;
 }
