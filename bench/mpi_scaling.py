@@ -62,6 +62,8 @@ def one_run(a, n, k, overlap, tmp):
     cmd = [a.mpirun, "--oversubscribe", "-n", str(k)]
     if os.getuid() == 0:
         cmd.append("--allow-run-as-root")
+    if a.threads > 1:  # mpirun binds a rank to one core, where its threads would take turns
+        cmd += ["--bind-to", "none"]
     cmd += [a.boids_mpi, "sim", "--backend", "cpu", "--threads", str(a.threads), "-n", str(n),
             "--steps", str(a.steps), "--order-only", "--set", f"dim={a.dim}", "--mpi-stats",
             stats, *a.extra]

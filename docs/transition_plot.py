@@ -11,6 +11,7 @@ usage: transition_plot.py density TABLE PNG
        transition_plot.py binder PNG TABLE...
        transition_plot.py hist PNG SERIES BURN_IN
        transition_plot.py profile PNG STATE SIDE
+       transition_plot.py travel PNG TRAJECTORY SIDE
 
   density  order against the density N / (width height) of a table swept over --counts in
            one fixed world, with the null-model scale sqrt(pi / (4 N)) of independent headings
@@ -28,6 +29,13 @@ usage: transition_plot.py density TABLE PNG
            across the line at right angles to it, each slab's count over a uniform flock's
            (the share of the square's area it holds), with the polarization of each slab
            along the mean heading (counts and means of the state's columns, nothing else)
+  travel   how far the density pattern of a `sim --trajectory` (.npy, the plane) moved from
+           frame to frame: the boids counted in cells 1 wide of the periodic square of side
+           SIDE, the shift between two frames the peak of their circular cross-correlation
+           (the nearest image; less than half the side a frame), summed over the frames;
+           drawn along the mean heading with the lines of v0 and of the flock's mean
+           velocity, and the pattern's mean velocity printed (a least-squares line through
+           the summed shifts)
 
 A sim file's label (N, noise) is read from its sidecar FILE.json.
 
@@ -35,6 +43,7 @@ Needs pandas and matplotlib (Debian python3-pandas python3-matplotlib).
 """
 import json
 import math
+import os
 import sys
 
 import matplotlib
@@ -219,14 +228,63 @@ def profile(png, path, side):
     fig.savefig(png, dpi=100)
 
 
+def travel(png, path, side):
+    import numpy as np
+    t = np.load(path)  # frames x N x 4: x, y, vx, vy
+    with open(path + ".json") as f:
+        meta = json.load(f)
+    at = meta["output"]["sample_steps"]
+    dt = meta["parameters"]["values"]["dt"]  # velocities are lengths per time, not per step
+    steps = np.arange(at["first"], at["last"] + 1, at["every"])[:len(t)]
+    cells = int(round(side))
+
+    def field(frame):
+        h, _, _ = np.histogram2d(frame[:, 0] % side, frame[:, 1] % side, bins=cells,
+                                 range=[[0, side], [0, side]])
+        return np.fft.rfft2(h - h.mean())
+
+    moved = [np.zeros(2)]
+    last = field(t[0])
+    for frame in t[1:]:
+        now = field(frame)
+        corr = np.fft.irfft2(now * np.conj(last), s=(cells, cells))
+        i, j = np.unravel_index(np.argmax(corr), corr.shape)
+        shift = np.array([i, j], dtype=float)
+        shift[shift > cells / 2] -= cells  # the nearest image
+        moved.append(moved[-1] + shift * side / cells)
+        last = now
+    moved = np.array(moved)
+    v = t[:, :, 2:4].mean(axis=(0, 1)) * dt  # the flock's mean velocity over the frames
+    heading = v / np.linalg.norm(v)
+    along = moved @ heading
+    fit = np.polyfit(steps - steps[0], moved, 1)[0]  # length per step, x and y
+    v0 = np.linalg.norm(t[0, :, 2:4], axis=1).mean() * dt
+    print(f"{path}: {len(t)} frames, steps {steps[0]} to {steps[-1]}; the pattern moved "
+          f"{np.linalg.norm(fit):.4f} per step at {math.degrees(math.atan2(fit[1], fit[0])):.1f} "
+          f"degrees; the flock's mean velocity {np.linalg.norm(v):.4f} at "
+          f"{math.degrees(math.atan2(v[1], v[0])):.1f} degrees; v0 {v0:.4f}")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(steps, along, "o", ms=3, label="the density pattern, along the mean heading")
+    ax.plot(steps, v0 * (steps - steps[0]), "--", label=f"v0 = {v0:.2f} a step")
+    ax.plot(steps, np.linalg.norm(v) * (steps - steps[0]), ":",
+            label=f"the flock's mean velocity, {np.linalg.norm(v):.2f} a step")
+    ax.set_xlabel("step")
+    ax.set_ylabel("distance travelled (vision radii)")
+    ax.set_title(os.path.basename(path), fontsize="small")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] in ("density", "noise") and len(argv) == 3:
         (density if argv[0] == "density" else noise)(argv[1], argv[2])
     elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn", "binder"):
         {"corr": corr, "fluct": fluct, "corrfn": corrfn, "binder": binder}[argv[0]](argv[1],
                                                                                    argv[2:])
-    elif len(argv) == 4 and argv[0] in ("hist", "profile"):
-        (hist if argv[0] == "hist" else profile)(argv[1], argv[2], float(argv[3]))
+    elif len(argv) == 4 and argv[0] in ("hist", "profile", "travel"):
+        {"hist": hist, "profile": profile, "travel": travel}[argv[0]](argv[1], argv[2],
+                                                                     float(argv[3]))
     else:
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
