@@ -40,6 +40,8 @@ foreach(dim 2 3)
              state_out.glsl select.glsl)
   boids_unit(BOIDS_GPU_UNITS ${dim} neighbours_topo.comp rules.glsl grid.glsl state.glsl
              select.glsl)
+  # A resident tile's passes (src/gpu/resident.c), built by its first tile_start.
+  boids_unit(BOIDS_GPU_UNITS ${dim} tile_res.comp state.glsl state_out.glsl)
 endforeach()
 boids_unit(BOIDS_GPU_UNITS 2 steer_fused.comp rules.glsl grid.glsl state.glsl state_out.glsl
            steer.glsl)

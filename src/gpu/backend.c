@@ -65,9 +65,12 @@ static void gpu_destroy(boids_backend *b) {
     }
     free(g->gid);
     free(g->map);
-    GLuint bufs[] = {g->state[0], g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
-                     g->rank,     g->counts,   g->scan,     g->ubo,    g->iubo,   g->nbr_count,
-                     g->nbr_hash, g->id_hash,  g->vel[0],   g->vel[1], g->vel[2], g->cut};
+    free(g->rrec), free(g->rrow), free(g->rhist);
+    if (g->rprog) glDeleteProgram(g->rprog);
+    GLuint bufs[] = {g->state[0], g->state[1],  g->state[2], g->ids[0],  g->ids[1],
+                     g->ids[2],   g->rank,      g->counts,   g->scan,    g->ubo,
+                     g->iubo,     g->nbr_count, g->nbr_hash, g->id_hash, g->vel[0],
+                     g->vel[1],   g->vel[2],    g->cut,      g->raux,    g->rout};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
     if (g->queries[0]) glDeleteQueries(BOIDS_GPU_STAGES, g->queries);
@@ -84,6 +87,13 @@ static const boids_backend_ops gpu_ops = {
     .neighbours = gpu_neighbours,
     .tile_geom = gpu_tile_geom,
     .upload_tile = gpu_upload_tile,
+    .tile_start = gpu_tile_start,
+    .tile_box = gpu_tile_box,
+    .tile_count = gpu_tile_count,
+    .tile_split = gpu_tile_split,
+    .tile_add = gpu_tile_add,
+    .tile_halo = gpu_tile_halo,
+    .tile_owned = gpu_tile_owned,
 };
 
 static const char *const variant_names[BOIDS_GPU_VARIANTS] = {"plain", "fused"};

@@ -64,6 +64,7 @@ add_library(boids_gpu STATIC
   src/gpu/grid.c
   src/gpu/step.c
   src/gpu/transfer.c
+  src/gpu/resident.c
   src/gpu/backend.c
   ${BOIDS_GPU_GEN}/shaders.c
 )

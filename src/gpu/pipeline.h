@@ -12,6 +12,7 @@
  *               counting sort (clear, count, scan, scatter, sort by id)
  *   step.c      the stages' timing, the steer dispatch and the step, the loop-cut flag
  *   transfer.c  download, upload, tile mode's window and id map, the neighbour queries
+ *   resident.c  the resident tile (tile.h): the owned boids kept in state 0 between steps
  *   backend.c   life cycle (create, destroy, the programs, the variant) and the getters
  *
  * Buffers (N boids, C cells):
@@ -127,6 +128,17 @@ typedef struct gpu_backend {
                     * global id hashed there, 0 empty; the ids may come in any order */
     size_t map_cap;
     GLuint tprog[NPROG];
+    /* The resident tile (resident.c), from gpu_tile_start to the next gpu_upload: the owned
+     * boids are slots [0, nown) of state 0 between steps; rprog runs shaders/tile_res.comp;
+     * raux holds its counters, the boids' rows and the row counts, rout the records it gives
+     * back; rrec, rrow and rhist their host copies. */
+    int res_on;
+    size_t nown;
+    GLuint rprog, raux, rout;
+    size_t raux_cap, rout_cap;
+    unsigned char *rrec;
+    uint32_t *rrow, *rhist;
+    size_t rrec_cap, rrow_cap, rhist_cap;
 
     GLuint queries[BOIDS_GPU_STAGES];
     boids_gpu_timing timing;
@@ -212,6 +224,23 @@ boids_status gpu_upload_tile(boids_backend *b, const boids_flock *in, const boid
                              boids_error *err);
 boids_status gpu_neighbours(boids_backend *b, const boids_params *p, uint32_t *count,
                             uint64_t *set_hash, boids_error *err);
+
+/* ---- resident.c -------------------------------------------------------------------------- */
+
+boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m, size_t n_global,
+                            uint32_t step, boids_error *err);
+void gpu_tile_box(boids_backend *b, grid_boxd *box);
+boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *count,
+                            boids_error *err);
+boids_status gpu_tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+                            boids_error *err);
+boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);
+boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned char *rec,
+                           size_t m, boids_error *err);
+boids_status gpu_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                            const unsigned char **rec, size_t *m, boids_error *err);
+/* After a resident step: the owned boids (the steered rows') to the front, the halo dropped. */
+boids_status gpu_tile_keep(gpu_backend *g, boids_error *err);
 
 /* ---- backend.c --------------------------------------------------------------------------- */
 

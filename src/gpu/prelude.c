@@ -40,6 +40,8 @@ size_t boids_gpu_prelude(char *buf, size_t size, int dim) {
         {"B_ID_HASH", BOIDS_GPU_B_ID_HASH},
         {"B_FOLLOW", BOIDS_GPU_B_FOLLOW},
         {"B_SEEN", BOIDS_GPU_B_SEEN},
+        {"B_TILE_AUX", BOIDS_GPU_B_TILE_AUX},
+        {"B_TILE_OUT", BOIDS_GPU_B_TILE_OUT},
         {"UBO_PARAMS", BOIDS_GPU_UBO_PARAMS},
         {"UBO_INTERACT", BOIDS_GPU_UBO_INTERACT},
         {"MAX_POINTS", 2 * BOIDS_MAX_POINTS},

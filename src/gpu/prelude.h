@@ -56,6 +56,8 @@ enum {
     BOIDS_GPU_B_ID_HASH = 4,      /* neighbours: uvec2 boids_neighbour_set_hash(id) per id */
     BOIDS_GPU_B_FOLLOW = 2,       /* viewer's follow pass: its result */
     BOIDS_GPU_B_SEEN = 3,         /* viewer's follow pass: uint per slot, 1 for a neighbour */
+    BOIDS_GPU_B_TILE_AUX = 5,     /* resident tile: its counters, each boid's row, the row counts */
+    BOIDS_GPU_B_TILE_OUT = 6,     /* resident tile: the records it gives back, then their rows */
     BOIDS_GPU_UBO_PARAMS = 0,     /* uniform block binding: the parameters (P) */
     BOIDS_GPU_UBO_INTERACT = 1    /* uniform block binding: the interaction table (I) */
 };

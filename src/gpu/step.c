@@ -122,5 +122,6 @@ boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned steps, b
         g->primed = fused;
         collect_timing(g);
     }
-    return steps ? gpu_check_cut(g, "step", err) : BOIDS_OK;
+    if (steps && (st = gpu_check_cut(g, "step", err))) return st;
+    return g->res_on && steps ? gpu_tile_keep(g, err) : BOIDS_OK;
 }

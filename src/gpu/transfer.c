@@ -141,7 +141,7 @@ static boids_status upload_state(gpu_backend *g, const boids_flock *in, const ui
 
 boids_status gpu_upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    g->tiled = 0;
+    g->tiled = g->res_on = 0;
     return upload_state(g, in, NULL, err);
 }
 
@@ -166,7 +166,7 @@ boids_status gpu_upload_tile(boids_backend *b, const boids_flock *in, const boid
         g->gid = gid;
         g->gid_cap = in->n;
     }
-    g->tiled = 0; /* until the state is the window's */
+    g->tiled = g->res_on = 0; /* until the state is the window's */
     if ((st = upload_state(g, in, t->gid, err))) return st;
     memcpy(g->gid, t->gid, in->n * sizeof *g->gid);
     if ((st = map_build(g, in->n, err))) return st;

@@ -39,7 +39,7 @@ static const char *const boundary_names[3] = {"wrap", "walls", "open"};
  * at 1200 boids; the table holds a predator, an attractor and an obstacle (circle, or sphere
  * in the box) inside the world; 12 steps move boids across rows. */
 static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
-                      boids_gpu_variant variant, double side) {
+                      boids_gpu_variant variant, double side, int resident) {
     boids_params p = boids_params_default();
     p.dim = dim;
     p.boundary = b;
@@ -79,6 +79,7 @@ static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
     /* The uneven cuts upload each tile in descending id order (any order gives the bits). */
     tile_case c = {name, p, m == MODEL_REYNOLDS ? &t : NULL, &f, 12, k, uneven, uneven};
     tile_check_equal(&c, make_gpu, &variant);
+    if (resident) tile_check_resident(&c, make_gpu, &variant);
     boids_flock_free(&f);
 }
 
@@ -242,19 +243,19 @@ int main(void) {
             for (int m = 0; m < MODELS; m++)
                 for (int k = 2; k <= 3; k++)
                     same_bits(dim, (boids_boundary)b, m, k, k == 3 && m == 0,
-                              BOIDS_GPU_VARIANT_PLAIN, 0);
+                              BOIDS_GPU_VARIANT_PLAIN, 0, k == 3);
     /* A backend of the fused variant steps its tiles with the plain stages (the fused steer
      * counts the next step's cells over the whole grid), which give its bits: the
      * variants agree in deterministic mode. */
-    same_bits(2, BOIDS_BOUNDARY_WRAP, MODEL_REYNOLDS, 2, 0, BOIDS_GPU_VARIANT_FUSED, 0);
+    same_bits(2, BOIDS_BOUNDARY_WRAP, MODEL_REYNOLDS, 2, 0, BOIDS_GPU_VARIANT_FUSED, 0, 0);
     /* One tile: the window is the whole grid, which wraps. */
-    same_bits(3, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 1, 0, BOIDS_GPU_VARIANT_PLAIN, 0);
+    same_bits(3, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 1, 0, BOIDS_GPU_VARIANT_PLAIN, 0, 0);
     /* Grids of few rows along the last axis (vision 50): 3 rows between walls, where the
      * search of a cell takes every row, in 3 one-row tiles; 4 rows under wrap in 2 tiles,
      * whose windows hold every row. */
     for (int dim = 2; dim <= 3; dim++) {
-        same_bits(dim, BOIDS_BOUNDARY_WALLS, MODEL_REYNOLDS, 3, 0, BOIDS_GPU_VARIANT_PLAIN, 160);
-        same_bits(dim, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 2, 0, BOIDS_GPU_VARIANT_PLAIN, 215);
+        same_bits(dim, BOIDS_BOUNDARY_WALLS, MODEL_REYNOLDS, 3, 0, BOIDS_GPU_VARIANT_PLAIN, 160, 1);
+        same_bits(dim, BOIDS_BOUNDARY_WRAP, MODEL_VICSEK, 2, 0, BOIDS_GPU_VARIANT_PLAIN, 215, 1);
     }
     for (int dim = 2; dim <= 3; dim++) {
         window_refusals(dim);

@@ -59,12 +59,12 @@ static const app_option mpi_options[] = {
              "step, waiting share, halo bytes and migrated boids per step, the share\n"
              "of the step time lost to imbalance)"},
     {APP_FLAG, "mpi-no-overlap", 0, NULL, &no_overlap, 1,
-     .help = "gpu: wait for the halo before moving any boid (default: the interior\n"
-             "rows move while it travels; the same bits either way; the cpu backend\n"
-             "keeps its tile and steps it once the halo is in)"},
+     .help = "with --mpi-window: wait for the halo before moving any boid (default:\n"
+             "the interior rows move while it travels; the same bits either way; a\n"
+             "resident tile, the default, steps once the halo is in)"},
     {APP_FLAG, "mpi-window", 0, NULL, &window, 1,
-     .help = "cpu: hand the tile with its halo rows to the backend every step, as\n"
-             "for the gpu, instead of keeping it there (the same bits; for comparison)"},
+     .help = "hand the tile with its halo rows to the backend every step instead of\n"
+             "keeping it there, on the cpu or the device (the same bits; for comparison)"},
 };
 
 static boids_status agree(boids_status st, const char *setup, boids_error *err) {

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/* The GPU's resident tile (src/core/tile.h's resident calls): the tile's owned boids stay in
+ * the state buffers, slots [0, nown) of state 0, from step to step, and only what moves
+ * crosses to the host: the boids that leave the tile and copies of its first and last rows
+ * (read back), the arrivals and the halo (written after the owned boids). The passes over the
+ * owned boids are shaders/tile_res.comp's; after a step the owned boids, which are the
+ * steered rows' and so one contiguous range of the sorted state, are moved to the front and
+ * the halo is dropped. The records are tile.h's: the global id, then dim float positions and
+ * dim float velocities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "shaders.h"
+
+enum { PASS_ROWS, PASS_COUNT, PASS_WRITE }; /* tile_res.comp's u_pass */
+enum { AUX_HEAD = 8 };                      /* the counters before the rows in the aux buffer */
+enum { XFER_REC = 1 << 16 };                /* records converted at a time */
+
+static size_t rec_bytes(const gpu_backend *g) {
+    return BOIDS_TILE_REC(g->base.dim);
+}
+
+static boids_status nomem(const char *what, size_t n, boids_error *err) {
+    return boids_error_set(err, BOIDS_ERR_NOMEM, "GPU tile: out of memory for %s (%zu)", what, n);
+}
+
+/* Makes *p hold n elements of size elem on the host (growing by half again). */
+static int host_grow(void *pp, size_t *cap, size_t n, size_t elem) {
+    void **p = pp;
+    if (n <= *cap && *p) return 1;
+    size_t c = n + n / 2 + 16;
+    void *q = realloc(*p, c * elem);
+    if (!q) return 0;
+    *p = q, *cap = c;
+    return 1;
+}
+
+/* The resident program, built once, and a GL buffer of at least bytes (its contents lost). */
+static boids_status res_program(gpu_backend *g, boids_error *err) {
+    if (g->rprog) return BOIDS_OK;
+    GLuint sh;
+    boids_status st =
+        boids_gpu_compile_dim(boids_gpu_shaders, "tile_res.comp", g->base.dim, &sh, err);
+    if (st) return st;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, sh);
+    glLinkProgram(prog);
+    glDeleteShader(sh);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        glDeleteProgram(prog);
+        return boids_error_set(err, BOIDS_ERR_RUNTIME, "shaders/tile_res.comp does not link: %s",
+                               log);
+    }
+    g->rprog = prog;
+    return BOIDS_OK;
+}
+
+static boids_status res_buffer(GLuint *buf, size_t *cap, size_t bytes, const char *what,
+                               boids_error *err) {
+    if (bytes <= *cap && *buf) return BOIDS_OK;
+    size_t c = bytes + bytes / 2 + 64;
+    boids_status st = gpu_alloc_buffer(buf, (GLsizeiptr)c, what, bytes, err);
+    if (!st) *cap = c;
+    return st;
+}
+
+/* Copies slots [from, from + n) of state a to [to, to + n) of state b (positions, the box's
+ * velocities, ids). */
+static void copy_slots(const gpu_backend *g, int a, int b, size_t from, size_t to, size_t n) {
+    if (n == 0) return;
+    const GLuint src[3] = {g->state[a], g->base.dim == 3 ? g->vel[a] : 0, g->ids[a]};
+    const GLuint dst[3] = {g->state[b], g->base.dim == 3 ? g->vel[b] : 0, g->ids[b]};
+    const size_t size[3] = {16, 16, 4};
+    for (int k = 0; k < 3; k++) {
+        if (!src[k]) continue;
+        glBindBuffer(GL_COPY_READ_BUFFER, src[k]);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, dst[k]);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(size[k] * from),
+                            (GLintptr)(size[k] * to), (GLsizeiptr)(size[k] * n));
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
+/* Room for need boids in the state buffers (an eighth more), the owned boids (slots
+ * [0, nown) of state 0) kept through the reallocation in temporary buffers. */
+static boids_status res_reserve(gpu_backend *g, size_t need, boids_error *err) {
+    if (need <= g->cap_n) return BOIDS_OK;
+    const size_t n = g->nown;
+    GLuint keep[3] = {0, 0, 0};
+    const GLuint from[3] = {g->state[0], g->base.dim == 3 ? g->vel[0] : 0, g->ids[0]};
+    const size_t size[3] = {16, 16, 4};
+    boids_status st = BOIDS_OK;
+    for (int k = 0; k < 3 && !st; k++)
+        if (from[k] && n)
+            st = gpu_alloc_buffer(&keep[k], (GLsizeiptr)(size[k] * n), "a resident tile", n, err);
+    for (int k = 0; k < 3 && !st && n; k++) {
+        if (!from[k]) continue;
+        glBindBuffer(GL_COPY_READ_BUFFER, from[k]);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, keep[k]);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            (GLsizeiptr)(size[k] * n));
+    }
+    if (!st) st = gpu_ensure_boids(g, need + need / 8, err);
+    for (int k = 0; k < 3 && !st && n; k++) {
+        const GLuint to[3] = {g->state[0], g->base.dim == 3 ? g->vel[0] : 0, g->ids[0]};
+        if (!from[k]) continue;
+        glBindBuffer(GL_COPY_READ_BUFFER, keep[k]);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, to[k]);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            (GLsizeiptr)(size[k] * n));
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    for (int k = 0; k < 3; k++)
+        if (keep[k]) glDeleteBuffers(1, &keep[k]);
+    return st ? st : gpu_check(g, "resident tile: growing the state", err);
+}
+
+/* Writes the m records rec into state 0 from slot at on. */
+static boids_status put_records(gpu_backend *g, size_t at, const unsigned char *rec, size_t m,
+                                boids_error *err) {
+    const int dim = g->base.dim;
+    const size_t rs = rec_bytes(g);
+    float *s = malloc(32 * XFER_REC);
+    uint32_t *id = malloc(4 * XFER_REC);
+    if (!s || !id) {
+        free(s), free(id);
+        return nomem("its records", m, err);
+    }
+    float *v = s + 4 * XFER_REC;
+    for (size_t i0 = 0; i0 < m; i0 += XFER_REC) {
+        const size_t k = m - i0 < XFER_REC ? m - i0 : XFER_REC;
+        for (size_t i = 0; i < k; i++) {
+            const unsigned char *r = rec + (i0 + i) * rs;
+            float x[6];
+            memcpy(&id[i], r, 4);
+            memcpy(x, r + 4, 8 * (size_t)dim);
+            float *a = s + 4 * i, *b = v + 4 * i;
+            if (dim == 3) {
+                a[0] = x[0], a[1] = x[1], a[2] = x[2], a[3] = 0;
+                b[0] = x[3], b[1] = x[4], b[2] = x[5], b[3] = 0;
+            } else {
+                a[0] = x[0], a[1] = x[1], a[2] = x[2], a[3] = x[3];
+            }
+        }
+        gpu_put(g->state[0], 16 * (at + i0), 16 * k, s);
+        if (dim == 3) gpu_put(g->vel[0], 16 * (at + i0), 16 * k, v);
+        gpu_put(g->ids[0], 4 * (at + i0), 4 * k, id);
+    }
+    free(s), free(id);
+    return gpu_check(g, "resident tile: writing records", err);
+}
+
+boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m, size_t n_global,
+                            uint32_t step, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    boids_status st = gpu_build_tiled(g, err);
+    if (!st) st = res_program(g, err);
+    if (st) return st;
+    g->tiled = 0;
+    g->nown = 0;
+    b->n = 0;
+    if ((st = res_reserve(g, m ? m : 1, err)) || (st = put_records(g, 0, rec, m, err))) return st;
+    b->n = g->nown = m;
+    g->t = step;
+    g->primed = 0;
+    g->res_on = 1;
+    memset(&g->tile, 0, sizeof g->tile);
+    g->tile.n_global = n_global;
+    gpu_clear_cut(g);
+    return BOIDS_OK;
+}
+
+/* Sets the resident program's uniforms for pass `pass` and the parameter block's n and split
+ * (the state's layout, shaders/state.glsl) for nown boids, binds its buffers, and runs it. */
+static void run_pass(gpu_backend *g, int pass) {
+    const GLuint prog = g->rprog;
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_pass"), (GLuint)pass);
+    const uint32_t head[2] = {(uint32_t)g->nown, (uint32_t)g->split};
+    glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
+    glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)offsetof(boids_gpu_params, n), sizeof head[0],
+                    &head[0]);
+    glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)offsetof(boids_gpu_params, split), sizeof head[1],
+                    &head[1]);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, g->ubo);
+    g->base.n = g->nown;
+    gpu_bind_src(g, 0);
+    gpu_bind_dst(g, 1);
+    gpu_ssbo(BOIDS_GPU_B_TILE_AUX, g->raux);
+    gpu_ssbo(BOIDS_GPU_B_TILE_OUT, g->rout);
+    gpu_dispatch_boids(g, prog);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+/* Zeroes the aux buffer's counters and its first extra words. */
+static void zero_aux(gpu_backend *g, size_t words) {
+    uint32_t zero = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->raux);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * words),
+                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+void gpu_tile_box(boids_backend *b, grid_boxd *box) {
+    /* The GPU's grid is the world's on every boundary (gpu_tile_geom), so its steps do not
+     * read the box; it is still the owned boids' as tile.h describes, read back. */
+    gpu_backend *g = as_gpu(b);
+    const int dim = b->dim;
+    float *s = malloc(16 * XFER_REC);
+    if (!s) return;
+    for (size_t i0 = 0; i0 < g->nown; i0 += XFER_REC) {
+        const size_t k = g->nown - i0 < XFER_REC ? g->nown - i0 : XFER_REC;
+        gpu_read(g->state[0], 16 * i0, 16 * k, s);
+        for (size_t i = 0; i < k; i++) boids_tile_box_point(box, dim, s + 4 * i);
+    }
+    free(s);
+}
+
+boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *count,
+                            boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    const int last = gg->dim - 1;
+    if (gg->o[last] != 0)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile_count: a grid whose origin is not 0 (the GPU's grid is "
+                               "the world's)");
+    const uint32_t nrows = gg->n[last];
+    const size_t words = AUX_HEAD + g->nown + nrows;
+    boids_status st = res_buffer(&g->raux, &g->raux_cap, 4 * words, "a tile's rows", err);
+    if (!st && !host_grow(&g->rhist, &g->rhist_cap, nrows, sizeof *g->rhist))
+        st = nomem("the row counts", nrows, err);
+    if (st) return st;
+    zero_aux(g, words);
+    const GLuint prog = g->rprog;
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_nrows"), nrows);
+    glProgramUniform1f(prog, glGetUniformLocation(prog, "u_inv"), gg->s[last]);
+    run_pass(g, PASS_ROWS);
+    gpu_read(g->raux, 4 * (AUX_HEAD + g->nown), 4 * (size_t)nrows, g->rhist);
+    for (uint32_t r = 0; r < nrows; r++) count[r] += g->rhist[r];
+    return gpu_check(g, "tile_count", err);
+}
+
+boids_status gpu_tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+                            boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    const GLuint prog = g->rprog;
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), lo);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), hi);
+    zero_aux(g, AUX_HEAD);
+    run_pass(g, PASS_COUNT);
+    uint32_t c[4];
+    gpu_read(g->raux, 0, sizeof c, c);
+    const size_t nleave = c[0], ne0 = c[2], ne1 = c[3], total = nleave + ne0 + ne1;
+    const size_t rs = rec_bytes(g), words = total * rs / 4;
+    boids_status st =
+        res_buffer(&g->rout, &g->rout_cap, 4 * (words + nleave), "a tile's moves", err);
+    if (!st && (!host_grow(&g->rrec, &g->rrec_cap, total * rs, 1) ||
+                !host_grow(&g->rrow, &g->rrow_cap, nleave, sizeof *g->rrow)))
+        st = nomem("a tile's moves", total, err);
+    if (st) return st;
+    const GLuint at[3] = {0, (GLuint)nleave, (GLuint)(nleave + ne0)};
+    glProgramUniform1uiv(prog, glGetUniformLocation(prog, "u_at"), 3, at);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_rows"), (GLuint)words);
+    zero_aux(g, AUX_HEAD);
+    run_pass(g, PASS_WRITE); /* the staying boids compacted into state 1 */
+    gpu_read(g->raux, 0, sizeof c, c);
+    if (c[1] + nleave != g->nown)
+        return boids_error_set(err, BOIDS_ERR_RUNTIME,
+                               "GPU tile_split: %u boids stay and %zu leave of %zu owned", c[1],
+                               nleave, g->nown);
+    g->nown = c[1];
+    copy_slots(g, 1, 0, 0, 0, g->nown);
+    if (total) gpu_read(g->rout, 0, total * rs, g->rrec);
+    if (nleave) gpu_read(g->rout, 4 * words, 4 * nleave, g->rrow);
+    b->n = g->nown;
+    const unsigned char *e0 = g->rrec + nleave * rs, *e1 = e0 + ne0 * rs;
+    const int one = lo == hi - 1; /* a tile of one row: the same boids twice */
+    *out =
+        (boids_tile_moves){g->rrec, g->rrow, nleave, {e0, one ? e0 : e1}, {ne0, one ? ne0 : ne1}};
+    return gpu_check(g, "tile_split", err);
+}
+
+boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    b->n = g->nown; /* a halo not stepped is dropped */
+    boids_status st = res_reserve(g, g->nown + m, err);
+    if (!st) st = put_records(g, g->nown, rec, m, err);
+    if (st) return st;
+    b->n = g->nown += m;
+    return BOIDS_OK;
+}
+
+boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned char *rec,
+                           size_t m, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    b->n = g->nown; /* this halo replaces the last */
+    boids_status st = res_reserve(g, g->nown + m, err);
+    if (!st) st = put_records(g, g->nown, rec, m, err);
+    if (st) return st;
+    b->n = g->nown + m;
+    g->tile = *t;
+    g->tile.gid = NULL; /* the ids on the device are the global ones */
+    g->tiled = 1;
+    g->primed = 0;
+    return BOIDS_OK;
+}
+
+boids_status gpu_tile_keep(gpu_backend *g, boids_error *err) {
+    /* The steered rows' cells, window rows [steer_lo, steer_hi): one range of slots. */
+    const size_t row_cells = (size_t)g->ncx * (g->base.dim == 3 ? g->ncy : 1);
+    GLuint se[2];
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * row_cells * g->tile.steer_lo, 4, &se[0]);
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * row_cells * g->tile.steer_hi, 4, &se[1]);
+    if ((size_t)(se[1] - se[0]) != g->nown)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile: the steered rows hold %u boids, but the tile owns "
+                               "%zu: an owned boid is in a halo row or a halo boid in a "
+                               "steered row",
+                               se[1] - se[0], g->nown);
+    if (se[0] > 0) { /* to the front, by way of state 1 (the sorted copy, no longer needed) */
+        copy_slots(g, 0, 1, se[0], 0, g->nown);
+        copy_slots(g, 1, 0, 0, 0, g->nown);
+    }
+    g->base.n = g->nown;
+    g->tiled = 0;
+    g->primed = 0;
+    return gpu_check(g, "resident tile: after the step", err);
+}
+
+boids_status gpu_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
+                            const unsigned char **rec, size_t *m, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    const int dim = b->dim;
+    const size_t rs = rec_bytes(g);
+    float *s = malloc(32 * XFER_REC);
+    uint32_t *id = malloc(4 * XFER_REC);
+    boids_status st = BOIDS_OK;
+    if (!s || !id) st = nomem("its records", g->nown, err);
+    size_t k = 0;
+    for (size_t i0 = 0; !st && i0 < g->nown; i0 += XFER_REC) {
+        const size_t c = g->nown - i0 < XFER_REC ? g->nown - i0 : XFER_REC;
+        gpu_read(g->state[0], 16 * i0, 16 * c, s);
+        if (dim == 3) gpu_read(g->vel[0], 16 * i0, 16 * c, s + 4 * XFER_REC);
+        gpu_read(g->ids[0], 4 * i0, 4 * c, id);
+        if (!host_grow(&g->rrec, &g->rrec_cap, (k + c) * rs, 1)) {
+            st = nomem("its records", g->nown, err);
+            break;
+        }
+        for (size_t i = 0; i < c; i++) {
+            if (keep && !keep(ctx, id[i])) continue;
+            unsigned char *r = g->rrec + k++ * rs;
+            const float *a = s + 4 * i, *v = s + 4 * XFER_REC + 4 * i;
+            const float x[6] = {a[0], a[1], a[2], dim == 3 ? v[0] : a[3], v[1], v[2]};
+            memcpy(r, &id[i], 4);
+            memcpy(r + 4, x, 8 * (size_t)dim);
+        }
+    }
+    free(s), free(id);
+    if (st) return st;
+    *rec = g->rrec;
+    *m = k;
+    return gpu_check(g, "tile_owned", err);
+}
