@@ -20,7 +20,7 @@ static const char *const prog_files[NPROG] = {
 static const int prog_tiled[NPROG] = {
     [P_COUNT] = 1, [P_SCATTER] = 1, [P_SORT] = 1, [P_STEER] = 1, [P_STEER_TOPO] = 1};
 
-static boids_status build_program(const char *file, int dim, GLuint *out, boids_error *err) {
+boids_status gpu_build_program(const char *file, int dim, GLuint *out, boids_error *err) {
     GLuint sh;
     boids_status st = boids_gpu_compile_dim(boids_gpu_shaders, file, dim, &sh, err);
     if (st != BOIDS_OK) return st;
@@ -48,8 +48,8 @@ boids_status gpu_build_tiled(gpu_backend *g, boids_error *err) {
     boids_status st;
     for (int i = 0; i < NPROG; i++)
         if (prog_tiled[i] && !g->tprog[i] &&
-            (st = build_program(prog_files[i], (g->base.dim == 3 ? 3 : 2) | BOIDS_GPU_TILE,
-                                &g->tprog[i], err)))
+            (st = gpu_build_program(prog_files[i], (g->base.dim == 3 ? 3 : 2) | BOIDS_GPU_TILE,
+                                    &g->tprog[i], err)))
             return st;
     return g->opt.check ? gpu_check_blocks(g->tprog[P_STEER], g->ubo_size, 0, err) : BOIDS_OK;
 }
@@ -189,7 +189,7 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     if ((st = check_variant(g, err))) goto fail;
     for (int i = 0; i < NPROG; i++)
         if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
-            (st = build_program(prog_files[i], g->base.dim == 3 ? 3 : 2, &g->prog[i], err)))
+            (st = gpu_build_program(prog_files[i], g->base.dim == 3 ? 3 : 2, &g->prog[i], err)))
             goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);
     if (g->opt.check && (st = gpu_check_blocks(g->prog[P_STEER], g->ubo_size, 1, err))) goto fail;

@@ -244,6 +244,9 @@ boids_status gpu_tile_keep(gpu_backend *g, boids_error *err);
 
 /* ---- backend.c --------------------------------------------------------------------------- */
 
+/* Compiles shader unit `file` for dimension dim (| BOIDS_GPU_TILE for tile mode) and links it
+ * into *out. */
+boids_status gpu_build_program(const char *file, int dim, GLuint *out, boids_error *err);
 /* Program i (P_*) of the mode the state is in: tile mode's where it has its own. */
 GLuint gpu_prog(const gpu_backend *g, int i);
 /* Builds the programs tile mode compiles with TILE, once. */

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "pipeline.h"
-#include "shaders.h"
 
 enum { PASS_ROWS, PASS_COUNT, PASS_WRITE }; /* tile_res.comp's u_pass */
 enum { AUX_HEAD = 8 };                      /* the counters before the rows in the aux buffer */
@@ -36,30 +35,7 @@ static int host_grow(void *pp, size_t *cap, size_t n, size_t elem) {
     return 1;
 }
 
-/* The resident program, built once, and a GL buffer of at least bytes (its contents lost). */
-static boids_status res_program(gpu_backend *g, boids_error *err) {
-    if (g->rprog) return BOIDS_OK;
-    GLuint sh;
-    boids_status st =
-        boids_gpu_compile_dim(boids_gpu_shaders, "tile_res.comp", g->base.dim, &sh, err);
-    if (st) return st;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        glDeleteProgram(prog);
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "shaders/tile_res.comp does not link: %s",
-                               log);
-    }
-    g->rprog = prog;
-    return BOIDS_OK;
-}
-
+/* A GL buffer of at least bytes (its contents lost). */
 static boids_status res_buffer(GLuint *buf, size_t *cap, size_t bytes, const char *what,
                                boids_error *err) {
     if (bytes <= *cap && *buf) return BOIDS_OK;
@@ -161,7 +137,7 @@ boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m
                             uint32_t step, boids_error *err) {
     gpu_backend *g = as_gpu(b);
     boids_status st = gpu_build_tiled(g, err);
-    if (!st) st = res_program(g, err);
+    if (!st && !g->rprog) st = gpu_build_program("tile_res.comp", b->dim, &g->rprog, err);
     if (st) return st;
     g->tiled = 0;
     g->nown = 0;
