@@ -89,6 +89,11 @@ static long cell_coord(const grid *g, int a, double x) {
     return k < 0 ? 0 : k >= g->n[a] ? g->n[a] - 1 : k;
 }
 
+void boids_obs_cell_of(const grid *g, const double *x, long k[3]) {
+    k[0] = k[1] = k[2] = 0;
+    for (int a = 0; a < g->dim; a++) k[a] = cell_coord(g, a, x[a]);
+}
+
 boids_status boids_obs_grid_build(grid *g, const boids_flock *f, const boids_params *p,
                                   const axes *ax, double r, const char *who, boids_error *err) {
     *g = (grid){0};

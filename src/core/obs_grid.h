@@ -73,6 +73,10 @@ boids_status boids_obs_grid_build(grid *g, const boids_flock *f, const boids_par
                                   const axes *ax, double r, const char *who, boids_error *err);
 void boids_obs_grid_free(grid *g);
 
+/* The cell coordinates of the point x (dim coordinates) in g, clamped to the grid without
+ * wrap. */
+void boids_obs_cell_of(const grid *g, const double *x, long k[3]);
+
 static inline size_t cell_index(const grid *g, const long k[3]) {
     return ((size_t)k[2] * (size_t)g->n[1] + (size_t)k[1]) * (size_t)g->n[0] + (size_t)k[0];
 }
@@ -92,10 +96,11 @@ static inline void cell_coords(const grid *g, long c, long k[3]) {
 #define PAIR_FN static inline
 #endif
 
-/* Squared distance between slots a and b under the boundary. The offset is taken from a to
- * b as in the rules, so every path measures a pair the same way. */
-PAIR_FN double pair_dist2(const grid *g, int dim, size_t a, size_t b) {
-    const double *pa = g->pos + (size_t)dim * a, *pb = g->pos + (size_t)dim * b;
+/* Squared distance from point pa (dim coordinates) to slot b under the boundary, and
+ * pair_dist2 between slots a and b. The offset is taken from a to b as in the rules, so
+ * every path measures a pair the same way. */
+PAIR_FN double point_dist2(const grid *g, int dim, const double *pa, size_t b) {
+    const double *pb = g->pos + (size_t)dim * b;
     double dist2 = 0;
     for (int c = 0; c < dim; c++) {
         double d = pb[c] - pa[c];
@@ -103,6 +108,10 @@ PAIR_FN double pair_dist2(const grid *g, int dim, size_t a, size_t b) {
         dist2 += d * d;
     }
     return dist2;
+}
+
+PAIR_FN double pair_dist2(const grid *g, int dim, size_t a, size_t b) {
+    return point_dist2(g, dim, g->pos + (size_t)dim * a, b);
 }
 
 /* The range of cell offsets [lo, hi] along axis a from cell coordinate c that names each

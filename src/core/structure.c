@@ -9,6 +9,7 @@
  * (in parallel), and the runs added in run order; the number of threads changes nothing. */
 #include "boids/structure.h"
 #include "obs_grid.h"
+#include "obs_part.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -95,6 +96,48 @@ static void fluct_coarsen(const uint32_t *fine, uint32_t *coarse, long m, int di
                 coarse[((z / 2) * m + y / 2) * m + x / 2] += fine[(z * mf + y) * mf + x];
 }
 
+long boids_fluct_finest(size_t n, int dim) {
+    long m = 1; /* the largest m = 2^k <= 4096 with m^dim <= N */
+    while (2 * m <= FLUCT_MAX_PER_AXIS && pow(2.0 * (double)m, dim) <= (double)n) m *= 2;
+    return m;
+}
+
+void boids_fluct_count(const boids_flock *f, int dim, const double lo[3], const double w[3], long m,
+                       uint32_t *count) {
+    const double *pos[3] = {f->x, f->y, f->z};
+    for (size_t i = 0; i < f->n; i++) {
+        size_t b = 0;
+        for (int a = dim - 1; a >= 0; a--)
+            b = b * (size_t)m + (size_t)fluct_box(pos[a][i], lo[a], w[a], m);
+        count[b]++;
+    }
+}
+
+boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim, const double w[3],
+                                     boids_fluct *out, boids_error *err) {
+    *out = (boids_fluct){0};
+    out->alpha = NAN;
+    if (m == 1) return BOIDS_OK;
+    const size_t boxes = (size_t)pow((double)m, dim);
+    uint32_t *coarse = malloc((boxes / 2 + 1) * sizeof *coarse), *fine = count;
+    if (!coarse)
+        return boids_error_set(err, BOIDS_ERR_NOMEM,
+                               "number fluctuations: out of memory for %zu "
+                               "boxes",
+                               boxes);
+    for (long k = m; k > 1; k /= 2) out->nlevels++;  /* m = 2, 4, .. up to the finest */
+    for (size_t l = out->nlevels; l-- > 0; m /= 2) { /* finest first, then coarser */
+        fluct_level(&out->level[l], count, (size_t)pow((double)m, dim), n, m, dim, w);
+        if (l == 0) break;
+        fluct_coarsen(count, coarse, m / 2, dim);
+        uint32_t *t = count;
+        count = coarse, coarse = t;
+    }
+    free(coarse == fine ? count : coarse);
+    boids_fluct_fit(out);
+    return BOIDS_OK;
+}
+
 boids_status boids_number_fluctuations(const boids_flock *f, const boids_params *p,
                                        boids_fluct *out, boids_error *err) {
     static const char who[] = "number fluctuations";
@@ -104,38 +147,20 @@ boids_status boids_number_fluctuations(const boids_flock *f, const boids_params 
     const axes ax = axes_of(f, p, boids_flock_dim(f));
     if ((st = boids_obs_check_world(&ax, 1, NULL, who, err))) return st;
     const int dim = ax.dim;
-    const size_t n = f->n;
+    const long m = boids_fluct_finest(f->n, dim);
     *out = (boids_fluct){0};
     out->alpha = NAN;
-    long m = 1; /* the finest level: the largest m = 2^k <= 4096 with m^dim <= N */
-    while (2 * m <= FLUCT_MAX_PER_AXIS && pow(2.0 * (double)m, dim) <= (double)n) m *= 2;
     if (m == 1) return BOIDS_OK;
     const size_t boxes = (size_t)pow((double)m, dim);
     uint32_t *count = calloc(boxes, sizeof *count);
-    uint32_t *coarse = malloc((boxes / 2 + 1) * sizeof *coarse);
-    if (!count || !coarse) {
-        free(count), free(coarse);
+    if (!count)
         return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boxes", who, boxes);
-    }
     double lo[3], w[3];
-    fluct_frame(&ax, n, p->boundary == BOIDS_BOUNDARY_OPEN, lo, w);
-    for (size_t i = 0; i < n; i++) {
-        size_t b = 0;
-        for (int a = dim - 1; a >= 0; a--)
-            b = b * (size_t)m + (size_t)fluct_box(ax.pos[a][i], lo[a], w[a], m);
-        count[b]++;
-    }
-    for (long k = m; k > 1; k /= 2) out->nlevels++;  /* m = 2, 4, .. up to the finest */
-    for (size_t l = out->nlevels; l-- > 0; m /= 2) { /* finest first, then coarser */
-        fluct_level(&out->level[l], count, (size_t)pow((double)m, dim), n, m, dim, w);
-        if (l == 0) break;
-        fluct_coarsen(count, coarse, m / 2, dim);
-        uint32_t *t = count;
-        count = coarse, coarse = t;
-    }
-    free(count), free(coarse);
-    boids_fluct_fit(out);
-    return BOIDS_OK;
+    fluct_frame(&ax, f->n, p->boundary == BOIDS_BOUNDARY_OPEN, lo, w);
+    boids_fluct_count(f, dim, lo, w, m, count);
+    st = boids_fluct_from_counts(count, f->n, m, dim, w, out, err);
+    free(count);
+    return st;
 }
 
 /* ---- velocity correlation -------------------------------------------------------------- */

@@ -199,10 +199,100 @@ static uint32_t rec_id(const unsigned char *r) {
     return g;
 }
 
+boids_status mpi_parts_send(MPI_Comm comm, const unsigned char *rec, size_t m, size_t rs,
+                            int (*dest)(void *ctx, const unsigned char *r), void *dctx,
+                            void (*place)(void *ctx, const unsigned char *r), void *pctx,
+                            boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    /* The records for this rank are placed at once; the others, by destination, go through
+     * one all-to-all. */
+    boids_status s = BOIDS_OK;
+    int *counts = calloc(4 * (size_t)size, sizeof *counts);
+    if (!counts)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+    size_t leave = 0;
+    for (size_t i = 0; !s && i < m; i++) {
+        const int j = dest(dctx, rec + i * rs);
+        counts[j]++;
+        leave += j != rank;
+    }
+    unsigned char *send = malloc(leave * rs + 1);
+    if (!s && !send)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+    if ((s = mpi_parts_agree(comm, s, err))) {
+        free(counts), free(send);
+        return s;
+    }
+    int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
+        *rdispl = counts + 3 * size;
+    scount[rank] = 0;
+    for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
+    int *at = rdispl; /* scratch until the counts arrive */
+    memcpy(at, sdispl, (size_t)size * sizeof *at);
+    for (size_t i = 0; i < m; i++) {
+        const unsigned char *r = rec + i * rs;
+        const int j = dest(dctx, r);
+        if (j == rank)
+            place(pctx, r);
+        else
+            memcpy(send + (size_t)at[j]++ * rs, r, rs);
+    }
+    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
+    rdispl[0] = 0;
+    for (int j = 1; j < size; j++) rdispl[j] = rdispl[j - 1] + rcount[j - 1];
+    const size_t got = (size_t)rdispl[size - 1] + (size_t)rcount[size - 1];
+    unsigned char *recv = malloc(got * rs + 1);
+    if (!recv)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
+    if ((s = mpi_parts_agree(comm, s, err))) {
+        free(counts), free(send), free(recv);
+        return s;
+    }
+    MPI_Datatype rt;
+    MPI_Type_contiguous((int)rs, MPI_BYTE, &rt);
+    MPI_Type_commit(&rt);
+    MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
+    MPI_Type_free(&rt);
+    for (size_t i = 0; i < got; i++) place(pctx, recv + i * rs);
+    free(counts), free(send), free(recv);
+    return BOIDS_OK;
+}
+
+/* mpi_parts_send's destination: the rank of the part of a record's id. */
+static int part_dest(void *ctx, const unsigned char *r) {
+    return owner(ctx, rec_id(r));
+}
+
+boids_status mpi_parts_route(MPI_Comm comm, size_t n, const unsigned char *rec, size_t m, size_t rs,
+                             void (*place)(void *ctx, const unsigned char *r), void *ctx,
+                             boids_error *err) {
+    int size;
+    MPI_Comm_size(comm, &size);
+    part_ids q = {0};
+    boids_status s = mpi_parts_agree(comm, part_ids_make(&q, n, size, err), err);
+    if (!s) s = mpi_parts_send(comm, rec, m, rs, part_dest, &q, place, ctx, err);
+    free(q.first);
+    return s;
+}
+
 /* The ids a round of mpi_part_state brings to the parts: an eighth of the largest part, so
  * that its buffers (the records read back, sent and received) are an eighth of a tile's, but
  * no fewer than ROUND_MIN, so that small flocks take one round. */
 enum { ROUNDS = 8, ROUND_MIN = 1 << 18 };
+
+/* The part's arrays and where they start (mpi_part_state's place). */
+typedef struct part_at {
+    double *ax[6];
+    int dim;
+    size_t first;
+} part_at;
+
+static void place_state(void *ctx, const unsigned char *r) {
+    const part_at *t = ctx;
+    place(t->ax, t->dim, r, t->first);
+}
 
 boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, boids_error *err) {
     MPI_Comm comm = mpi_flock_comm(b);
@@ -220,59 +310,26 @@ boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, 
     }
     if (size == 1) return s ? s : mpi_flock_gather(b, part, err);
     if (!s) s = part_ids_make(&q, n, size, err);
-    int *counts = calloc(4 * (size_t)size, sizeof *counts);
-    if (!s && !counts)
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
     if ((s = mpi_parts_agree(comm, s, err))) {
-        free(q.first), free(counts);
+        free(q.first);
         return s;
     }
     part->step = mpi_flock_step(b);
-    double *const ax[6] = {
-        part->x,  part->y, dim == 3 ? part->z : part->vx, dim == 3 ? part->vx : part->vy,
-        part->vy, part->vz};
-    int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
-        *rdispl = counts + 3 * size;
-    MPI_Datatype rt;
-    MPI_Type_contiguous((int)rs, MPI_BYTE, &rt);
-    MPI_Type_commit(&rt);
+    part_at t = {{part->x, part->y, dim == 3 ? part->z : part->vx, dim == 3 ? part->vx : part->vy,
+                  part->vy, part->vz},
+                 (int)dim,
+                 *first};
     size_t largest = (n + (size_t)size - 1) / (size_t)size, share = largest / ROUNDS + 1;
     if (share < ROUND_MIN) share = ROUND_MIN;
-    unsigned char *send = NULL, *recv = NULL;
-    size_t send_cap = 0, recv_cap = 0;
     /* Round after round, the records of every part's ids at offsets [lo, lo + share): this
      * rank's own at once into its part, the others by destination through an all-to-all. */
-    for (size_t lo = 0; lo < largest; lo += share) {
+    for (size_t lo = 0; !s && lo < largest; lo += share) {
         q.lo = lo, q.hi = lo + share;
         const unsigned char *rec = NULL;
         size_t m = 0, rsz;
-        s = mpi_flock_owned(b, in_round, &q, &rec, &m, &rsz, err);
-        memset(scount, 0, (size_t)size * sizeof *scount);
-        for (size_t i = 0; !s && i < m; i++) scount[owner(&q, rec_id(rec + i * rs))]++;
-        const size_t stay = (size_t)scount[rank], leave = s ? 0 : m - stay;
-        scount[rank] = 0;
-        MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
-        size_t arrive = 0;
-        for (int j = 0; j < size; j++) rdispl[j] = (int)arrive, arrive += (size_t)rcount[j];
-        if (!s && (!grow(&send, &send_cap, leave, rs) || !grow(&recv, &recv_cap, arrive, rs)))
-            s = boids_error_set(err, BOIDS_ERR_NOMEM, "rank %d: out of memory for its part", rank);
-        if ((s = mpi_parts_agree(comm, s, err))) break;
-        sdispl[0] = 0;
-        for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
-        for (size_t i = 0; i < m; i++) {
-            const unsigned char *r = rec + i * rs;
-            const int j = owner(&q, rec_id(r));
-            if (j == rank)
-                place(ax, (int)dim, r, *first);
-            else
-                memcpy(send + (size_t)sdispl[j]++ * rs, r, rs);
-        }
-        for (int j = size - 1; j > 0; j--) sdispl[j] = sdispl[j - 1]; /* back to the starts */
-        sdispl[0] = 0;
-        MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
-        for (size_t i = 0; i < arrive; i++) place(ax, (int)dim, recv + i * rs, *first);
+        s = mpi_parts_agree(comm, mpi_flock_owned(b, in_round, &q, &rec, &m, &rsz, err), err);
+        if (!s) s = mpi_parts_send(comm, rec, m, rs, part_dest, &q, place_state, &t, err);
     }
-    MPI_Type_free(&rt);
-    free(q.first), free(counts), free(send), free(recv);
+    free(q.first);
     return s;
 }

@@ -18,6 +18,8 @@
 #include "atomic_file.h"
 #include "boids/backend.h"
 #include "boids/flock.h"
+#include "boids/metrics.h"
+#include "boids/structure.h"
 
 /* s as every rank knows it: BOIDS_OK when every rank's s is; else this rank's failure, or on
  * a rank that did not fail one naming the first rank that did (which prints its message on
@@ -51,6 +53,18 @@ uint64_t mpi_part_hash(MPI_Comm comm, const boids_flock *part);
  * its first id. */
 boids_status mpi_part_state(boids_backend *b, boids_flock *part, size_t *first, boids_error *err);
 
+/* Each of this rank's m records of rs bytes sent to rank dest(dctx, record), where
+ * place(pctx, record) takes it: the records for this rank at once, the others as they arrive
+ * (in no particular order). mpi_parts_route: each record (a uint32 id first, of a flock of n
+ * boids) to the rank whose part holds its id. */
+boids_status mpi_parts_send(MPI_Comm comm, const unsigned char *rec, size_t m, size_t rs,
+                            int (*dest)(void *ctx, const unsigned char *r), void *dctx,
+                            void (*place)(void *ctx, const unsigned char *r), void *pctx,
+                            boids_error *err);
+boids_status mpi_parts_route(MPI_Comm comm, size_t n, const unsigned char *rec, size_t m, size_t rs,
+                             void (*place)(void *ctx, const unsigned char *r), void *ctx,
+                             boids_error *err);
+
 /* The whole flock of the parts (in rank order) into out on rank 0 (allocated with the whole
  * flock's N and dim: the sum of the parts), out NULL on the others. */
 boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock *out,
@@ -58,6 +72,16 @@ boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock
 
 /* boids_order of the whole flock of n boids whose parts the ranks hold, on every rank. */
 double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n);
+
+/* boids_metrics_compute of the split flock b (mpi_flock.h) whose state at this step the
+ * ranks hold in parts (part: this rank's, mpi_part_state's), and with fl non-NULL its
+ * boids_number_fluctuations, with the bits of one process and no rank holding more than its
+ * tile, a halo and its part (mpi_metrics.c says how); *out and *fl valid on rank 0. exact:
+ * the parts hold values that b's float state rounds (the initial state, before any step),
+ * which the tiles then take from the parts. */
+boids_status mpi_part_observe(boids_backend *b, const boids_flock *part, int exact,
+                              const boids_params *p, boids_metrics *out, boids_fluct *fl,
+                              boids_error *err);
 
 /* boids_state_save_seeded(path, whole flock, noise_seed) with the parts of an N-boid flock
  * written by their ranks at once (MPI-IO), rank 0 writing the header and the sidecar: the

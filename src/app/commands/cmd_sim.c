@@ -49,6 +49,7 @@ typedef struct sim_out {
     size_t n;                      /* the flock's N */
     int dim;
     int whole;        /* with drv->initial (a part each): a sample needs the whole flock */
+    int fluct;        /* a sample takes the number fluctuations (series or estimators) */
     boids_flock part; /* with drv->initial, until step 0 is sampled: the initial part */
     int traj_parts;   /* the .npy trajectory written in parts (drv->traj_open) */
 } sim_out;
@@ -76,10 +77,15 @@ static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, bo
 static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
                            const boids_params *p, sim_out *so, boids_error *err) {
     const int parts = so->drv->initial != NULL, by_parts = parts && !so->whole;
+    /* the parts observed where more than the order is asked (the metrics on the writer) */
+    const int observed = by_parts && (!so->order_only || so->fluct);
     double order = 0;
+    boids_metrics m;
     boids_status s = BOIDS_OK;
     const boids_flock *initial = parts && step == 0 ? &so->part : NULL;
-    if (by_parts)
+    if (observed)
+        s = so->drv->observe(b, initial, p, &m, so->fluct ? &so->stats.obs.fluct : NULL, err);
+    else if (by_parts)
         s = so->drv->order(b, initial, &order, err);
     else if (initial && so->drv->writer && !(s = boids_flock_alloc_dim(f, so->n, so->dim, err)))
         s = so->drv->whole(initial, f, err);
@@ -91,12 +97,17 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     if (initial) boids_flock_free(&so->part); /* the split flock holds it now */
     if (s || !so->drv->writer) return s;
     if (!by_parts && so->order_only) order = boids_order(f);
-    boids_metrics m;
+    if (observed) order = m.order;
     double x[APP_OBS_MAX];
     char line[512];
     if (so->stats.on || !so->order_only) {
-        s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
-                         : boids_metrics_compute(f, p, &m, err);
+        if (observed) {
+            app_obs_fill(&so->stats.obs, &m, x);
+            s = so->stats.on ? sim_stats_keep(&so->stats, step, x, err) : BOIDS_OK;
+        } else {
+            s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
+                             : boids_metrics_compute(f, p, &m, err);
+        }
         if (s) return s;
         boids_metrics_format(&m, line, sizeof line);
     }
@@ -429,8 +440,12 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     so.n = (size_t)p.count;
     so.dim = p.dim;
     so.traj_parts = drv->initial && drv->traj_open && so.trajectory;
-    so.whole = !so.order_only || so.series || (so.trajectory && !so.traj_parts) ||
-               so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
+    so.fluct = so.series || so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
+    /* A driver that observes the parts gathers the whole flock only for the velocity
+     * correlation (its pair sums follow the whole flock's grid). */
+    so.whole = (so.trajectory && !so.traj_parts) ||
+               (drv->observe ? so.stats.correlation || so.stats.obs.range > 0
+                             : !so.order_only || so.fluct);
     if (!st && so.checkpoint_every && !so.checkpoint)
         st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint-every needs --checkpoint FILE");
     if (!st && so.checkpoint && !so.checkpoint_every)

@@ -2,6 +2,8 @@
 #ifndef BOIDS_APP_COMMANDS_H
 #define BOIDS_APP_COMMANDS_H
 
+#include "boids/metrics.h"
+#include "boids/structure.h"
 #include "cli/cli.h"
 
 /* Each subcommand takes the arguments after `boids` (argv[0] is its own name) and returns
@@ -44,6 +46,12 @@ typedef struct sim_driver {
                           boids_error *err);
     boids_status (*whole)(const boids_flock *part, boids_flock *out, boids_error *err);
     boids_status (*save)(boids_backend *b, const char *path, long noise_seed, boids_error *err);
+    /* With initial, optional: boids_metrics_compute of the whole flock (of the parts in part
+     * at step 0, else of b's state) into *m and, with fl, its boids_number_fluctuations,
+     * computed by every process from the parts, valid on the writer: a sample then needs the
+     * whole flock only for the velocity correlation (--correlation, --correlation-range). */
+    boids_status (*observe)(boids_backend *b, const boids_flock *part, const boids_params *p,
+                            boids_metrics *m, boids_fluct *fl, boids_error *err);
     /* With initial, optional: the --trajectory (any format: app_traj_open's arguments)
      * written by every process at once (open, a frame of b's state or of the initial parts
      * in part after `step` steps, close: called by every process; abort: by each alone),

@@ -118,6 +118,17 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
     return s;
 }
 
+/* The metrics (and number fluctuations) of the parts and tiles, reduced (mpi_part_observe). */
+static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
+                            boids_metrics *m, boids_fluct *fl, boids_error *err) {
+    boids_flock mine = {0};
+    size_t first;
+    boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
+    if (!s) s = mpi_part_observe(b, part ? part : &mine, part != NULL, p, m, fl, err);
+    boids_flock_free(&mine);
+    return s;
+}
+
 static boids_status whole(const boids_flock *part, boids_flock *out, boids_error *err) {
     return mpi_part_gather(MPI_COMM_WORLD, part, out, err);
 }
@@ -289,6 +300,7 @@ int boids_mpi_sim(int argc, char **argv) {
                             .agree = agree,
                             .initial = initial,
                             .order = order,
+                            .observe = observe,
                             .whole = whole,
                             .save = save,
                             .traj_open = traj_open,

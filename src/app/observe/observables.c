@@ -55,13 +55,17 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
     return BOIDS_OK;
 }
 
+void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x) {
+    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) x[k] = boids_metrics_get(m, k);
+    x[APP_OBS_GNF] = ob->fluct.alpha;
+}
+
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
                             boids_metrics *m, double *x, boids_error *err) {
     boids_status st = boids_metrics_compute(f, p, m, err);
     if (!st) st = boids_number_fluctuations(f, p, &ob->fluct, err);
     if (st) return st;
-    for (int k = 0; k < BOIDS_METRICS_COUNT; k++) x[k] = boids_metrics_get(m, k);
-    x[APP_OBS_GNF] = ob->fluct.alpha;
+    app_obs_fill(ob, m, x);
     if (ob->count <= APP_OBS_CORR) return BOIDS_OK;
     size_t bins = (size_t)ob->bins;
     memset(ob->sum, 0, bins * sizeof *ob->sum);

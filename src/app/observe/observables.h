@@ -71,6 +71,11 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
                             boids_metrics *m, double *x, boids_error *err);
 
+/* The observables of a state whose metrics m and number fluctuations (in ob->fluct) were
+ * computed elsewhere (a flock in parts) into x[0 .. count - 1]; not corr_length, which needs
+ * the state: count must not include it. */
+void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x);
+
 /* The statistics of one observable's samples x[0 .. n-1] (n >= 1): those of
  * boids_series_analyse, or, when a sample is NaN (the observable undefined for that state),
  * the mean (NaN) with tau, n_eff and se_blocks NaN. */

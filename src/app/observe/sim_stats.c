@@ -107,7 +107,12 @@ boids_status sim_stats_sample(sim_stats *ss, unsigned long step, const boids_flo
                               const boids_params *p, boids_metrics *m, double *x,
                               boids_error *err) {
     boids_status st = app_obs_sample(&ss->obs, f, p, m, x, err);
-    if (st || !ss->pooling || step < (unsigned long)ss->burn_in) return st;
+    return st ? st : sim_stats_keep(ss, step, x, err);
+}
+
+boids_status sim_stats_keep(sim_stats *ss, unsigned long step, const double *x, boids_error *err) {
+    boids_status st = BOIDS_OK;
+    if (!ss->pooling || step < (unsigned long)ss->burn_in) return st;
     int count = ss->obs.count;
     if (ss->n == ss->cap) {
         size_t cap = ss->cap ? 2 * ss->cap : 64;

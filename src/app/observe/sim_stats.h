@@ -40,6 +40,11 @@ void sim_stats_columns(const sim_stats *ss, char *buf, size_t size);
 boids_status sim_stats_sample(sim_stats *ss, unsigned long step, const boids_flock *f,
                               const boids_params *p, boids_metrics *m, double *x, boids_error *err);
 
+/* The sample at `step` whose observables x (obs.count; obs.fluct this state's number
+ * fluctuations, obs.sum and obs.pairs its C(r) when counted) were computed elsewhere: kept as
+ * sim_stats_sample keeps them. */
+boids_status sim_stats_keep(sim_stats *ss, unsigned long step, const double *x, boids_error *err);
+
 /* Writes the asked outputs (atomically, each whole or not at all). */
 boids_status sim_stats_write(const sim_stats *ss, const boids_params *p, boids_error *err);
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* The observables of a flock held in pieces (boids/metrics.h, boids/structure.h): the parts
+ * of boids_metrics_compute and boids_number_fluctuations that a process holding some of the
+ * boids can do, so that processes combining them as stated get the whole flock's bits
+ * (src/mpi reduces the split flock's metrics on them). Not part of the public API:
+ * metrics.c and structure.c implement it, each piece the one its own function runs.
+ *
+ * Two kinds of pieces:
+ *   - sums over the boids in id order (milling's centre and angular momentum): the whole
+ *     flock's sum is the parts' (ranges of ids, flock_part.h) added in turn;
+ *   - per-boid values over a set of boids of which some are the caller's own and the others
+ *     its halo (neighbours, the nearest neighbour, the components of "distance <
+ *     vision_radius"): each own boid's value is the whole flock's when the set holds every
+ *     boid within the stated reach of it. */
+#ifndef BOIDS_OBS_PART_H
+#define BOIDS_OBS_PART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boids/error.h"
+#include "boids/flock.h"
+#include "boids/params.h"
+#include "boids/structure.h"
+
+/* Milling in parts. The centre's sums over f's boids in id order added to s[2 * axis ..]
+ * (wrap: the sines and cosines of the circular mean; otherwise the coordinates' sum), then
+ * the centre c of those sums for n boids; the angular momentum's sum about c added to l;
+ * boids_milling_of(l, dim, n) is boids_metrics' milling. */
+void boids_milling_centre_add(const boids_flock *f, const boids_params *p, double s[6]);
+void boids_milling_centre_of(const double s[6], const boids_params *p, int dim, size_t n,
+                             double c[3]);
+void boids_milling_add(const boids_flock *f, const boids_params *p, const double c[3], double l[3]);
+double boids_milling_of(const double l[3], int dim, size_t n);
+
+/* The pair metrics of the boids 0 .. own - 1 of set (set->n >= 1 boids, the others its
+ * halo), through the grid boids_metrics_compute uses: cnt[i] the other boids of set within
+ * vision_radius of boid i < own (d^2 < R^2), nn2[i] the squared distance to its nearest
+ * other boid of set (INFINITY: none), and label[j] for every boid j of set the index of its
+ * component's root among set's boids (the components of "d < vision_radius" over set). Own boids
+ * whose set holds every boid within vision_radius have the whole flock's counts and components; a
+ * nearest neighbour found within the reach the set covers is the whole flock's. set's values are
+ * checked (finite, the world). */
+boids_status boids_metrics_local(const boids_flock *set, size_t own, const boids_params *p,
+                                 long *cnt, double *nn2, uint32_t *label, boids_error *err);
+
+/* For each of nq points q (dim coordinates each), best2[i] lowered to the squared distance
+ * from it to the nearest boid of set but boid skip[i] (a boid index of set; SIZE_MAX:
+ * none): the doubles boids_metrics_compute measures a boid at q with. */
+boids_status boids_metrics_nearest(const boids_flock *set, const boids_params *p, const double *q,
+                                   const size_t *skip, size_t nq, double *best2, boids_error *err);
+
+/* Number fluctuations in pieces: the finest level's boxes per axis for n boids (1: no level),
+ * the boids of f counted into the count boxes of that level (the frame: lo, w per axis, the
+ * world's, or on the open plane the whole flock's bounding box), and the levels with their
+ * fit from the whole flock's counts (count is used as scratch). */
+long boids_fluct_finest(size_t n, int dim);
+void boids_fluct_count(const boids_flock *f, int dim, const double lo[3], const double w[3], long m,
+                       uint32_t *count);
+boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim, const double w[3],
+                                     boids_fluct *out, boids_error *err);
+
+#endif

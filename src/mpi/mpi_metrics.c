@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: MIT */
+/* The split flock's metrics and number fluctuations without a gather (mpi_parts.h,
+ * mpi_part_observe): no rank holds more than its tile, its halo and its part of the ids.
+ *
+ * - order and milling are sums over the boids in id order: the parts add them in turn, rank
+ *   0's first (mpi_part_order; milling's centre sums, then its angular momentum).
+ * - neighbours, nn_distance and the clusters look at pairs: each rank measures its own boids
+ *   over its tile and a halo, the other ranks' boids within H = vision_radius (1 + 2^-16) of
+ *   the range of its boids' coordinates along the cut axis (the last: the tiles are slabs of
+ *   whole rows), through the grid boids_metrics_compute uses (obs_part.h), so each boid's
+ *   count and nearest distance are the same doubles. A nearest neighbour farther than
+ *   vision_radius may lie beyond the halo: those boids' positions go to every rank (in
+ *   rounds of at most ROUND points a rank), each rank finds its nearest boid to each, and the
+ *   minimum over the ranks (exact: a minimum of the same doubles) is the boid's. The counts
+ *   and distances then go to the parts of their ids and are summed in id order as one
+ *   process sums them.
+ * - components: each rank joins the pairs within vision_radius over its tile and halo; a
+ *   component without a halo boid is the whole flock's (a boid of the tile within reach of
+ *   another rank's boid has it in its halo); the others reach rank 0 as pairs of ids (each
+ *   halo boid with its component's root, each boid sent as halo with its own) and the
+ *   components' sizes, joined there. Counts and sizes are integers: the result is exact.
+ * - number fluctuations: the boxes' counts of the finest level summed over the ranks on rank
+ *   0 (integers), which makes the levels and the fit from them. */
+#include "mpi_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/metrics.h"
+#include "flock_part.h"
+#include "mpi_flock.h"
+#include "obs_part.h"
+
+enum { TAG_CHAIN = 42, ROUND = 1 << 16 };
+
+/* The sums of n doubles in id order through the ranks, rank 0's part first, on every rank
+ * (add(ctx, sum) adds this rank's part). */
+static void chain(MPI_Comm comm, double *sum, int n, void (*add)(void *ctx, double *sum),
+                  void *ctx) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank > 0) MPI_Recv(sum, n, MPI_DOUBLE, rank - 1, TAG_CHAIN, comm, MPI_STATUS_IGNORE);
+    add(ctx, sum);
+    if (rank < size - 1) MPI_Send(sum, n, MPI_DOUBLE, rank + 1, TAG_CHAIN, comm);
+    MPI_Bcast(sum, n, MPI_DOUBLE, size - 1, comm);
+}
+
+typedef struct mill_ctx {
+    const boids_flock *part;
+    const boids_params *p;
+    const double *c;
+} mill_ctx;
+
+static void add_centre(void *ctx, double *s) {
+    const mill_ctx *m = ctx;
+    boids_milling_centre_add(m->part, m->p, s);
+}
+
+static void add_turn(void *ctx, double *l) {
+    const mill_ctx *m = ctx;
+    boids_milling_add(m->part, m->p, m->c, l);
+}
+
+static double milling(MPI_Comm comm, const boids_flock *part, const boids_params *p, int dim,
+                      size_t n) {
+    double s[6] = {0, 0, 0, 0, 0, 0}, c[3] = {0, 0, 0}, l[3] = {0, 0, 0};
+    mill_ctx m = {part, p, c};
+    chain(comm, s, 6, add_centre, &m);
+    boids_milling_centre_of(s, p, dim, n, c);
+    chain(comm, l, 3, add_turn, &m);
+    return boids_milling_of(l, dim, n);
+}
+
+/* ---- the tile's pair metrics --------------------------------------------------------- */
+
+static uint32_t rec_gid(const unsigned char *r) {
+    uint32_t g;
+    memcpy(&g, r, sizeof g);
+    return g;
+}
+
+static double rec_val(const unsigned char *r, int k) {
+    float v;
+    memcpy(&v, r + 4 + 4 * (size_t)k, sizeof v);
+    return v;
+}
+
+/* The distance along an axis from x to the range [lo, hi] (0 inside; around the circle of
+ * side under wrap). */
+static double gap(double x, double lo, double hi, int wrap, double side) {
+    if (x >= lo && x <= hi) return 0;
+    double below = lo - x, above = x - hi;
+    if (!wrap) return below > 0 ? below : above;
+    if (below < 0) below += side;
+    if (above < 0) above += side;
+    return below < above ? below : above;
+}
+
+/* A boid's position as the pair metrics take it: its id, then dim doubles. */
+static size_t pos_bytes(int dim) {
+    return 4 + 8 * (size_t)dim;
+}
+
+static double pos_val(const unsigned char *r, int a) {
+    double v;
+    memcpy(&v, r + 4 + 8 * (size_t)a, sizeof v);
+    return v;
+}
+
+/* What a rank holds for its pair metrics: its boids and its halo as one set (own first; the
+ * positions alone: the pair metrics read no velocity, so the set's velocity arrays are its
+ * position arrays, finite as the checks want), the ids of the set's boids, which own boids
+ * went to another rank's halo, and the per-boid results. */
+typedef struct tile_set {
+    boids_flock set;
+    size_t own;
+    uint32_t *gid;
+    unsigned char *sent;
+    long *cnt;
+    double *nn2;
+    uint32_t *label;
+} tile_set;
+
+static void tile_free(tile_set *t) {
+    free(t->set.x); /* one block */
+    free(t->gid), free(t->sent), free(t->cnt), free(t->nn2), free(t->label);
+}
+
+/* Position record r as boid i of the set. */
+static void set_boid(tile_set *t, int dim, size_t i, const unsigned char *r) {
+    double *const ax[3] = {t->set.x, t->set.y, t->set.z};
+    t->gid[i] = rec_gid(r);
+    for (int a = 0; a < dim; a++) ax[a][i] = pos_val(r, a);
+}
+
+/* The fetch of the own boids' positions from the parts (own_positions): requests (id, rank)
+ * to the parts, answered with (id, rank, positions) to the asking rank. */
+typedef struct fetch {
+    size_t got;
+    int dim;
+    unsigned char *req, *own; /* the requests to this rank's part; the position records here */
+} fetch;
+
+static void take_request(void *ctx, const unsigned char *r) {
+    fetch *f = ctx;
+    memcpy(f->req + 8 * f->got++, r, 8);
+}
+
+static int asking_rank(void *ctx, const unsigned char *r) {
+    (void)ctx;
+    int32_t to;
+    memcpy(&to, r + 4, sizeof to);
+    return to;
+}
+
+static void take_answer(void *ctx, const unsigned char *r) {
+    fetch *f = ctx;
+    unsigned char *o = f->own + pos_bytes(f->dim) * f->got++;
+    memcpy(o, r, 4);
+    memcpy(o + 4, r + 8, 8 * (size_t)f->dim);
+}
+
+/* This rank's m boids (records rec of rs bytes) as position records into own: from the
+ * records, or with part (the parts hold values that the records rounded: the initial state)
+ * from the parts. */
+static boids_status own_positions(MPI_Comm comm, const unsigned char *rec, size_t m, size_t rs,
+                                  int dim, const boids_flock *part, size_t n, unsigned char *own,
+                                  boids_error *err) {
+    const size_t pr = pos_bytes(dim), ar = pr + 4;
+    if (!part) {
+        for (size_t i = 0; i < m; i++) {
+            memcpy(own + i * pr, rec + i * rs, 4);
+            for (int a = 0; a < dim; a++) {
+                const double v = rec_val(rec + i * rs, a);
+                memcpy(own + i * pr + 4 + 8 * (size_t)a, &v, sizeof v);
+            }
+        }
+        return BOIDS_OK;
+    }
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t first, cnt;
+    boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
+    fetch f = {0, dim, malloc(8 * cnt + 8), own};
+    unsigned char *ask = malloc(8 * m + 8), *answer = malloc(ar * cnt + 1);
+    boids_status s = BOIDS_OK;
+    if (!f.req || !ask || !answer)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the initial positions");
+    for (size_t i = 0; !s && i < m; i++) {
+        const int32_t me = rank;
+        memcpy(ask + 8 * i, rec + i * rs, 4);
+        memcpy(ask + 8 * i + 4, &me, 4);
+    }
+    if (!(s = mpi_parts_agree(comm, s, err)))
+        s = mpi_parts_route(comm, n, ask, m, 8, take_request, &f, err);
+    const double *pos[3] = {part->x, part->y, part->z};
+    for (size_t i = 0; !s && i < f.got; i++) { /* every id of the part is asked once */
+        const uint32_t g = rec_gid(f.req + 8 * i);
+        memcpy(answer + ar * i, f.req + 8 * i, 8);
+        for (int a = 0; a < dim; a++)
+            memcpy(answer + ar * i + 8 + 8 * (size_t)a, &pos[a][g - first], 8);
+    }
+    const size_t asked = f.got;
+    f.got = 0;
+    if (!s) s = mpi_parts_send(comm, answer, asked, ar, asking_rank, NULL, take_answer, &f, err);
+    free(f.req), free(ask), free(answer);
+    return s;
+}
+
+/* The halo: this rank's boids within H of another rank's range along the cut axis go there
+ * (ext: every rank's range, lo > hi for a rank without boids); the set made of the own
+ * position records and the halo's. */
+static boids_status make_set(MPI_Comm comm, const unsigned char *rec, size_t m, int dim,
+                             const boids_params *p, const double *ext, tile_set *t,
+                             boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const size_t rs = pos_bytes(dim);
+    const int cut = dim - 1, wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
+    const double side = cut == 1 ? p->height : p->depth, h = p->vision_radius * (1 + 0x1p-16);
+    boids_status s = BOIDS_OK;
+    int *counts = calloc(4 * (size_t)size, sizeof *counts);
+    t->sent = calloc(m + 1, 1);
+    if (!counts || !t->sent) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    size_t out = 0;
+    for (size_t i = 0; !s && i < m; i++)
+        for (int j = 0; j < size; j++) {
+            if (j == rank || ext[2 * j] > ext[2 * j + 1]) continue;
+            if (gap(pos_val(rec + i * rs, cut), ext[2 * j], ext[2 * j + 1], wrap, side) <= h)
+                counts[j]++, out++, t->sent[i] = 1;
+        }
+    unsigned char *send = s ? NULL : malloc(out * rs + 1);
+    if (!s && !send) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the halo");
+    if ((s = mpi_parts_agree(comm, s, err))) {
+        free(counts), free(send);
+        return s;
+    }
+    int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
+        *rdispl = counts + 3 * size;
+    for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
+    memcpy(rdispl, sdispl, (size_t)size * sizeof *rdispl); /* scratch: where each goes */
+    for (size_t i = 0; i < m; i++)
+        for (int j = 0; t->sent[i] && j < size; j++) {
+            if (j == rank || ext[2 * j] > ext[2 * j + 1]) continue;
+            const unsigned char *r = rec + i * rs;
+            if (gap(pos_val(r, cut), ext[2 * j], ext[2 * j + 1], wrap, side) <= h)
+                memcpy(send + (size_t)rdispl[j]++ * rs, r, rs);
+        }
+    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
+    rdispl[0] = 0;
+    for (int j = 1; j < size; j++) rdispl[j] = rdispl[j - 1] + rcount[j - 1];
+    const size_t halo = (size_t)rdispl[size - 1] + (size_t)rcount[size - 1], all = m + halo;
+    unsigned char *recv = malloc(halo * rs + 1);
+    double *block = malloc((size_t)dim * all * sizeof *block + 1);
+    t->own = m;
+    t->set = (boids_flock){.n = all, .x = block, .y = block + all};
+    if (dim == 3) t->set.z = block + 2 * all;
+    t->set.vx = t->set.x, t->set.vy = t->set.y, t->set.vz = t->set.z;
+    t->gid = malloc(all * sizeof *t->gid + 1);
+    t->cnt = malloc((m + 1) * sizeof *t->cnt);
+    t->nn2 = malloc((m + 1) * sizeof *t->nn2);
+    t->label = malloc(all * sizeof *t->label + 1);
+    if (!recv || !block || !t->gid || !t->cnt || !t->nn2 || !t->label)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu boids and halo", all);
+    int ok = !s, every;
+    MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, comm);
+    if (every) {
+        MPI_Datatype rt;
+        MPI_Type_contiguous((int)rs, MPI_BYTE, &rt);
+        MPI_Type_commit(&rt);
+        MPI_Alltoallv(send, scount, sdispl, rt, recv, rcount, rdispl, rt, comm);
+        MPI_Type_free(&rt);
+        for (size_t i = 0; i < m; i++) set_boid(t, dim, i, rec + i * rs);
+        for (size_t i = 0; i < halo; i++) set_boid(t, dim, m + i, recv + i * rs);
+    }
+    free(counts), free(send), free(recv);
+    return mpi_parts_agree(comm, every ? BOIDS_OK : s ? s : BOIDS_ERR_NOMEM, err);
+}
+
+static int by_gid(const void *a, const void *b) {
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The index in t's set of the boid gid (ids: the set's (gid, index) pairs sorted), or
+ * SIZE_MAX. */
+static size_t find_gid(const uint32_t *ids, size_t n, uint32_t gid) {
+    const uint32_t *hit = bsearch(&gid, ids, n, 2 * sizeof *ids, by_gid);
+    return hit ? hit[1] : SIZE_MAX;
+}
+
+/* The nearest neighbours not settled within the halo (nn2 >= R^2): every rank's in rounds,
+ * each lowered to the smallest over the ranks. */
+static boids_status far_nearest(MPI_Comm comm, tile_set *t, const boids_params *p, int dim,
+                                boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const double r2 = p->vision_radius * p->vision_radius;
+    size_t open = 0;
+    for (size_t i = 0; i < t->own; i++) open += !(t->nn2[i] < r2);
+    unsigned long mine = open, most;
+    MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
+    if (most == 0) return BOIDS_OK;
+    const size_t all = t->set.n;
+    uint32_t *ids = malloc(2 * all * sizeof *ids + 1); /* (gid, index) by gid */
+    int *cnt = malloc(2 * (size_t)size * sizeof *cnt);
+    size_t *at = malloc(ROUND * sizeof *at + 1);
+    double *q = malloc((size_t)size * ROUND * (size_t)dim * sizeof *q);
+    double *best = malloc((size_t)size * ROUND * sizeof *best);
+    uint32_t *qid = malloc((size_t)size * ROUND * sizeof *qid);
+    size_t *skip = malloc((size_t)size * ROUND * sizeof *skip);
+    double *mq = malloc(ROUND * (size_t)dim * sizeof *mq);
+    uint32_t *mid = malloc(ROUND * sizeof *mid);
+    boids_status s = BOIDS_OK;
+    if (!ids || !cnt || !at || !q || !best || !qid || !skip || !mq || !mid)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the far nearest neighbours");
+    if (!(s = mpi_parts_agree(comm, s, err))) {
+        for (size_t j = 0; j < all; j++) ids[2 * j] = t->gid[j], ids[2 * j + 1] = (uint32_t)j;
+        qsort(ids, all, 2 * sizeof *ids, by_gid);
+    }
+    const double *pos[3] = {t->set.x, t->set.y, t->set.z};
+    size_t next = 0; /* the next own boid to look at */
+    for (unsigned long done = 0; !s && done < most; done += ROUND) {
+        int k = 0;
+        for (; next < t->own && k < ROUND; next++) {
+            if (t->nn2[next] < r2) continue;
+            at[k] = next;
+            mid[k] = t->gid[next];
+            for (int a = 0; a < dim; a++) mq[(size_t)k * (size_t)dim + (size_t)a] = pos[a][next];
+            k++;
+        }
+        MPI_Allgather(&k, 1, MPI_INT, cnt, 1, MPI_INT, comm);
+        int *displ = cnt + size, total = 0;
+        for (int j = 0; j < size; j++) displ[j] = total, total += cnt[j];
+        MPI_Allgatherv(mid, k, MPI_UINT32_T, qid, cnt, displ, MPI_UINT32_T, comm);
+        for (int j = 0; j < size; j++) cnt[j] *= dim, displ[j] *= dim;
+        MPI_Allgatherv(mq, k * dim, MPI_DOUBLE, q, cnt, displ, MPI_DOUBLE, comm);
+        for (int i = 0; i < total; i++) {
+            best[i] = INFINITY;
+            skip[i] = find_gid(ids, all, qid[i]);
+        }
+        s = boids_metrics_nearest(&t->set, p, q, skip, (size_t)total, best, err);
+        if ((s = mpi_parts_agree(comm, s, err))) break;
+        MPI_Allreduce(MPI_IN_PLACE, best, total, MPI_DOUBLE, MPI_MIN, comm);
+        const int from = displ[rank] / dim;
+        for (int i = 0; i < k; i++)
+            if (best[from + i] < t->nn2[at[i]]) t->nn2[at[i]] = best[from + i];
+    }
+    free(ids), free(cnt), free(at), free(q), free(best), free(qid), free(skip), free(mq), free(mid);
+    return s;
+}
+
+/* Each own boid's count and nearest distance, summed at its part in id order. */
+typedef struct boid_val {
+    double *nn2, *cnt;
+    size_t first, n; /* the part's first id and its boids */
+} boid_val;
+
+enum { VAL_BYTES = 4 + 8 + 8 };
+
+static void place_val(void *ctx, const unsigned char *r) {
+    const boid_val *v = ctx;
+    const size_t i = rec_gid(r) - v->first;
+    memcpy(&v->nn2[i], r + 4, 8);
+    memcpy(&v->cnt[i], r + 12, 8);
+}
+
+static void add_vals(void *ctx, double *sum) {
+    const boid_val *v = ctx;
+    for (size_t i = 0; i < v->n; i++) sum[0] += sqrt(v->nn2[i]), sum[1] += v->cnt[i];
+}
+
+static boids_status part_sums(MPI_Comm comm, const tile_set *t, size_t n, size_t first, size_t cnt,
+                              boids_metrics *out, boids_error *err) {
+    unsigned char *rec = malloc(t->own * VAL_BYTES + 1);
+    boid_val v = {malloc((cnt + 1) * sizeof *v.nn2), malloc((cnt + 1) * sizeof *v.cnt), first, cnt};
+    boids_status s = BOIDS_OK;
+    if (!rec || !v.nn2 || !v.cnt) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; !s && i < t->own; i++) {
+        const double c = (double)t->cnt[i];
+        memcpy(rec + i * VAL_BYTES, &t->gid[i], 4);
+        memcpy(rec + i * VAL_BYTES + 4, &t->nn2[i], 8);
+        memcpy(rec + i * VAL_BYTES + 12, &c, 8);
+    }
+    if (!(s = mpi_parts_agree(comm, s, err)))
+        s = mpi_parts_route(comm, n, rec, t->own, VAL_BYTES, place_val, &v, err);
+    if (!s) {
+        double sum[2] = {0, 0};
+        chain(comm, sum, 2, add_vals, &v);
+        out->nn_distance = n > 1 ? sum[0] / (double)n : NAN;
+        out->neighbours = sum[1] / (double)n;
+    }
+    free(rec), free(v.nn2), free(v.cnt);
+    return s;
+}
+
+/* The union-find of the joined components on rank 0 (over node indices). */
+static uint32_t find(uint32_t *parent, uint32_t a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+}
+
+static size_t node_of(const uint32_t *nodes, size_t n, uint32_t gid) {
+    const uint32_t *hit = bsearch(&gid, nodes, n, sizeof *nodes, by_gid);
+    return (size_t)(hit - nodes);
+}
+
+/* Every rank's pairs of ids (same component) and components (root id, boids) gathered on
+ * rank 0 and joined: their count added to *clusters, the largest's boids to *largest. */
+static boids_status join_roots(MPI_Comm comm, const uint32_t *pairs, int np, const uint32_t *reps,
+                               int nr, uint64_t *clusters, uint64_t *largest, boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine[2] = {2 * np, 2 * nr}, *cnt = NULL;
+    boids_status s = BOIDS_OK;
+    if (rank == 0 && !(cnt = malloc(6 * (size_t)size * sizeof *cnt)))
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    if ((s = mpi_parts_agree(comm, s, err))) return s;
+    int *np_all = cnt, *nr_all = cnt ? cnt + size : NULL, *dp = cnt ? cnt + 2 * size : NULL,
+        *dr = cnt ? cnt + 3 * size : NULL, *both = cnt ? cnt + 4 * size : NULL;
+    MPI_Gather(mine, 2, MPI_INT, both, 2, MPI_INT, 0, comm);
+    size_t tp = 0, tr = 0;
+    if (rank == 0)
+        for (int j = 0; j < size; j++) {
+            np_all[j] = both[2 * j], nr_all[j] = both[2 * j + 1];
+            dp[j] = (int)tp, dr[j] = (int)tr;
+            tp += (size_t)np_all[j], tr += (size_t)nr_all[j];
+        }
+    uint32_t *ap = rank == 0 ? malloc(tp * sizeof *ap + 1) : NULL;
+    uint32_t *ar = rank == 0 ? malloc(tr * sizeof *ar + 1) : NULL;
+    uint32_t *nodes = rank == 0 ? malloc((tp + tr) * sizeof *nodes + 1) : NULL;
+    uint32_t *parent = rank == 0 ? malloc((tp + tr) * sizeof *parent + 1) : NULL;
+    uint64_t *sz = rank == 0 ? calloc(tp + tr + 1, sizeof *sz) : NULL;
+    if (rank == 0 && (!ap || !ar || !nodes || !parent || !sz))
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu pairs", tp / 2);
+    if (!(s = mpi_parts_agree(comm, s, err))) {
+        MPI_Gatherv(pairs, 2 * np, MPI_UINT32_T, ap, np_all, dp, MPI_UINT32_T, 0, comm);
+        MPI_Gatherv(reps, 2 * nr, MPI_UINT32_T, ar, nr_all, dr, MPI_UINT32_T, 0, comm);
+    }
+    if (!s && rank == 0) {
+        size_t nn = 0;
+        for (size_t i = 0; i < tp; i++) nodes[nn++] = ap[i];
+        for (size_t i = 0; i < tr; i += 2) nodes[nn++] = ar[i];
+        qsort(nodes, nn, sizeof *nodes, by_gid);
+        size_t u = 0;
+        for (size_t i = 0; i < nn; i++)
+            if (u == 0 || nodes[i] != nodes[u - 1]) nodes[u++] = nodes[i];
+        for (size_t i = 0; i < u; i++) parent[i] = (uint32_t)i;
+        for (size_t i = 0; i < tp; i += 2) {
+            const uint32_t a = find(parent, (uint32_t)node_of(nodes, u, ap[i]));
+            const uint32_t b = find(parent, (uint32_t)node_of(nodes, u, ap[i + 1]));
+            if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+        }
+        for (size_t i = 0; i < tr; i += 2)
+            sz[find(parent, (uint32_t)node_of(nodes, u, ar[i]))] += ar[i + 1];
+        for (size_t i = 0; i < u; i++) {
+            if (!sz[i]) continue;
+            (*clusters)++;
+            *largest = sz[i] > *largest ? sz[i] : *largest;
+        }
+    }
+    free(cnt), free(ap), free(ar), free(nodes), free(parent), free(sz);
+    return s;
+}
+
+/* The components (module comment): clusters and largest_cluster on rank 0. */
+static boids_status components(MPI_Comm comm, const tile_set *t, size_t n, boids_metrics *out,
+                               boids_error *err) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const size_t all = t->set.n;
+    uint32_t *own = calloc(all + 1, sizeof *own); /* own boids of each root */
+    unsigned char *halo = calloc(all + 1, 1);     /* the root's component has a halo boid */
+    uint32_t *pairs = malloc(2 * all * sizeof *pairs + 1), *reps = malloc(2 * all * sizeof *reps);
+    boids_status s = BOIDS_OK;
+    if (!own || !halo || !pairs || !reps)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    uint64_t local[2] = {0, 0}; /* the components wholly here, and the largest of them */
+    int np = 0, nr = 0;
+    if (!s) {
+        for (size_t i = 0; i < t->own; i++) own[t->label[i]]++;
+        for (size_t j = t->own; j < all; j++) halo[t->label[j]] = 1;
+        for (size_t r = 0; r < all; r++) {
+            if (!own[r]) continue;
+            if (!halo[r]) {
+                local[0]++;
+                local[1] = own[r] > local[1] ? own[r] : local[1];
+            } else {
+                reps[2 * nr] = t->gid[r], reps[2 * nr + 1] = own[r], nr++;
+            }
+        }
+        for (size_t j = 0; j < all; j++) { /* the halo boids, and the own ones sent as halo */
+            const uint32_t r = t->label[j];
+            if (!own[r] || !halo[r] || (j < t->own && !t->sent[j])) continue;
+            pairs[2 * np] = t->gid[j], pairs[2 * np + 1] = t->gid[r], np++;
+        }
+    }
+    s = mpi_parts_agree(comm, s, err);
+    uint64_t sum[2];
+    if (!s) {
+        MPI_Reduce(&local[0], &sum[0], 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+        MPI_Reduce(&local[1], &sum[1], 1, MPI_UINT64_T, MPI_MAX, 0, comm);
+        s = join_roots(comm, pairs, np, reps, nr, &sum[0], &sum[1], err);
+    }
+    if (!s && rank == 0) {
+        out->clusters = (double)sum[0];
+        out->largest_cluster = (double)sum[1] / (double)n;
+    }
+    free(own), free(halo), free(pairs), free(reps);
+    return s;
+}
+
+/* The number fluctuations: the finest level's box counts summed on rank 0. */
+static boids_status fluct(MPI_Comm comm, const boids_flock *part, const boids_params *p, int dim,
+                          size_t n, boids_fluct *out, boids_error *err) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    const long m = boids_fluct_finest(n, dim);
+    *out = (boids_fluct){0};
+    out->alpha = NAN;
+    if (m == 1) return BOIDS_OK;
+    const size_t boxes = (size_t)pow((double)m, dim);
+    const double side[3] = {p->width, p->height, p->depth}, *pos[3] = {part->x, part->y, part->z};
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+    for (int a = 0; a < dim; a++) {
+        lo[a] = 0, w[a] = side[a];
+        if (p->boundary != BOIDS_BOUNDARY_OPEN) continue;
+        lo[a] = hi[a] = pos[a][0];
+        for (size_t i = 0; i < part->n; i++)
+            lo[a] = fmin(lo[a], pos[a][i]), hi[a] = fmax(hi[a], pos[a][i]);
+    }
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+        MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPI_DOUBLE, MPI_MIN, comm);
+        MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPI_DOUBLE, MPI_MAX, comm);
+        for (int a = 0; a < dim; a++) w[a] = hi[a] - lo[a];
+    }
+    uint32_t *count = calloc(boxes, sizeof *count);
+    boids_status s =
+        count ? BOIDS_OK
+              : boids_error_set(err, BOIDS_ERR_NOMEM,
+                                "number fluctuations: out of memory for %zu boxes", boxes);
+    if ((s = mpi_parts_agree(comm, s, err))) return s;
+    boids_fluct_count(part, dim, lo, w, m, count);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : count, count, (int)boxes, MPI_UINT32_T, MPI_SUM, 0, comm);
+    if (rank == 0) s = boids_fluct_from_counts(count, n, m, dim, w, out, err);
+    free(count);
+    return mpi_parts_agree(comm, s, err);
+}
+
+boids_status mpi_part_observe(boids_backend *b, const boids_flock *part, int exact,
+                              const boids_params *p, boids_metrics *out, boids_fluct *fl,
+                              boids_error *err) {
+    MPI_Comm comm = mpi_flock_comm(b);
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const size_t n = boids_backend_n(b);
+    const int dim = boids_flock_dim(part);
+    if (size == 1) { /* the part is the whole flock */
+        boids_status s = boids_metrics_compute(part, p, out, err);
+        return s || !fl ? s : boids_number_fluctuations(part, p, fl, err);
+    }
+    out->order = mpi_part_order(comm, part, dim, n);
+    out->milling = milling(comm, part, p, dim, n);
+    const unsigned char *rec;
+    size_t m, rs;
+    boids_status s = mpi_flock_owned(b, NULL, NULL, &rec, &m, &rs, err);
+    if ((s = mpi_parts_agree(comm, s, err))) return s;
+    tile_set t = {0};
+    unsigned char *own = malloc(pos_bytes(dim) * m + 1);
+    double *ext = malloc(2 * (size_t)size * sizeof *ext);
+    s = own && ext ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    if (!(s = mpi_parts_agree(comm, s, err)))
+        s = own_positions(comm, rec, m, rs, dim, exact ? part : NULL, n, own, err);
+    if (!s) { /* every rank's range of coordinates along the cut axis (lo > hi: no boid) */
+        double mine[2] = {INFINITY, -INFINITY};
+        for (size_t i = 0; i < m; i++) {
+            const double y = pos_val(own + i * pos_bytes(dim), dim - 1);
+            mine[0] = fmin(mine[0], y), mine[1] = fmax(mine[1], y);
+        }
+        MPI_Allgather(mine, 2, MPI_DOUBLE, ext, 2, MPI_DOUBLE, comm);
+        s = make_set(comm, own, m, dim, p, ext, &t, err);
+    }
+    free(own), free(ext);
+    if (!s && t.set.n) s = boids_metrics_local(&t.set, t.own, p, t.cnt, t.nn2, t.label, err);
+    if (!(s = mpi_parts_agree(comm, s, err))) s = far_nearest(comm, &t, p, dim, err);
+    size_t first, cnt;
+    boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
+    if (!s) s = part_sums(comm, &t, n, first, cnt, out, err);
+    if (!s) s = components(comm, &t, n, out, err);
+    tile_free(&t);
+    if (!s && fl) s = fluct(comm, part, p, dim, n, fl, err);
+    return s;
+}
