@@ -74,6 +74,28 @@ def compare(d, name, args, ranks, extra_mpi=()):
                   f"{len(a)} vs {len(b)} bytes")
 
 
+def sparse_facts(path, side, reach):
+    """From a CSV state in a wrap world: the boids whose nearest other boid is at least reach
+    away, and the pairs closer than reach whose offset along the last axis crosses the
+    world's seam (brute force over the pairs, the shortest image)."""
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    dim = len(side)
+    pts = [[float(v) for v in r[:dim]] for r in rows[1:]]
+    nearest = [float("inf")] * len(pts)
+    seam = 0
+    for i, a in enumerate(pts):
+        for j in range(i + 1, len(pts)):
+            d2 = 0.0
+            for k in range(dim):
+                x = pts[j][k] - a[k]
+                x = x - side[k] if x > side[k] / 2 else x + side[k] if x < -side[k] / 2 else x
+                d2 += x * x
+            nearest[i], nearest[j] = min(nearest[i], d2), min(nearest[j], d2)
+            seam += d2 < reach * reach and abs(pts[j][-1] - a[-1]) > side[-1] / 2
+    return sum(x >= reach * reach for x in nearest), seam
+
+
 def cpu():
     d = tmpdir()
     table2 = write(d, "t2.ini", "predator.0 = 300 300 120 2\nattractor.0 = 900 500 150 0.5\n"
@@ -112,6 +134,38 @@ def cpu():
     # Threads change no bit, on either side.
     compare(d, "plane wrap, 2 threads per rank",
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))
+
+    # The metrics of --every and --series are reduced from the tiles and the parts (no rank
+    # holds the flock): a sparse flock, where nearest neighbours lie beyond the halo (a
+    # vision_radius wide) and components cross the periodic seam of the cut axis (y in the
+    # plane, z in the box), which is a tile border for every rank count.
+    for name, args, side, reach in (
+            ("plane sparse", ["--preset", "lab", "-n", "400", "--set", "vision_radius=20"],
+             (900, 560), 20),
+            ("box sparse", ["--preset", "lab", "-n", "600", "--set", "dim=3"], (900, 560, 560),
+             50)):
+        sparse = ["--backend", "cpu", "--steps", "20", "--set", "separation_radius=8", *args]
+        compare(d, f"{name} (metrics reduced)", sparse, (2, 3))
+        far, seam = sparse_facts(os.path.join(d, "one.save.csv"), side, reach)
+        check(f"{name}: the last sample has nearest neighbours beyond the halo ({far} boids) "
+              f"and pairs within reach across the seam ({seam})", far > 0 and seam > 0)
+    # The estimators from the reduced observables (--estimates, --fluctuations), and the
+    # velocity correlation, which gathers the flock on rank 0 (--correlation): one process's.
+    est = ["--backend", "cpu", "--preset", "lab", "-n", "1000", "--steps", "20", "--every", "5"]
+    outs = {}
+    for ranks in (None, 2):
+        tag = f"est{ranks or 1}"
+        files = [os.path.join(d, f"{tag}.{x}.csv") for x in ("est", "fl", "corr", "series")]
+        cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+        p = run(*cmd, *est, "--estimates", files[0], "--fluctuations", files[1])
+        q = run(*cmd, *est, "--correlation", files[2], "--series", files[3])
+        check(f"estimators: {ranks or 1} rank(s) exit 0", p.returncode == q.returncode == 0,
+              (p.stderr + q.stderr)[-600:])
+        outs[ranks] = [p.stdout, q.stdout] + [
+            open(f, "rb").read() if os.path.exists(f) else b"" for f in files]
+    for k, what in enumerate(("stdout", "stdout (correlation)", "--estimates",
+                              "--fluctuations", "--correlation", "--series (corr_length)")):
+        check(f"estimators: 2 ranks, {what} byte-identical", outs[None][k] == outs[2][k])
 
     # A checkpoint every 20 steps on 3 ranks; the run restarted from it on 2 ranks (and in one
     # process) ends with the bytes of the uninterrupted run. The binary state format (.npy)
