@@ -3,11 +3,11 @@
 """Peak memory of one flock split over MPI ranks: each rank of `mpirun -n K boids-mpi sim`
 (and one `boids sim` process, K = 1) is run under /usr/bin/time, which reports its peak
 resident set size; printed per rank with the time per step and the bytes per boid of the
-largest rank, as a Markdown table. The runs print the order parameter only (--order-only)
-and write nothing else, so no rank ever holds the whole flock.
+largest rank, as a Markdown table. The runs print the order parameter only (--order-only;
+--metrics: the six metrics) and write nothing else, so no rank ever holds the whole flock.
 
 usage: mpi_memory.py --boids PATH --boids-mpi PATH [--mpirun PATH] --sizes 16M
-                     [--ranks 1,2] [--steps 3] [-- EXTRA boids sim OPTIONS]
+                     [--ranks 1,2] [--steps 3] [--metrics] [-- EXTRA boids sim OPTIONS]
 K = 1 runs `boids sim` (one process); K > 1 runs boids-mpi over K ranks.
 """
 import argparse
@@ -31,7 +31,8 @@ def run(args, n, k, extra):
     d = tempfile.mkdtemp(prefix="boids-mem-")
     rss = os.path.join(d, "rss.%r")
     sim = ["sim", "--backend", "cpu", "--threads", "1", "--preset", "lab", "-n", str(n),
-           "--steps", str(args.steps), "--order-only", "-v", *extra]
+           "--steps", str(args.steps), *([] if args.metrics else ["--order-only"]), "-v",
+           *extra]
     if k == 1:
         cmd = ["/usr/bin/time", "-f", "%M", "-o", rss.replace("%r", "0"), args.boids, *sim]
     else:
@@ -64,6 +65,8 @@ def main():
     ap.add_argument("--sizes", default="16M")
     ap.add_argument("--ranks", default="1,2")
     ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--metrics", action="store_true",
+                    help="the six metrics on stdout at each sample, not --order-only")
     args = ap.parse_args(argv)
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
