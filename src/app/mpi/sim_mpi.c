@@ -7,10 +7,13 @@
  * No rank makes or reads the whole initial flock: each draws or reads the boids of its part
  * of the ids (mpi_parts.h), and the split flock sends each to its tile. Then every rank
  * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
- * id order, as one process sums it; --save, --checkpoint and --trajectory (any format:
- * traj_parts.h) are written by every rank at once (MPI-IO). The other samples (the metrics,
- * --series, the estimators) still gather the state on rank 0, which writes stdout and every
- * other file exactly as `boids sim` does, so they hold the same bytes. A failure that every rank
+ * id order, as one process sums it; the six metrics, --series and the estimators from the
+ * parts and the tiles, reduced across the ranks in one process's order (mpi_part_observe,
+ * src/mpi/mpi_metrics.c); --save, --checkpoint and --trajectory (any format: traj_parts.h)
+ * are written by every rank at once (MPI-IO). Only the velocity correlation (--correlation,
+ * --correlation-range) still gathers the state on rank 0 at each sample. Rank 0 writes
+ * stdout, --series and the estimators' files exactly as `boids sim` does, so they hold the
+ * same bytes. A failure that every rank
  * sees (a refused model or cut) ends every rank with its message; one that only its rank sees ends
  * the job from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
@@ -45,7 +48,10 @@ static const app_command mpi_sim_command = {
         "halo. With --backend cpu (any --threads) or gpu --deterministic the final state,\n"
         "the metrics and every file are those of `boids sim` with the same options, byte for\n"
         "byte. Rank 0 writes stdout, --series and the sidecars; every rank writes its boids'\n"
-        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). Each rank with the\n"
+        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). The metrics, --series\n"
+        "and the estimators are reduced from the ranks' tiles and parts; only the velocity\n"
+        "correlation (--correlation, --correlation-range) gathers the whole flock on rank 0\n"
+        "at each sample (its sums follow the whole flock's grid). Each rank with the\n"
         "gpu backend uses the EGL device of its rank on its node (modulo the devices there)\n"
         "unless BOIDS_EGL_DEVICE is set.\n"
         "\n",
