@@ -50,13 +50,20 @@ boids_status boids_metrics_local(const boids_flock *set, size_t own, const boids
 boids_status boids_metrics_nearest(const boids_flock *set, const boids_params *p, const double *q,
                                    const size_t *skip, size_t nq, double *best2, boids_error *err);
 
-/* Number fluctuations in pieces: the finest level's boxes per axis for n boids (1: no level),
- * the boids of f counted into the count boxes of that level (the frame: lo, w per axis, the
- * world's, or on the open plane the whole flock's bounding box), and the levels with their
- * fit from the whole flock's counts (count is used as scratch). */
+/* Number fluctuations in pieces (boids_number_fluctuations): the finest level's boxes per
+ * axis for n boids (1: no level); the box of the point x at a level of m boxes per axis over
+ * the frame (lo, w per axis: the world's, or on the open plane the whole flock's bounding
+ * box), its index with the last axis the most significant (the rows along it contiguous);
+ * the counts of level m from `rows` rows (even) of level 2m (whole rows: 2m^(dim-1) boxes
+ * each, into rows / 2 rows of m^(dim-1)); the sum over boxes of (count - q)^2, q = n / boxes
+ * of the level (exact: integers); a level's mean and sd from that sum; and every level with
+ * the fit from the whole flock's counts of level m (count is used as scratch). */
 long boids_fluct_finest(size_t n, int dim);
-void boids_fluct_count(const boids_flock *f, int dim, const double lo[3], const double w[3], long m,
-                       uint32_t *count);
+size_t boids_fluct_box(const double *x, int dim, const double lo[3], const double w[3], long m);
+void boids_fluct_coarsen(const uint32_t *fine, uint32_t *coarse, long rows, long m, int dim);
+uint64_t boids_fluct_sum(const uint32_t *count, size_t boxes, uint64_t q);
+void boids_fluct_level_set(boids_fluct_level *v, uint64_t s, size_t boxes, size_t n, long m,
+                           int dim, const double w[3]);
 boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim, const double w[3],
                                      boids_fluct *out, boids_error *err);
 

@@ -68,15 +68,18 @@ static long fluct_box(double x, double lo, double w, long m) {
     return t < 0 ? 0 : t >= (double)m ? m - 1 : (long)t;
 }
 
-/* Level m's mean and sd from its box counts (boxes of them, n boids in all). */
-static void fluct_level(boids_fluct_level *v, const uint32_t *count, size_t boxes, size_t n, long m,
-                        int dim, const double w[3]) {
-    const uint64_t q = n / boxes; /* floor(<n>): (n - q)^2 summed exactly, in any order */
+uint64_t boids_fluct_sum(const uint32_t *count, size_t boxes, uint64_t q) {
     uint64_t s = 0;
     for (size_t b = 0; b < boxes; b++) {
         const uint64_t d = count[b] > q ? count[b] - q : q - count[b];
         s += d * d;
     }
+    return s;
+}
+
+void boids_fluct_level_set(boids_fluct_level *v, uint64_t s, size_t boxes, size_t n, long m,
+                           int dim, const double w[3]) {
+    const uint64_t q = n / boxes;
     const double frac = (double)(n - q * boxes) / (double)boxes; /* <n> - q, in [0, 1) */
     v->per_axis = m;
     v->boxes = (double)boxes;
@@ -85,13 +88,18 @@ static void fluct_level(boids_fluct_level *v, const uint32_t *count, size_t boxe
     v->sd = sqrt(fmax(0, (double)s / (double)boxes - frac * frac));
 }
 
-/* Box counts of level m from those of level 2m (fine), each coarse box the sum of its 2^dim
- * sub-boxes. */
-static void fluct_coarsen(const uint32_t *fine, uint32_t *coarse, long m, int dim) {
-    const long mf = 2 * m, mz = dim == 3 ? m : 1, mfz = dim == 3 ? mf : 1;
-    memset(coarse, 0, (size_t)(m * m * mz) * sizeof *coarse);
-    for (long z = 0; z < mfz; z++)
-        for (long y = 0; y < mf; y++)
+/* Level m's mean and sd from its box counts (boxes of them, n boids in all): the squares
+ * about floor(<n>), (n - q)^2, summed exactly, in any order. */
+static void fluct_level(boids_fluct_level *v, const uint32_t *count, size_t boxes, size_t n, long m,
+                        int dim, const double w[3]) {
+    boids_fluct_level_set(v, boids_fluct_sum(count, boxes, n / boxes), boxes, n, m, dim, w);
+}
+
+void boids_fluct_coarsen(const uint32_t *fine, uint32_t *coarse, long rows, long m, int dim) {
+    const long mf = 2 * m, mz = dim == 3 ? rows : 1, my = dim == 3 ? mf : rows;
+    memset(coarse, 0, (size_t)((dim == 3 ? rows / 2 * m : rows / 2) * m) * sizeof *coarse);
+    for (long z = 0; z < mz; z++)
+        for (long y = 0; y < my; y++)
             for (long x = 0; x < mf; x++)
                 coarse[((z / 2) * m + y / 2) * m + x / 2] += fine[(z * mf + y) * mf + x];
 }
@@ -102,15 +110,10 @@ long boids_fluct_finest(size_t n, int dim) {
     return m;
 }
 
-void boids_fluct_count(const boids_flock *f, int dim, const double lo[3], const double w[3], long m,
-                       uint32_t *count) {
-    const double *pos[3] = {f->x, f->y, f->z};
-    for (size_t i = 0; i < f->n; i++) {
-        size_t b = 0;
-        for (int a = dim - 1; a >= 0; a--)
-            b = b * (size_t)m + (size_t)fluct_box(pos[a][i], lo[a], w[a], m);
-        count[b]++;
-    }
+size_t boids_fluct_box(const double *x, int dim, const double lo[3], const double w[3], long m) {
+    size_t b = 0;
+    for (int a = dim - 1; a >= 0; a--) b = b * (size_t)m + (size_t)fluct_box(x[a], lo[a], w[a], m);
+    return b;
 }
 
 boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim, const double w[3],
@@ -129,7 +132,7 @@ boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim,
     for (size_t l = out->nlevels; l-- > 0; m /= 2) { /* finest first, then coarser */
         fluct_level(&out->level[l], count, (size_t)pow((double)m, dim), n, m, dim, w);
         if (l == 0) break;
-        fluct_coarsen(count, coarse, m / 2, dim);
+        boids_fluct_coarsen(count, coarse, m, m / 2, dim);
         uint32_t *t = count;
         count = coarse, coarse = t;
     }
@@ -157,7 +160,10 @@ boids_status boids_number_fluctuations(const boids_flock *f, const boids_params 
         return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boxes", who, boxes);
     double lo[3], w[3];
     fluct_frame(&ax, f->n, p->boundary == BOIDS_BOUNDARY_OPEN, lo, w);
-    boids_fluct_count(f, dim, lo, w, m, count);
+    for (size_t i = 0; i < f->n; i++) {
+        const double x[3] = {ax.pos[0][i], ax.pos[1][i], dim == 3 ? ax.pos[2][i] : 0};
+        count[boids_fluct_box(x, dim, lo, w, m)]++;
+    }
     st = boids_fluct_from_counts(count, f->n, m, dim, w, out, err);
     free(count);
     return st;

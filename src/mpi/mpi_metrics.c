@@ -87,15 +87,34 @@ static double rec_val(const unsigned char *r, int k) {
     return v;
 }
 
-/* The distance along an axis from x to the range [lo, hi] (0 inside; around the circle of
- * side under wrap). */
-static double gap(double x, double lo, double hi, int wrap, double side) {
-    if (x >= lo && x <= hi) return 0;
-    double below = lo - x, above = x - hi;
-    if (!wrap) return below > 0 ? below : above;
-    if (below < 0) below += side;
-    if (above < 0) above += side;
-    return below < above ? below : above;
+/* The strips of the cut axis that say which boids go to which rank's halo: nb strips at
+ * least H = vision_radius (1 + 2^-16) wide over [lo, lo + nb w] (the world, or on the open
+ * plane the flock's extent), and for each rank the strips its boids are in. A boid goes to
+ * the halo of every other rank with a boid in its strip or the two beside it (around the
+ * seam under wrap): every boid within H of a rank's boid does, and a few more. (A boid that
+ * crossed its tile's border in the last step stays its tile's until the next step's
+ * migration, so a rank's boids are not one range of the axis.) */
+typedef struct strips {
+    double lo, w;
+    long nb;
+    int wrap;
+    unsigned char *occ; /* occ[j * nb + k]: rank j has a boid in strip k */
+} strips;
+
+static long strip_of(const strips *st, double y) {
+    const double k = floor((y - st->lo) / st->w);
+    return k < 0 ? 0 : k >= (double)st->nb ? st->nb - 1 : (long)k;
+}
+
+/* Whether a boid in strip k goes to rank j's halo. */
+static int near_rank(const strips *st, int j, long k) {
+    const unsigned char *o = st->occ + (size_t)j * (size_t)st->nb;
+    for (long d = -1; d <= 1; d++) {
+        long q = k + d;
+        if (st->wrap) q = (q + st->nb) % st->nb;
+        if (q >= 0 && q < st->nb && o[q]) return 1;
+    }
+    return 0;
 }
 
 /* A boid's position as the pair metrics take it: its id, then dim doubles. */
@@ -210,29 +229,27 @@ static boids_status own_positions(MPI_Comm comm, const unsigned char *rec, size_
     return s;
 }
 
-/* The halo: this rank's boids within H of another rank's range along the cut axis go there
- * (ext: every rank's range, lo > hi for a rank without boids); the set made of the own
- * position records and the halo's. */
+/* The halo: this rank's boids near another rank's strips go there (st); the set made of the
+ * own position records and the halo's. */
 static boids_status make_set(MPI_Comm comm, const unsigned char *rec, size_t m, int dim,
-                             const boids_params *p, const double *ext, tile_set *t,
+                             const boids_params *p, const strips *st, tile_set *t,
                              boids_error *err) {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     const size_t rs = pos_bytes(dim);
-    const int cut = dim - 1, wrap = p->boundary == BOIDS_BOUNDARY_WRAP;
-    const double side = cut == 1 ? p->height : p->depth, h = p->vision_radius * (1 + 0x1p-16);
+    const int cut = dim - 1;
+    (void)p;
     boids_status s = BOIDS_OK;
     int *counts = calloc(4 * (size_t)size, sizeof *counts);
     t->sent = calloc(m + 1, 1);
     if (!counts || !t->sent) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     size_t out = 0;
-    for (size_t i = 0; !s && i < m; i++)
-        for (int j = 0; j < size; j++) {
-            if (j == rank || ext[2 * j] > ext[2 * j + 1]) continue;
-            if (gap(pos_val(rec + i * rs, cut), ext[2 * j], ext[2 * j + 1], wrap, side) <= h)
-                counts[j]++, out++, t->sent[i] = 1;
-        }
+    for (size_t i = 0; !s && i < m; i++) {
+        const long k = strip_of(st, pos_val(rec + i * rs, cut));
+        for (int j = 0; j < size; j++)
+            if (j != rank && near_rank(st, j, k)) counts[j]++, out++, t->sent[i] = 1;
+    }
     unsigned char *send = s ? NULL : malloc(out * rs + 1);
     if (!s && !send) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the halo");
     if ((s = mpi_parts_agree(comm, s, err))) {
@@ -243,13 +260,12 @@ static boids_status make_set(MPI_Comm comm, const unsigned char *rec, size_t m, 
         *rdispl = counts + 3 * size;
     for (int j = 1; j < size; j++) sdispl[j] = sdispl[j - 1] + scount[j - 1];
     memcpy(rdispl, sdispl, (size_t)size * sizeof *rdispl); /* scratch: where each goes */
-    for (size_t i = 0; i < m; i++)
-        for (int j = 0; t->sent[i] && j < size; j++) {
-            if (j == rank || ext[2 * j] > ext[2 * j + 1]) continue;
-            const unsigned char *r = rec + i * rs;
-            if (gap(pos_val(r, cut), ext[2 * j], ext[2 * j + 1], wrap, side) <= h)
-                memcpy(send + (size_t)rdispl[j]++ * rs, r, rs);
-        }
+    for (size_t i = 0; i < m; i++) {
+        const unsigned char *r = rec + i * rs;
+        const long k = strip_of(st, pos_val(r, cut));
+        for (int j = 0; t->sent[i] && j < size; j++)
+            if (j != rank && near_rank(st, j, k)) memcpy(send + (size_t)rdispl[j]++ * rs, r, rs);
+    }
     MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
     rdispl[0] = 0;
     for (int j = 1; j < size; j++) rdispl[j] = rdispl[j - 1] + rcount[j - 1];
@@ -355,24 +371,26 @@ static boids_status far_nearest(MPI_Comm comm, tile_set *t, const boids_params *
     return s;
 }
 
-/* Each own boid's count and nearest distance, summed at its part in id order. */
+/* Each own boid's count and nearest distance, summed at its part in id order: records of
+ * (id, squared distance, count as uint32: at most N - 1). */
 typedef struct boid_val {
-    double *nn2, *cnt;
+    double *nn2;
+    uint32_t *cnt;
     size_t first, n; /* the part's first id and its boids */
 } boid_val;
 
-enum { VAL_BYTES = 4 + 8 + 8 };
+enum { VAL_BYTES = 4 + 8 + 4 };
 
 static void place_val(void *ctx, const unsigned char *r) {
     const boid_val *v = ctx;
     const size_t i = rec_gid(r) - v->first;
     memcpy(&v->nn2[i], r + 4, 8);
-    memcpy(&v->cnt[i], r + 12, 8);
+    memcpy(&v->cnt[i], r + 12, 4);
 }
 
 static void add_vals(void *ctx, double *sum) {
     const boid_val *v = ctx;
-    for (size_t i = 0; i < v->n; i++) sum[0] += sqrt(v->nn2[i]), sum[1] += v->cnt[i];
+    for (size_t i = 0; i < v->n; i++) sum[0] += sqrt(v->nn2[i]), sum[1] += (double)v->cnt[i];
 }
 
 static boids_status part_sums(MPI_Comm comm, const tile_set *t, size_t n, size_t first, size_t cnt,
@@ -382,20 +400,21 @@ static boids_status part_sums(MPI_Comm comm, const tile_set *t, size_t n, size_t
     boids_status s = BOIDS_OK;
     if (!rec || !v.nn2 || !v.cnt) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     for (size_t i = 0; !s && i < t->own; i++) {
-        const double c = (double)t->cnt[i];
+        const uint32_t c = (uint32_t)t->cnt[i];
         memcpy(rec + i * VAL_BYTES, &t->gid[i], 4);
         memcpy(rec + i * VAL_BYTES + 4, &t->nn2[i], 8);
-        memcpy(rec + i * VAL_BYTES + 12, &c, 8);
+        memcpy(rec + i * VAL_BYTES + 12, &c, 4);
     }
     if (!(s = mpi_parts_agree(comm, s, err)))
         s = mpi_parts_route(comm, n, rec, t->own, VAL_BYTES, place_val, &v, err);
+    free(rec);
     if (!s) {
         double sum[2] = {0, 0};
         chain(comm, sum, 2, add_vals, &v);
         out->nn_distance = n > 1 ? sum[0] / (double)n : NAN;
         out->neighbours = sum[1] / (double)n;
     }
-    free(rec), free(v.nn2), free(v.cnt);
+    free(v.nn2), free(v.cnt);
     return s;
 }
 
@@ -517,85 +536,210 @@ static boids_status components(MPI_Comm comm, const tile_set *t, size_t n, boids
     return s;
 }
 
-/* The number fluctuations: the finest level's box counts summed on rank 0. */
-static boids_status fluct(MPI_Comm comm, const boids_flock *part, const boids_params *p, int dim,
-                          size_t n, boids_fluct *out, boids_error *err) {
-    int rank;
+/* log2 of a power of two. */
+static int log2_of(long m) {
+    int l = 0;
+    while ((1L << l) < m) l++;
+    return l;
+}
+
+static size_t power(long m, int dim) {
+    return (size_t)m * (size_t)m * (dim == 3 ? (size_t)m : 1);
+}
+
+/* The number fluctuations from the ranks' own boids (own: m position records): each rank
+ * counts its boids into the finest level's rows they fall in (the tiles are slabs along the
+ * last axis, the rows' axis: a band of rows); the rows go, summed, to the rank of their
+ * group (G groups of whole rows, G a power of two, at least the ranks where the level has
+ * that many rows), which coarsens each group alone down to G rows and adds the sums of each
+ * level; rank 0 takes the sums and the G rows of level G, from which it makes the coarser
+ * levels. Every count and sum is an integer: the levels are one process's. */
+static boids_status fluct(MPI_Comm comm, const unsigned char *own, size_t m, const boids_params *p,
+                          int dim, size_t n, boids_fluct *out, boids_error *err) {
+    int rank, size;
     MPI_Comm_rank(comm, &rank);
-    const long m = boids_fluct_finest(n, dim);
+    MPI_Comm_size(comm, &size);
+    const long mm = boids_fluct_finest(n, dim);
     *out = (boids_fluct){0};
     out->alpha = NAN;
-    if (m == 1) return BOIDS_OK;
-    const size_t boxes = (size_t)pow((double)m, dim);
-    const double side[3] = {p->width, p->height, p->depth}, *pos[3] = {part->x, part->y, part->z};
+    if (mm == 1) return BOIDS_OK;
+    const size_t pr = pos_bytes(dim), row = power(mm, dim) / (size_t)mm;
+    const double side[3] = {p->width, p->height, p->depth};
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, w[3] = {0, 0, 0};
     for (int a = 0; a < dim; a++) {
-        lo[a] = 0, w[a] = side[a];
+        lo[a] = 0, w[a] = side[a], hi[a] = -INFINITY;
         if (p->boundary != BOIDS_BOUNDARY_OPEN) continue;
-        lo[a] = hi[a] = pos[a][0];
-        for (size_t i = 0; i < part->n; i++)
-            lo[a] = fmin(lo[a], pos[a][i]), hi[a] = fmax(hi[a], pos[a][i]);
+        lo[a] = INFINITY;
+        for (size_t i = 0; i < m; i++)
+            lo[a] = fmin(lo[a], pos_val(own + i * pr, a)),
+            hi[a] = fmax(hi[a], pos_val(own + i * pr, a));
     }
-    if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+    if (p->boundary == BOIDS_BOUNDARY_OPEN) { /* the whole flock's bounding box */
         MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPI_DOUBLE, MPI_MIN, comm);
         MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPI_DOUBLE, MPI_MAX, comm);
         for (int a = 0; a < dim; a++) w[a] = hi[a] - lo[a];
     }
-    uint32_t *count = calloc(boxes, sizeof *count);
-    boids_status s =
-        count ? BOIDS_OK
-              : boids_error_set(err, BOIDS_ERR_NOMEM,
-                                "number fluctuations: out of memory for %zu boxes", boxes);
-    if ((s = mpi_parts_agree(comm, s, err))) return s;
-    boids_fluct_count(part, dim, lo, w, m, count);
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : count, count, (int)boxes, MPI_UINT32_T, MPI_SUM, 0, comm);
-    if (rank == 0) s = boids_fluct_from_counts(count, n, m, dim, w, out, err);
-    free(count);
+    long band[2] = {mm, -1}, *bands = malloc(2 * (size_t)size * sizeof *bands);
+    for (size_t i = 0; i < m; i++) {
+        double x[3] = {0, 0, 0};
+        for (int a = 0; a < dim; a++) x[a] = pos_val(own + i * pr, a);
+        const long r = (long)(boids_fluct_box(x, dim, lo, w, mm) / row);
+        band[0] = r < band[0] ? r : band[0], band[1] = r > band[1] ? r : band[1];
+    }
+    long groups = 2;
+    while (groups < size && groups < mm) groups *= 2;
+    const long per = mm / groups; /* rows a group */
+    /* rank j's rows: [first(j), first(j + 1)) */
+#define FIRST_ROW(j) ((long)((long)(j)*groups / size) * per)
+    const long j0 = FIRST_ROW(rank), j1 = FIRST_ROW(rank + 1), mine_rows = j1 - j0;
+    const long bl = band[1] >= band[0] ? band[1] - band[0] + 1 : 0;
+    const int levels = log2_of(mm);
+    const size_t grow_g = power(groups, dim) / (size_t)groups; /* level G: a row's boxes */
+    uint32_t *counts = calloc((size_t)bl * row + 1, sizeof *counts);
+    uint32_t *mine = calloc((size_t)mine_rows * row + 1, sizeof *mine);
+    /* a group's coarser levels, in turn (the first: half its rows, half a row's boxes) */
+    uint32_t *a = malloc(((size_t)per * row / 2 + 1) * sizeof *a);
+    uint32_t *b = malloc(((size_t)per * row / 2 + 1) * sizeof *b);
+    uint32_t *gout = malloc((size_t)(mine_rows / per) * grow_g * sizeof *gout + 1);
+    int *cnt = calloc(6 * (size_t)size, sizeof *cnt);
+    uint64_t sums[BOIDS_FLUCT_MAX_LEVELS] = {0};
+    boids_status s = BOIDS_OK;
+    if (!bands || !counts || !mine || !a || !b || !gout || !cnt)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "number fluctuations: out of memory");
+    if (!(s = mpi_parts_agree(comm, s, err))) {
+        for (size_t i = 0; i < m; i++) {
+            double x[3] = {0, 0, 0};
+            for (int k = 0; k < dim; k++) x[k] = pos_val(own + i * pr, k);
+            counts[boids_fluct_box(x, dim, lo, w, mm) - (size_t)band[0] * row]++;
+        }
+        MPI_Allgather(band, 2, MPI_LONG, bands, 2, MPI_LONG, comm);
+        int *sc = cnt, *sd = cnt + size, *rc = cnt + 2 * size, *rd = cnt + 3 * size;
+        long *from = (long *)malloc(2 * (size_t)size * sizeof *from); /* each source's rows */
+        size_t got = 0;
+        for (int j = 0; j < size; j++) { /* mine to rank j; rank j's to me */
+            const long o0 = band[0] > FIRST_ROW(j) ? band[0] : FIRST_ROW(j);
+            const long o1 = band[1] + 1 < FIRST_ROW(j + 1) ? band[1] + 1 : FIRST_ROW(j + 1);
+            sc[j] = o1 > o0 ? (int)((size_t)(o1 - o0) * row) : 0;
+            sd[j] = o1 > o0 ? (int)((size_t)(o0 - band[0]) * row) : 0;
+            const long f0 = bands[2 * j] > j0 ? bands[2 * j] : j0;
+            const long f1 = bands[2 * j + 1] + 1 < j1 ? bands[2 * j + 1] + 1 : j1;
+            rc[j] = f1 > f0 ? (int)((size_t)(f1 - f0) * row) : 0;
+            rd[j] = (int)got;
+            got += (size_t)rc[j];
+            if (from) from[2 * j] = f0;
+        }
+        uint32_t *recv = malloc(got * sizeof *recv + 1);
+        s = recv && from
+                ? BOIDS_OK
+                : boids_error_set(err, BOIDS_ERR_NOMEM, "number fluctuations: out of memory");
+        if (!(s = mpi_parts_agree(comm, s, err))) {
+            MPI_Alltoallv(counts, sc, sd, MPI_UINT32_T, recv, rc, rd, MPI_UINT32_T, comm);
+            for (int j = 0; j < size; j++)
+                for (int k = 0; k < rc[j]; k++)
+                    mine[(size_t)(from[2 * j] - j0) * row + (size_t)k] += recv[rd[j] + k];
+        }
+        free(recv), free(from);
+    }
+    size_t nout = 0;
+    for (long g0 = j0; !s && g0 < j1; g0 += per) { /* each group: levels mm .. G */
+        const uint32_t *cur = mine + (size_t)(g0 - j0) * row;
+        long rows = per, ml = mm;
+        uint32_t *next = a, *other = b;
+        for (int l = levels - 1;; l--, ml /= 2) {
+            const size_t boxes = power(ml, dim);
+            sums[l] += boids_fluct_sum(cur, (size_t)rows * (boxes / (size_t)ml), n / boxes);
+            if (ml == groups) break;
+            boids_fluct_coarsen(cur, next, rows, ml / 2, dim);
+            rows /= 2, cur = next, next = other, other = (uint32_t *)cur;
+        }
+        memcpy(gout + nout, cur, grow_g * sizeof *gout);
+        nout += grow_g;
+    }
+    uint32_t *whole = NULL; /* level G on rank 0 */
+    if (!(s = mpi_parts_agree(comm, s, err))) {
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, levels, MPI_UINT64_T, MPI_SUM, 0, comm);
+        int *gc = cnt + 4 * size, *gd = cnt + 5 * size, k = (int)nout;
+        MPI_Gather(&k, 1, MPI_INT, gc, 1, MPI_INT, 0, comm);
+        for (int j = 1; rank == 0 && j < size; j++) gd[j] = gd[j - 1] + gc[j - 1];
+        if (rank == 0 && !(whole = malloc(power(groups, dim) * sizeof *whole)))
+            s = boids_error_set(err, BOIDS_ERR_NOMEM, "number fluctuations: out of memory");
+        if (!(s = mpi_parts_agree(comm, s, err)))
+            MPI_Gatherv(gout, k, MPI_UINT32_T, whole, gc, gd, MPI_UINT32_T, 0, comm);
+    }
+    if (!s && rank == 0 && !(s = boids_fluct_from_counts(whole, n, groups, dim, w, out, err))) {
+        out->nlevels = (size_t)levels;
+        for (long ml = 2 * groups; ml <= mm; ml *= 2)
+            boids_fluct_level_set(&out->level[log2_of(ml) - 1], sums[log2_of(ml) - 1],
+                                  power(ml, dim), n, ml, dim, w);
+        boids_fluct_fit(out);
+    }
+#undef FIRST_ROW
+    free(bands), free(counts), free(mine), free(a), free(b), free(gout), free(cnt), free(whole);
     return mpi_parts_agree(comm, s, err);
 }
 
-boids_status mpi_part_observe(boids_backend *b, const boids_flock *part, int exact,
-                              const boids_params *p, boids_metrics *out, boids_fluct *fl,
-                              boids_error *err) {
+void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
+                            boids_metrics *out) {
+    out->order = mpi_part_order(comm, part, boids_flock_dim(part), n);
+    out->milling = milling(comm, part, p, boids_flock_dim(part), n);
+}
+
+boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, const boids_params *p,
+                              boids_metrics *out, boids_fluct *fl, boids_error *err) {
     MPI_Comm comm = mpi_flock_comm(b);
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     const size_t n = boids_backend_n(b);
-    const int dim = boids_flock_dim(part);
-    if (size == 1) { /* the part is the whole flock */
-        boids_status s = boids_metrics_compute(part, p, out, err);
-        return s || !fl ? s : boids_number_fluctuations(part, p, fl, err);
-    }
-    out->order = mpi_part_order(comm, part, dim, n);
-    out->milling = milling(comm, part, p, dim, n);
+    const int dim = p->dim;
+    const boids_flock *part = initial;
     const unsigned char *rec;
     size_t m, rs;
     boids_status s = mpi_flock_owned(b, NULL, NULL, &rec, &m, &rs, err);
     if ((s = mpi_parts_agree(comm, s, err))) return s;
     tile_set t = {0};
     unsigned char *own = malloc(pos_bytes(dim) * m + 1);
-    double *ext = malloc(2 * (size_t)size * sizeof *ext);
-    s = own && ext ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+    strips st = {0, 1, 1, p->boundary == BOIDS_BOUNDARY_WRAP, NULL};
+    s = own ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     if (!(s = mpi_parts_agree(comm, s, err)))
-        s = own_positions(comm, rec, m, rs, dim, exact ? part : NULL, n, own, err);
-    if (!s) { /* every rank's range of coordinates along the cut axis (lo > hi: no boid) */
-        double mine[2] = {INFINITY, -INFINITY};
-        for (size_t i = 0; i < m; i++) {
-            const double y = pos_val(own + i * pos_bytes(dim), dim - 1);
-            mine[0] = fmin(mine[0], y), mine[1] = fmax(mine[1], y);
+        s = own_positions(comm, rec, m, rs, dim, part, n, own, err);
+    if (!s) { /* the strips over the world, or the flock's extent on the open plane */
+        const double side = dim == 3 ? p->depth : p->height, h = p->vision_radius * (1 + 0x1p-16);
+        double lo = 0, hi = side;
+        if (p->boundary == BOIDS_BOUNDARY_OPEN) {
+            double ext[2] = {INFINITY, INFINITY}; /* -max: one MPI_MIN for both */
+            for (size_t i = 0; i < m; i++) {
+                const double y = pos_val(own + i * pos_bytes(dim), dim - 1);
+                ext[0] = fmin(ext[0], y), ext[1] = fmin(ext[1], -y);
+            }
+            MPI_Allreduce(MPI_IN_PLACE, ext, 2, MPI_DOUBLE, MPI_MIN, comm);
+            lo = ext[0], hi = -ext[1];
         }
-        MPI_Allgather(mine, 2, MPI_DOUBLE, ext, 2, MPI_DOUBLE, comm);
-        s = make_set(comm, own, m, dim, p, ext, &t, err);
+        const double nb = floor((hi - lo) / (h * (1 + 0x1p-16)));
+        st.nb = nb < 1 ? 1 : nb > 65536 ? 65536 : (long)nb;
+        st.lo = lo, st.w = (hi - lo) / (double)st.nb;
+        if (!(st.w > 0)) st.w = 1; /* every boid at one coordinate: one strip */
+        st.occ = calloc((size_t)size * (size_t)st.nb, 1);
+        s = st.occ ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
+        if (!(s = mpi_parts_agree(comm, s, err))) {
+            unsigned char *mine = st.occ + (size_t)rank * (size_t)st.nb;
+            for (size_t i = 0; i < m; i++)
+                mine[strip_of(&st, pos_val(own + i * pos_bytes(dim), dim - 1))] = 1;
+            MPI_Allgather(MPI_IN_PLACE, (int)st.nb, MPI_UNSIGNED_CHAR, st.occ, (int)st.nb,
+                          MPI_UNSIGNED_CHAR, comm);
+            s = make_set(comm, own, m, dim, p, &st, &t, err);
+        }
     }
-    free(own), free(ext);
+    if (!s && fl) s = fluct(comm, own, m, p, dim, n, fl, err);
+    free(own), free(st.occ);
     if (!s && t.set.n) s = boids_metrics_local(&t.set, t.own, p, t.cnt, t.nn2, t.label, err);
     if (!(s = mpi_parts_agree(comm, s, err))) s = far_nearest(comm, &t, p, dim, err);
     size_t first, cnt;
     boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
-    if (!s) s = part_sums(comm, &t, n, first, cnt, out, err);
     if (!s) s = components(comm, &t, n, out, err);
+    free(t.set.x), free(t.label), free(t.sent); /* what the sums need no more */
+    t.set.x = NULL, t.label = NULL, t.sent = NULL;
+    if (!s) s = part_sums(comm, &t, n, first, cnt, out, err);
     tile_free(&t);
-    if (!s && fl) s = fluct(comm, part, p, dim, n, fl, err);
     return s;
 }

@@ -73,15 +73,18 @@ boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock
 /* boids_order of the whole flock of n boids whose parts the ranks hold, on every rank. */
 double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n);
 
-/* boids_metrics_compute of the split flock b (mpi_flock.h) whose state at this step the
- * ranks hold in parts (part: this rank's, mpi_part_state's), and with fl non-NULL its
- * boids_number_fluctuations, with the bits of one process and no rank holding more than its
- * tile, a halo and its part (mpi_metrics.c says how); *out and *fl valid on rank 0. exact:
- * the parts hold values that b's float state rounds (the initial state, before any step),
- * which the tiles then take from the parts. */
-boids_status mpi_part_observe(boids_backend *b, const boids_flock *part, int exact,
-                              const boids_params *p, boids_metrics *out, boids_fluct *fl,
-                              boids_error *err);
+/* boids_metrics_compute of the split flock b (mpi_flock.h), with the bits of one process and
+ * no rank holding more than its tile, a halo and its part (mpi_metrics.c says how), in two
+ * calls: the sums over the boids in id order (order, milling) from the parts (part: this
+ * rank's, of the whole flock's n boids), on every rank; the pair metrics (nn_distance,
+ * neighbours, clusters, largest_cluster) and with fl non-NULL boids_number_fluctuations
+ * from the ranks' tiles, on rank 0. initial: before any step, this rank's part of the
+ * initial state, whose values b's float state rounds (the tiles then take them from the
+ * parts); NULL after. More than one rank. */
+void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
+                            boids_metrics *out);
+boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, const boids_params *p,
+                              boids_metrics *out, boids_fluct *fl, boids_error *err);
 
 /* boids_state_save_seeded(path, whole flock, noise_seed) with the parts of an N-boid flock
  * written by their ranks at once (MPI-IO), rank 0 writing the header and the sidecar: the

@@ -124,13 +124,26 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
     return s;
 }
 
-/* The metrics (and number fluctuations) of the parts and tiles, reduced (mpi_part_observe). */
+/* The metrics (and number fluctuations) of the parts and tiles, reduced (mpi_parts.h): the
+ * sums in id order from the parts, which are then freed (before step 0's the initial ones,
+ * which the tiles take their values from), the pair metrics from the tiles. One rank holds
+ * the whole flock as its part. */
 static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
                             boids_metrics *m, boids_fluct *fl, boids_error *err) {
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     boids_flock mine = {0};
     size_t first;
     boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
-    if (!s) s = mpi_part_observe(b, part ? part : &mine, part != NULL, p, m, fl, err);
+    const boids_flock *f = part ? part : &mine;
+    if (!s && size == 1) {
+        s = boids_metrics_compute(f, p, m, err);
+        if (!s && fl) s = boids_number_fluctuations(f, p, fl, err);
+    } else if (!s) {
+        mpi_part_order_milling(MPI_COMM_WORLD, f, p, boids_backend_n(b), m);
+        boids_flock_free(&mine);
+        s = mpi_tile_observe(b, part, p, m, fl, err);
+    }
     boids_flock_free(&mine);
     return s;
 }
