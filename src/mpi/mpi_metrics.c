@@ -181,40 +181,57 @@ static void take_answer(void *ctx, const unsigned char *r) {
     memcpy(o + 4, r + 8, 8 * (size_t)f->dim);
 }
 
-/* This rank's m boids (records rec of rs bytes) as position records into own: from the
- * records, or with part (the parts hold values that the records rounded: the initial state)
- * from the parts. */
-static boids_status own_positions(MPI_Comm comm, const unsigned char *rec, size_t m, size_t rs,
-                                  int dim, const boids_flock *part, size_t n, unsigned char *own,
-                                  boids_error *err) {
-    const size_t pr = pos_bytes(dim), ar = pr + 4;
-    if (!part) {
-        for (size_t i = 0; i < m; i++) {
-            memcpy(own + i * pr, rec + i * rs, 4);
-            for (int a = 0; a < dim; a++) {
-                const double v = rec_val(rec + i * rs, a);
-                memcpy(own + i * pr + 4 + 8 * (size_t)a, &v, sizeof v);
-            }
-        }
-        return BOIDS_OK;
-    }
+/* A boids_tile_keep: the ids of one share (those equal to it modulo SHARES). */
+enum { SHARES = 8 };
+
+static int in_share(const void *ctx, uint32_t g) {
+    return g % SHARES == *(const uint32_t *)ctx;
+}
+
+/* This rank's boids as *m position records into *own (allocated here): read back from b a
+ * share of the ids at a time (the backend's buffer for them is a share's, not the tile's),
+ * their positions from the records, or with part (the parts hold values that the records
+ * rounded: the initial state) from the parts. */
+static boids_status own_positions(MPI_Comm comm, boids_backend *b, int dim, const boids_flock *part,
+                                  size_t n, unsigned char **own, size_t *m, boids_error *err) {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+    const size_t pr = pos_bytes(dim), ar = pr + 4, each = part ? 8 : pr;
+    const unsigned char *rec;
+    size_t k, rs, total = 0;
+    boids_status s = BOIDS_OK;
+    for (uint32_t q = 0; !s && q < SHARES; q++) /* how many */
+        if (!(s = mpi_flock_owned(b, in_share, &q, &rec, &k, &rs, err))) total += k;
+    unsigned char *out = s ? NULL : malloc(total * pr + 1), *ask = part ? out : NULL;
+    if (!s && !out) s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for its boids");
+    size_t at = 0;
+    for (uint32_t q = 0; !s && q < SHARES; q++) { /* the positions, or the ids to ask for */
+        if ((s = mpi_flock_owned(b, in_share, &q, &rec, &k, &rs, err))) break;
+        for (size_t i = 0; i < k && at < total; i++, at++) {
+            unsigned char *o = out + at * each;
+            const int32_t me = rank;
+            memcpy(o, rec + i * rs, 4);
+            if (part) memcpy(o + 4, &me, 4);
+            for (int a = 0; !part && a < dim; a++) {
+                const double v = rec_val(rec + i * rs, a);
+                memcpy(o + 4 + 8 * (size_t)a, &v, sizeof v);
+            }
+        }
+    }
+    *own = out, *m = at;
+    if ((s = mpi_parts_agree(comm, s, err)) || !part) return s;
+    /* the initial state: each rank's ids asked of the parts, answered with their positions */
     size_t first, cnt;
     boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
-    fetch f = {0, dim, malloc(8 * cnt + 8), own};
-    unsigned char *ask = malloc(8 * m + 8), *answer = malloc(ar * cnt + 1);
-    boids_status s = BOIDS_OK;
-    if (!f.req || !ask || !answer)
+    unsigned char *asked = malloc(8 * at + 1);
+    fetch f = {0, dim, malloc(8 * cnt + 8), out};
+    unsigned char *answer = malloc(ar * cnt + 1);
+    if (!asked || !f.req || !answer)
         s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the initial positions");
-    for (size_t i = 0; !s && i < m; i++) {
-        const int32_t me = rank;
-        memcpy(ask + 8 * i, rec + i * rs, 4);
-        memcpy(ask + 8 * i + 4, &me, 4);
-    }
+    if (asked) memcpy(asked, ask, 8 * at);
     if (!(s = mpi_parts_agree(comm, s, err)))
-        s = mpi_parts_route(comm, n, ask, m, 8, take_request, &f, err);
+        s = mpi_parts_route(comm, n, asked, at, 8, take_request, &f, err);
     const double *pos[3] = {part->x, part->y, part->z};
     for (size_t i = 0; !s && i < f.got; i++) { /* every id of the part is asked once */
         const uint32_t g = rec_gid(f.req + 8 * i);
@@ -222,10 +239,10 @@ static boids_status own_positions(MPI_Comm comm, const unsigned char *rec, size_
         for (int a = 0; a < dim; a++)
             memcpy(answer + ar * i + 8 + 8 * (size_t)a, &pos[a][g - first], 8);
     }
-    const size_t asked = f.got;
+    const size_t got = f.got;
     f.got = 0;
-    if (!s) s = mpi_parts_send(comm, answer, asked, ar, asking_rank, NULL, take_answer, &f, err);
-    free(f.req), free(ask), free(answer);
+    if (!s) s = mpi_parts_send(comm, answer, got, ar, asking_rank, NULL, take_answer, &f, err);
+    free(f.req), free(asked), free(answer);
     return s;
 }
 
@@ -692,17 +709,11 @@ boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, cons
     MPI_Comm_size(comm, &size);
     const size_t n = boids_backend_n(b);
     const int dim = p->dim;
-    const boids_flock *part = initial;
-    const unsigned char *rec;
-    size_t m, rs;
-    boids_status s = mpi_flock_owned(b, NULL, NULL, &rec, &m, &rs, err);
-    if ((s = mpi_parts_agree(comm, s, err))) return s;
     tile_set t = {0};
-    unsigned char *own = malloc(pos_bytes(dim) * m + 1);
+    unsigned char *own = NULL;
+    size_t m = 0;
     strips st = {0, 1, 1, p->boundary == BOIDS_BOUNDARY_WRAP, NULL};
-    s = own ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    if (!(s = mpi_parts_agree(comm, s, err)))
-        s = own_positions(comm, rec, m, rs, dim, part, n, own, err);
+    boids_status s = own_positions(comm, b, dim, initial, n, &own, &m, err);
     if (!s) { /* the strips over the world, or the flock's extent on the open plane */
         const double side = dim == 3 ? p->depth : p->height, h = p->vision_radius * (1 + 0x1p-16);
         double lo = 0, hi = side;
