@@ -1,26 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* The split flock's metrics and number fluctuations without a gather (mpi_parts.h,
- * mpi_part_observe): no rank holds more than its tile, its halo and its part of the ids.
+ * mpi_part_order_milling and mpi_tile_observe): no rank holds more than its tile, its halo
+ * and its part of the ids.
  *
  * - order and milling are sums over the boids in id order: the parts add them in turn, rank
  *   0's first (mpi_part_order; milling's centre sums, then its angular momentum).
  * - neighbours, nn_distance and the clusters look at pairs: each rank measures its own boids
- *   over its tile and a halo, the other ranks' boids within H = vision_radius (1 + 2^-16) of
- *   the range of its boids' coordinates along the cut axis (the last: the tiles are slabs of
- *   whole rows), through the grid boids_metrics_compute uses (obs_part.h), so each boid's
- *   count and nearest distance are the same doubles. A nearest neighbour farther than
- *   vision_radius may lie beyond the halo: those boids' positions go to every rank (in
- *   rounds of at most ROUND points a rank), each rank finds its nearest boid to each, and the
- *   minimum over the ranks (exact: a minimum of the same doubles) is the boid's. The counts
- *   and distances then go to the parts of their ids and are summed in id order as one
- *   process sums them.
+ *   over its tile and a halo through the grid boids_metrics_compute uses (obs_part.h), so
+ *   each boid's count and nearest distance are the same doubles. The halo: the cut axis (the
+ *   last: the tiles are slabs of whole rows) in strips at least H = vision_radius
+ *   (1 + 2^-16) wide, each rank's occupied strips known to all; a boid goes to every other
+ *   rank with a boid in its strip or the two beside it, so a rank's halo holds every boid
+ *   within H of its own. A nearest neighbour at vision_radius or farther may lie beyond it:
+ *   those boids' positions go to every rank (in rounds of at most ROUND points in all),
+ *   each rank finds its nearest boid to each, and the minimum over the ranks (exact: a
+ *   minimum of the same doubles) is the boid's. The counts and distances then go to the
+ *   parts of their ids and are summed in id order as one process sums them.
  * - components: each rank joins the pairs within vision_radius over its tile and halo; a
  *   component without a halo boid is the whole flock's (a boid of the tile within reach of
  *   another rank's boid has it in its halo); the others reach rank 0 as pairs of ids (each
  *   halo boid with its component's root, each boid sent as halo with its own) and the
  *   components' sizes, joined there. Counts and sizes are integers: the result is exact.
- * - number fluctuations: the boxes' counts of the finest level summed over the ranks on rank
- *   0 (integers), which makes the levels and the fit from them. */
+ * - number fluctuations: the finest level's box counts by groups of whole rows, each group
+ *   summed and coarsened by one rank, rank 0 making the coarse levels (fluct below); all
+ *   integers, so the levels are one process's. */
 #include "mpi_parts.h"
 
 #include <math.h>
@@ -340,15 +343,17 @@ static boids_status far_nearest(MPI_Comm comm, tile_set *t, const boids_params *
     MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     if (most == 0) return BOIDS_OK;
     const size_t all = t->set.n;
+    const int per = size < ROUND ? ROUND / size : 1;   /* points a rank sends in a round */
     uint32_t *ids = malloc(2 * all * sizeof *ids + 1); /* (gid, index) by gid */
     int *cnt = malloc(2 * (size_t)size * sizeof *cnt);
-    size_t *at = malloc(ROUND * sizeof *at + 1);
-    double *q = malloc((size_t)size * ROUND * (size_t)dim * sizeof *q);
-    double *best = malloc((size_t)size * ROUND * sizeof *best);
-    uint32_t *qid = malloc((size_t)size * ROUND * sizeof *qid);
-    size_t *skip = malloc((size_t)size * ROUND * sizeof *skip);
-    double *mq = malloc(ROUND * (size_t)dim * sizeof *mq);
-    uint32_t *mid = malloc(ROUND * sizeof *mid);
+    const size_t most_in = (size_t)size * (size_t)per; /* a round's points at the most */
+    size_t *at = malloc((size_t)per * sizeof *at);
+    double *q = malloc(most_in * (size_t)dim * sizeof *q);
+    double *best = malloc(most_in * sizeof *best);
+    uint32_t *qid = malloc(most_in * sizeof *qid);
+    size_t *skip = malloc(most_in * sizeof *skip);
+    double *mq = malloc((size_t)per * (size_t)dim * sizeof *mq);
+    uint32_t *mid = malloc((size_t)per * sizeof *mid);
     boids_status s = BOIDS_OK;
     if (!ids || !cnt || !at || !q || !best || !qid || !skip || !mq || !mid)
         s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the far nearest neighbours");
@@ -358,9 +363,9 @@ static boids_status far_nearest(MPI_Comm comm, tile_set *t, const boids_params *
     }
     const double *pos[3] = {t->set.x, t->set.y, t->set.z};
     size_t next = 0; /* the next own boid to look at */
-    for (unsigned long done = 0; !s && done < most; done += ROUND) {
+    for (unsigned long done = 0; !s && done < most; done += (unsigned long)per) {
         int k = 0;
-        for (; next < t->own && k < ROUND; next++) {
+        for (; next < t->own && k < per; next++) {
             if (t->nn2[next] < r2) continue;
             at[k] = next;
             mid[k] = t->gid[next];
