@@ -50,6 +50,31 @@ typedef enum boids_alignment {
                                  * agent's own */
 } boids_alignment;
 
+typedef enum boids_species_rule {
+    BOIDS_RULE_NONE = 0,  /* no rule between the two species */
+    BOIDS_RULE_AVOID = 1, /* separation from the other species' boids within the rule's radius */
+    BOIDS_RULE_FLEE = 2,  /* steer away from the other species' boids within the radius */
+    BOIDS_RULE_CHASE = 3  /* steer towards the nearest of the other species' boids within it */
+} boids_species_rule;
+
+/* The most species a flock may have (the key `species`), and the parameters of one species
+ * beyond species 0, whose values are the model's own keys (max_speed, noise, ...). */
+#define BOIDS_MAX_SPECIES 4
+
+typedef struct boids_species {
+    long count;               /* its boids: a contiguous range of ids (docs/model.md) */
+    double speed;             /* as `speed` (Vicsek v0) */
+    double max_speed;         /* as `max_speed` */
+    double min_speed;         /* as `min_speed` */
+    double max_force;         /* as `max_force` */
+    double vision_radius;     /* as `vision_radius` */
+    double separation_radius; /* as `separation_radius` */
+    double separation_weight; /* as `separation_weight` */
+    double alignment_weight;  /* as `alignment_weight` */
+    double cohesion_weight;   /* as `cohesion_weight` */
+    double noise;             /* as `noise` (Vicsek eta) */
+} boids_species;
+
 typedef struct boids_params {
     /* Model. */
     int model; /* boids_model: "reynolds" or "vicsek" */
@@ -124,7 +149,39 @@ typedef struct boids_params {
                        * [0, 1000]; 0 = no field */
     double field_x, field_y, field_z; /* its direction (normalised; z read in 3-D only); not
                                        * zero where field > 0 */
+
+    /* Species (docs/model.md, "Species"): `species` kinds S in [1, BOIDS_MAX_SPECIES]; 1 is
+     * the model above exactly. A boid's species is a function of its id: species 1 holds ids
+     * [0, c1), species 2 the next c2, species 3 the next c3 (cs = sp[s - 1].count, the keys
+     * species_count.s), species 0 the rest. Species 0's parameters are the model's keys;
+     * species s >= 1 has its own (keys KEY.s, e.g. max_speed.2), which a preset sets to its
+     * species 0 values. */
+    long species;
+    boids_species sp[BOIDS_MAX_SPECIES - 1]; /* species 1 .. 3 */
+    /* coupling[i][j] (key coupling.i.j): the weight of species j's velocities and offsets
+     * (Reynolds alignment and cohesion) or headings (Vicsek) in species i's sums; [0, 1000],
+     * 1 by default; 0 ignores that kind. */
+    double coupling[BOIDS_MAX_SPECIES][BOIDS_MAX_SPECIES];
+    /* Reynolds boids of species i towards species j's (keys rule.i.j, rule_radius.i.j,
+     * rule_weight.i.j): a boids_species_rule acting on the boids within the radius, with its
+     * steering force times the weight. */
+    int rule[BOIDS_MAX_SPECIES][BOIDS_MAX_SPECIES];
+    double rule_radius[BOIDS_MAX_SPECIES][BOIDS_MAX_SPECIES];
+    double rule_weight[BOIDS_MAX_SPECIES][BOIDS_MAX_SPECIES];
 } boids_params;
+
+/* The parameters species s (0 .. species - 1) moves by: p with the model's keys (speed,
+ * max_speed, min_speed, max_force, vision_radius, separation_radius, the three weights,
+ * noise) replaced by species s's values (species 0: p itself). */
+boids_params boids_params_of_species(const boids_params *p, int s);
+
+/* The species of boid `id` under p (0 when species = 1). */
+int boids_species_of(const boids_params *p, unsigned long long id);
+
+/* The largest distance at which a boid can act on another under p: the vision radius, or
+ * with species the largest of every species' vision radius and every rule's radius. The
+ * grids' cells are at least this wide. */
+double boids_params_reach(const boids_params *p);
 
 /* The `lab` defaults of seed 002: 900 x 560 wrap, N 1500, radii 50 / 20, max speed
  * 180 length/s, min speed 60, max force 6 (max speed / 30) per step, dt 1/60 s. */

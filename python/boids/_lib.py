@@ -28,6 +28,19 @@ class BoidsError(ValueError):
         self.status = status
 
 
+MAX_SPECIES = 4
+
+
+class Species(ctypes.Structure):
+    """boids_species (include/boids/params.h): one species' own parameters."""
+
+    _fields_ = [("count", ctypes.c_long)] + [
+        (name, ctypes.c_double) for name in (
+            "speed", "max_speed", "min_speed", "max_force", "vision_radius",
+            "separation_radius", "separation_weight", "alignment_weight", "cohesion_weight",
+            "noise")]
+
+
 class Params(ctypes.Structure):
     """boids_params (include/boids/params.h), field for field in declaration order."""
 
@@ -79,6 +92,12 @@ class Params(ctypes.Structure):
         ("field_x", ctypes.c_double),
         ("field_y", ctypes.c_double),
         ("field_z", ctypes.c_double),
+        ("species", ctypes.c_long),
+        ("sp", Species * (MAX_SPECIES - 1)),
+        ("coupling", (ctypes.c_double * MAX_SPECIES) * MAX_SPECIES),
+        ("rule", (ctypes.c_int * MAX_SPECIES) * MAX_SPECIES),
+        ("rule_radius", (ctypes.c_double * MAX_SPECIES) * MAX_SPECIES),
+        ("rule_weight", (ctypes.c_double * MAX_SPECIES) * MAX_SPECIES),
     ]
 
 

@@ -11,6 +11,7 @@ from boids import _lib
 
 MIRRORS = {
     "boids_params": _lib.Params,
+    "boids_species": _lib.Species,
     "boids_error": _lib.Error,
     "boids_flock": _lib.FlockC,
     "boids_metrics": _lib.Metrics,
@@ -57,7 +58,23 @@ def test_key_table_offsets_match_params_fields():
     count = ctypes.c_size_t()
     table = _lib.core.boids_param_table(ctypes.byref(count))
     keys = {table[i].key.decode(): table[i].offset for i in range(count.value)}
-    assert keys == {name: getattr(_lib.Params, name).offset for name, _ in _lib.Params._fields_}
+
+    def offset(key):
+        # KEY.s: species s's field of boids_species; KEY.i.j: entry [i][j] of a matrix.
+        parts = key.replace("species_count", "count").split(".")
+        if len(parts) == 2:
+            s = int(parts[1])
+            return (_lib.Params.sp.offset + (s - 1) * ctypes.sizeof(_lib.Species) +
+                    getattr(_lib.Species, parts[0]).offset)
+        if len(parts) == 3:
+            field = getattr(_lib.Params, parts[0])
+            row = field.size // _lib.MAX_SPECIES
+            return field.offset + int(parts[1]) * row + int(parts[2]) * (row // _lib.MAX_SPECIES)
+        return getattr(_lib.Params, key).offset
+
+    assert {k: offset(k) for k in keys} == keys
+    arrays = {"sp", "coupling", "rule", "rule_radius", "rule_weight"}
+    assert {n for n, _ in _lib.Params._fields_} - arrays == {k for k in keys if "." not in k}
 
 
 def test_metric_names_are_the_csv_columns():

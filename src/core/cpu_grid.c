@@ -276,6 +276,10 @@ static inline uint32_t group_width(const steer_ctx *x) {
  * model is a branch per group to a kernel inlined here (no call through a pointer). */
 static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int nr,
                          const uint32_t k[D], uint32_t span, uint32_t b, uint32_t e, int vicsek) {
+    if (x->ks) {
+        species_group(x, &(cell_group){r, nr, {0}, b, e - b}, vicsek);
+        return;
+    }
     cell_group q = {r, nr, {0}, 0, 0};
     for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
     q.wrap[0] = q.wrap[0] || needs_wrap(g->wrap, k[0] + span - 1, g->n[0]);
@@ -384,7 +388,9 @@ static int same_geom(const geom *a, const geom *b) {
  * changes no boid's sums, so neither does the grouping nor the thread count. */
 static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                          const boids_params *p) {
-    const int simd = use_simd(c);
+    grid_k ks[BOIDS_MAX_SPECIES]; /* species: scalar, each species' constants */
+    if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
+    const int simd = p->species > 1 ? 0 : use_simd(c);
     const cell_out co = cell_out_of(g, c->cells.cell_of);
     c->cells_ready = next_cells(c, g, p, k, simd);
     if (c->cells_ready) c->cells_geom = *g;
@@ -397,7 +403,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
                          simd,
                          win,
                          c->tiled ? c->gid : NULL,
-                         c->cells_ready ? &co : NULL};
+                         c->cells_ready ? &co : NULL,
+                         p->species > 1 ? ks : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
@@ -421,7 +428,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL, NULL};
+        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL, NULL, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
     RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
@@ -487,10 +494,6 @@ static boids_status begin(cpu_grid *c, const boids_params *p, const boids_intera
     return st;
 }
 
-static double now_s(void) {
-    return mono_seconds();
-}
-
 /* Whether the next step runs on all threads: each count once first, then the running one,
  * or the other when its try is due. */
 static int pick_all(const thread_pick *k) {
@@ -539,7 +542,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
     /* backend.c steps a tile once per upload: its whole flock's box does not follow. */
     for (unsigned s = 0; s < steps; s++, c->t++) {
         const int all = parallel && (!adapt || pick_all(&c->pick));
-        const double t0 = adapt ? now_s() : 0;
+        const double t0 = adapt ? mono_seconds() : 0;
         c->run_threads = all ? c->threads : 1;
         if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
         if (c->tiled && (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, &c->tile, &g, &w,
@@ -551,7 +554,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
             steer_topo(c, &g, &w, &k, p);
         else
             steer_metric(c, &g, &w, &k, p);
-        if (adapt) pick_record(&c->pick, all, now_s() - t0);
+        if (adapt) pick_record(&c->pick, all, mono_seconds() - t0);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
         c->cur.id = c->snap.id;

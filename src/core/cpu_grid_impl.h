@@ -303,6 +303,7 @@ typedef struct steer_ctx {
     const grid_win *win;   /* the rows the grid numbers */
     const uint32_t *gid;   /* tile mode: the global id of each local id (the noise's); else NULL */
     const cell_out *cells; /* the SIMD Reynolds move writes the new cells there (or NULL) */
+    const grid_k *ks; /* species > 1: each species' constants (cpu_grid_species.c); else NULL */
 } steer_ctx;
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new

@@ -81,6 +81,7 @@ typedef struct RULES_FN(cpu_ref) {
     uint32_t t;          /* the Vicsek noise stream's step index: the uploaded step + steps since */
     uint32_t *out_count; /* neighbours(): where neighbour_boid writes, id order */
     uint64_t *out_hash;
+    const K *ks; /* species > 1: each species' constants (rules_k_species), during a step */
 } REF;
 
 /* One block of boid i's scan: offsets (per axis) and squared distances to the boids j0 ..
@@ -237,9 +238,43 @@ static size_t RULES_FN(topo_gather)(const REF *c, const K *k, const boids_params
     return m;
 }
 
+/* Boid i's acceleration with species (metric neighbours): the others within its species'
+ * reach in index order, each added to its flocking sums if it sees it and to its rules
+ * (rules_sp_add). */
+static void RULES_FN(reynolds_boid_sp)(REF *c, const boids_params *p, size_t i, BLOCKT *b) {
+    const boids_flock *f = &c->state;
+    const K *k = &c->ks[RULES_FN(rules_species_of)(c->ks, i)];
+    double pi[D], vi[D], pj[D], vj[D], d[D];
+    (void)p;
+    RULES_FN(boid)(f, i, pi, vi);
+    RULES_FN(rules_acc) a;
+    RULES_FN(rules_sp_acc) sa;
+    RULES_FN(rules_acc_init)(&a);
+    RULES_FN(rules_sp_acc_init)(&sa);
+    for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
+        size_t h =
+            RULES_FN(scan)(c, k, i, j0, RULES_FN(block_len)(f->n, j0), KEEP_LT, k->reach2, b);
+        for (size_t q = 0; q < h; q++) {
+            unsigned s = b->hit[q];
+            if (j0 + s == i) continue;
+            const double dist2 = b->dist2[s];
+            int sees = dist2 < k->vision2 && RULES_FN(block_fov)(k, b, s, vi);
+            RULES_FN(boid)(f, j0 + s, pj, vj);
+            for (int x = 0; x < D; x++) d[x] = b->d[x][s];
+            RULES_FN(rules_sp_add)
+            (k, &a, &sa, d, dist2, vj, RULES_FN(rules_species_of)(k, j0 + s), j0 + s, sees);
+        }
+    }
+    RULES_FN(rules_sp_accel)(k, &a, &sa, pi, vi, &c->acc[D * i]);
+}
+
 /* Boid i's acceleration from the snapshot into acc[D i ..]. */
 static void RULES_FN(reynolds_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
                                     RULES_FN(rules_nearest) * sel, BLOCKT *b) {
+    if (c->ks) {
+        RULES_FN(reynolds_boid_sp)(c, p, i, b);
+        return;
+    }
     const boids_flock *f = &c->state;
     double pi[D], vi[D], pj[D], vj[D], d[D];
     RULES_FN(boid)(f, i, pi, vi);
@@ -274,10 +309,39 @@ static void RULES_FN(ref_term)(const REF *c, const K *k, size_t i, size_t j, dou
     RULES_FN(vicsek_term)(k, &c->u[D * i], &c->u[D * j], s); /* nematic: signed by i's own */
 }
 
+/* Agent i's heading sum and count with species (metric neighbours): its species' radius,
+ * each other's heading weighted by the coupling (rules_sp_vterm), its own by 1, in index
+ * order. */
+static void RULES_FN(vicsek_boid_sp)(REF *c, size_t i, BLOCKT *b) {
+    double *s = &c->acc[D * i];
+    const K *k = &c->ks[RULES_FN(rules_species_of)(c->ks, i)];
+    for (int a = 0; a < D; a++) s[a] = 0;
+    long count = 1;
+    int self = 0;
+    for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
+        size_t m = RULES_FN(metric_block)(c, k, 1, i, j0, RULES_FN(block_len)(c->state.n, j0), b);
+        for (size_t q = 0; q < m; q++) {
+            const size_t j = j0 + b->hit[q];
+            if (!self && j > i) {
+                RULES_FN(ref_term)(c, k, i, i, s);
+                self = 1;
+            }
+            count += RULES_FN(rules_sp_vterm)(k, &c->u[D * i], &c->u[D * j],
+                                              RULES_FN(rules_species_of)(k, j), s);
+        }
+    }
+    if (!self) RULES_FN(ref_term)(c, k, i, i, s);
+    c->count[i] = count;
+}
+
 /* Agent i's heading sum and count from the snapshot: itself included, in index order with
  * the others. */
 static void RULES_FN(vicsek_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
                                   RULES_FN(rules_nearest) * sel, BLOCKT *b) {
+    if (c->ks) {
+        RULES_FN(vicsek_boid_sp)(c, i, b);
+        return;
+    }
     double *s = &c->acc[D * i];
     for (int a = 0; a < D; a++) s[a] = 0;
     long count = 1;
@@ -316,6 +380,7 @@ static void RULES_FN(neighbour_boid)(REF *c, const K *k, const boids_params *p, 
                                      size_t *nb, RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     uint64_t h = 0;
     size_t m = 0;
+    if (c->ks) k = &c->ks[RULES_FN(rules_species_of)(c->ks, i)]; /* its species' radius */
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         m = RULES_FN(topo_gather)(c, k, p, i, nb, sel, b);
         for (size_t q = 0; q < m; q++) h += boids_neighbour_set_hash((uint32_t)nb[q]);
@@ -363,7 +428,8 @@ static void RULES_FN(step_reynolds)(REF *c, const K *k, const boids_params *p, i
     for (size_t i = 0; i < f->n; i++) {
         double pos[D], vel[D];
         RULES_FN(boid)(f, i, pos, vel);
-        RULES_FN(rules_integrate)(k, &c->acc[D * i], pos, vel);
+        const K *ki = c->ks ? &c->ks[RULES_FN(rules_species_of)(c->ks, i)] : k;
+        RULES_FN(rules_integrate)(ki, &c->acc[D * i], pos, vel);
         RULES_FN(set_boid)(f, i, pos, vel);
     }
 }
@@ -382,8 +448,14 @@ static void RULES_FN(step_vicsek)(REF *c, const K *k, const boids_params *p, int
         double u1 = boids_noise_u((uint64_t)p->noise_seed, c->t, (uint32_t)i);
         double u2 = D == 3 ? boids_noise_u2((uint64_t)p->noise_seed, c->t, (uint32_t)i) : 0;
         RULES_FN(boid)(f, i, pos, vel);
-        RULES_FN(vicsek_update)
-        (k, &c->acc[D * i], c->count[i], u1, u2, p->noise, p->speed, pos, vel);
+        if (c->ks) {
+            const K *ki = &c->ks[RULES_FN(rules_species_of)(c->ks, i)];
+            RULES_FN(vicsek_update)
+            (ki, &c->acc[D * i], c->count[i], u1, u2, ki->noise, ki->speed, pos, vel);
+        } else {
+            RULES_FN(vicsek_update)
+            (k, &c->acc[D * i], c->count[i], u1, u2, p->noise, p->speed, pos, vel);
+        }
         RULES_FN(set_boid)(f, i, pos, vel);
     }
 }
@@ -395,15 +467,19 @@ static boids_status RULES_FN(step)(boids_backend *b, const boids_params *p, unsi
     RULES_FN(rules_table) tab;
     RULES_FN(rules_k_init)(&k, p);
     RULES_FN(rules_k_set_interact)(&k, &tab, &b->inter);
+    K ks[BOIDS_MAX_SPECIES];
+    if (p->species > 1) RULES_FN(rules_k_species)(ks, &k, p);
     int threads = ref_thread_count(c->threads);
     boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;
+    c->ks = p->species > 1 ? ks : NULL;
     for (unsigned n = 0; n < steps; n++, c->t++) {
         if (p->model == BOIDS_MODEL_VICSEK)
             RULES_FN(step_vicsek)(c, &k, p, threads);
         else
             RULES_FN(step_reynolds)(c, &k, p, threads);
     }
+    c->ks = NULL;
     return BOIDS_OK;
 }
 
@@ -452,9 +528,13 @@ static boids_status RULES_FN(neighbours)(boids_backend *bk, const boids_params *
     int threads = ref_thread_count(c->threads);
     boids_status s = ref_lists_reserve(&c->lists, p, c->state.n, threads, err);
     if (s) return s;
+    K ks[BOIDS_MAX_SPECIES];
+    if (p->species > 1) RULES_FN(rules_k_species)(ks, &k, p);
+    c->ks = p->species > 1 ? ks : NULL;
     c->out_count = count;
     c->out_hash = set_hash;
     RULES_FN(for_each_boid)(c, &k, p, threads, RULES_FN(neighbour_boid));
+    c->ks = NULL;
     return BOIDS_OK;
 }
 

@@ -70,8 +70,9 @@ static void world_grid(grid_geomd *g, const boids_params *p, double max_cells) {
     const double side[3] = {p->width, p->height, p->depth};
     double ext = side[0];
     for (int a = 1; a < dim; a++) ext = fmax(ext, side[a]);
-    g->margin = margin_for(p->vision_radius, ext);
-    const double rc = p->vision_radius + g->margin;
+    const double reach = boids_params_reach(p); /* the vision radius, or species' largest */
+    g->margin = margin_for(reach, ext);
+    const double rc = reach + g->margin;
     double n[3] = {1, 1, 1};
     for (int a = 0; a < dim; a++) n[a] = fmax(1, floor(side[a] / rc));
     if (cells_of(n, dim) > max_cells) {
@@ -95,22 +96,23 @@ static void world_grid(grid_geomd *g, const boids_params *p, double max_cells) {
 boids_status boids_grid_geomd_init(grid_geomd *g, int dim, const boids_params *p,
                                    const grid_boxd *bb, double max_cells, boids_error *err) {
     const double side[3] = {p->width, p->height, p->depth};
-    int ok = p->vision_radius > 0 && p->vision_radius <= 1e30;
+    const double reach = boids_params_reach(p);
+    int ok = reach > 0 && reach <= 1e30;
     for (int a = 0; a < dim; a++) ok = ok && side[a] > 0 && side[a] <= 1e30;
     if (!ok && dim == 2)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "grid: world %g x %g and vision radius %g must be positive and "
                                "at most 1e30",
-                               side[0], side[1], p->vision_radius);
+                               side[0], side[1], reach);
     if (!ok)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "grid: world %g x %g x %g and vision radius %g must be "
                                "positive and at most 1e30",
-                               side[0], side[1], side[2], p->vision_radius);
+                               side[0], side[1], side[2], reach);
     if (!(max_cells >= 1)) max_cells = 1;
     *g = (grid_geomd){.dim = dim, .n = {1, 1, 1}, .s = {1, 1, 1}};
     if (bb)
-        box_grid(g, bb, p->vision_radius, max_cells);
+        box_grid(g, bb, reach, max_cells);
     else
         world_grid(g, p, max_cells);
     g->ncells = (size_t)g->n[0];

@@ -16,10 +16,74 @@ static const char *const model_names[] = {"reynolds", "vicsek", NULL};
 static const char *const neighbour_names[] = {"metric", "topological", NULL};
 static const char *const noise_type_names[] = {"angular", "vectorial", NULL};
 static const char *const alignment_names[] = {"polar", "nematic", NULL};
+static const char *const rule_names[] = {"none", "avoid", "flee", "chase", NULL};
 
 #define REAL(field, lo, hi, open, unit, doc)                                                       \
     { #field, BOIDS_KEY_REAL, offsetof(boids_params, field), lo, hi, open, unit, doc, NULL }
 #define ANY_REAL(field, unit, doc) REAL(field, -HUGE_VAL, HUGE_VAL, 0, unit, doc)
+
+/* Species s's own value of a key (KEY.s, s = 1 .. 3), of the range of the key it mirrors. */
+#define SP_REAL(field, s, lo, hi, open, unit)                                                      \
+    {                                                                                              \
+#field "." #s, BOIDS_KEY_REAL, offsetof(boids_params, sp[s - 1].field), lo, hi, open,      \
+            unit, "species " #s ": its " #field, NULL                                              \
+    }
+#define SPECIES(s)                                                                                 \
+    {"species_count." #s,                                                                          \
+     BOIDS_KEY_INT,                                                                                \
+     offsetof(boids_params, sp[s - 1].count),                                                      \
+     0,                                                                                            \
+     1e9,                                                                                          \
+     0,                                                                                            \
+     "boids",                                                                                      \
+     "species " #s ": its number of boids, the ids after the lower species' (0: the rest)",        \
+     NULL},                                                                                        \
+        SP_REAL(speed, s, 0, 1e7, 1, "length/time"),                                               \
+        SP_REAL(max_speed, s, 0, 1e7, 1, "length/time"),                                           \
+        SP_REAL(min_speed, s, 0, 1e7, 0, "length/time"),                                           \
+        SP_REAL(max_force, s, 0, 1e7, 0, "length/time per step"),                                  \
+        SP_REAL(vision_radius, s, 0, 1e7, 1, "length"),                                            \
+        SP_REAL(separation_radius, s, 0, 1e7, 0, "length"),                                        \
+        SP_REAL(separation_weight, s, 0, 1000, 0, ""),                                             \
+        SP_REAL(alignment_weight, s, 0, 1000, 0, ""), SP_REAL(cohesion_weight, s, 0, 1000, 0, ""), \
+        SP_REAL(noise, s, 0, 2 * M_PI, 0, "radians")
+
+/* The keys of the ordered pair of species (i, j): the coupling and the rule. */
+#define PAIR(i, j)                                                                                 \
+    {"coupling." #i "." #j,                                                                        \
+     BOIDS_KEY_REAL,                                                                               \
+     offsetof(boids_params, coupling[i][j]),                                                       \
+     0,                                                                                            \
+     1000,                                                                                         \
+     0,                                                                                            \
+     "",                                                                                           \
+     "species " #i "'s weight of species " #j " in its alignment and cohesion (Vicsek: heading) "  \
+     "sums",                                                                                       \
+     NULL},                                                                                        \
+        {"rule." #i "." #j,                                                                        \
+         BOIDS_KEY_ENUM,                                                                           \
+         offsetof(boids_params, rule[i][j]),                                                       \
+         0,                                                                                        \
+         3,                                                                                        \
+         0,                                                                                        \
+         "",                                                                                       \
+         "species " #i " towards species " #j " (reynolds): none, avoid, flee or chase",           \
+         rule_names},                                                                              \
+        {"rule_radius." #i "." #j,                                                                 \
+         BOIDS_KEY_REAL,                                                                           \
+         offsetof(boids_params, rule_radius[i][j]),                                                \
+         0,                                                                                        \
+         1e7,                                                                                      \
+         0,                                                                                        \
+         "length",                                                                                 \
+         "rule." #i "." #j " acts on species " #j "'s boids closer than this",                     \
+         NULL},                                                                                    \
+    {                                                                                              \
+        "rule_weight." #i "." #j, BOIDS_KEY_REAL, offsetof(boids_params, rule_weight[i][j]), 0,    \
+            1000, 0, "", "weight of rule." #i "." #j "'s steering force", NULL                     \
+    }
+#define PAIRS(i) PAIR(i, 0), PAIR(i, 1), PAIR(i, 2), PAIR(i, 3)
+_Static_assert(BOIDS_MAX_SPECIES == 4, "the key table lists species 1 .. 3 and pairs 0 .. 3");
 
 static const boids_param_info table[] = {
     {"model", BOIDS_KEY_ENUM, offsetof(boids_params, model), 0, 1, 0, "",
@@ -88,6 +152,15 @@ static const boids_param_info table[] = {
     REAL(avoid_distance, 0, 1e7, 0, "length",
          "obstacles: look-ahead along the velocity for avoidance"),
     REAL(avoid_weight, 0, 1000, 0, "", "obstacles: weight of the avoidance steering force"),
+    {"species", BOIDS_KEY_INT, offsetof(boids_params, species), 1, BOIDS_MAX_SPECIES, 0, "kinds",
+     "number of species S (1: one kind); species 0 moves by the keys above", NULL},
+    SPECIES(1),
+    SPECIES(2),
+    SPECIES(3),
+    PAIRS(0),
+    PAIRS(1),
+    PAIRS(2),
+    PAIRS(3),
 };
 
 const boids_param_info *boids_param_table(size_t *count) {
@@ -100,6 +173,64 @@ const boids_param_info *boids_param_find(const char *key) {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].key, key) == 0) return &table[i];
     return NULL;
+}
+
+/* Species 1 .. 3 take species 0's values of the model's keys (their counts stay). */
+static void species_inherit(boids_params *p) {
+    for (int s = 0; s < BOIDS_MAX_SPECIES - 1; s++) {
+        boids_species *q = &p->sp[s];
+        q->speed = p->speed;
+        q->max_speed = p->max_speed;
+        q->min_speed = p->min_speed;
+        q->max_force = p->max_force;
+        q->vision_radius = p->vision_radius;
+        q->separation_radius = p->separation_radius;
+        q->separation_weight = p->separation_weight;
+        q->alignment_weight = p->alignment_weight;
+        q->cohesion_weight = p->cohesion_weight;
+        q->noise = p->noise;
+    }
+}
+
+boids_params boids_params_of_species(const boids_params *p, int s) {
+    boids_params o = *p;
+    if (s < 1 || s >= BOIDS_MAX_SPECIES) return o;
+    const boids_species *q = &p->sp[s - 1];
+    o.speed = q->speed;
+    o.max_speed = q->max_speed;
+    o.min_speed = q->min_speed;
+    o.max_force = q->max_force;
+    o.vision_radius = q->vision_radius;
+    o.separation_radius = q->separation_radius;
+    o.separation_weight = q->separation_weight;
+    o.alignment_weight = q->alignment_weight;
+    o.cohesion_weight = q->cohesion_weight;
+    o.noise = q->noise;
+    return o;
+}
+
+int boids_species_of(const boids_params *p, unsigned long long id) {
+    unsigned long long end = 0;
+    for (int s = 1; s < p->species && s < BOIDS_MAX_SPECIES; s++) {
+        end += p->sp[s - 1].count > 0 ? (unsigned long long)p->sp[s - 1].count : 0;
+        if (id < end) return s;
+    }
+    return 0;
+}
+
+double boids_params_reach(const boids_params *p) {
+    double r = p->vision_radius;
+    const int n = p->species < 1                   ? 1
+                  : p->species > BOIDS_MAX_SPECIES ? BOIDS_MAX_SPECIES
+                                                   : (int)p->species;
+    if (n == 1) return r;
+    for (int i = 0; i < n; i++) {
+        if (i) r = fmax(r, p->sp[i - 1].vision_radius);
+        if (p->model != BOIDS_MODEL_REYNOLDS) continue;
+        for (int j = 0; j < n; j++)
+            if (p->rule[i][j] != BOIDS_RULE_NONE) r = fmax(r, p->rule_radius[i][j]);
+    }
+    return r;
 }
 
 boids_params boids_params_default(void) {
@@ -142,6 +273,14 @@ boids_params boids_params_default(void) {
     p.speed = 120;
     p.noise = 0;
     p.field_x = 1; /* a field switched on with `field` alone points along +x */
+    p.species = 1;
+    for (int i = 0; i < BOIDS_MAX_SPECIES; i++)
+        for (int j = 0; j < BOIDS_MAX_SPECIES; j++) {
+            p.coupling[i][j] = 1;
+            p.rule_radius[i][j] = p.separation_radius;
+            p.rule_weight[i][j] = 1;
+        }
+    species_inherit(&p);
     return p;
 }
 
@@ -340,9 +479,28 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
                                "parameters: field = %g has no direction: field_x, field_y%s are "
                                "all 0",
                                p->field, p->dim == 3 ? " and field_z" : "");
+    double fastest = p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed;
+    for (int s = 1; s < p->species; s++) {
+        const boids_species *q = &p->sp[s - 1];
+        if (q->min_speed > q->max_speed)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "parameters: min_speed.%d = %g is above max_speed.%d = %g", s,
+                                   q->min_speed, s, q->max_speed);
+        if (q->separation_radius > q->vision_radius)
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "parameters: separation_radius.%d = %g is above "
+                                   "vision_radius.%d = %g",
+                                   s, q->separation_radius, s, q->vision_radius);
+        fastest = fmax(fastest, p->model == BOIDS_MODEL_VICSEK ? q->speed : q->max_speed);
+    }
+    if (p->species > 1 && p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "parameters: species = %ld works with metric neighbours only "
+                               "(neighbours = topological is not implemented for species)",
+                               p->species);
     double side = p->width < p->height ? p->width : p->height;
     if (p->dim == 3 && p->depth < side) side = p->depth;
-    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    double step = fastest * p->dt;
     if (p->boundary != BOIDS_BOUNDARY_OPEN && step >= side / 2)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "parameters: %s * dt = %g must be below half the smallest "
@@ -520,6 +678,7 @@ boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
         if (strcmp(name, presets[i].info.name) == 0) {
             presets[i].apply(p);
+            species_inherit(p);
             return BOIDS_OK;
         }
     /* The list from the table itself, so that a new preset is never missing from it. */

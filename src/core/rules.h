@@ -152,6 +152,19 @@ typedef struct RULES_FN(rules_k) {
     int vec_noise, nematic, chiral, fld;
     R chi_cos, chi_sin;
     RULES_VEC(fld_at, fld_x, fld_y, fld_z);
+    /* Species (rules_k_species; docs/model.md, "Species"). A constant set is one species'
+     * (its own speeds, radii, weights and noise in the fields above, and speed, noise here):
+     * the number of species (1: none, and nothing below is read), the ids' bounds (species s
+     * >= 1 holds the ids below sp_end[s] from sp_end[s - 1], sp_end[0] = 0; species 0 the
+     * rest), this species' coupling row, its rules towards each species, and reach2, the
+     * largest squared distance it acts at (its vision or a rule's radius). */
+    R speed, noise;
+    int species;
+    uint64_t sp_end[BOIDS_MAX_SPECIES];
+    R coup[BOIDS_MAX_SPECIES];
+    int rule[BOIDS_MAX_SPECIES];
+    R rule_r2[BOIDS_MAX_SPECIES], rule_w[BOIDS_MAX_SPECIES];
+    R reach2;
     /* The interaction table (rules_k_set_interact), NULL when it holds nothing. */
     const RULES_FN(rules_table) * tab;
 } RULES_FN(rules_k);
@@ -212,6 +225,53 @@ static inline void RULES_FN(rules_k_init)(RULES_FN(rules_k) * k, const boids_par
     k->reach_pad = (R)((p->avoid_distance + p->separation_radius) * (1 + 1.0 / 256));
     k->tab = NULL;
     RULES_FN(rules_k_menu)(k, p);
+    k->speed = (R)p->speed;
+    k->noise = (R)p->noise;
+    k->species = 1;
+    for (int s = 0; s < BOIDS_MAX_SPECIES; s++) {
+        k->sp_end[s] = 0;
+        k->coup[s] = 1;
+        k->rule[s] = BOIDS_RULE_NONE;
+        k->rule_r2[s] = k->rule_w[s] = 0;
+    }
+    k->reach2 = k->vision2;
+}
+
+/* The constant sets of every species of p into ks[0 .. species - 1] (species s's parameters,
+ * boids_params_of_species, with its coupling row and rules), each using the interaction table
+ * of k (rules_k_set_interact), the constants of species 0 otherwise made as rules_k_init's. */
+static inline void RULES_FN(rules_k_species)(RULES_FN(rules_k) ks[BOIDS_MAX_SPECIES],
+                                             const RULES_FN(rules_k) * k, const boids_params *p) {
+    const int n = p->species < 1                   ? 1
+                  : p->species > BOIDS_MAX_SPECIES ? BOIDS_MAX_SPECIES
+                                                   : (int)p->species;
+    uint64_t end[BOIDS_MAX_SPECIES] = {0};
+    for (int s = 1; s < n; s++)
+        end[s] = end[s - 1] + (p->sp[s - 1].count > 0 ? (uint64_t)p->sp[s - 1].count : 0);
+    for (int s = 0; s < n; s++) {
+        const boids_params q = boids_params_of_species(p, s);
+        RULES_FN(rules_k) *o = &ks[s];
+        RULES_FN(rules_k_init)(o, &q);
+        o->tab = k->tab;
+        o->species = n;
+        for (int j = 0; j < BOIDS_MAX_SPECIES; j++) {
+            o->sp_end[j] = end[j];
+            o->coup[j] = (R)p->coupling[s][j];
+            const int on = j < n && p->model == BOIDS_MODEL_REYNOLDS;
+            o->rule[j] = on ? p->rule[s][j] : BOIDS_RULE_NONE;
+            o->rule_r2[j] = (R)p->rule_radius[s][j] * (R)p->rule_radius[s][j];
+            o->rule_w[j] = (R)p->rule_weight[s][j];
+            if (o->rule[j] != BOIDS_RULE_NONE && o->rule_r2[j] > o->reach2)
+                o->reach2 = o->rule_r2[j];
+        }
+    }
+}
+
+/* The species of boid `id` (rules_k_species' bounds; 0 without species). */
+static inline int RULES_FN(rules_species_of)(const RULES_FN(rules_k) * k, uint64_t id) {
+    for (int s = 1; s < k->species; s++)
+        if (id < k->sp_end[s]) return s;
+    return 0;
 }
 
 /* ---- vectors ------------------------------------------------------------------------- */
@@ -1008,6 +1068,87 @@ static inline void RULES_FN(vicsek_update)(const RULES_FN(rules_k) * k, const R 
     RULES_FN(vicsek_direction)(t, n, v, u1, u2, noise, flip, d);
     if (k->tab && k->tab->nobst) RULES_FN(rules_block)(k, p, np, d);
     for (int c = 0; c < RULES_DIM; c++) p[c] = np[c], v[c] = speed * d[c];
+}
+
+/* ---- species: couplings and the rules between species (docs/model.md, "Species") ------ */
+
+/* A boid's sums of the rules towards each species j: the target t[j] (avoid: the sum of
+ * -d / |d|^2; flee: the sum of -d; chase: the offset d to the nearest, by (distance, id)),
+ * whether any boid of j was within the rule's radius (hit), and chase's nearest. */
+typedef struct RULES_FN(rules_sp_acc) {
+    R t[BOIDS_MAX_SPECIES][RULES_DIM];
+    R best2[BOIDS_MAX_SPECIES];
+    uint64_t best_id[BOIDS_MAX_SPECIES];
+    int hit[BOIDS_MAX_SPECIES];
+} RULES_FN(rules_sp_acc);
+
+static inline void RULES_FN(rules_sp_acc_init)(RULES_FN(rules_sp_acc) * a) {
+    for (int j = 0; j < BOIDS_MAX_SPECIES; j++) {
+        for (int c = 0; c < RULES_DIM; c++) a->t[j][c] = 0;
+        a->best2[j] = 0;
+        a->best_id[j] = 0;
+        a->hit[j] = 0;
+    }
+}
+
+/* Adds the other boid `id` of species sj at offset d, |d|^2 = d2, with velocity v2, to the
+ * sums of a boid whose species' constants are k: to its flocking sums a and s when it sees
+ * it (`sees`: rules_sees), its velocity and offset weighted by the coupling k->coup[sj]
+ * (separation unweighted: the kinds keep their distance), and to the rule towards sj within
+ * that rule's radius. With a coupling of 1 the sums are rules_acc_add's bit for bit. */
+static inline void RULES_FN(rules_sp_add)(const RULES_FN(rules_k) * k, RULES_FN(rules_acc) * a,
+                                          RULES_FN(rules_sp_acc) * s, const R d[RULES_DIM], R d2,
+                                          const R v2[RULES_DIM], int sj, uint64_t id, int sees) {
+    if (sees) {
+        const R w = k->coup[sj];
+        a->n += 1;
+        for (int c = 0; c < RULES_DIM; c++) a->mv[c] += w * v2[c];
+        for (int c = 0; c < RULES_DIM; c++) a->off[c] += w * d[c];
+        if (0 < d2 && d2 < k->sep2) {
+            for (int c = 0; c < RULES_DIM; c++) a->sep[c] -= d[c] / d2;
+            a->separated = 1;
+        }
+    }
+    const int r = k->rule[sj];
+    if (r == BOIDS_RULE_NONE || !(d2 < k->rule_r2[sj])) return;
+    if (r == BOIDS_RULE_AVOID) {
+        if (!(0 < d2)) return;
+        for (int c = 0; c < RULES_DIM; c++) s->t[sj][c] -= d[c] / d2;
+    } else if (r == BOIDS_RULE_FLEE) {
+        for (int c = 0; c < RULES_DIM; c++) s->t[sj][c] -= d[c];
+    } else { /* chase: the nearest, ties to the lower id (any visiting order gives it) */
+        if (s->hit[sj] && !(d2 < s->best2[sj] || (d2 == s->best2[sj] && id < s->best_id[sj])))
+            return;
+        for (int c = 0; c < RULES_DIM; c++) s->t[sj][c] = d[c];
+        s->best2[sj] = d2;
+        s->best_id[sj] = id;
+    }
+    s->hit[sj] = 1;
+}
+
+/* rules_accel of a boid of the species of k, then the rules towards each species in species
+ * order: rule_w[j] * steer(t[j]) for each species j that had a boid within the radius. */
+static inline void RULES_FN(rules_sp_accel)(const RULES_FN(rules_k) * k,
+                                            const RULES_FN(rules_acc) * s,
+                                            const RULES_FN(rules_sp_acc) * sp, const R p[RULES_DIM],
+                                            const R v[RULES_DIM], R a[RULES_DIM]) {
+    RULES_FN(rules_accel)(k, s, p, v, a);
+    for (int j = 0; j < k->species; j++)
+        if (sp->hit[j]) RULES_FN(rules_add_steer)(k, k->rule_w[j], sp->t[j], v, a);
+}
+
+/* Adds the unit heading u of an agent of species sj to the heading sum s of agent i (unit
+ * heading ui) of the species of k, weighted by the coupling (vicsek_term of w u); returns 1
+ * if it counts (a coupling of 0 neither adds nor counts). With a coupling of 1 the sum is
+ * vicsek_term's bit for bit. */
+static inline int RULES_FN(rules_sp_vterm)(const RULES_FN(rules_k) * k, const R ui[RULES_DIM],
+                                           const R u[RULES_DIM], int sj, R s[RULES_DIM]) {
+    const R w = k->coup[sj];
+    if (w == 0) return 0;
+    R wu[RULES_DIM];
+    for (int c = 0; c < RULES_DIM; c++) wu[c] = w * u[c];
+    RULES_FN(vicsek_term)(k, ui, wu, s);
+    return 1;
 }
 
 /* ---- the box's noise cone as a constant (for the GPU's uniform block) ------------------ */

@@ -143,6 +143,11 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     if (!(p->width > 0) || !(p->height > 0) || !(p->vision_radius > 0))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU backend: width, height and vision_radius must be positive");
+    if (p->species > 1)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU backend: species = %ld is not implemented on the GPU yet; use "
+                               "--backend cpu or cpu-ref",
+                               p->species);
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     if (topo && (p->k < 1 || p->k > BOIDS_GPU_MAX_K))
         return boids_error_set(err, p->k < 1 ? BOIDS_ERR_INPUT : BOIDS_ERR_LIMIT,

@@ -59,11 +59,21 @@ static const app_control controls[] = {
     {"food_weight", 0, 10, 0, 0},
     {"avoid_distance", 0, 300, 0, 0},
     {"avoid_weight", 0, 10, 0, 0},
+    {"species", 1, BOIDS_MAX_SPECIES, 0, 0},
+    {"species_count", 0, 1000, 0, 0},
+    {"coupling", 0, 2, 0, 0},
+    {"rule", 0, 3, 0, 0},
+    {"rule_radius", 0, 500, 0, 0},
+    {"rule_weight", 0, 10, 0, 0},
 };
 
+/* A species' key (max_speed.2, coupling.0.1) has the control of the key before its first
+ * dot. */
 const app_control *app_control_find(const char *key) {
+    const size_t len = key ? strcspn(key, ".") : 0;
     for (size_t i = 0; key && i < sizeof controls / sizeof controls[0]; i++)
-        if (!strcmp(controls[i].key, key)) return &controls[i];
+        if (!strncmp(controls[i].key, key, len) && controls[i].key[len] == '\0')
+            return &controls[i];
     return NULL;
 }
 

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* The grid CPU path with species (docs/model.md, "Species"): the scalar kernels of a step
+ * where the parameters have more than one species, over the same candidate ranges as
+ * cpu_grid.c's (the grid's cells are at least boids_params_reach wide, so the 3^D block holds
+ * every boid within any species' vision or rule radius). Each boid moves by its own
+ * species' constants (rules_k_species); a boid's species is that of its global id. The SIMD
+ * kernels assume one set of constants, so a flock with species takes these (the same
+ * rules.h code as cpu-ref's, in float). Compiled in cpu_grid_parts.h, before cpu_grid.c. */
+
+/* The global id of snapshot slot j (tile mode: through gid). */
+static inline uint64_t species_gid(const steer_ctx *x, uint32_t j) {
+    const uint32_t id = x->snap.id[j];
+    return x->gid ? x->gid[id] : id;
+}
+
+/* Reynolds with species, the boid in slot i: its flocking sums and rules over the candidates
+ * (rules_sp_add), then rules_sp_accel and rules_integrate by its species' constants. */
+static void species_reynolds(const steer_ctx *x, const cell_group *q, uint32_t i) {
+    const state *const s = &x->snap;
+    const grid_k *k = &x->ks[RULES_FN(rules_species_of)(x->ks, species_gid(x, i))];
+    grid_acc acc;
+    RULES_FN(rules_sp_acc) sa;
+    RULES_FN(rules_acc_init)(&acc);
+    RULES_FN(rules_sp_acc_init)(&sa);
+    float p[D], v[D], a[D];
+    state_get(s, i, p, v);
+    for (int w = 0; w < q->nr; w++)
+        for (uint32_t j = q->r[w].b, e = q->r[w].e; j < e; j++) {
+            if (j == i) continue;
+            float pj[D], vj[D], d[D];
+            state_get(s, j, pj, vj);
+            RULES_FN(rules_offset)(k, p, pj, d);
+            const float dist2 = RULES_FN(rules_dot)(d, d);
+            if (!(dist2 < k->reach2)) continue;
+            const int sees = RULES_FN(rules_sees)(k, d, dist2, v);
+            const uint64_t id = species_gid(x, j);
+            RULES_FN(rules_sp_add)
+            (k, &acc, &sa, d, dist2, vj, RULES_FN(rules_species_of)(k, id), id, sees);
+        }
+    RULES_FN(rules_sp_accel)(k, &acc, &sa, p, v, a);
+    RULES_FN(rules_integrate)(k, a, p, v);
+    state_put(&x->out, i, p, v);
+}
+
+/* Vicsek with species, the agent in slot i: its heading sum over the candidates within its
+ * species' radius, itself by 1 and the others weighted by the coupling (rules_sp_vterm), then
+ * the move with its species' speed and noise. */
+static void species_vicsek(const steer_ctx *x, const cell_group *q, uint32_t i) {
+    const state *const s = &x->snap;
+    const uint64_t gi = species_gid(x, i);
+    const grid_k *k = &x->ks[RULES_FN(rules_species_of)(x->ks, gi)];
+    float p[D], pj[D], d[D], sum[D], ui[D], uj[D], v[D];
+    for (int a = 0; a < D; a++) p[a] = s->p[a][i], sum[a] = 0, ui[a] = x->u[a][i];
+    long n = 0;
+    for (int w = 0; w < q->nr; w++)
+        for (uint32_t j = q->r[w].b, e = q->r[w].e; j < e; j++) {
+            for (int a = 0; a < D; a++) uj[a] = x->u[a][j];
+            if (j == i) {
+                RULES_FN(vicsek_term)(k, ui, ui, sum);
+                n++;
+                continue;
+            }
+            for (int a = 0; a < D; a++) pj[a] = s->p[a][j];
+            RULES_FN(rules_offset)(k, p, pj, d);
+            if (!(RULES_FN(rules_dot)(d, d) <= k->vision2)) continue;
+            n += RULES_FN(rules_sp_vterm)(k, ui, uj,
+                                          RULES_FN(rules_species_of)(k, species_gid(x, j)), sum);
+        }
+    const uint64_t seed = (uint64_t)x->p->noise_seed;
+    const float u1 = (float)boids_noise_u(seed, x->t, (uint32_t)gi);
+    const float u2 = D == 2 ? 0 : (float)boids_noise_u2(seed, x->t, (uint32_t)gi);
+    state_get(s, i, p, v);
+    RULES_FN(vicsek_update)(k, sum, n, u1, u2, k->noise, k->speed, p, v);
+    state_put(&x->out, i, p, v);
+}
+
+/* One group of boids with species, either model. */
+static void species_group(const steer_ctx *x, const cell_group *q, int vicsek) {
+    for (uint32_t l = 0; l < q->lanes; l++)
+        if (vicsek)
+            species_vicsek(x, q, q->i0 + l);
+        else
+            species_reynolds(x, q, q->i0 + l);
+}

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/* Species (docs/model.md, "Species") on cpu-ref and cpu: the keys and the assignment by id;
+ * steps computed by hand from the published rules (not from rules.h) with two species; the
+ * null models (species with equal parameters and a coupling of ones are one kind, bit for
+ * bit; a zero coupling off the diagonal keeps two kinds' opposite headings, a coupling of
+ * ones mixes them); determinism over thread counts; and the rules between species (flee,
+ * chase, avoid) each by the property it is for. Tolerances: the hand steps are a few double
+ * operations on cpu-ref (1e-12 covers their rounding, each ~1e-16); cpu computes in float
+ * (its bound against cpu-ref after one step, 1e-4 of the lengths here, is float rounding of
+ * sums of a few hundred terms, ~1e-7 each, with margin). */
+#include <math.h>
+#include <string.h>
+
+#include "boids/backend.h"
+#include "check.h"
+#include "cpu_ref.h"
+
+static const double TOL = 1e-12;
+
+/* steps steps of f: threads 0 on cpu-ref, else the cpu backend with that many threads. */
+static void run(const boids_params *p, boids_flock *f, unsigned steps, int threads) {
+    boids_error err;
+    boids_backend *b = threads ? boids_cpu_create(f, threads, &err) : boids_cpu_ref_create(f, &err);
+    CHECK(b != NULL, "%s", err.msg);
+    if (!b) return;
+    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_backend_download(b, f, &err) == BOIDS_OK, "%s", err.msg);
+    boids_backend_destroy(b);
+}
+
+static void alloc(boids_flock *f, size_t n) {
+    boids_error err;
+    CHECK(boids_flock_alloc(f, n, &err) == BOIDS_OK, "%s", err.msg);
+}
+
+static void copy(boids_flock *to, const boids_flock *from) {
+    boids_error err;
+    CHECK(boids_flock_copy(to, from, &err) == BOIDS_OK, "%s", err.msg);
+}
+
+static int same_bits(const boids_flock *a, const boids_flock *b) {
+    size_t n = a->n * sizeof(double);
+    return a->n == b->n && !memcmp(a->x, b->x, n) && !memcmp(a->y, b->y, n) &&
+           !memcmp(a->vx, b->vx, n) && !memcmp(a->vy, b->vy, n);
+}
+
+static void set(boids_params *p, const char *key, const char *value) {
+    boids_error err;
+    CHECK(boids_params_set(p, key, value, "species_test", &err) == BOIDS_OK, "%s", err.msg);
+}
+
+/* The keys: one parser for species keys, ranges refused, the assignment by id, the reach. */
+static void test_keys(void) {
+    boids_params p = boids_params_default();
+    boids_error err;
+    CHECK(p.species == 1 && p.coupling[2][3] == 1 && p.rule[1][0] == BOIDS_RULE_NONE,
+          "defaults: one species, couplings of ones, no rules");
+    CHECK(p.sp[0].max_speed == p.max_speed && p.sp[2].noise == p.noise,
+          "a species starts with species 0's values");
+    set(&p, "species", "3");
+    set(&p, "species_count.1", "5");
+    set(&p, "species_count.2", "2");
+    set(&p, "max_speed.2", "250");
+    set(&p, "coupling.1.0", "0.5");
+    set(&p, "rule.2.0", "chase");
+    set(&p, "rule_radius.2.0", "90");
+    CHECK(p.sp[1].max_speed == 250 && p.coupling[1][0] == 0.5 && p.rule[2][0] == BOIDS_RULE_CHASE,
+          "keys land in their fields");
+    CHECK(boids_species_of(&p, 0) == 1 && boids_species_of(&p, 4) == 1 &&
+              boids_species_of(&p, 5) == 2 && boids_species_of(&p, 6) == 2 &&
+              boids_species_of(&p, 7) == 0 && boids_species_of(&p, 1000000) == 0,
+          "ids 0..4 species 1, 5..6 species 2, the rest species 0");
+    CHECK(boids_params_reach(&p) == 90, "the reach is the chase radius: %g",
+          boids_params_reach(&p));
+    CHECK(boids_params_validate(&p, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_params_set(&p, "species", "5", "t", &err) != BOIDS_OK, "species above 4 refused");
+    CHECK(boids_params_set(&p, "rule.0.1", "eat", "t", &err) != BOIDS_OK &&
+              strstr(err.msg, "rule.0.1") != NULL,
+          "an unknown rule refused, naming the key: %s", err.msg);
+    CHECK(boids_params_set(&p, "coupling.0.4", "1", "t", &err) != BOIDS_OK, "no species 4");
+    set(&p, "min_speed.1", "300");
+    CHECK(boids_params_validate(&p, &err) != BOIDS_OK && strstr(err.msg, "min_speed.1"),
+          "min_speed.1 above max_speed.1 refused: %s", err.msg);
+    set(&p, "min_speed.1", "10");
+    set(&p, "neighbours", "topological");
+    CHECK(boids_params_validate(&p, &err) != BOIDS_OK && strstr(err.msg, "topological"),
+          "species with topological neighbours refused: %s", err.msg);
+    boids_params one = boids_params_default();
+    one.species = 1;
+    one.sp[0].count = 7;
+    CHECK(boids_species_of(&one, 0) == 0, "with species = 1 every boid is species 0");
+}
+
+/* Two Reynolds boids in the open plane, boid 0 of species 1 (max_speed.1 2, max_force.1 0.5,
+ * coupling.1.0 0.5), boid 1 of species 0 (max_speed 1, max_force 0.25), both seeing each other
+ * (vision 10), no separation (radius 0): by hand, steer(t) = unit(t) max_speed - v capped at
+ * max_force, alignment target the coupled velocity sum, cohesion the coupled offset sum. */
+static void test_reynolds_by_hand(void) {
+    boids_params p = boids_params_default();
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    p.vision_radius = 10;
+    p.separation_radius = 0;
+    p.dt = 1;
+    p.max_speed = 1;
+    p.min_speed = 0;
+    p.max_force = 0.25;
+    p.species = 2;
+    p.sp[0] = (boids_species){.count = 1,
+                              .max_speed = 2,
+                              .max_force = 0.5,
+                              .vision_radius = 10,
+                              .separation_weight = 1.5,
+                              .alignment_weight = 1,
+                              .cohesion_weight = 1,
+                              .speed = 1};
+    p.coupling[1][0] = 0.5;
+    boids_flock f;
+    alloc(&f, 2);
+    f.x[0] = 0, f.y[0] = 0, f.vx[0] = 1, f.vy[0] = 0;
+    f.x[1] = 3, f.y[1] = 0, f.vx[1] = 0, f.vy[1] = 1;
+    /* Boid 0: alignment target 0.5 (0, 1), steer (0, 2) - (1, 0) = (-1, 2), capped to 0.5;
+     * cohesion target 0.5 (3, 0), steer (2, 0) - (1, 0) = (1, 0), capped to (0.5, 0). */
+    double ax = -0.5 / sqrt(5) + 0.5, ay = 1.0 / sqrt(5);
+    double v0x = 1 + ax, v0y = ay; /* |v| = 1.06 < 2: kept */
+    /* Boid 1 (coupling 1): alignment target (1, 0): (1, 0) - (0, 1) = (1, -1) capped to
+     * 0.25 / sqrt 2 (1, -1); cohesion target (-3, 0): (-1, 0) - (0, 1), capped likewise. */
+    double c = 0.25 / sqrt(2);
+    double v1x = 0 + c - c, v1y = 1 - c - c; /* below max_speed 1 */
+    run(&p, &f, 1, 0);
+    CHECK_NEAR(f.vx[0], v0x, TOL, "boid 0 (species 1) vx");
+    CHECK_NEAR(f.vy[0], v0y, TOL, "boid 0 (species 1) vy");
+    CHECK_NEAR(f.x[0], v0x, TOL, "boid 0 moved by its new velocity");
+    CHECK_NEAR(f.vx[1], v1x, TOL, "boid 1 (species 0) vx");
+    CHECK_NEAR(f.vy[1], v1y, TOL, "boid 1 (species 0) vy");
+    CHECK_NEAR(f.y[1], v1y, TOL, "boid 1 moved by its new velocity");
+    boids_flock_free(&f);
+}
+
+/* Two Vicsek agents in reach of each other: agent 0 of species 1 (speed.1 0.5, coupling.1.0
+ * 2) heads along u0 + 2 u1; agent 1 of species 0 ignores species 1 (coupling.0.1 0) and keeps
+ * its heading at speed 0.2. */
+static void test_vicsek_by_hand(void) {
+    boids_params p = boids_params_default();
+    p.model = BOIDS_MODEL_VICSEK;
+    p.boundary = BOIDS_BOUNDARY_OPEN;
+    p.vision_radius = 1;
+    p.separation_radius = 0;
+    p.speed = 0.2;
+    p.noise = 0;
+    p.dt = 1;
+    p.species = 2;
+    p.sp[0] = (boids_species){.count = 1, .speed = 0.5, .max_speed = 1, .vision_radius = 1};
+    p.coupling[1][0] = 2;
+    p.coupling[0][1] = 0;
+    boids_flock f;
+    alloc(&f, 2);
+    const double a0 = 0.3, a1 = 1.4;
+    f.x[0] = 0, f.y[0] = 0, f.vx[0] = 0.5 * cos(a0), f.vy[0] = 0.5 * sin(a0);
+    f.x[1] = 0.5, f.y[1] = 0, f.vx[1] = 0.2 * cos(a1), f.vy[1] = 0.2 * sin(a1);
+    double h0 = atan2(sin(a0) + 2 * sin(a1), cos(a0) + 2 * cos(a1));
+    double x1 = 0.5 + 0.2 * cos(a1);
+    run(&p, &f, 1, 0);
+    CHECK_NEAR(atan2(f.vy[0], f.vx[0]), h0, TOL, "agent 0 heads along u0 + 2 u1");
+    CHECK_NEAR(hypot(f.vx[0], f.vy[0]), 0.5, TOL, "agent 0 at its species' speed");
+    CHECK_NEAR(atan2(f.vy[1], f.vx[1]), a1, TOL, "agent 1 ignores species 1");
+    CHECK_NEAR(hypot(f.vx[1], f.vy[1]), 0.2, TOL, "agent 1 at species 0's speed");
+    CHECK_NEAR(f.x[1], x1, TOL, "positions advance with the old velocity");
+    boids_flock_free(&f);
+}
+
+/* A flock of p's count from seed. */
+static void flock_of(const boids_params *p, boids_flock *f, uint64_t seed) {
+    alloc(f, (size_t)p->count);
+    boids_flock_randomize(f, p, seed);
+}
+
+/* Null model: species whose parameters are species 0's, coupled by ones, are one kind: the
+ * same bits as species = 1, on cpu-ref and cpu (its scalar species kernel against its SIMD
+ * one, which give the same bits), Reynolds and Vicsek. */
+static void test_ones_are_one_kind(void) {
+    boids_params rey, vic;
+    boids_error err;
+    CHECK(boids_preset_apply(&rey, "classic", &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_preset_apply(&vic, "vicsek", &err) == BOIDS_OK, "%s", err.msg);
+    vic.count = 300;
+    vic.noise_seed = 5;
+    const boids_params *models[2] = {&rey, &vic};
+    for (int m = 0; m < 2; m++)
+        for (int threads = 0; threads <= 2; threads += 2) {
+            boids_params one = *models[m], two = one;
+            set(&two, "species", "3");
+            set(&two, "species_count.1", "17");
+            set(&two, "species_count.2", "30");
+            boids_flock a, b;
+            flock_of(&one, &a, 11);
+            copy(&b, &a);
+            run(&one, &a, 30, threads);
+            run(&two, &b, 30, threads);
+            CHECK(same_bits(&a, &b), "%s on %s: three species like one kind are one kind",
+                  m ? "vicsek" : "reynolds", threads ? "cpu" : "cpu-ref");
+            boids_flock_free(&a);
+            boids_flock_free(&b);
+        }
+}
+
+/* Mean heading (atan2 of the summed unit velocities) of boids [b, e). */
+static double mean_heading(const boids_flock *f, size_t b, size_t e) {
+    double sx = 0, sy = 0;
+    for (size_t i = b; i < e; i++) {
+        double m = hypot(f->vx[i], f->vy[i]);
+        sx += f->vx[i] / m, sy += f->vy[i] / m;
+    }
+    return atan2(sy, sx);
+}
+
+/* Null model: two Vicsek kinds in the same box, 200 heading +x (species 1) and 200 +y
+ * (species 0), no noise. With a zero coupling off the diagonal each sums only its own kind's
+ * identical headings and keeps its heading exactly; with ones they mix into one heading. */
+static void test_zero_coupling_keeps_kinds_apart(void) {
+    boids_params p;
+    boids_error err;
+    CHECK(boids_preset_apply(&p, "vicsek", &err) == BOIDS_OK, "%s", err.msg);
+    p.noise = 0;
+    p.species = 2;
+    p.sp[0] = (boids_species){
+        .count = 200, .speed = p.speed, .max_speed = p.max_speed, .vision_radius = p.vision_radius};
+    for (int threads = 0; threads <= 1; threads++)
+        for (int coupled = 0; coupled <= 1; coupled++) {
+            p.coupling[0][1] = p.coupling[1][0] = coupled;
+            boids_flock f;
+            flock_of(&p, &f, 3);
+            for (size_t i = 0; i < f.n; i++) {
+                f.vx[i] = i < 200 ? p.speed : 0;
+                f.vy[i] = i < 200 ? 0 : p.speed;
+            }
+            run(&p, &f, 100, threads);
+            double h1 = mean_heading(&f, 0, 200), h0 = mean_heading(&f, 200, 400);
+            if (!coupled) {
+                /* Each sums n equal unit vectors: the heading stays that of one, up to the
+                 * rounding of atan2, cos and sin (cos(pi / 2) is 6e-17, not 0) a step, far
+                 * below 1e-5 rad over 100 steps in float. */
+                double worst = 0;
+                for (size_t i = 0; i < f.n; i++)
+                    worst = fmax(worst, fabs(atan2(f.vy[i], f.vx[i]) - (i < 200 ? 0 : M_PI / 2)));
+                CHECK(worst < 1e-5, "uncoupled kinds keep their headings: %g rad off (%s)", worst,
+                      threads ? "cpu" : "cpu-ref");
+            } else {
+                /* From 90 degrees apart; at density 4 (some 12 neighbours each) 100 steps mix
+                 * them to within a few degrees: 0.1 rad is far below the start's 1.57. */
+                CHECK(fabs(h1 - h0) < 0.1, "coupled kinds mix: %g rad apart (%s)", h1 - h0,
+                      threads ? "cpu" : "cpu-ref");
+            }
+            boids_flock_free(&f);
+        }
+}
+
+/* Same seed, same bits: species with rules on cpu for 1 and 2 threads, cpu-ref likewise. */
+static boids_params hawks_params(void) {
+    boids_params p;
+    boids_error err;
+    CHECK(boids_preset_apply(&p, "classic", &err) == BOIDS_OK, "%s", err.msg);
+    set(&p, "species", "2");
+    set(&p, "species_count.1", "3");
+    set(&p, "max_speed.1", "3.5");
+    set(&p, "max_force.1", "0.1");
+    set(&p, "alignment_weight.1", "0");
+    set(&p, "cohesion_weight.1", "0");
+    set(&p, "coupling.0.1", "0");
+    set(&p, "rule.1.0", "chase");
+    set(&p, "rule_radius.1.0", "120");
+    set(&p, "rule_weight.1.0", "2");
+    set(&p, "rule.0.1", "flee");
+    set(&p, "rule_radius.0.1", "60");
+    set(&p, "rule_weight.0.1", "3");
+    return p;
+}
+
+/* cpu-ref on `threads` threads. */
+static void run_ref(const boids_params *p, boids_flock *f, unsigned steps, int threads) {
+    boids_error err;
+    boids_backend *b = boids_cpu_ref_create(f, &err);
+    CHECK(b != NULL && boids_cpu_ref_set_threads(b, threads) == 0, "%s", err.msg);
+    if (!b) return;
+    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "%s", err.msg);
+    CHECK(boids_backend_download(b, f, &err) == BOIDS_OK, "%s", err.msg);
+    boids_backend_destroy(b);
+}
+
+static void test_determinism(void) {
+    boids_params p = hawks_params();
+    for (int backend = 0; backend < 2; backend++) {
+        boids_flock a, b;
+        p.count = backend ? 2500 : 200; /* cpu threads only above 2048 boids */
+        flock_of(&p, &a, 9);
+        copy(&b, &a);
+        if (backend) {
+            run(&p, &a, 10, 1);
+            run(&p, &b, 10, 2);
+        } else {
+            run_ref(&p, &a, 20, 1);
+            run_ref(&p, &b, 20, 2);
+        }
+        CHECK(same_bits(&a, &b), "%s: same seed, same bits",
+              backend ? "cpu, 1 and 2 threads" : "cpu-ref, 1 and 2 threads");
+        boids_flock_free(&a);
+        boids_flock_free(&b);
+    }
+}
+
+/* cpu against cpu-ref after one step of the hawks, within float rounding. */
+static void test_cpu_matches_cpu_ref(void) {
+    boids_params p = hawks_params();
+    boids_flock a, b;
+    flock_of(&p, &a, 4);
+    copy(&b, &a);
+    run(&p, &a, 1, 0);
+    run(&p, &b, 1, 1);
+    double worst = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        worst = fmax(worst, fabs(a.x[i] - b.x[i]) + fabs(a.y[i] - b.y[i]));
+        worst = fmax(worst, fabs(a.vx[i] - b.vx[i]) + fabs(a.vy[i] - b.vy[i]));
+    }
+    CHECK(worst < 1e-4, "cpu within float rounding of cpu-ref after one step: %g", worst);
+    boids_flock_free(&a);
+    boids_flock_free(&b);
+}
+
+int main(void) {
+    test_keys();
+    test_reynolds_by_hand();
+    test_vicsek_by_hand();
+    test_ones_are_one_kind();
+    test_zero_coupling_keeps_kinds_apart();
+    test_determinism();
+    test_cpu_matches_cpu_ref();
+    return CHECK_DONE("species_test");
+}
