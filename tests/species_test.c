@@ -325,6 +325,146 @@ static void test_cpu_matches_cpu_ref(void) {
     boids_flock_free(&b);
 }
 
+/* Periodic distance in the classic world (400 x 400). */
+static double wdist(const boids_params *p, const boids_flock *f, size_t i, size_t j) {
+    double dx = fabs(f->x[i] - f->x[j]), dy = fabs(f->y[i] - f->y[j]);
+    dx = fmin(dx, p->width - dx), dy = fmin(dy, p->height - dy);
+    return hypot(dx, dy);
+}
+
+/* The mean over boids [b, e) of the distance to the nearest boid of [ob, oe); and the smallest. */
+static double nearest_other(const boids_params *p, const boids_flock *f, size_t b, size_t e,
+                            size_t ob, size_t oe, double *min) {
+    double sum = 0;
+    *min = INFINITY;
+    for (size_t i = b; i < e; i++) {
+        double m = INFINITY;
+        for (size_t j = ob; j < oe; j++) m = fmin(m, wdist(p, f, i, j));
+        sum += m;
+        *min = fmin(*min, m);
+    }
+    return sum / (double)(e - b);
+}
+
+/* The classic flock with 3 predators (species 1, ids 0..2) that fly straight, ignoring the
+ * flock (no rule weights towards it, coupling 0, no separation), so that their path is the
+ * same whatever the flock does. */
+static boids_params straight_predators(void) {
+    boids_params p;
+    boids_error err;
+    CHECK(boids_preset_apply(&p, "classic", &err) == BOIDS_OK, "%s", err.msg);
+    set(&p, "species", "2");
+    set(&p, "species_count.1", "3");
+    set(&p, "separation_weight.1", "0");
+    set(&p, "alignment_weight.1", "0");
+    set(&p, "cohesion_weight.1", "0");
+    set(&p, "coupling.1.0", "0");
+    return p;
+}
+
+/* The mean over the boids [b, e) flagged in `near` of the distance to the nearest of [ob, oe). */
+static double mean_nearest_of(const boids_params *p, const boids_flock *f,
+                              const unsigned char *near, size_t b, size_t e, size_t ob, size_t oe) {
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = b; i < e; i++) {
+        if (!near[i]) continue;
+        double m = INFINITY;
+        for (size_t j = ob; j < oe; j++) m = fmin(m, wdist(p, f, i, j));
+        sum += m, n++;
+    }
+    return sum / (double)n;
+}
+
+/* flee: the predators fly the same straight paths with and without the rule; the prey that
+ * start within the rule's radius of one get farther from them with flee than without, and
+ * farther than they started (without, the predators, faster on average, close on them). */
+static void test_flee(int threads) {
+    boids_params p = straight_predators();
+    set(&p, "rule_radius.0.1", "80");
+    set(&p, "rule_weight.0.1", "3");
+    double d[2], d0 = 0;
+    for (int flee = 0; flee <= 1; flee++) {
+        set(&p, "rule.0.1", flee ? "flee" : "none");
+        boids_flock f;
+        flock_of(&p, &f, 21);
+        unsigned char near[80] = {0};
+        double mn;
+        for (size_t i = 3; i < f.n; i++) near[i] = nearest_other(&p, &f, i, i + 1, 0, 3, &mn) < 80;
+        d0 = mean_nearest_of(&p, &f, near, 3, f.n, 0, 3);
+        run(&p, &f, 20, threads);
+        d[flee] = mean_nearest_of(&p, &f, near, 3, f.n, 0, 3);
+        boids_flock_free(&f);
+    }
+    CHECK(d[1] > d0 && d[1] > d[0] + 5,
+          "flee (%s): the prey near a predator got away: %g -> %g "
+          "(without the rule %g)",
+          threads ? "cpu" : "cpu-ref", d0, d[1], d[0]);
+}
+
+/* chase: one chaser (species 1, faster: 4 against 3) closes on the nearest prey within 150:
+ * after 30 steps it is within a quarter of its start's distance, and nearer than the same
+ * chaser without the rule. */
+static void test_chase(int threads) {
+    boids_params p = straight_predators();
+    set(&p, "species_count.1", "1");
+    set(&p, "max_speed.1", "4");
+    set(&p, "max_force.1", "0.2");
+    set(&p, "rule_radius.1.0", "150");
+    set(&p, "rule_weight.1.0", "2");
+    double d[2], d0 = 0, mn;
+    for (int chase = 0; chase <= 1; chase++) {
+        set(&p, "rule.1.0", chase ? "chase" : "none");
+        boids_flock f;
+        flock_of(&p, &f, 21);
+        d0 = nearest_other(&p, &f, 0, 1, 1, f.n, &mn);
+        run(&p, &f, 30, threads);
+        d[chase] = nearest_other(&p, &f, 0, 1, 1, f.n, &mn);
+        boids_flock_free(&f);
+    }
+    CHECK(d[1] < d0 / 4 && d[1] < d[0],
+          "chase (%s): the chaser closed in: %g -> %g "
+          "(without the rule %g)",
+          threads ? "cpu" : "cpu-ref", d0, d[1], d[0]);
+}
+
+/* avoid: two flocks of 40 (coupling 0 between them) that avoid each other within 30. The
+ * rule is a steering force (capped at max_force 0.05 times its weight 5 a step, against
+ * speeds up to 3: some 12 steps to turn round), not a wall, so boids that meet head-on come
+ * closer than the radius before they turn; the checks: from step 100 on, every 50 steps, the
+ * smallest distance between the two kinds stays above a third of the radius, 10 (separation
+ * alone lets them pass within 3 to 12 of each other), and above what it is without the rule. */
+static void test_avoid(int threads) {
+    boids_params p;
+    boids_error err;
+    CHECK(boids_preset_apply(&p, "classic", &err) == BOIDS_OK, "%s", err.msg);
+    set(&p, "species", "2");
+    set(&p, "species_count.1", "40");
+    set(&p, "coupling.0.1", "0");
+    set(&p, "coupling.1.0", "0");
+    set(&p, "rule_radius.0.1", "30");
+    set(&p, "rule_radius.1.0", "30");
+    set(&p, "rule_weight.0.1", "5");
+    set(&p, "rule_weight.1.0", "5");
+    double mins[2][4];
+    for (int avoid = 0; avoid <= 1; avoid++) {
+        set(&p, "rule.0.1", avoid ? "avoid" : "none");
+        set(&p, "rule.1.0", avoid ? "avoid" : "none");
+        boids_flock f;
+        flock_of(&p, &f, 21);
+        run(&p, &f, 50, threads);
+        for (int k = 0; k < 4; k++) {
+            run(&p, &f, 50, threads);
+            nearest_other(&p, &f, 0, 40, 40, 80, &mins[avoid][k]);
+        }
+        boids_flock_free(&f);
+    }
+    for (int k = 0; k < 4; k++)
+        CHECK(mins[1][k] > 10 && mins[1][k] > mins[0][k],
+              "avoid (%s), step %d: the kinds' closest pair %g apart (without the rule %g)",
+              threads ? "cpu" : "cpu-ref", 100 + 50 * k, mins[1][k], mins[0][k]);
+}
+
 int main(void) {
     test_keys();
     test_reynolds_by_hand();
@@ -333,5 +473,10 @@ int main(void) {
     test_zero_coupling_keeps_kinds_apart();
     test_determinism();
     test_cpu_matches_cpu_ref();
+    for (int threads = 0; threads <= 1; threads++) {
+        test_flee(threads);
+        test_chase(threads);
+        test_avoid(threads);
+    }
     return CHECK_DONE("species_test");
 }

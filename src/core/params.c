@@ -642,6 +642,36 @@ static void preset_chate(boids_params *p) {
     p->noise = 0.5;
 }
 
+static void preset_hawks(boids_params *p) {
+    /* Seed 000's hawk as agents (issue 32): the lab's flock (species 0) and three hawks
+     * (species 1, ids 0..2) a third faster, with a stronger turn, that ignore the flock's
+     * headings and each other's (coupling 0, no alignment or cohesion of their own) and chase
+     * the nearest boid within 200; the flock does not align with them (coupling.0.1 0) and
+     * flees any hawk within 100, harder than it keeps its spacing. The hawks avoid one another
+     * within 80 so that they hunt apart. */
+    *p = boids_params_default();
+    p->species = 2;
+    boids_species *h = &p->sp[0];
+    *h = (boids_species){.count = 3,
+                         .speed = p->speed,
+                         .max_speed = 240,
+                         .min_speed = 120,
+                         .max_force = 10,
+                         .vision_radius = p->vision_radius,
+                         .separation_radius = p->separation_radius,
+                         .separation_weight = 1.5};
+    p->coupling[0][1] = p->coupling[1][0] = p->coupling[1][1] = 0;
+    p->rule[1][0] = BOIDS_RULE_CHASE;
+    p->rule_radius[1][0] = 200;
+    p->rule_weight[1][0] = 2;
+    p->rule[0][1] = BOIDS_RULE_FLEE;
+    p->rule_radius[0][1] = 100;
+    p->rule_weight[0][1] = 4;
+    p->rule[1][1] = BOIDS_RULE_AVOID;
+    p->rule_radius[1][1] = 80;
+    p->rule_weight[1][1] = 1;
+}
+
 static const struct {
     boids_preset_info info;
     void (*apply)(boids_params *);
@@ -662,6 +692,8 @@ static const struct {
     {{"murmuration", "3-D starlings: 20,000 boids, topological k = 7, a roost and a diving "
                      "falcon"},
      preset_murmuration},
+    {{"hawks", "species: the lab's flock fleeing three faster hawks that chase the nearest boid"},
+     preset_hawks},
 };
 
 const boids_preset_info *boids_preset_table(size_t *count) {
@@ -677,8 +709,11 @@ boids_status boids_preset_apply(boids_params *p, const char *name, boids_error *
                                !p ? "the parameters" : "the preset name");
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
         if (strcmp(name, presets[i].info.name) == 0) {
+            boids_species keep[BOIDS_MAX_SPECIES - 1];
             presets[i].apply(p);
+            memcpy(keep, p->sp, sizeof keep);
             species_inherit(p);
+            for (int s = 0; s < p->species - 1; s++) p->sp[s] = keep[s]; /* its own species */
             return BOIDS_OK;
         }
     /* The list from the table itself, so that a new preset is never missing from it. */
