@@ -9,7 +9,8 @@ usage: mpi_sim_test.py cpu|gpu|faults|menu MPIEXEC BOIDS BOIDS_MPI
   cpu:    the cases above on the cpu backend (threads 1 and 2), and a checkpoint restart
   gpu:    the plane and the box on gpu --deterministic (llvmpipe here), K = 2 and 3, the
           tiles resident on the device and (--mpi-window) uploaded every step
-  menu:   the Vicsek model's menu on cpu (plane, box) and gpu --deterministic, K = 2 and 3
+  menu:   the Vicsek model's menu on cpu (plane, box) and gpu --deterministic, K = 2 and 3;
+          species (the hawks preset, two Vicsek kinds) on cpu
   faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
           and a killed rank, which ends the job within a minute, leaving no final file
 """
@@ -356,6 +357,13 @@ def menu():
                                                  "boundary=walls"]),
                        ("box, all four", [*base, *allm, "--set", "dim=3"])):
         compare(d, f"menu cpu {name}", ["--backend", "cpu", *args], (2, 3))
+    # Species (issue 32): a boid's species is its id's, and ids travel with the boids.
+    compare(d, "species cpu hawks (chase, flee, avoid)",
+            ["--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20", "--set",
+             "rule_radius.1.0=100"], (2, 3))
+    compare(d, "species cpu vicsek, two kinds uncoupled",
+            ["--backend", "cpu", *base, "--set", "species=2", "--set", "species_count.1=1500",
+             "--set", "coupling.0.1=0", "--set", "noise.1=0.2", "--set", "speed.1=0.05"], (2,))
     probe = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
     if probe.returncode != 0 and FAILURES:
         finish()  # the cpu part failed: that, not the missing context, is the result

@@ -47,7 +47,7 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
             err, BOIDS_ERR_INPUT,
             "the grid has %u rows along its last axis (y in the plane, z in the box): at most %u "
             "rank%s, not %d (every tile needs at least one row%s); use fewer ranks or a larger "
-            "world/smaller vision_radius",
+            "world/smaller vision_radius (with species: the largest vision and rule radius)",
             nrows, most, most == 1 ? "" : "s", k,
             wrap ? ", and under wrap its two halo rows and itself must fit in the "
                    "grid, which takes 4 rows or more"
