@@ -17,6 +17,11 @@ vec3 fade(vec3 c);
 vec3 boid_look(int slot, uint seen, float turn, float speed, out float grow) {
     vec3 c = boid_colour(turn, speed);
     grow = 1.0;
+    if (u_species > 1) { // each species its colour, the species beyond 0 (hawks) larger
+        int s = species_of(slot);
+        c = SPECIES_COLOURS[s];
+        grow = s > 0 ? 1.6 : 1.0;
+    }
     if (u_follow == 0) return c;
     if (slot == u_follow_slot) {
         grow = 2.0;

@@ -35,6 +35,7 @@ boids_view_py_tests(view_test.py
   render_world_takes_the_frame_shape
   render_look_from_config_trails_and_density
   render_draws_obstacles_and_points
+  render_colours_each_species
   render_writes_pngs_with_boids
   render_same_seed_same_frames_and_raw_rgba
   no_display_says_so_exit_2)

@@ -99,6 +99,8 @@ static void boid_uniforms(render_ctx *r) {
     } locs[] = {
 #define LOC(field, name) {name, offsetof(boid_uniform_locs, field)}
         LOC(colour, "u_colour"),
+        LOC(species, "u_species"),
+        LOC(sp_end, "u_sp_end"),
         LOC(min_speed, "u_min_speed"),
         LOC(max_speed, "u_max_speed"),
         LOC(follow, "u_follow"),
@@ -387,6 +389,18 @@ static void look_uniforms(render_ctx *r, const render_flock *f) {
     glUniform2f(b->shape, shapes[s][0], shapes[s][1]);
 }
 
+/* The species of p (palette.glsl): their number and the ends of their id ranges. */
+static void species_uniforms(render_ctx *r, const boids_params *p) {
+    GLuint end[BOIDS_MAX_SPECIES] = {0};
+    unsigned long long e = 0;
+    for (int s = 1; s < BOIDS_MAX_SPECIES && s < p->species; s++) {
+        e += p->sp[s - 1].count > 0 ? (unsigned long long)p->sp[s - 1].count : 0;
+        end[s] = e > UINT32_MAX ? UINT32_MAX : (GLuint)e;
+    }
+    glUniform1i(r->b.species, (int)p->species);
+    glUniform1uiv(r->b.sp_end, BOIDS_MAX_SPECIES, end);
+}
+
 /* Buffer texture unit k over bytes [at, at + len) of buf, as texels of format. */
 static void texels(const render_ctx *r, int k, unsigned format, unsigned buf, size_t at,
                    size_t len) {
@@ -493,6 +507,7 @@ void render_draw_flock(render_ctx *r, const boids_params *p, const render_flock 
     if (f->n == 0) return;
     glUseProgram(r->boid_prog);
     look_uniforms(r, f);
+    species_uniforms(r, p);
     if (r->dim == 3)
         draw_box(r, p, f);
     else

@@ -31,6 +31,7 @@ typedef struct line_vert {
 /* The boid program's uniforms, of both dimensions (-1 where the one compiled has none). */
 typedef struct boid_uniform_locs {
     int colour, min_speed, max_speed, follow, follow_slot, palette, stops, plain, shape;
+    int species, sp_end; /* species colours (palette.glsl) */
     /* the plane */
     int viewport, center, scale, size, pull, alpha;
     /* the box */

@@ -100,6 +100,27 @@ static void model_lines(const boids_params *p, char *a, char *b, size_t size) {
              p->fov);
 }
 
+/* Species s's line (docs/model.md, "Species"): its boids, its main parameters and its rules
+ * towards the others, in its colour (palette.glsl's SPECIES_COLOURS). */
+static uint32_t species_line(const boids_params *p, int s, char *b, size_t size) {
+    static const uint32_t colours[BOIDS_MAX_SPECIES] = {0x8cbfffffu, 0xff4d33ffu, 0xffd940ffu,
+                                                        0x73ff73ffu};
+    static const char *const rules[] = {"", "avoid", "flee", "chase"};
+    long n = p->count;
+    for (int t = 1; t < p->species; t++) n -= p->sp[t - 1].count;
+    const boids_params q = boids_params_of_species(p, s);
+    long own = s ? p->sp[s - 1].count : n;
+    int at = q.model == BOIDS_MODEL_VICSEK
+                 ? snprintf(b, size, "species %d: %ld  v0 %.3g eta %.2f", s, own < 0 ? 0 : own,
+                            q.speed, q.noise)
+                 : snprintf(b, size, "species %d: %ld  vmax %.0f ali %.1f coh %.1f", s,
+                            own < 0 ? 0 : own, q.max_speed, q.alignment_weight, q.cohesion_weight);
+    for (int j = 0; j < p->species && at > 0 && (size_t)at < size; j++)
+        if (q.model == BOIDS_MODEL_REYNOLDS && p->rule[s][j] > 0 && p->rule[s][j] < 4)
+            at += snprintf(b + at, size - (size_t)at, "  %s %d", rules[p->rule[s][j]], j);
+    return colours[s];
+}
+
 /* Over a dense flock (more than VIEW_HUD_BACKING boids a thousand pixels of the window:
  * 15,000 in 1280 x 800) shadowed letters are lost among the boids: the HUD gets a dark
  * panel behind it there, and keeps the flock undimmed everywhere else. */
@@ -115,7 +136,9 @@ void view_hud_draw(view *v) {
     const boids_params *p = scene_params(v->sc);
     char line[256];
     float w = 150 * ts;
-    backing(v, x, y, w + 20 * ts, 12 * lh + (view_now_ns() < v->hud.status_until ? lh : 0));
+    const int kinds = p->species > 1 ? (int)p->species : 0;
+    backing(v, x, y, w + 20 * ts,
+            (float)(12 + kinds) * lh + (view_now_ns() < v->hud.status_until ? lh : 0));
     snprintf(line, sizeof line, "order %.3f", v->hud.order);
     hud_text(v, x, y, line, 0xffffffff);
     order_plot(v, x, y, w);
@@ -159,6 +182,10 @@ void view_hud_draw(view *v) {
     else
         snprintf(line, sizeof line, "? for help");
     hud_text(v, x, y, line, TEXT), y += lh;
+    for (int s = 0; s < kinds; s++) {
+        uint32_t c = species_line(p, s, line, sizeof line);
+        hud_text(v, x, y, line, c), y += lh;
+    }
     if (view_now_ns() < v->hud.status_until) hud_text(v, x, y + ts, v->hud.status, 0xffd166ff);
 }
 
