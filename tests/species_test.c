@@ -13,20 +13,11 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "run_steps.h"
+#include "seed003.h"
 #include "cpu_ref.h"
 
 static const double TOL = 1e-12;
-
-/* steps steps of f: threads 0 on cpu-ref, else the cpu backend with that many threads. */
-static void run(const boids_params *p, boids_flock *f, unsigned steps, int threads) {
-    boids_error err;
-    boids_backend *b = threads ? boids_cpu_create(f, threads, &err) : boids_cpu_ref_create(f, &err);
-    CHECK(b != NULL, "%s", err.msg);
-    if (!b) return;
-    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "%s", err.msg);
-    CHECK(boids_backend_download(b, f, &err) == BOIDS_OK, "%s", err.msg);
-    boids_backend_destroy(b);
-}
 
 static void alloc(boids_flock *f, size_t n) {
     boids_error err;
@@ -126,7 +117,7 @@ static void test_reynolds_by_hand(void) {
      * 0.25 / sqrt 2 (1, -1); cohesion target (-3, 0): (-1, 0) - (0, 1), capped likewise. */
     double c = 0.25 / sqrt(2);
     double v1x = 0 + c - c, v1y = 1 - c - c; /* below max_speed 1 */
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(f.vx[0], v0x, TOL, "boid 0 (species 1) vx");
     CHECK_NEAR(f.vy[0], v0y, TOL, "boid 0 (species 1) vy");
     CHECK_NEAR(f.x[0], v0x, TOL, "boid 0 moved by its new velocity");
@@ -140,16 +131,9 @@ static void test_reynolds_by_hand(void) {
  * 2) heads along u0 + 2 u1; agent 1 of species 0 ignores species 1 (coupling.0.1 0) and keeps
  * its heading at speed 0.2. */
 static void test_vicsek_by_hand(void) {
-    boids_params p = boids_params_default();
-    p.model = BOIDS_MODEL_VICSEK;
-    p.boundary = BOIDS_BOUNDARY_OPEN;
-    p.vision_radius = 1;
-    p.separation_radius = 0;
-    p.speed = 0.2;
-    p.noise = 0;
-    p.dt = 1;
+    boids_params p = seed003_three_agent_params(); /* open, R 1.1, speed 0.2, no noise */
     p.species = 2;
-    p.sp[0] = (boids_species){.count = 1, .speed = 0.5, .max_speed = 1, .vision_radius = 1};
+    p.sp[0] = (boids_species){.count = 1, .speed = 0.5, .max_speed = 1, .vision_radius = 1.1};
     p.coupling[1][0] = 2;
     p.coupling[0][1] = 0;
     boids_flock f;
@@ -159,7 +143,7 @@ static void test_vicsek_by_hand(void) {
     f.x[1] = 0.5, f.y[1] = 0, f.vx[1] = 0.2 * cos(a1), f.vy[1] = 0.2 * sin(a1);
     double h0 = atan2(sin(a0) + 2 * sin(a1), cos(a0) + 2 * cos(a1));
     double x1 = 0.5 + 0.2 * cos(a1);
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(atan2(f.vy[0], f.vx[0]), h0, TOL, "agent 0 heads along u0 + 2 u1");
     CHECK_NEAR(hypot(f.vx[0], f.vy[0]), 0.5, TOL, "agent 0 at its species' speed");
     CHECK_NEAR(atan2(f.vy[1], f.vx[1]), a1, TOL, "agent 1 ignores species 1");
@@ -194,8 +178,8 @@ static void test_ones_are_one_kind(void) {
             boids_flock a, b;
             flock_of(&one, &a, 11);
             copy(&b, &a);
-            run(&one, &a, 30, threads);
-            run(&two, &b, 30, threads);
+            run_steps(&one, &a, 30, threads);
+            run_steps(&two, &b, 30, threads);
             CHECK(same_bits(&a, &b), "%s on %s: three species like one kind are one kind",
                   m ? "vicsek" : "reynolds", threads ? "cpu" : "cpu-ref");
             boids_flock_free(&a);
@@ -233,7 +217,7 @@ static void test_zero_coupling_keeps_kinds_apart(void) {
                 f.vx[i] = i < 200 ? p.speed : 0;
                 f.vy[i] = i < 200 ? 0 : p.speed;
             }
-            run(&p, &f, 100, threads);
+            run_steps(&p, &f, 100, threads);
             double h1 = mean_heading(&f, 0, 200), h0 = mean_heading(&f, 200, 400);
             if (!coupled) {
                 /* Each sums n equal unit vectors: the heading stays that of one, up to the
@@ -294,8 +278,8 @@ static void test_determinism(void) {
         flock_of(&p, &a, 9);
         copy(&b, &a);
         if (backend) {
-            run(&p, &a, 10, 1);
-            run(&p, &b, 10, 2);
+            run_steps(&p, &a, 10, 1);
+            run_steps(&p, &b, 10, 2);
         } else {
             run_ref(&p, &a, 20, 1);
             run_ref(&p, &b, 20, 2);
@@ -313,8 +297,8 @@ static void test_cpu_matches_cpu_ref(void) {
     boids_flock a, b;
     flock_of(&p, &a, 4);
     copy(&b, &a);
-    run(&p, &a, 1, 0);
-    run(&p, &b, 1, 1);
+    run_steps(&p, &a, 1, 0);
+    run_steps(&p, &b, 1, 1);
     double worst = 0;
     for (size_t i = 0; i < a.n; i++) {
         worst = fmax(worst, fabs(a.x[i] - b.x[i]) + fabs(a.y[i] - b.y[i]));
@@ -392,7 +376,7 @@ static void test_flee(int threads) {
         double mn;
         for (size_t i = 3; i < f.n; i++) near[i] = nearest_other(&p, &f, i, i + 1, 0, 3, &mn) < 80;
         d0 = mean_nearest_of(&p, &f, near, 3, f.n, 0, 3);
-        run(&p, &f, 20, threads);
+        run_steps(&p, &f, 20, threads);
         d[flee] = mean_nearest_of(&p, &f, near, 3, f.n, 0, 3);
         boids_flock_free(&f);
     }
@@ -418,7 +402,7 @@ static void test_chase(int threads) {
         boids_flock f;
         flock_of(&p, &f, 21);
         d0 = nearest_other(&p, &f, 0, 1, 1, f.n, &mn);
-        run(&p, &f, 30, threads);
+        run_steps(&p, &f, 30, threads);
         d[chase] = nearest_other(&p, &f, 0, 1, 1, f.n, &mn);
         boids_flock_free(&f);
     }
@@ -452,9 +436,9 @@ static void test_avoid(int threads) {
         set(&p, "rule.1.0", avoid ? "avoid" : "none");
         boids_flock f;
         flock_of(&p, &f, 21);
-        run(&p, &f, 50, threads);
+        run_steps(&p, &f, 50, threads);
         for (int k = 0; k < 4; k++) {
-            run(&p, &f, 50, threads);
+            run_steps(&p, &f, 50, threads);
             nearest_other(&p, &f, 0, 40, 40, 80, &mins[avoid][k]);
         }
         boids_flock_free(&f);

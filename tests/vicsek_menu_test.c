@@ -15,6 +15,7 @@
 
 #include "boids/backend.h"
 #include "check.h"
+#include "run_steps.h"
 #include "seed003.h"
 
 static const double TOL = 1e-12;
@@ -26,18 +27,6 @@ static boids_params open_params(int dim) {
     p.dim = dim;
     p.noise_seed = 77;
     return p;
-}
-
-/* steps steps of f on cpu-ref (threads 0: cpu-ref; else the cpu backend with that many
- * threads). */
-static void run(const boids_params *p, boids_flock *f, unsigned steps, int threads) {
-    boids_error err;
-    boids_backend *b = threads ? boids_cpu_create(f, threads, &err) : boids_cpu_ref_create(f, &err);
-    CHECK(b != NULL, "%s", err.msg);
-    if (!b) return;
-    CHECK(boids_backend_step(b, p, steps, &err) == BOIDS_OK, "%s", err.msg);
-    CHECK(boids_backend_download(b, f, &err) == BOIDS_OK, "%s", err.msg);
-    boids_backend_destroy(b);
 }
 
 static void alloc(boids_flock *f, size_t n, int dim) {
@@ -75,7 +64,7 @@ static void test_vectorial_by_hand(void) {
         double a = 2 * M_PI * boids_noise_u(77, 0, (uint32_t)i);
         want[i] = atan2(sy + 0.4 * 2 * sin(a), sx + 0.4 * 2 * cos(a));
     }
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     for (int i = 0; i < 2; i++)
         CHECK_NEAR(heading(&f, i), want[i], TOL, "agent %d: arg(sum + eta n xi)", i);
     CHECK_NEAR(f.x[1], 0.5 + 0.2 * cos(70 * M_PI / 180), TOL, "moved with its old velocity");
@@ -96,7 +85,7 @@ static void test_nematic_by_hand(void) {
         put(&f, 0, 0, 0, 0, 0.2);
         put(&f, 1, 0.5, 0.5, 150, 0.2);
         put(&f, 2, -0.5, 0.5, 60, 0.2);
-        run(&p, &f, 1, 0);
+        run_steps(&p, &f, 1, 0);
         double want =
             nematic ? atan2((s3 - 1) / 2, 1 + s3 / 2 + 0.5) : atan2(0.5 + s3 / 2, 1 - s3 / 2 + 0.5);
         CHECK_NEAR(heading(&f, 0), want, TOL, "%s: agent 0's heading",
@@ -118,7 +107,7 @@ static void test_field_by_hand(void) {
     put(&f, 0, 0, 0, 90, 0.2);
     const double want[] = {45, 22.5, 11.25};
     for (int t = 0; t < 3; t++) {
-        run(&p, &f, 1, 0);
+        run_steps(&p, &f, 1, 0);
         CHECK_NEAR(heading(&f, 0), want[t] * M_PI / 180, TOL, "step %d: the bisector", t + 1);
     }
     boids_flock_free(&f);
@@ -134,14 +123,14 @@ static void test_chirality_by_hand(void) {
     boids_flock f;
     alloc(&f, 1, 2);
     put(&f, 0, 3, 4, 30, 0.2);
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(heading(&f, 0), 30 * M_PI / 180 + p.chirality, TOL, "turned by omega");
-    run(&p, &f, 99, 0);
+    run_steps(&p, &f, 99, 0);
     CHECK_NEAR(f.x[0], 3, 1e-10, "the 100-gon closes (x)");
     CHECK_NEAR(f.y[0], 4, 1e-10, "the 100-gon closes (y)");
     CHECK_NEAR(heading(&f, 0), 30 * M_PI / 180, 1e-10, "and heads as at the start");
     p.chirality = -p.chirality; /* clockwise */
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(heading(&f, 0), 30 * M_PI / 180 + p.chirality, 1e-10, "negative: clockwise");
     boids_flock_free(&f);
 }
@@ -157,14 +146,14 @@ static void test_box_by_hand(void) {
     p.chirality = 0.25;
     f.x[0] = f.y[0] = f.z[0] = 0;
     f.vx[0] = 0.2 * 0.6, f.vy[0] = 0, f.vz[0] = 0.2 * 0.8;
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(f.vx[0], 0.2 * 0.6 * cos(0.25), TOL, "chiral turn about z: x");
     CHECK_NEAR(f.vy[0], 0.2 * 0.6 * sin(0.25), TOL, "chiral turn about z: y");
     CHECK_NEAR(f.vz[0], 0.2 * 0.8, TOL, "chiral turn about z keeps z");
     p.chirality = 0;
     p.field = 1, p.field_x = 0, p.field_y = 0, p.field_z = 2;
     f.vx[0] = 0.2, f.vy[0] = 0, f.vz[0] = 0;
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(f.vx[0], 0.2 / sqrt(2), TOL, "field along z: the bisector, x");
     CHECK_NEAR(f.vz[0], 0.2 / sqrt(2), TOL, "field along z: the bisector, z");
     p.field = 0;
@@ -175,7 +164,7 @@ static void test_box_by_hand(void) {
     double z = 1 - 2 * boids_noise_u(77, t0, 0), phi = 2 * M_PI * boids_noise_u2(77, t0, 0);
     double r = sqrt(1 - z * z), t[3] = {1 + 0.7 * r * cos(phi), 0.7 * r * sin(phi), 0.7 * z};
     double len = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-    run(&p, &f, 1, 0);
+    run_steps(&p, &f, 1, 0);
     CHECK_NEAR(f.vx[0], 0.2 * t[0] / len, TOL, "vectorial in the box: x");
     CHECK_NEAR(f.vy[0], 0.2 * t[1] / len, TOL, "vectorial in the box: y");
     CHECK_NEAR(f.vz[0], 0.2 * t[2] / len, TOL, "vectorial in the box: z");
@@ -234,8 +223,8 @@ static void test_rotation(void) {
     q.field_x = -0.8, q.field_y = 0.6;
     const double L = p.width;
     quarter_turn(&b, L);
-    run(&p, &a, 1, 0);
-    run(&q, &b, 1, 0);
+    run_steps(&p, &a, 1, 0);
+    run_steps(&q, &b, 1, 0);
     quarter_turn(&a, L);
     CHECK(max_diff(&a, &b) <= 1e-11, "turned then stepped = stepped then turned: %.3g",
           max_diff(&a, &b));
@@ -259,10 +248,10 @@ static void test_mirror(void) {
     const double L = p.width;
     mirror(&b, L);
     mirror(&c, L);
-    run(&p, &a, 1, 0);
-    run(&q, &b, 1, 0);
+    run_steps(&p, &a, 1, 0);
+    run_steps(&q, &b, 1, 0);
     q.chirality = 0.3;
-    run(&q, &c, 1, 0);
+    run_steps(&q, &c, 1, 0);
     mirror(&a, L);
     CHECK(max_diff(&a, &b) <= 1e-11, "mirrored with -omega = mirror of omega: %.3g",
           max_diff(&a, &b));
@@ -293,14 +282,14 @@ static void test_nematic_aligned_is_polar(void) {
             boids_flock_copy(&b, &a, NULL);
             q = p;
             q.alignment = BOIDS_ALIGNMENT_NEMATIC;
-            run(&p, &a, 1, threads);
-            run(&q, &b, 1, threads);
+            run_steps(&p, &a, 1, threads);
+            run_steps(&q, &b, 1, threads);
             CHECK(max_diff(&a, &b) == 0, "dim %d %s: nematic = polar when aligned", dim,
                   threads ? "cpu" : "cpu-ref");
             q = p;
             q.noise_type = BOIDS_NOISE_VECTORIAL; /* noise 0 */
-            run(&p, &a, 3, threads);
-            run(&q, &b, 3, threads);
+            run_steps(&p, &a, 3, threads);
+            run_steps(&q, &b, 3, threads);
             CHECK(max_diff(&a, &b) == 0, "dim %d %s: vectorial noise 0 = no noise", dim,
                   threads ? "cpu" : "cpu-ref");
             boids_flock_free(&a);
@@ -326,7 +315,7 @@ static void test_field_drift(void) {
         alloc(&f, n, 2);
         for (size_t i = 0; i < n; i++)
             put(&f, i, 3.0 * (double)(i % 20), 3.0 * (double)(i / 20), 7.0 * (double)i, 0.2);
-        run(&p, &f, 300, 0);
+        run_steps(&p, &f, 300, 0);
         double along = 0, across = 0;
         for (size_t i = 0; i < n; i++) {
             along += (f.vx[i] * ex + f.vy[i] * ey) / 0.2 / (double)n;
@@ -358,8 +347,8 @@ static void test_cpu_matches_cpu_ref(void) {
             if (v == 1 || v == 4) p.alignment = BOIDS_ALIGNMENT_NEMATIC;
             if (v == 2 || v == 4) p.chirality = -0.4;
             if (v == 3 || v == 4) p.field = 2, p.field_z = 1;
-            run(&p, &a, 1, 0);
-            run(&p, &b, 1, 2);
+            run_steps(&p, &a, 1, 0);
+            run_steps(&p, &b, 1, 2);
             double m = 0;
             for (size_t i = 0; i < a.n; i++) {
                 m = fmax(m, fabs(a.x[i] - b.x[i]) + fabs(a.y[i] - b.y[i]));
