@@ -10,15 +10,17 @@ uniform vec2 u_shape;  // the look's shape: the corners scaled along and across 
 uniform int u_follow;  // 0 off, 1 on
 uniform int u_follow_slot;     // the followed boid's slot in the state
 uniform usamplerBuffer u_seen; // R32UI view of the marks: 1 for a boid it counts
+uniform usamplerBuffer u_ids;  // R32UI view of the ids of the slots (read with species)
 
 // The colour of a boid of heading `turn` (a fraction of a full turn) and speed, and the
-// factor on its size, as following has them (faded: the section's fade()).
+// factor on its size, as following has them (faded: the section's fade()); with species,
+// its species' colour, from the id at `texel` of u_ids.
 vec3 fade(vec3 c);
-vec3 boid_look(int slot, uint seen, float turn, float speed, out float grow) {
+vec3 boid_look(int slot, int texel, uint seen, float turn, float speed, out float grow) {
     vec3 c = boid_colour(turn, speed);
     grow = 1.0;
     if (u_species > 1) { // each species its colour, the species beyond 0 (hawks) larger
-        int s = species_of(slot);
+        int s = species_of(texelFetch(u_ids, texel).r);
         c = SPECIES_COLOURS[s];
         grow = s > 0 ? 1.6 : 1.0;
     }
@@ -76,7 +78,7 @@ void main() {
     vec2 h = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
 
     float grow;
-    vec3 c = boid_look(boid, seen, atan(v.y, v.x) / 6.2831853 + 0.5, speed, grow);
+    vec3 c = boid_look(boid, boid, seen, atan(v.y, v.x) / 6.2831853 + 0.5, speed, grow);
     corner *= u_shape;
     corner *= grow;
 
@@ -134,7 +136,8 @@ void main() {
 
     float grow;
     uint seen = u_follow != 0 ? texelFetch(u_seen, boid).r : 0u;
-    vec3 c = boid_look(u_base + boid, seen, atan(f.z, f.x) / 6.2831853 + 0.5, speed, grow);
+    vec3 c =
+        boid_look(u_base + boid, boid, seen, atan(f.z, f.x) / 6.2831853 + 0.5, speed, grow);
     float len = u_length * grow;
     float w = max((u_view_proj * vec4(p, 1.0)).w, 1e-6);
     len *= max(1.0, u_min_px * w / (len * u_px_per_unit));

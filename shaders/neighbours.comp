@@ -2,7 +2,7 @@
 // Debug stage for verification: the neighbour count and the order-independent set hash
 // (sum of boids_neighbour_set_hash(id) mod 2^64) of each boid, found by the same grid search
 // and the same rule (rules_neighbour) as steer.glsl, stored by id; itself is left out, as
-// the CPU backends leave it out.
+// the CPU backends leave it out. With species, by the boid's own species' radius.
 layout(local_size_x = WG) in;
 
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
@@ -14,6 +14,7 @@ void main() {
     if (i >= P.n) return;
     vecD p, v;
     boid_load(i, p, v);
+    if (S.count.x > 1u) SPC = rules_species_of(src_id[i]);
     uint n = 0u;
     uvec2 h = uvec2(0u);
     uvec2 r[GRID_RANGES];

@@ -30,16 +30,15 @@ vec3 boid_colour(float turn, float speed) {
 }
 
 // Species (docs/model.md, "Species"): with u_species > 1 kinds, a boid's colour is its
-// species', whose ids are [u_sp_end[s - 1], u_sp_end[s]) for s >= 1 (species 0: the rest).
-// The slot drawn is the id: species run on the cpu backends, whose state the viewer mirrors
-// in id order, and in replays (the gpu backend, whose state is in cell order, refuses them).
+// species', whose ids are [u_sp_end[s - 1], u_sp_end[s]) for s >= 1 (species 0: the rest);
+// the draw reads each slot's id (the gpu backend's state is in cell order).
 uniform int u_species;
 uniform uint u_sp_end[4];
 const vec3 SPECIES_COLOURS[4] = vec3[4](vec3(0.55, 0.75, 1.0), vec3(1.0, 0.3, 0.2),
                                         vec3(1.0, 0.85, 0.25), vec3(0.45, 1.0, 0.45));
 
-int species_of(int slot) {
+int species_of(uint id) {
     for (int s = 1; s < u_species; s++)
-        if (uint(slot) < u_sp_end[s]) return s;
+        if (id < u_sp_end[s]) return s;
     return 0;
 }

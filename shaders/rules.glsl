@@ -48,6 +48,31 @@ struct Acc {
     bool separated; // at least one neighbour with 0 < |d|^2 < separation_radius^2
 };
 
+// ---- species (docs/model.md, "Species"): rules.h's rules_k_species ----------------------
+// SPC is the species of the boid being steered (steer.glsl sets it); 0, the default, reads P,
+// whose constants are species 0's, so that a shader that never sets it (the neighbours and
+// follow passes, the topological ones) is the model without species, and reads no S. Species
+// s >= 1 reads its row of the block S (prelude: boids_gpu_species).
+uint SPC = 0u;
+float k_max_speed() { return SPC == 0u ? P.max_speed : S.a[SPC].x; }
+float k_min_speed() { return SPC == 0u ? P.min_speed : S.a[SPC].y; }
+float k_max_force() { return SPC == 0u ? P.max_force : S.a[SPC].z; }
+float k_vision2() { return SPC == 0u ? P.vision2 : S.a[SPC].w; }
+float k_sep2() { return SPC == 0u ? P.sep2 : S.b[SPC].x; }
+float k_w_sep() { return SPC == 0u ? P.w_sep : S.b[SPC].y; }
+float k_w_align() { return SPC == 0u ? P.w_align : S.b[SPC].z; }
+float k_w_coh() { return SPC == 0u ? P.w_coh : S.b[SPC].w; }
+float k_speed() { return SPC == 0u ? P.speed : S.c[SPC].x; }
+float k_noise() { return SPC == 0u ? P.noise : S.c[SPC].y; }
+float k_cos_half_noise() { return SPC == 0u ? P.cos_half_noise : S.c[SPC].z; }
+
+// rules_species_of: the species of boid `id` (0 without species).
+uint rules_species_of(uint id) {
+    for (uint s = 1u; s < S.count.x; s++)
+        if (id < S.end[s]) return s;
+    return 0u;
+}
+
 // rules_wrap per axis: d - side above half the side, d + side below minus half.
 vecD rules_wrap(vecD d, vecD side, vecD halfside) {
     precise vecD lo = d + side, hi = d - side;
@@ -81,7 +106,7 @@ bool rules_in_fov(vecD d, float d2, vecD v) {
 bool rules_neighbour(bool self, vecD d, float d2, vecD v) {
     bool vicsek = P.vicsek != 0u;
     if (self) return vicsek;
-    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= P.vision2 : d2 < P.vision2))
+    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= k_vision2() : d2 < k_vision2()))
         return false;
     return vicsek || rules_in_fov(d, d2, v);
 }
@@ -94,7 +119,7 @@ void rules_acc_add(inout Acc a, vecD d, float d2, vecD v2) {
     a.n += 1u;
     a.mv += v2;
     a.c += d;
-    if (0.0 < d2 && d2 < P.sep2) {
+    if (0.0 < d2 && d2 < k_sep2()) {
         precise vecD q = d / d2;
         a.s -= q;
         a.separated = true;
@@ -104,9 +129,9 @@ void rules_acc_add(inout Acc a, vecD d, float d2, vecD v2) {
 vecD rules_steer(vecD d, vecD v) {
     precise float m = sqrt(rules_d2(d));
     if (m == 0.0) return vecD(0.0);
-    precise vecD g = d / m * P.max_speed - v;
+    precise vecD g = d / m * k_max_speed() - v;
     precise float n = sqrt(rules_d2(g));
-    if (n > P.max_force) g = g / n * P.max_force;
+    if (n > k_max_force()) g = g / n * k_max_force();
     return g;
 }
 
@@ -370,7 +395,7 @@ vec2 vicsek_update(vec2 s0, uint n, vec2 u, inout vec2 p, vec2 v) {
     precise vec2 h = vec2(cos(heading), sin(heading));
     if (I.counts.z != 0u) rules_block(p, np, h);
     p = np;
-    precise vec2 nv = P.speed * h;
+    precise vec2 nv = k_speed() * h;
     return nv;
 }
 
@@ -430,7 +455,7 @@ vec3 vicsek_direction(vec3 s, uint n, vec3 v, float u1, float u2, float noise) {
         d = q;
     }
     if (noise == 0.0) return d; // no turn: the mean direction exactly
-    precise float ct = 1.0 - u1 * (1.0 - P.cos_half_noise);
+    precise float ct = 1.0 - u1 * (1.0 - k_cos_half_noise());
     precise float ct2 = ct * ct;
     precise float st = sqrt(ct2 < 1.0 ? 1.0 - ct2 : 0.0);
     precise float phi = (2.0 * PI_F) * u2;
@@ -464,7 +489,7 @@ vec3 vicsek_update(vec3 s0, uint n, vec2 u, inout vec3 p, vec3 v) {
     vec3 h = mix(d, -d, flip);
     if (I.counts.z != 0u) rules_block(p, np, h);
     p = np;
-    precise vec3 nv = P.speed * h;
+    precise vec3 nv = k_speed() * h;
     return nv;
 }
 #endif
@@ -498,10 +523,10 @@ vecD rules_interact(vecD p, vecD v, vecD a) {
 
 vecD rules_accel(Acc s, vecD p, vecD v) {
     vecD a = vecD(0.0);
-    if (s.separated) rules_add_steer(P.w_sep, s.s, v, a);
+    if (s.separated) rules_add_steer(k_w_sep(), s.s, v, a);
     if (s.n != 0u) {
-        rules_add_steer(P.w_align, s.mv, v, a);
-        rules_add_steer(P.w_coh, s.c, v, a);
+        rules_add_steer(k_w_align(), s.mv, v, a);
+        rules_add_steer(k_w_coh(), s.c, v, a);
     }
     if (P.predator != 0u) { // flee: steer along the offset from the predator to the boid
         vecD d = rules_offset(rules_vec(P.pred_x, P.pred_y, P.pred_z), p);
@@ -599,10 +624,10 @@ void rules_block(vecD p, inout vecD n, inout vecD v) {
 vecD rules_integrate(vecD a, inout vecD p, vecD v) {
     precise vecD nv = v + a;
     precise float s = sqrt(rules_d2(nv));
-    if (s > P.max_speed)
-        nv = nv / s * P.max_speed;
-    else if (0.0 < s && s < P.min_speed)
-        nv = nv / s * P.min_speed;
+    if (s > k_max_speed())
+        nv = nv / s * k_max_speed();
+    else if (0.0 < s && s < k_min_speed())
+        nv = nv / s * k_min_speed();
     precise vecD np = p + nv * P.dt;
     bvecD flip = rules_boundary(np);
     nv = mix(nv, -nv, flip);
@@ -634,10 +659,10 @@ vecD vicsek_term(vecD ui, vecD u, vecD s) {
 // noise is the angular noise left to apply (0 with vectorial noise).
 vecD vicsek_menu(vecD s, uint n, vec2 u, out float noise) {
     precise vecD t = s;
-    noise = P.noise;
+    noise = k_noise();
     if (P.fld != 0u) t += rules_vec(P.fld_x, P.fld_y, P.fld_z);
     if (P.vec_noise != 0u) {
-        precise float a = P.noise * float(n);
+        precise float a = k_noise() * float(n);
         precise vecD q = a * vicsek_xi(u);
         t += q;
         noise = 0.0;
@@ -681,4 +706,81 @@ float noise_u2(uint step, uint id) {
 // The Vicsek noise variates of boid id in this step, for vicsek_update.
 vec2 noise_uv(uint id) {
     return vec2(noise_u(P.step, id), noise_u2(P.step, id));
+}
+
+// ---- species: couplings and the rules between species (rules.h's rules_sp_*) ------------------
+
+// A boid's sums of its rules towards each species j: target t[j], whether any boid of j was
+// within the rule's radius, chase's nearest (distance, id).
+struct SpAcc {
+    vecD t[4];
+    float best2[4];
+    uint best_id[4];
+    bool hit[4];
+};
+
+SpAcc rules_sp_acc_init() {
+    SpAcc a;
+    for (int j = 0; j < 4; j++) {
+        a.t[j] = vecD(0.0);
+        a.best2[j] = 0.0;
+        a.best_id[j] = 0u;
+        a.hit[j] = false;
+    }
+    return a;
+}
+
+// rules_sp_add: the other boid `id` of species sj at offset d (|d|^2 = d2), velocity v2, to
+// the flocking sums (if it sees it, coupled by S.coup[SPC][sj]) and the rule towards sj.
+void rules_sp_add(inout Acc a, inout SpAcc s, vecD d, float d2, vecD v2, uint sj, uint id,
+                  bool sees) {
+    if (sees) {
+        float w = S.coup[SPC][sj];
+        a.n += 1u;
+        precise vecD wv = w * v2;
+        precise vecD wd = w * d;
+        precise vecD mv = a.mv + wv;
+        precise vecD c = a.c + wd;
+        a.mv = mv;
+        a.c = c;
+        if (0.0 < d2 && d2 < k_sep2()) {
+            precise vecD q = d / d2;
+            a.s -= q;
+            a.separated = true;
+        }
+    }
+    uint r = S.rule[SPC][sj];
+    if (r == 0u || !(d2 < S.rule_r2[SPC][sj])) return;
+    if (r == 1u) { // avoid
+        if (!(0.0 < d2)) return;
+        precise vecD q = d / d2;
+        s.t[sj] -= q;
+    } else if (r == 2u) { // flee
+        s.t[sj] -= d;
+    } else { // chase: the nearest, ties to the lower id
+        if (s.hit[sj] && !(d2 < s.best2[sj] || (d2 == s.best2[sj] && id < s.best_id[sj])))
+            return;
+        s.t[sj] = d;
+        s.best2[sj] = d2;
+        s.best_id[sj] = id;
+    }
+    s.hit[sj] = true;
+}
+
+// rules_sp_accel: rules_accel, then each species' rule in species order.
+vecD rules_sp_accel(Acc a, SpAcc s, vecD p, vecD v) {
+    vecD acc = rules_accel(a, p, v);
+    for (uint j = 0u; j < S.count.x; j++)
+        if (s.hit[j]) rules_add_steer(S.rule_w[SPC][j], s.t[j], v, acc);
+    return acc;
+}
+
+// rules_sp_vterm: agent j's heading u (species sj) weighted by the coupling into the sum s;
+// false (not counted) for a coupling of 0.
+bool rules_sp_vterm(vecD ui, vecD u, uint sj, inout vecD s) {
+    float w = S.coup[SPC][sj];
+    if (w == 0.0) return false;
+    precise vecD wu = w * u;
+    s = vicsek_term(ui, wu, s);
+    return true;
 }

@@ -10,7 +10,7 @@ usage: mpi_sim_test.py cpu|gpu|faults|menu MPIEXEC BOIDS BOIDS_MPI
   gpu:    the plane and the box on gpu --deterministic (llvmpipe here), K = 2 and 3, the
           tiles resident on the device and (--mpi-window) uploaded every step
   menu:   the Vicsek model's menu on cpu (plane, box) and gpu --deterministic, K = 2 and 3;
-          species (the hawks preset, two Vicsek kinds) on cpu
+          species (the hawks preset, two Vicsek kinds) on cpu, the hawks on gpu
   faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
           and a killed rank, which ends the job within a minute, leaving no final file
 """
@@ -371,6 +371,9 @@ def menu():
         skip(f"no GL context for the gpu backend: {probe.stderr.strip()[-200:]}")
     compare(d, "menu gpu plane, all four",
             ["--backend", "gpu", "--deterministic", *base, *allm], (2,))
+    compare(d, "species gpu hawks (chase, flee, avoid)",
+            ["--backend", "gpu", "--deterministic", "--preset", "hawks", "-n", "3000", "--steps",
+             "20", "--set", "rule_radius.1.0=100"], (2,))
 
 
 def refused(name, args, words, ranks=2):

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "boids/backend.h"
+#include "backend_compare.h"
 #include "check.h"
 #include "run_steps.h"
 #include "seed003.h"
@@ -291,6 +292,35 @@ static void test_determinism(void) {
     }
 }
 
+/* The neighbours query: each boid's by its own species' radius (species 1 sees 120, species 0
+ * 50), the same sets on cpu and cpu-ref (random states put no pair within float rounding of
+ * a radius but with a chance of about 1e-4: tests/dim3_test.c's argument), and more of them
+ * for species 1's boids than species 0's. */
+static void test_neighbours_by_species(void) {
+    for (int model = 0; model < 2; model++) {
+        boids_params p = hawks_params();
+        p.model = model;
+        p.sp[0].vision_radius = 120;
+        boids_flock f;
+        flock_of(&p, &f, 6);
+        boids_error err;
+        boids_backend *r = boids_cpu_ref_create(&f, &err), *c = boids_cpu_create(&f, 1, &err);
+        CHECK(r && c, "%s", err.msg);
+        uint32_t cnt[80];
+        uint64_t h[80];
+        CHECK(boids_backend_neighbours(r, &p, cnt, h, &err) == BOIDS_OK, "%s", err.msg);
+        double mean[2] = {0, 0};
+        for (size_t i = 0; i < f.n; i++) mean[i >= 3] += cnt[i] / (i >= 3 ? 77.0 : 3.0);
+        CHECK(mean[0] > 2 * mean[1], "%s: species 1 (R 120) sees more: %g against %g",
+              model ? "vicsek" : "reynolds", mean[0], mean[1]);
+        size_t diffs = compare_neighbour_sets(r, c, &p, f.n, &err);
+        CHECK(diffs == 0, "%s: %zu neighbour sets differ between cpu and cpu-ref",
+              model ? "vicsek" : "reynolds", diffs);
+        boids_backend_destroy(r), boids_backend_destroy(c);
+        boids_flock_free(&f);
+    }
+}
+
 /* cpu against cpu-ref after one step of the hawks, within float rounding. */
 static void test_cpu_matches_cpu_ref(void) {
     boids_params p = hawks_params();
@@ -457,6 +487,7 @@ int main(void) {
     test_zero_coupling_keeps_kinds_apart();
     test_determinism();
     test_cpu_matches_cpu_ref();
+    test_neighbours_by_species();
     for (int threads = 0; threads <= 1; threads++) {
         test_flee(threads);
         test_chase(threads);

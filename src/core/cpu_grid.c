@@ -373,14 +373,6 @@ static int next_cells(const cpu_grid *c, const geom *g, const boids_params *p, c
     return ok;
 }
 
-/* Whether grids a and b are the same (the cells of one hold in the other). */
-static int same_geom(const geom *a, const geom *b) {
-    int same = a->ncells == b->ncells && a->wrap == b->wrap;
-    for (int i = 0; i < D; i++)
-        same = same && a->n[i] == b->n[i] && a->s[i] == b->s[i] && a->o[i] == b->o[i];
-    return same;
-}
-
 /* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
  * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
  * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
@@ -576,7 +568,9 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     grid_table tab;
     boids_status st = prepare(c, p, &g, &w, &build_threads, err);
     if (st) return st;
-    grid_k_init(&k, &tab, p, NULL);   /* the neighbours of the rules, without the table */
+    grid_k_init(&k, &tab, p, NULL); /* the neighbours of the rules, without the table */
+    grid_k ks[BOIDS_MAX_SPECIES];   /* species: each boid by its species' radius */
+    if (p->species > 1) RULES_FN(rules_k_species)(ks, &k, p);
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
     const state s = c->snap;
     const uint32_t *const start = c->cells.start;
@@ -616,6 +610,8 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                         h += boids_neighbour_set_hash((uint32_t)q.best[a].id);
                     n = q.m;
                 } else {
+                    const grid_k *ki =
+                        p->species > 1 ? &ks[RULES_FN(rules_species_of)(ks, s.id[i])] : &k;
                     float x[D], v[D];
                     state_get(&s, i, x, v);
                     for (int w = 0; w < nr; w++)
@@ -623,10 +619,10 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                             if (j == i) continue;
                             float xj[D], vj[D], d[D];
                             state_get(&s, j, xj, vj);
-                            RULES_FN(rules_offset)(&k, x, xj, d);
+                            RULES_FN(rules_offset)(ki, x, xj, d);
                             const float dist2 = RULES_FN(rules_dot)(d, d);
-                            if (vicsek ? !(dist2 <= k.vision2)
-                                       : !RULES_FN(rules_sees)(&k, d, dist2, v))
+                            if (vicsek ? !(dist2 <= ki->vision2)
+                                       : !RULES_FN(rules_sees)(ki, d, dist2, v))
                                 continue;
                             n++;
                             h += boids_neighbour_set_hash(s.id[j]);

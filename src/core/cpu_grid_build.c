@@ -331,3 +331,11 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_
     }
     return BOIDS_OK;
 }
+
+/* Whether grids a and b are the same (the cells of one hold in the other). */
+static int same_geom(const geom *a, const geom *b) {
+    int same = a->ncells == b->ncells && a->wrap == b->wrap;
+    for (int i = 0; i < D; i++)
+        same = same && a->n[i] == b->n[i] && a->s[i] == b->s[i] && a->o[i] == b->o[i];
+    return same;
+}

@@ -67,10 +67,10 @@ static void gpu_destroy(boids_backend *b) {
     free(g->map);
     free(g->rrec), free(g->rrow), free(g->rhist);
     if (g->rprog) glDeleteProgram(g->rprog);
-    GLuint bufs[] = {g->state[0], g->state[1],  g->state[2], g->ids[0],  g->ids[1],
-                     g->ids[2],   g->rank,      g->counts,   g->scan,    g->ubo,
-                     g->iubo,     g->nbr_count, g->nbr_hash, g->id_hash, g->vel[0],
-                     g->vel[1],   g->vel[2],    g->cut,      g->raux,    g->rout};
+    GLuint bufs[] = {g->state[0],  g->state[1], g->state[2], g->ids[0], g->ids[1], g->ids[2],
+                     g->rank,      g->counts,   g->scan,     g->ubo,    g->iubo,   g->subo,
+                     g->nbr_count, g->nbr_hash, g->id_hash,  g->vel[0], g->vel[1], g->vel[2],
+                     g->cut,       g->raux,     g->rout};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
     if (g->queries[0]) glDeleteQueries(BOIDS_GPU_STAGES, g->queries);
@@ -199,6 +199,9 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
     glGenBuffers(1, &g->iubo);
     glBindBuffer(GL_UNIFORM_BUFFER, g->iubo);
     glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_interact), NULL, GL_DYNAMIC_DRAW);
+    glGenBuffers(1, &g->subo);
+    glBindBuffer(GL_UNIFORM_BUFFER, g->subo);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(boids_gpu_species), NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     if (g->opt.timing) glGenQueries(BOIDS_GPU_STAGES, g->queries);
     if ((st = gpu_alloc_buffer(&g->cut, 4, "the loop-cut flag", 1, err))) goto fail;

@@ -143,11 +143,6 @@ boids_status boids_gpu_check_params(const boids_params *p, boids_error *err) {
     if (!(p->width > 0) || !(p->height > 0) || !(p->vision_radius > 0))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU backend: width, height and vision_radius must be positive");
-    if (p->species > 1)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU backend: species = %ld is not implemented on the GPU yet; use "
-                               "--backend cpu or cpu-ref",
-                               p->species);
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     if (topo && (p->k < 1 || p->k > BOIDS_GPU_MAX_K))
         return boids_error_set(err, p->k < 1 ? BOIDS_ERR_INPUT : BOIDS_ERR_LIMIT,
@@ -196,6 +191,44 @@ void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p) {
     FLAGS_FROM_RULES_K(COPY_FLAG)
 #undef COPY
 #undef COPY_FLAG
+}
+
+void boids_gpu_species_init(boids_gpu_species *u, const boids_params *p) {
+    memset(u, 0, sizeof *u);
+    rules_k_f3 k, ks[BOIDS_MAX_SPECIES];
+    rules_k_init_f3(&k, p);
+    const int n = p->species < 1                   ? 1
+                  : p->species > BOIDS_MAX_SPECIES ? BOIDS_MAX_SPECIES
+                                                   : (int)p->species;
+    u->count[0] = (uint32_t)n;
+    if (n == 1) return;
+    rules_k_species_f3(ks, &k, p);
+    for (int s = 0; s < n; s++) {
+        const rules_k_f3 *q = &ks[s];
+        const float a[4] = {q->max_speed, q->min_speed, q->max_force, q->vision2};
+        const float b[4] = {q->sep2, q->w_sep, q->w_align, q->w_coh};
+        const float c[4] = {q->speed, q->noise, rules_cos_half_noise_f3(q->noise), q->reach2};
+        memcpy(u->a[s], a, sizeof a);
+        memcpy(u->b[s], b, sizeof b);
+        memcpy(u->c[s], c, sizeof c);
+        u->end[s] = q->sp_end[s] > UINT32_MAX ? UINT32_MAX : (uint32_t)q->sp_end[s];
+        for (int j = 0; j < BOIDS_MAX_SPECIES; j++) {
+            u->coup[s][j] = q->coup[j];
+            u->rule[s][j] = (uint32_t)q->rule[j];
+            u->rule_r2[s][j] = q->rule_r2[j];
+            u->rule_w[s][j] = q->rule_w[j];
+        }
+    }
+}
+
+/* Uploads the species block of p and binds it (small: every step). */
+void gpu_set_species(gpu_backend *g, const boids_params *p) {
+    boids_gpu_species u;
+    boids_gpu_species_init(&u, p);
+    glBindBuffer(GL_UNIFORM_BUFFER, g->subo);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof u, &u);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_SPECIES, g->subo);
 }
 
 /* The interaction table of the world of p in float, as rules.h's rules_k_set_interact puts it

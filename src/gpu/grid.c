@@ -146,6 +146,7 @@ boids_status gpu_set_params(gpu_backend *g, const boids_params *p, boids_error *
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_GPU_UBO_PARAMS, g->ubo);
     gpu_set_interact(g, p);
+    gpu_set_species(g, p);
     return gpu_check(g, "parameter upload", err);
 }
 

@@ -82,6 +82,7 @@ typedef struct gpu_backend {
     GLuint prog[NPROG];
     GLuint state[3], ids[3], rank, counts, scan, ubo;
     GLuint iubo; /* the interaction table's block, uploaded when the table or world changes */
+    GLuint subo; /* the species block (boids_gpu_species), uploaded every step */
     int inter_valid;
     unsigned inter_version;
     double inter_world[4]; /* width, height, depth, boundary it was uploaded for */
@@ -167,6 +168,9 @@ size_t gpu_state_split(GLint64 block, GLint align);
 boids_status gpu_check_count(size_t n, boids_error *err);
 /* Uploads the interaction table of p's world when it changed, and binds its block. */
 void gpu_set_interact(gpu_backend *g, const boids_params *p);
+
+/* Uploads the species block (boids_gpu_species) of p and binds it. (blocks.c) */
+void gpu_set_species(gpu_backend *g, const boids_params *p);
 
 /* ---- buffers.c --------------------------------------------------------------------------- */
 

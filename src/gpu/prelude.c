@@ -44,6 +44,7 @@ size_t boids_gpu_prelude(char *buf, size_t size, int dim) {
         {"B_TILE_OUT", BOIDS_GPU_B_TILE_OUT},
         {"UBO_PARAMS", BOIDS_GPU_UBO_PARAMS},
         {"UBO_INTERACT", BOIDS_GPU_UBO_INTERACT},
+        {"UBO_SPECIES", BOIDS_GPU_UBO_SPECIES},
         {"MAX_POINTS", 2 * BOIDS_MAX_POINTS},
         {"MAX_OBSTACLES", BOIDS_MAX_OBSTACLES},
         {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
@@ -78,7 +79,12 @@ size_t boids_gpu_prelude(char *buf, size_t size, int dim) {
         "    uvec4 counts;\n    uvec4 kinds[MAX_OBSTACLES / 4];\n"
         "    vec4 bounds[MAX_OBSTACLES / 4];\n    vec4 pts[MAX_POINTS];\n"
         "    vec4 obs_a[MAX_OBSTACLES];\n    vec4 obs_b[MAX_OBSTACLES];\n"
-        "    vec4 pts_z[MAX_POINTS / 4];\n    vec4 obs_z[MAX_OBSTACLES / 4];\n} I;\n#line 1\n");
+        "    vec4 pts_z[MAX_POINTS / 4];\n    vec4 obs_z[MAX_OBSTACLES / 4];\n} I;\n");
+    /* The species, boids_gpu_species (prelude.h). */
+    PUT("layout(std140, binding = UBO_SPECIES) uniform Species {\n"
+        "    uvec4 count;\n    uvec4 end;\n    vec4 a[4];\n    vec4 b[4];\n    vec4 c[4];\n"
+        "    vec4 coup[4];\n    uvec4 rule[4];\n    vec4 rule_r2[4];\n    vec4 rule_w[4];\n"
+        "} S;\n#line 1\n");
 #undef PUT
     return len;
 }

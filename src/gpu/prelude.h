@@ -59,7 +59,8 @@ enum {
     BOIDS_GPU_B_TILE_AUX = 5,     /* resident tile: its counters, each boid's row, the row counts */
     BOIDS_GPU_B_TILE_OUT = 6,     /* resident tile: the records it gives back, then their rows */
     BOIDS_GPU_UBO_PARAMS = 0,     /* uniform block binding: the parameters (P) */
-    BOIDS_GPU_UBO_INTERACT = 1    /* uniform block binding: the interaction table (I) */
+    BOIDS_GPU_UBO_INTERACT = 1,   /* uniform block binding: the interaction table (I) */
+    BOIDS_GPU_UBO_SPECIES = 2     /* uniform block binding: the species (S) */
 };
 
 /* The loop-cut flag's bits: a driver may stop a long shader loop early and carry on
@@ -204,6 +205,32 @@ BOIDS_GPU_INTERACT_AT(obs_z, 16 + 40 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POIN
 #undef BOIDS_GPU_INTERACT_AT
 _Static_assert(sizeof(boids_gpu_interact) == 16 + 44 * BOIDS_MAX_OBSTACLES + 40 * BOIDS_MAX_POINTS,
                "obs_z last, no padding");
+
+/* The species as the shaders read them (docs/model.md, "Species"): the uniform block Species
+ * (S) of the prelude, std140, from rules.h's rules_k_species in float:
+ *   uvec4 count          x: the number of species S (1: none, nothing else is read)
+ *   uvec4 end            the ends of the id ranges, sp_end[0 .. 3]
+ *   vec4 a[4]            species s: max_speed, min_speed, max_force, vision2
+ *   vec4 b[4]            sep2, w_sep, w_align, w_coh
+ *   vec4 c[4]            speed, noise, cos_half_noise, reach2
+ *   vec4 coup[4]         species s's coupling row
+ *   uvec4 rule[4]        its rules towards each species (boids_species_rule)
+ *   vec4 rule_r2[4]      their radii squared
+ *   vec4 rule_w[4]       their weights
+ * Species 0's constants are P's (the shaders read P for it); a, b and c hold them too. */
+typedef struct boids_gpu_species {
+    uint32_t count[4], end[4];
+    float a[BOIDS_MAX_SPECIES][4], b[BOIDS_MAX_SPECIES][4], c[BOIDS_MAX_SPECIES][4];
+    float coup[BOIDS_MAX_SPECIES][4];
+    uint32_t rule[BOIDS_MAX_SPECIES][4];
+    float rule_r2[BOIDS_MAX_SPECIES][4], rule_w[BOIDS_MAX_SPECIES][4];
+} boids_gpu_species;
+_Static_assert(BOIDS_MAX_SPECIES == 4, "one vec4 a species' row");
+_Static_assert(sizeof(boids_gpu_species) == 32 + 7 * 16 * BOIDS_MAX_SPECIES,
+               "std140: 16-byte rows, no padding");
+
+/* Fills the species block from p (prelude.h's layout). (src/gpu/blocks.c) */
+void boids_gpu_species_init(boids_gpu_species *u, const boids_params *p);
 
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.

@@ -459,6 +459,64 @@ static void test_upload_any_n_id_order(int dim) {
     boids_flock_free(&a);
 }
 
+/* Species (docs/model.md, "Species"): three kinds of Reynolds boids with their own speeds,
+ * radii and weights, couplings and every rule between species (chase, flee, avoid), and
+ * three Vicsek kinds with their own speed, radius and noise and couplings of 0, 0.5 and 2;
+ * one step against cpu-ref in both modes. The bound is the float CPU path's own error
+ * against cpu-ref on the same step, times 4, and at least test_against_ref's 1e-3 (its
+ * reason): float rounding of the same sums, coupled by a factor each, is what both paths
+ * carry (`boids verify` calibrates its tolerance so); the avoid rule's -d / |d|^2 of a close
+ * pair amplifies it to about 1e-3 in the plane. */
+static void test_species(int dim) {
+    for (int model = 0; model < 2; model++) {
+        boids_params p = world_params(dim, dim == 2 ? 1000 : 400, BOIDS_BOUNDARY_WRAP);
+        p.model = model, p.noise = 0.5, p.speed = 150, p.fov = 270;
+        p.species = 3;
+        p.sp[0] = (boids_species){.count = 40,
+                                  .speed = 200,
+                                  .max_speed = 240,
+                                  .min_speed = 100,
+                                  .max_force = 10,
+                                  .vision_radius = 70,
+                                  .separation_radius = 25,
+                                  .separation_weight = 1,
+                                  .alignment_weight = 0,
+                                  .cohesion_weight = 0.5,
+                                  .noise = 0.2};
+        p.sp[1] = p.sp[0];
+        p.sp[1].count = 300, p.sp[1].vision_radius = 40, p.sp[1].noise = 1;
+        p.coupling[0][1] = 0, p.coupling[1][2] = 0.5, p.coupling[2][0] = 2;
+        p.rule[1][0] = BOIDS_RULE_CHASE, p.rule_radius[1][0] = 90;
+        p.rule[0][1] = BOIDS_RULE_FLEE, p.rule_radius[0][1] = 60, p.rule_weight[0][1] = 3;
+        p.rule[2][0] = BOIDS_RULE_AVOID, p.rule_radius[2][0] = 30;
+        boids_flock f = random_flock(&p, 1500, 90 + (uint64_t)model);
+        /* Each boid's neighbours by its own species' radius; exact sets as in
+         * test_against_ref. */
+        for (int det = 0; det < 2; det++) {
+            size_t nd = neighbour_diffs(&f, &p, det);
+            CHECK(nd == 0, "%d-D %s species det %d: %zu neighbour sets differ", dim,
+                  model_name[model], det, nd);
+        }
+        boids_error err;
+        boids_backend *cpu = boids_cpu_create(&f, 1, &err);
+        if (!cpu) die("cpu create", &err);
+        boids_flock r = run(ref(&f), &p, f.n, 1), c = run(cpu, &p, f.n, 1);
+        double cp, cv;
+        compare_states(&c, &r, &p, &cp, &cv);
+        const double tp = fmax(4 * cp, 1e-3), tv = fmax(4 * cv, 1e-3);
+        for (int det = 0; det < 2; det++) {
+            boids_flock g = run(gpu(&f, det), &p, f.n, 1);
+            double dp, dv;
+            compare_states(&g, &r, &p, &dp, &dv);
+            CHECK(dp <= tp && dv <= tv,
+                  "%d-D %s species det %d: one step off by %g / %g (bounds %g / %g)", dim,
+                  model_name[model], det, dp, dv, tp, tv);
+            boids_flock_free(&g);
+        }
+        boids_flock_free(&r), boids_flock_free(&c), boids_flock_free(&f);
+    }
+}
+
 int main(void) {
     boids_error err;
     gl = boids_gl_create(1, &err);
@@ -476,6 +534,7 @@ int main(void) {
         test_split_and_2d_dispatch_same_bits(dim);
         test_deterministic_same_bits(dim);
         test_against_ref(dim);
+        test_species(dim);
     }
     const boids_gl_debug *log = boids_gl_debug_log(gl);
     CHECK(log->errors == 0, "%lu GL debug errors, last: %s", log->errors, log->last_error);

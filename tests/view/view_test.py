@@ -296,30 +296,34 @@ def test_render_draws_obstacles_and_points(tmp):
 
 def test_render_colours_each_species(tmp):
     """Species (docs/model.md, "Species"): each boid in its species' colour (palette.glsl),
-    whatever the colour mode: with two kinds of 150 boids, both colours show and the plain
-    colour, which the mode asks for, does not."""
+    whatever the colour mode, from the id of its slot: with two kinds of 150 boids, both
+    colours show and the plain colour, which the mode asks for, does not; on cpu (state in
+    id order) and gpu (in cell order) alike."""
     cfg = os.path.join(tmp, "kinds.ini")
     with open(cfg, "w") as f:
         f.write("species = 2\nspecies_count.1 = 150\nview.background = #000000\n"
                 "view.colour = plain\nview.plain = #ffffff\n")
-    r = run(["render", "-n", "300", "--backend", "cpu", "--size", "320x200", "--frames", "1",
-             "--config", cfg, "-o", os.path.join(tmp, "kinds-%d.png")])
-    check(r.returncode == 0, f"exit {r.returncode}", r)
-    w, h, ch, rows = png.read(os.path.join(tmp, "kinds-0.png"))
     # Species 0 (0.55, 0.75, 1) and 1 (1, 0.3, 0.2) in 8 bits; within 40 a channel: a dart's
     # multisampled edges blend it with the background.
-    kinds = [(140, 191, 255), (255, 77, 51)]
-    count = [0, 0, 0]
-    for y in range(h):
-        row = rows[y]
-        for x in range(w):
-            c = tuple(row[x * ch:x * ch + 3])
-            for k, want in enumerate(kinds + [(255, 255, 255)]):
-                if all(abs(a - b) <= 40 for a, b in zip(c, want)):
-                    count[k] += 1
-    check(count[0] > 50 and count[1] > 50 and count[2] == 0,
-          f"pixels of species 0, species 1 and the plain colour: {count}")
-    print(f"ok: each species in its colour ({count[0]} and {count[1]} pixels), none plain")
+    kinds = [(140, 191, 255), (255, 77, 51), (255, 255, 255)]
+    counts = {}
+    for backend in ("cpu", "gpu"):
+        r = run(["render", "-n", "300", "--backend", backend, "--size", "320x200", "--frames",
+                 "1", "--config", cfg, "-o", os.path.join(tmp, f"kinds-{backend}-%d.png")])
+        check(r.returncode == 0, f"{backend}: exit {r.returncode}", r)
+        w, h, ch, rows = png.read(os.path.join(tmp, f"kinds-{backend}-0.png"))
+        count = [0, 0, 0]
+        for y in range(h):
+            row = rows[y]
+            for x in range(w):
+                c = tuple(row[x * ch:x * ch + 3])
+                for k, want in enumerate(kinds):
+                    if all(abs(a - b) <= 40 for a, b in zip(c, want)):
+                        count[k] += 1
+        check(count[0] > 50 and count[1] > 50 and count[2] == 0,
+              f"{backend}: pixels of species 0, species 1 and the plain colour: {count}")
+        counts[backend] = count
+    print(f"ok: each species in its colour, none plain: {counts}")
 
 
 def test_render_writes_pngs_with_boids(tmp):

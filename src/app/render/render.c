@@ -134,6 +134,7 @@ static void boid_uniforms(render_ctx *r) {
     glUseProgram(p);
     for (int k = 0; k < 4 && units[r->dim == 3][k]; k++)
         glUniform1i(glGetUniformLocation(p, units[r->dim == 3][k]), k);
+    glUniform1i(glGetUniformLocation(p, "u_ids"), 4);
     glUseProgram(0);
     if (r->dim != 3) return;
     unsigned l = r->line_prog;
@@ -236,7 +237,7 @@ render_ctx *render_create(int dim, boids_error *err) {
     const char *draw = getenv("BOIDS_DRAW");
     r->force_instanced = draw && !strcmp(draw, "instanced");
     glGenVertexArrays(1, &r->pull_vao);
-    glGenTextures(4, r->tex);
+    glGenTextures(5, r->tex);
     instanced_vao(r);
     overlay_vao(r);
     if (r->dim == 3)
@@ -254,7 +255,7 @@ void render_destroy(render_ctx *r) {
     if (r->layer_tex) glDeleteTextures(1, &r->layer_tex);
     if (r->boid_vao) glDeleteVertexArrays(1, &r->boid_vao);
     if (r->pull_vao) glDeleteVertexArrays(1, &r->pull_vao);
-    if (r->tex[0]) glDeleteTextures(4, r->tex);
+    if (r->tex[0]) glDeleteTextures(5, r->tex);
     if (r->ui_vao) glDeleteVertexArrays(1, &r->ui_vao);
     if (r->corner_vbo) glDeleteBuffers(1, &r->corner_vbo);
     if (r->ui_vbo) glDeleteBuffers(1, &r->ui_vbo);
@@ -435,6 +436,10 @@ static void draw_plane(render_ctx *r, const boids_params *p, const render_flock 
     /* Vertex pulling draws 3 N vertices: it needs N texels and 3 N below INT_MAX. */
     int pull = f->n <= (size_t)r->max_texels && f->n < 700000000u && !r->force_instanced;
     glUniform1i(b->pull, pull);
+    if (p->species > 1 && f->n <= (size_t)r->max_texels) { /* the ids, for species colours */
+        texels(r, 4, GL_R32UI, f->id_buf, 0, 4 * f->n);
+        glActiveTexture(GL_TEXTURE0);
+    }
     if (pull) {
         texels(r, 0, GL_RGBA32F, f->state_buf, 0, 16 * f->n);
         texels(r, 1, GL_R32UI, seen, 0, 4 * f->n);
@@ -493,6 +498,7 @@ static void draw_box(render_ctx *r, const boids_params *p, const render_flock *f
             const size_t bytes = k < 3 ? 16 : 4;
             texels(r, k, k < 3 ? GL_RGBA32F : GL_R32UI, bufs[k], base * bytes, count * bytes);
         }
+        if (p->species > 1) texels(r, 4, GL_R32UI, f->id_buf, base * 4, count * 4);
         glUniform1i(b->base, (int)base);
         glDrawArrays(GL_TRIANGLES, 0, (int)(12 * count));
     }

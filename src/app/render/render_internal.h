@@ -45,10 +45,10 @@ struct render_ctx {
     unsigned boid_vao, corner_vbo;
     /* vertex pulling: the buffer textures of the state (the box: positions, velocities and
      * the previous velocities) and the follow marks */
-    unsigned pull_vao, tex[4];
-    int max_texels;      /* GL_MAX_TEXTURE_BUFFER_SIZE */
-    int align_texels;    /* the box's chunks start at a multiple of this texel */
-    int force_instanced; /* BOIDS_DRAW=instanced (comparisons) */
+    unsigned pull_vao, tex[5]; /* [4]: the slots' ids (species colours) */
+    int max_texels;            /* GL_MAX_TEXTURE_BUFFER_SIZE */
+    int align_texels;          /* the box's chunks start at a multiple of this texel */
+    int force_instanced;       /* BOIDS_DRAW=instanced (comparisons) */
     unsigned ui_vao, ui_vbo;
     ui_vert *verts;
     size_t nverts;
