@@ -388,6 +388,11 @@ static int options_default(void) {
     C("boids_params_default", "no argument (valid)", NEUTRAL, defaults_valid(e))                   \
     C("boids_param_table", "NULL count", NEUTRAL, boids_param_table(NULL) ? NEUTRAL : 0)           \
     C("boids_param_find", "NULL key", NEUTRAL, boids_param_find(NULL) ? 0 : NEUTRAL)               \
+    C("boids_params_of_species", "NULL p (the defaults)", NEUTRAL,                                 \
+      boids_params_of_species(NULL, 1).count == boids_params_default().count ? NEUTRAL : 0)        \
+    C("boids_species_of", "NULL p (species 0)", NEUTRAL,                                           \
+      boids_species_of(NULL, 5) == 0 ? NEUTRAL : 0)                                                \
+    C("boids_params_reach", "NULL p (0)", NEUTRAL, boids_params_reach(NULL) == 0 ? NEUTRAL : 0)    \
     C("boids_params_set", "NULL p", BOIDS_ERR_INPUT, boids_params_set(NULL, "count", "5", "t", e)) \
     C("boids_params_set", "NULL key", BOIDS_ERR_INPUT, boids_params_set(&x->p, NULL, "5", "t", e)) \
     C("boids_params_set", "NULL value", BOIDS_ERR_INPUT,                                           \

@@ -172,15 +172,16 @@ typedef struct boids_params {
 
 /* The parameters species s (0 .. species - 1) moves by: p with the model's keys (speed,
  * max_speed, min_speed, max_force, vision_radius, separation_radius, the three weights,
- * noise) replaced by species s's values (species 0: p itself). */
+ * noise) replaced by species s's values (species 0 or another s: p itself; NULL p: the
+ * defaults). */
 boids_params boids_params_of_species(const boids_params *p, int s);
 
-/* The species of boid `id` under p (0 when species = 1). */
+/* The species of boid `id` under p (0 when species = 1, or for a NULL p). */
 int boids_species_of(const boids_params *p, unsigned long long id);
 
 /* The largest distance at which a boid can act on another under p: the vision radius, or
  * with species the largest of every species' vision radius and every rule's radius. The
- * grids' cells are at least this wide. */
+ * grids' cells are at least this wide. NULL p: 0. */
 double boids_params_reach(const boids_params *p);
 
 /* The `lab` defaults of seed 002: 900 x 560 wrap, N 1500, radii 50 / 20, max speed

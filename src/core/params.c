@@ -153,7 +153,9 @@ static const boids_param_info table[] = {
          "obstacles: look-ahead along the velocity for avoidance"),
     REAL(avoid_weight, 0, 1000, 0, "", "obstacles: weight of the avoidance steering force"),
     {"species", BOIDS_KEY_INT, offsetof(boids_params, species), 1, BOIDS_MAX_SPECIES, 0, "kinds",
-     "number of species S (1: one kind); species 0 moves by the keys above", NULL},
+     "number of species S (1: one kind); species 0 moves by the keys above; S > 1: the "
+     "cpu backend steps with its scalar kernel",
+     NULL},
     SPECIES(1),
     SPECIES(2),
     SPECIES(3),
@@ -193,6 +195,7 @@ static void species_inherit(boids_params *p) {
 }
 
 boids_params boids_params_of_species(const boids_params *p, int s) {
+    if (!p) return boids_params_default();
     boids_params o = *p;
     if (s < 1 || s >= BOIDS_MAX_SPECIES) return o;
     const boids_species *q = &p->sp[s - 1];
@@ -211,6 +214,7 @@ boids_params boids_params_of_species(const boids_params *p, int s) {
 
 int boids_species_of(const boids_params *p, unsigned long long id) {
     unsigned long long end = 0;
+    if (!p) return 0;
     for (int s = 1; s < p->species && s < BOIDS_MAX_SPECIES; s++) {
         end += p->sp[s - 1].count > 0 ? (unsigned long long)p->sp[s - 1].count : 0;
         if (id < end) return s;
@@ -219,6 +223,7 @@ int boids_species_of(const boids_params *p, unsigned long long id) {
 }
 
 double boids_params_reach(const boids_params *p) {
+    if (!p) return 0;
     double r = p->vision_radius;
     const int n = p->species < 1                   ? 1
                   : p->species > BOIDS_MAX_SPECIES ? BOIDS_MAX_SPECIES
