@@ -239,7 +239,8 @@ enum {
     VIEW_FOLD_SPEED = 4,
     VIEW_FOLD_FLOCK = 8, /* a replay's REPLAY group too */
     VIEW_FOLD_POINTER = 16,
-    VIEW_FOLD_COLOUR = 32
+    VIEW_FOLD_COLOUR = 32,
+    VIEW_FOLD_SPECIES = 64
 };
 
 typedef struct view_panel_state {

@@ -81,6 +81,37 @@ static void speeds(view *v, ui *u) {
     if (k >= 0) v->panel.unlinked = k;
 }
 
+/* With species (docs/model.md, "Species"): each species beyond 0 its main keys (the model's
+ * own keys above are species 0's): its speed limit (Vicsek: v0; linked as SPEED links species
+ * 0's: min a third, force a thirtieth) and its alignment weight (Vicsek: its noise). */
+static void species(view *v, ui *u) {
+    boids_params np = *scene_params(v->sc);
+    if (np.species < 2 || !group(v, u, "SPECIES", VIEW_FOLD_SPECIES)) return;
+    const int vicsek = np.model == BOIDS_MODEL_VICSEK;
+    double side = fmin(np.width, np.height) / np.dt; /* a step may not cross half of it */
+    int changed = 0;
+    for (int s = 1; s < np.species && s < BOIDS_MAX_SPECIES; s++) {
+        boids_species *q = &np.sp[s - 1];
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%d: %s", s, vicsek ? "speed v0" : "max speed");
+        snprintf(b, sizeof b, "%d: %s", s, vicsek ? "noise eta" : "alignment");
+        double *speed = vicsek ? &q->speed : &q->max_speed;
+        double lo = vicsek ? side * 1e-5 : side * 1e-4, hi = vicsek ? side * 0.1 : side * 0.45;
+        if (ui_slider(u, 40 + 2 * s, a, speed, lo, hi, "%.3g", 1)) {
+            changed = 1;
+            if (!vicsek && !v->panel.unlinked) { /* as SPEED links species 0's */
+                q->min_speed = q->max_speed / 3;
+                q->max_force = q->max_speed / 30;
+            }
+        }
+        if (vicsek)
+            changed |= ui_slider(u, 41 + 2 * s, b, &q->noise, 0, 2 * M_PI, "%.2f rad", 0) != 0;
+        else
+            changed |= ui_slider(u, 41 + 2 * s, b, &q->alignment_weight, 0, 5, "%.2f", 0) != 0;
+    }
+    if (changed) view_set_params(v, &np);
+}
+
 static void flock(view *v, ui *u) {
     if (!group(v, u, "FLOCK", VIEW_FOLD_FLOCK)) return;
     /* The slider shows N, but restarts the flock only when let go. */
@@ -191,6 +222,7 @@ void view_panel_draw(view *v) {
         speed_top = u->y;
         speeds(v, u);
         speed_h = u->y - speed_top;
+        species(v, u);
         flock(v, u);
     }
     display(v, u);
