@@ -15,6 +15,7 @@ void main() {
     vecD p, v;
     boid_load(i, p, v);
     if (S.count.x > 1u) SPC = rules_species_of(src_id[i]);
+    float vision2 = k_vision2(); // P's without species
     uint n = 0u;
     uvec2 h = uvec2(0u);
     uvec2 r[GRID_RANGES];
@@ -26,7 +27,7 @@ void main() {
         for (; j < e; j++) {
             if (j == i) continue;
             vecD d = rules_offset(p, pos_load(j));
-            if (rules_neighbour(false, d, rules_d2(d), v)) {
+            if (rules_neighbour_r2(false, d, rules_d2(d), v, vision2)) {
                 uvec2 add = id_hash[src_id[j]];
                 uint carry;
                 h.x = uaddCarry(h.x, add.x, carry);

@@ -103,12 +103,19 @@ bool rules_in_fov(vecD d, float d2, vecD v) {
 // With topological neighbours these are the candidates, of which select.glsl keeps the k
 // nearest (never itself: Vicsek adds it besides the k), and the radius applies only with
 // k_in_vision. src/app/verify_float.c's candidate_f is the same rule in C.
-bool rules_neighbour(bool self, vecD d, float d2, vecD v) {
+// rules_neighbour_r2 takes the vision radius squared: with species, the boid's species'
+// (steer.glsl's steer_species, neighbours.comp); rules_neighbour, P's, in every other loop, so
+// that a flock without species runs the candidate loop it always ran.
+bool rules_neighbour_r2(bool self, vecD d, float d2, vecD v, float vision2) {
     bool vicsek = P.vicsek != 0u;
     if (self) return vicsek;
-    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= k_vision2() : d2 < k_vision2()))
+    if ((P.topo == 0u || P.k_in_vision != 0u) && !(vicsek ? d2 <= vision2 : d2 < vision2))
         return false;
     return vicsek || rules_in_fov(d, d2, v);
+}
+
+bool rules_neighbour(bool self, vecD d, float d2, vecD v) {
+    return rules_neighbour_r2(self, d, d2, v, P.vision2);
 }
 
 Acc rules_acc_init() {
@@ -119,7 +126,7 @@ void rules_acc_add(inout Acc a, vecD d, float d2, vecD v2) {
     a.n += 1u;
     a.mv += v2;
     a.c += d;
-    if (0.0 < d2 && d2 < k_sep2()) {
+    if (0.0 < d2 && d2 < P.sep2) {
         precise vecD q = d / d2;
         a.s -= q;
         a.separated = true;
@@ -731,9 +738,10 @@ SpAcc rules_sp_acc_init() {
 }
 
 // rules_sp_add: the other boid `id` of species sj at offset d (|d|^2 = d2), velocity v2, to
-// the flocking sums (if it sees it, coupled by S.coup[SPC][sj]) and the rule towards sj.
-void rules_sp_add(inout Acc a, inout SpAcc s, vecD d, float d2, vecD v2, uint sj, uint id,
-                  bool sees) {
+// the flocking sums (if it sees it, coupled by S.coup[SPC][sj]; separation within the
+// species' sep2) and the rule towards sj.
+void rules_sp_add(inout Acc a, inout SpAcc s, vecD d, float d2, float sep2, vecD v2, uint sj,
+                  uint id, bool sees) {
     if (sees) {
         float w = S.coup[SPC][sj];
         a.n += 1u;
@@ -743,7 +751,7 @@ void rules_sp_add(inout Acc a, inout SpAcc s, vecD d, float d2, vecD v2, uint sj
         precise vecD c = a.c + wd;
         a.mv = mv;
         a.c = c;
-        if (0.0 < d2 && d2 < k_sep2()) {
+        if (0.0 < d2 && d2 < sep2) {
             precise vecD q = d / d2;
             a.s -= q;
             a.separated = true;
