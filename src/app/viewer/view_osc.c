@@ -179,19 +179,23 @@ static void get_param(view *v, const osc_msg *m, const char *key) {
     if (info && want_args(v, m, 0, 0)) reply_param(v, info, 0);
 }
 
-/* Every key's fader position, one bundle: a layout in step after a preset or a reset. */
+/* Every key's fader position, in bundles of up to KEYS messages (each well within a UDP
+ * datagram): a layout in step after a preset or a reset. */
 static void send_norms(view *v) {
     size_t n;
     const boids_param_info *t = boids_param_table(&n);
     enum { KEYS = 64 };
     static char paths[KEYS][OSC_PATH_MAX];
     osc_out out[KEYS];
-    int k = 0;
-    for (size_t i = 0; i < n && k < KEYS; i++, k++) {
-        snprintf(paths[k], sizeof paths[k], "/boids/norm/%s", t[i].key);
-        out[k] = (osc_out){paths[k], 1, {num_f(app_control_position(&t[i], scene_params(v->sc)))}};
+    for (size_t i0 = 0; i0 < n; i0 += KEYS) {
+        int k = 0;
+        for (size_t i = i0; i < n && k < KEYS; i++, k++) {
+            snprintf(paths[k], sizeof paths[k], "/boids/norm/%s", t[i].key);
+            out[k] =
+                (osc_out){paths[k], 1, {num_f(app_control_position(&t[i], scene_params(v->sc)))}};
+        }
+        osc_send_bundle(v->remote.osc, out, k);
     }
-    osc_send_bundle(v->remote.osc, out, k);
 }
 
 /* "/boids/get/norm/KEY", or every key with "/boids/get/norm". */
