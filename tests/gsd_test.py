@@ -47,7 +47,8 @@ FRAMES = STEPS // EVERY + 1
 CASES = {"2-D wrap": ["--preset", "classic", "--seed", "7"],
          "2-D walls": ["--preset", "classic", "--seed", "8", "--set", "boundary=walls"],
          "2-D open": ["--preset", "classic", "--seed", "9", "--set", "boundary=open"],
-         "3-D box": ["--preset", "murmuration", "--seed", "3"]}
+         "3-D box": ["--preset", "murmuration", "--seed", "3"],
+         "2-D species (hawks)": ["--preset", "hawks", "--seed", "4"]}
 SAMPLING = ["-n", N, "--steps", STEPS, "--every", EVERY]
 
 
@@ -96,9 +97,22 @@ for name, args in CASES.items():
     want_box = [float(np.float32(s)) for s in side] + [0.0] * (3 - dim) + [0.0, 0.0, 0.0]
     check(f"{name}: box Lx Ly Lz (Lz 0 in 2-D), no tilt", box == want_box, (box, want_box))
     check(f"{name}: dimensions {dim}", int(f0.configuration.dimensions) == dim)
-    check(f"{name}: N, one type 'boid', type id 0", f0.particles.N == N and
-          f0.particles.types == ["boid"] and np.array_equal(f0.particles.typeid,
-                                                            np.zeros(N, np.uint32)))
+    # The types: one, 'boid', or one a species; a boid's type id is its species, which holds
+    # the ids after the lower species' (species_count.s of them) with species 0 the rest.
+    kinds = int(values.get("species", 1))
+    want_id = np.zeros(N, np.uint32)
+    end = 0
+    for s in range(1, kinds):
+        count = int(values[f"species_count.{s}"])
+        want_id[end:end + count] = s
+        end += count
+    want_types = ["boid"] if kinds == 1 else [f"species{s}" for s in range(kinds)]
+    check(f"{name}: N, types {want_types}, each boid's type id its species", f0.particles.N == N
+          and f0.particles.types == want_types and np.array_equal(f0.particles.typeid, want_id),
+          (f0.particles.types, f0.particles.typeid))
+    if kinds > 1:
+        check(f"{name}: both kinds present (the test has something to tell apart)",
+              0 < end < N, end)
     frames_equal(f"{name} gsd C reader", "c", frames, want_pos, want_vel, steps)
     with open(path(stem + ".gsd"), "rb") as fh:
         py = gsd.hoomd.HOOMDTrajectory(gsd.pygsd.GSDFile(fh))

@@ -157,6 +157,7 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
             app_traj_open(&so->traj, so->trajectory, sample_count(so->steps, so->every), n, p->dim,
                           f8, p->dt, side, err);
         if (s) return s;
+        app_traj_set_species(&so->traj, p);
     }
     return BOIDS_OK;
 }

@@ -165,9 +165,15 @@ static boids_status save(boids_backend *b, const char *path, long noise_seed, bo
 /* The trajectory, written by every rank at once (sim_driver.traj_open ...). */
 static traj_parts traj;
 
+/* The run's parameters, as create had them (the GSD file's types). */
+static const boids_params *run_params;
+
 static boids_status traj_open(const char *path, size_t frames, size_t n, int dim, int f8, double dt,
                               const double *side, boids_error *err) {
-    return traj_parts_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, dt, side, err);
+    boids_status s =
+        traj_parts_open(MPI_COMM_WORLD, &traj, path, frames, n, dim, f8, dt, side, err);
+    if (!s) traj_parts_set_species(&traj, run_params);
+    return s;
 }
 
 static boids_status traj_frame(boids_backend *b, const boids_flock *part, unsigned long step,
@@ -204,6 +210,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
                              boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    run_params = p;
     boids_status st = BOIDS_OK;
     if (!strcmp(o->backend, "cpu-ref"))
         st = boids_error_set(err, BOIDS_ERR_INPUT,

@@ -48,6 +48,10 @@ boids_status traj_parts_open(MPI_Comm comm, traj_parts *t, const char *path, siz
     return s;
 }
 
+void traj_parts_set_species(traj_parts *t, const boids_params *p) {
+    if (t->open && t->gsd) app_gsd_set_species(&t->g, p);
+}
+
 /* The VTK frame: rank 0 names its file, every rank opens it and writes its rows. */
 static boids_status vtk_frame(traj_parts *t, const app_rows *r, unsigned long step,
                               boids_error *err) {

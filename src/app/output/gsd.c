@@ -78,6 +78,7 @@ static boids_status small_chunk(app_gsd *w, const app_out *o, int lead, int id, 
 boids_status app_gsd_start(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
                            const double *side, boids_error *err) {
     memset(w, 0, sizeof *w);
+    w->ntypes = 1;
     if (f8)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: a GSD trajectory holds float32 values (the HOOMD schema's "
@@ -112,8 +113,13 @@ boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n,
     return BOIDS_OK;
 }
 
-/* A per-boid chunk, its rows r: POSITION or VELOCITY (3 float32 a boid), TYPEID (a uint32 0
- * a boid); through a fixed buffer. */
+void app_gsd_set_species(app_gsd *w, const boids_params *p) {
+    w->ntypes = p && p->species > 1 ? p->species : 1;
+    if (w->ntypes > 1) w->types = *p;
+}
+
+/* A per-boid chunk, its rows r: POSITION or VELOCITY (3 float32 a boid), TYPEID (a uint32 a
+ * boid: its species, 0 with one type); through a fixed buffer. */
 static boids_status boid_chunk(app_gsd *w, const app_out *o, const app_rows *r, int id,
                                boids_error *err) {
     const uint32_t m = id == TYPEID ? 1 : 3;
@@ -131,7 +137,8 @@ static boids_status boid_chunk(app_gsd *w, const app_out *o, const app_rows *r, 
         for (size_t i = i0; i < i0 + k; i++)
             for (uint32_t a = 0; a < m; a++) {
                 if (id == TYPEID) {
-                    p = npy_put_le(p, 0, 4);
+                    const int s = w->ntypes > 1 ? boids_species_of(&w->types, r->first + i) : 0;
+                    p = npy_put_le(p, (uint64_t)s, 4);
                     continue;
                 }
                 float v = (int)a < w->dim ? (float)c[a][i] : 0.0f;
@@ -166,10 +173,17 @@ boids_status app_gsd_put_frame(app_gsd *w, const app_out *o, const app_rows *r, 
     if (!s) s = boid_chunk(w, o, r, POSITION, err);
     if (!s && w->written == 0) {
         s = boid_chunk(w, o, r, TYPEID, err);
-        static const unsigned char type_name[TYPE_NAME_BYTES] = "boid"; /* with its zero */
+        /* The names, each with its zero: "boid", or "species0" ... one a species. */
+        enum { SPECIES_NAME = 9 };
+        unsigned char names[BOIDS_MAX_SPECIES * SPECIES_NAME] = "boid";
+        const uint32_t m = w->ntypes > 1 ? SPECIES_NAME : TYPE_NAME_BYTES;
+        for (int t = 0; w->ntypes > 1 && t < w->ntypes; t++)
+            memcpy(names + t * SPECIES_NAME,
+                   (const char[SPECIES_NAME]){'s', 'p', 'e', 'c', 'i', 'e', 's', (char)('0' + t)},
+                   SPECIES_NAME);
         if (!s)
-            s = small_chunk(w, o, lead, TYPES, T_INT8, 1, TYPE_NAME_BYTES, type_name,
-                            TYPE_NAME_BYTES, err);
+            s = small_chunk(w, o, lead, TYPES, T_INT8, (uint64_t)w->ntypes, m, names,
+                            (size_t)w->ntypes * m, err);
     }
     if (!s) s = boid_chunk(w, o, r, VELOCITY, err);
     if (!s) w->written++;

@@ -33,6 +33,7 @@
 
 #include "atomic_file.h"
 #include "boids/flock.h"
+#include "boids/params.h"
 #include "output/out_at.h"
 
 typedef struct app_gsd_entry {
@@ -52,6 +53,8 @@ typedef struct app_gsd {
     uint64_t at;   /* the next chunk's place in the file */
     app_gsd_entry *index;
     size_t entries, cap;
+    boids_params types; /* with ntypes > 1: the species of each id (boids_species_of) */
+    int ntypes;         /* the types: 1 ("boid", every typeid 0) or the flock's species */
 } app_gsd;
 
 /* Whether path names a GSD file: it ends in ".gsd". */
@@ -68,6 +71,11 @@ boids_status app_gsd_open(app_gsd *w, const char *path, size_t frames, size_t n,
  * writer keeps the same index: the chunks' places are known from N alone). */
 boids_status app_gsd_start(app_gsd *w, const char *path, size_t frames, size_t n, int dim, int f8,
                            const double *side, boids_error *err);
+
+/* The types of the boids, before the first frame: with p->species > 1 one type a species
+ * ("species0" ...), each boid's typeid its species (boids_species_of, by its id); otherwise
+ * the one type "boid". */
+void app_gsd_set_species(app_gsd *w, const boids_params *p);
 
 /* The next frame's bytes of the rows r into o (every writer of the file calls it for every
  * frame): app_gsd_frame's. */

@@ -18,6 +18,10 @@ boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t 
     return s;
 }
 
+void app_traj_set_species(app_traj *t, const boids_params *p) {
+    if (t->open && t->gsd) app_gsd_set_species(&t->g, p);
+}
+
 boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,
                             boids_error *err) {
     if (!t->open) return BOIDS_OK;

@@ -32,6 +32,10 @@ typedef struct app_traj {
 boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t n, int dim, int f8,
                            double dt, const double *side, boids_error *err);
 
+/* The boids' types in a GSD trajectory (app_gsd_set_species), before the first frame; the
+ * other formats carry none. */
+void app_traj_set_species(app_traj *t, const boids_params *p);
+
 /* Appends the flock after `step` steps (the .npy array keeps no step: its sidecar says them). */
 boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,
                             boids_error *err);
