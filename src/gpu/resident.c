@@ -45,54 +45,54 @@ static boids_status res_buffer(GLuint *buf, size_t *cap, size_t bytes, const cha
     return st;
 }
 
-/* Copies slots [from, from + n) of state a to [to, to + n) of state b (positions, the box's
- * velocities, ids). */
-static void copy_slots(const gpu_backend *g, int a, int b, size_t from, size_t to, size_t n) {
+/* The arrays of state k: positions (the plane's whole state), the box's velocities (0 in
+ * the plane), ids; and the bytes a boid in each. */
+static const size_t slot_bytes[3] = {16, 16, 4};
+
+static void state_arrays(const gpu_backend *g, int k, GLuint out[3]) {
+    out[0] = g->state[k], out[1] = g->base.dim == 3 ? g->vel[k] : 0, out[2] = g->ids[k];
+}
+
+/* Copies slots [from, from + n) of the arrays src to [to, to + n) of dst (0: no array). */
+static void copy_arrays(const GLuint src[3], const GLuint dst[3], size_t from, size_t to,
+                        size_t n) {
     if (n == 0) return;
-    const GLuint src[3] = {g->state[a], g->base.dim == 3 ? g->vel[a] : 0, g->ids[a]};
-    const GLuint dst[3] = {g->state[b], g->base.dim == 3 ? g->vel[b] : 0, g->ids[b]};
-    const size_t size[3] = {16, 16, 4};
     for (int k = 0; k < 3; k++) {
         if (!src[k]) continue;
         glBindBuffer(GL_COPY_READ_BUFFER, src[k]);
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst[k]);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(size[k] * from),
-                            (GLintptr)(size[k] * to), (GLsizeiptr)(size[k] * n));
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                            (GLintptr)(slot_bytes[k] * from), (GLintptr)(slot_bytes[k] * to),
+                            (GLsizeiptr)(slot_bytes[k] * n));
     }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }
 
+/* Copies slots [from, from + n) of state a to [to, to + n) of state b. */
+static void copy_slots(const gpu_backend *g, int a, int b, size_t from, size_t to, size_t n) {
+    GLuint src[3], dst[3];
+    state_arrays(g, a, src);
+    state_arrays(g, b, dst);
+    copy_arrays(src, dst, from, to, n);
+}
+
 /* Room for need boids in the state buffers (an eighth more), the owned boids (slots
- * [0, nown) of state 0) kept through the reallocation in temporary buffers. */
+ * [0, nown) of state 0) kept through the reallocation in temporary buffers (the
+ * reallocation keeps each buffer's name, not its contents). */
 static boids_status res_reserve(gpu_backend *g, size_t need, boids_error *err) {
     if (need <= g->cap_n) return BOIDS_OK;
     const size_t n = g->nown;
-    GLuint keep[3] = {0, 0, 0};
-    const GLuint from[3] = {g->state[0], g->base.dim == 3 ? g->vel[0] : 0, g->ids[0]};
-    const size_t size[3] = {16, 16, 4};
+    GLuint state[3], keep[3] = {0, 0, 0};
+    state_arrays(g, 0, state);
     boids_status st = BOIDS_OK;
     for (int k = 0; k < 3 && !st; k++)
-        if (from[k] && n)
-            st = gpu_alloc_buffer(&keep[k], (GLsizeiptr)(size[k] * n), "a resident tile", n, err);
-    for (int k = 0; k < 3 && !st && n; k++) {
-        if (!from[k]) continue;
-        glBindBuffer(GL_COPY_READ_BUFFER, from[k]);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, keep[k]);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
-                            (GLsizeiptr)(size[k] * n));
-    }
+        if (state[k] && n)
+            st = gpu_alloc_buffer(&keep[k], (GLsizeiptr)(slot_bytes[k] * n), "a resident tile", n,
+                                  err);
+    if (!st) copy_arrays(state, keep, 0, 0, n);
     if (!st) st = gpu_ensure_boids(g, need + need / 8, err);
-    for (int k = 0; k < 3 && !st && n; k++) {
-        const GLuint to[3] = {g->state[0], g->base.dim == 3 ? g->vel[0] : 0, g->ids[0]};
-        if (!from[k]) continue;
-        glBindBuffer(GL_COPY_READ_BUFFER, keep[k]);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, to[k]);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
-                            (GLsizeiptr)(size[k] * n));
-    }
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    if (!st) copy_arrays(keep, state, 0, 0, n);
     for (int k = 0; k < 3; k++)
         if (keep[k]) glDeleteBuffers(1, &keep[k]);
     return st ? st : gpu_check(g, "resident tile: growing the state", err);
