@@ -537,9 +537,11 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         const double t0 = adapt ? mono_seconds() : 0;
         c->run_threads = all ? c->threads : 1;
         if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
-        if (c->tiled && (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, &c->tile, &g, &w,
-                                                        c->run_threads, err)))
+        if (c->tiled &&
+            (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, c->res.known, &c->tile, &g,
+                                            &w, use_simd(c), c->run_threads, err)))
             return st;
+        c->res.known = 0; /* cell_of holds cells now */
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
         if (vicsek) unit_headings(c, c->run_threads);
         if (topo)
@@ -721,7 +723,7 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
 static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     boids_status st = load(c, in, 0, err);
-    if (!st) c->tiled = c->res.on = 0;
+    if (!st) c->tiled = c->res.on = 0, c->res.known = 0;
     return st;
 }
 
@@ -743,6 +745,7 @@ static boids_status upload_tile(boids_backend *b, const boids_flock *in, const b
     c->tile.gid = c->gid;
     c->tiled = 1;
     c->res.on = 0;
+    c->res.known = 0;
     return BOIDS_OK;
 }
 

@@ -136,6 +136,26 @@ static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uin
     }
 }
 
+/* The cells of the boids in slots [i0, i1) of cur in the grid of co into co->cell_of: by the
+ * AVX2 cell kernel where simd, else by grid_cell_coord (the same cells). */
+void RULES_FN(grid_cells_of)(const state *cur, size_t i0, size_t i1, const cell_out *co, int simd) {
+#if BOIDS_AVX2
+    if (simd) {
+        RULES_FN(grid_cell_of_avx2)(cur, i0, i1, co);
+        return;
+    }
+#endif
+    (void)simd;
+    const float *p[D];
+    GRID_AXES(a) p[a] = cur->p[a];
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t cell = grid_cell_coord(p[D - 1][i] - co->o[D - 1], co->s[D - 1], co->n[D - 1]);
+        for (int a = D - 2; a >= 0; a--)
+            cell = cell * co->n[a] + grid_cell_coord(p[a][i] - co->o[a], co->s[a], co->n[a]);
+        co->cell_of[i] = cell;
+    }
+}
+
 /* The cells of the boids in slots [i0, i1) of cur into cell_of (unless have_cells: they are
  * there), counted into the histogram h; block by block, so that the counts read cells still
  * in the first-level cache. */
@@ -145,21 +165,7 @@ static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, 
     const cell_out co = cell_out_of(g, cell_of);
     for (size_t b = i0; b < i1; b += BLOCK) {
         const size_t e = i1 - b < BLOCK ? i1 : b + BLOCK;
-        if (!have_cells && simd) {
-#if BOIDS_AVX2
-            RULES_FN(grid_cell_of_avx2)(cur, b, e, &co);
-#endif
-        } else if (!have_cells) {
-            const float *p[D];
-            GRID_AXES(a) p[a] = cur->p[a];
-            for (size_t i = b; i < e; i++) {
-                uint32_t cell =
-                    grid_cell_coord(p[D - 1][i] - co.o[D - 1], co.s[D - 1], co.n[D - 1]);
-                for (int a = D - 2; a >= 0; a--)
-                    cell = cell * co.n[a] + grid_cell_coord(p[a][i] - co.o[a], co.s[a], co.n[a]);
-                cell_of[i] = cell;
-            }
-        }
+        if (!have_cells) RULES_FN(grid_cells_of)(cur, b, e, &co, simd);
         for (size_t i = b; i < e; i++) h[cell_of[i]]++;
     }
 }
@@ -296,37 +302,44 @@ boids_status RULES_FN(grid_window_geom)(const boids_tile *t, const boids_params 
     return BOIDS_OK;
 }
 
-/* The cell of every boid in the window's grid into cell_of (as grid_build computes it, with
- * the window row of its global row). BOIDS_ERR_INPUT naming the first boid outside the
+/* The cell of every boid in the window's grid into cell_of: its cell in the whole flock's
+ * grid (the first `known` slots have it in cell_of already, the others get it by
+ * grid_cells_of), moved to the window's rows by whole rows, as grid_build would compute it
+ * with the window row of its global row. BOIDS_ERR_INPUT naming the first boid outside the
  * window. */
 boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_t count,
-                                       const boids_tile *t, const geom *g, const grid_win *w,
-                                       int threads, boids_error *err) {
+                                       size_t known, const boids_tile *t, const geom *g,
+                                       const grid_win *w, int simd, int threads, boids_error *err) {
+    enum { BLOCK = 4096 };
     const state cur = *cur_s;
     uint32_t *const cell_of = gc->cell_of;
-    const long n = (long)count;
-    float o[D];
-    for (int a = 0; a < D; a++) o[a] = (float)g->o[a];
-    long bad = n;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : bad)
-    for (long i = 0; i < n; i++) {
-        const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - o[D - 1], g->s[D - 1], w->n);
-        const uint32_t r = boids_tile_window_row(t, w->n, row);
-        if (r >= g->n[D - 1]) {
-            bad = i < bad ? i : bad;
-            continue;
+    const long n = (long)count, nk = (long)(known < count ? known : count);
+    cell_out co = cell_out_of(g, cell_of);
+    co.n[D - 1] = w->n; /* the whole grid's rows: at most 2^30 cells (boids_grid_geom_cap) */
+    const uint32_t plane = (uint32_t)(g->ncells / g->n[D - 1]), lim = g->n[D - 1] * plane;
+    const uint32_t base = t->row_lo * plane, wrapped = (w->n - t->row_lo) * plane;
+    uint32_t out = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#pragma omp for schedule(static)
+        for (long b = nk; b < n; b += BLOCK)
+            RULES_FN(grid_cells_of)
+            (&cur, (size_t)b, (size_t)(n - b < BLOCK ? n : b + BLOCK), &co, simd);
+#pragma omp for schedule(static) reduction(| : out)
+        for (long i = 0; i < n; i++) { /* boids_tile_window_row, by whole rows of cells */
+            const uint32_t c = cell_of[i], wc = c >= base ? c - base : c + wrapped;
+            out |= wc >= lim;
+            cell_of[i] = wc;
         }
-        uint32_t cell = r;
-        for (int a = D - 2; a >= 0; a--)
-            cell = cell * g->n[a] + grid_cell_coord(cur.p[a][i] - o[a], g->s[a], g->n[a]);
-        cell_of[i] = cell;
     }
-    if (bad < n) {
-        const uint32_t row = grid_cell_coord(cur.p[D - 1][bad] - o[D - 1], g->s[D - 1], w->n);
+    if (!out) return BOIDS_OK;
+    for (long i = 0; i < n; i++) { /* the first boid outside: its row from its position */
+        const uint32_t row = grid_cell_coord(cur.p[D - 1][i] - co.o[D - 1], co.s[D - 1], w->n);
+        if (boids_tile_window_row(t, w->n, row) < g->n[D - 1]) continue;
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "cpu: boid %u of the tile is in global row %u, outside the "
                                "window's rows %u to %u",
-                               t->gid ? t->gid[cur.id[bad]] : cur.id[bad], row, w->lo,
+                               t->gid ? t->gid[cur.id[i]] : cur.id[i], row, w->lo,
                                (uint32_t)(((uint64_t)w->lo + g->n[D - 1] - 1) % w->n));
     }
     return BOIDS_OK;

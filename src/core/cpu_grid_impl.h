@@ -219,10 +219,12 @@ boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int
                                     int *build_threads, boids_error *err);
 
 /* Tile mode: the cell of every boid of the window cur (n boids of tile t) in the window's
- * grid into gc->cell_of; refuses a boid outside the window. */
-boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t n,
+ * grid into gc->cell_of; refuses a boid outside the window. The first `known` slots' cells in
+ * the whole flock's grid are in cell_of already (a resident tile's count made them), the
+ * others' are computed (by the AVX2 cell kernel where simd). */
+boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t n, size_t known,
                                        const boids_tile *t, const geom *g, const grid_win *w,
-                                       int threads, boids_error *err);
+                                       int simd, int threads, boids_error *err);
 
 /* The counting sort of the n boids of cur into snap, cells in order, each cell's boids by
  * id, or in tile mode by gid's global ids (by the ids themselves where gid is NULL: a
@@ -290,6 +292,11 @@ GRID_SIMD_KERNELS(avx512)
  * per side. */
 void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const cell_out *co);
 #endif
+
+/* The cells of the boids in slots [i0, i1) of cur in the grid of co into co->cell_of: by the
+ * AVX2 cell kernel where simd (a grid of at most INT32_MAX cells per side), else by
+ * grid_cell_coord, with the same cells (cpu_grid_build.c). */
+void RULES_FN(grid_cells_of)(const state *cur, size_t i0, size_t i1, const cell_out *co, int simd);
 
 /* What one step's steering reads and writes. */
 typedef struct steer_ctx {
@@ -369,6 +376,10 @@ typedef struct grid_resident {
     size_t out_cap;        /* records it holds */
     uint32_t *row;         /* the rows of the boids that left */
     size_t row_cap;
+    uint64_t *rows; /* the last tile_count's owned boids per row (nrows entries) */
+    uint32_t nrows, rows_cap;
+    uint32_t plane; /* the cells of a row of the last tile_count's grid */
+    size_t known;   /* slots [0, known) have their cell of that grid in cells.cell_of */
 } grid_resident;
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */

@@ -7,7 +7,8 @@
  * cur.id: so the cells order their boids by global id, the Vicsek noise and the topological
  * ties draw on the global ids, and no map from local ids is needed (c->gid stays NULL). A
  * step changes only what moved:
- *   - tile_count: the row of every owned boid, kept in cells.cell_of until the split;
+ *   - tile_count: the cell of every owned boid in the whole flock's grid, in cells.cell_of,
+ *     counted by rows; the split reads the rows there and the step's tile cells the cells;
  *   - tile_split: a boid whose row left the tile is given back and its slot takes the last
  *     owned boid (the order within the state is free: the grid build sorts it);
  *   - tile_add, tile_halo: the arrivals join the owned boids, the halo's records follow them;
@@ -57,6 +58,7 @@ static boids_status resident_reserve(cpu_grid *c, size_t need, boids_error *err)
         c->cur = old[0], c->snap = old[1];
         return st;
     }
+    c->res.known = 0; /* a new cell_of */
     for (int a = 0; a < D; a++) {
         memcpy(c->cur.p[a], old[0].p[a], c->h.base.n * sizeof(float));
         memcpy(c->cur.v[a], old[0].v[a], c->h.base.n * sizeof(float));
@@ -97,6 +99,7 @@ static boids_status tile_start(boids_backend *b, const unsigned char *rec, size_
     if (st) return st;
     for (size_t i = 0; i < m; i++) rec_read(rec + i * REC, &c->cur, i);
     b->n = c->res.nown = m;
+    c->res.known = 0;
     c->res.n_global = n_global;
     c->res.on = 1;
     c->tiled = 0; /* the window comes with the halo */
@@ -114,53 +117,86 @@ static void tile_box(boids_backend *b, grid_boxd *box) {
 
 static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                boids_error *err) {
-    (void)err;
+    enum { BLOCK = 4096 };
     cpu_grid *c = (cpu_grid *)b;
-    const long n = (long)c->res.nown;
-    const int threads = resident_threads(c, c->res.nown);
-    const float *const x = c->cur.p[D - 1];
-    uint32_t *const row = c->cells.cell_of;
-    const float o = (float)g->o[D - 1], s = g->s[D - 1];
-    const uint32_t nrows = g->n[D - 1];
+    grid_resident *r = &c->res;
+    const long n = (long)r->nown;
+    const int threads = resident_threads(c, r->nown), simd = use_simd(c);
+    const state cur = c->cur;
+    const cell_out co = cell_out_of(g, c->cells.cell_of);
+    const uint32_t nrows = g->n[D - 1], plane = (uint32_t)(g->ncells / nrows);
+    if (nrows > r->rows_cap) {
+        uint64_t *q = realloc(r->rows, nrows * sizeof *q);
+        if (!q)
+            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %u rows", nrows);
+        r->rows = q;
+        r->rows_cap = nrows;
+    }
+    r->nrows = nrows;
+    r->plane = plane;
+    memset(r->rows, 0, nrows * sizeof *r->rows);
+    /* Each boid's cell in the whole grid (at most 2^30 cells): its row for the count and the
+     * split, its cell for the step's tile cells. */
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (long i = 0; i < n; i++) row[i] = grid_cell_coord(x[i] - o, s, nrows);
-    for (long i = 0; i < n; i++) count[row[i]]++;
+    for (long i = 0; i < n; i += BLOCK)
+        RULES_FN(grid_cells_of)
+        (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
+    r->known = r->nown;
+    /* Counted by runs of a row: the boids are in the last step's cell order, so a row's boids
+     * follow each other (and one counter incremented boid after boid waits on its own store). */
+    const uint32_t *const cell = co.cell_of;
+    for (long i = 0; i < n;) {
+        const uint32_t v = cell[i] / plane, c0 = v * plane, c1 = c0 + plane;
+        long j = i + 1;
+        while (j < n && cell[j] >= c0 && cell[j] < c1) j++;
+        r->rows[v] += (uint64_t)(j - i);
+        i = j;
+    }
+    for (uint32_t v = 0; v < nrows; v++) count[v] += r->rows[v];
     return BOIDS_OK;
 }
 
 static boids_status tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
                                boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
-    uint32_t *const row = c->cells.cell_of;
+    uint32_t *const cell = c->cells.cell_of; /* tile_count's: the whole grid's cells */
     const state s = c->cur;
-    size_t n = c->res.nown, nleave = 0, ne[2] = {0, 0};
-    const uint32_t last = hi - 1;
-    for (size_t i = 0; i < n; i++) {
-        nleave += row[i] < lo || row[i] >= hi;
-        ne[0] += row[i] == lo;
-        ne[1] += row[i] == last && lo != last;
-    }
+    size_t n = c->res.nown, nleave = n, ne[2];
+    const uint32_t last = hi - 1, P = c->res.plane;
+    uint64_t *const rc = c->res.rows; /* the counts of the tile_count just made */
+    if (hi > c->res.nrows)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "cpu: tile_split: the rows [%u, %u) go beyond the grid's %u", lo, hi,
+                               c->res.nrows);
+    for (uint32_t r = lo; r < hi; r++) nleave -= rc[r];
+    ne[0] = rc[lo];
+    ne[1] = lo != last ? rc[last] : 0;
     boids_status st = resident_out(c, nleave + ne[0] + ne[1], 1, err);
     if (st) return st;
     unsigned char *const leave = c->res.out, *const e0 = leave + nleave * REC,
                          *const e1 = e0 + ne[0] * REC;
+    /* The tile's cells [in0, in1); its first row's end at first1, its last row's start at
+     * last0 (whole rows of P cells: at most 2^30 in all). */
+    const uint32_t in0 = lo * P, in1 = hi * P, first1 = in0 + P, last0 = last * P;
     size_t l = 0, k0 = 0, k1 = 0;
     for (size_t i = 0; i < n;) {
-        const uint32_t r = row[i];
-        if (r >= lo && r < hi) {
-            if (r == lo) rec_write(e0 + k0++ * REC, &s, i);
-            if (r == last && lo != last) rec_write(e1 + k1++ * REC, &s, i);
+        const uint32_t x = cell[i];
+        if (x >= in0 && x < in1) {
+            if (x < first1) rec_write(e0 + k0++ * REC, &s, i);
+            if (x >= last0 && lo != last) rec_write(e1 + k1++ * REC, &s, i);
             i++;
             continue;
         }
-        c->res.row[l] = r;
+        c->res.row[l] = x / P;
         rec_write(leave + l++ * REC, &s, i);
         if (i != --n) { /* the last owned boid takes the hole; it is looked at next */
             slot_move(&s, i, n);
-            row[i] = row[n];
+            cell[i] = cell[n];
         }
     }
-    b->n = c->res.nown = n;
+    b->n = c->res.nown = c->res.known = n;
+    for (uint32_t r = 0; r < c->res.nrows; r++) /* a later split counts what stayed */
+        if (r < lo || r >= hi) rc[r] = 0;
     *out = (boids_tile_moves){
         leave, c->res.row, nleave, {e0, lo != last ? e1 : e0}, {ne[0], lo != last ? ne[1] : ne[0]}};
     return BOIDS_OK;
@@ -217,8 +253,10 @@ static boids_status tile_owned(boids_backend *b, boids_tile_keep keep, const voi
 }
 
 /* After a resident step: the steered rows' boids, snapshot slots [keep_b, keep_e) of cur,
- * are the owned ones (no other boid is steered, no owned boid is in a halo row), moved to
- * the front; the halo is dropped. */
+ * are the owned ones (no other boid is steered, no owned boid is in a halo row); the halo is
+ * dropped. The order of the owned boids is free (the next build sorts them by cell and id),
+ * so only the last of them move, into the halo's slots before them: a few rows' boids, not
+ * the tile's. */
 static boids_status resident_keep(cpu_grid *c, boids_error *err) {
     grid_resident *r = &c->res;
     const size_t b = r->keep_b, n = r->keep_e - r->keep_b;
@@ -227,12 +265,13 @@ static boids_status resident_keep(cpu_grid *c, boids_error *err) {
                                "cpu: the tile's steered rows hold %zu boids, but it owns %zu: an "
                                "owned boid is in a halo row or a halo boid in a steered row",
                                n, r->nown);
-    if (b > 0) {
+    const size_t k = b < n ? b : n, from = r->keep_e - k; /* [from, keep_e) into [0, k) */
+    if (k > 0) {
         for (int a = 0; a < D; a++) {
-            memmove(c->cur.p[a], c->cur.p[a] + b, n * sizeof(float));
-            memmove(c->cur.v[a], c->cur.v[a] + b, n * sizeof(float));
+            memcpy(c->cur.p[a], c->cur.p[a] + from, k * sizeof(float));
+            memcpy(c->cur.v[a], c->cur.v[a] + from, k * sizeof(float));
         }
-        memmove(c->cur.id, c->cur.id + b, n * sizeof(uint32_t));
+        memcpy(c->cur.id, c->cur.id + from, k * sizeof(uint32_t));
     }
     c->h.base.n = n;
     return BOIDS_OK;
@@ -241,6 +280,7 @@ static boids_status resident_keep(cpu_grid *c, boids_error *err) {
 static void resident_free(grid_resident *r) {
     free(r->out);
     free(r->row);
+    free(r->rows);
 }
 
 static const boids_backend_ops ops = {.name = "cpu",
