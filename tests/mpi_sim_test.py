@@ -361,19 +361,23 @@ def menu():
     compare(d, "species cpu hawks (chase, flee, avoid)",
             ["--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20", "--set",
              "rule_radius.1.0=100"], (2, 3))
-    # The GSD trajectory's type ids are the boids' species, each rank writing its part's.
-    gsd = {}
-    for ranks in (None, 2):
-        out = os.path.join(d, f"hawks{ranks or 1}.gsd")
-        cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
-        p = run(*cmd, "--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20",
-                "--every", "10", "--order-only", "--set", "rule_radius.1.0=100", "--trajectory",
-                out)
-        check(f"species cpu hawks, .gsd: {ranks or 1} rank(s) exit 0", p.returncode == 0,
-              p.stderr[-600:])
-        gsd[ranks] = open(out, "rb").read() if os.path.exists(out) else b""
-    check("species cpu hawks: 2 ranks, the .gsd with the species as type ids byte-identical",
-          gsd[None] == gsd[2] and len(gsd[None]) > 0, [len(x) for x in gsd.values()])
+    # The GSD trajectory's type ids and the ParaView frames' species array are the boids'
+    # species, each rank writing its part's.
+    for ext in ("gsd", "pvd"):
+        got = {}
+        for ranks in (None, 2):
+            out = os.path.join(d, f"hawks{ranks or 1}.{ext}")
+            cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
+            p = run(*cmd, "--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20",
+                    "--every", "10", "--order-only", "--set", "rule_radius.1.0=100",
+                    "--trajectory", out)
+            check(f"species cpu hawks, .{ext}: {ranks or 1} rank(s) exit 0", p.returncode == 0,
+                  p.stderr[-600:])
+            files = [out] if ext == "gsd" else [os.path.join(out[:-4], f"frame_{k:06d}.vtp")
+                                                for k in range(3)]
+            got[ranks] = [open(f, "rb").read() if os.path.exists(f) else b"" for f in files]
+        check(f"species cpu hawks: 2 ranks, the .{ext} with the species byte-identical",
+              got[None] == got[2] and all(got[None]), [len(x) for x in got[None] + got[2]])
     compare(d, "species cpu vicsek, two kinds uncoupled",
             ["--backend", "cpu", *base, "--set", "species=2", "--set", "species_count.1=1500",
              "--set", "coupling.0.1=0", "--set", "noise.1=0.2", "--set", "speed.1=0.05"], (2,))

@@ -3,7 +3,8 @@
 """boids sim --trajectory FILE.pvd, read back by VTK's own reader (Debian python3-vtk9): a
 2-D and a 3-D flock, float32 and float64. The .pvd (parsed with xml.etree) lists every frame in
 order with timestep = step * dt; vtkXMLPolyDataReader reads each .vtp with N points, N vertex
-cells (one a point), PointData velocity (3 components) and id, FieldData TimeValue equal to the
+cells (one a point), PointData velocity (3 components) and id (and species, with several),
+FieldData TimeValue equal to the
 .pvd's timestep and step; points and velocities equal the same run's .npy trajectory. VTK 9.1
 has no reader for a whole .pvd (ParaView's vtkPVDReader is not in VTK), so the collection is
 read as ParaView reads it: the index, then each file it names.
@@ -131,6 +132,33 @@ for dim, args in CASES.items():
             check(f"{fk}: FieldData TimeValue is the .pvd's timestep, step its step",
                   tv is not None and st is not None and tv.GetValue(0) == t and
                   st.GetValue(0) == steps[k], (t, tv and tv.GetValue(0)))
+
+# Species (docs/model.md): with more than one, each frame's PointData has species (Int32), a
+# boid's species by its id (species s = 1 .. S-1 the ids after the lower ones', species_count.s
+# of them; species 0 the rest); with one, no such array (the frames as before, checked above).
+p = run(BOIDS, "sim", "--preset", "hawks", "--seed", "4", *SAMPLING, "--trajectory",
+        path("hawks.pvd"))
+check("species (hawks): sim --trajectory X.pvd exits 0", p.returncode == 0, p.stderr[-500:])
+with open(path("hawks.pvd.json")) as f:
+    values = json.load(f)["parameters"]["values"]
+kinds = int(values["species"])
+want_species = np.zeros(N, np.int32)
+end = 0
+for s in range(1, kinds):
+    count = int(values[f"species_count.{s}"])
+    want_species[end:end + count] = s
+    end += count
+for k, (t, name) in enumerate(read_pvd(path("hawks.pvd"))[1]):
+    out, failed = read_vtp(path(name))
+    sp = out.GetPointData().GetArray("species")
+    check(f"species (hawks) frame {k}: read without error, an Int32 species array, each boid's",
+          not failed and sp is not None and sp.GetDataType() == vtk.VTK_INT and
+          np.array_equal(vtk_to_numpy(sp), want_species) and kinds > 1 and end > 0,
+          (kinds, sp and vtk_to_numpy(sp)[:8]))
+    if k == 0:
+        no_species = read_vtp(path("run-2-D-f4", "frame_000000.vtp"))[0]
+        check("one species: no species array",
+              no_species.GetPointData().GetArray("species") is None)
 
 # An earlier collection of ours is replaced whole: fewer frames leave no old one behind.
 again = ["--preset", "classic", "--seed", "7", "-n", N]

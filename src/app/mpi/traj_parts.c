@@ -50,6 +50,10 @@ boids_status traj_parts_open(MPI_Comm comm, traj_parts *t, const char *path, siz
 
 void traj_parts_set_species(traj_parts *t, const boids_params *p) {
     if (t->open && t->gsd) app_gsd_set_species(&t->g, p);
+    if (t->open && t->vtk) { /* every rank's: each writes its boids' species */
+        t->v.f8 = t->f8;
+        app_vtk_set_species(&t->v, p);
+    }
 }
 
 /* The VTK frame: rank 0 names its file, every rank opens it and writes its rows. */
@@ -76,7 +80,8 @@ static boids_status vtk_frame(traj_parts *t, const app_rows *r, unsigned long st
     if ((s = mpi_parts_agree(t->comm, s, err))) return s;
     const app_out o = {write_at, &fh};
     const double time = t->rank == 0 ? app_vtk_time(&t->v, step) : 0; /* the lead's bytes */
-    int bad = app_vtk_put_frame(&o, r, t->n, t->f8, time, step);
+    t->v.f8 = t->f8; /* the format, on the ranks that did not open the collection too */
+    int bad = app_vtk_put_frame(&o, r, t->n, &t->v, time, step);
     if (MPI_File_close(&fh) != MPI_SUCCESS) bad = 1;
     if (bad)
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: rank %d: writing a frame failed",

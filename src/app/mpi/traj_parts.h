@@ -32,7 +32,8 @@ typedef struct traj_parts {
 boids_status traj_parts_open(MPI_Comm comm, traj_parts *t, const char *path, size_t frames,
                              size_t n, int dim, int f8, double dt, const double *side,
                              boids_error *err);
-/* The boids' types of a GSD file (app_traj_set_species), every rank alike. */
+/* The boids' species of a GSD or ParaView trajectory (app_traj_set_species), every rank
+ * alike. */
 void traj_parts_set_species(traj_parts *t, const boids_params *p);
 /* The next frame, the flock after `step` steps: this rank's part (ids first ..). */
 boids_status traj_parts_frame(traj_parts *t, const boids_flock *part, size_t first,

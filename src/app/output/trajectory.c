@@ -20,6 +20,7 @@ boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t 
 
 void app_traj_set_species(app_traj *t, const boids_params *p) {
     if (t->open && t->gsd) app_gsd_set_species(&t->g, p);
+    if (t->open && t->vtk) app_vtk_set_species(&t->pvd, p);
 }
 
 boids_status app_traj_frame(app_traj *t, const boids_flock *f, unsigned long step,

@@ -32,8 +32,9 @@ typedef struct app_traj {
 boids_status app_traj_open(app_traj *t, const char *path, size_t frames, size_t n, int dim, int f8,
                            double dt, const double *side, boids_error *err);
 
-/* The boids' types in a GSD trajectory (app_gsd_set_species), before the first frame; the
- * other formats carry none. */
+/* The boids' species, before the first frame: a GSD trajectory's types (app_gsd_set_species),
+ * a ParaView one's species array (app_vtk_set_species); the .npy carries none (a boid's
+ * species follows from its id and the sidecar's parameters). */
 void app_traj_set_species(app_traj *t, const boids_params *p);
 
 /* Appends the flock after `step` steps (the .npy array keeps no step: its sidecar says them). */

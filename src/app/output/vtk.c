@@ -108,7 +108,12 @@ static void remove_folder(const char *dir) {
 /* ---- one frame ------------------------------------------------------------------------------ */
 
 /* What a block of the appended data holds. */
-enum block { TIME, STEP, VELOCITY, ID, POINTS, CONNECTIVITY, OFFSETS, NBLOCKS };
+enum block { TIME, STEP, VELOCITY, ID, SPECIES, POINTS, CONNECTIVITY, OFFSETS, NBLOCKS };
+
+/* Whether a frame has block b (the species only with several). */
+static int has_block(enum block b, const app_vtk *w) {
+    return b != SPECIES || w->species > 1;
+}
 
 /* Bytes of block b's values. */
 static uint64_t block_bytes(enum block b, size_t n, int f8) {
@@ -120,6 +125,8 @@ static uint64_t block_bytes(enum block b, size_t n, int f8) {
     case VELOCITY:
     case POINTS:
         return 3 * (uint64_t)n * item;
+    case SPECIES:
+        return 4 * (uint64_t)n; /* Int32 */
     default:
         return 8 * (uint64_t)n; /* Int64 */
     }
@@ -128,7 +135,8 @@ static uint64_t block_bytes(enum block b, size_t n, int f8) {
 /* Puts block b at offset at: its byte count (a UInt64) and its values (the lead), the rows
  * r's values a fixed buffer of boids at a time. Returns 0, or -1 when a write failed. */
 static int put_block(const app_out *o, uint64_t at, enum block b, const app_rows *r, size_t n,
-                     int f8, double time, unsigned long step) {
+                     const app_vtk *w, double time, unsigned long step) {
+    const int f8 = w->f8;
     enum { CHUNK = 1024 };
     unsigned char buf[CHUNK * 3 * 8], *p = npy_put_le(buf, block_bytes(b, n, f8), 8);
     if (b == TIME || b == STEP) {
@@ -147,6 +155,8 @@ static int put_block(const app_out *o, uint64_t at, enum block b, const app_rows
             const size_t id = r->first + k;
             if (b == VELOCITY || b == POINTS)
                 for (int d = 0; d < 3; d++) p = npy_put_value(p, vec[d] ? vec[d][k] : 0.0, f8);
+            else if (b == SPECIES)
+                p = npy_put_le(p, (uint64_t)boids_species_of(&w->types, id), 4);
             else /* id and connectivity: the id; offsets: where its cell ends */
                 p = npy_put_le(p, b == OFFSETS ? id + 1 : id, 8);
         }
@@ -158,12 +168,20 @@ static int put_block(const app_out *o, uint64_t at, enum block b, const app_rows
 
 /* The XML before the appended data of a frame of n boids, whose blocks start at at[] after
  * it, into buf (size bytes, enough); its length. */
-static size_t frame_xml(char *buf, size_t size, size_t n, int f8, unsigned long long at[NBLOCKS]) {
+static size_t frame_xml(char *buf, size_t size, size_t n, const app_vtk *w,
+                        unsigned long long at[NBLOCKS]) {
+    const int f8 = w->f8;
     unsigned long long o = 0;
     for (int b = 0; b < NBLOCKS; b++) {
         at[b] = o;
-        o += 8 + block_bytes((enum block)b, n, f8);
+        if (has_block((enum block)b, w)) o += 8 + block_bytes((enum block)b, n, f8);
     }
+    char species[128] = "";
+    if (has_block(SPECIES, w))
+        snprintf(species, sizeof species,
+                 "        <DataArray type=\"Int32\" Name=\"species\" format=\"appended\" "
+                 "offset=\"%llu\"/>\n",
+                 at[SPECIES]);
     const char *real = f8 ? "Float64" : "Float32";
     int len = snprintf(
         buf, size,
@@ -183,6 +201,7 @@ static size_t frame_xml(char *buf, size_t size, size_t n, int f8, unsigned long 
         "        <DataArray type=\"%s\" Name=\"velocity\" NumberOfComponents=\"3\" "
         "format=\"appended\" offset=\"%llu\"/>\n"
         "        <DataArray type=\"Int64\" Name=\"id\" format=\"appended\" offset=\"%llu\"/>\n"
+        "%s"
         "      </PointData>\n"
         "      <Points>\n"
         "        <DataArray type=\"%s\" Name=\"Points\" NumberOfComponents=\"3\" "
@@ -198,21 +217,23 @@ static size_t frame_xml(char *buf, size_t size, size_t n, int f8, unsigned long 
         "  </PolyData>\n"
         "  <AppendedData encoding=\"raw\">\n"
         "   _",
-        at[TIME], at[STEP], n, n, real, at[VELOCITY], at[ID], real, at[POINTS], at[CONNECTIVITY],
-        at[OFFSETS]);
+        at[TIME], at[STEP], n, n, real, at[VELOCITY], at[ID], species, real, at[POINTS],
+        at[CONNECTIVITY], at[OFFSETS]);
     return (size_t)len;
 }
 
-int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, int f8, double time,
+int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, const app_vtk *w, double time,
                       unsigned long step) {
     char xml[4096];
     unsigned long long at[NBLOCKS];
-    const size_t len = frame_xml(xml, sizeof xml, n, f8, at);
+    const size_t len = frame_xml(xml, sizeof xml, n, w, at);
     if (r->lead && o->write_at(o->ctx, 0, xml, len)) return -1;
     for (int b = 0; b < NBLOCKS; b++)
-        if (put_block(o, len + at[b], (enum block)b, r, n, f8, time, step)) return -1;
+        if (has_block((enum block)b, w) &&
+            put_block(o, len + at[b], (enum block)b, r, n, w, time, step))
+            return -1;
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
-    const uint64_t end = len + at[NBLOCKS - 1] + 8 + block_bytes(OFFSETS, n, f8);
+    const uint64_t end = len + at[NBLOCKS - 1] + 8 + block_bytes(OFFSETS, n, w->f8);
     return r->lead ? o->write_at(o->ctx, end, tail, sizeof tail - 1) : 0;
 }
 
@@ -335,6 +356,11 @@ void app_vtk_frame_listed(app_vtk *w, unsigned long step) {
     w->written++;
 }
 
+void app_vtk_set_species(app_vtk *w, const boids_params *p) {
+    w->species = p && p->species > 1 ? p->species : 1;
+    if (w->species > 1) w->types = *p;
+}
+
 double app_vtk_time(const app_vtk *w, unsigned long step) {
     return (double)step * w->dt;
 }
@@ -345,7 +371,7 @@ boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step,
     const app_out o = app_out_file(out);
     const app_rows r = app_rows_whole(f);
     int bad =
-        !out || app_vtk_put_frame(&o, &r, f->n, w->f8, app_vtk_time(w, step), step) || ferror(out);
+        !out || app_vtk_put_frame(&o, &r, f->n, w, app_vtk_time(w, step), step) || ferror(out);
     if (out && fclose(out) != 0) bad = 1;
     if (bad)
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "%s: writing frame %zu failed: %s",

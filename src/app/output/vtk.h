@@ -7,7 +7,8 @@
  * digits (more when the run has a millionth frame, so that names sort as frames do). A frame:
  *   Points            x, y, z of boid i at point i (z = 0 in 2-D), Float32 or Float64
  *   Verts             one vertex cell a point, so that ParaView draws them with no filter
- *   PointData         velocity (vx, vy, vz; vz = 0 in 2-D), same type; id (Int64, i)
+ *   PointData         velocity (vx, vy, vz; vz = 0 in 2-D), same type; id (Int64, i); with
+ *                     more than one species (docs/model.md), species (Int32, boid i's)
  *   FieldData         TimeValue (Float64, the time T) and step (Int64)
  * in the appended raw encoding (header_type UInt64, little-endian whatever the host's order),
  * values as the .npy trajectory's (src/core/npy_format.h: the same float32 rounding).
@@ -27,6 +28,7 @@
 
 #include "atomic_file.h"
 #include "boids/flock.h"
+#include "boids/params.h"
 #include "output/out_at.h"
 
 typedef struct app_vtk {
@@ -41,6 +43,8 @@ typedef struct app_vtk {
     volatile size_t created; /* frame files made in tmp: what the hook removes */
     int f8, dim, digits;
     double dt;
+    int species;        /* species above 1: the frames hold each boid's */
+    boids_params types; /* what says which boid is of which species */
 } app_vtk;
 
 /* Whether path names a VTK collection: it ends in ".pvd". */
@@ -52,6 +56,11 @@ int app_vtk_wanted(const char *path);
 boids_status app_vtk_open(app_vtk *w, const char *path, size_t frames, size_t n, int dim, int f8,
                           double dt, boids_error *err);
 
+/* The frames' species array: set before the first frame with p's species (above 1: each
+ * boid's species, boids_species_of; 1 or p NULL: none, the frames as before). Any writer may
+ * set it, opened or not (app_vtk_put_frame's writers that did not open the collection). */
+void app_vtk_set_species(app_vtk *w, const boids_params *p);
+
 /* Writes the next frame, the flock f after `step` steps (f->n and its dim those of open, at
  * most `frames` frames: the caller's duty, app_traj_frame checks it). */
 boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step, boids_error *err);
@@ -59,10 +68,11 @@ boids_status app_vtk_frame(app_vtk *w, const boids_flock *f, unsigned long step,
 /* A frame written by processes that each hold a part of the flock (out_at.h), as
  * app_vtk_frame writes it: the writer that opened the collection names the next frame's
  * file in the temporary folder (counted for removal on a signal: the caller makes it), every
- * writer puts its rows, n the flock's N, and the opener lists the frame in the index once
+ * writer puts its rows, n the flock's N (the format and species of w, which every writer
+ * sets alike: its f8 and app_vtk_set_species), and the opener lists the frame in the index once
  * the file is complete. app_vtk_put_frame returns 0, or -1 when a write failed. */
 const char *app_vtk_frame_file(app_vtk *w);
-int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, int f8, double time,
+int app_vtk_put_frame(const app_out *o, const app_rows *r, size_t n, const app_vtk *w, double time,
                       unsigned long step);
 void app_vtk_frame_listed(app_vtk *w, unsigned long step);
 /* The time of the frame after `step` steps (step * dt). */
