@@ -328,18 +328,29 @@ def mixture_binder_min(m2o, m4o, m2d, m4d):
 STATES = ("split", "settled", "nearest")
 
 
+def nearest_states(by_noise, window, cut):
+    """(noise o, noise d, runs): the runs settled in the ordered state at one window noise and
+    those settled in the disordered state at another (or the same), the two noises as close
+    as the runs allow (of equally close pairs, the one with the most runs); None if no window
+    noise has a run settled in each state."""
+    ordered = {nz: [phi for phi in by_noise[nz] if (phi >= cut).all()] for nz in window}
+    disordered = {nz: [phi for phi in by_noise[nz] if (phi < cut).all()] for nz in window}
+    pairs = [(abs(a - b), -len(ordered[a]) - len(disordered[b]), a, b)
+             for a in window if ordered[a] for b in window if disordered[b]]
+    if not pairs:
+        return None
+    _, _, a, b = min(pairs)
+    return a, b, ordered[a] + disordered[b]
+
+
 def window_runs(by_noise, window, cut, states):
     """The runs (arrays of phi) that feed the two states: every run of the window for "split"
-    and "settled"; for "nearest", the runs settled in the ordered state at the highest window
-    noise that has any, and those settled in the disordered state at the lowest that has any
-    (the two states measured as close to each other in noise as the grid allows)."""
-    runs = [phi for nz in window for phi in by_noise[nz]]
+    and "settled"; for "nearest", those of nearest_states (the two states measured as near
+    each other in noise as the runs allow)."""
     if states != "nearest":
-        return runs
-    ordered = [[phi for phi in by_noise[nz] if (phi >= cut).all()] for nz in window]
-    disordered = [[phi for phi in by_noise[nz] if (phi < cut).all()] for nz in window]
-    return (next((r for r in reversed(ordered) if r), []) +
-            next((r for r in disordered if r), []))
+        return [phi for nz in window for phi in by_noise[nz]]
+    near = nearest_states(by_noise, window, cut)
+    return near[2] if near else []
 
 
 def state_sums(runs, cut, states):
@@ -462,6 +473,9 @@ def dip(png, table, pairs):
                 runs = window_runs(by_noise, window, cut + shift, states)
                 if not name:
                     row["runs"] = len(runs)
+                    near = nearest_states(by_noise, window, cut)
+                    if states == "nearest" and near:  # the noises its two states come from
+                        row["noises"] = f"ordered {near[0]:g}, disordered {near[1]:g}"
                 d = two_state_dip(runs, cut + shift, "split" if states == "split" else "settled")
                 if name:
                     row["G_min" + name] = d["G_min"]

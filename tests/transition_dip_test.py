@@ -10,8 +10,8 @@ known (no run of the program: a second or so).
     sharp ordered state and a Gaussian disordered one, the formula derived by hand in the
     docstring of this file's check (with its large-r limit 1 - r/12 at p ~ 1/r);
   - the minimum deepens when the disordered state's phi shrinks;
-  - the per-run pooling ("split", "settled") gives each state its own samples' moments, and
-    the valley of a bimodal histogram falls between its modes.
+  - the per-run pooling ("split", "settled", "nearest") gives each state the moments of the
+    samples it should, and the valley of a bimodal histogram falls between its modes.
 
 usage: transition_dip_test.py (run by a Python with NumPy, pandas and matplotlib)
 """
@@ -143,6 +143,15 @@ def pooling(rng):
           abs(split["m2d"] - moments(below)[0]) < ROUND and split["samples_d"] == len(below))
     check("split: the ramp's samples make the disordered state's m2 larger (a shallower "
           "minimum)", split["m2d"] > settled["m2d"] and split["G_min"] > settled["G_min"])
+    # nearest: the ordered and disordered settled runs at the closest noises, the same noise
+    # where one holds both (0.62 has an ordered run, 0.63 both, 0.64 a disordered one).
+    by_noise = {0.62: [o[:2000]], 0.63: [o[2000:], d[:2000], runs[4]], 0.64: [d[2000:]]}
+    a, b, near = tp.nearest_states(by_noise, [0.62, 0.63, 0.64], 0.4)
+    check("nearest: both states from the noise that holds runs settled in each",
+          (a, b) == (0.63, 0.63) and len(near) == 2, f"{a}, {b}, {len(near)} runs")
+    del by_noise[0.63]
+    a, b, near = tp.nearest_states(by_noise, [0.62, 0.64], 0.4)
+    check("nearest: else the closest pair of noises", (a, b) == (0.62, 0.64), f"{a}, {b}")
     both = np.concatenate([o, d])
     cut = tp.valley(both)
     check("the valley of a bimodal sample lies between its modes (0.03 and 0.7)",
