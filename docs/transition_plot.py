@@ -515,8 +515,8 @@ def dip(png, table, pairs):
     for i, n in enumerate(sorted(data)):
         colour = f"C{i}"
         for row in rows:
-            if row["N"] == n and row["states"] != "nearest" and not math.isnan(row["G_min"]):
-                ls = "-" if row["states"] == "settled" else "--"
+            if row["N"] == n and not math.isnan(row["G_min"]):
+                ls = {"split": "--", "settled": "-", "nearest": ":"}[row["states"]]
                 ax.plot(p, mixture_binder(p, row["m2o"], row["m4o"], row["m2d"], row["m4d"]),
                         color=colour, ls=ls, lw=1.2,
                         label=f"N = {n}, {row['states']} states: G_min {row['G_min']:.3g}")
