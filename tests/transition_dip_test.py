@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The two-state decomposition of the Binder cumulant that docs/transition_plot.py's `dip`
 draws for section 5 of docs/transition.md, checked on synthetic samples whose moments are
-known (no run of the program: a second or so).
+known (a second or so):
 
   - G(0) and G(1) of the mixture are the disordered and the ordered samples' own pooled
     cumulants, and the pooled cumulant of a concatenation with ordered share p is G(p);
@@ -13,17 +13,24 @@ known (no run of the program: a second or so).
   - the per-run pooling ("split", "settled", "nearest") gives each state the moments of the
     samples it should, and the valley of a bimodal histogram falls between its modes.
 
-usage: transition_dip_test.py (run by a Python with NumPy, pandas and matplotlib)
+With the program as its argument, also a tiny real sweep read the way `dip` reads one: the
+series hold the moments the runs file gives, and the settled states' cumulants are the
+sweep's own order_binder.
+
+usage: transition_dip_test.py [BOIDS_BINARY] (a Python with NumPy, pandas and matplotlib)
 """
+import csv
+import io
 import math
 import os
 import sys
+import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
-from harness import check, finish  # noqa: E402
+from harness import check, finish, run  # noqa: E402
 import transition_plot as tp  # noqa: E402
 
 # Sums of 10^4 terms of size <= 1 in doubles: relative rounding near 1e-13, so 1e-10 is
@@ -158,12 +165,52 @@ def pooling(rng):
           0.1 < cut < 0.6, f"cut {cut}")
 
 
+def real_runs(boids):
+    """A tiny real sweep (`--preset chate`, N = 512, noise 0.4 and 0.9, the limits
+    transition_test.py checks: ordered and disordered throughout; 2 seeds of 1,000 steps,
+    samples every 5 from step 500, a second or two) read as `dip` reads it: each run's series
+    gives the order_m2 and order_m4 that the runs file says for it, the runs settle on the
+    two sides of the valley, and the settled states' own cumulants, G(1) and G(0), are the
+    sweep's order_binder at 0.4 and 0.9. The series and the runs file print 17 significant
+    digits, and the sums are of 101 terms: 1e-10 is rounding."""
+    import pandas as pd
+    with tempfile.TemporaryDirectory() as tmp:
+        series, runs_path = os.path.join(tmp, "series"), os.path.join(tmp, "runs.csv")
+        os.mkdir(series)
+        table = run(boids, "sweep", "--preset", "chate", "--backend", "cpu", "--threads", "1",
+                    "--key", "noise", "--values", "0.4,0.9", "--counts", "512", "--density", "2",
+                    "--seeds", "2", "--steps", "1000", "--burn-in", "500", "--sample-every", "5",
+                    "--series-dir", series, "--runs-out", runs_path, check_rc=0).stdout
+        binder = {float(r["noise"]): float(r["order_binder"])
+                  for r in csv.DictReader(io.StringIO(table))}
+        listed = pd.read_csv(runs_path, dtype={"run_id": str})
+        by_noise = tp.read_runs([(runs_path, series)])[512]
+        for _, r in listed.iterrows():
+            phi = pd.read_csv(os.path.join(series, r["run_id"] + ".csv"))["order"].to_numpy()
+            m2, m4 = moments(phi)
+            check(f"real run, noise {r['noise']:g}, seed {r['seed']}: the series' m2 and m4 are "
+                  "the runs file's", abs(m2 - r["order_m2"]) < ROUND and
+                  abs(m4 - r["order_m4"]) < ROUND, f"{m2}, {m4} against {r['order_m2']}, "
+                  f"{r['order_m4']}")
+    cut = tp.valley(np.concatenate(by_noise[0.4] + by_noise[0.9]))
+    d = tp.two_state_dip(by_noise[0.4] + by_noise[0.9], cut, "settled")
+    check(f"real runs: at the valley {cut:.3g}, the runs of 0.4 settle ordered and those of 0.9 "
+          "disordered", d["runs_o"] == 2 and d["runs_d"] == 2, str(d))
+    g1 = tp.mixture_binder(1.0, d["m2o"], d["m4o"], d["m2d"], d["m4d"])
+    g0 = tp.mixture_binder(0.0, d["m2o"], d["m4o"], d["m2d"], d["m4d"])
+    check("real runs: G(1) and G(0) are the sweep's order_binder at 0.4 and 0.9",
+          abs(g1 - binder[0.4]) < ROUND and abs(g0 - binder[0.9]) < ROUND,
+          f"{g1}, {g0} against {binder}")
+
+
 def main():
     rng = np.random.default_rng(12345)
     ends_and_mixing(rng)
     minimum()
     sample_minimum_deepens(rng)
     pooling(rng)
+    if len(sys.argv) > 1:
+        real_runs(sys.argv[1])
     return finish()
 
 
