@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The figures of docs/transition.md, drawn from the CSVs `boids sweep` wrote (nothing is
-recomputed here: every point and error bar is a column of the table).
+recomputed here: every point and error bar is a column of the table; `dip` alone computes,
+from the runs' series).
 
 usage: transition_plot.py density TABLE PNG
        transition_plot.py noise TABLE PNG
@@ -12,6 +13,7 @@ usage: transition_plot.py density TABLE PNG
        transition_plot.py hist PNG SERIES BURN_IN
        transition_plot.py profile PNG STATE SIDE
        transition_plot.py travel PNG TRAJECTORY SIDE
+       transition_plot.py dip PNG TABLE RUNS SERIES_DIR [RUNS SERIES_DIR ...]
 
   density  order against the density N / (width height) of a table swept over --counts in
            one fixed world, with the null-model scale sqrt(pi / (4 N)) of independent headings
@@ -36,6 +38,17 @@ usage: transition_plot.py density TABLE PNG
            drawn along the mean heading with the lines of v0 and of the flock's mean
            velocity, and the pattern's mean velocity printed (a least-squares line through
            the summed shifts)
+  dip      the deepest Binder cumulant of a two-state mixture, per N, from the series of
+           `sweep --series-dir SERIES_DIR --runs-out RUNS` (RUNS maps each run id to its N and
+           noise): the cut between the states at the valley of the order's histogram (all
+           samples of that N), the onset's window (the noises whose runs have samples on both
+           sides of the cut, and the grid's next noise each way), the states' moments pooled
+           over the window's runs, in two ways ("split": every sample to its side of the
+           cut; "settled": only the runs that stay on one side), G_min and the ordered share
+           p where it falls, with a jackknife error over the runs, and G_min with the cut
+           moved by -0.05 and +0.05; printed and written to TABLE (CSV), and drawn: G(p) of
+           each N and way against p, with the pooled cumulant of each window noise at its
+           measured ordered share (this subcommand computes; see the comments at dip())
 
 A sim file's label (N, noise) is read from its sidecar FILE.json.
 
@@ -276,12 +289,261 @@ def travel(png, path, side):
     fig.savefig(png, dpi=100)
 
 
+# ---- dip: the Binder cumulant of a two-state mixture (docs/transition.md, section 5) ----------
+#
+# Near a discontinuous onset a run sits in one of two states, ordered (o) and disordered (d), and
+# jumps between them. If a share p of the samples is ordered, the pooled moments of the order are
+# <phi^k> = p mko + (1 - p) mkd, with mko, mkd the moments within each state, so the cumulant is
+#   G(p) = 1 - (p m4o + (1 - p) m4d) / (3 (p m2o + (1 - p) m2d)^2).
+# Write x = p m2o + (1 - p) m2d (it runs from m2d to m2o as p runs from 0 to 1); the numerator is
+# linear in x, c0 + c1 x with c1 = (m4o - m4d) / (m2o - m2d) and c0 = m4d - c1 m2d, so
+# G = 1 - (c0 + c1 x) / (3 x^2). Its derivative in x is (2 c0 + c1 x) / (3 x^3): zero at
+# x* = -2 c0 / c1, a minimum of G when c0 < 0 < c1 (G falls, then rises), and there
+#   G_min = 1 + c1^2 / (12 c0).
+# Where x* lies outside [m2d, m2o] the lowest G is at p = 0 or 1 (each state's own cumulant).
+# For a sharp ordered state (m4o = m2o^2) and a Gaussian disordered one in 2-D (m4d = 2 m2d^2)
+# with r = m2o / m2d large: c1 ~ m2o, c0 ~ -m2o m2d, so G_min ~ 1 - r / 12 at x* ~ 2 m2d, that is
+# p* ~ 1 / r: the deepest dip grows with r, which grows as the disordered state's phi shrinks.
+
+
+def mixture_binder(p, m2o, m4o, m2d, m4d):
+    """G(p) of a two-state mixture with ordered share p (a float or a NumPy array)."""
+    return 1 - (p * m4o + (1 - p) * m4d) / (3 * (p * m2o + (1 - p) * m2d) ** 2)
+
+
+def mixture_binder_min(m2o, m4o, m2d, m4d):
+    """(G_min, p_min): the lowest G(p) over 0 <= p <= 1, from the closed form above (the ends
+    p = 0 and 1 compared with the interior stationary point)."""
+    best = min((mixture_binder(p, m2o, m4o, m2d, m4d), p) for p in (0.0, 1.0))
+    if m2o != m2d:
+        c1 = (m4o - m4d) / (m2o - m2d)
+        c0 = m4d - c1 * m2d
+        if c0 < 0 < c1:
+            p = (-2 * c0 / c1 - m2d) / (m2o - m2d)
+            if 0 < p < 1:
+                best = min(best, (1 + c1 * c1 / (12 * c0), p))
+    return best
+
+
+STATES = ("split", "settled", "nearest")
+
+
+def nearest_states(by_noise, window, cut):
+    """(noise o, noise d, runs): the runs settled in the ordered state at one window noise and
+    those settled in the disordered state at another (or the same), the two noises as close
+    as the runs allow (of equally close pairs, the one with the most runs); None if no window
+    noise has a run settled in each state."""
+    ordered = {nz: [phi for phi in by_noise[nz] if (phi >= cut).all()] for nz in window}
+    disordered = {nz: [phi for phi in by_noise[nz] if (phi < cut).all()] for nz in window}
+    pairs = [(abs(a - b), -len(ordered[a]) - len(disordered[b]), a, b)
+             for a in window if ordered[a] for b in window if disordered[b]]
+    if not pairs:
+        return None
+    _, _, a, b = min(pairs)
+    return a, b, ordered[a] + disordered[b]
+
+
+def window_runs(by_noise, window, cut, states):
+    """The runs (arrays of phi) that feed the two states: every run of the window for "split"
+    and "settled"; for "nearest", those of nearest_states (the two states measured as near
+    each other in noise as the runs allow)."""
+    if states != "nearest":
+        return [phi for nz in window for phi in by_noise[nz]]
+    near = nearest_states(by_noise, window, cut)
+    return near[2] if near else []
+
+
+def state_sums(runs, cut, states):
+    """Per run, the sums (n, sum phi^2, sum phi^4) of its ordered (phi >= cut) and disordered
+    (phi < cut) samples, as a 6-vector. states "split": every run's samples go to the side of
+    the cut they lie on; "settled": a run feeds a state only if all its samples lie on that
+    side (a run that crosses the cut feeds neither)."""
+    import numpy as np
+    sums = []
+    for phi in runs:
+        o, d = phi[phi >= cut], phi[phi < cut]
+        if states == "settled" and len(o) and len(d):
+            o = d = phi[:0]
+        sums.append(np.array([len(o), (o ** 2).sum(), (o ** 4).sum(),
+                              len(d), (d ** 2).sum(), (d ** 4).sum()]))
+    return sums
+
+
+def dip_of_sums(total):
+    """(G_min, p_min, m2o, m4o, m2d, m4d) from pooled sums; NaNs where a state has no sample."""
+    if total[0] == 0 or total[3] == 0:
+        return (math.nan,) * 6
+    m2o, m4o, m2d, m4d = (total[1] / total[0], total[2] / total[0], total[4] / total[3],
+                          total[5] / total[3])
+    return mixture_binder_min(m2o, m4o, m2d, m4d) + (m2o, m4o, m2d, m4d)
+
+
+def jackknife(values, full):
+    """The jackknife standard error of an estimate from its leave-one-out values."""
+    v = [x for x in values if not math.isnan(x)]
+    n = len(v)
+    if n < 2 or len(v) < len(values) or math.isnan(full):
+        return math.nan
+    mean = sum(v) / n
+    return math.sqrt((n - 1) / n * sum((x - mean) ** 2 for x in v))
+
+
+def two_state_dip(runs, cut, states):
+    """The decomposition of runs (arrays of phi) at a cut: a dict of the states' moments,
+    G_min, p_min and G_min's jackknife error over the runs (each run left out in turn)."""
+    sums = state_sums(runs, cut, states)
+    total = sum(sums) if sums else [0] * 6
+    g, p, m2o, m4o, m2d, m4d = dip_of_sums(total)
+    se = jackknife([dip_of_sums(total - s)[0] for s in sums], g)
+    return {"G_min": g, "G_min_se": se, "p_min": p, "m2o": m2o, "m4o": m4o, "m2d": m2d,
+            "m4d": m4d, "r": m2o / m2d, "samples_o": int(total[0]), "samples_d": int(total[3]),
+            "runs_o": sum(1 for s in sums if s[0]), "runs_d": sum(1 for s in sums if s[3])}
+
+
+def valley(phi, bins=50, smooth=5):
+    """The cut between the two modes of a sample of phi: its histogram on [0, 1] (bins wide
+    1 / bins) smoothed by a running mean over `smooth` bins; the modes are the highest smoothed
+    bin below the sample's mean and the highest at or above it; the cut is the centre of the
+    lowest smoothed bin between them (the first, where several are equal)."""
+    import numpy as np
+    h, edges = np.histogram(phi, bins=bins, range=(0, 1))
+    s = np.convolve(h, np.ones(smooth) / smooth, mode="same")
+    centres = (edges[:-1] + edges[1:]) / 2
+    split = int(np.searchsorted(centres, phi.mean()))
+    if split == 0 or split == bins:
+        return math.nan
+    lo, hi = int(np.argmax(s[:split])), split + int(np.argmax(s[split:]))
+    return float(centres[lo + int(np.argmin(s[lo:hi + 1]))])
+
+
+def read_runs(pairs):
+    """{N: {noise: [phi arrays]}} from (runs file, series folder) pairs: `sweep --runs-out` maps
+    each run id to its N and noise, `--series-dir` holds ID.csv with its order column."""
+    import numpy as np
+    out = {}
+    for runs_path, folder in pairs:
+        for _, r in pd.read_csv(runs_path, dtype={"run_id": str}).iterrows():
+            phi = pd.read_csv(os.path.join(folder, r["run_id"] + ".csv"))["order"].to_numpy()
+            out.setdefault(int(r["N"]), {}).setdefault(float(r["noise"]), []).append(
+                np.asarray(phi, dtype=float))
+    return out
+
+
+def onset_window(by_noise, cut):
+    """The noises of the onset's window: those whose runs, pooled, have samples on both sides
+    of the cut, and the grid's next noise on each side of them (where the runs settle in one
+    state). Empty when no noise has both."""
+    grid = sorted(by_noise)
+    both = [i for i, nz in enumerate(grid)
+            if any((phi < cut).any() for phi in by_noise[nz])
+            and any((phi >= cut).any() for phi in by_noise[nz])]
+    if not both:
+        return []
+    return grid[max(0, both[0] - 1):both[-1] + 2]
+
+
+def direct_binder(runs, cut):
+    """The pooled cumulant of runs at one noise (every sample of every run, as order_binder),
+    its jackknife error over the runs, and the share of its samples at or above the cut."""
+    import numpy as np
+    sums = [np.array([len(phi), (phi ** 2).sum(), (phi ** 4).sum(), (phi >= cut).sum()])
+            for phi in runs]
+    total = sum(sums)
+
+    def g(t):
+        return 1 - (t[2] / t[0]) / (3 * (t[1] / t[0]) ** 2)
+    return g(total), jackknife([g(total - s) for s in sums], g(total)), total[3] / total[0]
+
+
+DIP_SHIFT = 0.05  # the cut moved by this much each way to show what hangs on it
+
+
+def dip(png, table, pairs):
+    import numpy as np
+    data = read_runs(pairs)
+    rows, points = [], []
+    for n in sorted(data):
+        by_noise = data[n]
+        cut = valley(np.concatenate([phi for runs in by_noise.values() for phi in runs]))
+        window = onset_window(by_noise, cut) if not math.isnan(cut) else []
+        for states in STATES:
+            row = {"N": n, "states": states, "cut": cut,
+                   "noises": " ".join(f"{nz:g}" for nz in window)}
+            for shift, name in ((0, ""), (-DIP_SHIFT, "_cut_minus"), (DIP_SHIFT, "_cut_plus")):
+                runs = window_runs(by_noise, window, cut + shift, states)
+                if not name:
+                    row["runs"] = len(runs)
+                    near = nearest_states(by_noise, window, cut)
+                    if states == "nearest" and near:  # the noises its two states come from
+                        row["noises"] = f"ordered {near[0]:g}, disordered {near[1]:g}"
+                d = two_state_dip(runs, cut + shift, "split" if states == "split" else "settled")
+                if name:
+                    row["G_min" + name] = d["G_min"]
+                else:
+                    row.update(d)
+            rows.append(row)
+        for nz in window:
+            g, se, p = direct_binder(by_noise[nz], cut)
+            settled = sum(state_sums(by_noise[nz], cut, "settled"))
+            points.append({"N": n, "noise": nz, "runs": len(by_noise[nz]), "p": p, "G": g,
+                           "G_se": se,  # and m2 of the runs settled in each state at this noise
+                           "m2o_settled": settled[1] / settled[0] if settled[0] else math.nan,
+                           "m2d_settled": settled[4] / settled[3] if settled[3] else math.nan})
+    out = pd.DataFrame(rows)
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(out.drop(columns=["m4o", "m4d"]).to_string(index=False, float_format="%.4g"))
+        print(pd.DataFrame(points).to_string(index=False, float_format="%.4g"))
+    out.to_csv(table + ".tmp", index=False)
+    inputs = []
+    for runs_path, folder in pairs:  # each runs file's own provenance, where it has one
+        side = runs_path + ".json"
+        made = json.load(open(side)).get("command_line") if os.path.exists(side) else None
+        inputs.append({"runs": runs_path, "series_dir": folder, "runs_command_line": made})
+    with open(table + ".json.tmp", "w") as f:
+        json.dump({"command_line": " ".join(["python3", "docs/transition_plot.py", "dip", png,
+                                             table] + [x for pair in pairs for x in pair]),
+                   "inputs": inputs, "cut_shift": DIP_SHIFT,
+                   "note": "made by docs/transition_plot.py dip from the series of the sweeps "
+                           "named in inputs; the rows per N: split, settled and nearest "
+                           "states (the script's docstring and comments say how)"},
+                  f, indent=1)
+        f.write("\n")
+    os.replace(table + ".tmp", table)
+    os.replace(table + ".json.tmp", table + ".json")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    p = np.logspace(-4, 0, 400)
+    for i, n in enumerate(sorted(data)):
+        colour = f"C{i}"
+        for row in rows:
+            if row["N"] == n and not math.isnan(row["G_min"]):
+                ls = {"split": "--", "settled": "-", "nearest": ":"}[row["states"]]
+                ax.plot(p, mixture_binder(p, row["m2o"], row["m4o"], row["m2d"], row["m4d"]),
+                        color=colour, ls=ls, lw=1.2,
+                        label=f"N = {n}, {row['states']} states: G_min {row['G_min']:.3g}")
+        pts = [q for q in points if q["N"] == n and q["p"] > 0]
+        if pts:
+            ax.errorbar([q["p"] for q in pts], [q["G"] for q in pts],
+                        yerr=[q["G_se"] for q in pts], color=colour, marker="o", ms=5, ls="none",
+                        capsize=3, label=f"N = {n}: measured, at its ordered share")
+    ax.axhline(1 / 3, color="k", ls=":", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1)
+    ax.set_xlabel("ordered share p of the samples")
+    ax.set_ylabel("Binder cumulant G")
+    ax.set_ylim(-400, 60)
+    ax.legend(fontsize="x-small", loc="upper left", ncol=2)
+    fig.tight_layout()
+    fig.savefig(png, dpi=80)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] in ("density", "noise") and len(argv) == 3:
         (density if argv[0] == "density" else noise)(argv[1], argv[2])
     elif len(argv) >= 3 and argv[0] in ("corr", "fluct", "corrfn", "binder"):
         {"corr": corr, "fluct": fluct, "corrfn": corrfn, "binder": binder}[argv[0]](argv[1],
                                                                                    argv[2:])
+    elif len(argv) >= 5 and argv[0] == "dip" and len(argv) % 2 == 1:
+        dip(argv[1], argv[2], list(zip(argv[3::2], argv[4::2])))
     elif len(argv) == 4 and argv[0] in ("hist", "profile", "travel"):
         {"hist": hist, "profile": profile, "travel": travel}[argv[0]](argv[1], argv[2],
                                                                      float(argv[3]))

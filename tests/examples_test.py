@@ -42,7 +42,9 @@ from harness import check, finish  # noqa: E402
 
 DOCS = ["README.md", "bench/README.md"]
 RUNS = ("build/", "boids", "mpirun", "python3", "PYTHONPATH=", "BOIDS_LIBRARY_PATH=",
-        "oscsend", "v/bin/", "awk ")
+        "oscsend", "v/bin/", "awk ", "mkdir -p /tmp/")
+# (mkdir -p /tmp/...: the scratch folders a document's commands then write into, such as the
+# folder a sweep's --series-dir must name.)
 # The system's tools run as printed: nothing of theirs to cut, and their quoted programs (awk's
 # ||, its >) are not for the splitting below, which knows only the shell's own | && and >.
 VERBATIM = ("awk ",)
