@@ -4,9 +4,9 @@
  * crosses to the host: the boids that leave the tile and copies of its first and last rows
  * (read back), the arrivals and the halo (written after the owned boids). The passes over the
  * owned boids are shaders/tile_res.comp's; after a step the owned boids, which are the
- * steered rows' and so one contiguous range of the sorted state, are moved to the front and
- * the halo is dropped. The records are tile.h's: the global id, then dim float positions and
- * dim float velocities. */
+ * steered rows' and so one contiguous range of the sorted state, are moved to the front (only
+ * the few displaced by the halo below them move) and the halo is dropped. The records are tile.h's:
+ * the global id, then dim float positions and dim float velocities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,10 +300,11 @@ boids_status gpu_tile_keep(gpu_backend *g, boids_error *err) {
                                "%zu: an owned boid is in a halo row or a halo boid in a "
                                "steered row",
                                se[1] - se[0], g->nown);
-    if (se[0] > 0) { /* to the front, by way of state 1 (the sorted copy, no longer needed) */
-        copy_slots(g, 0, 1, se[0], 0, g->nown);
-        copy_slots(g, 1, 0, 0, 0, g->nown);
-    }
+    /* To the front. The order of the owned boids is free (the next step sorts them by cell,
+     * and by id within a cell where it is deterministic), so only the last of them move, into
+     * the halo's slots before them: [se1 - k, se1) to [0, k), ranges that do not overlap. */
+    const size_t k = se[0] < g->nown ? se[0] : g->nown;
+    copy_slots(g, 0, 0, se[1] - k, 0, k);
     g->base.n = g->nown;
     g->tiled = 0;
     g->primed = 0;
