@@ -124,25 +124,34 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
     return s;
 }
 
-/* The metrics (and number fluctuations) of the parts and tiles, reduced (mpi_parts.h): the
- * sums in id order from the parts, which are then freed (before step 0's the initial ones,
- * which the tiles take their values from), the pair metrics from the tiles. One rank holds
- * the whole flock as its part. */
+/* The metrics (and number fluctuations, and the velocity correlation) of the parts and
+ * tiles, reduced (mpi_parts.h): the sums in id order and the correlation from the parts,
+ * which are then freed (before step 0's the initial ones, which the tiles take their values
+ * from), the pair metrics from the tiles. One rank holds the whole flock as its part. */
 static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
-                            boids_metrics *m, boids_fluct *fl, boids_error *err) {
+                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr,
+                            boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     boids_flock mine = {0};
     size_t first;
     boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
     const boids_flock *f = part ? part : &mine;
+    double rb[2] = {corr ? corr->range : 0, corr ? (double)corr->bins : 0};
+    if (corr) MPI_Bcast(rb, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD); /* the writer's */
     if (!s && size == 1) {
         s = boids_metrics_compute(f, p, m, err);
         if (!s && fl) s = boids_number_fluctuations(f, p, fl, err);
+        if (!s && corr)
+            s = boids_velocity_correlation_add(f, p, rb[0], (size_t)rb[1], corr->sum, corr->pairs,
+                                               err);
     } else if (!s) {
         mpi_part_order_milling(MPI_COMM_WORLD, f, p, boids_backend_n(b), m);
+        if (corr)
+            s = mpi_part_correlation_add(MPI_COMM_WORLD, f, p, boids_backend_n(b), rb[0],
+                                         (size_t)rb[1], corr->sum, corr->pairs, err);
         boids_flock_free(&mine);
-        s = mpi_tile_observe(b, part, p, m, fl, err);
+        if (!s) s = mpi_tile_observe(b, part, p, m, fl, err);
     }
     boids_flock_free(&mine);
     return s;
