@@ -9,13 +9,13 @@
  * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
  * id order, as one process sums it; the six metrics, --series and the estimators from the
  * parts and the tiles, reduced across the ranks in one process's order (mpi_part_observe,
- * src/mpi/mpi_metrics.c); --save, --checkpoint and --trajectory (any format: traj_parts.h)
- * are written by every rank at once (MPI-IO). Only the velocity correlation (--correlation,
- * --correlation-range) still gathers the state on rank 0 at each sample. Rank 0 writes
- * stdout, --series and the estimators' files exactly as `boids sim` does, so they hold the
- * same bytes. A failure that every rank
- * sees (a refused model or cut) ends every rank with its message; one that only its rank sees ends
- * the job from there (MPI_Abort), naming the rank. */
+ * src/mpi/mpi_metrics.c), the velocity correlation (--correlation, --correlation-range) from
+ * the parts by rows of its grid (src/mpi/mpi_corr.c); --save, --checkpoint and --trajectory
+ * (any format: traj_parts.h) are written by every rank at once (MPI-IO). No sample gathers
+ * the state on rank 0. Rank 0 writes stdout, --series and the estimators' files exactly as
+ * `boids sim` does, so they hold the same bytes. A failure that every rank sees (a refused
+ * model or cut) ends every rank with its message; one that only its rank sees ends the job
+ * from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +48,13 @@ static const app_command mpi_sim_command = {
         "halo. With --backend cpu (any --threads) or gpu --deterministic the final state,\n"
         "the metrics and every file are those of `boids sim` with the same options, byte for\n"
         "byte. Rank 0 writes stdout, --series and the sidecars; every rank writes its boids'\n"
-        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). The metrics, --series\n"
-        "and the estimators are reduced from the ranks' tiles and parts; only the velocity\n"
-        "correlation (--correlation, --correlation-range) gathers the whole flock on rank 0\n"
-        "at each sample (its sums follow the whole flock's grid). Each rank with the\n"
-        "gpu backend uses the EGL device of its rank on its node (modulo the devices there)\n"
-        "unless BOIDS_EGL_DEVICE is set.\n"
+        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). The metrics, --series,\n"
+        "the estimators and the velocity correlation are reduced from the ranks' tiles and\n"
+        "parts: no rank gathers the whole flock (the correlation's pairs are summed by rows\n"
+        "of cells --correlation-range wide, each rank holding its rows' boids and the row\n"
+        "beside them: with a range near half the world, most of the flock). Each rank with\n"
+        "the gpu backend uses the EGL device of its rank on its node (modulo the devices\n"
+        "there) unless BOIDS_EGL_DEVICE is set.\n"
         "\n",
     .shared = APP_ALL,
     .backend = "cpu",
