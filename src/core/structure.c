@@ -231,13 +231,6 @@ void boids_corr_spread_add(const boids_flock *part, int dim, const double mean[3
         for (int a = 0; a < dim; a++) *ss += (vel[a][i] - mean[a]) * (vel[a][i] - mean[a]);
 }
 
-void boids_corr_u(const boids_flock *part, int dim, const double mean[3], double scale,
-                  double *const u[3]) {
-    const double *vel[3] = {part->vx, part->vy, part->vz};
-    for (int a = 0; a < dim; a++)
-        for (size_t i = 0; i < part->n; i++) u[a][i] = (vel[a][i] - mean[a]) / scale;
-}
-
 long boids_corr_rows_of(size_t n, const boids_params *p, const double lo[3], const double hi[3],
                         double range, const double *x, size_t m, long *row) {
     const axes ax = {p->dim, {0}, {0}, {p->width, p->height, p->depth}};
@@ -321,9 +314,10 @@ static void corr_runs(const grid *g, const corr_window *w, const double *u, long
 }
 
 boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, size_t n,
-                                 const double lo[3], const double hi[3], double range, long r0,
-                                 long r1, size_t bins, double *sum, double *pairs,
-                                 void (*ready)(void *ctx), void *ctx, boids_error *err) {
+                                 const double lo[3], const double hi[3], const double mean[3],
+                                 double scale, double range, long r0, long r1, size_t bins,
+                                 double *sum, double *pairs, void (*ready)(void *ctx), void *ctx,
+                                 boids_error *err) {
     static const char who[] = "velocity correlation";
     const int dim = p->dim, last = dim - 1;
     const axes ax = axes_of(set, p, dim);
@@ -351,8 +345,9 @@ boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, 
             st = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boids", who,
                                  slots);
         const double *vel[3] = {set->vx, set->vy, set->vz};
-        for (size_t i = 0; !st && i < slots; i++) /* u in slot order */
-            for (int a = 0; a < dim; a++) u[(size_t)dim * i + (size_t)a] = vel[a][g.ids[i]];
+        for (size_t i = 0; !st && i < slots; i++) /* u = (v - V) / s in slot order */
+            for (int a = 0; a < dim; a++)
+                u[(size_t)dim * i + (size_t)a] = (vel[a][g.ids[i]] - mean[a]) / scale;
     }
     int told = 0;
     for (long q0 = 0; !st && q0 < nq; q0 += batch) {
@@ -390,19 +385,10 @@ boids_status boids_velocity_correlation_add(const boids_flock *f, const boids_pa
     boids_corr_spread_add(f, dim, mean, &ss);
     const double scale = sqrt(ss / (double)f->n);
     if (!(scale > 0)) return BOIDS_OK; /* the spread rounds to 0 */
-    double *u = malloc((size_t)dim * f->n * sizeof *u);
-    if (!u)
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boids", who, f->n);
-    double *const ua[3] = {u, u + f->n, dim == 3 ? u + 2 * f->n : NULL};
-    boids_corr_u(f, dim, mean, scale, ua);
-    boids_flock set = *f;
-    set.vx = ua[0], set.vy = ua[1], set.vz = ua[2];
     for (int a = 0; a < dim; a++) boids_obs_extent(&ax, f->n, a, &lo[a], &hi[a]);
     const long rows = boids_corr_rows_of(f->n, &q, lo, hi, range, NULL, 0, NULL);
-    st = boids_corr_rows_add(&set, &q, f->n, lo, hi, range, 0, rows, bins, sum, pairs, NULL, NULL,
-                             err);
-    free(u);
-    return st;
+    return boids_corr_rows_add(f, &q, f->n, lo, hi, mean, scale, range, 0, rows, bins, sum, pairs,
+                               NULL, NULL, err);
 }
 
 double boids_correlation_length(const double *sum, const double *pairs, size_t bins, double range) {

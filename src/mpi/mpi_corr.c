@@ -11,12 +11,14 @@
  *   cells within the rows of its last axis, summed apart and added in run order. The rows
  *   go to the ranks in rank order, in contiguous groups of about the same estimated pair
  *   work (the boids of a row times those of it and the rows beside it, counted over the
- *   parts); each part's boids (id, position, u) go to every rank whose rows or the row
+ *   parts); each part's boids (id, position, velocity) go to every rank whose rows or the row
  *   beside them (around the seam under wrap) they are in, arriving in rank order, which is
  *   id order; each rank sums its rows' runs, then adds them in order to the running sums it
  *   receives from the rank before it (rank 0 starting from the caller's) and sends them on;
  *   the last rank's reach rank 0. A rank sums its runs before the running sums reach it, so
- *   the ranks work at once (but for runs beyond a batch of bins: see boids_corr_rows_add).
+ *   the ranks work at once (a rank whose runs' bins exceed one batch of the core's, 2^21
+ *   doubles, sums its later batches once the running sums have reached it). Each rank makes
+ *   the boids' u from their velocities, V and s as one process does.
  *
  * A rank holds its part, its rows' boids and the rows beside them: when the range is a large
  * share of the world the rows are few and wide, a rank's rows and their neighbours may be
@@ -101,22 +103,22 @@ static void cut_rows(const long *count, long all, int wrap, int size, long *cut)
     while (j <= size) cut[j++] = all;
 }
 
-/* A boid as it travels: its id, position and u (dim doubles each). */
+/* A boid as it travels: its id, position and velocity (dim doubles each). */
 static size_t rec_bytes(int dim) {
     return 4 + 16 * (size_t)dim;
 }
 
-/* The boids of this rank's part (u: their fluctuations) to the ranks whose windows they are in
+/* The boids of this rank's part (its first id: first) to the ranks whose windows they are in
  * (row: each one's row), the boids received into *set (allocated here; free set->x), in id
  * order. */
-static boids_status spread_boids(MPI_Comm comm, const boids_flock *part, double *const u[3],
-                                 int dim, const long *row, const long *cut, long all, int wrap,
-                                 size_t first, boids_flock *set, boids_error *err) {
+static boids_status spread_boids(MPI_Comm comm, const boids_flock *part, int dim, const long *row,
+                                 const long *cut, long all, int wrap, size_t first,
+                                 boids_flock *set, boids_error *err) {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     const size_t rs = rec_bytes(dim);
-    const double *pos[3] = {part->x, part->y, part->z};
+    const double *pos[3] = {part->x, part->y, part->z}, *vel[3] = {part->vx, part->vy, part->vz};
     int *cnt = calloc(4 * (size_t)size, sizeof *cnt);
     boids_status s = cnt ? BOIDS_OK : boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
     size_t out = 0;
@@ -142,7 +144,7 @@ static boids_status spread_boids(MPI_Comm comm, const boids_flock *part, double 
             memcpy(r, &id, 4);
             for (int a = 0; a < dim; a++) {
                 memcpy(r + 4 + 8 * (size_t)a, &pos[a][i], 8);
-                memcpy(r + 4 + 8 * (size_t)(dim + a), &u[a][i], 8);
+                memcpy(r + 4 + 8 * (size_t)(dim + a), &vel[a][i], 8);
             }
         }
     MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
@@ -160,6 +162,8 @@ static boids_status spread_boids(MPI_Comm comm, const boids_flock *part, double 
         MPI_Type_commit(&rt);
         MPI_Alltoallv(send, sc, sd, rt, recv, rc, rd, rt, comm);
         MPI_Type_free(&rt);
+        free(send);
+        send = NULL;
         double *ax[6];
         for (int a = 0; a < 2 * dim; a++) ax[a] = block + (size_t)a * got;
         *set = (boids_flock){.n = got, .x = ax[0], .y = ax[1], .vx = ax[dim], .vy = ax[dim + 1]};
@@ -212,11 +216,8 @@ boids_status mpi_part_correlation_add(MPI_Comm comm, const boids_flock *part, co
     MPI_Allreduce(MPI_IN_PLACE, ext, 6, MPI_DOUBLE, MPI_MIN, comm);
     const double lo[3] = {ext[0], ext[1], ext[2]}, hi[3] = {-ext[3], -ext[4], -ext[5]};
     long *row = malloc(part->n * sizeof *row + 1), *cut = malloc(((size_t)size + 1) * sizeof *cut);
-    double *u = malloc(dim * part->n * sizeof *u + 1);
-    double *const ua[3] = {u, u + part->n, u + 2 * part->n};
     runs_chain c = {comm, rank, 0, bins, calloc(2 * bins, sizeof(double))};
-    if (!row || !cut || !u || !c.run)
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", who);
+    if (!row || !cut || !c.run) s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", who);
     const long all = boids_corr_rows_of(n, p, lo, hi, range, pos[dim - 1], s ? 0 : part->n, row);
     long *count = s ? NULL : calloc((size_t)all, sizeof *count);
     if (!s && !count) s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", who);
@@ -225,11 +226,10 @@ boids_status mpi_part_correlation_add(MPI_Comm comm, const boids_flock *part, co
         for (size_t i = 0; i < part->n; i++) count[row[i]]++;
         MPI_Allreduce(MPI_IN_PLACE, count, (int)all, MPI_LONG, MPI_SUM, comm);
         cut_rows(count, all, wrap, size, cut);
-        boids_corr_u(part, dim, mean, scale, ua);
         boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
-        s = spread_boids(comm, part, ua, dim, row, cut, all, wrap, first, &set, err);
+        s = spread_boids(comm, part, dim, row, cut, all, wrap, first, &set, err);
     }
-    free(row), free(count), free(u);
+    free(row), free(count);
     if (s) {
         free(cut), free(c.run);
         return s;
@@ -239,8 +239,8 @@ boids_status mpi_part_correlation_add(MPI_Comm comm, const boids_flock *part, co
         memcpy(c.run, sum, bins * sizeof *sum);
         memcpy(c.run + bins, pairs, bins * sizeof *pairs);
     }
-    s = boids_corr_rows_add(&set, p, n, lo, hi, range, cut[rank], cut[rank + 1], bins, c.run,
-                            c.run + bins, receive, &c, err);
+    s = boids_corr_rows_add(&set, p, n, lo, hi, mean, scale, range, cut[rank], cut[rank + 1], bins,
+                            c.run, c.run + bins, receive, &c, err);
     free(set.x), free(cut);
     /* a rank that failed still passes the sums on: every rank then learns of it */
     const int len = (int)(2 * bins);
