@@ -46,6 +46,7 @@ void boids_obs_grid_free(grid *g) {
     free(g->start);
     free(g->ids);
     free(g->pos);
+    g->start = NULL, g->ids = NULL, g->pos = NULL; /* freed twice: nothing */
 }
 
 void boids_obs_grid_frame(grid *g, size_t n, const boids_params *p, const axes *ax,

@@ -21,8 +21,8 @@ boids_status app_obs_begin(app_obs *ob, boids_error *err) {
     ob->count = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
     ob->sum = ob->pairs = NULL;
     if (!(ob->range > 0)) return BOIDS_OK;
-    ob->sum = malloc((size_t)ob->bins * sizeof *ob->sum);
-    ob->pairs = malloc((size_t)ob->bins * sizeof *ob->pairs);
+    ob->sum = calloc((size_t)ob->bins, sizeof *ob->sum); /* no pairs until a sample */
+    ob->pairs = calloc((size_t)ob->bins, sizeof *ob->pairs);
     if (!ob->sum || !ob->pairs) {
         app_obs_free(ob);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
