@@ -135,6 +135,11 @@ def cpu():
     compare(d, "plane open vicsek, the window path",
             [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=open", "--set",
              "noise=1"], (2, 3), extra_mpi=("--mpi-window",))
+    # The correlation's runs by groups of rows (100000 bins: the 27 rows' runs would exceed
+    # the core's batch of bins, so they go by groups of 3 rows, the ranks cut between groups).
+    compare(d, "plane wrap, correlation rows in groups",
+            [*base, "--preset", "lab", "-n", "1000", "--correlation-range", "20",
+             "--correlation-bins", "100000"], (2, 3))
     # Threads change no bit, on either side.
     compare(d, "plane wrap, 2 threads per rank",
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))

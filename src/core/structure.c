@@ -231,20 +231,36 @@ void boids_corr_spread_add(const boids_flock *part, int dim, const double mean[3
         for (int a = 0; a < dim; a++) *ss += (vel[a][i] - mean[a]) * (vel[a][i] - mean[a]);
 }
 
+/* How the runs lie in the grid, a function of the grid and the bins alone: groups of
+ * `group` consecutive rows (the last maybe fewer; one row each unless the groups' bins would
+ * exceed CORR_RUN_DOUBLES), each cut into s runs of cells (CORR_MAX_RUNS runs in all at
+ * least, so that threads have work when the rows are few; at most a row's cells). */
+typedef struct corr_layout {
+    long all, per_row, group, groups, s;
+} corr_layout;
+
+static corr_layout corr_layout_of(const grid *g, size_t bins) {
+    corr_layout l;
+    l.all = g->n[g->dim - 1];
+    l.per_row = g->n[0] * g->n[1] * g->n[2] / l.all;
+    long most = CORR_RUN_DOUBLES / (long)(2 * bins);
+    most = most < 1 ? 1 : most;
+    l.group = (l.all + most - 1) / most;
+    l.groups = (l.all + l.group - 1) / l.group;
+    l.s = (CORR_MAX_RUNS + l.groups - 1) / l.groups;
+    l.s = l.s > l.per_row ? l.per_row : l.s;
+    return l;
+}
+
 long boids_corr_rows_of(size_t n, const boids_params *p, const double lo[3], const double hi[3],
-                        double range, const double *x, size_t m, long *row) {
+                        double range, size_t bins, long *group, const double *x, size_t m,
+                        long *row) {
     const axes ax = {p->dim, {0}, {0}, {p->width, p->height, p->depth}};
     grid g;
     boids_obs_grid_frame(&g, n, p, &ax, lo, hi, range);
     for (size_t i = 0; i < m; i++) row[i] = boids_obs_row_of(&g, x[i]);
+    *group = corr_layout_of(&g, bins).group;
     return g.n[p->dim - 1];
-}
-
-/* The runs each row is cut into: CORR_MAX_RUNS runs in all at least (threads have work
- * when the rows are few), at most a row's cells. A function of the grid alone. */
-static long corr_runs_per_row(long rows, long per_row) {
-    const long s = (CORR_MAX_RUNS + rows - 1) / rows;
-    return s < 1 ? 1 : s > per_row ? per_row : s;
 }
 
 /* Where the window's cells stand in the whole grid: its local row j is the whole grid's row
@@ -292,19 +308,20 @@ PAIR_FN void corr_run(const grid *g, const corr_window *w, int dim, const double
     }
 }
 
-/* The runs [q0, q0 + nq) of the window's rows from r0 (s runs a row), each into its own
+/* The runs [q0, q0 + nq) of the window's groups from group g0 (l's layout), each into its own
  * 2 bins doubles of part (its sums, then its pairs), in parallel. */
-static void corr_runs(const grid *g, const corr_window *w, const double *u, long r0, long s,
-                      long q0, long nq, double range, size_t bins, double *part) {
+static void corr_runs(const grid *g, const corr_window *w, const corr_layout *l, const double *u,
+                      long g0, long q0, long nq, double range, size_t bins, double *part) {
     const double r2 = range * range, per = (double)bins / range;
     const int plane = g->dim == 2;
     const long nc = g->n[0] * g->n[1] * g->n[2];
     memset(part, 0, (size_t)nq * 2 * bins * sizeof *part);
 #pragma omp parallel for schedule(dynamic, 1) if (g->start[nc] > 16384)
     for (long q = 0; q < nq; q++) {
-        const long run = q0 + q, row = r0 + run / s, k = run % s;
-        const long local = (row - w->row0 + w->all) % w->all, at = local * w->per_row;
-        const long c0 = at + w->per_row * k / s, c1 = at + w->per_row * (k + 1) / s;
+        const long run = q0 + q, row = (g0 + run / l->s) * l->group, k = run % l->s;
+        const long rows = row + l->group < l->all ? l->group : l->all - row;
+        const long at = (row - w->row0 + w->all) % w->all * w->per_row, cells = rows * w->per_row;
+        const long c0 = at + cells * k / l->s, c1 = at + cells * (k + 1) / l->s;
         double *sp = part + (size_t)q * 2 * bins, *np = sp + bins;
         if (plane)
             corr_run(g, w, 2, u, c0, c1, r2, per, bins, sp, np);
@@ -319,13 +336,13 @@ boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, 
                                  double *sum, double *pairs, void (*ready)(void *ctx), void *ctx,
                                  boids_error *err) {
     static const char who[] = "velocity correlation";
-    const int dim = p->dim, last = dim - 1;
+    const int dim = p->dim;
     const axes ax = axes_of(set, p, dim);
     grid g;
     boids_obs_grid_frame(&g, n, p, &ax, lo, hi, range);
-    const long all = g.n[last], per_row = g.n[0] * g.n[1] * g.n[2] / all;
-    const long s = corr_runs_per_row(all, per_row);
-    corr_window w = {0, all, per_row};
+    const corr_layout l = corr_layout_of(&g, bins);
+    const long all = l.all;
+    corr_window w = {0, all, l.per_row};
     if (g.wrap && r1 - r0 + 2 < all) /* the rows and one beside each, around the seam */
         w.row0 = (r0 - 1 + all) % all;
     else if (!g.wrap)
@@ -335,7 +352,8 @@ boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, 
                                                    : (r1 + 1 < all ? r1 + 1 : all) - w.row0;
     boids_status st = BOIDS_OK;
     double *u = NULL, *part = NULL;
-    long batch = CORR_RUN_DOUBLES / (long)(2 * bins), nq = (r1 - r0) * s;
+    const long g0 = r0 / l.group, g1 = (r1 + l.group - 1) / l.group; /* r0, r1: whole groups */
+    long batch = CORR_RUN_DOUBLES / (long)(2 * bins), nq = (g1 - g0) * l.s;
     batch = batch < 1 ? 1 : batch < nq ? batch : nq;
     if (r1 > r0 && !(st = boids_obs_grid_window(&g, &ax, set->n, w.row0, rows, who, err))) {
         const size_t slots = g.start[(size_t)g.n[0] * (size_t)g.n[1] * (size_t)g.n[2]];
@@ -352,7 +370,7 @@ boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, 
     int told = 0;
     for (long q0 = 0; !st && q0 < nq; q0 += batch) {
         const long k = nq - q0 < batch ? nq - q0 : batch;
-        corr_runs(&g, &w, u, r0, s, q0, k, range, bins, part);
+        corr_runs(&g, &w, &l, u, g0, q0, k, range, bins, part);
         if (!told && ready) ready(ctx);
         told = 1;
         for (long q = 0; q < k; q++)
@@ -386,7 +404,8 @@ boids_status boids_velocity_correlation_add(const boids_flock *f, const boids_pa
     const double scale = sqrt(ss / (double)f->n);
     if (!(scale > 0)) return BOIDS_OK; /* the spread rounds to 0 */
     for (int a = 0; a < dim; a++) boids_obs_extent(&ax, f->n, a, &lo[a], &hi[a]);
-    const long rows = boids_corr_rows_of(f->n, &q, lo, hi, range, NULL, 0, NULL);
+    long group;
+    const long rows = boids_corr_rows_of(f->n, &q, lo, hi, range, bins, &group, NULL, 0, NULL);
     return boids_corr_rows_add(f, &q, f->n, lo, hi, mean, scale, range, 0, rows, bins, sum, pairs,
                                NULL, NULL, err);
 }

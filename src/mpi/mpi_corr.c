@@ -89,16 +89,19 @@ static double row_work(const long *count, long all, int wrap, long r) {
     return (double)count[r] * (near + 1);
 }
 
-/* The rows' groups, cut[0 .. size]: rank j sums the rows cut[j] .. cut[j + 1] - 1, about the
- * same work each (every rank computes the cut from the same integers). */
-static void cut_rows(const long *count, long all, int wrap, int size, long *cut) {
+/* The ranks' rows, cut[0 .. size]: rank j sums the rows cut[j] .. cut[j + 1] - 1, whole
+ * groups of `group` rows, about the same work each (every rank computes the cut from the same
+ * integers). */
+static void cut_rows(const long *count, long all, long group, int wrap, int size, long *cut) {
     double total = 0, sum = 0;
     for (long r = 0; r < all; r++) total += row_work(count, all, wrap, r);
     int j = 1;
     cut[0] = 0;
     for (long r = 0; r < all && j < size; r++) {
         sum += row_work(count, all, wrap, r);
-        while (j < size && sum >= total * (double)j / (double)size) cut[j++] = r + 1;
+        const long end = r + 1 < all ? r + 1 : all; /* a group ends after row r */
+        if (end % group && end < all) continue;
+        while (j < size && sum >= total * (double)j / (double)size) cut[j++] = end;
     }
     while (j <= size) cut[j++] = all;
 }
@@ -218,14 +221,16 @@ boids_status mpi_part_correlation_add(MPI_Comm comm, const boids_flock *part, co
     long *row = malloc(part->n * sizeof *row + 1), *cut = malloc(((size_t)size + 1) * sizeof *cut);
     runs_chain c = {comm, rank, 0, bins, calloc(2 * bins, sizeof(double))};
     if (!row || !cut || !c.run) s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", who);
-    const long all = boids_corr_rows_of(n, p, lo, hi, range, pos[dim - 1], s ? 0 : part->n, row);
+    long group;
+    const long all =
+        boids_corr_rows_of(n, p, lo, hi, range, bins, &group, pos[dim - 1], s ? 0 : part->n, row);
     long *count = s ? NULL : calloc((size_t)all, sizeof *count);
     if (!s && !count) s = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory", who);
     boids_flock set = {0};
     if (!(s = mpi_parts_agree(comm, s, err))) {
         for (size_t i = 0; i < part->n; i++) count[row[i]]++;
         MPI_Allreduce(MPI_IN_PLACE, count, (int)all, MPI_LONG, MPI_SUM, comm);
-        cut_rows(count, all, wrap, size, cut);
+        cut_rows(count, all, group, wrap, size, cut);
         boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
         s = spread_boids(comm, part, dim, row, cut, all, wrap, first, &set, err);
     }
