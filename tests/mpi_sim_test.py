@@ -104,9 +104,12 @@ def cpu():
     base = ["--backend", "cpu", "--steps", "40"]
     cases = [
         ("plane wrap reynolds", ["--preset", "lab", "-n", "3000"]),
-        ("plane walls, predator, attractor, obstacles",
+        # --correlation-range: corr_length in --series, its pairs summed by rows of the
+        # correlation's grid over the ranks (10 rows about 60 wide over the flock's extent:
+        # each rank sums some, with the row beside them).
+        ("plane walls, predator, attractor, obstacles, correlation",
          ["--preset", "lab", "-n", "3000", "--set", "boundary=walls", "--set", "predator=1",
-          "--set", "food=1", "--config", table2]),
+          "--set", "food=1", "--config", table2, "--correlation-range", "60"]),
         ("plane open", ["--preset", "lab", "-n", "2000", "--set", "boundary=open"]),
         ("plane vicsek noise", ["--preset", "vicsek", "-n", "3000", "--set", "noise=2"]),
         ("plane topological k_in_vision",
@@ -116,9 +119,9 @@ def cpu():
          ["--preset", "vicsek", "-n", "3000", "--set", "noise=1", "--neighbours", "topological",
           "--set", "k_in_vision=1"]),
         ("box wrap reynolds", ["--preset", "lab", "-n", "3000", "--set", "dim=3"]),
-        ("box walls vicsek noise",
+        ("box walls vicsek noise, correlation",
          ["--preset", "vicsek", "-n", "3000", "--set", "dim=3", "--set", "boundary=walls",
-          "--set", "noise=1"]),
+          "--set", "noise=1", "--correlation-range", "90"]),
         ("box murmuration (topological, roost and falcon)",
          ["--preset", "murmuration", "-n", "3000", "--set", "k_in_vision=1"]),
     ]
@@ -132,6 +135,11 @@ def cpu():
     compare(d, "plane open vicsek, the window path",
             [*base, "--preset", "vicsek", "-n", "3000", "--set", "boundary=open", "--set",
              "noise=1"], (2, 3), extra_mpi=("--mpi-window",))
+    # The correlation's runs by groups of rows (100000 bins: the 27 rows' runs would exceed
+    # the core's batch of bins, so they go by groups of 3 rows, the ranks cut between groups).
+    compare(d, "plane wrap, correlation rows in groups",
+            [*base, "--preset", "lab", "-n", "1000", "--correlation-range", "20",
+             "--correlation-bins", "100000"], (2, 3))
     # Threads change no bit, on either side.
     compare(d, "plane wrap, 2 threads per rank",
             [*base, "--preset", "lab", "-n", "3000", "--threads", "2"], (2,))
@@ -139,22 +147,25 @@ def cpu():
     # The metrics of --every and --series are reduced from the tiles and the parts (no rank
     # holds the flock): a sparse flock, where nearest neighbours lie beyond the halo (a
     # vision_radius wide) and components cross the periodic seam of the cut axis (y in the
-    # plane, z in the box), which is a tile border for every rank count.
+    # plane, z in the box), which is a tile border for every rank count. corr_length too:
+    # the correlation's rows (7 of 80 in the plane, 4 of 140 in the box, each over several
+    # rows of the step's grid) summed by the ranks, pairs crossing the seam included.
     for name, args, side, reach in (
-            ("plane sparse", ["--preset", "lab", "-n", "400", "--set", "vision_radius=20"],
-             (900, 560), 20),
-            ("box sparse", ["--preset", "lab", "-n", "600", "--set", "dim=3"], (900, 560, 560),
-             50)):
+            ("plane sparse", ["--preset", "lab", "-n", "400", "--set", "vision_radius=20",
+                              "--correlation-range", "70"], (900, 560), 20),
+            ("box sparse", ["--preset", "lab", "-n", "600", "--set", "dim=3",
+                            "--correlation-range", "120"], (900, 560, 560), 50)):
         sparse = ["--backend", "cpu", "--steps", "20", "--set", "separation_radius=8", *args]
         compare(d, f"{name} (metrics reduced)", sparse, (2, 3))
         far, seam = sparse_facts(os.path.join(d, "one.save.csv"), side, reach)
         check(f"{name}: the last sample has nearest neighbours beyond the halo ({far} boids) "
               f"and pairs within reach across the seam ({seam})", far > 0 and seam > 0)
     # The estimators from the reduced observables (--estimates, --fluctuations), and the
-    # velocity correlation, which gathers the flock on rank 0 (--correlation): one process's.
+    # velocity correlation (--correlation: its default range, half the height, makes one row
+    # of the correlation's grid, which one rank sums whole): one process's.
     est = ["--backend", "cpu", "--preset", "lab", "-n", "1000", "--steps", "20", "--every", "5"]
     outs = {}
-    for ranks in (None, 2):
+    for ranks in (None, 2, 3):
         tag = f"est{ranks or 1}"
         files = [os.path.join(d, f"{tag}.{x}.csv") for x in ("est", "fl", "corr", "series")]
         cmd = [BOIDS, "sim"] if ranks is None else [*MPI, "-n", str(ranks), BOIDS_MPI, "sim"]
@@ -166,7 +177,9 @@ def cpu():
             open(f, "rb").read() if os.path.exists(f) else b"" for f in files]
     for k, what in enumerate(("stdout", "stdout (correlation)", "--estimates",
                               "--fluctuations", "--correlation", "--series (corr_length)")):
-        check(f"estimators: 2 ranks, {what} byte-identical", outs[None][k] == outs[2][k])
+        for ranks in (2, 3):
+            check(f"estimators: {ranks} ranks, {what} byte-identical",
+                  outs[None][k] == outs[ranks][k])
 
     # A checkpoint every 20 steps on 3 ranks; the run restarted from it on 2 ranks (and in one
     # process) ends with the bytes of the uninterrupted run. The binary state format (.npy)

@@ -256,6 +256,20 @@ static void test_first_zero(void) {
     CHECK(isnan(boids_correlation_length(s5, p5, 4, 0)), "range 0: NaN");
 }
 
+/* Rows grouped: 64 bins over the 41672 rows of a 2 x 100000 strip of 12000 boids would be
+ * 5.3M doubles of runs, beyond the 2^21 a batch holds, so the runs are made by groups of 3
+ * rows; every pair is still visited once (the counts equal) and the sums are the same terms. */
+static void test_grouped_rows(void) {
+    boids_params p = world(2, 2, 100000, 1, BOIDS_BOUNDARY_WALLS);
+    boids_flock f = random_flock(12000, &p, 0, 41);
+    corr want = brute_force(&f, &p, 1.5, MAX_BINS), got = measure(&f, &p, 1.5, MAX_BINS);
+    same_sums(&got, &want, MAX_BINS, "2 x 100000 strip, rows in groups");
+    double pairs = 0;
+    for (size_t b = 0; b < MAX_BINS; b++) pairs += got.pairs[b];
+    CHECK(pairs > 1000, "the strip has pairs within range: %.0f", pairs);
+    boids_flock_free(&f);
+}
+
 /* Above 16384 boids the pairs are summed by threads: the same bits for 1, 2 and 3. */
 static void test_threads(void) {
 #ifdef _OPENMP
@@ -505,6 +519,7 @@ static void test_bad_input(void) {
 int main(void) {
     test_brute_force();
     test_few_cells();
+    test_grouped_rows();
     test_equal_velocities_add_nothing();
     test_opposite_halves();
     test_first_zero();

@@ -49,9 +49,10 @@
  * boid's own searched): of the pairs tested, pi/9 (2-D) and 4 pi/81 (3-D) are within range
  * for a uniform flock; cells of range / 2 with the 5^d around would test 1.44 times fewer
  * pairs in 2-D (1.73 in 3-D) but visit 25 cells per boid instead of 9 (125 instead of 27):
- * not worth a second grid. Results do not depend on the number of threads: the cells are
- * cut into at most 64 fixed runs (fewer for many bins), each summed in cell order into its
- * own bins, the runs added in order.
+ * not worth a second grid. Results do not depend on the number of threads: each row of
+ * cells along the last axis is cut into the same number of runs (at least 64 runs in all),
+ * each summed in cell order into its own bins, the runs added in order (so that processes
+ * holding some rows each can add theirs in turn: boids-mpi).
  *
  * Ownership: plain values; the functions allocate their working memory and free it before
  * returning. Threads: reentrant (OpenMP inside allowed, thread-count independent). */

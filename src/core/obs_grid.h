@@ -73,6 +73,19 @@ boids_status boids_obs_grid_build(grid *g, const boids_flock *f, const boids_par
                                   const axes *ax, double r, const char *who, boids_error *err);
 void boids_obs_grid_free(grid *g);
 
+/* boids_obs_grid_build in pieces, for a flock held in parts: the geometry (no cells filled)
+ * of the grid of n boids whose coordinates along axis a lie in [lo[a], hi[a]] (the whole
+ * flock's extent); the row (the cell coordinate along the last axis: the rows are the
+ * slabs of cells that the cell index runs through one after another) of the coordinate x
+ * along it; and the cells of the window of `rows` of the rows from row0 (wrap: around the
+ * seam) filled with those of the n boids of ax that lie in it (ids: indices into ax's
+ * arrays, in their order within a cell), n[last] becoming `rows`. */
+void boids_obs_grid_frame(grid *g, size_t n, const boids_params *p, const axes *ax,
+                          const double lo[3], const double hi[3], double r);
+long boids_obs_row_of(const grid *g, double x);
+boids_status boids_obs_grid_window(grid *g, const axes *ax, size_t n, long row0, long rows,
+                                   const char *who, boids_error *err);
+
 /* The cell coordinates of the point x (dim coordinates) in g, clamped to the grid without
  * wrap. */
 void boids_obs_cell_of(const grid *g, const double *x, long k[3]);

@@ -67,4 +67,37 @@ void boids_fluct_level_set(boids_fluct_level *v, uint64_t s, size_t boxes, size_
 boids_status boids_fluct_from_counts(uint32_t *count, size_t n, long m, int dim, const double w[3],
                                      boids_fluct *out, boids_error *err);
 
+/* The velocity correlation in pieces (boids_velocity_correlation_add), for a flock held in
+ * parts of ids (flock_part.h):
+ *   - the arguments' checks for a flock of n boids (the messages starting with who);
+ *   - the fluctuations u = (v - V) / s: whether a velocity of part differs from v0 (boid 0's:
+ *     none anywhere, no correlation); the sums over the boids in id order of the mean
+ *     velocity V (s[axis] += v; V = s / n) and of the spread (*ss += |v - V|^2;
+ *     s = sqrt(ss / n), no correlation unless positive), the whole flock's being the parts'
+ *     added in turn;
+ *   - the pair sums, by rows of the grid's last axis (y in the plane, z in the box): the
+ *     grid's rows for n boids with the whole flock's extent lo .. hi along each axis, the
+ *     rows its runs are grouped by with `bins` bins (*group: one unless rows x bins is very
+ *     large), and the row of each of the m coordinates x along the last axis into row (m
+ *     may be 0); then the runs of the rows [r0, r1) (whole groups: r0 and r1 multiples of
+ *     the group, or r1 the rows) summed from set (u from its velocities, mean and scale:
+ *     the whole flock's V and s) and added in run order to sum and pairs, ready(ctx) called
+ *     once before the first is added (NULL: not called). set holds, in id order, every boid
+ *     of those rows and of the row beside each (wrap: around the seam); more are ignored.
+ *     Rows added in row order, from 0 up to the grid's rows, give
+ *     boids_velocity_correlation_add's bits. */
+boids_status boids_corr_check(size_t n, const boids_params *p, double range, size_t bins,
+                              const char *who, boids_error *err);
+int boids_corr_differs(const boids_flock *part, int dim, const double v0[3]);
+void boids_corr_mean_add(const boids_flock *part, int dim, double s[3]);
+void boids_corr_spread_add(const boids_flock *part, int dim, const double mean[3], double *ss);
+long boids_corr_rows_of(size_t n, const boids_params *p, const double lo[3], const double hi[3],
+                        double range, size_t bins, long *group, const double *x, size_t m,
+                        long *row);
+boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, size_t n,
+                                 const double lo[3], const double hi[3], const double mean[3],
+                                 double scale, double range, long r0, long r1, size_t bins,
+                                 double *sum, double *pairs, void (*ready)(void *ctx), void *ctx,
+                                 boids_error *err);
+
 #endif

@@ -4,9 +4,13 @@
  * distance and velocity loop runs over the flock's axes.
  *
  * The correlation visits pairs through the observables' grid (obs_grid.h) with cells at
- * least range wide. Its sums are floating point, so their order is fixed: the cells are cut
- * into a fixed number of runs, each run summed in cell and slot order into bins of its own
- * (in parallel), and the runs added in run order; the number of threads changes nothing. */
+ * least range wide. Its sums are floating point, so their order is fixed, and fixed by the
+ * flock alone: each row of the grid (the slab of cells at one coordinate of the last axis)
+ * is cut into the same number of runs of cells, each run summed in cell and slot order into
+ * bins of its own (in parallel), and the runs added in run order (row after row); the number
+ * of threads changes nothing, and a process holding some of the rows (with the one beside
+ * each) sums their runs as the whole flock's grid does (obs_part.h: src/mpi adds the ranks'
+ * runs in turn). */
 #include "boids/structure.h"
 #include "obs_grid.h"
 #include "obs_part.h"
@@ -21,7 +25,7 @@ enum {
     FLUCT_FIT_BOXES = 16,      /* a fit level has at least this many boxes ... */
     FLUCT_FIT_MEAN = 4,        /* ... and a mean count of at least this */
     CORR_MAX_BINS = 100000,
-    CORR_MAX_RUNS = 64,         /* runs of cells summed separately (more: better balance) */
+    CORR_MAX_RUNS = 64,         /* runs of cells summed apart, at least (more: better balance) */
     CORR_RUN_DOUBLES = 1 << 21, /* the runs' bins together hold at most this many doubles */
 };
 
@@ -171,23 +175,17 @@ boids_status boids_number_fluctuations(const boids_flock *f, const boids_params 
 
 /* ---- velocity correlation -------------------------------------------------------------- */
 
-/* Why f, p, range and bins cannot be measured, or BOIDS_OK. */
-static boids_status corr_check(const boids_flock *f, const boids_params *p, double range,
-                               size_t bins, const double *sum, const double *pairs, const char *who,
-                               boids_error *err) {
-    if (!sum || !pairs)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the %s array is NULL", who,
-                               !sum ? "sum" : "pairs");
-    boids_status st = boids_obs_check_flock(f, p, who, err);
-    if (st) return st;
-    if (f->n < 2)
+boids_status boids_corr_check(size_t n, const boids_params *p, double range, size_t bins,
+                              const char *who, boids_error *err) {
+    if (n < 2)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: N = %zu, it takes at least 2 boids", who,
-                               f->n);
+                               n);
     if (bins == 0 || bins > CORR_MAX_BINS)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: bins = %zu is not in [1, %d]", who, bins,
                                CORR_MAX_BINS);
-    const axes ax = axes_of(f, p, boids_flock_dim(f));
-    if ((st = boids_obs_check_world(&ax, 1, NULL, who, err))) return st;
+    const axes ax = {p->dim, {0}, {0}, {p->width, p->height, p->depth}};
+    boids_status st = boids_obs_check_world(&ax, 1, NULL, who, err);
+    if (st) return st;
     double max = 1e30;
     int axis = -1; /* the smallest side of a wrap world, which bounds range */
     for (int a = 0; a < ax.dim && p->boundary == BOIDS_BOUNDARY_WRAP; a++)
@@ -199,44 +197,102 @@ static boids_status corr_check(const boids_flock *f, const boids_params *p, doub
     return BOIDS_OK;
 }
 
-/* The normalised fluctuations u of every boid in slot order into u (dim per slot), or 0
- * when the velocities have no fluctuation (all exactly equal, or their spread rounds to
- * 0). V and the spread are summed in id order. */
-static int corr_fluctuations(const grid *g, const axes *ax, size_t n, double *u) {
-    const int dim = ax->dim;
-    int varies = 0;
-    for (size_t i = 1; i < n && !varies; i++)
-        for (int a = 0; a < dim; a++) varies |= ax->vel[a][i] != ax->vel[a][0];
-    if (!varies) return 0;
-    double mean[3] = {0, 0, 0}, ss = 0;
-    for (int a = 0; a < dim; a++) {
-        for (size_t i = 0; i < n; i++) mean[a] += ax->vel[a][i];
-        mean[a] /= (double)n;
-    }
-    for (size_t i = 0; i < n; i++)
-        for (int a = 0; a < dim; a++) ss += (ax->vel[a][i] - mean[a]) * (ax->vel[a][i] - mean[a]);
-    const double scale = sqrt(ss / (double)n);
-    if (!(scale > 0)) return 0;
-    for (size_t s = 0; s < n; s++)
-        for (int a = 0; a < dim; a++)
-            u[(size_t)dim * s + (size_t)a] = (ax->vel[a][g->ids[s]] - mean[a]) / scale;
-    return 1;
+/* Why f, p, range and bins cannot be measured, or BOIDS_OK. */
+static boids_status corr_check(const boids_flock *f, const boids_params *p, double range,
+                               size_t bins, const double *sum, const double *pairs, const char *who,
+                               boids_error *err) {
+    if (!sum || !pairs)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the %s array is NULL", who,
+                               !sum ? "sum" : "pairs");
+    boids_status st = boids_obs_check_flock(f, p, who, err);
+    if (st) return st;
+    boids_params q = *p; /* the flock's axes are what is measured */
+    q.dim = boids_flock_dim(f);
+    return boids_corr_check(f->n, &q, range, bins, who, err);
+}
+
+int boids_corr_differs(const boids_flock *part, int dim, const double v0[3]) {
+    const double *vel[3] = {part->vx, part->vy, part->vz};
+    int differs = 0;
+    for (size_t i = 0; i < part->n && !differs; i++)
+        for (int a = 0; a < dim; a++) differs |= vel[a][i] != v0[a];
+    return differs;
+}
+
+void boids_corr_mean_add(const boids_flock *part, int dim, double s[3]) {
+    const double *vel[3] = {part->vx, part->vy, part->vz};
+    for (int a = 0; a < dim; a++)
+        for (size_t i = 0; i < part->n; i++) s[a] += vel[a][i];
+}
+
+void boids_corr_spread_add(const boids_flock *part, int dim, const double mean[3], double *ss) {
+    const double *vel[3] = {part->vx, part->vy, part->vz};
+    for (size_t i = 0; i < part->n; i++)
+        for (int a = 0; a < dim; a++) *ss += (vel[a][i] - mean[a]) * (vel[a][i] - mean[a]);
+}
+
+/* How the runs lie in the grid, a function of the grid and the bins alone: groups of
+ * `group` consecutive rows (the last maybe fewer; one row each unless the groups' bins would
+ * exceed CORR_RUN_DOUBLES), each cut into s runs of cells (CORR_MAX_RUNS runs in all at
+ * least, so that threads have work when the rows are few; at most a row's cells). */
+typedef struct corr_layout {
+    long all, per_row, group, groups, s;
+} corr_layout;
+
+static corr_layout corr_layout_of(const grid *g, size_t bins) {
+    corr_layout l;
+    l.all = g->n[g->dim - 1];
+    l.per_row = g->n[0] * g->n[1] * g->n[2] / l.all;
+    long most = CORR_RUN_DOUBLES / (long)(2 * bins);
+    most = most < 1 ? 1 : most;
+    l.group = (l.all + most - 1) / most;
+    l.groups = (l.all + l.group - 1) / l.group;
+    l.s = (CORR_MAX_RUNS + l.groups - 1) / l.groups;
+    l.s = l.s > l.per_row ? l.per_row : l.s;
+    return l;
+}
+
+long boids_corr_rows_of(size_t n, const boids_params *p, const double lo[3], const double hi[3],
+                        double range, size_t bins, long *group, const double *x, size_t m,
+                        long *row) {
+    const axes ax = {p->dim, {0}, {0}, {p->width, p->height, p->depth}};
+    grid g;
+    boids_obs_grid_frame(&g, n, p, &ax, lo, hi, range);
+    for (size_t i = 0; i < m; i++) row[i] = boids_obs_row_of(&g, x[i]);
+    *group = corr_layout_of(&g, bins).group;
+    return g.n[p->dim - 1];
+}
+
+/* Where the window's cells stand in the whole grid: its local row j is the whole grid's row
+ * (row0 + j) mod rows, per_row cells a row. */
+typedef struct corr_window {
+    long row0, all, per_row;
+} corr_window;
+
+/* The whole grid's index of the window's cell c: the pairs are visited from the boid of the
+ * lower slot of the whole grid (its cell first, then id order within a cell). */
+static inline long corr_key(const corr_window *w, long c) {
+    return (w->row0 + c / w->per_row) % w->all * w->per_row + c % w->per_row;
 }
 
 /* The pairs of cells [c0, c1) with their block's later slots: u_a . u_b into sum[bin] and
  * one into pairs[bin] for each pair closer than range (r2 = range^2, per = bins / range). */
-PAIR_FN void corr_run(const grid *g, int dim, const double *u, long c0, long c1, double r2,
-                      double per, size_t bins, double *sum, double *pairs) {
+PAIR_FN void corr_run(const grid *g, const corr_window *w, int dim, const double *u, long c0,
+                      long c1, double r2, double per, size_t bins, double *sum, double *pairs) {
     for (long c = c0; c < c1; c++) {
         long k[3];
         size_t cells[27];
         cell_coords(g, c, k);
         const int m = block_cells(g, dim, k, cells);
+        const long kc = corr_key(w, c);
+        long kq[27];
+        for (int q = 0; q < m; q++) kq[q] = corr_key(w, (long)cells[q]);
         for (size_t a = g->start[c]; a < g->start[c + 1]; a++) {
             const double *ua = u + (size_t)dim * a;
             for (int q = 0; q < m; q++) {
-                const size_t b0 = g->start[cells[q]], e = g->start[cells[q] + 1];
-                for (size_t b = b0 > a + 1 ? b0 : a + 1; b < e; b++) {
+                if (kq[q] < kc) continue;
+                const size_t e = g->start[cells[q] + 1];
+                for (size_t b = kq[q] == kc ? a + 1 : g->start[cells[q]]; b < e; b++) {
                     const double dist2 = pair_dist2(g, dim, a, b);
                     if (!(dist2 < r2)) continue;
                     size_t bin = (size_t)(sqrt(dist2) * per);
@@ -252,35 +308,81 @@ PAIR_FN void corr_run(const grid *g, int dim, const double *u, long c0, long c1,
     }
 }
 
-/* Every pair through the grid, in runs of cells summed apart and added in run order. */
-static boids_status corr_pairs(const grid *g, const double *u, double range, size_t bins,
-                               double *sum, double *pairs, const char *who, boids_error *err) {
-    const long nc = g->n[0] * g->n[1] * g->n[2];
-    long runs = CORR_RUN_DOUBLES / (long)(2 * bins);
-    runs = runs < 1 ? 1 : runs > CORR_MAX_RUNS ? CORR_MAX_RUNS : runs;
-    runs = runs < nc ? runs : nc;
-    double *part = calloc((size_t)runs * 2 * bins, sizeof *part);
-    if (!part)
-        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %ld runs of %zu bins",
-                               who, runs, bins);
+/* The runs [q0, q0 + nq) of the window's groups from group g0 (l's layout), each into its own
+ * 2 bins doubles of part (its sums, then its pairs), in parallel. */
+static void corr_runs(const grid *g, const corr_window *w, const corr_layout *l, const double *u,
+                      long g0, long q0, long nq, double range, size_t bins, double *part) {
     const double r2 = range * range, per = (double)bins / range;
     const int plane = g->dim == 2;
+    const long nc = g->n[0] * g->n[1] * g->n[2];
+    memset(part, 0, (size_t)nq * 2 * bins * sizeof *part);
 #pragma omp parallel for schedule(dynamic, 1) if (g->start[nc] > 16384)
-    for (long r = 0; r < runs; r++) {
-        const long c0 = nc * r / runs, c1 = nc * (r + 1) / runs;
-        double *s = part + (size_t)r * 2 * bins, *np = s + bins;
+    for (long q = 0; q < nq; q++) {
+        const long run = q0 + q, row = (g0 + run / l->s) * l->group, k = run % l->s;
+        const long rows = row + l->group < l->all ? l->group : l->all - row;
+        const long at = (row - w->row0 + w->all) % w->all * w->per_row, cells = rows * w->per_row;
+        const long c0 = at + cells * k / l->s, c1 = at + cells * (k + 1) / l->s;
+        double *sp = part + (size_t)q * 2 * bins, *np = sp + bins;
         if (plane)
-            corr_run(g, 2, u, c0, c1, r2, per, bins, s, np);
+            corr_run(g, w, 2, u, c0, c1, r2, per, bins, sp, np);
         else
-            corr_run(g, 3, u, c0, c1, r2, per, bins, s, np);
+            corr_run(g, w, 3, u, c0, c1, r2, per, bins, sp, np);
     }
-    for (long r = 0; r < runs; r++)
-        for (size_t b = 0; b < bins; b++) {
-            sum[b] += part[(size_t)r * 2 * bins + b];
-            pairs[b] += part[(size_t)r * 2 * bins + bins + b];
-        }
-    free(part);
-    return BOIDS_OK;
+}
+
+boids_status boids_corr_rows_add(const boids_flock *set, const boids_params *p, size_t n,
+                                 const double lo[3], const double hi[3], const double mean[3],
+                                 double scale, double range, long r0, long r1, size_t bins,
+                                 double *sum, double *pairs, void (*ready)(void *ctx), void *ctx,
+                                 boids_error *err) {
+    static const char who[] = "velocity correlation";
+    const int dim = p->dim;
+    const axes ax = axes_of(set, p, dim);
+    grid g;
+    boids_obs_grid_frame(&g, n, p, &ax, lo, hi, range);
+    const corr_layout l = corr_layout_of(&g, bins);
+    const long all = l.all;
+    corr_window w = {0, all, l.per_row};
+    if (g.wrap && r1 - r0 + 2 < all) /* the rows and one beside each, around the seam */
+        w.row0 = (r0 - 1 + all) % all;
+    else if (!g.wrap)
+        w.row0 = r0 > 0 ? r0 - 1 : 0;
+    const long rows = g.wrap && r1 - r0 + 2 >= all ? all
+                      : g.wrap                     ? r1 - r0 + 2
+                                                   : (r1 + 1 < all ? r1 + 1 : all) - w.row0;
+    boids_status st = BOIDS_OK;
+    double *u = NULL, *part = NULL;
+    const long g0 = r0 / l.group, g1 = (r1 + l.group - 1) / l.group; /* r0, r1: whole groups */
+    long batch = CORR_RUN_DOUBLES / (long)(2 * bins), nq = (g1 - g0) * l.s;
+    batch = batch < 1 ? 1 : batch < nq ? batch : nq;
+    if (r1 > r0 && !(st = boids_obs_grid_window(&g, &ax, set->n, w.row0, rows, who, err))) {
+        const size_t slots = g.start[(size_t)g.n[0] * (size_t)g.n[1] * (size_t)g.n[2]];
+        u = malloc((size_t)dim * slots * sizeof *u + 1);
+        part = malloc((size_t)batch * 2 * bins * sizeof *part);
+        if (!u || !part)
+            st = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boids", who,
+                                 slots);
+        const double *vel[3] = {set->vx, set->vy, set->vz};
+        for (size_t i = 0; !st && i < slots; i++) /* u = (v - V) / s in slot order */
+            for (int a = 0; a < dim; a++)
+                u[(size_t)dim * i + (size_t)a] = (vel[a][g.ids[i]] - mean[a]) / scale;
+    }
+    int told = 0;
+    for (long q0 = 0; !st && q0 < nq; q0 += batch) {
+        const long k = nq - q0 < batch ? nq - q0 : batch;
+        corr_runs(&g, &w, &l, u, g0, q0, k, range, bins, part);
+        if (!told && ready) ready(ctx);
+        told = 1;
+        for (long q = 0; q < k; q++)
+            for (size_t b = 0; b < bins; b++) {
+                sum[b] += part[(size_t)q * 2 * bins + b];
+                pairs[b] += part[(size_t)q * 2 * bins + bins + b];
+            }
+    }
+    if (!st && !told && ready) ready(ctx);
+    free(u), free(part);
+    if (r1 > r0) boids_obs_grid_free(&g);
+    return st;
 }
 
 boids_status boids_velocity_correlation_add(const boids_flock *f, const boids_params *p,
@@ -289,17 +391,23 @@ boids_status boids_velocity_correlation_add(const boids_flock *f, const boids_pa
     static const char who[] = "velocity correlation";
     boids_status st = corr_check(f, p, range, bins, sum, pairs, who, err);
     if (st) return st;
-    const axes ax = axes_of(f, p, boids_flock_dim(f));
-    grid g;
-    if ((st = boids_obs_grid_build(&g, f, p, &ax, range, who, err))) return st;
-    double *u = malloc((size_t)ax.dim * f->n * sizeof *u);
-    if (!u)
-        st = boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %zu boids", who, f->n);
-    else if (corr_fluctuations(&g, &ax, f->n, u))
-        st = corr_pairs(&g, u, range, bins, sum, pairs, who, err);
-    free(u);
-    boids_obs_grid_free(&g);
-    return st;
+    boids_params q = *p; /* the flock's axes are what is measured */
+    q.dim = boids_flock_dim(f);
+    const int dim = q.dim;
+    const axes ax = axes_of(f, &q, dim);
+    const double v0[3] = {f->vx[0], f->vy[0], dim == 3 ? f->vz[0] : 0};
+    double mean[3] = {0, 0, 0}, ss = 0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    if (!boids_corr_differs(f, dim, v0)) return BOIDS_OK; /* no fluctuation */
+    boids_corr_mean_add(f, dim, mean);
+    for (int a = 0; a < dim; a++) mean[a] /= (double)f->n;
+    boids_corr_spread_add(f, dim, mean, &ss);
+    const double scale = sqrt(ss / (double)f->n);
+    if (!(scale > 0)) return BOIDS_OK; /* the spread rounds to 0 */
+    for (int a = 0; a < dim; a++) boids_obs_extent(&ax, f->n, a, &lo[a], &hi[a]);
+    long group;
+    const long rows = boids_corr_rows_of(f->n, &q, lo, hi, range, bins, &group, NULL, 0, NULL);
+    return boids_corr_rows_add(f, &q, f->n, lo, hi, mean, scale, range, 0, rows, bins, sum, pairs,
+                               NULL, NULL, err);
 }
 
 double boids_correlation_length(const double *sum, const double *pairs, size_t bins, double range) {

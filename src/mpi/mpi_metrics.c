@@ -39,8 +39,8 @@ enum { TAG_CHAIN = 42, ROUND = 1 << 16 };
 
 /* The sums of n doubles in id order through the ranks, rank 0's part first, on every rank
  * (add(ctx, sum) adds this rank's part). */
-static void chain(MPI_Comm comm, double *sum, int n, void (*add)(void *ctx, double *sum),
-                  void *ctx) {
+void mpi_parts_chain(MPI_Comm comm, double *sum, int n, void (*add)(void *ctx, double *sum),
+                     void *ctx) {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -70,9 +70,9 @@ static double milling(MPI_Comm comm, const boids_flock *part, const boids_params
                       size_t n) {
     double s[6] = {0, 0, 0, 0, 0, 0}, c[3] = {0, 0, 0}, l[3] = {0, 0, 0};
     mill_ctx m = {part, p, c};
-    chain(comm, s, 6, add_centre, &m);
+    mpi_parts_chain(comm, s, 6, add_centre, &m);
     boids_milling_centre_of(s, p, dim, n, c);
-    chain(comm, l, 3, add_turn, &m);
+    mpi_parts_chain(comm, l, 3, add_turn, &m);
     return boids_milling_of(l, dim, n);
 }
 
@@ -432,7 +432,7 @@ static boids_status part_sums(MPI_Comm comm, const tile_set *t, size_t n, size_t
     free(rec);
     if (!s) {
         double sum[2] = {0, 0};
-        chain(comm, sum, 2, add_vals, &v);
+        mpi_parts_chain(comm, sum, 2, add_vals, &v);
         out->nn_distance = n > 1 ? sum[0] / (double)n : NAN;
         out->neighbours = sum[1] / (double)n;
     }

@@ -86,6 +86,20 @@ void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_
 boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, const boids_params *p,
                               boids_metrics *out, boids_fluct *fl, boids_error *err);
 
+/* The sums of n doubles over the parts in id order, on every rank: add(ctx, sum) adds this
+ * rank's part to sum after the ranks before it have added theirs (rank 0's first). */
+void mpi_parts_chain(MPI_Comm comm, double *sum, int n, void (*add)(void *ctx, double *sum),
+                     void *ctx);
+
+/* boids_velocity_correlation_add of the whole flock of n boids whose parts the ranks hold
+ * (part: this rank's), added to sum and pairs (bins each) on rank 0 (NULL elsewhere), with
+ * one process's bits and no rank holding more than the boids of its rows of the
+ * correlation's grid and the row beside each (mpi_corr.c says how). range and bins are the
+ * same on every rank. */
+boids_status mpi_part_correlation_add(MPI_Comm comm, const boids_flock *part, const boids_params *p,
+                                      size_t n, double range, size_t bins, double *sum,
+                                      double *pairs, boids_error *err);
+
 /* boids_state_save_seeded(path, whole flock, noise_seed) with the parts of an N-boid flock
  * written by their ranks at once (MPI-IO), rank 0 writing the header and the sidecar: the
  * bytes of one process's file, each file complete or absent. */

@@ -50,6 +50,7 @@ typedef struct sim_out {
     int dim;
     int whole;        /* with drv->initial (a part each): a sample needs the whole flock */
     int fluct;        /* a sample takes the number fluctuations (series or estimators) */
+    int corr;         /* ... and the velocity correlation (a correlation range) */
     boids_flock part; /* with drv->initial, until step 0 is sampled: the initial part */
     int traj_parts;   /* the .npy trajectory written in parts (drv->traj_open) */
 } sim_out;
@@ -83,9 +84,14 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     boids_metrics m;
     boids_status s = BOIDS_OK;
     const boids_flock *initial = parts && step == 0 ? &so->part : NULL;
-    if (observed)
-        s = so->drv->observe(b, initial, p, &m, so->fluct ? &so->stats.obs.fluct : NULL, err);
-    else if (by_parts)
+    if (observed) {
+        app_obs *ob = &so->stats.obs;
+        if (so->corr && so->drv->writer) app_obs_clear(ob);
+        const sim_corr corr = so->drv->writer ? (sim_corr){ob->range, ob->bins, ob->sum, ob->pairs}
+                                              : (sim_corr){0, 0, NULL, NULL};
+        s = so->drv->observe(b, initial, p, &m, so->fluct ? &ob->fluct : NULL,
+                             so->corr ? &corr : NULL, err);
+    } else if (by_parts)
         s = so->drv->order(b, initial, &order, err);
     else if (initial && so->drv->writer && !(s = boids_flock_alloc_dim(f, so->n, so->dim, err)))
         s = so->drv->whole(initial, f, err);
@@ -442,11 +448,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     so.dim = p.dim;
     so.traj_parts = drv->initial && drv->traj_open && so.trajectory;
     so.fluct = so.series || so.stats.estimates || so.stats.correlation || so.stats.fluctuations;
-    /* A driver that observes the parts gathers the whole flock only for the velocity
-     * correlation (its pair sums follow the whole flock's grid). */
-    so.whole = (so.trajectory && !so.traj_parts) ||
-               (drv->observe ? so.stats.correlation || so.stats.obs.range > 0
-                             : !so.order_only || so.fluct);
+    so.corr = so.fluct && (so.stats.correlation || so.stats.obs.range > 0);
+    /* A driver that observes the parts needs no whole flock for a sample. */
+    so.whole = (so.trajectory && !so.traj_parts) || (!drv->observe && (!so.order_only || so.fluct));
     if (!st && so.checkpoint_every && !so.checkpoint)
         st = boids_error_set(&err, BOIDS_ERR_INPUT, "--checkpoint-every needs --checkpoint FILE");
     if (!st && so.checkpoint && !so.checkpoint_every)

@@ -16,6 +16,15 @@ int boids_cmd_sweep(int argc, char **argv);
 int boids_cmd_view(int argc, char **argv);
 int boids_cmd_render(int argc, char **argv);
 
+/* A sample's velocity correlation asked of a driver (sim_driver.observe): its range and bins
+ * and C(r)'s sums, added to sum and pairs (bins each, zero before), on the writer; on the
+ * other processes {0, 0, NULL, NULL} (the driver takes range and bins from the writer). */
+typedef struct sim_corr {
+    double range;
+    long bins;
+    double *sum, *pairs;
+} sim_corr;
+
 /* How `boids sim` runs in a process (cmd_sim.c): alone ({.writer = 1}, boids_cmd_sim), or as
  * one of the ranks that step one flock together (`boids-mpi sim`, src/app/mpi/sim_mpi.c).
  * Every hook may be NULL (then the serial behaviour). */
@@ -48,10 +57,11 @@ typedef struct sim_driver {
     boids_status (*save)(boids_backend *b, const char *path, long noise_seed, boids_error *err);
     /* With initial, optional: boids_metrics_compute of the whole flock (of the parts in part
      * at step 0, else of b's state) into *m and, with fl, its boids_number_fluctuations,
-     * computed by every process from the parts, valid on the writer: a sample then needs the
-     * whole flock only for the velocity correlation (--correlation, --correlation-range). */
+     * with corr its velocity correlation (sim_corr), computed by every process from the
+     * parts, valid on the writer: a sample then needs no whole flock. */
     boids_status (*observe)(boids_backend *b, const boids_flock *part, const boids_params *p,
-                            boids_metrics *m, boids_fluct *fl, boids_error *err);
+                            boids_metrics *m, boids_fluct *fl, const struct sim_corr *corr,
+                            boids_error *err);
     /* With initial, optional: the --trajectory (any format: app_traj_open's arguments)
      * written by every process at once (open, a frame of b's state or of the initial parts
      * in part after `step` steps, close: called by every process; abort: by each alone),

@@ -9,13 +9,13 @@
  * steps its tile. A sample of the order alone (--order-only) is computed from the parts in
  * id order, as one process sums it; the six metrics, --series and the estimators from the
  * parts and the tiles, reduced across the ranks in one process's order (mpi_part_observe,
- * src/mpi/mpi_metrics.c); --save, --checkpoint and --trajectory (any format: traj_parts.h)
- * are written by every rank at once (MPI-IO). Only the velocity correlation (--correlation,
- * --correlation-range) still gathers the state on rank 0 at each sample. Rank 0 writes
- * stdout, --series and the estimators' files exactly as `boids sim` does, so they hold the
- * same bytes. A failure that every rank
- * sees (a refused model or cut) ends every rank with its message; one that only its rank sees ends
- * the job from there (MPI_Abort), naming the rank. */
+ * src/mpi/mpi_metrics.c), the velocity correlation (--correlation, --correlation-range) from
+ * the parts by rows of its grid (src/mpi/mpi_corr.c); --save, --checkpoint and --trajectory
+ * (any format: traj_parts.h) are written by every rank at once (MPI-IO). No sample gathers
+ * the state on rank 0. Rank 0 writes stdout, --series and the estimators' files exactly as
+ * `boids sim` does, so they hold the same bytes. A failure that every rank sees (a refused
+ * model or cut) ends every rank with its message; one that only its rank sees ends the job
+ * from there (MPI_Abort), naming the rank. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +48,13 @@ static const app_command mpi_sim_command = {
         "halo. With --backend cpu (any --threads) or gpu --deterministic the final state,\n"
         "the metrics and every file are those of `boids sim` with the same options, byte for\n"
         "byte. Rank 0 writes stdout, --series and the sidecars; every rank writes its boids'\n"
-        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). The metrics, --series\n"
-        "and the estimators are reduced from the ranks' tiles and parts; only the velocity\n"
-        "correlation (--correlation, --correlation-range) gathers the whole flock on rank 0\n"
-        "at each sample (its sums follow the whole flock's grid). Each rank with the\n"
-        "gpu backend uses the EGL device of its rank on its node (modulo the devices there)\n"
-        "unless BOIDS_EGL_DEVICE is set.\n"
+        "rows of --save, --checkpoint and --trajectory at once (MPI-IO). The metrics, --series,\n"
+        "the estimators and the velocity correlation are reduced from the ranks' tiles and\n"
+        "parts: no rank gathers the whole flock (the correlation's pairs are summed by rows\n"
+        "of cells --correlation-range wide, each rank holding its rows' boids and the row\n"
+        "beside them: with a range near half the world, most of the flock). Each rank with\n"
+        "the gpu backend uses the EGL device of its rank on its node (modulo the devices\n"
+        "there) unless BOIDS_EGL_DEVICE is set.\n"
         "\n",
     .shared = APP_ALL,
     .backend = "cpu",
@@ -124,25 +125,34 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
     return s;
 }
 
-/* The metrics (and number fluctuations) of the parts and tiles, reduced (mpi_parts.h): the
- * sums in id order from the parts, which are then freed (before step 0's the initial ones,
- * which the tiles take their values from), the pair metrics from the tiles. One rank holds
- * the whole flock as its part. */
+/* The metrics (and number fluctuations, and the velocity correlation) of the parts and
+ * tiles, reduced (mpi_parts.h): the sums in id order and the correlation from the parts,
+ * which are then freed (before step 0's the initial ones, which the tiles take their values
+ * from), the pair metrics from the tiles. One rank holds the whole flock as its part. */
 static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
-                            boids_metrics *m, boids_fluct *fl, boids_error *err) {
+                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr,
+                            boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     boids_flock mine = {0};
     size_t first;
     boids_status s = part ? BOIDS_OK : mpi_part_state(b, &mine, &first, err);
     const boids_flock *f = part ? part : &mine;
+    double rb[2] = {corr ? corr->range : 0, corr ? (double)corr->bins : 0};
+    if (corr) MPI_Bcast(rb, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD); /* the writer's */
     if (!s && size == 1) {
         s = boids_metrics_compute(f, p, m, err);
         if (!s && fl) s = boids_number_fluctuations(f, p, fl, err);
+        if (!s && corr)
+            s = boids_velocity_correlation_add(f, p, rb[0], (size_t)rb[1], corr->sum, corr->pairs,
+                                               err);
     } else if (!s) {
         mpi_part_order_milling(MPI_COMM_WORLD, f, p, boids_backend_n(b), m);
+        if (corr)
+            s = mpi_part_correlation_add(MPI_COMM_WORLD, f, p, boids_backend_n(b), rb[0],
+                                         (size_t)rb[1], corr->sum, corr->pairs, err);
         boids_flock_free(&mine);
-        s = mpi_tile_observe(b, part, p, m, fl, err);
+        if (!s) s = mpi_tile_observe(b, part, p, m, fl, err);
     }
     boids_flock_free(&mine);
     return s;

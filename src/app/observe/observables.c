@@ -21,8 +21,8 @@ boids_status app_obs_begin(app_obs *ob, boids_error *err) {
     ob->count = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
     ob->sum = ob->pairs = NULL;
     if (!(ob->range > 0)) return BOIDS_OK;
-    ob->sum = malloc((size_t)ob->bins * sizeof *ob->sum);
-    ob->pairs = malloc((size_t)ob->bins * sizeof *ob->pairs);
+    ob->sum = calloc((size_t)ob->bins, sizeof *ob->sum); /* no pairs until a sample */
+    ob->pairs = calloc((size_t)ob->bins, sizeof *ob->pairs);
     if (!ob->sum || !ob->pairs) {
         app_obs_free(ob);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
@@ -55,9 +55,16 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
     return BOIDS_OK;
 }
 
+void app_obs_clear(app_obs *ob) {
+    memset(ob->sum, 0, (size_t)ob->bins * sizeof *ob->sum);
+    memset(ob->pairs, 0, (size_t)ob->bins * sizeof *ob->pairs);
+}
+
 void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x) {
     for (int k = 0; k < BOIDS_METRICS_COUNT; k++) x[k] = boids_metrics_get(m, k);
     x[APP_OBS_GNF] = ob->fluct.alpha;
+    if (ob->count > APP_OBS_CORR)
+        x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, (size_t)ob->bins, ob->range);
 }
 
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
@@ -65,13 +72,12 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
     boids_status st = boids_metrics_compute(f, p, m, err);
     if (!st) st = boids_number_fluctuations(f, p, &ob->fluct, err);
     if (st) return st;
-    app_obs_fill(ob, m, x);
-    if (ob->count <= APP_OBS_CORR) return BOIDS_OK;
-    size_t bins = (size_t)ob->bins;
-    memset(ob->sum, 0, bins * sizeof *ob->sum);
-    memset(ob->pairs, 0, bins * sizeof *ob->pairs);
-    st = boids_velocity_correlation_add(f, p, ob->range, bins, ob->sum, ob->pairs, err);
-    if (!st) x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, bins, ob->range);
+    if (ob->count > APP_OBS_CORR) {
+        app_obs_clear(ob);
+        st = boids_velocity_correlation_add(f, p, ob->range, (size_t)ob->bins, ob->sum, ob->pairs,
+                                            err);
+    }
+    if (!st) app_obs_fill(ob, m, x);
     return st;
 }
 

@@ -71,9 +71,10 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
                             boids_metrics *m, double *x, boids_error *err);
 
-/* The observables of a state whose metrics m and number fluctuations (in ob->fluct) were
- * computed elsewhere (a flock in parts) into x[0 .. count - 1]; not corr_length, which needs
- * the state: count must not include it. */
+/* The observables of a state whose metrics m, number fluctuations (in ob->fluct) and, when
+ * counted, C(r) (in ob->sum and ob->pairs, zeroed by app_obs_clear and added to) were
+ * computed elsewhere (a flock in parts) into x[0 .. count - 1]. */
+void app_obs_clear(app_obs *ob);
 void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x);
 
 /* The statistics of one observable's samples x[0 .. n-1] (n >= 1): those of
