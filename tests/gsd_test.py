@@ -24,7 +24,7 @@ import sys
 import time
 import warnings
 
-from harness import check, finish, one_message, run, tmpdir
+from harness import check, finish, one_message, run, species_of_ids, tmpdir
 
 try:
     import numpy as np
@@ -100,19 +100,14 @@ for name, args in CASES.items():
     # The types: one, 'boid', or one a species; a boid's type id is its species, which holds
     # the ids after the lower species' (species_count.s of them) with species 0 the rest.
     kinds = int(values.get("species", 1))
-    want_id = np.zeros(N, np.uint32)
-    end = 0
-    for s in range(1, kinds):
-        count = int(values[f"species_count.{s}"])
-        want_id[end:end + count] = s
-        end += count
+    want_id = np.array(species_of_ids(values, N), np.uint32)
     want_types = ["boid"] if kinds == 1 else [f"species{s}" for s in range(kinds)]
     check(f"{name}: N, types {want_types}, each boid's type id its species", f0.particles.N == N
           and f0.particles.types == want_types and np.array_equal(f0.particles.typeid, want_id),
           (f0.particles.types, f0.particles.typeid))
     if kinds > 1:
         check(f"{name}: both kinds present (the test has something to tell apart)",
-              0 < end < N, end)
+              0 < np.count_nonzero(want_id) < N, np.count_nonzero(want_id))
     frames_equal(f"{name} gsd C reader", "c", frames, want_pos, want_vel, steps)
     with open(path(stem + ".gsd"), "rb") as fh:
         py = gsd.hoomd.HOOMDTrajectory(gsd.pygsd.GSDFile(fh))

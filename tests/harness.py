@@ -77,6 +77,18 @@ def need_osc_tools(*tools):
             skip(f"{tool} not found (Debian packages xvfb, liblo-tools)")
 
 
+def species_of_ids(values, n):
+    """Each of the n boids' species by the parameters values (a sidecar's): species s = 1 ..
+    S-1 holds the ids after the lower species' (species_count.s of them), species 0 the rest
+    (docs/model.md, "Species")."""
+    kinds, out, end = int(values.get("species", 1)), [0] * n, 0
+    for s in range(1, kinds):
+        count = int(values[f"species_count.{s}"])
+        out[end:end + count] = [s] * len(out[end:end + count])
+        end += count
+    return out
+
+
 def tmpdir():
     return tempfile.mkdtemp(prefix="boids-test-")
 
