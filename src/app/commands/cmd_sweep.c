@@ -178,6 +178,18 @@ static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *
     return st;
 }
 
+/* The observables order.0 ... of the runs' species: as many as the most of any run's (a run
+ * with fewer has 0 for the others). */
+static boids_status sweep_species(sweep *s, const app_opts *o, boids_error *err) {
+    for (size_t r = 0; r < s->nruns; r++) {
+        boids_params p;
+        boids_status st = sweep_run_params(o, s, r, &p, err);
+        if (st) return st;
+        if (p.species > s->obs.species) s->obs.species = (int)p.species;
+    }
+    return BOIDS_OK;
+}
+
 /* The cpu-ref backend's estimate of a step (app_cpu_ref_estimate) at the sweep's largest N. */
 static void cpu_ref_note(const sweep *s, const app_opts *o) {
     size_t big = 0;
@@ -268,6 +280,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     boids_status st = sweep_paths(&s, &o, &err);
     if (!st) st = sweep_grid_check(&s, &o, &err);
     if (!st) st = sweep_interact(&o, &inter, &err);
+    if (!st) st = sweep_species(&s, &o, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
     if (!st) st = sweep_series_paths(&s, &o, &err);
