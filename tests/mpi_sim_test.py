@@ -374,6 +374,12 @@ def menu():
     compare(d, "species cpu hawks (chase, flee, avoid)",
             ["--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20", "--set",
              "rule_radius.1.0=100"], (2, 3))
+    # Each species' order (order.0, order.1) closes the lines on stdout and in the series,
+    # compared above through the ranks' sums in id order.
+    for what in ("stdout", "series.csv"):
+        head = read_bytes(d, "k2", what).split(b"\n")[0]
+        check(f"species cpu hawks: the {what} columns end with order.0,order.1",
+              head.endswith(b",order.0,order.1"), head)
     # The GSD trajectory's type ids and the ParaView frames' species array are the boids'
     # species, each rank writing its part's.
     for ext in ("gsd", "pvd"):

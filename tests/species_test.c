@@ -479,7 +479,46 @@ static void test_avoid(int threads) {
               threads ? "cpu" : "cpu-ref", 100 + 50 * k, mins[1][k], mins[0][k]);
 }
 
+/* Each species' order (boids_order_species) of a hand-made flock of 9: species 1 (ids 0, 1)
+ * an opposite pair, order 0 exactly; species 2 given no ids (count 0), order 0; species 0 the
+ * rest (ids 2 .. 8), all along (3, 4) at several speeds, order 1, then with one of its seven
+ * turned back, 5 / 7. The unit vectors are (+-1, 0) and (+-0.6, +-0.8): TOL covers the
+ * rounding of 0.6 and 0.8 summed seven times. Then species 1 holding 10 ids of a flock of 9:
+ * every boid is species 1, species 0 has none. */
+static void test_order_by_species(void) {
+    boids_params p = boids_params_default();
+    set(&p, "species", "3");
+    set(&p, "species_count.1", "2");
+    set(&p, "species_count.2", "0");
+    boids_flock f;
+    alloc(&f, 9);
+    const double v[9][2] = {{2, 0}, {-5, 0},    {3, 4}, {3, 4},  {3, 4},
+                            {3, 4}, {0.3, 0.4}, {6, 8}, {30, 40}};
+    for (size_t i = 0; i < 9; i++) f.x[i] = f.y[i] = 1, f.vx[i] = v[i][0], f.vy[i] = v[i][1];
+    CHECK(boids_species_count(&p, 9, 1) == 2 && boids_species_count(&p, 9, 2) == 0 &&
+              boids_species_count(&p, 9, 0) == 7 && boids_species_count(&p, 9, 3) == 0,
+          "the counts: 2, 0, 7 and none beyond the species");
+    double o[BOIDS_MAX_SPECIES] = {-1, -1, -1, -1};
+    boids_order_species(&f, &p, o);
+    CHECK_NEAR(o[0], 1, TOL, "species 0, all along (3, 4): order 1");
+    CHECK(o[1] == 0, "species 1, an opposite pair: order exactly 0 (%g)", o[1]);
+    CHECK(o[2] == 0 && o[3] == -1, "species 2 without boids: 0 (%g); no species 3 written", o[2]);
+    f.vx[8] = -30, f.vy[8] = -40; /* one of species 0's seven turned back */
+    boids_order_species(&f, &p, o);
+    CHECK_NEAR(o[0], 5.0 / 7.0, TOL, "species 0 with one of seven reversed: 5/7 (%g)", o[0]);
+    CHECK_NEAR(boids_order(&f), 5.0 / 9.0, TOL, "the whole flock's order: |(3, 4)| / 9");
+    set(&p, "species", "2");
+    set(&p, "species_count.1", "10");
+    CHECK(boids_species_count(&p, 9, 1) == 9 && boids_species_count(&p, 9, 0) == 0,
+          "species 1 of 10 ids over 9 boids: all 9, species 0 none");
+    boids_order_species(&f, &p, o);
+    CHECK_NEAR(o[1], boids_order(&f), TOL, "species 1 is the whole flock: its order");
+    CHECK(o[0] == 0, "species 0 without boids: 0 (%g)", o[0]);
+    boids_flock_free(&f);
+}
+
 int main(void) {
+    test_order_by_species();
     test_keys();
     test_reynolds_by_hand();
     test_vicsek_by_hand();

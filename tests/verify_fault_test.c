@@ -17,6 +17,11 @@
  *   nbr     boid 0 reports one neighbour too many
  *   curve   multi-step runs (the order curves) align at half the alignment weight, or for
  *           Vicsek with 1.5 times the noise; one-step checks untouched
+ *   coupling  with species, the one-step checks step with every coupling 1 (a backend that
+ *           ignores the coupling matrix)
+ *   sprule  with species, the one-step checks step with species 1's speeds, noise and vision
+ *           radius those of species 0 and with no rules between species (a backend that
+ *           knows one set of constants)
  * Exit 0 when verify's verdict is the expected one (pass for none, fail otherwise), 1 if
  * not, 2 on bad usage. */
 #include <math.h>
@@ -26,7 +31,7 @@
 #include "boids/backend.h"
 #include "commands/commands.h"
 
-typedef enum { F_NONE, F_POS, F_VEL, F_NBR, F_CURVE } fault;
+typedef enum { F_NONE, F_POS, F_VEL, F_NBR, F_CURVE, F_COUPLING, F_SPRULE } fault;
 
 static fault g_fault;
 static const double g_size = 0.01; /* pos: world units; vel: radians */
@@ -46,8 +51,23 @@ boids_status __wrap_boids_backend_step(boids_backend *b, const boids_params *p, 
                                        boids_error *err) {
     if (!is_cpu(b)) return __real_boids_backend_step(b, p, steps, err);
     g_last_steps = steps;
-    if (g_fault != F_CURVE || steps == 1) return __real_boids_backend_step(b, p, steps, err);
     boids_params q = *p;
+    if (steps == 1 && (g_fault == F_COUPLING || g_fault == F_SPRULE)) {
+        for (int i = 0; i < BOIDS_MAX_SPECIES; i++)
+            for (int j = 0; j < BOIDS_MAX_SPECIES; j++) {
+                if (g_fault == F_COUPLING) q.coupling[i][j] = 1;
+                if (g_fault == F_SPRULE) q.rule[i][j] = BOIDS_RULE_NONE;
+            }
+        if (g_fault == F_SPRULE) {
+            q.sp[0].speed = q.speed;
+            q.sp[0].max_speed = q.max_speed;
+            q.sp[0].min_speed = q.min_speed;
+            q.sp[0].noise = q.noise; /* Vicsek: one step compares headings, not speeds */
+            q.sp[0].vision_radius = q.vision_radius;
+        }
+        return __real_boids_backend_step(b, &q, steps, err);
+    }
+    if (g_fault != F_CURVE || steps == 1) return __real_boids_backend_step(b, p, steps, err);
     if (q.model == BOIDS_MODEL_VICSEK)
         q.noise *= 1.5;
     else
@@ -79,13 +99,14 @@ boids_status __wrap_boids_backend_neighbours(boids_backend *b, const boids_param
 }
 
 int main(int argc, char **argv) {
-    static const char *names[] = {"none", "pos", "vel", "nbr", "curve"};
+    static const char *names[] = {"none", "pos", "vel", "nbr", "curve", "coupling", "sprule"};
     if (argc < 2) {
-        fprintf(stderr, "usage: verify_fault_test none|pos|vel|nbr|curve [verify options]\n");
+        fprintf(stderr, "usage: verify_fault_test none|pos|vel|nbr|curve|coupling|sprule [verify "
+                        "options]\n");
         return 2;
     }
     int f = -1;
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 7; k++)
         if (!strcmp(argv[1], names[k])) f = k;
     if (f < 0) {
         fprintf(stderr, "verify_fault_test: unknown fault '%s'\n", argv[1]);

@@ -118,6 +118,12 @@ def cell(dim, model, rule, rargs, seeds, scen2000=None):
 
 for cmd in ISSUE:
     (curves if full else verify)("issue: " + " ".join(cmd), cmd)
+# Species: the hawks preset as the base of scenarios of each kind (the species scenarios keep
+# its species; the topological one takes one kind) and its order curves, in both dimensions.
+for dim in (2, 3):
+    curves(f"{dim}-D hawks scenarios, curves",
+           ["--set", f"dim={dim}", "--preset", "hawks", "-n", "300", "--seed", "2", "--scenarios",
+            "random,walls,interact,vicsek,species,vicsek-species,topological", "--seeds", "6"])
 seed = 1
 for dim in (2, 3):
     for model in MODELS:

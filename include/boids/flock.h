@@ -97,6 +97,12 @@ boids_status boids_boid_check3(const boids_params *p, const double v[6], int spe
  * z component last. */
 double boids_order(const boids_flock *f);
 
+/* The order of each species of p (species 1 with species = 1) among f's boids (boid i has id
+ * i) into out[0 .. species - 1]: boids_order over that species' boids alone, their unit
+ * velocities summed in id order, over its number of boids (boids_species_count; 0 for a
+ * species with none). */
+void boids_order_species(const boids_flock *f, const boids_params *p, double *out);
+
 /* FNV-1a over the bytes of every coordinate, array by array (x, y, vx, vy, and then z, vz
  * in 3-D), each in id order: equal hashes mean (with overwhelming probability)
  * bit-identical states. */

@@ -179,6 +179,10 @@ boids_params boids_params_of_species(const boids_params *p, int s);
 /* The species of boid `id` under p (0 when species = 1, or for a NULL p). */
 int boids_species_of(const boids_params *p, unsigned long long id);
 
+/* How many of the ids 0 .. n - 1 are of species s under p (those boids_species_of gives s;
+ * 0 for s beyond the species). */
+size_t boids_species_count(const boids_params *p, size_t n, int s);
+
 /* The largest distance at which a boid can act on another under p: the vision radius, or
  * with species the largest of every species' vision radius and every rule's radius. The
  * grids' cells are at least this wide. NULL p: 0. */

@@ -216,16 +216,49 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
 
 /* The sum of the unit velocities, component by component in order x, y (z), then its
  * length over N: seed 000's orden() in the plane, the same with z last in the box. */
+/* Boid i's unit velocity added to u (nothing for a resting boid). */
+static void unit_add(const double *const vel[3], int dim, size_t i, double u[3]) {
+    double v2 = 0;
+    for (int a = 0; a < dim; a++) v2 += vel[a][i] * vel[a][i];
+    double v = sqrt(v2);
+    if (v == 0) return;
+    for (int a = 0; a < dim; a++) u[a] += vel[a][i] / v;
+}
+
 void boids_order_add(const boids_flock *f, double u[3]) {
     const int dim = boids_flock_dim(f);
     const double *vel[3] = {f->vx, f->vy, f->vz};
-    for (size_t i = 0; i < f->n; i++) {
-        double v2 = 0;
-        for (int a = 0; a < dim; a++) v2 += vel[a][i] * vel[a][i];
-        double v = sqrt(v2);
-        if (v == 0) continue;
-        for (int a = 0; a < dim; a++) u[a] += vel[a][i] / v;
+    for (size_t i = 0; i < f->n; i++) unit_add(vel, dim, i, u);
+}
+
+void boids_order_species_add(const boids_flock *f, const boids_params *p, size_t first,
+                             double u[][3]) {
+    const int dim = boids_flock_dim(f);
+    const double *vel[3] = {f->vx, f->vy, f->vz};
+    for (size_t i = 0; i < f->n; i++)
+        unit_add(vel, dim, i, u[boids_species_of(p, (unsigned long long)(first + i))]);
+}
+
+size_t boids_species_count(const boids_params *p, size_t n, int s) {
+    const int k = p && p->species > 1 ? (int)p->species : 1;
+    if (s < 0 || s >= k || s >= BOIDS_MAX_SPECIES) return 0;
+    size_t end = 0, others = 0; /* species q >= 1 holds the ids [end before it, end) */
+    for (int q = 1; q < k && q < BOIDS_MAX_SPECIES; q++) {
+        const size_t from = end < n ? end : n,
+                     c = p->sp[q - 1].count > 0 ? (size_t)p->sp[q - 1].count : 0;
+        end = from + (c < n - from ? c : n - from);
+        if (q == s) return end - from;
+        others += end - from;
     }
+    return n - others;
+}
+
+void boids_order_species(const boids_flock *f, const boids_params *p, double *out) {
+    const int k = p && p->species > 1 ? (int)p->species : 1;
+    double u[BOIDS_MAX_SPECIES][3] = {{0}};
+    if (!boids_flock_bad_arrays(f)) boids_order_species_add(f, p, 0, u);
+    for (int s = 0; s < k && s < BOIDS_MAX_SPECIES; s++)
+        out[s] = boids_order_of(u[s], boids_flock_dim(f), boids_species_count(p, f->n, s));
 }
 
 double boids_order_of(const double u[3], int dim, size_t n) {

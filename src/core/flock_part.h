@@ -34,6 +34,11 @@ uint64_t boids_flock_hash_array(const boids_flock *f, int a, uint64_t h);
  * sum is the parts' in turn; boids_order_of(u, dim, N) is then the order. */
 void boids_order_add(const boids_flock *f, double u[3]);
 double boids_order_of(const double u[3], int dim, size_t n);
+/* The same by species (boids_order_species): boid i of f, id first + i, adds to u[its species
+ * under p] (boids_species_of); species s's order is boids_order_of(u[s], dim,
+ * boids_species_count(p, N, s)). */
+void boids_order_species_add(const boids_flock *f, const boids_params *p, size_t first,
+                             double u[][3]);
 
 /* What boids_state_load_part read besides the boids. */
 typedef struct boids_state_part {

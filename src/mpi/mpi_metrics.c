@@ -700,6 +700,31 @@ static boids_status fluct(MPI_Comm comm, const unsigned char *own, size_t m, con
     return mpi_parts_agree(comm, s, err);
 }
 
+typedef struct species_ctx {
+    const boids_flock *part;
+    const boids_params *p;
+    size_t first;
+} species_ctx;
+
+static void add_species(void *ctx, double *u) {
+    const species_ctx *c = ctx;
+    boids_order_species_add(c->part, c->p, c->first, (double(*)[3])u);
+}
+
+void mpi_part_order_species(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
+                            double *out) {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    species_ctx c = {part, p, 0};
+    size_t cnt;
+    boids_part_range(n, (size_t)rank, (size_t)size, &c.first, &cnt);
+    double u[BOIDS_MAX_SPECIES][3] = {{0}};
+    mpi_parts_chain(comm, &u[0][0], 3 * BOIDS_MAX_SPECIES, add_species, &c);
+    for (int s = 0; s < p->species && s < BOIDS_MAX_SPECIES; s++)
+        out[s] = boids_order_of(u[s], p->dim, boids_species_count(p, n, s));
+}
+
 void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
                             boids_metrics *out) {
     out->order = mpi_part_order(comm, part, boids_flock_dim(part), n);

@@ -73,6 +73,12 @@ boids_status mpi_part_gather(MPI_Comm comm, const boids_flock *part, boids_flock
 /* boids_order of the whole flock of n boids whose parts the ranks hold, on every rank. */
 double mpi_part_order(MPI_Comm comm, const boids_flock *part, int dim, size_t n);
 
+/* boids_order_species of that flock under p into out[0 .. species - 1] on every rank: each
+ * species' sums added part after part in id order (part: this rank's, boids_part_range's ids
+ * of the n), as one process adds them. */
+void mpi_part_order_species(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
+                            double *out);
+
 /* boids_metrics_compute of the split flock b (mpi_flock.h), with the bits of one process and
  * no rank holding more than its tile, a halo and its part (mpi_metrics.c says how), in two
  * calls: the sums over the boids in id order (order, milling) from the parts (part: this

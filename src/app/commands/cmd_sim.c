@@ -73,6 +73,16 @@ static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, bo
     return boids_backend_download(b, f, err);
 }
 
+/* The columns of the lines on stdout: step, the order alone (--order-only) or the metrics
+ * and with species each one's order (order.0 ...). */
+static void stdout_columns(const sim_out *so, char *buf, size_t size) {
+    const int species = so->stats.obs.species; /* the run's (sim_stats_begin) */
+    size_t len =
+        (size_t)snprintf(buf, size, "step,%s", so->order_only ? "order" : boids_metrics_columns);
+    for (int k = 0; !so->order_only && species > 1 && k < species && len < size; k++)
+        len += (size_t)snprintf(buf + len, size - len, ",order.%d", k);
+}
+
 /* One sample: the metrics line on stdout, a series row, a trajectory frame. The state comes
  * from b, but at step 0 of a process that holds the whole flock f already. */
 static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
@@ -84,13 +94,14 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     boids_metrics m;
     boids_status s = BOIDS_OK;
     const boids_flock *initial = parts && step == 0 ? &so->part : NULL;
+    double *sp = so->order_only || p->species < 2 ? NULL : so->stats.obs.sp_order;
     if (observed) {
         app_obs *ob = &so->stats.obs;
         if (so->corr && so->drv->writer) app_obs_clear(ob);
         const sim_corr corr = so->drv->writer ? (sim_corr){ob->range, ob->bins, ob->sum, ob->pairs}
                                               : (sim_corr){0, 0, NULL, NULL};
         s = so->drv->observe(b, initial, p, &m, so->fluct ? &ob->fluct : NULL,
-                             so->corr ? &corr : NULL, err);
+                             so->corr ? &corr : NULL, sp, err);
     } else if (by_parts)
         s = so->drv->order(b, initial, &order, err);
     else if (initial && so->drv->writer && !(s = boids_flock_alloc_dim(f, so->n, so->dim, err)))
@@ -105,7 +116,8 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     if (!by_parts && so->order_only) order = boids_order(f);
     if (observed) order = m.order;
     double x[APP_OBS_MAX];
-    char line[512];
+    char line[640];
+    size_t mlen = 0; /* the metrics' part of line (then each species' order) */
     if (so->stats.on || !so->order_only) {
         if (observed) {
             app_obs_fill(&so->stats.obs, &m, x);
@@ -113,9 +125,12 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
         } else {
             s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
                              : boids_metrics_compute(f, p, &m, err);
+            if (sp && !so->stats.on) boids_order_species(f, p, sp); /* else in the sample */
         }
         if (s) return s;
-        boids_metrics_format(&m, line, sizeof line);
+        mlen = (size_t)boids_metrics_format(&m, line, sizeof line);
+        for (size_t k = 0, len = mlen; sp && k < (size_t)p->species && len < sizeof line; k++)
+            len += (size_t)snprintf(line + len, sizeof line - len, ",%.17g", sp[k]); /* order.k */
     }
     /* A line between the bar's rewrites would start after it: erase it, print, redraw. */
     int bar = so->stdout_tty && so->bar.drawn;
@@ -126,7 +141,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
         printf("%lu,%s\n", step, line);
     if (bar) app_progress_update(&so->bar, so->bar.done, NULL, 1);
     if (so->series_file.f) {
-        fprintf(so->series_file.f, "%lu,%s", step, line);
+        fprintf(so->series_file.f, "%lu,%.*s", step, (int)mlen, line);
         for (int k = BOIDS_METRICS_COUNT; k < so->stats.obs.count; k++)
             fprintf(so->series_file.f, ",%.17g", x[k]);
         fputc('\n', so->series_file.f);
@@ -238,10 +253,10 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
     } else if (!strcmp(kind, "series") || !strcmp(kind, "stdout")) {
         char columns[256], obs[200];
         sim_stats_columns(&so->stats, obs, sizeof obs);
-        snprintf(columns, sizeof columns, "step,%s",
-                 strcmp(kind, "stdout") ? obs
-                 : so->order_only       ? "order"
-                                        : boids_metrics_columns);
+        if (strcmp(kind, "stdout"))
+            snprintf(columns, sizeof columns, "step,%s", obs);
+        else
+            stdout_columns(so, columns, sizeof columns);
         cJSON_AddItemToObject(out, "columns", app_prov_columns(columns));
         cJSON_AddStringToObject(out, "observables",
                                 strcmp(kind, "stdout")
@@ -375,8 +390,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
          .help = "metrics on stdout: the order parameter only"},
         {APP_TEXT, "series", 0, "FILE", &so.series,
          .help = "also write every observable at each sample to FILE (CSV, header\n"
-                 "row first): the six metrics, gnf_alpha, and corr_length when a\n"
-                 "correlation range is set; its provenance to FILE.json"},
+                 "row first): the six metrics, gnf_alpha, corr_length when a\n"
+                 "correlation range is set, and with species each one's order\n"
+                 "(order.0 ...); its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE, streamed,\n"
                  "with FILE.json: a NumPy .npy array, x, y, vx, vy of each boid\n"
@@ -499,7 +515,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     double t0 = mono_seconds();
     long steps = so.steps;
     if (drv->writer) {
-        printf("step,%s\n", so.order_only ? "order" : boids_metrics_columns);
+        char columns[256];
+        stdout_columns(&so, columns, sizeof columns);
+        printf("%s\n", columns);
         app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);
     }
     boids_status s = run_steps(b, &f, &p, &so, &err);

@@ -29,8 +29,9 @@ static const app_command sweep_command = {
         "Runs the simulation for every combination of the values of the swept keys (any key of\n"
         "`boids params`; --key and --grid repeat, one key each), every N of --counts and\n"
         "--seeds seeds each, and prints for each point (N, values) the observables\n"
-        "(order, milling, nn_distance, neighbours, clusters, largest_cluster, gnf_alpha, and\n"
-        "corr_length with --correlation-range) as CSV.\n"
+        "(order, milling, nn_distance, neighbours, clusters, largest_cluster, gnf_alpha,\n"
+        "corr_length with --correlation-range, and with species each one's order order.0 ...)\n"
+        "as CSV.\n"
         "\n"
         "Statistics (docs/research.md, section 3): each run takes the samples at steps B,\n"
         "B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps) and gives per\n"
@@ -178,6 +179,18 @@ static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *
     return st;
 }
 
+/* The observables order.0 ... of the runs' species: as many as the most of any run's (a run
+ * with fewer has 0 for the others). */
+static boids_status sweep_species(sweep *s, const app_opts *o, boids_error *err) {
+    for (size_t r = 0; r < s->nruns; r++) {
+        boids_params p;
+        boids_status st = sweep_run_params(o, s, r, &p, err);
+        if (st) return st;
+        if (p.species > s->obs.species) s->obs.species = (int)p.species;
+    }
+    return BOIDS_OK;
+}
+
 /* The cpu-ref backend's estimate of a step (app_cpu_ref_estimate) at the sweep's largest N. */
 static void cpu_ref_note(const sweep *s, const app_opts *o) {
     size_t big = 0;
@@ -268,6 +281,7 @@ int sweep_main(int argc, char **argv, const sweep_driver *drv) {
     boids_status st = sweep_paths(&s, &o, &err);
     if (!st) st = sweep_grid_check(&s, &o, &err);
     if (!st) st = sweep_interact(&o, &inter, &err);
+    if (!st) st = sweep_species(&s, &o, &err);
     if (!st) st = sweep_outputs(&s, &a, drv->writer, &err);
     if (!st) st = sweep_ids(&s, &o, &err); /* checks every run's parameters before the first */
     if (!st) st = sweep_series_paths(&s, &o, &err);

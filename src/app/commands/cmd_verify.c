@@ -77,10 +77,15 @@ static int verify_run(const verify_opts *o, const boids_params *base, int need_g
     }
     verify_print_header(o);
     int rc = 0;
-    char scen[256];
-    snprintf(scen, sizeof scen, "%s", o->scenarios);
-    for (char *tok = strtok(scen, ","); tok && rc == 0; tok = strtok(NULL, ","))
-        if (verify_scenario(&c, tok, base, &err) < 0) rc = 1;
+    /* Item by item, the list as long as it is (a copy into 256 bytes once cut the default
+     * list, and with it vicsek-menu, silently). */
+    for (const char *q = o->scenarios; rc == 0 && *q;) {
+        const size_t l = strcspn(q, ",");
+        char item[64];
+        snprintf(item, sizeof item, "%.*s", (int)l, q);
+        if (l && verify_scenario(&c, item, base, &err) < 0) rc = 1;
+        q += l + (q[l] == ',');
+    }
     if (rc == 0 && o->seeds > 0 && verify_curves(&c, &err) < 0) rc = 1;
     if (rc) fprintf(stderr, "boids verify: %s\n", err.msg);
     if (c.gl && boids_gl_debug_log(c.gl)->errors) {

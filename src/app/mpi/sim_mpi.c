@@ -130,7 +130,7 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
  * which are then freed (before step 0's the initial ones, which the tiles take their values
  * from), the pair metrics from the tiles. One rank holds the whole flock as its part. */
 static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
-                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr,
+                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr, double *sp,
                             boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -146,8 +146,10 @@ static boids_status observe(boids_backend *b, const boids_flock *part, const boi
         if (!s && corr)
             s = boids_velocity_correlation_add(f, p, rb[0], (size_t)rb[1], corr->sum, corr->pairs,
                                                err);
+        if (!s && sp) boids_order_species(f, p, sp);
     } else if (!s) {
         mpi_part_order_milling(MPI_COMM_WORLD, f, p, boids_backend_n(b), m);
+        if (sp) mpi_part_order_species(MPI_COMM_WORLD, f, p, boids_backend_n(b), sp);
         if (corr)
             s = mpi_part_correlation_add(MPI_COMM_WORLD, f, p, boids_backend_n(b), rb[0],
                                          (size_t)rb[1], corr->sum, corr->pairs, err);

@@ -7,8 +7,16 @@
 #include <string.h>
 
 const char *app_obs_name(const app_obs *ob, int k) {
+    static const char *const sp[BOIDS_MAX_SPECIES] = {"order.0", "order.1", "order.2", "order.3"};
+    _Static_assert(BOIDS_MAX_SPECIES == 4, "a name per species");
     if (k < BOIDS_METRICS_COUNT) return boids_metrics_names[k];
+    if (app_obs_species_of(ob, k) >= 0) return sp[app_obs_species_of(ob, k)];
     return k == APP_OBS_GNF ? "gnf_alpha" : k == APP_OBS_CORR && ob->range > 0 ? "corr_length" : "";
+}
+
+int app_obs_species_of(const app_obs *ob, int k) {
+    return ob->species > 1 && k >= ob->sp_first && k < ob->sp_first + ob->species ? k - ob->sp_first
+                                                                                  : -1;
 }
 
 boids_status app_obs_begin(app_obs *ob, boids_error *err) {
@@ -18,7 +26,9 @@ boids_status app_obs_begin(app_obs *ob, boids_error *err) {
                                "correlation range",
                                ob->bins);
     if (!ob->bins && ob->range > 0) ob->bins = 50;
-    ob->count = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
+    if (ob->species > BOIDS_MAX_SPECIES) ob->species = BOIDS_MAX_SPECIES;
+    ob->sp_first = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
+    ob->count = ob->sp_first + (ob->species > 1 ? ob->species : 0);
     ob->sum = ob->pairs = NULL;
     if (!(ob->range > 0)) return BOIDS_OK;
     ob->sum = calloc((size_t)ob->bins, sizeof *ob->sum); /* no pairs until a sample */
@@ -63,8 +73,9 @@ void app_obs_clear(app_obs *ob) {
 void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x) {
     for (int k = 0; k < BOIDS_METRICS_COUNT; k++) x[k] = boids_metrics_get(m, k);
     x[APP_OBS_GNF] = ob->fluct.alpha;
-    if (ob->count > APP_OBS_CORR)
+    if (ob->range > 0)
         x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, (size_t)ob->bins, ob->range);
+    for (int s = 0; s < ob->species && ob->species > 1; s++) x[ob->sp_first + s] = ob->sp_order[s];
 }
 
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
@@ -72,11 +83,13 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
     boids_status st = boids_metrics_compute(f, p, m, err);
     if (!st) st = boids_number_fluctuations(f, p, &ob->fluct, err);
     if (st) return st;
-    if (ob->count > APP_OBS_CORR) {
+    if (ob->range > 0) {
         app_obs_clear(ob);
         st = boids_velocity_correlation_add(f, p, ob->range, (size_t)ob->bins, ob->sum, ob->pairs,
                                             err);
     }
+    memset(ob->sp_order, 0, sizeof ob->sp_order); /* a run with fewer species: 0 */
+    if (!st && ob->species > 1) boids_order_species(f, p, ob->sp_order);
     if (!st) app_obs_fill(ob, m, x);
     return st;
 }

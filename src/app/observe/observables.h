@@ -8,7 +8,10 @@
  *                fit levels (fewer than 256 in 2-D);
  *   corr_length  the first zero of this state's velocity correlation C(r) over `range` in
  *                `bins` bins (boids_correlation_length), only when a range is set; NaN when
- *                C stays positive over the range.
+ *                C stays positive over the range;
+ *   order.0 .. order.{S-1}  with S = `species` > 1, each species' order (boids_order_species:
+ *                its boids' unit velocities summed in id order, over its number of boids;
+ *                0 for a species with none).
  *
  * Ownership: app_obs_begin allocates the state's correlation arrays, app_obs_free frees
  * them. Threads: one app_obs per thread. */
@@ -25,15 +28,20 @@
 enum {
     APP_OBS_GNF = BOIDS_METRICS_COUNT,      /* index of gnf_alpha */
     APP_OBS_CORR = BOIDS_METRICS_COUNT + 1, /* index of corr_length, when counted */
-    APP_OBS_MAX = BOIDS_METRICS_COUNT + 2
+    APP_OBS_MAX = BOIDS_METRICS_COUNT + 2 + BOIDS_MAX_SPECIES
 };
 
 typedef struct app_obs {
     double range;        /* > 0: corr_length over [0, range); 0: not an observable */
     long bins;           /* bins of C(r); 0: not given, 50 once app_obs_begin ran */
-    int count;           /* observables: 7, or 8 with corr_length (set by app_obs_begin) */
+    int species;         /* S > 1: order.0 .. order.{S-1} (the run's species, set before
+                            app_obs_begin); 0 or 1: none */
+    int count;           /* observables: 7, or 8 with corr_length, then S with species (set
+                            by app_obs_begin) */
+    int sp_first;        /* the index of order.0 (set by app_obs_begin) */
     double *sum, *pairs; /* the last sample's C(r) pair sums and counts (bins each) */
     boids_fluct fluct;   /* the last sample's number fluctuations */
+    double sp_order[BOIDS_MAX_SPECIES]; /* the last sample's order of each species */
 } app_obs;
 
 /* The two options that set range and bins, for a command's own table (ob: an app_obs *). */
@@ -56,6 +64,9 @@ typedef struct app_obs {
 /* The observables' names (k < count); the CSV columns use them as they are. */
 const char *app_obs_name(const app_obs *ob, int k);
 
+/* The species whose order observable k is (order.s), or -1. */
+int app_obs_species_of(const app_obs *ob, int k);
+
 /* After parsing, once the range is known: --correlation-bins only with a range
  * (BOIDS_ERR_INPUT), the default bins (50), the count, and the arrays of C(r) when a range
  * is set. Begun again on a copy (a run's own arrays), it only allocates. */
@@ -71,9 +82,10 @@ boids_status app_obs_check(const app_obs *ob, const boids_params *p, boids_error
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
                             boids_metrics *m, double *x, boids_error *err);
 
-/* The observables of a state whose metrics m, number fluctuations (in ob->fluct) and, when
- * counted, C(r) (in ob->sum and ob->pairs, zeroed by app_obs_clear and added to) were
- * computed elsewhere (a flock in parts) into x[0 .. count - 1]. */
+/* The observables of a state whose metrics m, number fluctuations (in ob->fluct), species'
+ * orders (in ob->sp_order, with species) and, when counted, C(r) (in ob->sum and ob->pairs,
+ * zeroed by app_obs_clear and added to) were computed elsewhere (a flock in parts) into
+ * x[0 .. count - 1]. */
 void app_obs_clear(app_obs *ob);
 void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x);
 

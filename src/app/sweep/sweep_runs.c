@@ -208,6 +208,7 @@ static size_t split(char *line, char **field, size_t max) {
 static int avg_in_range(const sweep *s, int m, double v, long n, char *range, size_t size) {
     double lo = 0, hi = 1;
     int open_lo = 0;
+    if (app_obs_species_of(&s->obs, m) >= 0) m = 0; /* a species' order: in [0, 1] as order */
     switch (m) {
     case APP_OBS_GNF: /* a fitted slope, NaN when the flock has too few fit levels */
         snprintf(range, size, "a finite number or nan");

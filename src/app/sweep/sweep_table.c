@@ -92,8 +92,7 @@ boids_status sweep_plot_column(sweep *s, const char *name, boids_error *err) {
                            "--plot-y: '%s' is no numeric column of the table (an observable "
                            "(%s,gnf_alpha%s) or its _mean, _se, _se_blocks, _tau or _neff, or "
                            "order_chi, order_binder and their _se)",
-                           name, boids_metrics_columns,
-                           s->obs.count > APP_OBS_CORR ? ",corr_length" : "");
+                           name, boids_metrics_columns, s->obs.range > 0 ? ",corr_length" : "");
 }
 
 /* The plotted column's value at point q, and its error bar (NAN: none). */

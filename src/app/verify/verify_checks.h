@@ -20,7 +20,7 @@ enum { VERIFY_MAX_BACKENDS = 4 };
     "random,dense,empty,edges,walls,fov,predator-food,n1,n2,vicsek,vicsek-walls,vicsek-open,"      \
     "vicsek-topological,topological,topological-vision,topological-sparse,interact,"               \
     "interact-walls,vicsek-interact,vicsek-vectorial,vicsek-nematic,vicsek-chiral,vicsek-field,"   \
-    "vicsek-menu"
+    "vicsek-menu,species,vicsek-species"
 
 /* What to check, as the command line gave it. */
 typedef struct verify_opts {

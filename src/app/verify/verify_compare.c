@@ -236,7 +236,10 @@ static void calibrate(scen *s, int verbose) {
         cal.vel_med = fmax(cal.vel_med, e.vel_med);
     }
     double pos_floor = FLOOR_ULPS * verify_eps_pos(p);
-    double vel_floor = FLOOR_ULPS * FLT_EPSILON * fmax(p->max_speed, p->initial_speed);
+    double top = p->initial_speed; /* the fastest speed a boid may have, any species */
+    for (int k = 0; k < (p->species > 1 ? p->species : 1); k++)
+        top = fmax(top, boids_params_of_species(p, k).max_speed);
+    double vel_floor = FLOOR_ULPS * FLT_EPSILON * top;
     /* Vicsek headings: GLSL's atan, cos and sin are not correctly rounded (NVIDIA's hardware
      * sine is off by up to ~2^-21.4, llvmpipe's polynomials by a few ulps), where the float
      * brute force calls correctly rounded libm: a floor of 16 FLT_EPSILON pi (~6e-6 rad). */

@@ -63,6 +63,7 @@ static void print_curve_header(const verify_opts *o, const boids_params *p, int 
     else
         printf("%.0f x %.0f", p->width, p->height);
     printf(" (the preset's density)");
+    if (p->species > 1) printf(", %ld species", (long)p->species);
     if (vicsek) printf(", noise %g", p->noise);
     printf(", seeds %llu to %llu (each its own initial state%s); mean (standard error) over "
            "seeds; diff/se: the mean of each seed's difference from cpu-ref over its standard "

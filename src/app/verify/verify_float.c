@@ -267,11 +267,51 @@ static selection band_select(const boids_params *p, const boids_flock *f, size_t
     return s;
 }
 
-/* Pass 2 of the band of boid i (see verify_band): the decisions. sel is scratch of k + 1. */
-static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj *sel,
+/* The rules of boid i's species si towards species sj (Reynolds, species > 1): the pair at
+ * offset q from boid j at b within float precision of the rule's radius, and chase's nearest
+ * (near[sj], by (distance, id)) and the next after it (next[sj]) kept for band_chase. */
+static void band_rules(const boids_params *p, const boids_flock *f, size_t i, size_t j, int si,
+                       int sj, const pair_d *q, dj near[], dj next[], verify_amb *a) {
+    const int rule = p->rule[si][sj];
+    const double rr = p->rule_radius[si][sj];
+    double x[3], b[3], v[3];
+    if (rule == BOIDS_RULE_NONE) return;
+    boid_of(f, i, x, v);
+    boid_of(f, j, b, v);
+    if (fabs(q->d2 - rr * rr) <= band_pair(f->z ? 3 : 2, rr, x, b, q->d, q->w)) verify_amb_self(a);
+    if (rule != BOIDS_RULE_CHASE || !(q->d2 < rr * rr)) return;
+    const dj c = {q->d2, j};
+    if (dj_before(c.d2, c.j, &near[sj]))
+        next[sj] = near[sj], near[sj] = c;
+    else if (dj_before(c.d2, c.j, &next[sj]))
+        next[sj] = c;
+}
+
+/* Chase's nearest of each species within float precision of the next one's distance: float
+ * may chase the other. */
+static void band_chase(const boids_params *p, const boids_flock *f, size_t i, const dj near[],
+                       const dj next[], verify_amb *a) {
+    for (int sj = 0; sj < p->species && sj < BOIDS_MAX_SPECIES; sj++) {
+        if (next[sj].j == (size_t)-1) continue;
+        pair_d qa, qb;
+        pair_eval(p, f, i, near[sj].j, &qa);
+        pair_eval(p, f, i, next[sj].j, &qb);
+        if (fabs(qb.d2 - qa.d2) <=
+            tie_band(f, i, near[sj].j, &qa, qa.d2) + tie_band(f, i, next[sj].j, &qb, qa.d2))
+            verify_amb_self(a);
+    }
+}
+
+/* Pass 2 of the band of boid i (see verify_band): the decisions, with its species'
+ * parameters (boids_params_of_species: its radii, its noise). sel is scratch of k + 1. */
+static void band_boid(const boids_params *pp, const boids_flock *f, size_t i, dj *sel,
                       verify_amb *a) {
+    const int species = pp->species > 1, si = boids_species_of(pp, i);
+    const boids_params own = boids_params_of_species(pp, si), *p = &own;
     const int dim = f->z ? 3 : 2, vicsek = p->model == BOIDS_MODEL_VICSEK;
     const double rs = p->separation_radius;
+    dj near[BOIDS_MAX_SPECIES], next[BOIDS_MAX_SPECIES]; /* chase's nearest, the next */
+    for (int c = 0; c < BOIDS_MAX_SPECIES; c++) near[c] = next[c] = (dj){INFINITY, (size_t)-1};
     a->boid = a->self = a->overflow = a->namb = 0;
     const selection sl = band_select(p, f, i, sel);
     double sum[3] = {0, 0, 0}, x[3], v[3], b[3], vj[3];
@@ -286,8 +326,11 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         pair_d q;
         pair_eval(p, f, i, j, &q);
         const int in = q.cand && (!sl.strict || !dj_before(sl.kth.d2, sl.kth.j, &(dj){q.d2, j}));
+        const int sj = species ? boids_species_of(p, j) : 0;
+        const double w = species ? p->coupling[si][sj] : 1; /* its weight in i's sums */
         boid_of(f, j, b, vj);
-        if (in && vicsek) {
+        if (species && !vicsek) band_rules(p, f, i, j, si, sj, &q, near, next, a);
+        if (in && vicsek && w > 0) {
             const double sj = norm(dim, vj);
             double dot = 0, uj[3] = {0, 0, 0};
             for (int c = 0; sj > 0 && c < dim; c++) uj[c] = vj[c] / sj, dot += uj[c] * sum0[c];
@@ -295,7 +338,7 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
             if (p->alignment == BOIDS_ALIGNMENT_NEMATIC && fabs(dot) <= 8 * FLT_EPSILON)
                 verify_amb_self(a);
             const double sg = p->alignment == BOIDS_ALIGNMENT_NEMATIC && dot < 0 ? -1 : 1;
-            for (int c = 0; c < dim; c++) sum[c] += sg * uj[c];
+            for (int c = 0; c < dim; c++) sum[c] += sg * w * uj[c];
             cnt++;
         }
         if (q.amb) {
@@ -312,6 +355,7 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
         if (in && !vicsek && fabs(q.d2 - rs * rs) <= band_pair(dim, rs, x, b, q.d, q.w))
             verify_amb_self(a); /* a neighbour at the separation radius */
     }
+    if (species && !vicsek) band_chase(p, f, i, near, next, a);
     verify_amb_shift(a, enter, leave, sl.far, sl.next);
     band_external(p, f, i, sum, cnt, a);
 }
@@ -330,7 +374,10 @@ static void band_boid(const boids_params *p, const boids_flock *f, size_t i, dj 
  *     against cpu-ref's n 1e-12: the two paths keep the old heading in different ranges), a
  *     moved position within float precision of a wall (the heading is mirrored) and, in the
  *     box, a mean direction within float precision of the plane where the noise's basis
- *     turns. */
+ *     turns;
+ *   - species: each boid with its own species' radii and noise, its heading sum weighted by
+ *     its couplings; a Reynolds boid's pair within float precision of a rule's radius, and
+ *     chase's nearest tied with the next. */
 void verify_band(const boids_params *p, const boids_flock *f, verify_amb *amb) {
     const size_t kk = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL ? (size_t)p->k : 0;
 #pragma omp parallel

@@ -12,11 +12,15 @@
 
 #include "verify/verify.h"
 
-/* 64 float spacings of the world size, of a step and of the look-ahead: far above the float
- * error of an offset, a move (a velocity summed from a few dozen capped forces) or the
- * look-ahead's end. */
+/* 64 float spacings of the world size, of a step (the fastest species') and of the
+ * look-ahead: far above the float error of an offset, a move (a velocity summed from a few
+ * dozen capped forces) or the look-ahead's end. */
 double verify_interact_band(const boids_params *p) {
-    double step = (p->model == BOIDS_MODEL_VICSEK ? p->speed : p->max_speed) * p->dt;
+    double step = 0;
+    for (int s = 0; s < (p->species > 1 ? p->species : 1); s++) {
+        const boids_params q = boids_params_of_species(p, s);
+        step = fmax(step, (q.model == BOIDS_MODEL_VICSEK ? q.speed : q.max_speed) * q.dt);
+    }
     return 64 * (verify_eps_pos(p) + FLT_EPSILON * (step + p->avoid_distance));
 }
 
@@ -182,16 +186,20 @@ static int RULES_FN(band_boid)(const K *k, const boids_params *p, const boids_fl
 
 static void RULES_FN(band_interact)(const boids_params *p, const boids_interact *t,
                                     const boids_flock *f, const boids_flock *ref, verify_amb *amb) {
-    K k;
+    K k, ksp[BOIDS_MAX_SPECIES];
     RULES_FN(rules_table) tab;
     RULES_FN(rules_k_init)(&k, p);
     RULES_FN(rules_k_set_interact)(&k, &tab, t);
     if (!k.tab) return; /* nothing on: no decision of the table's */
+    if (p->species > 1) RULES_FN(rules_k_species)(ksp, &k, p);
     double b = verify_interact_band(p);
     long n = (long)f->n;
 #pragma omp parallel for schedule(dynamic, 64)
-    for (long i = 0; i < n; i++)
-        if (RULES_FN(band_boid)(&k, p, f, ref, (size_t)i, b)) verify_amb_self(&amb[i]);
+    for (long i = 0; i < n; i++) /* each boid with its species' clearance */
+        if (RULES_FN(band_boid)(p->species > 1 ? &ksp[RULES_FN(rules_species_of)(ksp, (size_t)i)]
+                                               : &k,
+                                p, f, ref, (size_t)i, b))
+            verify_amb_self(&amb[i]);
 }
 
 #undef OBST

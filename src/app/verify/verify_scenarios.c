@@ -36,6 +36,59 @@ boids_status verify_params(const verify_opts *o, const char *preset, long count,
     return app_params(&a, p, err);
 }
 
+/* Species (docs/model.md, "Species") on a base of one kind: every constant of a species
+ * differs from the others', and the coupling matrix is not all ones. `species`: the hawks
+ * preset's pattern in the base's units, a twentieth of the flock (at least 2) hawks (species
+ * 1: a third faster, twice the turning force, no alignment or cohesion, coupling 0 to every
+ * kind) that chase the nearest boid of species 0 within 4 vision radii and avoid each other
+ * within 1.6; species 0 flees hawks within 2; and three tenths a second flock (species 2:
+ * 0.7 of the vision, twice the alignment) that weighs species 0 by a half, as species 0
+ * weighs it, ignores the hawks' headings, flees them and avoids species 0 within 0.8 vision
+ * radii. `vicsek-species`: three kinds of a third each with their own speed, noise and
+ * radius, coupled by 0, a half, 1 and 2. A base with species keeps its own. Both with
+ * metric neighbours. */
+static void scenario_species(const char *name, boids_params *p, size_t n) {
+    p->neighbours = BOIDS_NEIGHBOURS_METRIC; /* species work with metric neighbours only */
+    if (p->species > 1) return;
+    const double r = p->vision_radius;
+    for (int s = 0; s < BOIDS_MAX_SPECIES - 1; s++) p->sp[s].count = 0;
+    p->species = 3;
+    boids_species *a = &p->sp[0], *b = &p->sp[1];
+    if (!strcmp(name, "vicsek-species")) {
+        a->count = b->count = (long)(n / 3);
+        a->speed = 2 * p->speed, a->noise = 0.5 * p->noise, a->vision_radius = 1.5 * r;
+        b->speed = 0.5 * p->speed, b->noise = fmin(2 * p->noise, 2 * M_PI);
+        b->vision_radius = 0.6 * r;
+        const double c[3][3] = {{1, 0.5, 0}, {2, 1, 0.5}, {0, 1, 1}};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) p->coupling[i][j] = c[i][j];
+        return;
+    }
+    a->count = (long)(n / 20 > 2 ? n / 20 : 2);
+    b->count = (long)(3 * n / 10);
+    a->max_speed = 4.0 / 3.0 * p->max_speed, a->min_speed = 2.0 / 3.0 * p->max_speed;
+    a->max_force = 2 * p->max_force, a->alignment_weight = a->cohesion_weight = 0;
+    b->vision_radius = 0.7 * r, b->alignment_weight = 2 * p->alignment_weight;
+    b->separation_radius = fmin(p->separation_radius, 0.35 * r);
+    const double c[3][3] = {{1, 0, 0.5}, {0, 0, 0}, {0.5, 0, 1}};
+    /* rule, radius (vision radii) and weight of species i towards species j */
+    const struct {
+        int i, j, rule;
+        double radius, weight;
+    } rules[] = {{1, 0, BOIDS_RULE_CHASE, 4, 2},
+                 {1, 1, BOIDS_RULE_AVOID, 1.6, 1},
+                 {0, 1, BOIDS_RULE_FLEE, 2, 4},
+                 {2, 1, BOIDS_RULE_FLEE, 2, 3},
+                 {2, 0, BOIDS_RULE_AVOID, 0.8, 1}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) p->coupling[i][j] = c[i][j];
+    for (size_t q = 0; q < sizeof rules / sizeof rules[0]; q++) {
+        p->rule[rules[q].i][rules[q].j] = rules[q].rule;
+        p->rule_radius[rules[q].i][rules[q].j] = rules[q].radius * r;
+        p->rule_weight[rules[q].i][rules[q].j] = rules[q].weight;
+    }
+}
+
 /* The parameters of a named scenario from the base ones, and its N (n, changed for n1 and
  * n2); returns the boids it places by hand on top (dense: a cluster, edges: the seams). */
 static size_t scenario_params(const char *name, const boids_params *base, uint64_t seed,
@@ -67,7 +120,9 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
     }
     if (!strcmp(name, "vicsek-walls")) p->boundary = BOIDS_BOUNDARY_WALLS, extra = 16;
     if (!strcmp(name, "vicsek-open")) p->boundary = BOIDS_BOUNDARY_OPEN;
+    if (strstr(name, "species")) scenario_species(name, p, *n);
     if (strstr(name, "topological")) {
+        p->species = 1; /* species work with metric neighbours only */
         p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
         p->k = 7;
         p->k_in_vision = 0;

@@ -87,23 +87,64 @@ static inline R RULES_FN(verify_offset)(const RULES_FN(rules_k) * k, const SNAP 
     return RULES_FN(rules_dot)(d, d);
 }
 
+/* The constants boid i decides with: with species (ks: rules_k_species' sets, NULL for
+ * none), its own species' (rules_species_of), else k. */
+static inline const RULES_FN(rules_k) *
+    RULES_FN(verify_k_of)(const RULES_FN(rules_k) * k, const RULES_FN(rules_k) * ks, size_t i) {
+    return ks ? &ks[RULES_FN(rules_species_of)(ks, i)] : k;
+}
+
 /* The Vicsek heading sum of boid i and its neighbours nb (m, ascending) into out, in index
  * order or reversed, each term as i counts it (vicsek_term: nematic signs it by i's own
- * heading); returns the headings summed. */
+ * heading; with species, another's weighted by i's coupling, rules_sp_vterm); returns the
+ * headings summed. k: i's constants (its species'). */
 static inline long RULES_FN(verify_vicsek_sum)(const RULES_FN(rules_k) * k, const SNAP *s, size_t i,
                                                const size_t *nb, size_t m, int reverse, R out[D]) {
     const size_t q = verify_below(nb, m, i);
     R pos[D], vel[D], ui[D], u[D];
+    long cnt = 0;
     for (int a = 0; a < D; a++) out[a] = ui[a] = 0;
     RULES_FN(verify_boid)(s, i, pos, vel);
     RULES_FN(vicsek_add)(vel, ui);
     for (size_t a = 0; a <= m; a++) {
-        RULES_FN(verify_boid)(s, verify_merged(nb, q, i, reverse ? m - a : a), pos, vel);
+        const size_t j = verify_merged(nb, q, i, reverse ? m - a : a);
+        RULES_FN(verify_boid)(s, j, pos, vel);
         for (int c = 0; c < D; c++) u[c] = 0;
         RULES_FN(vicsek_add)(vel, u);
-        RULES_FN(vicsek_term)(k, ui, u, out);
+        if (k->species > 1 && j != i) {
+            cnt += RULES_FN(rules_sp_vterm)(k, ui, u, RULES_FN(rules_species_of)(k, j), out);
+        } else {
+            RULES_FN(vicsek_term)(k, ui, u, out);
+            cnt++;
+        }
     }
-    return (long)m + 1;
+    return cnt;
+}
+
+/* Boid i's Reynolds acceleration with species (k: its species' constants) into out: every
+ * other boid in index order (or reversed), added to its flocking sums when it is one of the
+ * neighbours nb (m, ascending: those it sees) and to its rules towards the other's species
+ * within their radii (rules_sp_add), as cpu-ref does. */
+static inline void RULES_FN(verify_sp_accel)(const RULES_FN(rules_k) * k, const SNAP *s, size_t i,
+                                             const size_t *nb, size_t m, int reverse, R out[D]) {
+    R pi[D], vi[D], pj[D], vj[D], d[D];
+    RULES_FN(rules_acc) a;
+    RULES_FN(rules_sp_acc) sa;
+    RULES_FN(rules_acc_init)(&a);
+    RULES_FN(rules_sp_acc_init)(&sa);
+    size_t t = reverse ? m : 0; /* the next neighbour of nb in the visiting order */
+    for (size_t q = 0; q < s->n; q++) {
+        const size_t j = reverse ? s->n - 1 - q : q;
+        const int sees = reverse ? t > 0 && nb[t - 1] == j : t < m && nb[t] == j;
+        if (sees) t = reverse ? t - 1 : t + 1;
+        if (j == i) continue;
+        R dist2 = RULES_FN(verify_offset)(k, s, i, j, d);
+        if (!sees && !(dist2 < k->reach2)) continue;
+        RULES_FN(verify_boid)(s, j, pj, vj);
+        RULES_FN(rules_sp_add)(k, &a, &sa, d, dist2, vj, RULES_FN(rules_species_of)(k, j), j, sees);
+    }
+    RULES_FN(verify_boid)(s, i, pi, vi);
+    RULES_FN(rules_sp_accel)(k, &a, &sa, pi, vi, out);
 }
 
 /* Is j (at offset d, |d|^2 = dist2) a candidate neighbour of i with velocity vi (before any
@@ -134,14 +175,18 @@ static inline size_t RULES_FN(verify_gather)(const boids_params *p, const RULES_
     return RULES_FN(verify_selected)(p, nb, sel, m);
 }
 
-/* Boid i's decision with the neighbours nb (m, ascending): the Reynolds acceleration or the
- * Vicsek heading sum into out, summed in index order or reversed (reverse != 0); returns the
- * headings summed (Vicsek) or 0. */
+/* Boid i's decision with the neighbours nb (m, ascending), k its constants (its species'):
+ * the Reynolds acceleration or the Vicsek heading sum into out, summed in index order or
+ * reversed (reverse != 0); returns the headings summed (Vicsek) or 0. */
 static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN(rules_k) * k,
                                            const SNAP *s, size_t i, const size_t *nb, size_t m,
                                            int reverse, R out[D]) {
     if (p->model == BOIDS_MODEL_VICSEK)
         return RULES_FN(verify_vicsek_sum)(k, s, i, nb, m, reverse, out);
+    if (k->species > 1) {
+        RULES_FN(verify_sp_accel)(k, s, i, nb, m, reverse, out);
+        return 0;
+    }
     R pi[D], vi[D], pj[D], vj[D], d[D];
     RULES_FN(rules_acc) a;
     RULES_FN(rules_acc_init)(&a);
@@ -156,8 +201,9 @@ static inline long RULES_FN(verify_decide)(const boids_params *p, const RULES_FN
     return 0;
 }
 
-/* Moves boid i of s with its decision (dec, cnt) into pos and vel; Vicsek noise at step 0 of
- * its stream, as every backend is fresh from an upload. */
+/* Moves boid i of s with its decision (dec, cnt) into pos and vel (k: its constants, its
+ * species' noise and speed); Vicsek noise at step 0 of its stream, as every backend is fresh
+ * from an upload. */
 static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN(rules_k) * k,
                                            const SNAP *s, size_t i, const R dec[D], long cnt,
                                            R pos[D], R vel[D]) {
@@ -165,7 +211,7 @@ static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN
     if (p->model == BOIDS_MODEL_VICSEK) {
         R u1 = (R)boids_noise_u((uint64_t)p->noise_seed, 0, (uint32_t)i);
         R u2 = D == 3 ? (R)boids_noise_u2((uint64_t)p->noise_seed, 0, (uint32_t)i) : 0;
-        RULES_FN(vicsek_update)(k, dec, cnt, u1, u2, (R)p->noise, (R)p->speed, pos, vel);
+        RULES_FN(vicsek_update)(k, dec, cnt, u1, u2, k->noise, k->speed, pos, vel);
     } else {
         RULES_FN(rules_integrate)(k, dec, pos, vel);
     }
@@ -173,7 +219,7 @@ static inline void RULES_FN(verify_update)(const boids_params *p, const RULES_FN
 
 /* The brute-force step of the whole flock `in` into out: the snapshot rounded to R, every boid
  * deciding from it (verify_gather, verify_decide: sums in index order, or reversed with
- * reverse != 0), then moving (verify_update). */
+ * reverse != 0), then moving (verify_update), each with its species' constants. */
 static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boids_interact *t,
                                                const boids_flock *in, int reverse,
                                                boids_flock *out) {
@@ -181,6 +227,9 @@ static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boid
     RULES_FN(rules_table) tab;
     RULES_FN(rules_k_init)(&k, p);
     RULES_FN(rules_k_set_interact)(&k, &tab, t);
+    RULES_FN(rules_k) ksp[BOIDS_MAX_SPECIES];
+    if (p->species > 1) RULES_FN(rules_k_species)(ksp, &k, p);
+    const RULES_FN(rules_k) *ks = p->species > 1 ? ksp : NULL;
     const size_t n = in->n;
     R *buf = malloc(3 * D * n * sizeof(R));
     long *cnt = malloc(n * sizeof(long));
@@ -199,15 +248,17 @@ static inline void RULES_FN(verify_step_flock)(const boids_params *p, const boid
         if (!nb || !sel) abort();
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
-            size_t m = RULES_FN(verify_gather)(p, &k, &s, i, nb, sel);
-            cnt[i] = RULES_FN(verify_decide)(p, &k, &s, i, nb, m, reverse, &dec[D * i]);
+            const RULES_FN(rules_k) *ki = RULES_FN(verify_k_of)(&k, ks, i);
+            size_t m = RULES_FN(verify_gather)(p, ki, &s, i, nb, sel);
+            cnt[i] = RULES_FN(verify_decide)(p, ki, &s, i, nb, m, reverse, &dec[D * i]);
         }
         free(nb);
         free(sel);
     }
     for (size_t i = 0; i < n; i++) {
         R pos[D], vel[D];
-        RULES_FN(verify_update)(p, &k, &s, i, &dec[D * i], cnt[i], pos, vel);
+        RULES_FN(verify_update)
+        (p, RULES_FN(verify_k_of)(&k, ks, i), &s, i, &dec[D * i], cnt[i], pos, vel);
         for (int a = 0; a < D; a++) dst[a][i] = pos[a], dst[3 + a][i] = vel[a];
     }
     free(buf);
