@@ -96,6 +96,11 @@ boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned steps, b
     if (st != BOIDS_OK) return st;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     const int species = p->species > 1; /* its own program: metric neighbours, not fused */
+    if (species && topo)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "gpu: species = %ld with neighbours = topological is not "
+                               "implemented on the gpu backend (cpu and cpu-ref step it)",
+                               p->species);
     if (species && (st = gpu_build_species(g, err))) return st;
     for (unsigned s = 0; s < steps; s++, g->t++) {
         if (s > 0) { /* the noise's step index; gpu_set_params wrote the first */
