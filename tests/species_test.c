@@ -83,14 +83,13 @@ static void test_keys(void) {
     CHECK(boids_species_of(&one, 0) == 0, "with species = 1 every boid is species 0");
 }
 
-/* Two Reynolds boids in the open plane, boid 0 of species 1 (max_speed.1 2, max_force.1 0.5,
- * coupling.1.0 0.5), boid 1 of species 0 (max_speed 1, max_force 0.25), both seeing each other
- * (vision 10), no separation (radius 0): by hand, steer(t) = unit(t) max_speed - v capped at
- * max_force, alignment target the coupled velocity sum, cohesion the coupled offset sum. */
-static void test_reynolds_by_hand(void) {
+/* The Reynolds parameters of the steps by hand: the open plane, vision radius r, no
+ * separation, dt 1; boid 0 of species 1 (max_speed.1 2, max_force.1 0.5, coupling.1.0 0.5),
+ * the others species 0 (max_speed 1, max_force 0.25). */
+static boids_params two_kinds_by_hand(double r) {
     boids_params p = boids_params_default();
     p.boundary = BOIDS_BOUNDARY_OPEN;
-    p.vision_radius = 10;
+    p.vision_radius = r;
     p.separation_radius = 0;
     p.dt = 1;
     p.max_speed = 1;
@@ -100,12 +99,21 @@ static void test_reynolds_by_hand(void) {
     p.sp[0] = (boids_species){.count = 1,
                               .max_speed = 2,
                               .max_force = 0.5,
-                              .vision_radius = 10,
+                              .vision_radius = r,
                               .separation_weight = 1.5,
                               .alignment_weight = 1,
                               .cohesion_weight = 1,
                               .speed = 1};
     p.coupling[1][0] = 0.5;
+    return p;
+}
+
+/* Two Reynolds boids in the open plane, boid 0 of species 1 (max_speed.1 2, max_force.1 0.5,
+ * coupling.1.0 0.5), boid 1 of species 0 (max_speed 1, max_force 0.25), both seeing each other
+ * (vision 10), no separation (radius 0): by hand, steer(t) = unit(t) max_speed - v capped at
+ * max_force, alignment target the coupled velocity sum, cohesion the coupled offset sum. */
+static void test_reynolds_by_hand(void) {
+    boids_params p = two_kinds_by_hand(10);
     boids_flock f;
     alloc(&f, 2);
     f.x[0] = 0, f.y[0] = 0, f.vx[0] = 1, f.vy[0] = 0;
@@ -170,26 +178,9 @@ static void hand_steer(const double t[2], const double v[2], double maxs, double
  * nearest are 1 (at 3) and 2 (at 6, beyond its vision: k_in_vision is off), not 3 (at 8);
  * boid 1's are 0 (at 3, weighted 0) and 2 (at 6.7), not 3 (at 8.5). */
 static void test_topological_by_hand(void) {
-    boids_params p = boids_params_default();
-    p.boundary = BOIDS_BOUNDARY_OPEN;
+    boids_params p = two_kinds_by_hand(5);
     p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
     p.k = 2;
-    p.vision_radius = 5;
-    p.separation_radius = 0;
-    p.dt = 1;
-    p.max_speed = 1;
-    p.min_speed = 0;
-    p.max_force = 0.25;
-    p.species = 2;
-    p.sp[0] = (boids_species){.count = 1,
-                              .max_speed = 2,
-                              .max_force = 0.5,
-                              .vision_radius = 5,
-                              .separation_weight = 1.5,
-                              .alignment_weight = 1,
-                              .cohesion_weight = 1,
-                              .speed = 1};
-    p.coupling[1][0] = 0.5;
     p.coupling[0][1] = 0;
     const double pos[4][2] = {{0, 0}, {3, 0}, {0, 6}, {0, -8}};
     const double vel[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {1, 0}};
