@@ -104,9 +104,8 @@ bool rules_in_fov(vecD d, float d2, vecD v) {
 // nearest (never itself: Vicsek adds it besides the k), and the radius applies only with
 // k_in_vision. src/app/verify_float.c's candidate_f is the same rule in C.
 // rules_neighbour_r2 takes the vision radius squared: with species, the boid's species'
-// (species.glsl, neighbours.comp, select.glsl's k_vision2(), which reads P's in a program
-// that never sets SPC); rules_neighbour, P's, in every other loop, so that a flock without
-// species runs the candidate loop it always ran.
+// (species.glsl, neighbours.comp, and select.glsl after species.glsl); rules_neighbour, P's,
+// in every other loop, so that a flock without species runs the candidate loop it always ran.
 bool rules_neighbour_r2(bool self, vecD d, float d2, vecD v, float vision2) {
     bool vicsek = P.vicsek != 0u;
     if (self) return vicsek;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The rules between species over the grid's candidates (docs/model.md, "Species"), shared by
 // the steers with species (steer_species.comp, metric; steer_topo_species.comp, topological),
-// after the grid and the state.
+// after the grid and the state, and before select.glsl where a program selects.
+
+// select.glsl's k_in_vision radius: the boid's species' (SPC, set before the selection).
+#define TOPO_VISION2 k_vision2()
 
 // The Reynolds sums of the boid in slot i at p moving with v, of species SPC, over the
 // candidates of its cell's block within reach2: each to the rule towards its species within
