@@ -552,9 +552,15 @@ static void test_flee(int threads) {
 
 /* chase: one chaser (species 1, faster: 4 against 3) closes on the nearest prey within 150:
  * after 30 steps it is within a quarter of its start's distance, and nearer than the same
- * chaser without the rule. */
-static void test_chase(int threads) {
+ * chaser without the rule. With topological neighbours (`topo`, k = 7 with k_in_vision) the
+ * rule still acts on every boid within its radius. */
+static void test_chase(int threads, int topo) {
     boids_params p = straight_predators();
+    if (topo) {
+        p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        p.k = 7;
+        p.k_in_vision = 1;
+    }
     set(&p, "species_count.1", "1");
     set(&p, "max_speed.1", "4");
     set(&p, "max_force.1", "0.2");
@@ -571,9 +577,9 @@ static void test_chase(int threads) {
         boids_flock_free(&f);
     }
     CHECK(d[1] < d0 / 4 && d[1] < d[0],
-          "chase (%s): the chaser closed in: %g -> %g "
+          "chase (%s%s): the chaser closed in: %g -> %g "
           "(without the rule %g)",
-          threads ? "cpu" : "cpu-ref", d0, d[1], d[0]);
+          threads ? "cpu" : "cpu-ref", topo ? ", topological" : "", d0, d[1], d[0]);
 }
 
 /* avoid: two flocks of 40 (coupling 0 between them) that avoid each other within 30. The
@@ -626,7 +632,8 @@ int main(void) {
     test_neighbours_by_species();
     for (int threads = 0; threads <= 1; threads++) {
         test_flee(threads);
-        test_chase(threads);
+        test_chase(threads, 0);
+        test_chase(threads, 1);
         test_avoid(threads);
     }
     return CHECK_DONE("species_test");
