@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Debug stage for verification with topological neighbours: the count and set hash of each
-// boid's selection (select.glsl), as neighbours.comp does for metric neighbours.
+// boid's selection (select.glsl), as neighbours.comp does for metric neighbours; with
+// species, by the boid's own species' radius.
 layout(local_size_x = WG) in;
 
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
@@ -12,6 +13,7 @@ void main() {
     if (i >= P.n) return;
     vecD p, v;
     boid_load(i, p, v);
+    if (S.count.x > 1u) SPC = rules_species_of(src_id[i]); // its species' radius
     bool whole = topo_select(i, p, v);
     uvec2 h = uvec2(0u);
     uint a = 0u;

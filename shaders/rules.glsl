@@ -104,8 +104,8 @@ bool rules_in_fov(vecD d, float d2, vecD v) {
 // nearest (never itself: Vicsek adds it besides the k), and the radius applies only with
 // k_in_vision. src/app/verify_float.c's candidate_f is the same rule in C.
 // rules_neighbour_r2 takes the vision radius squared: with species, the boid's species'
-// (steer.glsl's steer_species, neighbours.comp); rules_neighbour, P's, in every other loop, so
-// that a flock without species runs the candidate loop it always ran.
+// (species.glsl, neighbours.comp, and select.glsl after species.glsl); rules_neighbour, P's,
+// in every other loop, so that a flock without species runs the candidate loop it always ran.
 bool rules_neighbour_r2(bool self, vecD d, float d2, vecD v, float vision2) {
     bool vicsek = P.vicsek != 0u;
     if (self) return vicsek;
@@ -737,26 +737,32 @@ SpAcc rules_sp_acc_init() {
     return a;
 }
 
+// rules_sp_see: a neighbour of species sj at offset d (|d|^2 = d2), velocity v2, to the
+// flocking sums, coupled by S.coup[SPC][sj] (separation unweighted, within the species' sep2):
+// rules.h's rules_sp_see. Topological neighbours come here directly, metric ones through
+// rules_sp_add.
+void rules_sp_see(inout Acc a, vecD d, float d2, float sep2, vecD v2, uint sj) {
+    float w = S.coup[SPC][sj];
+    a.n += 1u;
+    precise vecD wv = w * v2;
+    precise vecD wd = w * d;
+    precise vecD mv = a.mv + wv;
+    precise vecD c = a.c + wd;
+    a.mv = mv;
+    a.c = c;
+    if (0.0 < d2 && d2 < sep2) {
+        precise vecD q = d / d2;
+        a.s -= q;
+        a.separated = true;
+    }
+}
+
 // rules_sp_add: the other boid `id` of species sj at offset d (|d|^2 = d2), velocity v2, to
-// the flocking sums (if it sees it, coupled by S.coup[SPC][sj]; separation within the
-// species' sep2) and the rule towards sj.
+// the flocking sums if it sees it (rules_sp_see) and to the rule towards sj within its radius
+// (whatever the neighbour rule: topological steers pass sees false).
 void rules_sp_add(inout Acc a, inout SpAcc s, vecD d, float d2, float sep2, vecD v2, uint sj,
                   uint id, bool sees) {
-    if (sees) {
-        float w = S.coup[SPC][sj];
-        a.n += 1u;
-        precise vecD wv = w * v2;
-        precise vecD wd = w * d;
-        precise vecD mv = a.mv + wv;
-        precise vecD c = a.c + wd;
-        a.mv = mv;
-        a.c = c;
-        if (0.0 < d2 && d2 < sep2) {
-            precise vecD q = d / d2;
-            a.s -= q;
-            a.separated = true;
-        }
-    }
+    if (sees) rules_sp_see(a, d, d2, sep2, v2, sj);
     uint r = S.rule[SPC][sj];
     if (r == 0u || !(d2 < S.rule_r2[SPC][sj])) return;
     if (r == 1u) { // avoid

@@ -3,11 +3,19 @@
 // grid and the state), in the plane and the box: the k nearest candidates of a boid by
 // (float d2, original id), the selection of src/core/cpu_grid.c's topo_select, among the
 // candidates that rules.glsl's rules_neighbour accepts (Reynolds: in the field of view;
-// Vicsek: any boid; with k_in_vision also within the vision radius). The search visits
+// Vicsek: any boid; with k_in_vision also within the vision radius, with species that of the
+// boid's species, SPC). The search visits
 // shells of cells outward (shell r: the cells r apart, Chebyshev over the axes, periodic
 // under wrap; in the plane a ring, the box's layer z = 0) and stops once k are held and the
 // k-th is closer than any unvisited boid can be; otherwise it visits the whole grid
 // (k > N - 1 takes every candidate).
+
+// The vision radius squared of k_in_vision: P's, or with species the boid's species' (SPC),
+// where species.glsl comes first and defines it so (the programs with species); the programs
+// of one species keep the code they always ran.
+#ifndef TOPO_VISION2
+#define TOPO_VISION2 P.vision2
+#endif
 
 // The selection, in (d2, id) order: a bounded per-invocation list of MAX_K entries (the C
 // side refuses k > MAX_K with BOIDS_ERR_LIMIT before dispatching).
@@ -30,7 +38,7 @@ bool topo_enters(uint i, vecD p, vecD v, uint j, out float d2, out uint id) {
     d2 = rules_d2(d);
     id = src_id[j];
     if (best_m == P.k && !cand_before(d2, id, best_m - 1u)) return false;
-    return rules_neighbour(false, d, d2, v);
+    return rules_neighbour_r2(false, d, d2, v, TOPO_VISION2);
 }
 
 // Room for an entering candidate: a new place at the end, or the k-th's (which leaves).

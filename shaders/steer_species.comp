@@ -6,16 +6,16 @@
 layout(local_size_x = WG) in;
 
 // steer.glsl's steer_metric with species: the boid moves by its species' constants (SPC,
-// rules.glsl), its neighbours' couplings and its rules (rules_sp_*), the species of a slot
-// being that of its id (src_id: the global id in tile mode).
+// rules.glsl), its neighbours' couplings and its rules (rules_sp_*, species_scan), the species
+// of a slot being that of its id (src_id: the global id in tile mode).
 vecD steer_species(uint i, inout vecD p, vecD v) {
-    uvec2 r[GRID_RANGES];
-    uint nr = grid_ranges(grid_cell(p), r);
-    bool whole = true;
-    uint q = 0u;
     SPC = rules_species_of(src_id[i]);
     float vision2 = k_vision2(), sep2 = k_sep2();
     if (P.vicsek != 0u) {
+        uvec2 r[GRID_RANGES];
+        uint nr = grid_ranges(grid_cell(p), r);
+        bool whole = true;
+        uint q = 0u;
         precise vecD s = vecD(0.0);
         vecD ui = vicsek_unit(v);
         uint cnt = 0u;
@@ -40,22 +40,7 @@ vecD steer_species(uint i, inout vecD p, vecD v) {
     }
     Acc a = rules_acc_init();
     SpAcc sa = rules_sp_acc_init();
-    float reach2 = S.c[SPC].w;
-    for (; q < nr; q++) {
-        uint j = r[q].x, e = r[q].y;
-        for (; j < e; j++) {
-            if (j == i) continue;
-            Slot o = slot_load(j);
-            vecD d = rules_offset(p, o.p);
-            float d2 = rules_d2(d);
-            if (!(d2 < reach2)) continue;
-            bool sees = rules_neighbour_r2(false, d, d2, v, vision2);
-            uint id = src_id[j];
-            rules_sp_add(a, sa, d, d2, sep2, slot_vel(o, j), rules_species_of(id), id, sees);
-        }
-        if (j < e) whole = false;
-    }
-    report_cut(whole && q >= nr, CUT_METRIC);
+    report_cut(species_scan(i, p, v, S.c[SPC].w, true, vision2, sep2, a, sa), CUT_METRIC);
     return rules_integrate(rules_sp_accel(a, sa, p, v), p, v);
 }
 

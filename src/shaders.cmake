@@ -40,9 +40,11 @@ foreach(dim 2 3)
              state_out.glsl select.glsl)
   # Species (docs/model.md): the steer stage of a flock of several species.
   boids_unit(BOIDS_GPU_UNITS ${dim} steer_species.comp rules.glsl grid.glsl state.glsl
-             state_out.glsl)
+             state_out.glsl species.glsl)
+  boids_unit(BOIDS_GPU_UNITS ${dim} steer_topo_species.comp rules.glsl grid.glsl state.glsl
+             state_out.glsl species.glsl select.glsl)
   boids_unit(BOIDS_GPU_UNITS ${dim} neighbours_topo.comp rules.glsl grid.glsl state.glsl
-             select.glsl)
+             species.glsl select.glsl)
   # A resident tile's passes (src/gpu/resident.c), built by its first tile_start.
   boids_unit(BOIDS_GPU_UNITS ${dim} tile_res.comp state.glsl state_out.glsl)
 endforeach()

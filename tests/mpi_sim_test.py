@@ -10,7 +10,8 @@ usage: mpi_sim_test.py cpu|gpu|faults|menu MPIEXEC BOIDS BOIDS_MPI
   gpu:    the plane and the box on gpu --deterministic (llvmpipe here), K = 2 and 3, the
           tiles resident on the device and (--mpi-window) uploaded every step
   menu:   the Vicsek model's menu on cpu (plane, box) and gpu --deterministic, K = 2 and 3;
-          species (the hawks preset, two Vicsek kinds) on cpu, the hawks on gpu
+          species (the hawks preset, also topological, two Vicsek kinds) on cpu, the hawks
+          on gpu
   faults: refusals (the model, the backend, too many ranks, ranks given other parameters)
           and a killed rank, which ends the job within a minute, leaving no final file
 """
@@ -400,6 +401,10 @@ def menu():
     compare(d, "species cpu vicsek, two kinds uncoupled",
             ["--backend", "cpu", *base, "--set", "species=2", "--set", "species_count.1=1500",
              "--set", "coupling.0.1=0", "--set", "noise.1=0.2", "--set", "speed.1=0.05"], (2,))
+    compare(d, "species cpu hawks, topological k = 7 in vision",
+            ["--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20", "--set",
+             "rule_radius.1.0=100", "--set", "neighbours=topological", "--set", "k=7", "--set",
+             "k_in_vision=1"], (2,))
     probe = run(BOIDS, "sim", "--backend", "gpu", "-n", "10", "--steps", "1")
     if probe.returncode != 0 and FAILURES:
         finish()  # the cpu part failed: that, not the missing context, is the result

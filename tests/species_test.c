@@ -75,22 +75,21 @@ static void test_keys(void) {
           "min_speed.1 above max_speed.1 refused: %s", err.msg);
     set(&p, "min_speed.1", "10");
     set(&p, "neighbours", "topological");
-    CHECK(boids_params_validate(&p, &err) != BOIDS_OK && strstr(err.msg, "topological"),
-          "species with topological neighbours refused: %s", err.msg);
+    CHECK(boids_params_validate(&p, &err) == BOIDS_OK,
+          "species with topological neighbours accepted: %s", err.msg);
     boids_params one = boids_params_default();
     one.species = 1;
     one.sp[0].count = 7;
     CHECK(boids_species_of(&one, 0) == 0, "with species = 1 every boid is species 0");
 }
 
-/* Two Reynolds boids in the open plane, boid 0 of species 1 (max_speed.1 2, max_force.1 0.5,
- * coupling.1.0 0.5), boid 1 of species 0 (max_speed 1, max_force 0.25), both seeing each other
- * (vision 10), no separation (radius 0): by hand, steer(t) = unit(t) max_speed - v capped at
- * max_force, alignment target the coupled velocity sum, cohesion the coupled offset sum. */
-static void test_reynolds_by_hand(void) {
+/* The Reynolds parameters of the steps by hand: the open plane, vision radius r, no
+ * separation, dt 1; boid 0 of species 1 (max_speed.1 2, max_force.1 0.5, coupling.1.0 0.5),
+ * the others species 0 (max_speed 1, max_force 0.25). */
+static boids_params two_kinds_by_hand(double r) {
     boids_params p = boids_params_default();
     p.boundary = BOIDS_BOUNDARY_OPEN;
-    p.vision_radius = 10;
+    p.vision_radius = r;
     p.separation_radius = 0;
     p.dt = 1;
     p.max_speed = 1;
@@ -100,12 +99,21 @@ static void test_reynolds_by_hand(void) {
     p.sp[0] = (boids_species){.count = 1,
                               .max_speed = 2,
                               .max_force = 0.5,
-                              .vision_radius = 10,
+                              .vision_radius = r,
                               .separation_weight = 1.5,
                               .alignment_weight = 1,
                               .cohesion_weight = 1,
                               .speed = 1};
     p.coupling[1][0] = 0.5;
+    return p;
+}
+
+/* Two Reynolds boids in the open plane, boid 0 of species 1 (max_speed.1 2, max_force.1 0.5,
+ * coupling.1.0 0.5), boid 1 of species 0 (max_speed 1, max_force 0.25), both seeing each other
+ * (vision 10), no separation (radius 0): by hand, steer(t) = unit(t) max_speed - v capped at
+ * max_force, alignment target the coupled velocity sum, cohesion the coupled offset sum. */
+static void test_reynolds_by_hand(void) {
+    boids_params p = two_kinds_by_hand(10);
     boids_flock f;
     alloc(&f, 2);
     f.x[0] = 0, f.y[0] = 0, f.vx[0] = 1, f.vy[0] = 0;
@@ -153,6 +161,96 @@ static void test_vicsek_by_hand(void) {
     boids_flock_free(&f);
 }
 
+/* The steering force of the published rule (seed 000's dirigir): towards t at full speed
+ * maxs from velocity v, capped at maxf; computed here, not by rules.h. */
+static void hand_steer(const double t[2], const double v[2], double maxs, double maxf,
+                       double f[2]) {
+    const double m = hypot(t[0], t[1]);
+    for (int c = 0; c < 2; c++) f[c] = t[c] / m * maxs - v[c];
+    const double fm = hypot(f[0], f[1]);
+    if (fm > maxf)
+        for (int c = 0; c < 2; c++) f[c] *= maxf / fm;
+}
+
+/* Topological neighbours with species, k = 2 at any distance, by hand: boid 0 of species 1
+ * (max_speed.1 2, max_force.1 0.5, vision.1 5, coupling.1.0 0.5) and boids 1..3 of species 0
+ * (max_speed 1, max_force 0.25, coupling.0.1 0), open plane, no separation. Boid 0's two
+ * nearest are 1 (at 3) and 2 (at 6, beyond its vision: k_in_vision is off), not 3 (at 8);
+ * boid 1's are 0 (at 3, weighted 0) and 2 (at 6.7), not 3 (at 8.5). */
+static void test_topological_by_hand(void) {
+    boids_params p = two_kinds_by_hand(5);
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    p.k = 2;
+    p.coupling[0][1] = 0;
+    const double pos[4][2] = {{0, 0}, {3, 0}, {0, 6}, {0, -8}};
+    const double vel[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {1, 0}};
+    /* Boid 0: alignment target 0.5 v1 + 0.5 v2, cohesion 0.5 (d1 + d2); boid 1: v2 + 0 v0 and
+     * d2 + 0 d0 (the offsets from boid 1). */
+    const double t[2][2][2] = {{{-0.5, 0.5}, {1.5, 3}}, {{-1, 0}, {-3, 6}}};
+    const double maxs[2] = {2, 1}, maxf[2] = {0.5, 0.25};
+    for (int threads = 0; threads <= 1; threads++) {
+        boids_flock f;
+        alloc(&f, 4);
+        for (size_t i = 0; i < 4; i++)
+            f.x[i] = pos[i][0], f.y[i] = pos[i][1], f.vx[i] = vel[i][0], f.vy[i] = vel[i][1];
+        run_steps(&p, &f, 1, threads);
+        /* cpu computes in float: 1e-6 covers its rounding of these few operations (~1e-7). */
+        const double tol = threads ? 1e-6 : TOL;
+        for (int b = 0; b < 2; b++) {
+            double fa[2], fc[2], v[2];
+            hand_steer(t[b][0], vel[b], maxs[b], maxf[b], fa);
+            hand_steer(t[b][1], vel[b], maxs[b], maxf[b], fc);
+            for (int c = 0; c < 2; c++) v[c] = vel[b][c] + fa[c] + fc[c];
+            CHECK(hypot(v[0], v[1]) < maxs[b], "boid %d stays below its species' speed limit", b);
+            CHECK_NEAR(f.vx[b], v[0], tol, "topological boid %d vx (%s)", b,
+                       threads ? "cpu" : "cpu-ref");
+            CHECK_NEAR(f.vy[b], v[1], tol, "topological boid %d vy (%s)", b,
+                       threads ? "cpu" : "cpu-ref");
+            CHECK_NEAR(f.x[b], pos[b][0] + v[0], tol, "topological boid %d x", b);
+            CHECK_NEAR(f.y[b], pos[b][1] + v[1], tol, "topological boid %d y", b);
+        }
+        boids_flock_free(&f);
+    }
+}
+
+/* Vicsek agents with topological neighbours, k = 2, by hand: agent 0 of species 1 (speed.1
+ * 0.5, coupling.1.0 0.5) heads along u0 + 0.5 u1 + 0.5 u2 (its two nearest; agent 3 at 1.0 is
+ * third); agents 1 and 3 of species 0 (coupling.0.1 0) have agents 0 and 2 as their two
+ * nearest and head along their own heading plus u2's. */
+static void test_vicsek_topological_by_hand(void) {
+    boids_params p = seed003_three_agent_params(); /* open, R 1.1, speed 0.2, no noise */
+    p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+    p.k = 2;
+    p.species = 2;
+    p.sp[0] = (boids_species){.count = 1, .speed = 0.5, .max_speed = 1, .vision_radius = 1.1};
+    p.coupling[1][0] = 0.5;
+    p.coupling[0][1] = 0;
+    const double x[4] = {0, 0.5, 0, -1}, y[4] = {0, 0, 0.8, 0}, a[4] = {0.3, 1.4, -2.0, 2.5};
+    const double sp[4] = {0.5, 0.2, 0.2, 0.2};
+    for (int threads = 0; threads <= 1; threads++) {
+        boids_flock f;
+        alloc(&f, 4);
+        for (size_t i = 0; i < 4; i++)
+            f.x[i] = x[i], f.y[i] = y[i], f.vx[i] = sp[i] * cos(a[i]), f.vy[i] = sp[i] * sin(a[i]);
+        run_steps(&p, &f, 1, threads);
+        /* cpu computes in float: 1e-6 covers its rounding of a few operations (~1e-7). */
+        const double tol = threads ? 1e-6 : TOL;
+        const double h0 = atan2(sin(a[0]) + 0.5 * sin(a[1]) + 0.5 * sin(a[2]),
+                                cos(a[0]) + 0.5 * cos(a[1]) + 0.5 * cos(a[2]));
+        CHECK_NEAR(atan2(f.vy[0], f.vx[0]), h0, tol, "agent 0: u0 + 0.5 (u1 + u2) (%s)",
+                   threads ? "cpu" : "cpu-ref");
+        CHECK_NEAR(hypot(f.vx[0], f.vy[0]), 0.5, tol, "agent 0 at its species' speed");
+        for (int i = 1; i <= 3; i += 2) {
+            const double h = atan2(sin(a[i]) + sin(a[2]), cos(a[i]) + cos(a[2]));
+            CHECK_NEAR(atan2(f.vy[i], f.vx[i]), h, tol, "agent %d: its own and u2, not u0 (%s)", i,
+                       threads ? "cpu" : "cpu-ref");
+        }
+        CHECK_NEAR(f.x[1], x[1] + sp[1] * cos(a[1]), tol,
+                   "positions advance with the old velocity");
+        boids_flock_free(&f);
+    }
+}
+
 /* A flock of p's count from seed. */
 static void flock_of(const boids_params *p, boids_flock *f, uint64_t seed) {
     alloc(f, (size_t)p->count);
@@ -161,7 +259,8 @@ static void flock_of(const boids_params *p, boids_flock *f, uint64_t seed) {
 
 /* Null model: species whose parameters are species 0's, coupled by ones, are one kind: the
  * same bits as species = 1, on cpu-ref and cpu (its scalar species kernel against its SIMD
- * one, which give the same bits), Reynolds and Vicsek. */
+ * one, which give the same bits), Reynolds and Vicsek, metric and topological neighbours (k =
+ * 7; Reynolds at any distance, Vicsek with k_in_vision). */
 static void test_ones_are_one_kind(void) {
     boids_params rey, vic;
     boids_error err;
@@ -170,9 +269,15 @@ static void test_ones_are_one_kind(void) {
     vic.count = 300;
     vic.noise_seed = 5;
     const boids_params *models[2] = {&rey, &vic};
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < 4; m++)
         for (int threads = 0; threads <= 2; threads += 2) {
-            boids_params one = *models[m], two = one;
+            boids_params one = *models[m % 2];
+            if (m >= 2) {
+                one.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+                one.k = 7;
+                one.k_in_vision = m == 3;
+            }
+            boids_params two = one;
             set(&two, "species", "3");
             set(&two, "species_count.1", "17");
             set(&two, "species_count.2", "30");
@@ -181,8 +286,9 @@ static void test_ones_are_one_kind(void) {
             copy(&b, &a);
             run_steps(&one, &a, 30, threads);
             run_steps(&two, &b, 30, threads);
-            CHECK(same_bits(&a, &b), "%s on %s: three species like one kind are one kind",
-                  m ? "vicsek" : "reynolds", threads ? "cpu" : "cpu-ref");
+            CHECK(same_bits(&a, &b), "%s%s on %s: three species like one kind are one kind",
+                  m % 2 ? "vicsek" : "reynolds", m >= 2 ? " topological" : "",
+                  threads ? "cpu" : "cpu-ref");
             boids_flock_free(&a);
             boids_flock_free(&b);
         }
@@ -273,7 +379,9 @@ static void run_ref(const boids_params *p, boids_flock *f, unsigned steps, int t
 
 static void test_determinism(void) {
     boids_params p = hawks_params();
-    for (int backend = 0; backend < 2; backend++) {
+    for (int run = 0; run < 4; run++) {
+        const int backend = run % 2;
+        p.neighbours = run < 2 ? BOIDS_NEIGHBOURS_METRIC : BOIDS_NEIGHBOURS_TOPOLOGICAL;
         boids_flock a, b;
         p.count = backend ? 2500 : 200; /* cpu threads only above 2048 boids */
         flock_of(&p, &a, 9);
@@ -285,8 +393,9 @@ static void test_determinism(void) {
             run_ref(&p, &a, 20, 1);
             run_ref(&p, &b, 20, 2);
         }
-        CHECK(same_bits(&a, &b), "%s: same seed, same bits",
-              backend ? "cpu, 1 and 2 threads" : "cpu-ref, 1 and 2 threads");
+        CHECK(same_bits(&a, &b), "%s, %s: same seed, same bits",
+              backend ? "cpu, 1 and 2 threads" : "cpu-ref, 1 and 2 threads",
+              run < 2 ? "metric" : "topological");
         boids_flock_free(&a);
         boids_flock_free(&b);
     }
@@ -297,10 +406,16 @@ static void test_determinism(void) {
  * a radius but with a chance of about 1e-4: tests/dim3_test.c's argument), and more of them
  * for species 1's boids than species 0's. */
 static void test_neighbours_by_species(void) {
-    for (int model = 0; model < 2; model++) {
+    for (int run = 0; run < 4; run++) {
+        const int model = run % 2;
         boids_params p = hawks_params();
         p.model = model;
         p.sp[0].vision_radius = 120;
+        if (run >= 2) { /* the k = 12 nearest within its species' radius: some 4 within 50 */
+            p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+            p.k = 12;
+            p.k_in_vision = 1;
+        }
         boids_flock f;
         flock_of(&p, &f, 6);
         boids_error err;
@@ -311,19 +426,19 @@ static void test_neighbours_by_species(void) {
         CHECK(boids_backend_neighbours(r, &p, cnt, h, &err) == BOIDS_OK, "%s", err.msg);
         double mean[2] = {0, 0};
         for (size_t i = 0; i < f.n; i++) mean[i >= 3] += cnt[i] / (i >= 3 ? 77.0 : 3.0);
-        CHECK(mean[0] > 2 * mean[1], "%s: species 1 (R 120) sees more: %g against %g",
-              model ? "vicsek" : "reynolds", mean[0], mean[1]);
+        CHECK(mean[0] > 2 * mean[1], "%s%s: species 1 (R 120) sees more: %g against %g",
+              model ? "vicsek" : "reynolds", run >= 2 ? " topological" : "", mean[0], mean[1]);
         size_t diffs = compare_neighbour_sets(r, c, &p, f.n, &err);
-        CHECK(diffs == 0, "%s: %zu neighbour sets differ between cpu and cpu-ref",
-              model ? "vicsek" : "reynolds", diffs);
+        CHECK(diffs == 0, "%s%s: %zu neighbour sets differ between cpu and cpu-ref",
+              model ? "vicsek" : "reynolds", run >= 2 ? " topological" : "", diffs);
         boids_backend_destroy(r), boids_backend_destroy(c);
         boids_flock_free(&f);
     }
 }
 
-/* cpu against cpu-ref after one step of the hawks, within float rounding. */
-static void test_cpu_matches_cpu_ref(void) {
-    boids_params p = hawks_params();
+/* cpu against cpu-ref after one step of p, within float rounding. */
+static void test_cpu_matches_cpu_ref_of(const boids_params *pp, int run) {
+    boids_params p = *pp;
     boids_flock a, b;
     flock_of(&p, &a, 4);
     copy(&b, &a);
@@ -334,9 +449,28 @@ static void test_cpu_matches_cpu_ref(void) {
         worst = fmax(worst, fabs(a.x[i] - b.x[i]) + fabs(a.y[i] - b.y[i]));
         worst = fmax(worst, fabs(a.vx[i] - b.vx[i]) + fabs(a.vy[i] - b.vy[i]));
     }
-    CHECK(worst < 1e-4, "cpu within float rounding of cpu-ref after one step: %g", worst);
+    CHECK(worst < 1e-4, "cpu within float rounding of cpu-ref after one step (%s): %g",
+          run == 0   ? "metric"
+          : run == 1 ? "topological"
+                     : "vicsek topological",
+          worst);
     boids_flock_free(&a);
     boids_flock_free(&b);
+}
+
+/* cpu against cpu-ref after one step of the hawks, within float rounding: metric, and
+ * topological (k = 7 at any distance; cpu sums the selection nearest first, cpu-ref in id
+ * order: the same rounding bound), Reynolds and (two Vicsek kinds, coupled by 0.5) Vicsek. */
+static void test_cpu_matches_cpu_ref(void) {
+    for (int run = 0; run < 3; run++) {
+        boids_params p = hawks_params();
+        if (run >= 1) p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        if (run == 2) {
+            p.model = BOIDS_MODEL_VICSEK;
+            p.coupling[0][1] = p.coupling[1][0] = 0.5;
+        }
+        test_cpu_matches_cpu_ref_of(&p, run);
+    }
 }
 
 /* Periodic distance in the classic world (400 x 400). */
@@ -418,9 +552,15 @@ static void test_flee(int threads) {
 
 /* chase: one chaser (species 1, faster: 4 against 3) closes on the nearest prey within 150:
  * after 30 steps it is within a quarter of its start's distance, and nearer than the same
- * chaser without the rule. */
-static void test_chase(int threads) {
+ * chaser without the rule. With topological neighbours (`topo`, k = 7 with k_in_vision) the
+ * rule still acts on every boid within its radius. */
+static void test_chase(int threads, int topo) {
     boids_params p = straight_predators();
+    if (topo) {
+        p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        p.k = 7;
+        p.k_in_vision = 1;
+    }
     set(&p, "species_count.1", "1");
     set(&p, "max_speed.1", "4");
     set(&p, "max_force.1", "0.2");
@@ -437,9 +577,9 @@ static void test_chase(int threads) {
         boids_flock_free(&f);
     }
     CHECK(d[1] < d0 / 4 && d[1] < d[0],
-          "chase (%s): the chaser closed in: %g -> %g "
+          "chase (%s%s): the chaser closed in: %g -> %g "
           "(without the rule %g)",
-          threads ? "cpu" : "cpu-ref", d0, d[1], d[0]);
+          threads ? "cpu" : "cpu-ref", topo ? ", topological" : "", d0, d[1], d[0]);
 }
 
 /* avoid: two flocks of 40 (coupling 0 between them) that avoid each other within 30. The
@@ -522,6 +662,8 @@ int main(void) {
     test_keys();
     test_reynolds_by_hand();
     test_vicsek_by_hand();
+    test_topological_by_hand();
+    test_vicsek_topological_by_hand();
     test_ones_are_one_kind();
     test_zero_coupling_keeps_kinds_apart();
     test_determinism();
@@ -529,7 +671,8 @@ int main(void) {
     test_neighbours_by_species();
     for (int threads = 0; threads <= 1; threads++) {
         test_flee(threads);
-        test_chase(threads);
+        test_chase(threads, 0);
+        test_chase(threads, 1);
         test_avoid(threads);
     }
     return CHECK_DONE("species_test");

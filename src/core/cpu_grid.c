@@ -605,15 +605,15 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
             for (uint32_t i = b0; i < b1; i++) {
                 uint32_t n = 0;
                 uint64_t h = 0;
+                const grid_k *ki =
+                    p->species > 1 ? &ks[RULES_FN(rules_species_of)(ks, s.id[i])] : &k;
                 if (topo) {
-                    q.i = i;
+                    q.i = i, q.k = ki;
                     RULES_FN(grid_topo_select)(&q, &g, start, kc);
                     for (uint32_t a = 0; a < q.m; a++)
                         h += boids_neighbour_set_hash((uint32_t)q.best[a].id);
                     n = q.m;
                 } else {
-                    const grid_k *ki =
-                        p->species > 1 ? &ks[RULES_FN(rules_species_of)(ks, s.id[i])] : &k;
                     float x[D], v[D];
                     state_get(&s, i, x, v);
                     for (int w = 0; w < nr; w++)

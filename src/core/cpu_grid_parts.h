@@ -6,8 +6,8 @@
  * -m flags. cpu_grid_resident.c, the resident tile, comes after the backend whose struct and
  * state buffers it uses, and holds the backend's table of operations. */
 #include "cpu_grid_build.c"
-#include "cpu_grid_topo.c"
 #include "cpu_grid_species.c"
+#include "cpu_grid_topo.c"
 #include "cpu_grid.c"
 #include "cpu_grid_resident.c"
 #include "cpu_grid_hooks.c"

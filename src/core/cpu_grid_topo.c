@@ -132,7 +132,8 @@ void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
 
 /* Topological neighbours, either model: select, then sum over the selection in its
  * (dist2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
- * others untouched. In tile mode the selection's ties
+ * others untouched. With species each boid selects by its species' constants and steers by
+ * species_topo (cpu_grid_species.c). In tile mode the selection's ties
  * go by the global ids (topo_q.gid). */
 void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
                                size_t nc, cand *buf, int threads) {
@@ -145,6 +146,8 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t
     const uint32_t t = x->t, kmax = (uint32_t)p->k;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const long chunk = (long)cell_chunk(nc - c0, threads);
+    grid_k ks[BOIDS_MAX_SPECIES]; /* species: each boid selects and moves by its own */
+    if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         topo_q q = {
@@ -156,6 +159,13 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t
             cell_coords(g, cell, kc);
             for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
                 q.i = i;
+                if (p->species > 1) {
+                    const uint32_t id = gid ? gid[snap.id[i]] : snap.id[i];
+                    q.k = &ks[RULES_FN(rules_species_of)(ks, id)];
+                    RULES_FN(grid_topo_select)(&q, g, start, kc);
+                    species_topo(x, q.k, g, start, kc, i, q.best, q.m);
+                    continue;
+                }
                 RULES_FN(grid_topo_select)(&q, g, start, kc);
                 if (vicsek) {
                     float s[D], ui[D], uj[D]; /* itself, then the k */

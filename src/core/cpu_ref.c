@@ -238,27 +238,39 @@ static size_t RULES_FN(topo_gather)(const REF *c, const K *k, const boids_params
     return m;
 }
 
-/* Boid i's acceleration with species (metric neighbours): the others within its species'
- * reach in index order, each added to its flocking sums if it sees it and to its rules
- * (rules_sp_add). */
-static void RULES_FN(reynolds_boid_sp)(REF *c, const boids_params *p, size_t i, BLOCKT *b) {
+/* Boid i's acceleration with species: its flocking sums over its neighbours in index order,
+ * each weighted by its coupling (metric: the others within its species' vision and field of
+ * view, rules_sp_add; topological: the k nearest of any species, topo_gather by its species'
+ * radius, rules_sp_see), and its rules over the others within their radii, in index order,
+ * whatever the neighbour rule (rules_sp_add). */
+static void RULES_FN(reynolds_boid_sp)(REF *c, const boids_params *p, size_t i, size_t *nb,
+                                       RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     const boids_flock *f = &c->state;
     const K *k = &c->ks[RULES_FN(rules_species_of)(c->ks, i)];
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     double pi[D], vi[D], pj[D], vj[D], d[D];
-    (void)p;
     RULES_FN(boid)(f, i, pi, vi);
     RULES_FN(rules_acc) a;
     RULES_FN(rules_sp_acc) sa;
     RULES_FN(rules_acc_init)(&a);
     RULES_FN(rules_sp_acc_init)(&sa);
-    for (size_t j0 = 0; j0 < f->n; j0 += BLOCK) {
-        size_t h =
-            RULES_FN(scan)(c, k, i, j0, RULES_FN(block_len)(f->n, j0), KEEP_LT, k->reach2, b);
+    if (topo) {
+        size_t m = RULES_FN(topo_gather)(c, k, p, i, nb, sel, b);
+        for (size_t q = 0; q < m; q++) {
+            RULES_FN(boid)(f, nb[q], pj, vj);
+            RULES_FN(rules_offset)(k, pi, pj, d);
+            RULES_FN(rules_sp_see)
+            (k, &a, d, RULES_FN(rules_dot)(d, d), vj, RULES_FN(rules_species_of)(k, nb[q]));
+        }
+    }
+    const double reach2 = topo ? RULES_FN(rules_sp_rule_reach2)(k) : k->reach2;
+    for (size_t j0 = 0; reach2 > 0 && j0 < f->n; j0 += BLOCK) {
+        size_t h = RULES_FN(scan)(c, k, i, j0, RULES_FN(block_len)(f->n, j0), KEEP_LT, reach2, b);
         for (size_t q = 0; q < h; q++) {
             unsigned s = b->hit[q];
             if (j0 + s == i) continue;
             const double dist2 = b->dist2[s];
-            int sees = dist2 < k->vision2 && RULES_FN(block_fov)(k, b, s, vi);
+            int sees = !topo && dist2 < k->vision2 && RULES_FN(block_fov)(k, b, s, vi);
             RULES_FN(boid)(f, j0 + s, pj, vj);
             for (int x = 0; x < D; x++) d[x] = b->d[x][s];
             RULES_FN(rules_sp_add)
@@ -272,7 +284,7 @@ static void RULES_FN(reynolds_boid_sp)(REF *c, const boids_params *p, size_t i, 
 static void RULES_FN(reynolds_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
                                     RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     if (c->ks) {
-        RULES_FN(reynolds_boid_sp)(c, p, i, b);
+        RULES_FN(reynolds_boid_sp)(c, p, i, nb, sel, b);
         return;
     }
     const boids_flock *f = &c->state;
@@ -309,25 +321,38 @@ static void RULES_FN(ref_term)(const REF *c, const K *k, size_t i, size_t j, dou
     RULES_FN(vicsek_term)(k, &c->u[D * i], &c->u[D * j], s); /* nematic: signed by i's own */
 }
 
-/* Agent i's heading sum and count with species (metric neighbours): its species' radius,
- * each other's heading weighted by the coupling (rules_sp_vterm), its own by 1, in index
+/* Adds agent j's heading, weighted by the coupling (rules_sp_vterm), to agent i's sum s, its
+ * own term first when j is the first above i (*self); returns 1 if it counts. */
+static long RULES_FN(vicsek_sp_term)(const REF *c, const K *k, size_t i, size_t j, double s[D],
+                                     int *self) {
+    if (!*self && j > i) {
+        RULES_FN(ref_term)(c, k, i, i, s);
+        *self = 1;
+    }
+    return RULES_FN(rules_sp_vterm)(k, &c->u[D * i], &c->u[D * j], RULES_FN(rules_species_of)(k, j),
+                                    s);
+}
+
+/* Agent i's heading sum and count with species: its neighbours (metric: within its species'
+ * radius; topological: the k nearest of any species, by its species' radius with
+ * k_in_vision), each other's heading weighted by the coupling, its own by 1, in index
  * order. */
-static void RULES_FN(vicsek_boid_sp)(REF *c, size_t i, BLOCKT *b) {
+static void RULES_FN(vicsek_boid_sp)(REF *c, const boids_params *p, size_t i, size_t *nb,
+                                     RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     double *s = &c->acc[D * i];
     const K *k = &c->ks[RULES_FN(rules_species_of)(c->ks, i)];
     for (int a = 0; a < D; a++) s[a] = 0;
     long count = 1;
     int self = 0;
-    for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
-        size_t m = RULES_FN(metric_block)(c, k, 1, i, j0, RULES_FN(block_len)(c->state.n, j0), b);
-        for (size_t q = 0; q < m; q++) {
-            const size_t j = j0 + b->hit[q];
-            if (!self && j > i) {
-                RULES_FN(ref_term)(c, k, i, i, s);
-                self = 1;
-            }
-            count += RULES_FN(rules_sp_vterm)(k, &c->u[D * i], &c->u[D * j],
-                                              RULES_FN(rules_species_of)(k, j), s);
+    if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
+        size_t m = RULES_FN(topo_gather)(c, k, p, i, nb, sel, b);
+        for (size_t q = 0; q < m; q++) count += RULES_FN(vicsek_sp_term)(c, k, i, nb[q], s, &self);
+    } else {
+        for (size_t j0 = 0; j0 < c->state.n; j0 += BLOCK) {
+            size_t m =
+                RULES_FN(metric_block)(c, k, 1, i, j0, RULES_FN(block_len)(c->state.n, j0), b);
+            for (size_t q = 0; q < m; q++)
+                count += RULES_FN(vicsek_sp_term)(c, k, i, j0 + b->hit[q], s, &self);
         }
     }
     if (!self) RULES_FN(ref_term)(c, k, i, i, s);
@@ -339,7 +364,7 @@ static void RULES_FN(vicsek_boid_sp)(REF *c, size_t i, BLOCKT *b) {
 static void RULES_FN(vicsek_boid)(REF *c, const K *k, const boids_params *p, size_t i, size_t *nb,
                                   RULES_FN(rules_nearest) * sel, BLOCKT *b) {
     if (c->ks) {
-        RULES_FN(vicsek_boid_sp)(c, i, b);
+        RULES_FN(vicsek_boid_sp)(c, p, i, nb, sel, b);
         return;
     }
     double *s = &c->acc[D * i];

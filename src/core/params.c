@@ -498,11 +498,6 @@ boids_status boids_params_validate(const boids_params *p, boids_error *err) {
                                    s, q->separation_radius, s, q->vision_radius);
         fastest = fmax(fastest, p->model == BOIDS_MODEL_VICSEK ? q->speed : q->max_speed);
     }
-    if (p->species > 1 && p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "parameters: species = %ld works with metric neighbours only "
-                               "(neighbours = topological is not implemented for species)",
-                               p->species);
     double side = p->width < p->height ? p->width : p->height;
     if (p->dim == 3 && p->depth < side) side = p->depth;
     double step = fastest * p->dt;

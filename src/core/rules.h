@@ -1091,24 +1091,33 @@ static inline void RULES_FN(rules_sp_acc_init)(RULES_FN(rules_sp_acc) * a) {
     }
 }
 
+/* Adds a neighbour of species sj at offset d, |d|^2 = d2, with velocity v2, to the flocking
+ * sums a of a boid whose species' constants are k: its velocity and offset weighted by the
+ * coupling k->coup[sj] (separation unweighted: the kinds keep their distance). With a coupling
+ * of 1 the sums are rules_acc_add's bit for bit. Metric neighbours come through rules_sp_add,
+ * topological ones (the k nearest, any species) directly. */
+static inline void RULES_FN(rules_sp_see)(const RULES_FN(rules_k) * k, RULES_FN(rules_acc) * a,
+                                          const R d[RULES_DIM], R d2, const R v2[RULES_DIM],
+                                          int sj) {
+    const R w = k->coup[sj];
+    a->n += 1;
+    for (int c = 0; c < RULES_DIM; c++) a->mv[c] += w * v2[c];
+    for (int c = 0; c < RULES_DIM; c++) a->off[c] += w * d[c];
+    if (0 < d2 && d2 < k->sep2) {
+        for (int c = 0; c < RULES_DIM; c++) a->sep[c] -= d[c] / d2;
+        a->separated = 1;
+    }
+}
+
 /* Adds the other boid `id` of species sj at offset d, |d|^2 = d2, with velocity v2, to the
- * sums of a boid whose species' constants are k: to its flocking sums a and s when it sees
- * it (`sees`: rules_sees), its velocity and offset weighted by the coupling k->coup[sj]
- * (separation unweighted: the kinds keep their distance), and to the rule towards sj within
- * that rule's radius. With a coupling of 1 the sums are rules_acc_add's bit for bit. */
+ * sums of a boid whose species' constants are k: to its flocking sums a when it sees it
+ * (`sees`: rules_sees; rules_sp_see), and to the rule towards sj within that rule's radius
+ * (whatever the neighbour rule: with topological neighbours, sees is 0 and the k nearest
+ * come through rules_sp_see). */
 static inline void RULES_FN(rules_sp_add)(const RULES_FN(rules_k) * k, RULES_FN(rules_acc) * a,
                                           RULES_FN(rules_sp_acc) * s, const R d[RULES_DIM], R d2,
                                           const R v2[RULES_DIM], int sj, uint64_t id, int sees) {
-    if (sees) {
-        const R w = k->coup[sj];
-        a->n += 1;
-        for (int c = 0; c < RULES_DIM; c++) a->mv[c] += w * v2[c];
-        for (int c = 0; c < RULES_DIM; c++) a->off[c] += w * d[c];
-        if (0 < d2 && d2 < k->sep2) {
-            for (int c = 0; c < RULES_DIM; c++) a->sep[c] -= d[c] / d2;
-            a->separated = 1;
-        }
-    }
+    if (sees) RULES_FN(rules_sp_see)(k, a, d, d2, v2, sj);
     const int r = k->rule[sj];
     if (r == BOIDS_RULE_NONE || !(d2 < k->rule_r2[sj])) return;
     if (r == BOIDS_RULE_AVOID) {
@@ -1124,6 +1133,15 @@ static inline void RULES_FN(rules_sp_add)(const RULES_FN(rules_k) * k, RULES_FN(
         s->best_id[sj] = id;
     }
     s->hit[sj] = 1;
+}
+
+/* The largest squared radius of the rules of the species of k towards any species (0: it
+ * has none), the reach of its rules alone (topological neighbours: the rules' candidates). */
+static inline R RULES_FN(rules_sp_rule_reach2)(const RULES_FN(rules_k) * k) {
+    R r2 = 0;
+    for (int j = 0; j < k->species; j++)
+        if (k->rule[j] != BOIDS_RULE_NONE && k->rule_r2[j] > r2) r2 = k->rule_r2[j];
+    return r2;
 }
 
 /* rules_accel of a boid of the species of k, then the rules towards each species in species

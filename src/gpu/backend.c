@@ -13,14 +13,24 @@
 /* The shader unit of each program, compiled for the flock's dimension; which files compose it
  * is src/shaders.cmake's. The fused variant runs in 2-D only. */
 static const char *const prog_files[NPROG] = {
-    "count.comp",       "scan.comp",         "scan_add.comp",
-    "scatter.comp",     "sort.comp",         "steer.comp",
-    "neighbours.comp",  "steer_topo.comp",   "neighbours_topo.comp",
-    "steer_fused.comp", "steer_species.comp"};
+    "count.comp",       "scan.comp",          "scan_add.comp",
+    "scatter.comp",     "sort.comp",          "steer.comp",
+    "neighbours.comp",  "steer_topo.comp",    "neighbours_topo.comp",
+    "steer_fused.comp", "steer_species.comp", "steer_topo_species.comp"};
 /* The programs tile mode builds again with TILE (the others it shares, or does not run: the
  * fused variant and the verification's neighbour queries). */
-static const int prog_tiled[NPROG] = {[P_COUNT] = 1, [P_SCATTER] = 1,    [P_SORT] = 1,
-                                      [P_STEER] = 1, [P_STEER_TOPO] = 1, [P_STEER_SPECIES] = 1};
+static const int prog_tiled[NPROG] = {[P_COUNT] = 1,
+                                      [P_SCATTER] = 1,
+                                      [P_SORT] = 1,
+                                      [P_STEER] = 1,
+                                      [P_STEER_TOPO] = 1,
+                                      [P_STEER_SPECIES] = 1,
+                                      [P_STEER_TOPO_SPECIES] = 1};
+
+/* The programs built on demand, by the first step with species (gpu_build_species). */
+static int prog_species(int i) {
+    return i == P_STEER_SPECIES || i == P_STEER_TOPO_SPECIES;
+}
 
 boids_status gpu_build_program(const char *file, int dim, GLuint *out, boids_error *err) {
     GLuint sh;
@@ -49,21 +59,19 @@ GLuint gpu_prog(const gpu_backend *g, int i) {
 boids_status gpu_build_tiled(gpu_backend *g, boids_error *err) {
     boids_status st;
     for (int i = 0; i < NPROG; i++)
-        if (prog_tiled[i] && !g->tprog[i] && i != P_STEER_SPECIES &&
+        if (prog_tiled[i] && !g->tprog[i] && !prog_species(i) &&
             (st = gpu_build_program(prog_files[i], (g->base.dim == 3 ? 3 : 2) | BOIDS_GPU_TILE,
                                     &g->tprog[i], err)))
             return st;
     return g->opt.check ? gpu_check_blocks(g->tprog[P_STEER], g->ubo_size, 0, err) : BOIDS_OK;
 }
 
-boids_status gpu_build_species(gpu_backend *g, boids_error *err) {
-    const int dim = g->base.dim == 3 ? 3 : 2;
+boids_status gpu_build_species(gpu_backend *g, int topo, boids_error *err) {
+    const int dim = g->base.dim == 3 ? 3 : 2, i = topo ? P_STEER_TOPO_SPECIES : P_STEER_SPECIES;
     boids_status st = BOIDS_OK;
-    if (!g->prog[P_STEER_SPECIES])
-        st = gpu_build_program(prog_files[P_STEER_SPECIES], dim, &g->prog[P_STEER_SPECIES], err);
-    if (!st && g->tiled && !g->tprog[P_STEER_SPECIES])
-        st = gpu_build_program(prog_files[P_STEER_SPECIES], dim | BOIDS_GPU_TILE,
-                               &g->tprog[P_STEER_SPECIES], err);
+    if (!g->prog[i]) st = gpu_build_program(prog_files[i], dim, &g->prog[i], err);
+    if (!st && g->tiled && !g->tprog[i])
+        st = gpu_build_program(prog_files[i], dim | BOIDS_GPU_TILE, &g->tprog[i], err);
     return st;
 }
 
@@ -201,8 +209,7 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
 
     if ((st = check_variant(g, err))) goto fail;
     for (int i = 0; i < NPROG; i++)
-        if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) &&
-            i != P_STEER_SPECIES &&
+        if ((i != P_STEER_FUSED || g->opt.variant == BOIDS_GPU_VARIANT_FUSED) && !prog_species(i) &&
             (st = gpu_build_program(prog_files[i], g->base.dim == 3 ? 3 : 2, &g->prog[i], err)))
             goto fail;
     g->ubo_size = (GLsizeiptr)((sizeof(boids_gpu_params) + 15) / 16 * 16);

@@ -67,8 +67,9 @@ enum {
     P_NEIGHBOURS,
     P_STEER_TOPO,
     P_NEIGHBOURS_TOPO,
-    P_STEER_FUSED,   /* built for the fused variant only (ten storage blocks) */
-    P_STEER_SPECIES, /* built by the first step with species (gpu_build_species) */
+    P_STEER_FUSED,        /* built for the fused variant only (ten storage blocks) */
+    P_STEER_SPECIES,      /* built by the first step with species (gpu_build_species) */
+    P_STEER_TOPO_SPECIES, /* likewise, with topological neighbours */
     NPROG
 };
 
@@ -170,9 +171,9 @@ boids_status gpu_check_count(size_t n, boids_error *err);
 /* Uploads the interaction table of p's world when it changed, and binds its block. */
 void gpu_set_interact(gpu_backend *g, const boids_params *p);
 
-/* Builds the species' steer program (and in tile mode its TILE twin) if not yet built.
- * (backend.c) */
-boids_status gpu_build_species(gpu_backend *g, boids_error *err);
+/* Builds the species' steer program of the neighbour rule (topo: the topological one; in
+ * tile mode also its TILE twin) if not yet built. (backend.c) */
+boids_status gpu_build_species(gpu_backend *g, int topo, boids_error *err);
 
 /* Uploads the species block (boids_gpu_species) of p and binds it. (blocks.c) */
 void gpu_set_species(gpu_backend *g, const boids_params *p);

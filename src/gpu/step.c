@@ -95,8 +95,8 @@ boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned steps, b
     boids_status st = gpu_set_params(g, p, err);
     if (st != BOIDS_OK) return st;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
-    const int species = p->species > 1; /* its own program: metric neighbours, not fused */
-    if (species && (st = gpu_build_species(g, err))) return st;
+    const int species = p->species > 1; /* its own programs (either neighbours), not fused */
+    if (species && (st = gpu_build_species(g, topo, err))) return st;
     for (unsigned s = 0; s < steps; s++, g->t++) {
         if (s > 0) { /* the noise's step index; gpu_set_params wrote the first */
             glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
@@ -120,10 +120,11 @@ boids_status gpu_step(boids_backend *b, const boids_params *p, unsigned steps, b
             gpu_ssbo(BOIDS_GPU_B_NEXT_RANK, g->rank);
             gpu_ssbo_range(BOIDS_GPU_B_NEXT_COUNTS, g->counts, 0, g->ncells + 1);
         }
-        gpu_dispatch_boids(g, gpu_prog(g, fused     ? P_STEER_FUSED
-                                          : species ? P_STEER_SPECIES
-                                          : topo    ? P_STEER_TOPO
-                                                    : P_STEER));
+        gpu_dispatch_boids(g,
+                           gpu_prog(g, fused     ? P_STEER_FUSED
+                                       : species ? (topo ? P_STEER_TOPO_SPECIES : P_STEER_SPECIES)
+                                       : topo    ? P_STEER_TOPO
+                                                 : P_STEER));
         if ((st = gpu_stage_end(g, BOIDS_GPU_STAGE_STEER, err))) return st;
         g->primed = fused;
         collect_timing(g);

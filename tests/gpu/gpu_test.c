@@ -461,16 +461,23 @@ static void test_upload_any_n_id_order(int dim) {
 
 /* Species (docs/model.md, "Species"): three kinds of Reynolds boids with their own speeds,
  * radii and weights, couplings and every rule between species (chase, flee, avoid), and
- * three Vicsek kinds with their own speed, radius and noise and couplings of 0, 0.5 and 2;
- * one step against cpu-ref in both modes. The bound is the float CPU path's own error
+ * three Vicsek kinds with their own speed, radius and noise and couplings of 0, 0.5 and 2,
+ * with metric and with topological neighbours (k = 7); one step against cpu-ref in both
+ * modes, and deterministic mode's repeat. The bound is the float CPU path's own error
  * against cpu-ref on the same step, times 4, and at least test_against_ref's 1e-3 (its
  * reason): float rounding of the same sums, coupled by a factor each, is what both paths
  * carry (`boids verify` calibrates its tolerance so); the avoid rule's -d / |d|^2 of a close
  * pair amplifies it to about 1e-3 in the plane. */
 static void test_species(int dim) {
-    for (int model = 0; model < 2; model++) {
+    for (int pass = 0; pass < 4; pass++) {
+        const int model = pass % 2, topo = pass / 2;
         boids_params p = world_params(dim, dim == 2 ? 1000 : 400, BOIDS_BOUNDARY_WRAP);
         p.model = model, p.noise = 0.5, p.speed = 150, p.fov = 270;
+        if (topo) { /* the k nearest: Reynolds at any distance, Vicsek by its species' radius */
+            p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+            p.k = 7;
+            p.k_in_vision = model;
+        }
         p.species = 3;
         p.sp[0] = (boids_species){.count = 40,
                                   .speed = 200,
@@ -494,8 +501,8 @@ static void test_species(int dim) {
          * test_against_ref. */
         for (int det = 0; det < 2; det++) {
             size_t nd = neighbour_diffs(&f, &p, det);
-            CHECK(nd == 0, "%d-D %s species det %d: %zu neighbour sets differ", dim,
-                  model_name[model], det, nd);
+            CHECK(nd == 0, "%d-D %s %s species det %d: %zu neighbour sets differ", dim,
+                  model_name[model], topo_name[topo], det, nd);
         }
         boids_error err;
         boids_backend *cpu = boids_cpu_create(&f, 1, &err);
@@ -509,10 +516,14 @@ static void test_species(int dim) {
             double dp, dv;
             compare_states(&g, &r, &p, &dp, &dv);
             CHECK(dp <= tp && dv <= tv,
-                  "%d-D %s species det %d: one step off by %g / %g (bounds %g / %g)", dim,
-                  model_name[model], det, dp, dv, tp, tv);
+                  "%d-D %s %s species det %d: one step off by %g / %g (bounds %g / %g)", dim,
+                  model_name[model], topo_name[topo], det, dp, dv, tp, tv);
             boids_flock_free(&g);
         }
+        /* Deterministic mode repeats bit for bit with species too (5 steps, fresh backends). */
+        uint64_t h1 = run_hash(&p, &f, 1, 5), h2 = run_hash(&p, &f, 1, 5);
+        CHECK(h1 == h2, "%d-D %s %s species: deterministic mode repeats bit for bit", dim,
+              model_name[model], topo_name[topo]);
         boids_flock_free(&r), boids_flock_free(&c), boids_flock_free(&f);
     }
 }
