@@ -45,10 +45,9 @@ boids_status verify_params(const verify_opts *o, const char *preset, long count,
  * 0.7 of the vision, twice the alignment) that weighs species 0 by a half, as species 0
  * weighs it, ignores the hawks' headings, flees them and avoids species 0 within 0.8 vision
  * radii. `vicsek-species`: three kinds of a third each with their own speed, noise and
- * radius, coupled by 0, a half, 1 and 2. A base with species keeps its own. Both with
- * metric neighbours. */
+ * radius, coupled by 0, a half, 1 and 2. A base with species keeps its own. Both with the
+ * base's neighbour rule (metric, or topological: the k nearest of any species). */
 static void scenario_species(const char *name, boids_params *p, size_t n) {
-    p->neighbours = BOIDS_NEIGHBOURS_METRIC; /* species work with metric neighbours only */
     if (p->species > 1) return;
     const double r = p->vision_radius;
     for (int s = 0; s < BOIDS_MAX_SPECIES - 1; s++) p->sp[s].count = 0;
@@ -122,7 +121,6 @@ static size_t scenario_params(const char *name, const boids_params *base, uint64
     if (!strcmp(name, "vicsek-open")) p->boundary = BOIDS_BOUNDARY_OPEN;
     if (strstr(name, "species")) scenario_species(name, p, *n);
     if (strstr(name, "topological")) {
-        p->species = 1; /* species work with metric neighbours only */
         p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
         p->k = 7;
         p->k_in_vision = 0;
