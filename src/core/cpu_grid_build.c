@@ -322,10 +322,9 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
 #pragma omp for schedule(static)
-        for (long b = nk; b < n; b += BLOCK)
-            RULES_FN(grid_cells_of)
-            (&cur, (size_t)b, (size_t)(n - b < BLOCK ? n : b + BLOCK), &co, simd);
-#pragma omp for schedule(static) reduction(| : out)
+        for (long b = nk; b < n; b += BLOCK) RULES_FN(grid_cells_of)
+        (&cur, (size_t)b, (size_t)(n - b < BLOCK ? n : b + BLOCK), &co, simd);
+#pragma omp for simd schedule(static) reduction(| : out)
         for (long i = 0; i < n; i++) { /* boids_tile_window_row, by whole rows of cells */
             const uint32_t c = cell_of[i], wc = c >= base ? c - base : c + wrapped;
             out |= wc >= lim;

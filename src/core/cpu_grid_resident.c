@@ -138,20 +138,36 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     /* Each boid's cell in the whole grid (at most 2^30 cells): its row for the count and the
      * split, its cell for the step's tile cells. */
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (long i = 0; i < n; i += BLOCK)
-        RULES_FN(grid_cells_of)
-        (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
+    for (long i = 0; i < n; i += BLOCK) RULES_FN(grid_cells_of)
+    (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
     r->known = r->nown;
-    /* Counted by runs of a row: the boids are in the last step's cell order, so a row's boids
-     * follow each other (and one counter incremented boid after boid waits on its own store). */
+    /* Counted against a current row, a block of boids at a time: the boids are in the last
+     * step's cell order, so a block is mostly one row's (one vectorised comparison a boid, the
+     * row's count kept in a register); the few of another row (those that crossed one, the
+     * first of the next) are counted one by one, and a block mostly of another row moves the
+     * current row there. One counter incremented boid after boid would wait on its own
+     * store. */
+    enum { SKIP = 8 };
     const uint32_t *const cell = co.cell_of;
-    for (long i = 0; i < n;) {
-        const uint32_t v = cell[i] / plane, c0 = v * plane, c1 = c0 + plane;
-        long j = i + 1;
-        while (j < n && cell[j] >= c0 && cell[j] < c1) j++;
-        r->rows[v] += (uint64_t)(j - i);
-        i = j;
+    uint32_t row = n ? cell[0] / plane : 0, c0 = row * plane;
+    uint64_t here = 0;
+    long i = 0;
+    for (; i + SKIP <= n; i += SKIP) {
+        uint32_t in = 0;
+#pragma omp simd reduction(+ : in)
+        for (long q = i; q < i + SKIP; q++) in += cell[q] - c0 < plane;
+        here += in;
+        if (in == SKIP) continue;
+        for (long q = i; q < i + SKIP; q++)
+            if (cell[q] - c0 >= plane) r->rows[cell[q] / plane]++;
+        if (2 * in < SKIP) { /* the block is mostly another row's: count against the last */
+            r->rows[row] += here;
+            here = 0;
+            row = cell[i + SKIP - 1] / plane, c0 = row * plane;
+        }
     }
+    for (; i < n; i++) r->rows[cell[i] / plane]++;
+    r->rows[row] += here;
     for (uint32_t v = 0; v < nrows; v++) count[v] += r->rows[v];
     return BOIDS_OK;
 }
@@ -178,8 +194,21 @@ static boids_status tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids
     /* The tile's cells [in0, in1); its first row's end at first1, its last row's start at
      * last0 (whole rows of P cells: at most 2^30 in all). */
     const uint32_t in0 = lo * P, in1 = hi * P, first1 = in0 + P, last0 = last * P;
+    /* The interior rows' cells [first1, last0), none for a tile of one or two rows: most
+     * boids, skipped a block at a time (one unsigned comparison a boid, vectorised). */
+    const uint32_t span = hi - lo > 2 ? last0 - first1 : 0;
+    enum { SKIP = 16 };
     size_t l = 0, k0 = 0, k1 = 0;
     for (size_t i = 0; i < n;) {
+        for (;;) {
+            uint32_t stop = 0;
+            if (i + SKIP > n) break;
+#pragma omp simd reduction(| : stop)
+            for (size_t j = i; j < i + SKIP; j++) stop |= cell[j] - first1 >= span;
+            if (stop) break;
+            i += SKIP;
+        }
+        if (i == n) break;
         const uint32_t x = cell[i];
         if (x >= in0 && x < in1) {
             if (x < first1) rec_write(e0 + k0++ * REC, &s, i);
