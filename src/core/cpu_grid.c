@@ -98,9 +98,10 @@ typedef struct cpu_grid {
     geom cells_geom;
 } cpu_grid;
 
-/* In cpu_grid_resident.c: the table of operations, and the end of a resident step. */
+/* In cpu_grid_resident.c: the table of operations, a resident step's next cells and end. */
 static const boids_backend_ops ops;
 static boids_status resident_keep(cpu_grid *c, boids_error *err);
+static int resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co);
 static void resident_free(grid_resident *r);
 
 static int max_threads(void) {
@@ -363,12 +364,13 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
 
 /* Whether this step's move can write the cells of the new state for the next step's build:
  * the SIMD Reynolds move of every boid (metric, no interaction table) of a whole flock in
- * the world's grid, which the next step keeps unless the parameters change (on the open
- * boundary the grid follows the flock: not there). */
+ * the world's grid (or of a resident tile, for its next count: resident_next), which the
+ * next step keeps unless the parameters change (on the open boundary the grid follows the
+ * flock: not there). */
 static int next_cells(const cpu_grid *c, const geom *g, const boids_params *p, const grid_k *k,
                       int simd) {
-    int ok = BOIDS_AVX2 && simd && !k->tab && !c->tiled && p->model == BOIDS_MODEL_REYNOLDS &&
-             p->boundary != BOIDS_BOUNDARY_OPEN;
+    int ok = BOIDS_AVX2 && simd && !k->tab && (!c->tiled || c->res.on) &&
+             p->model == BOIDS_MODEL_REYNOLDS && p->boundary != BOIDS_BOUNDARY_OPEN;
     for (int a = 0; a < D; a++) ok = ok && g->n[a] <= INT32_MAX;
     return ok;
 }
@@ -383,9 +385,9 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     grid_k ks[BOIDS_MAX_SPECIES]; /* species: scalar, each species' constants */
     if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
     const int simd = p->species > 1 ? 0 : use_simd(c);
-    const cell_out co = cell_out_of(g, c->cells.cell_of);
-    c->cells_ready = next_cells(c, g, p, k, simd);
-    if (c->cells_ready) c->cells_geom = *g;
+    cell_out co = cell_out_of(g, c->cells.cell_of);
+    const int next = next_cells(c, g, p, k, simd) && (!c->tiled || resident_next(c, g, win, &co));
+    if ((c->cells_ready = next && !c->tiled)) c->cells_geom = *g;
     const steer_ctx x = {c->snap,
                          c->cur,
                          c->u,
@@ -395,7 +397,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
                          simd,
                          win,
                          c->tiled ? c->gid : NULL,
-                         c->cells_ready ? &co : NULL,
+                         next ? &co : NULL,
                          p->species > 1 ? ks : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
@@ -723,7 +725,7 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
 static boids_status upload(boids_backend *b, const boids_flock *in, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     boids_status st = load(c, in, 0, err);
-    if (!st) c->tiled = c->res.on = 0, c->res.known = 0;
+    if (!st) c->tiled = c->res.on = 0, c->res.known = c->res.next = 0;
     return st;
 }
 
@@ -745,7 +747,7 @@ static boids_status upload_tile(boids_backend *b, const boids_flock *in, const b
     c->tile.gid = c->gid;
     c->tiled = 1;
     c->res.on = 0;
-    c->res.known = 0;
+    c->res.known = c->res.next = 0;
     return BOIDS_OK;
 }
 

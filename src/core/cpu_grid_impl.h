@@ -379,7 +379,9 @@ typedef struct grid_resident {
     uint64_t *rows; /* the last tile_count's owned boids per row (nrows entries) */
     uint32_t nrows, rows_cap;
     uint32_t plane; /* the cells of a row of the last tile_count's grid */
-    size_t known;   /* slots [0, known) have their cell of that grid in cells.cell_of */
+    int next;       /* the last step's move wrote the owned boids' cells in grid next_g */
+    geom next_g;
+    size_t known; /* slots [0, known) have their cell of that grid in cells.cell_of */
 } grid_resident;
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */

@@ -58,7 +58,7 @@ static boids_status resident_reserve(cpu_grid *c, size_t need, boids_error *err)
         c->cur = old[0], c->snap = old[1];
         return st;
     }
-    c->res.known = 0; /* a new cell_of */
+    c->res.known = c->res.next = 0; /* a new cell_of */
     for (int a = 0; a < D; a++) {
         memcpy(c->cur.p[a], old[0].p[a], c->h.base.n * sizeof(float));
         memcpy(c->cur.v[a], old[0].v[a], c->h.base.n * sizeof(float));
@@ -99,7 +99,7 @@ static boids_status tile_start(boids_backend *b, const unsigned char *rec, size_
     if (st) return st;
     for (size_t i = 0; i < m; i++) rec_read(rec + i * REC, &c->cur, i);
     b->n = c->res.nown = m;
-    c->res.known = 0;
+    c->res.known = c->res.next = 0;
     c->res.n_global = n_global;
     c->res.on = 1;
     c->tiled = 0; /* the window comes with the halo */
@@ -137,8 +137,10 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     memset(r->rows, 0, nrows * sizeof *r->rows);
     /* Each boid's cell in the whole grid (at most 2^30 cells): its row for the count and the
      * split, its cell for the step's tile cells. */
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (long i = 0; i < n; i += BLOCK) RULES_FN(grid_cells_of)
+    const int have = r->next && same_geom(&r->next_g, g); /* the last move's (resident_next) */
+    r->next = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && !have)
+    for (long i = 0; i < (have ? 0 : n); i += BLOCK) RULES_FN(grid_cells_of)
     (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
     r->known = r->nown;
     /* Counted against a current row, a block of boids at a time: the boids are in the last
@@ -281,6 +283,16 @@ static boids_status tile_owned(boids_backend *b, boids_tile_keep keep, const voi
     return BOIDS_OK;
 }
 
+/* A resident step's move writes each moved boid's cell in the whole flock's grid (the window's
+ * g with all the rows of w), which the next tile_count reads instead of computing them. Sets
+ * co to that grid; returns 1. */
+static int resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co) {
+    c->res.next_g = *g;
+    c->res.next_g.ncells = g->ncells / g->n[D - 1] * w->n;
+    c->res.next_g.n[D - 1] = co->n[D - 1] = w->n;
+    return c->res.next = 1;
+}
+
 /* After a resident step: the steered rows' boids, snapshot slots [keep_b, keep_e) of cur,
  * are the owned ones (no other boid is steered, no owned boid is in a halo row); the halo is
  * dropped. The order of the owned boids is free (the next build sorts them by cell and id),
@@ -301,6 +313,7 @@ static boids_status resident_keep(cpu_grid *c, boids_error *err) {
             memcpy(c->cur.v[a], c->cur.v[a] + from, k * sizeof(float));
         }
         memcpy(c->cur.id, c->cur.id + from, k * sizeof(uint32_t));
+        if (r->next) memcpy(c->cells.cell_of, c->cells.cell_of + from, k * sizeof(uint32_t));
     }
     c->h.base.n = n;
     return BOIDS_OK;
