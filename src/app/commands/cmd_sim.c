@@ -396,8 +396,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         {APP_TEXT, "series", 0, "FILE", &so.series,
          .help = "also write every observable at each sample to FILE (CSV, header\n"
                  "row first): the six metrics, gnf_alpha, corr_length when a\n"
-                 "correlation range is set, and with species each one's order\n"
-                 "(order.0 ...); its provenance to FILE.json"},
+                 "correlation range is set, and with species each one's order,\n"
+                 "clusters and largest_cluster (order.0 ..., clusters.0 ...,\n"
+                 "largest_cluster.0 ...); its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE, streamed,\n"
                  "with FILE.json: a NumPy .npy array, x, y, vx, vy of each boid\n"
