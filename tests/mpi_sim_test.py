@@ -375,12 +375,20 @@ def menu():
     compare(d, "species cpu hawks (chase, flee, avoid)",
             ["--backend", "cpu", "--preset", "hawks", "-n", "3000", "--steps", "20", "--set",
              "rule_radius.1.0=100"], (2, 3))
-    # Each species' order (order.0, order.1) closes the lines on stdout and in the series,
-    # compared above through the ranks' sums in id order.
+    # Each species' order (order.0, order.1) and clusters (clusters.0, clusters.1,
+    # largest_cluster.0, largest_cluster.1) close the lines on stdout and in the series,
+    # compared above through the ranks' sums in id order and the tiles' components joined on
+    # rank 0. A component of the whole flock splits into at least one of each species it
+    # holds: the species' clusters add up to at least the flock's.
+    sp = b",order.0,order.1,clusters.0,clusters.1,largest_cluster.0,largest_cluster.1"
     for what in ("stdout", "series.csv"):
-        head = read_bytes(d, "k2", what).split(b"\n")[0]
-        check(f"species cpu hawks: the {what} columns end with order.0,order.1",
-              head.endswith(b",order.0,order.1"), head)
+        lines = read_bytes(d, "k2", what).decode().split("\n")
+        check(f"species cpu hawks: the {what} columns end with {sp.decode()}",
+              lines[0].endswith(sp.decode()), lines[0])
+    rows = [dict(zip(lines[0].split(","), r.split(","))) for r in lines[1:] if r]
+    check("species cpu hawks: clusters.0 + clusters.1 >= clusters at every sample",
+          rows and all(float(r["clusters.0"]) + float(r["clusters.1"]) >= float(r["clusters"])
+                       for r in rows), rows[:2])
     # The GSD trajectory's type ids and the ParaView frames' species array are the boids'
     # species, each rank writing its part's.
     for ext in ("gsd", "pvd"):

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "boids/backend.h"
+#include "boids/metrics.h"
 #include "backend_compare.h"
 #include "check.h"
 #include "run_steps.h"
@@ -657,8 +658,52 @@ static void test_order_by_species(void) {
     boids_flock_free(&f);
 }
 
+/* Each species' clusters (boids_clusters_species) of a hand-made flock of 7 in a 1000 x 1000
+ * world, vision_radius 10: species 1 ids 0 .. 2, species 2 none, species 0 ids 3 .. 6. Pairs 5
+ * apart: (0, 1) of species 1, (3, 4) of species 0, and (2, 5) mixed; 6 alone. The whole flock:
+ * 4 components, the largest 2 of 7. By species the mixed pair is two: species 0 has {3, 4},
+ * {5}, {6} (3, the largest 2 of its 4), species 1 {0, 1}, {2} (2, the largest 2 of its 3).
+ * Counts and shares of integers: exact. Then 6 moved beside 5 and 2: species 0's {5, 6}. */
+static void test_clusters_by_species(void) {
+    boids_params p = boids_params_default();
+    set(&p, "width", "1000");
+    set(&p, "height", "1000");
+    set(&p, "vision_radius", "10");
+    set(&p, "species", "3");
+    set(&p, "species_count.1", "3");
+    set(&p, "species_count.2", "0");
+    boids_flock f;
+    alloc(&f, 7);
+    const double x[7][2] = {{300, 300}, {305, 300}, {500, 500}, {100, 100},
+                            {105, 100}, {505, 500}, {700, 700}};
+    for (size_t i = 0; i < 7; i++) f.x[i] = x[i][0], f.y[i] = x[i][1], f.vx[i] = 1, f.vy[i] = 0;
+    boids_metrics m;
+    boids_error err = {0};
+    CHECK(boids_metrics_compute(&f, &p, &m, &err) == BOIDS_OK, "metrics: %s", err.msg);
+    CHECK(m.clusters == 4 && m.largest_cluster == 2.0 / 7.0,
+          "the whole flock: 4 clusters (%g), the largest 2/7 (%g)", m.clusters, m.largest_cluster);
+    double c[BOIDS_MAX_SPECIES] = {-1, -1, -1, -1}, l[BOIDS_MAX_SPECIES] = {-1, -1, -1, -1};
+    CHECK(boids_clusters_species(&f, &p, c, l, &err) == BOIDS_OK, "by species: %s", err.msg);
+    CHECK(c[0] == 3 && l[0] == 2.0 / 4.0, "species 0: 3 clusters (%g), the largest 2/4 (%g)", c[0],
+          l[0]);
+    CHECK(c[1] == 2 && l[1] == 2.0 / 3.0, "species 1: 2 clusters (%g), the largest 2/3 (%g)", c[1],
+          l[1]);
+    CHECK(c[2] == 0 && l[2] == 0 && c[3] == -1 && l[3] == -1,
+          "species 2 without boids: 0 and 0 (%g, %g); no species 3 written", c[2], l[2]);
+    f.x[6] = 510, f.y[6] = 500; /* 5 from 5 (species 0), 10 from 2: no pair at d = R */
+    CHECK(boids_clusters_species(&f, &p, c, l, &err) == BOIDS_OK, "by species: %s", err.msg);
+    CHECK(c[0] == 2 && l[0] == 2.0 / 4.0 && c[1] == 2 && l[1] == 2.0 / 3.0,
+          "6 beside 5: species 0 {3, 4}, {5, 6} (%g, %g), species 1 as before (%g, %g)", c[0], l[0],
+          c[1], l[1]);
+    CHECK(boids_metrics_compute(&f, &p, &m, &err) == BOIDS_OK && m.clusters == 3 &&
+              m.largest_cluster == 3.0 / 7.0,
+          "the whole flock: {2, 5, 6} one of 3 (%g, %g)", m.clusters, m.largest_cluster);
+    boids_flock_free(&f);
+}
+
 int main(void) {
     test_order_by_species();
+    test_clusters_by_species();
     test_keys();
     test_reynolds_by_hand();
     test_vicsek_by_hand();

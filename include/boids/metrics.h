@@ -89,6 +89,15 @@ extern const char *const boids_metrics_names[BOIDS_METRICS_COUNT];
 boids_status boids_metrics_compute(const boids_flock *f, const boids_params *p, boids_metrics *out,
                                    boids_error *err);
 
+/* Each species' clusters under p (species 1 with species = 1) into clusters[0 .. species - 1]
+ * and largest[0 .. species - 1]: the components of the graph of boids_metrics_compute
+ * (distance < vision_radius) restricted to the pairs of boids of one species (boid i has id
+ * i: boids_species_of), counted by species; largest[s] is species s's largest component's
+ * boids over its number of boids (boids_species_count). A species with no boids: 0 and 0.
+ * Errors as boids_metrics_compute's. */
+boids_status boids_clusters_species(const boids_flock *f, const boids_params *p, double *clusters,
+                                    double *largest, boids_error *err);
+
 /* The centre used by milling (circular mean per axis in a wrap world, arithmetic mean
  * otherwise), exposed for tests and plots. Empty flock: (0, 0). */
 void boids_metrics_centre(const boids_flock *f, const boids_params *p, double *cx, double *cy);

@@ -264,9 +264,10 @@ PAIR_FN void cell_stats(const grid *g, int dim, long c, size_t own, double r2, l
     }
 }
 
-/* Joins each boid of cell c to every later slot within vision_radius in its block. */
-PAIR_FN void cell_links(const grid *g, int dim, long c, double r2, uint32_t *parent,
-                        uint32_t *size) {
+/* Joins each boid of cell c to every later slot within vision_radius in its block, with kind
+ * only those of the same kind (kind[id]). */
+PAIR_FN void cell_links(const grid *g, int dim, long c, double r2, const unsigned char *kind,
+                        uint32_t *parent, uint32_t *size) {
     long k[3];
     cell_coords(g, c, k);
     size_t cells[27];
@@ -274,18 +275,33 @@ PAIR_FN void cell_links(const grid *g, int dim, long c, double r2, uint32_t *par
     for (size_t a = g->start[c]; a < g->start[c + 1]; a++)
         for (int q = 0; q < m; q++)
             for (size_t b = g->start[cells[q]]; b < g->start[cells[q] + 1]; b++)
-                if (b > a && pair_dist2(g, dim, a, b) < r2)
+                if (b > a && (!kind || kind[g->ids[a]] == kind[g->ids[b]]) &&
+                    pair_dist2(g, dim, a, b) < r2)
                     uf_union(parent, size, (uint32_t)a, (uint32_t)b);
 }
 
+/* The components of the graph "distance < vision_radius" over every slot (parent, size: a
+ * union-find over the slots), each pair of slots a < b in a block joined once; with kind
+ * only the pairs of one kind: serial, so the roots do not depend on the threads. */
+static void links(const grid *g, double r2, const unsigned char *kind, uint32_t *parent,
+                  uint32_t *size) {
+    const long nc = g->n[0] * g->n[1] * g->n[2];
+    for (size_t i = 0; i < g->start[nc]; i++) parent[i] = (uint32_t)i, size[i] = 1;
+    for (long c = 0; c < nc; c++) {
+        if (g->start[c] == g->start[c + 1]) continue;
+        if (g->dim == 2)
+            cell_links(g, 2, c, r2, kind, parent, size);
+        else
+            cell_links(g, 3, c, r2, kind, parent, size);
+    }
+}
+
 /* Neighbour counts and squared nearest-neighbour distances of the boids with ids below own,
- * and the components of the graph "distance < vision_radius" over every slot (parent, size:
- * a union-find over the slots), each pair of slots a < b in a block joined once. Each
- * cell's work is called with the dimension as a constant. */
+ * and the components of every pair (links). Each cell's work is called with the dimension as
+ * a constant. */
 static void pair_values(const grid *g, size_t own, double r2, long *cnt, double *nn2,
                         uint32_t *parent, uint32_t *size) {
     const size_t n = g->start[g->n[0] * g->n[1] * g->n[2]];
-    for (size_t i = 0; i < n; i++) parent[i] = (uint32_t)i, size[i] = 1;
     const long nc = g->n[0] * g->n[1] * g->n[2];
     const int plane = g->dim == 2;
     /* Per-boid results go to the boid's id, and are summed in id order by the callers. */
@@ -296,13 +312,7 @@ static void pair_values(const grid *g, size_t own, double r2, long *cnt, double 
         else
             cell_stats(g, 3, c, own, r2, cnt, nn2);
     }
-    for (long c = 0; c < nc; c++) { /* components: serial union-find over the slots */
-        if (g->start[c] == g->start[c + 1]) continue;
-        if (plane)
-            cell_links(g, 2, c, r2, parent, size);
-        else
-            cell_links(g, 3, c, r2, parent, size);
-    }
+    links(g, r2, NULL, parent, size);
 }
 
 /* The arrays of pair_values for n boids; NULL each when out of memory (err set). */
@@ -365,6 +375,54 @@ boids_status boids_metrics_local(const boids_flock *set, size_t own, const boids
     }
     free(parent), free(sz);
     boids_obs_grid_free(&g);
+    return s;
+}
+
+boids_status boids_metrics_labels(const boids_flock *set, const boids_params *p,
+                                  const unsigned char *kind, uint32_t *label, boids_error *err) {
+    grid g;
+    boids_status s = metrics_grid(set, p, &g, err);
+    if (s) return s;
+    uint32_t *parent = malloc(set->n * sizeof *parent + 1), *sz = malloc(set->n * sizeof *sz + 1);
+    if (!parent || !sz) {
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu boids", set->n);
+    } else {
+        links(&g, p->vision_radius * p->vision_radius, kind, parent, sz);
+        for (size_t j = 0; j < set->n; j++) label[g.ids[j]] = g.ids[uf_find(parent, (uint32_t)j)];
+    }
+    free(parent), free(sz);
+    boids_obs_grid_free(&g);
+    return s;
+}
+
+boids_status boids_clusters_species(const boids_flock *f, const boids_params *p, double *clusters,
+                                    double *largest, boids_error *err) {
+    if (!clusters || !largest)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "clusters by species: the output is NULL");
+    boids_status s = boids_obs_check_flock(f, p, "metrics", err);
+    if (s) return s;
+    const size_t n = f->n;
+    unsigned char *kind = calloc(n + 1, 1);
+    uint32_t *label = malloc(n * sizeof *label + 1), *sz = calloc(n + 1, sizeof *sz);
+    if (!kind || !label || !sz)
+        s = boids_error_set(err, BOIDS_ERR_NOMEM, "metrics: out of memory for %zu boids", n);
+    for (size_t i = 0; !s && i < n; i++)
+        kind[i] = (unsigned char)boids_species_of(p, (unsigned long long)i);
+    if (!s) s = boids_metrics_labels(f, p, kind, label, err);
+    if (!s) {
+        size_t roots[BOIDS_MAX_SPECIES] = {0}, big[BOIDS_MAX_SPECIES] = {0};
+        for (size_t i = 0; i < n; i++) sz[label[i]]++;
+        for (size_t i = 0; i < n; i++) /* a root's component is of the root's species alone */
+            if (label[i] == i)
+                roots[kind[i]]++, big[kind[i]] = sz[i] > big[kind[i]] ? sz[i] : big[kind[i]];
+        const int k = p->species > 1 ? (int)p->species : 1;
+        for (int q = 0; q < k && q < BOIDS_MAX_SPECIES; q++) {
+            const size_t c = boids_species_count(p, n, q);
+            clusters[q] = (double)roots[q];
+            largest[q] = c ? (double)big[q] / (double)c : 0;
+        }
+    }
+    free(kind), free(label), free(sz);
     return s;
 }
 

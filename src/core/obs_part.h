@@ -44,6 +44,11 @@ double boids_milling_of(const double l[3], int dim, size_t n);
 boids_status boids_metrics_local(const boids_flock *set, size_t own, const boids_params *p,
                                  long *cnt, double *nn2, uint32_t *label, boids_error *err);
 
+/* label[j] for every boid j of set as above, but the components of the graph restricted to
+ * the pairs of one kind (kind[j]: boid j's; NULL: every pair, boids_metrics_local's). */
+boids_status boids_metrics_labels(const boids_flock *set, const boids_params *p,
+                                  const unsigned char *kind, uint32_t *label, boids_error *err);
+
 /* For each of nq points q (dim coordinates each), best2[i] lowered to the squared distance
  * from it to the nearest boid of set but boid skip[i] (a boid index of set; SIZE_MAX:
  * none): the doubles boids_metrics_compute measures a boid at q with. */

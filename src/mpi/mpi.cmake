@@ -11,7 +11,8 @@ if(BOIDS_MPI AND BOIDS_BUILD_PROGRAM)
   find_package(MPI COMPONENTS C)
   if(MPI_C_FOUND)
     add_library(boids_mpi STATIC src/mpi/mpi_flock.c src/mpi/mpi_resident.c src/mpi/mpi_parts.c
-                                 src/mpi/mpi_io.c src/mpi/mpi_metrics.c src/mpi/mpi_corr.c)
+                                 src/mpi/mpi_io.c src/mpi/mpi_metrics.c src/mpi/mpi_corr.c
+                                 src/mpi/mpi_clusters.c)
     target_include_directories(boids_mpi PUBLIC src/mpi PRIVATE src/core src/support)
     target_link_libraries(boids_mpi PUBLIC boids_core MPI::MPI_C PRIVATE boids_support)
   else()

@@ -16,11 +16,12 @@
  *   each rank finds its nearest boid to each, and the minimum over the ranks (exact: a
  *   minimum of the same doubles) is the boid's. The counts and distances then go to the
  *   parts of their ids and are summed in id order as one process sums them.
- * - components: each rank joins the pairs within vision_radius over its tile and halo; a
- *   component without a halo boid is the whole flock's (a boid of the tile within reach of
- *   another rank's boid has it in its halo); the others reach rank 0 as pairs of ids (each
- *   halo boid with its component's root, each boid sent as halo with its own) and the
- *   components' sizes, joined there. Counts and sizes are integers: the result is exact.
+ * - components (mpi_clusters.c; also each species', of the pairs of one species alone): each
+ *   rank joins the pairs within vision_radius over its tile and halo; a component without a
+ *   halo boid is the whole flock's (a boid of the tile within reach of another rank's boid
+ *   has it in its halo); the others reach rank 0 as pairs of ids (each halo boid with its
+ *   component's root, each boid sent as halo with its own) and the components' sizes,
+ *   joined there. Counts and sizes are integers: the result is exact.
  * - number fluctuations: the finest level's box counts by groups of whole rows, each group
  *   summed and coarsened by one rank, rank 0 making the coarse levels (fluct below); all
  *   integers, so the levels are one process's. */
@@ -317,15 +318,10 @@ static boids_status make_set(MPI_Comm comm, const unsigned char *rec, size_t m, 
     return mpi_parts_agree(comm, every ? BOIDS_OK : s ? s : BOIDS_ERR_NOMEM, err);
 }
 
-static int by_gid(const void *a, const void *b) {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The index in t's set of the boid gid (ids: the set's (gid, index) pairs sorted), or
  * SIZE_MAX. */
 static size_t find_gid(const uint32_t *ids, size_t n, uint32_t gid) {
-    const uint32_t *hit = bsearch(&gid, ids, n, 2 * sizeof *ids, by_gid);
+    const uint32_t *hit = bsearch(&gid, ids, n, 2 * sizeof *ids, mpi_by_gid);
     return hit ? hit[1] : SIZE_MAX;
 }
 
@@ -359,7 +355,7 @@ static boids_status far_nearest(MPI_Comm comm, tile_set *t, const boids_params *
         s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for the far nearest neighbours");
     if (!(s = mpi_parts_agree(comm, s, err))) {
         for (size_t j = 0; j < all; j++) ids[2 * j] = t->gid[j], ids[2 * j + 1] = (uint32_t)j;
-        qsort(ids, all, 2 * sizeof *ids, by_gid);
+        qsort(ids, all, 2 * sizeof *ids, mpi_by_gid);
     }
     const double *pos[3] = {t->set.x, t->set.y, t->set.z};
     size_t next = 0; /* the next own boid to look at */
@@ -440,121 +436,18 @@ static boids_status part_sums(MPI_Comm comm, const tile_set *t, size_t n, size_t
     return s;
 }
 
-/* The union-find of the joined components on rank 0 (over node indices). */
-static uint32_t find(uint32_t *parent, uint32_t a) {
-    while (parent[a] != a) a = parent[a] = parent[parent[a]];
-    return a;
-}
-
-static size_t node_of(const uint32_t *nodes, size_t n, uint32_t gid) {
-    const uint32_t *hit = bsearch(&gid, nodes, n, sizeof *nodes, by_gid);
-    return (size_t)(hit - nodes);
-}
-
-/* Every rank's pairs of ids (same component) and components (root id, boids) gathered on
- * rank 0 and joined: their count added to *clusters, the largest's boids to *largest. */
-static boids_status join_roots(MPI_Comm comm, const uint32_t *pairs, int np, const uint32_t *reps,
-                               int nr, uint64_t *clusters, uint64_t *largest, boids_error *err) {
-    int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine[2] = {2 * np, 2 * nr}, *cnt = NULL;
-    boids_status s = BOIDS_OK;
-    if (rank == 0 && !(cnt = malloc(6 * (size_t)size * sizeof *cnt)))
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    if ((s = mpi_parts_agree(comm, s, err))) return s;
-    int *np_all = cnt, *nr_all = cnt ? cnt + size : NULL, *dp = cnt ? cnt + 2 * size : NULL,
-        *dr = cnt ? cnt + 3 * size : NULL, *both = cnt ? cnt + 4 * size : NULL;
-    MPI_Gather(mine, 2, MPI_INT, both, 2, MPI_INT, 0, comm);
-    size_t tp = 0, tr = 0;
-    if (rank == 0)
-        for (int j = 0; j < size; j++) {
-            np_all[j] = both[2 * j], nr_all[j] = both[2 * j + 1];
-            dp[j] = (int)tp, dr[j] = (int)tr;
-            tp += (size_t)np_all[j], tr += (size_t)nr_all[j];
-        }
-    uint32_t *ap = rank == 0 ? malloc(tp * sizeof *ap + 1) : NULL;
-    uint32_t *ar = rank == 0 ? malloc(tr * sizeof *ar + 1) : NULL;
-    uint32_t *nodes = rank == 0 ? malloc((tp + tr) * sizeof *nodes + 1) : NULL;
-    uint32_t *parent = rank == 0 ? malloc((tp + tr) * sizeof *parent + 1) : NULL;
-    uint64_t *sz = rank == 0 ? calloc(tp + tr + 1, sizeof *sz) : NULL;
-    if (rank == 0 && (!ap || !ar || !nodes || !parent || !sz))
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for %zu pairs", tp / 2);
-    if (!(s = mpi_parts_agree(comm, s, err))) {
-        MPI_Gatherv(pairs, 2 * np, MPI_UINT32_T, ap, np_all, dp, MPI_UINT32_T, 0, comm);
-        MPI_Gatherv(reps, 2 * nr, MPI_UINT32_T, ar, nr_all, dr, MPI_UINT32_T, 0, comm);
-    }
-    if (!s && rank == 0) {
-        size_t nn = 0;
-        for (size_t i = 0; i < tp; i++) nodes[nn++] = ap[i];
-        for (size_t i = 0; i < tr; i += 2) nodes[nn++] = ar[i];
-        qsort(nodes, nn, sizeof *nodes, by_gid);
-        size_t u = 0;
-        for (size_t i = 0; i < nn; i++)
-            if (u == 0 || nodes[i] != nodes[u - 1]) nodes[u++] = nodes[i];
-        for (size_t i = 0; i < u; i++) parent[i] = (uint32_t)i;
-        for (size_t i = 0; i < tp; i += 2) {
-            const uint32_t a = find(parent, (uint32_t)node_of(nodes, u, ap[i]));
-            const uint32_t b = find(parent, (uint32_t)node_of(nodes, u, ap[i + 1]));
-            if (a != b) parent[a < b ? b : a] = a < b ? a : b;
-        }
-        for (size_t i = 0; i < tr; i += 2)
-            sz[find(parent, (uint32_t)node_of(nodes, u, ar[i]))] += ar[i + 1];
-        for (size_t i = 0; i < u; i++) {
-            if (!sz[i]) continue;
-            (*clusters)++;
-            *largest = sz[i] > *largest ? sz[i] : *largest;
-        }
-    }
-    free(cnt), free(ap), free(ar), free(nodes), free(parent), free(sz);
-    return s;
-}
-
 /* The components (module comment): clusters and largest_cluster on rank 0. */
 static boids_status components(MPI_Comm comm, const tile_set *t, size_t n, boids_metrics *out,
                                boids_error *err) {
-    int rank, size;
+    int rank;
     MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    const size_t all = t->set.n;
-    uint32_t *own = calloc(all + 1, sizeof *own); /* own boids of each root */
-    unsigned char *halo = calloc(all + 1, 1);     /* the root's component has a halo boid */
-    uint32_t *pairs = malloc(2 * all * sizeof *pairs + 1), *reps = malloc(2 * all * sizeof *reps);
-    boids_status s = BOIDS_OK;
-    if (!own || !halo || !pairs || !reps)
-        s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
-    uint64_t local[2] = {0, 0}; /* the components wholly here, and the largest of them */
-    int np = 0, nr = 0;
-    if (!s) {
-        for (size_t i = 0; i < t->own; i++) own[t->label[i]]++;
-        for (size_t j = t->own; j < all; j++) halo[t->label[j]] = 1;
-        for (size_t r = 0; r < all; r++) {
-            if (!own[r]) continue;
-            if (!halo[r]) {
-                local[0]++;
-                local[1] = own[r] > local[1] ? own[r] : local[1];
-            } else {
-                reps[2 * nr] = t->gid[r], reps[2 * nr + 1] = own[r], nr++;
-            }
-        }
-        for (size_t j = 0; j < all; j++) { /* the halo boids, and the own ones sent as halo */
-            const uint32_t r = t->label[j];
-            if (!own[r] || !halo[r] || (j < t->own && !t->sent[j])) continue;
-            pairs[2 * np] = t->gid[j], pairs[2 * np + 1] = t->gid[r], np++;
-        }
-    }
-    s = mpi_parts_agree(comm, s, err);
-    uint64_t sum[2];
-    if (!s) {
-        MPI_Reduce(&local[0], &sum[0], 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-        MPI_Reduce(&local[1], &sum[1], 1, MPI_UINT64_T, MPI_MAX, 0, comm);
-        s = join_roots(comm, pairs, np, reps, nr, &sum[0], &sum[1], err);
-    }
+    const mpi_comp_set c = {t->set.n, t->own, t->gid, t->label, t->sent};
+    uint64_t k[BOIDS_MAX_SPECIES] = {0}, big[BOIDS_MAX_SPECIES] = {0};
+    boids_status s = mpi_components(comm, &c, NULL, k, big, err);
     if (!s && rank == 0) {
-        out->clusters = (double)sum[0];
-        out->largest_cluster = (double)sum[1] / (double)n;
+        out->clusters = (double)k[0];
+        out->largest_cluster = (double)big[0] / (double)n;
     }
-    free(own), free(halo), free(pairs), free(reps);
     return s;
 }
 
@@ -732,7 +625,8 @@ void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_
 }
 
 boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, const boids_params *p,
-                              boids_metrics *out, boids_fluct *fl, boids_error *err) {
+                              boids_metrics *out, boids_fluct *fl, double *clusters,
+                              double *largest, boids_error *err) {
     MPI_Comm comm = mpi_flock_comm(b);
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -778,6 +672,9 @@ boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, cons
     size_t first, cnt;
     boids_part_range(n, (size_t)rank, (size_t)size, &first, &cnt);
     if (!s) s = components(comm, &t, n, out, err);
+    const mpi_comp_set c = {t.set.n, t.own, t.gid, t.label, t.sent};
+    if (!s && clusters && largest)
+        s = mpi_components_species(comm, &t.set, &c, p, n, clusters, largest, err);
     free(t.set.x), free(t.label), free(t.sent); /* what the sums need no more */
     t.set.x = NULL, t.label = NULL, t.sent = NULL;
     if (!s) s = part_sums(comm, &t, n, first, cnt, out, err);

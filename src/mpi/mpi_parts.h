@@ -89,8 +89,31 @@ void mpi_part_order_species(MPI_Comm comm, const boids_flock *part, const boids_
  * parts); NULL after. More than one rank. */
 void mpi_part_order_milling(MPI_Comm comm, const boids_flock *part, const boids_params *p, size_t n,
                             boids_metrics *out);
+/* With clusters and largest non-NULL (species > 1), also boids_clusters_species of the flock
+ * into them on rank 0, from the same tiles (mpi_clusters.c). */
 boids_status mpi_tile_observe(boids_backend *b, const boids_flock *initial, const boids_params *p,
-                              boids_metrics *out, boids_fluct *fl, boids_error *err);
+                              boids_metrics *out, boids_fluct *fl, double *clusters,
+                              double *largest, boids_error *err);
+
+/* The components of the split flock from each rank's set of n boids (its own first, then its
+ * halo: mpi_metrics.c's module comment): their ids, label[j] the set index of boid j's
+ * component root (boids_metrics_local, boids_metrics_labels), which own boids went to another
+ * rank's halo. mpi_components: on rank 0, k[s] the components whose root's species under p
+ * (boids_species_of; p NULL: all species 0) is s, big[s] the boids of the largest of them
+ * (BOIDS_MAX_SPECIES each). mpi_components_species: boids_clusters_species of the n boids
+ * (set: the set's positions) into clusters and largest on rank 0. mpi_by_gid: the order of
+ * uint32_t ids for qsort and bsearch. */
+typedef struct mpi_comp_set {
+    size_t n, own;
+    const uint32_t *gid, *label;
+    const unsigned char *sent;
+} mpi_comp_set;
+boids_status mpi_components(MPI_Comm comm, const mpi_comp_set *t, const boids_params *p,
+                            uint64_t *k, uint64_t *big, boids_error *err);
+boids_status mpi_components_species(MPI_Comm comm, const boids_flock *set, const mpi_comp_set *t,
+                                    const boids_params *p, size_t n, double *clusters,
+                                    double *largest, boids_error *err);
+int mpi_by_gid(const void *a, const void *b);
 
 /* The sums of n doubles over the parts in id order, on every rank: add(ctx, sum) adds this
  * rank's part to sum after the ranks before it have added theirs (rank 0's first). */

@@ -74,13 +74,15 @@ static boids_status pull(boids_backend *b, boids_flock *f, const sim_out *so, bo
 }
 
 /* The columns of the lines on stdout: step, the order alone (--order-only) or the metrics
- * and with species each one's order (order.0 ...). */
+ * and with species each one's order, clusters and largest_cluster (order.0 ...,
+ * clusters.0 ..., largest_cluster.0 ...: the observables' last ones). */
 static void stdout_columns(const sim_out *so, char *buf, size_t size) {
-    const int species = so->stats.obs.species; /* the run's (sim_stats_begin) */
+    const app_obs *ob = &so->stats.obs; /* the run's species (sim_stats_begin) */
     size_t len =
         (size_t)snprintf(buf, size, "step,%s", so->order_only ? "order" : boids_metrics_columns);
-    for (int k = 0; !so->order_only && species > 1 && k < species && len < size; k++)
-        len += (size_t)snprintf(buf + len, size - len, ",order.%d", k);
+    for (int k = ob->sp_first; !so->order_only && ob->species > 1 && k < ob->count && len < size;
+         k++)
+        len += (size_t)snprintf(buf + len, size - len, ",%s", app_obs_name(ob, k));
 }
 
 /* One sample: the metrics line on stdout, a series row, a trajectory frame. The state comes
@@ -94,7 +96,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     boids_metrics m;
     boids_status s = BOIDS_OK;
     const boids_flock *initial = parts && step == 0 ? &so->part : NULL;
-    double *sp = so->order_only || p->species < 2 ? NULL : so->stats.obs.sp_order;
+    double(*sp)[BOIDS_MAX_SPECIES] = so->order_only || p->species < 2 ? NULL : so->stats.obs.sp;
     if (observed) {
         app_obs *ob = &so->stats.obs;
         if (so->corr && so->drv->writer) app_obs_clear(ob);
@@ -116,7 +118,7 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
     if (!by_parts && so->order_only) order = boids_order(f);
     if (observed) order = m.order;
     double x[APP_OBS_MAX];
-    char line[640];
+    char line[1024];
     size_t mlen = 0; /* the metrics' part of line (then each species' order) */
     if (so->stats.on || !so->order_only) {
         if (observed) {
@@ -125,12 +127,15 @@ static boids_status sample(unsigned long step, boids_backend *b, boids_flock *f,
         } else {
             s = so->stats.on ? sim_stats_sample(&so->stats, step, f, p, &m, x, err)
                              : boids_metrics_compute(f, p, &m, err);
-            if (sp && !so->stats.on) boids_order_species(f, p, sp); /* else in the sample */
+            if (!s && sp && !so->stats.on) s = app_obs_species(f, p, sp, err); /* else sampled */
         }
         if (s) return s;
         mlen = (size_t)boids_metrics_format(&m, line, sizeof line);
-        for (size_t k = 0, len = mlen; sp && k < (size_t)p->species && len < sizeof line; k++)
-            len += (size_t)snprintf(line + len, sizeof line - len, ",%.17g", sp[k]); /* order.k */
+        for (size_t k = 0, len = mlen;
+             sp && k < APP_OBS_SP_KINDS * (size_t)p->species && len < sizeof line;
+             k++) /* order.s ..., clusters.s ..., largest_cluster.s ... */
+            len += (size_t)snprintf(line + len, sizeof line - len, ",%.17g",
+                                    sp[k / (size_t)p->species][k % (size_t)p->species]);
     }
     /* A line between the bar's rewrites would start after it: erase it, print, redraw. */
     int bar = so->stdout_tty && so->bar.drawn;
@@ -167,7 +172,7 @@ static boids_status open_outputs(sim_out *so, size_t n, const boids_params *p, b
     if (so->series) {
         boids_status s = boids_atomic_open(&so->series_file, so->series, err);
         if (s) return s;
-        char columns[256];
+        char columns[512];
         sim_stats_columns(&so->stats, columns, sizeof columns);
         fprintf(so->series_file.f, "step,%s\n", columns);
     }
@@ -251,7 +256,7 @@ static cJSON *output_doc(const cJSON *base, const char *file, const char *kind, 
         int f8 = so->dtype && !strcmp(so->dtype, "f8");
         app_traj_describe(out, file, sample_count(so->steps, so->every), n, dim, f8);
     } else if (!strcmp(kind, "series") || !strcmp(kind, "stdout")) {
-        char columns[256], obs[200];
+        char columns[640], obs[512]; /* 3 columns per species: up to 20 observables */
         sim_stats_columns(&so->stats, obs, sizeof obs);
         if (strcmp(kind, "stdout"))
             snprintf(columns, sizeof columns, "step,%s", obs);
@@ -391,8 +396,9 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
         {APP_TEXT, "series", 0, "FILE", &so.series,
          .help = "also write every observable at each sample to FILE (CSV, header\n"
                  "row first): the six metrics, gnf_alpha, corr_length when a\n"
-                 "correlation range is set, and with species each one's order\n"
-                 "(order.0 ...); its provenance to FILE.json"},
+                 "correlation range is set, and with species each one's order,\n"
+                 "clusters and largest_cluster (order.0 ..., clusters.0 ...,\n"
+                 "largest_cluster.0 ...); its provenance to FILE.json"},
         {APP_TEXT, "trajectory", 0, "FILE", &so.trajectory,
          .help = "write positions and velocities at each sample to FILE, streamed,\n"
                  "with FILE.json: a NumPy .npy array, x, y, vx, vy of each boid\n"
@@ -515,7 +521,7 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     double t0 = mono_seconds();
     long steps = so.steps;
     if (drv->writer) {
-        char columns[256];
+        char columns[512];
         stdout_columns(&so, columns, sizeof columns);
         printf("%s\n", columns);
         app_progress_begin(&so.bar, "boids sim", "steps", (double)steps);

@@ -30,8 +30,8 @@ static const app_command sweep_command = {
         "`boids params`; --key and --grid repeat, one key each), every N of --counts and\n"
         "--seeds seeds each, and prints for each point (N, values) the observables\n"
         "(order, milling, nn_distance, neighbours, clusters, largest_cluster, gnf_alpha,\n"
-        "corr_length with --correlation-range, and with species each one's order order.0 ...)\n"
-        "as CSV.\n"
+        "corr_length with --correlation-range, and with species each one's order, clusters and\n"
+        "largest_cluster: order.0 ..., clusters.0 ..., largest_cluster.0 ...) as CSV.\n"
         "\n"
         "Statistics (docs/research.md, section 3): each run takes the samples at steps B,\n"
         "B + E, ..., K (B = --burn-in, E = --sample-every, K = --steps) and gives per\n"
@@ -179,8 +179,8 @@ static boids_status sweep_interact(app_opts *o, boids_interact *t, boids_error *
     return st;
 }
 
-/* The observables order.0 ... of the runs' species: as many as the most of any run's (a run
- * with fewer has 0 for the others). */
+/* The observables order.0 ..., clusters.0 ..., largest_cluster.0 ... of the runs' species: as many
+ * as the most of any run's (a run with fewer has 0 for the others). */
 static boids_status sweep_species(sweep *s, const app_opts *o, boids_error *err) {
     for (size_t r = 0; r < s->nruns; r++) {
         boids_params p;

@@ -58,11 +58,12 @@ typedef struct sim_driver {
     /* With initial, optional: boids_metrics_compute of the whole flock (of the parts in part
      * at step 0, else of b's state) into *m and, with fl, its boids_number_fluctuations,
      * with corr its velocity correlation (sim_corr), with sp (species > 1) its
-     * boids_order_species, computed by every process from the parts, valid on the writer: a
-     * sample then needs no whole flock. */
+     * boids_order_species into sp[0] and boids_clusters_species into sp[1] and sp[2],
+     * computed by every process from the parts, valid on the writer: a sample then needs no
+     * whole flock. */
     boids_status (*observe)(boids_backend *b, const boids_flock *part, const boids_params *p,
                             boids_metrics *m, boids_fluct *fl, const struct sim_corr *corr,
-                            double *sp, boids_error *err);
+                            double (*sp)[BOIDS_MAX_SPECIES], boids_error *err);
     /* With initial, optional: the --trajectory (any format: app_traj_open's arguments)
      * written by every process at once (open, a frame of b's state or of the initial parts
      * in part after `step` steps, close: called by every process; abort: by each alone),

@@ -130,8 +130,8 @@ static boids_status order(boids_backend *b, const boids_flock *part, double *val
  * which are then freed (before step 0's the initial ones, which the tiles take their values
  * from), the pair metrics from the tiles. One rank holds the whole flock as its part. */
 static boids_status observe(boids_backend *b, const boids_flock *part, const boids_params *p,
-                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr, double *sp,
-                            boids_error *err) {
+                            boids_metrics *m, boids_fluct *fl, const sim_corr *corr,
+                            double (*sp)[BOIDS_MAX_SPECIES], boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     boids_flock mine = {0};
@@ -146,15 +146,16 @@ static boids_status observe(boids_backend *b, const boids_flock *part, const boi
         if (!s && corr)
             s = boids_velocity_correlation_add(f, p, rb[0], (size_t)rb[1], corr->sum, corr->pairs,
                                                err);
-        if (!s && sp) boids_order_species(f, p, sp);
+        if (!s && sp) boids_order_species(f, p, sp[0]);
+        if (!s && sp) s = boids_clusters_species(f, p, sp[1], sp[2], err);
     } else if (!s) {
         mpi_part_order_milling(MPI_COMM_WORLD, f, p, boids_backend_n(b), m);
-        if (sp) mpi_part_order_species(MPI_COMM_WORLD, f, p, boids_backend_n(b), sp);
+        if (sp) mpi_part_order_species(MPI_COMM_WORLD, f, p, boids_backend_n(b), sp[0]);
         if (corr)
             s = mpi_part_correlation_add(MPI_COMM_WORLD, f, p, boids_backend_n(b), rb[0],
                                          (size_t)rb[1], corr->sum, corr->pairs, err);
         boids_flock_free(&mine);
-        if (!s) s = mpi_tile_observe(b, part, p, m, fl, err);
+        if (!s) s = mpi_tile_observe(b, part, p, m, fl, sp ? sp[1] : NULL, sp ? sp[2] : NULL, err);
     }
     boids_flock_free(&mine);
     return s;

@@ -7,16 +7,31 @@
 #include <string.h>
 
 const char *app_obs_name(const app_obs *ob, int k) {
-    static const char *const sp[BOIDS_MAX_SPECIES] = {"order.0", "order.1", "order.2", "order.3"};
+    static const char *const sp[APP_OBS_SP_KINDS][BOIDS_MAX_SPECIES] = {
+        {"order.0", "order.1", "order.2", "order.3"},
+        {"clusters.0", "clusters.1", "clusters.2", "clusters.3"},
+        {"largest_cluster.0", "largest_cluster.1", "largest_cluster.2", "largest_cluster.3"}};
     _Static_assert(BOIDS_MAX_SPECIES == 4, "a name per species");
     if (k < BOIDS_METRICS_COUNT) return boids_metrics_names[k];
-    if (app_obs_species_of(ob, k) >= 0) return sp[app_obs_species_of(ob, k)];
+    if (app_obs_species_of(ob, k) >= 0)
+        return sp[(k - ob->sp_first) / ob->species][app_obs_species_of(ob, k)];
     return k == APP_OBS_GNF ? "gnf_alpha" : k == APP_OBS_CORR && ob->range > 0 ? "corr_length" : "";
 }
 
 int app_obs_species_of(const app_obs *ob, int k) {
-    return ob->species > 1 && k >= ob->sp_first && k < ob->sp_first + ob->species ? k - ob->sp_first
-                                                                                  : -1;
+    return ob->species > 1 && k >= ob->sp_first && k < ob->count ? (k - ob->sp_first) % ob->species
+                                                                 : -1;
+}
+
+int app_obs_species_metric(const app_obs *ob, int k) {
+    static const int metric[APP_OBS_SP_KINDS] = {0, 4, 5}; /* order, clusters, largest_cluster */
+    return app_obs_species_of(ob, k) < 0 ? -1 : metric[(k - ob->sp_first) / ob->species];
+}
+
+boids_status app_obs_species(const boids_flock *f, const boids_params *p,
+                             double sp[][BOIDS_MAX_SPECIES], boids_error *err) {
+    boids_order_species(f, p, sp[0]);
+    return boids_clusters_species(f, p, sp[1], sp[2], err);
 }
 
 boids_status app_obs_begin(app_obs *ob, boids_error *err) {
@@ -28,7 +43,7 @@ boids_status app_obs_begin(app_obs *ob, boids_error *err) {
     if (!ob->bins && ob->range > 0) ob->bins = 50;
     if (ob->species > BOIDS_MAX_SPECIES) ob->species = BOIDS_MAX_SPECIES;
     ob->sp_first = ob->range > 0 ? APP_OBS_CORR + 1 : APP_OBS_GNF + 1;
-    ob->count = ob->sp_first + (ob->species > 1 ? ob->species : 0);
+    ob->count = ob->sp_first + (ob->species > 1 ? APP_OBS_SP_KINDS * ob->species : 0);
     ob->sum = ob->pairs = NULL;
     if (!(ob->range > 0)) return BOIDS_OK;
     ob->sum = calloc((size_t)ob->bins, sizeof *ob->sum); /* no pairs until a sample */
@@ -75,7 +90,8 @@ void app_obs_fill(const app_obs *ob, const boids_metrics *m, double *x) {
     x[APP_OBS_GNF] = ob->fluct.alpha;
     if (ob->range > 0)
         x[APP_OBS_CORR] = boids_correlation_length(ob->sum, ob->pairs, (size_t)ob->bins, ob->range);
-    for (int s = 0; s < ob->species && ob->species > 1; s++) x[ob->sp_first + s] = ob->sp_order[s];
+    for (int q = 0; q < APP_OBS_SP_KINDS && ob->species > 1; q++)
+        for (int s = 0; s < ob->species; s++) x[ob->sp_first + q * ob->species + s] = ob->sp[q][s];
 }
 
 boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_params *p,
@@ -88,8 +104,8 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
         st = boids_velocity_correlation_add(f, p, ob->range, (size_t)ob->bins, ob->sum, ob->pairs,
                                             err);
     }
-    memset(ob->sp_order, 0, sizeof ob->sp_order); /* a run with fewer species: 0 */
-    if (!st && ob->species > 1) boids_order_species(f, p, ob->sp_order);
+    memset(ob->sp, 0, sizeof ob->sp); /* a run with fewer species: 0 */
+    if (!st && ob->species > 1) st = app_obs_species(f, p, ob->sp, err);
     if (!st) app_obs_fill(ob, m, x);
     return st;
 }

@@ -11,7 +11,12 @@
  *                C stays positive over the range;
  *   order.0 .. order.{S-1}  with S = `species` > 1, each species' order (boids_order_species:
  *                its boids' unit velocities summed in id order, over its number of boids;
- *                0 for a species with none).
+ *                0 for a species with none);
+ *   clusters.0 .. clusters.{S-1}, largest_cluster.0 .. largest_cluster.{S-1}  with S > 1,
+ *                each species' clusters (boids_clusters_species: the components of the
+ *                clusters' graph restricted to the pairs of boids of one species), their
+ *                number and the largest one's share of the species' boids (0 and 0 for a
+ *                species with none).
  *
  * Ownership: app_obs_begin allocates the state's correlation arrays, app_obs_free frees
  * them. Threads: one app_obs per thread. */
@@ -28,20 +33,22 @@
 enum {
     APP_OBS_GNF = BOIDS_METRICS_COUNT,      /* index of gnf_alpha */
     APP_OBS_CORR = BOIDS_METRICS_COUNT + 1, /* index of corr_length, when counted */
-    APP_OBS_MAX = BOIDS_METRICS_COUNT + 2 + BOIDS_MAX_SPECIES
+    APP_OBS_SP_KINDS = 3,                   /* each species': order, clusters, largest_cluster */
+    APP_OBS_MAX = BOIDS_METRICS_COUNT + 2 + APP_OBS_SP_KINDS * BOIDS_MAX_SPECIES
 };
 
 typedef struct app_obs {
     double range;        /* > 0: corr_length over [0, range); 0: not an observable */
     long bins;           /* bins of C(r); 0: not given, 50 once app_obs_begin ran */
-    int species;         /* S > 1: order.0 .. order.{S-1} (the run's species, set before
-                            app_obs_begin); 0 or 1: none */
-    int count;           /* observables: 7, or 8 with corr_length, then S with species (set
+    int species;         /* S > 1: order.0 .. order.{S-1}, clusters.0 ..., largest_cluster.0
+                            ... (the run's species, set before app_obs_begin); 0 or 1: none */
+    int count;           /* observables: 7, or 8 with corr_length, then 3 S with species (set
                             by app_obs_begin) */
     int sp_first;        /* the index of order.0 (set by app_obs_begin) */
     double *sum, *pairs; /* the last sample's C(r) pair sums and counts (bins each) */
     boids_fluct fluct;   /* the last sample's number fluctuations */
-    double sp_order[BOIDS_MAX_SPECIES]; /* the last sample's order of each species */
+    /* the last sample's order, clusters and largest_cluster of each species */
+    double sp[APP_OBS_SP_KINDS][BOIDS_MAX_SPECIES];
 } app_obs;
 
 /* The two options that set range and bins, for a command's own table (ob: an app_obs *). */
@@ -64,8 +71,16 @@ typedef struct app_obs {
 /* The observables' names (k < count); the CSV columns use them as they are. */
 const char *app_obs_name(const app_obs *ob, int k);
 
-/* The species whose order observable k is (order.s), or -1. */
+/* The species whose order or clusters observable k is (order.s, clusters.s,
+ * largest_cluster.s), or -1; app_obs_species_metric: the index of the whole flock's metric it
+ * is of (0 order, 4 clusters, 5 largest_cluster: boids_metrics_names), or -1. */
 int app_obs_species_of(const app_obs *ob, int k);
+int app_obs_species_metric(const app_obs *ob, int k);
+
+/* Each species' order, clusters and largest_cluster of f under p (species > 1) into sp[0],
+ * sp[1], sp[2] (boids_order_species, boids_clusters_species). */
+boids_status app_obs_species(const boids_flock *f, const boids_params *p,
+                             double sp[][BOIDS_MAX_SPECIES], boids_error *err);
 
 /* After parsing, once the range is known: --correlation-bins only with a range
  * (BOIDS_ERR_INPUT), the default bins (50), the count, and the arrays of C(r) when a range
@@ -83,7 +98,7 @@ boids_status app_obs_sample(app_obs *ob, const boids_flock *f, const boids_param
                             boids_metrics *m, double *x, boids_error *err);
 
 /* The observables of a state whose metrics m, number fluctuations (in ob->fluct), species'
- * orders (in ob->sp_order, with species) and, when counted, C(r) (in ob->sum and ob->pairs,
+ * orders and clusters (in ob->sp, with species) and, when counted, C(r) (in ob->sum and ob->pairs,
  * zeroed by app_obs_clear and added to) were computed elsewhere (a flock in parts) into
  * x[0 .. count - 1]. */
 void app_obs_clear(app_obs *ob);

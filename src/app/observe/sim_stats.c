@@ -65,7 +65,7 @@ boids_status sim_stats_begin(sim_stats *ss, const boids_params *p, long steps, l
     boids_status st = correlation_range(ss, p, err);
     if (st) return st;
     ss->on = series || ss->pooling;
-    ss->obs.species = (int)p->species; /* order.0 ... with species */
+    ss->obs.species = (int)p->species; /* order.0 ..., clusters.0 ... with species */
     if ((st = app_obs_begin(&ss->obs, err))) return st;
     if (ss->correlation) {
         ss->csum = calloc((size_t)ss->obs.bins, sizeof *ss->csum);

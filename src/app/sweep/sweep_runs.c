@@ -208,8 +208,13 @@ static size_t split(char *line, char **field, size_t max) {
 static int avg_in_range(const sweep *s, int m, double v, long n, char *range, size_t size) {
     double lo = 0, hi = 1;
     int open_lo = 0;
-    if (app_obs_species_of(&s->obs, m) >= 0) m = 0; /* a species' order: in [0, 1] as order */
+    /* a species' order and largest_cluster: in [0, 1]; its clusters in [0, N] (0: no boids) */
+    if (app_obs_species_metric(&s->obs, m) >= 0)
+        m = app_obs_species_metric(&s->obs, m) == 4 ? -1 : 0;
     switch (m) {
+    case -1:
+        hi = (double)n;
+        break;
     case APP_OBS_GNF: /* a fitted slope, NaN when the flock has too few fit levels */
         snprintf(range, size, "a finite number or nan");
         return !isinf(v);
