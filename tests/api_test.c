@@ -209,6 +209,16 @@ static int centre_null(fixture *x, int which) {
                          which == 2 ? NULL : &cx, which == 3 ? NULL : &cy);
     return which >= 2 || (cx == 0 && cy == 0) ? NEUTRAL : 0;
 }
+/* boids_order_species with argument which NULL (0 f: every order 0; 1 p: one species, the
+ * flock's order; 2 out: nothing to write). */
+static int order_species_null(fixture *x, int which) {
+    double out[BOIDS_MAX_SPECIES] = {-1, -1, -1, -1};
+    boids_order_species(which == 0 ? NULL : &x->f, which == 1 ? NULL : &x->p,
+                        which == 2 ? NULL : out);
+    if (which == 0) return out[0] == 0.0 ? NEUTRAL : 0;
+    if (which == 1) return out[0] == boids_order(&x->f) && out[1] == -1 ? NEUTRAL : 0;
+    return NEUTRAL;
+}
 static int centre3_null(fixture *x, int which) {
     double c[3] = {1, 1, 1};
     boids_metrics_centre3(which == 0 ? NULL : &x->f, which == 1 ? NULL : &x->p,
@@ -339,6 +349,9 @@ static int options_default(void) {
     C("boids_boid_check3", "NULL where (a NaN)", BOIDS_ERR_INPUT, boid_check(x, 3, 0, 0, NULL, e)) \
     C("boids_order", "NULL f", NEUTRAL, boids_order(NULL) == 0.0 ? NEUTRAL : 0)                    \
     C("boids_order", "without vy (0)", NEUTRAL, boids_order(&x->novy) == 0.0 ? NEUTRAL : 0)        \
+    C("boids_order_species", "NULL f (0)", NEUTRAL, order_species_null(x, 0))                      \
+    C("boids_order_species", "NULL p (one species)", NEUTRAL, order_species_null(x, 1))            \
+    C("boids_order_species", "NULL out", NEUTRAL, order_species_null(x, 2))                        \
     C("boids_flock_hash", "NULL f", NEUTRAL,                                                       \
       boids_flock_hash(NULL) == boids_flock_hash(&x->empty) ? NEUTRAL : 0)                         \
     C("boids_flock_hash", "without vy", NEUTRAL,                                                   \
@@ -392,6 +405,8 @@ static int options_default(void) {
       boids_params_of_species(NULL, 1).count == boids_params_default().count ? NEUTRAL : 0)        \
     C("boids_species_of", "NULL p (species 0)", NEUTRAL,                                           \
       boids_species_of(NULL, 5) == 0 ? NEUTRAL : 0)                                                \
+    C("boids_species_count", "NULL p (all of species 0)", NEUTRAL,                                 \
+      boids_species_count(NULL, 7, 0) == 7 && boids_species_count(NULL, 7, 1) == 0 ? NEUTRAL : 0)  \
     C("boids_params_reach", "NULL p (0)", NEUTRAL, boids_params_reach(NULL) == 0 ? NEUTRAL : 0)    \
     C("boids_params_set", "NULL p", BOIDS_ERR_INPUT, boids_params_set(NULL, "count", "5", "t", e)) \
     C("boids_params_set", "NULL key", BOIDS_ERR_INPUT, boids_params_set(&x->p, NULL, "5", "t", e)) \
@@ -503,6 +518,14 @@ static int options_default(void) {
       boids_metrics_compute(&x->empty, &x->p, &(boids_metrics){0}, e))                             \
     C("boids_metrics_compute", "without vy", BOIDS_ERR_INPUT,                                      \
       boids_metrics_compute(&x->novy, &x->p, &(boids_metrics){0}, e))                              \
+    C("boids_clusters_species", "NULL f", BOIDS_ERR_INPUT,                                         \
+      boids_clusters_species(NULL, &x->p, (double[4]){0}, (double[4]){0}, e))                      \
+    C("boids_clusters_species", "NULL p", BOIDS_ERR_INPUT,                                         \
+      boids_clusters_species(&x->f, NULL, (double[4]){0}, (double[4]){0}, e))                      \
+    C("boids_clusters_species", "NULL clusters", BOIDS_ERR_INPUT,                                  \
+      boids_clusters_species(&x->f, &x->p, NULL, (double[4]){0}, e))                               \
+    C("boids_clusters_species", "NULL largest", BOIDS_ERR_INPUT,                                   \
+      boids_clusters_species(&x->f, &x->p, (double[4]){0}, NULL, e))                               \
     C("boids_metrics_centre", "NULL f ((0, 0))", NEUTRAL, centre_null(x, 0))                       \
     C("boids_metrics_centre", "NULL p ((0, 0))", NEUTRAL, centre_null(x, 1))                       \
     C("boids_metrics_centre", "NULL cx", NEUTRAL, centre_null(x, 2))                               \

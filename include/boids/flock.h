@@ -100,7 +100,8 @@ double boids_order(const boids_flock *f);
 /* The order of each species of p (species 1 with species = 1) among f's boids (boid i has id
  * i) into out[0 .. species - 1]: boids_order over that species' boids alone, their unit
  * velocities summed in id order, over its number of boids (boids_species_count; 0 for a
- * species with none). */
+ * species with none). A NULL or malformed f: every species' order 0 (a NULL p: one species);
+ * a NULL out: nothing. */
 void boids_order_species(const boids_flock *f, const boids_params *p, double *out);
 
 /* FNV-1a over the bytes of every coordinate, array by array (x, y, vx, vy, and then z, vz

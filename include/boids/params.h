@@ -180,7 +180,7 @@ boids_params boids_params_of_species(const boids_params *p, int s);
 int boids_species_of(const boids_params *p, unsigned long long id);
 
 /* How many of the ids 0 .. n - 1 are of species s under p (those boids_species_of gives s;
- * 0 for s beyond the species). */
+ * 0 for s beyond the species; a NULL p is one species: n for s = 0). */
 size_t boids_species_count(const boids_params *p, size_t n, int s);
 
 /* The largest distance at which a boid can act on another under p: the vision radius, or

@@ -254,11 +254,13 @@ size_t boids_species_count(const boids_params *p, size_t n, int s) {
 }
 
 void boids_order_species(const boids_flock *f, const boids_params *p, double *out) {
+    if (!out) return;
     const int k = p && p->species > 1 ? (int)p->species : 1;
     double u[BOIDS_MAX_SPECIES][3] = {{0}};
-    if (!boids_flock_bad_arrays(f)) boids_order_species_add(f, p, 0, u);
+    const int ok = f && !boids_flock_bad_arrays(f); /* else every species' order is 0 */
+    if (ok) boids_order_species_add(f, p, 0, u);
     for (int s = 0; s < k && s < BOIDS_MAX_SPECIES; s++)
-        out[s] = boids_order_of(u[s], boids_flock_dim(f), boids_species_count(p, f->n, s));
+        out[s] = ok ? boids_order_of(u[s], boids_flock_dim(f), boids_species_count(p, f->n, s)) : 0;
 }
 
 double boids_order_of(const double u[3], int dim, size_t n) {
