@@ -318,16 +318,16 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur_s, size_
     co.n[D - 1] = w->n; /* the whole grid's rows: at most 2^30 cells (boids_grid_geom_cap) */
     const uint32_t plane = (uint32_t)(g->ncells / g->n[D - 1]), lim = g->n[D - 1] * plane;
     const uint32_t base = t->row_lo * plane, wrapped = (w->n - t->row_lo) * plane;
-    uint32_t out = 0;
+    size_t out = 0; /* boids outside the window */
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
 #pragma omp for schedule(static)
         for (long b = nk; b < n; b += BLOCK) RULES_FN(grid_cells_of)
         (&cur, (size_t)b, (size_t)(n - b < BLOCK ? n : b + BLOCK), &co, simd);
-#pragma omp for simd schedule(static) reduction(| : out)
+#pragma omp for simd schedule(static) reduction(+ : out)
         for (long i = 0; i < n; i++) { /* boids_tile_window_row, by whole rows of cells */
             const uint32_t c = cell_of[i], wc = c >= base ? c - base : c + wrapped;
-            out |= wc >= lim;
+            out += wc >= lim;
             cell_of[i] = wc;
         }
     }

@@ -156,8 +156,9 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     long i = 0;
     for (; i + SKIP <= n; i += SKIP) {
         uint32_t in = 0;
+        const uint32_t *const at = cell + i;
 #pragma omp simd reduction(+ : in)
-        for (long q = i; q < i + SKIP; q++) in += cell[q] - c0 < plane;
+        for (int q = 0; q < SKIP; q++) in += at[q] - c0 < plane;
         here += in;
         if (in == SKIP) continue;
         for (long q = i; q < i + SKIP; q++)
@@ -205,8 +206,9 @@ static boids_status tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids
         for (;;) {
             uint32_t stop = 0;
             if (i + SKIP > n) break;
-#pragma omp simd reduction(| : stop)
-            for (size_t j = i; j < i + SKIP; j++) stop |= cell[j] - first1 >= span;
+            const uint32_t *const at = cell + i;
+#pragma omp simd reduction(+ : stop)
+            for (int q = 0; q < SKIP; q++) stop += at[q] - first1 >= span;
             if (stop) break;
             i += SKIP;
         }
