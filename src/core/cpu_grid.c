@@ -101,7 +101,7 @@ typedef struct cpu_grid {
 /* In cpu_grid_resident.c: the table of operations, a resident step's next cells and end. */
 static const boids_backend_ops ops;
 static boids_status resident_keep(cpu_grid *c, boids_error *err);
-static int resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co);
+static void resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co);
 static void resident_free(grid_resident *r);
 
 static int max_threads(void) {
@@ -386,7 +386,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
     const int simd = p->species > 1 ? 0 : use_simd(c);
     cell_out co = cell_out_of(g, c->cells.cell_of);
-    const int next = next_cells(c, g, p, k, simd) && (!c->tiled || resident_next(c, g, win, &co));
+    const int next = next_cells(c, g, p, k, simd);
+    if (next && c->tiled) resident_next(c, g, win, &co); /* the cells in the whole grid */
     if ((c->cells_ready = next && !c->tiled)) c->cells_geom = *g;
     const steer_ctx x = {c->snap,
                          c->cur,

@@ -137,11 +137,12 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     memset(r->rows, 0, nrows * sizeof *r->rows);
     /* Each boid's cell in the whole grid (at most 2^30 cells): its row for the count and the
      * split, its cell for the step's tile cells. */
-    const int have = r->next && same_geom(&r->next_g, g); /* the last move's (resident_next) */
+    if (!(r->next && same_geom(&r->next_g, g))) { /* else the last move's (resident_next) */
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+        for (long i = 0; i < n; i += BLOCK) RULES_FN(grid_cells_of)
+        (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
+    }
     r->next = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && !have)
-    for (long i = 0; i < (have ? 0 : n); i += BLOCK) RULES_FN(grid_cells_of)
-    (&cur, (size_t)i, (size_t)(n - i < BLOCK ? n : i + BLOCK), &co, simd);
     r->known = r->nown;
     /* Counted against a current row, a block of boids at a time: the boids are in the last
      * step's cell order, so a block is mostly one row's (one vectorised comparison a boid, the
@@ -287,12 +288,12 @@ static boids_status tile_owned(boids_backend *b, boids_tile_keep keep, const voi
 
 /* A resident step's move writes each moved boid's cell in the whole flock's grid (the window's
  * g with all the rows of w), which the next tile_count reads instead of computing them. Sets
- * co to that grid; returns 1. */
-static int resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co) {
+ * co to that grid. */
+static void resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co) {
     c->res.next_g = *g;
     c->res.next_g.ncells = g->ncells / g->n[D - 1] * w->n;
     c->res.next_g.n[D - 1] = co->n[D - 1] = w->n;
-    return c->res.next = 1;
+    c->res.next = 1;
 }
 
 /* After a resident step: the steered rows' boids, snapshot slots [keep_b, keep_e) of cur,
