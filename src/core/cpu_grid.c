@@ -49,11 +49,7 @@
 #include "cpu_avx2.h"
 #include "clock.h"
 
-enum {
-    PARALLEL_MIN = 2048, /* below this many boids, threads cost more than they save */
-    PROBE_MIN = 16,      /* steps between tries of the other thread count: at first, */
-    PROBE_MAX = 4096     /* and at most, after tries that lost */
-};
+enum { PARALLEL_MIN = 2048 }; /* below this many boids, threads cost more than they save */
 
 /* Cells along x steered as one unit of work (steer_strip): their boids fill SIMD passes
  * one after the other, a pass spanning cells where they hold fewer boids than its width.
@@ -61,21 +57,6 @@ enum {
  * less than one: 32 cells (a hundred boids or more) in the plane, and in the box 128 (about
  * a row of a million boids' grid, some 80 boids), so that few passes are partial. */
 #define STRIP(width) (D == 2 ? 2 * (width) : 8 * (width))
-
-/* The thread count of each step: all the threads or one. On a shared machine a thread
- * whose core another process holds stalls every barrier of the step while the others
- * wait for it (20-50x slower than one thread, seen with a busy process on one of two
- * cores): the grid build gives each thread a fixed share (its histogram), which no other
- * thread can take over. So steps are timed and the faster count
- * runs; the other is tried for one step after `interval` steps, an interval that doubles
- * (to PROBE_MAX) each time the try loses, so that lost tries cost at most a few per cent.
- * The results do not depend on the count (same bits). */
-typedef struct thread_pick {
-    double s[2];       /* seconds per step on [0] one thread, [1] all; < 0: unknown */
-    int all;           /* the count that runs: 1 all threads, 0 one */
-    uint32_t interval; /* steps between tries of the other count */
-    uint32_t left;     /* steps until the next try */
-} thread_pick;
 
 typedef struct cpu_grid {
     cpu_grid_hooks h; /* the backend and the test hooks */
@@ -93,6 +74,7 @@ typedef struct cpu_grid {
     size_t gid_cap;   /* entries allocated in gid */
     int run_threads;  /* threads of the current step (or neighbours query) */
     thread_pick pick;
+    strip_split split; /* which thread steers which strips (cpu_grid_threads.c) */
     grid_resident res; /* the resident tile (cpu_grid_resident.c) */
     int cells_ready;   /* cells.cell_of holds the cells of cur in grid cells_geom (the move's) */
     geom cells_geom;
@@ -408,15 +390,26 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     const size_t w0 = per_row * (c0 / g->n[0]), w1 = per_row * (c1 / g->n[0]);
     const uint32_t *const start = c->cells.start;
     const int threads = c->run_threads;
-    const long chunk = (long)cell_chunk(w1 - w0, threads);
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)
-    for (size_t w = w0; w < w1; w++) {
-        uint32_t k[D];
-        cell_coords(g, w / per_row * g->n[0], k);
-        k[0] = (uint32_t)(w % per_row) * strip;
-        const uint32_t len = g->n[0] - k[0] < strip ? g->n[0] - k[0] : strip;
-        steer_strip(&x, g, start, k, len, vicsek);
+    strip_split *const sp = &c->split;
+    const strip_map m = {start, per_row, g->n[0], strip};
+    if (threads > 1) split_begin(sp, threads, w0, w1, &m);
+    if (threads > 1 && c->h.skew_split) split_skew(sp, c->t);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        const int t = thread_num(), nt = num_threads(), mine = nt > 1 && nt == sp->n;
+        const size_t a = mine ? sp->at[t] : w0 + (w1 - w0) * (size_t)t / (size_t)nt;
+        const size_t e = mine ? sp->at[t + 1] : w0 + (w1 - w0) * (size_t)(t + 1) / (size_t)nt;
+        const double t0 = mine ? mono_seconds() : 0;
+        for (size_t w = a; w < e; w++) {
+            uint32_t k[D];
+            cell_coords(g, w / per_row * g->n[0], k);
+            k[0] = (uint32_t)(w % per_row) * strip;
+            const uint32_t len = g->n[0] - k[0] < strip ? g->n[0] - k[0] : strip;
+            steer_strip(&x, g, start, k, len, vicsek);
+        }
+        if (mine) sp->sec[t] = mono_seconds() - t0;
     }
+    if (threads > 1 && sp->n == threads) split_cut(sp, &m, c->h.base.n, &c->cells);
 }
 
 /* Topological neighbours, either model (cpu_grid_topo.c): in tile mode the steered rows. */
@@ -487,35 +480,6 @@ static boids_status begin(cpu_grid *c, const boids_params *p, const boids_intera
     boids_status st = prepare(c, p, g, w, build_threads, err);
     if (!st) grid_k_init(k, tab, p, in);
     return st;
-}
-
-/* Whether the next step runs on all threads: each count once first, then the running one,
- * or the other when its try is due. */
-static int pick_all(const thread_pick *k) {
-    if (k->s[1] < 0) return 1;
-    if (k->s[0] < 0) return 0;
-    return k->left == 0 ? !k->all : k->all;
-}
-
-/* Records a step of `dt` seconds on all threads (all = 1) or one. The running count's time
- * is smoothed (a single step is noisy on a loaded machine); a try is one step, and wins
- * when it beats that. A running count that becomes clearly slower than the other's last
- * time (contention that began, or ended) has the other tried at once. */
-static void pick_record(thread_pick *k, int all, double dt) {
-    if (all == k->all) {
-        k->s[all] = k->s[all] < 0 ? dt : 0.75 * k->s[all] + 0.25 * dt;
-        if (k->left > 0) k->left--;
-        if (k->s[!all] >= 0 && k->s[all] > 2 * k->s[!all]) k->left = 0;
-        return;
-    }
-    k->s[all] = dt;
-    if (dt < k->s[k->all]) {
-        k->all = all;
-        k->interval = PROBE_MIN;
-    } else {
-        k->interval = k->interval * 2 > PROBE_MAX ? PROBE_MAX : k->interval * 2;
-    }
-    k->left = k->interval;
 }
 
 static boids_status step(boids_backend *b, const boids_params *p, unsigned steps,
@@ -719,7 +683,8 @@ static boids_status load(cpu_grid *c, const boids_flock *in, int spare, boids_er
     }
     c->h.base.n = n;
     c->cells_ready = 0;
-    c->t = in->step; /* the noise stream goes on from the state's step, as in cpu-ref */
+    c->cells.cut_n = 0; /* new slots: an even share until a step cuts them */
+    c->t = in->step;    /* the noise stream goes on from the state's step, as in cpu-ref */
     return BOIDS_OK;
 }
 
@@ -763,6 +728,8 @@ static void destroy(boids_backend *b) {
     free(c->cells.start);
     free(c->cells.hist);
     free(c->cells.block);
+    free(c->cells.cut);
+    split_free(&c->split);
     resident_free(&c->res);
     free(c);
 }
@@ -783,8 +750,9 @@ boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads
     c->run_threads = 1;
     c->pick = (thread_pick){{-1, -1}, 1, PROBE_MIN, PROBE_MIN};
     c->cells.block = malloc((size_t)c->threads * sizeof *c->cells.block);
-    if (!c->cells.block) {
-        free(c);
+    c->cells.cut = malloc(((size_t)c->threads + 1) * sizeof *c->cells.cut);
+    if (!c->cells.block || !c->cells.cut || !split_alloc(&c->split, c->threads)) {
+        destroy(&c->h.base);
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }

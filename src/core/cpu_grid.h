@@ -25,4 +25,10 @@ int boids_cpu_force_avx2(boids_backend *b, int on);
  * that each count really runs. Returns 0, or -1 if b is not a `cpu` backend. */
 int boids_cpu_fixed_threads(boids_backend *b, int on);
 
+/* on != 0 cuts the strips of each step between the threads at random (strip_split in
+ * cpu_grid_threads.c; empty parts and one part of every strip among the cuts) instead of by
+ * their measured times: the tests check that any cut gives the same bits. Returns 0, or -1 if
+ * b is not a `cpu` backend. */
+int boids_cpu_skew_split(boids_backend *b, int on);
+
 #endif

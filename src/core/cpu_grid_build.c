@@ -187,6 +187,19 @@ static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
     }
 }
 
+/* The first cell whose start is at least slot s (nc if none). */
+static size_t cell_at_slot(const uint32_t *start, size_t nc, size_t s) {
+    size_t lo = 0, hi = nc;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (start[mid] < s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Within a cell, boids end in id order: the summation order of every boid, hence the
  * result, depends on the state alone, not on the order in which cur holds it (a resumed run
  * starts in id order, a running one in the previous step's cell order), nor on the number
@@ -205,7 +218,13 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
         const int t = thread_num(), nt = num_threads();
         uint32_t *const h = hist + (size_t)t * nc;
         memset(h, 0, nc * sizeof *h);
-        const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+        /* Any cut gives the same snapshot (each cell is ordered by id at the end). */
+        const int cut = gc->cut_n == nt;
+        size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+        if (cut) {
+            i0 = t == 0 ? 0 : gc->cut[t] < n ? gc->cut[t] : n;
+            i1 = t == nt - 1 ? n : gc->cut[t + 1] < n ? gc->cut[t + 1] : n;
+        }
         count_cells(&cur, i0, i1, have_cells, simd, g, cell_of, h);
 #pragma omp barrier
         /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
@@ -229,7 +248,10 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
 #pragma omp barrier
         scatter(&cur, &snap, i0, i1, cell_of, h);
 #pragma omp barrier
-        for (size_t cell = c0; cell < c1; cell++)
+        /* Each thread orders the cells where it scattered (most of) its boids. */
+        const size_t s0 = cut && t > 0 ? cell_at_slot(start, nc, i0) : c0;
+        const size_t s1 = cut && t < nt - 1 ? cell_at_slot(start, nc, i1) : c1;
+        for (size_t cell = s0; cell < s1; cell++)
             if (start[cell + 1] - start[cell] > 1)
                 cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
     }

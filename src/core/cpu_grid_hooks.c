@@ -32,6 +32,13 @@ int boids_cpu_fixed_threads(boids_backend *b, int on) {
     return 0;
 }
 
+int boids_cpu_skew_split(boids_backend *b, int on) {
+    cpu_grid_hooks *h = hooks_of(b);
+    if (!h) return -1;
+    h->skew_split = on != 0;
+    return 0;
+}
+
 int boids_cpu_force_scalar(boids_backend *b, int on) {
     cpu_grid_hooks *h = hooks_of(b);
     if (!h) return -1;

@@ -206,6 +206,11 @@ typedef struct grid_cells {
     uint32_t *hist;    /* per-thread cell counts, then write offsets */
     size_t hist_cap;   /* entries allocated in hist */
     uint32_t *block;   /* per-thread totals of the prefix sum (one per thread, the caller's) */
+    uint32_t *cut;     /* cut_n + 1 slot boundaries of cur: thread t counts and scatters slots
+                          [cut[t], cut[t + 1]) (those its steering wrote: strip_split), where
+                          cut_n is the build's thread count; else an even share (the caller's,
+                          room for one more than the threads) */
+    int cut_n;
 } grid_cells;
 
 /* Bounding box of the finite positions of the state cur of n boids; and those positions added
@@ -397,6 +402,7 @@ typedef struct cpu_grid_hooks {
     int force_scalar;  /* the scalar kernels even where AVX2 runs */
     int force_avx2;    /* the AVX2 kernels even where AVX-512 runs */
     int fixed_threads; /* no thread_pick: every step on all threads */
+    int skew_split;    /* strip_split's cuts drawn at random every step (any cut, same bits) */
     int have_avx2;     /* the processor runs the AVX2 kernels */
     int have_avx512;   /* ... and the AVX-512 ones */
 } cpu_grid_hooks;

@@ -8,6 +8,7 @@
 #include "cpu_grid_build.c"
 #include "cpu_grid_species.c"
 #include "cpu_grid_topo.c"
+#include "cpu_grid_threads.c"
 #include "cpu_grid.c"
 #include "cpu_grid_resident.c"
 #include "cpu_grid_hooks.c"
