@@ -503,6 +503,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         const int all = parallel && (!adapt || pick_all(&c->pick));
         const double t0 = adapt ? mono_seconds() : 0;
         c->run_threads = all ? c->threads : 1;
+        c->split.excess = 0; /* until a steering on the cut measures it */
         if (open && s > 0 && (st = prepare(c, p, &g, &w, &build_threads, err))) return st;
         if (c->tiled &&
             (st = RULES_FN(grid_tile_cells)(&c->cells, &c->cur, b->n, c->res.known, &c->tile, &g,
@@ -515,7 +516,8 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
             steer_topo(c, &g, &w, &k, p);
         else
             steer_metric(c, &g, &w, &k, p);
-        if (adapt) pick_record(&c->pick, all, mono_seconds() - t0);
+        /* judged as if the steering's cut were even: it will be (strip_split) */
+        if (adapt) pick_record(&c->pick, all, mono_seconds() - t0 - c->split.excess);
         /* cur now holds the new state in the snapshot's slot order: its ids are snap's. */
         uint32_t *id = c->cur.id;
         c->cur.id = c->snap.id;

@@ -73,6 +73,7 @@ typedef struct strip_split {
     size_t *at;    /* n + 1 boundaries: part t steers strips [at[t], at[t + 1]) */
     double *sec;   /* each part's steering time in the step that used the cut (0: none) */
     double *slot;  /* room for n + 1 slots (split_begin's) */
+    double excess; /* what the cut's unevenness cost the step (split_cut), seconds */
 } strip_split;
 
 /* The strips' places in the snapshot: strip w begins at the cell of row w / per_row, column
@@ -165,8 +166,19 @@ static void split_skew(strip_split *sp, uint32_t t) {
 }
 
 /* The slots of cur that each part's steering wrote in this step: the next build's cut (the
- * first and the last part also take the slots of the rows a tile does not steer). */
-static void split_cut(const strip_split *sp, const strip_map *m, size_t n, grid_cells *gc) {
+ * first and the last part also take the slots of the rows a tile does not steer). And what
+ * the cut's unevenness cost the step: its slowest part's time over the parts' mean. The
+ * thread pick judges a step on all threads without it (step): else a try of all threads
+ * made on a cut far from even (the first after an upload of a formed flock, or one many steps
+ * after the last) would lose to one thread, and the cut, measured only on all threads, would
+ * never be evened. A formed 3-D flock of 1M boids stayed on one thread that way. */
+static void split_cut(strip_split *sp, const strip_map *m, size_t n, grid_cells *gc) {
+    double most = 0, sum = 0;
+    for (int t = 0; t < sp->n; t++) {
+        most = sp->sec[t] > most ? sp->sec[t] : most;
+        sum += sp->sec[t];
+    }
+    sp->excess = most - sum / sp->n;
     gc->cut[0] = 0;
     for (int t = 1; t < sp->n; t++) gc->cut[t] = strip_slot(m, sp->at[t]);
     gc->cut[sp->n] = (uint32_t)n;
