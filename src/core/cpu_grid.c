@@ -33,7 +33,8 @@
  * Files: this one (the backend, the per-cell steering loop and the scalar kernels, the
  * step), cpu_grid_build.c (the grid build: steps 1 to 3 and the candidate ranges of a
  * cell), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels' bits),
- * cpu_grid_topo.c (the k-nearest selection); cpu_grid_impl.h between them. */
+ * cpu_grid_topo.c (the k-nearest selection), cpu_grid_threads.c (how many threads run a
+ * step, and which strips each steers); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -517,8 +518,8 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
             steer_topo(c, &g, &w, &k, p);
         else
             steer_metric(c, &g, &w, &k, p);
-        /* judged as if the steering's cut were even: it will be (strip_split) */
-        /* Not the first step after an upload: it pays for the state's new order and, in a new
+        /* Judged as if the steering's cut were even, which it will be (strip_split); and not
+         * the first step after an upload: it pays for the state's new order and, in a new
          * backend, for the kernel's first touch of its buffers (100 ms at 1M boids against
          * 35), which would make that step's thread count lose the next try. */
         if (adapt && !c->uploaded)

@@ -21,7 +21,7 @@ int boids_cpu_force_scalar(boids_backend *b, int on);
 int boids_cpu_force_avx2(boids_backend *b, int on);
 
 /* on != 0 runs every step on the backend's full thread count, never on one thread for
- * speed (see thread_pick in cpu_grid.c): the tests that compare thread counts use it, so
+ * speed (see thread_pick in cpu_grid_threads.c): the tests that compare thread counts use it, so
  * that each count really runs. Returns 0, or -1 if b is not a `cpu` backend. */
 int boids_cpu_fixed_threads(boids_backend *b, int on);
 
