@@ -187,17 +187,11 @@ static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
     }
 }
 
-/* The first cell whose start is at least slot s (nc if none). */
+/* The first cell whose start is at least slot s (nc if none): strip_at_slot over strips of
+ * one cell. */
 static size_t cell_at_slot(const uint32_t *start, size_t nc, size_t s) {
-    size_t lo = 0, hi = nc;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (start[mid] < s)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const strip_map cells = {start, 1, 1, 1};
+    return strip_at_slot(&cells, 0, nc, (double)s);
 }
 
 /* Within a cell, boids end in id order: the summation order of every boid, hence the

@@ -5,10 +5,10 @@
  * (cpu_grid_hooks.c). The SIMD kernels (cpu_grid_simd.c) are compiled apart, with their
  * -m flags. cpu_grid_resident.c, the resident tile, comes after the backend whose struct and
  * state buffers it uses, and holds the backend's table of operations. */
+#include "cpu_grid_threads.c"
 #include "cpu_grid_build.c"
 #include "cpu_grid_species.c"
 #include "cpu_grid_topo.c"
-#include "cpu_grid_threads.c"
 #include "cpu_grid.c"
 #include "cpu_grid_resident.c"
 #include "cpu_grid_hooks.c"

@@ -5,6 +5,10 @@
  * Neither changes a bit of the result: each boid's sums are made by one thread over the
  * candidate order the grid fixes, and the build orders every cell's boids by id whatever
  * thread scattered them (cpu_grid.c). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cpu_grid_impl.h"
 
 enum {
     PROBE_MIN = 16,  /* steps between tries of the other thread count: at first, */
@@ -61,8 +65,8 @@ static void pick_record(thread_pick *k, int all, double dt) {
  * a thread then reads and writes the boids it wrote the step before, in its own core's
  * caches. Handing strips out as they come (a dynamic schedule) interleaves them between
  * threads anew every step, so every step moved most of the state from one core's cache to
- * the other's: at 100k boids on this project's 2-core machine the same 400 steps took 1.15 s
- * that way and 0.98 s with halves of the strips (bench/README.md). A fixed cut cannot take
+ * the other's: at 100k boids on this project's 2-core machine the same 400 steps on 2 threads
+ * took 1.37-1.42 s that way and 1.14-1.17 s on this cut (bench/README.md). A fixed cut cannot take
  * in a core that another process slows, nor a formed flock's dense cells (more neighbours a
  * boid), which a dynamic schedule did: so each part is timed, and the next cut puts the
  * boundaries where the parts' times, spread evenly over their slots, would be equal, half
