@@ -474,20 +474,28 @@ static void add_extremes(scenario *sc, int *ns) {
 
 /* Enough boids for the threads to share the work (small flocks run on one thread), in the
  * plane and in the box: every boundary, a narrow field of view, predator and food, Vicsek
- * with noise, topological neighbours. */
+ * with noise, topological neighbours (the SIMD selection and the shell search beside it,
+ * grid_steer_topo: across the seam with a narrow field of view; k = 20, above the lanes'
+ * first pass, TOPO_NET; Vicsek's radius test in k_in_vision mode). */
 static void check_big_flocks_same_bits(int dim) {
-    static const char *const name[2][5] = {
-        {"lab_5000", "walls_fov_5000", "open_points_5000", "vicsek_5000", "topo_walls_5000"},
-        {"lab3_5000", "walls_fov3_5000", "open_points3_5000", "vicsek3_5000", "topo_walls3_5000"}};
-    scenario sc[5];
-    for (int i = 0; i < 5; i++) {
+    enum { NB = 8 };
+    static const char *const name[2][NB] = {
+        {"lab_5000", "walls_fov_5000", "open_points_5000", "vicsek_5000", "topo_walls_5000",
+         "topo_wrap_fov_5000", "topo_k20_5000", "topo_vicsek_vision_5000"},
+        {"lab3_5000", "walls_fov3_5000", "open_points3_5000", "vicsek3_5000", "topo_walls3_5000",
+         "topo_wrap_fov3_5000", "topo_k20_3_5000", "topo_vicsek_vision3_5000"}};
+    scenario sc[NB];
+    for (int i = 0; i < NB; i++) {
         sc[i] = (scenario){name[dim - 2][i], lab_dim(5000, dim), {0}};
         boids_params *p = &sc[i].p;
         if (i == 1 || i == 4) p->boundary = BOIDS_BOUNDARY_WALLS;
         if (i == 1) p->fov = 240;
         if (i == 2) p->boundary = BOIDS_BOUNDARY_OPEN, p->predator = p->food = 1;
-        if (i == 3) p->model = BOIDS_MODEL_VICSEK, p->noise = 0.4, p->speed = 120;
-        if (i == 4) p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        if (i == 3 || i == 7) p->model = BOIDS_MODEL_VICSEK, p->noise = 0.4, p->speed = 120;
+        if (i >= 4) p->neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
+        if (i == 5) p->boundary = BOIDS_BOUNDARY_WRAP, p->fov = 240;
+        if (i == 6) p->k = 20;
+        if (i == 7) p->k_in_vision = 1;
         alloc_random(&sc[i], 5000, 13 + (uint64_t)i);
         check_same_bits(&sc[i], dim == 2 && i < 2 ? 20 : 8);
     }
@@ -507,7 +515,7 @@ static void check_big_flocks_same_bits(int dim) {
           h, ref);
     boids_flock_free(&out);
     boids_backend_destroy(b);
-    for (int i = 0; i < 5; i++) boids_flock_free(&sc[i].f);
+    for (int i = 0; i < NB; i++) boids_flock_free(&sc[i].f);
 }
 
 /* Hash of the state after `steps` steps from s's flock, downloaded and uploaded again

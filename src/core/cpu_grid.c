@@ -65,7 +65,8 @@ typedef struct cpu_grid {
     state cur, snap;  /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
     grid_cells cells; /* the grid: cur's cells, snap's cell starts (cpu_grid_build.c) */
     float *u[D];      /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
-    cand *cand;       /* topological: per-thread selection buffers of k entries */
+    cand *cand;       /* topological: per thread, selection buffers of k entries for one boid
+                         and for each of MAX_LANES lanes (grid_steer_topo) */
     size_t cand_cap;  /* entries allocated in cand */
     size_t cap;       /* boids the state buffers (cur, snap, cell_of, u) hold */
     uint32_t t;       /* steps since upload: the Vicsek noise stream's step index */
@@ -119,15 +120,6 @@ static int state_alloc(state *s, size_t n) {
     }
     s->id = (uint32_t *)(void *)(block + 2 * D * n);
     return 1;
-}
-
-/* Whether the offsets along one axis from a cell at coordinate c (of n) to its candidates
- * can need rules_wrap. Away from the seam, with n >= 5, candidates are less than 2 cells
- * (2/5 of the side, plus rounding) away, below half the side: rules_wrap would return the
- * offset unchanged, so the SIMD kernel may skip it and still match the scalar one bit for
- * bit. */
-static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
-    return wrap && (n < 5 || c == 0 || c == n - 1);
 }
 
 /* ---- metric steering: one per-cell loop for both models ------------------------------ */
@@ -266,10 +258,7 @@ static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int 
         return;
     }
     cell_group q = {r, nr, {0}, 0, 0};
-    for (int a = 0; a < D - 1; a++) q.wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
-    q.wrap[0] = q.wrap[0] || needs_wrap(g->wrap, k[0] + span - 1, g->n[0]);
-    /* The last axis by its global row: a window's rows are not the world's. */
-    q.wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(x->win, k[D - 1]), x->win->n);
+    group_wraps(g, x->win, k, span, q.wrap);
     const uint32_t width = group_width(x);
     for (q.i0 = b; q.i0 < e; q.i0 += width) {
         q.lanes = e - q.i0 < width ? e - q.i0 : width;
@@ -461,7 +450,7 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
             return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: k = %ld is outside [1, 1000]", p->k);
-        size_t need = (size_t)c->threads * (size_t)p->k;
+        size_t need = (size_t)c->threads * (size_t)p->k * (MAX_LANES + 1);
         if (need > c->cand_cap) {
             cand *b = realloc(c->cand, need * sizeof *b);
             if (!b)

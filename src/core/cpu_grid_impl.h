@@ -138,6 +138,25 @@ static inline uint32_t grid_win_row(const grid_win *w, uint32_t r) {
     return (uint32_t)(v >= w->n ? v - w->n : v);
 }
 
+/* Whether the offsets along one axis from a cell at coordinate c (of n) to its candidates
+ * can need rules_wrap. Away from the seam, with n >= 5, candidates are less than 2 cells
+ * (2/5 of the side, plus rounding) away, below half the side: rules_wrap would return the
+ * offset unchanged, so the SIMD kernels may skip it and still match the scalar ones bit for
+ * bit. */
+static inline int needs_wrap(int wrap, uint32_t c, uint32_t n) {
+    return wrap && (n < 5 || c == 0 || c == n - 1);
+}
+
+/* The axes on which the offsets from the run of span cells along x from coordinates k to
+ * their candidates can need rules_wrap (a cell_group's wrap flags); the last axis by its
+ * global row: a window's rows are not the world's. */
+static inline void group_wraps(const geom *g, const grid_win *win, const uint32_t k[D],
+                               uint32_t span, int wrap[D]) {
+    for (int a = 0; a < D - 1; a++) wrap[a] = needs_wrap(g->wrap, k[a], g->n[a]);
+    wrap[0] = wrap[0] || needs_wrap(g->wrap, k[0] + span - 1, g->n[0]);
+    wrap[D - 1] = needs_wrap(g->wrap, grid_win_row(win, k[D - 1]), win->n);
+}
+
 /* Whether the grid's axis a wraps (its cells' neighbours across the seam). */
 static inline int grid_axis_wraps(const geom *g, const grid_win *w, int a) {
     return a == D - 1 ? w->wrap : g->wrap;
@@ -362,6 +381,21 @@ typedef struct topo_q {
     const uint32_t *gid; /* tile mode: the id of local id j is gid[j] (ties and best's ids);
                           * NULL: the local ids */
 } topo_q;
+
+#if BOIDS_AVX2
+/* The selections of the lanes of group q (cpu_grid_simd.c, _avx2 and _avx512): into
+ * best + l * kmax and m[l] for lane l, the first kmax candidates in (dist2, id) order among
+ * those of q's ranges that topo_scan would offer to the boid of that lane (ties by gid's ids
+ * where gid is not NULL). Returns the lanes whose selection is made: not those offered a
+ * dist2 that is not below +inf (the scalar search then makes theirs). */
+#define GRID_TOPO_LANES(w)                                                                         \
+    unsigned RULES_FN(grid_topo_lanes_##w)(const state *s, const grid_k *k, const cell_group *q,   \
+                                           const uint32_t *gid, uint32_t kmax, int vicsek,         \
+                                           int in_vision, cand *best, uint32_t m[MAX_LANES]);
+GRID_TOPO_LANES(avx2)
+GRID_TOPO_LANES(avx512)
+#undef GRID_TOPO_LANES
+#endif
 
 /* Selects the k nearest candidates of the boid in slot q->i, in the cell of coordinates c
  * of the grid g whose cell starts in the snapshot are start, into q->best (q->m of them):

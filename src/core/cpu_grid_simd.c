@@ -13,6 +13,7 @@
  * Compiled once per width and dimension (cpu_grid_avx2_f2.c, cpu_grid_avx512_f2.c, ...)
  * with that width's -m flags (CMake, only with BOIDS_AVX2): the backend calls into it only
  * after checking that the processor has them, so nothing else may live here. */
+#include <math.h>
 #include <stdint.h>
 
 #include "cpu_grid_impl.h"
@@ -444,3 +445,121 @@ void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const cel
     }
 }
 #endif
+
+/* ---- topological: the selections of W lanes at once ---------------------------------
+ * Each candidate of the group's ranges is offered to the selection of every lane that it
+ * may enter, as topo_scan (cpu_grid_topo.c) offers it to one boid: the same offset and
+ * dist2 on each lane, the same tests (not the lane itself; the radius in k_in_vision mode,
+ * <= for Vicsek; the field of view for Reynolds, as seesv makes it), then
+ * rules_nearest_keep, which settles ties on the id. The selection does not depend on the
+ * order of the offers: it is the first k in (dist2, id) order among the candidates offered,
+ * so a candidate that cannot be among them need not be offered. For k up to TOPO_NET a first
+ * pass finds each lane's k-th smallest dist2 without a branch (k sorted vectors, a candidate
+ * passed down them by min and max), and the second offers only the candidates at or below
+ * it: about k of them a lane. Above TOPO_NET one pass offers each candidate at or below the
+ * last entry of a full selection (NaN while not full: every one). */
+enum { TOPO_NET = 16 };
+
+typedef struct topo_lanes {
+    lanesv g;
+    vf vi[D], vv, v2, cos_half;
+    vm vv0;
+    int wrapped, fov, vicsek, in_vision;
+} topo_lanes;
+
+/* The lanes to which candidate j may be offered (before the selection's own test), and
+ * their dist2. self: whether j may be one of the lanes. */
+static inline vm topo_offer(const topo_lanes *t, const state *s, uint32_t j, int self, vf *dist2) {
+    vf d[D];
+    vm is_self;
+    *dist2 = offsetv(&t->g, t->wrapped, s, j, d, self ? &is_self : NULL);
+    vm ok = t->g.valid;
+    if (self) ok = vm_andnot(is_self, ok);
+    if (t->in_vision) ok = vm_and(ok, t->vicsek ? vm_le(*dist2, t->v2) : vm_lt(*dist2, t->v2));
+    if (t->fov) {
+        const vf lim = vf_mul(t->cos_half, vf_sqrt(vf_mul(t->vv, *dist2)));
+        const vm ahead = vm_or(vm_or(t->vv0, vm_eq(*dist2, vf_zero())), vm_ge(dotv(t->vi, d), lim));
+        ok = vm_and(ok, ahead);
+    }
+    return ok;
+}
+
+/* Offers candidate j, at dist2 from the lanes of bits, to their selections. */
+static inline void topo_keep(const state *s, const uint32_t *gid, uint32_t kmax, uint32_t j,
+                             unsigned bits, vf dist2, cand *best, uint32_t m[MAX_LANES]) {
+    float dd[W];
+    vf_store(dd, dist2);
+    const uint32_t id = gid ? gid[s->id[j]] : s->id[j];
+    for (; bits; bits &= bits - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(bits);
+        m[l] = (uint32_t)RULES_FN(rules_nearest_keep)(best + (size_t)l * kmax, m[l], kmax, dd[l],
+                                                      id, j);
+    }
+}
+
+unsigned SIMD_FN(grid_topo_lanes)(const state *s, const grid_k *k, const cell_group *q,
+                                  const uint32_t *gid, uint32_t kmax, int vicsek, int in_vision,
+                                  cand *best, uint32_t m[MAX_LANES]) {
+    topo_lanes t;
+    lanes_load(s, k, q, &t.g, t.vi);
+    t.vv = dotv(t.vi, t.vi), t.v2 = vf_set1(k->vision2), t.cos_half = vf_set1(k->cos_half_fov);
+    t.vv0 = vm_eq(t.vv, vf_zero());
+    t.fov = !vicsek && !k->full_fov, t.vicsek = vicsek, t.in_vision = in_vision;
+    t.wrapped = 0;
+    GRID_AXES(c) t.wrapped |= t.g.wrap[c];
+    for (uint32_t l = 0; l < q->lanes; l++) m[l] = 0;
+    const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
+    const vf inf = vf_set1(INFINITY);
+    if (kmax <= TOPO_NET) {
+        vf kth[TOPO_NET]; /* each lane's kmax smallest dist2 so far, in order */
+        for (uint32_t i = 0; i < kmax; i++) kth[i] = inf;
+        vm odd = vm_none(); /* lanes offered a dist2 that is not below +inf */
+        for (int w = 0; w < q->nr; w++) {
+            const uint32_t b = q->r[w].b, e = q->r[w].e;
+            const int self = !(e <= i0 || b >= i1);
+            for (uint32_t j = b; j < e; j++) {
+                vf dist2;
+                const vm ok = topo_offer(&t, s, j, self, &dist2);
+                odd = vm_or(odd, vm_and(ok, vm_nlt(dist2, inf)));
+                vf x = vf_sel(ok, inf, dist2);
+                for (uint32_t i = 0; i < kmax; i++) {
+                    const vf lo = vf_min(kth[i], x);
+                    x = vf_max(kth[i], x);
+                    kth[i] = lo;
+                }
+            }
+        }
+        const vf last = kth[kmax - 1];
+        for (int w = 0; w < q->nr; w++) {
+            const uint32_t b = q->r[w].b, e = q->r[w].e;
+            const int self = !(e <= i0 || b >= i1);
+            for (uint32_t j = b; j < e; j++) {
+                vf dist2;
+                const vm ok = topo_offer(&t, s, j, self, &dist2);
+                const unsigned bits = vm_bits(vm_and(ok, vm_le(dist2, last)));
+                if (bits) topo_keep(s, gid, kmax, j, bits, dist2, best, m);
+            }
+        }
+        return vm_bits(vm_andnot(odd, t.g.valid));
+    }
+    float last[W];
+    for (int l = 0; l < W; l++) last[l] = NAN;
+    vf lastv = vf_set1(NAN);
+    for (int w = 0; w < q->nr; w++) {
+        const uint32_t b = q->r[w].b, e = q->r[w].e;
+        const int self = !(e <= i0 || b >= i1);
+        for (uint32_t j = b; j < e; j++) {
+            vf dist2;
+            const vm ok = topo_offer(&t, s, j, self, &dist2);
+            unsigned bits = vm_bits(vm_and(ok, vm_nlt(lastv, dist2)));
+            if (!bits) continue;
+            topo_keep(s, gid, kmax, j, bits, dist2, best, m);
+            for (; bits; bits &= bits - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(bits);
+                if (m[l] == kmax) last[l] = best[(size_t)l * kmax + kmax - 1].dist2;
+            }
+            lastv = vf_load_lanes(last, 0, vm_all());
+        }
+    }
+    return vm_bits(t.g.valid);
+}

@@ -44,6 +44,13 @@ static inline vf vf_div(vf a, vf b) {
 static inline vf vf_sqrt(vf a) {
     return _mm512_sqrt_ps(a);
 }
+/* Of two non-NaN values, the lower and the higher. */
+static inline vf vf_min(vf a, vf b) {
+    return _mm512_min_ps(a, b);
+}
+static inline vf vf_max(vf a, vf b) {
+    return _mm512_max_ps(a, b);
+}
 static inline vf vf_neg(vf a) {
     return _mm512_xor_ps(a, _mm512_set1_ps(-0.0f));
 }
@@ -190,6 +197,12 @@ static inline vf vf_div(vf a, vf b) {
 }
 static inline vf vf_sqrt(vf a) {
     return _mm256_sqrt_ps(a);
+}
+static inline vf vf_min(vf a, vf b) {
+    return _mm256_min_ps(a, b);
+}
+static inline vf vf_max(vf a, vf b) {
+    return _mm256_max_ps(a, b);
 }
 static inline vf vf_neg(vf a) {
     return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f));
