@@ -262,7 +262,9 @@ static void steer_groups(const steer_ctx *x, const geom *g, const range *r, int 
     const uint32_t width = group_width(x);
     for (q.i0 = b; q.i0 < e; q.i0 += width) {
         q.lanes = e - q.i0 < width ? e - q.i0 : width;
-        if (vicsek)
+        if (x->cand)
+            topo_group(x, g, &q, k, span);
+        else if (vicsek)
             vicsek_group(x, &q);
         else
             reynolds_group(x, &q);
@@ -358,8 +360,9 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     grid_k ks[BOIDS_MAX_SPECIES]; /* species: scalar, each species' constants */
     if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
     const int simd = p->species > 1 ? 0 : use_simd(c);
+    const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
     cell_out co = cell_out_of(g, c->cells.cell_of);
-    const int next = next_cells(c, g, p, k, simd);
+    const int next = !topo && next_cells(c, g, p, k, simd);
     if (next && c->tiled) resident_next(c, g, win, &co); /* the cells in the whole grid */
     if ((c->cells_ready = next && !c->tiled)) c->cells_geom = *g;
     const steer_ctx x = {c->snap,
@@ -372,7 +375,9 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
                          win,
                          c->tiled ? c->gid : NULL,
                          next ? &co : NULL,
-                         p->species > 1 ? ks : NULL};
+                         p->species > 1 ? ks : NULL,
+                         c->cells.start,
+                         topo ? c->cand : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
@@ -407,7 +412,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     const steer_ctx x = {
-        c->snap, c->cur, c->u, k, p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL, NULL, NULL};
+        c->snap, c->cur, c->u,           k,   p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL,
+        NULL,    NULL,   c->cells.start, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
     RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
@@ -503,7 +509,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         c->res.known = 0; /* cell_of holds cells now */
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
         if (vicsek) unit_headings(c, c->run_threads);
-        if (topo)
+        if (topo && !(BOIDS_AVX2 && use_simd(c) && p->species <= 1))
             steer_topo(c, &g, &w, &k, p);
         else
             steer_metric(c, &g, &w, &k, p);

@@ -329,6 +329,10 @@ void RULES_FN(grid_cell_of_avx2)(const state *s, size_t i0, size_t i1, const cel
  * grid_cell_coord, with the same cells (cpu_grid_build.c). */
 void RULES_FN(grid_cells_of)(const state *cur, size_t i0, size_t i1, const cell_out *co, int simd);
 
+/* A topological candidate (rules_topo.h): distance, original id (the tie-break), slot in the
+ * snapshot (at). */
+typedef RULES_FN(rules_nearest) cand;
+
 /* What one step's steering reads and writes. */
 typedef struct steer_ctx {
     state snap, out; /* reads the snapshot, writes the new state slot for slot */
@@ -342,6 +346,9 @@ typedef struct steer_ctx {
     const uint32_t *gid;   /* tile mode: the global id of each local id (the noise's); else NULL */
     const cell_out *cells; /* the SIMD Reynolds move writes the new cells there (or NULL) */
     const grid_k *ks; /* species > 1: each species' constants (cpu_grid_species.c); else NULL */
+    const uint32_t *start; /* the snapshot's cell starts */
+    cand *cand; /* topological neighbours with the SIMD kernels: per thread, k entries for one
+                 * boid and k for each of MAX_LANES lanes (topo_group); else NULL */
 } steer_ctx;
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new
@@ -362,10 +369,6 @@ static inline size_t cell_chunk(size_t units, int threads) {
     size_t c = units / ((size_t)threads * 64);
     return c < 16 ? 16 : c;
 }
-
-/* A topological candidate (rules_topo.h): distance, original id (the tie-break), slot in the
- * snapshot (at). */
-typedef RULES_FN(rules_nearest) cand;
 
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {

@@ -159,80 +159,87 @@ static void topo_move(const steer_ctx *x, uint32_t i, const cand *best, uint32_t
     state_put(&x->out, i, p, v);
 }
 
-/* Whether a selection made over the 3^D block of the boid's cell (grid_topo_lanes') is the
- * shell search's: in k_in_vision mode that search looks at the block only; otherwise it
- * stops after shell 1 when the selection is full and its last entry is nearer than the
- * reach, below every boid outside the block (and the block's search, offered every
- * candidate of shells 0 and 1 and others beyond the reach, then holds the same k). Where it
- * is not, the shell search runs. */
+/* Whether a SIMD selection (grid_topo_lanes: over the candidates of a group's ranges, the
+ * 3^D block of the boid's cell and of the others of its run, which lie beyond the reach) is
+ * the shell search's: in k_in_vision mode that search looks at the block only, and the
+ * others fail the radius test; otherwise it stops after shell 1 when the selection is full
+ * and its last entry is nearer than the reach, below every boid outside the block, and a
+ * full selection whose last entry is nearer than the reach holds only boids of the block.
+ * Where it is not, the shell search runs. */
 static int topo_block_enough(const topo_q *q, const geom *g, const cand *sel, uint32_t m) {
     if (q->in_vision) return 1;
     const double bound = 1.0 * g->reach;
     return m == q->kmax && (double)sel[m - 1].dist2 < bound * bound;
 }
 
-/* Topological neighbours, either model: select, then sum over the selection in its
- * (dist2, id) order, which does not depend on the threads: the boids of cells [c0, nc), the
- * others untouched. With the SIMD kernels (one species) the boids of a cell select together
- * over its 3^D block (grid_topo_lanes), and those whose selection may reach beyond it search
- * shells alone (grid_topo_select); both give the same selection. With species each boid
+/* Topological neighbours with the SIMD kernels, one species: the boids of group grp (of the
+ * run of span cells along x from coordinates k) select together over its ranges, those whose
+ * selection may reach beyond them search shells alone (grid_topo_select), and each moves. */
+static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
+                       const uint32_t k[D], uint32_t span) {
+#if BOIDS_AVX2
+    const boids_params *const p = x->p;
+    const uint32_t kmax = (uint32_t)p->k;
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    cand *const mine = x->cand + (size_t)thread_num() * kmax * (MAX_LANES + 1);
+    topo_q q = {&x->snap, x->k, kmax, vicsek, p->k_in_vision != 0, x->win, 0, mine, 0, x->gid};
+    cand *const sel = mine + kmax; /* the lanes' selections */
+    uint32_t m[MAX_LANES];
+    const unsigned made =
+        (x->simd == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512) : RULES_FN(grid_topo_lanes_avx2))(
+            &x->snap, x->k, grp, x->gid, kmax, vicsek, q.in_vision, sel, m);
+    for (uint32_t l = 0; l < grp->lanes; l++) {
+        const uint32_t i = grp->i0 + l;
+        const cand *own = sel + (size_t)l * kmax;
+        uint32_t n = m[l];
+        if (!((made >> l) & 1) || !topo_block_enough(&q, g, own, n)) {
+            uint32_t kc[D];
+            for (int a = 0; a < D; a++) kc[a] = k[a];
+            while (kc[0] + 1 < k[0] + span && x->start[cell_index(g, kc) + 1] <= i) kc[0]++;
+            q.i = i;
+            RULES_FN(grid_topo_select)(&q, g, x->start, kc);
+            own = q.best, n = q.m;
+        }
+        topo_move(x, i, own, n);
+    }
+#else
+    (void)x, (void)g, (void)grp, (void)k, (void)span;
+#endif
+}
+
+/* Topological neighbours, either model, without the SIMD kernels or with species: each boid
+ * selects, then sums over the selection in its (dist2, id) order, which does not depend on
+ * the threads: the boids of cells [c0, nc), the others untouched. With species each boid
  * selects by its species' constants and steers by species_topo (cpu_grid_species.c). In tile
- * mode the selection's ties go by the global ids (topo_q.gid). buf: per thread, kmax entries
- * for the shell search and kmax for each of MAX_LANES lanes. */
+ * mode the selection's ties go by the global ids (topo_q.gid). */
 void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
                                size_t nc, cand *buf, int threads) {
     const uint32_t *const gid = x->gid;
     const state snap = x->snap;
     const grid_k *const k = x->k;
     const boids_params *const p = x->p;
-    const grid_win *const win = x->win;
     const uint32_t kmax = (uint32_t)p->k;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const long chunk = (long)cell_chunk(nc - c0, threads);
     grid_k ks[BOIDS_MAX_SPECIES]; /* species: each boid selects and moves by its own */
     if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
-    const int lanes = BOIDS_AVX2 && x->simd && p->species <= 1;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        cand *const mine = buf + (size_t)thread_num() * kmax * (MAX_LANES + 1);
-        topo_q q = {&snap, k, kmax, vicsek, p->k_in_vision != 0, win, 0, mine, 0, gid};
+        topo_q q = {&snap,
+                    k,
+                    kmax,
+                    vicsek,
+                    p->k_in_vision != 0,
+                    x->win,
+                    0,
+                    buf + (size_t)thread_num() * kmax,
+                    0,
+                    gid};
 #pragma omp for schedule(dynamic, chunk)
         for (size_t cell = c0; cell < nc; cell++) {
-            const uint32_t b = start[cell], e = start[cell + 1];
-            if (b == e) continue;
             uint32_t kc[D];
             cell_coords(g, cell, kc);
-#if BOIDS_AVX2
-            if (lanes) {
-                range r[MAX_RANGES];
-                cell_group grp = {
-                    r, RULES_FN(grid_cell_ranges)(g, win, start, kc, 1, r), {0}, 0, 0};
-                group_wraps(g, win, kc, 1, grp.wrap);
-                const uint32_t width = (uint32_t)x->simd;
-                /* The lanes' selections after the first kmax entries, which a shell search
-                 * uses. */
-                cand *const sel = mine + kmax;
-                for (grp.i0 = b; grp.i0 < e; grp.i0 += width) {
-                    grp.lanes = e - grp.i0 < width ? e - grp.i0 : width;
-                    uint32_t m[MAX_LANES];
-                    const unsigned made = (width == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512)
-                                                              : RULES_FN(grid_topo_lanes_avx2))(
-                        &snap, k, &grp, gid, kmax, vicsek, q.in_vision, sel, m);
-                    for (uint32_t l = 0; l < grp.lanes; l++) {
-                        const cand *own = sel + (size_t)l * kmax;
-                        uint32_t n = m[l];
-                        if (!((made >> l) & 1) || !topo_block_enough(&q, g, own, n)) {
-                            q.i = grp.i0 + l;
-                            RULES_FN(grid_topo_select)(&q, g, start, kc);
-                            own = q.best, n = q.m;
-                        }
-                        topo_move(x, grp.i0 + l, own, n);
-                    }
-                }
-                continue;
-            }
-#endif
-            for (uint32_t i = b; i < e; i++) {
+            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
                 q.i = i;
                 if (p->species > 1) {
                     const uint32_t id = gid ? gid[snap.id[i]] : snap.id[i];
