@@ -172,27 +172,38 @@ static int topo_block_enough(const topo_q *q, const geom *g, const cand *sel, ui
     return m == q->kmax && (double)sel[m - 1].dist2 < bound * bound;
 }
 
+/* Groups searched by shells alone after a group where most lanes had to (a sparse flock:
+ * the k nearest lie beyond the block); then a group tries the block again. */
+enum { TOPO_SKIP = 15 };
+
 /* Topological neighbours with the SIMD kernels, one species: the boids of group grp (of the
  * run of span cells along x from coordinates k) select together over its ranges, those whose
- * selection may reach beyond them search shells alone (grid_topo_select), and each moves. */
+ * selection may reach beyond them search shells alone (grid_topo_select), and each moves.
+ * Where most of a group's boids needed the shell search, the thread's next TOPO_SKIP groups
+ * go to it directly: either way gives the same selections. */
 static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
                        const uint32_t k[D], uint32_t span) {
 #if BOIDS_AVX2
     const boids_params *const p = x->p;
     const uint32_t kmax = (uint32_t)p->k;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
-    cand *const mine = x->cand + (size_t)thread_num() * kmax * (MAX_LANES + 1);
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK, t = thread_num();
+    cand *const mine = x->cand + (size_t)t * kmax * (MAX_LANES + 1);
     topo_q q = {&x->snap, x->k, kmax, vicsek, p->k_in_vision != 0, x->win, 0, mine, 0, x->gid};
     cand *const sel = mine + kmax; /* the lanes' selections */
     uint32_t m[MAX_LANES];
-    const unsigned made =
-        (x->simd == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512) : RULES_FN(grid_topo_lanes_avx2))(
+    unsigned made = 0, shells = 0;
+    if (x->topo_skip[t] > 0)
+        x->topo_skip[t]--;
+    else
+        made = (x->simd == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512)
+                                     : RULES_FN(grid_topo_lanes_avx2))(
             &x->snap, x->k, grp, x->gid, kmax, vicsek, q.in_vision, sel, m);
     for (uint32_t l = 0; l < grp->lanes; l++) {
         const uint32_t i = grp->i0 + l;
         const cand *own = sel + (size_t)l * kmax;
         uint32_t n = m[l];
         if (!((made >> l) & 1) || !topo_block_enough(&q, g, own, n)) {
+            shells += made != 0;
             uint32_t kc[D];
             for (int a = 0; a < D; a++) kc[a] = k[a];
             while (kc[0] + 1 < k[0] + span && x->start[cell_index(g, kc) + 1] <= i) kc[0]++;
@@ -202,6 +213,7 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
         }
         topo_move(x, i, own, n);
     }
+    if (2 * shells > grp->lanes) x->topo_skip[t] = TOPO_SKIP;
 #else
     (void)x, (void)g, (void)grp, (void)k, (void)span;
 #endif
