@@ -68,7 +68,6 @@ typedef struct cpu_grid {
     cand *cand;       /* topological: per thread, selection buffers of k entries for one boid
                          and for each of MAX_LANES lanes (grid_steer_topo) */
     size_t cand_cap;  /* entries allocated in cand */
-    int *topo_skip;   /* topological: per thread, groups left to search shells alone */
     size_t cap;       /* boids the state buffers (cur, snap, cell_of, u) hold */
     uint32_t t;       /* steps since upload: the Vicsek noise stream's step index */
     int tiled;        /* tile mode (tile.h): the state is the window `tile` */
@@ -378,8 +377,7 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
                          next ? &co : NULL,
                          p->species > 1 ? ks : NULL,
                          c->cells.start,
-                         topo ? c->cand : NULL,
-                         c->topo_skip};
+                         topo ? c->cand : NULL};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
@@ -413,11 +411,9 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
 /* Topological neighbours, either model (cpu_grid_topo.c): in tile mode the steered rows. */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
-    const steer_ctx x = {c->snap,     c->cur, c->u,
-                         k,           p,      c->t,
-                         use_simd(c), win,    c->tiled ? c->gid : NULL,
-                         NULL,        NULL,   c->cells.start,
-                         NULL,        NULL};
+    const steer_ctx x = {
+        c->snap, c->cur, c->u,           k,   p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL,
+        NULL,    NULL,   c->cells.start, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
     RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
@@ -460,9 +456,6 @@ static boids_status prepare(cpu_grid *c, const boids_params *p, geom *g, grid_wi
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL) {
         if (p->k < 1 || p->k > 1000)
             return boids_error_set(err, BOIDS_ERR_INPUT, "cpu: k = %ld is outside [1, 1000]", p->k);
-        if (!c->topo_skip && !(c->topo_skip = calloc((size_t)c->threads, sizeof *c->topo_skip)))
-            return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %d threads",
-                                   c->threads);
         size_t need = (size_t)c->threads * (size_t)p->k * (MAX_LANES + 1);
         if (need > c->cand_cap) {
             cand *b = realloc(c->cand, need * sizeof *b);
@@ -736,7 +729,6 @@ static void destroy(boids_backend *b) {
     free(c->cells.cell_of);
     free(c->u[0]);
     free(c->cand);
-    free(c->topo_skip);
     free(c->gid);
     free(c->cells.start);
     free(c->cells.hist);

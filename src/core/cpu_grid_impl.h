@@ -347,9 +347,8 @@ typedef struct steer_ctx {
     const cell_out *cells; /* the SIMD Reynolds move writes the new cells there (or NULL) */
     const grid_k *ks; /* species > 1: each species' constants (cpu_grid_species.c); else NULL */
     const uint32_t *start; /* the snapshot's cell starts */
-    cand *cand;     /* topological neighbours with the SIMD kernels: per thread, k entries for one
-                     * boid and k for each of MAX_LANES lanes (topo_group); else NULL */
-    int *topo_skip; /* with cand: per thread, groups left to search shells alone */
+    cand *cand; /* topological neighbours with the SIMD kernels: per thread, k entries for one
+                 * boid and k for each of MAX_LANES lanes (topo_group); else NULL */
 } steer_ctx;
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new

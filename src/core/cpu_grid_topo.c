@@ -172,29 +172,35 @@ static int topo_block_enough(const topo_q *q, const geom *g, const cand *sel, ui
     return m == q->kmax && (double)sel[m - 1].dist2 < bound * bound;
 }
 
-/* Groups searched by shells alone after a group where most lanes had to (a sparse flock:
- * the k nearest lie beyond the block); then a group tries the block again. */
-enum { TOPO_SKIP = 15 };
+/* Whether the boids of group grp (of a run of span cells) may find their k nearest within
+ * the reach, by the density of their ranges' candidates: the ball of the reach holds about
+ * pi (the plane) or 4.19 (the box) cells' worth of them, and the ranges are 3^(D-1) rows of
+ * span + 2 cells (fewer at a wall). Where it holds fewer than 1.5 k, most of them need the
+ * shell search, and the block's search is skipped. Either way gives the same selections. */
+static int topo_dense(const cell_group *grp, uint32_t span, uint32_t kmax) {
+    size_t n = 0;
+    for (int w = 0; w < grp->nr; w++) n += grp->r[w].e - grp->r[w].b;
+    const double cells = (D == 2 ? 3.0 : 9.0) * (double)(span + 2);
+    const double ball = D == 2 ? 3.14159 : 4.18879;
+    return (double)n * ball >= 1.5 * (double)kmax * cells;
+}
 
 /* Topological neighbours with the SIMD kernels, one species: the boids of group grp (of the
  * run of span cells along x from coordinates k) select together over its ranges, those whose
- * selection may reach beyond them search shells alone (grid_topo_select), and each moves.
- * Where most of a group's boids needed the shell search, the thread's next TOPO_SKIP groups
- * go to it directly: either way gives the same selections. */
+ * selection may reach beyond them search shells alone (grid_topo_select), and each moves;
+ * in a sparse group (topo_dense) all of them do. */
 static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
                        const uint32_t k[D], uint32_t span) {
 #if BOIDS_AVX2
     const boids_params *const p = x->p;
     const uint32_t kmax = (uint32_t)p->k;
-    const int vicsek = p->model == BOIDS_MODEL_VICSEK, t = thread_num();
-    cand *const mine = x->cand + (size_t)t * kmax * (MAX_LANES + 1);
+    const int vicsek = p->model == BOIDS_MODEL_VICSEK;
+    cand *const mine = x->cand + (size_t)thread_num() * kmax * (MAX_LANES + 1);
     topo_q q = {&x->snap, x->k, kmax, vicsek, p->k_in_vision != 0, x->win, 0, mine, 0, x->gid};
     cand *const sel = mine + kmax; /* the lanes' selections */
     uint32_t m[MAX_LANES];
-    unsigned made = 0, shells = 0;
-    if (x->topo_skip[t] > 0)
-        x->topo_skip[t]--;
-    else
+    unsigned made = 0;
+    if (q.in_vision || topo_dense(grp, span, kmax))
         made = (x->simd == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512)
                                      : RULES_FN(grid_topo_lanes_avx2))(
             &x->snap, x->k, grp, x->gid, kmax, vicsek, q.in_vision, sel, m);
@@ -203,7 +209,6 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
         const cand *own = sel + (size_t)l * kmax;
         uint32_t n = m[l];
         if (!((made >> l) & 1) || !topo_block_enough(&q, g, own, n)) {
-            shells += made != 0;
             uint32_t kc[D];
             for (int a = 0; a < D; a++) kc[a] = k[a];
             while (kc[0] + 1 < k[0] + span && x->start[cell_index(g, kc) + 1] <= i) kc[0]++;
@@ -213,7 +218,6 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
         }
         topo_move(x, i, own, n);
     }
-    if (2 * shells > grp->lanes) x->topo_skip[t] = TOPO_SKIP;
 #else
     (void)x, (void)g, (void)grp, (void)k, (void)span;
 #endif
