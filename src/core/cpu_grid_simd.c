@@ -497,6 +497,49 @@ static inline void topo_keep(const state *s, const uint32_t *gid, uint32_t kmax,
     }
 }
 
+/* One pass over the candidates of q's ranges. KTH: each candidate passed down the lanes'
+ * kmax sorted dist2 (kth), and the lanes offered a dist2 not below +inf into odd. BELOW: the
+ * candidates at or below the lanes' last (a vector) offered to their selections. RUNNING:
+ * those at or below the last entry of a full selection (lastf, NaN while not full, kept as
+ * the selections fill). */
+enum { TOPO_KTH, TOPO_BELOW, TOPO_RUNNING };
+
+static inline __attribute__((always_inline)) void
+topo_pass(const topo_lanes *t, const state *s, const cell_group *q, int pass, const uint32_t *gid,
+          uint32_t kmax, vf *kth, vm *odd, vf last, float *lastf, cand *best, uint32_t *m) {
+    const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
+    const vf inf = vf_set1(INFINITY);
+    if (pass == TOPO_RUNNING) last = vf_load_lanes(lastf, 0, vm_all());
+    for (int w = 0; w < q->nr; w++) {
+        const uint32_t b = q->r[w].b, e = q->r[w].e;
+        const int self = !(e <= i0 || b >= i1);
+        for (uint32_t j = b; j < e; j++) {
+            vf dist2;
+            const vm ok = topo_offer(t, s, j, self, &dist2);
+            if (pass == TOPO_KTH) {
+                *odd = vm_or(*odd, vm_and(ok, vm_nlt(dist2, inf)));
+                vf x = vf_sel(ok, inf, dist2);
+                for (uint32_t i = 0; i < kmax; i++) {
+                    const vf lo = vf_min(kth[i], x);
+                    x = vf_max(kth[i], x);
+                    kth[i] = lo;
+                }
+                continue;
+            }
+            const vm in = pass == TOPO_BELOW ? vm_le(dist2, last) : vm_nlt(last, dist2);
+            unsigned bits = vm_bits(vm_and(ok, in));
+            if (!bits) continue;
+            topo_keep(s, gid, kmax, j, bits, dist2, best, m);
+            if (pass == TOPO_BELOW) continue;
+            for (; bits; bits &= bits - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(bits);
+                if (m[l] == kmax) lastf[l] = best[(size_t)l * kmax + kmax - 1].dist2;
+            }
+            last = vf_load_lanes(lastf, 0, vm_all());
+        }
+    }
+}
+
 unsigned SIMD_FN(grid_topo_lanes)(const state *s, const grid_k *k, const cell_group *q,
                                   const uint32_t *gid, uint32_t kmax, int vicsek, int in_vision,
                                   cand *best, uint32_t m[MAX_LANES]) {
@@ -508,58 +551,16 @@ unsigned SIMD_FN(grid_topo_lanes)(const state *s, const grid_k *k, const cell_gr
     t.wrapped = 0;
     GRID_AXES(c) t.wrapped |= t.g.wrap[c];
     for (uint32_t l = 0; l < q->lanes; l++) m[l] = 0;
-    const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
-    const vf inf = vf_set1(INFINITY);
+    vf kth[TOPO_NET];   /* each lane's kmax smallest dist2 so far, in order */
+    vm odd = vm_none(); /* lanes offered a dist2 that is not below +inf */
     if (kmax <= TOPO_NET) {
-        vf kth[TOPO_NET]; /* each lane's kmax smallest dist2 so far, in order */
-        for (uint32_t i = 0; i < kmax; i++) kth[i] = inf;
-        vm odd = vm_none(); /* lanes offered a dist2 that is not below +inf */
-        for (int w = 0; w < q->nr; w++) {
-            const uint32_t b = q->r[w].b, e = q->r[w].e;
-            const int self = !(e <= i0 || b >= i1);
-            for (uint32_t j = b; j < e; j++) {
-                vf dist2;
-                const vm ok = topo_offer(&t, s, j, self, &dist2);
-                odd = vm_or(odd, vm_and(ok, vm_nlt(dist2, inf)));
-                vf x = vf_sel(ok, inf, dist2);
-                for (uint32_t i = 0; i < kmax; i++) {
-                    const vf lo = vf_min(kth[i], x);
-                    x = vf_max(kth[i], x);
-                    kth[i] = lo;
-                }
-            }
-        }
-        const vf last = kth[kmax - 1];
-        for (int w = 0; w < q->nr; w++) {
-            const uint32_t b = q->r[w].b, e = q->r[w].e;
-            const int self = !(e <= i0 || b >= i1);
-            for (uint32_t j = b; j < e; j++) {
-                vf dist2;
-                const vm ok = topo_offer(&t, s, j, self, &dist2);
-                const unsigned bits = vm_bits(vm_and(ok, vm_le(dist2, last)));
-                if (bits) topo_keep(s, gid, kmax, j, bits, dist2, best, m);
-            }
-        }
+        for (uint32_t i = 0; i < kmax; i++) kth[i] = vf_set1(INFINITY);
+        topo_pass(&t, s, q, TOPO_KTH, gid, kmax, kth, &odd, kth[0], NULL, best, m);
+        topo_pass(&t, s, q, TOPO_BELOW, gid, kmax, kth, &odd, kth[kmax - 1], NULL, best, m);
         return vm_bits(vm_andnot(odd, t.g.valid));
     }
-    float last[W];
-    for (int l = 0; l < W; l++) last[l] = NAN;
-    vf lastv = vf_set1(NAN);
-    for (int w = 0; w < q->nr; w++) {
-        const uint32_t b = q->r[w].b, e = q->r[w].e;
-        const int self = !(e <= i0 || b >= i1);
-        for (uint32_t j = b; j < e; j++) {
-            vf dist2;
-            const vm ok = topo_offer(&t, s, j, self, &dist2);
-            unsigned bits = vm_bits(vm_and(ok, vm_nlt(lastv, dist2)));
-            if (!bits) continue;
-            topo_keep(s, gid, kmax, j, bits, dist2, best, m);
-            for (; bits; bits &= bits - 1) {
-                const unsigned l = (unsigned)__builtin_ctz(bits);
-                if (m[l] == kmax) last[l] = best[(size_t)l * kmax + kmax - 1].dist2;
-            }
-            lastv = vf_load_lanes(last, 0, vm_all());
-        }
-    }
+    float lastf[W];
+    for (int l = 0; l < W; l++) lastf[l] = NAN;
+    topo_pass(&t, s, q, TOPO_RUNNING, gid, kmax, kth, &odd, vf_zero(), lastf, best, m);
     return vm_bits(t.g.valid);
 }
