@@ -198,7 +198,7 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
     cand *const mine = x->cand + (size_t)thread_num() * kmax * (MAX_LANES + 1);
     topo_q q = {&x->snap, x->k, kmax, vicsek, p->k_in_vision != 0, x->win, 0, mine, 0, x->gid};
     cand *const sel = mine + kmax; /* the lanes' selections */
-    uint32_t m[MAX_LANES];
+    uint32_t m[MAX_LANES] = {0};
     unsigned made = 0;
     if (q.in_vision || topo_dense(grp, span, kmax))
         made = (x->simd == MAX_LANES ? RULES_FN(grid_topo_lanes_avx512)
