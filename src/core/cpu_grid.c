@@ -33,8 +33,8 @@
  * Files: this one (the backend, the per-cell steering loop and the scalar kernels, the
  * step), cpu_grid_build.c (the grid build: steps 1 to 3 and the candidate ranges of a
  * cell), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels' bits),
- * cpu_grid_topo.c (the k-nearest selection), cpu_grid_threads.c (how many threads run a
- * step, and which strips each steers); cpu_grid_impl.h between them. */
+ * cpu_grid_topo.c (the topological steps and the k-nearest shell search), cpu_grid_threads.c (how
+ * many threads run a step, and which strips each steers); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -350,12 +350,13 @@ static int next_cells(const cpu_grid *c, const geom *g, const boids_params *p, c
     return ok;
 }
 
-/* Metric neighbours, either model: steers every boid of the snapshot (in tile mode those of
- * the steered rows) and writes the new state into cur, slot for slot. The one per-cell loop:
- * strips of STRIP cells along x in parallel (steer_strip), each cell's candidate ranges
- * found once, its boids in groups of the width that share them. Which boids share a group
- * changes no boid's sums, so neither does the grouping nor the thread count. */
-static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
+/* Metric neighbours, either model, and topological ones with the SIMD kernels and one
+ * species (topo_group): steers every boid of the snapshot (in tile mode those of the steered
+ * rows) and writes the new state into cur, slot for slot. The one per-cell loop: strips of
+ * STRIP cells along x in parallel (steer_strip), each cell's candidate ranges found once, its
+ * boids in groups of the width that share them. Which boids share a group changes no boid's
+ * sums, so neither does the grouping nor the thread count. */
+static void steer_strips(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                          const boids_params *p) {
     grid_k ks[BOIDS_MAX_SPECIES]; /* species: scalar, each species' constants */
     if (p->species > 1) RULES_FN(rules_k_species)(ks, k, p);
@@ -408,7 +409,8 @@ static void steer_metric(cpu_grid *c, const geom *g, const grid_win *win, const 
     if (threads > 1 && sp->n == threads) split_cut(sp, &m, c->h.base.n, &c->cells);
 }
 
-/* Topological neighbours, either model (cpu_grid_topo.c): in tile mode the steered rows. */
+/* Topological neighbours without the SIMD kernels or with species (cpu_grid_topo.c): in tile
+ * mode the steered rows. */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
     const steer_ctx x = {
@@ -416,7 +418,7 @@ static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const gr
         NULL,    NULL,   c->cells.start, NULL};
     size_t c0, c1;
     steered_cells(c, g, &c0, &c1);
-    RULES_FN(grid_steer_topo)(&x, g, c->cells.start, c0, c1, c->cand, c->run_threads);
+    RULES_FN(grid_steer_topo)(&x, g, c0, c1, c->cand, c->run_threads);
 }
 
 /* ---- step ------------------------------------------------------------------------- */
@@ -512,7 +514,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
         if (topo && !(BOIDS_AVX2 && use_simd(c) && p->species <= 1))
             steer_topo(c, &g, &w, &k, p);
         else
-            steer_metric(c, &g, &w, &k, p);
+            steer_strips(c, &g, &w, &k, p);
         /* Judged as if the steering's cut were even, which it will be (strip_split); and not
          * the first step after an upload: it pays for the state's new order and, in a new
          * backend, for the kernel's first touch of its buffers (100 ms at 1M boids against

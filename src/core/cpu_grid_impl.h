@@ -407,9 +407,9 @@ void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
                                 const uint32_t c[D]);
 
 /* Topological neighbours, either model: steers the boids of cells [c0, nc) of the grid g
- * whose cell starts in x->snap are start; buf: a selection buffer of k entries per thread. */
-void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
-                               size_t nc, cand *buf, int threads);
+ * (x->start its cell starts in x->snap); buf: a selection buffer of k entries per thread. */
+void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, size_t c0, size_t nc, cand *buf,
+                               int threads);
 
 /* The backend of this dimension (cpu_grid.c); and whether b is one. */
 boids_backend *RULES_FN(cpu_grid_create)(const boids_flock *initial, int threads, boids_error *err);

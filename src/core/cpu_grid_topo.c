@@ -168,8 +168,7 @@ static void topo_move(const steer_ctx *x, uint32_t i, const cand *best, uint32_t
  * Where it is not, the shell search runs. */
 static int topo_block_enough(const topo_q *q, const geom *g, const cand *sel, uint32_t m) {
     if (q->in_vision) return 1;
-    const double bound = 1.0 * g->reach;
-    return m == q->kmax && (double)sel[m - 1].dist2 < bound * bound;
+    return m == q->kmax && (double)sel[m - 1].dist2 < g->reach * g->reach;
 }
 
 /* Whether the boids of group grp (of a run of span cells) may find their k nearest within
@@ -228,9 +227,9 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
  * the threads: the boids of cells [c0, nc), the others untouched. With species each boid
  * selects by its species' constants and steers by species_topo (cpu_grid_species.c). In tile
  * mode the selection's ties go by the global ids (topo_q.gid). */
-void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, const uint32_t *start, size_t c0,
-                               size_t nc, cand *buf, int threads) {
-    const uint32_t *const gid = x->gid;
+void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, size_t c0, size_t nc, cand *buf,
+                               int threads) {
+    const uint32_t *const gid = x->gid, *const start = x->start;
     const state snap = x->snap;
     const grid_k *const k = x->k;
     const boids_params *const p = x->p;
