@@ -521,12 +521,20 @@ def faults():
     if victim is None:
         end_job()
         return
-    for _ in range(300):  # well into the steps: the outputs' temporary files are there
-        if any(".tmp" in f for f in os.listdir(d)):
+    # Well into the steps: the series' and the trajectory's temporary files, open from the
+    # start to the end of the run, are there, and a checkpoint has been written. (Before the
+    # run, each output's path is probed by making and removing a temporary file of the same
+    # kind of name: any ".tmp" seen then may be gone a moment later.)
+    def running():
+        names = os.listdir(d)
+        return (any(f.startswith("series.csv.tmp") for f in names) and
+                any(f.startswith("traj.npy.tmp") for f in names) and "ck.npy" in names)
+    for _ in range(600):
+        if running():
             break
         time.sleep(0.1)
-    check("the outputs' temporary files exist before the kill",
-          any(".tmp" in f for f in os.listdir(d)), os.listdir(d))
+    check("the series', the trajectory's and a checkpoint's files exist before the kill",
+          running(), os.listdir(d))
     time.sleep(1.0)
     os.kill(victim, signal.SIGKILL)
     t0 = time.monotonic()
