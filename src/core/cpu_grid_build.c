@@ -13,8 +13,9 @@
 
 #include "cpu_grid_impl.h"
 
-/* Per-thread histogram entries allowed whatever N (grid_reserve). */
-enum { HIST_MIN_BUDGET = 1 << 20 };
+/* Per-thread histogram entries allowed whatever N (grid_reserve); the cells a thread may
+ * list as scattered to outside its own (grid_build: beyond them every cell is ordered). */
+enum { HIST_MIN_BUDGET = 1 << 20, FOREIGN_CAP = 4096 };
 
 /* The distinct coordinates around c on an axis of n cells, in ascending offset order: all
  * of them for n <= 3, else c - 1, c, c + 1 (periodically under wrap, clipped otherwise).
@@ -99,7 +100,7 @@ boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int
     int t = threads;
     size_t budget = n * 4 > HIST_MIN_BUDGET ? n * 4 : HIST_MIN_BUDGET;
     while (t > 1 && (size_t)t * nc > budget) t--;
-    size_t need = (size_t)t * nc;
+    size_t need = (size_t)t * (nc + FOREIGN_CAP + 1); /* the histograms, then the lists */
     if (need > gc->hist_cap) {
         uint32_t *h = realloc(gc->hist, need * sizeof *h);
         if (!h)
@@ -117,23 +118,26 @@ static inline uint32_t order_key(const uint32_t *gid, uint32_t id) {
     return gid ? gid[id] : id;
 }
 
-/* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
- * a few boids, and most of them arrive in order (those that stayed in the cell keep the
- * previous step's id order), so this is nearly one comparison per boid. */
-static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
-    for (uint32_t i = b + 1; i < e; i++) {
-        const uint32_t id = s->id[i], key = order_key(gid, id);
-        if (order_key(gid, s->id[i - 1]) < key) continue;
-        float p[D], v[D];
-        state_get(s, i, p, v);
-        uint32_t j = i;
-        for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
-            for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
-            s->id[j] = s->id[j - 1];
-        }
-        state_put(s, j, p, v);
-        s->id[j] = id;
+/* Moves the boid of snapshot slot i down to its place by id (order_key) among slots [b, i),
+ * which are in id order. */
+static void insert_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t i) {
+    const uint32_t id = s->id[i], key = order_key(gid, id);
+    float p[D], v[D];
+    state_get(s, i, p, v);
+    uint32_t j = i;
+    for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
+        for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
+        s->id[j] = s->id[j - 1];
     }
+    state_put(s, j, p, v);
+    s->id[j] = id;
+}
+
+/* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
+ * a few boids, most of them in order, so this is nearly one comparison per boid. */
+static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
+    for (uint32_t i = b + 1; i < e; i++)
+        if (order_key(gid, s->id[i - 1]) > order_key(gid, s->id[i])) insert_by_id(s, gid, b, i);
 }
 
 /* The cells of the boids in slots [i0, i1) of cur in the grid of co into co->cell_of: by the
@@ -170,21 +174,44 @@ static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, 
     }
 }
 
-/* The boids of slots [i0, i1) of cur into snap at the write offsets h of their cells. The
- * arrays' pointers are locals (in the state they would be reloaded for every boid, and the
- * loop over the axes kept). */
+/* The boids of slots [i0, i1) of cur into snap at the write offsets h of their cells, each
+ * cell of [home0, home1) in id order as it fills: there this thread's slots come first (from
+ * start[c], grid_build), so a boid whose id is below its predecessor's moves down among them
+ * at once, while they are still in the cache (most arrive in order: those that stayed in the
+ * cell keep the previous step's). A cell outside, where another thread writes first, is
+ * listed in foreign (foreign[0] the count, up to FOREIGN_CAP cells; FOREIGN_CAP + 1 when
+ * more were met). The arrays' pointers are locals (in the state they would be reloaded for
+ * every boid, and the loop over the axes kept). */
 static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
-                    const uint32_t *cell_of, uint32_t *h) {
+                    const uint32_t *cell_of, uint32_t *h, const uint32_t *start,
+                    const uint32_t *gid, size_t home0, size_t home1, uint32_t *foreign) {
     const float *cp[D], *cv[D];
     float *sp[D], *sv[D];
     GRID_AXES(a) cp[a] = cur->p[a], cv[a] = cur->v[a], sp[a] = snap->p[a], sv[a] = snap->v[a];
     const uint32_t *const cid = cur->id;
     uint32_t *const sid = snap->id;
+    uint32_t listed = 0;
     for (size_t i = i0; i < i1; i++) {
-        const uint32_t d = h[cell_of[i]]++;
+        const uint32_t c = cell_of[i], d = h[c]++, id = cid[i];
         GRID_AXES(a) sp[a][d] = cp[a][i], sv[a][d] = cv[a][i];
-        sid[d] = cid[i];
+        sid[d] = id;
+        if (c - home0 >= home1 - home0) { /* another thread's cell */
+            if (listed < FOREIGN_CAP) foreign[1 + listed] = c;
+            listed += listed <= FOREIGN_CAP;
+            continue;
+        }
+        /* The slot before, or this one (compared with itself: in order) at the cell's start. */
+        const uint32_t before = sid[d - (d > start[c])];
+        if (order_key(gid, before) > order_key(gid, id)) insert_by_id(snap, gid, start[c], d);
     }
+    foreign[0] = listed;
+}
+
+/* The first slot of thread u's part of cur among nt (grid_build's; n for u = nt). */
+static size_t part_first(const grid_cells *gc, size_t n, int u, int nt) {
+    if (u >= nt) return n;
+    if (gc->cut_n != nt) return n * (size_t)u / (size_t)nt;
+    return u == 0 ? 0 : gc->cut[u] < n ? gc->cut[u] : n;
 }
 
 /* The first cell whose start is at least slot s (nc if none): strip_at_slot over strips of
@@ -211,14 +238,10 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
     {
         const int t = thread_num(), nt = num_threads();
         uint32_t *const h = hist + (size_t)t * nc;
+        uint32_t *const foreign = hist + (size_t)nt * nc; /* grid_reserve's lists */
         memset(h, 0, nc * sizeof *h);
         /* Any cut gives the same snapshot (each cell is ordered by id at the end). */
-        const int cut = gc->cut_n == nt;
-        size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-        if (cut) {
-            i0 = t == 0 ? 0 : gc->cut[t] < n ? gc->cut[t] : n;
-            i1 = t == nt - 1 ? n : gc->cut[t + 1] < n ? gc->cut[t + 1] : n;
-        }
+        const size_t i0 = part_first(gc, n, t, nt), i1 = part_first(gc, n, t + 1, nt);
         count_cells(&cur, i0, i1, have_cells, simd, g, cell_of, h);
 #pragma omp barrier
         /* Prefix sum over cells, in nt blocks of cells: block totals, then offsets. */
@@ -228,24 +251,44 @@ void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_
             for (int u = 0; u < nt; u++) sum += hist[(size_t)u * nc + cell];
         block[t] = sum;
 #pragma omp barrier
+        /* A cell is its home thread's, the one whose part of cur holds the cell's start slot
+         * (most of a thread's boids go to its home cells when cur is in cell order), and
+         * its slots come first there; the other threads' follow in thread order. */
         uint32_t run = 0;
         for (int u = 0; u < t; u++) run += block[u];
+        int home = 0;
         for (size_t cell = c0; cell < c1; cell++) {
             start[cell] = run;
+            while (home + 1 < nt && part_first(gc, n, home + 1, nt) <= run) home++;
+            uint32_t *const own = &hist[(size_t)home * nc + cell];
+            const uint32_t v = *own;
+            *own = run;
+            run += v;
             for (int u = 0; u < nt; u++) {
-                uint32_t v = hist[(size_t)u * nc + cell];
+                if (u == home) continue;
+                const uint32_t w = hist[(size_t)u * nc + cell];
                 hist[(size_t)u * nc + cell] = run;
-                run += v;
+                run += w;
             }
         }
         if (t == nt - 1) start[nc] = (uint32_t)n;
 #pragma omp barrier
-        scatter(&cur, &snap, i0, i1, cell_of, h);
+        /* This thread's home cells: those whose start is in its part. */
+        const size_t s0 = t > 0 ? cell_at_slot(start, nc, i0) : 0;
+        const size_t s1 = t < nt - 1 ? cell_at_slot(start, nc, i1) : nc;
+        uint32_t *const mine = foreign + (size_t)t * (FOREIGN_CAP + 1);
+        scatter(&cur, &snap, i0, i1, cell_of, h, start, gid, s0, s1, mine);
 #pragma omp barrier
-        /* Each thread orders the cells where it scattered (most of) its boids. */
-        const size_t s0 = cut && t > 0 ? cell_at_slot(start, nc, i0) : c0;
-        const size_t s1 = cut && t < nt - 1 ? cell_at_slot(start, nc, i1) : c1;
-        for (size_t cell = s0; cell < s1; cell++)
+        /* The cells where more than one thread wrote: each ordered by its home thread. */
+        int over = 0;
+        for (int u = 0; u < nt; u++) over |= foreign[(size_t)u * (FOREIGN_CAP + 1)] > FOREIGN_CAP;
+        for (int u = 0; u < nt && !over; u++) {
+            const uint32_t *const list = foreign + (size_t)u * (FOREIGN_CAP + 1);
+            for (uint32_t k = 1; k <= list[0]; k++)
+                if (list[k] >= s0 && list[k] < s1)
+                    cell_sort_by_id(&snap, gid, start[list[k]], start[list[k] + 1]);
+        }
+        for (size_t cell = over ? s0 : s1; cell < s1; cell++) /* too many listed: every cell */
             if (start[cell + 1] - start[cell] > 1)
                 cell_sort_by_id(&snap, gid, start[cell], start[cell + 1]);
     }
