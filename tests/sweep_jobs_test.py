@@ -104,10 +104,20 @@ def workers(pid):
     return [int(w) for w in out.split()]
 
 
-def kill_after_first_run(name, victim):
-    """Starts the long sweep with --jobs 2, waits for its first journalled run and kills
-    victim(proc) (SIGKILL); returns (the process, its stderr, its files) or None when the sweep
-    ended first."""
+def alive(pid):
+    """Whether process pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def kill_after_first_run(name, victim, sig=signal.SIGKILL, on_exit=None):
+    """Starts the long sweep with --jobs 2, waits for its first journalled run and sends sig
+    to victim(proc), then calls on_exit() once the sweep has exited (before its stderr ends,
+    which waits for its workers too: they hold it); returns (the process, its stderr, its
+    files) or None when the sweep ended first."""
     t, r = os.path.join(d, name + "_t.csv"), os.path.join(d, name + "_r.csv")
     proc = subprocess.Popen([BOIDS, *LONG, "--jobs", "2", "--out", t, "--runs-out", r],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -118,7 +128,10 @@ def kill_after_first_run(name, victim):
         time.sleep(0.02)
     pids = victim(proc) if proc.poll() is None else []
     for pid in pids:
-        os.kill(pid, signal.SIGKILL)
+        os.kill(pid, sig)
+    if on_exit:
+        proc.wait()
+        on_exit()
     err = proc.communicate()[1]
     if not pids:
         check(f"{name}: the sweep was still running when its first run ended", False, err[-500:])
@@ -143,6 +156,24 @@ def resumed(name, t, r):
 got = kill_after_first_run("killed", lambda proc: [proc.pid])
 if got:
     resumed("killed", got[2], got[3])
+# The sweep ended by SIGTERM (as boids.sweep stops it, or SIGINT from a terminal): it ends
+# its workers and waits for them before it dies, so none is running once it has exited (the
+# Python package's interrupted sweep once found a worker still alive at that moment).
+seen, left = [], []
+
+
+def writer_seeing_workers(proc):
+    seen.extend(workers(proc.pid))
+    return [proc.pid]
+
+
+got = kill_after_first_run("terminated", writer_seeing_workers, signal.SIGTERM,
+                           lambda: left.extend(w for w in seen if alive(w)))
+if got:
+    check("terminated: exit by SIGTERM, with its two workers running",
+          got[0].returncode == -signal.SIGTERM and len(seen) == 2, (got[0].returncode, seen))
+    check("terminated: none of its workers is running once it has exited", not left, left)
+    resumed("terminated", got[2], got[3])
 # One worker killed: its run is named as lost, the others finish and are journalled. A
 # worker found by pgrep may be ending its last run as the signal comes (seen on a loaded
 # machine: the sweep then finishes whole); such a race kills nothing that runs, so the case

@@ -36,6 +36,7 @@
 #include <omp.h>
 #endif
 
+#include "atomic_file.h"
 #include "clock.h"
 #include "cli/progress.h"
 #include "sweep/sweep.h"
@@ -201,6 +202,24 @@ static boids_status serve(const sweep *s, const app_opts *o, sweep_result *res, 
     return st;
 }
 
+/* The workers the writer's signal handler ends (atomic_file.h's hook): a sweep ended by
+ * SIGINT, SIGTERM or SIGHUP (Ctrl-C, boids.sweep's stop, a batch system) sends its workers
+ * SIGTERM and waits for them before it dies, so that none of its runs is left running once
+ * the sweep is gone. kill and waitpid are async-signal-safe. */
+typedef struct worker_set {
+    const pid_t *pid;
+    volatile int n; /* workers forked so far */
+} worker_set;
+
+static void end_workers_on_signal(void *arg) {
+    const worker_set *w = arg;
+    const int n = w->n;
+    for (int k = 0; k < n; k++) kill(w->pid[k], SIGTERM);
+    for (int k = 0; k < n; k++)
+        while (waitpid(w->pid[k], NULL, 0) < 0 && errno == EINTR) {
+        }
+}
+
 boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
                             boids_error *err) {
     if (s->jobs <= 1) return sweep_run_serial(s, o, res, j, err);
@@ -224,6 +243,9 @@ boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old);
     fflush(NULL); /* nothing buffered twice */
+    worker_set ws = {pid, 0};
+    const boids_atomic_hook ending = {end_workers_on_signal, &ws};
+    boids_atomic_track_hook(&ending);
     for (; !st && started < jobs; started++) {
         int p[2];
         if (pipe(p)) {
@@ -241,6 +263,7 @@ boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res
              * of the writer's: not the journal (its lock dies with the writer), nor another
              * worker's pipe (whose end that worker must see when the writer is gone). */
             sigaction(SIGPIPE, &old, NULL);
+            boids_atomic_untrack_hook(&ending); /* a worker has no workers to end */
             if (j->f) close(fileno(j->f));
             for (int k = 0; k < started; k++) close(to[k]);
             close(p[1]);
@@ -251,6 +274,7 @@ boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res
         close(p[0]);
         to[started] = p[1];
         cur[started] = -1;
+        ws.n = started + 1;
     }
     if (back[1] >= 0) close(back[1]); /* the end of the pipe: every worker gone */
     if (!st) st = serve(s, o, res, j, q, nq, jobs, back[0], to, cur, err);
@@ -265,6 +289,7 @@ boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res
     for (int k = 0; k < started; k++)
         while (waitpid(pid[k], NULL, 0) < 0 && errno == EINTR) {
         }
+    boids_atomic_untrack_hook(&ending);
     sigaction(SIGPIPE, &old, NULL);
     free(q), free(to), free(cur), free(pid);
     return st;
