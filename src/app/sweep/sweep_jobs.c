@@ -211,13 +211,18 @@ typedef struct worker_set {
     volatile int n; /* workers forked so far */
 } worker_set;
 
+/* Waits for the n workers pid (async-signal-safe: the handler's hook calls it too). */
+static void wait_workers(const pid_t *pid, int n) {
+    for (int k = 0; k < n; k++)
+        while (waitpid(pid[k], NULL, 0) < 0 && errno == EINTR) {
+        }
+}
+
 static void end_workers_on_signal(void *arg) {
     const worker_set *w = arg;
     const int n = w->n;
     for (int k = 0; k < n; k++) kill(w->pid[k], SIGTERM);
-    for (int k = 0; k < n; k++)
-        while (waitpid(w->pid[k], NULL, 0) < 0 && errno == EINTR) {
-        }
+    wait_workers(w->pid, n);
 }
 
 boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res, sweep_journal *j,
@@ -286,9 +291,7 @@ boids_status sweep_run_jobs(const sweep *s, const app_opts *o, sweep_result *res
             close(to[k]);
             kill(pid[k], SIGTERM);
         }
-    for (int k = 0; k < started; k++)
-        while (waitpid(pid[k], NULL, 0) < 0 && errno == EINTR) {
-        }
+    wait_workers(pid, started);
     boids_atomic_untrack_hook(&ending);
     sigaction(SIGPIPE, &old, NULL);
     free(q), free(to), free(cur), free(pid);
