@@ -32,9 +32,10 @@
  *
  * Files: this one (the backend, the per-cell steering loop and the scalar kernels, the
  * step), cpu_grid_build.c (the grid build: steps 1 to 3 and the candidate ranges of a
- * cell), cpu_grid_avx2.c (the SIMD kernels: 8 boids at a time, the scalar kernels' bits),
- * cpu_grid_topo.c (the topological steps and the k-nearest shell search), cpu_grid_threads.c (how
- * many threads run a step, and which strips each steers); cpu_grid_impl.h between them. */
+ * cell), cpu_grid_simd.c (the SIMD kernels, built for AVX2 and AVX-512: 8 or 16 boids at a
+ * time, the scalar kernels' bits), cpu_grid_topo.c (the topological steps and the k-nearest
+ * shell search), cpu_grid_threads.c (how many threads run a step, and which strips each
+ * steers); cpu_grid_impl.h between them. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
