@@ -17,6 +17,7 @@ usage: mpi_sim_test.py cpu|gpu|faults|menu MPIEXEC BOIDS BOIDS_MPI
 """
 import csv
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -313,11 +314,14 @@ def cpu():
     gather = [*base[:2], "--steps", "120", "--preset", "lab", "-n", "3000", "--set",
               "boundary=walls", "--set", "food=1", "--set", "food_weight=5", "--set",
               "food_radius=2000"]
-    stats = os.path.join(d, "gather.csv")
-    compare(d, "a gathering flock", gather, (3,), extra_mpi=("--mpi-stats", stats))
-    rows = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
-    check("a gathering flock: the tiles were cut again",
-          len(rows) == 3 and all(float(r["rebalances"]) > 0 for r in rows), rows)
+    # Its cut weighs the ranks' boids by their wall time, then by their CPU time.
+    for clock, flag in (("wall", ()), ("cpu", ("--mpi-balance-cpu",))):
+        stats = os.path.join(d, f"gather-{clock}.csv")
+        compare(d, f"a gathering flock, cut by {clock} time", gather, (3,),
+                extra_mpi=("--mpi-stats", stats, *flag))
+        rows = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
+        check(f"a gathering flock, cut by {clock} time: the tiles were cut again",
+              len(rows) == 3 and all(float(r["rebalances"]) > 0 for r in rows), rows)
 
     # What the split cost, per rank.
     stats = os.path.join(d, "stats.csv")
@@ -330,20 +334,23 @@ def cpu():
         owned = sum(float(r.split(",")[3]) for r in rows[1:])
         check("--mpi-stats: the ranks own the 3000 boids between them", abs(owned - 3000) < 1e-9,
               owned)
-    # The share of the step time lost to imbalance: one number, reduced on every rank (so the
-    # same in every row), a share in [0, 1), and the end-of-run line on stderr.
+    # The share lost to imbalance, of the step time and of the ranks' CPU time: each one
+    # number, reduced on every rank (so the same in every row), a share in [0, 1), and both
+    # on the end-of-run line on stderr.
     table = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
-    lost = {r.get("imbalance_lost") for r in table}
-    check("--mpi-stats: one imbalance share for every rank, in [0, 1)",
-          len(table) == 3 and len(lost) == 1 and None not in lost and
-          0 <= float(next(iter(lost))) < 1, lost)
     line = [l for l in p.stderr.splitlines() if "of the step time lost to imbalance" in l]
-    said = float(line[0].split("%")[0].split()[-1]) if len(line) == 1 else -1
-    # The line prints the share in per cent to 0.1, the file to 1e-4: they agree within the
-    # two roundings (0.05 + 0.005 per cent).
-    check("the end of the run names the share lost to imbalance, the file's",
-          table and abs(said - 100 * float(table[0]["imbalance_lost"])) <= 0.055 + 1e-9,
-          (line, p.stderr[-400:]))
+    said = re.findall(r"([0-9.]+)%", line[0]) if len(line) == 1 else []
+    for col, k, what in (("imbalance_lost", 0, "step time"), ("imbalance_lost_cpu", 1, "CPU")):
+        lost = {r.get(col) for r in table}
+        check(f"--mpi-stats: one {col} for every rank, in [0, 1)",
+              len(table) == 3 and len(lost) == 1 and None not in lost and
+              0 <= float(next(iter(lost))) < 1, lost)
+        # The line prints the share in per cent to 0.1, the file to 1e-4: they agree within
+        # the two roundings (0.05 + 0.005 per cent).
+        check(f"the end of the run names the share of the {what} lost to imbalance, the file's",
+              table and len(said) == 2 and
+              abs(float(said[k]) - 100 * float(table[0][col])) <= 0.055 + 1e-9,
+              (line, p.stderr[-400:]))
 
 
 def gpu():

@@ -135,17 +135,24 @@ static boids_status plan_box(mflock *c, boids_tile *t, boids_error *err) {
     return BOIDS_OK;
 }
 
-/* The imbalance of the last step from every rank's work (ns), the same numbers on every rank:
- * the slowest rank's and the mean, summed over the steps. */
-static void plan_imbalance(mflock *c, const uint64_t *work) {
-    if (c->st.steps == 0) return; /* no step measured yet */
-    uint64_t max = 0, sum = 0;
+/* Adds the slowest of the ranks' work of the last step (ns) to *max and their mean to *mean,
+ * in seconds. */
+static void add_imbalance(const mflock *c, const uint64_t *work, double *max, double *mean) {
+    uint64_t most = 0, sum = 0;
     for (int j = 0; j < c->size; j++) {
-        max = work[j] > max ? work[j] : max;
+        most = work[j] > most ? work[j] : most;
         sum += work[j];
     }
-    c->st.work_max += 1e-9 * (double)max;
-    c->st.work_mean += 1e-9 * (double)sum / c->size;
+    *max += 1e-9 * (double)most;
+    *mean += 1e-9 * (double)sum / c->size;
+}
+
+/* The imbalance of the last step from every rank's work on the wall clock, then on the CPU
+ * clock (ns), the same numbers on every rank, summed over the steps. */
+static void plan_imbalance(mflock *c, const uint64_t *work) {
+    if (c->st.steps == 0) return; /* no step measured yet */
+    add_imbalance(c, work, &c->st.work_max, &c->st.work_mean);
+    add_imbalance(c, work + c->size, &c->st.cpu_max, &c->st.cpu_mean);
 }
 
 boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_geomd *g,
@@ -162,7 +169,7 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         return s;
     }
     const uint32_t nrows = g->n[D - 1];
-    const size_t nh = nrows + (size_t)K; /* the row weights, then every rank's work */
+    const size_t nh = nrows + 2 * (size_t)K; /* the row weights, every rank's wall work, CPU work */
     if (!grow(&c->hist, &c->hist_cap, nh, sizeof *c->hist) ||
         !grow(&c->hist_all, &c->hist_all_cap, nh, sizeof *c->hist_all))
         return nomem(c, "the row counts", err);
@@ -179,6 +186,7 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     const uint64_t w = boid_weight(c);
     for (uint32_t r = 0; r < nrows; r++) c->hist[r] *= w;
     c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
+    c->hist[nrows + (size_t)(K + c->rank)] = c->last_cpu_ns;
     mflock_clock t1 = mflock_now();
     MPI_Allreduce(c->hist, c->hist_all, (int)nh, MPI_UINT64_T, MPI_SUM, c->comm);
     mflock_waited(c, t1);
@@ -213,11 +221,13 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
 void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     const mflock_clock now = mflock_now();
     const double work = (now.wall - t0.wall) - (c->st.wait - wait0.wall);
+    const double cpu = (now.cpu - t0.cpu) - (c->wait_cpu - wait0.cpu);
     c->last_work_ns = work > 0 ? (uint64_t)(work * 1e9) : 0;
+    c->last_cpu_ns = cpu > 0 ? (uint64_t)(cpu * 1e9) : 0;
     c->st.work += work;
-    c->st.work_cpu += (now.cpu - t0.cpu) - (c->wait_cpu - wait0.cpu);
+    c->st.work_cpu += cpu;
     if (c->m > 0) { /* seconds per boid, an average that follows the last steps */
-        const double r = work / (double)c->m;
+        const double r = (c->balance_cpu ? cpu : work) / (double)c->m;
         c->rate = c->rate < 0 ? r : 0.75 * c->rate + 0.25 * r;
     }
     c->st.boids_sum += (double)c->m;
@@ -602,6 +612,10 @@ void mpi_flock_set_overlap(boids_backend *b, int on) {
 void mpi_flock_set_window(boids_backend *b, int on) {
     mflock *c = (mflock *)b;
     if (!c->started) c->resident = !on && !c->single && boids_backend_tile_resident(c->local);
+}
+
+void mpi_flock_set_balance_cpu(boids_backend *b, int on) {
+    ((mflock *)b)->balance_cpu = on;
 }
 
 int mpi_flock_failure_shared(const boids_backend *b) {

@@ -60,6 +60,12 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
  * benchmark's comparison and the tests. Before the first step only. */
 void mpi_flock_set_window(boids_backend *b, int on);
 
+/* Whether the cut weighs each rank's boids by its CPU time per boid (on) or its wall time
+ * (off, the default): on for ranks that share cores with each other or other processes,
+ * where the wall clock counts the time a rank waits for a core. The same bits either way
+ * (boids-mpi sim --mpi-balance-cpu). */
+void mpi_flock_set_balance_cpu(boids_backend *b, int on);
+
 /* The whole state into out on rank 0 (out->n the flock's N, id order); the other ranks
  * pass NULL and send theirs. Collective. */
 boids_status mpi_flock_gather(boids_backend *b, boids_flock *out, boids_error *err);
@@ -88,8 +94,11 @@ typedef struct mpi_flock_stats {
     double rebalances;                      /* new cuts after the first */
     /* The imbalance, the same on every rank: over the steps (all but the last, whose work
      * no later step reduces), the sums of the slowest rank's work and of the ranks' mean.
-     * (work_max - work_mean) / work_max is the share of the step time lost to imbalance. */
+     * (work_max - work_mean) / work_max is the share of the step time lost to imbalance.
+     * The same on the ranks' CPU clocks: the share of their work lost, whatever else shares
+     * their cores (ranks time-sharing cores wait for a core on the wall clock). */
     double work_max, work_mean;
+    double cpu_max, cpu_mean;
 } mpi_flock_stats;
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);

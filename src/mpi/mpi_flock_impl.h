@@ -60,9 +60,11 @@ typedef struct mflock {
     unsigned char *ebuf; /* the halo sent: the tile's first row's records, then its last's */
     size_t ebuf_cap;
     /* Balance by measured time: this rank's seconds of work per owned boid (an average over
-     * the steps; < 0 before the first), and its work in the last step, in ns. */
+     * the steps; < 0 before the first), on the wall clock or, with balance_cpu, on its CPU
+     * clock; and its work in the last step on both clocks, in ns. */
     double rate;
-    uint64_t last_work_ns;
+    int balance_cpu;
+    uint64_t last_work_ns, last_cpu_ns;
     double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */
     mpi_flock_stats st;
 } mflock;
