@@ -315,18 +315,18 @@ def cpu():
               "boundary=walls", "--set", "food=1", "--set", "food_weight=5", "--set",
               "food_radius=2000"]
     # Its cut weighs the ranks' boids by their wall time, then by their CPU time.
-    for clock, flag in (("wall", ()), ("cpu", ("--mpi-balance-cpu",))):
+    for clock in ("wall", "cpu"):
         stats = os.path.join(d, f"gather-{clock}.csv")
         compare(d, f"a gathering flock, cut by {clock} time", gather, (3,),
-                extra_mpi=("--mpi-stats", stats, *flag))
+                extra_mpi=("--mpi-stats", stats, "--mpi-balance", clock))
         rows = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
         check(f"a gathering flock, cut by {clock} time: the tiles were cut again",
               len(rows) == 3 and all(float(r["rebalances"]) > 0 for r in rows), rows)
 
     # What the split cost, per rank.
     stats = os.path.join(d, "stats.csv")
-    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "--preset", "lab", "-n",
-            "3000", "--steps", "20", "--order-only", "--mpi-stats", stats)
+    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "--threads", "1", "--preset",
+            "lab", "-n", "3000", "--steps", "20", "--order-only", "--mpi-stats", stats)
     rows = open(stats).read().splitlines() if os.path.exists(stats) else []
     check("--mpi-stats: a header and one row per rank", p.returncode == 0 and len(rows) == 4 and
           rows[0].startswith("rank,ranks,steps,boids_mean"), (p.stderr[-400:], rows))
@@ -339,6 +339,12 @@ def cpu():
     # on the end-of-run line on stderr.
     table = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
     line = [l for l in p.stderr.splitlines() if "of the step time lost to imbalance" in l]
+    # --mpi-balance auto: the CPU clock where the node runs more threads than it has
+    # processors (3 ranks of one thread), else the wall clock.
+    clock = "CPU" if 3 > (os.cpu_count() or 1) else "wall"
+    check(f"--mpi-balance auto, 3 ranks of one thread on {os.cpu_count()} processors: the cut "
+          f"follows the {clock} clock", len(line) == 1 and f"new cuts by {clock} time" in line[0],
+          line)
     said = re.findall(r"([0-9.]+)%", line[0]) if len(line) == 1 else []
     for col, k, what in (("imbalance_lost", 0, "step time"), ("imbalance_lost_cpu", 1, "CPU")):
         lost = {r.get(col) for r in table}
@@ -454,6 +460,9 @@ def faults():
             ["k_in_vision=1"])
     refused("the cpu-ref backend", ["--backend", "cpu-ref", "-n", "200", "--steps", "5"],
             ["cpu-ref", "cpu or gpu"])
+    refused("a clock to cut by that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
+                                                   "--mpi-balance", "cycles"],
+            ["--mpi-balance", "cycles"])
     refused("more ranks than the grid's rows admit",
             ["--backend", "cpu", "-n", "300", "--fixed-world", "--set", "vision_radius=150",
              "--steps", "5"], ["rows", "ranks"], ranks=4)

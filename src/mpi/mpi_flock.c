@@ -618,6 +618,10 @@ void mpi_flock_set_balance_cpu(boids_backend *b, int on) {
     ((mflock *)b)->balance_cpu = on;
 }
 
+int mpi_flock_balance_cpu(const boids_backend *b) {
+    return ((const mflock *)b)->balance_cpu;
+}
+
 int mpi_flock_failure_shared(const boids_backend *b) {
     return ((const mflock *)b)->shared_failure;
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "boids/gpu.h"
@@ -32,7 +33,8 @@
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
 static int window;             /* --mpi-window */
-static int balance_cpu;        /* --mpi-balance-cpu */
+static int balance;            /* --mpi-balance: an index into balance_names */
+static const char *const balance_names[] = {"auto", "wall", "cpu", NULL};
 
 /* This rank's part of the initial flock: its first id, and the loaded state's flock_hash. */
 static size_t part_first;
@@ -73,10 +75,11 @@ static const app_option mpi_options[] = {
     {APP_FLAG, "mpi-window", 0, NULL, &window, 1,
      .help = "hand the tile with its halo rows to the backend every step instead of\n"
              "keeping it there, on the cpu or the device (the same bits; for comparison)"},
-    {APP_FLAG, "mpi-balance-cpu", 0, NULL, &balance_cpu, 1,
-     .help = "cut the rows by each rank's CPU time per boid instead of its wall time\n"
-             "(for ranks that share cores: the wall clock counts the time a rank waits\n"
-             "for one; the same bits either way)"},
+    {APP_CHOICE, "mpi-balance", 0, "C", &balance, .choices = balance_names,
+     .help = "the clock the rows are cut by, each rank's time per boid: wall, cpu\n"
+             "(for ranks that share cores, where the wall clock counts the time a\n"
+             "rank waits for one), or auto (default): cpu where a node runs more\n"
+             "cpu threads than it has processors, else wall; the same bits either way"},
 };
 
 static boids_status agree(boids_status st, const char *setup, boids_error *err) {
@@ -212,16 +215,33 @@ static void traj_abort(void) {
     traj_parts_abort(&traj);
 }
 
-/* The rank among the ranks of its node. */
-static int node_rank(void) {
+/* The rank among the ranks of its node, and how many ranks the node runs. */
+static int node_rank(int *ranks) {
     MPI_Comm node;
     int r = 0;
+    *ranks = 1;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
         MPI_SUCCESS) {
         MPI_Comm_rank(node, &r);
+        MPI_Comm_size(node, ranks);
         MPI_Comm_free(&node);
     }
     return r;
+}
+
+/* Whether the cut follows the ranks' CPU clocks (--mpi-balance), the same answer on every
+ * rank: auto takes them where a node's ranks run more cpu threads than it has processors
+ * online, so that ranks take turns on cores and each one's wall clock counts its turns. */
+static int balance_by_cpu(const app_opts *o, int node_ranks) {
+    int mine = balance == 2;
+    if (balance == 0 && !strcmp(o->backend, "cpu")) {
+        const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        const long threads = o->threads > 0 ? o->threads : cpus;
+        mine = cpus > 0 && (long)node_ranks * threads > cpus;
+    }
+    int any;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any;
 }
 
 static boids_backend *create(const app_opts *o, const boids_params *p, const boids_flock *f,
@@ -234,7 +254,9 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
         st = boids_error_set(err, BOIDS_ERR_INPUT,
                              "--backend cpu-ref: the exact reference steps the whole flock in one "
                              "process; boids-mpi sim runs cpu or gpu");
-    const int local_rank = node_rank();
+    int node_ranks;
+    const int local_rank = node_rank(&node_ranks);
+    const int by_cpu = balance_by_cpu(o, node_ranks);
     if (!st && !strcmp(o->backend, "gpu") && !getenv("BOIDS_EGL_DEVICE")) {
         const int devices = boids_gl_device_count();
         if (devices > 1) { /* one device per rank of the node, round robin */
@@ -268,7 +290,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
                                         "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
     if (b) mpi_flock_set_window(b, window);
-    if (b) mpi_flock_set_balance_cpu(b, balance_cpu);
+    if (b) mpi_flock_set_balance_cpu(b, by_cpu);
     return b;
 }
 
@@ -290,9 +312,10 @@ static boids_status finish(boids_backend *b, boids_error *err) {
         fprintf(stderr,
                 "boids-mpi sim: %d ranks, %.0f steps: %.1f%% of the step time lost to imbalance "
                 "((max - mean) / max of the ranks' work per step, summed over the steps; "
-                "%.1f%% on their CPU clocks), %.0f new cuts\n",
+                "%.1f%% on their CPU clocks), %.0f new cuts by %s time\n",
                 size, mine.steps, 100 * lost_share(mine.work_max, mine.work_mean),
-                100 * lost_share(mine.cpu_max, mine.cpu_mean), mine.rebalances);
+                100 * lost_share(mine.cpu_max, mine.cpu_mean), mine.rebalances,
+                mpi_flock_balance_cpu(b) ? "CPU" : "wall");
     if (!stats_path) return BOIDS_OK;
     mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     int ok = rank != 0 || all, root_ok;
