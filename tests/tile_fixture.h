@@ -243,6 +243,57 @@ typedef struct tile_recs {
     size_t n, cap;
 } tile_recs;
 
+static int tile_cmp_u32(const void *a, const void *b) {
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* tile_count of tile b into count, with the cost model's pairs (tile.h): on the cpu backend
+ * the sum of the squared runs of one cell in the order tile_owned gives the owned boids (the
+ * backend's), at most the sum of the squared counts of the cells; the gpu backend adds none. */
+static void tile_check_pairs(const tile_case *c, boids_backend *b, const grid_geomd *g,
+                             uint64_t *count) {
+    boids_error err;
+    const int dim = g->dim;
+    const uint32_t nrows = g->n[dim - 1];
+    const size_t rs = 4 + 8 * (size_t)dim;
+    const unsigned char *r;
+    size_t m;
+    if (boids_backend_tile_owned(b, NULL, NULL, &r, &m, &err))
+        tile_die(c->name, "tile_owned", &err);
+    uint32_t *cell = malloc((m + 1) * sizeof *cell);
+    uint64_t *want = calloc(nrows, sizeof *want), *most = calloc(nrows, sizeof *most),
+             *got = calloc(nrows, sizeof *got);
+    if (!cell || !want || !most || !got) exit(1);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t q = 0;
+        for (int a = dim - 1; a >= 0; a--)
+            q = q * g->n[a] +
+                grid_cell_coord(tile_rec_float(r + i * rs, a) - (float)g->o[a], g->s[a], g->n[a]);
+        cell[i] = q;
+    }
+    const uint32_t plane = (uint32_t)(g->ncells / nrows);
+    for (size_t i = 0, k = 0; i < m; i++) { /* the runs: k boids before i in i's */
+        k = i > 0 && cell[i] == cell[i - 1] ? k + 1 : 0;
+        want[cell[i] / plane] += 2 * k + 1;
+    }
+    qsort(cell, m, sizeof *cell, tile_cmp_u32); /* the cells' squared counts: their runs */
+    for (size_t i = 0, k = 0; i < m; i++) {
+        k = i > 0 && cell[i] == cell[i - 1] ? k + 1 : 0;
+        most[cell[i] / plane] += 2 * k + 1;
+    }
+    if (boids_backend_tile_count(b, g, count, got, &err)) tile_die(c->name, "tile_count", &err);
+    const int cpu = !strcmp(boids_backend_name(b), "cpu");
+    for (uint32_t v = 0; v < nrows; v++) {
+        CHECK(got[v] == (cpu ? want[v] : 0),
+              "%s: tile_count's pairs in row %u: %" PRIu64 ", the runs of its boids give %" PRIu64,
+              c->name, v, got[v], cpu ? want[v] : 0);
+        CHECK(want[v] <= most[v], "%s: row %u: runs %" PRIu64 " above the cells' squares %" PRIu64,
+              c->name, v, want[v], most[v]);
+    }
+    free(cell), free(want), free(most), free(got);
+}
+
 static inline int tile_check_resident(const tile_case *c, tile_factory make, void *ctx) {
     boids_error err;
     const boids_flock *f0 = c->start;
@@ -303,9 +354,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
             free(count);
             continue;
         }
-        for (int j = 0; j < k; j++)
-            if (boids_backend_tile_count(tb[j], &g, count, &err))
-                tile_die(c->name, "tile_count", &err);
+        for (int j = 0; j < k; j++) tile_check_pairs(c, tb[j], &g, count);
         if (s % 2) /* the counts weighted by the row: the cut moves */
             for (uint32_t r = 0; r < nrows; r++) count[r] *= 1 + r;
         if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))

@@ -268,7 +268,7 @@ boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_erro
 }
 
 boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
-                                      boids_error *err) {
+                                      uint64_t *pairs, boids_error *err) {
     const char *what = "tile_count";
     if (check_resident(b, what, TILE_RESIDENT, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
     if (!g || !count)
@@ -276,7 +276,7 @@ boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uin
     if (g->dim != backend_dim(b) || g->n[g->dim - 1] == 0)
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: a %d-D grid of %u rows for a %d-D tile",
                                what, g->dim, g->n[g->dim == 3 ? 2 : 1], backend_dim(b));
-    boids_status st = b->ops->tile_count(b, g, count, err);
+    boids_status st = b->ops->tile_count(b, g, count, pairs, err);
     if (!st) b->tile = TILE_COUNTED;
     return st;
 }

@@ -50,7 +50,7 @@ typedef struct boids_backend_ops {
                                size_t n_global, uint32_t step, boids_error *err);
     void (*tile_box)(boids_backend *b, grid_boxd *box);
     boids_status (*tile_count)(boids_backend *b, const grid_geomd *g, uint64_t *count,
-                               boids_error *err);
+                               uint64_t *pairs, boids_error *err);
     boids_status (*tile_split)(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
                                boids_error *err);
     boids_status (*tile_add)(boids_backend *b, const unsigned char *rec, size_t m,

@@ -123,9 +123,13 @@ boids_status boids_backend_tile_start(boids_backend *b, const unsigned char *rec
 boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_error *err);
 
 /* The row of every owned boid in grid g (the whole flock's, g->dim the backend's), added to
- * count[row] (g->n[dim - 1] entries); kept for the split. */
+ * count[row] (g->n[dim - 1] entries); kept for the split. With pairs (else NULL; as many
+ * entries), the cost model of the cut (src/mpi): added to pairs[row], the sum over the row's
+ * cells of the square of the owned boids a cell holds, each cell's boids counted as a run in
+ * the order the backend holds them (the last step's cell order, in which a boid that changed
+ * cell since stands apart). The gpu backend adds nothing there. */
 boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
-                                      boids_error *err);
+                                      uint64_t *pairs, boids_error *err);
 
 /* The owned boids of rows outside [lo, hi) leave (needs a tile_count since the last step or
  * add), into *out. */

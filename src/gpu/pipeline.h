@@ -241,7 +241,7 @@ boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m
                             uint32_t step, boids_error *err);
 void gpu_tile_box(boids_backend *b, grid_boxd *box);
 boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *count,
-                            boids_error *err);
+                            uint64_t *pairs, boids_error *err);
 boids_status gpu_tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
                             boids_error *err);
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);

@@ -100,13 +100,14 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
     return (double)max > MPI_FLOCK_IMBALANCE * (double)total / c->size;
 }
 
-/* The weight of one owned boid in the cut: this rank's measured seconds of work per boid, in
- * picoseconds (>= 1); 1 before any step was measured, when the cut follows the boids. Every
- * rank has measured after the first step (a rank without boids adds no weight). */
-static uint64_t boid_weight(const mflock *c) {
+/* The weight of one unit of the cost model in the cut: this rank's measured seconds of work
+ * per unit, in femtoseconds (>= 1); 1 before any step was measured, when the cut follows the
+ * model alone. Every rank has measured after the first step (a rank without boids adds no
+ * weight). */
+static uint64_t unit_weight(const mflock *c) {
     if (c->rate < 0) return 1;
-    const double ps = c->rate * 1e12;
-    return ps < 1 ? 1 : ps > 1e12 ? (uint64_t)1e12 : (uint64_t)ps;
+    const double fs = c->rate * 1e15;
+    return fs < 1 ? 1 : fs > 1e15 ? (uint64_t)1e15 : (uint64_t)fs;
 }
 
 /* The whole flock's box on the open boundary, reduced over the ranks, into t. */
@@ -169,22 +170,35 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         return s;
     }
     const uint32_t nrows = g->n[D - 1];
-    const size_t nh = nrows + 2 * (size_t)K; /* the row weights, every rank's wall work, CPU work */
-    if (!grow(&c->hist, &c->hist_cap, nh, sizeof *c->hist) ||
+    /* Reduced: the row weights, every rank's wall work, its CPU work; then this rank's pairs
+     * per row (the cost model's, MPI_FLOCK_BOID_COST), not reduced. */
+    const size_t nh = nrows + 2 * (size_t)K;
+    if (!grow(&c->hist, &c->hist_cap, nh + nrows, sizeof *c->hist) ||
         !grow(&c->hist_all, &c->hist_all_cap, nh, sizeof *c->hist_all))
         return nomem(c, "the row counts", err);
-    memset(c->hist, 0, nh * sizeof *c->hist);
+    uint64_t *const pairs = c->hist + nh;
+    memset(c->hist, 0, (nh + nrows) * sizeof *c->hist);
     if (c->started) {
-        if ((s = boids_backend_tile_count(c->local, g, c->hist, err))) {
+        if ((s = boids_backend_tile_count(c->local, g, c->hist, pairs, err))) {
             c->shared_failure = 0;
             return s;
         }
-    } else {
+    } else { /* the window path, and the first step: the boids alone */
         if ((s = owned_rows(c, g, err))) return s;
         for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
     }
-    const uint64_t w = boid_weight(c);
-    for (uint32_t r = 0; r < nrows; r++) c->hist[r] *= w;
+    /* Each row's load in the model's units (candidates), weighted by this rank's measured
+     * time per unit; this rank's units, for the next measure. */
+    const uint64_t w = unit_weight(c), boid = MPI_FLOCK_BOID_COST(D), block = D == 2 ? 9 : 27;
+    const double most = 4e18 / ((double)nrows * K); /* the sum over the rows and ranks fits */
+    double units = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        const uint64_t load = boid * c->hist[r] + block * pairs[r];
+        const double x = (double)w * (double)load;
+        units += (double)load;
+        c->hist[r] = x < most ? w * load : (uint64_t)most;
+    }
+    c->units = units;
     c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
     c->hist[nrows + (size_t)(K + c->rank)] = c->last_cpu_ns;
     mflock_clock t1 = mflock_now();
@@ -226,8 +240,8 @@ void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     c->last_cpu_ns = cpu > 0 ? (uint64_t)(cpu * 1e9) : 0;
     c->st.work += work;
     c->st.work_cpu += cpu;
-    if (c->m > 0) { /* seconds per boid, an average that follows the last steps */
-        const double r = (c->balance_cpu ? cpu : work) / (double)c->m;
+    if (c->units > 0) { /* seconds per unit, an average that follows the last steps */
+        const double r = (c->balance_cpu ? cpu : work) / c->units;
         c->rate = c->rate < 0 ? r : 0.75 * c->rate + 0.25 * r;
     }
     c->st.boids_sum += (double)c->m;

@@ -59,10 +59,11 @@ typedef struct mflock {
     size_t nview;
     unsigned char *ebuf; /* the halo sent: the tile's first row's records, then its last's */
     size_t ebuf_cap;
-    /* Balance by measured time: this rank's seconds of work per owned boid (an average over
-     * the steps; < 0 before the first), on the wall clock or, with balance_cpu, on its CPU
-     * clock; and its work in the last step on both clocks, in ns. */
-    double rate;
+    /* Balance by measured time: this rank's seconds of work per unit of the cost model (an
+     * average over the steps; < 0 before the first), on the wall clock or, with balance_cpu,
+     * on its CPU clock; its units in the step (mflock_plan's); and its work in the last step
+     * on both clocks, in ns. */
+    double rate, units;
     int balance_cpu;
     uint64_t last_work_ns, last_cpu_ns;
     double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */
