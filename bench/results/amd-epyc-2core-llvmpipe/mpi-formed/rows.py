@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""How well whole rows of the grid can balance a saved plane state, by the cut's cost model
+(src/mpi/mpi_flock.h): a row's load is B per boid plus 9 times the sum of its cells' squared
+counts. Reads a .npy state of `boids sim --save` (float64, N x 4: x y vx vy); the grid is
+floor(W / R) x floor(H / R) cells over the W x H world. Prints the heaviest rows' shares, the
+rows that hold 90% of the load, the densest cells and, for K = 2 .. 16, the load of the
+slowest tile of the best cut of whole rows against the mean (a prefix cut at the even shares,
+which is within one row of the best), and the share of the time that would lose; then the
+same for the cut that shares the boids evenly, as the cut did before the model.
+
+usage: rows.py STATE.npy W H R [B]      (the plane only; B defaults to 200)
+"""
+import array
+import collections
+import struct
+import sys
+
+
+def main():
+    path, W, H, R = sys.argv[1], *map(float, sys.argv[2:5])
+    B = float(sys.argv[5]) if len(sys.argv) > 5 else 200.0
+    raw = open(path, "rb").read()
+    head = struct.unpack("<H", raw[8:10])[0]
+    a = array.array("d")
+    a.frombytes(raw[10 + head:])
+    nx, ny = int(W // R), int(H // R)
+    cells = collections.Counter()
+    for x, y in zip(a[0::4], a[1::4]):
+        cells[(min(max(int(x / W * nx), 0), nx - 1), min(max(int(y / H * ny), 0), ny - 1))] += 1
+    boids, squares = [0] * ny, [0] * ny
+    for (cx, cy), c in cells.items():
+        boids[cy] += c
+        squares[cy] += c * c
+    load = [B * b + 9 * s for b, s in zip(boids, squares)]
+    total = sum(load)
+    print(f"{path}: {sum(boids)} boids, grid {nx} x {ny}, B = {B:g}")
+    top = sorted(load, reverse=True)
+    print("heaviest rows' shares:", [round(v / total, 4) for v in top[:5]])
+    acc = 0
+    for i, v in enumerate(top):
+        acc += v
+        if acc >= 0.9 * total:
+            print(f"rows holding 90% of the load: {i + 1} of {ny}")
+            break
+    print("densest cells (column, row): boids", cells.most_common(3))
+    def even_cut(weight, k):
+        cut, acc, j, whole = [0], 0, 1, sum(weight)
+        for r, v in enumerate(weight):
+            if j < k and acc + v / 2 >= whole * j / k:
+                cut.append(r)
+                j += 1
+            acc += v
+        return cut + [ny] * (k + 1 - len(cut))
+
+    def lost(cut, k):
+        most = max(sum(load[cut[i]:cut[i + 1]]) for i in range(k))
+        return most / (total / k), (most - total / k) / most
+
+    for k in (2, 4, 8, 16):
+        r, s = lost(even_cut(load, k), k)
+        rb, sb = lost(even_cut(boids, k), k)
+        print(f"K={k:2d}: cut by the model: slowest tile / mean {r:.3f}, share lost {s:.3f}; "
+              f"cut by the boids: {rb:.3f}, {sb:.3f}")
+
+
+if __name__ == "__main__":
+    main()
