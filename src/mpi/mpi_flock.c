@@ -9,10 +9,12 @@
  * no bit, only how well the backend's passes over them use the caches). One step:
  *   1. the whole flock's geometry (boids_backend_tile_geom; on the open boundary from the
  *      bounding box, reduced over the ranks: min and max are exact in any order);
- *   2. the boids per row weighted by their rank's measured work per boid, summed over the
- *      ranks with every rank's work of the last step; a new cut when the slowest tile is
- *      above MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid follows
- *      the flock); every rank computes the same cut from the same integers;
+ *   2. each row's load by the cost model (its boids, the squares of its cells' counts:
+ *      MPI_FLOCK_BOID_COST) weighted by its rank's measured work per unit of the model,
+ *      summed over the ranks with every rank's work of the last step on the wall and the
+ *      CPU clocks (the weights on the one --mpi-balance chose); a new cut when the slowest
+ *      tile is above MPI_FLOCK_IMBALANCE times the mean, or the rows changed (the open grid
+ *      follows the flock); every rank computes the same cut from the same integers;
  *   3. migration: the boids whose row is in another tile go to its rank (all-to-all);
  *   4. the halo: each tile's first and last rows go to the ranks of the rows beside it,
  *      sent and received without blocking (every rank posts its sends before it waits);

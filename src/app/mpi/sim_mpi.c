@@ -76,8 +76,8 @@ static const app_option mpi_options[] = {
      .help = "hand the tile with its halo rows to the backend every step instead of\n"
              "keeping it there, on the cpu or the device (the same bits; for comparison)"},
     {APP_CHOICE, "mpi-balance", 0, "C", &balance, .choices = balance_names,
-     .help = "the clock the rows are cut by, each rank's time per boid: wall, cpu\n"
-             "(for ranks that share cores, where the wall clock counts the time a\n"
+     .help = "the clock each rank's time is measured on for the cut of the rows: wall,\n"
+             "cpu (for ranks that share cores, where the wall clock counts the time a\n"
              "rank waits for one), or auto (default): cpu where a node runs more\n"
              "cpu threads than it has processors, else wall; the same bits either way"},
 };
