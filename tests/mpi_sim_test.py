@@ -323,6 +323,23 @@ def cpu():
         check(f"a gathering flock, cut by {clock} time: the tiles were cut again",
               len(rows) == 3 and all(float(r["rebalances"]) > 0 for r in rows), rows)
 
+    # A flock on one row of the grid (every boid at one y, moving along x, in a wrap world:
+    # no force has a y component, so it stays there): the heaviest row holds the whole of the
+    # cut's load at every step, which no cut of whole rows can share.
+    line_state = os.path.join(d, "one-row.csv")
+    with open(line_state, "w") as f:
+        f.write("x,y,vx,vy\n")
+        for i in range(600):
+            f.write(f"{1.5 * i:.17g},280.25,{60 + (i * 37) % 50},0\n")
+    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "--threads", "1", "--preset",
+            "lab", "-n", "600", "--fixed-world", "--load", line_state, "--steps", "10",
+            "--order-only")
+    line = [l for l in p.stderr.splitlines() if "the heaviest row held" in l]
+    check("a flock on one row: 3 ranks exit 0", p.returncode == 0, p.stderr[-600:])
+    check("a flock on one row: the heaviest row held 100.0% of the cut's load, above 1/3",
+          len(line) == 1 and "the heaviest row held 100.0% of the cut's load" in line[0] and
+          "above 1/3" in line[0], line)
+
     # What the split cost, per rank.
     stats = os.path.join(d, "stats.csv")
     p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "cpu", "--threads", "1", "--preset",
@@ -346,15 +363,17 @@ def cpu():
           f"follows the {clock} clock", len(line) == 1 and f"new cuts by {clock} time" in line[0],
           line)
     said = re.findall(r"([0-9.]+)%", line[0]) if len(line) == 1 else []
-    for col, k, what in (("imbalance_lost", 0, "step time"), ("imbalance_lost_cpu", 1, "CPU")):
+    for col, k, what in (("imbalance_lost", 0, "the share of the step time lost to imbalance"),
+                         ("imbalance_lost_cpu", 1, "the share of the CPU time lost to it"),
+                         ("heaviest_row_share", 2, "the heaviest row's share of the load")):
         lost = {r.get(col) for r in table}
-        check(f"--mpi-stats: one {col} for every rank, in [0, 1)",
+        check(f"--mpi-stats: one {col} for every rank, in [0, 1]",
               len(table) == 3 and len(lost) == 1 and None not in lost and
-              0 <= float(next(iter(lost))) < 1, lost)
+              0 <= float(next(iter(lost))) <= 1, lost)
         # The line prints the share in per cent to 0.1, the file to 1e-4: they agree within
         # the two roundings (0.05 + 0.005 per cent).
-        check(f"the end of the run names the share of the {what} lost to imbalance, the file's",
-              table and len(said) == 2 and
+        check(f"the end of the run names {what}, the file's",
+              table and len(said) == 3 and
               abs(float(said[k]) - 100 * float(table[0][col])) <= 0.055 + 1e-9,
               (line, p.stderr[-400:]))
 

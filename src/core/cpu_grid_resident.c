@@ -16,9 +16,6 @@
  *     cells, which hold exactly the owned boids, contiguous in the snapshot; they are moved to
  *     the front of cur (resident_keep) and the halo is dropped.
  * Each pass runs on the threads the step runs on. */
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* The threads of a resident pass over n boids: those of the steps (thread_pick's choice). */
 static int resident_threads(const cpu_grid *c, size_t n) {
@@ -118,53 +115,36 @@ static void tile_box(boids_backend *b, grid_boxd *box) {
     RULES_FN(grid_box_add)(&c->cur, c->res.nown, resident_threads(c, c->res.nown), box);
 }
 
-/* Bit i - b set for each boid i of [b, e) (at most 64) whose cell differs from boid i - 1's:
- * four comparisons an instruction where SSE2 runs (every x86-64), one by one elsewhere. */
-static inline uint64_t run_starts(const uint32_t *cell, long b, long e) {
-    uint64_t m = 0;
-    long i = b;
-#ifdef __SSE2__
-    for (; i + 4 <= e; i += 4) {
-        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(cell + i)),
-                      y = _mm_loadu_si128((const __m128i *)(const void *)(cell + i - 1));
-        const int same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y)));
-        m |= (uint64_t)(~same & 15) << (i - b);
+/* After a resident step's grid build: for the next tile_count's cost model (tile.h), the sum
+ * of the squared counts of the cells of each steered row, from the snapshot's cell starts
+ * (the boids before this step's move), by global row, in the whole flock's grid. An estimate:
+ * without room for it, the next count gives none. */
+static void resident_squares(cpu_grid *c, const geom *g, const grid_win *w) {
+    grid_resident *r = &c->res;
+    const uint32_t rows = c->tile.steer_hi - c->tile.steer_lo;
+    r->sq_n = 0;
+    if (rows > r->sq_cap) {
+        uint64_t *q = realloc(r->sq, rows * sizeof *q);
+        if (!q) return;
+        r->sq = q;
+        r->sq_cap = rows;
     }
-#endif
-    for (; i < e; i++) m |= (uint64_t)(cell[i] != cell[i - 1]) << (i - b);
-    return m;
-}
-
-/* Adds to pairs[row] the square of each run of one cell in cell[0 .. n) (tile.h). The runs'
- * starts are found 64 boids at a time (run_starts), and only they are visited; the row, which
- * changes once a row's runs are passed (or at a boid out of the cells' order), is tested per run
- * and its sum kept in a register until it does. */
-static void count_pairs(const uint32_t *cell, long n, uint32_t plane, uint64_t *pairs) {
-    if (n == 0) return;
-    long start = 0; /* the current run's first boid */
-    uint32_t row = cell[0] / plane, c0 = row * plane;
-    uint64_t sum = 0;
-    for (long b = 1;; b += 64) {
-        const long e = b + 64 < n ? b + 64 : n;
-        uint64_t m = run_starts(cell, b, e); /* the runs that start in [b, e) */
-        for (; m; m &= m - 1) {
-            const long i = b + __builtin_ctzll(m);
-            if (cell[start] - c0 >= plane) {
-                pairs[row] += sum;
-                sum = 0;
-                row = cell[start] / plane, c0 = row * plane;
-            }
-            sum += (uint64_t)(i - start) * (uint64_t)(i - start);
-            start = i;
+    const size_t plane = g->ncells / g->n[D - 1];
+    const uint32_t *const start = c->cells.start;
+    for (uint32_t i = 0; i < rows; i++) {
+        const size_t c0 = (size_t)(c->tile.steer_lo + i) * plane;
+        uint64_t sum = 0;
+        for (size_t q = c0; q < c0 + plane; q++) {
+            const uint64_t k = start[q + 1] - start[q];
+            sum += k * k;
         }
-        if (e == n) break;
+        r->sq[i] = sum;
     }
-    if (cell[start] - c0 >= plane) {
-        pairs[row] += sum;
-        sum = 0;
-        row = cell[start] / plane;
-    }
-    pairs[row] += sum + (uint64_t)(n - start) * (uint64_t)(n - start);
+    r->sq_n = rows;
+    r->sq_row0 = grid_win_row(w, c->tile.steer_lo);
+    r->sq_g = *g;
+    r->sq_g.ncells = plane * w->n;
+    r->sq_g.n[D - 1] = w->n;
 }
 
 static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
@@ -225,7 +205,8 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     for (; i < n; i++) r->rows[cell[i] / plane]++;
     r->rows[row] += here;
     for (uint32_t v = 0; v < nrows; v++) count[v] += r->rows[v];
-    if (pairs) count_pairs(cell, n, plane, pairs);
+    if (pairs && r->sq_n > 0 && same_geom(&r->sq_g, g))
+        for (uint32_t i = 0; i < r->sq_n; i++) pairs[(r->sq_row0 + i) % nrows] += r->sq[i];
     return BOIDS_OK;
 }
 
@@ -379,6 +360,7 @@ static void resident_free(grid_resident *r) {
     free(r->out);
     free(r->row);
     free(r->rows);
+    free(r->sq);
 }
 
 static const boids_backend_ops ops = {.name = "cpu",

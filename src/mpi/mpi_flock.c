@@ -103,13 +103,10 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
 }
 
 /* The weight of one unit of the cost model in the cut: this rank's measured seconds of work
- * per unit, in femtoseconds (>= 1); 1 before any step was measured, when the cut follows the
- * model alone. Every rank has measured after the first step (a rank without boids adds no
- * weight). */
-static uint64_t unit_weight(const mflock *c) {
-    if (c->rate < 0) return 1;
-    const double fs = c->rate * 1e15;
-    return fs < 1 ? 1 : fs > 1e15 ? (uint64_t)1e15 : (uint64_t)fs;
+ * per unit; 1 ns before any step was measured, when the cut follows the model alone (every
+ * rank has measured after one step of a kind: a rank without boids adds no weight). */
+static double unit_weight(const mflock *c) {
+    return c->rate > 0 ? c->rate : 1e-9;
 }
 
 /* The whole flock's box on the open boundary, reduced over the ranks, into t. */
@@ -151,11 +148,21 @@ static void add_imbalance(const mflock *c, const uint64_t *work, double *max, do
 }
 
 /* The imbalance of the last step from every rank's work on the wall clock, then on the CPU
- * clock (ns), the same numbers on every rank, summed over the steps. */
-static void plan_imbalance(mflock *c, const uint64_t *work) {
+ * clock (ns), the same numbers on every rank, summed over the steps; and the heaviest row's
+ * share of the rows' weights (a tile holds at least that row, so no cut of whole rows
+ * balances a row above 1 / K of them), summed weighted by the step's mean work. */
+static void plan_imbalance(mflock *c, const uint64_t *work, const uint64_t *row, uint32_t nrows) {
     if (c->st.steps == 0) return; /* no step measured yet */
+    const double before = c->st.work_mean;
     add_imbalance(c, work, &c->st.work_max, &c->st.work_mean);
     add_imbalance(c, work + c->size, &c->st.cpu_max, &c->st.cpu_mean);
+    double total = 0, heaviest = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        total += (double)row[r];
+        heaviest = (double)row[r] > heaviest ? (double)row[r] : heaviest;
+    }
+    const double work_mean = c->st.work_mean - before;
+    c->st.heaviest_row += total > 0 ? work_mean * heaviest / total : 0;
 }
 
 boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_geomd *g,
@@ -190,23 +197,30 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         for (size_t i = 0; i < c->m; i++) c->hist[c->row[i]]++;
     }
     /* Each row's load in the model's units (candidates), weighted by this rank's measured
-     * time per unit; this rank's units, for the next measure. */
-    const uint64_t w = unit_weight(c), boid = MPI_FLOCK_BOID_COST(D), block = D == 2 ? 9 : 27;
-    const double most = 4e18 / ((double)nrows * K); /* the sum over the rows and ranks fits */
-    double units = 0;
+     * time per unit, as integers scaled so that the sum over the rows and the ranks is at
+     * most 2^62 (the sum of the ranks' weighted units, reduced first); this rank's units, for
+     * the next measure. A rate measured on units of another kind (the first step's boids
+     * alone, before the backend held the tile and counted the pairs) is not carried over. */
+    if (c->units_pairs != c->started) c->rate = -1, c->units_pairs = c->started;
+    const double w = unit_weight(c), boid = MPI_FLOCK_BOID_COST(D), block = D == 2 ? 9 : 27;
+    double units = 0, all;
     for (uint32_t r = 0; r < nrows; r++) {
-        const uint64_t load = boid * c->hist[r] + block * pairs[r];
-        const double x = (double)w * (double)load;
-        units += (double)load;
-        c->hist[r] = x < most ? w * load : (uint64_t)most;
+        pairs[r] = (uint64_t)(boid * (double)c->hist[r] + block * (double)pairs[r]); /* load */
+        units += (double)pairs[r];
     }
+    const double mine = w * units;
+    mflock_clock t0 = mflock_now();
+    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, c->comm);
+    mflock_waited(c, t0);
+    const double scale = all > 0 ? 0x1p62 / all : 0;
+    for (uint32_t r = 0; r < nrows; r++) c->hist[r] = (uint64_t)(w * (double)pairs[r] * scale);
     c->units = units;
     c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
     c->hist[nrows + (size_t)(K + c->rank)] = c->last_cpu_ns;
     mflock_clock t1 = mflock_now();
     MPI_Allreduce(c->hist, c->hist_all, (int)nh, MPI_UINT64_T, MPI_SUM, c->comm);
     mflock_waited(c, t1);
-    plan_imbalance(c, c->hist_all + nrows);
+    plan_imbalance(c, c->hist_all + nrows, c->hist_all, nrows);
     if (needs_cut(c, nrows)) {
         uint32_t *cand = malloc((size_t)(K + 1) * sizeof *cand);
         if (!cand) return nomem(c, "the cut", err);

@@ -109,6 +109,11 @@ typedef struct mpi_flock_stats {
      * their cores (ranks time-sharing cores wait for a core on the wall clock). */
     double work_max, work_mean;
     double cpu_max, cpu_mean;
+    /* Over the same steps, the heaviest row's share of the cut's weights (the cost model times
+     * the measured rates), each step's weighted by its mean work (work_mean's terms):
+     * heaviest_row / work_mean is their mean. Above 1 / K no cut of whole rows can balance
+     * the flock (a tile holds at least that row). */
+    double heaviest_row;
 } mpi_flock_stats;
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);

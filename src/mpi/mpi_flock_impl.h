@@ -64,6 +64,7 @@ typedef struct mflock {
      * on its CPU clock; its units in the step (mflock_plan's); and its work in the last step
      * on both clocks, in ns. */
     double rate, units;
+    int units_pairs; /* the units of rate count the pairs (the tile held by the backend) */
     int balance_cpu;
     uint64_t last_work_ns, last_cpu_ns;
     double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */

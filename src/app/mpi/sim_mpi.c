@@ -300,6 +300,11 @@ static double lost_share(double max, double mean) {
     return max > 0 ? (max - mean) / max : 0.0;
 }
 
+/* The heaviest row's mean share of the cut's load (mpi_flock_stats), 0 without steps. */
+static double heaviest_share(const mpi_flock_stats *x) {
+    return x->work_mean > 0 ? x->heaviest_row / x->work_mean : 0.0;
+}
+
 /* Every rank's mpi_flock_stats, in rank order, into --mpi-stats FILE on rank 0; the
  * imbalance on rank 0's stderr (the end-of-run summary). */
 static boids_status finish(boids_backend *b, boids_error *err) {
@@ -312,10 +317,11 @@ static boids_status finish(boids_backend *b, boids_error *err) {
         fprintf(stderr,
                 "boids-mpi sim: %d ranks, %.0f steps: %.1f%% of the step time lost to imbalance "
                 "((max - mean) / max of the ranks' work per step, summed over the steps; "
-                "%.1f%% on their CPU clocks), %.0f new cuts by %s time\n",
+                "%.1f%% on their CPU clocks), %.0f new cuts by %s time; the heaviest row held "
+                "%.1f%% of the cut's load (whole rows cannot balance a row above 1/%d)\n",
                 size, mine.steps, 100 * lost_share(mine.work_max, mine.work_mean),
                 100 * lost_share(mine.cpu_max, mine.cpu_mean), mine.rebalances,
-                mpi_flock_balance_cpu(b) ? "CPU" : "wall");
+                mpi_flock_balance_cpu(b) ? "CPU" : "wall", 100 * heaviest_share(&mine), size);
     if (!stats_path) return BOIDS_OK;
     mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     int ok = rank != 0 || all, root_ok;
@@ -329,17 +335,19 @@ static boids_status finish(boids_backend *b, boids_error *err) {
     if (!s) {
         fprintf(out.f, "rank,ranks,steps,boids_mean,boids_min,boids_max,ms_per_step,wait_share,"
                        "local_share,halo_bytes_per_step,migrated_per_step,rebalances,"
-                       "work_share,imbalance_lost,work_cpu_ms_per_step,imbalance_lost_cpu\n");
+                       "work_share,imbalance_lost,work_cpu_ms_per_step,imbalance_lost_cpu,"
+                       "heaviest_row_share\n");
         for (int r = 0; r < size; r++) {
             const mpi_flock_stats *x = &all[r];
             const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
             fprintf(out.f,
-                    "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f,%.4f\n",
+                    "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f,%.4f,"
+                    "%.4f\n",
                     r, size, x->steps, x->boids_sum / n, x->boids_min, x->boids_max,
                     1e3 * x->seconds / n, x->wait / t, x->local / t, x->halo_bytes / n,
                     x->migrated / n, x->rebalances, x->work / t,
                     lost_share(x->work_max, x->work_mean), 1e3 * x->work_cpu / n,
-                    lost_share(x->cpu_max, x->cpu_mean));
+                    lost_share(x->cpu_max, x->cpu_mean), heaviest_share(x));
         }
         s = boids_atomic_commit(&out, err);
     }
