@@ -199,9 +199,13 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     /* Each row's load in the model's units (candidates), weighted by this rank's measured
      * time per unit, as integers scaled so that the sum over the rows and the ranks is at
      * most 2^62 (the sum of the ranks' weighted units, reduced first); this rank's units, for
-     * the next measure. A rate measured on units of another kind (the first step's boids
-     * alone, before the backend held the tile and counted the pairs) is not carried over. */
-    if (c->units_pairs != c->started) c->rate = -1, c->units_pairs = c->started;
+     * the next measure. A rate measured on units of another kind (the boids alone, before
+     * the backend held the tile and counted the pairs) is not carried over, and the next
+     * MPI_FLOCK_WARM steps are not measured. */
+    int with_pairs = 0;
+    for (uint32_t r = 0; r < nrows; r++) with_pairs |= pairs[r] != 0;
+    if (with_pairs != c->units_pairs)
+        c->rate = -1, c->rate_skip = MPI_FLOCK_WARM, c->units_pairs = with_pairs;
     const double w = unit_weight(c), boid = MPI_FLOCK_BOID_COST(D), block = D == 2 ? 9 : 27;
     double units = 0, all;
     for (uint32_t r = 0; r < nrows; r++) {
@@ -239,6 +243,7 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         if (!same_rows ||
             (double)max_load(c, cand) < (1 - MPI_FLOCK_GAIN) * (double)max_load(c, c->cut)) {
             memcpy(c->cut, cand, (size_t)(K + 1) * sizeof *cand);
+            c->rate_skip = MPI_FLOCK_WARM; /* the rows that moved arrive cold */
             c->st.rebalances += c->have_cut;
             c->have_cut = 1;
             c->nrows = nrows;
@@ -256,7 +261,9 @@ void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     c->last_cpu_ns = cpu > 0 ? (uint64_t)(cpu * 1e9) : 0;
     c->st.work += work;
     c->st.work_cpu += cpu;
-    if (c->units > 0) { /* seconds per unit, an average that follows the last steps */
+    if (c->units > 0 && c->rate_skip > 0) {
+        c->rate_skip--;
+    } else if (c->units > 0) { /* seconds per unit, an average that follows the last steps */
         const double r = (c->balance_cpu ? cpu : work) / c->units;
         c->rate = c->rate < 0 ? r : 0.75 * c->rate + 0.25 * r;
     }
@@ -752,6 +759,7 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
     c->st.boids_min = (double)n;
     c->overlap = 1;
     c->rate = -1;
+    c->rate_skip = MPI_FLOCK_WARM;
     c->resident = !c->single && boids_backend_tile_resident(local);
     MPI_Type_contiguous((int)c->rs, MPI_BYTE, &c->rec_type);
     MPI_Type_commit(&c->rec_type);

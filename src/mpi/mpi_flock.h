@@ -24,6 +24,13 @@
  * mean plus one row's load. */
 #define MPI_FLOCK_IMBALANCE 1.1
 
+/* The steps after the split starts, after the cost model's units change (the backend's
+ * first counts of the pairs) or after a new cut, whose times the cut does not take: the
+ * first steps of a tile pay for its new order and first touches (cpu_grid.c: 100 ms against
+ * 35 at 1M boids), as the rows a new cut moves do, and a cut made from them moved rows that
+ * the steady steps then found uneven. */
+#define MPI_FLOCK_WARM 2
+
 /* The cost model the measured times weigh (mpi_flock.c): a row's load is B boids' worth of
  * candidates for each of its boids (a boid's own work: its place in the grid, its move) plus
  * 3^dim times the sum of its cells' squared counts (the candidates its boids test, where the

@@ -65,6 +65,7 @@ typedef struct mflock {
      * on both clocks, in ns. */
     double rate, units;
     int units_pairs; /* the units of rate count the pairs (the tile held by the backend) */
+    int rate_skip;   /* steps whose time is not yet taken into rate (MPI_FLOCK_WARM) */
     int balance_cpu;
     uint64_t last_work_ns, last_cpu_ns;
     double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */
