@@ -243,24 +243,53 @@ typedef struct tile_recs {
     size_t n, cap;
 } tile_recs;
 
-/* The cost model's pairs (tile.h): per row of grid g, the sum of the squared counts of the
- * cells of the m records r, into sq (nrows entries, zeroed first). */
-static void tile_squares(const grid_geomd *g, const unsigned char *r, size_t m, uint64_t *sq) {
+/* The cell of record r in grid g. */
+static size_t tile_rec_cell(const grid_geomd *g, const unsigned char *r) {
+    size_t q = 0;
+    for (int a = g->dim - 1; a >= 0; a--)
+        q = q * g->n[a] + grid_cell_coord(tile_rec_float(r, a) - (float)g->o[a], g->s[a], g->n[a]);
+    return q;
+}
+
+/* The cost model's pairs (tile.h), by brute force: per row of grid g, the sum over the cells
+ * of the m records own of the boids of own a cell holds times the boids of own and of the h
+ * records halo in the cells of its 3^D block (each cell once; across the seams of a wrap
+ * world), into sq (nrows entries). */
+static void tile_candidates(const grid_geomd *g, const unsigned char *own, size_t m,
+                            const unsigned char *halo, size_t h, uint64_t *sq) {
     const int dim = g->dim;
     const uint32_t nrows = g->n[dim - 1];
     const size_t rs = 4 + 8 * (size_t)dim, plane = g->ncells / nrows;
-    uint32_t *cnt = calloc(g->ncells, sizeof *cnt);
-    if (!cnt) exit(1);
+    uint32_t *mine = calloc(g->ncells, sizeof *mine), *all = calloc(g->ncells, sizeof *all);
+    if (!mine || !all) exit(1);
     memset(sq, 0, nrows * sizeof *sq);
-    for (size_t i = 0; i < m; i++) {
-        size_t q = 0;
-        for (int a = dim - 1; a >= 0; a--)
-            q = q * g->n[a] +
-                grid_cell_coord(tile_rec_float(r + i * rs, a) - (float)g->o[a], g->s[a], g->n[a]);
-        cnt[q]++;
+    for (size_t i = 0; i < m; i++) mine[tile_rec_cell(g, own + i * rs)]++;
+    for (size_t i = 0; i < m; i++) all[tile_rec_cell(g, own + i * rs)]++;
+    for (size_t i = 0; i < h; i++) all[tile_rec_cell(g, halo + i * rs)]++;
+    for (size_t q = 0; q < g->ncells; q++) {
+        if (!mine[q]) continue;
+        int u[3] = {0};
+        for (size_t v = q, a = 0; a < (size_t)dim; a++) u[a] = (int)(v % g->n[a]), v /= g->n[a];
+        uint64_t block = 0;
+        for (int d2 = dim == 3 ? -1 : 0; d2 <= (dim == 3 ? 1 : 0); d2++)
+            for (int d1 = -1; d1 <= 1; d1++)
+                for (int d0 = -1; d0 <= 1; d0++) {
+                    const int d[3] = {d0, d1, d2};
+                    size_t cell = 0, ok = 1;
+                    for (int a = dim - 1; a >= 0 && ok; a--) {
+                        const int na = (int)g->n[a];
+                        int x = u[a] + d[a];
+                        if (g->wrap) x = (x + na) % na;
+                        /* each cell once: an axis of 1 or 2 cells has no third */
+                        ok = x >= 0 && x < na && !(d[a] != 0 && x == u[a]) &&
+                             !(d[a] == 1 && na == 2 && g->wrap);
+                        cell = cell * (size_t)na + (size_t)x;
+                    }
+                    if (ok) block += all[cell];
+                }
+        sq[q / plane] += (uint64_t)mine[q] * block;
     }
-    for (size_t q = 0; q < g->ncells; q++) sq[q / plane] += (uint64_t)cnt[q] * cnt[q];
-    free(cnt);
+    free(mine), free(all);
 }
 
 static int tile_same_grid(const grid_geomd *a, const grid_geomd *b) {
@@ -271,8 +300,8 @@ static int tile_same_grid(const grid_geomd *a, const grid_geomd *b) {
 }
 
 /* tile_count of tile b into count, with the cost model's pairs (tile.h): on the cpu backend
- * the squares of the cells' counts of the boids it owned when it last stepped (want, taken
- * from tile_owned before that step, in that step's grid want_g), where the grid is that one;
+ * the candidates of the boids it owned when it last stepped, with that step's halo (want,
+ * tile_candidates before that step, in that step's grid want_g), where the grid is that one;
  * none after tile_start, on another grid, or on the gpu backend. */
 static void tile_check_pairs(const tile_case *c, boids_backend *b, const grid_geomd *g,
                              uint64_t *count, const uint64_t *want, const grid_geomd *want_g) {
@@ -416,7 +445,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
                 uint64_t *q = realloc(want[j], nrows * sizeof *q);
                 if (!q) exit(1);
                 want[j] = q;
-                tile_squares(&g, r, m, want[j]);
+                tile_candidates(&g, r, m, halo.r, halo.n, want[j]);
             }
             if (boids_backend_step(tb[j], &c->p, 1, &err)) tile_die(c->name, "tile step", &err);
         }

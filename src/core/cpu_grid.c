@@ -88,7 +88,7 @@ typedef struct cpu_grid {
 static const boids_backend_ops ops;
 static boids_status resident_keep(cpu_grid *c, boids_error *err);
 static void resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_out *co);
-static void resident_squares(cpu_grid *c, const geom *g, const grid_win *w);
+static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w);
 static void resident_free(grid_resident *r);
 
 static int max_threads(void) {
@@ -512,7 +512,7 @@ static boids_status step(boids_backend *b, const boids_params *p, unsigned steps
             return st;
         c->res.known = 0; /* cell_of holds cells now */
         grid_build(c, &g, build_threads < c->run_threads ? build_threads : c->run_threads);
-        if (c->res.on) resident_squares(c, &g, &w);
+        if (c->res.on) resident_candidates(c, &g, &w);
         if (vicsek) unit_headings(c, c->run_threads);
         if (topo && !(BOIDS_AVX2 && use_simd(c) && p->species <= 1))
             steer_topo(c, &g, &w, &k, p);

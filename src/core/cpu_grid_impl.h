@@ -431,9 +431,11 @@ typedef struct grid_resident {
     int next;       /* the last step's move wrote the owned boids' cells in grid next_g */
     geom next_g;
     size_t known; /* slots [0, known) have their cell of that grid in cells.cell_of */
-    uint64_t *sq; /* the last step's squares of its steered rows' cells' counts, per row */
+    uint64_t *sq; /* the last step's candidates of its steered rows, per row */
     uint32_t sq_n, sq_cap, sq_row0; /* rows in sq (0: none), allocated, the first's global row */
     geom sq_g;                      /* the whole flock's grid they are of */
+    uint32_t *blk;                  /* two planes of block sums (resident_candidates) */
+    size_t blk_cap;
 } grid_resident;
 
 /* What the test hooks of cpu_grid.h set, at the start of both dimensions' backends. */

@@ -115,13 +115,41 @@ static void tile_box(boids_backend *b, grid_boxd *box) {
     RULES_FN(grid_box_add)(&c->cur, c->res.nown, resident_threads(c, c->res.nown), box);
 }
 
-/* After a resident step's grid build: for the next tile_count's cost model (tile.h), the sum
- * of the squared counts of the cells of each steered row, from the snapshot's cell starts
- * (the boids before this step's move), by global row, in the whole flock's grid. An estimate:
- * without room for it, the next count gives none. */
-static void resident_squares(cpu_grid *c, const geom *g, const grid_win *w) {
+/* The cells beside coordinate u on an axis of n cells (across the seam under wrap), each
+ * once and never u itself (an axis of 1 or 2 cells has fewer): *lo and *hi, or UINT32_MAX. */
+static inline void beside(uint32_t u, uint32_t n, int wrap, uint32_t *lo, uint32_t *hi) {
+    *lo = u > 0 ? u - 1 : wrap ? n - 1 : UINT32_MAX;
+    *hi = u + 1 < n ? u + 1 : wrap ? 0 : UINT32_MAX;
+    if (*lo == u) *lo = UINT32_MAX;
+    if (*hi == u || *hi == *lo) *hi = UINT32_MAX;
+}
+
+/* dst[q] = src[q] plus src at the cells beside q along an axis of a row's plane (stride:
+ * cells between them; n: cells along it). */
+static void block_axis(uint32_t *dst, const uint32_t *src, size_t plane, size_t stride, uint32_t n,
+                       int wrap) {
+    for (size_t q = 0; q < plane; q++) {
+        const uint32_t u = (uint32_t)(q / stride % n);
+        uint32_t lo, hi;
+        beside(u, n, wrap, &lo, &hi);
+        const size_t base = q - (size_t)u * stride;
+        uint32_t s = src[q];
+        if (lo != UINT32_MAX) s += src[base + (size_t)lo * stride];
+        if (hi != UINT32_MAX) s += src[base + (size_t)hi * stride];
+        dst[q] = s;
+    }
+}
+
+/* After a resident step's grid build: for the next tile_count's cost model (tile.h), the
+ * candidates of each steered row, the sum over its cells of the boids a cell holds times the
+ * boids of its 3^D block, from the snapshot's cell starts (the boids before this step's
+ * move; the halo rows' are there), by global row, in the whole flock's grid. The block's
+ * sums are taken one axis at a time over a row's plane of cells. An estimate: without room
+ * for it, the next count gives none. */
+static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
     grid_resident *r = &c->res;
-    const uint32_t rows = c->tile.steer_hi - c->tile.steer_lo;
+    const uint32_t rows = c->tile.steer_hi - c->tile.steer_lo, wrows = g->n[D - 1];
+    const size_t plane = g->ncells / wrows;
     r->sq_n = 0;
     if (rows > r->sq_cap) {
         uint64_t *q = realloc(r->sq, rows * sizeof *q);
@@ -129,15 +157,36 @@ static void resident_squares(cpu_grid *c, const geom *g, const grid_win *w) {
         r->sq = q;
         r->sq_cap = rows;
     }
-    const size_t plane = g->ncells / g->n[D - 1];
+    if (2 * plane > r->blk_cap) {
+        uint32_t *q = realloc(r->blk, 2 * plane * sizeof *q);
+        if (!q) return;
+        r->blk = q;
+        r->blk_cap = 2 * plane;
+    }
     const uint32_t *const start = c->cells.start;
+    uint32_t *a = r->blk, *b = r->blk + plane;
     for (uint32_t i = 0; i < rows; i++) {
-        const size_t c0 = (size_t)(c->tile.steer_lo + i) * plane;
-        uint64_t sum = 0;
-        for (size_t q = c0; q < c0 + plane; q++) {
-            const uint64_t k = start[q + 1] - start[q];
-            sum += k * k;
+        const uint32_t y = c->tile.steer_lo + i; /* the window's row */
+        const uint32_t *const at = start + (size_t)y * plane;
+        uint32_t lo, hi; /* the rows beside it that the window has (all of them when whole) */
+        beside(y, wrows, w->wrap, &lo, &hi);
+        const uint32_t *const below = lo != UINT32_MAX ? start + (size_t)lo * plane : NULL,
+                              *const above = hi != UINT32_MAX ? start + (size_t)hi * plane : NULL;
+        for (size_t q = 0; q < plane; q++) {
+            uint32_t s = at[q + 1] - at[q];
+            if (below) s += below[q + 1] - below[q];
+            if (above) s += above[q + 1] - above[q];
+            a[q] = s;
         }
+        size_t stride = 1;
+        for (int x = 0; x < D - 1; x++) { /* then along each axis of the row */
+            block_axis(b, a, plane, stride, g->n[x], g->wrap);
+            uint32_t *t = a;
+            a = b, b = t;
+            stride *= g->n[x];
+        }
+        uint64_t sum = 0;
+        for (size_t q = 0; q < plane; q++) sum += (uint64_t)(at[q + 1] - at[q]) * a[q];
         r->sq[i] = sum;
     }
     r->sq_n = rows;
@@ -361,6 +410,7 @@ static void resident_free(grid_resident *r) {
     free(r->row);
     free(r->rows);
     free(r->sq);
+    free(r->blk);
 }
 
 static const boids_backend_ops ops = {.name = "cpu",

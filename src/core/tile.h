@@ -124,10 +124,11 @@ boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_erro
 
 /* The row of every owned boid in grid g (the whole flock's, g->dim the backend's), added to
  * count[row] (g->n[dim - 1] entries); kept for the split. With pairs (else NULL; as many
- * entries), the cost model of the cut (src/mpi): added to pairs[row], the sum over the row's
- * cells of the square of the boids each held at the last step's grid build (before its
- * move), for the tile's rows of that step, when g is that step's grid; nothing after
- * tile_start or a new grid. The gpu backend adds nothing there. */
+ * entries), the cost model of the cut (src/mpi): added to pairs[row], the candidates of the
+ * row's boids at the last step's grid build (before its move): the sum over its cells of the
+ * boids a cell held times the boids of the cells of its 3^D block (the halo's among them),
+ * for the tile's rows of that step, when g is that step's grid; nothing after tile_start or
+ * a new grid. The gpu backend adds nothing there. */
 boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                       uint64_t *pairs, boids_error *err);
 

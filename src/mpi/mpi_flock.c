@@ -9,7 +9,7 @@
  * no bit, only how well the backend's passes over them use the caches). One step:
  *   1. the whole flock's geometry (boids_backend_tile_geom; on the open boundary from the
  *      bounding box, reduced over the ranks: min and max are exact in any order);
- *   2. each row's load by the cost model (its boids, the squares of its cells' counts:
+ *   2. each row's load by the cost model (its boids, the candidates they test:
  *      MPI_FLOCK_BOID_COST) weighted by its rank's measured work per unit of the model,
  *      summed over the ranks with every rank's work of the last step on the wall and the
  *      CPU clocks (the weights on the one --mpi-balance chose); a new cut when the slowest
@@ -100,13 +100,6 @@ static int needs_cut(const mflock *c, uint32_t nrows) {
         total += l;
     }
     return (double)max > MPI_FLOCK_IMBALANCE * (double)total / c->size;
-}
-
-/* The weight of one unit of the cost model in the cut: this rank's measured seconds of work
- * per unit; 1 ns before any step was measured, when the cut follows the model alone (every
- * rank has measured after one step of a kind: a rank without boids adds no weight). */
-static double unit_weight(const mflock *c) {
-    return c->rate > 0 ? c->rate : 1e-9;
 }
 
 /* The whole flock's box on the open boundary, reduced over the ranks, into t. */
@@ -206,10 +199,11 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     for (uint32_t r = 0; r < nrows; r++) with_pairs |= pairs[r] != 0;
     if (with_pairs != c->units_pairs)
         c->rate = -1, c->rate_skip = MPI_FLOCK_WARM, c->units_pairs = with_pairs;
-    const double w = unit_weight(c), boid = MPI_FLOCK_BOID_COST(D), block = D == 2 ? 9 : 27;
+    /* seconds per unit: measured, or 1 ns until then (the cut follows the model alone) */
+    const double w = c->rate > 0 ? c->rate : 1e-9, boid = MPI_FLOCK_BOID_COST(D);
     double units = 0, all;
     for (uint32_t r = 0; r < nrows; r++) {
-        pairs[r] = (uint64_t)(boid * (double)c->hist[r] + block * (double)pairs[r]); /* load */
+        pairs[r] = (uint64_t)(boid * (double)c->hist[r] + (double)pairs[r]); /* load */
         units += (double)pairs[r];
     }
     const double mine = w * units;

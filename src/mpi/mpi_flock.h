@@ -31,10 +31,10 @@
  * the steady steps then found uneven. */
 #define MPI_FLOCK_WARM 2
 
-/* The cost model the measured times weigh (mpi_flock.c): a row's load is B boids' worth of
- * candidates for each of its boids (a boid's own work: its place in the grid, its move) plus
- * 3^dim times the sum of its cells' squared counts (the candidates its boids test, where the
- * density is smooth). B from the cpu benchmark of this project's 2-core machine (bench/README,
+/* The cost model the measured times weigh (mpi_flock.c): a row's load is B candidates for
+ * each of its boids (a boid's own work: its place in the grid, its move) plus the candidates
+ * its boids test (boids_backend_tile_count's pairs: each cell's boids times its 3^dim block's).
+ * B from the cpu benchmark of this project's 2-core machine (bench/README,
  * 1M boids, random start and formed flock): in the plane 28.1 and 41.9 ns a boid-step at about
  * 67 and 196 candidates a boid, 0.11 ns a candidate and 21 ns a boid, so about 200; in the box
  * 55.7 and 77.6 ns at about 18 and 334, 0.07 ns and 54 ns, so about 800. */
