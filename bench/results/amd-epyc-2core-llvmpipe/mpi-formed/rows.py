@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""How well whole rows of the grid can balance a saved plane state, by the cut's cost model
-(src/mpi/mpi_flock.h): a row's load is B per boid plus 9 times the sum of its cells' squared
-counts. Reads a .npy state of `boids sim --save` (float64, N x 4: x y vx vy); the grid is
-floor(W / R) x floor(H / R) cells over the W x H world. Prints the heaviest rows' shares, the
+"""How well whole rows of the grid can balance a saved plane state in walls, by the cut's cost
+model (src/mpi/mpi_flock.h): a row's load is B per boid plus its boids' candidates (each
+cell's boids times the boids of its 3 x 3 block). Reads a .npy state of `boids sim --save`
+(float64, N x 4: x y vx vy); the grid is floor(W / R) x floor(H / R) cells over the W x H
+world. Prints the heaviest rows' shares, the
 rows that hold 90% of the load, the densest cells and, for K = 2 .. 16, the load of the
 slowest tile of the best cut of whole rows against the mean (a prefix cut at the even shares,
 which is within one row of the best), and the share of the time that would lose; then the
@@ -28,11 +29,11 @@ def main():
     cells = collections.Counter()
     for x, y in zip(a[0::4], a[1::4]):
         cells[(min(max(int(x / W * nx), 0), nx - 1), min(max(int(y / H * ny), 0), ny - 1))] += 1
-    boids, squares = [0] * ny, [0] * ny
-    for (cx, cy), c in cells.items():
+    boids, cand = [0] * ny, [0] * ny
+    for (cx, cy), c in cells.items():  # walls: no wrap
         boids[cy] += c
-        squares[cy] += c * c
-    load = [B * b + 9 * s for b, s in zip(boids, squares)]
+        cand[cy] += c * sum(cells.get((cx + i, cy + j), 0) for i in (-1, 0, 1) for j in (-1, 0, 1))
+    load = [B * b + k for b, k in zip(boids, cand)]
     total = sum(load)
     print(f"{path}: {sum(boids)} boids, grid {nx} x {ny}, B = {B:g}")
     top = sorted(load, reverse=True)
