@@ -100,6 +100,7 @@ static boids_status tile_start(boids_backend *b, const unsigned char *rec, size_
     for (size_t i = 0; i < m; i++) rec_read(rec + i * REC, &c->cur, i);
     b->n = c->res.nown = m;
     c->res.known = c->res.next = 0;
+    c->res.sq_n = 0; /* no step of this tile counted its candidates yet */
     c->res.n_global = n_global;
     c->res.on = 1;
     c->tiled = 0; /* the window comes with the halo */
