@@ -119,19 +119,19 @@ void boids_flock_randomize_from(boids_flock *f, const boids_params *p, uint64_t 
 /* The speed rule of boids_boid_check (see BOIDS_SPEED_TOLERANCE). */
 static boids_status speed_check(const boids_params *p, double speed, const char *where,
                                 boids_error *err) {
-    char have[32], want[32];
-    shortest_double(speed, have, sizeof have);
+    char have[32], want[32]; /* formatted only for a message: every boid of a state passes here */
     if (p->model == BOIDS_MODEL_VICSEK &&
         !(fabs(speed - p->speed) <= p->speed * BOIDS_SPEED_TOLERANCE))
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: speed %s is not the Vicsek speed = %s (every agent moves at "
                                "it; relative tolerance %g)",
-                               where, have, shortest_double(p->speed, want, sizeof want),
-                               BOIDS_SPEED_TOLERANCE);
+                               where, shortest_double(speed, have, sizeof have),
+                               shortest_double(p->speed, want, sizeof want), BOIDS_SPEED_TOLERANCE);
     if (p->model == BOIDS_MODEL_REYNOLDS && !(speed <= p->max_speed * (1 + BOIDS_SPEED_TOLERANCE)))
         return boids_error_set(
             err, BOIDS_ERR_INPUT, "%s: speed %s is above max_speed = %s (relative tolerance %g)",
-            where, have, shortest_double(p->max_speed, want, sizeof want), BOIDS_SPEED_TOLERANCE);
+            where, shortest_double(speed, have, sizeof have),
+            shortest_double(p->max_speed, want, sizeof want), BOIDS_SPEED_TOLERANCE);
     return BOIDS_OK;
 }
 
