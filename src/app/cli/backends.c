@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "boids/gpu.h"
 #include "cli/cli.h"
@@ -9,6 +16,15 @@ static char renderer[256]; /* of the latest gpu backend; empty: none made */
 
 const char *app_backend_renderer(void) {
     return renderer[0] ? renderer : NULL;
+}
+
+long app_usable_cores(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
 }
 
 static boids_backend *create(const app_opts *o, const boids_params *p, const boids_flock *f,

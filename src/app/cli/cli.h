@@ -194,6 +194,11 @@ boids_backend *app_backend_create(const app_opts *o, const boids_params *p, cons
  * made none: output provenance records it. */
 const char *app_backend_renderer(void);
 
+/* The cores this process may run on: its affinity mask where there is one (taskset, a
+ * cpuset, a batch system's allocation, mpirun's binding: what OpenMP counts too, and so the
+ * cpu backend's --threads 0), else the online processors. */
+long app_usable_cores(void);
+
 /* What decides a model run, one item a line (no newline after the last): every parameter of
  * p by key, then the interaction table in (NULL: none), each value exactly (%.17g), so that
  * two processes can compare their runs as text. */

@@ -33,7 +33,8 @@
 static const char *stats_path; /* --mpi-stats FILE */
 static int no_overlap;         /* --mpi-no-overlap */
 static int window;             /* --mpi-window */
-static int balance;            /* --mpi-balance: an index into balance_names */
+enum { BALANCE_AUTO, BALANCE_WALL, BALANCE_CPU };
+static int balance; /* --mpi-balance: BALANCE_*, the index into balance_names */
 static const char *const balance_names[] = {"auto", "wall", "cpu", NULL};
 
 /* This rank's part of the initial flock: its first id, and the loaded state's flock_hash. */
@@ -230,13 +231,14 @@ static int node_rank(int *ranks) {
 }
 
 /* Whether the cut follows the ranks' CPU clocks (--mpi-balance), the same answer on every
- * rank: auto takes them where a node's ranks run more cpu threads than it has processors
- * online, so that ranks take turns on cores and each one's wall clock counts its turns. */
+ * rank: auto takes them where a node's ranks run more cpu threads (--threads, or the cores
+ * a rank may run on, as the cpu backend counts them) than it has processors online, so that
+ * ranks take turns on cores and each one's wall clock counts its turns. */
 static int balance_by_cpu(const app_opts *o, int node_ranks) {
-    int mine = balance == 2;
-    if (balance == 0 && !strcmp(o->backend, "cpu")) {
+    int mine = balance == BALANCE_CPU;
+    if (balance == BALANCE_AUTO && !strcmp(o->backend, "cpu")) {
         const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        const long threads = o->threads > 0 ? o->threads : cpus;
+        const long threads = o->threads > 0 ? o->threads : app_usable_cores();
         mine = cpus > 0 && (long)node_ranks * threads > cpus;
     }
     int any;

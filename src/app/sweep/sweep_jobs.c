@@ -16,14 +16,8 @@
  * so the writer starts none before forking (sweep_jobs). A worker reads its next run from its
  * pipe and stops at -1 or at the end of the pipe (the writer is gone); one whose writer is gone
  * when it reports dies of SIGPIPE. */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* sched_getaffinity */
-#endif
 #include <errno.h>
 #include <limits.h>
-#ifdef __linux__
-#include <sched.h>
-#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,17 +46,6 @@ typedef struct job_msg {
 
 _Static_assert(sizeof(job_msg) <= PIPE_BUF, "a result is one atomic write to the pipe");
 
-/* The cores this process may run on: its affinity mask where there is one (taskset, a
- * cpuset, a batch system's allocation: what OpenMP counts too), else the online processors. */
-static long usable_cores(void) {
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? n : 1;
-}
-
 static void set_threads(int n) {
 #ifdef _OPENMP
     omp_set_num_threads(n);
@@ -72,7 +55,7 @@ static void set_threads(int n) {
 }
 
 void sweep_jobs(sweep *s, const app_opts *o, const sweep_result *res) {
-    long cores = usable_cores(), j = s->jobs;
+    long cores = app_usable_cores(), j = s->jobs;
     if (j <= 0) j = strcmp(o->backend, "gpu") ? cores / (o->threads > 0 ? o->threads : 1) : 1;
     size_t todo = sweep_part_runs(s) - sweep_done(s, res);
     if ((size_t)j > todo) j = (long)todo;
