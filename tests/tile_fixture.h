@@ -263,8 +263,10 @@ static void tile_candidates(const grid_geomd *g, const unsigned char *own, size_
     uint32_t *mine = calloc(g->ncells, sizeof *mine), *all = calloc(g->ncells, sizeof *all);
     if (!mine || !all) exit(1);
     memset(sq, 0, nrows * sizeof *sq);
-    for (size_t i = 0; i < m; i++) mine[tile_rec_cell(g, own + i * rs)]++;
-    for (size_t i = 0; i < m; i++) all[tile_rec_cell(g, own + i * rs)]++;
+    for (size_t i = 0; i < m; i++) {
+        const size_t q = tile_rec_cell(g, own + i * rs);
+        mine[q]++, all[q]++;
+    }
     for (size_t i = 0; i < h; i++) all[tile_rec_cell(g, halo + i * rs)]++;
     for (size_t q = 0; q < g->ncells; q++) {
         if (!mine[q]) continue;

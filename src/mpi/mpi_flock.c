@@ -129,8 +129,8 @@ static boids_status plan_box(mflock *c, boids_tile *t, boids_error *err) {
 }
 
 /* Adds the slowest of the ranks' work of the last step (ns) to *max and their mean to *mean,
- * in seconds. */
-static void add_imbalance(const mflock *c, const uint64_t *work, double *max, double *mean) {
+ * in seconds; returns that mean. */
+static double add_imbalance(const mflock *c, const uint64_t *work, double *max, double *mean) {
     uint64_t most = 0, sum = 0;
     for (int j = 0; j < c->size; j++) {
         most = work[j] > most ? work[j] : most;
@@ -138,6 +138,7 @@ static void add_imbalance(const mflock *c, const uint64_t *work, double *max, do
     }
     *max += 1e-9 * (double)most;
     *mean += 1e-9 * (double)sum / c->size;
+    return 1e-9 * (double)sum / c->size;
 }
 
 /* The imbalance of the last step from every rank's work on the wall clock, then on the CPU
@@ -146,15 +147,13 @@ static void add_imbalance(const mflock *c, const uint64_t *work, double *max, do
  * balances a row above 1 / K of them), summed weighted by the step's mean work. */
 static void plan_imbalance(mflock *c, const uint64_t *work, const uint64_t *row, uint32_t nrows) {
     if (c->st.steps == 0) return; /* no step measured yet */
-    const double before = c->st.work_mean;
-    add_imbalance(c, work, &c->st.work_max, &c->st.work_mean);
+    const double work_mean = add_imbalance(c, work, &c->st.work_max, &c->st.work_mean);
     add_imbalance(c, work + c->size, &c->st.cpu_max, &c->st.cpu_mean);
     double total = 0, heaviest = 0;
     for (uint32_t r = 0; r < nrows; r++) {
         total += (double)row[r];
         heaviest = (double)row[r] > heaviest ? (double)row[r] : heaviest;
     }
-    const double work_mean = c->st.work_mean - before;
     c->st.heaviest_row += total > 0 ? work_mean * heaviest / total : 0;
 }
 

@@ -76,10 +76,10 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
  * benchmark's comparison and the tests. Before the first step only. */
 void mpi_flock_set_window(boids_backend *b, int on);
 
-/* Whether the cut weighs each rank's boids by its CPU time per boid (on) or its wall time
- * (off, the default): on for ranks that share cores with each other, where the wall clock
- * counts the time a rank waits for a core. The same on every rank; the same bits either way
- * (boids-mpi sim --mpi-balance). Before the first step. */
+/* Whether the cut weighs each rank's rows by its CPU time per unit of the cost model (on) or
+ * its wall time (off, the default): on for ranks that share cores with each other, where the
+ * wall clock counts the time a rank waits for a core. The same on every rank; the same bits either
+ * way (boids-mpi sim --mpi-balance). Before the first step. */
 void mpi_flock_set_balance_cpu(boids_backend *b, int on);
 int mpi_flock_balance_cpu(const boids_backend *b);
 
