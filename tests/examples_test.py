@@ -200,7 +200,8 @@ def scratch(source, build, python):
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
     for sub in ("docs/data", "docs/img", "bench/results", "frames", "bin"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
-    for script in ("mpi_scaling.py", "mpi_memory.py"):  # the benchmark's scripts the documents run
+    # the benchmark's scripts the documents run
+    for script in ("mpi_scaling.py", "mpi_memory.py", "mpi_model.py"):
         os.symlink(os.path.join(source, "bench", script), os.path.join(d, "bench", script))
     for script in sorted(f for f in os.listdir(os.path.join(source, "docs"))
                          if f.endswith(".py")):  # the documents' plotting scripts

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The ratios of rounds.sh's runs, round by round, with their medians: strong speedup (1 rank
+over 2 ranks), weak efficiency (500k on 1 rank over 1M on 2 ranks) and the ranks' speed
+against the threads' (one process of 2 threads over 2 ranks of one). usage: rounds.py OUT (rounds.sh's, or rounds/ here)"""
+import csv
+import glob
+import os
+import statistics
+import sys
+
+
+def ms(out, name):
+    path = os.path.join(out, name, "mpi_scaling.csv")  # rounds.sh's OUT, or the kept copies
+    with open(path if os.path.exists(path) else os.path.join(out, name + ".csv")) as f:
+        return float(next(csv.DictReader(f))["ms_per_step"])
+
+
+def main():
+    out = sys.argv[1]
+    rounds = sorted(int(os.path.splitext(p)[0].rsplit("-", 1)[1])
+                    for p in glob.glob(os.path.join(out, "ranks-*")))
+    pairs = {"strong (1 rank / 2 ranks)": ("strong1", "strong2"),
+             "weak (500k on 1 / 1M on 2)": ("weak1", "weak2"),
+             "2 ranks against 2 threads": ("threads", "ranks")}
+    for label, (a, b) in pairs.items():
+        xs = []
+        for r in rounds:
+            ta, tb = ms(out, f"{a}-{r}"), ms(out, f"{b}-{r}")
+            xs.append(ta / tb)
+            print(f"round {r} {label}: {ta:.1f} / {tb:.1f} ms = {ta / tb:.3f}")
+        print(f"{label}: median {statistics.median(xs):.3f}, range {min(xs):.3f}-{max(xs):.3f}"
+              f" ({len(xs)} rounds)\n")
+
+
+if __name__ == "__main__":
+    main()
