@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "boids/flock.h"
 
@@ -33,6 +34,38 @@ static uint32_t max_tiles(uint32_t nrows, int wrap) {
     return nrows;
 }
 
+/* The furthest end of a tile that starts at row s, ends at most at e_max and fits the bound
+ * (load at most b, at most widest rows); one row at least. */
+static uint32_t tile_end(const uint64_t *count, uint32_t s, uint32_t e_max, uint32_t widest,
+                         uint64_t b) {
+    uint32_t e = s + 1;
+    uint64_t sum = count[s];
+    while (e < e_max && e - s < widest && sum + count[e] <= b) sum += count[e++];
+    return e;
+}
+
+/* The earliest start, at least s_min, of a tile that ends at row e and fits the bound. */
+static uint32_t tile_start(const uint64_t *count, uint32_t e, uint32_t s_min, uint32_t widest,
+                           uint64_t b) {
+    uint32_t s = e - 1;
+    uint64_t sum = count[s];
+    while (s > s_min && e - s < widest && sum + count[s - 1] <= b) sum += count[--s];
+    return s;
+}
+
+/* first[m] for m = 0 .. k: the earliest row from which the rows to the end can be covered by m
+ * tiles that fit the bound, each of one row at least and leaving one row for each of the
+ * k - m tiles before (greedy from the end: each tile as long as the bound allows). The rows
+ * fit k such tiles when first[k] == 0. */
+static void tile_firsts(const uint64_t *count, uint32_t nrows, int k, uint32_t widest, uint64_t b,
+                        uint32_t *first) {
+    first[0] = nrows;
+    for (int m = 1; m <= k; m++)
+        first[m] = first[m - 1] > (uint32_t)(k - m)
+                       ? tile_start(count, first[m - 1], (uint32_t)(k - m), widest, b)
+                       : first[m - 1];
+}
+
 boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int k, uint32_t *cut,
                             boids_error *err) {
     if (!count || !cut)
@@ -52,29 +85,50 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
             wrap ? ", and under wrap its two halo rows and itself must fit in the "
                    "grid, which takes 4 rows or more"
                  : "");
-    /* Under wrap a tile and its two halo rows must be distinct rows. */
-    const uint32_t widest = wrap && k > 1 ? nrows - 2 : nrows;
-    uint64_t total = 0;
-    for (uint32_t r = 0; r < nrows; r++) total += count[r];
     cut[0] = 0;
+    cut[k] = nrows;
+    if (k == 1) return BOIDS_OK;
+    uint32_t *first = malloc(((size_t)k + 1) * sizeof *first);
+    if (!first) return boids_error_set(err, BOIDS_ERR_NOMEM, "boids_tile_cut: out of memory");
+    /* Under wrap a tile and its two halo rows must be distinct rows. */
+    const uint32_t widest = wrap ? nrows - 2 : nrows;
+    uint64_t total = 0, heaviest = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        total += count[r];
+        heaviest = count[r] > heaviest ? count[r] : heaviest;
+    }
+    /* The least bound on a tile's load that k tiles of whole rows can keep (bisection: the
+     * greedy cover fits a bound exactly when some cut does), in integers, so that every rank
+     * finds the same. */
+    uint64_t lo = total / (uint64_t)k + (total % (uint64_t)k != 0), hi = total;
+    lo = lo > heaviest ? lo : heaviest;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        tile_firsts(count, nrows, k, widest, mid, first);
+        if (first[k] == 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    tile_firsts(count, nrows, k, widest, lo, first);
+    /* Each boundary nearest its even share j * total / k among those that keep every tile
+     * within the bound: no further than the tile before may reach, and no nearer than the
+     * tiles after can cover from. */
     uint32_t r = 0;   /* the row the next boundary is searched from */
-    uint64_t sum = 0; /* boids in rows [0, r) */
+    uint64_t sum = 0; /* the load of rows [0, r) */
     for (int j = 1; j < k; j++) {
-        /* The rows tile j - 1 may end at, so that the tiles left each get one row and no
-         * tile is wider than `widest`. */
         const uint32_t left = (uint32_t)(k - j);
-        uint32_t lo = cut[j - 1] + 1, hi = nrows - left;
-        if (cut[j - 1] + widest < hi) hi = cut[j - 1] + widest;
-        if ((uint64_t)left * widest < nrows && nrows - left * widest > lo)
-            lo = nrows - left * widest;
-        /* The boundary nearest the even share j * total / k. */
+        const uint32_t e_max = tile_end(count, cut[j - 1], nrows - left, widest, lo);
+        uint32_t s_min = first[left] > cut[j - 1] + 1 ? first[left] : cut[j - 1] + 1;
+        if (s_min > e_max) s_min = e_max; /* not met: the bound is one some cut keeps */
         const double target = (double)total * (double)j / (double)k;
-        while (r < lo) sum += count[r++];
-        while (r < hi && (double)(sum + count[r]) <= target) sum += count[r++];
-        if (r < hi && target - (double)sum > (double)(sum + count[r]) - target) sum += count[r++];
+        while (r < s_min) sum += count[r++];
+        while (r < e_max && (double)(sum + count[r]) <= target) sum += count[r++];
+        if (r < e_max && target - (double)sum > (double)(sum + count[r]) - target)
+            sum += count[r++];
         cut[j] = r;
     }
-    cut[k] = nrows;
+    free(first);
     return BOIDS_OK;
 }
 

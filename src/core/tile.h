@@ -179,13 +179,16 @@ static inline void boids_tile_box_point(grid_boxd *b, int dim, const float *x) {
     }
 }
 
-/* The cut of rows [0, nrows) into k tiles for the boids counted per row (count[r] boids in
- * row r): cut[0] = 0 <= cut[1] <= ... <= cut[k] = nrows, tile j the rows [cut[j], cut[j+1]),
- * each at least one row, the loads as even as whole rows allow (each tile's load is within
- * one row's count of total / k where rows permit). Under wrap (a periodic last axis) with
- * k > 1 the grid needs at least 4 rows and every tile with its two halo rows must fit
- * (rows + 2 <= nrows); without wrap k <= nrows. Else BOIDS_ERR_INPUT saying how many ranks
- * the grid admits and what to change. */
+/* The cut of rows [0, nrows) into k tiles for the load counted per row (count[r] in row r:
+ * boids, or weights): cut[0] = 0 <= cut[1] <= ... <= cut[k] = nrows, tile j the rows
+ * [cut[j], cut[j+1]), each at least one row. The largest tile's load is the least that any
+ * cut of whole rows into k tiles allows (so within one row's count of total / k where rows
+ * permit), and each boundary is the one nearest its even share j * total / k among those
+ * that keep it so; found in integers (a bisection over the bound), so the same on every
+ * rank. Under wrap (a periodic last axis) with k > 1 the grid needs at least 4 rows and
+ * every tile with its two halo rows must fit (rows + 2 <= nrows); without wrap k <= nrows.
+ * Else BOIDS_ERR_INPUT saying how many ranks the grid admits and what to change;
+ * BOIDS_ERR_NOMEM. */
 boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int k, uint32_t *cut,
                             boids_error *err);
 

@@ -6,8 +6,10 @@
 #           holds 4% of the boids and most of the pairs),
 #   and the random start.
 # usage: OLD=old/boids-mpi NEW=build/boids-mpi STATES=/tmp/states OUT=DIR REPS=3 sh ab.sh
+# (CASES="formed:16 food:2" picks states and rank counts; the default is the list below.)
 set -eu
 : "${OLD:?}" "${NEW:?}" "${STATES:?}" "${OUT:?}" "${REPS:=3}"
+: "${CASES:=formed:2 formed:4 formed:8 food:2 food:4 random:2}"
 mkdir -p "$STATES" "$OUT"
 W="--preset lab -n 1000000 --set boundary=walls"
 F="--set food=1 --set food_weight=5 --set food_radius=1e6"
@@ -26,12 +28,14 @@ uptime
 for r in $(seq 1 "$REPS"); do
     for tag in old new; do
         [ $tag = old ] && B=$OLD || B=$NEW
-        run "$B" formed 2 40 --load "$STATES/formed.npy"
-        run "$B" formed 4 40 --load "$STATES/formed.npy"
-        run "$B" formed 8 40 --load "$STATES/formed.npy"
-        run "$B" food 2 20 $F --load "$STATES/food.npy"
-        run "$B" food 4 20 $F --load "$STATES/food.npy"
-        run "$B" random 2 40
+        for case in $CASES; do
+            k=${case#*:}
+            case ${case%:*} in
+            formed) run "$B" formed "$k" 40 --load "$STATES/formed.npy" ;;
+            food) run "$B" food "$k" 20 $F --load "$STATES/food.npy" ;;
+            random) run "$B" random "$k" 40 ;;
+            esac
+        done
     done
 done
 uptime

@@ -6,9 +6,12 @@ cell's boids times the boids of its 3 x 3 block). Reads a .npy state of `boids s
 (float64, N x 4: x y vx vy); the grid is floor(W / R) x floor(H / R) cells over the W x H
 world. Prints the heaviest rows' shares, the
 rows that hold 90% of the load, the densest cells and, for K = 2 .. 16, the load of the
-slowest tile of the best cut of whole rows against the mean (a prefix cut at the even shares,
-which is within one row of the best), and the share of the time that would lose; then the
-same for the cut that shares the boids evenly, as the cut did before the model.
+slowest tile of the cut at the even shares of the load (boids_tile_cut's before 2026-12-07)
+against the mean, and the share of the time that would lose; then the same for the cut that
+shares the boids evenly, as the cut did before the model; then, for K
+up to 128, the cut of whole rows against a cut of whole cells in row order (a tile of whole
+rows and parts of the rows at its ends: what a second axis of the cut could reach) and the
+bound no cut of cells can pass (the heaviest cell's load against the mean).
 
 usage: rows.py STATE.npy W H R [B]      (the plane only; B defaults to 200)
 """
@@ -61,8 +64,42 @@ def main():
     for k in (2, 4, 8, 16):
         r, s = lost(even_cut(load, k), k)
         rb, sb = lost(even_cut(boids, k), k)
-        print(f"K={k:2d}: cut by the model: slowest tile / mean {r:.3f}, share lost {s:.3f}; "
-              f"cut by the boids: {rb:.3f}, {sb:.3f}")
+        print(f"K={k:2d}: even shares of the model: slowest tile / mean {r:.3f}, share lost "
+              f"{s:.3f}; even shares of the boids: {rb:.3f}, {sb:.3f}")
+    # The load of each cell in row order (row, then column), for the cut of whole cells.
+    cload = []
+    for cy in range(ny):
+        for cx in range(nx):
+            c = cells.get((cx, cy), 0)
+            block = sum(cells.get((cx + i, cy + j), 0) for i in (-1, 0, 1) for j in (-1, 0, 1))
+            cload.append(B * c + c * block)
+    heaviest = max(cload)
+
+    def best_cut(weight, k):
+        """The smallest largest tile of a cut of weight (in order) into k runs: the least
+        bound that a greedy cut meets, by bisection over the bound."""
+        def fits(bound):
+            n, acc = 1, 0
+            for v in weight:
+                if acc + v > bound:
+                    n, acc = n + 1, v
+                else:
+                    acc += v
+            return n <= k
+        lo, hi = max(max(weight), sum(weight) / k), sum(weight)
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+        return hi
+
+    for k in (2, 4, 8, 16, 32, 64, 128):
+        mean = total / k
+        rows_most, cells_most = best_cut(load, k), best_cut(cload, k)
+        bound = max(heaviest, mean)
+        print(f"K={k:3d}: share lost by the best cut of whole rows (boids_tile_cut's since "
+              f"2026-12-07) {1 - mean / rows_most:.3f}, "
+              f"of whole cells in row order {1 - mean / cells_most:.3f}, "
+              f"at least (the heaviest cell) {1 - mean / bound:.3f}")
 
 
 if __name__ == "__main__":
