@@ -202,14 +202,15 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
                                "%.160s: the state is %d-D but the parameters say dim = %d", origin,
                                boids_flock_dim(f), p->dim);
     for (size_t i = 0; i < f->n; i++) {
-        char where[200];
-        snprintf(where, sizeof where, "%.160s: boid %zu", origin, i);
         const int dim = f->z ? 3 : 2;
         const double *arrays[6] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
         double v[6];
         for (int c = 0; c < 2 * dim; c++) v[c] = arrays[c < dim ? c : 3 + c - dim][i];
-        boids_status s = boid_check(p, dim, v, 0, where, err);
-        if (s) return s;
+        if (boid_check(p, dim, v, 0, "", err)) { /* the boid named only when it fails */
+            char where[200];
+            snprintf(where, sizeof where, "%.160s: boid %zu", origin, i);
+            return boid_check(p, dim, v, 0, where, err);
+        }
     }
     return BOIDS_OK;
 }

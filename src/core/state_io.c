@@ -179,12 +179,11 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
                                    "%s:%zu: column %s: '%s' is not a finite number", path, lineno,
                                    names[c], f[c]);
     }
-    if (L->p) {
+    if (L->p && (L->dim == 3 ? boids_boid_check3 : boids_boid_check)(L->p, v, 1, "", err)) {
+        /* Named only for a boid that fails: formatting costs more than the check. */
         char where[200];
         snprintf(where, sizeof where, "%s:%zu: boid %zu", path, lineno, L->n);
-        boids_status s = L->dim == 3 ? boids_boid_check3(L->p, v, 1, where, err)
-                                     : boids_boid_check(L->p, v, 1, where, err);
-        if (s) return s;
+        return (L->dim == 3 ? boids_boid_check3 : boids_boid_check)(L->p, v, 1, where, err);
     }
     L->n++;
     return BOIDS_OK;
@@ -636,11 +635,10 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
                                         "number",
                                         shown, k, k, names[c], v[c]);
             }
-            if (!s && p) {
-                char where[200];
+            if (!s && p && (dim == 3 ? boids_boid_check3 : boids_boid_check)(p, v, 1, "", err)) {
+                char where[200]; /* named only for a boid that fails, as in the CSV reader */
                 snprintf(where, sizeof where, "%s: boid %zu (row %zu)", shown, k, k);
-                s = dim == 3 ? boids_boid_check3(p, v, 1, where, err)
-                             : boids_boid_check(p, v, 1, where, err);
+                s = (dim == 3 ? boids_boid_check3 : boids_boid_check)(p, v, 1, where, err);
             }
         }
     }
