@@ -49,6 +49,17 @@ static inline size_t boids_flock_first_not_finite(const struct boids_flock *f) {
     return f->n;
 }
 
+/* boids_boid_check of a boid of dim axes (v: the dim coordinates, then the dim velocity
+ * components; p and v not NULL) whose place in the message is the printf format fmt with its
+ * arguments, formatted only when the boid fails: every boid of a loaded state passes here,
+ * and formatting its place cost more than checking it. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+BOIDS_HIDDEN boids_status
+boids_boid_check_at(const struct boids_params *p, int dim, const double *v, int speeds,
+                    boids_error *err, const char *fmt, ...);
+
 #if !defined(NDEBUG) || defined(BOIDS_ENABLE_ASSERT)
 #define BOIDS_ASSERT(c) ((c) ? (void)0 : boids_assert_fail(#c, __FILE__, __LINE__))
 #else

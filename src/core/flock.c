@@ -2,6 +2,7 @@
 #include "boids/flock.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,17 @@ static boids_status boid_check_args(const boids_params *p, int dim, const double
     return boid_check(p, dim, v, speeds, where, err);
 }
 
+boids_status boids_boid_check_at(const boids_params *p, int dim, const double *v, int speeds,
+                                 boids_error *err, const char *fmt, ...) {
+    if (!boid_check(p, dim, v, speeds, "", err)) return BOIDS_OK;
+    char where[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(where, sizeof where, fmt, ap);
+    va_end(ap);
+    return boid_check(p, dim, v, speeds, where, err);
+}
+
 boids_status boids_boid_check(const boids_params *p, const double v[4], int speeds,
                               const char *where, boids_error *err) {
     return boid_check_args(p, 2, v, speeds, where, err);
@@ -206,11 +218,8 @@ boids_status boids_flock_check(const boids_flock *f, const boids_params *p, cons
         const double *arrays[6] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
         double v[6];
         for (int c = 0; c < 2 * dim; c++) v[c] = arrays[c < dim ? c : 3 + c - dim][i];
-        if (boid_check(p, dim, v, 0, "", err)) { /* the boid named only when it fails */
-            char where[200];
-            snprintf(where, sizeof where, "%.160s: boid %zu", origin, i);
-            return boid_check(p, dim, v, 0, where, err);
-        }
+        boids_status s = boids_boid_check_at(p, dim, v, 0, err, "%.160s: boid %zu", origin, i);
+        if (s) return s;
     }
     return BOIDS_OK;
 }

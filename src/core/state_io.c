@@ -179,11 +179,10 @@ static boids_status read_boid(loader *L, char *line, boids_error *err) {
                                    "%s:%zu: column %s: '%s' is not a finite number", path, lineno,
                                    names[c], f[c]);
     }
-    if (L->p && (L->dim == 3 ? boids_boid_check3 : boids_boid_check)(L->p, v, 1, "", err)) {
-        /* Named only for a boid that fails: formatting costs more than the check. */
-        char where[200];
-        snprintf(where, sizeof where, "%s:%zu: boid %zu", path, lineno, L->n);
-        return (L->dim == 3 ? boids_boid_check3 : boids_boid_check)(L->p, v, 1, where, err);
+    if (L->p) {
+        boids_status s =
+            boids_boid_check_at(L->p, L->dim, v, 1, err, "%s:%zu: boid %zu", path, lineno, L->n);
+        if (s) return s;
     }
     L->n++;
     return BOIDS_OK;
@@ -635,11 +634,8 @@ static boids_status read_npy(const char *path, const boids_params *p, boids_floc
                                         "number",
                                         shown, k, k, names[c], v[c]);
             }
-            if (!s && p && (dim == 3 ? boids_boid_check3 : boids_boid_check)(p, v, 1, "", err)) {
-                char where[200]; /* named only for a boid that fails, as in the CSV reader */
-                snprintf(where, sizeof where, "%s: boid %zu (row %zu)", shown, k, k);
-                s = (dim == 3 ? boids_boid_check3 : boids_boid_check)(p, v, 1, where, err);
-            }
+            if (!s && p)
+                s = boids_boid_check_at(p, dim, v, 1, err, "%s: boid %zu (row %zu)", shown, k, k);
         }
     }
     fclose(f);
