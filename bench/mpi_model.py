@@ -36,7 +36,7 @@ def predict(a, n_rank, k):
     halo = (2 if k > 2 else 1) * per_row * a.rec_bytes if k > 1 else 0
     reduce = 2 * (rows + 2 * k) * 8 if k > 1 else 0  # a reduction moves about twice its bytes
     byt = (halo + reduce) / (a.link_gbs * 1e9)
-    return dict(n=n, rows=rows, compute=compute, lat=lat, bytes=byt, halo=halo,
+    return dict(n=n, rows=rows, compute=compute, lat=lat, bytes=byt,
                 total=compute + lat + byt,
                 mem_step=n_rank * a.bytes_step / 1e9 + a.mpi_mb / 1e3,
                 mem_sample=n_rank * a.bytes_sample / 1e9 + a.mpi_mb / 1e3)
