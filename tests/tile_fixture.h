@@ -46,6 +46,7 @@ typedef struct tile_case {
     int k;       /* tiles, 1 .. TILE_MAX_K */
     int uneven;  /* tile 0 one row, the other rows shared evenly by rows; else boids_tile_cut */
     int reverse; /* each tile's boids uploaded in descending id order (any order is allowed) */
+    int cells;   /* the resident run's cut ends tiles within rows (tile_cells_cut); else rows */
 } tile_case;
 
 static void tile_die(const char *name, const char *what, const boids_error *err) {
@@ -321,6 +322,58 @@ static void tile_check_pairs(const tile_case *c, boids_backend *b, const grid_ge
     free(got);
 }
 
+/* A cut of cells in row order (tile.h) for the boids counted per cell (count, ncells
+ * entries): each boundary at the first cell where the boids before it reach its even share,
+ * every tile one cell at least. */
+static void tile_cells_cut(const uint64_t *count, uint64_t ncells, int k, uint64_t *cut) {
+    uint64_t total = 0, sum = 0, q = 0;
+    for (uint64_t i = 0; i < ncells; i++) total += count[i];
+    cut[0] = 0, cut[k] = ncells;
+    for (int j = 1; j < k; j++) {
+        while (q < ncells && sum * (uint64_t)k < total * (uint64_t)j) sum += count[q++];
+        cut[j] = q > cut[j - 1] ? q : cut[j - 1] + 1;
+        if (cut[j] > ncells - (uint64_t)(k - j)) cut[j] = ncells - (uint64_t)(k - j);
+    }
+}
+
+/* The cut of step s of the resident run: boids_tile_cut over the rows' counts (odd steps
+ * weighted by the row, so that the cut moves), as cells; or with c->cells a cut of cells of
+ * the boids of the records own[0 .. nown) (m[j] in own[j]), also weighted on odd steps. */
+static void tile_resident_cut(const tile_case *c, const grid_geomd *g, uint64_t *count, int s,
+                              const unsigned char *const *own, const size_t *m, int nown,
+                              uint64_t *cut) {
+    boids_error err;
+    const int k = c->k, dim = g->dim;
+    const uint32_t nrows = g->n[dim - 1];
+    const uint64_t plane = g->ncells / nrows;
+    const size_t rs = BOIDS_TILE_REC(dim);
+    if (!c->cells) {
+        uint32_t rows[TILE_MAX_K + 1];
+        if (s % 2)
+            for (uint32_t r = 0; r < nrows; r++) count[r] *= 1 + r;
+        if (boids_tile_cut(count, nrows, g->wrap, k, rows, &err))
+            tile_die(c->name, "boids_tile_cut", &err);
+        for (int j = 0; j <= k; j++) cut[j] = rows[j] * plane;
+        return;
+    }
+    uint64_t *cells = calloc(g->ncells, sizeof *cells);
+    if (!cells) exit(1);
+    for (int j = 0; j < nown; j++)
+        for (size_t i = 0; i < m[j]; i++) cells[tile_rec_cell(g, own[j] + i * rs)]++;
+    if (s % 2)
+        for (size_t q = 0; q < g->ncells; q++) cells[q] *= 1 + q % 7;
+    tile_cells_cut(cells, g->ncells, k, cut);
+    free(cells);
+    int within = 0; /* the case must show tiles that end within a row */
+    for (int j = 1; j < k; j++) within |= cut[j] % plane != 0;
+    CHECK(within || k == 1, "%s: step %d: the cut of cells ends every tile at a row's end", c->name,
+          s);
+}
+
+/* The resident run of c (tile.h's resident calls): each tile's boids kept in its backend,
+ * the split, the moves and the halo between the tiles as boids-mpi makes them (the halo of
+ * tile j: the edge rows of the other tiles that its window holds), against the whole
+ * flock's run, byte for byte; the cost model's pairs against tile_candidates. */
 static inline int tile_check_resident(const tile_case *c, tile_factory make, void *ctx) {
     boids_error err;
     const boids_flock *f0 = c->start;
@@ -330,7 +383,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
     boids_backend *tb[TILE_MAX_K] = {0};
     tile_recs arrive[TILE_MAX_K] = {{0}}, edge[TILE_MAX_K][2] = {{{0}}}, halo = {0};
     unsigned moved = 0; /* boids that changed tile, over the steps */
-    uint32_t cut[TILE_MAX_K + 1];
+    uint64_t cut[TILE_MAX_K + 1];
     uint64_t *want[TILE_MAX_K] = {0}; /* the last step's pairs of each tile (tile_check_pairs) */
     grid_geomd want_g = {0};          /* its grid */
     int stepped = 0;                  /* a step was made since tile_start */
@@ -354,16 +407,15 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
         if (boids_backend_tile_geom(tb[0], &c->p, &t, &g, &err))
             tile_die(c->name, "tile_geom", &err);
         const uint32_t nrows = g.n[dim - 1];
+        const uint64_t plane = g.ncells / nrows;
         uint64_t *count = calloc(nrows, sizeof *count);
         if (!count) exit(1);
-        if (s == 0) { /* records of the whole flock, by the row of each, into its tile */
-            for (size_t i = 0; i < n; i++)
-                count[boids_tile_row(&g, tile_axis(f0, dim - 1, 0)[i])]++;
-            if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))
-                tile_die(c->name, "boids_tile_cut", &err);
+        if (s == 0) { /* records of the whole flock, by the cell of each, into its tile */
+            unsigned char *all = malloc(n * rs);
+            if (!all) exit(1);
             for (size_t q = 0; q < n; q++) {
                 const size_t i = c->reverse ? n - 1 - q : q;
-                unsigned char r[4 + 8 * 3];
+                unsigned char *r = all + q * rs;
                 const uint32_t id = (uint32_t)i;
                 memcpy(r, &id, 4);
                 for (int a = 0; a < dim; a++) {
@@ -372,10 +424,17 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
                     memcpy(r + 4 + 4 * a, &x, 4);
                     memcpy(r + 4 + 4 * (dim + a), &v, 4);
                 }
-                const int j =
-                    boids_tile_of_row(cut, k, boids_tile_row(&g, tile_axis(f0, dim - 1, 0)[i]));
+                count[tile_rec_cell(&g, r) / plane]++;
+            }
+            const unsigned char *own[1] = {all};
+            const size_t m[1] = {n};
+            tile_resident_cut(c, &g, count, 0, own, m, 1, cut);
+            for (size_t q = 0; q < n; q++) {
+                const unsigned char *r = all + q * rs;
+                const int j = boids_tile_of_cell(cut, k, tile_rec_cell(&g, r));
                 tile_rec_push(&arrive[j].r, &arrive[j].n, &arrive[j].cap, r, rs);
             }
+            free(all);
             for (int j = 0; j < k; j++) {
                 if (boids_backend_tile_start(tb[j], arrive[j].r, arrive[j].n, n, f0->step, &err))
                     tile_die(c->name, "tile_start", &err);
@@ -386,11 +445,25 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
         }
         for (int j = 0; j < k; j++)
             tile_check_pairs(c, tb[j], &g, count, stepped ? want[j] : NULL, &want_g);
-        if (s % 2) /* the counts weighted by the row: the cut moves */
-            for (uint32_t r = 0; r < nrows; r++) count[r] *= 1 + r;
-        if (boids_tile_cut(count, nrows, g.wrap, k, cut, &err))
-            tile_die(c->name, "boids_tile_cut", &err);
+        { /* the cut, from the counts or from every tile's boids */
+            const unsigned char *own[TILE_MAX_K];
+            size_t m[TILE_MAX_K];
+            for (int j = 0; j < k; j++) {
+                const unsigned char *r;
+                if (boids_backend_tile_owned(tb[j], NULL, NULL, &r, &m[j], &err))
+                    tile_die(c->name, "tile_owned", &err);
+                unsigned char *copy = malloc(m[j] * rs + 1);
+                if (!copy) exit(1);
+                if (m[j]) memcpy(copy, r, m[j] * rs);
+                own[j] = copy;
+            }
+            tile_resident_cut(c, &g, count, s, own, m, k, cut);
+            for (int j = 0; j < k; j++) free((void *)own[j]);
+        }
         free(count);
+        uint32_t er[TILE_MAX_K][4]; /* each tile's rows [er[0], er[1]) and edges er[2], er[3] */
+        for (int j = 0; j < k; j++)
+            boids_tile_edge_rows(cut[j], cut[j + 1], plane, &er[j][0], &er[j][1], &er[j][2]);
         for (int j = 0; j < k; j++) {
             boids_tile_moves mv;
             if (boids_backend_tile_split(tb[j], cut[j], cut[j + 1], &mv, &err))
@@ -402,10 +475,13 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
                                   mv.edge[e] + i * rs, rs);
             }
             for (size_t i = 0; i < mv.nleave; i++) {
-                const int d = boids_tile_of_row(cut, k, mv.leave_row[i]);
-                CHECK(d != j, "%s: a boid of row %u leaves tile %d for itself", c->name,
-                      mv.leave_row[i], j);
-                tile_rec_push(&arrive[d].r, &arrive[d].n, &arrive[d].cap, mv.leave + i * rs, rs);
+                const unsigned char *r = mv.leave + i * rs;
+                const size_t cell = tile_rec_cell(&g, r);
+                const int d = boids_tile_of_cell(cut, k, cell);
+                CHECK(d != j && mv.leave_row[i] == cell / plane,
+                      "%s: a boid of cell %zu leaves tile %d for tile %d, said of row %u", c->name,
+                      cell, j, d, mv.leave_row[i]);
+                tile_rec_push(&arrive[d].r, &arrive[d].n, &arrive[d].cap, r, rs);
                 moved++;
             }
         }
@@ -414,28 +490,28 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
                 tile_die(c->name, "tile_add", &err);
             for (size_t i = 0; i < arrive[j].n; i++) {
                 const unsigned char *r = arrive[j].r + i * rs;
-                const uint32_t row = boids_tile_row(&g, tile_rec_float(r, dim - 1));
-                if (row == cut[j])
+                const uint32_t row = (uint32_t)(tile_rec_cell(&g, r) / plane);
+                if (row < er[j][2])
                     tile_rec_push(&edge[j][0].r, &edge[j][0].n, &edge[j][0].cap, r, rs);
-                if (row == cut[j + 1] - 1)
+                if (row >= er[j][3])
                     tile_rec_push(&edge[j][1].r, &edge[j][1].n, &edge[j][1].cap, r, rs);
             }
             arrive[j].n = 0;
         }
         for (int j = 0; j < k; j++) {
             boids_tile w = t;
-            boids_tile_window(cut, k, j, nrows, g.wrap, &w);
+            boids_tile_window_cells(cut, k, j, nrows, plane, g.wrap, &w);
             halo.n = 0;
-            if (k > 1 && (g.wrap || cut[j] > 0)) { /* the last row of the tile below */
-                const tile_recs *e =
-                    &edge[boids_tile_of_row(cut, k, (cut[j] + nrows - 1) % nrows)][1];
-                for (size_t i = 0; i < e->n; i++)
-                    tile_rec_push(&halo.r, &halo.n, &halo.cap, e->r + i * rs, rs);
-            }
-            if (k > 1 && (g.wrap || cut[j + 1] < nrows)) { /* the first row of the tile above */
-                const tile_recs *e = &edge[boids_tile_of_row(cut, k, cut[j + 1] % nrows)][0];
-                for (size_t i = 0; i < e->n; i++)
-                    tile_rec_push(&halo.r, &halo.n, &halo.cap, e->r + i * rs, rs);
+            for (int i = 0; i < k && k > 1; i++) { /* the other tiles' edge rows in the window */
+                if (i == j) continue;
+                for (int e = 0; e < 2; e++)
+                    for (size_t q = 0; q < edge[i][e].n; q++) {
+                        const unsigned char *r = edge[i][e].r + q * rs;
+                        const uint32_t row = (uint32_t)(tile_rec_cell(&g, r) / plane);
+                        if (e == 1 && row < er[i][2]) continue; /* in both edges: sent once */
+                        if (boids_tile_window_row(&w, nrows, row) < w.rows)
+                            tile_rec_push(&halo.r, &halo.n, &halo.cap, r, rs);
+                    }
             }
             if (boids_backend_tile_halo(tb[j], &w, halo.r, halo.n, &err))
                 tile_die(c->name, "tile_halo", &err);

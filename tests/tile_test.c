@@ -214,7 +214,7 @@ static void test_refusals(void) {
     refusal_setup(&p, &f, &ref, &cpu);
     uint32_t gid[300];
     for (uint32_t i = 0; i < 300; i++) gid[i] = i;
-    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid};
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid, 0, 0};
     grid_geomd g;
     CHECK(boids_backend_tile_geom(ref, &p, &t, &g, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "cpu-ref backend cannot step a tile; use cpu or gpu"),
@@ -255,21 +255,39 @@ static void test_refusals(void) {
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "stale"),
           "a second step: %s", err.msg);
     /* A window of rows 0 .. 2 under wrap steering row 0: its halo row below is missing. */
-    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 0, 2, 0, t.box, gid}, &err),
+    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 0, 2, 0, t.box, gid, 0, 0},
+                                     &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo row"),
           "missing halo: %s", err.msg);
     /* A window of 3 rows holding boids of every row: the first outside is named. */
-    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid}, &err),
+    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, 0, 0},
+                                     &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "outside") &&
               strstr(err.msg, "global row"),
           "a boid outside the window: %s", err.msg);
-    CHECK(!boids_backend_upload_tile(cpu, &f,
-                                     &(boids_tile){300, 0, g.n[1] + 1, 1, 2, 0, t.box, gid}, &err),
+    CHECK(!boids_backend_upload_tile(
+              cpu, &f, &(boids_tile){300, 0, g.n[1] + 1, 1, 2, 0, t.box, gid, 0, 0}, &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "window"),
           "a window wider than the grid: %s", err.msg);
+    /* A tile of cells in row order: skips of a row's cells or more, or of every steered cell,
+     * are refused at the step; a skip without steered rows at the upload. */
+    const uint32_t P = g.n[0], skips[][2] = {{P, 0}, {0, P}, {P / 2, P - P / 2}};
+    for (int i = 0; i < 3; i++) {
+        CHECK(!boids_backend_upload_tile(
+                  cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, skips[i][0], skips[i][1]},
+                  &err),
+              "upload: %s", err.msg);
+        CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "cells of its first row") && strstr(err.msg, "one cell at least"),
+              "skips %u and %u of rows of %u cells: %s", skips[i][0], skips[i][1], P, err.msg);
+    }
+    CHECK(boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 1, 0, t.box, gid, 1, 0},
+                                    &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "steers no row"),
+          "a skip without steered rows: %s", err.msg);
     /* Topological neighbours without k_in_vision: refused with the reason and the fix. */
     p.neighbours = BOIDS_NEIGHBOURS_TOPOLOGICAL;
     p.k = 7;
@@ -349,7 +367,7 @@ static void test_resident_refusals(void) {
     CHECK(boids_backend_download(cpu, &out, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "tile_owned"),
           "download of a resident tile: %s", err.msg);
-    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL};
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0};
     grid_geomd g;
     CHECK(!boids_backend_tile_geom(cpu, &p, &t, &g, &err), "geom: %s", err.msg);
     t.rows = t.steer_hi = g.n[1];
@@ -398,6 +416,7 @@ typedef struct run {
     int k, uneven, threads, scalar;
     size_t n;
     double height; /* 0: the default's */
+    int cells;     /* the resident tiles cut within rows */
 } run;
 
 static void run_case(const run *r) {
@@ -424,9 +443,10 @@ static void run_case(const run *r) {
     boids_flock_randomize(&f, &p, 1234 + r->n);
     const boids_interact t = table_for(&p);
     /* The uneven and topological cases upload their tiles in descending id order. */
-    tile_case c = {r->name, p, r->table ? &t : NULL, &f, 24, r->k, r->uneven, r->uneven || r->topo};
+    tile_case c = {r->name, p,         r->table ? &t : NULL, &f,      24,
+                   r->k,    r->uneven, r->uneven || r->topo, r->cells};
     cpu_kind kind = {r->threads, r->scalar};
-    tile_check_equal(&c, make_cpu_tile, &kind);
+    if (!r->cells) tile_check_equal(&c, make_cpu_tile, &kind); /* windows of whole rows */
     tile_check_resident(&c, make_cpu_tile, &kind);
     boids_flock_free(&f);
 }
@@ -439,28 +459,39 @@ int main(void) {
     enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
     static const run runs[] = {
         /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, scalar, n, height */
-        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 0, 1500, 0},
-        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 0, 1000, 0},
+        {"2d wrap reynolds table", 2, W, 0, 0, 1, 2, 0, 1, 0, 1500, 0, 0},
+        {"2d wrap reynolds whole grid", 2, W, 0, 0, 1, 1, 0, 1, 0, 1000, 0, 0},
         /* 4 rows under wrap: two tiles of 2 rows, each window all 4 rows from row_lo 1 or 3 */
-        {"2d wrap 4 rows reynolds", 2, W, 0, 0, 1, 2, 0, 1, 0, 800, 220},
-        {"2d wrap 4 rows vicsek", 2, W, 1, 0, 0, 2, 0, 1, 0, 800, 220},
-        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 0, 1500, 0},
-        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 0, 1500, 0},
-        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 0, 1500, 0},
-        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 0, 1500, 0},
-        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 0, 1500, 0},
-        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 0, 4500, 0},
-        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 0, 1500, 0},
-        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 0, 1500, 0},
-        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0},
-        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 0, 2000, 0},
-        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 0, 2000, 0},
-        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 0, 2000, 0},
-        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 0, 2000, 0},
-        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0},
-        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 0, 5000, 0},
-        {"2d wrap reynolds scalar", 2, W, 0, 0, 1, 3, 0, 1, 1, 1500, 0},
-        {"3d wrap vicsek scalar", 3, W, 1, 0, 0, 3, 0, 1, 1, 2000, 0},
+        {"2d wrap 4 rows reynolds", 2, W, 0, 0, 1, 2, 0, 1, 0, 800, 220, 0},
+        {"2d wrap 4 rows vicsek", 2, W, 1, 0, 0, 2, 0, 1, 0, 800, 220, 0},
+        {"2d walls reynolds table", 2, L, 0, 0, 1, 3, 0, 1, 0, 1500, 0, 0},
+        {"2d open reynolds table", 2, O, 0, 0, 1, 4, 0, 1, 0, 1500, 0, 0},
+        {"2d wrap vicsek noise", 2, W, 1, 0, 0, 3, 0, 1, 0, 1500, 0, 0},
+        {"2d walls vicsek uneven", 2, L, 1, 0, 0, 3, 1, 1, 0, 1500, 0, 0},
+        {"2d open vicsek", 2, O, 1, 0, 0, 2, 0, 1, 0, 1500, 0, 0},
+        {"2d wrap reynolds threads", 2, W, 0, 0, 1, 2, 0, 2, 0, 4500, 0, 0},
+        {"2d wrap topological reynolds", 2, W, 0, 1, 1, 3, 0, 1, 0, 1500, 0, 0},
+        {"2d walls topological vicsek", 2, L, 1, 1, 0, 4, 1, 1, 0, 1500, 0, 0},
+        {"3d wrap reynolds table", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0, 0},
+        {"3d walls vicsek noise", 3, L, 1, 0, 0, 2, 0, 1, 0, 2000, 0, 0},
+        {"3d open reynolds table", 3, O, 0, 0, 1, 4, 0, 1, 0, 2000, 0, 0},
+        {"3d wrap vicsek uneven", 3, W, 1, 0, 0, 4, 1, 1, 0, 2000, 0, 0},
+        {"3d wrap topological vicsek", 3, W, 1, 1, 0, 2, 0, 1, 0, 2000, 0, 0},
+        {"3d open topological reynolds", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0, 0},
+        {"3d walls reynolds threads", 3, L, 0, 0, 1, 2, 0, 2, 0, 5000, 0, 0},
+        {"2d wrap reynolds scalar", 2, W, 0, 0, 1, 3, 0, 1, 1, 1500, 0, 0},
+        {"3d wrap vicsek scalar", 3, W, 1, 0, 0, 3, 0, 1, 1, 2000, 0, 0},
+        /* tiles that end within rows: each model, boundary and kernel, threads, dimension */
+        {"2d wrap reynolds table cells", 2, W, 0, 0, 1, 3, 0, 1, 0, 1500, 0, 1},
+        {"2d walls vicsek cells", 2, L, 1, 0, 0, 4, 0, 1, 0, 1500, 0, 1},
+        {"2d open reynolds table cells", 2, O, 0, 0, 1, 3, 0, 1, 0, 1500, 0, 1},
+        {"2d wrap topological cells", 2, W, 0, 1, 1, 3, 0, 1, 0, 1500, 0, 1},
+        {"2d wrap reynolds threads cells", 2, W, 0, 0, 1, 5, 0, 2, 0, 4500, 0, 1},
+        {"2d wrap reynolds scalar cells", 2, W, 0, 0, 1, 3, 0, 1, 1, 1500, 0, 1},
+        {"2d wrap reynolds many tiles cells", 2, W, 0, 0, 0, 16, 0, 1, 0, 1500, 0, 1},
+        {"3d wrap reynolds table cells", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0, 1},
+        {"3d walls vicsek cells", 3, L, 1, 0, 0, 4, 0, 1, 0, 2000, 0, 1},
+        {"3d open topological cells", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0, 1},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
     return CHECK_DONE("tile_test");

@@ -148,6 +148,11 @@ static boids_status check_tile(const boids_tile *t, const boids_params *p, const
                                "%s: the window has %u rows and steers rows [%u, %u) of them "
                                "(need 1 row or more, steer_lo <= steer_hi <= rows)",
                                what, t->rows, t->steer_lo, t->steer_hi);
+    if (!p && t->steer_lo == t->steer_hi && (t->skip_lo || t->skip_hi))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the window steers no row but skips cells of one (skip_lo %u, "
+                               "skip_hi %u)",
+                               what, t->skip_lo, t->skip_hi);
     if (p && p->boundary == BOIDS_BOUNDARY_OPEN && !t->has_box)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: the open boundary needs the whole flock's box (has_box)", what);
@@ -281,13 +286,13 @@ boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uin
     return st;
 }
 
-boids_status boids_backend_tile_split(boids_backend *b, uint32_t lo, uint32_t hi,
+boids_status boids_backend_tile_split(boids_backend *b, uint64_t lo, uint64_t hi,
                                       boids_tile_moves *out, boids_error *err) {
     const char *what = "tile_split";
     if (check_resident(b, what, TILE_COUNTED, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
     if (!out || lo >= hi)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the rows [%u, %u) (need lo < hi)", what,
-                               lo, hi);
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the cells [%llu, %llu) (need lo < hi)",
+                               what, (unsigned long long)lo, (unsigned long long)hi);
     return b->ops->tile_split(b, lo, hi, out, err);
 }
 

@@ -51,7 +51,7 @@ typedef struct boids_backend_ops {
     void (*tile_box)(boids_backend *b, grid_boxd *box);
     boids_status (*tile_count)(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                uint64_t *pairs, boids_error *err);
-    boids_status (*tile_split)(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+    boids_status (*tile_split)(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
                                boids_error *err);
     boids_status (*tile_add)(boids_backend *b, const unsigned char *rec, size_t m,
                              boids_error *err);

@@ -320,14 +320,13 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
 }
 
 /* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
- * steered rows [steer_lo, steer_hi) (a row along the last axis is ncells / n[D-1] cells).
- * The boids of the other cells keep their state: copied from the snapshot into cur, slot for
- * slot. */
+ * steered rows [steer_lo, steer_hi) less the cells skipped at their ends (a row along the
+ * last axis is ncells / n[D-1] cells; grid_window_geom checked the skips). The boids of the
+ * other cells keep their state: copied from the snapshot into cur, slot for slot. */
 static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
     *c0 = 0, *c1 = g->ncells;
     if (!c->tiled) return;
-    const size_t row = g->ncells / g->n[D - 1];
-    *c0 = c->tile.steer_lo * row, *c1 = c->tile.steer_hi * row;
+    boids_tile_steered_cells(&c->tile, g->ncells / g->n[D - 1], "cpu", c0, c1, NULL);
     const state snap = c->snap, out = c->cur;
     const size_t b = c->cells.start[*c0], e = c->cells.start[*c1], n = c->h.base.n;
     c->res.keep_b = b, c->res.keep_e = e;
@@ -386,7 +385,10 @@ static void steer_strips(cpu_grid *c, const geom *g, const grid_win *win, const 
     steered_cells(c, g, &c0, &c1);
     const uint32_t strip = STRIP(group_width(&x));
     const size_t per_row = (g->n[0] + strip - 1) / strip;
-    const size_t w0 = per_row * (c0 / g->n[0]), w1 = per_row * (c1 / g->n[0]);
+    /* The strips that hold the cells [c0, c1): those at the ends are cut to them below. */
+    const size_t w0 = per_row * (c0 / g->n[0]) + c0 % g->n[0] / strip;
+    const size_t w1 =
+        c1 > c0 ? per_row * ((c1 - 1) / g->n[0]) + (c1 - 1) % g->n[0] / strip + 1 : w0;
     const uint32_t *const start = c->cells.start;
     const int threads = c->run_threads;
     strip_split *const sp = &c->split;
@@ -401,9 +403,12 @@ static void steer_strips(cpu_grid *c, const geom *g, const grid_win *win, const 
         const double t0 = mine ? mono_seconds() : 0;
         for (size_t w = a; w < e; w++) {
             uint32_t k[D];
-            cell_coords(g, w / per_row * g->n[0], k);
+            const size_t line = w / per_row * g->n[0]; /* the cell at the line's x = 0 */
+            cell_coords(g, line, k);
             k[0] = (uint32_t)(w % per_row) * strip;
-            const uint32_t len = g->n[0] - k[0] < strip ? g->n[0] - k[0] : strip;
+            uint32_t len = g->n[0] - k[0] < strip ? g->n[0] - k[0] : strip;
+            if (line + k[0] < c0) len -= (uint32_t)(c0 - line) - k[0], k[0] = (uint32_t)(c0 - line);
+            if (line + k[0] + len > c1) len = (uint32_t)(c1 - line) - k[0];
             steer_strip(&x, g, start, k, len, vicsek);
         }
         if (mine) sp->sec[t] = mono_seconds() - t0;

@@ -355,6 +355,8 @@ boids_status RULES_FN(grid_window_geom)(const boids_tile *t, const boids_params 
     const uint32_t n = g->n[D - 1];
     int whole;
     if ((st = boids_tile_check_window(t, n, g->wrap, "cpu", &whole, err))) return st;
+    size_t c0, c1;
+    if ((st = boids_tile_steered_cells(t, g->ncells / n, "cpu", &c0, &c1, err))) return st;
     *w = (grid_win){t->row_lo, n, whole};
     g->ncells = g->ncells / n * t->rows;
     g->n[D - 1] = t->rows;

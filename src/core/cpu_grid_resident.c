@@ -8,11 +8,12 @@
  * ties draw on the global ids, and no map from local ids is needed (c->gid stays NULL). A
  * step changes only what moved:
  *   - tile_count: the cell of every owned boid in the whole flock's grid, in cells.cell_of,
- *     counted by rows; the split reads the rows there and the step's tile cells the cells;
- *   - tile_split: a boid whose row left the tile is given back and its slot takes the last
- *     owned boid (the order within the state is free: the grid build sorts it);
+ *     counted by rows; the split reads the cells there and the step's tile cells too;
+ *   - tile_split: a boid whose cell left the tile's cells (whole rows, or a tile that ends
+ *     within a row) is given back and its slot takes the last owned boid (the order within the
+ *     state is free: the grid build sorts it);
  *   - tile_add, tile_halo: the arrivals join the owned boids, the halo's records follow them;
- *   - the step (cpu_grid.c, tile mode with the window of tile_halo): steers the steered rows'
+ *   - the step (cpu_grid.c, tile mode with the window of tile_halo): steers the steered
  *     cells, which hold exactly the owned boids, contiguous in the snapshot; they are moved to
  *     the front of cur (resident_keep) and the halo is dropped.
  * Each pass runs on the threads the step runs on. */
@@ -142,7 +143,8 @@ static void block_axis(uint32_t *dst, const uint32_t *src, size_t plane, size_t 
 }
 
 /* After a resident step's grid build: for the next tile_count's cost model (tile.h), the
- * candidates of each steered row, the sum over its cells of the boids a cell holds times the
+ * candidates of each steered row, the sum over its steered cells (all of the row's but at a
+ * tile's ends within a row) of the boids a cell holds times the
  * boids of its 3^D block, from the snapshot's cell starts (the boids before this step's
  * move; the halo rows' are there), by global row, in the whole flock's grid. The block's
  * sums are taken one axis at a time over a row's plane of cells. An estimate: without room
@@ -186,8 +188,10 @@ static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
             a = b, b = t;
             stride *= g->n[x];
         }
-        uint64_t sum = 0;
-        for (size_t q = 0; q < plane; q++) sum += (uint64_t)(at[q + 1] - at[q]) * a[q];
+        uint64_t sum = 0; /* over the row's steered cells (the tile's, at its ends) */
+        const size_t q0 = i == 0 ? c->tile.skip_lo : 0;
+        const size_t q1 = i + 1 == rows ? plane - c->tile.skip_hi : plane;
+        for (size_t q = q0; q < q1; q++) sum += (uint64_t)(at[q + 1] - at[q]) * a[q];
         r->sq[i] = sum;
     }
     r->sq_n = rows;
@@ -260,48 +264,57 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     return BOIDS_OK;
 }
 
-static boids_status tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+static boids_status tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
                                boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     uint32_t *const cell = c->cells.cell_of; /* tile_count's: the whole grid's cells */
     const state s = c->cur;
-    size_t n = c->res.nown, nleave = n, ne[2];
-    const uint32_t last = hi - 1, P = c->res.plane;
-    uint64_t *const rc = c->res.rows; /* the counts of the tile_count just made */
-    if (hi > c->res.nrows)
+    const uint32_t P = c->res.plane, nrows = c->res.nrows;
+    if (hi > (uint64_t)nrows * P)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: tile_split: the rows [%u, %u) go beyond the grid's %u", lo, hi,
-                               c->res.nrows);
-    for (uint32_t r = lo; r < hi; r++) nleave -= rc[r];
-    ne[0] = rc[lo];
-    ne[1] = lo != last ? rc[last] : 0;
-    boids_status st = resident_out(c, nleave + ne[0] + ne[1], 1, err);
+                               "cpu: tile_split: the cells [%llu, %llu) go beyond the grid's %llu",
+                               (unsigned long long)lo, (unsigned long long)hi,
+                               (unsigned long long)nrows * P);
+    /* The tile's cells [in0, in1) (at most 2^30 in all); its rows [rlo, rhi); the edges (tile.h):
+     * the cells before e0 and from e1. */
+    const uint32_t in0 = (uint32_t)lo, in1 = (uint32_t)hi;
+    uint32_t rlo, rhi, er[2];
+    boids_tile_edge_rows(lo, hi, P, &rlo, &rhi, er);
+    const uint32_t e0 = er[0] * P, l1 = er[1], e1 = l1 * P;
+    uint64_t *const rc = c->res.rows; /* the counts of the tile_count just made */
+    size_t n = c->res.nown, stay = 0, ne[2] = {0, 0};
+    for (uint32_t r = rlo; r < rhi; r++) stay += rc[r];
+    /* Rows counted whole: an end within a row may leave some of them; at most these. */
+    for (uint32_t r = rlo; r < er[0]; r++) ne[0] += rc[r];
+    for (uint32_t r = l1; r < rhi; r++) ne[1] += rc[r];
+    const size_t most_leave = n - stay + (in0 % P ? rc[rlo] : 0) + (in1 % P ? rc[rhi - 1] : 0);
+    boids_status st = resident_out(c, most_leave + ne[0] + ne[1], 1, err);
     if (st) return st;
-    unsigned char *const leave = c->res.out, *const e0 = leave + nleave * REC,
-                         *const e1 = e0 + ne[0] * REC;
-    /* The tile's cells [in0, in1); its first row's end at first1, its last row's start at
-     * last0 (whole rows of P cells: at most 2^30 in all). */
-    const uint32_t in0 = lo * P, in1 = hi * P, first1 = in0 + P, last0 = last * P;
-    /* The interior rows' cells [first1, last0), none for a tile of one or two rows: most
-     * boids, skipped a block at a time (one unsigned comparison a boid, vectorised). */
-    const uint32_t span = hi - lo > 2 ? last0 - first1 : 0;
+    unsigned char *const leave = c->res.out, *const o0 = leave + most_leave * REC,
+                         *const o1 = o0 + ne[0] * REC;
+    /* The interior cells [e0, e1), none for a short tile: most boids, skipped a block at a
+     * time (one unsigned comparison a boid, vectorised). */
+    const uint32_t span = e1 > e0 ? e1 - e0 : 0;
     enum { SKIP = 16 };
-    size_t l = 0, k0 = 0, k1 = 0;
+    size_t l = 0, k0 = 0, k1 = 0, kept[2] = {0, 0}; /* the owned boids left in rows rlo, rhi - 1 */
+    const uint32_t first_end = (rlo + 1) * P, last0 = (rhi - 1) * P;
     for (size_t i = 0; i < n;) {
         for (;;) {
             uint32_t stop = 0;
             if (i + SKIP > n) break;
             const uint32_t *const at = cell + i;
 #pragma omp simd reduction(+ : stop)
-            for (int q = 0; q < SKIP; q++) stop += at[q] - first1 >= span;
+            for (int q = 0; q < SKIP; q++) stop += at[q] - e0 >= span;
             if (stop) break;
             i += SKIP;
         }
         if (i == n) break;
         const uint32_t x = cell[i];
         if (x >= in0 && x < in1) {
-            if (x < first1) rec_write(e0 + k0++ * REC, &s, i);
-            if (x >= last0 && lo != last) rec_write(e1 + k1++ * REC, &s, i);
+            if (x < e0) rec_write(o0 + k0++ * REC, &s, i);
+            if (x >= e1) rec_write(o1 + k1++ * REC, &s, i);
+            kept[0] += x < first_end;
+            kept[1] += x >= last0;
             i++;
             continue;
         }
@@ -313,10 +326,10 @@ static boids_status tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids
         }
     }
     b->n = c->res.nown = c->res.known = n;
-    for (uint32_t r = 0; r < c->res.nrows; r++) /* a later split counts what stayed */
-        if (r < lo || r >= hi) rc[r] = 0;
-    *out = (boids_tile_moves){
-        leave, c->res.row, nleave, {e0, lo != last ? e1 : e0}, {ne[0], lo != last ? ne[1] : ne[0]}};
+    for (uint32_t r = 0; r < nrows; r++) /* a later split counts what stayed */
+        if (r < rlo || r >= rhi) rc[r] = 0;
+    rc[rlo] = kept[0], rc[rhi - 1] = kept[1]; /* an end within a row left part of it */
+    *out = (boids_tile_moves){leave, c->res.row, l, {o0, o1}, {k0, k1}};
     return BOIDS_OK;
 }
 
@@ -380,8 +393,8 @@ static void resident_next(cpu_grid *c, const geom *g, const grid_win *w, cell_ou
     c->res.next = 1;
 }
 
-/* After a resident step: the steered rows' boids, snapshot slots [keep_b, keep_e) of cur,
- * are the owned ones (no other boid is steered, no owned boid is in a halo row); the halo is
+/* After a resident step: the steered cells' boids, snapshot slots [keep_b, keep_e) of cur,
+ * are the owned ones (no other boid is steered, no owned boid is in a halo cell); the halo is
  * dropped. The order of the owned boids is free (the next build sorts them by cell and id),
  * so only the last of them move, into the halo's slots before them: a few rows' boids, not
  * the tile's. */
@@ -390,8 +403,8 @@ static boids_status resident_keep(cpu_grid *c, boids_error *err) {
     const size_t b = r->keep_b, n = r->keep_e - r->keep_b;
     if (n != r->nown)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "cpu: the tile's steered rows hold %zu boids, but it owns %zu: an "
-                               "owned boid is in a halo row or a halo boid in a steered row",
+                               "cpu: the tile's steered cells hold %zu boids, but it owns %zu: an "
+                               "owned boid is in a halo cell or a halo boid in a steered cell",
                                n, r->nown);
     const size_t k = b < n ? b : n, from = r->keep_e - k; /* [from, keep_e) into [0, k) */
     if (k > 0) {

@@ -144,8 +144,9 @@ int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row) {
     return lo;
 }
 
-void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t) {
-    const uint32_t lo = cut[j], hi = cut[j + 1];
+/* The window of a tile of rows [lo, hi) (k tiles). */
+static void window_rows(uint32_t lo, uint32_t hi, int k, uint32_t nrows, int wrap, boids_tile *t) {
+    t->skip_lo = t->skip_hi = 0;
     if (k == 1) {
         t->row_lo = 0, t->rows = nrows, t->steer_lo = 0, t->steer_hi = nrows;
     } else if (wrap) {
@@ -155,6 +156,31 @@ void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wr
         const uint32_t a = lo > 0 ? lo - 1 : 0, b = hi < nrows ? hi + 1 : nrows;
         t->row_lo = a, t->rows = b - a, t->steer_lo = lo - a, t->steer_hi = hi - a;
     }
+}
+
+void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t) {
+    window_rows(cut[j], cut[j + 1], k, nrows, wrap, t);
+}
+
+int boids_tile_of_cell(const uint64_t *cut, int k, uint64_t cell) {
+    int lo = 0, hi = k - 1; /* the last tile whose first cell is <= cell */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (cut[mid] <= cell)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+void boids_tile_window_cells(const uint64_t *cut, int k, int j, uint32_t nrows, uint64_t plane,
+                             int wrap, boids_tile *t) {
+    uint32_t r0, r1, e[2];
+    boids_tile_edge_rows(cut[j], cut[j + 1], plane, &r0, &r1, e);
+    window_rows(r0, r1, k, nrows, wrap, t);
+    t->skip_lo = (uint32_t)(cut[j] % plane);
+    t->skip_hi = (uint32_t)((plane - cut[j + 1] % plane) % plane);
 }
 
 boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wrap, const char *who,
@@ -174,6 +200,23 @@ boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wr
                                "%s its steered rows [%u, %u)",
                                who, t->rows, t->row_lo, below ? "above" : "below", t->steer_lo,
                                t->steer_hi);
+    return BOIDS_OK;
+}
+
+boids_status boids_tile_steered_cells(const boids_tile *t, size_t row_cells, const char *who,
+                                      size_t *c0, size_t *c1, boids_error *err) {
+    *c0 = (size_t)t->steer_lo * row_cells + t->skip_lo;
+    *c1 = (size_t)t->steer_hi * row_cells - (t->steer_hi > t->steer_lo ? t->skip_hi : 0);
+    if (t->steer_lo == t->steer_hi) {
+        *c0 = *c1 = (size_t)t->steer_lo * row_cells;
+        return BOIDS_OK;
+    }
+    if (t->skip_lo >= row_cells || t->skip_hi >= row_cells || *c0 >= *c1)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the tile skips %u cells of its first row and %u of its last "
+                               "(rows [%u, %u) of %zu cells each): each must be below a row's "
+                               "cells and one cell at least stay steered",
+                               who, t->skip_lo, t->skip_hi, t->steer_lo, t->steer_hi, row_cells);
     return BOIDS_OK;
 }
 

@@ -6,6 +6,8 @@
  * for all N boids) has n[D-1] rows along its last axis (y in the plane, z in the box). A
  * tile is a range of whole rows [lo, hi) of that grid; the tiles of K ranks cover the rows
  * in order, each at least one row. A boid belongs to the tile of its row (boids_tile_row).
+ * On the cpu backend a tile may also begin or end within a row: a range of the grid's cells
+ * in row order (below, "tiles of cells in row order"), its window the rows that hold them.
  *
  * The window. To step its tile a rank needs the boids of its rows and of the row on either
  * side (the halo): cells are at least one interaction reach wide, so those are all the
@@ -44,11 +46,16 @@ typedef struct boids_tile {
     int has_box; /* the open boundary: box is the whole flock's bounding box as the backend
                   * would compute it over all N boids (boids_tile_box_add, then min/max) */
     grid_boxd box;
-    const uint32_t *gid; /* gid[i]: the global id of local boid i (the uploaded flock's n
-                          * entries, all distinct, in any order): the Vicsek noise, the cells'
-                          * id order and the topological ties use it, so the order of the local
-                          * boids changes no bit. Copied by the upload. Ids beyond n_global are
-                          * refused; repeated ids are not detected (the caller's duty). */
+    const uint32_t *gid;       /* gid[i]: the global id of local boid i (the uploaded flock's n
+                                * entries, all distinct, in any order): the Vicsek noise, the cells'
+                                * id order and the topological ties use it, so the order of the local
+                                * boids changes no bit. Copied by the upload. Ids beyond n_global are
+                                * refused; repeated ids are not detected (the caller's duty). */
+    uint32_t skip_lo, skip_hi; /* a tile of cells in row order that begins or ends within a row:
+                                * the first skip_lo cells of row steer_lo and the last skip_hi
+                                * cells of row steer_hi - 1 (in the grid's cell order, x
+                                * fastest) are not moved either; 0 and 0: whole rows. Each
+                                * below a row's cells, and one cell at least steered */
 } boids_tile;
 
 /* The geometry the backend's step uses for the whole flock of t->n_global boids (t->box on
@@ -83,9 +90,10 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
  *   1. boids_backend_tile_box (open boundary): the owned boids' positions added to a box;
  *   2. boids_backend_tile_count: the row of every owned boid in the whole flock's grid g
  *      (boids_backend_tile_geom's), counted per row;
- *   3. boids_backend_tile_split: the owned boids outside the tile's rows [lo, hi) leave, given
- *      back as records with their rows, with copies of the rows lo and hi - 1 (the halo of
- *      the tiles beside);
+ *   3. boids_backend_tile_split: the owned boids outside the tile's cells [lo, hi) (of the
+ *      grid g, in row order: whole rows or not) leave, given back as records with their rows,
+ *      with copies of the tile's first and last rows (the halo of the tiles beside; two rows
+ *      at an end within a row, whose tile beside reaches one row further);
  *   4. boids_backend_tile_add: the boids that arrived from other tiles join the owned ones;
  *   5. boids_backend_tile_halo: the window t (the tile's rows steered, t->gid unused) and the
  *      records of its halo rows, which replace the previous step's;
@@ -101,8 +109,9 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
 
 /* What boids_backend_tile_split gives back: the boids that left the tile (records, and the
  * row of each in the grid of the last tile_count) and copies of the owned boids of the
- * tile's first (edge[0]) and last (edge[1]) rows, the same boids twice for a tile of one
- * row. */
+ * tile's first (edge[0]) and last (edge[1]) rows: one row at an end of whole rows, two where
+ * the tile's end is within a row (the tile beside, which ends or begins within the same row,
+ * reaches the row after it); the same boid in both where the two overlap. */
 typedef struct boids_tile_moves {
     const unsigned char *leave;
     const uint32_t *leave_row;
@@ -132,9 +141,10 @@ boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_erro
 boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                       uint64_t *pairs, boids_error *err);
 
-/* The owned boids of rows outside [lo, hi) leave (needs a tile_count since the last step or
- * add), into *out. */
-boids_status boids_backend_tile_split(boids_backend *b, uint32_t lo, uint32_t hi,
+/* The owned boids of cells outside [lo, hi) leave (the cells of the last tile_count's grid
+ * in row order; needs a tile_count since the last step or add), into *out. Whole rows on the
+ * gpu backend (lo and hi at rows' starts). */
+boids_status boids_backend_tile_split(boids_backend *b, uint64_t lo, uint64_t hi,
                                       boids_tile_moves *out, boids_error *err);
 
 /* m records that join the owned boids (m may be 0). */
@@ -200,6 +210,12 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
 boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wrap, const char *who,
                                      int *whole, boids_error *err);
 
+/* The window cells [*c0, *c1) that the step of window t moves, in a grid of row_cells cells a
+ * row (the steered rows less the skipped cells at their ends); BOIDS_ERR_INPUT naming who (the
+ * backend) when a skip is not below a row's cells or leaves no cell steered. */
+boids_status boids_tile_steered_cells(const boids_tile *t, size_t row_cells, const char *who,
+                                      size_t *c0, size_t *c1, boids_error *err);
+
 /* The tile (0 .. k-1) of a row under the cut (binary search). */
 int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
 
@@ -208,6 +224,33 @@ int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
  * none beyond a wall or open edge), steering the tile's rows; k = 1: the whole grid from
  * row 0. Sets t->row_lo, rows, steer_lo and steer_hi; the other fields are the caller's. */
 void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t);
+
+/* ---- tiles of cells in row order --------------------------------------------------------
+ * A cut may also end tiles within a row: cut[0] = 0 < cut[1] < ... < cut[k] = the grid's
+ * cells, tile j the cells [cut[j], cut[j+1]) in the grid's cell order (x fastest, rows along
+ * the last axis; plane cells a row), so that a row's cells may belong to several tiles. A
+ * cut of whole rows is the cut of rows times plane. */
+
+/* The tile (0 .. k-1) of a cell under a cut of cells (binary search). */
+int boids_tile_of_cell(const uint64_t *cut, int k, uint64_t cell);
+
+/* The window of tile j under a cut of cells: its rows with one halo row on either side, as
+ * boids_tile_window makes it for the rows that hold its cells, steering those rows less the
+ * cells before cut[j] and from cut[j + 1] (skip_lo, skip_hi). */
+void boids_tile_window_cells(const uint64_t *cut, int k, int j, uint32_t nrows, uint64_t plane,
+                             int wrap, boids_tile *t);
+
+/* The rows [*r0, *r1) that tile [lo, hi) of a cut of cells (plane cells a row) holds cells
+ * of, and its edges (boids_backend_tile_split's): the rows [*r0, e[0]) and [e[1], *r1), each
+ * one row, or two at an end within a row (the tile beside, ending or beginning in the same
+ * row, reaches the row after it with its window), clipped to the tile's rows. */
+static inline void boids_tile_edge_rows(uint64_t lo, uint64_t hi, uint64_t plane, uint32_t *r0,
+                                        uint32_t *r1, uint32_t e[2]) {
+    *r0 = (uint32_t)(lo / plane), *r1 = (uint32_t)((hi - 1) / plane) + 1;
+    e[0] = *r0 + 1 + (lo % plane != 0);
+    if (e[0] > *r1) e[0] = *r1;
+    e[1] = *r1 - 1 - (hi % plane != 0 && *r1 - 1 > *r0);
+}
 
 /* The row of the window t (of a grid of nrows rows) that global row r is: t->rows or more
  * when r is outside the window. */

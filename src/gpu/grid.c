@@ -59,6 +59,11 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     int whole;
     boids_status st = boids_tile_check_window(t, nrows, gg->wrap, "GPU tile", &whole, err);
     if (st) return st;
+    if (t->skip_lo || t->skip_hi)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile: the tile skips %u cells of its first row and %u of its "
+                               "last: the GPU steers whole rows only",
+                               t->skip_lo, t->skip_hi);
     u->tile_lo = t->row_lo;
     u->tile_nrows = nrows;
     u->steer_lo = t->steer_lo;

@@ -137,6 +137,7 @@ typedef struct gpu_backend {
      * back; rrec, rrow and rhist their host copies. */
     int res_on;
     size_t nown;
+    uint64_t rplane; /* the cells of a row of the last gpu_tile_count's grid */
     GLuint rprog, raux, rout;
     size_t raux_cap, rout_cap;
     unsigned char *rrec;
@@ -242,7 +243,7 @@ boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m
 void gpu_tile_box(boids_backend *b, grid_boxd *box);
 boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *count,
                             uint64_t *pairs, boids_error *err);
-boids_status gpu_tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
+boids_status gpu_tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
                             boids_error *err);
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);
 boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned char *rec,

@@ -209,6 +209,7 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
                                "GPU tile_count: a grid whose origin is not 0 (the GPU's grid is "
                                "the world's)");
     const uint32_t nrows = gg->n[last];
+    g->rplane = (uint64_t)gg->n[0] * (last == 2 ? gg->n[1] : 1);
     const size_t words = AUX_HEAD + g->nown + nrows;
     boids_status st = res_buffer(&g->raux, &g->raux_cap, 4 * words, "a tile's rows", err);
     if (!st && !host_grow(&g->rhist, &g->rhist_cap, nrows, sizeof *g->rhist))
@@ -224,9 +225,16 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
     return gpu_check(g, "tile_count", err);
 }
 
-boids_status gpu_tile_split(boids_backend *b, uint32_t lo, uint32_t hi, boids_tile_moves *out,
-                            boids_error *err) {
+boids_status gpu_tile_split(boids_backend *b, uint64_t lo_cell, uint64_t hi_cell,
+                            boids_tile_moves *out, boids_error *err) {
     gpu_backend *g = as_gpu(b);
+    if (lo_cell % g->rplane || hi_cell % g->rplane)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile_split: the cells [%llu, %llu) begin or end within a row "
+                               "of %llu cells: the GPU's tiles are whole rows",
+                               (unsigned long long)lo_cell, (unsigned long long)hi_cell,
+                               (unsigned long long)g->rplane);
+    const uint32_t lo = (uint32_t)(lo_cell / g->rplane), hi = (uint32_t)(hi_cell / g->rplane);
     const GLuint prog = g->rprog;
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), lo);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), hi);

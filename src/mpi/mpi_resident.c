@@ -139,7 +139,9 @@ boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error 
     boids_tile_moves mv;
     size_t arrive = 0, nfirst = 0, nlast = 0, nhalo = 0;
     const double t1 = MPI_Wtime();
-    if ((s = boids_backend_tile_split(c->local, c->cut[c->rank], c->cut[c->rank + 1], &mv, err)))
+    const uint64_t plane = (uint64_t)(g.ncells / g.n[c->dim - 1]); /* whole rows */
+    if ((s = boids_backend_tile_split(c->local, c->cut[c->rank] * plane,
+                                      c->cut[c->rank + 1] * plane, &mv, err)))
         return local_failure(c, s);
     c->st.local += MPI_Wtime() - t1;
     if ((s = migrate_records(c, &mv, &arrive, err)) ||

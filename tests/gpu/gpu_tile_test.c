@@ -77,7 +77,7 @@ static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
     snprintf(name, sizeof name, "%dd %s %s%s, %u rows", dim, boundary_names[b], model_names[m],
              variant == BOIDS_GPU_VARIANT_FUSED ? " fused" : "", g.n[dim - 1]);
     /* The uneven cuts upload each tile in descending id order (any order gives the bits). */
-    tile_case c = {name, p, m == MODEL_REYNOLDS ? &t : NULL, &f, 12, k, uneven, uneven};
+    tile_case c = {name, p, m == MODEL_REYNOLDS ? &t : NULL, &f, 12, k, uneven, uneven, 0};
     tile_check_equal(&c, make_gpu, &variant);
     if (resident) tile_check_resident(&c, make_gpu, &variant);
     boids_flock_free(&f);
@@ -186,12 +186,13 @@ static void window_refusals(int dim) {
     uint32_t *gid = malloc(f.n * sizeof *gid);
     for (size_t i = 0; b && i < f.n; i++) gid[i] = (uint32_t)i;
     const struct {
-        uint32_t row_lo, rows, steer_lo, steer_hi;
+        uint32_t row_lo, rows, steer_lo, steer_hi, skip_lo;
         const char *says;
     } bad[] = {
-        {1, n, 0, 0, "does not fit"},       /* past the last row, without wrap */
-        {2, 3, 0, 3, "lacks the halo row"}, /* rows 2 .. 4 steered, rows 1 and 5 not held */
-        {0, 3, 0, 3, "lacks the halo row"}, /* row 3 not held */
+        {1, n, 0, 0, 0, "does not fit"},       /* past the last row, without wrap */
+        {2, 3, 0, 3, 0, "lacks the halo row"}, /* rows 2 .. 4 steered, rows 1 and 5 not held */
+        {0, 3, 0, 3, 0, "lacks the halo row"}, /* row 3 not held */
+        {0, 3, 0, 2, 1, "whole rows only"},    /* a tile that begins within a row */
     };
     for (size_t i = 0; b && i < sizeof bad / sizeof bad[0]; i++) {
         t = (boids_tile){.n_global = f.n,
@@ -199,7 +200,8 @@ static void window_refusals(int dim) {
                          .rows = bad[i].rows,
                          .steer_lo = bad[i].steer_lo,
                          .steer_hi = bad[i].steer_hi,
-                         .gid = gid};
+                         .gid = gid,
+                         .skip_lo = bad[i].skip_lo};
         boids_status st = boids_backend_upload_tile(b, &f, &t, &err);
         CHECK(st == BOIDS_OK, "upload_tile: %s", err.msg);
         st = boids_backend_step(b, &p, 1, &err);
