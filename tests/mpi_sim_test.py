@@ -339,6 +339,19 @@ def cpu():
     check("a flock on one row: the heaviest row held 100.0% of the cut's load, above 1/3",
           len(line) == 1 and "the heaviest row held 100.0% of the cut's load" in line[0] and
           "above 1/3" in line[0], line)
+    # The cut within rows shares that one row between the 3 ranks (the cpu backend's
+    # resident tiles), with one process's bytes; with --mpi-cut rows one rank holds it all.
+    one_row = ["--backend", "cpu", "--preset", "lab", "-n", "600", "--fixed-world", "--load",
+               line_state, "--steps", "10"]
+    for how, owned in (("cells", lambda m: 0 < m < 600), ("rows", lambda m: m == 600)):
+        stats = os.path.join(d, f"one-row-{how}.csv")
+        compare(d, f"a flock on one row, --mpi-cut {how}", one_row, (3,),
+                extra_mpi=("--mpi-cut", how, "--mpi-stats", stats))
+        table = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
+        most = max((float(r["boids_max"]) for r in table), default=-1)
+        check(f"a flock on one row, --mpi-cut {how}: the most boids a rank held, {most:.0f}, "
+              f"{'below' if how == 'cells' else 'is'} the 600", len(table) == 3 and owned(most),
+              table)
 
     # What the split cost, per rank.
     stats = os.path.join(d, "stats.csv")
@@ -363,19 +376,27 @@ def cpu():
           f"follows the {clock} clock", len(line) == 1 and f"new cuts by {clock} time" in line[0],
           line)
     said = re.findall(r"([0-9.]+)%", line[0]) if len(line) == 1 else []
-    for col, k, what in (("imbalance_lost", 0, "the share of the step time lost to imbalance"),
-                         ("imbalance_lost_cpu", 1, "the share of the CPU time lost to it"),
-                         ("heaviest_row_share", 2, "the heaviest row's share of the load")):
+    for col, k, what, digits in (
+            ("imbalance_lost", 0, "the share of the step time lost to imbalance", 0.05),
+            ("imbalance_lost_cpu", 1, "the share of the CPU time lost to it", 0.05),
+            ("within_rows_share", 2, "the share of the steps with tiles ending within rows", 0.5),
+            ("heaviest_row_share", 3, "the heaviest row's share of the load", 0.05)):
         lost = {r.get(col) for r in table}
         check(f"--mpi-stats: one {col} for every rank, in [0, 1]",
               len(table) == 3 and len(lost) == 1 and None not in lost and
               0 <= float(next(iter(lost))) <= 1, lost)
-        # The line prints the share in per cent to 0.1, the file to 1e-4: they agree within
-        # the two roundings (0.05 + 0.005 per cent).
+        # The line prints the share in per cent to 0.1 (the steps within rows to 1), the
+        # file to 1e-4: they agree within the two roundings (half the line's digit + 0.005).
         check(f"the end of the run names {what}, the file's",
-              table and len(said) == 3 and
-              abs(float(said[k]) - 100 * float(table[0][col])) <= 0.055 + 1e-9,
+              table and len(said) == 4 and
+              abs(float(said[k]) - 100 * float(table[0][col])) <= digits + 0.005 + 1e-9,
               (line, p.stderr[-400:]))
+    # The cpu backend's resident tiles: the cut ends tiles within rows from the first step
+    # (its plan comes once the backends hold their tiles; the split's first cut, of rows,
+    # was made before).
+    check("--mpi-stats: the cut ended tiles within rows on every step",
+          len(table) == 3 and all(float(r["within_rows_share"]) == 1 for r in table),
+          [r.get("within_rows_share") for r in table])
 
 
 def gpu():
@@ -482,6 +503,8 @@ def faults():
     refused("a clock to cut by that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
                                                    "--mpi-balance", "cycles"],
             ["--mpi-balance", "cycles"])
+    refused("a cut that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
+                                      "--mpi-cut", "columns"], ["--mpi-cut", "columns"])
     refused("more ranks than the grid's rows admit",
             ["--backend", "cpu", "-n", "300", "--fixed-world", "--set", "vision_radius=150",
              "--steps", "5"], ["rows", "ranks"], ranks=4)

@@ -318,6 +318,23 @@ boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
     return st;
 }
 
+int boids_backend_tile_within_rows(const boids_backend *b) {
+    return boids_backend_tile_resident(b) && b->ops->tile_row_cells;
+}
+
+boids_status boids_backend_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
+                                          uint32_t *count, boids_error *err) {
+    const char *what = "tile_row_cells";
+    if (check_resident(b, what, TILE_COUNTED, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
+    if (!b->ops->tile_row_cells)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the %s backend's tiles are whole rows: it counts no cells",
+                               what, b->ops->name);
+    if (nr && (!rows || !count))
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the rows or the counts are NULL", what);
+    return b->ops->tile_row_cells(b, rows, nr, count, err);
+}
+
 boids_status boids_backend_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,
                                       const unsigned char **rec, size_t *m, boids_error *err) {
     const char *what = "tile_owned";

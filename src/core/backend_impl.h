@@ -59,6 +59,11 @@ typedef struct boids_backend_ops {
                               size_t m, boids_error *err);
     boids_status (*tile_owned)(boids_backend *b, boids_tile_keep keep, const void *ctx,
                                const unsigned char **rec, size_t *m, boids_error *err);
+    /* Optional besides those (NULL: the backend's tiles are whole rows): tiles that begin or
+     * end within a row (boids_tile's skips, tile_split's cells) and the count of tile.h's
+     * boids_backend_tile_row_cells. */
+    boids_status (*tile_row_cells)(boids_backend *b, const uint32_t *rows, uint32_t nr,
+                                   uint32_t *count, boids_error *err);
 } boids_backend_ops;
 
 /* The tile mode of a backend (struct boids_backend's `tile`), kept by backend.c. */

@@ -132,16 +132,23 @@ boids_status boids_tile_cut(const uint64_t *count, uint32_t nrows, int wrap, int
     return BOIDS_OK;
 }
 
-int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row) {
-    int lo = 0, hi = k - 1; /* the last tile whose first row is <= row */
+/* The last of the k boundaries cut[0 .. k) at or below x (cut[0] <= x), of 64-bit entries
+ * where wide, else 32-bit (binary search). */
+static int last_at_most(const void *cut, int wide, int k, uint64_t x) {
+    int lo = 0, hi = k - 1;
     while (lo < hi) {
         const int mid = lo + (hi - lo + 1) / 2;
-        if (cut[mid] <= row)
+        const uint64_t v = wide ? ((const uint64_t *)cut)[mid] : ((const uint32_t *)cut)[mid];
+        if (v <= x)
             lo = mid;
         else
             hi = mid - 1;
     }
     return lo;
+}
+
+int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row) {
+    return last_at_most(cut, 0, k, row);
 }
 
 /* The window of a tile of rows [lo, hi) (k tiles). */
@@ -163,15 +170,7 @@ void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wr
 }
 
 int boids_tile_of_cell(const uint64_t *cut, int k, uint64_t cell) {
-    int lo = 0, hi = k - 1; /* the last tile whose first cell is <= cell */
-    while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (cut[mid] <= cell)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return last_at_most(cut, 1, k, cell);
 }
 
 void boids_tile_window_cells(const uint64_t *cut, int k, int j, uint32_t nrows, uint64_t plane,

@@ -155,6 +155,18 @@ boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, 
 boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
                                      const unsigned char *rec, size_t m, boids_error *err);
 
+/* Whether backend b steps resident tiles that begin or end within a row (the cpu backend;
+ * the gpu's tiles are whole rows): boids_tile's skips, tile_split's cells and the call below. */
+int boids_backend_tile_within_rows(const boids_backend *b);
+
+/* The owned boids in the rows rows[0 .. nr) (distinct, of the last tile_count's grid, in any
+ * order) counted per cell: count[i * plane + x] += the boids of cell x (0 .. plane - 1, the
+ * grid's cell order within a row) of row rows[i], plane the cells of a row. For the cut
+ * within rows (src/mpi): the counts of the rows where it ends tiles. Needs a tile_count since
+ * the last step or add, as tile_split; BOIDS_ERR_INPUT on a backend without it. */
+boids_status boids_backend_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
+                                          uint32_t *count, boids_error *err);
+
 /* Which owned boids boids_backend_tile_owned gives back: those whose global id keep(ctx, id)
  * says 1 to. */
 typedef int (*boids_tile_keep)(const void *ctx, uint32_t gid);
@@ -170,6 +182,15 @@ boids_status boids_backend_tile_owned(boids_backend *b, boids_tile_keep keep, co
 static inline uint32_t boids_tile_row(const grid_geomd *g, double c) {
     const int a = g->dim - 1;
     return grid_cell_coord((float)c - (float)g->o[a], g->s[a], g->n[a]);
+}
+
+/* The cell of the grid g (x fastest, rows along the last axis) that the backends put a boid
+ * at the float position x (g->dim axes) in. */
+static inline uint64_t boids_tile_cell(const grid_geomd *g, const float *x) {
+    uint64_t cell = 0;
+    for (int a = g->dim - 1; a >= 0; a--)
+        cell = cell * g->n[a] + grid_cell_coord(x[a] - (float)g->o[a], g->s[a], g->n[a]);
+    return cell;
 }
 
 /* Adds the float positions of f to the bounding box b (start from boids_tile_box_empty):

@@ -10,7 +10,8 @@ option(BOIDS_MPI "Build boids-mpi when an MPI library is found" ON)
 if(BOIDS_MPI AND BOIDS_BUILD_PROGRAM)
   find_package(MPI COMPONENTS C)
   if(MPI_C_FOUND)
-    add_library(boids_mpi STATIC src/mpi/mpi_flock.c src/mpi/mpi_resident.c src/mpi/mpi_parts.c
+    add_library(boids_mpi STATIC src/mpi/mpi_flock.c src/mpi/mpi_resident.c src/mpi/mpi_cut.c
+                                 src/mpi/mpi_parts.c
                                  src/mpi/mpi_io.c src/mpi/mpi_metrics.c src/mpi/mpi_corr.c
                                  src/mpi/mpi_clusters.c)
     target_include_directories(boids_mpi PUBLIC src/mpi PRIVATE src/core src/support)

@@ -71,37 +71,6 @@ static boids_status owned_rows(mflock *c, const grid_geomd *g, boids_error *err)
     return BOIDS_OK;
 }
 
-/* The load of tile j under the cut, from the whole flock's row weights. */
-static uint64_t tile_load(const mflock *c, const uint32_t *cut, int j) {
-    uint64_t s = 0;
-    for (uint32_t r = cut[j]; r < cut[j + 1]; r++) s += c->hist_all[r];
-    return s;
-}
-
-/* The slowest tile's load under the cut. */
-static uint64_t max_load(const mflock *c, const uint32_t *cut) {
-    uint64_t max = 0;
-    for (int j = 0; j < c->size; j++) {
-        const uint64_t l = tile_load(c, cut, j);
-        max = l > max ? l : max;
-    }
-    return max;
-}
-
-/* Whether the cut must be made again: none yet, other rows, or a tile whose load (its rows'
- * weights: its boids at the measured cost of each) is above MPI_FLOCK_IMBALANCE times the
- * mean. */
-static int needs_cut(const mflock *c, uint32_t nrows) {
-    if (!c->have_cut || nrows != c->nrows) return 1;
-    uint64_t max = 0, total = 0;
-    for (int j = 0; j < c->size; j++) {
-        uint64_t l = tile_load(c, c->cut, j);
-        max = l > max ? l : max;
-        total += l;
-    }
-    return (double)max > MPI_FLOCK_IMBALANCE * (double)total / c->size;
-}
-
 /* The whole flock's box on the open boundary, reduced over the ranks, into t. */
 static boids_status plan_box(mflock *c, boids_tile *t, boids_error *err) {
     grid_boxd mine, all;
@@ -171,9 +140,9 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
         return s;
     }
     const uint32_t nrows = g->n[D - 1];
-    /* Reduced: the row weights, every rank's wall work, its CPU work; then this rank's pairs
-     * per row (the cost model's, MPI_FLOCK_BOID_COST), not reduced. */
-    const size_t nh = nrows + 2 * (size_t)K;
+    /* Reduced: the row weights, every rank's wall work, its CPU work, its weighted units;
+     * then this rank's pairs per row (the cost model's, MPI_FLOCK_BOID_COST), not reduced. */
+    const size_t nh = nrows + 3 * (size_t)K;
     if (!grow(&c->hist, &c->hist_cap, nh + nrows, sizeof *c->hist) ||
         !grow(&c->hist_all, &c->hist_all_cap, nh, sizeof *c->hist_all))
         return nomem(c, "the row counts", err);
@@ -210,40 +179,20 @@ boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_g
     MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, c->comm);
     mflock_waited(c, t0);
     const double scale = all > 0 ? 0x1p62 / all : 0;
-    for (uint32_t r = 0; r < nrows; r++) c->hist[r] = (uint64_t)(w * (double)pairs[r] * scale);
+    uint64_t own = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        c->hist[r] = (uint64_t)(w * (double)pairs[r] * scale);
+        own += c->hist[r];
+    }
     c->units = units;
     c->hist[nrows + (size_t)c->rank] = c->last_work_ns;
     c->hist[nrows + (size_t)(K + c->rank)] = c->last_cpu_ns;
+    c->hist[nrows + (size_t)(2 * K + c->rank)] = own;
     mflock_clock t1 = mflock_now();
     MPI_Allreduce(c->hist, c->hist_all, (int)nh, MPI_UINT64_T, MPI_SUM, c->comm);
     mflock_waited(c, t1);
     plan_imbalance(c, c->hist_all + nrows, c->hist_all, nrows);
-    if (needs_cut(c, nrows)) {
-        uint32_t *cand = malloc((size_t)(K + 1) * sizeof *cand);
-        if (!cand) return nomem(c, "the cut", err);
-        if ((s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err))) {
-            free(cand);
-            c->shared_failure = 1;
-            if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
-            char why[sizeof err->msg];  /* vsnprintf may not read the buffer it writes */
-            memcpy(why, err->msg, sizeof why);
-            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
-        }
-        /* Another cut of the same rows only when it lowers the slowest tile's load by
-         * MPI_FLOCK_GAIN: whole rows bound how even a cut can be, and the measured costs move
-         * from step to step, so a smaller gain would move rows back and forth. */
-        const int same_rows = c->have_cut && nrows == c->nrows;
-        if (!same_rows ||
-            (double)max_load(c, cand) < (1 - MPI_FLOCK_GAIN) * (double)max_load(c, c->cut)) {
-            memcpy(c->cut, cand, (size_t)(K + 1) * sizeof *cand);
-            c->rate_skip = MPI_FLOCK_WARM; /* the rows that moved arrive cold */
-            c->st.rebalances += c->have_cut;
-            c->have_cut = 1;
-            c->nrows = nrows;
-        }
-        free(cand);
-    }
-    return BOIDS_OK;
+    return mflock_cut(c, g, c->hist_all + nrows + 2 * (size_t)K, err);
 }
 
 void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
@@ -265,6 +214,7 @@ void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     if ((double)c->m > c->st.boids_max) c->st.boids_max = (double)c->m;
     c->step++;
     c->st.steps += 1;
+    c->st.within += c->within;
     c->st.seconds += now.wall - t0.wall;
 }
 
@@ -622,8 +572,8 @@ static void op_destroy(boids_backend *b) {
     MPI_Type_free(&c->rec_type);
     boids_flock_free(&c->lf);
     /* the buffers that grow with the flock, freed alike */
-    void *scratch[] = {c->own, c->row,    c->cut,  c->hist, c->hist_all, c->buf,  c->rbuf,
-                       c->tmp, c->scount, c->lgid, c->next, c->edge,     c->pair, c->ebuf};
+    void *scratch[] = {c->own, c->row,    c->cut,  c->ccut, c->hist, c->hist_all, c->buf, c->rbuf,
+                       c->tmp, c->scount, c->lgid, c->next, c->edge, c->pair,     c->ebuf};
     for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++) free(scratch[i]);
     free(c);
 }
@@ -639,9 +589,22 @@ void mpi_flock_set_overlap(boids_backend *b, int on) {
     ((mflock *)b)->overlap = on;
 }
 
+/* Whether the cut may end tiles within rows: the resident path, on a backend that steps such
+ * tiles, unless asked for rows. */
+static void cells_follow(mflock *c) {
+    c->cells = c->resident && !c->cut_rows && boids_backend_tile_within_rows(c->local);
+}
+
 void mpi_flock_set_window(boids_backend *b, int on) {
     mflock *c = (mflock *)b;
     if (!c->started) c->resident = !on && !c->single && boids_backend_tile_resident(c->local);
+    cells_follow(c);
+}
+
+void mpi_flock_set_cut_rows(boids_backend *b, int on) {
+    mflock *c = (mflock *)b;
+    if (!c->started) c->cut_rows = on;
+    cells_follow(c);
 }
 
 void mpi_flock_set_balance_cpu(boids_backend *b, int on) {
@@ -771,8 +734,10 @@ boids_backend *mpi_flock_create(MPI_Comm comm, boids_backend *local, const boids
     } else {
         const size_t K = (size_t)c->size;
         c->cut = calloc(K + 1, sizeof *c->cut);
+        c->ccut = calloc(K + 1, sizeof *c->ccut);
         c->scount = calloc(4 * K, sizeof *c->scount);
-        if (!c->cut || !c->scount) {
+        cells_follow(c);
+        if (!c->cut || !c->ccut || !c->scount) {
             s = boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         } else {
             c->sdispl = c->scount + K, c->rcount = c->scount + 2 * K, c->rdispl = c->scount + 3 * K;

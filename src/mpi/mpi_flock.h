@@ -3,11 +3,13 @@
  * program's step loop (boids-mpi sim's is `boids sim`'s) runs it unchanged (mpi_flock.c;
  * src/core/tile.h says why the split run has the bits of one process).
  *
- * Each rank owns the boids of a slab of whole rows of the flock's grid (its tile) and steps
+ * Each rank owns the boids of a range of the flock's grid cells in row order (its tile: whole
+ * rows, or on the cpu backend's resident tiles a range that may end within rows) and steps
  * them on its own backend (cpu or gpu) each step, after four exchanges: the bounding box
  * (open boundary), the boids per row (for the cut, rebalanced when a tile holds more than
  * MPI_FLOCK_IMBALANCE times the mean), the boids that left their tile (migration), and the
- * halo (the border row of each neighbouring tile, by non-blocking point-to-point messages).
+ * halo (the edge rows of the tiles whose windows hold them, by non-blocking point-to-point
+ * messages).
  * Every operation is collective: every rank calls it, in the same order. */
 #ifndef BOIDS_MPI_FLOCK_H
 #define BOIDS_MPI_FLOCK_H
@@ -76,6 +78,12 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
  * benchmark's comparison and the tests. Before the first step only. */
 void mpi_flock_set_window(boids_backend *b, int on);
 
+/* on = 1: every cut of whole rows, even where the local backend steps tiles that begin or
+ * end within a row (the cpu backend's resident tiles, whose cuts otherwise move each boundary
+ * within its row to its even share: mpi_cut.c): the same bits, for the benchmark's comparison
+ * (boids-mpi sim --mpi-cut rows). Before the first step. */
+void mpi_flock_set_cut_rows(boids_backend *b, int on);
+
 /* Whether the cut weighs each rank's rows by its CPU time per unit of the cost model (on) or
  * its wall time (off, the default): on for ranks that share cores with each other, where the
  * wall clock counts the time a rank waits for a core. The same on every rank; the same bits either
@@ -121,6 +129,7 @@ typedef struct mpi_flock_stats {
      * heaviest_row / work_mean is their mean. Above 1 / K no cut of whole rows can balance
      * the flock (a tile holds at least that row). */
     double heaviest_row;
+    double within; /* steps whose cut ended tiles within rows (mpi_flock_set_cut_rows) */
 } mpi_flock_stats;
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);

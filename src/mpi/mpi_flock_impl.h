@@ -31,9 +31,17 @@ typedef struct mflock {
     size_t m, own_cap;
     uint32_t *row; /* row of each owned boid in the current grid */
     size_t row_cap;
-    uint32_t *cut; /* size + 1 entries */
-    uint32_t nrows;
+    uint32_t *cut;  /* size + 1 entries: the cut of whole rows (boids_tile_cut's) */
+    uint64_t *ccut; /* size + 1 entries: the cut in cells (tile.h's cells in row order): the
+                       rows' times a row's cells, or within rows (within) */
+    uint32_t nrows; /* the rows of the cut's grid */
+    uint64_t plane; /* and the cells of one of them */
     int have_cut;
+    int cells;       /* the cut may end tiles within rows (the resident path, on a backend that
+                        steps such tiles: boids_backend_tile_within_rows; mpi_flock_set_cut) */
+    int cut_rows;    /* asked for cuts of whole rows (mpi_flock_set_cut_rows) */
+    int within;      /* the cut in force ends tiles within rows */
+    int cells_tried; /* a cut within rows was made (the first, since the tile became resident) */
     uint64_t *hist, *hist_all; /* the rank's row counts, and the whole flock's */
     size_t hist_cap, hist_all_cap;
     unsigned char *buf, *rbuf, *tmp; /* send, receive and merge scratch */
@@ -149,6 +157,11 @@ static inline boids_status receive(mflock *c, int src, int tag, unsigned char **
  * Collective. */
 boids_status mflock_plan(mflock *c, const boids_params *p, boids_tile *t, grid_geomd *g,
                          boids_error *err);
+
+/* The cut (mpi_cut.c), from the reduced row weights in c->hist_all (nrows of g) and every
+ * rank's own weighted units, own_load[0 .. size): made again when needed, into c->cut and
+ * c->ccut. Collective. */
+boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load, boids_error *err);
 
 /* The end of every step of either path: the work of the step that began at t0, when the
  * waits stood at wait0 (mflock_waits), for the next plan and the stats. */

@@ -24,10 +24,22 @@ static boids_status local_failure(mflock *c, boids_status s) {
     return s;
 }
 
+/* The tile of a record under the cut in cells of grid g: its row's, or where the cut ends
+ * tiles within that row, its cell's. */
+static int tile_of_rec(const mflock *c, const grid_geomd *g, const unsigned char *rec,
+                       uint32_t row) {
+    const uint64_t P = g->ncells / g->n[c->dim - 1];
+    const int j = boids_tile_of_cell(c->ccut, c->size, (uint64_t)row * P);
+    if (c->ccut[j + 1] >= (uint64_t)(row + 1) * P) return j; /* the whole row is tile j's */
+    float x[3];
+    for (int a = 0; a < c->dim; a++) x[a] = rec_get(rec, a);
+    return boids_tile_of_cell(c->ccut, c->size, boids_tile_cell(g, x));
+}
+
 /* The boids that left, by destination rank, into c->buf; sent and received; the arrivals in
  * c->rbuf (*arrive of them). */
-static boids_status migrate_records(mflock *c, const boids_tile_moves *mv, size_t *arrive,
-                                    boids_error *err) {
+static boids_status migrate_records(mflock *c, const grid_geomd *g, const boids_tile_moves *mv,
+                                    size_t *arrive, boids_error *err) {
     const int K = c->size;
     memset(c->scount, 0, (size_t)K * sizeof *c->scount);
     int *dest = malloc((mv->nleave ? mv->nleave : 1) * sizeof *dest);
@@ -36,7 +48,7 @@ static boids_status migrate_records(mflock *c, const boids_tile_moves *mv, size_
         return nomem(c, "migration", err);
     }
     for (size_t i = 0; i < mv->nleave; i++)
-        c->scount[dest[i] = boids_tile_of_row(c->cut, K, mv->leave_row[i])]++;
+        c->scount[dest[i] = tile_of_rec(c, g, mv->leave + i * c->rs, mv->leave_row[i])]++;
     c->sdispl[0] = 0;
     for (int j = 1; j < K; j++) c->sdispl[j] = c->sdispl[j - 1] + c->scount[j - 1];
     int *at = c->rdispl; /* scratch: the next slot per destination */
@@ -60,66 +72,112 @@ static boids_status migrate_records(mflock *c, const boids_tile_moves *mv, size_
     return BOIDS_OK;
 }
 
-/* The halo this tile sends into c->ebuf: the first row's boids (the split's and the
- * arrivals' among them, *nfirst), then the last row's (*nlast); the same boids twice for a
- * tile of one row. */
+/* Tile j's rows [r[0], r[1]) and edge rows (tile.h: [r[0], r[2]) and [r[3], r[1])), and its
+ * window w, under the cut in cells of grid g. */
+static void tile_rows(const mflock *c, const grid_geomd *g, int j, uint32_t r[4], boids_tile *w) {
+    const uint32_t nrows = g->n[c->dim - 1];
+    const uint64_t P = g->ncells / nrows;
+    boids_tile_edge_rows(c->ccut[j], c->ccut[j + 1], P, &r[0], &r[1], &r[2]);
+    boids_tile_window_cells(c->ccut, c->size, j, nrows, P, g->wrap, w);
+}
+
+/* Whether tile j's window w holds row v. */
+static int window_holds(const boids_tile *w, uint32_t nrows, uint32_t v) {
+    return boids_tile_window_row(w, nrows, v) < w->rows;
+}
+
+/* Whether tile i sends a halo to tile j (i != j): an edge row of i in j's window wj. */
+static int sends_to(const uint32_t ri[4], const boids_tile *wj, uint32_t nrows) {
+    for (uint32_t v = ri[0]; v < ri[1]; v++)
+        if ((v < ri[2] || v >= ri[3]) && window_holds(wj, nrows, v)) return 1;
+    return 0;
+}
+
+/* The halo this tile sends, into c->ebuf: the owned boids of its edge rows (the split's and
+ * the arrivals' among them), each once: *nedge records. */
 static boids_status edge_records(mflock *c, const boids_tile_moves *mv, const grid_geomd *g,
-                                 size_t arrive, size_t *nfirst, size_t *nlast, boids_error *err) {
-    const uint32_t lo = c->cut[c->rank], last = c->cut[c->rank + 1] - 1;
-    size_t n[2] = {mv->nedge[0], mv->nedge[1]};
-    for (size_t i = 0; i < arrive; i++) {
-        const uint32_t r = boids_tile_row(g, rec_get(rec_at(c, c->rbuf, i), c->dim - 1));
-        n[0] += r == lo;
-        n[1] += r == last;
-    }
-    if (!grow(&c->ebuf, &c->ebuf_cap, n[0] + n[1], c->rs)) return nomem(c, "the halo", err);
-    unsigned char *e[2] = {c->ebuf, c->ebuf + n[0] * c->rs};
-    for (int k = 0; k < 2; k++) {
-        if (mv->nedge[k]) memcpy(e[k], mv->edge[k], mv->nedge[k] * c->rs);
-        e[k] += mv->nedge[k] * c->rs;
-    }
+                                 size_t arrive, size_t *nedge, boids_error *err) {
+    uint32_t r[4];
+    boids_tile w;
+    tile_rows(c, g, c->rank, r, &w);
+    const size_t most = mv->nedge[0] + mv->nedge[1] + arrive;
+    if (!grow(&c->ebuf, &c->ebuf_cap, most, c->rs)) return nomem(c, "the halo", err);
+    size_t n = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < mv->nedge[k]; i++) {
+            const unsigned char *rec = mv->edge[k] + i * c->rs;
+            /* a boid of both edges (rows of both) is sent with the first */
+            if (k == 1 && boids_tile_row(g, rec_get(rec, c->dim - 1)) < r[2]) continue;
+            memcpy(rec_at(c, c->ebuf, n++), rec, c->rs);
+        }
     for (size_t i = 0; i < arrive; i++) {
         const unsigned char *rec = rec_at(c, c->rbuf, i);
-        const uint32_t r = boids_tile_row(g, rec_get(rec, c->dim - 1));
-        for (int k = 0; k < 2; k++)
-            if (r == (k ? last : lo)) {
-                memcpy(e[k], rec, c->rs);
-                e[k] += c->rs;
-            }
+        const uint32_t v = boids_tile_row(g, rec_get(rec, c->dim - 1));
+        if (v < r[2] || v >= r[3]) memcpy(rec_at(c, c->ebuf, n++), rec, c->rs);
     }
-    *nfirst = n[0], *nlast = n[1];
+    *nedge = n;
     return BOIDS_OK;
 }
 
-/* The halo: the tile's first and last rows sent to the ranks beside it, theirs received into
- * c->rbuf (the row below, then the row above: *nhalo records). */
-static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nfirst, size_t nlast,
-                                  size_t *nhalo, boids_error *err) {
+/* The halo: to every tile whose window holds edge rows of this one, the boids of those rows
+ * (the tiles beside it for a cut of whole rows; more where tiles end within rows); theirs
+ * received into c->rbuf (*nhalo records), without blocking. */
+static boids_status exchange_halo(mflock *c, const grid_geomd *g, size_t nedge, size_t *nhalo,
+                                  boids_error *err) {
     const int K = c->size;
-    const uint32_t lo = c->cut[c->rank], hi = c->cut[c->rank + 1], nrows = g->n[c->dim - 1];
-    const int has_lo = g->wrap || lo > 0, has_hi = g->wrap || hi < nrows;
-    const int lower = has_lo ? boids_tile_of_row(c->cut, K, (lo + nrows - 1) % nrows) : -1;
-    const int upper = has_hi ? boids_tile_of_row(c->cut, K, hi % nrows) : -1;
-    MPI_Request req[2];
+    const uint32_t nrows = g->n[c->dim - 1];
+    uint32_t mine[4];
+    boids_tile wmine;
+    tile_rows(c, g, c->rank, mine, &wmine);
+    /* This tile's edge records by destination, into c->buf: for each tile, those of its rows
+     * that the tile's window holds. */
+    size_t total = 0;
+    MPI_Request *req = malloc((size_t)K * sizeof *req);
+    if (!req || !grow(&c->buf, &c->buf_cap, nedge * (size_t)(K > 1 ? K - 1 : 1), c->rs)) {
+        free(req);
+        return nomem(c, "the halo", err);
+    }
     int nreq = 0;
     mflock_clock t = mflock_now();
-    if (has_lo)
-        MPI_Isend(c->ebuf, (int)nfirst, c->rec_type, lower, TAG_DOWN, c->comm, &req[nreq++]);
-    if (has_hi)
-        MPI_Isend(rec_at(c, c->ebuf, nfirst), (int)nlast, c->rec_type, upper, TAG_UP, c->comm,
+    for (int j = 0; j < K; j++) {
+        uint32_t rj[4];
+        boids_tile wj;
+        if (j == c->rank) continue;
+        tile_rows(c, g, j, rj, &wj);
+        if (!sends_to(mine, &wj, nrows)) continue;
+        const size_t from = total;
+        for (size_t i = 0; i < nedge; i++) {
+            const unsigned char *rec = rec_at(c, c->ebuf, i);
+            if (window_holds(&wj, nrows, boids_tile_row(g, rec_get(rec, c->dim - 1))))
+                memcpy(rec_at(c, c->buf, total++), rec, c->rs);
+        }
+        MPI_Isend(rec_at(c, c->buf, from), (int)(total - from), c->rec_type, j, TAG_DOWN, c->comm,
                   &req[nreq++]);
-    c->st.halo_bytes += (double)(((has_lo ? nfirst : 0) + (has_hi ? nlast : 0)) * c->rs);
-    size_t nbelow = 0, nabove = 0;
-    boids_status s;
-    if (has_lo && (s = receive(c, lower, TAG_UP, &c->rbuf, &c->rbuf_cap, &nbelow, err))) return s;
-    if (has_hi && (s = receive(c, upper, TAG_DOWN, &c->tmp, &c->tmp_cap, &nabove, err))) return s;
+    }
+    c->st.halo_bytes += (double)(total * c->rs);
+    size_t n = 0;
+    boids_status s = BOIDS_OK;
+    for (int i = 0; i < K && !s; i++) {
+        uint32_t ri[4];
+        boids_tile wi;
+        if (i == c->rank) continue;
+        tile_rows(c, g, i, ri, &wi);
+        if (!sends_to(ri, &wmine, nrows)) continue;
+        size_t got = 0;
+        if (!(s = receive(c, i, TAG_DOWN, &c->tmp, &c->tmp_cap, &got, err))) {
+            if (!grow(&c->rbuf, &c->rbuf_cap, n + got, c->rs)) {
+                s = nomem(c, "the halo", err);
+                break;
+            }
+            if (got) memcpy(rec_at(c, c->rbuf, n), c->tmp, got * c->rs);
+            n += got;
+        }
+    }
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    free(req);
     mflock_waited(c, t);
-    if (!grow(&c->rbuf, &c->rbuf_cap, nbelow + nabove, c->rs)) return nomem(c, "the halo", err);
-    if (nabove) /* none from above at a wall or an open edge: tmp may be unallocated */
-        memcpy(rec_at(c, c->rbuf, nbelow), c->tmp, nabove * c->rs);
-    *nhalo = nbelow + nabove;
-    return BOIDS_OK;
+    *nhalo = n;
+    return s;
 }
 
 boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error *err) {
@@ -137,23 +195,22 @@ boids_status mflock_resident_step(mflock *c, const boids_params *p, boids_error 
     grid_geomd g;
     if ((s = mflock_plan(c, p, &t, &g, err))) return s;
     boids_tile_moves mv;
-    size_t arrive = 0, nfirst = 0, nlast = 0, nhalo = 0;
+    size_t arrive = 0, nedge = 0, nhalo = 0;
     const double t1 = MPI_Wtime();
-    const uint64_t plane = (uint64_t)(g.ncells / g.n[c->dim - 1]); /* whole rows */
-    if ((s = boids_backend_tile_split(c->local, c->cut[c->rank] * plane,
-                                      c->cut[c->rank + 1] * plane, &mv, err)))
+    if ((s = boids_backend_tile_split(c->local, c->ccut[c->rank], c->ccut[c->rank + 1], &mv, err)))
         return local_failure(c, s);
     c->st.local += MPI_Wtime() - t1;
-    if ((s = migrate_records(c, &mv, &arrive, err)) ||
-        (s = edge_records(c, &mv, &g, arrive, &nfirst, &nlast, err)))
+    if ((s = migrate_records(c, &g, &mv, &arrive, err)) ||
+        (s = edge_records(c, &mv, &g, arrive, &nedge, err)))
         return s;
     c->m = c->m - mv.nleave + arrive;
     const double t2 = MPI_Wtime();
     if ((s = boids_backend_tile_add(c->local, c->rbuf, arrive, err))) return local_failure(c, s);
     c->st.local += MPI_Wtime() - t2;
-    if ((s = exchange_halo(c, &g, nfirst, nlast, &nhalo, err))) return s;
+    if ((s = exchange_halo(c, &g, nedge, &nhalo, err))) return s;
     boids_tile w = t;
-    boids_tile_window(c->cut, c->size, c->rank, g.n[c->dim - 1], g.wrap, &w);
+    boids_tile_window_cells(c->ccut, c->size, c->rank, g.n[c->dim - 1], g.ncells / g.n[c->dim - 1],
+                            g.wrap, &w);
     const double t3 = MPI_Wtime();
     if ((s = boids_backend_tile_halo(c->local, &w, c->rbuf, nhalo, err)) ||
         (s = boids_backend_step(c->local, p, 1, err)))

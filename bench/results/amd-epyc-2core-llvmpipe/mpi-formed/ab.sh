@@ -6,9 +6,12 @@
 #           holds 4% of the boids and most of the pairs),
 #   and the random start.
 # usage: OLD=old/boids-mpi NEW=build/boids-mpi STATES=/tmp/states OUT=DIR REPS=3 sh ab.sh
-# (CASES="formed:16 food:2" picks states and rank counts; the default is the list below.)
+# (CASES="formed:16 food:2" picks states and rank counts; the default is the list below.
+# OLD_ARGS and NEW_ARGS add options to each side's runs: OLD=NEW with OLD_ARGS="--mpi-cut
+# rows" compares one build's cuts of whole rows with its cuts within rows. abcsv.py sums up
+# the --mpi-stats files of OUT.)
 set -eu
-: "${OLD:?}" "${NEW:?}" "${STATES:?}" "${OUT:?}" "${REPS:=3}"
+: "${OLD:?}" "${NEW:?}" "${STATES:?}" "${OUT:?}" "${REPS:=3}" "${OLD_ARGS:=}" "${NEW_ARGS:=}"
 : "${CASES:=formed:2 formed:4 formed:8 food:2 food:4 random:2}"
 mkdir -p "$STATES" "$OUT"
 W="--preset lab -n 1000000 --set boundary=walls"
@@ -21,13 +24,13 @@ MPI="mpirun --oversubscribe"
 run() { # build name K steps extra...
     b=$1 name=$2 k=$3 steps=$4; shift 4
     line=$($MPI -n "$k" "$b" sim --backend cpu --threads 1 $W --steps "$steps" --order-only \
-        --mpi-stats "$OUT/$name-k$k-$tag-$r.csv" "$@" 2>&1 | grep "lost to imbalance")
-    echo "$name K=$k $tag rep $r: $line" | sed 's/ ((max.*steps;/;/'
+        --mpi-stats "$OUT/$name-k$k-$tag-$r.csv" $args "$@" 2>&1 | grep "lost to imbalance")
+    echo "$name K=$k $tag rep $r: $line" | sed 's/ ((max[^;]*; / (/'
 }
 uptime
 for r in $(seq 1 "$REPS"); do
     for tag in old new; do
-        [ $tag = old ] && B=$OLD || B=$NEW
+        [ $tag = old ] && B=$OLD args=$OLD_ARGS || B=$NEW args=$NEW_ARGS
         for case in $CASES; do
             k=${case#*:}
             case ${case%:*} in
