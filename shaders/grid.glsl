@@ -69,11 +69,6 @@ ivecD grid_cell(vecD p) {
     return c;
 }
 
-// Only the boids of window rows [P.steer_lo, P.steer_hi) move; the others keep their state.
-bool tile_steered(vecD p) {
-    int w = grid_cell(p)[DIM - 1];
-    return w >= int(P.steer_lo) && w < int(P.steer_hi);
-}
 #endif
 
 // The plane's cells are the box's layer z = 0.
@@ -90,6 +85,16 @@ uint grid_index(vecD p) {
 #endif
     return (uint(grid_z(c)) * P.ncy + uint(c.y)) * P.ncx + uint(c.x);
 }
+
+#ifdef TILE
+// Only the boids of window cells [P.steer_lo, P.steer_hi) move (the steered rows less the
+// cells skipped at their ends by a tile that ends within a row: tile.h); the others keep
+// their state.
+bool tile_steered(vecD p) {
+    uint c = grid_index(p);
+    return c >= P.steer_lo && c < P.steer_hi;
+}
+#endif
 
 // The cells along the y or z axis (n cells) around c: each once, also with fewer than 3.
 int grid_axis(int c, int n, out int v[3]) {

@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: MIT
 // A resident tile's passes over its owned boids, slots [0, P.n) of the state (src/gpu/
 // resident.c; src/core/tile.h), one invocation a boid, the pass chosen by u_pass:
-//   0 rows:  each boid's row of the whole flock's grid (the last axis's cell coordinate, the
-//            step's own float operations: grid.glsl), kept, and counted per row;
-//   1 count: how many leave the tile's rows [u_lo, u_hi), and how many of those staying are
-//            in its first and its last row (the halo it sends);
+//   0 rows:  each boid's cell of the whole flock's grid (each axis's cell coordinate, the
+//            step's own float operations: grid.glsl; x fastest, rows of u_plane cells along
+//            the last axis), kept, and counted per row;
+//   1 count: how many leave the tile's cells [u_lo, u_hi) (whole rows, or a tile that ends
+//            within rows: tile.h), and how many of those staying are in its edge rows, the
+//            cells before u_e0 and from u_e1 (the halo it sends);
 //   2 write: those leaving as records at u_at[0] on, with their rows; those staying compacted
-//            into the written state; copies of the first and last rows' at u_at[1] and u_at[2].
+//            into the written state; copies of the edge rows' at u_at[1] and u_at[2].
 // The order of the compacted and written boids follows the atomics: the step's deterministic
 // sort orders each cell by id, so it changes no bit there.
 layout(local_size_x = WG) in;
 
-// aux: [0, 8) counters (leaving, staying, first row, last row), [8, 8 + P.n) the rows, then
-// u_nrows row counts.
+// aux: [0, 8) counters (leaving, staying, first edge, last edge), [8, 8 + P.n) the cells,
+// then u_nrows row counts.
 layout(std430, binding = B_TILE_AUX) buffer Aux { uint aux[]; };
 // out: the records (id, then DIM positions and DIM velocities as float bits), then the rows
 // of the leaving ones from word u_rows on.
 layout(std430, binding = B_TILE_OUT) writeonly buffer Out { uint rec[]; };
 
-uniform uint u_pass, u_nrows, u_lo, u_hi, u_rows;
-uniform float u_inv; // the inverse cell size along the last axis
+uniform uint u_pass, u_nrows, u_plane, u_lo, u_hi, u_e0, u_e1, u_rows;
+uniform vec3 u_inv; // the inverse cell size along each axis
+uniform uvec3 u_n;  // the cells along each axis
 uniform uint u_at[3];
 
 const uint REC = 1u + 2u * uint(DIM);
@@ -37,14 +40,17 @@ void main() {
     uint i = boid_index();
     if (i >= P.n) return;
     if (u_pass == 0u) {
-        uint r = uint(clamp(pos_load(i)[DIM - 1] * u_inv, 0.0, float(u_nrows - 1u)));
-        aux[8u + i] = r;
-        atomicAdd(aux[8u + P.n + r], 1u);
+        vecD p = pos_load(i);
+        uint cell = 0u;
+        for (int a = DIM - 1; a >= 0; a--)
+            cell = cell * u_n[a] + uint(clamp(p[a] * u_inv[a], 0.0, float(u_n[a] - 1u)));
+        aux[8u + i] = cell;
+        atomicAdd(aux[8u + P.n + cell / u_plane], 1u);
         return;
     }
-    uint r = aux[8u + i];
-    bool leave = r < u_lo || r >= u_hi;
-    bool first = !leave && r == u_lo, last = !leave && r == u_hi - 1u && u_lo != u_hi - 1u;
+    uint cell = aux[8u + i], r = cell / u_plane;
+    bool leave = cell < u_lo || cell >= u_hi;
+    bool first = !leave && cell < u_e0, last = !leave && cell >= u_e1;
     if (u_pass == 1u) {
         if (leave) atomicAdd(aux[0], 1u);
         if (first) atomicAdd(aux[2], 1u);

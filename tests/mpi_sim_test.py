@@ -391,7 +391,7 @@ def cpu():
               table and len(said) == 4 and
               abs(float(said[k]) - 100 * float(table[0][col])) <= digits + 0.005 + 1e-9,
               (line, p.stderr[-400:]))
-    # The cpu backend's resident tiles: the cut ends tiles within rows from the first step
+    # The resident tiles: the cut ends tiles within rows from the first step
     # (its plan comes once the backends hold their tiles; the split's first cut, of rows,
     # was made before).
     check("--mpi-stats: the cut ended tiles within rows on every step",

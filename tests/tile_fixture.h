@@ -591,8 +591,9 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
                    !memcmp(tile_axis(&cur, a, v), tile_axis(&whole_out, a, v), n * sizeof(double));
     CHECK(same, "%s: %d resident tiles give %016" PRIx64 ", the whole flock %016" PRIx64, c->name,
           k, ht, hw);
-    printf("%-34s n=%-5zu K=%d resident %u steps: %s (%016" PRIx64 "), %u boids moved tile\n",
-           c->name, n, k, c->steps, same ? "same bytes" : "DIFFERENT", ht, moved);
+    printf("%-34s n=%-5zu K=%d resident%s %u steps: %s (%016" PRIx64 "), %u boids moved tile\n",
+           c->name, n, k, c->cells ? " within rows" : "", c->steps,
+           same ? "same bytes" : "DIFFERENT", ht, moved);
     boids_backend_destroy(whole);
     for (int j = 0; j < k; j++) {
         boids_backend_destroy(tb[j]);

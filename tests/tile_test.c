@@ -363,6 +363,35 @@ static void test_resident_refusals(void) {
           "a split before the count: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo"),
           "a step before the halo: %s", err.msg);
+    /* The cells of rows (the cut within rows): after a count, of rows in the grid, once each;
+     * every owned boid counted where the rows are all of them. */
+    uint32_t rows[2] = {0, 0}, cnt[8] = {0};
+    CHECK(boids_backend_tile_row_cells(cpu, rows, 1, cnt, &err) == BOIDS_ERR_INPUT &&
+              strstr(err.msg, "tile_count"),
+          "cells counted before the rows: %s", err.msg);
+    {
+        boids_tile w = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0};
+        grid_geomd gw;
+        CHECK(!boids_backend_tile_geom(cpu, &p, &w, &gw, &err), "geom: %s", err.msg);
+        uint64_t *per_row = calloc(gw.n[1], sizeof *per_row);
+        uint32_t *all = calloc(gw.ncells, sizeof *all), *list = malloc(gw.n[1] * sizeof *list);
+        CHECK(per_row && all && list && !boids_backend_tile_count(cpu, &gw, per_row, NULL, &err),
+              "count: %s", err.msg);
+        for (uint32_t r = 0; r < gw.n[1]; r++) list[r] = gw.n[1] - 1 - r; /* any order */
+        CHECK(!boids_backend_tile_row_cells(cpu, list, gw.n[1], all, &err), "cells: %s", err.msg);
+        uint64_t sum = 0;
+        for (size_t q = 0; q < gw.ncells; q++) sum += all[q];
+        CHECK(sum == 300, "the cells of every row hold %" PRIu64 " of the 300 owned boids", sum);
+        rows[0] = gw.n[1];
+        CHECK(boids_backend_tile_row_cells(cpu, rows, 1, cnt, &err) == BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "beyond"),
+              "a row beyond the grid: %s", err.msg);
+        rows[0] = 1, rows[1] = 1;
+        CHECK(boids_backend_tile_row_cells(cpu, rows, 2, all, &err) == BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "twice"),
+              "a row named twice: %s", err.msg);
+        free(per_row), free(all), free(list);
+    }
     boids_flock out = f;
     CHECK(boids_backend_download(cpu, &out, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "tile_owned"),
@@ -387,7 +416,8 @@ static void test_resident_refusals(void) {
     boids_backend_destroy(cpu);
     boids_backend_destroy(ref);
     boids_flock_free(&f);
-    printf("resident refusals: the order of the calls, ids, values, rows not steered\n");
+    printf("resident refusals: the order of the calls, ids, values, rows not steered, cells of "
+           "rows\n");
 }
 
 /* ---- the tiles' steps ------------------------------------------------------------------- */

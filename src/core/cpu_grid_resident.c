@@ -335,26 +335,9 @@ static boids_status tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids
 
 static boids_status tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                    uint32_t *count, boids_error *err) {
-    cpu_grid *c = (cpu_grid *)b;
-    const uint32_t P = c->res.plane, nrows = c->res.nrows, *const cell = c->cells.cell_of;
-    uint32_t *at = calloc(nrows ? nrows : 1, sizeof *at); /* row -> its place in rows, + 1 */
-    if (!at) return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %u rows", nrows);
-    for (uint32_t i = 0; i < nr; i++) {
-        if (rows[i] >= nrows || at[rows[i]]) {
-            free(at);
-            return boids_error_set(err, BOIDS_ERR_INPUT,
-                                   "cpu: tile_row_cells: row %u is beyond the grid's %u or named "
-                                   "twice",
-                                   rows[i], nrows);
-        }
-        at[rows[i]] = i + 1;
-    }
-    for (size_t i = 0; i < c->res.nown; i++) { /* tile_count's cells of the owned boids */
-        const uint32_t k = at[cell[i] / P];
-        if (k) count[(size_t)(k - 1) * P + cell[i] % P]++;
-    }
-    free(at);
-    return BOIDS_OK;
+    cpu_grid *c = (cpu_grid *)b; /* tile_count's cells of the owned boids */
+    return boids_tile_count_row_cells(c->cells.cell_of, c->res.nown, c->res.plane, c->res.nrows,
+                                      rows, nr, count, "cpu", err);
 }
 
 /* Appends m records after the first b->n slots. */

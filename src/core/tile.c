@@ -219,6 +219,30 @@ boids_status boids_tile_steered_cells(const boids_tile *t, size_t row_cells, con
     return BOIDS_OK;
 }
 
+boids_status boids_tile_count_row_cells(const uint32_t *cell, size_t n, uint64_t plane,
+                                        uint32_t nrows, const uint32_t *rows, uint32_t nr,
+                                        uint32_t *count, const char *who, boids_error *err) {
+    uint32_t *at = calloc(nrows ? nrows : 1, sizeof *at); /* row -> its place in rows, + 1 */
+    if (!at)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %u rows", who, nrows);
+    for (uint32_t i = 0; i < nr; i++) {
+        if (rows[i] >= nrows || at[rows[i]]) {
+            free(at);
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: tile_row_cells: row %u is beyond the grid's %u or named "
+                                   "twice",
+                                   who, rows[i], nrows);
+        }
+        at[rows[i]] = i + 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t k = at[cell[i] / plane];
+        if (k) count[(size_t)(k - 1) * plane + cell[i] % plane]++;
+    }
+    free(at);
+    return BOIDS_OK;
+}
+
 const char *boids_tile_refusal(const boids_params *p) {
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && !p->k_in_vision)
         return "topological neighbours without k_in_vision have no bounded reach (a boid's k "

@@ -6,8 +6,9 @@
  * for all N boids) has n[D-1] rows along its last axis (y in the plane, z in the box). A
  * tile is a range of whole rows [lo, hi) of that grid; the tiles of K ranks cover the rows
  * in order, each at least one row. A boid belongs to the tile of its row (boids_tile_row).
- * On the cpu backend a tile may also begin or end within a row: a range of the grid's cells
- * in row order (below, "tiles of cells in row order"), its window the rows that hold them.
+ * On the cpu and gpu backends' resident tiles a tile may also begin or end within a row: a range of
+ * the grid's cells in row order (below, "tiles of cells in row order"), its window the rows that
+ * hold them.
  *
  * The window. To step its tile a rank needs the boids of its rows and of the row on either
  * side (the halo): cells are at least one interaction reach wide, so those are all the
@@ -142,8 +143,7 @@ boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uin
                                       uint64_t *pairs, boids_error *err);
 
 /* The owned boids of cells outside [lo, hi) leave (the cells of the last tile_count's grid
- * in row order; needs a tile_count since the last step or add), into *out. Whole rows on the
- * gpu backend (lo and hi at rows' starts). */
+ * in row order; needs a tile_count since the last step or add), into *out. */
 boids_status boids_backend_tile_split(boids_backend *b, uint64_t lo, uint64_t hi,
                                       boids_tile_moves *out, boids_error *err);
 
@@ -155,8 +155,8 @@ boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, 
 boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
                                      const unsigned char *rec, size_t m, boids_error *err);
 
-/* Whether backend b steps resident tiles that begin or end within a row (the cpu backend;
- * the gpu's tiles are whole rows): boids_tile's skips, tile_split's cells and the call below. */
+/* Whether backend b steps resident tiles that begin or end within a row (the cpu and gpu
+ * backends): boids_tile's skips, tile_split's cells and the call below. */
 int boids_backend_tile_within_rows(const boids_backend *b);
 
 /* The owned boids in the rows rows[0 .. nr) (distinct, of the last tile_count's grid, in any
@@ -166,6 +166,13 @@ int boids_backend_tile_within_rows(const boids_backend *b);
  * the last step or add, as tile_split; BOIDS_ERR_INPUT on a backend without it. */
 boids_status boids_backend_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                           uint32_t *count, boids_error *err);
+
+/* What a backend's boids_backend_tile_row_cells does with the whole grid's cells of its n
+ * owned boids (cell[i], nrows rows of plane cells): the counts of the rows rows[0 .. nr) into
+ * count; BOIDS_ERR_INPUT naming who for a row beyond the grid or named twice, NOMEM. */
+boids_status boids_tile_count_row_cells(const uint32_t *cell, size_t n, uint64_t plane,
+                                        uint32_t nrows, const uint32_t *rows, uint32_t nr,
+                                        uint32_t *count, const char *who, boids_error *err);
 
 /* Which owned boids boids_backend_tile_owned gives back: those whose global id keep(ctx, id)
  * says 1 to. */

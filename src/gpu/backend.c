@@ -112,6 +112,7 @@ static const boids_backend_ops gpu_ops = {
     .tile_box = gpu_tile_box,
     .tile_count = gpu_tile_count,
     .tile_split = gpu_tile_split,
+    .tile_row_cells = gpu_tile_row_cells,
     .tile_add = gpu_tile_add,
     .tile_halo = gpu_tile_halo,
     .tile_owned = gpu_tile_owned,

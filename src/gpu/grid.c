@@ -59,15 +59,14 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     int whole;
     boids_status st = boids_tile_check_window(t, nrows, gg->wrap, "GPU tile", &whole, err);
     if (st) return st;
-    if (t->skip_lo || t->skip_hi)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the tile skips %u cells of its first row and %u of its "
-                               "last: the GPU steers whole rows only",
-                               t->skip_lo, t->skip_hi);
+    size_t c0, c1; /* the steered window cells (a row: ncx cells, ncx x ncy in the box) */
+    st = boids_tile_steered_cells(t, (size_t)u->ncx * (last == 2 ? u->ncy : 1), "GPU tile", &c0,
+                                  &c1, err);
+    if (st) return st;
     u->tile_lo = t->row_lo;
     u->tile_nrows = nrows;
-    u->steer_lo = t->steer_lo;
-    u->steer_hi = t->steer_hi;
+    u->steer_lo = (uint32_t)c0;
+    u->steer_hi = (uint32_t)c1;
     if (last == 2)
         u->ncz = t->rows;
     else

@@ -138,6 +138,7 @@ typedef struct gpu_backend {
     int res_on;
     size_t nown;
     uint64_t rplane; /* the cells of a row of the last gpu_tile_count's grid */
+    uint32_t rnrows; /* and its rows */
     GLuint rprog, raux, rout;
     size_t raux_cap, rout_cap;
     unsigned char *rrec;
@@ -246,6 +247,8 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
 boids_status gpu_tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
                             boids_error *err);
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);
+boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
+                                uint32_t *count, boids_error *err);
 boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned char *rec,
                            size_t m, boids_error *err);
 boids_status gpu_tile_owned(boids_backend *b, boids_tile_keep keep, const void *ctx,

@@ -235,7 +235,8 @@ void boids_gpu_species_init(boids_gpu_species *u, const boids_params *p);
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.
  * The grid's fields, n and step are left 0 for the caller, as are the tile mode's (tile_lo,
- * tile_nrows, steer_lo, steer_hi: read only by the units compiled with TILE, set by the
+ * tile_nrows, steer_lo, steer_hi (the steered window cells): read only by the units compiled
+ * with TILE, set by the
  * grid build's set_window); split is UINT32_MAX (the state in one block, which the viewer's
  * buffers always are). (src/gpu/blocks.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);

@@ -210,6 +210,12 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
                                "the world's)");
     const uint32_t nrows = gg->n[last];
     g->rplane = (uint64_t)gg->n[0] * (last == 2 ? gg->n[1] : 1);
+    g->rnrows = nrows;
+    if (g->rplane * nrows > UINT32_MAX)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "GPU tile_count: a grid of %llu cells (the GPU's tiles number "
+                               "them in 32 bits)",
+                               (unsigned long long)(g->rplane * nrows));
     const size_t words = AUX_HEAD + g->nown + nrows;
     boids_status st = res_buffer(&g->raux, &g->raux_cap, 4 * words, "a tile's rows", err);
     if (!st && !host_grow(&g->rhist, &g->rhist_cap, nrows, sizeof *g->rhist))
@@ -218,7 +224,9 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
     zero_aux(g, words);
     const GLuint prog = g->rprog;
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_nrows"), nrows);
-    glProgramUniform1f(prog, glGetUniformLocation(prog, "u_inv"), gg->s[last]);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_plane"), (GLuint)g->rplane);
+    glProgramUniform3f(prog, glGetUniformLocation(prog, "u_inv"), gg->s[0], gg->s[1], gg->s[2]);
+    glProgramUniform3ui(prog, glGetUniformLocation(prog, "u_n"), gg->n[0], gg->n[1], gg->n[2]);
     run_pass(g, PASS_ROWS);
     gpu_read(g->raux, 4 * (AUX_HEAD + g->nown), 4 * (size_t)nrows, g->rhist);
     for (uint32_t r = 0; r < nrows; r++) count[r] += g->rhist[r];
@@ -228,16 +236,18 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
 boids_status gpu_tile_split(boids_backend *b, uint64_t lo_cell, uint64_t hi_cell,
                             boids_tile_moves *out, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    if (lo_cell % g->rplane || hi_cell % g->rplane)
+    if (hi_cell > g->rplane * g->rnrows)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile_split: the cells [%llu, %llu) begin or end within a row "
-                               "of %llu cells: the GPU's tiles are whole rows",
+                               "GPU tile_split: the cells [%llu, %llu) go beyond the grid's %llu",
                                (unsigned long long)lo_cell, (unsigned long long)hi_cell,
-                               (unsigned long long)g->rplane);
-    const uint32_t lo = (uint32_t)(lo_cell / g->rplane), hi = (uint32_t)(hi_cell / g->rplane);
+                               (unsigned long long)(g->rplane * g->rnrows));
+    uint32_t r0, r1, e[2]; /* the tile's edge rows (tile.h) */
+    boids_tile_edge_rows(lo_cell, hi_cell, g->rplane, &r0, &r1, e);
     const GLuint prog = g->rprog;
-    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), lo);
-    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), hi);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), (GLuint)lo_cell);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), (GLuint)hi_cell);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e0"), (GLuint)(e[0] * g->rplane));
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e1"), (GLuint)(e[1] * g->rplane));
     zero_aux(g, AUX_HEAD);
     run_pass(g, PASS_COUNT);
     uint32_t c[4];
@@ -266,10 +276,21 @@ boids_status gpu_tile_split(boids_backend *b, uint64_t lo_cell, uint64_t hi_cell
     if (nleave) gpu_read(g->rout, 4 * words, 4 * nleave, g->rrow);
     b->n = g->nown;
     const unsigned char *e0 = g->rrec + nleave * rs, *e1 = e0 + ne0 * rs;
-    const int one = lo == hi - 1; /* a tile of one row: the same boids twice */
-    *out =
-        (boids_tile_moves){g->rrec, g->rrow, nleave, {e0, one ? e0 : e1}, {ne0, one ? ne0 : ne1}};
+    *out = (boids_tile_moves){g->rrec, g->rrow, nleave, {e0, e1}, {ne0, ne1}};
     return gpu_check(g, "tile_split", err);
+}
+
+boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
+                                uint32_t *count, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    uint32_t *cell = malloc((g->nown ? g->nown : 1) * sizeof *cell);
+    if (!cell) return nomem("the cells of the owned boids", g->nown, err);
+    /* tile_count's cells of the owned boids (tile_res.comp's first pass), read back */
+    if (g->nown) gpu_read(g->raux, 4 * AUX_HEAD, 4 * g->nown, cell);
+    boids_status st = boids_tile_count_row_cells(cell, g->nown, g->rplane, g->rnrows, rows, nr,
+                                                 count, "GPU", err);
+    free(cell);
+    return st ? st : gpu_check(g, "tile_row_cells", err);
 }
 
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err) {
@@ -298,16 +319,20 @@ boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned
 }
 
 boids_status gpu_tile_keep(gpu_backend *g, boids_error *err) {
-    /* The steered rows' cells, window rows [steer_lo, steer_hi): one range of slots. */
+    /* The steered cells (tile.h: the steered rows less the cells skipped at their ends): one
+     * range of slots. */
     const size_t row_cells = (size_t)g->ncx * (g->base.dim == 3 ? g->ncy : 1);
+    size_t c0, c1;
+    boids_status st = boids_tile_steered_cells(&g->tile, row_cells, "GPU tile", &c0, &c1, err);
+    if (st) return st;
     GLuint se[2];
-    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * row_cells * g->tile.steer_lo, 4, &se[0]);
-    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * row_cells * g->tile.steer_hi, 4, &se[1]);
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * c0, 4, &se[0]);
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * c1, 4, &se[1]);
     if ((size_t)(se[1] - se[0]) != g->nown)
         return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: the steered rows hold %u boids, but the tile owns "
-                               "%zu: an owned boid is in a halo row or a halo boid in a "
-                               "steered row",
+                               "GPU tile: the steered cells hold %u boids, but the tile owns "
+                               "%zu: an owned boid is in a halo cell or a halo boid in a "
+                               "steered cell",
                                se[1] - se[0], g->nown);
     /* To the front. The order of the owned boids is free (the next step sorts them by cell,
      * and by id within a cell where it is deterministic), so only the last of them move, into

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The cut of the split flock (mflock_cut, called by every step's plan in mpi_flock.c): whole
  * rows by boids_tile_cut over the rows' weights, and, where the local backend steps tiles
- * that begin or end within a row (the cpu backend's resident tiles), each boundary then moved
- * within its row, to the cell where the weights before it reach its even share.
+ * that begin or end within a row (the cpu and gpu backends' resident tiles), each boundary then
+ * moved within its row, to the cell where the weights before it reach its even share.
  *
  * The cut within rows. The rows' weights (each rank's model units at its measured time per
  * unit, summed over the ranks) say in which row each even share j * total / K falls; those

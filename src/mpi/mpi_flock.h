@@ -4,7 +4,7 @@
  * src/core/tile.h says why the split run has the bits of one process).
  *
  * Each rank owns the boids of a range of the flock's grid cells in row order (its tile: whole
- * rows, or on the cpu backend's resident tiles a range that may end within rows) and steps
+ * rows, or on the backends' resident tiles a range that may end within rows) and steps
  * them on its own backend (cpu or gpu) each step, after four exchanges: the bounding box
  * (open boundary), the boids per row (for the cut, rebalanced when a tile holds more than
  * MPI_FLOCK_IMBALANCE times the mean), the boids that left their tile (migration), and the
@@ -79,9 +79,9 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
 void mpi_flock_set_window(boids_backend *b, int on);
 
 /* on = 1: every cut of whole rows, even where the local backend steps tiles that begin or
- * end within a row (the cpu backend's resident tiles, whose cuts otherwise move each boundary
- * within its row to its even share: mpi_cut.c): the same bits, for the benchmark's comparison
- * (boids-mpi sim --mpi-cut rows). Before the first step. */
+ * end within a row (the cpu and gpu backends' resident tiles, whose cuts otherwise move each
+ * boundary within its row to its even share: mpi_cut.c): the same bits, for the benchmark's
+ * comparison (boids-mpi sim --mpi-cut rows). Before the first step. */
 void mpi_flock_set_cut_rows(boids_backend *b, int on);
 
 /* Whether the cut weighs each rank's rows by its CPU time per unit of the cost model (on) or

@@ -80,8 +80,8 @@ static const app_option mpi_options[] = {
              "keeping it there, on the cpu or the device (the same bits; for comparison)"},
     {APP_CHOICE, "mpi-cut", 0, "C", &cut_rows, .choices = cut_names,
      .help = "where the cut may end a tile: cells (default: within a row, at the cell\n"
-             "where its even share falls, on the cpu backend's resident tiles; rows\n"
-             "elsewhere) or rows (whole rows only; the same bits either way)"},
+             "where its even share falls, on the backends' resident tiles; rows with\n"
+             "--mpi-window) or rows (whole rows only; the same bits either way)"},
     {APP_CHOICE, "mpi-balance", 0, "C", &balance, .choices = balance_names,
      .help = "the clock each rank's time is measured on for the cut of the rows: wall,\n"
              "cpu (for ranks that share cores, where the wall clock counts the time a\n"
