@@ -121,8 +121,9 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* The cut within rows (see the top) into cells[0 .. K], and each tile's estimated load into
- * load; 0, or 1 when no such cut fits (a tile with its halo rows wider than a wrap grid):
- * then the row cut is kept. Collective (one all-reduce of the rows' cell counts). */
+ * load; *fits 0 when no such cut fits (a tile with its halo rows wider than a wrap grid, or
+ * more tiles than cells): then the caller keeps the row cut. Collective (an all-reduce of
+ * whether every rank counted, then of the rows' cell counts). */
 static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, uint64_t *load,
                               int *fits, boids_error *err) {
     const int K = c->size;
@@ -171,8 +172,10 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     uint32_t *const count = mine + (size_t)nr * P; /* the whole flock's, summed */
     if (all_ok) MPI_Allreduce(mine, count, (int)((size_t)nr * P), MPI_UINT32_T, MPI_SUM, c->comm);
     mflock_waited(c, t0);
-    if (!all_ok && !s)
+    if (!all_ok && !s) { /* every rank knows: each can stop on its own */
+        c->shared_failure = 1;
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "another rank could not count its cells");
+    }
     if (s) {
         free(at), free(rows), free(mine), free(cw);
         return s;
