@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The step of a split flock whose local backend keeps its tile resident (tile.h's resident
- * calls; the cpu backend): the rank's boids stay in the backend, in its layout, from step to
- * step, and only what moved crosses between the rank and its backend. One step:
+ * calls; the cpu and gpu backends): the rank's boids stay in the backend, in its layout, from
+ * step to step, and only what moved crosses between the rank and its backend. One step:
  *   1. the plan (mflock_plan: the box, the geometry, the rows counted by the backend, the
- *      cut);
- *   2. the split: the backend gives back the boids whose row is another tile's, and copies
- *      of its first and last rows;
- *   3. migration: those boids go to the ranks of their rows (all-to-all) and the arrivals
- *      join the backend's; those of them in the tile's first or last row join the halo sent;
- *   4. the halo: the first and last rows go to the ranks beside, theirs come back, without
- *      blocking; the backend takes them with the window;
- *   5. one step of the tile's rows in the backend.
+ *      cut in cells, within rows where it pays: mpi_cut.c);
+ *   2. the split: the backend gives back the boids whose cell is another tile's, and copies
+ *      of its edge rows (tile.h: its first and last, and the next at an end within a row);
+ *   3. migration: those boids go to the ranks of their cells (all-to-all) and the arrivals
+ *      join the backend's; those of them in the tile's edge rows join the halo sent;
+ *   4. the halo: to every tile whose window holds edge rows of this one (the two beside for
+ *      whole rows) the boids of those rows, theirs back, without blocking; the backend takes
+ *      them with the window;
+ *   5. one step of the tile's cells in the backend.
  * Compared with the window path (mpi_flock.c), no pass of the rank runs over all its boids:
  * the backend's own passes (count, split) and its step do. The halo is not overlapped with
  * the interior rows here: the backend steps its tile in one piece. */
