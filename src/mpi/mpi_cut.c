@@ -134,8 +134,9 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     for (uint32_t r = 0; r < nrows; r++) total += (double)w[r];
     /* The row of each even share, and the rows beside them: the rows counted per cell. */
     uint32_t *at = malloc((size_t)K * sizeof *at), *rows = malloc(3 * (size_t)K * sizeof *rows);
-    if (!at || !rows) {
-        free(at), free(rows);
+    double *at_before = malloc((size_t)K * sizeof *at_before); /* the weights before at[j] */
+    if (!at || !rows || !at_before) {
+        free(at), free(rows), free(at_before);
         return nomem(c, "the cut", err);
     }
     uint32_t nr = 0, r = 0;
@@ -143,7 +144,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     for (int j = 1; j < K; j++) {
         const double share = total * (double)j / (double)K;
         while (r + 1 < nrows && before + (double)w[r] <= share) before += (double)w[r++];
-        at[j] = r;
+        at[j] = r, at_before[j] = before;
         const uint32_t near[3] = {r > 0     ? r - 1
                                   : g->wrap ? nrows - 1
                                             : r,
@@ -177,7 +178,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "another rank could not count its cells");
     }
     if (s) {
-        free(at), free(rows), free(mine), free(cw);
+        free(at), free(rows), free(at_before), free(mine), free(cw);
         return s;
     }
     /* Each boundary within its row: the cells' shares of the row's weight, cumulated. */
@@ -185,9 +186,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     for (int j = 1; j < K; j++) {
         const uint32_t rj = at[j];
         row_shares(g, rows, nr, count, rj, (double)w[rj], cw);
-        double row_before = 0; /* the weights of the rows before rj */
-        for (uint32_t v = 0; v < rj; v++) row_before += (double)w[v];
-        const double share = total * (double)j / (double)K - row_before;
+        const double share = total * (double)j / (double)K - at_before[j];
         uint64_t q = 0;
         double acc = 0; /* the weight of the row's cells [0, q) */
         while (q < P) {
@@ -228,7 +227,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
         }
         load[j] = (uint64_t)l;
     }
-    free(at), free(rows), free(mine), free(cw);
+    free(at), free(rows), free(at_before), free(mine), free(cw);
     return BOIDS_OK;
 }
 

@@ -89,8 +89,10 @@ static int window_holds(const boids_tile *w, uint32_t nrows, uint32_t v) {
 
 /* Whether tile i sends a halo to tile j (i != j): an edge row of i in j's window wj. */
 static int sends_to(const uint32_t ri[4], const boids_tile *wj, uint32_t nrows) {
-    for (uint32_t v = ri[0]; v < ri[1]; v++)
-        if ((v < ri[2] || v >= ri[3]) && window_holds(wj, nrows, v)) return 1;
+    for (uint32_t v = ri[0]; v < ri[2]; v++) /* its first edge rows, then its last */
+        if (window_holds(wj, nrows, v)) return 1;
+    for (uint32_t v = ri[3] > ri[2] ? ri[3] : ri[2]; v < ri[1]; v++)
+        if (window_holds(wj, nrows, v)) return 1;
     return 0;
 }
 
