@@ -105,6 +105,8 @@ def row(kind, n, k, overlap, ranks, wall, base):
         "heaviest_row_share": max(float(r.get("heaviest_row_share") or "nan") for r in ranks),
         # the share of the steps whose cut ended tiles within rows (nan for older builds)
         "within_rows_share": max(float(r.get("within_rows_share") or "nan") for r in ranks),
+        # and within cells, at a boid (nan for older builds)
+        "within_cells_share": max(float(r.get("within_cells_share") or "nan") for r in ranks),
         # the ranks' work in CPU time, summed: what the step costs whatever else runs on the
         # cores (MPI calls left out, which may spin); nan for older builds
         "cpu_ms_per_step": sum(float(r.get("work_cpu_ms_per_step") or "nan") for r in ranks),
@@ -148,7 +150,7 @@ def main():
     show = ["scaling", "n", "ranks", "overlap", "ms_per_step", "speedup", "efficiency",
             "wait_share_mean", "halo_bytes_per_boid", "migrated_per_step", "imbalance",
             "imbalance_lost", "imbalance_lost_cpu", "heaviest_row_share", "within_rows_share",
-            "cpu_ms_per_step"]
+            "within_cells_share", "cpu_ms_per_step"]
     print("| " + " | ".join(show) + " |")
     print("|" + "---|" * len(show))
     for r in rows:

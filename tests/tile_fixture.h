@@ -46,7 +46,8 @@ typedef struct tile_case {
     int k;       /* tiles, 1 .. TILE_MAX_K */
     int uneven;  /* tile 0 one row, the other rows shared evenly by rows; else boids_tile_cut */
     int reverse; /* each tile's boids uploaded in descending id order (any order is allowed) */
-    int cells;   /* the resident run's cut ends tiles within rows (tile_cells_cut); else rows */
+    int cells;   /* the resident run's cut ends tiles within rows (1: at cells, tile_cells_cut;
+                  * 2: at boids, within cells, tile_keys_cut); 0: at rows */
 } tile_case;
 
 static void tile_die(const char *name, const char *what, const boids_error *err) {
@@ -336,12 +337,46 @@ static void tile_cells_cut(const uint64_t *count, uint64_t ncells, int k, uint64
     }
 }
 
+/* A boid's key and its weight in the cut of tile_keys_cut. */
+typedef struct tile_keyed {
+    boids_tile_key key;
+    uint64_t w;
+} tile_keyed;
+
+static int tile_keyed_cmp(const void *a, const void *b) {
+    const boids_tile_key x = ((const tile_keyed *)a)->key, y = ((const tile_keyed *)b)->key;
+    if (x.cell != y.cell) return x.cell < y.cell ? -1 : 1;
+    return (x.id > y.id) - (x.id < y.id);
+}
+
+/* A cut of keys (tile.h) for the n boids b (sorted here by key): each boundary at the key of
+ * the first boid where the weights before it reach its even share, every tile one key at
+ * least. */
+static void tile_keys_cut(tile_keyed *b, size_t n, uint64_t ncells, int k, boids_tile_key *cut) {
+    qsort(b, n, sizeof *b, tile_keyed_cmp);
+    uint64_t total = 0, sum = 0;
+    size_t i = 0;
+    for (size_t q = 0; q < n; q++) total += b[q].w;
+    cut[0] = (boids_tile_key){0, 0}, cut[k] = (boids_tile_key){ncells, 0};
+    for (int j = 1; j < k; j++) {
+        while (i < n && sum * (uint64_t)k < total * (uint64_t)j) sum += b[i++].w;
+        const boids_tile_key a = cut[j - 1];
+        cut[j] = i < n ? b[i].key : (boids_tile_key){ncells, 0};
+        if (cut[j].cell < a.cell || (cut[j].cell == a.cell && cut[j].id <= a.id))
+            cut[j] = (boids_tile_key){a.cell + 1, 0};
+        if (cut[j].cell > ncells - (uint64_t)(k - j))
+            cut[j] = (boids_tile_key){ncells - (uint64_t)(k - j), 0};
+    }
+}
+
 /* The cut of step s of the resident run: boids_tile_cut over the rows' counts (odd steps
  * weighted by the row, so that the cut moves), as cells; or with c->cells a cut of cells of
- * the boids of the records own[0 .. nown) (m[j] in own[j]), also weighted on odd steps. */
+ * every tile's boids (own[j], m[j] records), odd steps weighted by the cell, which the case
+ * checks ends some tile within a row; or with c->cells 2 a cut of keys of the boids, odd
+ * steps weighted by their cells, which the case checks ends some tile within a cell. */
 static void tile_resident_cut(const tile_case *c, const grid_geomd *g, uint64_t *count, int s,
                               const unsigned char *const *own, const size_t *m, int nown,
-                              uint64_t *cut) {
+                              boids_tile_key *cut) {
     boids_error err;
     const int k = c->k, dim = g->dim;
     const uint32_t nrows = g->n[dim - 1];
@@ -353,21 +388,56 @@ static void tile_resident_cut(const tile_case *c, const grid_geomd *g, uint64_t 
             for (uint32_t r = 0; r < nrows; r++) count[r] *= 1 + r;
         if (boids_tile_cut(count, nrows, g->wrap, k, rows, &err))
             tile_die(c->name, "boids_tile_cut", &err);
-        for (int j = 0; j <= k; j++) cut[j] = rows[j] * plane;
+        for (int j = 0; j <= k; j++) cut[j] = (boids_tile_key){rows[j] * plane, 0};
         return;
     }
-    uint64_t *cells = calloc(g->ncells, sizeof *cells);
+    if (c->cells == 2) {
+        size_t n = 0, at = 0;
+        for (int j = 0; j < nown; j++) n += m[j];
+        tile_keyed *b = malloc((n ? n : 1) * sizeof *b);
+        uint64_t *cells = calloc(g->ncells, sizeof *cells);
+        if (!b || !cells) exit(1);
+        for (int j = 0; j < nown; j++)
+            for (size_t i = 0; i < m[j]; i++) {
+                const unsigned char *r = own[j] + i * rs;
+                uint32_t id;
+                memcpy(&id, r, 4);
+                const uint64_t q = tile_rec_cell(g, r);
+                cells[q]++;
+                b[at++] = (tile_keyed){{q, id}, s % 2 ? 1 + q % 7 : 1};
+            }
+        tile_keys_cut(b, n, g->ncells, k, cut);
+        free(b);
+        int within = 0; /* the case must show tiles that end within a cell */
+        for (int j = 1; j < k; j++) {
+            const uint64_t q = cut[j].cell;
+            within |= cut[j].id != 0 && q < g->ncells && cells[q] > 1;
+        }
+        free(cells);
+        CHECK(within || k == 1, "%s: step %d: the cut of keys ends every tile at a cell's end",
+              c->name, s);
+        return;
+    }
+    uint64_t *cells = calloc(g->ncells, sizeof *cells), cc[TILE_MAX_K + 1];
     if (!cells) exit(1);
     for (int j = 0; j < nown; j++)
         for (size_t i = 0; i < m[j]; i++) cells[tile_rec_cell(g, own[j] + i * rs)]++;
     if (s % 2)
         for (size_t q = 0; q < g->ncells; q++) cells[q] *= 1 + q % 7;
-    tile_cells_cut(cells, g->ncells, k, cut);
+    tile_cells_cut(cells, g->ncells, k, cc);
     free(cells);
     int within = 0; /* the case must show tiles that end within a row */
-    for (int j = 1; j < k; j++) within |= cut[j] % plane != 0;
+    for (int j = 0; j <= k; j++) cut[j] = (boids_tile_key){cc[j], 0};
+    for (int j = 1; j < k; j++) within |= cc[j] % plane != 0;
     CHECK(within || k == 1, "%s: step %d: the cut of cells ends every tile at a row's end", c->name,
           s);
+}
+
+/* The global id of a record. */
+static inline uint32_t tile_rec_id(const unsigned char *r) {
+    uint32_t id;
+    memcpy(&id, r, 4);
+    return id;
 }
 
 /* The resident run of c (tile.h's resident calls): each tile's boids kept in its backend,
@@ -383,7 +453,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
     boids_backend *tb[TILE_MAX_K] = {0};
     tile_recs arrive[TILE_MAX_K] = {{0}}, edge[TILE_MAX_K][2] = {{{0}}}, halo = {0};
     unsigned moved = 0; /* boids that changed tile, over the steps */
-    uint64_t cut[TILE_MAX_K + 1];
+    boids_tile_key cut[TILE_MAX_K + 1];
     uint64_t *want[TILE_MAX_K] = {0}; /* the last step's pairs of each tile (tile_check_pairs) */
     grid_geomd want_g = {0};          /* its grid */
     int stepped = 0;                  /* a step was made since tile_start */
@@ -431,7 +501,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
             tile_resident_cut(c, &g, count, 0, own, m, 1, cut);
             for (size_t q = 0; q < n; q++) {
                 const unsigned char *r = all + q * rs;
-                const int j = boids_tile_of_cell(cut, k, tile_rec_cell(&g, r));
+                const int j = boids_tile_of_key(cut, k, tile_rec_cell(&g, r), tile_rec_id(r));
                 tile_rec_push(&arrive[j].r, &arrive[j].n, &arrive[j].cap, r, rs);
             }
             free(all);
@@ -477,7 +547,7 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
             for (size_t i = 0; i < mv.nleave; i++) {
                 const unsigned char *r = mv.leave + i * rs;
                 const size_t cell = tile_rec_cell(&g, r);
-                const int d = boids_tile_of_cell(cut, k, cell);
+                const int d = boids_tile_of_key(cut, k, cell, tile_rec_id(r));
                 CHECK(d != j && mv.leave_row[i] == cell / plane,
                       "%s: a boid of cell %zu leaves tile %d for tile %d, said of row %u", c->name,
                       cell, j, d, mv.leave_row[i]);
@@ -592,8 +662,11 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
     CHECK(same, "%s: %d resident tiles give %016" PRIx64 ", the whole flock %016" PRIx64, c->name,
           k, ht, hw);
     printf("%-34s n=%-5zu K=%d resident%s %u steps: %s (%016" PRIx64 "), %u boids moved tile\n",
-           c->name, n, k, c->cells ? " within rows" : "", c->steps,
-           same ? "same bytes" : "DIFFERENT", ht, moved);
+           c->name, n, k,
+           c->cells == 2 ? " within cells"
+           : c->cells    ? " within rows"
+                         : "",
+           c->steps, same ? "same bytes" : "DIFFERENT", ht, moved);
     boids_backend_destroy(whole);
     for (int j = 0; j < k; j++) {
         boids_backend_destroy(tb[j]);

@@ -214,7 +214,7 @@ static void test_refusals(void) {
     refusal_setup(&p, &f, &ref, &cpu);
     uint32_t gid[300];
     for (uint32_t i = 0; i < 300; i++) gid[i] = i;
-    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid, 0, 0};
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, gid, 0, 0, 0, 0};
     grid_geomd g;
     CHECK(boids_backend_tile_geom(ref, &p, &t, &g, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "cpu-ref backend cannot step a tile; use cpu or gpu"),
@@ -255,20 +255,20 @@ static void test_refusals(void) {
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "stale"),
           "a second step: %s", err.msg);
     /* A window of rows 0 .. 2 under wrap steering row 0: its halo row below is missing. */
-    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 0, 2, 0, t.box, gid, 0, 0},
-                                     &err),
+    CHECK(!boids_backend_upload_tile(
+              cpu, &f, &(boids_tile){300, 0, 3, 0, 2, 0, t.box, gid, 0, 0, 0, 0}, &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo row"),
           "missing halo: %s", err.msg);
     /* A window of 3 rows holding boids of every row: the first outside is named. */
-    CHECK(!boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, 0, 0},
-                                     &err),
+    CHECK(!boids_backend_upload_tile(
+              cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, 0, 0, 0, 0}, &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "outside") &&
               strstr(err.msg, "global row"),
           "a boid outside the window: %s", err.msg);
     CHECK(!boids_backend_upload_tile(
-              cpu, &f, &(boids_tile){300, 0, g.n[1] + 1, 1, 2, 0, t.box, gid, 0, 0}, &err),
+              cpu, &f, &(boids_tile){300, 0, g.n[1] + 1, 1, 2, 0, t.box, gid, 0, 0, 0, 0}, &err),
           "upload: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "window"),
           "a window wider than the grid: %s", err.msg);
@@ -277,14 +277,16 @@ static void test_refusals(void) {
     const uint32_t P = g.n[0], skips[][2] = {{P, 0}, {0, P}, {P / 2, P - P / 2}};
     for (int i = 0; i < 3; i++) {
         CHECK(!boids_backend_upload_tile(
-                  cpu, &f, &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, skips[i][0], skips[i][1]},
+                  cpu, &f,
+                  &(boids_tile){300, 0, 3, 1, 2, 0, t.box, gid, skips[i][0], skips[i][1], 0, 0},
                   &err),
               "upload: %s", err.msg);
         CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT &&
                   strstr(err.msg, "cells of its first row") && strstr(err.msg, "one cell at least"),
               "skips %u and %u of rows of %u cells: %s", skips[i][0], skips[i][1], P, err.msg);
     }
-    CHECK(boids_backend_upload_tile(cpu, &f, &(boids_tile){300, 0, 3, 1, 1, 0, t.box, gid, 1, 0},
+    CHECK(boids_backend_upload_tile(cpu, &f,
+                                    &(boids_tile){300, 0, 3, 1, 1, 0, t.box, gid, 1, 0, 0, 0},
                                     &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "steers no row"),
           "a skip without steered rows: %s", err.msg);
@@ -339,7 +341,8 @@ static void test_resident_refusals(void) {
               strstr(err.msg, "upload_tile"),
           "cpu-ref: %s", err.msg);
     boids_tile_moves mv;
-    CHECK(boids_backend_tile_split(cpu, 0, 1, &mv, &err) == BOIDS_ERR_INPUT &&
+    CHECK(boids_backend_tile_split(cpu, (boids_tile_key){0, 0}, (boids_tile_key){1, 0}, &mv,
+                                   &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "tile_start"),
           "a split before the start: %s", err.msg);
     const uint32_t beyond = 300, seven = 7;
@@ -358,7 +361,8 @@ static void test_resident_refusals(void) {
     const float y7 = (float)f.y[7];
     memcpy(rec + 7 * BOIDS_TILE_REC(2) + 8, &y7, 4);
     CHECK(!boids_backend_tile_start(cpu, rec, 300, 300, 0, &err), "start: %s", err.msg);
-    CHECK(boids_backend_tile_split(cpu, 0, 1, &mv, &err) == BOIDS_ERR_INPUT &&
+    CHECK(boids_backend_tile_split(cpu, (boids_tile_key){0, 0}, (boids_tile_key){1, 0}, &mv,
+                                   &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "tile_count"),
           "a split before the count: %s", err.msg);
     CHECK(boids_backend_step(cpu, &p, 1, &err) == BOIDS_ERR_INPUT && strstr(err.msg, "halo"),
@@ -370,7 +374,7 @@ static void test_resident_refusals(void) {
               strstr(err.msg, "tile_count"),
           "cells counted before the rows: %s", err.msg);
     {
-        boids_tile w = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0};
+        boids_tile w = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0, 0, 0};
         grid_geomd gw;
         CHECK(!boids_backend_tile_geom(cpu, &p, &w, &gw, &err), "geom: %s", err.msg);
         uint64_t *per_row = calloc(gw.n[1], sizeof *per_row);
@@ -390,13 +394,55 @@ static void test_resident_refusals(void) {
         CHECK(boids_backend_tile_row_cells(cpu, rows, 2, all, &err) == BOIDS_ERR_INPUT &&
                   strstr(err.msg, "twice"),
               "a row named twice: %s", err.msg);
+        /* The ids of cells (the cut within cells): those of every cell are the 300 owned
+         * boids, each cell's ascending; cells out of order, beyond the grid or too little room
+         * are refused. */
+        uint64_t *every = malloc(gw.ncells * sizeof *every);
+        uint32_t ids[300];
+        size_t m = 0;
+        for (size_t q = 0; q < gw.ncells; q++) every[q] = q;
+        CHECK(every &&
+                  !boids_backend_tile_cell_ids(cpu, every, (uint32_t)gw.ncells, ids, 300, &m, &err),
+              "ids: %s", err.msg);
+        uint64_t seen[5] = {0};
+        size_t at = 0;
+        int ascending = 1;
+        for (size_t q = 0; q < gw.ncells; q++) { /* all: the rows as listed, the last first */
+            const uint32_t here = all[(gw.n[1] - 1 - q / gw.n[0]) * gw.n[0] + q % gw.n[0]];
+            for (uint32_t i = 1; i < here; i++) ascending &= ids[at + i - 1] < ids[at + i];
+            at += here;
+        }
+        for (size_t i = 0; i < m; i++) seen[ids[i] / 64] |= 1ull << (ids[i] % 64);
+        int each = 1;
+        for (uint32_t i = 0; i < 300; i++) each &= (int)(seen[i / 64] >> (i % 64)) & 1;
+        CHECK(m == 300 && at == 300 && ascending && each,
+              "the ids of every cell: %zu of the 300 owned boids, each once %d, each cell's "
+              "ascending %d",
+              m, each, ascending);
+        const uint64_t backwards[2] = {1, 0}, past[1] = {gw.ncells};
+        CHECK(boids_backend_tile_cell_ids(cpu, backwards, 2, ids, 300, &m, &err) ==
+                      BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "not above"),
+              "cells out of order: %s", err.msg);
+        CHECK(boids_backend_tile_cell_ids(cpu, past, 1, ids, 300, &m, &err) == BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "beyond"),
+              "a cell beyond the grid: %s", err.msg);
+        CHECK(boids_backend_tile_cell_ids(cpu, every, (uint32_t)gw.ncells, ids, 299, &m, &err) ==
+                      BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "room for 299"),
+              "ids without room for them: %s", err.msg);
+        CHECK(boids_backend_tile_split(cpu, (boids_tile_key){3, 9}, (boids_tile_key){3, 9}, &mv,
+                                       &err) == BOIDS_ERR_INPUT &&
+                  strstr(err.msg, "need lo below hi"),
+              "an empty range of keys: %s", err.msg);
+        free(every);
         free(per_row), free(all), free(list);
     }
     boids_flock out = f;
     CHECK(boids_backend_download(cpu, &out, &err) == BOIDS_ERR_INPUT &&
               strstr(err.msg, "tile_owned"),
           "download of a resident tile: %s", err.msg);
-    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0};
+    boids_tile t = {300, 0, 1, 0, 1, 0, {{0}, {0}, 0}, NULL, 0, 0, 0, 0};
     grid_geomd g;
     CHECK(!boids_backend_tile_geom(cpu, &p, &t, &g, &err), "geom: %s", err.msg);
     t.rows = t.steer_hi = g.n[1];
@@ -417,7 +463,7 @@ static void test_resident_refusals(void) {
     boids_backend_destroy(ref);
     boids_flock_free(&f);
     printf("resident refusals: the order of the calls, ids, values, rows not steered, cells of "
-           "rows\n");
+           "rows, ids of cells\n");
 }
 
 /* ---- the tiles' steps ------------------------------------------------------------------- */
@@ -446,7 +492,7 @@ typedef struct run {
     int k, uneven, threads, scalar;
     size_t n;
     double height; /* 0: the default's */
-    int cells;     /* the resident tiles cut within rows */
+    int cells;     /* the resident tiles cut within rows: 1 at cells, 2 at boids (tile_case) */
 } run;
 
 static void run_case(const run *r) {
@@ -522,6 +568,17 @@ int main(void) {
         {"3d wrap reynolds table cells", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0, 1},
         {"3d walls vicsek cells", 3, L, 1, 0, 0, 4, 0, 1, 0, 2000, 0, 1},
         {"3d open topological cells", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0, 1},
+        /* tiles that end within cells, at a boid (keys) */
+        {"2d wrap reynolds table boids", 2, W, 0, 0, 1, 3, 0, 1, 0, 1500, 0, 2},
+        {"2d walls vicsek boids", 2, L, 1, 0, 0, 4, 0, 1, 0, 1500, 0, 2},
+        {"2d open reynolds table boids", 2, O, 0, 0, 1, 3, 0, 1, 0, 1500, 0, 2},
+        {"2d wrap topological boids", 2, W, 0, 1, 1, 3, 0, 1, 0, 1500, 0, 2},
+        {"2d wrap reynolds threads boids", 2, W, 0, 0, 1, 5, 0, 2, 0, 4500, 0, 2},
+        {"2d wrap reynolds scalar boids", 2, W, 0, 0, 1, 3, 0, 1, 1, 1500, 0, 2},
+        {"2d wrap 4 rows many tiles boids", 2, W, 0, 0, 0, 16, 0, 1, 0, 1500, 220, 2},
+        {"3d wrap reynolds table boids", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0, 2},
+        {"3d walls vicsek boids", 3, L, 1, 0, 0, 4, 0, 1, 0, 2000, 0, 2},
+        {"3d open topological boids", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0, 2},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
     return CHECK_DONE("tile_test");

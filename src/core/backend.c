@@ -134,10 +134,20 @@ static boids_status check_tiles(const boids_backend *b, const char *what, boids_
     return BOIDS_OK;
 }
 
+/* Refused: keys within a cell on a backend whose tiles are whole cells. */
+static boids_status within_cells_refused(const boids_backend *b, const char *what,
+                                         boids_error *err) {
+    return boids_error_set(err, BOIDS_ERR_INPUT,
+                           "%s: the %s backend's tiles are whole cells: it takes no ids to cut "
+                           "a cell",
+                           what, b->ops->name);
+}
+
 /* The fields of t that every backend reads: the whole flock's size, the box (p given: on the
- * open boundary it is needed), with the window (p NULL) its rows and the steered rows. */
-static boids_status check_tile(const boids_tile *t, const boids_params *p, const char *what,
-                               boids_error *err) {
+ * open boundary it is needed), with the window (p NULL) its rows, the steered rows and the ids
+ * that cut their end cells (only on a backend with tile_cell_ids). */
+static boids_status check_tile(const boids_backend *b, const boids_tile *t, const boids_params *p,
+                               const char *what, boids_error *err) {
     if (!t) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the tile is NULL", what);
     if (t->n_global == 0 || t->n_global >= UINT32_MAX)
         return boids_error_set(err, BOIDS_ERR_INPUT,
@@ -153,6 +163,13 @@ static boids_status check_tile(const boids_tile *t, const boids_params *p, const
                                "%s: the window steers no row but skips cells of one (skip_lo %u, "
                                "skip_hi %u)",
                                what, t->skip_lo, t->skip_hi);
+    if (!p && (t->id_lo || t->id_hi) && t->steer_lo == t->steer_hi)
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the window steers no row but cuts a cell by ids (id_lo %u, "
+                               "id_hi %u)",
+                               what, t->id_lo, t->id_hi);
+    if (!p && (t->id_lo || t->id_hi) && !b->ops->tile_cell_ids)
+        return within_cells_refused(b, what, err);
     if (p && p->boundary == BOIDS_BOUNDARY_OPEN && !t->has_box)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "%s: the open boundary needs the whole flock's box (has_box)", what);
@@ -167,7 +184,7 @@ static boids_status check_tile(const boids_tile *t, const boids_params *p, const
 boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params *p,
                                      const boids_tile *t, grid_geomd *g, boids_error *err) {
     const char *what = "tile_geom";
-    if (check_tiles(b, what, err) || check_run(b, p, what, err) || check_tile(t, p, what, err))
+    if (check_tiles(b, what, err) || check_run(b, p, what, err) || check_tile(b, t, p, what, err))
         return BOIDS_ERR_INPUT;
     if (!g) return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the geometry is NULL", what);
     const char *why = boids_tile_refusal(p);
@@ -178,7 +195,8 @@ boids_status boids_backend_tile_geom(const boids_backend *b, const boids_params 
 boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, const boids_tile *t,
                                        boids_error *err) {
     const char *what = "upload_tile";
-    if (check_tiles(b, what, err) || check_state(in, what, err) || check_tile(t, NULL, what, err))
+    if (check_tiles(b, what, err) || check_state(in, what, err) ||
+        check_tile(b, t, NULL, what, err))
         return BOIDS_ERR_INPUT;
     if (boids_flock_dim(in) != backend_dim(b))
         return boids_error_set(err, BOIDS_ERR_INPUT, "%s: a %d-D flock onto a %d-D %s backend",
@@ -286,13 +304,17 @@ boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uin
     return st;
 }
 
-boids_status boids_backend_tile_split(boids_backend *b, uint64_t lo, uint64_t hi,
+boids_status boids_backend_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
                                       boids_tile_moves *out, boids_error *err) {
     const char *what = "tile_split";
     if (check_resident(b, what, TILE_COUNTED, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
-    if (!out || lo >= hi)
-        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the cells [%llu, %llu) (need lo < hi)",
-                               what, (unsigned long long)lo, (unsigned long long)hi);
+    if (!out || lo.cell > hi.cell || (lo.cell == hi.cell && (hi.id == 0 || lo.id >= hi.id)))
+        return boids_error_set(err, BOIDS_ERR_INPUT,
+                               "%s: the keys [(cell %llu, id %u), (cell %llu, id %u)) (need lo "
+                               "below hi)",
+                               what, (unsigned long long)lo.cell, lo.id,
+                               (unsigned long long)hi.cell, hi.id);
+    if ((lo.id || hi.id) && !b->ops->tile_cell_ids) return within_cells_refused(b, what, err);
     return b->ops->tile_split(b, lo, hi, out, err);
 }
 
@@ -310,12 +332,27 @@ boids_status boids_backend_tile_add(boids_backend *b, const unsigned char *rec, 
 boids_status boids_backend_tile_halo(boids_backend *b, const boids_tile *t,
                                      const unsigned char *rec, size_t m, boids_error *err) {
     const char *what = "tile_halo";
-    if (check_resident(b, what, TILE_RESIDENT, TILE_READY, err) || check_tile(t, NULL, what, err) ||
+    if (check_resident(b, what, TILE_RESIDENT, TILE_READY, err) ||
+        check_tile(b, t, NULL, what, err) ||
         check_records(rec, m, backend_dim(b), t->n_global, what, err))
         return BOIDS_ERR_INPUT;
     boids_status st = b->ops->tile_halo(b, t, rec, m, err);
     if (!st) b->tile = TILE_READY;
     return st;
+}
+
+int boids_backend_tile_within_cells(const boids_backend *b) {
+    return boids_backend_tile_within_rows(b) && b->ops->tile_cell_ids;
+}
+
+boids_status boids_backend_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc,
+                                         uint32_t *ids, size_t cap, size_t *m, boids_error *err) {
+    const char *what = "tile_cell_ids";
+    if (check_resident(b, what, TILE_COUNTED, TILE_COUNTED, err)) return BOIDS_ERR_INPUT;
+    if (!b->ops->tile_cell_ids) return within_cells_refused(b, what, err);
+    if ((nc && !cells) || (cap && !ids) || !m)
+        return boids_error_set(err, BOIDS_ERR_INPUT, "%s: the cells, ids or count are NULL", what);
+    return b->ops->tile_cell_ids(b, cells, nc, ids, cap, m, err);
 }
 
 int boids_backend_tile_within_rows(const boids_backend *b) {

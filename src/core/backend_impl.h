@@ -51,8 +51,8 @@ typedef struct boids_backend_ops {
     void (*tile_box)(boids_backend *b, grid_boxd *box);
     boids_status (*tile_count)(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                uint64_t *pairs, boids_error *err);
-    boids_status (*tile_split)(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
-                               boids_error *err);
+    boids_status (*tile_split)(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
+                               boids_tile_moves *out, boids_error *err);
     boids_status (*tile_add)(boids_backend *b, const unsigned char *rec, size_t m,
                              boids_error *err);
     boids_status (*tile_halo)(boids_backend *b, const boids_tile *t, const unsigned char *rec,
@@ -64,6 +64,11 @@ typedef struct boids_backend_ops {
      * boids_backend_tile_row_cells. */
     boids_status (*tile_row_cells)(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                    uint32_t *count, boids_error *err);
+    /* Optional besides those (NULL: the backend's tiles are whole cells): tiles that begin or
+     * end within a cell (boids_tile's ids, tile_split's keys with ids) and tile.h's
+     * boids_backend_tile_cell_ids. */
+    boids_status (*tile_cell_ids)(boids_backend *b, const uint64_t *cells, uint32_t nc,
+                                  uint32_t *ids, size_t cap, size_t *m, boids_error *err);
 } boids_backend_ops;
 
 /* The tile mode of a backend (struct boids_backend's `tile`), kept by backend.c. */

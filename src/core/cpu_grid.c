@@ -301,9 +301,9 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
     range r[MAX_RANGES];
     uint32_t kc[D];
     for (int a = 0; a < D; a++) kc[a] = k[a];
-    const uint32_t width = group_width(x), end = st[len];
+    const uint32_t width = group_width(x), end = st[len] < x->slot_hi ? st[len] : x->slot_hi;
     uint32_t q = 0; /* the cell of slot i */
-    for (uint32_t i = st[0]; i < end;) {
+    for (uint32_t i = st[0] > x->slot_lo ? st[0] : x->slot_lo; i < end;) {
         while (st[q + 1] <= i) q++;
         uint32_t e = end - i < width ? end : i + width, qb = q; /* qb: the cell of slot e - 1 */
         while (st[qb + 1] < e) qb++;
@@ -319,17 +319,32 @@ static void steer_strip(const steer_ctx *x, const geom *g, const uint32_t *start
     }
 }
 
-/* The cells [*c0, *c1) whose boids a step moves: all of them, or in tile mode those of the
- * steered rows [steer_lo, steer_hi) less the cells skipped at their ends (a row along the
- * last axis is ncells / n[D-1] cells; grid_window_geom checked the skips). The boids of the
- * other cells keep their state: copied from the snapshot into cur, slot for slot. */
-static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1) {
+/* The cells [*c0, *c1) whose boids a step moves, and their slots [*s0, *s1): all of them, or
+ * in tile mode those of the steered rows [steer_lo, steer_hi) less the cells skipped at their
+ * ends (a row along the last axis is ncells / n[D-1] cells; grid_window_geom checked the
+ * skips) and the boids of the end cells outside the ids (id_lo, id_hi: each cell holds its
+ * boids in global id order). */
+static void steered_slots(const cpu_grid *c, const geom *g, size_t *c0, size_t *c1, uint32_t *s0,
+                          uint32_t *s1) {
     *c0 = 0, *c1 = g->ncells;
+    if (c->tiled) boids_tile_steered_cells(&c->tile, g->ncells / g->n[D - 1], "cpu", c0, c1, NULL);
+    const uint32_t *const start = c->cells.start;
+    *s0 = start[*c0], *s1 = start[*c1];
+    if (!c->tiled || *c0 == *c1) return;
+    if (c->tile.id_lo)
+        *s0 = boids_tile_slot_from(c->snap.id, c->gid, *s0, start[*c0 + 1], c->tile.id_lo);
+    if (c->tile.id_hi)
+        *s1 = boids_tile_slot_from(c->snap.id, c->gid, start[*c1 - 1], *s1, c->tile.id_hi);
+    if (*s1 < *s0) *s1 = *s0; /* one cell cut at both ends */
+}
+
+/* steered_slots; the other slots' boids keep their state: copied from snap into cur. */
+static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1, uint32_t *s0,
+                          uint32_t *s1) {
+    steered_slots(c, g, c0, c1, s0, s1);
     if (!c->tiled) return;
-    boids_tile_steered_cells(&c->tile, g->ncells / g->n[D - 1], "cpu", c0, c1, NULL);
     const state snap = c->snap, out = c->cur;
-    const size_t b = c->cells.start[*c0], e = c->cells.start[*c1], n = c->h.base.n;
-    c->res.keep_b = b, c->res.keep_e = e;
+    const size_t b = c->res.keep_b = *s0, e = c->res.keep_e = *s1, n = c->h.base.n;
     for (int a = 0; a < D && !c->res.on; a++) { /* a resident tile drops its halo */
         memcpy(out.p[a], snap.p[a], b * sizeof(float));
         memcpy(out.v[a], snap.v[a], b * sizeof(float));
@@ -367,22 +382,24 @@ static void steer_strips(cpu_grid *c, const geom *g, const grid_win *win, const 
     const int next = !topo && next_cells(c, g, p, k, simd);
     if (next && c->tiled) resident_next(c, g, win, &co); /* the cells in the whole grid */
     if ((c->cells_ready = next && !c->tiled)) c->cells_geom = *g;
-    const steer_ctx x = {c->snap,
-                         c->cur,
-                         c->u,
-                         k,
-                         p,
-                         c->t,
-                         simd,
-                         win,
-                         c->tiled ? c->gid : NULL,
-                         next ? &co : NULL,
-                         p->species > 1 ? ks : NULL,
-                         c->cells.start,
-                         topo ? c->cand : NULL};
+    steer_ctx x = {c->snap,
+                   c->cur,
+                   c->u,
+                   k,
+                   p,
+                   c->t,
+                   simd,
+                   win,
+                   c->tiled ? c->gid : NULL,
+                   next ? &co : NULL,
+                   p->species > 1 ? ks : NULL,
+                   c->cells.start,
+                   topo ? c->cand : NULL,
+                   0,
+                   0};
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     size_t c0, c1;
-    steered_cells(c, g, &c0, &c1);
+    steered_cells(c, g, &c0, &c1, &x.slot_lo, &x.slot_hi);
     const uint32_t strip = STRIP(group_width(&x));
     const size_t per_row = (g->n[0] + strip - 1) / strip;
     /* The strips that hold the cells [c0, c1): those at the ends are cut to them below. */
@@ -420,11 +437,11 @@ static void steer_strips(cpu_grid *c, const geom *g, const grid_win *win, const 
  * mode the steered rows. */
 static void steer_topo(cpu_grid *c, const geom *g, const grid_win *win, const grid_k *k,
                        const boids_params *p) {
-    const steer_ctx x = {
-        c->snap, c->cur, c->u,           k,   p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL,
-        NULL,    NULL,   c->cells.start, NULL};
+    steer_ctx x = {
+        c->snap, c->cur, c->u,           k,    p, c->t, use_simd(c), win, c->tiled ? c->gid : NULL,
+        NULL,    NULL,   c->cells.start, NULL, 0, 0};
     size_t c0, c1;
-    steered_cells(c, g, &c0, &c1);
+    steered_cells(c, g, &c0, &c1, &x.slot_lo, &x.slot_hi);
     RULES_FN(grid_steer_topo)(&x, g, c0, c1, c->cand, c->run_threads);
 }
 

@@ -349,6 +349,8 @@ typedef struct steer_ctx {
     const uint32_t *start; /* the snapshot's cell starts */
     cand *cand; /* topological neighbours with the SIMD kernels: per thread, k entries for one
                  * boid and k for each of MAX_LANES lanes (topo_group); else NULL */
+    uint32_t slot_lo, slot_hi; /* the snapshot slots the step moves, of its steered cells: all
+                                * of them but where a tile begins or ends within a cell */
 } steer_ctx;
 
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new

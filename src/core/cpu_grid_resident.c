@@ -9,9 +9,9 @@
  * step changes only what moved:
  *   - tile_count: the cell of every owned boid in the whole flock's grid, in cells.cell_of,
  *     counted by rows; the split reads the cells there and the step's tile cells too;
- *   - tile_split: a boid whose cell left the tile's cells (whole rows, or a tile that ends
- *     within a row) is given back and its slot takes the last owned boid (the order within the
- *     state is free: the grid build sorts it);
+ *   - tile_split: a boid whose key left the tile's keys (whole rows, or a tile that ends
+ *     within a row or a cell) is given back and its slot takes the last owned boid (the order
+ * within the state is free: the grid build sorts it);
  *   - tile_add, tile_halo: the arrivals join the owned boids, the halo's records follow them;
  *   - the step (cpu_grid.c, tile mode with the window of tile_halo): steers the steered
  *     cells, which hold exactly the owned boids, contiguous in the snapshot; they are moved to
@@ -144,7 +144,7 @@ static void block_axis(uint32_t *dst, const uint32_t *src, size_t plane, size_t 
 
 /* After a resident step's grid build: for the next tile_count's cost model (tile.h), the
  * candidates of each steered row, the sum over its steered cells (all of the row's but at a
- * tile's ends within a row) of the boids a cell holds times the
+ * tile's ends within a row or cell) of the steered boids a cell holds times the
  * boids of its 3^D block, from the snapshot's cell starts (the boids before this step's
  * move; the halo rows' are there), by global row, in the whole flock's grid. The block's
  * sums are taken one axis at a time over a row's plane of cells. An estimate: without room
@@ -167,6 +167,9 @@ static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
         r->blk_cap = 2 * plane;
     }
     const uint32_t *const start = c->cells.start;
+    size_t wc0, wc1;
+    uint32_t s0, s1; /* the steered slots: at a tile's ends within a cell, part of it */
+    steered_slots(c, g, &wc0, &wc1, &s0, &s1);
     uint32_t *a = r->blk, *b = r->blk + plane;
     for (uint32_t i = 0; i < rows; i++) {
         const uint32_t y = c->tile.steer_lo + i; /* the window's row */
@@ -188,10 +191,13 @@ static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
             a = b, b = t;
             stride *= g->n[x];
         }
-        uint64_t sum = 0; /* over the row's steered cells (the tile's, at its ends) */
+        uint64_t sum = 0; /* over the row's steered boids (the tile's, at its ends) */
         const size_t q0 = i == 0 ? c->tile.skip_lo : 0;
         const size_t q1 = i + 1 == rows ? plane - c->tile.skip_hi : plane;
-        for (size_t q = q0; q < q1; q++) sum += (uint64_t)(at[q + 1] - at[q]) * a[q];
+        for (size_t q = q0; q < q1; q++) {
+            const uint32_t lo = at[q] > s0 ? at[q] : s0, hi = at[q + 1] < s1 ? at[q + 1] : s1;
+            sum += (uint64_t)(hi > lo ? hi - lo : 0) * a[q];
+        }
         r->sq[i] = sum;
     }
     r->sq_n = rows;
@@ -264,20 +270,23 @@ static boids_status tile_count(boids_backend *b, const grid_geomd *g, uint64_t *
     return BOIDS_OK;
 }
 
-static boids_status tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
-                               boids_error *err) {
+static boids_status tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
+                               boids_tile_moves *out, boids_error *err) {
     cpu_grid *c = (cpu_grid *)b;
     uint32_t *const cell = c->cells.cell_of; /* tile_count's: the whole grid's cells */
     const state s = c->cur;
     const uint32_t P = c->res.plane, nrows = c->res.nrows;
-    if (hi > (uint64_t)nrows * P)
+    const uint64_t end = boids_tile_key_end(hi);
+    if (end > (uint64_t)nrows * P)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "cpu: tile_split: the cells [%llu, %llu) go beyond the grid's %llu",
-                               (unsigned long long)lo, (unsigned long long)hi,
+                               (unsigned long long)lo.cell, (unsigned long long)end,
                                (unsigned long long)nrows * P);
-    /* The tile's cells [in0, in1) (at most 2^30 in all); its rows [rlo, rhi); the edges (tile.h):
-     * the cells before e0 and from e1. */
-    const uint32_t in0 = (uint32_t)lo, in1 = (uint32_t)hi;
+    /* The tile's cells [in0, in1) (at most 2^30 in all), of which the first from id lo.id on
+     * and the last below hi.id (0: all); its rows [rlo, rhi); the edges (tile.h): the cells
+     * before e0 and from e1. */
+    const uint32_t in0 = (uint32_t)lo.cell, in1 = (uint32_t)end, last = in1 - 1;
+    const uint32_t id0 = lo.id, id1 = hi.id ? hi.id : UINT32_MAX;
     uint32_t rlo, rhi, er[2];
     boids_tile_edge_rows(lo, hi, P, &rlo, &rhi, er);
     const uint32_t e0 = er[0] * P, l1 = er[1], e1 = l1 * P;
@@ -287,7 +296,8 @@ static boids_status tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids
     /* Rows counted whole: an end within a row may leave some of them; at most these. */
     for (uint32_t r = rlo; r < er[0]; r++) ne[0] += rc[r];
     for (uint32_t r = l1; r < rhi; r++) ne[1] += rc[r];
-    const size_t most_leave = n - stay + (in0 % P ? rc[rlo] : 0) + (in1 % P ? rc[rhi - 1] : 0);
+    const size_t most_leave =
+        n - stay + (in0 % P || id0 ? rc[rlo] : 0) + (in1 % P || hi.id ? rc[rhi - 1] : 0);
     boids_status st = resident_out(c, most_leave + ne[0] + ne[1], 1, err);
     if (st) return st;
     unsigned char *const leave = c->res.out, *const o0 = leave + most_leave * REC,
@@ -310,7 +320,7 @@ static boids_status tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids
         }
         if (i == n) break;
         const uint32_t x = cell[i];
-        if (x >= in0 && x < in1) {
+        if (x >= in0 && x < in1 && (x != in0 || s.id[i] >= id0) && (x != last || s.id[i] < id1)) {
             if (x < e0) rec_write(o0 + k0++ * REC, &s, i);
             if (x >= e1) rec_write(o1 + k1++ * REC, &s, i);
             kept[0] += x < first_end;
@@ -338,6 +348,14 @@ static boids_status tile_row_cells(boids_backend *b, const uint32_t *rows, uint3
     cpu_grid *c = (cpu_grid *)b; /* tile_count's cells of the owned boids */
     return boids_tile_count_row_cells(c->cells.cell_of, c->res.nown, c->res.plane, c->res.nrows,
                                       rows, nr, count, "cpu", err);
+}
+
+static boids_status tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc,
+                                  uint32_t *ids, size_t cap, size_t *m, boids_error *err) {
+    cpu_grid *c = (cpu_grid *)b; /* tile_count's cells of the owned boids, their global ids */
+    return boids_tile_list_cell_ids(c->cells.cell_of, c->cur.id, c->res.nown,
+                                    (uint64_t)c->res.nrows * c->res.plane, cells, nc, ids, cap, m,
+                                    "cpu", err);
 }
 
 /* Appends m records after the first b->n slots. */
@@ -449,4 +467,5 @@ static const boids_backend_ops ops = {.name = "cpu",
                                       .tile_add = tile_add,
                                       .tile_halo = tile_halo,
                                       .tile_owned = tile_owned,
-                                      .tile_row_cells = tile_row_cells};
+                                      .tile_row_cells = tile_row_cells,
+                                      .tile_cell_ids = tile_cell_ids};

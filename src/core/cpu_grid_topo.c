@@ -224,9 +224,9 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
 
 /* Topological neighbours, either model, without the SIMD kernels or with species: each boid
  * selects, then sums over the selection in its (dist2, id) order, which does not depend on
- * the threads: the boids of cells [c0, nc), the others untouched. With species each boid
- * selects by its species' constants and steers by species_topo (cpu_grid_species.c). In tile
- * mode the selection's ties go by the global ids (topo_q.gid). */
+ * the threads: the boids of cells [c0, nc) in slots [slot_lo, slot_hi), the others untouched. With
+ * species each boid selects by its species' constants and steers by species_topo
+ * (cpu_grid_species.c). In tile mode the selection's ties go by the global ids (topo_q.gid). */
 void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, size_t c0, size_t nc, cand *buf,
                                int threads) {
     const uint32_t *const gid = x->gid, *const start = x->start;
@@ -254,7 +254,9 @@ void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, size_t c0, siz
         for (size_t cell = c0; cell < nc; cell++) {
             uint32_t kc[D];
             cell_coords(g, cell, kc);
-            for (uint32_t i = start[cell]; i < start[cell + 1]; i++) {
+            const uint32_t b = start[cell] > x->slot_lo ? start[cell] : x->slot_lo;
+            const uint32_t e = start[cell + 1] < x->slot_hi ? start[cell + 1] : x->slot_hi;
+            for (uint32_t i = b; i < e; i++) {
                 q.i = i;
                 if (p->species > 1) {
                     const uint32_t id = gid ? gid[snap.id[i]] : snap.id[i];

@@ -169,17 +169,86 @@ void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wr
     window_rows(cut[j], cut[j + 1], k, nrows, wrap, t);
 }
 
-int boids_tile_of_cell(const uint64_t *cut, int k, uint64_t cell) {
-    return last_at_most(cut, 1, k, cell);
+int boids_tile_of_key(const boids_tile_key *cut, int k, uint64_t cell, uint32_t id) {
+    int lo = 0, hi = k - 1; /* the last cut[j] at or below the key (cut[0] is the least) */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (cut[mid].cell < cell || (cut[mid].cell == cell && cut[mid].id <= id))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
-void boids_tile_window_cells(const uint64_t *cut, int k, int j, uint32_t nrows, uint64_t plane,
-                             int wrap, boids_tile *t) {
+void boids_tile_window_cells(const boids_tile_key *cut, int k, int j, uint32_t nrows,
+                             uint64_t plane, int wrap, boids_tile *t) {
     uint32_t r0, r1, e[2];
     boids_tile_edge_rows(cut[j], cut[j + 1], plane, &r0, &r1, e);
     window_rows(r0, r1, k, nrows, wrap, t);
-    t->skip_lo = (uint32_t)(cut[j] % plane);
-    t->skip_hi = (uint32_t)((plane - cut[j + 1] % plane) % plane);
+    t->skip_lo = (uint32_t)(cut[j].cell % plane);
+    t->skip_hi = (uint32_t)((plane - boids_tile_key_end(cut[j + 1]) % plane) % plane);
+    t->id_lo = cut[j].id, t->id_hi = cut[j + 1].id;
+}
+
+uint32_t boids_tile_slot_from(const uint32_t *id, const uint32_t *gid, uint32_t b, uint32_t e,
+                              uint32_t x) {
+    while (b < e) {
+        const uint32_t mid = b + (e - b) / 2, at = gid ? gid[id[mid]] : id[mid];
+        if (at < x)
+            b = mid + 1;
+        else
+            e = mid;
+    }
+    return b;
+}
+
+static int cmp_id(const void *a, const void *b) {
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+boids_status boids_tile_list_cell_ids(const uint32_t *cell, const uint32_t *gid, size_t n,
+                                      uint64_t ncells, const uint64_t *cells, uint32_t nc,
+                                      uint32_t *ids, size_t cap, size_t *m, const char *who,
+                                      boids_error *err) {
+    for (uint32_t i = 0; i < nc; i++)
+        if (cells[i] >= ncells || (i > 0 && cells[i] <= cells[i - 1]))
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: tile_cell_ids: cell %llu is beyond the grid's %llu or not "
+                                   "above the one before it",
+                                   who, (unsigned long long)cells[i], (unsigned long long)ncells);
+    size_t *at = calloc((size_t)nc + 1, sizeof *at); /* each listed cell's first place in ids */
+    if (!at)
+        return boids_error_set(err, BOIDS_ERR_NOMEM, "%s: out of memory for %u cells", who, nc);
+    for (int pass = 0; pass < 2; pass++) { /* counted, then written */
+        for (size_t i = 0; i < n; i++) {
+            if (nc == 0) break;
+            const size_t q = (size_t)last_at_most(cells, 1, (int)nc, cell[i]);
+            if (cells[q] != cell[i]) continue;
+            if (pass == 0)
+                at[q + 1]++;
+            else
+                ids[at[q]++] = gid[i];
+        }
+        if (pass == 1) break;
+        for (uint32_t q = 0; q < nc; q++) at[q + 1] += at[q];
+        if (at[nc] > cap) {
+            const size_t held = at[nc];
+            free(at);
+            return boids_error_set(err, BOIDS_ERR_INPUT,
+                                   "%s: tile_cell_ids: the cells hold %zu owned boids, room for "
+                                   "%zu",
+                                   who, held, cap);
+        }
+        *m = at[nc]; /* at[q]: where cell q's ids begin, the next to write */
+    }
+    for (uint32_t q = 0; q < nc; q++) { /* at[q] is now the end of cell q's ids */
+        const size_t b = q ? at[q - 1] : 0;
+        qsort(ids + b, at[q] - b, sizeof *ids, cmp_id);
+    }
+    free(at);
+    return BOIDS_OK;
 }
 
 boids_status boids_tile_check_window(const boids_tile *t, uint32_t nrows, int wrap, const char *who,

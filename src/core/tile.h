@@ -57,7 +57,18 @@ typedef struct boids_tile {
                                 * cells of row steer_hi - 1 (in the grid's cell order, x
                                 * fastest) are not moved either; 0 and 0: whole rows. Each
                                 * below a row's cells, and one cell at least steered */
+    uint32_t id_lo, id_hi;     /* a tile of keys that begins or ends within a cell (resident tiles
+                                * of the cpu backend): of the first steered cell only the boids
+                                * with global ids from id_lo on move, of the last only those with
+                                * ids below id_hi; 0 and 0: whole cells (id_hi 0: all of the last) */
 } boids_tile;
+
+/* A place in the grid's cells in row order, finer than a cell: the boids of cell `cell` with
+ * global ids from `id` on (below: tiles of keys in row order). */
+typedef struct boids_tile_key {
+    uint64_t cell;
+    uint32_t id;
+} boids_tile_key;
 
 /* The geometry the backend's step uses for the whole flock of t->n_global boids (t->box on
  * the open boundary; t->rows and the rest are not read). The cpu backend's is the box grid
@@ -91,10 +102,10 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
  *   1. boids_backend_tile_box (open boundary): the owned boids' positions added to a box;
  *   2. boids_backend_tile_count: the row of every owned boid in the whole flock's grid g
  *      (boids_backend_tile_geom's), counted per row;
- *   3. boids_backend_tile_split: the owned boids outside the tile's cells [lo, hi) (of the
- *      grid g, in row order: whole rows or not) leave, given back as records with their rows,
- *      with copies of the tile's first and last rows (the halo of the tiles beside; two rows
- *      at an end within a row, whose tile beside reaches one row further);
+ *   3. boids_backend_tile_split: the owned boids outside the tile's keys [lo, hi) (cells of
+ *      the grid g in row order, and ids: whole rows or not) leave, given back as records with
+ *      their rows, with copies of the tile's first and last rows (the halo of the tiles
+ *      beside; two rows at an end within a row, whose tile beside reaches one row further);
  *   4. boids_backend_tile_add: the boids that arrived from other tiles join the owned ones;
  *   5. boids_backend_tile_halo: the window t (the tile's rows steered, t->gid unused) and the
  *      records of its halo rows, which replace the previous step's;
@@ -111,8 +122,8 @@ boids_status boids_backend_upload_tile(boids_backend *b, const boids_flock *in, 
 /* What boids_backend_tile_split gives back: the boids that left the tile (records, and the
  * row of each in the grid of the last tile_count) and copies of the owned boids of the
  * tile's first (edge[0]) and last (edge[1]) rows: one row at an end of whole rows, two where
- * the tile's end is within a row (the tile beside, which ends or begins within the same row,
- * reaches the row after it); the same boid in both where the two overlap. */
+ * the tile's end is within a row or a cell (the tile beside, which ends or begins within the
+ * same row, reaches the row after it); the same boid in both where the two overlap. */
 typedef struct boids_tile_moves {
     const unsigned char *leave;
     const uint32_t *leave_row;
@@ -142,9 +153,11 @@ boids_status boids_backend_tile_box(boids_backend *b, grid_boxd *box, boids_erro
 boids_status boids_backend_tile_count(boids_backend *b, const grid_geomd *g, uint64_t *count,
                                       uint64_t *pairs, boids_error *err);
 
-/* The owned boids of cells outside [lo, hi) leave (the cells of the last tile_count's grid
- * in row order; needs a tile_count since the last step or add), into *out. */
-boids_status boids_backend_tile_split(boids_backend *b, uint64_t lo, uint64_t hi,
+/* The owned boids whose keys (below: the cells of the last tile_count's grid in row order
+ * and the global ids) are outside [lo, hi) leave, into *out; needs a tile_count since the
+ * last step or add. Keys within a cell (an id not 0) only on a backend with
+ * boids_backend_tile_within_cells. */
+boids_status boids_backend_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
                                       boids_tile_moves *out, boids_error *err);
 
 /* m records that join the owned boids (m may be 0). */
@@ -173,6 +186,18 @@ boids_status boids_backend_tile_row_cells(boids_backend *b, const uint32_t *rows
 boids_status boids_tile_count_row_cells(const uint32_t *cell, size_t n, uint64_t plane,
                                         uint32_t nrows, const uint32_t *rows, uint32_t nr,
                                         uint32_t *count, const char *who, boids_error *err);
+
+/* Whether backend b steps resident tiles that begin or end within a cell (the cpu backend):
+ * boids_tile's ids, tile_split's keys with ids and the call below. */
+int boids_backend_tile_within_cells(const boids_backend *b);
+
+/* The global ids of the owned boids of the cells cells[0 .. nc) (of the last tile_count's
+ * grid, ascending, distinct): each cell's ascending, the cells in turn, into ids (room for
+ * cap), *m in all. For the cut within cells (src/mpi), where the ids of the boundary cells
+ * place it. Needs a tile_count since the last step or add; BOIDS_ERR_INPUT on a backend
+ * without it, for cells not ascending, beyond the grid, or more ids than cap. */
+boids_status boids_backend_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc,
+                                         uint32_t *ids, size_t cap, size_t *m, boids_error *err);
 
 /* Which owned boids boids_backend_tile_owned gives back: those whose global id keep(ctx, id)
  * says 1 to. */
@@ -253,32 +278,62 @@ int boids_tile_of_row(const uint32_t *cut, int k, uint32_t row);
  * row 0. Sets t->row_lo, rows, steer_lo and steer_hi; the other fields are the caller's. */
 void boids_tile_window(const uint32_t *cut, int k, int j, uint32_t nrows, int wrap, boids_tile *t);
 
-/* ---- tiles of cells in row order --------------------------------------------------------
- * A cut may also end tiles within a row: cut[0] = 0 < cut[1] < ... < cut[k] = the grid's
- * cells, tile j the cells [cut[j], cut[j+1]) in the grid's cell order (x fastest, rows along
- * the last axis; plane cells a row), so that a row's cells may belong to several tiles. A
- * cut of whole rows is the cut of rows times plane. */
+/* ---- tiles of keys in row order ---------------------------------------------------------
+ * A cut may also end tiles within a row, and on a backend that steps such tiles
+ * (boids_backend_tile_within_cells) within a cell. A key is a place in the grid's cells in
+ * row order (x fastest, rows along the last axis; plane cells a row) finer than a cell: the
+ * boids of cell `cell` with global ids from `id` on (id 0: from the cell's first). Every
+ * boid has the key of its cell and id; key a comes before key b when its cell does, or the
+ * same cell with a lower id. A cut of keys is cut[0] = {0, 0} < cut[1] < ... < cut[k] =
+ * {the grid's cells, 0}, tile j the boids whose keys are in [cut[j], cut[j+1]); with every
+ * id 0 it is a cut of whole cells, and a cut of whole rows is the cut of rows times plane.
+ * The bits stay those of one process for any cut of keys: each cell orders its boids by
+ * global id in both backends, so a cell's boids from an id on are the cell's last slots.
+ * (boids_tile_key is defined at the top, with boids_tile.) */
+/* The tile (0 .. k-1) of the boid of global id `id` in cell `cell` under a cut of keys
+ * (binary search). */
+int boids_tile_of_key(const boids_tile_key *cut, int k, uint64_t cell, uint32_t id);
 
-/* The tile (0 .. k-1) of a cell under a cut of cells (binary search). */
-int boids_tile_of_cell(const uint64_t *cut, int k, uint64_t cell);
-
-/* The window of tile j under a cut of cells: its rows with one halo row on either side, as
- * boids_tile_window makes it for the rows that hold its cells, steering those rows less the
- * cells before cut[j] and from cut[j + 1] (skip_lo, skip_hi). */
-void boids_tile_window_cells(const uint64_t *cut, int k, int j, uint32_t nrows, uint64_t plane,
-                             int wrap, boids_tile *t);
-
-/* The rows [*r0, *r1) that tile [lo, hi) of a cut of cells (plane cells a row) holds cells
- * of, and its edges (boids_backend_tile_split's): the rows [*r0, e[0]) and [e[1], *r1), each
- * one row, or two at an end within a row (the tile beside, ending or beginning in the same
- * row, reaches the row after it with its window), clipped to the tile's rows. */
-static inline void boids_tile_edge_rows(uint64_t lo, uint64_t hi, uint64_t plane, uint32_t *r0,
-                                        uint32_t *r1, uint32_t e[2]) {
-    *r0 = (uint32_t)(lo / plane), *r1 = (uint32_t)((hi - 1) / plane) + 1;
-    e[0] = *r0 + 1 + (lo % plane != 0);
-    if (e[0] > *r1) e[0] = *r1;
-    e[1] = *r1 - 1 - (hi % plane != 0 && *r1 - 1 > *r0);
+/* The cells [lo.cell, *end) that hold boids of the keys [lo, hi): *end is hi.cell, or one
+ * more where hi ends within a cell. */
+static inline uint64_t boids_tile_key_end(boids_tile_key hi) {
+    return hi.cell + (hi.id != 0);
 }
+
+/* The window of tile j under a cut of keys: its rows with one halo row on either side, as
+ * boids_tile_window makes it for the rows that hold its cells, steering those rows less the
+ * cells before cut[j].cell and from its end (skip_lo, skip_hi) and the ids of its first and
+ * last cells outside the keys (id_lo, id_hi). */
+void boids_tile_window_cells(const boids_tile_key *cut, int k, int j, uint32_t nrows,
+                             uint64_t plane, int wrap, boids_tile *t);
+
+/* The rows [*r0, *r1) that tile [lo, hi) of a cut of keys (plane cells a row) holds cells
+ * of, and its edges (boids_backend_tile_split's): the rows [*r0, e[0]) and [e[1], *r1), each
+ * one row, or two at an end within a row or a cell (the tile beside, ending or beginning in
+ * the same row, reaches the row after it with its window), clipped to the tile's rows. */
+static inline void boids_tile_edge_rows(boids_tile_key lo, boids_tile_key hi, uint64_t plane,
+                                        uint32_t *r0, uint32_t *r1, uint32_t e[2]) {
+    const uint64_t end = boids_tile_key_end(hi);
+    *r0 = (uint32_t)(lo.cell / plane), *r1 = (uint32_t)((end - 1) / plane) + 1;
+    e[0] = *r0 + 1 + (lo.cell % plane != 0 || lo.id != 0);
+    if (e[0] > *r1) e[0] = *r1;
+    e[1] = *r1 - 1 - ((hi.cell % plane != 0 || hi.id != 0) && *r1 - 1 > *r0);
+}
+
+/* The first of the slots [b, e) of a cell ordered by global id (id[i], or gid[id[i]] where gid
+ * is not NULL) whose global id is x or more: e when none. */
+uint32_t boids_tile_slot_from(const uint32_t *id, const uint32_t *gid, uint32_t b, uint32_t e,
+                              uint32_t x);
+
+/* What a backend's boids_backend_tile_cell_ids does with the whole grid's cells of its n
+ * owned boids (cell[i]) and their global ids (gid[i]): the ids of the boids of the cells
+ * cells[0 .. nc) (ascending, distinct), each cell's in turn, into ids (as many as the cells
+ * hold: the caller counted them with tile_row_cells), each cell's ascending, *m of them in
+ * all; BOIDS_ERR_INPUT naming who for cells not ascending or beyond the grid of ncells. */
+boids_status boids_tile_list_cell_ids(const uint32_t *cell, const uint32_t *gid, size_t n,
+                                      uint64_t ncells, const uint64_t *cells, uint32_t nc,
+                                      uint32_t *ids, size_t cap, size_t *m, const char *who,
+                                      boids_error *err);
 
 /* The row of the window t (of a grid of nrows rows) that global row r is: t->rows or more
  * when r is outside the window. */

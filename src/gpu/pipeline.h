@@ -244,8 +244,8 @@ boids_status gpu_tile_start(boids_backend *b, const unsigned char *rec, size_t m
 void gpu_tile_box(boids_backend *b, grid_boxd *box);
 boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *count,
                             uint64_t *pairs, boids_error *err);
-boids_status gpu_tile_split(boids_backend *b, uint64_t lo, uint64_t hi, boids_tile_moves *out,
-                            boids_error *err);
+boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
+                            boids_tile_moves *out, boids_error *err);
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);
 boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                 uint32_t *count, boids_error *err);

@@ -233,16 +233,17 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
     return gpu_check(g, "tile_count", err);
 }
 
-boids_status gpu_tile_split(boids_backend *b, uint64_t lo_cell, uint64_t hi_cell,
+boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
                             boids_tile_moves *out, boids_error *err) {
-    gpu_backend *g = as_gpu(b);
+    gpu_backend *g = as_gpu(b); /* whole cells: backend.c refused ids */
+    const uint64_t lo_cell = lo.cell, hi_cell = hi.cell;
     if (hi_cell > g->rplane * g->rnrows)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU tile_split: the cells [%llu, %llu) go beyond the grid's %llu",
                                (unsigned long long)lo_cell, (unsigned long long)hi_cell,
                                (unsigned long long)(g->rplane * g->rnrows));
     uint32_t r0, r1, e[2]; /* the tile's edge rows (tile.h) */
-    boids_tile_edge_rows(lo_cell, hi_cell, g->rplane, &r0, &r1, e);
+    boids_tile_edge_rows(lo, hi, g->rplane, &r0, &r1, e);
     const GLuint prog = g->rprog;
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), (GLuint)lo_cell);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), (GLuint)hi_cell);

@@ -31,6 +31,13 @@ static uint64_t rows_load(const mflock *c, const uint32_t *cut, int j) {
     return s;
 }
 
+/* The keys of a cut of whole rows (K tiles, P cells a row, ncells in all). */
+static void rows_keys(const uint32_t *cut, int K, uint64_t P, uint64_t ncells,
+                      boids_tile_key *keys) {
+    for (int j = 0; j < K; j++) keys[j] = (boids_tile_key){(uint64_t)cut[j] * P, 0};
+    keys[K] = (boids_tile_key){ncells, 0};
+}
+
 /* The slowest tile's load under the cut in force (load[j]: rank j's own weighted units when
  * the cut ends tiles within rows; else from the rows) and the loads' sum. */
 static uint64_t current_max(const mflock *c, const uint64_t *load, uint64_t *total) {
@@ -120,11 +127,82 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The cut within rows (see the top) into cells[0 .. K], and each tile's estimated load into
+/* The weight before key k (in row v = k.cell / P, the rows before it summing to before): the
+ * row's cells' shares cw of its weight before k.cell, and of k.cell the share of its boids
+ * before the id, below of them (count, P a row, the row's cell counts). */
+static double key_weight(boids_tile_key k, uint64_t P, double before, const double *cw,
+                         const uint32_t *count, uint32_t below) {
+    const uint64_t q = k.cell % P;
+    double w = before;
+    for (uint64_t i = 0; i < q; i++) w += cw[i];
+    if (k.id && count && count[q]) w += cw[q] * (double)below / (double)count[q];
+    return w;
+}
+
+/* The global ids of the boids of the cells cells[0 .. nc) (ascending, distinct) on every rank:
+ * this rank's (its own counts of each in own[0 .. nc)) gathered, each cell's sorted, into
+ * *ids, the cells in turn. Collective. */
+static boids_status gather_ids(mflock *c, const uint64_t *cells, uint32_t nc, const uint32_t *own,
+                               uint32_t **ids, boids_error *err) {
+    const int K = c->size;
+    size_t mine = 0;
+    for (uint32_t q = 0; q < nc; q++) mine += own[q];
+    uint32_t *per = malloc((size_t)K * nc * sizeof *per); /* each rank's count of each cell */
+    int *cnt = malloc(2 * (size_t)K * sizeof *cnt), *const displ = cnt ? cnt + K : NULL;
+    uint32_t *got = malloc((mine ? mine : 1) * sizeof *got), *all = NULL, *out = NULL;
+    boids_status s = per && cnt && got ? BOIDS_OK : nomem(c, "the cut's ids", err);
+    size_t m = 0, total = 0;
+    if (!s && (s = boids_backend_tile_cell_ids(c->local, cells, nc, got, mine, &m, err)))
+        c->shared_failure = 0;
+    int ok = !s, all_ok;
+    mflock_clock t0 = mflock_now();
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (all_ok) {
+        MPI_Allgather(own, (int)nc, MPI_UINT32_T, per, (int)nc, MPI_UINT32_T, c->comm);
+        for (int r = 0; r < K; r++) {
+            size_t n = 0;
+            for (uint32_t q = 0; q < nc; q++) n += per[(size_t)r * nc + q];
+            cnt[r] = (int)n, displ[r] = (int)total;
+            total += n;
+        }
+        all = malloc((total ? total : 1) * sizeof *all);
+        out = malloc((total ? total : 1) * sizeof *out);
+        ok = all && out; /* the same sizes on every rank: all of them go on, or none */
+        MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+        if (all_ok)
+            MPI_Allgatherv(got, (int)m, MPI_UINT32_T, all, cnt, displ, MPI_UINT32_T, c->comm);
+    }
+    mflock_waited(c, t0);
+    if (!all_ok && !s) {
+        c->shared_failure = 1;
+        s = boids_error_set(err, BOIDS_ERR_RUNTIME, "a rank could not list its cells' ids");
+    }
+    if (!s) { /* cell by cell: each rank's ids of it, then sorted */
+        size_t o = 0;
+        for (uint32_t q = 0; q < nc; q++) {
+            const size_t from = o;
+            for (int r = 0; r < K; r++) {
+                size_t at = (size_t)displ[r];
+                for (uint32_t i = 0; i < q; i++) at += per[(size_t)r * nc + i];
+                const size_t n = per[(size_t)r * nc + q];
+                memcpy(out + o, all + at, n * sizeof *out);
+                o += n;
+            }
+            qsort(out + from, o - from, sizeof *out, cmp_u32);
+        }
+        *ids = out, out = NULL;
+    }
+    free(per), free(cnt), free(got), free(all), free(out);
+    return s;
+}
+
+/* The cut within rows (see the top) into cut[0 .. K], and each tile's estimated load into
  * load; *fits 0 when no such cut fits (a tile with its halo rows wider than a wrap grid, or
- * more tiles than cells): then the caller keeps the row cut. Collective (an all-reduce of
- * whether every rank counted, then of the rows' cell counts). */
-static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, uint64_t *load,
+ * more tiles than cells): then the caller keeps the row cut. Within cells too where c->ids:
+ * a boundary then goes to the boid of its cell where the share falls. Collective (an
+ * all-reduce of whether every rank counted, then of the rows' cell counts; with ids, the ids
+ * of the cells cut). */
+static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cut, uint64_t *load,
                               int *fits, boids_error *err) {
     const int K = c->size;
     const uint32_t nrows = g->n[g->dim - 1];
@@ -134,9 +212,12 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     for (uint32_t r = 0; r < nrows; r++) total += (double)w[r];
     /* The row of each even share, and the rows beside them: the rows counted per cell. */
     uint32_t *at = malloc((size_t)K * sizeof *at), *rows = malloc(3 * (size_t)K * sizeof *rows);
+    uint32_t *below = calloc((size_t)K + 1, sizeof *below);    /* a cut cell's boids before it */
     double *at_before = malloc((size_t)K * sizeof *at_before); /* the weights before at[j] */
-    if (!at || !rows || !at_before) {
-        free(at), free(rows), free(at_before);
+    uint64_t *idcell = malloc((size_t)K * sizeof *idcell);     /* the cells cut by ids */
+    uint32_t *idown = malloc((size_t)K * sizeof *idown);       /* this rank's boids of each */
+    if (!at || !rows || !below || !at_before || !idcell || !idown) {
+        free(at), free(rows), free(below), free(at_before), free(idcell), free(idown);
         return nomem(c, "the cut", err);
     }
     uint32_t nr = 0, r = 0;
@@ -159,7 +240,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
     for (uint32_t i = 0; i < nr; i++)
         if (u == 0 || rows[i] != rows[u - 1]) rows[u++] = rows[i];
     nr = u;
-    uint32_t *mine = calloc(2 * (size_t)nr * P + 1, sizeof *mine);
+    uint32_t *mine = calloc(2 * (size_t)nr * P + 1, sizeof *mine), *ids = NULL;
     double *cw = malloc((P + 1) * sizeof *cw);
     boids_status s = mine && cw ? BOIDS_OK : nomem(c, "the cut's cells", err);
     if (!s) {
@@ -177,57 +258,87 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, uint64_t *cells, u
         c->shared_failure = 1;
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "another rank could not count its cells");
     }
-    if (s) {
-        free(at), free(rows), free(at_before), free(mine), free(cw);
-        return s;
-    }
-    /* Each boundary within its row: the cells' shares of the row's weight, cumulated. */
-    cells[0] = 0, cells[K] = g->ncells;
-    for (int j = 1; j < K; j++) {
+    /* Each boundary within its row: the cells' shares of the row's weight, cumulated; the
+     * share falls in cell q. Within it, with ids, the boids before the boundary: below[j]. */
+    uint32_t nid = 0;
+    cut[0] = (boids_tile_key){0, 0}, cut[K] = (boids_tile_key){g->ncells, 0};
+    for (int j = 1; j < K && !s; j++) {
         const uint32_t rj = at[j];
+        const uint32_t *const here = count + (uint64_t)row_index(rows, nr, rj) * P;
         row_shares(g, rows, nr, count, rj, (double)w[rj], cw);
         const double share = total * (double)j / (double)K - at_before[j];
         uint64_t q = 0;
         double acc = 0; /* the weight of the row's cells [0, q) */
-        while (q < P) {
-            const double next = acc + cw[q];
-            if (next > share) {
-                if (next - share < share - acc) acc = next, q++;
-                break;
+        while (q < P && acc + cw[q] <= share) acc += cw[q++];
+        if (q < P && c->ids && here[q] > 1) {
+            const double f = (share - acc) / cw[q]; /* in [0, 1) */
+            const uint32_t m = (uint32_t)(f * here[q] + 0.5);
+            if (m == here[q]) {
+                q++;
+            } else if (m > 0) {
+                below[j] = m;
+                if (nid == 0 || idcell[nid - 1] != (uint64_t)rj * P + q) {
+                    idcell[nid] = (uint64_t)rj * P + q;
+                    idown[nid++] = mine[(uint64_t)row_index(rows, nr, rj) * P + q];
+                }
             }
-            acc = next, q++;
+        } else if (q < P && share - acc > acc + cw[q] - share) {
+            q++; /* whole cells: the boundary nearest the share */
         }
-        cells[j] = (uint64_t)rj * P + q;
+        cut[j] = (boids_tile_key){(uint64_t)rj * P + q, 0};
     }
-    /* Each tile one cell at least; under wrap its rows with its two halo rows in the grid. */
+    if (!s && nid > 0 && !(s = gather_ids(c, idcell, nid, idown, &ids, err))) {
+        size_t o = 0; /* the ids of cell idcell[i] begin at ids[o] */
+        uint32_t i = 0;
+        for (int j = 1; j < K; j++) {
+            if (!below[j]) continue;
+            while (idcell[i] != cut[j].cell) {
+                const uint32_t *const cnt =
+                    count + (uint64_t)row_index(rows, nr, (uint32_t)(idcell[i] / P)) * P;
+                o += cnt[idcell[i] % P];
+                i++;
+            }
+            cut[j].id = ids[o + below[j]];
+        }
+    }
+    if (s) {
+        free(at), free(rows), free(below), free(at_before), free(idcell), free(idown);
+        free(mine), free(cw), free(ids);
+        return s;
+    }
+    /* Each tile one boid's key at least; under wrap its rows with its two halo rows in the
+     * grid. */
     *fits = 1;
     for (int j = 1; j < K; j++) {
-        if (cells[j] <= cells[j - 1]) cells[j] = cells[j - 1] + 1;
-        if (cells[j] > g->ncells - (uint64_t)(K - j)) *fits = 0;
+        const boids_tile_key a = cut[j - 1], b = cut[j];
+        if (b.cell < a.cell || (b.cell == a.cell && b.id <= a.id))
+            cut[j] = (boids_tile_key){a.cell + 1, 0}, below[j] = 0;
+        if (cut[j].cell > g->ncells - (uint64_t)(K - j)) *fits = 0;
     }
     for (int j = 0; j < K && *fits && g->wrap; j++) {
         uint32_t r0, r1, e[2];
-        boids_tile_edge_rows(cells[j], cells[j + 1], P, &r0, &r1, e);
+        boids_tile_edge_rows(cut[j], cut[j + 1], P, &r0, &r1, e);
         *fits = r1 - r0 + 2 <= nrows;
     }
-    /* The tiles' loads: their whole rows' weights, and the shares of the rows they end in. */
-    for (int j = 0; j < K && *fits; j++) {
-        uint32_t r0, r1, e[2];
-        boids_tile_edge_rows(cells[j], cells[j + 1], P, &r0, &r1, e);
-        double l = 0;
-        for (uint32_t v = r0; v < r1; v++) {
-            const uint64_t a = v == r0 ? cells[j] - (uint64_t)v * P : 0;
-            const uint64_t b = v + 1 == r1 ? cells[j + 1] - (uint64_t)v * P : P;
-            if (a == 0 && b == P) {
-                l += (double)w[v];
-                continue;
-            }
-            row_shares(g, rows, nr, count, v, (double)w[v], cw); /* a row a boundary ends in */
-            for (uint64_t q = a; q < b; q++) l += cw[q];
+    /* The tiles' loads: the weights between their boundaries. */
+    double prev = 0;
+    uint32_t v = 0;
+    before = 0;
+    for (int j = 1; j <= K && *fits; j++) {
+        double at_j = total;
+        if (j < K) {
+            const uint32_t rj = (uint32_t)(cut[j].cell / P);
+            while (v < rj) before += (double)w[v++];
+            const long i = row_index(rows, nr, rj);
+            row_shares(g, rows, nr, count, rj, (double)w[rj], cw);
+            at_j = key_weight(cut[j], P, before, cw, i >= 0 ? count + (uint64_t)i * P : NULL,
+                              below[j]);
         }
-        load[j] = (uint64_t)l;
+        load[j - 1] = at_j > prev ? (uint64_t)(at_j - prev) : 0;
+        prev = at_j;
     }
-    free(at), free(rows), free(at_before), free(mine), free(cw);
+    free(at), free(rows), free(below), free(at_before), free(idcell), free(idown);
+    free(mine), free(cw), free(ids);
     return BOIDS_OK;
 }
 
@@ -237,10 +348,8 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
     const uint32_t nrows = g->n[g->dim - 1];
     const uint64_t P = g->ncells / nrows;
     uint64_t total = 0, max = 0;
-    if (c->have_cut && !c->within) { /* whole rows: their cells in this grid */
-        for (int j = 0; j < K; j++) c->ccut[j] = c->cut[j] * P;
-        c->ccut[K] = g->ncells;
-    }
+    if (c->have_cut && !c->within) /* whole rows: their cells in this grid */
+        rows_keys(c->cut, K, P, g->ncells, c->ccut);
     /* The same grid for the cut in force: the same rows, and for a cut within rows the same
      * cells a row (the open boundary's grid follows the flock). */
     const int same_rows = c->have_cut && nrows == c->nrows && (!c->within || P == c->plane);
@@ -249,14 +358,15 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
     if (same_rows && !first_within && (double)max <= MPI_FLOCK_IMBALANCE * (double)total / K)
         return BOIDS_OK;
     uint32_t *cand = malloc((size_t)(K + 1) * sizeof *cand);
-    uint64_t *ccand = malloc(2 * ((size_t)K + 1) * sizeof *ccand), *load = ccand + K + 1;
-    if (!cand || !ccand) {
-        free(cand), free(ccand);
+    boids_tile_key *ccand = malloc(((size_t)K + 1) * sizeof *ccand);
+    uint64_t *load = malloc(((size_t)K + 1) * sizeof *load);
+    if (!cand || !ccand || !load) {
+        free(cand), free(ccand), free(load);
         return nomem(c, "the cut", err);
     }
     boids_status s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err);
     if (s) {
-        free(cand), free(ccand);
+        free(cand), free(ccand), free(load);
         c->shared_failure = 1;
         if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
         char why[sizeof err->msg];  /* vsnprintf may not read the buffer it writes */
@@ -265,25 +375,23 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
     }
     int within = 0;
     uint64_t cand_max = 0;
+    rows_keys(cand, K, P, g->ncells, ccand);
     for (int j = 0; j < K; j++) {
-        ccand[j] = cand[j] * P;
         const uint64_t l = rows_load(c, cand, j);
         cand_max = l > cand_max ? l : cand_max;
     }
-    ccand[K] = g->ncells;
     if (c->cells && c->started) { /* the tiles may end within rows */
         int fits = 0;
         c->cells_tried = 1;
-        if ((s = cells_cut(c, g, ccand + 0, load, &fits, err))) {
-            free(cand), free(ccand);
+        if ((s = cells_cut(c, g, ccand, load, &fits, err))) {
+            free(cand), free(ccand), free(load);
             return s;
         }
         if (fits) {
             within = 1, cand_max = 0;
             for (int j = 0; j < K; j++) cand_max = load[j] > cand_max ? load[j] : cand_max;
         } else { /* back to the rows */
-            for (int j = 0; j < K; j++) ccand[j] = cand[j] * P;
-            ccand[K] = g->ncells;
+            rows_keys(cand, K, P, g->ncells, ccand);
         }
     }
     /* Another cut of the same rows only when it lowers the slowest tile's load by
@@ -298,7 +406,9 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
         c->nrows = nrows;
         c->plane = P;
         c->within = within;
+        c->in_cells = 0;
+        for (int j = 1; j < K; j++) c->in_cells |= ccand[j].id != 0;
     }
-    free(cand), free(ccand);
+    free(cand), free(ccand), free(load);
     return BOIDS_OK;
 }

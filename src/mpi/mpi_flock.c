@@ -215,6 +215,7 @@ void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     c->step++;
     c->st.steps += 1;
     c->st.within += c->within;
+    c->st.within_cells += c->in_cells;
     c->st.seconds += now.wall - t0.wall;
 }
 
@@ -589,10 +590,13 @@ void mpi_flock_set_overlap(boids_backend *b, int on) {
     ((mflock *)b)->overlap = on;
 }
 
-/* Whether the cut may end tiles within rows: the resident path, on a backend that steps such
- * tiles, unless asked for rows. */
+/* Whether the cut may end tiles within rows, and within cells: the resident path, on a
+ * backend that steps such tiles, unless asked for less. */
 static void cells_follow(mflock *c) {
-    c->cells = c->resident && !c->cut_rows && boids_backend_tile_within_rows(c->local);
+    c->cells =
+        c->resident && c->cut_how != MPI_FLOCK_CUT_ROWS && boids_backend_tile_within_rows(c->local);
+    c->ids =
+        c->cells && c->cut_how == MPI_FLOCK_CUT_BOIDS && boids_backend_tile_within_cells(c->local);
 }
 
 void mpi_flock_set_window(boids_backend *b, int on) {
@@ -601,9 +605,9 @@ void mpi_flock_set_window(boids_backend *b, int on) {
     cells_follow(c);
 }
 
-void mpi_flock_set_cut_rows(boids_backend *b, int on) {
+void mpi_flock_set_cut(boids_backend *b, int how) {
     mflock *c = (mflock *)b;
-    if (!c->started) c->cut_rows = on;
+    if (!c->started) c->cut_how = how;
     cells_follow(c);
 }
 

@@ -78,11 +78,13 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
  * benchmark's comparison and the tests. Before the first step only. */
 void mpi_flock_set_window(boids_backend *b, int on);
 
-/* on = 1: every cut of whole rows, even where the local backend steps tiles that begin or
- * end within a row (the cpu and gpu backends' resident tiles, whose cuts otherwise move each
- * boundary within its row to its even share: mpi_cut.c): the same bits, for the benchmark's
- * comparison (boids-mpi sim --mpi-cut rows). Before the first step. */
-void mpi_flock_set_cut_rows(boids_backend *b, int on);
+/* Where a cut may end tiles (boids-mpi sim --mpi-cut), at most: within a cell, at the boid
+ * where a tile's even share falls (BOIDS, the default, where the local backend steps such
+ * tiles: the cpu backend's resident tiles), within a row at a cell (CELLS; the gpu
+ * backend's resident tiles at most), or at whole rows (ROWS; every backend). mpi_cut.c; the
+ * same bits every way, for the benchmark's comparisons. Before the first step. */
+enum { MPI_FLOCK_CUT_BOIDS, MPI_FLOCK_CUT_CELLS, MPI_FLOCK_CUT_ROWS };
+void mpi_flock_set_cut(boids_backend *b, int how);
 
 /* Whether the cut weighs each rank's rows by its CPU time per unit of the cost model (on) or
  * its wall time (off, the default): on for ranks that share cores with each other, where the
@@ -129,7 +131,8 @@ typedef struct mpi_flock_stats {
      * heaviest_row / work_mean is their mean. Above 1 / K no cut of whole rows can balance
      * the flock (a tile holds at least that row). */
     double heaviest_row;
-    double within; /* steps whose cut ended tiles within rows (mpi_flock_set_cut_rows) */
+    double within;       /* steps whose cut ended tiles within rows (mpi_flock_set_cut) */
+    double within_cells; /* and within cells, at a boid */
 } mpi_flock_stats;
 
 void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);

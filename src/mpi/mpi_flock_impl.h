@@ -31,16 +31,19 @@ typedef struct mflock {
     size_t m, own_cap;
     uint32_t *row; /* row of each owned boid in the current grid */
     size_t row_cap;
-    uint32_t *cut;  /* size + 1 entries: the cut of whole rows (boids_tile_cut's) */
-    uint64_t *ccut; /* size + 1 entries: the cut in cells (tile.h's cells in row order): the
-                       rows' times a row's cells, or within rows (within) */
-    uint32_t nrows; /* the rows of the cut's grid */
-    uint64_t plane; /* and the cells of one of them */
+    uint32_t *cut;        /* size + 1 entries: the cut of whole rows (boids_tile_cut's) */
+    boids_tile_key *ccut; /* size + 1 entries: the cut in keys (tile.h's cells in row order
+                             and ids): the rows' times a row's cells, or within rows (within),
+                             within cells where ids */
+    uint32_t nrows;       /* the rows of the cut's grid */
+    uint64_t plane;       /* and the cells of one of them */
     int have_cut;
     int cells;       /* the cut may end tiles within rows (the resident path, on a backend that
                         steps such tiles: boids_backend_tile_within_rows; mpi_flock_set_cut) */
-    int cut_rows;    /* asked for cuts of whole rows (mpi_flock_set_cut_rows) */
+    int ids;         /* and within cells (boids_backend_tile_within_cells) */
+    int cut_how;     /* mpi_flock_set_cut's MPI_FLOCK_CUT_* */
     int within;      /* the cut in force ends tiles within rows */
+    int in_cells;    /* and within cells (an id in ccut) */
     int cells_tried; /* a cut within rows was made (the first, since the tile became resident) */
     uint64_t *hist, *hist_all; /* the rank's row counts, and the whole flock's */
     size_t hist_cap, hist_all_cap;

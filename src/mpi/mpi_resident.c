@@ -3,10 +3,10 @@
  * calls; the cpu and gpu backends): the rank's boids stay in the backend, in its layout, from
  * step to step, and only what moved crosses between the rank and its backend. One step:
  *   1. the plan (mflock_plan: the box, the geometry, the rows counted by the backend, the
- *      cut in cells, within rows where it pays: mpi_cut.c);
- *   2. the split: the backend gives back the boids whose cell is another tile's, and copies
+ *      cut in keys, within rows and cells where it pays: mpi_cut.c);
+ *   2. the split: the backend gives back the boids whose key is another tile's, and copies
  *      of its edge rows (tile.h: its first and last, and the next at an end within a row);
- *   3. migration: those boids go to the ranks of their cells (all-to-all) and the arrivals
+ *   3. migration: those boids go to the ranks of their keys (all-to-all) and the arrivals
  *      join the backend's; those of them in the tile's edge rows join the halo sent;
  *   4. the halo: to every tile whose window holds edge rows of this one (the two beside for
  *      whole rows) the boids of those rows, theirs back, without blocking; the backend takes
@@ -25,16 +25,17 @@ static boids_status local_failure(mflock *c, boids_status s) {
     return s;
 }
 
-/* The tile of a record under the cut in cells of grid g: its row's, or where the cut ends
- * tiles within that row, its cell's. */
+/* The tile of a record under the cut in keys of grid g: its row's, or where the cut ends
+ * tiles within that row, its key's (its cell and id). */
 static int tile_of_rec(const mflock *c, const grid_geomd *g, const unsigned char *rec,
                        uint32_t row) {
     const uint64_t P = g->ncells / g->n[c->dim - 1];
-    const int j = boids_tile_of_cell(c->ccut, c->size, (uint64_t)row * P);
-    if (c->ccut[j + 1] >= (uint64_t)(row + 1) * P) return j; /* the whole row is tile j's */
+    const int j = boids_tile_of_key(c->ccut, c->size, (uint64_t)row * P, 0);
+    const boids_tile_key hi = c->ccut[j + 1];
+    if (hi.cell >= (uint64_t)(row + 1) * P) return j; /* the whole row is tile j's */
     float x[3];
     for (int a = 0; a < c->dim; a++) x[a] = rec_get(rec, a);
-    return boids_tile_of_cell(c->ccut, c->size, boids_tile_cell(g, x));
+    return boids_tile_of_key(c->ccut, c->size, boids_tile_cell(g, x), rec_gid(rec));
 }
 
 /* The boids that left, by destination rank, into c->buf; sent and received; the arrivals in
@@ -74,7 +75,7 @@ static boids_status migrate_records(mflock *c, const grid_geomd *g, const boids_
 }
 
 /* Tile j's rows [r[0], r[1]) and edge rows (tile.h: [r[0], r[2]) and [r[3], r[1])), and its
- * window w, under the cut in cells of grid g. */
+ * window w, under the cut in keys of grid g. */
 static void tile_rows(const mflock *c, const grid_geomd *g, int j, uint32_t r[4], boids_tile *w) {
     const uint32_t nrows = g->n[c->dim - 1];
     const uint64_t P = g->ncells / nrows;

@@ -213,6 +213,12 @@ static void window_refusals(int dim) {
               bad[i].row_lo, bad[i].rows, bad[i].steer_lo, bad[i].steer_hi, n, (int)st,
               st ? err.msg : "accepted");
     }
+    /* Tiles that end within a cell are the cpu backend's: the GPU's are whole cells. */
+    t = (boids_tile){.n_global = f.n, .rows = n, .steer_hi = n, .gid = gid, .id_lo = 5};
+    CHECK(!b || (boids_backend_upload_tile(b, &f, &t, &err) == BOIDS_ERR_INPUT &&
+                 strstr(err.msg, "whole cells") && !boids_backend_tile_within_cells(b) &&
+                 boids_backend_tile_within_rows(b)),
+          "dim %d: a tile cut within a cell: %s", dim, err.msg);
     free(gid);
     boids_backend_destroy(b);
     boids_flock_free(&f);

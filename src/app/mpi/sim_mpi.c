@@ -36,8 +36,8 @@ static int window;             /* --mpi-window */
 enum { BALANCE_AUTO, BALANCE_WALL, BALANCE_CPU };
 static int balance; /* --mpi-balance: BALANCE_*, the index into balance_names */
 static const char *const balance_names[] = {"auto", "wall", "cpu", NULL};
-static int cut_rows; /* --mpi-cut: the index into cut_names */
-static const char *const cut_names[] = {"cells", "rows", NULL};
+static int cut_how; /* --mpi-cut: the index into cut_names, an MPI_FLOCK_CUT_* */
+static const char *const cut_names[] = {"boids", "cells", "rows", NULL};
 
 /* This rank's part of the initial flock: its first id, and the loaded state's flock_hash. */
 static size_t part_first;
@@ -78,10 +78,11 @@ static const app_option mpi_options[] = {
     {APP_FLAG, "mpi-window", 0, NULL, &window, 1,
      .help = "hand the tile with its halo rows to the backend every step instead of\n"
              "keeping it there, on the cpu or the device (the same bits; for comparison)"},
-    {APP_CHOICE, "mpi-cut", 0, "C", &cut_rows, .choices = cut_names,
-     .help = "where the cut may end a tile: cells (default: within a row, at the cell\n"
-             "where its even share falls, on the backends' resident tiles; rows with\n"
-             "--mpi-window) or rows (whole rows only; the same bits either way)"},
+    {APP_CHOICE, "mpi-cut", 0, "C", &cut_how, .choices = cut_names,
+     .help = "where the cut may end a tile: boids (default: at the boid where its even\n"
+             "share falls, within a cell, on the cpu backend's resident tiles; cells on\n"
+             "the gpu's, rows with --mpi-window), cells (whole cells, within a row) or\n"
+             "rows (whole rows only; the same bits every way)"},
     {APP_CHOICE, "mpi-balance", 0, "C", &balance, .choices = balance_names,
      .help = "the clock each rank's time is measured on for the cut of the rows: wall,\n"
              "cpu (for ranks that share cores, where the wall clock counts the time a\n"
@@ -298,7 +299,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
                                         "boids-mpi", err);
     if (b) mpi_flock_set_overlap(b, !no_overlap);
     if (b) mpi_flock_set_window(b, window);
-    if (b) mpi_flock_set_cut_rows(b, cut_rows);
+    if (b) mpi_flock_set_cut(b, cut_how);
     if (b) mpi_flock_set_balance_cpu(b, by_cpu);
     return b;
 }
@@ -327,12 +328,12 @@ static boids_status finish(boids_backend *b, boids_error *err) {
                 "boids-mpi sim: %d ranks, %.0f steps: %.1f%% of the step time lost to imbalance "
                 "((max - mean) / max of the ranks' work per step, summed over the steps; "
                 "%.1f%% on their CPU clocks), %.0f new cuts by %s time, tiles ending within "
-                "rows on %.0f%% of the steps; the heaviest row held %.1f%% of the cut's load "
-                "(whole rows cannot balance a row above 1/%d)\n",
+                "rows on %.0f%% of the steps (within cells on %.0f%%); the heaviest row held "
+                "%.1f%% of the cut's load (whole rows cannot balance a row above 1/%d)\n",
                 size, mine.steps, 100 * lost_share(mine.work_max, mine.work_mean),
                 100 * lost_share(mine.cpu_max, mine.cpu_mean), mine.rebalances,
                 mpi_flock_balance_cpu(b) ? "CPU" : "wall", 100 * mine.within / mine.steps,
-                100 * heaviest_share(&mine), size);
+                100 * mine.within_cells / mine.steps, 100 * heaviest_share(&mine), size);
     if (!stats_path) return BOIDS_OK;
     mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     int ok = rank != 0 || all, root_ok;
@@ -347,18 +348,19 @@ static boids_status finish(boids_backend *b, boids_error *err) {
         fprintf(out.f, "rank,ranks,steps,boids_mean,boids_min,boids_max,ms_per_step,wait_share,"
                        "local_share,halo_bytes_per_step,migrated_per_step,rebalances,"
                        "work_share,imbalance_lost,work_cpu_ms_per_step,imbalance_lost_cpu,"
-                       "heaviest_row_share,within_rows_share\n");
+                       "heaviest_row_share,within_rows_share,within_cells_share\n");
         for (int r = 0; r < size; r++) {
             const mpi_flock_stats *x = &all[r];
             const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
             fprintf(out.f,
                     "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f,%.4f,"
-                    "%.4f,%.4f\n",
+                    "%.4f,%.4f,%.4f\n",
                     r, size, x->steps, x->boids_sum / n, x->boids_min, x->boids_max,
                     1e3 * x->seconds / n, x->wait / t, x->local / t, x->halo_bytes / n,
                     x->migrated / n, x->rebalances, x->work / t,
                     lost_share(x->work_max, x->work_mean), 1e3 * x->work_cpu / n,
-                    lost_share(x->cpu_max, x->cpu_mean), heaviest_share(x), x->within / n);
+                    lost_share(x->cpu_max, x->cpu_mean), heaviest_share(x), x->within / n,
+                    x->within_cells / n);
         }
         s = boids_atomic_commit(&out, err);
     }
