@@ -15,7 +15,7 @@
 
 /* Per-thread histogram entries allowed whatever N (grid_reserve); the cells a thread may
  * list as scattered to outside its own (grid_build: beyond them every cell is ordered). */
-enum { HIST_MIN_BUDGET = 1 << 20, FOREIGN_CAP = 4096 };
+enum { HIST_MIN_BUDGET = 1 << 20, FOREIGN_CAP = 4096, LARGE_CELL = 256 };
 
 /* The distinct coordinates around c on an axis of n cells, in ascending offset order: all
  * of them for n <= 3, else c - 1, c, c + 1 (periodically under wrap, clipped otherwise).
@@ -133,10 +133,52 @@ static void insert_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32
     s->id[j] = id;
 }
 
+/* A boid's id (order_key) and its slot, for the sort of a large cell. */
+typedef struct id_slot {
+    uint32_t key, slot;
+} id_slot;
+
+static int id_slot_cmp(const void *a, const void *b) {
+    const uint32_t x = ((const id_slot *)a)->key, y = ((const id_slot *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Orders snapshot slots [b, e) by id as a sort of (id, slot) pairs and one permutation of
+ * the state through a copy: for a large cell out of order, where insertion would move whole
+ * runs (a cell that two tiles share holds the halo's part after the owned part, all of its
+ * ids below or above theirs). 0 without memory for it (the caller then inserts). */
+static int cell_sort_large(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
+    const size_t n = e - b;
+    id_slot *k = malloc(n * sizeof *k);
+    uint32_t *t = malloc(n * sizeof *t);
+    if (!k || !t) {
+        free(k), free(t);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i] = (id_slot){order_key(gid, s->id[b + i]), (uint32_t)(b + i)};
+    qsort(k, n, sizeof *k, id_slot_cmp);
+    float *const f = (float *)t; /* the copy, one array at a time */
+    for (int a = 0; a < 2 * D; a++) {
+        float *const x = a < D ? s->p[a] : s->v[a - D];
+        for (size_t i = 0; i < n; i++) f[i] = x[k[i].slot];
+        memcpy(x + b, f, n * sizeof *f);
+    }
+    for (size_t i = 0; i < n; i++) t[i] = s->id[k[i].slot];
+    memcpy(s->id + b, t, n * sizeof *t);
+    free(k), free(t);
+    return 1;
+}
+
 /* Orders the boids of snapshot slots [b, e) by id (order_key). Insertion sort: a cell holds
- * a few boids, most of them in order, so this is nearly one comparison per boid. */
+ * a few boids, most of them in order, so this is nearly one comparison per boid; a cell of
+ * more than LARGE_CELL boids out of order is sorted (cell_sort_large). Ids are distinct, so
+ * either gives the same order. */
 static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
-    for (uint32_t i = b + 1; i < e; i++)
+    uint32_t i = b + 1;
+    while (i < e && order_key(gid, s->id[i - 1]) < order_key(gid, s->id[i])) i++;
+    if (i >= e || (e - b > LARGE_CELL && cell_sort_large(s, gid, b, e))) return;
+    for (; i < e; i++)
         if (order_key(gid, s->id[i - 1]) > order_key(gid, s->id[i])) insert_by_id(s, gid, b, i);
 }
 
@@ -178,8 +220,9 @@ static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, 
  * cell of [home0, home1) in id order as it fills: there this thread's slots come first (from
  * start[c], grid_build), so a boid whose id is below its predecessor's moves down among them
  * at once, while they are still in the cache (most arrive in order: those that stayed in the
- * cell keep the previous step's). A cell outside, where another thread writes first, is
- * listed in foreign (foreign[0] the count, up to FOREIGN_CAP cells; FOREIGN_CAP + 1 when
+ * cell keep the previous step's). A cell outside, where another thread writes first, or of
+ * more than LARGE_CELL boids (sorted after, not boid by boid: cell_sort_by_id), is listed in
+ * foreign (foreign[0] the count, up to FOREIGN_CAP cells; FOREIGN_CAP + 1 when
  * more were met). The arrays' pointers are locals (in the state they would be reloaded for
  * every boid, and the loop over the axes kept). */
 static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
@@ -195,7 +238,9 @@ static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
         const uint32_t c = cell_of[i], d = h[c]++, id = cid[i];
         GRID_AXES(a) sp[a][d] = cp[a][i], sv[a][d] = cv[a][i];
         sid[d] = id;
-        if (c - home0 >= home1 - home0) { /* another thread's cell */
+        const int large = start[c + 1] - start[c] > LARGE_CELL;
+        if (c - home0 >= home1 - home0 || large) { /* another thread's cell, or a large one */
+            if (large && d != start[c]) continue;  /* listed at its first slot */
             if (listed < FOREIGN_CAP) foreign[1 + listed] = c;
             listed += listed <= FOREIGN_CAP;
             continue;

@@ -7,8 +7,9 @@
  * tile is a range of whole rows [lo, hi) of that grid; the tiles of K ranks cover the rows
  * in order, each at least one row. A boid belongs to the tile of its row (boids_tile_row).
  * On the cpu and gpu backends' resident tiles a tile may also begin or end within a row: a range of
- * the grid's cells in row order (below, "tiles of cells in row order"), its window the rows that
- * hold them.
+ * the grid's cells in row order, and on the cpu backend's within a cell, a range of keys (a
+ * cell and a global id: below, "tiles of keys in row order"), its window the rows that hold
+ * them.
  *
  * The window. To step its tile a rank needs the boids of its rows and of the row on either
  * side (the halo): cells are at least one interaction reach wide, so those are all the
