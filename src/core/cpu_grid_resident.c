@@ -117,31 +117,6 @@ static void tile_box(boids_backend *b, grid_boxd *box) {
     RULES_FN(grid_box_add)(&c->cur, c->res.nown, resident_threads(c, c->res.nown), box);
 }
 
-/* The cells beside coordinate u on an axis of n cells (across the seam under wrap), each
- * once and never u itself (an axis of 1 or 2 cells has fewer): *lo and *hi, or UINT32_MAX. */
-static inline void beside(uint32_t u, uint32_t n, int wrap, uint32_t *lo, uint32_t *hi) {
-    *lo = u > 0 ? u - 1 : wrap ? n - 1 : UINT32_MAX;
-    *hi = u + 1 < n ? u + 1 : wrap ? 0 : UINT32_MAX;
-    if (*lo == u) *lo = UINT32_MAX;
-    if (*hi == u || *hi == *lo) *hi = UINT32_MAX;
-}
-
-/* dst[q] = src[q] plus src at the cells beside q along an axis of a row's plane (stride:
- * cells between them; n: cells along it). */
-static void block_axis(uint32_t *dst, const uint32_t *src, size_t plane, size_t stride, uint32_t n,
-                       int wrap) {
-    for (size_t q = 0; q < plane; q++) {
-        const uint32_t u = (uint32_t)(q / stride % n);
-        uint32_t lo, hi;
-        beside(u, n, wrap, &lo, &hi);
-        const size_t base = q - (size_t)u * stride;
-        uint32_t s = src[q];
-        if (lo != UINT32_MAX) s += src[base + (size_t)lo * stride];
-        if (hi != UINT32_MAX) s += src[base + (size_t)hi * stride];
-        dst[q] = s;
-    }
-}
-
 /* After a resident step's grid build: for the next tile_count's cost model (tile.h), the
  * candidates of each steered row, the sum over its steered cells (all of the row's but at a
  * tile's ends within a row or cell) of the steered boids a cell holds times the
@@ -175,7 +150,7 @@ static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
         const uint32_t y = c->tile.steer_lo + i; /* the window's row */
         const uint32_t *const at = start + (size_t)y * plane;
         uint32_t lo, hi; /* the rows beside it that the window has (all of them when whole) */
-        beside(y, wrows, w->wrap, &lo, &hi);
+        boids_tile_beside(y, wrows, w->wrap, &lo, &hi);
         const uint32_t *const below = lo != UINT32_MAX ? start + (size_t)lo * plane : NULL,
                               *const above = hi != UINT32_MAX ? start + (size_t)hi * plane : NULL;
         for (size_t q = 0; q < plane; q++) {
@@ -184,19 +159,13 @@ static void resident_candidates(cpu_grid *c, const geom *g, const grid_win *w) {
             if (above) s += above[q + 1] - above[q];
             a[q] = s;
         }
-        size_t stride = 1;
-        for (int x = 0; x < D - 1; x++) { /* then along each axis of the row */
-            block_axis(b, a, plane, stride, g->n[x], g->wrap);
-            uint32_t *t = a;
-            a = b, b = t;
-            stride *= g->n[x];
-        }
+        const uint32_t *const blk = boids_tile_block_row(a, b, plane, g->n, D, g->wrap);
         uint64_t sum = 0; /* over the row's steered boids (the tile's, at its ends) */
         const size_t q0 = i == 0 ? c->tile.skip_lo : 0;
         const size_t q1 = i + 1 == rows ? plane - c->tile.skip_hi : plane;
         for (size_t q = q0; q < q1; q++) {
             const uint32_t lo = at[q] > s0 ? at[q] : s0, hi = at[q + 1] < s1 ? at[q + 1] : s1;
-            sum += (uint64_t)(hi > lo ? hi - lo : 0) * a[q];
+            sum += (uint64_t)(hi > lo ? hi - lo : 0) * blk[q];
         }
         r->sq[i] = sum;
     }

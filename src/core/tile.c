@@ -312,6 +312,27 @@ boids_status boids_tile_count_row_cells(const uint32_t *cell, size_t n, uint64_t
     return BOIDS_OK;
 }
 
+uint32_t *boids_tile_block_row(uint32_t *col, uint32_t *tmp, size_t plane, const uint32_t *n,
+                               int dim, int wrap) {
+    size_t stride = 1;
+    for (int x = 0; x < dim - 1; x++) { /* tmp[q] = col[q] and col beside q along axis x */
+        for (size_t q = 0; q < plane; q++) {
+            const uint32_t u = (uint32_t)(q / stride % n[x]);
+            uint32_t lo, hi;
+            boids_tile_beside(u, n[x], wrap, &lo, &hi);
+            const size_t base = q - (size_t)u * stride;
+            uint32_t s = col[q];
+            if (lo != UINT32_MAX) s += col[base + (size_t)lo * stride];
+            if (hi != UINT32_MAX) s += col[base + (size_t)hi * stride];
+            tmp[q] = s;
+        }
+        uint32_t *const t = col;
+        col = tmp, tmp = t;
+        stride *= n[x];
+    }
+    return col;
+}
+
 const char *boids_tile_refusal(const boids_params *p) {
     if (p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL && !p->k_in_vision)
         return "topological neighbours without k_in_vision have no bounded reach (a boid's k "

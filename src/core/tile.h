@@ -342,6 +342,24 @@ static inline uint32_t boids_tile_window_row(const boids_tile *t, uint32_t nrows
     return r >= t->row_lo ? r - t->row_lo : r + (nrows - t->row_lo);
 }
 
+/* The cells beside coordinate u on an axis of n cells (across the seam under wrap), each once
+ * and never u itself (an axis of 1 or 2 cells has fewer): *lo and *hi, or UINT32_MAX. */
+static inline void boids_tile_beside(uint32_t u, uint32_t n, int wrap, uint32_t *lo, uint32_t *hi) {
+    *lo = u > 0 ? u - 1 : wrap ? n - 1 : UINT32_MAX;
+    *hi = u + 1 < n ? u + 1 : wrap ? 0 : UINT32_MAX;
+    if (*lo == u) *lo = UINT32_MAX;
+    if (*hi == u || *hi == *lo) *hi = UINT32_MAX;
+}
+
+/* The boids of the 3^D block of each cell of a row, for the cut's cost model (the cpu
+ * backend's candidates, src/mpi's shares of a row's weight): col[q] holds for each cell q of
+ * the row (plane cells, x fastest, along the dim - 1 axes of n[0 ..] cells; wrap: periodic)
+ * the boids of it and of the cells beside it along the last axis; the sums along the row's
+ * own axes are then taken one axis at a time, tmp (plane entries) the scratch. Returns the
+ * array that holds the blocks' boids: col or tmp. */
+uint32_t *boids_tile_block_row(uint32_t *col, uint32_t *tmp, size_t plane, const uint32_t *n,
+                               int dim, int wrap);
+
 /* Why parameters p cannot be split into tiles, or NULL when they can: topological
  * neighbours without k_in_vision have no bounded reach (a boid's k nearest may be any
  * distance away), so no halo of fixed width holds them. */

@@ -59,59 +59,32 @@ static uint64_t current_max(const mflock *c, const uint64_t *load, uint64_t *tot
     return max;
 }
 
-/* The cells beside u on an axis of n cells (across the seam under wrap), each once and never u:
- * out[0 .. return). */
-static int beside(uint32_t u, uint32_t n, int wrap, uint32_t out[2]) {
-    int m = 0;
-    if (u > 0 || (wrap && n > 1)) out[m++] = u > 0 ? u - 1 : n - 1;
-    const uint32_t up = u + 1 < n ? u + 1 : 0;
-    if ((u + 1 < n || wrap) && up != u && (m == 0 || up != out[0])) out[m++] = up;
-    return m;
-}
-
-/* The boids of the 3^D block of cell q of a row (its cells' counts in row, those of the rows
- * below and above in lo and hi, NULL beyond a wall or edge), each cell once. */
-static uint64_t block_sum(const grid_geomd *g, const uint32_t *lo, const uint32_t *row,
-                          const uint32_t *hi, uint64_t q) {
-    uint32_t xs[3], ys[3];
-    int nx = 0, ny = 0;
-    const uint32_t x = (uint32_t)(q % g->n[0]), y = g->dim == 3 ? (uint32_t)(q / g->n[0]) : 0;
-    xs[nx++] = x;
-    nx += beside(x, g->n[0], g->wrap, xs + 1);
-    ys[ny++] = y;
-    if (g->dim == 3) ny += beside(y, g->n[1], g->wrap, ys + 1);
-    const uint32_t *const rows[3] = {lo, row, hi};
-    uint64_t s = 0;
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; rows[k] && b < ny; b++)
-            for (int a = 0; a < nx; a++) s += rows[k][(uint64_t)ys[b] * g->n[0] + xs[a]];
-    return s;
-}
-
 /* Index of row r in the sorted list rows[0 .. n), or -1. */
 static long row_index(const uint32_t *rows, uint32_t n, uint32_t r);
 
 /* The shares of row v's weight wv in its cells, in proportion to the cost model's load of
  * each (B for each boid plus its boids times its block's), into cw[0 .. P): from the cell
- * counts of the rows rows[0 .. nr) (count, P a row), which hold v and the rows beside it. */
+ * counts of the rows rows[0 .. nr) (count, P a row), which hold v and the rows beside it;
+ * blk: scratch of 2P entries. */
 static void row_shares(const grid_geomd *g, const uint32_t *rows, uint32_t nr,
-                       const uint32_t *count, uint32_t v, double wv, double *cw) {
+                       const uint32_t *count, uint32_t v, double wv, double *cw, uint32_t *blk) {
     const uint32_t nrows = g->n[g->dim - 1];
     const uint64_t P = g->ncells / nrows;
     const long i = row_index(rows, nr, v);
     const uint32_t *const here = i >= 0 ? count + (uint64_t)i * P : NULL;
-    const uint32_t rl = v > 0 ? v - 1 : nrows - 1, rh = v + 1 < nrows ? v + 1 : 0;
-    const int has_lo = (v > 0 || g->wrap) && rl != v;
-    const int has_hi = (v + 1 < nrows || g->wrap) && rh != v && !(has_lo && rh == rl);
-    const long il = has_lo ? row_index(rows, nr, rl) : -1,
-               ih = has_hi ? row_index(rows, nr, rh) : -1;
+    uint32_t rl, rh; /* the rows beside v */
+    boids_tile_beside(v, nrows, g->wrap, &rl, &rh);
+    const long il = rl != UINT32_MAX ? row_index(rows, nr, rl) : -1,
+               ih = rh != UINT32_MAX ? row_index(rows, nr, rh) : -1;
     const uint32_t *const lo = il >= 0 ? count + (uint64_t)il * P : NULL;
     const uint32_t *const hi = ih >= 0 ? count + (uint64_t)ih * P : NULL;
+    for (uint64_t q = 0; q < P; q++)
+        blk[q] = (here ? here[q] : 0) + (lo ? lo[q] : 0) + (hi ? hi[q] : 0);
+    const uint32_t *const b = boids_tile_block_row(blk, blk + P, P, g->n, g->dim, g->wrap);
     const double boid = MPI_FLOCK_BOID_COST(g->dim);
     double sum = 0;
     for (uint64_t q = 0; q < P; q++) {
-        cw[q] =
-            here && here[q] ? (double)here[q] * (boid + (double)block_sum(g, lo, here, hi, q)) : 0;
+        cw[q] = here && here[q] ? (double)here[q] * (boid + (double)b[q]) : 0;
         sum += cw[q];
     }
     for (uint64_t q = 0; q < P; q++) cw[q] = sum > 0 ? wv * cw[q] / sum : wv / (double)P;
@@ -250,7 +223,8 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
     nr = u;
     uint32_t *mine = calloc(2 * (size_t)nr * P + 1, sizeof *mine), *ids = NULL;
     double *cw = malloc((P + 1) * sizeof *cw);
-    boids_status s = mine && cw ? BOIDS_OK : nomem(c, "the cut's cells", err);
+    uint32_t *blk = malloc(2 * P * sizeof *blk); /* row_shares' scratch */
+    boids_status s = mine && cw && blk ? BOIDS_OK : nomem(c, "the cut's cells", err);
     if (!s) {
         s = boids_backend_tile_row_cells(c->local, rows, nr, mine, err);
         if (s) c->shared_failure = 0;
@@ -273,7 +247,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
     for (int j = 1; j < K && !s; j++) {
         const uint32_t rj = at[j];
         const uint32_t *const here = count + (uint64_t)row_index(rows, nr, rj) * P;
-        row_shares(g, rows, nr, count, rj, (double)w[rj], cw);
+        row_shares(g, rows, nr, count, rj, (double)w[rj], cw, blk);
         const double share = total * (double)j / (double)K - at_before[j];
         uint64_t q = 0;
         double acc = 0; /* the weight of the row's cells [0, q) */
@@ -311,7 +285,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
     }
     if (s) {
         free(at), free(rows), free(below), free(at_before), free(idcell), free(idown);
-        free(mine), free(cw), free(ids);
+        free(mine), free(cw), free(ids), free(blk);
         return s;
     }
     /* Each tile one boid's key at least; under wrap its rows with its two halo rows in the
@@ -338,7 +312,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
             const uint32_t rj = (uint32_t)(cut[j].cell / P);
             while (v < rj) before += (double)w[v++];
             const long i = row_index(rows, nr, rj);
-            row_shares(g, rows, nr, count, rj, (double)w[rj], cw);
+            row_shares(g, rows, nr, count, rj, (double)w[rj], cw, blk);
             at_j = key_weight(cut[j], P, before, cw, i >= 0 ? count + (uint64_t)i * P : NULL,
                               below[j]);
         }
@@ -346,7 +320,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
         prev = at_j;
     }
     free(at), free(rows), free(below), free(at_before), free(idcell), free(idown);
-    free(mine), free(cw), free(ids);
+    free(mine), free(cw), free(ids), free(blk);
     return BOIDS_OK;
 }
 
