@@ -579,6 +579,9 @@ int main(void) {
         {"3d wrap reynolds table boids", 3, W, 0, 0, 1, 3, 0, 1, 0, 2000, 0, 2},
         {"3d walls vicsek boids", 3, L, 1, 0, 0, 4, 0, 1, 0, 2000, 0, 2},
         {"3d open topological boids", 3, O, 0, 1, 1, 3, 0, 1, 0, 2000, 0, 2},
+        /* cells of some 280 boids, uploaded in descending id order: the grid build sorts a
+         * cell of more than 256 out of order at once (cpu_grid_build.c's cell_sort_large) */
+        {"2d wrap 4 rows dense boids", 2, W, 0, 0, 0, 3, 1, 1, 0, 20000, 220, 2},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_case(&runs[i]);
     return CHECK_DONE("tile_test");
