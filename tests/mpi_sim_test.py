@@ -374,6 +374,13 @@ def cpu():
         for i in range(600):
             f.write(f"{410 + (i % 30) * 0.8:.17g},{265 + (i // 30) * 0.8:.17g},"
                     f"{60 + (i * 37) % 50},{(i * 13) % 40 - 20}\n")
+    # More ranks than the grid has rows (3, between walls): the cut within rows and cells
+    # gives each rank a share, with one process's bytes (the ranks keep their parts of the
+    # ids until the first step cuts); the correlation's grid has fewer rows than ranks too.
+    compare(d, "4 and 6 ranks on 3 rows", ["--backend", "cpu", "--preset", "lab", "-n", "600",
+                                           "--fixed-world", "--set", "vision_radius=150", "--set",
+                                           "boundary=walls", "--correlation-range", "150",
+                                           "--steps", "20"], (4, 6))
     held_by_cut(d, "a flock in one cell", cell_state,
                 (("boids", "at most 300 of the 600", lambda m: 0 < m <= 300),
                  ("cells", "above 450 of the 600", lambda m: m > 450)))
@@ -537,9 +544,16 @@ def faults():
             ["--mpi-balance", "cycles"])
     refused("a cut that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
                                       "--mpi-cut", "columns"], ["--mpi-cut", "columns"])
+    # 3 rows under wrap: no cut of whole rows, nor within rows (each tile with its two halo
+    # rows would need the whole grid), admits 4 ranks
     refused("more ranks than the grid's rows admit",
             ["--backend", "cpu", "-n", "300", "--fixed-world", "--set", "vision_radius=150",
-             "--steps", "5"], ["rows", "ranks"], ranks=4)
+             "--steps", "5"], ["rows", "ranks", "within rows does not fit"], ranks=4)
+    # between walls a cut within rows would: whole rows are refused when asked for
+    refused("more ranks than rows, --mpi-cut rows",
+            ["--backend", "cpu", "-n", "600", "--fixed-world", "--set", "vision_radius=150",
+             "--set", "boundary=walls", "--mpi-cut", "rows", "--steps", "5"], ["rows", "ranks"],
+            ranks=4)
     # Ranks given other parameters (as a config that differs between nodes would): refused,
     # naming the rank and what differs.
     d = tmpdir()

@@ -347,18 +347,23 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
         return nomem(c, "the cut", err);
     }
     boids_status s = boids_tile_cut(c->hist_all, nrows, g->wrap, K, cand, err);
-    if (s) {
+    /* More ranks than whole rows admit: where tiles may end within rows they may still be cut,
+     * at cells; until the backends hold their tiles (the split's first plan) the ranks keep
+     * their parts of the ids, and the first step cuts. */
+    const int past_rows = s == BOIDS_ERR_INPUT && c->cells;
+    char why[sizeof err->msg]; /* vsnprintf may not read the buffer it writes */
+    memcpy(why, err->msg, sizeof why);
+    if ((s && !past_rows) || (past_rows && !c->started)) {
         free(cand), free(ccand), free(load);
+        if (past_rows) return BOIDS_OK; /* no cut yet */
         c->shared_failure = 1;
         if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
-        char why[sizeof err->msg];  /* vsnprintf may not read the buffer it writes */
-        memcpy(why, err->msg, sizeof why);
         return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
     }
     int within = 0;
     uint64_t cand_max = 0;
-    rows_keys(cand, K, P, g->ncells, ccand);
-    for (int j = 0; j < K; j++) {
+    if (!past_rows) rows_keys(cand, K, P, g->ncells, ccand);
+    for (int j = 0; j < K && !past_rows; j++) {
         const uint64_t l = rows_load(c, cand, j);
         cand_max = l > cand_max ? l : cand_max;
     }
@@ -372,9 +377,22 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
         if (fits) {
             within = 1, cand_max = 0;
             for (int j = 0; j < K; j++) cand_max = load[j] > cand_max ? load[j] : cand_max;
+        } else if (past_rows) { /* neither rows nor cells admit the ranks */
+            free(cand), free(ccand), free(load);
+            c->shared_failure = 1;
+            if (!c->have_cut)
+                return boids_error_set(err, BOIDS_ERR_INPUT,
+                                       "%s; a cut within rows does not "
+                                       "fit either",
+                                       why);
+            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
         } else { /* back to the rows */
             rows_keys(cand, K, P, g->ncells, ccand);
         }
+    }
+    if (past_rows) { /* the rows the cut's tiles begin in (whole rows admit no cut here) */
+        for (int j = 0; j < K; j++) cand[j] = (uint32_t)(ccand[j].cell / P);
+        cand[K] = nrows;
     }
     /* Another cut of the same rows only when it lowers the slowest tile's load by
      * MPI_FLOCK_GAIN: the measured costs move from step to step, so a smaller gain would move

@@ -689,7 +689,7 @@ static boids_status first_tiles(mflock *c, const boids_params *p, const boids_fl
     boids_tile t;
     grid_geomd g;
     boids_status s = mflock_plan(c, p, &t, &g, err);
-    if (!s) s = migrate(c, &g, err);
+    if (!s && c->have_cut) s = migrate(c, &g, err); /* else the first step cuts (mpi_cut.c) */
     /* The first migration moved about (K - 1) / K of the boids; a step's moves a few rows'
      * worth: its buffers start again from nothing rather than stay the flock's size. */
     free(c->buf), free(c->rbuf);
