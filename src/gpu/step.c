@@ -44,9 +44,11 @@ static void collect_timing(gpu_backend *g) {
 }
 
 /* One invocation per boid on a 2-D grid of work groups, rows of at most max_groups_x (the
- * shaders' boid_index); the last row's extra invocations return at once. */
+ * shaders' boid_index); the last row's extra invocations return at once. None without boids
+ * (a rank's tile may hold none). */
 void gpu_dispatch_boids(const gpu_backend *g, GLuint prog) {
     GLuint total = gpu_groups(g->base.n, BOIDS_GPU_WG);
+    if (total == 0) return;
     GLuint gx = total < g->max_groups_x ? total : g->max_groups_x;
     glUseProgram(prog);
     glDispatchCompute(gx, (total + gx - 1) / gx, 1);
