@@ -88,11 +88,13 @@ uint grid_index(vecD p) {
 
 #ifdef TILE
 // Only the boids of window cells [P.steer_lo, P.steer_hi) move (the steered rows less the
-// cells skipped at their ends by a tile that ends within a row: tile.h); the others keep
-// their state.
-bool tile_steered(vecD p) {
+// cells skipped at their ends by a tile that ends within a row: tile.h), of the first of
+// them those of global id P.steer_id_lo on and of the last those below P.steer_id_hi (0: all;
+// a tile that ends within a cell); the others keep their state.
+bool tile_steered(vecD p, uint id) {
     uint c = grid_index(p);
-    return c >= P.steer_lo && c < P.steer_hi;
+    return c >= P.steer_lo && c < P.steer_hi && (c != P.steer_lo || id >= P.steer_id_lo) &&
+           (P.steer_id_hi == 0u || c + 1u != P.steer_hi || id < P.steer_id_hi);
 }
 #endif
 

@@ -10,7 +10,7 @@ void main() {
     vecD p, v;
     boid_load(i, p, v);
 #ifdef TILE
-    if (!tile_steered(p)) {
+    if (!tile_steered(p, src_id[i])) {
         state_store(i, p, v, src_id[i]);
         return;
     }

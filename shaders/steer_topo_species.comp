@@ -15,7 +15,7 @@ void main() {
     boid_load(i, p, v);
     uint id = src_id[i];
 #ifdef TILE
-    if (!tile_steered(p)) {
+    if (!tile_steered(p, src_id[i])) {
         state_store(i, p, v, id);
         return;
     }

@@ -5,8 +5,10 @@
 //            step's own float operations: grid.glsl; x fastest, rows of u_plane cells along
 //            the last axis), kept, and counted per row;
 //   1 count: how many leave the tile's cells [u_lo, u_hi) (whole rows, or a tile that ends
-//            within rows: tile.h), and how many of those staying are in its edge rows, the
-//            cells before u_e0 and from u_e1 (the halo it sends);
+//            within rows: tile.h; of cell u_lo the ids from u_id_lo on, of cell u_hi - 1 those
+//            below u_id_hi, 0: all, where it ends within a cell), and how many of those
+//            staying are in its edge rows, the cells before u_e0 and from u_e1 (the halo it
+//            sends);
 //   2 write: those leaving as records at u_at[0] on, with their rows; those staying compacted
 //            into the written state; copies of the edge rows' at u_at[1] and u_at[2].
 // The order of the compacted and written boids follows the atomics: the step's deterministic
@@ -20,7 +22,7 @@ layout(std430, binding = B_TILE_AUX) buffer Aux { uint aux[]; };
 // of the leaving ones from word u_rows on.
 layout(std430, binding = B_TILE_OUT) writeonly buffer Out { uint rec[]; };
 
-uniform uint u_pass, u_nrows, u_plane, u_lo, u_hi, u_e0, u_e1, u_rows;
+uniform uint u_pass, u_nrows, u_plane, u_lo, u_hi, u_id_lo, u_id_hi, u_e0, u_e1, u_rows;
 uniform vec3 u_inv; // the inverse cell size along each axis
 uniform uvec3 u_n;  // the cells along each axis
 uniform uint u_at[3];
@@ -48,8 +50,9 @@ void main() {
         atomicAdd(aux[8u + P.n + cell / u_plane], 1u);
         return;
     }
-    uint cell = aux[8u + i], r = cell / u_plane;
-    bool leave = cell < u_lo || cell >= u_hi;
+    uint cell = aux[8u + i], r = cell / u_plane, id = src_id[i];
+    bool leave = cell < u_lo || cell >= u_hi || (cell == u_lo && id < u_id_lo) ||
+                 (u_id_hi != 0u && cell + 1u == u_hi && id >= u_id_hi);
     bool first = !leave && cell < u_e0, last = !leave && cell >= u_e1;
     if (u_pass == 1u) {
         if (leave) atomicAdd(aux[0], 1u);
@@ -59,7 +62,6 @@ void main() {
     }
     vecD p, v;
     boid_load(i, p, v);
-    uint id = src_id[i];
     if (leave) {
         uint k = atomicAdd(aux[0], 1u);
         put(u_at[0] + k, id, p, v);

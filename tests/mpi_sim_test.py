@@ -84,11 +84,11 @@ def compare(d, name, args, ranks, extra_mpi=()):
                   f"{len(a)} vs {len(b)} bytes")
 
 
-def held_by_cut(d, name, state, ways):
-    """The 600 boids of state on 3 cpu ranks for 10 steps with each --mpi-cut of ways (how,
-    what the bound says, the bound on the most boids a rank held): one process's bytes, and
-    the most a rank held within the bound."""
-    args = ["--backend", "cpu", "--preset", "lab", "-n", "600", "--fixed-world", "--load", state,
+def held_by_cut(d, name, state, ways, backend=("--backend", "cpu")):
+    """The 600 boids of state on 3 ranks of backend for 10 steps with each --mpi-cut of ways
+    (how, what the bound says, the bound on the most boids a rank held): one process's bytes,
+    and the most a rank held within the bound."""
+    args = [*backend, "--preset", "lab", "-n", "600", "--fixed-world", "--load", state,
             "--steps", "10"]
     for how, says, owned in ways:
         stats = os.path.join(d, f"{name}-{how}.csv".replace(" ", "-"))
@@ -98,6 +98,18 @@ def held_by_cut(d, name, state, ways):
         most = max((float(r["boids_max"]) for r in table), default=-1)
         check(f"{name}, --mpi-cut {how}: the most boids a rank held, {most:.0f}, {says}",
               len(table) == 3 and owned(most), table)
+
+
+def one_cell_state(d):
+    """A CSV state of 600 boids in one cell of the lab's grid (50.9 units a side: 24 x 16
+    units at x 410, y 265), into d; its path."""
+    path = os.path.join(d, "one-cell.csv")
+    with open(path, "w") as f:
+        f.write("x,y,vx,vy\n")
+        for i in range(600):
+            f.write(f"{410 + (i % 30) * 0.8:.17g},{265 + (i // 30) * 0.8:.17g},"
+                    f"{60 + (i * 37) % 50},{(i * 13) % 40 - 20}\n")
+    return path
 
 
 def sparse_facts(path, side, reach):
@@ -360,20 +372,14 @@ def cpu():
     held_by_cut(d, "a flock on one row", line_state,
                 (("cells", "below the 600", lambda m: 0 < m < 600),
                  ("rows", "is the 600", lambda m: m == 600)))
-    # A flock in one cell of the grid (50.9 units a side in the lab's world: 600 boids in
-    # 24 x 16 units at x 410, y 265): the default cut, at boids, shares that cell between the
-    # 3 ranks by id, with one process's bytes; with --mpi-cut cells one rank holds it all at
-    # the start. The bound on the most a rank held over 10 steps, 300, is 1.5 times the even
+    # A flock in one cell of the grid (one_cell_state): the default cut, at boids, shares that
+    # cell between the 3 ranks by id, with one process's bytes; with --mpi-cut cells one rank
+    # holds it all at the start. The bound on the most a rank held over 10 steps, 300, is 1.5 times the even
     # share: the cut follows each rank's measured time, which for ranks sharing cores moves by
     # tens of per cent from step to step (a run here held 244 at most). Whole cells leave the
     # cell on one rank: at its first cut, made after one step, it holds the cell's boids less
     # the few that crossed out (19 here), so above 450 (581 here).
-    cell_state = os.path.join(d, "one-cell.csv")
-    with open(cell_state, "w") as f:
-        f.write("x,y,vx,vy\n")
-        for i in range(600):
-            f.write(f"{410 + (i % 30) * 0.8:.17g},{265 + (i // 30) * 0.8:.17g},"
-                    f"{60 + (i * 37) % 50},{(i * 13) % 40 - 20}\n")
+    cell_state = one_cell_state(d)
     # More ranks than the grid has rows (3, between walls): the cut within rows and cells
     # gives each rank a share, with one process's bytes (the ranks keep their parts of the
     # ids until the first step cuts); the correlation's grid has fewer rows than ranks too.
@@ -455,6 +461,23 @@ def gpu():
     # gives the same bytes.
     compare(d, "gpu plane wrap, the window path", [*base, "--preset", "lab", "-n", "2000"], (2,),
             extra_mpi=("--mpi-window",))
+    # The deterministic mode's cells are in id order: its tiles too may share a cell (the
+    # bound as for the cpu ranks).
+    cell_state = one_cell_state(d)
+    held_by_cut(d, "gpu, a flock in one cell", cell_state,
+                (("boids", "at most 300 of the 600", lambda m: 0 < m <= 300),),
+                backend=("--backend", "gpu", "--deterministic"))
+    # --fast: whole cells, so the cell's boids on one rank and another rank with none, which
+    # steps an empty tile (its passes dispatch no work).
+    stats = os.path.join(d, "fast-one-cell.csv")
+    p = run(*MPI, "-n", "3", BOIDS_MPI, "sim", "--backend", "gpu", "--fast", "--preset", "lab",
+            "-n", "600", "--fixed-world", "--load", cell_state, "--steps", "10", "--mpi-stats",
+            stats, timeout=300)
+    table = list(csv.DictReader(open(stats))) if os.path.exists(stats) else []
+    check("gpu --fast, a flock in one cell on 3 ranks: exit 0, one rank with no boids, no cut "
+          "within a cell", p.returncode == 0 and len(table) == 3 and
+          min(float(r["boids_max"]) for r in table) == 0 and
+          all(float(r["within_cells_share"]) == 0 for r in table), (p.stderr[-600:], table))
 
 
 def menu():

@@ -350,8 +350,9 @@ static int tile_keyed_cmp(const void *a, const void *b) {
 }
 
 /* A cut of keys (tile.h) for the n boids b (sorted here by key): each boundary at the key of
- * the first boid where the weights before it reach its even share, every tile one key at
- * least. */
+ * the boid nearest the first where the weights before it reach its even share that is not the
+ * first of its cell (so that the cut ends tiles within cells even where most cells hold a boid
+ * or two), every tile one key at least. */
 static void tile_keys_cut(tile_keyed *b, size_t n, uint64_t ncells, int k, boids_tile_key *cut) {
     qsort(b, n, sizeof *b, tile_keyed_cmp);
     uint64_t total = 0, sum = 0;
@@ -360,8 +361,19 @@ static void tile_keys_cut(tile_keyed *b, size_t n, uint64_t ncells, int k, boids
     cut[0] = (boids_tile_key){0, 0}, cut[k] = (boids_tile_key){ncells, 0};
     for (int j = 1; j < k; j++) {
         while (i < n && sum * (uint64_t)k < total * (uint64_t)j) sum += b[i++].w;
+        size_t at = i;
+        for (size_t d = 0; d < n; d++) {
+            if (i + d < n && i + d > 0 && b[i + d].key.cell == b[i + d - 1].key.cell) {
+                at = i + d;
+                break;
+            }
+            if (d < i && i - d < n && b[i - d].key.cell == b[i - d - 1].key.cell) {
+                at = i - d;
+                break;
+            }
+        }
         const boids_tile_key a = cut[j - 1];
-        cut[j] = i < n ? b[i].key : (boids_tile_key){ncells, 0};
+        cut[j] = at < n ? b[at].key : (boids_tile_key){ncells, 0};
         if (cut[j].cell < a.cell || (cut[j].cell == a.cell && cut[j].id <= a.id))
             cut[j] = (boids_tile_key){a.cell + 1, 0};
         if (cut[j].cell > ncells - (uint64_t)(k - j))

@@ -7,7 +7,8 @@
  * tile is a range of whole rows [lo, hi) of that grid; the tiles of K ranks cover the rows
  * in order, each at least one row. A boid belongs to the tile of its row (boids_tile_row).
  * On the cpu and gpu backends' resident tiles a tile may also begin or end within a row: a range of
- * the grid's cells in row order, and on the cpu backend's within a cell, a range of keys (a
+ * the grid's cells in row order, and where each cell holds its boids in id order (the cpu
+ * backend, the gpu's deterministic mode) within a cell, a range of keys (a
  * cell and a global id: below, "tiles of keys in row order"), its window the rows that hold
  * them.
  *
@@ -58,10 +59,11 @@ typedef struct boids_tile {
                                 * cells of row steer_hi - 1 (in the grid's cell order, x
                                 * fastest) are not moved either; 0 and 0: whole rows. Each
                                 * below a row's cells, and one cell at least steered */
-    uint32_t id_lo, id_hi;     /* a tile of keys that begins or ends within a cell (resident tiles
-                                * of the cpu backend): of the first steered cell only the boids
-                                * with global ids from id_lo on move, of the last only those with
-                                * ids below id_hi; 0 and 0: whole cells (id_hi 0: all of the last) */
+    uint32_t id_lo, id_hi;     /* a tile of keys that begins or ends within a cell
+                                * (boids_backend_tile_within_cells): of the first steered cell
+                                * only the boids with global ids from id_lo on move, of the
+                                * last only those with ids below id_hi; 0 and 0: whole cells
+                                * (id_hi 0: all of the last) */
 } boids_tile;
 
 /* A place in the grid's cells in row order, finer than a cell: the boids of cell `cell` with
@@ -188,7 +190,8 @@ boids_status boids_tile_count_row_cells(const uint32_t *cell, size_t n, uint64_t
                                         uint32_t nrows, const uint32_t *rows, uint32_t nr,
                                         uint32_t *count, const char *who, boids_error *err);
 
-/* Whether backend b steps resident tiles that begin or end within a cell (the cpu backend):
+/* Whether backend b steps resident tiles that begin or end within a cell (the cpu backend,
+ * the gpu backend in its deterministic mode):
  * boids_tile's ids, tile_split's keys with ids and the call below. */
 int boids_backend_tile_within_cells(const boids_backend *b);
 

@@ -99,24 +99,20 @@ static void gpu_destroy(boids_backend *b) {
     free(g);
 }
 
-static const boids_backend_ops gpu_ops = {
-    .name = "gpu",
-    .destroy = gpu_destroy,
-    .step = gpu_step,
-    .download = gpu_download,
-    .upload = gpu_upload,
-    .neighbours = gpu_neighbours,
-    .tile_geom = gpu_tile_geom,
-    .upload_tile = gpu_upload_tile,
-    .tile_start = gpu_tile_start,
-    .tile_box = gpu_tile_box,
-    .tile_count = gpu_tile_count,
-    .tile_split = gpu_tile_split,
-    .tile_row_cells = gpu_tile_row_cells,
-    .tile_add = gpu_tile_add,
-    .tile_halo = gpu_tile_halo,
-    .tile_owned = gpu_tile_owned,
-};
+/* The calls of both modes, below. */
+#define GPU_OPS                                                                                    \
+    .name = "gpu", .destroy = gpu_destroy, .step = gpu_step, .download = gpu_download,             \
+    .upload = gpu_upload, .neighbours = gpu_neighbours, .tile_geom = gpu_tile_geom,                \
+    .upload_tile = gpu_upload_tile, .tile_start = gpu_tile_start, .tile_box = gpu_tile_box,        \
+    .tile_count = gpu_tile_count, .tile_split = gpu_tile_split,                                    \
+    .tile_row_cells = gpu_tile_row_cells, .tile_add = gpu_tile_add, .tile_halo = gpu_tile_halo,    \
+    .tile_owned = gpu_tile_owned
+
+static const boids_backend_ops gpu_ops = {GPU_OPS};
+
+/* In the deterministic mode, whose cells hold their boids in id order, tiles may also end
+ * within a cell (tile.h). */
+static const boids_backend_ops gpu_ops_det = {GPU_OPS, .tile_cell_ids = gpu_tile_cell_ids};
 
 static const char *const variant_names[BOIDS_GPU_VARIANTS] = {"plain", "fused"};
 
@@ -171,9 +167,9 @@ boids_backend *boids_gpu_create(boids_gl *gl, const boids_flock *initial,
         boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    g->base.ops = &gpu_ops;
     g->gl = gl;
     g->opt = opt ? *opt : boids_gpu_options_default();
+    g->base.ops = g->opt.deterministic ? &gpu_ops_det : &gpu_ops;
     g->base.dim = initial->z ? 3 : 2;
     if (g->opt.log) g->log_errors = g->opt.log->errors;
     boids_status st = gpu_check_count(initial->n, err);
@@ -236,7 +232,7 @@ fail:
 }
 
 int boids_backend_is_gpu(const boids_backend *b) {
-    return b && b->ops == &gpu_ops;
+    return b && (b->ops == &gpu_ops || b->ops == &gpu_ops_det);
 }
 
 unsigned boids_gpu_state_buffer(const boids_backend *b) {

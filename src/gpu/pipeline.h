@@ -247,6 +247,8 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
 boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
                             boids_tile_moves *out, boids_error *err);
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err);
+boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc, uint32_t *ids,
+                               size_t cap, size_t *m, boids_error *err);
 boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                 uint32_t *count, boids_error *err);
 boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned char *rec,

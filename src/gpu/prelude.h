@@ -146,7 +146,9 @@ enum {
     X(uint, uint32_t, tile_lo)                                                                     \
     X(uint, uint32_t, tile_nrows)                                                                  \
     X(uint, uint32_t, steer_lo)                                                                    \
-    X(uint, uint32_t, steer_hi)
+    X(uint, uint32_t, steer_hi)                                                                    \
+    X(uint, uint32_t, steer_id_lo)                                                                 \
+    X(uint, uint32_t, steer_id_hi)
 
 typedef struct boids_gpu_params {
 #define BOIDS_GPU_FIELD_C(glsl, ctype, name) ctype name;
@@ -161,7 +163,7 @@ enum { BOIDS_GPU_PARAMS_NFIELDS = 0 BOIDS_GPU_PARAMS_FIELDS(BOIDS_GPU_FIELD_ONE)
 /* Every field is a 4-byte scalar with no padding: the std140 layout. */
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte scalars");
 _Static_assert(sizeof(boids_gpu_params) == 4 * BOIDS_GPU_PARAMS_NFIELDS, "std140 scalar packing");
-_Static_assert(offsetof(boids_gpu_params, steer_hi) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
+_Static_assert(offsetof(boids_gpu_params, steer_id_hi) == 4 * (BOIDS_GPU_PARAMS_NFIELDS - 1),
                "last field at the end");
 
 /* The interaction table as the shaders read it: the uniform block Interact (I) of the
@@ -235,10 +237,10 @@ void boids_gpu_species_init(boids_gpu_species *u, const boids_params *p);
 /* Fills the fields that follow from the parameters alone: the rules' constants as rules.h's
  * rules_k_init computes them in float, the model, the topological selection and the noise.
  * The grid's fields, n and step are left 0 for the caller, as are the tile mode's (tile_lo,
- * tile_nrows, steer_lo, steer_hi (the steered window cells): read only by the units compiled
- * with TILE, set by the
- * grid build's set_window); split is UINT32_MAX (the state in one block, which the viewer's
- * buffers always are). (src/gpu/blocks.c) */
+ * tile_nrows, steer_lo, steer_hi (the steered window cells), steer_id_lo, steer_id_hi (the
+ * ids of the first and last of them that move: tile.h's id_lo, id_hi): read only by the units
+ * compiled with TILE, set by the grid build's set_window); split is UINT32_MAX (the state in one
+ * block, which the viewer's buffers always are). (src/gpu/blocks.c) */
 void boids_gpu_params_init(boids_gpu_params *u, const boids_params *p);
 
 /* Fills the interaction block for table t (NULL: none) in the world of p, as rules.h's

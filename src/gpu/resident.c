@@ -235,8 +235,8 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
 
 boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key hi,
                             boids_tile_moves *out, boids_error *err) {
-    gpu_backend *g = as_gpu(b); /* whole cells: backend.c refused ids */
-    const uint64_t lo_cell = lo.cell, hi_cell = hi.cell;
+    gpu_backend *g = as_gpu(b); /* ids only where deterministic: backend.c checked */
+    const uint64_t lo_cell = lo.cell, hi_cell = boids_tile_key_end(hi);
     if (hi_cell > g->rplane * g->rnrows)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU tile_split: the cells [%llu, %llu) go beyond the grid's %llu",
@@ -247,6 +247,8 @@ boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key 
     const GLuint prog = g->rprog;
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_lo"), (GLuint)lo_cell);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_hi"), (GLuint)hi_cell);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_id_lo"), lo.id);
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_id_hi"), hi.id);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e0"), (GLuint)(e[0] * g->rplane));
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e1"), (GLuint)(e[1] * g->rplane));
     zero_aux(g, AUX_HEAD);
@@ -294,6 +296,20 @@ boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t
     return st ? st : gpu_check(g, "tile_row_cells", err);
 }
 
+boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc, uint32_t *ids,
+                               size_t cap, size_t *m, boids_error *err) {
+    gpu_backend *g = as_gpu(b);
+    uint32_t *cell = malloc((g->nown ? 2 * g->nown : 1) * sizeof *cell), *gid = cell + g->nown;
+    if (!cell) return nomem("the cells and ids of the owned boids", g->nown, err);
+    /* tile_count's cells of the owned boids (tile_res.comp's first pass) and their ids */
+    if (g->nown) gpu_read(g->raux, 4 * AUX_HEAD, 4 * g->nown, cell);
+    if (g->nown) gpu_read(g->ids[0], 0, 4 * g->nown, gid);
+    boids_status st = boids_tile_list_cell_ids(cell, gid, g->nown, g->rplane * g->rnrows, cells, nc,
+                                               ids, cap, m, "GPU", err);
+    free(cell);
+    return st ? st : gpu_check(g, "tile_cell_ids", err);
+}
+
 boids_status gpu_tile_add(boids_backend *b, const unsigned char *rec, size_t m, boids_error *err) {
     gpu_backend *g = as_gpu(b);
     b->n = g->nown; /* a halo not stepped is dropped */
@@ -319,6 +335,32 @@ boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned
     return BOIDS_OK;
 }
 
+/* The steered slots [se[0], se[1]) of the cells [c0, c1) narrowed to the ids of a tile that
+ * ends within a cell: of cell c0 those from id_lo on, of cell c1 - 1 those below id_hi (the
+ * deterministic step orders each cell by id: set_window refused the ids otherwise). */
+static boids_status keep_ids(gpu_backend *g, size_t c0, size_t c1, GLuint se[2], boids_error *err) {
+    GLuint in[2]; /* where cell c0 ends and cell c1 - 1 begins */
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * (c0 + 1), 4, &in[0]);
+    gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * (c1 - 1), 4, &in[1]);
+    const GLuint from[2] = {se[0], in[1]}, to[2] = {in[0], se[1]};
+    const uint32_t id[2] = {g->tile.id_lo, g->tile.id_hi};
+    for (int e = 0; e < 2; e++) {
+        if (!id[e] || to[e] <= from[e]) continue;
+        const size_t n = to[e] - from[e];
+        uint32_t *ids = malloc(n * sizeof *ids);
+        if (!ids) return nomem("the ids of a cut cell", n, err);
+        gpu_read(g->ids[0], 4 * (size_t)from[e], 4 * n, ids);
+        const GLuint at = boids_tile_slot_from(ids, NULL, 0, (uint32_t)n, id[e]);
+        free(ids);
+        if (e == 0)
+            se[0] = from[0] + at;
+        else
+            se[1] = from[1] + at;
+    }
+    if (se[1] < se[0]) se[1] = se[0];
+    return BOIDS_OK;
+}
+
 boids_status gpu_tile_keep(gpu_backend *g, boids_error *err) {
     /* The steered cells (tile.h: the steered rows less the cells skipped at their ends): one
      * range of slots. */
@@ -329,6 +371,8 @@ boids_status gpu_tile_keep(gpu_backend *g, boids_error *err) {
     GLuint se[2];
     gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * c0, 4, &se[0]);
     gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * c1, 4, &se[1]);
+    if (c1 > c0 && (g->tile.id_lo || g->tile.id_hi) && (st = keep_ids(g, c0, c1, se, err)))
+        return st;
     if ((size_t)(se[1] - se[0]) != g->nown)
         return boids_error_set(err, BOIDS_ERR_INPUT,
                                "GPU tile: the steered cells hold %u boids, but the tile owns "

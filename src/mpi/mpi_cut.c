@@ -14,13 +14,14 @@
  * before it come nearest the share. Every rank computes the same cut from the same reduced
  * numbers. The cut changes no bit (tile.h: any cut of keys in row order gives one process's).
  *
- * Within cells (c->ids: the cpu backend's resident tiles, --mpi-cut boids). A cell may hold
- * more than a tile's share (a flock drawn to one point), and no cut of whole cells balances
- * it. There the boundary goes to the boid of the cell where the share falls: the cell's
- * weight is its boids' in equal parts (they have the same block), the share gives how many
- * of them come before the boundary, m, and the ids of the cell's boids, listed by the ranks
- * that own them (boids_backend_tile_cell_ids) and gathered (one all-gather of the counts and
- * one of the ids, only for the cells cut), give the key: the cell and its (m+1)-th id.
+ * Within cells (c->ids: the resident tiles of cpu and gpu --deterministic, --mpi-cut boids).
+ * A cell may hold more than a tile's share (a flock drawn to one point), and no cut of whole
+ * cells balances it. There the boundary goes to the boid of the cell where the share falls:
+ * the cell's weight is its boids' in equal parts (they have the same block), the share gives
+ * how many of them come before the boundary, m, and the ids of the cell's boids, listed by
+ * the ranks that own them (boids_backend_tile_cell_ids) and gathered (one all-gather of the
+ * counts and one of the ids, only for the cells cut), give the key: the cell and its
+ * (m+1)-th id.
  *
  * When. A cut is made when there is none, the grid's rows changed, or the slowest tile's load
  * is above MPI_FLOCK_IMBALANCE times the mean; it is taken when the grid changed, at the first

@@ -80,9 +80,9 @@ void mpi_flock_set_window(boids_backend *b, int on);
 
 /* Where a cut may end tiles (boids-mpi sim --mpi-cut), at most: within a cell, at the boid
  * where a tile's even share falls (BOIDS, the default, where the local backend steps such
- * tiles: the cpu backend's resident tiles), within a row at a cell (CELLS; the gpu
- * backend's resident tiles at most), or at whole rows (ROWS; every backend). mpi_cut.c; the
- * same bits every way, for the benchmark's comparisons. Before the first step. */
+ * tiles: the resident tiles of cpu and of gpu in its deterministic mode), within a row at a
+ * cell (CELLS; the gpu backend's --fast tiles at most), or at whole rows (ROWS; every backend).
+ * mpi_cut.c; the same bits every way, for the benchmark's comparisons. Before the first step. */
 enum { MPI_FLOCK_CUT_BOIDS, MPI_FLOCK_CUT_CELLS, MPI_FLOCK_CUT_ROWS };
 void mpi_flock_set_cut(boids_backend *b, int how);
 

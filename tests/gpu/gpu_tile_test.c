@@ -36,9 +36,9 @@ static const char *const model_names[MODELS] = {"reynolds+table", "vicsek+noise"
 static const char *const boundary_names[3] = {"wrap", "walls", "open"};
 
 /* One case: the model m in dimension dim on boundary b, as k tiles (resident: also as
- * resident tiles; 2: those cut within rows too). The lab preset's world at 1200 boids; the
- * table holds a predator, an attractor and an obstacle (circle, or sphere in the box) inside
- * the world; 12 steps move boids across rows. */
+ * resident tiles; 2: those cut within rows and within cells too). The lab preset's world at 1200
+ * boids; the table holds a predator, an attractor and an obstacle (circle, or sphere in the box)
+ * inside the world; 12 steps move boids across rows. */
 static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
                       boids_gpu_variant variant, double side, int resident) {
     boids_params p = boids_params_default();
@@ -82,6 +82,8 @@ static void same_bits(int dim, boids_boundary b, int m, int k, int uneven,
     tile_check_equal(&c, make_gpu, &variant);
     if (resident) tile_check_resident(&c, make_gpu, &variant);
     c.cells = 1; /* resident tiles that end within rows */
+    if (resident == 2) tile_check_resident(&c, make_gpu, &variant);
+    c.cells = 2; /* and within cells */
     if (resident == 2) tile_check_resident(&c, make_gpu, &variant);
     boids_flock_free(&f);
 }
@@ -213,12 +215,17 @@ static void window_refusals(int dim) {
               bad[i].row_lo, bad[i].rows, bad[i].steer_lo, bad[i].steer_hi, n, (int)st,
               st ? err.msg : "accepted");
     }
-    /* Tiles that end within a cell are the cpu backend's: the GPU's are whole cells. */
+    /* Tiles that end within a cell need the deterministic mode (its cells in id order):
+     * without it the backend's tiles are whole cells, and the step says why. */
     t = (boids_tile){.n_global = f.n, .rows = n, .steer_hi = n, .gid = gid, .id_lo = 5};
-    CHECK(!b || (boids_backend_upload_tile(b, &f, &t, &err) == BOIDS_ERR_INPUT &&
-                 strstr(err.msg, "whole cells") && !boids_backend_tile_within_cells(b) &&
-                 boids_backend_tile_within_rows(b)),
-          "dim %d: a tile cut within a cell: %s", dim, err.msg);
+    boids_backend *fast = checked_backend(0, &f);
+    CHECK(b && fast && boids_backend_tile_within_cells(b) &&
+              !boids_backend_tile_within_cells(fast) && boids_backend_tile_within_rows(fast),
+          "dim %d: tiles within cells in the deterministic mode only", dim);
+    CHECK(!fast || (boids_backend_upload_tile(fast, &f, &t, &err) == BOIDS_ERR_INPUT &&
+                    strstr(err.msg, "whole cells")),
+          "dim %d: a tile cut within a cell, not deterministic: %s", dim, err.msg);
+    boids_backend_destroy(fast);
     free(gid);
     boids_backend_destroy(b);
     boids_flock_free(&f);

@@ -80,8 +80,9 @@ static const app_option mpi_options[] = {
              "keeping it there, on the cpu or the device (the same bits; for comparison)"},
     {APP_CHOICE, "mpi-cut", 0, "C", &cut_how, .choices = cut_names,
      .help = "where the cut may end a tile: boids (default: at the boid where its even\n"
-             "share falls, within a cell, on the cpu backend's resident tiles; cells on\n"
-             "the gpu's, rows with --mpi-window), cells (whole cells, within a row) or\n"
+             "share falls, within a cell, on the resident tiles of cpu and gpu\n"
+             "--deterministic; cells with --fast, rows with --mpi-window), cells (whole\n"
+             "cells, within a row) or\n"
              "rows (whole rows only; the same bits every way)"},
     {APP_CHOICE, "mpi-balance", 0, "C", &balance, .choices = balance_names,
      .help = "the clock each rank's time is measured on for the cut of the rows: wall,\n"
