@@ -693,4 +693,72 @@ static inline int tile_check_resident(const tile_case *c, tile_factory make, voi
     return same;
 }
 
+/* A window (upload_tile) that begins, or ends, within a cell: the whole grid as the window,
+ * 2000 boids of the lab, steering from (or up to) the middle id of its fullest cell. The boids
+ * whose keys the window steers move as in the whole flock's step; the others keep their
+ * state, those of that cell on either side of the id among them. make(f, ctx) makes the
+ * backend (who names it). */
+static inline void tile_check_window_ids(const char *who, tile_factory make, void *ctx) {
+    boids_error err;
+    boids_params p = boids_params_default();
+    p.count = 2000;
+    boids_flock f, whole, out;
+    if (boids_flock_alloc(&f, 2000, &err) || boids_flock_alloc(&whole, 2000, &err) ||
+        boids_flock_alloc(&out, 2000, &err))
+        exit(1);
+    boids_flock_randomize(&f, &p, 9);
+    boids_backend *b = make(&f, ctx, &err);
+    if (!b || boids_backend_step(b, &p, 1, &err) || boids_backend_download(b, &whole, &err))
+        exit(1);
+    uint32_t gid[2000];
+    for (uint32_t i = 0; i < 2000; i++) gid[i] = i;
+    boids_tile t = {.n_global = 2000, .rows = 1, .gid = gid};
+    grid_geomd g;
+    if (boids_backend_tile_geom(b, &p, &t, &g, &err)) exit(1);
+    const uint64_t plane = g.ncells / g.n[1];
+    uint64_t cell[2000], *n = calloc(g.ncells, sizeof *n), full = 0;
+    for (uint32_t i = 0; i < 2000; i++) {
+        const float x[2] = {(float)f.x[i], (float)f.y[i]};
+        n[cell[i] = boids_tile_cell(&g, x)]++;
+    }
+    for (uint64_t q = 0; q < g.ncells; q++) full = n[q] > n[full] ? q : full;
+    uint32_t mid = 0, seen = 0; /* the cell's middle id */
+    for (uint32_t i = 0; i < 2000 && seen <= n[full] / 2; i++)
+        if (cell[i] == full && seen++ == n[full] / 2) mid = i;
+    for (int end = 0; end < 2; end++) { /* 0: steer from (full, mid) on; 1: up to it */
+        const uint32_t r = (uint32_t)(full / plane), q = (uint32_t)(full % plane);
+        t = (boids_tile){.n_global = 2000, .rows = g.n[1], .gid = gid};
+        if (end == 0) t.steer_lo = r, t.steer_hi = g.n[1], t.skip_lo = q, t.id_lo = mid;
+        if (end == 1) t.steer_hi = r + 1, t.skip_hi = (uint32_t)(plane - 1 - q), t.id_hi = mid;
+        if (boids_backend_upload_tile(b, &f, &t, &err) || boids_backend_step(b, &p, 1, &err) ||
+            boids_backend_download(b, &out, &err)) {
+            CHECK(0, "%s: a window %s a cell: %s", who, end ? "ending within" : "beginning within",
+                  err.msg);
+            continue;
+        }
+        int right = 1, moved_in = 0, kept_in = 0;
+        for (uint32_t i = 0; i < 2000; i++) {
+            const int after = cell[i] > full || (cell[i] == full && i >= mid);
+            const int steered = end == 0 ? after : !after;
+            const boids_flock *want = steered ? &whole : &f;
+            const int same =
+                (float)out.x[i] == (float)want->x[i] && (float)out.y[i] == (float)want->y[i] &&
+                (float)out.vx[i] == (float)want->vx[i] && (float)out.vy[i] == (float)want->vy[i];
+            right &= same;
+            if (cell[i] == full) moved_in += steered, kept_in += !steered;
+        }
+        CHECK(right && moved_in > 0 && kept_in > 0,
+              "%s: a window %s cell %" PRIu64 " (%" PRIu64 " boids) at id %u: every boid as the "
+              "whole flock's step or kept (%d of the cell moved, %d kept)",
+              who, end ? "ending within" : "beginning within", full, n[full], mid, moved_in,
+              kept_in);
+    }
+    printf("%s: windows beginning and ending within a cell (%" PRIu64 " boids, at id %u): the "
+           "keys steered move as in the whole flock, the others keep their state\n",
+           who, n[full], mid);
+    free(n);
+    boids_backend_destroy(b);
+    boids_flock_free(&f), boids_flock_free(&whole), boids_flock_free(&out);
+}
+
 #endif

@@ -532,6 +532,8 @@ int main(void) {
     test_box();
     test_refusals();
     test_resident_refusals();
+    cpu_kind one = {1, 0};
+    tile_check_window_ids("cpu", make_cpu_tile, &one);
     enum { W = BOIDS_BOUNDARY_WRAP, L = BOIDS_BOUNDARY_WALLS, O = BOIDS_BOUNDARY_OPEN };
     static const run runs[] = {
         /* name, dim, boundary, vicsek, topological, table, k, uneven, threads, scalar, n, height */

@@ -256,6 +256,7 @@ int main(void) {
     CHECK(!strcmp(boids_gl_platform(gl), "device"), "BOIDS_EGL_DEVICE=0: the %s platform",
           boids_gl_platform(gl));
     device_choice();
+    tile_check_window_ids("gpu --deterministic", make_gpu, NULL);
     for (int dim = 2; dim <= 3; dim++)
         for (int b = 0; b < 3; b++)
             for (int m = 0; m < MODELS; m++)
