@@ -147,6 +147,32 @@ static void test_cut(void) {
     printf("cut: the least largest tile of whole rows, the wrap bound, refusals\n");
 }
 
+/* The merge of ascending runs (a cut cell's ids, one run a rank): qsort's order for 1 to 9
+ * runs of 0 to 40 values each, duplicates and empty runs among them. */
+static void test_merge_runs(void) {
+    uint64_t seed = 5;
+    uint32_t a[400], tmp[400], want[400];
+    size_t run[10];
+    for (int trial = 0; trial < 300; trial++) {
+        const int k = 1 + (int)(lcg(&seed) % 9);
+        size_t n = 0;
+        for (int r = 0; r < k; r++) {
+            const size_t len = trial % 3 == 0 && r % 2 ? 0 : lcg(&seed) % 41;
+            run[r] = n;
+            for (size_t i = 0; i < len; i++) a[n + i] = (uint32_t)(lcg(&seed) % 200);
+            qsort(a + n, len, sizeof *a, boids_tile_cmp_u32);
+            n += len;
+        }
+        run[k] = n;
+        memcpy(want, a, n * sizeof *a);
+        qsort(want, n, sizeof *want, boids_tile_cmp_u32);
+        boids_tile_merge_runs(a, tmp, run, k);
+        CHECK(!memcmp(a, want, n * sizeof *a),
+              "trial %d: %d runs of %zu values merged out of order", trial, k, n);
+    }
+    printf("merge_runs: 300 sets of 1 to 9 ascending runs in qsort's order\n");
+}
+
 /* ---- the box ---------------------------------------------------------------------------- */
 
 static void test_box(void) {
@@ -529,6 +555,7 @@ static void run_case(const run *r) {
 
 int main(void) {
     test_cut();
+    test_merge_runs();
     test_box();
     test_refusals();
     test_resident_refusals();

@@ -138,11 +138,6 @@ typedef struct id_slot {
     uint32_t key, slot;
 } id_slot;
 
-static int id_slot_cmp(const void *a, const void *b) {
-    const uint32_t x = ((const id_slot *)a)->key, y = ((const id_slot *)b)->key;
-    return (x > y) - (x < y);
-}
-
 /* Orders snapshot slots [b, e) by id as a sort of (id, slot) pairs and one permutation of
  * the state through a copy: for a large cell out of order, where insertion would move whole
  * runs (a cell that two tiles share holds the halo's part after the owned part, all of its
@@ -157,8 +152,8 @@ static int cell_sort_large(const state *s, const uint32_t *gid, uint32_t b, uint
     }
     for (size_t i = 0; i < n; i++)
         k[i] = (id_slot){order_key(gid, s->id[b + i]), (uint32_t)(b + i)};
-    qsort(k, n, sizeof *k, id_slot_cmp);
-    float *const f = (float *)t; /* the copy, one array at a time */
+    qsort(k, n, sizeof *k, boids_tile_cmp_u32); /* by key, the first member */
+    float *const f = (float *)t;                /* the copy, one array at a time */
     for (int a = 0; a < 2 * D; a++) {
         float *const x = a < D ? s->p[a] : s->v[a - D];
         for (size_t i = 0; i < n; i++) f[i] = x[k[i].slot];

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "boids/flock.h"
 
@@ -203,9 +204,27 @@ uint32_t boids_tile_slot_from(const uint32_t *id, const uint32_t *gid, uint32_t 
     return b;
 }
 
-static int cmp_id(const void *a, const void *b) {
+int boids_tile_cmp_u32(const void *a, const void *b) {
     const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* Runs a[run[i] .. run[i + 1]) for i < k, each ascending and the runs adjacent, into one
+ * ascending run in place, merged in pairs over log2(k) passes through tmp (room for them all);
+ * run is overwritten. */
+void boids_tile_merge_runs(uint32_t *a, uint32_t *tmp, size_t *run, int k) {
+    for (; k > 1; k = (k + 1) / 2) {
+        for (int i = 0; i < k; i += 2) {
+            const size_t b = run[i], m = run[i + 1], e = i + 1 < k ? run[i + 2] : m;
+            size_t x = b, y = m, o = b;
+            while (x < m && y < e) tmp[o++] = a[y] < a[x] ? a[y++] : a[x++];
+            while (x < m) tmp[o++] = a[x++];
+            while (y < e) tmp[o++] = a[y++];
+            memcpy(a + b, tmp + b, (e - b) * sizeof *a);
+            run[i / 2] = b;
+        }
+        run[(k + 1) / 2] = run[k];
+    }
 }
 
 boids_status boids_tile_list_cell_ids(const uint32_t *cell, const uint32_t *gid, size_t n,
@@ -245,7 +264,7 @@ boids_status boids_tile_list_cell_ids(const uint32_t *cell, const uint32_t *gid,
     }
     for (uint32_t q = 0; q < nc; q++) { /* at[q] is now the end of cell q's ids */
         const size_t b = q ? at[q - 1] : 0;
-        qsort(ids + b, at[q] - b, sizeof *ids, cmp_id);
+        qsort(ids + b, at[q] - b, sizeof *ids, boids_tile_cmp_u32);
     }
     free(at);
     return BOIDS_OK;

@@ -329,6 +329,15 @@ static inline void boids_tile_edge_rows(boids_tile_key lo, boids_tile_key hi, ui
 uint32_t boids_tile_slot_from(const uint32_t *id, const uint32_t *gid, uint32_t b, uint32_t e,
                               uint32_t x);
 
+/* qsort's ascending order of uint32_t values, and of structs whose first member is one (a
+ * global id with what goes with it). */
+int boids_tile_cmp_u32(const void *a, const void *b);
+
+/* Merges the adjacent runs a[run[i] .. run[i + 1]) (i < k), each ascending, into one ascending
+ * run in place, in pairs over log2(k) passes through tmp (as long as a); overwrites run. The
+ * ranks' lists of a cut cell's ids (boids-mpi) become the cell's ids in order. */
+void boids_tile_merge_runs(uint32_t *a, uint32_t *tmp, size_t *run, int k);
+
 /* What a backend's boids_backend_tile_cell_ids does with the whole grid's cells of its n
  * owned boids (cell[i]) and their global ids (gid[i]): the ids of the boids of the cells
  * cells[0 .. nc) (ascending, distinct), each cell's in turn, into ids (as many as the cells

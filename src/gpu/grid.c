@@ -65,10 +65,6 @@ static boids_status set_window(const gpu_backend *g, boids_gpu_params *u, const 
     if (st) return st;
     u->tile_lo = t->row_lo;
     u->tile_nrows = nrows;
-    if ((t->id_lo || t->id_hi) && !g->opt.deterministic)
-        return boids_error_set(err, BOIDS_ERR_INPUT,
-                               "GPU tile: a tile that ends within a cell needs --deterministic "
-                               "(only then does each cell hold its boids in id order)");
     u->steer_lo = (uint32_t)c0;
     u->steer_hi = (uint32_t)c1;
     u->steer_id_lo = t->id_lo;

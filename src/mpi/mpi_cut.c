@@ -104,11 +104,6 @@ static long row_index(const uint32_t *rows, uint32_t n, uint32_t r) {
     return -1;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The weight before key k (in row v = k.cell / P, the rows before it summing to before): the
  * row's cells' shares cw of its weight before k.cell, and of k.cell the share of its boids
  * before the id, below of them (count, P a row, the row's cell counts). */
@@ -132,7 +127,8 @@ static boids_status gather_ids(mflock *c, const uint64_t *cells, uint32_t nc, co
     uint32_t *per = malloc((size_t)K * nc * sizeof *per); /* each rank's count of each cell */
     int *cnt = malloc(2 * (size_t)K * sizeof *cnt), *const displ = cnt ? cnt + K : NULL;
     uint32_t *got = malloc((mine ? mine : 1) * sizeof *got), *all = NULL, *out = NULL;
-    boids_status s = per && cnt && got ? BOIDS_OK : nomem(c, "the cut's ids", err);
+    size_t *run = malloc(((size_t)K + 1) * sizeof *run); /* a cell's runs, one a rank */
+    boids_status s = per && cnt && got && run ? BOIDS_OK : nomem(c, "the cut's ids", err);
     size_t m = 0, total = 0;
     if (!s && (s = boids_backend_tile_cell_ids(c->local, cells, nc, got, mine, &m, err)))
         c->shared_failure = 0;
@@ -159,10 +155,9 @@ static boids_status gather_ids(mflock *c, const uint64_t *cells, uint32_t nc, co
         c->shared_failure = 1;
         s = boids_error_set(err, BOIDS_ERR_RUNTIME, "a rank could not list its cells' ids");
     }
-    if (!s) { /* cell by cell: each rank's ids of it, then sorted */
+    if (!s) { /* cell by cell: each rank's ids of it (ascending), then merged */
         size_t o = 0;
-        for (uint32_t q = 0; q < nc; q++) {
-            const size_t from = o;
+        for (uint32_t q = 0; q < nc; q++)
             for (int r = 0; r < K; r++) {
                 size_t at = (size_t)displ[r];
                 for (uint32_t i = 0; i < q; i++) at += per[(size_t)r * nc + i];
@@ -170,11 +165,15 @@ static boids_status gather_ids(mflock *c, const uint64_t *cells, uint32_t nc, co
                 memcpy(out + o, all + at, n * sizeof *out);
                 o += n;
             }
-            qsort(out + from, o - from, sizeof *out, cmp_u32);
+        o = 0;
+        for (uint32_t q = 0; q < nc; q++) { /* all is the merge's scratch now */
+            for (int r = 0; r < K; r++) run[r] = o, o += per[(size_t)r * nc + q];
+            run[K] = o;
+            boids_tile_merge_runs(out, all, run, K);
         }
         *ids = out, out = NULL;
     }
-    free(per), free(cnt), free(got), free(all), free(out);
+    free(per), free(cnt), free(got), free(all), free(out), free(run);
     return s;
 }
 
@@ -217,7 +216,7 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
                                                 : r};
         for (int k = 0; k < 3; k++) rows[nr++] = near[k];
     }
-    qsort(rows, nr, sizeof *rows, cmp_u32);
+    qsort(rows, nr, sizeof *rows, boids_tile_cmp_u32);
     uint32_t u = 0;
     for (uint32_t i = 0; i < nr; i++)
         if (u == 0 || rows[i] != rows[u - 1]) rows[u++] = rows[i];
