@@ -9,10 +9,13 @@ stdout.
 Strong scaling: --sizes at every --ranks count. Weak scaling: --weak N0 adds runs of N0 boids
 per rank (N = K * N0). The time per step of a row is its slowest rank's (the step ends when
 the last rank's does); speedup and efficiency are against the 1-rank row of the same size,
-which steps the whole flock as `boids sim` does.
+which steps the whole flock as `boids sim` does. --warmup W runs W steps more before the
+--steps timed ones (boids-mpi sim --mpi-warmup: the first steps carry the flock from its parts
+by id to the cut's tiles), on every rank count alike; their own time is the column
+warmup_ms_per_step.
 
 usage: mpi_scaling.py --boids-mpi PATH [--mpirun PATH] [--sizes 100k,1M] [--ranks 1,2,4]
-                      [--weak N0] [--steps 30] [--dim 2|3] [--overlap both|on|off]
+                      [--weak N0] [--steps 30] [--warmup 0] [--dim 2|3] [--overlap both|on|off]
                       [--threads 1] [--out DIR] [-- EXTRA boids sim OPTIONS]
 """
 import argparse
@@ -39,6 +42,7 @@ def parse():
     ap.add_argument("--ranks", default="1,2,4")
     ap.add_argument("--weak", default=None, help="boids per rank of the weak-scaling runs")
     ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=0, help="steps before the timed ones")
     ap.add_argument("--dim", type=int, default=2, choices=(2, 3))
     ap.add_argument("--overlap", default="both", choices=("both", "on", "off"))
     ap.add_argument("--threads", type=int, default=1)
@@ -53,6 +57,8 @@ def parse():
         ap.error("--sizes, --ranks and --weak take counts such as 100k,1M and 1,2,4")
     if any(k < 1 for k in a.ranks) or any(n < 1 for n in a.sizes) or a.steps < 1:
         ap.error("sizes, rank counts and --steps must be positive")
+    if a.warmup < 0:
+        ap.error("--warmup must be 0 or more")
     return a
 
 
@@ -65,8 +71,10 @@ def one_run(a, n, k, overlap, tmp):
     if a.threads > 1:  # mpirun binds a rank to one core, where its threads would take turns
         cmd += ["--bind-to", "none"]
     cmd += [a.boids_mpi, "sim", "--backend", "cpu", "--threads", str(a.threads), "-n", str(n),
-            "--steps", str(a.steps), "--order-only", "--set", f"dim={a.dim}", "--mpi-stats",
-            stats, *a.extra]
+            "--steps", str(a.steps + a.warmup), "--order-only", "--set", f"dim={a.dim}",
+            "--mpi-stats", stats, *a.extra]
+    if a.warmup:
+        cmd += ["--mpi-warmup", str(a.warmup)]
     if not overlap:
         cmd.append("--mpi-no-overlap")
     t0 = time.monotonic()
@@ -111,6 +119,9 @@ def row(kind, n, k, overlap, ranks, wall, base):
         # cores (MPI calls left out, which may spin); nan for older builds
         "cpu_ms_per_step": sum(float(r.get("work_cpu_ms_per_step") or "nan") for r in ranks),
         "rebalances": sum(float(r["rebalances"]) for r in ranks) / len(ranks),
+        # the warm-up's steps and their slowest rank's ms a step (0 without --warmup)
+        "warmup_steps": max(float(r.get("warmup_steps") or 0) for r in ranks),
+        "warmup_ms_per_step": max(float(r.get("warmup_ms_per_step") or 0) for r in ranks),
         "job_seconds": wall,
     }
     return out

@@ -442,6 +442,24 @@ def cpu():
     check("--mpi-stats: the cut ended tiles within cells on some steps",
           len(table) == 3 and all(float(r["within_cells_share"]) > 0 for r in table),
           [r.get("within_cells_share") for r in table])
+    # --mpi-warmup W: the stats and the line leave out the first W steps and give their own
+    # time; it changes no bit of the run. On 3 ranks and on 1 (whose backend steps the run in
+    # one call, split at the warm-up's end).
+    for ranks in (3, 1):
+        warm = os.path.join(d, f"warm{ranks}.csv")
+        q = run(*MPI, "-n", str(ranks), BOIDS_MPI, "sim", "--backend", "cpu", "--threads", "1",
+                "--preset", "lab", "-n", "3000", "--steps", "20", "--order-only", "--mpi-stats",
+                warm, "--mpi-warmup", "5")
+        wt = list(csv.DictReader(open(warm))) if os.path.exists(warm) else []
+        check(f"--mpi-warmup 5 of 20 steps on {ranks} rank(s): stdout as 3 ranks' without it",
+              q.returncode == 0 and p.stdout and q.stdout == p.stdout,
+              (q.stderr[-400:], q.stdout[-200:]))
+        check(f"--mpi-warmup 5 on {ranks} rank(s): 15 steps timed, 5 of warm-up with their time",
+              len(wt) == ranks and all(r["steps"] == "15" and r["warmup_steps"] == "5" and
+                                       float(r["warmup_ms_per_step"]) > 0 for r in wt), wt)
+        if ranks == 3:
+            check("--mpi-warmup: the end-of-run line counts the steps after it",
+                  "3 ranks, 15 steps after a warm-up of 5 steps (" in q.stderr, q.stderr[-600:])
 
 
 def gpu():
@@ -565,6 +583,9 @@ def faults():
     refused("a clock to cut by that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
                                                    "--mpi-balance", "cycles"],
             ["--mpi-balance", "cycles"])
+    refused("a warm-up as long as the run", ["--backend", "cpu", "-n", "200", "--steps", "5",
+                                             "--mpi-warmup", "5"],
+            ["--mpi-warmup 5", "below --steps (5)"])
     refused("a cut that is not one", ["--backend", "cpu", "-n", "200", "--steps", "5",
                                       "--mpi-cut", "columns"], ["--mpi-cut", "columns"])
     # 3 rows under wrap: no cut of whole rows, nor within rows (each tile with its two halo

@@ -217,6 +217,7 @@ void mflock_done(mflock *c, mflock_clock t0, mflock_clock wait0) {
     c->st.within += c->within;
     c->st.within_cells += c->in_cells;
     c->st.seconds += now.wall - t0.wall;
+    mflock_warm_check(c);
 }
 
 /* ---- the step ------------------------------------------------------------------------- */
@@ -489,6 +490,11 @@ static boids_status step_one(mflock *c, const boids_params *p, boids_error *err)
 static boids_status op_step(boids_backend *b, const boids_params *p, unsigned steps,
                             boids_error *err) {
     mflock *c = (mflock *)b;
+    if (c->single && c->warmup > c->st.steps && steps > c->warmup - c->st.steps) {
+        const unsigned first = c->warmup - (unsigned)c->st.steps; /* the warm-up's end */
+        boids_status s = op_step(b, p, first, err);
+        return s ? s : op_step(b, p, steps - first, err);
+    }
     if (c->single) {
         const mflock_clock t0 = mflock_now();
         boids_status s = boids_backend_step(c->local, p, steps, err);
@@ -503,6 +509,7 @@ static boids_status op_step(boids_backend *b, const boids_params *p, unsigned st
         c->st.work_cpu += t1.cpu - t0.cpu;
         c->st.boids_sum += (double)steps * (double)c->n_global;
         c->st.boids_min = c->st.boids_max = (double)c->n_global;
+        mflock_warm_check(c);
         return BOIDS_OK;
     }
     for (unsigned i = 0; i < steps; i++) {
@@ -655,9 +662,25 @@ boids_status mpi_flock_owned(boids_backend *b, boids_tile_keep keep, const void 
     return BOIDS_OK;
 }
 
-void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s) {
-    *s = ((const mflock *)b)->st;
+void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s, mpi_flock_stats *warm) {
+    const mflock *c = (const mflock *)b;
+    const mpi_flock_stats *w = &c->st0;
+    *s = c->st;
+    if (warm) *warm = *w;
+    if (w->steps > 0) { /* the sums since the warm-up; the least and most boids over it all */
+#define SINCE(f) s->f -= w->f
+        SINCE(steps), SINCE(seconds), SINCE(wait), SINCE(local), SINCE(work), SINCE(work_cpu);
+        SINCE(halo_bytes), SINCE(migrated), SINCE(boids_sum), SINCE(rebalances);
+        SINCE(work_max), SINCE(work_mean), SINCE(cpu_max), SINCE(cpu_mean), SINCE(heaviest_row);
+        SINCE(within), SINCE(within_cells);
+#undef SINCE
+    }
     if (s->steps == 0) s->boids_min = s->boids_max = 0;
+    if (warm && warm->steps == 0) warm->boids_min = warm->boids_max = 0;
+}
+
+void mpi_flock_set_warmup(boids_backend *b, uint32_t steps) {
+    ((mflock *)b)->warmup = steps;
 }
 
 uint32_t mpi_flock_step(const boids_backend *b) {

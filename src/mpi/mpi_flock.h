@@ -135,6 +135,13 @@ typedef struct mpi_flock_stats {
     double within_cells; /* and within cells, at a boid */
 } mpi_flock_stats;
 
-void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s);
+/* The stats since creation, or, after mpi_flock_set_warmup's steps, of the steps since then,
+ * and in *warm (may be NULL) the warm-up's own (zeros until it ends). */
+void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s, mpi_flock_stats *warm);
+
+/* Leaves the first `steps` steps out of mpi_flock_get_stats (a steady-state timing: the first
+ * steps carry the flock from its parts by id to the cut's tiles and build the tiles). Before
+ * the first step. */
+void mpi_flock_set_warmup(boids_backend *b, uint32_t steps);
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef BOIDS_MPI_FLOCK_IMPL_H
 #define BOIDS_MPI_FLOCK_IMPL_H
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,18 @@ typedef struct mflock {
     uint64_t last_work_ns, last_cpu_ns;
     double wait_cpu; /* this process's CPU seconds in MPI calls (which may spin) */
     mpi_flock_stats st;
+    uint32_t warmup;     /* steps left out of the stats (mpi_flock_set_warmup) */
+    mpi_flock_stats st0; /* st when they were done; steps 0 until then */
 } mflock;
+
+/* After each step: once the warm-up's steps are done, st as it stands becomes st0, and the
+ * least and most boids start again. */
+static inline void mflock_warm_check(mflock *c) {
+    if (c->warmup && c->st0.steps == 0 && c->st.steps >= c->warmup) {
+        c->st0 = c->st;
+        c->st.boids_min = DBL_MAX, c->st.boids_max = 0;
+    }
+}
 
 /* A moment on the wall clock and on this process's CPU clock (clock.h). */
 typedef struct mflock_clock {

@@ -493,7 +493,8 @@ int sim_main(int argc, char **argv, const sim_driver *drv) {
     boids_backend *b = NULL;
     if (!st) {
         if (drv->writer) app_cpu_ref_estimate("boids sim", o.backend, &p, so.steps);
-        b = drv->create ? drv->create(&o, &p, &f, &err) : app_backend_create(&o, &p, &f, &err);
+        b = drv->create ? drv->create(&o, &p, &f, so.steps, &err)
+                        : app_backend_create(&o, &p, &f, &err);
         if (!b) st = err.status;
     }
     if (!st && so.traj_parts) { /* open by every process, once every one has its backend */

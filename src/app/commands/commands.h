@@ -75,9 +75,9 @@ typedef struct sim_driver {
     boids_status (*traj_close)(boids_error *err);
     void (*traj_abort)(void);
     /* The backend that holds the flock f (every process has f, or its part), with o->inter's
-     * table. */
+     * table, for a run of `steps` steps (--steps). */
     boids_backend *(*create)(const app_opts *o, const boids_params *p, const boids_flock *f,
-                             boids_error *err);
+                             long steps, boids_error *err);
     /* The state into out (the writer's flock; NULL in the other processes, which take part). */
     boids_status (*pull)(boids_backend *b, boids_flock *out, boids_error *err);
     /* After the last step (every process): the driver's own report. */

@@ -31,6 +31,7 @@
 #include "mpi_parts.h"
 
 static const char *stats_path; /* --mpi-stats FILE */
+static int warmup;             /* --mpi-warmup N */
 static int no_overlap;         /* --mpi-no-overlap */
 static int window;             /* --mpi-window */
 enum { BALANCE_AUTO, BALANCE_WALL, BALANCE_CPU };
@@ -71,6 +72,11 @@ static const app_option mpi_options[] = {
      .help = "write what the split cost on each rank to FILE (CSV: boids, ms per\n"
              "step, waiting share, halo bytes and migrated boids per step, the share\n"
              "of the step time lost to imbalance)"},
+    {APP_INT, "mpi-warmup", 0, "N", &warmup, 0, 1000000000,
+     .help = "leave the first N steps out of --mpi-stats and the end-of-run summary,\n"
+             "which then also give those steps' own time (a steady-state timing: the\n"
+             "first steps carry the flock from its parts by id to the cut's tiles);\n"
+             "below --steps"},
     {APP_FLAG, "mpi-no-overlap", 0, NULL, &no_overlap, 1,
      .help = "with --mpi-window: wait for the halo before moving any boid (default:\n"
              "the interior rows move while it travels; the same bits either way; a\n"
@@ -255,19 +261,28 @@ static int balance_by_cpu(const app_opts *o, int node_ranks) {
 }
 
 static boids_backend *create(const app_opts *o, const boids_params *p, const boids_flock *f,
-                             boids_error *err) {
+                             long steps, boids_error *err) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     run_params = p;
-    boids_status st = BOIDS_OK;
-    if (!strcmp(o->backend, "cpu-ref"))
-        st = boids_error_set(err, BOIDS_ERR_INPUT,
-                             "--backend cpu-ref: the exact reference steps the whole flock in one "
-                             "process; boids-mpi sim runs cpu or gpu");
+    /* Refusals that every rank makes alike: each returns at once (rank 0 says why). */
+    if (!strcmp(o->backend, "cpu-ref")) {
+        boids_error_set(err, BOIDS_ERR_INPUT,
+                        "--backend cpu-ref: the exact reference steps the whole flock in one "
+                        "process; boids-mpi sim runs cpu or gpu");
+        return NULL;
+    }
+    if (warmup > 0 && warmup >= steps) {
+        boids_error_set(err, BOIDS_ERR_INPUT,
+                        "--mpi-warmup %d: the warm-up must leave steps to time, so below "
+                        "--steps (%ld)",
+                        warmup, steps);
+        return NULL;
+    }
     int node_ranks;
     const int local_rank = node_rank(&node_ranks);
     const int by_cpu = balance_by_cpu(o, node_ranks);
-    if (!st && !strcmp(o->backend, "gpu") && !getenv("BOIDS_EGL_DEVICE")) {
+    if (!strcmp(o->backend, "gpu") && !getenv("BOIDS_EGL_DEVICE")) {
         const int devices = boids_gl_device_count();
         if (devices > 1) { /* one device per rank of the node, round robin */
             char v[16];
@@ -283,7 +298,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
     /* With more ranks the local backend starts with one boid: each step uploads the window. */
     boids_flock first = *f;
     if (size > 1) first.n = 1;
-    boids_backend *local = st ? NULL : app_backend_create(o, p, &first, err);
+    boids_backend *local = app_backend_create(o, p, &first, err);
     int ok = local != NULL, all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) {
@@ -302,6 +317,7 @@ static boids_backend *create(const app_opts *o, const boids_params *p, const boi
     if (b) mpi_flock_set_window(b, window);
     if (b) mpi_flock_set_cut(b, cut_how);
     if (b) mpi_flock_set_balance_cpu(b, by_cpu);
+    if (b) mpi_flock_set_warmup(b, (uint32_t)warmup);
     return b;
 }
 
@@ -322,25 +338,29 @@ static boids_status finish(boids_backend *b, boids_error *err) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mpi_flock_stats mine;
-    mpi_flock_get_stats(b, &mine);
-    if (rank == 0 && size > 1 && mine.steps > 1)
+    mpi_flock_stats mine[2]; /* the steps timed, and the warm-up's */
+    mpi_flock_get_stats(b, &mine[0], &mine[1]);
+    char warm[96] = "";
+    if (mine[1].steps > 0)
+        snprintf(warm, sizeof warm, " after a warm-up of %.0f steps (%.1f ms a step on rank 0)",
+                 mine[1].steps, 1e3 * mine[1].seconds / mine[1].steps);
+    if (rank == 0 && size > 1 && mine[0].steps > 1)
         fprintf(stderr,
-                "boids-mpi sim: %d ranks, %.0f steps: %.1f%% of the step time lost to imbalance "
+                "boids-mpi sim: %d ranks, %.0f steps%s: %.1f%% of the step time lost to imbalance "
                 "((max - mean) / max of the ranks' work per step, summed over the steps; "
                 "%.1f%% on their CPU clocks), %.0f new cuts by %s time, tiles ending within "
                 "rows on %.0f%% of the steps (within cells on %.0f%%); the heaviest row held "
                 "%.1f%% of the cut's load (whole rows cannot balance a row above 1/%d)\n",
-                size, mine.steps, 100 * lost_share(mine.work_max, mine.work_mean),
-                100 * lost_share(mine.cpu_max, mine.cpu_mean), mine.rebalances,
-                mpi_flock_balance_cpu(b) ? "CPU" : "wall", 100 * mine.within / mine.steps,
-                100 * mine.within_cells / mine.steps, 100 * heaviest_share(&mine), size);
+                size, mine[0].steps, warm, 100 * lost_share(mine[0].work_max, mine[0].work_mean),
+                100 * lost_share(mine[0].cpu_max, mine[0].cpu_mean), mine[0].rebalances,
+                mpi_flock_balance_cpu(b) ? "CPU" : "wall", 100 * mine[0].within / mine[0].steps,
+                100 * mine[0].within_cells / mine[0].steps, 100 * heaviest_share(&mine[0]), size);
     if (!stats_path) return BOIDS_OK;
-    mpi_flock_stats *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    mpi_flock_stats *all = rank == 0 ? calloc(2 * (size_t)size, sizeof *all) : NULL;
     int ok = rank != 0 || all, root_ok;
     MPI_Allreduce(&ok, &root_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!root_ok) return boids_error_set(err, BOIDS_ERR_NOMEM, "out of memory for --mpi-stats");
-    MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+    MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
                MPI_COMM_WORLD);
     if (rank != 0) return BOIDS_OK;
     boids_atomic_file out;
@@ -349,19 +369,21 @@ static boids_status finish(boids_backend *b, boids_error *err) {
         fprintf(out.f, "rank,ranks,steps,boids_mean,boids_min,boids_max,ms_per_step,wait_share,"
                        "local_share,halo_bytes_per_step,migrated_per_step,rebalances,"
                        "work_share,imbalance_lost,work_cpu_ms_per_step,imbalance_lost_cpu,"
-                       "heaviest_row_share,within_rows_share,within_cells_share\n");
+                       "heaviest_row_share,within_rows_share,within_cells_share,warmup_steps,"
+                       "warmup_ms_per_step\n");
         for (int r = 0; r < size; r++) {
-            const mpi_flock_stats *x = &all[r];
+            const mpi_flock_stats *x = &all[2 * r], *w = &all[2 * r + 1];
             const double n = x->steps > 0 ? x->steps : 1, t = x->seconds > 0 ? x->seconds : 1;
             fprintf(out.f,
                     "%d,%d,%.0f,%.4f,%.0f,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f,%.0f,%.4f,%.4f,%.4f,%.4f,"
-                    "%.4f,%.4f,%.4f\n",
+                    "%.4f,%.4f,%.4f,%.0f,%.4f\n",
                     r, size, x->steps, x->boids_sum / n, x->boids_min, x->boids_max,
                     1e3 * x->seconds / n, x->wait / t, x->local / t, x->halo_bytes / n,
                     x->migrated / n, x->rebalances, x->work / t,
                     lost_share(x->work_max, x->work_mean), 1e3 * x->work_cpu / n,
                     lost_share(x->cpu_max, x->cpu_mean), heaviest_share(x), x->within / n,
-                    x->within_cells / n);
+                    x->within_cells / n, w->steps,
+                    w->steps > 0 ? 1e3 * w->seconds / w->steps : 0.0);
         }
         s = boids_atomic_commit(&out, err);
     }

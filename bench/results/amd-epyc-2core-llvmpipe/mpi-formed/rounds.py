@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The ratios of rounds.sh's runs, round by round, with their medians: strong speedup (1 rank
-over 2 ranks), weak efficiency (500k on 1 rank over 1M on 2 ranks) and the ranks' speed
+over 2 ranks), weak efficiency (500k on 1 rank over 1M on 2 ranks, the 1M formed on its own or the
+500k state twice) and the ranks' speed
 against the threads' (one process of 2 threads over 2 ranks of one). usage: rounds.py OUT (rounds.sh's, or rounds/ here)"""
 import csv
 import glob
@@ -22,13 +23,18 @@ def main():
                     for p in glob.glob(os.path.join(out, "ranks-*")))
     pairs = {"strong (1 rank / 2 ranks)": ("strong1", "strong2"),
              "weak (500k on 1 / 1M on 2)": ("weak1", "weak2"),
+             "weak, the same work a rank (500k on 1 / it twice on 2)": ("weak1", "twice2"),
              "2 ranks against 2 threads": ("threads", "ranks")}
     for label, (a, b) in pairs.items():
         xs = []
         for r in rounds:
+            if not any(os.path.exists(os.path.join(out, f"{b}-{r}{e}")) for e in ("", ".csv")):
+                continue  # rounds made before the pair was
             ta, tb = ms(out, f"{a}-{r}"), ms(out, f"{b}-{r}")
             xs.append(ta / tb)
             print(f"round {r} {label}: {ta:.1f} / {tb:.1f} ms = {ta / tb:.3f}")
+        if not xs:
+            continue
         print(f"{label}: median {statistics.median(xs):.3f}, range {min(xs):.3f}-{max(xs):.3f}"
               f" ({len(xs)} rounds)\n")
 
