@@ -34,13 +34,16 @@ one() { # name size ranks threads state [more sim options]
         -- $W --load "$STATES/$st" "$@" >/dev/null 2>&1
 }
 echo "start $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)"
+# Each comparison's runs back to back, in one order in odd rounds and the other in even ones
+# (A B, then B A), so that a drift of the VM's speed within a round favours neither side.
+pair() { # round: the runs of one comparison, in the round's order
+    if [ $(($1 % 2)) = 1 ]; then shift; for x in "$@"; do eval "$x"; done
+    else shift; for i in $(seq $# -1 1); do eval "eval \"\${$i}\""; done; fi
+}
 for r in $(seq 1 "$ROUNDS"); do
-    one "strong1-$r" 1M 1 1 formed.npy
-    one "strong2-$r" 1M 2 1 formed.npy
-    one "weak1-$r" 500k 1 1 formed500k.npy
-    one "weak2-$r" 1M 2 1 formed.npy
-    one "twice2-$r" 1M 2 1 twice500k.npy $SIZE
-    one "threads-$r" 1M 1 2 formed.npy
-    one "ranks-$r" 1M 2 1 formed.npy
+    pair "$r" 'one "strong1-$r" 1M 1 1 formed.npy' 'one "strong2-$r" 1M 2 1 formed.npy'
+    pair "$r" 'one "weak1-$r" 500k 1 1 formed500k.npy' 'one "weak2-$r" 1M 2 1 formed.npy' \
+        'one "twice2-$r" 1M 2 1 twice500k.npy $SIZE'
+    pair "$r" 'one "threads-$r" 1M 1 2 formed.npy' 'one "ranks-$r" 1M 2 1 formed.npy'
     echo "round $r $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)"
 done
