@@ -667,7 +667,7 @@ void mpi_flock_get_stats(const boids_backend *b, mpi_flock_stats *s, mpi_flock_s
     const mpi_flock_stats *w = &c->st0;
     *s = c->st;
     if (warm) *warm = *w;
-    if (w->steps > 0) { /* the sums since the warm-up; the least and most boids over it all */
+    if (w->steps > 0) { /* the sums since the warm-up (its end restarted the least and most) */
 #define SINCE(f) s->f -= w->f
         SINCE(steps), SINCE(seconds), SINCE(wait), SINCE(local), SINCE(work), SINCE(work_cpu);
         SINCE(halo_bytes), SINCE(migrated), SINCE(boids_sum), SINCE(rebalances);
