@@ -283,13 +283,26 @@ boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key 
     return gpu_check(g, "tile_split", err);
 }
 
+/* tile_count's cells of the owned boids (tile_res.comp's first pass), read back into a new
+ * array, and after them, with ids, their global ids; NULL without memory. */
+static uint32_t *owned_cells(gpu_backend *g, int ids, boids_error *err) {
+    const size_t n = g->nown;
+    uint32_t *cell = malloc((n ? (ids ? 2 : 1) * n : 1) * sizeof *cell);
+    if (!cell) {
+        nomem(ids ? "the cells and ids of the owned boids" : "the cells of the owned boids", n,
+              err);
+        return NULL;
+    }
+    if (n) gpu_read(g->raux, 4 * AUX_HEAD, 4 * n, cell);
+    if (n && ids) gpu_read(g->ids[0], 0, 4 * n, cell + n);
+    return cell;
+}
+
 boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                 uint32_t *count, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    uint32_t *cell = malloc((g->nown ? g->nown : 1) * sizeof *cell);
-    if (!cell) return nomem("the cells of the owned boids", g->nown, err);
-    /* tile_count's cells of the owned boids (tile_res.comp's first pass), read back */
-    if (g->nown) gpu_read(g->raux, 4 * AUX_HEAD, 4 * g->nown, cell);
+    uint32_t *cell = owned_cells(g, 0, err);
+    if (!cell) return err->status;
     boids_status st = boids_tile_count_row_cells(cell, g->nown, g->rplane, g->rnrows, rows, nr,
                                                  count, "GPU", err);
     free(cell);
@@ -299,13 +312,10 @@ boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t
 boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc, uint32_t *ids,
                                size_t cap, size_t *m, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    uint32_t *cell = malloc((g->nown ? 2 * g->nown : 1) * sizeof *cell), *gid = cell + g->nown;
-    if (!cell) return nomem("the cells and ids of the owned boids", g->nown, err);
-    /* tile_count's cells of the owned boids (tile_res.comp's first pass) and their ids */
-    if (g->nown) gpu_read(g->raux, 4 * AUX_HEAD, 4 * g->nown, cell);
-    if (g->nown) gpu_read(g->ids[0], 0, 4 * g->nown, gid);
-    boids_status st = boids_tile_list_cell_ids(cell, gid, g->nown, g->rplane * g->rnrows, cells, nc,
-                                               ids, cap, m, "GPU", err);
+    uint32_t *cell = owned_cells(g, 1, err);
+    if (!cell) return err->status;
+    boids_status st = boids_tile_list_cell_ids(cell, cell + g->nown, g->nown, g->rplane * g->rnrows,
+                                               cells, nc, ids, cap, m, "GPU", err);
     free(cell);
     return st ? st : gpu_check(g, "tile_cell_ids", err);
 }
@@ -337,7 +347,8 @@ boids_status gpu_tile_halo(boids_backend *b, const boids_tile *t, const unsigned
 
 /* The steered slots [se[0], se[1]) of the cells [c0, c1) narrowed to the ids of a tile that
  * ends within a cell: of cell c0 those from id_lo on, of cell c1 - 1 those below id_hi (the
- * deterministic step orders each cell by id: set_window refused the ids otherwise). */
+ * deterministic step orders each cell by id; backend.c refuses ids in the fast mode, whose
+ * ops have no tile_cell_ids). */
 static boids_status keep_ids(gpu_backend *g, size_t c0, size_t c1, GLuint se[2], boids_error *err) {
     GLuint in[2]; /* where cell c0 ends and cell c1 - 1 begins */
     gpu_read(g->scan, (size_t)g->lvl_out[0] + 4 * (c0 + 1), 4, &in[0]);

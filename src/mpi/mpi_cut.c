@@ -324,6 +324,15 @@ static boids_status cells_cut(mflock *c, const grid_geomd *g, boids_tile_key *cu
     return BOIDS_OK;
 }
 
+/* No cut admits the ranks (why: boids_tile_cut's message): at the split's first cut the run
+ * is refused (status s, the message with tail), later the step fails; every rank knows. */
+static boids_status cut_refused(mflock *c, boids_status s, const char *why, const char *tail,
+                                boids_error *err) {
+    c->shared_failure = 1;
+    if (!c->have_cut) return boids_error_set(err, s, "%s%s", why, tail);
+    return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
+}
+
 boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load,
                         boids_error *err) {
     const int K = c->size;
@@ -355,10 +364,7 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
     memcpy(why, err->msg, sizeof why);
     if ((s && !past_rows) || (past_rows && !c->started)) {
         free(cand), free(ccand), free(load);
-        if (past_rows) return BOIDS_OK; /* no cut yet */
-        c->shared_failure = 1;
-        if (!c->have_cut) return s; /* the first cut: the split refused as it is made */
-        return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
+        return past_rows ? BOIDS_OK : cut_refused(c, s, why, "", err); /* else no cut yet */
     }
     int within = 0;
     uint64_t cand_max = 0;
@@ -379,13 +385,8 @@ boids_status mflock_cut(mflock *c, const grid_geomd *g, const uint64_t *own_load
             for (int j = 0; j < K; j++) cand_max = load[j] > cand_max ? load[j] : cand_max;
         } else if (past_rows) { /* neither rows nor cells admit the ranks */
             free(cand), free(ccand), free(load);
-            c->shared_failure = 1;
-            if (!c->have_cut)
-                return boids_error_set(err, BOIDS_ERR_INPUT,
-                                       "%s; a cut within rows does not "
-                                       "fit either",
-                                       why);
-            return boids_error_set(err, BOIDS_ERR_RUNTIME, "step %u: %s", (unsigned)c->step, why);
+            return cut_refused(c, BOIDS_ERR_INPUT, why, "; a cut within rows does not fit either",
+                               err);
         } else { /* back to the rows */
             rows_keys(cand, K, P, g->ncells, ccand);
         }
