@@ -3,7 +3,8 @@
 """The ratios of rounds.sh's runs, round by round, with their medians: strong speedup (1 rank
 over 2 ranks), weak efficiency (500k on 1 rank over 1M on 2 ranks, the 1M formed on its own or the
 500k state twice) and the ranks' speed
-against the threads' (one process of 2 threads over 2 ranks of one). usage: rounds.py OUT (rounds.sh's, or rounds/ here)"""
+against the threads' (one process of 2 threads over 2 ranks of one), and what the 2 cores give
+one process's threads (1 rank over one process of 2 threads). usage: rounds.py OUT (rounds.sh's, or rounds/ here)"""
 import csv
 import glob
 import os
@@ -24,7 +25,9 @@ def main():
     pairs = {"strong (1 rank / 2 ranks)": ("strong1", "strong2"),
              "weak (500k on 1 / 1M on 2)": ("weak1", "weak2"),
              "weak, the same work a rank (500k on 1 / it twice on 2)": ("weak1", "twice2"),
-             "2 ranks against 2 threads": ("threads", "ranks")}
+             "2 ranks against 2 threads": ("threads", "ranks"),
+             # what the 2 cores give one process: its runs apart in the round, so less paired
+             "2 threads (1 rank / one process of 2 threads)": ("strong1", "threads")}
     for label, (a, b) in pairs.items():
         xs = []
         for r in rounds:
