@@ -10,7 +10,13 @@
 //            staying are in its edge rows, the cells before u_e0 and from u_e1 (the halo it
 //            sends);
 //   2 write: those leaving as records at u_at[0] on, with their rows; those staying compacted
-//            into the written state; copies of the edge rows' at u_at[1] and u_at[2].
+//            into the written state; copies of the edge rows' at u_at[1] and u_at[2];
+//   3 select: those whose row (u_by_cell 0) or cell (1) is one of u_sel[0 .. u_nsel)
+//            (ascending; the u_sel_at-th of all those asked for onwards): by row, counted per
+//            cell into out (u_plane counters a row asked for, in the ascending order); by
+//            cell, as pairs of their cell and global id in out, counted in aux[4]. The cut's
+//            counts of a few rows and ids of a few cells, with no other boid's cell read
+//            back.
 // The order of the compacted and written boids follows the atomics: the step's deterministic
 // sort orders each cell by id, so it changes no bit there.
 layout(local_size_x = WG) in;
@@ -20,12 +26,14 @@ layout(local_size_x = WG) in;
 layout(std430, binding = B_TILE_AUX) buffer Aux { uint aux[]; };
 // out: the records (id, then DIM positions and DIM velocities as float bits), then the rows
 // of the leaving ones from word u_rows on.
-layout(std430, binding = B_TILE_OUT) writeonly buffer Out { uint rec[]; };
+layout(std430, binding = B_TILE_OUT) buffer Out { uint rec[]; };
 
 uniform uint u_pass, u_nrows, u_plane, u_lo, u_hi, u_id_lo, u_id_hi, u_e0, u_e1, u_rows;
 uniform vec3 u_inv; // the inverse cell size along each axis
 uniform uvec3 u_n;  // the cells along each axis
 uniform uint u_at[3];
+uniform uint u_sel[SEL_MAX];
+uniform uint u_nsel, u_sel_at, u_by_cell;
 
 const uint REC = 1u + 2u * uint(DIM);
 
@@ -51,6 +59,28 @@ void main() {
         return;
     }
     uint cell = aux[8u + i], r = cell / u_plane, id = src_id[i];
+    if (u_pass == 3u) {
+        uint key = u_by_cell != 0u ? cell : r;
+        int lo = 0, hi = int(u_nsel) - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            if (u_sel[mid] == key && u_by_cell == 0u) {
+                atomicAdd(rec[(u_sel_at + uint(mid)) * u_plane + cell % u_plane], 1u);
+                return;
+            }
+            if (u_sel[mid] == key) {
+                uint k = atomicAdd(aux[4], 1u);
+                rec[2u * k] = cell;
+                rec[2u * k + 1u] = id;
+                return;
+            }
+            if (u_sel[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        return;
+    }
     bool leave = cell < u_lo || cell >= u_hi || (cell == u_lo && id < u_id_lo) ||
                  (u_id_hi != 0u && cell + 1u == u_hi && id >= u_id_hi);
     bool first = !leave && cell < u_e0, last = !leave && cell >= u_e1;

@@ -48,6 +48,7 @@ size_t boids_gpu_prelude(char *buf, size_t size, int dim) {
         {"MAX_POINTS", 2 * BOIDS_MAX_POINTS},
         {"MAX_OBSTACLES", BOIDS_MAX_OBSTACLES},
         {"MAX_K", BOIDS_GPU_MAX_K_SHADER},
+        {"SEL_MAX", BOIDS_GPU_TILE_SEL},
         {"CUT_TOPO", BOIDS_GPU_CUT_TOPO},
         {"CUT_METRIC", BOIDS_GPU_CUT_METRIC},
     };

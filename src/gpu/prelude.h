@@ -28,6 +28,10 @@ enum {
  * nearest in a per-invocation list of this many entries). See BOIDS_GPU_MAX_K in gpu.h. */
 enum { BOIDS_GPU_MAX_K_SHADER = 128 };
 
+/* A resident tile's select pass (shaders/tile_res.comp): the rows or cells one dispatch
+ * looks for, a uniform array (more are looked for in turns). */
+enum { BOIDS_GPU_TILE_SEL = 256 };
+
 /* Shader storage binding points, all below 8 (but the fused variant's ninth and tenth), the
  * GL 4.3 minimum of GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS and
  * GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS. Stages reuse points for different roles (the

@@ -2,7 +2,9 @@
 /* The GPU's resident tile (src/core/tile.h's resident calls): the tile's owned boids stay in
  * the state buffers, slots [0, nown) of state 0, from step to step, and only what moves
  * crosses to the host: the boids that leave the tile and copies of its first and last rows
- * (read back), the arrivals and the halo (written after the owned boids). The passes over the
+ * (read back), the arrivals and the halo (written after the owned boids), and, when the cut
+ * asks, the cells and ids of the owned boids of a few rows or cells (found on the device by
+ * the select pass; each row's count of boids is read back at every step). The passes over the
  * owned boids are shaders/tile_res.comp's; after a step the owned boids, which are the
  * steered rows' and so one contiguous range of the sorted state, are moved to the front (only
  * the few displaced by the halo below them move) and the halo is dropped. The records are tile.h's:
@@ -12,9 +14,9 @@
 
 #include "pipeline.h"
 
-enum { PASS_ROWS, PASS_COUNT, PASS_WRITE }; /* tile_res.comp's u_pass */
-enum { AUX_HEAD = 8 };                      /* the counters before the rows in the aux buffer */
-enum { XFER_REC = 1 << 16 };                /* records converted at a time */
+enum { PASS_ROWS, PASS_COUNT, PASS_WRITE, PASS_SELECT }; /* tile_res.comp's u_pass */
+enum { AUX_HEAD = 8 };       /* the counters before the rows in the aux buffer */
+enum { XFER_REC = 1 << 16 }; /* records converted at a time */
 
 static size_t rec_bytes(const gpu_backend *g) {
     return BOIDS_TILE_REC(g->base.dim);
@@ -176,9 +178,9 @@ static void run_pass(gpu_backend *g, int pass) {
 }
 
 /* Zeroes the aux buffer's counters and its first extra words. */
-static void zero_aux(gpu_backend *g, size_t words) {
+static void zero_words(GLuint buf, size_t words) {
     uint32_t zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->raux);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * words),
                          GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
@@ -221,7 +223,7 @@ boids_status gpu_tile_count(boids_backend *b, const grid_geomd *gg, uint64_t *co
     if (!st && !host_grow(&g->rhist, &g->rhist_cap, nrows, sizeof *g->rhist))
         st = nomem("the row counts", nrows, err);
     if (st) return st;
-    zero_aux(g, words);
+    zero_words(g->raux, words);
     const GLuint prog = g->rprog;
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_nrows"), nrows);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_plane"), (GLuint)g->rplane);
@@ -251,7 +253,7 @@ boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key 
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_id_hi"), hi.id);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e0"), (GLuint)(e[0] * g->rplane));
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_e1"), (GLuint)(e[1] * g->rplane));
-    zero_aux(g, AUX_HEAD);
+    zero_words(g->raux, AUX_HEAD);
     run_pass(g, PASS_COUNT);
     uint32_t c[4];
     gpu_read(g->raux, 0, sizeof c, c);
@@ -266,7 +268,7 @@ boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key 
     const GLuint at[3] = {0, (GLuint)nleave, (GLuint)(nleave + ne0)};
     glProgramUniform1uiv(prog, glGetUniformLocation(prog, "u_at"), 3, at);
     glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_rows"), (GLuint)words);
-    zero_aux(g, AUX_HEAD);
+    zero_words(g->raux, AUX_HEAD);
     run_pass(g, PASS_WRITE); /* the staying boids compacted into state 1 */
     gpu_read(g->raux, 0, sizeof c, c);
     if (c[1] + nleave != g->nown)
@@ -283,39 +285,96 @@ boids_status gpu_tile_split(boids_backend *b, boids_tile_key lo, boids_tile_key 
     return gpu_check(g, "tile_split", err);
 }
 
-/* tile_count's cells of the owned boids (tile_res.comp's first pass), read back into a new
- * array, and after them, with ids, their global ids; NULL without memory. */
-static uint32_t *owned_cells(gpu_backend *g, int ids, boids_error *err) {
-    const size_t n = g->nown;
-    uint32_t *cell = malloc((n ? (ids ? 2 : 1) * n : 1) * sizeof *cell);
-    if (!cell) {
-        nomem(ids ? "the cells and ids of the owned boids" : "the cells of the owned boids", n,
-              err);
-        return NULL;
+/* The select pass over the owned boids for the ns rows (by_cell 0) or cells (1) sel, which
+ * are ascending (the pass searches them), in turns of BOIDS_GPU_TILE_SEL; its counter zeroed
+ * first. */
+static void select_pass(gpu_backend *g, const uint32_t *sel, size_t ns, int by_cell) {
+    const GLuint prog = g->rprog;
+    glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_by_cell"), (GLuint)by_cell);
+    zero_words(g->raux, AUX_HEAD);
+    for (size_t at = 0; at < ns && g->nown; at += BOIDS_GPU_TILE_SEL) {
+        const size_t n = ns - at < BOIDS_GPU_TILE_SEL ? ns - at : BOIDS_GPU_TILE_SEL;
+        glProgramUniform1uiv(prog, glGetUniformLocation(prog, "u_sel"), (GLsizei)n, sel + at);
+        glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_nsel"), (GLuint)n);
+        glProgramUniform1ui(prog, glGetUniformLocation(prog, "u_sel_at"), (GLuint)at);
+        run_pass(g, PASS_SELECT);
     }
-    if (n) gpu_read(g->raux, 4 * AUX_HEAD, 4 * n, cell);
-    if (n && ids) gpu_read(g->ids[0], 0, 4 * n, cell + n);
-    return cell;
 }
 
+/* Index of v in the ascending a[0 .. n) (there). */
+static size_t index_of(const uint32_t *a, size_t n, uint32_t v) {
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The rows' cells counted on the device (the select pass), so that a row's plane of counts
+ * crosses to the host, not every owned boid's cell. */
 boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
                                 uint32_t *count, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    uint32_t *cell = owned_cells(g, 0, err);
-    if (!cell) return err->status;
-    boids_status st = boids_tile_count_row_cells(cell, g->nown, g->rplane, g->rnrows, rows, nr,
-                                                 count, "GPU", err);
-    free(cell);
+    const size_t P = (size_t)g->rplane;
+    /* The rows' checks alone (no boid counted): beyond the grid, named twice. */
+    boids_status st =
+        boids_tile_count_row_cells(NULL, 0, g->rplane, g->rnrows, rows, nr, count, "GPU", err);
+    if (st || nr == 0) return st;
+    uint32_t *sel = malloc((size_t)nr * sizeof *sel), *got = malloc((size_t)nr * P * sizeof *got);
+    if (!sel || !got) {
+        free(sel), free(got);
+        return nomem("the rows' cell counts", (size_t)nr * P, err);
+    }
+    memcpy(sel, rows, (size_t)nr * sizeof *sel);
+    qsort(sel, nr, sizeof *sel, boids_tile_cmp_u32);
+    if (!(st = res_buffer(&g->rout, &g->rout_cap, 4 * (size_t)nr * P, "the rows' cell counts",
+                          err))) {
+        zero_words(g->rout, (size_t)nr * P);
+        select_pass(g, sel, nr, 0);
+        gpu_read(g->rout, 0, 4 * (size_t)nr * P, got);
+        for (uint32_t i = 0; i < nr; i++) {
+            const uint32_t *const row = got + index_of(sel, nr, rows[i]) * P;
+            for (size_t x = 0; x < P; x++) count[(size_t)i * P + x] += row[x];
+        }
+    }
+    free(sel), free(got);
     return st ? st : gpu_check(g, "tile_row_cells", err);
 }
 
+/* The cells' boids found on the device (the select pass): their cells and ids cross to the
+ * host, not every owned boid's. */
 boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc, uint32_t *ids,
                                size_t cap, size_t *m, boids_error *err) {
     gpu_backend *g = as_gpu(b);
-    uint32_t *cell = owned_cells(g, 1, err);
-    if (!cell) return err->status;
-    boids_status st = boids_tile_list_cell_ids(cell, cell + g->nown, g->nown, g->rplane * g->rnrows,
-                                               cells, nc, ids, cap, m, "GPU", err);
+    uint32_t *sel = malloc((nc ? nc : 1) * sizeof *sel);
+    if (!sel) return nomem("the cells asked for", nc, err);
+    size_t ns = 0; /* a cell beyond 32 bits is none of the grid's: the check below refuses it */
+    for (uint32_t i = 0; i < nc; i++)
+        if (cells[i] <= UINT32_MAX) sel[ns++] = (uint32_t)cells[i];
+    qsort(sel, ns, sizeof *sel, boids_tile_cmp_u32);
+    boids_status st =
+        res_buffer(&g->rout, &g->rout_cap, 8 * (g->nown ? g->nown : 1), "the cells' boids", err);
+    if (!st) select_pass(g, sel, ns, 1);
+    free(sel);
+    if (st) return st;
+    uint32_t c[AUX_HEAD];
+    gpu_read(g->raux, 0, sizeof c, c);
+    const size_t k = c[4];
+    uint32_t *pair = malloc((k ? 2 * k : 1) * sizeof *pair);
+    uint32_t *cell = malloc((k ? 2 * k : 1) * sizeof *cell); /* the cells, then the ids */
+    if (!pair || !cell) {
+        free(pair), free(cell);
+        return nomem("the cells' boids", k, err);
+    }
+    if (k) gpu_read(g->rout, 0, 8 * k, pair);
+    for (size_t i = 0; i < k; i++) cell[i] = pair[2 * i], cell[k + i] = pair[2 * i + 1];
+    free(pair);
+    st = boids_tile_list_cell_ids(cell, cell + k, k, g->rplane * g->rnrows, cells, nc, ids, cap, m,
+                                  "GPU", err);
     free(cell);
     return st ? st : gpu_check(g, "tile_cell_ids", err);
 }
