@@ -14,9 +14,9 @@
 //   3 select: those whose row (u_by_cell 0) or cell (1) is one of u_sel[0 .. u_nsel)
 //            (ascending; the u_sel_at-th of all those asked for onwards): by row, counted per
 //            cell into out (u_plane counters a row asked for, in the ascending order); by
-//            cell, as pairs of their cell and global id in out, counted in aux[4]. The cut's
-//            counts of a few rows and ids of a few cells, with no other boid's cell read
-//            back.
+//            cell, their cells in out from word 0 and their global ids from word P.n, counted
+//            in aux[4]. The cut's counts of a few rows and ids of a few cells, with no other
+//            boid's cell read back.
 // The order of the compacted and written boids follows the atomics: the step's deterministic
 // sort orders each cell by id, so it changes no bit there.
 layout(local_size_x = WG) in;
@@ -25,7 +25,7 @@ layout(local_size_x = WG) in;
 // then u_nrows row counts.
 layout(std430, binding = B_TILE_AUX) buffer Aux { uint aux[]; };
 // out: the records (id, then DIM positions and DIM velocities as float bits), then the rows
-// of the leaving ones from word u_rows on.
+// of the leaving ones from word u_rows on; or the select pass's counts, or cells and ids.
 layout(std430, binding = B_TILE_OUT) buffer Out { uint rec[]; };
 
 uniform uint u_pass, u_nrows, u_plane, u_lo, u_hi, u_id_lo, u_id_hi, u_e0, u_e1, u_rows;
@@ -64,14 +64,14 @@ void main() {
         int lo = 0, hi = int(u_nsel) - 1;
         while (lo <= hi) {
             int mid = (lo + hi) / 2;
-            if (u_sel[mid] == key && u_by_cell == 0u) {
-                atomicAdd(rec[(u_sel_at + uint(mid)) * u_plane + cell % u_plane], 1u);
-                return;
-            }
             if (u_sel[mid] == key) {
-                uint k = atomicAdd(aux[4], 1u);
-                rec[2u * k] = cell;
-                rec[2u * k + 1u] = id;
+                if (u_by_cell == 0u) {
+                    atomicAdd(rec[(u_sel_at + uint(mid)) * u_plane + cell % u_plane], 1u);
+                } else {
+                    uint k = atomicAdd(aux[4], 1u);
+                    rec[k] = cell;
+                    rec[P.n + k] = id;
+                }
                 return;
             }
             if (u_sel[mid] < key)

@@ -177,7 +177,8 @@ static void run_pass(gpu_backend *g, int pass) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-/* Zeroes the aux buffer's counters and its first extra words. */
+/* Zeroes the first words of buffer buf (the aux buffer's counters, the select pass's
+ * counts). */
 static void zero_words(GLuint buf, size_t words) {
     uint32_t zero = 0;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
@@ -301,19 +302,6 @@ static void select_pass(gpu_backend *g, const uint32_t *sel, size_t ns, int by_c
     }
 }
 
-/* Index of v in the ascending a[0 .. n) (there). */
-static size_t index_of(const uint32_t *a, size_t n, uint32_t v) {
-    size_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (a[mid] <= v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The rows' cells counted on the device (the select pass), so that a row's plane of counts
  * crosses to the host, not every owned boid's cell. */
 boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t nr,
@@ -337,7 +325,8 @@ boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t
         select_pass(g, sel, nr, 0);
         gpu_read(g->rout, 0, 4 * (size_t)nr * P, got);
         for (uint32_t i = 0; i < nr; i++) {
-            const uint32_t *const row = got + index_of(sel, nr, rows[i]) * P;
+            /* the place of rows[i] in sel, the ascending order the pass counted in */
+            const uint32_t *const row = got + (size_t)boids_tile_of_row(sel, (int)nr, rows[i]) * P;
             for (size_t x = 0; x < P; x++) count[(size_t)i * P + x] += row[x];
         }
     }
@@ -364,15 +353,10 @@ boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t
     uint32_t c[AUX_HEAD];
     gpu_read(g->raux, 0, sizeof c, c);
     const size_t k = c[4];
-    uint32_t *pair = malloc((k ? 2 * k : 1) * sizeof *pair);
     uint32_t *cell = malloc((k ? 2 * k : 1) * sizeof *cell); /* the cells, then the ids */
-    if (!pair || !cell) {
-        free(pair), free(cell);
-        return nomem("the cells' boids", k, err);
-    }
-    if (k) gpu_read(g->rout, 0, 8 * k, pair);
-    for (size_t i = 0; i < k; i++) cell[i] = pair[2 * i], cell[k + i] = pair[2 * i + 1];
-    free(pair);
+    if (!cell) return nomem("the cells' boids", k, err);
+    if (k) gpu_read(g->rout, 0, 4 * k, cell);
+    if (k) gpu_read(g->rout, 4 * g->nown, 4 * k, cell + k);
     st = boids_tile_list_cell_ids(cell, cell + k, k, g->rplane * g->rnrows, cells, nc, ids, cap, m,
                                   "GPU", err);
     free(cell);
