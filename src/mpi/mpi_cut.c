@@ -92,16 +92,10 @@ static void row_shares(const grid_geomd *g, const uint32_t *rows, uint32_t nr,
 }
 
 static long row_index(const uint32_t *rows, uint32_t n, uint32_t r) {
-    long lo = 0, hi = (long)n - 1;
-    while (lo <= hi) {
-        const long mid = lo + (hi - lo) / 2;
-        if (rows[mid] == r) return mid;
-        if (rows[mid] < r)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
+    if (n == 0) return -1;
+    /* The last entry at most r (the search of a cut's rows, over the list as a cut). */
+    const int i = boids_tile_of_row(rows, (int)n, r);
+    return rows[i] == r ? i : -1;
 }
 
 /* The weight before key k (in row v = k.cell / P, the rows before it summing to before): the
