@@ -339,15 +339,17 @@ boids_status gpu_tile_row_cells(boids_backend *b, const uint32_t *rows, uint32_t
 boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t nc, uint32_t *ids,
                                size_t cap, size_t *m, boids_error *err) {
     gpu_backend *g = as_gpu(b);
+    const uint64_t ncells = g->rplane * g->rnrows;
+    /* The cells' checks alone (no boid listed): within the grid and ascending, as the pass
+     * searches them. */
+    boids_status st =
+        boids_tile_list_cell_ids(NULL, NULL, 0, ncells, cells, nc, ids, cap, m, "GPU", err);
+    if (st) return st;
     uint32_t *sel = malloc((nc ? nc : 1) * sizeof *sel);
     if (!sel) return nomem("the cells asked for", nc, err);
-    size_t ns = 0; /* a cell beyond 32 bits is none of the grid's: the check below refuses it */
-    for (uint32_t i = 0; i < nc; i++)
-        if (cells[i] <= UINT32_MAX) sel[ns++] = (uint32_t)cells[i];
-    qsort(sel, ns, sizeof *sel, boids_tile_cmp_u32);
-    boids_status st =
-        res_buffer(&g->rout, &g->rout_cap, 8 * (g->nown ? g->nown : 1), "the cells' boids", err);
-    if (!st) select_pass(g, sel, ns, 1);
+    for (uint32_t i = 0; i < nc; i++) sel[i] = (uint32_t)cells[i]; /* below ncells: 32 bits */
+    st = res_buffer(&g->rout, &g->rout_cap, 8 * (g->nown ? g->nown : 1), "the cells' boids", err);
+    if (!st) select_pass(g, sel, nc, 1);
     free(sel);
     if (st) return st;
     uint32_t c[AUX_HEAD];
@@ -357,8 +359,7 @@ boids_status gpu_tile_cell_ids(boids_backend *b, const uint64_t *cells, uint32_t
     if (!cell) return nomem("the cells' boids", k, err);
     if (k) gpu_read(g->rout, 0, 4 * k, cell);
     if (k) gpu_read(g->rout, 4 * g->nown, 4 * k, cell + k);
-    st = boids_tile_list_cell_ids(cell, cell + k, k, g->rplane * g->rnrows, cells, nc, ids, cap, m,
-                                  "GPU", err);
+    st = boids_tile_list_cell_ids(cell, cell + k, k, ncells, cells, nc, ids, cap, m, "GPU", err);
     free(cell);
     return st ? st : gpu_check(g, "tile_cell_ids", err);
 }
