@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu: the fast CPU path, for the plane and the box (written once over the dimension D,
- * cpu_grid_impl.h). Float state in structure-of-arrays, a uniform grid rebuilt by a
- * counting sort every step, OpenMP threads, and a SIMD neighbour kernel.
+ * cpu_grid_impl.h). Float state in structure-of-arrays, its sorted snapshot in records, a
+ * uniform grid rebuilt by a counting sort every step, OpenMP threads, and a SIMD neighbour
+ * kernel.
  *
  * One step:
  *   1. cell of every boid (the previous move's, where it wrote them), per-thread counts;
@@ -63,7 +64,8 @@ enum { PARALLEL_MIN = 2048 }; /* below this many boids, threads cost more than t
 typedef struct cpu_grid {
     cpu_grid_hooks h; /* the backend and the test hooks */
     int threads;      /* resolved: >= 1 */
-    state cur, snap;  /* cur: the state; snap: cur sorted by cell (the step's snapshot) */
+    state cur;        /* the state */
+    snapshot snap;    /* cur sorted by cell, the step's snapshot */
     grid_cells cells; /* the grid: cur's cells, snap's cell starts (cpu_grid_build.c) */
     float *u[D];      /* Vicsek: unit heading of each snapshot slot (the sums' terms) */
     cand *cand;       /* topological: per thread, selection buffers of k entries for one boid
@@ -105,53 +107,29 @@ static int use_simd(const cpu_grid *c) {
     return c->h.have_avx512 && !c->h.force_avx2 ? MAX_LANES : LANES;
 }
 
-/* ---- state buffers ------------------------------------------------------------------ */
-
-static void state_free(state *s) {
-    free(s->p[0]);
-    memset(s, 0, sizeof *s);
-}
-
-/* One block per state: 2 D float arrays then the ids (both 4-byte types). */
-static int state_alloc(state *s, size_t n) {
-    float *block = malloc(n * 2 * D * sizeof(float) + n * sizeof(uint32_t));
-    if (!block) return 0;
-    for (int a = 0; a < D; a++) {
-        s->p[a] = block + (size_t)a * n;
-        s->v[a] = block + (size_t)(D + a) * n;
-    }
-    s->id = (uint32_t *)(void *)(block + 2 * D * n);
-    return 1;
-}
-
 /* ---- metric steering: one per-cell loop for both models ------------------------------ */
 
 /* Neighbour sums of the boid in slot i of the snapshot: the rules called per candidate.
  * The sums, ranges and arrays are locals: through pointers, each int store into the sums
  * could alias the ranges' bounds and force their reload for every candidate. */
-static void reynolds_scalar(const state *s, const grid_k *k, const cell_group *q, uint32_t i,
+static void reynolds_scalar(const snapshot *s, const grid_k *k, const cell_group *q, uint32_t i,
                             grid_acc *out) {
     grid_acc acc;
     RULES_FN(rules_acc_init)(&acc);
-    const float *ps[D], *vs[D];
+    const float *const rec = s->r;
     float p[D], v[D];
-    for (int a = 0; a < D; a++) {
-        ps[a] = s->p[a], vs[a] = s->v[a];
-        p[a] = ps[a][i], v[a] = vs[a][i];
-    }
+    snap_get(s, i, p, v);
     const range *const r = q->r;
     const int nr = q->nr;
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
-            float pj[D], d[D];
-            for (int a = 0; a < D; a++) pj[a] = ps[a][j];
+            const float *const pj = rec + (size_t)j * REC;
+            float d[D];
             RULES_FN(rules_offset)(k, p, pj, d);
             const float dist2 = RULES_FN(rules_dot)(d, d);
             if (!RULES_FN(rules_sees)(k, d, dist2, v)) continue;
-            float vj[D];
-            for (int a = 0; a < D; a++) vj[a] = vs[a][j];
-            RULES_FN(rules_acc_add)(k, &acc, d, dist2, vj);
+            RULES_FN(rules_acc_add)(k, &acc, d, dist2, pj + D);
         }
     *out = acc;
 }
@@ -177,7 +155,7 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
     for (uint32_t l = 0; l < q->lanes; l++) {
         const uint32_t i = q->i0 + l;
         float p[D], v[D];
-        state_get(&x->snap, i, p, v);
+        snap_get(&x->snap, i, p, v);
         grid_move(x->k, &acc[l], p, v);
         state_put(&x->out, i, p, v);
     }
@@ -186,13 +164,13 @@ static inline void reynolds_group(const steer_ctx *x, const cell_group *q) {
 /* Unit heading of every snapshot slot, computed once per step (grid_unit: a resting boid
  * adds nothing, 0, which leaves a sum unchanged since sums start at +0). */
 static void unit_headings(cpu_grid *c, int threads) {
-    const state snap = c->snap;
+    const snapshot snap = c->snap;
     float *const *const u = c->u;
     const long n = (long)c->h.base.n;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (long i = 0; i < n; i++) {
         float p[D], v[D], h[D];
-        state_get(&snap, (uint32_t)i, p, v);
+        snap_get(&snap, (uint32_t)i, p, v);
         grid_unit(v, h);
         for (int a = 0; a < D; a++) u[a][i] = h[a];
     }
@@ -202,17 +180,17 @@ static void unit_headings(cpu_grid *c, int threads) {
  * (the 3^D block holds every pair with float dist2 <= R^2). */
 static void vicsek_scalar(const steer_ctx *x, const cell_group *q, uint32_t i, float sum[D],
                           int32_t *ocnt) {
-    const state *const s = &x->snap;
-    float p[D], pj[D], d[D], acc[D], ui[D], uj[D];
-    for (int a = 0; a < D; a++) p[a] = s->p[a][i], acc[a] = 0, ui[a] = x->u[a][i];
+    const snapshot *const s = &x->snap;
+    float d[D], acc[D], ui[D], uj[D];
+    const float *const p = snap_rec(s, i);
+    for (int a = 0; a < D; a++) acc[a] = 0, ui[a] = x->u[a][i];
     const range *const r = q->r;
     const int nr = q->nr;
     int32_t n = 0;
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j != i) {
-                for (int a = 0; a < D; a++) pj[a] = s->p[a][j];
-                RULES_FN(rules_offset)(x->k, p, pj, d);
+                RULES_FN(rules_offset)(x->k, p, snap_rec(s, j), d);
                 if (!(RULES_FN(rules_dot)(d, d) <= x->k->vision2)) continue;
             }
             for (int a = 0; a < D; a++) uj[a] = x->u[a][j];
@@ -343,13 +321,14 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1, ui
                           uint32_t *s1) {
     steered_slots(c, g, c0, c1, s0, s1);
     if (!c->tiled) return;
-    const state snap = c->snap, out = c->cur;
     const size_t b = c->res.keep_b = *s0, e = c->res.keep_e = *s1, n = c->h.base.n;
-    for (int a = 0; a < D && !c->res.on; a++) { /* a resident tile drops its halo */
-        memcpy(out.p[a], snap.p[a], b * sizeof(float));
-        memcpy(out.v[a], snap.v[a], b * sizeof(float));
-        memcpy(out.p[a] + e, snap.p[a] + e, (n - e) * sizeof(float));
-        memcpy(out.v[a] + e, snap.v[a] + e, (n - e) * sizeof(float));
+    if (c->res.on) return; /* a resident tile drops its halo */
+    for (size_t i = 0; i < n; i++) {
+        if (i == b) i = e; /* b <= e */
+        if (i >= n) break;
+        float p[D], v[D];
+        snap_get(&c->snap, (uint32_t)i, p, v);
+        state_put(&c->cur, (uint32_t)i, p, v);
     }
 }
 
@@ -572,7 +551,7 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
     grid_k ks[BOIDS_MAX_SPECIES];   /* species: each boid by its species' radius */
     if (p->species > 1) RULES_FN(rules_k_species)(ks, &k, p);
     grid_build(c, &g, build_threads); /* fills snap only: the state in cur is unchanged */
-    const state s = c->snap;
+    const snapshot s = c->snap;
     const uint32_t *const start = c->cells.start;
     const int vicsek = p->model == BOIDS_MODEL_VICSEK;
     const int topo = p->neighbours == BOIDS_NEIGHBOURS_TOPOLOGICAL;
@@ -613,12 +592,12 @@ static boids_status neighbours(boids_backend *b, const boids_params *p, uint32_t
                     n = q.m;
                 } else {
                     float x[D], v[D];
-                    state_get(&s, i, x, v);
+                    snap_get(&s, i, x, v);
                     for (int w = 0; w < nr; w++)
                         for (uint32_t j = r[w].b; j < r[w].e; j++) {
                             if (j == i) continue;
                             float xj[D], vj[D], d[D];
-                            state_get(&s, j, xj, vj);
+                            snap_get(&s, j, xj, vj);
                             RULES_FN(rules_offset)(ki, x, xj, d);
                             const float dist2 = RULES_FN(rules_dot)(d, d);
                             if (vicsek ? !(dist2 <= ki->vision2)
@@ -674,20 +653,19 @@ static boids_status reserve(cpu_grid *c, size_t n, int spare, boids_error *err) 
                                (unsigned)(UINT32_MAX - 1));
     const size_t cap =
         spare && n + n / 8 < UINT32_MAX && n + n / 8 <= SIZE_MAX / PER_BOID ? n + n / 8 : n;
-    state cur, snap;
+    state cur;
+    snapshot snap;
     uint32_t *cell_of = malloc(cap * sizeof *cell_of);
     float *unit = malloc(D * cap * sizeof *unit);
-    int ok_cur = state_alloc(&cur, cap), ok_snap = state_alloc(&snap, cap);
-    if (!cell_of || !unit || !ok_cur || !ok_snap) {
+    const int ok = states_alloc(&cur, &snap, cap);
+    if (!cell_of || !unit || !ok) {
         free(cell_of);
         free(unit);
-        if (ok_cur) state_free(&cur);
-        if (ok_snap) state_free(&snap);
+        if (ok) states_free(&cur, &snap);
         return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids (%zu MiB)",
                                n, cap * PER_BOID >> 20);
     }
-    state_free(&c->cur);
-    state_free(&c->snap);
+    states_free(&c->cur, &c->snap);
     free(c->cells.cell_of);
     free(c->u[0]);
     c->cur = cur;
@@ -751,8 +729,7 @@ static boids_status upload_tile(boids_backend *b, const boids_flock *in, const b
 
 static void destroy(boids_backend *b) {
     cpu_grid *c = (cpu_grid *)b;
-    state_free(&c->cur);
-    state_free(&c->snap);
+    states_free(&c->cur, &c->snap);
     free(c->cells.cell_of);
     free(c->u[0]);
     free(c->cand);

@@ -88,6 +88,35 @@ int RULES_FN(grid_cell_ranges)(const geom *g, const grid_win *w, const uint32_t 
     return nr;
 }
 
+/* ---- the state buffers -------------------------------------------------------------- */
+
+/* The state and the snapshot in one block each: 2 D floats a boid (the state's arrays, the
+ * snapshot's records), then the ids (both 4-byte types). A step swaps their ids, so both
+ * blocks are freed together. */
+static void states_free(state *cur, snapshot *snap) {
+    free(cur->p[0]);
+    free(snap->r);
+    memset(cur, 0, sizeof *cur);
+    memset(snap, 0, sizeof *snap);
+}
+
+static int states_alloc(state *cur, snapshot *snap, size_t n) {
+    const size_t bytes = n * 2 * D * sizeof(float) + n * sizeof(uint32_t);
+    float *block = malloc(bytes), *rec = malloc(bytes);
+    if (!block || !rec) {
+        free(block), free(rec);
+        return 0;
+    }
+    for (int a = 0; a < D; a++) {
+        cur->p[a] = block + (size_t)a * n;
+        cur->v[a] = block + (size_t)(D + a) * n;
+    }
+    cur->id = (uint32_t *)(void *)(block + 2 * D * n);
+    snap->r = rec;
+    snap->id = (uint32_t *)(void *)(rec + 2 * D * n);
+    return 1;
+}
+
 /* ---- grid build: counting sort of cur into snap ----------------------------------- */
 
 boids_status RULES_FN(grid_reserve)(grid_cells *gc, const geom *g, size_t n, int threads,
@@ -120,16 +149,16 @@ static inline uint32_t order_key(const uint32_t *gid, uint32_t id) {
 
 /* Moves the boid of snapshot slot i down to its place by id (order_key) among slots [b, i),
  * which are in id order. */
-static void insert_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t i) {
+static void insert_by_id(const snapshot *s, const uint32_t *gid, uint32_t b, uint32_t i) {
     const uint32_t id = s->id[i], key = order_key(gid, id);
-    float p[D], v[D];
-    state_get(s, i, p, v);
+    float r[REC];
+    memcpy(r, snap_rec(s, i), sizeof r);
     uint32_t j = i;
     for (; j > b && order_key(gid, s->id[j - 1]) > key; j--) {
-        for (int a = 0; a < D; a++) s->p[a][j] = s->p[a][j - 1], s->v[a][j] = s->v[a][j - 1];
+        memcpy(snap_rec(s, j), snap_rec(s, j - 1), sizeof r);
         s->id[j] = s->id[j - 1];
     }
-    state_put(s, j, p, v);
+    memcpy(snap_rec(s, j), r, sizeof r);
     s->id[j] = id;
 }
 
@@ -142,26 +171,23 @@ typedef struct id_slot {
  * the state through a copy: for a large cell out of order, where insertion would move whole
  * runs (a cell that two tiles share holds the halo's part after the owned part, all of its
  * ids below or above theirs). 0 without memory for it (the caller then inserts). */
-static int cell_sort_large(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
+static int cell_sort_large(const snapshot *s, const uint32_t *gid, uint32_t b, uint32_t e) {
     const size_t n = e - b;
     id_slot *k = malloc(n * sizeof *k);
-    uint32_t *t = malloc(n * sizeof *t);
-    if (!k || !t) {
-        free(k), free(t);
+    float *f = malloc(n * REC * sizeof *f);
+    if (!k || !f) {
+        free(k), free(f);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
         k[i] = (id_slot){order_key(gid, s->id[b + i]), (uint32_t)(b + i)};
     qsort(k, n, sizeof *k, boids_tile_cmp_u32); /* by key, the first member */
-    float *const f = (float *)t;                /* the copy, one array at a time */
-    for (int a = 0; a < 2 * D; a++) {
-        float *const x = a < D ? s->p[a] : s->v[a - D];
-        for (size_t i = 0; i < n; i++) f[i] = x[k[i].slot];
-        memcpy(x + b, f, n * sizeof *f);
-    }
+    for (size_t i = 0; i < n; i++) memcpy(f + i * REC, snap_rec(s, k[i].slot), REC * sizeof *f);
+    memcpy(snap_rec(s, b), f, n * REC * sizeof *f);
+    uint32_t *const t = (uint32_t *)(void *)f; /* the ids' copy, in the records' room */
     for (size_t i = 0; i < n; i++) t[i] = s->id[k[i].slot];
     memcpy(s->id + b, t, n * sizeof *t);
-    free(k), free(t);
+    free(k), free(f);
     return 1;
 }
 
@@ -169,7 +195,7 @@ static int cell_sort_large(const state *s, const uint32_t *gid, uint32_t b, uint
  * a few boids, most of them in order, so this is nearly one comparison per boid; a cell of
  * more than LARGE_CELL boids out of order is sorted (cell_sort_large). Ids are distinct, so
  * either gives the same order. */
-static void cell_sort_by_id(const state *s, const uint32_t *gid, uint32_t b, uint32_t e) {
+static void cell_sort_by_id(const snapshot *s, const uint32_t *gid, uint32_t b, uint32_t e) {
     uint32_t i = b + 1;
     while (i < e && order_key(gid, s->id[i - 1]) < order_key(gid, s->id[i])) i++;
     if (i >= e || (e - b > LARGE_CELL && cell_sort_large(s, gid, b, e))) return;
@@ -220,18 +246,19 @@ static void count_cells(const state *cur, size_t i0, size_t i1, int have_cells, 
  * foreign (foreign[0] the count, up to FOREIGN_CAP cells; FOREIGN_CAP + 1 when
  * more were met). The arrays' pointers are locals (in the state they would be reloaded for
  * every boid, and the loop over the axes kept). */
-static void scatter(const state *cur, const state *snap, size_t i0, size_t i1,
+static void scatter(const state *cur, const snapshot *snap, size_t i0, size_t i1,
                     const uint32_t *cell_of, uint32_t *h, const uint32_t *start,
                     const uint32_t *gid, size_t home0, size_t home1, uint32_t *foreign) {
     const float *cp[D], *cv[D];
-    float *sp[D], *sv[D];
-    GRID_AXES(a) cp[a] = cur->p[a], cv[a] = cur->v[a], sp[a] = snap->p[a], sv[a] = snap->v[a];
+    GRID_AXES(a) cp[a] = cur->p[a], cv[a] = cur->v[a];
+    float *const sr = snap->r;
     const uint32_t *const cid = cur->id;
     uint32_t *const sid = snap->id;
     uint32_t listed = 0;
     for (size_t i = i0; i < i1; i++) {
         const uint32_t c = cell_of[i], d = h[c]++, id = cid[i];
-        GRID_AXES(a) sp[a][d] = cp[a][i], sv[a][d] = cv[a][i];
+        float *const r = sr + (size_t)d * REC;
+        GRID_AXES(a) r[a] = cp[a][i], r[D + a] = cv[a][i];
         sid[d] = id;
         const int large = start[c + 1] - start[c] > LARGE_CELL;
         if (c - home0 >= home1 - home0 || large) { /* another thread's cell, or a large one */
@@ -266,11 +293,12 @@ static size_t cell_at_slot(const uint32_t *start, size_t nc, size_t s) {
  * starts in id order, a running one in the previous step's cell order), nor on the number
  * of threads. In tile mode the cells are tile_cells' (the scalar cell computation, with the
  * window's rows), already in cell_of (have_cells). */
-void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const state *snap_s, size_t n,
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur_s, const snapshot *snap_s, size_t n,
                           int have_cells, const uint32_t *gid, const geom *g, int simd,
                           int threads) {
     const size_t nc = g->ncells;
-    const state cur = *cur_s, snap = *snap_s;
+    const state cur = *cur_s;
+    const snapshot snap = *snap_s;
     uint32_t *const cell_of = gc->cell_of, *const start = gc->start, *const hist = gc->hist;
     uint32_t *const block = gc->block;
     for (int a = 0; a < D; a++) simd = simd && g->n[a] <= INT32_MAX;

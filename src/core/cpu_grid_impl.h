@@ -118,6 +118,23 @@ typedef struct state {
     uint32_t *id;
 } state;
 
+/* Floats of a snapshot record: a boid's position, then its velocity. */
+enum { REC = 2 * D };
+
+/* The step's snapshot: the state sorted by cell, each slot one record of REC floats, so
+ * that the kernels read a candidate's position and velocity from one cache line (of one
+ * stream, where the arrays of a state are 2 D streams), and the scatter writes each boid to
+ * one place; and the id of the boid in each slot. */
+typedef struct snapshot {
+    float *r; /* REC floats per slot */
+    uint32_t *id;
+} snapshot;
+
+/* The record of slot i. */
+static inline float *snap_rec(const snapshot *s, size_t i) {
+    return s->r + i * REC;
+}
+
 /* The grid of one step (grid_geom.h, over D axes): the cell of a position x along axis a is
  * grid_cell_coord(x - o[a], s[a], n[a]), cells numbered with axis 0 fastest. */
 typedef grid_geomd geom;
@@ -184,6 +201,16 @@ static inline void state_get(const state *s, uint32_t i, float p[D], float v[D])
 
 static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
     for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
+}
+
+static inline void snap_get(const snapshot *s, uint32_t i, float p[D], float v[D]) {
+    const float *const r = snap_rec(s, i);
+    for (int a = 0; a < D; a++) p[a] = r[a], v[a] = r[D + a];
+}
+
+static inline void snap_put(const snapshot *s, uint32_t i, const float p[D], const float v[D]) {
+    float *const r = snap_rec(s, i);
+    for (int a = 0; a < D; a++) r[a] = p[a], r[D + a] = v[a];
 }
 
 /* The index of the cell of coordinates k (axis 0 fastest). */
@@ -262,7 +289,7 @@ boids_status RULES_FN(grid_tile_cells)(grid_cells *gc, const state *cur, size_t 
  * resident tile). have_cells: cell_of holds the cells of cur in g already (tile mode's, made
  * by grid_tile_cells, or those the previous step's move wrote); else they are computed, by
  * the AVX2 cell kernel where simd. */
-void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const state *snap, size_t n,
+void RULES_FN(grid_build)(grid_cells *gc, const state *cur, const snapshot *snap, size_t n,
                           int have_cells, const uint32_t *gid, const geom *g, int simd,
                           int threads);
 
@@ -307,11 +334,11 @@ static inline cell_out cell_out_of(const geom *g, uint32_t *cell_of) {
  * included, in candidate order as the scalar kernel adds them. u: the unit headings, per
  * axis. */
 #define GRID_SIMD_KERNELS(w)                                                                       \
-    void RULES_FN(grid_reynolds_##w)(const state *s, const grid_k *k, const cell_group *q,         \
+    void RULES_FN(grid_reynolds_##w)(const snapshot *s, const grid_k *k, const cell_group *q,      \
                                      grid_acc out[MAX_LANES]);                                     \
-    void RULES_FN(grid_reynolds_move_##w)(const state *s, const state *out, const grid_k *k,       \
+    void RULES_FN(grid_reynolds_move_##w)(const snapshot *s, const state *out, const grid_k *k,    \
                                           const cell_group *q, const cell_out *co);                \
-    void RULES_FN(grid_vicsek_##w)(const state *s, float *const u[D], const grid_k *k,             \
+    void RULES_FN(grid_vicsek_##w)(const snapshot *s, float *const u[D], const grid_k *k,          \
                                    const cell_group *q, float sum[D][MAX_LANES],                   \
                                    int32_t cnt[MAX_LANES]);
 GRID_SIMD_KERNELS(avx2)
@@ -335,7 +362,8 @@ typedef RULES_FN(rules_nearest) cand;
 
 /* What one step's steering reads and writes. */
 typedef struct steer_ctx {
-    state snap, out; /* reads the snapshot, writes the new state slot for slot */
+    snapshot snap;   /* reads the snapshot, */
+    state out;       /* writes the new state slot for slot */
     float *const *u; /* Vicsek: unit heading of each snapshot slot, per axis */
     const grid_k *k;
     const boids_params *p;
@@ -356,11 +384,11 @@ typedef struct steer_ctx {
 /* The Vicsek move of slot i from its heading sum: old velocity for the position, new
  * heading plus the noise of (noise_seed, step, original id), as cpu-ref draws it; the
  * original id is gid's in tile mode (gid NULL: the local one). */
-static inline void vicsek_move(const state *snap, const state *out, const grid_k *k,
+static inline void vicsek_move(const snapshot *snap, const state *out, const grid_k *k,
                                const boids_params *p, uint32_t t, const uint32_t *gid, uint32_t i,
                                const float sum[D], long n) {
     float x[D], v[D];
-    state_get(snap, i, x, v);
+    snap_get(snap, i, x, v);
     grid_vicsek(k, p, t, gid ? gid[snap->id[i]] : snap->id[i], sum, n, x, v);
     state_put(out, i, x, v);
 }
@@ -374,7 +402,7 @@ static inline size_t cell_chunk(size_t units, int threads) {
 
 /* One boid's k-nearest query and its selection. */
 typedef struct topo_q {
-    const state *s;
+    const snapshot *s;
     const grid_k *k;
     uint32_t kmax;       /* k */
     int vicsek;          /* no fov; radius test dist2 <= R^2 */
@@ -394,9 +422,9 @@ typedef struct topo_q {
  * where gid is not NULL). Returns the lanes whose selection is made: not those offered a
  * dist2 that is not below +inf (the scalar search then makes theirs). */
 #define GRID_TOPO_LANES(w)                                                                         \
-    unsigned RULES_FN(grid_topo_lanes_##w)(const state *s, const grid_k *k, const cell_group *q,   \
-                                           const uint32_t *gid, uint32_t kmax, int vicsek,         \
-                                           int in_vision, cand *best, uint32_t m[MAX_LANES]);
+    unsigned RULES_FN(grid_topo_lanes_##w)(                                                        \
+        const snapshot *s, const grid_k *k, const cell_group *q, const uint32_t *gid,              \
+        uint32_t kmax, int vicsek, int in_vision, cand *best, uint32_t m[MAX_LANES]);
 GRID_TOPO_LANES(avx2)
 GRID_TOPO_LANES(avx512)
 #undef GRID_TOPO_LANES

@@ -24,7 +24,7 @@ static int resident_threads(const cpu_grid *c, size_t n) {
     return all ? c->threads : 1;
 }
 
-enum { REC = 4 + 8 * D }; /* BOIDS_TILE_REC(D) */
+enum { TILE_REC = 4 + 8 * D }; /* BOIDS_TILE_REC(D) */
 
 static inline void rec_write(unsigned char *r, const state *s, size_t i) {
     memcpy(r, &s->id[i], 4);
@@ -51,22 +51,22 @@ static inline void slot_move(const state *s, size_t dst, size_t src) {
  * snap, so cur's ids may live in snap's block: both old blocks are freed after the copy. */
 static boids_status resident_reserve(cpu_grid *c, size_t need, boids_error *err) {
     if (need <= c->cap) return BOIDS_OK;
-    state old[2] = {c->cur, c->snap};
+    state old = c->cur;
+    snapshot old_snap = c->snap;
     memset(&c->cur, 0, sizeof c->cur);
     memset(&c->snap, 0, sizeof c->snap);
     boids_status st = reserve(c, need, 1, err);
     if (st) {
-        c->cur = old[0], c->snap = old[1];
+        c->cur = old, c->snap = old_snap;
         return st;
     }
     c->res.known = c->res.next = 0; /* a new cell_of */
     for (int a = 0; a < D; a++) {
-        memcpy(c->cur.p[a], old[0].p[a], c->h.base.n * sizeof(float));
-        memcpy(c->cur.v[a], old[0].v[a], c->h.base.n * sizeof(float));
+        memcpy(c->cur.p[a], old.p[a], c->h.base.n * sizeof(float));
+        memcpy(c->cur.v[a], old.v[a], c->h.base.n * sizeof(float));
     }
-    memcpy(c->cur.id, old[0].id, c->h.base.n * sizeof(uint32_t));
-    state_free(&old[0]);
-    state_free(&old[1]);
+    memcpy(c->cur.id, old.id, c->h.base.n * sizeof(uint32_t));
+    states_free(&old, &old_snap);
     return BOIDS_OK;
 }
 
@@ -78,7 +78,7 @@ static boids_status resident_out(cpu_grid *c, size_t n, int rows, boids_error *e
     enum { KEEP = 1 << 16 }; /* records: below this a buffer is kept whatever its use */
     if (n > r->out_cap || (r->out_cap > KEEP && n < r->out_cap / 4)) {
         const size_t cap = (rows ? n + n / 2 : n) + 16; /* a step's moves vary: some room */
-        unsigned char *o = realloc(r->out, cap * REC);
+        unsigned char *o = realloc(r->out, cap * TILE_REC);
         if (!o) return boids_error_set(err, BOIDS_ERR_NOMEM, "cpu: out of memory for %zu boids", n);
         r->out = o;
         r->out_cap = cap;
@@ -98,7 +98,7 @@ static boids_status tile_start(boids_backend *b, const unsigned char *rec, size_
     b->n = 0;
     boids_status st = resident_reserve(c, m ? m : 1, err);
     if (st) return st;
-    for (size_t i = 0; i < m; i++) rec_read(rec + i * REC, &c->cur, i);
+    for (size_t i = 0; i < m; i++) rec_read(rec + i * TILE_REC, &c->cur, i);
     b->n = c->res.nown = m;
     c->res.known = c->res.next = 0;
     c->res.sq_n = 0; /* no step of this tile counted its candidates yet */
@@ -269,8 +269,8 @@ static boids_status tile_split(boids_backend *b, boids_tile_key lo, boids_tile_k
         n - stay + (in0 % P || id0 ? rc[rlo] : 0) + (in1 % P || hi.id ? rc[rhi - 1] : 0);
     boids_status st = resident_out(c, most_leave + ne[0] + ne[1], 1, err);
     if (st) return st;
-    unsigned char *const leave = c->res.out, *const o0 = leave + most_leave * REC,
-                         *const o1 = o0 + ne[0] * REC;
+    unsigned char *const leave = c->res.out, *const o0 = leave + most_leave * TILE_REC,
+                         *const o1 = o0 + ne[0] * TILE_REC;
     /* The interior cells [e0, e1), none for a short tile: most boids, skipped a block at a
      * time (one unsigned comparison a boid, vectorised). */
     const uint32_t span = e1 > e0 ? e1 - e0 : 0;
@@ -290,15 +290,15 @@ static boids_status tile_split(boids_backend *b, boids_tile_key lo, boids_tile_k
         if (i == n) break;
         const uint32_t x = cell[i];
         if (x >= in0 && x < in1 && (x != in0 || s.id[i] >= id0) && (x != last || s.id[i] < id1)) {
-            if (x < e0) rec_write(o0 + k0++ * REC, &s, i);
-            if (x >= e1) rec_write(o1 + k1++ * REC, &s, i);
+            if (x < e0) rec_write(o0 + k0++ * TILE_REC, &s, i);
+            if (x >= e1) rec_write(o1 + k1++ * TILE_REC, &s, i);
             kept[0] += x < first_end;
             kept[1] += x >= last0;
             i++;
             continue;
         }
         c->res.row[l] = x / P;
-        rec_write(leave + l++ * REC, &s, i);
+        rec_write(leave + l++ * TILE_REC, &s, i);
         if (i != --n) { /* the last owned boid takes the hole; it is looked at next */
             slot_move(&s, i, n);
             cell[i] = cell[n];
@@ -333,7 +333,7 @@ static boids_status resident_append(cpu_grid *c, const unsigned char *rec, size_
     const size_t n = c->h.base.n;
     boids_status st = resident_reserve(c, n + m, err);
     if (st) return st;
-    for (size_t i = 0; i < m; i++) rec_read(rec + i * REC, &c->cur, n + i);
+    for (size_t i = 0; i < m; i++) rec_read(rec + i * TILE_REC, &c->cur, n + i);
     c->h.base.n = n + m;
     return BOIDS_OK;
 }
@@ -371,7 +371,7 @@ static boids_status tile_owned(boids_backend *b, boids_tile_keep keep, const voi
     boids_status st = resident_out(c, k, 0, err);
     if (st) return st;
     for (size_t i = 0, j = 0; i < n; i++)
-        if (!keep || keep(ctx, c->cur.id[i])) rec_write(c->res.out + j++ * REC, &c->cur, i);
+        if (!keep || keep(ctx, c->cur.id[i])) rec_write(c->res.out + j++ * TILE_REC, &c->cur, i);
     *rec = c->res.out;
     *m = k;
     return BOIDS_OK;

@@ -44,15 +44,49 @@ typedef struct lanesv {
     int wrap[D];
 } lanesv;
 
+#if SIMD_W == 16 && RULES_DIM == 2
+/* The first n (<= 16) of the records from r, field by field: f[c] holds field c of each,
+ * the lanes past n zero (no memory past the n records is read). */
+static inline void recs_load(const float *r, uint32_t n, vf f[4]) {
+    const uint64_t bits = n >= 16 ? ~0ull : (1ull << (4 * n)) - 1;
+    vf a[4];
+    for (int i = 0; i < 4; i++)
+        a[i] = _mm512_maskz_loadu_ps((__mmask16)(bits >> (16 * i)), r + 16 * i);
+    /* x and y of records 0-7 (from a[0], a[1]) and of 8-15; then v's the same way. */
+    const __m512i xy = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
+    const __m512i vxy = _mm512_add_epi32(xy, _mm512_set1_epi32(2));
+    const __m512i lo = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const __m512i hi = _mm512_add_epi32(lo, _mm512_set1_epi32(8));
+    const vf p0 = _mm512_permutex2var_ps(a[0], xy, a[1]),
+             p1 = _mm512_permutex2var_ps(a[2], xy, a[3]);
+    const vf v0 = _mm512_permutex2var_ps(a[0], vxy, a[1]),
+             v1 = _mm512_permutex2var_ps(a[2], vxy, a[3]);
+    f[0] = _mm512_permutex2var_ps(p0, lo, p1), f[1] = _mm512_permutex2var_ps(p0, hi, p1);
+    f[2] = _mm512_permutex2var_ps(v0, lo, v1), f[3] = _mm512_permutex2var_ps(v0, hi, v1);
+}
+#endif
+
 /* The lanes of cell group q (the spare ones repeat the first boid, so that they list no
  * separation candidate the first does not; masked loads touch no memory beyond the group);
  * v receives their velocities when not NULL. */
-static inline void lanes_load(const state *s, const grid_k *k, const cell_group *q, lanesv *g,
+static inline void lanes_load(const snapshot *s, const grid_k *k, const cell_group *q, lanesv *g,
                               vf v[D]) {
     const vm valid = vm_first(q->lanes);
+    const float *const r = snap_rec(s, q->i0);
+#if SIMD_W == 16 && RULES_DIM == 2
+    vf f[REC];
+    recs_load(r, q->lanes, f);
+    const vm spare = (vm)~valid;
     GRID_AXES(a) {
-        if (v) v[a] = vf_load_lanes(s->v[a], q->i0, valid);
-        g->p[a] = vf_load_lanes(s->p[a], q->i0, valid);
+        if (v) v[a] = _mm512_mask_broadcastss_ps(f[D + a], spare, _mm512_castps512_ps128(f[D + a]));
+        g->p[a] = _mm512_mask_broadcastss_ps(f[a], spare, _mm512_castps512_ps128(f[a]));
+#else
+    /* Each lane's field a of the records from the group's first: REC (lane or 0) + a. */
+    const vi at = vi_mul(vi_slots(0, valid), vi_set1(REC));
+    GRID_AXES(a) {
+        if (v) v[a] = vf_gather(r, vi_add(at, vi_set1(D + a)));
+        g->p[a] = vf_gather(r, vi_add(at, vi_set1(a)));
+#endif
         g->side[a] = vf_set1(k->side[a]);
         g->half[a] = vf_set1(k->half[a]);
         g->nhalf[a] = vf_set1(-k->half[a]);
@@ -65,10 +99,11 @@ static inline void lanes_load(const state *s, const grid_k *k, const cell_group 
 /* rules_offset and dist2 from the W lanes to candidate j, and (is_self not NULL) the lanes
  * that are j itself. wrapped: whether any axis may need rules_wrap (g's flags say which);
  * it comes as a value, which a loop keeps in a register or compiles away. */
-static inline vf offsetv(const lanesv *g, int wrapped, const state *s, uint32_t j, vf d[D],
+static inline vf offsetv(const lanesv *g, int wrapped, const snapshot *s, uint32_t j, vf d[D],
                          vm *is_self) {
+    const float *const r = snap_rec(s, j);
     GRID_AXES(a) {
-        d[a] = vf_sub(vf_set1(s->p[a][j]), g->p[a]);
+        d[a] = vf_sub(vf_set1(r[a]), g->p[a]);
         if (wrapped && g->wrap[a]) d[a] = wrapv(d[a], g->side[a], g->half[a], g->nhalf[a]);
     }
     if (is_self) *is_self = vi_eq(g->self, vi_set1((int32_t)j));
@@ -105,7 +140,7 @@ typedef struct sepv {
  * no other sum, so taking their candidates after the others' leaves every sum's order, and
  * its bits, as they were; it keeps the D divisions per candidate (the kernel's costliest
  * operations) off the candidates that no lane has within R_sep, most of them. */
-static inline __attribute__((always_inline)) void sep_pass(const lanesv *g, const state *s,
+static inline __attribute__((always_inline)) void sep_pass(const lanesv *g, const snapshot *s,
                                                            const grid_k *k, sepv *a,
                                                            const uint32_t *js, uint32_t n,
                                                            int wrapped, int full_fov) {
@@ -148,8 +183,8 @@ typedef struct sumsv {
  * local vectors for the loop: kept in a structure, or behind a pointer (a store through a
  * pointer to a vector may alias anything), they would stay in memory. */
 static inline __attribute__((always_inline)) void
-scanv(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v, uint32_t b, uint32_t e,
-      int self, int wrapped, int full_fov, int count, uint32_t *js, uint32_t *n) {
+scanv(const lanesv *g, const snapshot *s, const grid_k *k, sepv *a, sumsv *v, uint32_t b,
+      uint32_t e, int self, int wrapped, int full_fov, int count, uint32_t *js, uint32_t *n) {
     const vf s2 = vf_set1(k->sep2), v2 = vf_set1(k->vision2);
     vf mv[D], cs[D];
     GRID_AXES(c) mv[c] = v->mv[c], cs[c] = v->c[c];
@@ -168,7 +203,7 @@ scanv(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v, uint3
             const vm m =
                 seesv(k, full_fov, v2, a->vi, a->vv, a->vv0, d, dist2, self ? &is_self : NULL);
             GRID_AXES(c) {
-                mv[c] = vf_add_m(mv[c], m, vf_set1(s->v[c][j]));
+                mv[c] = vf_add_m(mv[c], m, vf_set1(snap_rec(s, j)[D + c]));
                 cs[c] = vf_add_m(cs[c], m, d[c]);
             }
             if (count) cnt = vi_count(cnt, m);
@@ -186,7 +221,7 @@ scanv(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v, uint3
  * self test only where a range holds some of those slots, then sep_pass over the listed
  * candidates. */
 static inline __attribute__((always_inline)) void
-scan_all(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v, const range *r,
+scan_all(const lanesv *g, const snapshot *s, const grid_k *k, sepv *a, sumsv *v, const range *r,
          int nr, uint32_t i0, uint32_t i1, int wrapped, int full_fov, int count) {
     uint32_t js[SEP_BATCH], n = 0;
     for (int w = 0; w < nr; w++) {
@@ -202,7 +237,7 @@ scan_all(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v, co
 /* scan_all compiled for the common case apart (no wrap, full field of view; the flags then
  * constants), with and without the counts, and for the general one (which counts): the
  * flags are tested once per group instead of once per candidate. */
-static void scan_group(const lanesv *g, const state *s, const grid_k *k, sepv *a, sumsv *v,
+static void scan_group(const lanesv *g, const snapshot *s, const grid_k *k, sepv *a, sumsv *v,
                        const cell_group *q, int count) {
     int wrapped = 0;
     GRID_AXES(c) wrapped |= g->wrap[c];
@@ -221,7 +256,7 @@ static void scan_group(const lanesv *g, const state *s, const grid_k *k, sepv *a
  * Operation for operation the same as reynolds_scalar (cpu_grid.c): d = x_j - x_i wrapped
  * by rules_wrap's comparisons, dist2 = RULES_FN(rules_dot)(d, d), the fov test of seesv, and
  * each sum updated as scanv says; the neighbour counts where count is set. */
-static inline void reynolds_sums(const state *s, const grid_k *k, const cell_group *q, int count,
+static inline void reynolds_sums(const snapshot *s, const grid_k *k, const cell_group *q, int count,
                                  lanesv *g, sepv *a, sumsv *v) {
     lanes_load(s, k, q, g, a->vi);
     const vf zero = vf_zero();
@@ -233,7 +268,7 @@ static inline void reynolds_sums(const state *s, const grid_k *k, const cell_gro
     scan_group(g, s, k, a, v, q, count);
 }
 
-void SIMD_FN(grid_reynolds)(const state *s, const grid_k *k, const cell_group *q,
+void SIMD_FN(grid_reynolds)(const snapshot *s, const grid_k *k, const cell_group *q,
                             grid_acc out[MAX_LANES]) {
     lanesv g;
     sepv a;
@@ -378,7 +413,7 @@ static inline vi cells_of(const cell_out *co, const vf p[D]) {
     return cell;
 }
 
-void SIMD_FN(grid_reynolds_move)(const state *s, const state *out, const grid_k *k,
+void SIMD_FN(grid_reynolds_move)(const snapshot *s, const state *out, const grid_k *k,
                                  const cell_group *q, const cell_out *co) {
     lanesv g;
     sepv a;
@@ -404,8 +439,8 @@ void SIMD_FN(grid_reynolds_move)(const state *s, const state *out, const grid_k 
  * order, exactly as vicsek_scalar (cpu_grid.c) does: accepted when dist2 <= R^2 (the seed's
  * "no mayor que R") or when the candidate is the boid itself (always included, whatever
  * its position). */
-void SIMD_FN(grid_vicsek)(const state *s, float *const u[D], const grid_k *k, const cell_group *q,
-                          float osum[D][MAX_LANES], int32_t ocnt[MAX_LANES]) {
+void SIMD_FN(grid_vicsek)(const snapshot *s, float *const u[D], const grid_k *k,
+                          const cell_group *q, float osum[D][MAX_LANES], int32_t ocnt[MAX_LANES]) {
     const range *const r = q->r;
     const int nr = q->nr;
     lanesv g;
@@ -469,7 +504,8 @@ typedef struct topo_lanes {
 
 /* The lanes to which candidate j may be offered (before the selection's own test), and
  * their dist2. self: whether j may be one of the lanes. */
-static inline vm topo_offer(const topo_lanes *t, const state *s, uint32_t j, int self, vf *dist2) {
+static inline vm topo_offer(const topo_lanes *t, const snapshot *s, uint32_t j, int self,
+                            vf *dist2) {
     vf d[D];
     vm is_self;
     *dist2 = offsetv(&t->g, t->wrapped, s, j, d, self ? &is_self : NULL);
@@ -485,7 +521,7 @@ static inline vm topo_offer(const topo_lanes *t, const state *s, uint32_t j, int
 }
 
 /* Offers candidate j, at dist2 from the lanes of bits, to their selections. */
-static inline void topo_keep(const state *s, const uint32_t *gid, uint32_t kmax, uint32_t j,
+static inline void topo_keep(const snapshot *s, const uint32_t *gid, uint32_t kmax, uint32_t j,
                              unsigned bits, vf dist2, cand *best, uint32_t m[MAX_LANES]) {
     float dd[W];
     vf_store(dd, dist2);
@@ -504,9 +540,11 @@ static inline void topo_keep(const state *s, const uint32_t *gid, uint32_t kmax,
  * the selections fill). */
 enum { TOPO_KTH, TOPO_BELOW, TOPO_RUNNING };
 
-static inline __attribute__((always_inline)) void
-topo_pass(const topo_lanes *t, const state *s, const cell_group *q, int pass, const uint32_t *gid,
-          uint32_t kmax, vf *kth, vm *odd, vf last, float *lastf, cand *best, uint32_t *m) {
+static inline __attribute__((always_inline)) void topo_pass(const topo_lanes *t, const snapshot *s,
+                                                            const cell_group *q, int pass,
+                                                            const uint32_t *gid, uint32_t kmax,
+                                                            vf *kth, vm *odd, vf last, float *lastf,
+                                                            cand *best, uint32_t *m) {
     const uint32_t i0 = q->i0, i1 = q->i0 + q->lanes;
     const vf inf = vf_set1(INFINITY);
     if (pass == TOPO_RUNNING) last = vf_load_lanes(lastf, 0, vm_all());
@@ -540,7 +578,7 @@ topo_pass(const topo_lanes *t, const state *s, const cell_group *q, int pass, co
     }
 }
 
-unsigned SIMD_FN(grid_topo_lanes)(const state *s, const grid_k *k, const cell_group *q,
+unsigned SIMD_FN(grid_topo_lanes)(const snapshot *s, const grid_k *k, const cell_group *q,
                                   const uint32_t *gid, uint32_t kmax, int vicsek, int in_vision,
                                   cand *best, uint32_t m[MAX_LANES]) {
     topo_lanes t;

@@ -19,12 +19,12 @@ static inline uint64_t species_gid(const steer_ctx *x, uint32_t j) {
 static void species_scan(const steer_ctx *x, const grid_k *k, const range *r, int nr, uint32_t i,
                          const float p[D], const float v[D], float reach2, int metric,
                          grid_acc *acc, RULES_FN(rules_sp_acc) * sa) {
-    const state *const s = &x->snap;
+    const snapshot *const s = &x->snap;
     for (int w = 0; w < nr; w++)
         for (uint32_t j = r[w].b, e = r[w].e; j < e; j++) {
             if (j == i) continue;
             float pj[D], vj[D], d[D];
-            state_get(s, j, pj, vj);
+            snap_get(s, j, pj, vj);
             RULES_FN(rules_offset)(k, p, pj, d);
             const float dist2 = RULES_FN(rules_dot)(d, d);
             if (!(dist2 < reach2)) continue;
@@ -40,7 +40,7 @@ static void species_scan(const steer_ctx *x, const grid_k *k, const range *r, in
 static void species_reynolds_move(const steer_ctx *x, const grid_k *k, uint32_t i,
                                   const grid_acc *acc, const RULES_FN(rules_sp_acc) * sa) {
     float p[D], v[D], a[D];
-    state_get(&x->snap, i, p, v);
+    snap_get(&x->snap, i, p, v);
     RULES_FN(rules_sp_accel)(k, acc, sa, p, v, a);
     RULES_FN(rules_integrate)(k, a, p, v);
     state_put(&x->out, i, p, v);
@@ -55,7 +55,7 @@ static void species_reynolds(const steer_ctx *x, const cell_group *q, uint32_t i
     RULES_FN(rules_acc_init)(&acc);
     RULES_FN(rules_sp_acc_init)(&sa);
     float p[D], v[D];
-    state_get(&x->snap, i, p, v);
+    snap_get(&x->snap, i, p, v);
     species_scan(x, k, q->r, q->nr, i, p, v, k->reach2, 1, &acc, &sa);
     species_reynolds_move(x, k, i, &acc, &sa);
 }
@@ -68,7 +68,7 @@ static void species_vicsek_move(const steer_ctx *x, const grid_k *k, uint32_t i,
     const float u1 = (float)boids_noise_u(seed, x->t, (uint32_t)gi);
     const float u2 = D == 2 ? 0 : (float)boids_noise_u2(seed, x->t, (uint32_t)gi);
     float p[D], v[D];
-    state_get(&x->snap, i, p, v);
+    snap_get(&x->snap, i, p, v);
     RULES_FN(vicsek_update)(k, sum, n, u1, u2, k->noise, k->speed, p, v);
     state_put(&x->out, i, p, v);
 }
@@ -77,11 +77,12 @@ static void species_vicsek_move(const steer_ctx *x, const grid_k *k, uint32_t i,
  * species' radius, itself by 1 and the others weighted by the coupling (rules_sp_vterm), then
  * the move with its species' speed and noise. */
 static void species_vicsek(const steer_ctx *x, const cell_group *q, uint32_t i) {
-    const state *const s = &x->snap;
+    const snapshot *const s = &x->snap;
     const uint64_t gi = species_gid(x, i);
     const grid_k *k = &x->ks[RULES_FN(rules_species_of)(x->ks, gi)];
-    float p[D], pj[D], d[D], sum[D], ui[D], uj[D];
-    for (int a = 0; a < D; a++) p[a] = s->p[a][i], sum[a] = 0, ui[a] = x->u[a][i];
+    float d[D], sum[D], ui[D], uj[D];
+    const float *const p = snap_rec(s, i);
+    for (int a = 0; a < D; a++) sum[a] = 0, ui[a] = x->u[a][i];
     long n = 0;
     for (int w = 0; w < q->nr; w++)
         for (uint32_t j = q->r[w].b, e = q->r[w].e; j < e; j++) {
@@ -91,8 +92,7 @@ static void species_vicsek(const steer_ctx *x, const cell_group *q, uint32_t i) 
                 n++;
                 continue;
             }
-            for (int a = 0; a < D; a++) pj[a] = s->p[a][j];
-            RULES_FN(rules_offset)(k, p, pj, d);
+            RULES_FN(rules_offset)(k, p, snap_rec(s, j), d);
             if (!(RULES_FN(rules_dot)(d, d) <= k->vision2)) continue;
             n += RULES_FN(rules_sp_vterm)(k, ui, uj,
                                           RULES_FN(rules_species_of)(k, species_gid(x, j)), sum);
@@ -118,7 +118,7 @@ static void species_group(const steer_ctx *x, const cell_group *q, int vicsek) {
 static void species_topo(const steer_ctx *x, const grid_k *k, const geom *g, const uint32_t *start,
                          const uint32_t kc[D], uint32_t i, const cand *best, uint32_t m) {
     float p[D], v[D], pj[D], vj[D], d[D];
-    state_get(&x->snap, i, p, v);
+    snap_get(&x->snap, i, p, v);
     if (x->p->model == BOIDS_MODEL_VICSEK) {
         float sum[D], ui[D], uj[D];
         for (int a = 0; a < D; a++) sum[a] = ui[a] = x->u[a][i];
@@ -136,7 +136,7 @@ static void species_topo(const steer_ctx *x, const grid_k *k, const geom *g, con
     RULES_FN(rules_acc_init)(&acc);
     RULES_FN(rules_sp_acc_init)(&sa);
     for (uint32_t b = 0; b < m; b++) {
-        state_get(&x->snap, best[b].at, pj, vj);
+        snap_get(&x->snap, best[b].at, pj, vj);
         RULES_FN(rules_offset)(k, p, pj, d);
         RULES_FN(rules_sp_see)
         (k, &acc, d, RULES_FN(rules_dot)(d, d), vj, RULES_FN(rules_species_of)(k, best[b].id));

@@ -30,13 +30,9 @@ static inline uint32_t axis_cell(int wrap, uint32_t c, uint32_t n, long d) {
  * selection would drop it. Everything the loop reads is held in locals: the stores into best
  * would otherwise make the compiler reload it all (they may alias) for every candidate. */
 static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
-    const float *ps[D];
+    const float *const rec = q->s->r;
     float x[D], v[D];
-    for (int a = 0; a < D; a++) {
-        ps[a] = q->s->p[a];
-        x[a] = ps[a][q->i];
-        v[a] = q->s->v[a][q->i];
-    }
+    snap_get(q->s, q->i, x, v);
     const uint32_t *const ids = q->s->id, *const gid = q->gid;
     const grid_k *const k = q->k;
     const uint32_t self = q->i, kmax = q->kmax;
@@ -49,9 +45,8 @@ static void topo_scan(topo_q *q, uint32_t b, uint32_t e) {
     size_t wid = m == kmax ? best[m - 1].id : SIZE_MAX;
     for (uint32_t j = b; j < e; j++) {
         if (j == self) continue;
-        float xj[D], d[D];
-        for (int a = 0; a < D; a++) xj[a] = ps[a][j];
-        RULES_FN(rules_offset)(k, x, xj, d);
+        float d[D];
+        RULES_FN(rules_offset)(k, x, rec + (size_t)j * REC, d);
         const float dist2 = RULES_FN(rules_dot)(d, d);
         const uint32_t id = gid ? gid[ids[j]] : ids[j];
         if (m == kmax && !RULES_FN(rules_nearest_before)(dist2, id, wd2, wid)) continue;
@@ -133,7 +128,7 @@ void RULES_FN(grid_topo_select)(topo_q *q, const geom *g, const uint32_t *start,
 /* The move of the boid in slot i from its selection best[0 .. m), in the selection's
  * (dist2, id) order: the Vicsek heading sum (itself, then the k) or the Reynolds sums. */
 static void topo_move(const steer_ctx *x, uint32_t i, const cand *best, uint32_t m) {
-    const state *const snap = &x->snap;
+    const snapshot *const snap = &x->snap;
     const grid_k *const k = x->k;
     if (x->p->model == BOIDS_MODEL_VICSEK) {
         float s[D], ui[D], uj[D];
@@ -148,10 +143,10 @@ static void topo_move(const steer_ctx *x, uint32_t i, const cand *best, uint32_t
     grid_acc acc;
     RULES_FN(rules_acc_init)(&acc);
     float p[D], v[D];
-    state_get(snap, i, p, v);
+    snap_get(snap, i, p, v);
     for (uint32_t b = 0; b < m; b++) {
         float xj[D], vj[D], d[D];
-        state_get(snap, best[b].at, xj, vj);
+        snap_get(snap, best[b].at, xj, vj);
         RULES_FN(rules_offset)(k, p, xj, d);
         RULES_FN(rules_acc_add)(k, &acc, d, RULES_FN(rules_dot)(d, d), vj);
     }
@@ -230,7 +225,7 @@ static void topo_group(const steer_ctx *x, const geom *g, const cell_group *grp,
 void RULES_FN(grid_steer_topo)(const steer_ctx *x, const geom *g, size_t c0, size_t nc, cand *buf,
                                int threads) {
     const uint32_t *const gid = x->gid, *const start = x->start;
-    const state snap = x->snap;
+    const snapshot snap = x->snap;
     const grid_k *const k = x->k;
     const boids_params *const p = x->p;
     const uint32_t kmax = (uint32_t)p->k;

@@ -133,6 +133,10 @@ static inline vi vi_count(vi c, vm m) {
 static inline vf vf_load_lanes(const float *a, uint32_t i0, vm m) {
     return _mm512_mask_loadu_ps(_mm512_set1_ps(a[i0]), m, a + i0);
 }
+/* a[x[l]] in each lane l (x at most INT32_MAX). */
+static inline vf vf_gather(const float *a, vi x) {
+    return _mm512_i32gather_ps(x, a, 4);
+}
 static inline void vf_store_m(float *a, vm m, vf x) {
     _mm512_mask_storeu_ps(a, m, x);
 }
@@ -282,6 +286,9 @@ static inline vi vi_count(vi c, vm m) {
 static inline vf vf_load_lanes(const float *a, uint32_t i0, vm m) {
     return _mm256_blendv_ps(_mm256_set1_ps(a[i0]),
                             _mm256_maskload_ps(a + i0, _mm256_castps_si256(m)), m);
+}
+static inline vf vf_gather(const float *a, vi x) {
+    return _mm256_i32gather_ps(a, x, 4);
 }
 static inline void vf_store_m(float *a, vm m, vf x) {
     _mm256_maskstore_ps(a, _mm256_castps_si256(m), x);
