@@ -119,7 +119,9 @@ double bench_bytes_per_step(bench_backend b, size_t n, size_t ncells, int thread
 /* Machine description, filled once at start (GL fields "" without a context). */
 typedef struct bench_machine {
     char cpu_model[256];
-    int cpu_threads; /* OpenMP's default thread count */
+    char cpu_id[128]; /* "family F model M stepping S" (/proc/cpuinfo), "" if not there: one
+                       * model name covers processors of several generations (AMD EPYC) */
+    int cpu_threads;  /* OpenMP's default thread count */
     int online_cpus;
     double mem_total_gib;
     char os[256];

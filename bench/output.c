@@ -196,8 +196,10 @@ static void print_header(const bench_config *c, const bench_machine *m, const be
                                  : " (--age)");
     }
     if (c->baseline) report("baseline: %s (rows NAME@baseline)", c->baseline);
-    report("CPU: %s, %d threads%s%s; GL: %s | %s", m->cpu_model, m->cpu_threads,
-           m->omp_env[0] ? ", " : "", m->omp_env, m->gl_renderer[0] ? m->gl_renderer : "none",
+    report("CPU: %s%s%s%s, %d threads, cpu kernels %s%s%s; GL: %s | %s", m->cpu_model,
+           m->cpu_id[0] ? " (" : "", m->cpu_id, m->cpu_id[0] ? ")" : "", m->cpu_threads,
+           m->cpu_kernel, m->omp_env[0] ? ", " : "", m->omp_env,
+           m->gl_renderer[0] ? m->gl_renderer : "none",
            m->gl_version[0] ? m->gl_version : m->gpu_note);
     if (m->gpu_max_n) report("GPU limit: N <= %zu (%s)", m->gpu_max_n, m->gpu_max_why);
     double lo, hi, others;
@@ -652,6 +654,7 @@ static void json_nums(cJSON *o, const char *key, const char *const *names, const
 static cJSON *json_machine(const bench_machine *m) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "cpu_model", m->cpu_model);
+    cJSON_AddStringToObject(o, "cpu_id", m->cpu_id);
     cJSON_AddNumberToObject(o, "cpu_threads", m->cpu_threads);
     cJSON_AddNumberToObject(o, "online_cpus", m->online_cpus);
     cJSON_AddStringToObject(o, "cpu_kernel", m->cpu_kernel);

@@ -138,7 +138,8 @@ static void trim(char *s) {
     while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
 }
 
-/* The value of the first line of f starting with key, after the colon. */
+/* The value of the first line of f whose key is key (followed by blanks or the colon), after
+ * the colon. */
 static int proc_field(const char *path, const char *key, char *out, size_t size) {
     FILE *f = fopen(path, "r");
     if (!f) return 0;
@@ -146,7 +147,7 @@ static int proc_field(const char *path, const char *key, char *out, size_t size)
     size_t klen = strlen(key);
     int found = 0;
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, klen) != 0) continue;
+        if (strncmp(line, key, klen) != 0 || !strchr(" \t:", line[klen])) continue;
         const char *colon = strchr(line, ':');
         if (!colon) continue;
         colon++;
@@ -179,6 +180,11 @@ void bench_machine_fill(bench_machine *m) {
     memset(m, 0, sizeof *m);
     if (!proc_field("/proc/cpuinfo", "model name", m->cpu_model, sizeof m->cpu_model))
         snprintf(m->cpu_model, sizeof m->cpu_model, "unknown (no model name in /proc/cpuinfo)");
+    char fam[32], model[32], step[32];
+    if (proc_field("/proc/cpuinfo", "cpu family", fam, sizeof fam) &&
+        proc_field("/proc/cpuinfo", "model", model, sizeof model) &&
+        proc_field("/proc/cpuinfo", "stepping", step, sizeof step))
+        snprintf(m->cpu_id, sizeof m->cpu_id, "family %s model %s stepping %s", fam, model, step);
 #ifdef _OPENMP
     m->cpu_threads = omp_get_max_threads();
 #else
