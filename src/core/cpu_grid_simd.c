@@ -66,27 +66,37 @@ static inline void recs_load(const float *r, uint32_t n, vf f[4]) {
 }
 #endif
 
+/* The positions, and the velocities where v is not NULL, of the group's lanes from its first
+ * record r (the spare lanes, past `lanes`, repeat the first boid): in the plane at 16 lanes a
+ * transpose of four masked loads, else gathers of the lanes' records. */
+static inline void lanes_fields(const float *r, uint32_t lanes, vm valid, vf p[D], vf v[D]) {
+#if SIMD_W == 16 && RULES_DIM == 2
+    vf f[REC];
+    recs_load(r, lanes, f);
+    for (int c = 0; c < REC; c++)
+        f[c] = _mm512_mask_broadcastss_ps(f[c], (vm)~valid, _mm512_castps512_ps128(f[c]));
+    GRID_AXES(a) {
+        p[a] = f[a];
+        if (v) v[a] = f[D + a];
+    }
+#else
+    (void)lanes;
+    const vi at = vi_mul(vi_slots(0, valid), vi_set1(REC)); /* REC x (lane, or 0) */
+    GRID_AXES(a) {
+        p[a] = vf_gather(r, vi_add(at, vi_set1(a)));
+        if (v) v[a] = vf_gather(r, vi_add(at, vi_set1(D + a)));
+    }
+#endif
+}
+
 /* The lanes of cell group q (the spare ones repeat the first boid, so that they list no
- * separation candidate the first does not; masked loads touch no memory beyond the group);
- * v receives their velocities when not NULL. */
+ * separation candidate the first does not; no memory beyond the group is read); v receives
+ * their velocities when not NULL. */
 static inline void lanes_load(const snapshot *s, const grid_k *k, const cell_group *q, lanesv *g,
                               vf v[D]) {
     const vm valid = vm_first(q->lanes);
-    const float *const r = snap_rec(s, q->i0);
-#if SIMD_W == 16 && RULES_DIM == 2
-    vf f[REC];
-    recs_load(r, q->lanes, f);
-    const vm spare = (vm)~valid;
+    lanes_fields(snap_rec(s, q->i0), q->lanes, valid, g->p, v);
     GRID_AXES(a) {
-        if (v) v[a] = _mm512_mask_broadcastss_ps(f[D + a], spare, _mm512_castps512_ps128(f[D + a]));
-        g->p[a] = _mm512_mask_broadcastss_ps(f[a], spare, _mm512_castps512_ps128(f[a]));
-#else
-    /* Each lane's field a of the records from the group's first: REC (lane or 0) + a. */
-    const vi at = vi_mul(vi_slots(0, valid), vi_set1(REC));
-    GRID_AXES(a) {
-        if (v) v[a] = vf_gather(r, vi_add(at, vi_set1(D + a)));
-        g->p[a] = vf_gather(r, vi_add(at, vi_set1(a)));
-#endif
         g->side[a] = vf_set1(k->side[a]);
         g->half[a] = vf_set1(k->half[a]);
         g->nhalf[a] = vf_set1(-k->half[a]);
