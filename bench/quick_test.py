@@ -173,8 +173,24 @@ except (OSError, ValueError) as e:
 results = doc.get("results", [])
 check("json lists the stages", doc.get("gpu_stages") == STAGES, str(doc.get("gpu_stages")))
 check("json has machine info",
-      all(k in doc.get("machine", {}) for k in ("cpu_model", "cpu_threads", "gl_renderer",
-                                               "gpu_max_n", "load_start")))
+      all(k in doc.get("machine", {}) for k in ("cpu_model", "cpu_id", "cpu_kernel", "cpu_threads",
+                                               "gl_renderer", "gpu_max_n", "load_start")))
+# The processor beyond its model name, where /proc/cpuinfo gives it (x86 Linux does): the
+# family, model and stepping the cpuinfo lines give, not those of "model name".
+cpuinfo = {}
+try:
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            cpuinfo.setdefault(key.strip(), value.strip())
+except OSError:
+    pass
+if all(k in cpuinfo for k in ("cpu family", "model", "stepping")):
+    want = "family %s model %s stepping %s" % (cpuinfo["cpu family"], cpuinfo["model"],
+                                                cpuinfo["stepping"])
+    check("json names the processor's family, model and stepping",
+          doc.get("machine", {}).get("cpu_id") == want,
+          "%r, /proc/cpuinfo gives %r" % (doc.get("machine", {}).get("cpu_id"), want))
 check("csv and json agree on the points", len(rows) == len(results) > 0,
       f"{len(rows)} csv rows, {len(results)} json results")
 
