@@ -322,14 +322,14 @@ static void steered_cells(cpu_grid *c, const geom *g, size_t *c0, size_t *c1, ui
     steered_slots(c, g, c0, c1, s0, s1);
     if (!c->tiled) return;
     const size_t b = c->res.keep_b = *s0, e = c->res.keep_e = *s1, n = c->h.base.n;
-    if (c->res.on) return; /* a resident tile drops its halo */
-    for (size_t i = 0; i < n; i++) {
-        if (i == b) i = e; /* b <= e */
-        if (i >= n) break;
-        float p[D], v[D];
-        snap_get(&c->snap, (uint32_t)i, p, v);
-        state_put(&c->cur, (uint32_t)i, p, v);
-    }
+    if (c->res.on) return;                      /* a resident tile drops its halo */
+    const size_t kept[2][2] = {{0, b}, {e, n}}; /* the slots before and after the steered */
+    for (int k = 0; k < 2; k++)
+        for (size_t i = kept[k][0]; i < kept[k][1]; i++) {
+            float p[D], v[D];
+            snap_get(&c->snap, (uint32_t)i, p, v);
+            state_put(&c->cur, (uint32_t)i, p, v);
+        }
 }
 
 /* Whether this step's move can write the cells of the new state for the next step's build:

@@ -195,10 +195,6 @@ static inline int num_threads(void) {
 #endif
 }
 
-static inline void state_get(const state *s, uint32_t i, float p[D], float v[D]) {
-    for (int a = 0; a < D; a++) p[a] = s->p[a][i], v[a] = s->v[a][i];
-}
-
 static inline void state_put(const state *s, uint32_t i, const float p[D], const float v[D]) {
     for (int a = 0; a < D; a++) s->p[a][i] = p[a], s->v[a][i] = v[a];
 }
@@ -206,11 +202,6 @@ static inline void state_put(const state *s, uint32_t i, const float p[D], const
 static inline void snap_get(const snapshot *s, uint32_t i, float p[D], float v[D]) {
     const float *const r = snap_rec(s, i);
     for (int a = 0; a < D; a++) p[a] = r[a], v[a] = r[D + a];
-}
-
-static inline void snap_put(const snapshot *s, uint32_t i, const float p[D], const float v[D]) {
-    float *const r = snap_rec(s, i);
-    for (int a = 0; a < D; a++) r[a] = p[a], r[D + a] = v[a];
 }
 
 /* The index of the cell of coordinates k (axis 0 fastest). */
